@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Runs E2B's official JavaScript SDK (e2b 2.51.0, then 2.50.0) against the
+# local emulator command and prints a closing "N passed, N failed" line.
+# Needs only Go, Node 20+ and npm. Exits non-zero on any failure.
+#
+# Usage: bash conformance/run.sh [sdk-module ...]   (default: e2b e2b-2-50)
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/.." && pwd)"
+bin_dir="$repo/.cache/bin"
+
+# module -> the exact version package.json pins for it.
+declare -A sdk_versions=([e2b]=2.51.0 [e2b-2-50]=2.50.0)
+modules=("$@")
+[ ${#modules[@]} -gt 0 ] || modules=(e2b e2b-2-50)
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/e2b-conformance.XXXXXX")"
+emulator_pid=""
+cleanup() {
+  if [ -n "$emulator_pid" ] && kill -0 "$emulator_pid" 2>/dev/null; then
+    kill -TERM "$emulator_pid" 2>/dev/null || true
+    # Give it time to kill its sandbox processes, then insist.
+    for _ in $(seq 1 50); do kill -0 "$emulator_pid" 2>/dev/null || break; sleep 0.2; done
+    kill -KILL "$emulator_pid" 2>/dev/null || true
+    wait "$emulator_pid" 2>/dev/null || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+fail_setup() {
+  echo "conformance: $*" >&2
+  echo "0 passed, 1 failed"
+  exit 1
+}
+
+# 1. Node dependencies, exactly as locked.
+lock_seen="$here/node_modules/.package-lock.json"
+if [ ! -f "$lock_seen" ] || [ "$here/package-lock.json" -nt "$lock_seen" ]; then
+  echo "conformance: npm ci"
+  (cd "$here" && npm ci --no-audit --no-fund --loglevel=error) || fail_setup "npm ci failed"
+fi
+
+# 2. The emulator command, built into an ignored folder.
+mkdir -p "$bin_dir"
+echo "conformance: go build ./cmd/e2b-emulator"
+(cd "$repo" && go build -o "$bin_dir/e2b-emulator" ./cmd/e2b-emulator) || fail_setup "building the emulator failed"
+
+# 3. Start it on a random loopback port; it writes the env file once listening.
+env_file="$work/emulator.env"
+"$bin_dir/e2b-emulator" -addr 127.0.0.1:0 -env-file "$env_file" >"$work/emulator.stdout" 2>"$work/emulator.log" &
+emulator_pid=$!
+for _ in $(seq 1 300); do
+  [ -s "$env_file" ] && break
+  kill -0 "$emulator_pid" 2>/dev/null || { tail -n 20 "$work/emulator.log" >&2; fail_setup "the emulator exited before listening"; }
+  sleep 0.1
+done
+[ -s "$env_file" ] || fail_setup "the emulator wrote no env file within 30 s"
+
+# Only the three variables the SDK needs, nothing else from the file.
+unset E2B_DEBUG E2B_DOMAIN E2B_ACCESS_TOKEN E2B_API_URL E2B_SANDBOX_URL E2B_API_KEY
+while IFS='=' read -r key value; do
+  case "$key" in
+    E2B_API_URL | E2B_SANDBOX_URL | E2B_API_KEY)
+      value="${value%\"}" value="${value#\"}" value="${value%\'}" value="${value#\'}"
+      export "$key=$value"
+      ;;
+  esac
+done <"$env_file"
+for v in E2B_API_URL E2B_SANDBOX_URL E2B_API_KEY; do
+  [ -n "${!v:-}" ] || fail_setup "$v missing from the emulator's env file"
+done
+echo "conformance: emulator at $E2B_API_URL (envd $E2B_SANDBOX_URL)"
+
+# 4. The scenario, once per SDK version.
+total_passed=0
+total_failed=0
+for module in "${modules[@]}"; do
+  version="${sdk_versions[$module]:-}"
+  [ -n "$version" ] || fail_setup "unknown SDK module $module (known: ${!sdk_versions[*]})"
+  out="$work/$module.out"
+  status=0
+  node "$here/scenario.mjs" "$module" "$version" | tee "$out" || status=$?
+  summary="$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out" | tail -n 1 || true)"
+  if [ -z "$summary" ]; then
+    echo "conformance: e2b@$version ended without a summary (exit $status)"
+    total_failed=$((total_failed + 1))
+    continue
+  fi
+  read -r passed _ failed _ <<<"$summary"
+  total_passed=$((total_passed + passed))
+  total_failed=$((total_failed + failed))
+  if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
+    total_failed=$((total_failed + 1)) # non-zero exit without a failed step
+  fi
+done
+
+if [ "$total_failed" -ne 0 ]; then
+  echo "conformance: last emulator log lines:"
+  tail -n 40 "$work/emulator.log" | sed 's/^/  /'
+fi
+echo "$total_passed passed, $total_failed failed"
+[ "$total_failed" -eq 0 ]

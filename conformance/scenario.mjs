@@ -1,0 +1,630 @@
+// Runs E2B's official JavaScript SDK, unmodified, through a full sandbox
+// lifecycle against whatever E2B_API_URL / E2B_SANDBOX_URL / E2B_API_KEY
+// point at (the local emulator in CI).
+//
+// Usage: node scenario.mjs [sdk-module] [expected-version]
+//   sdk-module        npm package to import: "e2b" (2.51.0) or "e2b-2-50"
+//                     (alias of e2b@2.50.0); default $E2B_SDK_MODULE or "e2b"
+//   expected-version  fail early when the installed package has another version
+//
+// Prints one line per step and closes with "N passed, N failed"; the exit
+// status is non-zero when any step failed.
+
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+
+import { Runner, poll, rejects } from './lib/runner.mjs';
+
+const moduleName = process.argv[2] || process.env.E2B_SDK_MODULE || 'e2b';
+const expectedVersion = process.argv[3] || process.env.E2B_SDK_VERSION || '';
+
+const require = createRequire(import.meta.url);
+const sdkVersion = require(`${moduleName}/package.json`).version;
+if (expectedVersion && sdkVersion !== expectedVersion) {
+  console.log(`module ${moduleName} is e2b@${sdkVersion}, expected ${expectedVersion}`);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+for (const name of ['E2B_API_URL', 'E2B_SANDBOX_URL', 'E2B_API_KEY']) {
+  if (!process.env[name]) {
+    console.log(`${name} is not set: point the SDK at the emulator (see run.sh)`);
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  }
+}
+
+const sdk = await import(moduleName);
+const { Sandbox, CommandExitError, TimeoutError, FileNotFoundError, NotFoundError, SandboxNotFoundError, FileType } = sdk;
+
+const HOME = '/home/user';
+const SANDBOX_TIMEOUT_MS = 300_000;
+// Every sandbox of this run carries run=<runId>, so two runs (or two SDK
+// versions) against the same emulator never see each other's sandboxes.
+const runId = `${sdkVersion.replaceAll('.', '-')}-${randomBytes(4).toString('hex')}`;
+const mainMetadata = { suite: 'conformance', run: runId, role: 'main', label: 'a b=c&d/é' };
+const mainEnvs = { CONF_GLOBAL: 'global-value', CONF_SHADOWED: 'from-create' };
+
+const r = new Runner(`e2b@${sdkVersion}`);
+console.log(`# e2b@${sdkVersion} (${moduleName}) against ${process.env.E2B_API_URL}, run ${runId}`);
+const started = Date.now();
+
+// A stuck stream must not hang CI: give up after 10 minutes overall.
+const watchdog = setTimeout(() => {
+  console.log('FAIL watchdog: scenario still running after 600 s');
+  r.failed++;
+  console.log(r.summary());
+  process.exit(1);
+}, 600_000);
+watchdog.unref();
+
+let sbx; // the main sandbox
+let sandboxId;
+let createdAt; // client clock at create
+const listIds = [];
+let bgPid;
+let snapshot;
+let child;
+
+const list = async (opts) => {
+  const pager = Sandbox.list(opts);
+  const items = [];
+  for (let pages = 0; pager.hasNext; pages++) {
+    assert.ok(pages < 20, 'Sandbox.list paging did not terminate after 20 pages');
+    items.push(...(await pager.nextItems()));
+  }
+  return items;
+};
+const ids = (items) => items.map((s) => s.sandboxId).sort();
+const approx = (actualMs, expectedMs, toleranceMs, what) =>
+  assert.ok(
+    Math.abs(actualMs - expectedMs) <= toleranceMs,
+    `${what}: ${new Date(actualMs).toISOString()} is not within ${toleranceMs / 1000}s of ${new Date(expectedMs).toISOString()}`,
+  );
+
+// ---------------------------------------------------------------- create
+
+await r.step('create: Sandbox.create with metadata and envs', async () => {
+  createdAt = Date.now();
+  sbx = await Sandbox.create('base', { metadata: mainMetadata, envs: mainEnvs, timeoutMs: SANDBOX_TIMEOUT_MS });
+  sandboxId = sbx.sandboxId;
+  assert.match(sandboxId, /^[a-z0-9]+$/, 'sandbox ID must match the API pattern ^[a-z0-9]+$');
+  assert.equal(await sbx.isRunning(), true, 'isRunning() right after create');
+});
+
+await r.step(
+  'getInfo: metadata, state, times, resources',
+  async () => {
+    const info = await sbx.getInfo();
+    assert.equal(info.sandboxId, sandboxId);
+    assert.deepEqual(info.metadata, mainMetadata, 'metadata round trip (exact)');
+    assert.equal(info.state, 'running');
+    assert.equal(typeof info.templateId, 'string');
+    assert.ok(info.templateId.length > 0, 'templateId is empty');
+    assert.match(info.envdVersion, /^\d+\.\d+\.\d+/, 'envdVersion is semver');
+    assert.ok(info.cpuCount >= 1, `cpuCount ${info.cpuCount}`);
+    assert.ok(info.memoryMB >= 128, `memoryMB ${info.memoryMB}`);
+    assert.ok(info.startedAt instanceof Date && !Number.isNaN(info.startedAt.getTime()), 'startedAt is a date');
+    approx(info.startedAt.getTime(), createdAt, 30_000, 'startedAt near create time');
+    approx(info.endAt.getTime(), info.startedAt.getTime() + SANDBOX_TIMEOUT_MS, 5_000, 'endAt = startedAt + timeout');
+
+    const sameViaStatic = await Sandbox.getInfo(sandboxId);
+    assert.equal(sameViaStatic.sandboxId, sandboxId);
+    assert.deepEqual(sameViaStatic.metadata, mainMetadata);
+  },
+  { needs: ['create: Sandbox.create with metadata and envs'] },
+);
+const created = { needs: ['create: Sandbox.create with metadata and envs'] };
+
+// -------------------------------------------------------------- commands
+
+await r.step(
+  'commands.run: stdout, stderr, exit code 0, output callbacks',
+  async () => {
+    const streamed = { out: '', err: '' };
+    const res = await sbx.commands.run('echo out-line; echo err-line >&2; printf "no-newline"', {
+      onStdout: (d) => {
+        streamed.out += d;
+      },
+      onStderr: (d) => {
+        streamed.err += d;
+      },
+    });
+    assert.equal(res.exitCode, 0);
+    assert.equal(res.stdout, 'out-line\nno-newline');
+    assert.equal(res.stderr, 'err-line\n');
+    assert.equal(res.error, undefined, 'error must be absent for exit 0');
+    assert.equal(streamed.out, res.stdout, 'onStdout saw every stdout byte');
+    assert.equal(streamed.err, res.stderr, 'onStderr saw every stderr byte');
+
+    const big = await sbx.commands.run('seq 1 20000');
+    const lines = big.stdout.trimEnd().split('\n');
+    assert.equal(lines.length, 20000, 'all lines of a large output arrive');
+    assert.equal(lines[19999], '20000');
+  },
+  created,
+);
+
+await r.step(
+  'commands.run: envs from create and per command',
+  async () => {
+    const res = await sbx.commands.run('echo "$CONF_GLOBAL|$CONF_SHADOWED|$CONF_LOCAL"', {
+      envs: { CONF_LOCAL: 'local-value', CONF_SHADOWED: 'from-command' },
+    });
+    assert.equal(res.stdout, 'global-value|from-command|local-value\n');
+    const plain = await sbx.commands.run('echo "$CONF_GLOBAL|$CONF_SHADOWED|${CONF_LOCAL-unset}"');
+    assert.equal(plain.stdout, 'global-value|from-create|unset\n', 'per-command envs must not leak');
+  },
+  created,
+);
+
+await r.step(
+  'commands.run: cwd defaults to /home/user, cwd option, HOME',
+  async () => {
+    assert.equal((await sbx.commands.run('pwd')).stdout, `${HOME}\n`);
+    assert.equal((await sbx.commands.run('echo "$HOME"')).stdout, `${HOME}\n`);
+    assert.equal((await sbx.commands.run('pwd', { cwd: '/tmp' })).stdout, '/tmp\n');
+    await sbx.commands.run('mkdir -p cwd-test/inner');
+    assert.equal((await sbx.commands.run('pwd', { cwd: `${HOME}/cwd-test/inner` })).stdout, `${HOME}/cwd-test/inner\n`);
+  },
+  created,
+);
+
+await r.step(
+  'commands.run: non-zero exit throws CommandExitError',
+  async () => {
+    const err = await rejects(sbx.commands.run('echo partial; echo bad >&2; exit 3'), 'exit 3');
+    assert.ok(err instanceof CommandExitError, `expected CommandExitError, got ${err?.name}: ${err?.message}`);
+    assert.equal(err.exitCode, 3);
+    assert.equal(err.stdout, 'partial\n');
+    assert.equal(err.stderr, 'bad\n');
+    assert.match(err.error ?? '', /exit status 3/);
+
+    const notFound = await rejects(sbx.commands.run('definitely-not-a-command-xyz'), 'unknown command');
+    assert.ok(notFound instanceof CommandExitError);
+    assert.equal(notFound.exitCode, 127);
+    assert.match(notFound.stderr, /not found/);
+  },
+  created,
+);
+
+await r.step(
+  'commands.run: timeoutMs throws TimeoutError and the process is gone',
+  async () => {
+    const err = await rejects(sbx.commands.run('sleep 37', { timeoutMs: 1500 }), 'sleep 37 with timeoutMs 1500');
+    assert.ok(err instanceof TimeoutError, `expected TimeoutError, got ${err?.name}: ${err?.message}`);
+    const gone = await poll(async () => {
+      const procs = await sbx.commands.list();
+      return !procs.some((p) => p.args?.includes('sleep 37'));
+    });
+    assert.ok(gone, 'the timed-out process is still listed by commands.list() after 15 s');
+  },
+  created,
+);
+
+await r.step(
+  'commands: sendStdin to a background command; stdin off reads nothing',
+  async () => {
+    const handle = await sbx.commands.run('read -r line; echo "got:$line"', { background: true, stdin: true });
+    assert.ok(Number.isInteger(handle.pid) && handle.pid > 0, `pid ${handle.pid}`);
+    const listed = await sbx.commands.list();
+    const me = listed.find((p) => p.pid === handle.pid);
+    assert.ok(me, `background pid ${handle.pid} not in commands.list()`);
+    assert.equal(me.cmd, '/bin/bash');
+    assert.deepEqual(me.args, ['-l', '-c', 'read -r line; echo "got:$line"']);
+    await sbx.commands.sendStdin(handle.pid, 'hello stdin\n');
+    const res = await handle.wait();
+    assert.equal(res.exitCode, 0);
+    assert.equal(res.stdout, 'got:hello stdin\n');
+
+    // Without stdin: true the process reads an empty stdin and ends at once.
+    const noStdin = await sbx.commands.run('cat; echo done', { timeoutMs: 20_000 });
+    assert.equal(noStdin.stdout, 'done\n');
+  },
+  created,
+);
+
+await r.step(
+  'commands: closeStdin ends the input stream',
+  async () => {
+    const handle = await sbx.commands.run('cat', { background: true, stdin: true });
+    await sbx.commands.sendStdin(handle.pid, 'abc');
+    await handle.sendStdin(new TextEncoder().encode('def\n'));
+    await sbx.commands.closeStdin(handle.pid);
+    const res = await handle.wait();
+    assert.equal(res.exitCode, 0);
+    assert.equal(res.stdout, 'abcdef\n');
+  },
+  created,
+);
+
+// ----------------------------------------------------------------- files
+
+await r.step(
+  'files: write and read, relative paths resolve under /home/user',
+  async () => {
+    const info = await sbx.files.write('conf/hello.txt', 'hello world');
+    assert.equal(info.path, `${HOME}/conf/hello.txt`);
+    assert.equal(info.name, 'hello.txt');
+    assert.equal(info.type, FileType.FILE);
+    assert.equal(await sbx.files.read('conf/hello.txt'), 'hello world');
+    assert.equal(await sbx.files.read(`${HOME}/conf/hello.txt`), 'hello world');
+
+    const overwritten = await sbx.files.write(`${HOME}/conf/hello.txt`, 'hello again');
+    assert.equal(overwritten.path, `${HOME}/conf/hello.txt`);
+    assert.equal(await sbx.files.read('conf/hello.txt'), 'hello again');
+
+    assert.equal((await sbx.files.write('conf/empty.txt', '')).path, `${HOME}/conf/empty.txt`);
+    assert.equal(await sbx.files.read('conf/empty.txt'), '');
+  },
+  created,
+);
+
+await r.step(
+  'files: commands and files see the same filesystem',
+  async () => {
+    assert.equal((await sbx.commands.run('cat /home/user/conf/hello.txt')).stdout, 'hello again');
+    assert.equal((await sbx.commands.run('cat conf/hello.txt')).stdout, 'hello again');
+    await sbx.commands.run('mkdir -p from-cmd && printf "written by bash" > from-cmd/x.txt');
+    assert.equal(await sbx.files.read('from-cmd/x.txt'), 'written by bash');
+    assert.equal(await sbx.files.read('/home/user/from-cmd/x.txt'), 'written by bash');
+    await sbx.files.write('/tmp/conformance-tmp.txt', 'in tmp');
+    assert.equal((await sbx.commands.run('cat /tmp/conformance-tmp.txt')).stdout, 'in tmp');
+  },
+  created,
+);
+
+await r.step(
+  'files: exists and makeDir',
+  async () => {
+    assert.equal(await sbx.files.exists('conf/hello.txt'), true);
+    assert.equal(await sbx.files.exists(`${HOME}/conf/hello.txt`), true);
+    assert.equal(await sbx.files.exists('conf/missing.txt'), false);
+    assert.equal(await sbx.files.exists('/no/such/dir'), false);
+
+    assert.equal(await sbx.files.makeDir('conf/sub/deeper'), true, 'makeDir creates parents');
+    assert.equal(await sbx.files.makeDir('conf/sub/deeper'), false, 'makeDir on an existing dir returns false');
+    assert.equal(await sbx.files.exists('conf/sub'), true);
+    const dirInfo = await sbx.files.getInfo('conf/sub');
+    assert.equal(dirInfo.type, FileType.DIR);
+    assert.equal(dirInfo.path, `${HOME}/conf/sub`);
+    assert.equal((await sbx.commands.run('test -d /home/user/conf/sub/deeper && echo yes')).stdout, 'yes\n');
+
+    const fileInfo = await sbx.files.getInfo('conf/hello.txt');
+    assert.equal(fileInfo.type, FileType.FILE);
+    assert.equal(fileInfo.name, 'hello.txt');
+    assert.equal(fileInfo.path, `${HOME}/conf/hello.txt`);
+    assert.equal(fileInfo.size, 11);
+    assert.ok(fileInfo.modifiedTime instanceof Date, 'modifiedTime is a date');
+  },
+  created,
+);
+
+await r.step(
+  'files: list a directory (relative and absolute)',
+  async () => {
+    const byName = (a, b) => a.name.localeCompare(b.name);
+    const entries = (await sbx.files.list('conf')).sort(byName);
+    assert.deepEqual(
+      entries.map((e) => [e.name, e.type, e.path]),
+      [
+        ['empty.txt', FileType.FILE, `${HOME}/conf/empty.txt`],
+        ['hello.txt', FileType.FILE, `${HOME}/conf/hello.txt`],
+        ['sub', FileType.DIR, `${HOME}/conf/sub`],
+      ],
+    );
+    const hello = entries.find((e) => e.name === 'hello.txt');
+    assert.equal(hello.size, 11);
+    assert.equal(typeof hello.permissions, 'string');
+    assert.match(hello.permissions, /^-[rwx-]{9}$/);
+    const absolute = (await sbx.files.list(`${HOME}/conf`)).sort(byName);
+    assert.deepEqual(
+      absolute.map((e) => e.path),
+      entries.map((e) => e.path),
+    );
+    const deep = (await sbx.files.list('conf', { depth: 2 })).map((e) => e.path).sort();
+    assert.ok(deep.includes(`${HOME}/conf/sub/deeper`), `depth 2 lists grandchildren: ${JSON.stringify(deep)}`);
+    const err = await rejects(sbx.files.list('conf/nope'), 'list of a missing dir');
+    assert.ok(err instanceof NotFoundError, `expected NotFoundError, got ${err?.name}: ${err?.message}`);
+  },
+  created,
+);
+
+await r.step(
+  'files: rename and remove',
+  async () => {
+    const moved = await sbx.files.rename('conf/hello.txt', 'conf/sub/renamed.txt');
+    assert.equal(moved.path, `${HOME}/conf/sub/renamed.txt`);
+    assert.equal(moved.name, 'renamed.txt');
+    assert.equal(await sbx.files.exists('conf/hello.txt'), false);
+    assert.equal(await sbx.files.read('conf/sub/renamed.txt'), 'hello again');
+
+    await sbx.files.remove('conf/sub/renamed.txt');
+    assert.equal(await sbx.files.exists('conf/sub/renamed.txt'), false);
+    await sbx.files.remove('conf');
+    assert.equal(await sbx.files.exists('conf'), false, 'remove deletes a directory tree');
+    assert.equal((await sbx.commands.run('test -e /home/user/conf || echo gone')).stdout, 'gone\n');
+  },
+  created,
+);
+
+await r.step(
+  'files: binary round trip and multi-file write',
+  async () => {
+    const bytes = new Uint8Array(4096).map((_, i) => i % 256);
+    await sbx.files.write('bin/all-bytes.bin', bytes.buffer);
+    const back = await sbx.files.read('bin/all-bytes.bin', { format: 'bytes' });
+    assert.equal(Buffer.compare(Buffer.from(back), Buffer.from(bytes)), 0, 'bytes differ after round trip');
+    assert.equal((await sbx.commands.run('wc -c < bin/all-bytes.bin')).stdout.trim(), '4096');
+
+    const infos = await sbx.files.write([
+      { path: 'batch/a.txt', data: 'A' },
+      { path: `${HOME}/batch/b.txt`, data: 'BB' },
+    ]);
+    assert.deepEqual(infos.map((i) => i.path).sort(), [`${HOME}/batch/a.txt`, `${HOME}/batch/b.txt`]);
+    assert.equal(await sbx.files.read('batch/a.txt'), 'A');
+    assert.equal(await sbx.files.read('batch/b.txt'), 'BB');
+  },
+  created,
+);
+
+await r.step(
+  'files: reading a missing file throws FileNotFoundError',
+  async () => {
+    const err = await rejects(sbx.files.read('nope/missing.txt'), 'read of a missing file');
+    assert.ok(err instanceof FileNotFoundError, `expected FileNotFoundError, got ${err?.name}: ${err?.message}`);
+  },
+  created,
+);
+
+// -------------------------------------------------------------- timeout
+
+await r.step(
+  'setTimeout: getInfo endAt moves (longer and shorter)',
+  async () => {
+    const before = await sbx.getInfo();
+    let asked = Date.now();
+    await sbx.setTimeout(900_000);
+    const longer = await sbx.getInfo();
+    approx(longer.endAt.getTime(), asked + 900_000, 15_000, 'endAt after setTimeout(900 s)');
+    assert.ok(longer.endAt > before.endAt, 'endAt did not move forward');
+
+    asked = Date.now();
+    await sbx.setTimeout(400_000);
+    const shorter = await sbx.getInfo();
+    approx(shorter.endAt.getTime(), asked + 400_000, 15_000, 'endAt after setTimeout(400 s) (may shorten)');
+    assert.ok(shorter.endAt < longer.endAt, 'setTimeout must be able to shorten the TTL');
+    assert.equal(shorter.state, 'running');
+  },
+  created,
+);
+
+// ------------------------------------------------------------------ list
+
+await r.step(
+  'Sandbox.list: metadata filters and paging',
+  async () => {
+    for (let i = 0; i < 5; i++) {
+      const s = await Sandbox.create('base', {
+        metadata: { suite: 'conformance', run: runId, role: 'list', idx: String(i) },
+        timeoutMs: SANDBOX_TIMEOUT_MS,
+      });
+      listIds.push(s.sandboxId);
+    }
+    const query = { metadata: { run: runId, role: 'list' } };
+    const pager = Sandbox.list({ query, limit: 2 });
+    const pages = [];
+    const tokens = [];
+    while (pager.hasNext) {
+      assert.ok(pages.length < 10, 'paging did not terminate');
+      pages.push(await pager.nextItems());
+      tokens.push(pager.nextToken);
+    }
+    assert.deepEqual(
+      pages.map((p) => p.length),
+      [2, 2, 1],
+      'limit 2 over 5 sandboxes gives pages of 2, 2, 1',
+    );
+    assert.equal(tokens[2], undefined, 'no next token after the last page');
+    assert.equal(typeof tokens[0], 'string');
+    const all = pages.flat();
+    assert.deepEqual(ids(all), [...listIds].sort(), 'paging returns every sandbox exactly once');
+    for (const s of all) {
+      const idx = String(listIds.indexOf(s.sandboxId));
+      assert.deepEqual(s.metadata, { suite: 'conformance', run: runId, role: 'list', idx });
+      assert.equal(s.state, 'running');
+      assert.ok(s.startedAt instanceof Date && s.endAt instanceof Date);
+    }
+    for (let i = 1; i < all.length; i++) {
+      assert.ok(all[i - 1].startedAt >= all[i].startedAt, 'default order is startedAt descending');
+    }
+
+    const resumed = Sandbox.list({ query, limit: 2, nextToken: tokens[0] });
+    assert.deepEqual(ids(await resumed.nextItems()), ids(pages[1]), 'a new paginator resumes from nextToken');
+
+    const one = await list({ query: { metadata: { run: runId, role: 'list', idx: '3' } } });
+    assert.deepEqual(ids(one), [listIds[3]], 'metadata pairs are ANDed');
+    assert.deepEqual(await list({ query: { metadata: { run: runId, role: 'nope' } } }), []);
+    assert.deepEqual(ids(await list({ query: { metadata: { label: mainMetadata.label, run: runId } } })), [sandboxId], 'metadata values with spaces, =, &, / and non-ASCII');
+
+    const asc = await list({ query, order: 'asc' });
+    assert.deepEqual(
+      asc.map((s) => s.sandboxId),
+      [...all].reverse().map((s) => s.sandboxId),
+      'order asc is the reverse of desc',
+    );
+  },
+  created,
+);
+
+// -------------------------------------------------------- pause / connect
+
+await r.step(
+  'pause: isRunning false, state paused, second pause false, state filter',
+  async () => {
+    const bg = await sbx.commands.run('sleep 3600', { background: true });
+    bgPid = bg.pid;
+    assert.ok(Number.isInteger(bgPid) && bgPid > 0, `background pid ${bgPid}`);
+    await sbx.files.write('persist/before-pause.txt', 'survives pause');
+
+    assert.equal(await sbx.pause(), true, 'pause() of a running sandbox');
+    assert.equal(await sbx.isRunning(), false, 'isRunning() of a paused sandbox');
+    const info = await sbx.getInfo();
+    assert.equal(info.state, 'paused');
+    assert.deepEqual(info.metadata, mainMetadata);
+    assert.equal(await sbx.pause(), false, 'a second pause() reports already paused');
+
+    const paused = await list({ query: { metadata: { run: runId }, state: ['paused'] } });
+    assert.deepEqual(ids(paused), [sandboxId], 'state=paused lists exactly the paused sandbox');
+    assert.equal(paused[0].state, 'paused');
+    const running = await list({ query: { metadata: { run: runId }, state: ['running'] } });
+    assert.deepEqual(ids(running), [...listIds].sort(), 'state=running excludes the paused sandbox');
+    const both = await list({ query: { metadata: { run: runId } } });
+    assert.deepEqual(ids(both), [...listIds, sandboxId].sort(), 'default state filter is running+paused');
+
+    await bg.disconnect();
+  },
+  created,
+);
+
+await r.step(
+  'connect: resumes, background process alive with the same pid',
+  async () => {
+    const resumed = await Sandbox.connect(sandboxId, { timeoutMs: SANDBOX_TIMEOUT_MS });
+    assert.equal(resumed.sandboxId, sandboxId);
+    assert.equal(await resumed.isRunning(), true);
+    const info = await resumed.getInfo();
+    assert.equal(info.state, 'running');
+    approx(info.endAt.getTime(), Date.now() + SANDBOX_TIMEOUT_MS, 15_000, 'endAt after resume');
+
+    const procs = await resumed.commands.list();
+    const bg = procs.find((p) => p.pid === bgPid);
+    assert.ok(bg, `pid ${bgPid} not listed after resume: ${JSON.stringify(procs.map((p) => [p.pid, p.args]))}`);
+    assert.equal(bg.cmd, '/bin/bash');
+    assert.deepEqual(bg.args, ['-l', '-c', 'sleep 3600']);
+    assert.equal((await resumed.commands.run(`kill -0 ${bgPid} && echo alive`)).stdout, 'alive\n');
+    assert.equal(await resumed.files.read('persist/before-pause.txt'), 'survives pause');
+
+    // connect on a running sandbox never shortens the TTL.
+    const again = await Sandbox.connect(sandboxId, { timeoutMs: 60_000 });
+    assert.equal(again.sandboxId, sandboxId);
+    const after = await again.getInfo();
+    approx(after.endAt.getTime(), info.endAt.getTime(), 2_000, 'connect with a shorter timeout keeps endAt');
+
+    assert.equal(await resumed.commands.kill(bgPid), true, 'commands.kill of the background process');
+    const gone = await poll(async () => !(await resumed.commands.list()).some((p) => p.pid === bgPid));
+    assert.ok(gone, 'killed process still listed');
+    assert.equal(await resumed.commands.kill(bgPid), false, 'commands.kill of a gone process returns false');
+    sbx = resumed;
+  },
+  { needs: ['pause: isRunning false, state paused, second pause false, state filter'] },
+);
+
+// -------------------------------------------------------------- snapshot
+
+await r.step(
+  'createSnapshot: a new sandbox from it sees the files',
+  async () => {
+    await sbx.files.write('snap/data.txt', 'snapshot-content');
+    await sbx.commands.run('mkdir -p /home/user/snap/dir && echo nested > /home/user/snap/dir/n.txt');
+    snapshot = await sbx.createSnapshot();
+    assert.equal(typeof snapshot.snapshotId, 'string');
+    assert.ok(snapshot.snapshotId.length > 0, 'snapshotId is empty');
+    assert.ok(Array.isArray(snapshot.names), 'names is an array');
+    assert.equal(await sbx.isRunning(), true, 'the source keeps running after a snapshot');
+    await sbx.files.write('snap/after.txt', 'written after the snapshot');
+
+    child = await Sandbox.create(snapshot.snapshotId, {
+      metadata: { suite: 'conformance', run: runId, role: 'child' },
+      timeoutMs: SANDBOX_TIMEOUT_MS,
+    });
+    assert.notEqual(child.sandboxId, sandboxId);
+    assert.equal(await child.files.read('snap/data.txt'), 'snapshot-content');
+    assert.equal((await child.commands.run('cat /home/user/snap/dir/n.txt')).stdout, 'nested\n');
+    assert.equal(await child.files.exists('snap/after.txt'), false, 'changes after the snapshot must not leak');
+    await child.files.write('snap/child-only.txt', 'child');
+    assert.equal(await sbx.files.exists('snap/child-only.txt'), false, 'child writes must not reach the source');
+
+    const childInfo = await child.getInfo();
+    assert.ok(snapshot.snapshotId.startsWith(childInfo.templateId), `templateId ${childInfo.templateId} of a sandbox from snapshot ${snapshot.snapshotId}`);
+
+    const listed = [];
+    const pager = sbx.listSnapshots();
+    while (pager.hasNext && listed.length < 1000) listed.push(...(await pager.nextItems()));
+    assert.ok(
+      listed.some((s) => s.snapshotId === snapshot.snapshotId),
+      `listSnapshots() lacks ${snapshot.snapshotId}: ${JSON.stringify(listed)}`,
+    );
+
+    assert.equal(await child.kill(), true);
+    assert.equal(await Sandbox.deleteSnapshot(snapshot.snapshotId), true, 'deleteSnapshot');
+    assert.equal(await Sandbox.deleteSnapshot(snapshot.snapshotId), false, 'deleteSnapshot of a deleted snapshot');
+  },
+  { needs: ['connect: resumes, background process alive with the same pid'] },
+);
+
+// --------------------------------------------------------------- metrics
+
+await r.step(
+  'getMetrics: samples with CPU, memory and disk figures',
+  async () => {
+    const metrics = await poll(
+      async () => {
+        const m = await sbx.getMetrics();
+        return m.length > 0 ? m : null;
+      },
+      { timeoutMs: 30_000, intervalMs: 1000 },
+    );
+    assert.ok(Array.isArray(metrics) && metrics.length > 0, 'no metrics after 30 s');
+    for (const m of metrics) {
+      assert.ok(m.timestamp instanceof Date && !Number.isNaN(m.timestamp.getTime()), 'timestamp is a date');
+      assert.ok(m.cpuCount >= 1, `cpuCount ${m.cpuCount}`);
+      assert.ok(m.cpuUsedPct >= 0, `cpuUsedPct ${m.cpuUsedPct}`);
+      assert.ok(m.memTotal > 0, `memTotal ${m.memTotal}`);
+      assert.ok(m.memUsed >= 0 && m.memUsed <= m.memTotal, `memUsed ${m.memUsed} of ${m.memTotal}`);
+      assert.ok(m.diskTotal > 0, `diskTotal ${m.diskTotal}`);
+      assert.ok(m.diskUsed >= 0 && m.diskUsed <= m.diskTotal, `diskUsed ${m.diskUsed} of ${m.diskTotal}`);
+    }
+    const end = new Date();
+    const start = new Date(createdAt - 60_000);
+    const ranged = await sbx.getMetrics({ start, end });
+    assert.ok(Array.isArray(ranged));
+    for (const m of ranged) {
+      assert.ok(m.timestamp >= new Date(start.getTime() - 1000) && m.timestamp <= new Date(end.getTime() + 1000), `sample ${m.timestamp.toISOString()} outside the range`);
+    }
+  },
+  created,
+);
+
+// ------------------------------------------------------------------ kill
+
+await r.step(
+  'kill: getInfo throws SandboxNotFoundError, second kill false',
+  async () => {
+    assert.equal(await sbx.kill(), true, 'kill() of a live sandbox');
+    const err = await rejects(Sandbox.getInfo(sandboxId), 'getInfo of a killed sandbox');
+    assert.ok(err instanceof SandboxNotFoundError, `expected SandboxNotFoundError, got ${err?.name}: ${err?.message}`);
+    assert.ok(err instanceof NotFoundError, 'SandboxNotFoundError is a NotFoundError');
+    assert.equal(await Sandbox.kill(sandboxId), false, 'kill() of a killed sandbox returns false');
+    assert.equal(await sbx.isRunning(), false, 'isRunning() of a killed sandbox');
+    const connectErr = await rejects(Sandbox.connect(sandboxId), 'connect to a killed sandbox');
+    assert.ok(connectErr instanceof SandboxNotFoundError, `expected SandboxNotFoundError, got ${connectErr?.name}: ${connectErr?.message}`);
+    const alive = await list({ query: { metadata: { run: runId, role: 'main' } } });
+    assert.deepEqual(alive, [], 'a killed sandbox is not listed');
+  },
+  created,
+);
+
+// --------------------------------------------------------------- cleanup
+
+await r.step('cleanup: kill every sandbox of this run', async () => {
+  const leftovers = await list({ query: { metadata: { run: runId } } });
+  for (const s of leftovers) await Sandbox.kill(s.sandboxId);
+  for (const id of [...listIds, child?.sandboxId, sandboxId].filter(Boolean)) await Sandbox.kill(id);
+  assert.deepEqual(await list({ query: { metadata: { run: runId } } }), [], 'sandboxes left after cleanup');
+});
+
+const seconds = ((Date.now() - started) / 1000).toFixed(1);
+console.log(`# e2b@${sdkVersion}: ${r.summary()} in ${seconds}s`);
+console.log(r.summary());
+process.exit(r.failed === 0 ? 0 : 1);
