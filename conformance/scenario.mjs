@@ -405,12 +405,16 @@ await r.step(
   'Sandbox.list: metadata filters and paging',
   async () => {
     for (let i = 0; i < 5; i++) {
+      // The first one leaves timeoutMs out: 2.51.0 then omits "timeout" and
+      // the API's default (300 s) applies; 2.50.0 sends its own 300 s.
       const s = await Sandbox.create('base', {
         metadata: { suite: 'conformance', run: runId, role: 'list', idx: String(i) },
-        timeoutMs: SANDBOX_TIMEOUT_MS,
+        ...(i === 0 ? {} : { timeoutMs: SANDBOX_TIMEOUT_MS }),
       });
       listIds.push(s.sandboxId);
     }
+    const noTimeout = await Sandbox.getInfo(listIds[0]);
+    approx(noTimeout.endAt.getTime(), noTimeout.startedAt.getTime() + 300_000, 5_000, 'endAt of a sandbox created without timeoutMs (default 300 s)');
     const query = { metadata: { run: runId, role: 'list' } };
     const pager = Sandbox.list({ query, limit: 2 });
     const pages = [];
@@ -462,7 +466,8 @@ await r.step(
 await r.step(
   'pause: isRunning false, state paused, second pause false, state filter',
   async () => {
-    const bg = await sbx.commands.run('sleep 3600', { background: true });
+    // timeoutMs 0: no Connect deadline, so only the pause/resume can end it.
+    const bg = await sbx.commands.run('sleep 3600', { background: true, timeoutMs: 0 });
     bgPid = bg.pid;
     assert.ok(Number.isInteger(bgPid) && bgPid > 0, `background pid ${bgPid}`);
     await sbx.files.write('persist/before-pause.txt', 'survives pause');

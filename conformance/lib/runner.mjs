@@ -18,7 +18,9 @@ export class Runner {
     const started = Date.now();
     const missing = needs.filter((n) => this.done.get(n) !== true);
     if (missing.length > 0) {
-      this.record(name, false, started, new Error(`not run: prerequisite failed: ${missing.join(', ')}`));
+      const err = new Error(`not run: prerequisite failed: ${missing.join(', ')}`);
+      err.stack = undefined; // the reason says it all
+      this.record(name, false, started, err);
       return;
     }
     let timer;
