@@ -1,0 +1,136 @@
+package e2b
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-cleanhttp"
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// Config configures a Client. Zero values select the defaults.
+type Config struct {
+	APIKey         string
+	Domain         string        // default "e2b.app"
+	APIURL         string        // default "https://api." + Domain
+	SandboxURL     string        // optional: base URL for ALL envd traffic (routing by E2b-Sandbox-Id/Port headers)
+	Version        string        // provider version; UA = "terraform-provider-e2b/<Version>" + " " + UserAgent
+	UserAgent      string        // appended by the caller (framework/terraform versions)
+	RequestTimeout time.Duration // per attempt for non-streaming calls; default 60s
+	RetryMax       int           // default 4
+	RetryWaitMin   time.Duration // default 500ms
+	RetryWaitMax   time.Duration // default 10s
+	HTTPClient     *http.Client  // optional base transport (tests may wrap RoundTripper)
+	Logger         Logger        // optional; gets redacted request/response lines
+}
+
+// Logger receives one line per HTTP attempt. Secrets are redacted before
+// they reach it.
+type Logger interface {
+	Log(ctx context.Context, level, msg string, fields map[string]any)
+}
+
+// ErrMissingAPIKey is returned (wrapped) by every control-plane call when the
+// client was built without an API key.
+var ErrMissingAPIKey = errors.New("missing E2B API key: set api_key or E2B_API_KEY")
+
+const (
+	defaultDomain         = "e2b.app"
+	defaultRequestTimeout = 60 * time.Second
+	defaultRetryMax       = 4
+	defaultRetryWaitMin   = 500 * time.Millisecond
+	defaultRetryWaitMax   = 10 * time.Second
+	envdPort              = 49983
+)
+
+// Client talks to the E2B control plane and, through Envd, to sandboxes.
+type Client struct {
+	cfg        Config
+	apiURL     *url.URL
+	sandboxURL *url.URL // nil: per-sandbox hosts
+	userAgent  string
+	control    *retryablehttp.Client
+	envd       *retryablehttp.Client
+}
+
+// New builds a Client. It fails only for malformed URLs; an empty APIKey is
+// accepted so that callers can report the missing key lazily.
+func New(cfg Config) (*Client, error) {
+	if cfg.Domain == "" {
+		cfg.Domain = defaultDomain
+	}
+	if cfg.APIURL == "" {
+		cfg.APIURL = "https://api." + cfg.Domain
+	}
+	if cfg.RequestTimeout <= 0 {
+		cfg.RequestTimeout = defaultRequestTimeout
+	}
+	if cfg.RetryMax == 0 {
+		cfg.RetryMax = defaultRetryMax
+	}
+	if cfg.RetryMax < 0 {
+		cfg.RetryMax = 0
+	}
+	if cfg.RetryWaitMin <= 0 {
+		cfg.RetryWaitMin = defaultRetryWaitMin
+	}
+	if cfg.RetryWaitMax <= 0 {
+		cfg.RetryWaitMax = defaultRetryWaitMax
+	}
+	if cfg.RetryWaitMax < cfg.RetryWaitMin {
+		cfg.RetryWaitMax = cfg.RetryWaitMin
+	}
+	apiURL, err := parseBaseURL("api_url", cfg.APIURL)
+	if err != nil {
+		return nil, err
+	}
+	c := &Client{cfg: cfg, apiURL: apiURL}
+	if cfg.SandboxURL != "" {
+		if c.sandboxURL, err = parseBaseURL("sandbox_url", cfg.SandboxURL); err != nil {
+			return nil, err
+		}
+	}
+	c.userAgent = "terraform-provider-e2b/" + orDefault(cfg.Version, "dev")
+	if ua := strings.TrimSpace(cfg.UserAgent); ua != "" {
+		c.userAgent += " " + ua
+	}
+	base := cfg.HTTPClient
+	if base == nil {
+		base = cleanhttp.DefaultPooledClient()
+	}
+	c.control = c.newRetryClient(base, false)
+	c.envd = c.newRetryClient(base, true)
+	return c, nil
+}
+
+func parseBaseURL(name, raw string) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimRight(raw, "/"))
+	if err != nil {
+		return nil, fmt.Errorf("invalid %s %q: %w", name, raw, err)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("invalid %s %q: want an absolute http(s) URL", name, raw)
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("invalid %s %q: must not have a query or fragment", name, raw)
+	}
+	return u, nil
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// Domain is the sandbox domain used when a sandbox reports none.
+func (c *Client) Domain() string { return c.cfg.Domain }
+
+// APIURL is the control-plane base URL in use.
+func (c *Client) APIURL() string { return c.apiURL.String() }

@@ -1,0 +1,191 @@
+package e2b
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// Connect protocol with the JSON codec, written by hand: unary calls are a
+// JSON POST; server streams are envelopes (flag byte + 4-byte big-endian
+// length + payload) ending with an end-stream envelope (flag 0x02).
+const (
+	connectProtocolVersion = "1"
+	contentTypeUnary       = "application/json"
+	contentTypeStream      = "application/connect+json"
+	flagCompressed         = 0x01
+	flagEndStream          = 0x02
+	// keepalivePingSeconds asks envd for a keepalive when output is idle.
+	keepalivePingSeconds = "50"
+	// maxEnvelope bounds one message; envd sends small chunks.
+	maxEnvelope = 32 << 20
+)
+
+// connectWireError is the JSON of a Connect error (unary body or end-stream).
+type connectWireError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// encodeEnvelope frames one message.
+func encodeEnvelope(flags byte, payload []byte) []byte {
+	out := make([]byte, 5+len(payload))
+	out[0] = flags
+	binary.BigEndian.PutUint32(out[1:5], uint32(len(payload)))
+	copy(out[5:], payload)
+	return out
+}
+
+// envelopeReader reads envelopes one at a time.
+type envelopeReader struct {
+	r *bufio.Reader
+}
+
+func newEnvelopeReader(r io.Reader) *envelopeReader {
+	return &envelopeReader{r: bufio.NewReaderSize(r, 64<<10)}
+}
+
+// next returns the next envelope. io.EOF means the stream ended cleanly
+// between envelopes (without end-stream); io.ErrUnexpectedEOF a cut frame.
+func (er *envelopeReader) next() (byte, []byte, error) {
+	var hdr [5]byte
+	if _, err := io.ReadFull(er.r, hdr[:]); err != nil {
+		return 0, nil, err
+	}
+	n := binary.BigEndian.Uint32(hdr[1:])
+	if n > maxEnvelope {
+		return 0, nil, fmt.Errorf("connect envelope of %d bytes exceeds the %d byte limit", n, maxEnvelope)
+	}
+	payload := make([]byte, n)
+	if _, err := io.ReadFull(er.r, payload); err != nil {
+		if errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
+		return 0, nil, err
+	}
+	return hdr[0], payload, nil
+}
+
+// endStreamError parses an end-stream payload; nil means success.
+func endStreamError(op, sandboxID string, payload []byte) error {
+	var end struct {
+		Error *connectWireError `json:"error"`
+	}
+	if len(payload) > 0 {
+		if err := json.Unmarshal(payload, &end); err != nil {
+			return fmt.Errorf("%s: malformed end-stream message: %w", opName(op, sandboxID), err)
+		}
+	}
+	if end.Error == nil {
+		return nil
+	}
+	return connectError(op, sandboxID, end.Error.Code, end.Error.Message)
+}
+
+// rpcErrorFromResponse converts a non-200 answer to an RPC: a Connect error
+// body ({"code":"not_found"}) or a plain answer from the edge or envd
+// (502 when the sandbox is not running, 401 for a bad access token).
+func rpcErrorFromResponse(op, sandboxID string, resp *http.Response) *APIError {
+	e := errorFromResponse(op, sandboxID, resp)
+	if st, ok := connectCodeStatus[e.Code]; ok && resp.StatusCode != http.StatusBadGateway {
+		e.StatusCode = st
+	}
+	return e
+}
+
+func connectTimeoutHeader(h http.Header, d time.Duration) {
+	if d > 0 {
+		ms := max(d.Milliseconds(), 1)
+		h.Set("Connect-Timeout-Ms", strconv.FormatInt(ms, 10))
+	}
+}
+
+func deadlineTimeout(ctx context.Context) time.Duration {
+	if dl, ok := ctx.Deadline(); ok {
+		return max(time.Until(dl), time.Millisecond)
+	}
+	return 0
+}
+
+// unary calls procedure ("filesystem.Filesystem/Stat") with in as JSON and
+// decodes the answer into out.
+func (e *Envd) unary(ctx context.Context, op, procedure string, class retryClass, in, out any) error {
+	body, err := json.Marshal(in)
+	if err != nil {
+		return fmt.Errorf("%s: encode request: %w", op, err)
+	}
+	ci := e.call(op, class, timeoutWhole)
+	req, err := retryablehttp.NewRequestWithContext(withCall(ctx, ci), http.MethodPost, e.base+"/"+procedure, body)
+	if err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	e.setHeaders(req.Header, true)
+	req.Header.Set("Content-Type", contentTypeUnary)
+	req.Header.Set("Connect-Protocol-Version", connectProtocolVersion)
+	connectTimeoutHeader(req.Header, deadlineTimeout(ctx))
+	resp, err := e.c.envd.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("%s: %w", opName(op, e.t.SandboxID), ctx.Err())
+		}
+		return &transportError{op: op, sandboxID: e.t.SandboxID, err: err}
+	}
+	defer drainClose(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		return rpcErrorFromResponse(op, e.t.SandboxID, resp)
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+		return &transportError{op: op, sandboxID: e.t.SandboxID, err: fmt.Errorf("decode response: %w", err)}
+	}
+	return nil
+}
+
+// openStream starts a server-streaming call and returns the live response.
+// timeout becomes Connect-Timeout-Ms (0 = none). Only the wait for headers
+// is bounded by Config.RequestTimeout.
+func (e *Envd) openStream(ctx context.Context, op, procedure string, class retryClass, in any, timeout time.Duration) (*http.Response, error) {
+	msg, err := json.Marshal(in)
+	if err != nil {
+		return nil, fmt.Errorf("%s: encode request: %w", op, err)
+	}
+	ci := e.call(op, class, timeoutHeaders)
+	req, err := retryablehttp.NewRequestWithContext(withCall(ctx, ci), http.MethodPost, e.base+"/"+procedure, encodeEnvelope(0, msg))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	e.setHeaders(req.Header, true)
+	req.Header.Set("Content-Type", contentTypeStream)
+	req.Header.Set("Connect-Protocol-Version", connectProtocolVersion)
+	req.Header.Set("Keepalive-Ping-Interval", keepalivePingSeconds)
+	connectTimeoutHeader(req.Header, timeout)
+	resp, err := e.c.envd.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("%s: %w", opName(op, e.t.SandboxID), ctx.Err())
+		}
+		return nil, &transportError{op: op, sandboxID: e.t.SandboxID, err: err}
+	}
+	if resp.StatusCode != http.StatusOK {
+		defer drainClose(resp.Body)
+		return nil, rpcErrorFromResponse(op, e.t.SandboxID, resp)
+	}
+	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != contentTypeStream {
+		drainClose(resp.Body)
+		return nil, &APIError{Op: op, SandboxID: e.t.SandboxID, StatusCode: resp.StatusCode,
+			Message: fmt.Sprintf("unexpected content type %q for a Connect stream", resp.Header.Get("Content-Type"))}
+	}
+	return resp, nil
+}

@@ -1,0 +1,150 @@
+package e2b
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// retryClass says which failures of a call may be retried.
+type retryClass int
+
+const (
+	// retryRateLimited retries only 429: the request was not processed.
+	retryRateLimited retryClass = iota
+	// retryIdempotent also retries 5xx and connection errors.
+	retryIdempotent
+	// retryNever retries nothing (non-replayable bodies).
+	retryNever
+)
+
+// callInfo travels in the request context so that the retry policy, the
+// per-attempt timeout and the logger know which call an attempt belongs to.
+type callInfo struct {
+	op        string
+	sandboxID string
+	class     retryClass
+	envd      bool
+	timeout   timeoutMode
+	attempts  atomic.Int32
+}
+
+// timeoutMode says what Config.RequestTimeout bounds for one attempt.
+type timeoutMode int
+
+const (
+	// timeoutWhole bounds the attempt including reading the body (unary calls).
+	timeoutWhole timeoutMode = iota
+	// timeoutHeaders bounds only the wait for response headers (streams).
+	timeoutHeaders
+	// timeoutNone applies no per-attempt bound (uploads: the server answers
+	// after the whole body arrived).
+	timeoutNone
+)
+
+type callKey struct{}
+
+func withCall(ctx context.Context, ci *callInfo) context.Context {
+	return context.WithValue(ctx, callKey{}, ci)
+}
+
+func callFrom(ctx context.Context) *callInfo {
+	ci, _ := ctx.Value(callKey{}).(*callInfo)
+	return ci
+}
+
+func (c *Client) newRetryClient(base *http.Client, envd bool) *retryablehttp.Client {
+	var rt http.RoundTripper = http.DefaultTransport
+	if base.Transport != nil {
+		rt = base.Transport
+	}
+	rt = &attemptTimeoutTransport{next: rt, timeout: c.cfg.RequestTimeout}
+	if envd {
+		rt = stripAPIKeyTransport{next: rt}
+	}
+	rt = &loggingTransport{next: rt, logger: c.cfg.Logger}
+	rc := retryablehttp.NewClient()
+	rc.HTTPClient = &http.Client{
+		Transport:     rt,
+		CheckRedirect: base.CheckRedirect,
+		Jar:           base.Jar,
+		// No client-wide timeout: it would cut long streams. Unary calls get
+		// a per-attempt deadline from attemptTimeoutTransport instead.
+	}
+	rc.Logger = nil
+	rc.RetryMax = c.cfg.RetryMax
+	rc.RetryWaitMin = c.cfg.RetryWaitMin
+	rc.RetryWaitMax = c.cfg.RetryWaitMax
+	rc.CheckRetry = checkRetry(envd)
+	rc.Backoff = backoff
+	rc.ErrorHandler = retryablehttp.PassthroughErrorHandler
+	return rc
+}
+
+// checkRetry implements the per-call policy described in doc.go.
+func checkRetry(envd bool) retryablehttp.CheckRetry {
+	return func(ctx context.Context, resp *http.Response, err error) (bool, error) {
+		if ctx.Err() != nil {
+			return false, ctx.Err()
+		}
+		class := retryRateLimited
+		if ci := callFrom(ctx); ci != nil {
+			class = ci.class
+		}
+		if class == retryNever {
+			return false, err
+		}
+		if err != nil {
+			if class != retryIdempotent {
+				return false, err
+			}
+			return retryablehttp.DefaultRetryPolicy(ctx, resp, err)
+		}
+		switch {
+		case resp.StatusCode == http.StatusTooManyRequests:
+			return true, nil
+		case class != retryIdempotent:
+			return false, nil
+		case resp.StatusCode == http.StatusBadGateway && envd:
+			return false, nil // sandbox not running: retrying cannot help
+		case resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented:
+			return true, nil
+		}
+		return false, nil
+	}
+}
+
+// backoff honours Retry-After (seconds or HTTP date) capped by max, and
+// otherwise grows exponentially from min to max.
+func backoff(lo, hi time.Duration, attempt int, resp *http.Response) time.Duration {
+	if resp != nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
+		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+			return min(max(d, lo), hi)
+		}
+	}
+	d := lo
+	for i := 0; i < attempt && d < hi; i++ {
+		d *= 2
+	}
+	return min(d, hi)
+}
+
+func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
+	if v == "" {
+		return 0, false
+	}
+	if secs, err := strconv.Atoi(v); err == nil {
+		if secs < 0 {
+			return 0, false
+		}
+		return time.Duration(secs) * time.Second, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(t.Sub(now), 0), true
+	}
+	return 0, false
+}

@@ -1,0 +1,279 @@
+package e2b
+
+import (
+	"context"
+	"net/http"
+	"time"
+)
+
+// NetworkConfig is a sandbox's egress/ingress configuration.
+type NetworkConfig struct {
+	AllowOut, DenyOut  []string
+	AllowPublicTraffic *bool
+	MaskRequestHost    string
+}
+
+// CreateSandboxRequest is the body of POST /sandboxes.
+type CreateSandboxRequest struct {
+	TemplateID                                         string
+	Timeout                                            int32 // seconds; 0 = server default
+	AutoPause, AutoResume, Secure, AllowInternetAccess *bool
+	Network                                            *NetworkConfig
+	Metadata, EnvVars                                  map[string]string
+	IdempotencyToken                                   string // stored in metadata under IdempotencyMetadataKey
+}
+
+// IdempotencyMetadataKey is the metadata key that carries a create token.
+const IdempotencyMetadataKey = "e2b-terraform-create-token"
+
+// Sandbox is returned by create, connect and fork.
+type Sandbox struct {
+	SandboxID, TemplateID, ClientID, Alias, EnvdVersion, EnvdAccessToken, TrafficAccessToken, Domain string
+}
+
+// Lifecycle says what happens when a sandbox's timeout ends.
+type Lifecycle struct {
+	AutoResume bool
+	OnTimeout  string // "kill" | "pause"
+}
+
+// SandboxDetail is GET /sandboxes/{id}.
+type SandboxDetail struct {
+	SandboxID, TemplateID, ClientID, Alias, State, EnvdVersion, EnvdAccessToken, Domain string
+	StartedAt, EndAt                                                                    time.Time
+	CPUCount, MemoryMB, DiskSizeMB                                                      int32
+	AllowInternetAccess                                                                 *bool
+	Metadata                                                                            map[string]string
+	Network                                                                             *NetworkConfig
+	Lifecycle                                                                           *Lifecycle
+}
+
+type wireNetwork struct {
+	AllowOut           []string `json:"allowOut,omitempty"`
+	DenyOut            []string `json:"denyOut,omitempty"`
+	AllowPublicTraffic *bool    `json:"allowPublicTraffic,omitempty"`
+	MaskRequestHost    string   `json:"maskRequestHost,omitempty"`
+}
+
+func (n *wireNetwork) toNetwork() *NetworkConfig {
+	if n == nil {
+		return nil
+	}
+	return &NetworkConfig{AllowOut: n.AllowOut, DenyOut: n.DenyOut, AllowPublicTraffic: n.AllowPublicTraffic, MaskRequestHost: n.MaskRequestHost}
+}
+
+func fromNetwork(n *NetworkConfig) *wireNetwork {
+	if n == nil {
+		return nil
+	}
+	return &wireNetwork{AllowOut: n.AllowOut, DenyOut: n.DenyOut, AllowPublicTraffic: n.AllowPublicTraffic, MaskRequestHost: n.MaskRequestHost}
+}
+
+type wireAutoResume struct {
+	Enabled bool `json:"enabled"`
+}
+
+type wireNewSandbox struct {
+	TemplateID          string            `json:"templateID"`
+	Timeout             *int32            `json:"timeout,omitempty"`
+	AutoPause           *bool             `json:"autoPause,omitempty"`
+	AutoResume          *wireAutoResume   `json:"autoResume,omitempty"`
+	Secure              *bool             `json:"secure,omitempty"`
+	AllowInternetAccess *bool             `json:"allow_internet_access,omitempty"`
+	Network             *wireNetwork      `json:"network,omitempty"`
+	Metadata            map[string]string `json:"metadata,omitempty"`
+	EnvVars             map[string]string `json:"envVars,omitempty"`
+}
+
+type wireSandbox struct {
+	SandboxID          string  `json:"sandboxID"`
+	TemplateID         string  `json:"templateID"`
+	ClientID           string  `json:"clientID"`
+	Alias              string  `json:"alias"`
+	EnvdVersion        string  `json:"envdVersion"`
+	EnvdAccessToken    string  `json:"envdAccessToken"`
+	TrafficAccessToken *string `json:"trafficAccessToken"`
+	Domain             *string `json:"domain"`
+}
+
+func (w *wireSandbox) toSandbox() *Sandbox {
+	return &Sandbox{
+		SandboxID: w.SandboxID, TemplateID: w.TemplateID, ClientID: w.ClientID, Alias: w.Alias,
+		EnvdVersion: w.EnvdVersion, EnvdAccessToken: w.EnvdAccessToken,
+		TrafficAccessToken: deref(w.TrafficAccessToken), Domain: deref(w.Domain),
+	}
+}
+
+type wireLifecycle struct {
+	AutoResume bool   `json:"autoResume"`
+	OnTimeout  string `json:"onTimeout"`
+}
+
+type wireSandboxDetail struct {
+	SandboxID           string            `json:"sandboxID"`
+	TemplateID          string            `json:"templateID"`
+	ClientID            string            `json:"clientID"`
+	Alias               string            `json:"alias"`
+	State               string            `json:"state"`
+	EnvdVersion         string            `json:"envdVersion"`
+	EnvdAccessToken     string            `json:"envdAccessToken"`
+	Domain              *string           `json:"domain"`
+	StartedAt           time.Time         `json:"startedAt"`
+	EndAt               time.Time         `json:"endAt"`
+	CPUCount            int32             `json:"cpuCount"`
+	MemoryMB            int32             `json:"memoryMB"`
+	DiskSizeMB          int32             `json:"diskSizeMB"`
+	AllowInternetAccess *bool             `json:"allowInternetAccess"`
+	Metadata            map[string]string `json:"metadata"`
+	Network             *wireNetwork      `json:"network"`
+	Lifecycle           *wireLifecycle    `json:"lifecycle"`
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// GetSandbox reads one sandbox (running or paused).
+func (c *Client) GetSandbox(ctx context.Context, id string) (*SandboxDetail, error) {
+	var w wireSandboxDetail
+	_, err := c.callAPI(ctx, apiCall{
+		op: "get sandbox", sandboxID: id, method: http.MethodGet,
+		path: "/sandboxes/" + pathSeg(id), class: retryIdempotent, out: &w,
+	})
+	if err != nil {
+		return nil, err
+	}
+	d := &SandboxDetail{
+		SandboxID: w.SandboxID, TemplateID: w.TemplateID, ClientID: w.ClientID, Alias: w.Alias,
+		State: w.State, EnvdVersion: w.EnvdVersion, EnvdAccessToken: w.EnvdAccessToken, Domain: deref(w.Domain),
+		StartedAt: w.StartedAt, EndAt: w.EndAt, CPUCount: w.CPUCount, MemoryMB: w.MemoryMB, DiskSizeMB: w.DiskSizeMB,
+		AllowInternetAccess: w.AllowInternetAccess, Metadata: w.Metadata, Network: w.Network.toNetwork(),
+	}
+	if w.Lifecycle != nil {
+		d.Lifecycle = &Lifecycle{AutoResume: w.Lifecycle.AutoResume, OnTimeout: w.Lifecycle.OnTimeout}
+	}
+	return d, nil
+}
+
+// KillSandbox kills a running sandbox or deletes a paused one. A sandbox
+// that does not exist gives an error for which IsNotFound is true.
+func (c *Client) KillSandbox(ctx context.Context, id string) error {
+	_, err := c.callAPI(ctx, apiCall{
+		op: "kill sandbox", sandboxID: id, method: http.MethodDelete,
+		path: "/sandboxes/" + pathSeg(id), class: retryIdempotent,
+	})
+	return err
+}
+
+// SetSandboxTimeout sets the sandbox's end to now + seconds (it may shorten).
+// Re-sending it has the same effect, so it is retried like an idempotent call.
+func (c *Client) SetSandboxTimeout(ctx context.Context, id string, seconds int32) error {
+	_, err := c.callAPI(ctx, apiCall{
+		op: "set sandbox timeout", sandboxID: id, method: http.MethodPost,
+		path: "/sandboxes/" + pathSeg(id) + "/timeout", class: retryIdempotent,
+		body: map[string]int32{"timeout": seconds},
+	})
+	return err
+}
+
+// PauseSandbox pauses a running sandbox. Pausing a paused sandbox gives an
+// error for which IsConflict is true, unless the 409 answers a retry of this
+// very call (the earlier attempt did pause it), which counts as success.
+func (c *Client) PauseSandbox(ctx context.Context, id string) error {
+	res, err := c.callAPI(ctx, apiCall{
+		op: "pause sandbox", sandboxID: id, method: http.MethodPost,
+		path: "/sandboxes/" + pathSeg(id) + "/pause", class: retryIdempotent,
+		body: struct{}{},
+	})
+	if err != nil && res.attempts > 1 && IsConflict(err) {
+		return nil
+	}
+	return err
+}
+
+// ConnectSandbox resumes a paused sandbox (resumed = true, HTTP 201) or
+// extends a running one's timeout (HTTP 200; never shortens it). If an
+// earlier attempt of this call resumed the sandbox and its answer was lost,
+// the retry reports resumed = false.
+func (c *Client) ConnectSandbox(ctx context.Context, id string, timeout int32) (*Sandbox, bool, error) {
+	var w wireSandbox
+	res, err := c.callAPI(ctx, apiCall{
+		op: "connect sandbox", sandboxID: id, method: http.MethodPost,
+		path: "/sandboxes/" + pathSeg(id) + "/connect", class: retryIdempotent,
+		body: map[string]int32{"timeout": timeout}, out: &w,
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	return w.toSandbox(), res.status == http.StatusCreated, nil
+}
+
+// NetworkUpdate replaces a running sandbox's egress rules; omitted fields are cleared.
+type NetworkUpdate struct {
+	AllowOut, DenyOut   []string
+	AllowInternetAccess *bool
+}
+
+// UpdateSandboxNetwork is PUT /sandboxes/{id}/network.
+func (c *Client) UpdateSandboxNetwork(ctx context.Context, id string, u NetworkUpdate) error {
+	body := struct {
+		AllowOut            []string `json:"allowOut,omitempty"`
+		DenyOut             []string `json:"denyOut,omitempty"`
+		AllowInternetAccess *bool    `json:"allow_internet_access,omitempty"`
+	}{u.AllowOut, u.DenyOut, u.AllowInternetAccess}
+	_, err := c.callAPI(ctx, apiCall{
+		op: "update sandbox network", sandboxID: id, method: http.MethodPut,
+		path: "/sandboxes/" + pathSeg(id) + "/network", class: retryIdempotent, body: body,
+	})
+	return err
+}
+
+// ForkResult is one fork's outcome: exactly one of Sandbox and Err is set.
+type ForkResult struct {
+	Sandbox *Sandbox
+	Err     *APIError
+}
+
+// ForkSandbox creates count new sandboxes from a running one. It creates
+// sandboxes, so it is not retried on 5xx or connection errors.
+func (c *Client) ForkSandbox(ctx context.Context, id string, timeout, count int32) ([]ForkResult, error) {
+	body := struct {
+		Timeout *int32 `json:"timeout,omitempty"`
+		Count   *int32 `json:"count,omitempty"`
+	}{}
+	if timeout > 0 {
+		body.Timeout = &timeout
+	}
+	if count > 0 {
+		body.Count = &count
+	}
+	var w []struct {
+		Sandbox *wireSandbox `json:"sandbox"`
+		Error   *struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	_, err := c.callAPI(ctx, apiCall{
+		op: "fork sandbox", sandboxID: id, method: http.MethodPost,
+		path: "/sandboxes/" + pathSeg(id) + "/fork", class: retryRateLimited, body: body, out: &w,
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ForkResult, 0, len(w))
+	for _, r := range w {
+		var fr ForkResult
+		if r.Sandbox != nil {
+			fr.Sandbox = r.Sandbox.toSandbox()
+		}
+		if r.Error != nil {
+			fr.Err = &APIError{Op: "fork sandbox", SandboxID: id, StatusCode: r.Error.Code, Message: r.Error.Message}
+		}
+		out = append(out, fr)
+	}
+	return out, nil
+}
