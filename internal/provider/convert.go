@@ -1,0 +1,113 @@
+package provider
+
+import (
+	"context"
+	"maps"
+	"sort"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+)
+
+// timeString formats a timestamp as RFC 3339 in UTC; the zero time becomes null.
+func timeString(t time.Time) types.String {
+	if t.IsZero() {
+		return types.StringNull()
+	}
+	return types.StringValue(t.UTC().Format(time.RFC3339Nano))
+}
+
+// timePtrString is timeString for optional timestamps.
+func timePtrString(t *time.Time) types.String {
+	if t == nil {
+		return types.StringNull()
+	}
+	return timeString(*t)
+}
+
+// optionalString maps "" to null.
+func optionalString(s string) types.String {
+	if s == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(s)
+}
+
+// userMetadata returns the metadata without entries the provider uses internally.
+func userMetadata(m map[string]string) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		if k == e2b.IdempotencyMetadataKey {
+			continue
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// stringMapValue converts a Go map to a known map value (empty, never null).
+func stringMapValue(m map[string]string) types.Map {
+	elems := make(map[string]attr.Value, len(m))
+	for k, v := range m {
+		elems[k] = types.StringValue(v)
+	}
+	return types.MapValueMust(types.StringType, elems)
+}
+
+// stringMapFrom reads a map of strings; null and unknown give an empty map.
+func stringMapFrom(ctx context.Context, m types.Map) (map[string]string, diag.Diagnostics) {
+	out := map[string]string{}
+	if m.IsNull() || m.IsUnknown() {
+		return out, nil
+	}
+	diags := m.ElementsAs(ctx, &out, false)
+	return out, diags
+}
+
+// stringSetFrom reads a set of strings in a stable (sorted) order; null gives nil.
+func stringSetFrom(ctx context.Context, s types.Set) ([]string, diag.Diagnostics) {
+	if s.IsNull() || s.IsUnknown() {
+		return nil, nil
+	}
+	var out []string
+	diags := s.ElementsAs(ctx, &out, false)
+	sort.Strings(out)
+	return out, diags
+}
+
+// stringSetValue converts a slice to a set value; nil gives null.
+func stringSetValue(in []string) types.Set {
+	if in == nil {
+		return types.SetNull(types.StringType)
+	}
+	elems := make([]attr.Value, 0, len(in))
+	for _, s := range in {
+		elems = append(elems, types.StringValue(s))
+	}
+	return types.SetValueMust(types.StringType, elems)
+}
+
+// stringListValue converts a slice to a list value (empty, never null).
+func stringListValue(in []string) types.List {
+	elems := make([]attr.Value, 0, len(in))
+	for _, s := range in {
+		elems = append(elems, types.StringValue(s))
+	}
+	return types.ListValueMust(types.StringType, elems)
+}
+
+// boolPtr returns a pointer for known values and nil for null or unknown.
+func boolPtr(b types.Bool) *bool {
+	if b.IsNull() || b.IsUnknown() {
+		return nil
+	}
+	v := b.ValueBool()
+	return &v
+}
+
+// equalStringMaps compares two maps by content.
+func equalStringMaps(a, b map[string]string) bool { return maps.Equal(a, b) }

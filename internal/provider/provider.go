@@ -1,0 +1,269 @@
+// Package provider implements the E2B Terraform provider on terraform-plugin-framework.
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/list"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+)
+
+var (
+	_ provider.Provider                  = &e2bProvider{}
+	_ provider.ProviderWithFunctions     = &e2bProvider{}
+	_ provider.ProviderWithActions       = &e2bProvider{}
+	_ provider.ProviderWithListResources = &e2bProvider{}
+)
+
+// frameworkVersion is reported in the user agent.
+const frameworkVersion = "1.19.0"
+
+// Environment variables read when the matching provider attribute is not set.
+const (
+	envAPIKey     = "E2B_API_KEY"
+	envDomain     = "E2B_DOMAIN"
+	envAPIURL     = "E2B_API_URL"
+	envSandboxURL = "E2B_SANDBOX_URL"
+	defaultDomain = "e2b.app"
+)
+
+// e2bProvider is the provider implementation.
+type e2bProvider struct {
+	version string
+}
+
+// providerModel maps the provider block.
+type providerModel struct {
+	APIKey          types.String `tfsdk:"api_key"`
+	Domain          types.String `tfsdk:"domain"`
+	APIURL          types.String `tfsdk:"api_url"`
+	SandboxURL      types.String `tfsdk:"sandbox_url"`
+	MaxRetries      types.Int64  `tfsdk:"max_retries"`
+	RetryWaitMin    types.Int64  `tfsdk:"retry_wait_min"`
+	RetryWaitMax    types.Int64  `tfsdk:"retry_wait_max"`
+	RequestTimeout  types.Int64  `tfsdk:"request_timeout"`
+	DefaultMetadata types.Map    `tfsdk:"default_metadata"`
+}
+
+// New returns a constructor of the provider for the given version.
+func New(version string) func() provider.Provider {
+	return func() provider.Provider {
+		return &e2bProvider{version: version}
+	}
+}
+
+func (p *e2bProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
+	resp.TypeName = "e2b"
+	resp.Version = p.version
+}
+
+func (p *e2bProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Manage [E2B](https://e2b.dev) sandboxes, their files, commands and snapshots, " +
+			"and read templates, sandboxes, metrics and logs.",
+		Attributes: map[string]schema.Attribute{
+			"api_key": schema.StringAttribute{
+				MarkdownDescription: "E2B API key (`e2b_...`). Defaults to the `E2B_API_KEY` environment variable. " +
+					"Only needed by operations that call E2B, so `validate` works without it.",
+				Optional:  true,
+				Sensitive: true,
+			},
+			"domain": schema.StringAttribute{
+				MarkdownDescription: "E2B domain. Defaults to `E2B_DOMAIN`, then `" + defaultDomain + "`.",
+				Optional:            true,
+			},
+			"api_url": schema.StringAttribute{
+				MarkdownDescription: "Base URL of the E2B API. Defaults to `E2B_API_URL`, then `https://api.<domain>`.",
+				Optional:            true,
+				Validators:          []validator.String{httpURLValidator{}},
+			},
+			"sandbox_url": schema.StringAttribute{
+				MarkdownDescription: "Base URL used for all traffic to the daemon inside sandboxes (envd), routed by " +
+					"headers. Defaults to `E2B_SANDBOX_URL`. For self-hosted E2B and local emulators.",
+				Optional:   true,
+				Validators: []validator.String{httpURLValidator{}},
+			},
+			"max_retries": schema.Int64Attribute{
+				MarkdownDescription: "How many times a failed request (rate limit, or a 5xx on a safe call) is retried. Default `4`.",
+				Optional:            true,
+				Validators:          []validator.Int64{int64validator.Between(0, 20)},
+			},
+			"retry_wait_min": schema.Int64Attribute{
+				MarkdownDescription: "Minimum wait between retries, in milliseconds. Default `500`.",
+				Optional:            true,
+				Validators:          []validator.Int64{int64validator.Between(1, 600000)},
+			},
+			"retry_wait_max": schema.Int64Attribute{
+				MarkdownDescription: "Maximum wait between retries, in milliseconds. Default `10000`.",
+				Optional:            true,
+				Validators:          []validator.Int64{int64validator.Between(1, 600000)},
+			},
+			"request_timeout": schema.Int64Attribute{
+				MarkdownDescription: "Timeout of one API request attempt, in seconds. Default `60`.",
+				Optional:            true,
+				Validators:          []validator.Int64{int64validator.Between(1, 3600)},
+			},
+			"default_metadata": schema.MapAttribute{
+				MarkdownDescription: "Metadata merged into every sandbox's `metadata` (the sandbox's own keys win). " +
+					"The merged result is the sandbox's `metadata_all`.",
+				Optional:    true,
+				ElementType: types.StringType,
+				Validators:  metadataValidators(),
+			},
+		},
+	}
+}
+
+func (p *e2bProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	var cfg providerModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	data := &ProviderData{}
+	if cfg.APIKey.IsUnknown() {
+		// The key comes from something not known yet (e.g. during plan); calls fail with a clear message.
+		data.apiKeyUnknown = true
+	}
+	apiKey := stringOrEnv(cfg.APIKey, envAPIKey)
+	domain := stringOrEnv(cfg.Domain, envDomain)
+	if domain == "" {
+		domain = defaultDomain
+	}
+	apiURL := stringOrEnv(cfg.APIURL, envAPIURL)
+	sandboxURL := stringOrEnv(cfg.SandboxURL, envSandboxURL)
+
+	clientCfg := e2b.Config{
+		APIKey:     apiKey,
+		Domain:     domain,
+		APIURL:     strings.TrimRight(apiURL, "/"),
+		SandboxURL: strings.TrimRight(sandboxURL, "/"),
+		Version:    p.version,
+		UserAgent:  userAgent(req.TerraformVersion),
+		Logger:     tflogLogger{apiKey: apiKey},
+	}
+	if v := cfg.MaxRetries; !v.IsNull() && !v.IsUnknown() {
+		clientCfg.RetryMax = int(v.ValueInt64())
+		if clientCfg.RetryMax == 0 {
+			clientCfg.RetryMax = -1 // The client treats 0 as "use the default"; negative means none.
+		}
+	}
+	if v := cfg.RetryWaitMin; !v.IsNull() && !v.IsUnknown() {
+		clientCfg.RetryWaitMin = time.Duration(v.ValueInt64()) * time.Millisecond
+	}
+	if v := cfg.RetryWaitMax; !v.IsNull() && !v.IsUnknown() {
+		clientCfg.RetryWaitMax = time.Duration(v.ValueInt64()) * time.Millisecond
+	}
+	if clientCfg.RetryWaitMin > 0 && clientCfg.RetryWaitMax > 0 && clientCfg.RetryWaitMin > clientCfg.RetryWaitMax {
+		resp.Diagnostics.AddAttributeError(pathRoot("retry_wait_min"), "Invalid retry settings",
+			fmt.Sprintf("retry_wait_min (%d ms) must not exceed retry_wait_max (%d ms).",
+				clientCfg.RetryWaitMin.Milliseconds(), clientCfg.RetryWaitMax.Milliseconds()))
+		return
+	}
+	if v := cfg.RequestTimeout; !v.IsNull() && !v.IsUnknown() {
+		clientCfg.RequestTimeout = time.Duration(v.ValueInt64()) * time.Second
+	}
+
+	client, err := e2b.New(clientCfg)
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid E2B provider configuration",
+			"Check api_url, sandbox_url and domain: "+err.Error())
+		return
+	}
+	data.client = client
+	data.Domain = domain
+
+	if !cfg.DefaultMetadata.IsUnknown() {
+		data.DefaultMetadata = map[string]string{}
+		resp.Diagnostics.Append(cfg.DefaultMetadata.ElementsAs(ctx, &data.DefaultMetadata, false)...)
+	} else {
+		data.defaultMetadataUnknown = true
+	}
+
+	resp.DataSourceData = data
+	resp.ResourceData = data
+	resp.ActionData = data
+	resp.ListResourceData = data
+	resp.EphemeralResourceData = data
+}
+
+func (p *e2bProvider) Resources(_ context.Context) []func() resource.Resource {
+	return []func() resource.Resource{
+		NewSandboxResource,
+	}
+}
+
+func (p *e2bProvider) DataSources(_ context.Context) []func() datasource.DataSource {
+	return []func() datasource.DataSource{
+		NewTemplatesDataSource,
+		NewTemplateDataSource,
+		NewSandboxesDataSource,
+		NewSandboxDataSource,
+		NewSandboxMetricsDataSource,
+		NewSandboxLogsDataSource,
+		NewSnapshotsDataSource,
+	}
+}
+
+func (p *e2bProvider) Functions(_ context.Context) []func() function.Function {
+	return []func() function.Function{}
+}
+
+func (p *e2bProvider) Actions(_ context.Context) []func() action.Action {
+	return []func() action.Action{}
+}
+
+func (p *e2bProvider) ListResources(_ context.Context) []func() list.ListResource {
+	return []func() list.ListResource{}
+}
+
+// stringOrEnv returns the configured value, else the environment variable.
+func stringOrEnv(v types.String, env string) string {
+	if !v.IsNull() && !v.IsUnknown() {
+		return v.ValueString()
+	}
+	return os.Getenv(env)
+}
+
+// userAgent is appended to the client's "terraform-provider-e2b/<version>".
+func userAgent(terraformVersion string) string {
+	if terraformVersion == "" {
+		terraformVersion = "unknown"
+	}
+	return "terraform-plugin-framework/" + frameworkVersion + " terraform/" + terraformVersion
+}
+
+// httpURLValidator checks that a string is an absolute http(s) URL.
+type httpURLValidator struct{}
+
+var _ validator.String = httpURLValidator{}
+
+func (httpURLValidator) Description(_ context.Context) string {
+	return "must be an absolute http:// or https:// URL"
+}
+
+func (v httpURLValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (httpURLValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if msg := checkHTTPURL(req.ConfigValue.ValueString()); msg != "" {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid URL", msg)
+	}
+}

@@ -1,0 +1,139 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+)
+
+var (
+	_ datasource.DataSource              = &sandboxDataSource{}
+	_ datasource.DataSourceWithConfigure = &sandboxDataSource{}
+)
+
+// NewSandboxDataSource returns the e2b_sandbox data source.
+func NewSandboxDataSource() datasource.DataSource { return &sandboxDataSource{} }
+
+// sandboxDataSource reads one sandbox by ID.
+type sandboxDataSource struct {
+	data *ProviderData
+}
+
+type sandboxDataSourceModel struct {
+	ID                  types.String `tfsdk:"id"`
+	TemplateID          types.String `tfsdk:"template_id"`
+	Alias               types.String `tfsdk:"alias"`
+	State               types.String `tfsdk:"state"`
+	EnvdVersion         types.String `tfsdk:"envd_version"`
+	EnvdAccessToken     types.String `tfsdk:"envd_access_token"`
+	Domain              types.String `tfsdk:"domain"`
+	StartedAt           types.String `tfsdk:"started_at"`
+	EndAt               types.String `tfsdk:"end_at"`
+	CPUCount            types.Int64  `tfsdk:"cpu_count"`
+	MemoryMB            types.Int64  `tfsdk:"memory_mb"`
+	DiskSizeMB          types.Int64  `tfsdk:"disk_size_mb"`
+	Metadata            types.Map    `tfsdk:"metadata"`
+	AllowInternetAccess types.Bool   `tfsdk:"allow_internet_access"`
+	AutoPause           types.Bool   `tfsdk:"auto_pause"`
+	AutoResume          types.Bool   `tfsdk:"auto_resume"`
+	AllowOut            types.List   `tfsdk:"allow_out"`
+	DenyOut             types.List   `tfsdk:"deny_out"`
+}
+
+func (d *sandboxDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_sandbox"
+}
+
+func (d *sandboxDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	computed := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "One running or paused sandbox, by ID. Fails when the sandbox does not exist (expired or killed).",
+		Attributes: map[string]schema.Attribute{
+			"id":           schema.StringAttribute{Required: true, MarkdownDescription: "Sandbox ID."},
+			"template_id":  computed("Template ID."),
+			"alias":        computed("Template alias, if any."),
+			"state":        computed("`running` or `paused`."),
+			"envd_version": computed("envd version."),
+			"envd_access_token": schema.StringAttribute{
+				Computed: true, Sensitive: true,
+				MarkdownDescription: "Token for the sandbox daemon (envd), when the sandbox is secure. Sensitive.",
+			},
+			"domain":                computed("Domain of the sandbox's hosts (`<port>-<id>.<domain>`)."),
+			"started_at":            computed("Start or last resume (RFC 3339)."),
+			"end_at":                computed("When it times out, or when it was paused (RFC 3339)."),
+			"cpu_count":             schema.Int64Attribute{Computed: true, MarkdownDescription: "vCPUs."},
+			"memory_mb":             schema.Int64Attribute{Computed: true, MarkdownDescription: "Memory in MiB."},
+			"disk_size_mb":          schema.Int64Attribute{Computed: true, MarkdownDescription: "Disk size in MiB."},
+			"metadata":              schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Metadata."},
+			"allow_internet_access": schema.BoolAttribute{Computed: true, MarkdownDescription: "Internet access setting, when it was set explicitly."},
+			"auto_pause":            schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether it pauses instead of being killed on timeout."},
+			"auto_resume":           schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether traffic resumes it when paused."},
+			"allow_out":             schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Egress allow rules."},
+			"deny_out":              schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Egress deny rules."},
+		},
+	}
+}
+
+func (d *sandboxDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	data, diags := providerDataFrom(req.ProviderData)
+	resp.Diagnostics.Append(diags...)
+	d.data = data
+}
+
+func (d *sandboxDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var model sandboxDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &model)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	client, diags := d.data.Client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := model.ID.ValueString()
+	s, err := client.GetSandbox(ctx, id)
+	if err != nil {
+		if e2b.IsNotFound(err) {
+			resp.Diagnostics.AddAttributeError(path.Root("id"), "Sandbox not found",
+				"Sandbox "+id+" does not exist: it expired, was killed, or belongs to another team.")
+			return
+		}
+		addClientError(&resp.Diagnostics, "Could not read sandbox "+id, err)
+		return
+	}
+	model.TemplateID = types.StringValue(s.TemplateID)
+	model.Alias = optionalString(s.Alias)
+	model.State = types.StringValue(s.State)
+	model.EnvdVersion = types.StringValue(s.EnvdVersion)
+	model.EnvdAccessToken = optionalString(s.EnvdAccessToken)
+	model.Domain = types.StringValue(sandboxDomain(s.Domain, types.StringNull(), d.data.Domain))
+	model.StartedAt = timeString(s.StartedAt)
+	model.EndAt = timeString(s.EndAt)
+	model.CPUCount = types.Int64Value(int64(s.CPUCount))
+	model.MemoryMB = types.Int64Value(int64(s.MemoryMB))
+	model.DiskSizeMB = types.Int64Value(int64(s.DiskSizeMB))
+	model.Metadata = stringMapValue(userMetadata(s.Metadata))
+	model.AllowInternetAccess = types.BoolNull()
+	if s.AllowInternetAccess != nil {
+		model.AllowInternetAccess = types.BoolValue(*s.AllowInternetAccess)
+	}
+	model.AutoPause, model.AutoResume = types.BoolNull(), types.BoolNull()
+	if s.Lifecycle != nil {
+		model.AutoPause = types.BoolValue(s.Lifecycle.OnTimeout == "pause")
+		model.AutoResume = types.BoolValue(s.Lifecycle.AutoResume)
+	}
+	var allow, deny []string
+	if s.Network != nil {
+		allow, deny = s.Network.AllowOut, s.Network.DenyOut
+	}
+	model.AllowOut, model.DenyOut = stringListValue(allow), stringListValue(deny)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
+}

@@ -1,0 +1,149 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+)
+
+var (
+	_ datasource.DataSource              = &sandboxLogsDataSource{}
+	_ datasource.DataSourceWithConfigure = &sandboxLogsDataSource{}
+)
+
+// NewSandboxLogsDataSource returns the e2b_sandbox_logs data source.
+func NewSandboxLogsDataSource() datasource.DataSource { return &sandboxLogsDataSource{} }
+
+// sandboxLogsDataSource reads one page of a sandbox's logs.
+type sandboxLogsDataSource struct {
+	data *ProviderData
+}
+
+type sandboxLogsDataSourceModel struct {
+	SandboxID  types.String `tfsdk:"sandbox_id"`
+	Cursor     types.Int64  `tfsdk:"cursor"`
+	Direction  types.String `tfsdk:"direction"`
+	Level      types.String `tfsdk:"level"`
+	Search     types.String `tfsdk:"search"`
+	Limit      types.Int64  `tfsdk:"limit"`
+	Logs       types.List   `tfsdk:"logs"`
+	NextCursor types.Int64  `tfsdk:"next_cursor"`
+}
+
+var sandboxLogAttrTypes = map[string]attr.Type{
+	"timestamp": types.StringType,
+	"level":     types.StringType,
+	"message":   types.StringType,
+	"fields":    types.MapType{ElemType: types.StringType},
+}
+
+func (d *sandboxLogsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_sandbox_logs"
+}
+
+func (d *sandboxLogsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "One page of a sandbox's logs (E2B keeps 7 days). Page on with `next_cursor`.",
+		Attributes: map[string]schema.Attribute{
+			"sandbox_id": schema.StringAttribute{Required: true, MarkdownDescription: "Sandbox ID."},
+			"cursor": schema.Int64Attribute{
+				Optional: true, Validators: []validator.Int64{int64validator.AtLeast(0)},
+				MarkdownDescription: "Start from this time, in Unix milliseconds. Default: now (backward) or 7 days ago (forward).",
+			},
+			"direction": schema.StringAttribute{
+				Optional: true, Validators: []validator.String{stringvalidator.OneOf("forward", "backward")},
+				MarkdownDescription: "`forward` (oldest first from `cursor`) or `backward` (newest first). E2B's default is `backward`.",
+			},
+			"level": schema.StringAttribute{
+				Optional: true, Validators: []validator.String{stringvalidator.OneOf("debug", "info", "warn", "error")},
+				MarkdownDescription: "Minimum level: `debug`, `info`, `warn` or `error`.",
+			},
+			"search": schema.StringAttribute{
+				Optional: true, Validators: []validator.String{stringvalidator.LengthBetween(1, 256)},
+				MarkdownDescription: "Only entries whose message contains this text (case-sensitive).",
+			},
+			"limit": schema.Int64Attribute{
+				Optional: true, Validators: []validator.Int64{int64validator.Between(1, 1000)},
+				MarkdownDescription: "Maximum number of entries (1..1000). E2B's default is 1000.",
+			},
+			"next_cursor": schema.Int64Attribute{
+				Computed:            true,
+				MarkdownDescription: "Timestamp (Unix ms) of the last entry returned, to pass as `cursor` for the next page; null when no entries were returned.",
+			},
+			"logs": schema.ListNestedAttribute{
+				MarkdownDescription: "The entries.",
+				Computed:            true,
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"timestamp": schema.StringAttribute{Computed: true, MarkdownDescription: "Time (RFC 3339)."},
+					"level":     schema.StringAttribute{Computed: true, MarkdownDescription: "Level."},
+					"message":   schema.StringAttribute{Computed: true, MarkdownDescription: "Message."},
+					"fields":    schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Structured fields."},
+				}},
+			},
+		},
+	}
+}
+
+func (d *sandboxLogsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	data, diags := providerDataFrom(req.ProviderData)
+	resp.Diagnostics.Append(diags...)
+	d.data = data
+}
+
+func (d *sandboxLogsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var model sandboxLogsDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &model)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	client, diags := d.data.Client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	p := e2b.LogsParams{
+		Limit:     int32(model.Limit.ValueInt64()),
+		Direction: model.Direction.ValueString(),
+		Level:     model.Level.ValueString(),
+		Search:    model.Search.ValueString(),
+	}
+	if !model.Cursor.IsNull() && !model.Cursor.IsUnknown() {
+		c := model.Cursor.ValueInt64()
+		p.Cursor = &c
+	}
+	id := model.SandboxID.ValueString()
+	entries, err := client.GetSandboxLogs(ctx, id, p)
+	if err != nil {
+		if e2b.IsNotFound(err) {
+			resp.Diagnostics.AddAttributeError(path.Root("sandbox_id"), "Sandbox not found",
+				"Sandbox "+id+" does not exist: it expired, was killed, or belongs to another team.")
+			return
+		}
+		addClientError(&resp.Diagnostics, "Could not read logs of sandbox "+id, err)
+		return
+	}
+	elems := make([]attr.Value, 0, len(entries))
+	for _, e := range entries {
+		elems = append(elems, types.ObjectValueMust(sandboxLogAttrTypes, map[string]attr.Value{
+			"timestamp": timeString(e.Timestamp),
+			"level":     types.StringValue(e.Level),
+			"message":   types.StringValue(e.Message),
+			"fields":    stringMapValue(e.Fields),
+		}))
+	}
+	model.Logs = types.ListValueMust(types.ObjectType{AttrTypes: sandboxLogAttrTypes}, elems)
+	model.NextCursor = types.Int64Null()
+	if n := len(entries); n > 0 {
+		model.NextCursor = types.Int64Value(entries[n-1].Timestamp.UnixMilli())
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
+}

@@ -1,0 +1,155 @@
+package provider
+
+import (
+	"context"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+)
+
+var (
+	_ datasource.DataSource                   = &sandboxMetricsDataSource{}
+	_ datasource.DataSourceWithConfigure      = &sandboxMetricsDataSource{}
+	_ datasource.DataSourceWithValidateConfig = &sandboxMetricsDataSource{}
+)
+
+// NewSandboxMetricsDataSource returns the e2b_sandbox_metrics data source.
+func NewSandboxMetricsDataSource() datasource.DataSource { return &sandboxMetricsDataSource{} }
+
+// sandboxMetricsDataSource reads the resource usage series of one sandbox.
+type sandboxMetricsDataSource struct {
+	data *ProviderData
+}
+
+type sandboxMetricsDataSourceModel struct {
+	SandboxID types.String `tfsdk:"sandbox_id"`
+	Start     types.String `tfsdk:"start"`
+	End       types.String `tfsdk:"end"`
+	Metrics   types.List   `tfsdk:"metrics"`
+}
+
+var sandboxMetricAttrTypes = map[string]attr.Type{
+	"timestamp":    types.StringType,
+	"cpu_count":    types.Int64Type,
+	"cpu_used_pct": types.Float64Type,
+	"mem_used":     types.Int64Type,
+	"mem_total":    types.Int64Type,
+	"mem_cache":    types.Int64Type,
+	"disk_used":    types.Int64Type,
+	"disk_total":   types.Int64Type,
+}
+
+func (d *sandboxMetricsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_sandbox_metrics"
+}
+
+func (d *sandboxMetricsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "CPU, memory and disk usage samples of one sandbox, oldest first.",
+		Attributes: map[string]schema.Attribute{
+			"sandbox_id": schema.StringAttribute{Required: true, MarkdownDescription: "Sandbox ID."},
+			"start": schema.StringAttribute{
+				Optional: true, Validators: []validator.String{rfc3339Validator()},
+				MarkdownDescription: "Earliest sample (RFC 3339). Default: the sandbox's start.",
+			},
+			"end": schema.StringAttribute{
+				Optional: true, Validators: []validator.String{rfc3339Validator()},
+				MarkdownDescription: "Latest sample (RFC 3339). Default: now.",
+			},
+			"metrics": schema.ListNestedAttribute{
+				MarkdownDescription: "The samples.",
+				Computed:            true,
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"timestamp":    schema.StringAttribute{Computed: true, MarkdownDescription: "Sample time (RFC 3339)."},
+					"cpu_count":    schema.Int64Attribute{Computed: true, MarkdownDescription: "vCPUs."},
+					"cpu_used_pct": schema.Float64Attribute{Computed: true, MarkdownDescription: "CPU use in percent."},
+					"mem_used":     schema.Int64Attribute{Computed: true, MarkdownDescription: "Memory used, bytes."},
+					"mem_total":    schema.Int64Attribute{Computed: true, MarkdownDescription: "Memory total, bytes."},
+					"mem_cache":    schema.Int64Attribute{Computed: true, MarkdownDescription: "Memory used by caches, bytes."},
+					"disk_used":    schema.Int64Attribute{Computed: true, MarkdownDescription: "Disk used, bytes."},
+					"disk_total":   schema.Int64Attribute{Computed: true, MarkdownDescription: "Disk total, bytes."},
+				}},
+			},
+		},
+	}
+}
+
+func (d *sandboxMetricsDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
+	var model sandboxMetricsDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &model)...)
+	start, errS := time.Parse(time.RFC3339, model.Start.ValueString())
+	end, errE := time.Parse(time.RFC3339, model.End.ValueString())
+	if errS == nil && errE == nil && start.After(end) {
+		resp.Diagnostics.AddAttributeError(path.Root("start"), "start is after end",
+			"Set start to a time before end ("+model.End.ValueString()+").")
+	}
+}
+
+func (d *sandboxMetricsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	data, diags := providerDataFrom(req.ProviderData)
+	resp.Diagnostics.Append(diags...)
+	d.data = data
+}
+
+func (d *sandboxMetricsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var model sandboxMetricsDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &model)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	client, diags := d.data.Client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	start, end := optionalTime(model.Start), optionalTime(model.End)
+	id := model.SandboxID.ValueString()
+	series, err := client.GetSandboxMetrics(ctx, id, start, end)
+	if err != nil {
+		if e2b.IsNotFound(err) {
+			resp.Diagnostics.AddAttributeError(path.Root("sandbox_id"), "Sandbox not found",
+				"Sandbox "+id+" does not exist: it expired, was killed, or belongs to another team.")
+			return
+		}
+		addClientError(&resp.Diagnostics, "Could not read metrics of sandbox "+id, err)
+		return
+	}
+	elems := make([]attr.Value, 0, len(series))
+	for _, m := range series {
+		ts := m.Timestamp
+		if m.TimestampUnix != 0 {
+			ts = time.Unix(m.TimestampUnix, 0)
+		}
+		elems = append(elems, types.ObjectValueMust(sandboxMetricAttrTypes, map[string]attr.Value{
+			"timestamp":    timeString(ts),
+			"cpu_count":    types.Int64Value(int64(m.CPUCount)),
+			"cpu_used_pct": types.Float64Value(m.CPUUsedPct),
+			"mem_used":     types.Int64Value(m.MemUsed),
+			"mem_total":    types.Int64Value(m.MemTotal),
+			"mem_cache":    types.Int64Value(m.MemCache),
+			"disk_used":    types.Int64Value(m.DiskUsed),
+			"disk_total":   types.Int64Value(m.DiskTotal),
+		}))
+	}
+	model.Metrics = types.ListValueMust(types.ObjectType{AttrTypes: sandboxMetricAttrTypes}, elems)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
+}
+
+// optionalTime parses an RFC 3339 attribute validated earlier; null gives nil.
+func optionalTime(s types.String) *time.Time {
+	if s.IsNull() || s.IsUnknown() {
+		return nil
+	}
+	t, err := time.Parse(time.RFC3339, s.ValueString())
+	if err != nil {
+		return nil
+	}
+	return &t
+}

@@ -1,0 +1,267 @@
+package provider
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+)
+
+var (
+	_ resource.Resource                   = &sandboxResource{}
+	_ resource.ResourceWithConfigure      = &sandboxResource{}
+	_ resource.ResourceWithImportState    = &sandboxResource{}
+	_ resource.ResourceWithIdentity       = &sandboxResource{}
+	_ resource.ResourceWithModifyPlan     = &sandboxResource{}
+	_ resource.ResourceWithValidateConfig = &sandboxResource{}
+)
+
+// Default durations of the timeouts block.
+const (
+	defaultSandboxCreateTimeout = 5 * time.Minute
+	defaultSandboxUpdateTimeout = 5 * time.Minute
+	defaultSandboxDeleteTimeout = 5 * time.Minute
+)
+
+// NewSandboxResource returns the e2b_sandbox resource.
+func NewSandboxResource() resource.Resource { return &sandboxResource{} }
+
+// sandboxResource implements e2b_sandbox.
+type sandboxResource struct {
+	data *ProviderData
+}
+
+// sandboxIdentityModel is the resource identity.
+type sandboxIdentityModel struct {
+	SandboxID types.String `tfsdk:"sandbox_id"`
+}
+
+func (r *sandboxResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_sandbox"
+}
+
+func (r *sandboxResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	data, diags := providerDataFrom(req.ProviderData)
+	resp.Diagnostics.Append(diags...)
+	r.data = data
+}
+
+func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan sandboxResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	client, diags := r.data.Client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := plan.Timeouts.Create(ctx, defaultSandboxCreateTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	createReq, diags := plan.createRequest(ctx, r.data)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	createReq.IdempotencyToken = newIdempotencyToken()
+
+	created, err := client.CreateSandbox(ctx, createReq)
+	if err != nil {
+		addClientError(&resp.Diagnostics, "Could not create sandbox", err)
+		return
+	}
+	wantPaused := plan.Paused.ValueBool()
+
+	// Save what is known right away: from here on, any failure keeps the sandbox in state
+	// (tainted) instead of orphaning a billed sandbox.
+	plan.applyCreated(created, r.data.Domain)
+	plan.MetadataAll = stringMapValue(userMetadata(createReq.Metadata))
+	plan.Paused = types.BoolValue(false)
+	plan.State = types.StringValue("running")
+	saved := plan
+	saved.nullUnknownComputed()
+	resp.Diagnostics.Append(resp.State.Set(ctx, &saved)...)
+	resp.Diagnostics.Append(resp.Identity.Set(ctx, sandboxIdentityModel{SandboxID: plan.ID})...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	tflog.Info(ctx, "created sandbox", map[string]any{"sandbox_id": created.SandboxID, "template": createReq.TemplateID})
+
+	if wantPaused {
+		if err := pauseSandbox(ctx, client, created.SandboxID); err != nil {
+			addClientError(&resp.Diagnostics, "Sandbox created but could not be paused", err)
+			return
+		}
+	}
+	r.refreshAfterWrite(ctx, client, &plan, resp.State.Set, &resp.Diagnostics)
+}
+
+// refreshAfterWrite reads the sandbox back and saves it; on failure the last saved state stays.
+func (r *sandboxResource) refreshAfterWrite(ctx context.Context, client *e2b.Client, m *sandboxResourceModel,
+	set func(context.Context, any) diag.Diagnostics, diags *diag.Diagnostics) {
+	detail, err := client.GetSandbox(ctx, m.ID.ValueString())
+	if err != nil {
+		addClientError(diags, "Could not read sandbox "+m.ID.ValueString()+" after the change", err)
+		return
+	}
+	m.applyDetail(detail, r.data.Domain, false)
+	m.nullUnknownComputed()
+	diags.Append(set(ctx, m)...)
+}
+
+func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state sandboxResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	client, diags := r.data.Client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := state.ID.ValueString()
+	detail, err := client.GetSandbox(ctx, id)
+	if err != nil {
+		if e2b.IsNotFound(err) {
+			resp.Diagnostics.AddWarning("Sandbox no longer exists",
+				fmt.Sprintf("Sandbox %s was not found: it expired (its timeout ran out without auto_pause) or was killed. "+
+					"It has been removed from state; the next apply creates a new sandbox.", id))
+			resp.State.RemoveResource(ctx)
+			return
+		}
+		// Transient or unknown errors never drop the sandbox from state.
+		addClientError(&resp.Diagnostics, "Could not read sandbox "+id, err)
+		return
+	}
+	importing := state.Template.IsNull()
+	state.applyDetail(detail, r.data.Domain, importing)
+	state.nullUnknownComputed()
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(resp.Identity.Set(ctx, sandboxIdentityModel{SandboxID: state.ID})...)
+}
+
+func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state sandboxResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	client, diags := r.data.Client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := plan.Timeouts.Update(ctx, defaultSandboxUpdateTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	id := state.ID.ValueString()
+	plan.ID = state.ID
+	wasPaused, wantPaused := state.Paused.ValueBool(), plan.Paused.ValueBool()
+	egressChanged := !plan.AllowInternetAccess.Equal(state.AllowInternetAccess) || networkEgressChanged(ctx, state.Network, plan.Network)
+
+	if wasPaused && !wantPaused {
+		resumed, _, err := client.ConnectSandbox(ctx, id, int32(plan.Timeout.ValueInt64()))
+		if err != nil {
+			addClientError(&resp.Diagnostics, "Could not resume sandbox "+id, err)
+			return
+		}
+		plan.applyCreated(resumed, r.data.Domain)
+	} else if !wantPaused && !plan.Timeout.Equal(state.Timeout) {
+		if err := client.SetSandboxTimeout(ctx, id, int32(plan.Timeout.ValueInt64())); err != nil {
+			addClientAttributeError(&resp.Diagnostics, path.Root("timeout"), "Could not change the timeout of sandbox "+id, err)
+			return
+		}
+	}
+	if egressChanged {
+		u, diags := plan.networkUpdate(ctx)
+		resp.Diagnostics.Append(diags...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		if err := client.UpdateSandboxNetwork(ctx, id, u); err != nil {
+			addClientAttributeError(&resp.Diagnostics, path.Root("network"), "Could not change the network rules of sandbox "+id, err)
+			return
+		}
+	}
+	if !wasPaused && wantPaused {
+		if err := pauseSandbox(ctx, client, id); err != nil {
+			addClientAttributeError(&resp.Diagnostics, path.Root("paused"), "Could not pause sandbox "+id, err)
+			return
+		}
+	}
+	if plan.TrafficAccessToken.IsUnknown() {
+		plan.TrafficAccessToken = state.TrafficAccessToken
+	}
+	r.refreshAfterWrite(ctx, client, &plan, resp.State.Set, &resp.Diagnostics)
+}
+
+func (r *sandboxResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state sandboxResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	client, diags := r.data.Client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := state.Timeouts.Delete(ctx, defaultSandboxDeleteTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	id := state.ID.ValueString()
+	if err := client.KillSandbox(ctx, id); err != nil && !e2b.IsNotFound(err) {
+		addClientError(&resp.Diagnostics, "Could not kill sandbox "+id, err)
+	}
+}
+
+func (r *sandboxResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resource.ImportStatePassthroughWithIdentity(ctx, path.Root("id"), path.Root("sandbox_id"), req, resp)
+}
+
+// pauseSandbox pauses; a 409 from an already paused sandbox counts as success.
+func pauseSandbox(ctx context.Context, client *e2b.Client, id string) error {
+	err := client.PauseSandbox(ctx, id)
+	if err != nil && e2b.IsConflict(err) {
+		detail, getErr := client.GetSandbox(ctx, id)
+		if getErr == nil && detail.State == "paused" {
+			return nil
+		}
+	}
+	return err
+}
+
+// newIdempotencyToken returns a random token for one create.
+func newIdempotencyToken() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails on supported platforms.
+	return hex.EncodeToString(b)
+}

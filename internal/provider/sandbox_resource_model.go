@@ -1,0 +1,268 @@
+package provider
+
+import (
+	"context"
+	"math"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+)
+
+// sandboxResourceModel maps the e2b_sandbox resource.
+type sandboxResourceModel struct {
+	ID                  types.String   `tfsdk:"id"`
+	Template            types.String   `tfsdk:"template"`
+	Timeout             types.Int64    `tfsdk:"timeout"`
+	Paused              types.Bool     `tfsdk:"paused"`
+	AutoPause           types.Bool     `tfsdk:"auto_pause"`
+	AutoResume          types.Bool     `tfsdk:"auto_resume"`
+	Secure              types.Bool     `tfsdk:"secure"`
+	AllowInternetAccess types.Bool     `tfsdk:"allow_internet_access"`
+	Network             types.Object   `tfsdk:"network"`
+	Metadata            types.Map      `tfsdk:"metadata"`
+	EnvVars             types.Map      `tfsdk:"env_vars"`
+	Timeouts            timeouts.Value `tfsdk:"timeouts"`
+
+	TemplateID         types.String `tfsdk:"template_id"`
+	Alias              types.String `tfsdk:"alias"`
+	EnvdVersion        types.String `tfsdk:"envd_version"`
+	EnvdAccessToken    types.String `tfsdk:"envd_access_token"`
+	TrafficAccessToken types.String `tfsdk:"traffic_access_token"`
+	Domain             types.String `tfsdk:"domain"`
+	State              types.String `tfsdk:"state"`
+	StartedAt          types.String `tfsdk:"started_at"`
+	EndAt              types.String `tfsdk:"end_at"`
+	CPUCount           types.Int64  `tfsdk:"cpu_count"`
+	MemoryMB           types.Int64  `tfsdk:"memory_mb"`
+	DiskSizeMB         types.Int64  `tfsdk:"disk_size_mb"`
+	MetadataAll        types.Map    `tfsdk:"metadata_all"`
+}
+
+// sandboxNetworkModel maps the network attribute.
+type sandboxNetworkModel struct {
+	AllowOut           types.Set    `tfsdk:"allow_out"`
+	DenyOut            types.Set    `tfsdk:"deny_out"`
+	AllowPublicTraffic types.Bool   `tfsdk:"allow_public_traffic"`
+	MaskRequestHost    types.String `tfsdk:"mask_request_host"`
+}
+
+var sandboxNetworkAttrTypes = map[string]attr.Type{
+	"allow_out":            types.SetType{ElemType: types.StringType},
+	"deny_out":             types.SetType{ElemType: types.StringType},
+	"allow_public_traffic": types.BoolType,
+	"mask_request_host":    types.StringType,
+}
+
+// network reads the network attribute; nil when not set.
+func (m *sandboxResourceModel) network(ctx context.Context) (*sandboxNetworkModel, diag.Diagnostics) {
+	if m.Network.IsNull() || m.Network.IsUnknown() {
+		return nil, nil
+	}
+	var n sandboxNetworkModel
+	diags := m.Network.As(ctx, &n, basetypes.ObjectAsOptions{})
+	return &n, diags
+}
+
+// createRequest builds the API request from a planned model.
+func (m *sandboxResourceModel) createRequest(ctx context.Context, data *ProviderData) (e2b.CreateSandboxRequest, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	req := e2b.CreateSandboxRequest{
+		TemplateID:          m.Template.ValueString(),
+		Timeout:             int32(m.Timeout.ValueInt64()),
+		AutoPause:           boolPtr(m.AutoPause),
+		AutoResume:          boolPtr(m.AutoResume),
+		Secure:              boolPtr(m.Secure),
+		AllowInternetAccess: boolPtr(m.AllowInternetAccess),
+	}
+	own, d := stringMapFrom(ctx, m.Metadata)
+	diags.Append(d...)
+	req.Metadata = data.MergedMetadata(own)
+	env, d := stringMapFrom(ctx, m.EnvVars)
+	diags.Append(d...)
+	if len(env) > 0 {
+		req.EnvVars = env
+	}
+	n, d := m.network(ctx)
+	diags.Append(d...)
+	if n != nil {
+		nc := &e2b.NetworkConfig{AllowPublicTraffic: boolPtr(n.AllowPublicTraffic), MaskRequestHost: n.MaskRequestHost.ValueString()}
+		nc.AllowOut, d = stringSetFrom(ctx, n.AllowOut)
+		diags.Append(d...)
+		nc.DenyOut, d = stringSetFrom(ctx, n.DenyOut)
+		diags.Append(d...)
+		req.Network = nc
+	}
+	return req, diags
+}
+
+// networkUpdate builds the PUT network body from a planned model (it replaces the egress rules).
+func (m *sandboxResourceModel) networkUpdate(ctx context.Context) (e2b.NetworkUpdate, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	u := e2b.NetworkUpdate{AllowInternetAccess: boolPtr(m.AllowInternetAccess), AllowOut: []string{}, DenyOut: []string{}}
+	n, d := m.network(ctx)
+	diags.Append(d...)
+	if n != nil {
+		if v, d := stringSetFrom(ctx, n.AllowOut); v != nil {
+			diags.Append(d...)
+			u.AllowOut = v
+		}
+		if v, d := stringSetFrom(ctx, n.DenyOut); v != nil {
+			diags.Append(d...)
+			u.DenyOut = v
+		}
+	}
+	return u, diags
+}
+
+// applyCreated copies what a create, connect or resume response tells.
+func (m *sandboxResourceModel) applyCreated(s *e2b.Sandbox, providerDomain string) {
+	m.ID = types.StringValue(s.SandboxID)
+	if s.TemplateID != "" {
+		m.TemplateID = types.StringValue(s.TemplateID)
+	}
+	if s.Alias != "" || m.Alias.IsUnknown() {
+		m.Alias = optionalString(s.Alias)
+	}
+	if s.EnvdVersion != "" {
+		m.EnvdVersion = types.StringValue(s.EnvdVersion)
+	}
+	if s.EnvdAccessToken != "" || m.EnvdAccessToken.IsUnknown() {
+		m.EnvdAccessToken = optionalString(s.EnvdAccessToken)
+	}
+	if s.TrafficAccessToken != "" || m.TrafficAccessToken.IsUnknown() {
+		m.TrafficAccessToken = optionalString(s.TrafficAccessToken)
+	}
+	m.Domain = types.StringValue(sandboxDomain(s.Domain, m.Domain, providerDomain))
+}
+
+// applyDetail copies what GET /sandboxes/{id} tells. importing fills inputs that are only
+// known from the API.
+func (m *sandboxResourceModel) applyDetail(d *e2b.SandboxDetail, providerDomain string, importing bool) {
+	m.ID = types.StringValue(d.SandboxID)
+	m.TemplateID = types.StringValue(d.TemplateID)
+	m.Alias = optionalString(d.Alias)
+	m.EnvdVersion = types.StringValue(d.EnvdVersion)
+	if d.EnvdAccessToken != "" || m.EnvdAccessToken.IsUnknown() {
+		m.EnvdAccessToken = optionalString(d.EnvdAccessToken)
+	}
+	if m.TrafficAccessToken.IsUnknown() {
+		m.TrafficAccessToken = types.StringNull() // Only create and connect responses carry it.
+	}
+	m.Domain = types.StringValue(sandboxDomain(d.Domain, m.Domain, providerDomain))
+	m.State = types.StringValue(d.State)
+	m.Paused = types.BoolValue(d.State == "paused")
+	m.StartedAt = timeString(d.StartedAt)
+	m.EndAt = timeString(d.EndAt)
+	m.CPUCount = types.Int64Value(int64(d.CPUCount))
+	m.MemoryMB = types.Int64Value(int64(d.MemoryMB))
+	m.DiskSizeMB = types.Int64Value(int64(d.DiskSizeMB))
+	m.MetadataAll = stringMapValue(userMetadata(d.Metadata))
+
+	if d.Lifecycle != nil {
+		m.AutoPause = types.BoolValue(d.Lifecycle.OnTimeout == "pause")
+		m.AutoResume = types.BoolValue(d.Lifecycle.AutoResume)
+	}
+	if d.AllowInternetAccess != nil {
+		m.AllowInternetAccess = types.BoolValue(*d.AllowInternetAccess)
+	}
+	if !importing {
+		return
+	}
+	m.Template = types.StringValue(d.TemplateID)
+	if d.Alias != "" {
+		m.Template = types.StringValue(d.Alias)
+	}
+	m.Secure = types.BoolValue(d.EnvdAccessToken != "")
+	m.Timeout = types.Int64Value(importedTimeout(d))
+	if m.AllowInternetAccess.IsNull() || m.AllowInternetAccess.IsUnknown() {
+		m.AllowInternetAccess = types.BoolValue(true)
+	}
+	if m.AutoPause.IsNull() || m.AutoPause.IsUnknown() {
+		m.AutoPause = types.BoolValue(false)
+	}
+	if m.AutoResume.IsNull() || m.AutoResume.IsUnknown() {
+		m.AutoResume = types.BoolValue(false)
+	}
+	m.Metadata = types.MapNull(types.StringType)
+	if meta := userMetadata(d.Metadata); len(meta) > 0 {
+		m.Metadata = stringMapValue(meta)
+	}
+	m.EnvVars = types.MapNull(types.StringType)
+	m.Network = importedNetwork(d.Network)
+}
+
+// importedTimeout estimates the configured timeout of an imported running sandbox from its
+// remaining life span; E2B does not return the timeout itself.
+func importedTimeout(d *e2b.SandboxDetail) int64 {
+	const fallback = 300
+	if d.State != "running" || d.EndAt.Before(d.StartedAt) {
+		return fallback
+	}
+	secs := int64(math.Round(d.EndAt.Sub(d.StartedAt).Seconds()))
+	if secs < minSandboxTimeout || secs > maxSandboxTimeout {
+		return fallback
+	}
+	return secs
+}
+
+// importedNetwork converts the API's network config; nil or empty gives null.
+func importedNetwork(n *e2b.NetworkConfig) types.Object {
+	if n == nil || (len(n.AllowOut) == 0 && len(n.DenyOut) == 0 && n.MaskRequestHost == "" &&
+		(n.AllowPublicTraffic == nil || *n.AllowPublicTraffic)) {
+		return types.ObjectNull(sandboxNetworkAttrTypes)
+	}
+	public := true
+	if n.AllowPublicTraffic != nil {
+		public = *n.AllowPublicTraffic
+	}
+	var allow, deny []string
+	if len(n.AllowOut) > 0 {
+		allow = n.AllowOut
+	}
+	if len(n.DenyOut) > 0 {
+		deny = n.DenyOut
+	}
+	return types.ObjectValueMust(sandboxNetworkAttrTypes, map[string]attr.Value{
+		"allow_out":            stringSetValue(allow),
+		"deny_out":             stringSetValue(deny),
+		"allow_public_traffic": types.BoolValue(public),
+		"mask_request_host":    optionalString(n.MaskRequestHost),
+	})
+}
+
+// sandboxDomain picks the sandbox's traffic domain: the API's value, else what is already
+// known, else the provider's domain (E2B leaves it empty for the default cluster and for paused
+// sandboxes).
+func sandboxDomain(fromAPI string, known types.String, providerDomain string) string {
+	if fromAPI != "" {
+		return fromAPI
+	}
+	if !known.IsNull() && !known.IsUnknown() && known.ValueString() != "" {
+		return known.ValueString()
+	}
+	return providerDomain
+}
+
+// nullUnknownComputed replaces values still unknown after a partial apply with null, so state
+// never holds unknowns.
+func (m *sandboxResourceModel) nullUnknownComputed() {
+	for _, s := range []*types.String{&m.TemplateID, &m.Alias, &m.EnvdVersion, &m.EnvdAccessToken,
+		&m.TrafficAccessToken, &m.Domain, &m.State, &m.StartedAt, &m.EndAt} {
+		if s.IsUnknown() {
+			*s = types.StringNull()
+		}
+	}
+	for _, i := range []*types.Int64{&m.CPUCount, &m.MemoryMB, &m.DiskSizeMB} {
+		if i.IsUnknown() {
+			*i = types.Int64Null()
+		}
+	}
+	if m.MetadataAll.IsUnknown() {
+		m.MetadataAll = types.MapNull(types.StringType)
+	}
+}

@@ -1,0 +1,164 @@
+package provider
+
+import (
+	"context"
+	"slices"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+)
+
+func boolReplace() []planmodifier.Bool {
+	return []planmodifier.Bool{boolplanmodifier.RequiresReplace()}
+}
+
+// ValidateConfig rejects combinations E2B would refuse, before any call is made.
+func (r *sandboxResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var cfg sandboxResourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	n, diags := cfg.network(ctx)
+	resp.Diagnostics.Append(diags...)
+	if n == nil {
+		return
+	}
+	// secure defaults to true; only an explicit false conflicts.
+	if n.AllowPublicTraffic.Equal(types.BoolValue(false)) && cfg.Secure.Equal(types.BoolValue(false)) {
+		resp.Diagnostics.AddAttributeError(path.Root("network").AtName("allow_public_traffic"),
+			"allow_public_traffic = false needs secure = true",
+			"E2B protects non-public sandbox traffic with a token that only secure sandboxes have. "+
+				"Set secure = true (the default) or remove allow_public_traffic = false.")
+	}
+	if n.AllowOut.IsUnknown() || n.DenyOut.IsUnknown() {
+		return
+	}
+	allow, _ := stringSetFrom(ctx, n.AllowOut)
+	deny, _ := stringSetFrom(ctx, n.DenyOut)
+	for _, a := range allow {
+		if !isIPOrCIDR(a) && !slices.Contains(deny, "0.0.0.0/0") {
+			resp.Diagnostics.AddAttributeError(path.Root("network").AtName("allow_out"),
+				"Domains in allow_out need deny_out = [\"0.0.0.0/0\"]",
+				"allow_out contains the domain "+quote(a)+"; E2B accepts domains only when all other egress is denied. "+
+					"Add \"0.0.0.0/0\" to network.deny_out, or use IP addresses and CIDR blocks.")
+			return
+		}
+	}
+}
+
+// ModifyPlan computes metadata_all and the values that follow from paused, and stops plans
+// E2B cannot carry out.
+func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return // Destroy.
+	}
+	var plan sandboxResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	if !plan.Paused.IsUnknown() {
+		plan.State = types.StringValue(map[bool]string{true: "paused", false: "running"}[plan.Paused.ValueBool()])
+	}
+	plan.MetadataAll = r.plannedMetadataAll(ctx, plan.Metadata)
+
+	if !req.State.Raw.IsNull() {
+		var state sandboxResourceModel
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		if !plan.MetadataAll.IsUnknown() && !plan.MetadataAll.Equal(state.MetadataAll) {
+			// default_metadata changed; E2B cannot update metadata, so the sandbox is replaced.
+			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("metadata_all"))
+		}
+		pausedSame := plan.Paused.Equal(state.Paused)
+		if pausedSame {
+			plan.StartedAt = state.StartedAt
+			if plan.Timeout.Equal(state.Timeout) {
+				plan.EndAt = state.EndAt
+			}
+		}
+		if pausedSame && state.Paused.ValueBool() &&
+			(!plan.AllowInternetAccess.Equal(state.AllowInternetAccess) || networkEgressChanged(ctx, state.Network, plan.Network)) {
+			resp.Diagnostics.AddAttributeError(path.Root("network"), "Cannot change the network of a paused sandbox",
+				"E2B changes egress rules only on running sandboxes. Set paused = false in the same change "+
+					"(the rules are applied after the resume), or apply the network change while it runs.")
+		}
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// plannedMetadataAll merges default_metadata with the planned metadata; unknown when either is.
+func (r *sandboxResource) plannedMetadataAll(ctx context.Context, own types.Map) types.Map {
+	if own.IsUnknown() || (r.data != nil && r.data.defaultMetadataUnknown) {
+		return types.MapUnknown(types.StringType)
+	}
+	for _, v := range own.Elements() {
+		if v.IsUnknown() {
+			return types.MapUnknown(types.StringType)
+		}
+	}
+	m, diags := stringMapFrom(ctx, own)
+	if diags.HasError() {
+		return types.MapUnknown(types.StringType)
+	}
+	return stringMapValue(r.data.MergedMetadata(m))
+}
+
+// networkIngressChanged asks for replacement when allow_public_traffic or mask_request_host
+// change (null counts as E2B's defaults: public, no mask).
+func networkIngressChanged(ctx context.Context, req planmodifier.ObjectRequest, resp *objectplanmodifier.RequiresReplaceIfFuncResponse) {
+	if req.StateValue.IsNull() && req.PlanValue.IsNull() {
+		return
+	}
+	if req.PlanValue.IsUnknown() {
+		resp.RequiresReplace = true
+		return
+	}
+	public := func(o types.Object) (bool, string) {
+		if o.IsNull() {
+			return true, ""
+		}
+		var n sandboxNetworkModel
+		if d := o.As(ctx, &n, basetypes.ObjectAsOptions{}); d.HasError() {
+			return true, ""
+		}
+		p := n.AllowPublicTraffic.IsNull() || n.AllowPublicTraffic.ValueBool()
+		return p, n.MaskRequestHost.ValueString()
+	}
+	sp, sm := public(req.StateValue)
+	pp, pm := public(req.PlanValue)
+	resp.RequiresReplace = sp != pp || sm != pm
+}
+
+// networkEgressChanged reports whether allow_out or deny_out differ (null equals empty).
+func networkEgressChanged(ctx context.Context, state, plan types.Object) bool {
+	rules := func(o types.Object) (allow, deny []string) {
+		if o.IsNull() || o.IsUnknown() {
+			return nil, nil
+		}
+		var n sandboxNetworkModel
+		if d := o.As(ctx, &n, basetypes.ObjectAsOptions{}); d.HasError() {
+			return nil, nil
+		}
+		allow, _ = stringSetFrom(ctx, n.AllowOut)
+		deny, _ = stringSetFrom(ctx, n.DenyOut)
+		return allow, deny
+	}
+	if plan.IsUnknown() {
+		return true
+	}
+	sa, sd := rules(state)
+	pa, pd := rules(plan)
+	return !slices.Equal(sa, pa) || !slices.Equal(sd, pd)
+}
+
+func quote(s string) string { return "\"" + s + "\"" }

@@ -1,0 +1,191 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+const defaultSandboxTimeout = 300
+
+func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	stable := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
+	stableInt := []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "An E2B sandbox: an isolated VM started from a template. Sandboxes end by design " +
+			"when their `timeout` runs out: a sandbox that was killed is dropped from state with a warning and " +
+			"re-created by the next apply; one that auto-paused reads as `paused = true`, so `paused = false` " +
+			"plans a resume. `timeout`, `paused`, `allow_internet_access` and the egress rules in `network` " +
+			"change in place; other inputs replace the sandbox.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				MarkdownDescription: "Sandbox ID.",
+				Computed:            true,
+				PlanModifiers:       stable,
+			},
+			"template": schema.StringAttribute{
+				MarkdownDescription: "Template ID or name (`name`, `namespace/name` or `namespace/name:tag`). Default `base`. Changing it replaces the sandbox.",
+				Optional:            true,
+				Computed:            true,
+				Default:             stringdefault.StaticString("base"),
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:          []validator.String{templateRefValidator()},
+			},
+			"timeout": schema.Int64Attribute{
+				MarkdownDescription: fmt.Sprintf("Seconds the sandbox lives from creation, resume or the last change of this value "+
+					"(%d..%d; your plan may allow less). Default `%d`. Changed in place: the sandbox then ends this many seconds after the apply.",
+					minSandboxTimeout, maxSandboxTimeout, defaultSandboxTimeout),
+				Optional:   true,
+				Computed:   true,
+				Default:    int64default.StaticInt64(defaultSandboxTimeout),
+				Validators: []validator.Int64{int64validator.Between(minSandboxTimeout, maxSandboxTimeout)},
+			},
+			"paused": schema.BoolAttribute{
+				MarkdownDescription: "Whether the sandbox is paused (memory and processes are kept). Changed in place: " +
+					"`true` pauses it, `false` resumes it with `timeout`. Reads `true` when the sandbox auto-paused. Default `false`.",
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(false),
+			},
+			"auto_pause": schema.BoolAttribute{
+				MarkdownDescription: "Pause instead of kill when the timeout runs out. Default `false`. Changing it replaces the sandbox.",
+				Optional:            true,
+				Computed:            true,
+				Default:             booldefault.StaticBool(false),
+				PlanModifiers:       boolReplace(),
+			},
+			"auto_resume": schema.BoolAttribute{
+				MarkdownDescription: "Resume a paused sandbox automatically when traffic reaches it. Default `false`. Changing it replaces the sandbox.",
+				Optional:            true,
+				Computed:            true,
+				Default:             booldefault.StaticBool(false),
+				PlanModifiers:       boolReplace(),
+			},
+			"secure": schema.BoolAttribute{
+				MarkdownDescription: "Require `envd_access_token` for all traffic to the sandbox daemon. Default `true`. Changing it replaces the sandbox.",
+				Optional:            true,
+				Computed:            true,
+				Default:             booldefault.StaticBool(true),
+				PlanModifiers:       boolReplace(),
+			},
+			"allow_internet_access": schema.BoolAttribute{
+				MarkdownDescription: "Allow outgoing internet traffic (`false` behaves like `deny_out = [\"0.0.0.0/0\"]`). Default `true`. Changed in place.",
+				Optional:            true,
+				Computed:            true,
+				Default:             booldefault.StaticBool(true),
+			},
+			"network": schema.SingleNestedAttribute{
+				MarkdownDescription: "Network rules. `allow_out` and `deny_out` change in place (they replace the sandbox's egress rules); " +
+					"changing `allow_public_traffic` or `mask_request_host` replaces the sandbox.",
+				Optional:      true,
+				PlanModifiers: []planmodifier.Object{objectplanmodifier.RequiresReplaceIf(networkIngressChanged, "Changing allow_public_traffic or mask_request_host replaces the sandbox.", "Changing `allow_public_traffic` or `mask_request_host` replaces the sandbox.")},
+				Attributes: map[string]schema.Attribute{
+					"allow_out": schema.SetAttribute{
+						MarkdownDescription: "Outgoing destinations always allowed: IP addresses, CIDR blocks or domains (`example.com`, `*.example.com`). " +
+							"Domains require `0.0.0.0/0` in `deny_out`. Allow rules win over deny rules.",
+						Optional:    true,
+						ElementType: types.StringType,
+						Validators:  []validator.Set{setEntriesValidator{desc: "IPs, CIDR blocks or domains", summary: "Invalid allow_out entry", check: checkAllowOutEntry}},
+					},
+					"deny_out": schema.SetAttribute{
+						MarkdownDescription: "Outgoing destinations blocked: IP addresses or CIDR blocks only (`0.0.0.0/0` blocks everything not allowed).",
+						Optional:            true,
+						ElementType:         types.StringType,
+						Validators:          []validator.Set{setEntriesValidator{desc: "IPs or CIDR blocks", summary: "Invalid deny_out entry", check: checkIPOrCIDR}},
+					},
+					"allow_public_traffic": schema.BoolAttribute{
+						MarkdownDescription: "Let anyone reach the sandbox's ports. When `false`, requests need the `e2b-traffic-access-token` header " +
+							"(`traffic_access_token`) and `secure` must be `true`. E2B's default is `true`.",
+						Optional: true,
+					},
+					"mask_request_host": schema.StringAttribute{
+						MarkdownDescription: "Host (`host` or `host:port`) written into the `Host` header of requests forwarded to the sandbox.",
+						Optional:            true,
+						Validators:          []validator.String{hostPortValidator()},
+					},
+				},
+			},
+			"metadata": schema.MapAttribute{
+				MarkdownDescription: "Labels stored with the sandbox (filterable in `e2b_sandboxes`). Merged over the provider's `default_metadata`. Changing it replaces the sandbox.",
+				Optional:            true,
+				ElementType:         types.StringType,
+				PlanModifiers:       []planmodifier.Map{mapplanmodifier.RequiresReplace()},
+				Validators:          metadataValidators(),
+			},
+			"env_vars": schema.MapAttribute{
+				MarkdownDescription: "Environment variables for every process in the sandbox. Sensitive. Changing them replaces the sandbox.",
+				Optional:            true,
+				Sensitive:           true,
+				ElementType:         types.StringType,
+				PlanModifiers:       []planmodifier.Map{mapplanmodifier.RequiresReplace()},
+				Validators:          envVarsValidators(),
+			},
+
+			"template_id":  computedString("ID of the template the sandbox runs.", stable),
+			"alias":        computedString("Alias of the template, when it has one.", stable),
+			"envd_version": computedString("Version of envd, the daemon inside the sandbox.", stable),
+			"envd_access_token": schema.StringAttribute{
+				MarkdownDescription: "Token for the sandbox daemon (envd), present when `secure` is `true`. Sensitive.",
+				Computed:            true,
+				Sensitive:           true,
+				PlanModifiers:       stable,
+			},
+			"traffic_access_token": schema.StringAttribute{
+				MarkdownDescription: "Token for the sandbox's ports when `network.allow_public_traffic` is `false` (header `e2b-traffic-access-token`). " +
+					"E2B returns it only on create and resume, so it is empty after an import. Sensitive.",
+				Computed:      true,
+				Sensitive:     true,
+				PlanModifiers: stable,
+			},
+			"domain":       computedString("Domain of the sandbox's hosts (`<port>-<id>.<domain>`).", stable),
+			"state":        computedString("`running` or `paused`.", nil),
+			"started_at":   computedString("When the sandbox was started or last resumed (RFC 3339).", nil),
+			"end_at":       computedString("When the sandbox times out (RFC 3339); for a paused sandbox, when it was paused. Refreshed on every read.", nil),
+			"cpu_count":    computedInt("Number of vCPUs.", stableInt),
+			"memory_mb":    computedInt("Memory in MiB.", stableInt),
+			"disk_size_mb": computedInt("Disk size in MiB.", stableInt),
+			"metadata_all": schema.MapAttribute{
+				MarkdownDescription: "`metadata` merged over the provider's `default_metadata`: what E2B stores.",
+				Computed:            true,
+				ElementType:         types.StringType,
+			},
+		},
+		Blocks: map[string]schema.Block{
+			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
+		},
+	}
+}
+
+func (r *sandboxResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identityschema.Schema{
+		Attributes: map[string]identityschema.Attribute{
+			"sandbox_id": identityschema.StringAttribute{
+				RequiredForImport: true,
+				Description:       "Sandbox ID.",
+			},
+		},
+	}
+}
+
+func computedString(desc string, mods []planmodifier.String) schema.StringAttribute {
+	return schema.StringAttribute{MarkdownDescription: desc, Computed: true, PlanModifiers: mods}
+}
+
+func computedInt(desc string, mods []planmodifier.Int64) schema.Int64Attribute {
+	return schema.Int64Attribute{MarkdownDescription: desc, Computed: true, PlanModifiers: mods}
+}

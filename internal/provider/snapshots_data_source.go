@@ -1,0 +1,91 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+)
+
+var (
+	_ datasource.DataSource              = &snapshotsDataSource{}
+	_ datasource.DataSourceWithConfigure = &snapshotsDataSource{}
+)
+
+// NewSnapshotsDataSource returns the e2b_snapshots data source.
+func NewSnapshotsDataSource() datasource.DataSource { return &snapshotsDataSource{} }
+
+// snapshotsDataSource lists persistent snapshots.
+type snapshotsDataSource struct {
+	data *ProviderData
+}
+
+type snapshotsDataSourceModel struct {
+	SandboxID types.String `tfsdk:"sandbox_id"`
+	Name      types.String `tfsdk:"name"`
+	Snapshots types.List   `tfsdk:"snapshots"`
+}
+
+var snapshotAttrTypes = map[string]attr.Type{
+	"snapshot_id": types.StringType,
+	"names":       types.ListType{ElemType: types.StringType},
+}
+
+func (d *snapshotsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_snapshots"
+}
+
+func (d *snapshotsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Persistent snapshots of the team (all pages), optionally only those of one sandbox or with one name.",
+		Attributes: map[string]schema.Attribute{
+			"sandbox_id": schema.StringAttribute{Optional: true, MarkdownDescription: "Only snapshots taken from this sandbox."},
+			"name":       schema.StringAttribute{Optional: true, MarkdownDescription: "Only snapshots with this name or ID (`name`, `namespace/name`, optionally `:tag`)."},
+			"snapshots": schema.ListNestedAttribute{
+				MarkdownDescription: "The snapshots.",
+				Computed:            true,
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"snapshot_id": schema.StringAttribute{Computed: true, MarkdownDescription: "Snapshot ID; usable as `template` of an `e2b_sandbox`."},
+					"names":       schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Names of the snapshot."},
+				}},
+			},
+		},
+	}
+}
+
+func (d *snapshotsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	data, diags := providerDataFrom(req.ProviderData)
+	resp.Diagnostics.Append(diags...)
+	d.data = data
+}
+
+func (d *snapshotsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var model snapshotsDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &model)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	client, diags := d.data.Client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	list, err := client.ListSnapshots(ctx, e2b.ListSnapshotsParams{SandboxID: model.SandboxID.ValueString(), Name: model.Name.ValueString()})
+	if err != nil {
+		addClientError(&resp.Diagnostics, "Could not list snapshots", err)
+		return
+	}
+	elems := make([]attr.Value, 0, len(list))
+	for _, s := range list {
+		elems = append(elems, types.ObjectValueMust(snapshotAttrTypes, map[string]attr.Value{
+			"snapshot_id": types.StringValue(s.SnapshotID),
+			"names":       stringListValue(s.Names),
+		}))
+	}
+	model.Snapshots = types.ListValueMust(types.ObjectType{AttrTypes: snapshotAttrTypes}, elems)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
+}

@@ -1,0 +1,177 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+)
+
+var (
+	_ datasource.DataSource                     = &templateDataSource{}
+	_ datasource.DataSourceWithConfigure        = &templateDataSource{}
+	_ datasource.DataSourceWithConfigValidators = &templateDataSource{}
+)
+
+// NewTemplateDataSource returns the e2b_template data source.
+func NewTemplateDataSource() datasource.DataSource { return &templateDataSource{} }
+
+// templateDataSource reads one template with its builds.
+type templateDataSource struct {
+	data *ProviderData
+}
+
+type templateDataSourceModel struct {
+	TemplateID    types.String `tfsdk:"template_id"`
+	Name          types.String `tfsdk:"name"`
+	Public        types.Bool   `tfsdk:"public"`
+	Aliases       types.List   `tfsdk:"aliases"`
+	Names         types.List   `tfsdk:"names"`
+	CreatedAt     types.String `tfsdk:"created_at"`
+	UpdatedAt     types.String `tfsdk:"updated_at"`
+	LastSpawnedAt types.String `tfsdk:"last_spawned_at"`
+	SpawnCount    types.Int64  `tfsdk:"spawn_count"`
+	Builds        types.List   `tfsdk:"builds"`
+}
+
+var templateBuildAttrTypes = map[string]attr.Type{
+	"build_id":     types.StringType,
+	"status":       types.StringType,
+	"envd_version": types.StringType,
+	"created_at":   types.StringType,
+	"updated_at":   types.StringType,
+	"finished_at":  types.StringType,
+	"cpu_count":    types.Int64Type,
+	"memory_mb":    types.Int64Type,
+	"disk_size_mb": types.Int64Type,
+}
+
+func (d *templateDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_template"
+}
+
+func (d *templateDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "One template, by ID or by name, with all its builds.",
+		Attributes: map[string]schema.Attribute{
+			"template_id": schema.StringAttribute{
+				MarkdownDescription: "Template ID. Exactly one of `template_id` and `name` must be set; the other is filled in.",
+				Optional:            true,
+				Computed:            true,
+				Validators:          []validator.String{templateRefValidator()},
+			},
+			"name": schema.StringAttribute{
+				MarkdownDescription: "Template name (`name`, `namespace/name` or `namespace/name:tag`). When looked up by ID, the first name, if any.",
+				Optional:            true,
+				Computed:            true,
+				Validators:          []validator.String{templateRefValidator()},
+			},
+			"public":          schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether other teams can use it."},
+			"aliases":         schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Aliases (deprecated by E2B in favour of `names`)."},
+			"names":           schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "All names."},
+			"created_at":      schema.StringAttribute{Computed: true, MarkdownDescription: "Creation time (RFC 3339)."},
+			"updated_at":      schema.StringAttribute{Computed: true, MarkdownDescription: "Last update (RFC 3339)."},
+			"last_spawned_at": schema.StringAttribute{Computed: true, MarkdownDescription: "Last time a sandbox started from it (RFC 3339), if ever."},
+			"spawn_count":     schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of sandboxes started from it."},
+			"builds": schema.ListNestedAttribute{
+				MarkdownDescription: "All builds (every page).",
+				Computed:            true,
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"build_id":     schema.StringAttribute{Computed: true, MarkdownDescription: "Build ID."},
+					"status":       schema.StringAttribute{Computed: true, MarkdownDescription: "`building`, `waiting`, `ready` or `error`."},
+					"envd_version": schema.StringAttribute{Computed: true, MarkdownDescription: "envd version of the build, if known."},
+					"created_at":   schema.StringAttribute{Computed: true, MarkdownDescription: "Creation time (RFC 3339)."},
+					"updated_at":   schema.StringAttribute{Computed: true, MarkdownDescription: "Last update (RFC 3339)."},
+					"finished_at":  schema.StringAttribute{Computed: true, MarkdownDescription: "When the build finished (RFC 3339), if it did."},
+					"cpu_count":    schema.Int64Attribute{Computed: true, MarkdownDescription: "vCPUs."},
+					"memory_mb":    schema.Int64Attribute{Computed: true, MarkdownDescription: "Memory in MiB."},
+					"disk_size_mb": schema.Int64Attribute{Computed: true, MarkdownDescription: "Disk size in MiB, if known."},
+				}},
+			},
+		},
+	}
+}
+
+func (d *templateDataSource) ConfigValidators(_ context.Context) []datasource.ConfigValidator {
+	return []datasource.ConfigValidator{
+		datasourcevalidator.ExactlyOneOf(path.MatchRoot("template_id"), path.MatchRoot("name")),
+	}
+}
+
+func (d *templateDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	data, diags := providerDataFrom(req.ProviderData)
+	resp.Diagnostics.Append(diags...)
+	d.data = data
+}
+
+func (d *templateDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var model templateDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &model)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	client, diags := d.data.Client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ref, attrPath := model.TemplateID.ValueString(), path.Root("template_id")
+	if ref == "" {
+		ref, attrPath = model.Name.ValueString(), path.Root("name")
+	}
+	t, err := client.GetTemplate(ctx, ref)
+	if err != nil {
+		if e2b.IsNotFound(err) {
+			resp.Diagnostics.AddAttributeError(attrPath, "Template not found",
+				"No template "+quote(ref)+" is visible to this API key. Check the ID or name; e2b_templates lists your team's templates.")
+			return
+		}
+		addClientError(&resp.Diagnostics, "Could not read template "+ref, err)
+		return
+	}
+	model.TemplateID = types.StringValue(t.TemplateID)
+	if model.Name.IsNull() || model.Name.IsUnknown() {
+		model.Name = types.StringNull()
+		if len(t.Names) > 0 {
+			model.Name = types.StringValue(t.Names[0])
+		}
+	}
+	model.Public = types.BoolValue(t.Public)
+	model.Aliases = stringListValue(t.Aliases)
+	model.Names = stringListValue(t.Names)
+	model.CreatedAt = timeString(t.CreatedAt)
+	model.UpdatedAt = timeString(t.UpdatedAt)
+	model.LastSpawnedAt = timePtrString(t.LastSpawnedAt)
+	model.SpawnCount = types.Int64Value(t.SpawnCount)
+	builds := make([]attr.Value, 0, len(t.Builds))
+	for _, b := range t.Builds {
+		builds = append(builds, templateBuildObject(b))
+	}
+	model.Builds = types.ListValueMust(types.ObjectType{AttrTypes: templateBuildAttrTypes}, builds)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
+}
+
+func templateBuildObject(b e2b.TemplateBuild) types.Object {
+	disk := types.Int64Null()
+	if b.DiskSizeMB != nil {
+		disk = types.Int64Value(int64(*b.DiskSizeMB))
+	}
+	return types.ObjectValueMust(templateBuildAttrTypes, map[string]attr.Value{
+		"build_id":     types.StringValue(b.BuildID),
+		"status":       types.StringValue(b.Status),
+		"envd_version": optionalString(b.EnvdVersion),
+		"created_at":   timeString(b.CreatedAt),
+		"updated_at":   timeString(b.UpdatedAt),
+		"finished_at":  timePtrString(b.FinishedAt),
+		"cpu_count":    types.Int64Value(int64(b.CPUCount)),
+		"memory_mb":    types.Int64Value(int64(b.MemoryMB)),
+		"disk_size_mb": disk,
+	})
+}
