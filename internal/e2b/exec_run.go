@@ -1,0 +1,218 @@
+package e2b
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// execRun is the state of one Exec between the start and the end event.
+type execRun struct {
+	envd      *Envd
+	req       ExecRequest
+	pid       uint32
+	ctx       context.Context // the caller's; its cancellation kills the process
+	streamCtx context.Context // outlives ctx by at most killGrace
+
+	out      [2]*tailBuffer
+	batch    [2]outputBatcher
+	timedOut bool
+}
+
+type streamItem struct {
+	ev  ProcessEvent
+	err error
+}
+
+// wait relays events until the process ends, killing it on timeout or when
+// the caller's context is cancelled.
+func (r *execRun) wait(stream *ProcessStream) (*ExecResult, error) {
+	items := make(chan streamItem, 4)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for {
+			ev, err := stream.Next()
+			select {
+			case items <- streamItem{ev, err}:
+			case <-done:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+
+	var timeoutC <-chan time.Time
+	if r.req.Timeout > 0 {
+		t := time.NewTimer(r.req.Timeout)
+		defer t.Stop()
+		timeoutC = t.C
+	}
+	ticker := time.NewTicker(r.req.BatchInterval / 2)
+	defer ticker.Stop()
+	cancelled := r.ctx.Done()
+	var graceC <-chan time.Time
+	killed := false
+
+	for {
+		select {
+		case it := <-items:
+			if it.err != nil {
+				return r.streamFailed(it.err, killed)
+			}
+			if res, end := r.handle(it.ev); end {
+				return r.finish(res)
+			}
+		case now := <-ticker.C:
+			r.tick(now)
+		case <-timeoutC:
+			r.timedOut = true
+			timeoutC = nil
+			r.kill()
+			killed = true
+			graceC = time.After(killGrace)
+		case <-cancelled:
+			cancelled = nil
+			r.kill()
+			killed = true
+			graceC = time.After(killGrace)
+		case <-graceC:
+			// The kill was sent but envd never confirmed the end.
+			return r.finish(r.result(ProcessEvent{ExitCode: -1, Status: "no end event after SIGKILL"}))
+		}
+	}
+}
+
+// handle processes one event and reports whether it was the end.
+func (r *execRun) handle(ev ProcessEvent) (*ExecResult, bool) {
+	switch ev.Kind {
+	case EventStdout:
+		r.write(Stdout, ev.Data)
+	case EventStderr:
+		r.write(Stderr, ev.Data)
+	case EventEnd:
+		return r.result(ev), true
+	}
+	return nil, false
+}
+
+func (r *execRun) write(s OutputStream, data []byte) {
+	r.out[s].Write(data)
+	if r.req.OnOutput != nil {
+		r.batch[s].add(data, time.Now(), r.req.BatchBytes, r.emitter(s))
+	}
+}
+
+func (r *execRun) tick(now time.Time) {
+	if r.req.OnOutput == nil {
+		return
+	}
+	for _, s := range []OutputStream{Stdout, Stderr} {
+		r.batch[s].tick(now, r.req.BatchInterval, r.emitter(s))
+	}
+}
+
+func (r *execRun) emitter(s OutputStream) func([]byte) {
+	return func(b []byte) { r.req.OnOutput(OutputBatch{Stream: s, Text: strings.ToValidUTF8(string(b), "\uFFFD")}) }
+}
+
+func (r *execRun) flushAll() {
+	if r.req.OnOutput == nil {
+		return
+	}
+	for _, s := range []OutputStream{Stdout, Stderr} {
+		r.batch[s].flush(r.emitter(s))
+	}
+}
+
+func (r *execRun) result(end ProcessEvent) *ExecResult {
+	res := &ExecResult{
+		PID:             r.pid,
+		ExitCode:        exitCodeOf(end),
+		Stdout:          r.out[Stdout].String(),
+		Stderr:          r.out[Stderr].String(),
+		StdoutTruncated: r.out[Stdout].Truncated(),
+		StderrTruncated: r.out[Stderr].Truncated(),
+		TotalLines:      r.out[Stdout].Lines() + r.out[Stderr].Lines(),
+		TimedOut:        r.timedOut,
+		Status:          end.Status,
+	}
+	if r.timedOut {
+		res.ExitCode = ExitCodeTimeout
+	}
+	return res
+}
+
+// finish flushes pending output and turns a cancellation into an error.
+func (r *execRun) finish(res *ExecResult) (*ExecResult, error) {
+	r.flushAll()
+	if err := r.ctx.Err(); err != nil && !r.timedOut {
+		return res, fmt.Errorf("exec cancelled, process %d killed: %w", r.pid, err)
+	}
+	return res, nil
+}
+
+// streamFailed handles a stream that broke before the end event.
+func (r *execRun) streamFailed(err error, killed bool) (*ExecResult, error) {
+	if killed {
+		// We killed it; the stream closing is expected.
+		return r.finish(r.result(ProcessEvent{ExitCode: -1, Status: "killed"}))
+	}
+	r.flushAll()
+	if errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("envd closed the stream of process %d before it ended", r.pid)
+	}
+	return nil, err
+}
+
+// kill sends SIGKILL with a fresh context: the caller's may be cancelled.
+func (r *execRun) kill() {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.ctx), killGrace)
+	defer cancel()
+	// A process that already ended answers not_found: nothing left to kill.
+	_ = r.envd.SendSignal(ctx, r.pid, "SIGKILL")
+}
+
+// feedStdin streams req.Stdin with SendInput, then closes stdin. Errors end
+// the feeding quietly: a process that exits early stops reading, and transport
+// failures surface on the output stream anyway.
+func (r *execRun) feedStdin(ctx context.Context) {
+	buf := make([]byte, stdinChunk)
+	for {
+		n, err := r.req.Stdin.Read(buf)
+		if n > 0 {
+			if sendErr := r.envd.SendInput(ctx, r.pid, buf[:n]); sendErr != nil {
+				return
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	_ = r.envd.CloseStdin(ctx, r.pid)
+}
+
+// exitCodeOf maps envd's end event to a shell-style exit code: a death by
+// signal N becomes 128+N as bash reports it.
+func exitCodeOf(end ProcessEvent) int {
+	if end.Exited {
+		return int(end.ExitCode)
+	}
+	if name, ok := strings.CutPrefix(end.Status, "signal: "); ok {
+		if n, known := signalNumbers[name]; known {
+			return 128 + n
+		}
+	}
+	return int(end.ExitCode)
+}
+
+// signalNumbers are Go's descriptions of the common Linux signals.
+var signalNumbers = map[string]int{
+	"hangup": 1, "interrupt": 2, "quit": 3, "illegal instruction": 4, "aborted": 6,
+	"killed": 9, "segmentation fault": 11, "broken pipe": 13, "terminated": 15,
+}
