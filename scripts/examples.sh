@@ -33,7 +33,7 @@ while IFS= read -r dir; do
   else
     echo "FAIL $rel"
     # Drop the dev_overrides banner; keep the real diagnostics.
-    printf '%s\n' "$out" | sed '/Provider development overrides are in effect/,/published releases\./d' | sed 's/^/     /'
+    printf '%s\n' "$out" | sed '/Provider development overrides are in effect/,/^releases\.$/d' | sed 's/^/     /'
     failed=$((failed + 1))
   fi
 done < <(find "$ROOT/examples" -name '*.tf' -not -path '*/.terraform/*' -printf '%h\n' | sort -u)
