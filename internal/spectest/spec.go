@@ -1,0 +1,119 @@
+// Package spectest validates HTTP traffic against E2B's published OpenAPI
+// specs (openapi.yml for the control plane, envd/envd.yaml for envd) with
+// kin-openapi, and checks the Connect RPC framing that the specs do not
+// cover. Tests wrap their client's transport with a Validator and fail on
+// any recorded violation.
+package spectest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
+)
+
+// controlHost is where the control-plane spec's server lives; requests are
+// re-addressed to it for route matching.
+const controlServer = "https://api.e2b.app"
+
+// MissingSpecMessage explains how to provide the specs.
+const MissingSpecMessage = "put E2B's published specs (openapi.yml, envd/envd.yaml) in ../shared/e2b-spec or set E2B_SPEC_DIR"
+
+// specs are the parsed documents and their routers, loaded once.
+type specs struct {
+	control, envd             *openapi3.T
+	controlRouter, envdRouter routers.Router
+}
+
+var (
+	loadOnce   sync.Once
+	loaded     *specs
+	loadErr    error
+	loadedFrom string
+)
+
+// Dir returns the spec directory: $E2B_SPEC_DIR, else <repo>/../shared/e2b-spec.
+func Dir() string {
+	if d := os.Getenv("E2B_SPEC_DIR"); d != "" {
+		return d
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return filepath.Join("..", "shared", "e2b-spec")
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			if _, err := os.Stat(filepath.Join(dir, "tools", "go.mod")); err == nil || filepath.Base(dir) != "tools" {
+				return filepath.Join(dir, "..", "shared", "e2b-spec")
+			}
+		}
+		if filepath.Dir(dir) == dir {
+			return filepath.Join(wd, "..", "shared", "e2b-spec")
+		}
+	}
+}
+
+// require returns the loaded specs or skips (fails with E2B_REQUIRE_SPEC=1).
+func require(t testing.TB) *specs {
+	t.Helper()
+	dir := Dir()
+	for _, f := range []string{"openapi.yml", filepath.Join("envd", "envd.yaml")} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			msg := fmt.Sprintf("E2B spec %s not found in %s: %s", f, dir, MissingSpecMessage)
+			if os.Getenv("E2B_REQUIRE_SPEC") == "1" {
+				t.Fatal(msg)
+			}
+			t.Skip(msg)
+		}
+	}
+	loadOnce.Do(func() {
+		loadedFrom = dir
+		loaded, loadErr = load(dir)
+	})
+	if loadErr != nil {
+		t.Fatalf("loading E2B specs from %s: %v", loadedFrom, loadErr)
+	}
+	return loaded
+}
+
+func load(dir string) (*specs, error) {
+	control, err := loadDoc(filepath.Join(dir, "openapi.yml"))
+	if err != nil {
+		return nil, err
+	}
+	envd, err := loadDoc(filepath.Join(dir, "envd", "envd.yaml"))
+	if err != nil {
+		return nil, err
+	}
+	// Route control-plane requests by path only: they are re-addressed to
+	// the spec's server before matching. envd has no servers entry.
+	control.Servers = openapi3.Servers{{URL: controlServer}}
+	envd.Servers = openapi3.Servers{{URL: "/"}}
+	s := &specs{control: control, envd: envd}
+	if s.controlRouter, err = gorillamux.NewRouter(control); err != nil {
+		return nil, fmt.Errorf("control-plane router: %w", err)
+	}
+	if s.envdRouter, err = gorillamux.NewRouter(envd); err != nil {
+		return nil, fmt.Errorf("envd router: %w", err)
+	}
+	return s, nil
+}
+
+func loadDoc(path string) (*openapi3.T, error) {
+	loader := openapi3.NewLoader()
+	loader.IsExternalRefsAllowed = true
+	doc, err := loader.LoadFromFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := doc.Validate(context.Background(), openapi3.DisableExamplesValidation()); err != nil {
+		return nil, fmt.Errorf("%s is not a valid OpenAPI document: %w", path, err)
+	}
+	return doc, nil
+}
