@@ -1,0 +1,311 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+)
+
+var (
+	_ resource.Resource                   = &sandboxFileResource{}
+	_ resource.ResourceWithConfigure      = &sandboxFileResource{}
+	_ resource.ResourceWithImportState    = &sandboxFileResource{}
+	_ resource.ResourceWithModifyPlan     = &sandboxFileResource{}
+	_ resource.ResourceWithValidateConfig = &sandboxFileResource{}
+)
+
+// remoteFileKey names the private state that remembers what the sandbox held
+// after our last write or hash, so refresh can skip downloading unchanged files.
+const remoteFileKey = "remote_file"
+
+// NewSandboxFileResource returns the e2b_sandbox_file resource.
+func NewSandboxFileResource() resource.Resource { return &sandboxFileResource{} }
+
+type sandboxFileResource struct {
+	data *ProviderData
+}
+
+// remoteFileStamp is the size and modification time a hash belongs to.
+type remoteFileStamp struct {
+	Size     int64     `json:"size"`
+	Modified time.Time `json:"modified"`
+	SHA256   string    `json:"sha256"`
+}
+
+func (r *sandboxFileResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_sandbox_file"
+}
+
+func (r *sandboxFileResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	data, diags := providerDataFrom(req.ProviderData)
+	resp.Diagnostics.Append(diags...)
+	r.data = data
+}
+
+func (r *sandboxFileResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan sandboxFileModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	stamp, diags := r.write(ctx, &plan)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setRemoteStamp(ctx, resp.Private, stamp)...)
+}
+
+func (r *sandboxFileResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan sandboxFileModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	stamp, diags := r.write(ctx, &plan)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setRemoteStamp(ctx, resp.Private, stamp)...)
+}
+
+// write uploads the configured content and fills the computed attributes.
+func (r *sandboxFileResource) write(ctx context.Context, m *sandboxFileModel) (remoteFileStamp, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	sandboxID := m.SandboxID.ValueString()
+	envd, d := r.envd(ctx, sandboxID, m.User.ValueString())
+	diags.Append(d...)
+	if diags.HasError() {
+		return remoteFileStamp{}, diags
+	}
+	c := contentFrom(m.Content, m.ContentBase64, m.Source)
+	src, err := c.open()
+	if err != nil {
+		diags.AddAttributeError(path.Root(c.attrName), "Cannot read file content", err.Error())
+		return remoteFileStamp{}, diags
+	}
+	defer func() { _ = src.Close() }()
+	hr := newHashingReader(src)
+	info, err := envd.WriteFile(ctx, m.Path.ValueString(), hr, e2b.WriteOptions{})
+	if err != nil {
+		diags.Append(envdDiagnostic("Could not write file "+m.Path.ValueString(), sandboxID, err))
+		return remoteFileStamp{}, diags
+	}
+	sum := hr.sum()
+	if planned := m.SHA256; !planned.IsUnknown() && planned.ValueString() != sum {
+		diags.AddAttributeError(path.Root(c.attrName), "File content changed during apply",
+			fmt.Sprintf("The %s changed between plan and apply (planned sha256 %s, written %s). "+
+				"The sandbox now holds the new content; run the plan again.", c.attrName, planned.ValueString(), sum))
+		return remoteFileStamp{}, diags
+	}
+	entry, err := envd.Stat(ctx, info.Path)
+	if err != nil {
+		diags.Append(envdDiagnostic("Could not read back file "+info.Path, sandboxID, err))
+		return remoteFileStamp{}, diags
+	}
+	m.AbsolutePath = types.StringValue(info.Path)
+	m.ID = types.StringValue(fileID(sandboxID, info.Path))
+	m.SHA256 = types.StringValue(sum)
+	m.Size = types.Int64Value(hr.n)
+	return remoteFileStamp{Size: entry.Size, Modified: entry.ModifiedTime, SHA256: sum}, diags
+}
+
+func (r *sandboxFileResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state sandboxFileModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	sandboxID := state.SandboxID.ValueString()
+	envd, gone, diags := r.envdForRefresh(ctx, sandboxID, state.User.ValueString())
+	resp.Diagnostics.Append(diags...)
+	if gone {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if envd == nil || resp.Diagnostics.HasError() {
+		return // Paused: nothing can be checked, keep what we know.
+	}
+
+	target := state.AbsolutePath.ValueString()
+	if target == "" {
+		target = state.Path.ValueString()
+	}
+	entry, err := envd.Stat(ctx, target)
+	switch {
+	case err == nil:
+	case e2b.IsNotFound(err):
+		resp.Diagnostics.AddWarning("File deleted in the sandbox",
+			fmt.Sprintf("%s no longer exists in sandbox %q; the next apply writes it again.", target, sandboxID))
+		resp.State.RemoveResource(ctx)
+		return
+	case e2b.IsSandboxNotRunning(err):
+		resp.Diagnostics.AddWarning("Sandbox not reachable",
+			fmt.Sprintf("Sandbox %q did not answer (paused or stopping), so %s was not checked for changes.", sandboxID, target))
+		return
+	default:
+		resp.Diagnostics.Append(envdDiagnostic("Could not check file "+target, sandboxID, err))
+		return
+	}
+
+	stamp, diags := getRemoteStamp(ctx, req.Private)
+	resp.Diagnostics.Append(diags...)
+	state.AbsolutePath = types.StringValue(entry.Path)
+	state.ID = types.StringValue(fileID(sandboxID, entry.Path))
+	unchanged := stamp != nil && stamp.Size == entry.Size && stamp.Modified.Equal(entry.ModifiedTime) &&
+		stamp.SHA256 == state.SHA256.ValueString()
+	if !unchanged {
+		newStamp, diags := r.hashRemote(ctx, envd, sandboxID, entry)
+		resp.Diagnostics.Append(diags...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		if stamp != nil {
+			tflog.Info(ctx, "sandbox file changed since the last apply", map[string]any{"path": entry.Path})
+		}
+		state.SHA256 = types.StringValue(newStamp.SHA256)
+		state.Size = types.Int64Value(newStamp.Size)
+		resp.Diagnostics.Append(setRemoteStamp(ctx, resp.Private, newStamp)...)
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// hashRemote downloads the file as a stream and hashes it.
+func (r *sandboxFileResource) hashRemote(ctx context.Context, envd *e2b.Envd, sandboxID string, entry *e2b.EntryInfo) (remoteFileStamp, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	if entry.Type == "dir" {
+		// A directory where the file was: no hash can match, so the plan shows a rewrite.
+		return remoteFileStamp{Size: entry.Size, Modified: entry.ModifiedTime, SHA256: "directory"}, diags
+	}
+	body, err := envd.ReadFile(ctx, entry.Path, e2b.ReadOptions{})
+	if err != nil {
+		diags.Append(envdDiagnostic("Could not read file "+entry.Path, sandboxID, err))
+		return remoteFileStamp{}, diags
+	}
+	defer func() { _ = body.Close() }()
+	sum, n, err := hashStream(body)
+	if err != nil {
+		diags.AddError("Could not read file "+entry.Path, err.Error())
+		return remoteFileStamp{}, diags
+	}
+	return remoteFileStamp{Size: n, Modified: entry.ModifiedTime, SHA256: sum}, diags
+}
+
+func (r *sandboxFileResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state sandboxFileModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	sandboxID := state.SandboxID.ValueString()
+	envd, gone, diags := r.envdForRefresh(ctx, sandboxID, state.User.ValueString())
+	if gone {
+		return // The file went with its sandbox.
+	}
+	if envd == nil && !diags.HasError() {
+		resp.Diagnostics.AddWarning("File left in paused sandbox",
+			fmt.Sprintf("Sandbox %q is paused, so %s was not deleted from it; it was removed from state.",
+				sandboxID, state.AbsolutePath.ValueString()))
+		return
+	}
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if err := envd.Remove(ctx, state.AbsolutePath.ValueString()); err != nil && !e2b.IsSandboxNotRunning(err) {
+		resp.Diagnostics.Append(envdDiagnostic("Could not delete file "+state.AbsolutePath.ValueString(), sandboxID, err))
+	}
+}
+
+func (r *sandboxFileResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	sandboxID, filePath, ok := strings.Cut(req.ID, ":")
+	if !ok || sandboxID == "" || filePath == "" {
+		resp.Diagnostics.AddError("Invalid import ID",
+			fmt.Sprintf("Expected <sandbox_id>:<path>, such as \"i1a2b3c4:/home/user/app.py\"; got %q.", req.ID))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("sandbox_id"), sandboxID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("path"), filePath)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+}
+
+// envd finds the sandbox's daemon for a write.
+func (r *sandboxFileResource) envd(ctx context.Context, sandboxID, user string) (*e2b.Envd, diag.Diagnostics) {
+	client, diags := r.data.Client()
+	if diags.HasError() {
+		return nil, diags
+	}
+	envd, err := client.SandboxEnvd(ctx, sandboxID, user)
+	if err != nil {
+		diags.Append(sandboxLookupDiagnostic("Could not write file", sandboxID, err))
+		return nil, diags
+	}
+	return envd, diags
+}
+
+// envdForRefresh is envd for Read and Delete: gone reports a sandbox that no
+// longer exists (with a warning); a nil Envd without errors means paused.
+func (r *sandboxFileResource) envdForRefresh(ctx context.Context, sandboxID, user string) (envd *e2b.Envd, gone bool, diags diag.Diagnostics) {
+	client, diags := r.data.Client()
+	if diags.HasError() {
+		return nil, false, diags
+	}
+	envd, err := client.SandboxEnvd(ctx, sandboxID, user)
+	switch {
+	case err == nil:
+		return envd, false, diags
+	case e2b.IsNotFound(err):
+		diags.AddWarning("Sandbox no longer exists",
+			fmt.Sprintf("Sandbox %q was not found (killed or expired), so its files were removed from state.", sandboxID))
+		return nil, true, diags
+	case errors.Is(err, e2b.ErrSandboxPaused):
+		return nil, false, diags
+	default:
+		diags.Append(sandboxLookupDiagnostic("Could not reach sandbox "+sandboxID, sandboxID, err))
+		return nil, false, diags
+	}
+}
+
+func fileID(sandboxID, absPath string) string { return sandboxID + ":" + absPath }
+
+// privateState is the part of resp.Private the stamp helpers need.
+type privateState interface {
+	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
+	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
+}
+
+func setRemoteStamp(ctx context.Context, p privateState, s remoteFileStamp) diag.Diagnostics {
+	b, err := json.Marshal(s)
+	if err != nil {
+		var diags diag.Diagnostics
+		diags.AddError("Internal error", "encoding private state: "+err.Error())
+		return diags
+	}
+	return p.SetKey(ctx, remoteFileKey, b)
+}
+
+func getRemoteStamp(ctx context.Context, p privateState) (*remoteFileStamp, diag.Diagnostics) {
+	b, diags := p.GetKey(ctx, remoteFileKey)
+	if diags.HasError() || len(b) == 0 {
+		return nil, diags
+	}
+	var s remoteFileStamp
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, diags // Unreadable stamp: hash again.
+	}
+	return &s, diags
+}

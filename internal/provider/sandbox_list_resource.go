@@ -1,0 +1,165 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/list"
+	"github.com/hashicorp/terraform-plugin-framework/list/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+)
+
+var (
+	_ list.ListResource              = &sandboxListResource{}
+	_ list.ListResourceWithConfigure = &sandboxListResource{}
+)
+
+// NewSandboxListResource returns the list resource for e2b_sandbox
+// (`terraform query`, Terraform 1.14 and later).
+func NewSandboxListResource() list.ListResource { return &sandboxListResource{} }
+
+// sandboxListResource lists the team's sandboxes with the identity of
+// e2b_sandbox, so they can be imported.
+type sandboxListResource struct {
+	data *ProviderData
+}
+
+type sandboxListConfigModel struct {
+	States   types.List   `tfsdk:"states"`
+	Metadata types.Map    `tfsdk:"metadata"`
+	Template types.String `tfsdk:"template"`
+}
+
+func (l *sandboxListResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_sandbox"
+}
+
+func (l *sandboxListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Lists the team's sandboxes (running and paused) for `terraform query`, each with the " +
+			"identity of `e2b_sandbox` (`sandbox_id`), so they can be imported into configuration.",
+		Attributes: map[string]schema.Attribute{
+			"states": schema.ListAttribute{
+				MarkdownDescription: "Only sandboxes in these states: `running`, `paused`. Default: both.",
+				Optional:            true,
+				ElementType:         types.StringType,
+				Validators: []validator.List{listvalidator.ValueStringsAre(
+					stringvalidator.OneOf("running", "paused"))},
+			},
+			"metadata": schema.MapAttribute{
+				MarkdownDescription: "Only sandboxes whose metadata has all these key/value pairs.",
+				Optional:            true,
+				ElementType:         types.StringType,
+			},
+			"template": schema.StringAttribute{
+				MarkdownDescription: "Only sandboxes started from this template (ID or name).",
+				Optional:            true,
+			},
+		},
+	}
+}
+
+func (l *sandboxListResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	data, diags := providerDataFrom(req.ProviderData)
+	resp.Diagnostics.Append(diags...)
+	l.data = data
+}
+
+func (l *sandboxListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var cfg sandboxListConfigModel
+	diags := req.Config.Get(ctx, &cfg)
+	params, d := cfg.params(ctx)
+	diags.Append(d...)
+	client, d := l.data.Client()
+	diags.Append(d...)
+	if diags.HasError() {
+		stream.Results = list.ListResultsStreamDiagnostics(diags)
+		return
+	}
+
+	stream.Results = func(push func(list.ListResult) bool) {
+		var sent int64
+		token := ""
+		for {
+			page, next, err := client.ListSandboxesPage(ctx, params, token)
+			if err != nil {
+				var errDiags diag.Diagnostics
+				addClientError(&errDiags, "Could not list sandboxes", err)
+				push(list.ListResult{Diagnostics: errDiags})
+				return
+			}
+			for _, s := range page {
+				if req.Limit > 0 && sent >= req.Limit {
+					return
+				}
+				if !push(l.result(ctx, req, s)) {
+					return
+				}
+				sent++
+			}
+			if next == "" {
+				return
+			}
+			token = next
+		}
+	}
+}
+
+func (c sandboxListConfigModel) params(ctx context.Context) (e2b.ListSandboxesParams, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	p := e2b.ListSandboxesParams{States: []string{"running", "paused"}, Template: c.Template.ValueString()}
+	if !c.States.IsNull() && !c.States.IsUnknown() && len(c.States.Elements()) > 0 {
+		p.States = nil
+		diags.Append(c.States.ElementsAs(ctx, &p.States, false)...)
+	}
+	if !c.Metadata.IsNull() && !c.Metadata.IsUnknown() {
+		diags.Append(c.Metadata.ElementsAs(ctx, &p.Metadata, false)...)
+	}
+	return p, diags
+}
+
+// result builds one list entry; the resource part uses the attributes a
+// listing knows (no tokens, inputs such as env_vars stay null).
+func (l *sandboxListResource) result(ctx context.Context, req list.ListRequest, s e2b.ListedSandbox) list.ListResult {
+	r := req.NewListResult(ctx)
+	template := s.TemplateID
+	if s.Alias != "" {
+		template = s.Alias
+	}
+	r.DisplayName = fmt.Sprintf("%s (%s, %s)", s.SandboxID, template, s.State)
+	r.Diagnostics.Append(r.Identity.SetAttribute(ctx, path.Root("sandbox_id"), s.SandboxID)...)
+	if !req.IncludeResource {
+		return r
+	}
+	values := map[string]attr.Value{
+		"id":           types.StringValue(s.SandboxID),
+		"template":     types.StringValue(template),
+		"template_id":  types.StringValue(s.TemplateID),
+		"alias":        optionalString(s.Alias),
+		"envd_version": optionalString(s.EnvdVersion),
+		"state":        types.StringValue(s.State),
+		"paused":       types.BoolValue(s.State == "paused"),
+		"started_at":   timeString(s.StartedAt),
+		"end_at":       timeString(s.EndAt),
+		"cpu_count":    types.Int64Value(int64(s.CPUCount)),
+		"memory_mb":    types.Int64Value(int64(s.MemoryMB)),
+		"disk_size_mb": types.Int64Value(int64(s.DiskSizeMB)),
+		"metadata_all": stringMapValue(userMetadata(s.Metadata)),
+	}
+	if md := userMetadata(s.Metadata); len(md) > 0 {
+		values["metadata"] = stringMapValue(md)
+	}
+	for name, v := range values {
+		r.Diagnostics.Append(r.Resource.SetAttribute(ctx, path.Root(name), v)...)
+	}
+	return r
+}

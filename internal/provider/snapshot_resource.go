@@ -1,0 +1,248 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+)
+
+var (
+	_ resource.Resource                = &snapshotResource{}
+	_ resource.ResourceWithConfigure   = &snapshotResource{}
+	_ resource.ResourceWithImportState = &snapshotResource{}
+)
+
+// NewSnapshotResource returns the e2b_snapshot resource.
+func NewSnapshotResource() resource.Resource { return &snapshotResource{} }
+
+// snapshotResource is a persistent snapshot of a running sandbox: a template
+// new sandboxes start from, with the files (and memory) it had.
+type snapshotResource struct {
+	data *ProviderData
+}
+
+type snapshotModel struct {
+	ID         types.String `tfsdk:"id"`
+	SandboxID  types.String `tfsdk:"sandbox_id"`
+	Name       types.String `tfsdk:"name"`
+	SnapshotID types.String `tfsdk:"snapshot_id"`
+	TemplateID types.String `tfsdk:"template_id"`
+	Names      types.List   `tfsdk:"names"`
+}
+
+func (r *snapshotResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_snapshot"
+}
+
+func (r *snapshotResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	stable := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A persistent snapshot of a running sandbox (its files and memory). The sandbox is " +
+			"checkpointed briefly and keeps running. A snapshot is a template: an `e2b_sandbox` whose `template` is " +
+			"the snapshot's `snapshot_id` (or `template_id`) starts with the snapshot's files. Changing an input " +
+			"takes a new snapshot; destroying deletes it (E2B refuses while sandboxes started from it still exist).",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				MarkdownDescription: "Same as `snapshot_id`.",
+				Computed:            true,
+				PlanModifiers:       stable,
+			},
+			"sandbox_id": schema.StringAttribute{
+				MarkdownDescription: "ID of the running sandbox to snapshot.",
+				Required:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"name": schema.StringAttribute{
+				MarkdownDescription: "Optional name of the snapshot template. Taking a snapshot with a name that exists adds a new build to it.",
+				Optional:            true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(snapshotNameChanged,
+					"Changing the name takes a new snapshot.", "Changing the name takes a new snapshot.")},
+			},
+			"snapshot_id": schema.StringAttribute{
+				MarkdownDescription: "ID of the snapshot, including its tag: `<template_id>:default`, or `<namespace>/<name>:default` when named.",
+				Computed:            true,
+				PlanModifiers:       stable,
+			},
+			"template_id": schema.StringAttribute{
+				MarkdownDescription: "The snapshot ID without its tag; usable as an `e2b_sandbox` `template`.",
+				Computed:            true,
+				PlanModifiers:       stable,
+			},
+			"names": schema.ListAttribute{
+				MarkdownDescription: "Names of the snapshot template.",
+				Computed:            true,
+				ElementType:         types.StringType,
+				PlanModifiers:       []planmodifier.List{listplanmodifier.UseStateForUnknown()},
+			},
+		},
+	}
+}
+
+// snapshotNameChanged replaces on a name change, except when an imported
+// snapshot (no name in state) already carries the configured name.
+func snapshotNameChanged(ctx context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+	if req.StateValue.IsNull() && !req.PlanValue.IsNull() && !req.PlanValue.IsUnknown() {
+		var names []string
+		_ = req.State.GetAttribute(ctx, path.Root("names"), &names)
+		if snapshotHasName(names, req.PlanValue.ValueString()) {
+			return
+		}
+	}
+	resp.RequiresReplace = true
+}
+
+func snapshotHasName(names []string, name string) bool {
+	return slices.ContainsFunc(names, func(n string) bool {
+		n, _, _ = strings.Cut(n, ":")
+		return n == name || strings.HasSuffix(n, "/"+name)
+	})
+}
+
+func (r *snapshotResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	data, diags := providerDataFrom(req.ProviderData)
+	resp.Diagnostics.Append(diags...)
+	r.data = data
+}
+
+func (r *snapshotResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan snapshotModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	client, diags := r.data.Client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	sandboxID := plan.SandboxID.ValueString()
+	snap, err := client.CreateSnapshot(ctx, sandboxID, plan.Name.ValueString())
+	if err != nil {
+		if e2b.IsNotFound(err) {
+			resp.Diagnostics.AddAttributeError(path.Root("sandbox_id"), "Could not snapshot sandbox",
+				fmt.Sprintf("Sandbox %q was not found or is paused; only a running sandbox can be snapshotted.\n\n%s", sandboxID, err))
+			return
+		}
+		addClientError(&resp.Diagnostics, "Could not snapshot sandbox "+sandboxID, err)
+		return
+	}
+	plan.apply(*snap)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *snapshotResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state snapshotModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	client, diags := r.data.Client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	snap, err := findSnapshot(ctx, client, state.SandboxID.ValueString(), state.SnapshotID.ValueString())
+	if err != nil {
+		addClientError(&resp.Diagnostics, "Could not list snapshots", err)
+		return
+	}
+	if snap == nil {
+		resp.Diagnostics.AddWarning("Snapshot no longer exists",
+			fmt.Sprintf("Snapshot %q was not found; it was removed from state.", state.SnapshotID.ValueString()))
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	state.apply(*snap)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// findSnapshot looks among the sandbox's snapshots, then among all (the
+// source sandbox may be gone); nil means it does not exist.
+func findSnapshot(ctx context.Context, client *e2b.Client, sandboxID, snapshotID string) (*e2b.SnapshotInfo, error) {
+	filters := []e2b.ListSnapshotsParams{{SandboxID: sandboxID}, {}}
+	if sandboxID == "" {
+		filters = filters[1:]
+	}
+	for _, f := range filters {
+		snaps, err := client.ListSnapshots(ctx, f)
+		if err != nil && !e2b.IsNotFound(err) {
+			return nil, err
+		}
+		for _, s := range snaps {
+			if s.SnapshotID == snapshotID {
+				return &s, nil
+			}
+		}
+	}
+	return nil, nil
+}
+
+// Update only happens when an imported snapshot gets its existing name in
+// configuration: nothing changes remotely.
+func (r *snapshotResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan snapshotModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *snapshotResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state snapshotModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	client, diags := r.data.Client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := state.SnapshotID.ValueString()
+	err := client.DeleteSnapshot(ctx, id)
+	switch {
+	case err == nil, e2b.IsNotFound(err):
+	case e2b.IsBadRequest(err):
+		resp.Diagnostics.AddError("Could not delete snapshot "+id,
+			"E2B refused: sandboxes started from this snapshot still exist (running or paused). "+
+				"Destroy them first.\n\n"+err.Error())
+	default:
+		addClientError(&resp.Diagnostics, "Could not delete snapshot "+id, err)
+	}
+}
+
+func (r *snapshotResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	sandboxID, snapshotID, ok := strings.Cut(req.ID, ":")
+	if !ok || sandboxID == "" || snapshotID == "" {
+		resp.Diagnostics.AddError("Invalid import ID",
+			fmt.Sprintf("Expected <sandbox_id>:<snapshot_id>, such as \"i1a2b3c4:abc123:default\"; got %q.", req.ID))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("sandbox_id"), sandboxID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("snapshot_id"), snapshotID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), snapshotID)...)
+}
+
+func (m *snapshotModel) apply(s e2b.SnapshotInfo) {
+	m.ID = types.StringValue(s.SnapshotID)
+	m.SnapshotID = types.StringValue(s.SnapshotID)
+	m.TemplateID = types.StringValue(snapshotTemplateID(s.SnapshotID))
+	m.Names = stringListValue(s.Names)
+}
+
+// snapshotTemplateID strips the tag: "abc123:default" → "abc123".
+func snapshotTemplateID(snapshotID string) string {
+	if i := strings.LastIndexByte(snapshotID, ':'); i > 0 {
+		return snapshotID[:i]
+	}
+	return snapshotID
+}
