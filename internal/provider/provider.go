@@ -205,6 +205,8 @@ func (p *e2bProvider) Configure(ctx context.Context, req provider.ConfigureReque
 func (p *e2bProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		NewSandboxResource,
+		NewSandboxFileResource,
+		NewSnapshotResource,
 	}
 }
 
@@ -221,15 +223,21 @@ func (p *e2bProvider) DataSources(_ context.Context) []func() datasource.DataSou
 }
 
 func (p *e2bProvider) Functions(_ context.Context) []func() function.Function {
-	return []func() function.Function{}
+	return []func() function.Function{
+		NewSandboxHostFunction,
+	}
 }
 
 func (p *e2bProvider) Actions(_ context.Context) []func() action.Action {
-	return []func() action.Action{}
+	return []func() action.Action{
+		NewExecAction,
+	}
 }
 
 func (p *e2bProvider) ListResources(_ context.Context) []func() list.ListResource {
-	return []func() list.ListResource{}
+	return []func() list.ListResource{
+		NewSandboxListResource,
+	}
 }
 
 // stringOrEnv returns the configured value, else the environment variable.
