@@ -138,26 +138,7 @@ func (a *execAction) Invoke(ctx context.Context, req action.InvokeRequest, resp 
 }
 
 func (m execActionModel) inputs(ctx context.Context) (execInputs, diag.Diagnostics) {
-	in := execInputs{
-		SandboxID: m.SandboxID.ValueString(),
-		Command:   m.Command.ValueString(),
-		Cwd:       m.Cwd.ValueString(),
-		User:      m.User.ValueString(),
-	}
-	var diags diag.Diagnostics
-	if !m.Stdin.IsNull() {
-		s := m.Stdin.ValueString()
-		in.Stdin = &s
-	}
-	if !m.Env.IsNull() {
-		diags.Append(m.Env.ElementsAs(ctx, &in.Env, false)...)
-	}
-	t, err := parseExecTimeout(m.Timeout.ValueString())
-	if err != nil {
-		diags.AddAttributeError(pathRoot("timeout"), "Invalid timeout", "timeout "+err.Error()+".")
-	}
-	in.Timeout = t
-	return in, diags
+	return execInputsFrom(ctx, m.SandboxID, m.Command, m.Cwd, m.User, m.Stdin, m.Env, m.Timeout)
 }
 
 // progressRelay hands output batches to Terraform from its own goroutine, so

@@ -35,6 +35,30 @@ type execInputs struct {
 	Timeout   time.Duration
 }
 
+// execInputsFrom converts the attributes both command types share.
+func execInputsFrom(ctx context.Context, sandboxID, command, cwd, user, stdin types.String, env types.Map, timeout types.String) (execInputs, diag.Diagnostics) {
+	in := execInputs{
+		SandboxID: sandboxID.ValueString(),
+		Command:   command.ValueString(),
+		Cwd:       cwd.ValueString(),
+		User:      user.ValueString(),
+	}
+	var diags diag.Diagnostics
+	if !stdin.IsNull() {
+		s := stdin.ValueString()
+		in.Stdin = &s
+	}
+	if !env.IsNull() {
+		diags.Append(env.ElementsAs(ctx, &in.Env, false)...)
+	}
+	t, err := parseExecTimeout(timeout.ValueString())
+	if err != nil {
+		diags.AddAttributeError(path.Root("timeout"), "Invalid timeout", "timeout "+err.Error()+".")
+	}
+	in.Timeout = t
+	return in, diags
+}
+
 // parseExecTimeout reads a timeout such as "90s" or "10m"; empty means the default.
 func parseExecTimeout(s string) (time.Duration, error) {
 	if s == "" {

@@ -207,6 +207,7 @@ func (p *e2bProvider) Resources(_ context.Context) []func() resource.Resource {
 		NewSandboxResource,
 		NewSandboxFileResource,
 		NewSnapshotResource,
+		NewSandboxCommandResource,
 	}
 }
 
