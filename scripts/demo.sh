@@ -28,6 +28,9 @@ emulator_pid=""
 stop_emulator() {
   if [ -n "$emulator_pid" ] && kill -0 "$emulator_pid" 2>/dev/null; then
     kill -TERM "$emulator_pid" 2>/dev/null || true
+    # It kills its sandbox processes on SIGTERM; insist after 10 s.
+    for _ in $(seq 1 50); do kill -0 "$emulator_pid" 2>/dev/null || break; sleep 0.2; done
+    kill -KILL "$emulator_pid" 2>/dev/null || true
     wait "$emulator_pid" 2>/dev/null || true
   fi
 }

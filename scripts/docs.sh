@@ -40,7 +40,10 @@ check)
   if ! diff -ru --exclude=.terraform "$ROOT/docs" "$work/docs"; then
     die "docs/ is out of date: run 'make docs' and commit the result"
   fi
-  (cd "$ROOT" && tfplugindocs validate --provider-name e2b --providers-schema "$schema")
+  if ! (cd "$ROOT" && tfplugindocs validate --provider-name e2b --providers-schema "$schema") >"$CACHE/docs/validate.log" 2>&1; then
+    grep -v '\[DEBUG\]' "$CACHE/docs/validate.log"
+    die "tfplugindocs validate failed"
+  fi
   say "docs/ is current and valid ($(find "$ROOT/docs" -name '*.md' | wc -l) pages)"
   ;;
 *) die "usage: $0 generate|check" ;;
