@@ -1,0 +1,139 @@
+package emulator
+
+import (
+	"context"
+	"crypto/subtle"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"time"
+)
+
+type dropAfterKey struct{}
+
+// Control-plane route keys double as ServeMux patterns.
+const (
+	routeCreate   = "POST /sandboxes"
+	routeCreateV2 = "POST /v2/sandboxes"
+)
+
+func (s *Server) newControlMux() *http.ServeMux {
+	m := http.NewServeMux()
+	m.HandleFunc(routeCreate, s.handleCreate)
+	m.HandleFunc(routeCreateV2, s.handleCreate)
+	m.HandleFunc("GET /sandboxes", s.handleListV1)
+	m.HandleFunc("GET /v2/sandboxes", s.handleListV2)
+	m.HandleFunc("GET /sandboxes/{id}", s.handleGet)
+	m.HandleFunc("DELETE /sandboxes/{id}", s.handleKill)
+	m.HandleFunc("POST /sandboxes/{id}/timeout", s.handleSetTimeout)
+	m.HandleFunc("POST /sandboxes/{id}/refreshes", s.handleRefresh)
+	m.HandleFunc("POST /sandboxes/{id}/pause", s.handlePause)
+	m.HandleFunc("POST /sandboxes/{id}/resume", s.handleResume)
+	m.HandleFunc("POST /sandboxes/{id}/connect", s.handleConnect)
+	m.HandleFunc("POST /v2/sandboxes/{id}/connect", s.handleConnect)
+	m.HandleFunc("POST /sandboxes/{id}/fork", s.handleFork)
+	m.HandleFunc("PUT /sandboxes/{id}/network", s.handleNetwork)
+	m.HandleFunc("POST /sandboxes/{id}/snapshots", s.handleCreateSnapshot)
+	m.HandleFunc("GET /snapshots", s.handleListSnapshots)
+	m.HandleFunc("GET /sandboxes/{id}/metrics", s.handleSandboxMetrics)
+	m.HandleFunc("GET /sandboxes/metrics", s.handleManyMetrics)
+	m.HandleFunc("GET /sandboxes/{id}/logs", s.handleLogsV1)
+	m.HandleFunc("GET /v2/sandboxes/{id}/logs", s.handleLogsV2)
+	m.HandleFunc("GET /v2/templates", s.handleListTemplates)
+	m.HandleFunc("GET /templates", s.handleListTemplates)
+	m.HandleFunc("GET /templates/{id}", s.handleGetTemplate)
+	m.HandleFunc("DELETE /templates/{id}", s.handleDeleteTemplate)
+	m.HandleFunc("GET /templates/aliases/{alias}", s.handleTemplateAlias)
+	return m
+}
+
+// serveControl counts, injects faults, checks the API key and dispatches.
+func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/health" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+		s.count("GET /health")
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(http.StatusOK)
+		_, _ = io.WriteString(w, "Health check successful")
+		return
+	}
+	_, pattern := s.controlMux.Handler(r)
+	if pattern == "" {
+		s.count("unknown")
+		writeErrorf(w, http.StatusNotFound, "%s %s is not a route of this emulator", r.Method, r.URL.Path)
+		return
+	}
+	s.count(pattern)
+	ok, dropAfter := s.applyFaults(w, r, pattern, pattern == routeCreate || pattern == routeCreateV2)
+	if !ok {
+		return
+	}
+	if !s.checkAPIKey(w, r) {
+		return
+	}
+	if dropAfter {
+		r = r.WithContext(context.WithValue(r.Context(), dropAfterKey{}, true))
+	}
+	s.controlMux.ServeHTTP(w, r)
+}
+
+func (s *Server) checkAPIKey(w http.ResponseWriter, r *http.Request) bool {
+	key := r.Header.Get(hdrAPIKey)
+	if key == "" {
+		writeError(w, http.StatusUnauthorized, "authorization header is missing")
+		return false
+	}
+	if subtle.ConstantTimeCompare([]byte(key), []byte(s.apiKey)) != 1 {
+		writeError(w, http.StatusUnauthorized, "Invalid API key, please visit https://e2b.dev/docs/api-key for more information.")
+		return false
+	}
+	return true
+}
+
+var sandboxIDPattern = regexp.MustCompile(`^[a-z0-9]+$`)
+
+// sandboxIDParam validates {id}; the legacy "<id>-<clientID>" form is accepted.
+func sandboxIDParam(w http.ResponseWriter, r *http.Request) (string, bool) {
+	id := r.PathValue("id")
+	if i := strings.IndexByte(id, '-'); i >= 0 {
+		id = id[:i]
+	}
+	if !sandboxIDPattern.MatchString(id) {
+		writeError(w, http.StatusBadRequest, "Invalid sandbox ID")
+		return "", false
+	}
+	return id, true
+}
+
+func notFoundSandbox(w http.ResponseWriter, id string) {
+	writeErrorf(w, http.StatusNotFound, "Sandbox %q doesn't exist or you don't have access to it", id)
+}
+
+// lookup returns the sandbox or writes the 404. Caller holds s.mu.
+func (s *Server) lookupLocked(w http.ResponseWriter, id string) *sandbox {
+	sb := s.sandboxes[id]
+	if sb == nil {
+		notFoundSandbox(w, id)
+	}
+	return sb
+}
+
+// maxLifetimeMessage is E2B's wording for a timeout above the team's limit.
+func (s *Server) maxLifetimeMessage() string {
+	d := s.opts.MaxLifetime
+	if d%time.Hour == 0 {
+		return fmt.Sprintf("Timeout cannot be greater than %d hours", int(d/time.Hour))
+	}
+	return fmt.Sprintf("Timeout cannot be greater than %s", d)
+}
+
+// respondOrDrop writes v, or drops the connection after the effect when a
+// DropAfterCreate fault chose this request.
+func respondOrDrop(w http.ResponseWriter, r *http.Request, status int, v any) {
+	if drop, _ := r.Context().Value(dropAfterKey{}).(bool); drop {
+		dropConnection(w)
+		return
+	}
+	writeJSON(w, status, v)
+}

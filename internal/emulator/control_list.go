@@ -1,0 +1,243 @@
+package emulator
+
+import (
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// parseMetadataQuery decodes E2B's metadata filter: a URL-query-like string
+// whose keys and values are each percent-encoded once more.
+func parseMetadataQuery(raw string) (map[string]string, error) {
+	if raw == "" {
+		return nil, nil
+	}
+	decoded, err := url.QueryUnescape(raw)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, pair := range strings.Split(decoded, "&") {
+		parts := strings.Split(pair, "=")
+		if len(parts) != 2 {
+			return nil, fmt.Errorf("invalid key value pair in query")
+		}
+		k, err := url.QueryUnescape(parts[0])
+		if err != nil {
+			return nil, err
+		}
+		v, err := url.QueryUnescape(parts[1])
+		if err != nil {
+			return nil, err
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+func metadataMatches(have, want map[string]string) bool {
+	if len(want) == 0 {
+		return true
+	}
+	if len(have) == 0 {
+		return false
+	}
+	for k, v := range want {
+		if hv, ok := have[k]; !ok || hv != v {
+			return false
+		}
+	}
+	return true
+}
+
+// parseLimit validates the shared paginationLimit parameter (1..100, default 100).
+func parseLimit(w http.ResponseWriter, q url.Values, max int) (int, bool) {
+	raw := q.Get("limit")
+	if raw == "" {
+		return max, true
+	}
+	n, err := strconv.Atoi(raw)
+	if err != nil {
+		validationError(w, fmt.Sprintf(`parameter "limit" in query has an error: value %s: an invalid integer: invalid syntax`, raw))
+		return 0, false
+	}
+	if n < 1 {
+		validationError(w, `parameter "limit" in query has an error: number must be at least 1`)
+		return 0, false
+	}
+	if n > max {
+		validationError(w, fmt.Sprintf(`parameter "limit" in query has an error: number must be at most %d`, max))
+		return 0, false
+	}
+	return n, true
+}
+
+func (s *Server) handleListV1(w http.ResponseWriter, r *http.Request) {
+	meta, err := parseMetadataQuery(r.URL.Query().Get("metadata"))
+	if err != nil {
+		writeErrorf(w, http.StatusBadRequest, "Error parsing metadata: %v", err)
+		return
+	}
+	s.mu.Lock()
+	out := []listedSandbox{}
+	for _, sb := range s.sortedSandboxesLocked(false) {
+		if sb.state == stateRunning && metadataMatches(sb.metadata, meta) {
+			out = append(out, s.listedLocked(sb))
+		}
+	}
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, out)
+}
+
+// sortedSandboxesLocked orders by startedAt desc then sandboxID asc (asc = reverse).
+func (s *Server) sortedSandboxesLocked(asc bool) []*sandbox {
+	out := make([]*sandbox, 0, len(s.sandboxes))
+	for _, sb := range s.sandboxes {
+		out = append(out, sb)
+	}
+	sort.Slice(out, func(i, j int) bool { return sandboxBefore(out[i], out[j], asc) })
+	return out
+}
+
+func sandboxBefore(a, b *sandbox, asc bool) bool {
+	if !a.startedAt.Equal(b.startedAt) {
+		if asc {
+			return a.startedAt.Before(b.startedAt)
+		}
+		return a.startedAt.After(b.startedAt)
+	}
+	if asc {
+		return a.id > b.id
+	}
+	return a.id < b.id
+}
+
+// listCursor is the decoded nextToken: the last item of the previous page.
+type listCursor struct {
+	at  time.Time
+	id  string
+	asc bool
+}
+
+func encodeListToken(sb *sandbox, asc bool) string {
+	raw := sb.startedAt.Format(time.RFC3339Nano) + "__" + sb.id
+	if asc {
+		raw += "__asc"
+	}
+	return base64.URLEncoding.EncodeToString([]byte(raw))
+}
+
+func decodeListToken(tok string) (listCursor, error) {
+	raw, err := base64.URLEncoding.DecodeString(tok)
+	if err != nil {
+		return listCursor{}, err
+	}
+	parts := strings.Split(string(raw), "__")
+	if len(parts) < 2 || len(parts) > 3 || (len(parts) == 3 && parts[2] != "asc") {
+		return listCursor{}, fmt.Errorf("malformed token")
+	}
+	at, err := time.Parse(time.RFC3339Nano, parts[0])
+	if err != nil {
+		return listCursor{}, err
+	}
+	return listCursor{at: at, id: parts[1], asc: len(parts) == 3}, nil
+}
+
+func (s *Server) handleListV2(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	meta, err := parseMetadataQuery(q.Get("metadata"))
+	if err != nil {
+		writeErrorf(w, http.StatusBadRequest, "Error parsing metadata: %v", err)
+		return
+	}
+	states := map[string]bool{stateRunning: true, statePaused: true}
+	if raw := q["state"]; len(raw) > 0 {
+		states = map[string]bool{}
+		for _, v := range raw {
+			for _, st := range strings.Split(v, ",") {
+				if st != stateRunning && st != statePaused {
+					validationError(w, fmt.Sprintf(`parameter "state" in query has an error: value is not one of the allowed values ["running","paused"]`+"\nValue:\n  %q", st))
+					return
+				}
+				states[st] = true
+			}
+		}
+	}
+	asc := false
+	switch q.Get("order") {
+	case "", "desc":
+	case "asc":
+		asc = true
+	default:
+		validationError(w, `parameter "order" in query has an error: value is not one of the allowed values ["asc","desc"]`)
+		return
+	}
+	var startedAfter time.Time
+	if raw := q.Get("startedAfter"); raw != "" {
+		if startedAfter, err = time.Parse(time.RFC3339Nano, raw); err != nil {
+			validationError(w, fmt.Sprintf(`parameter "startedAfter" in query has an error: string doesn't match the format "date-time"`))
+			return
+		}
+	}
+	tmplRef := q.Get("template")
+	if strings.Contains(tmplRef, ":") {
+		writeError(w, http.StatusBadRequest, "template filter must not contain a tag")
+		return
+	}
+	limit, ok := parseLimit(w, q, 100)
+	if !ok {
+		return
+	}
+	var cursor *listCursor
+	if tok := q.Get("nextToken"); tok != "" {
+		c, err := decodeListToken(tok)
+		if err != nil || c.asc != asc {
+			writeError(w, http.StatusBadRequest, "Invalid next token")
+			return
+		}
+		cursor = &c
+	}
+
+	s.mu.Lock()
+	var tmplID string
+	if tmplRef != "" {
+		if t := s.findTemplateLocked(tmplRef); t != nil {
+			tmplID = t.id
+		} else {
+			tmplID = "\x00unknown"
+		}
+	}
+	var matched []*sandbox
+	totalRunning := 0
+	for _, sb := range s.sortedSandboxesLocked(asc) {
+		if !states[sb.state] || !metadataMatches(sb.metadata, meta) ||
+			(tmplID != "" && sb.tmpl.id != tmplID) || sb.startedAt.Before(startedAfter) {
+			continue
+		}
+		if sb.state == stateRunning {
+			totalRunning++
+		}
+		if cursor != nil && !sandboxBefore(&sandbox{startedAt: cursor.at, id: cursor.id}, sb, asc) {
+			continue
+		}
+		matched = append(matched, sb)
+	}
+	out := []listedSandbox{}
+	for i, sb := range matched {
+		if i == limit {
+			w.Header().Set(hdrNextToken, encodeListToken(matched[i-1], asc))
+			break
+		}
+		out = append(out, s.listedLocked(sb))
+	}
+	s.mu.Unlock()
+	if states[stateRunning] {
+		w.Header().Set("X-Total-Running", strconv.Itoa(totalRunning))
+	}
+	writeJSON(w, http.StatusOK, out)
+}

@@ -1,0 +1,575 @@
+package emulator
+
+import (
+	"net"
+	"net/http"
+	"strings"
+	"time"
+)
+
+const (
+	defaultTimeoutV1 = 15 * time.Second  // E2B's server default for POST /sandboxes
+	defaultTimeoutV2 = 300 * time.Second // default of the /v2 create and connect routes (SDK 2.51 omits timeout)
+)
+
+type networkRequest struct {
+	AllowPublicTraffic *bool           `json:"allowPublicTraffic"`
+	AllowOut           []string        `json:"allowOut"`
+	DenyOut            []string        `json:"denyOut"`
+	MaskRequestHost    string          `json:"maskRequestHost"`
+	EgressProxy        *map[string]any `json:"egressProxy"`
+}
+
+type newSandboxRequest struct {
+	TemplateID          *string                  `json:"templateID"`
+	Timeout             *int32                   `json:"timeout"`
+	AutoPause           *bool                    `json:"autoPause"`
+	AutoPauseMemory     *bool                    `json:"autoPauseMemory"`
+	AutoResume          *struct{ Enabled *bool } `json:"autoResume"`
+	Secure              *bool                    `json:"secure"`
+	AllowInternetAccess *bool                    `json:"allow_internet_access"`
+	Network             *networkRequest          `json:"network"`
+	Metadata            map[string]string        `json:"metadata"`
+	EnvVars             map[string]string        `json:"envVars"`
+}
+
+// sandboxResponse is E2B's Sandbox schema (create, connect, resume, fork).
+type sandboxResponse struct {
+	TemplateID         string  `json:"templateID"`
+	SandboxID          string  `json:"sandboxID"`
+	Alias              string  `json:"alias,omitempty"`
+	ClientID           string  `json:"clientID"`
+	EnvdVersion        string  `json:"envdVersion"`
+	EnvdAccessToken    string  `json:"envdAccessToken,omitempty"`
+	TrafficAccessToken *string `json:"trafficAccessToken"`
+	Domain             *string `json:"domain"`
+}
+
+type lifecycleJSON struct {
+	AutoResume bool   `json:"autoResume"`
+	OnTimeout  string `json:"onTimeout"`
+}
+
+// sandboxDetail is E2B's SandboxDetail schema.
+type sandboxDetail struct {
+	TemplateID          string            `json:"templateID"`
+	Alias               string            `json:"alias,omitempty"`
+	SandboxID           string            `json:"sandboxID"`
+	ClientID            string            `json:"clientID"`
+	StartedAt           time.Time         `json:"startedAt"`
+	EndAt               time.Time         `json:"endAt"`
+	EnvdVersion         string            `json:"envdVersion"`
+	EnvdAccessToken     string            `json:"envdAccessToken,omitempty"`
+	AllowInternetAccess *bool             `json:"allowInternetAccess"`
+	Domain              *string           `json:"domain"`
+	CPUCount            int32             `json:"cpuCount"`
+	MemoryMB            int32             `json:"memoryMB"`
+	DiskSizeMB          int32             `json:"diskSizeMB"`
+	Metadata            map[string]string `json:"metadata"`
+	State               string            `json:"state"`
+	Network             *networkConfig    `json:"network,omitempty"`
+	Lifecycle           lifecycleJSON     `json:"lifecycle"`
+	VolumeMounts        []struct{}        `json:"volumeMounts"`
+}
+
+// listedSandbox is E2B's ListedSandbox schema.
+type listedSandbox struct {
+	TemplateID   string            `json:"templateID"`
+	Alias        string            `json:"alias,omitempty"`
+	SandboxID    string            `json:"sandboxID"`
+	ClientID     string            `json:"clientID"`
+	StartedAt    time.Time         `json:"startedAt"`
+	EndAt        time.Time         `json:"endAt"`
+	CPUCount     int32             `json:"cpuCount"`
+	MemoryMB     int32             `json:"memoryMB"`
+	DiskSizeMB   int32             `json:"diskSizeMB"`
+	Metadata     map[string]string `json:"metadata"`
+	State        string            `json:"state"`
+	EnvdVersion  string            `json:"envdVersion"`
+	VolumeMounts []struct{}        `json:"volumeMounts"`
+}
+
+func (s *Server) sandboxResponseLocked(sb *sandbox) sandboxResponse {
+	resp := sandboxResponse{
+		TemplateID: sb.tmpl.id, SandboxID: sb.id, Alias: sb.tmpl.alias(),
+		ClientID: clientID, EnvdVersion: envdVersion,
+	}
+	if sb.secure {
+		resp.EnvdAccessToken = s.accessToken(sb.id)
+	}
+	if sb.network.AllowPublicTraffic != nil && !*sb.network.AllowPublicTraffic {
+		t := s.trafficToken(sb.id)
+		resp.TrafficAccessToken = &t
+	}
+	return resp
+}
+
+func (s *Server) sandboxDetailLocked(sb *sandbox) sandboxDetail {
+	d := sandboxDetail{
+		TemplateID: sb.tmpl.id, Alias: sb.tmpl.alias(), SandboxID: sb.id, ClientID: clientID,
+		StartedAt: sb.startedAt, EndAt: sb.endAt, EnvdVersion: envdVersion,
+		AllowInternetAccess: sb.allowInternet,
+		CPUCount:            sb.tmpl.cpuCount, MemoryMB: sb.tmpl.memoryMB, DiskSizeMB: sb.tmpl.diskSizeMB,
+		Metadata: copyMap(sb.metadata), State: sb.state,
+		Lifecycle:    lifecycleJSON{AutoResume: sb.autoResume, OnTimeout: sb.lifecycleOnTimeout()},
+		VolumeMounts: []struct{}{},
+	}
+	if sb.secure {
+		d.EnvdAccessToken = s.accessToken(sb.id)
+	}
+	n := sb.network
+	if len(n.AllowOut) > 0 || len(n.DenyOut) > 0 || n.AllowPublicTraffic != nil || n.MaskRequestHost != "" {
+		d.Network = &n
+	}
+	return d
+}
+
+func (s *Server) listedLocked(sb *sandbox) listedSandbox {
+	return listedSandbox{
+		TemplateID: sb.tmpl.id, Alias: sb.tmpl.alias(), SandboxID: sb.id, ClientID: clientID,
+		StartedAt: sb.startedAt, EndAt: sb.endAt,
+		CPUCount: sb.tmpl.cpuCount, MemoryMB: sb.tmpl.memoryMB, DiskSizeMB: sb.tmpl.diskSizeMB,
+		Metadata: copyMap(sb.metadata), State: sb.state, EnvdVersion: envdVersion,
+		VolumeMounts: []struct{}{},
+	}
+}
+
+// validateNetwork checks allowOut/denyOut the way E2B does.
+func validateNetwork(allowOut, denyOut []string) string {
+	denyAll := false
+	for _, d := range denyOut {
+		if !isIPOrCIDR(d) {
+			return "invalid denyOut entry '" + d + "': only IP addresses and CIDR blocks are supported"
+		}
+		if d == "0.0.0.0/0" {
+			denyAll = true
+		}
+	}
+	for _, a := range allowOut {
+		if a == "" {
+			return "invalid allowOut entry: empty value"
+		}
+		if !isIPOrCIDR(a) && !denyAll {
+			return "allowOut domain '" + a + "' requires denyOut to contain 0.0.0.0/0"
+		}
+	}
+	return ""
+}
+
+func isIPOrCIDR(v string) bool {
+	if net.ParseIP(v) != nil {
+		return true
+	}
+	_, _, err := net.ParseCIDR(v)
+	return err == nil
+}
+
+func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
+	var req newSandboxRequest
+	if err := decodeBody(r, &req); err != nil {
+		validationError(w, err.Error())
+		return
+	}
+	if req.TemplateID == nil || strings.TrimSpace(*req.TemplateID) == "" {
+		validationError(w, `request body has an error: doesn't match schema: Error at "/templateID": property "templateID" is missing`)
+		return
+	}
+	timeout := defaultTimeoutV1
+	if r.Pattern == routeCreateV2 {
+		timeout = defaultTimeoutV2
+	}
+	if req.Timeout != nil {
+		if *req.Timeout < 0 {
+			validationError(w, `request body has an error: doesn't match schema: Error at "/timeout": number must be at least 0`)
+			return
+		}
+		if *req.Timeout == 0 {
+			writeError(w, http.StatusBadRequest, "Timeout must be greater than 0")
+			return
+		}
+		timeout = time.Duration(*req.Timeout) * time.Second
+	}
+	if timeout > s.opts.MaxLifetime {
+		writeError(w, http.StatusBadRequest, s.maxLifetimeMessage())
+		return
+	}
+	autoPause := req.AutoPause != nil && *req.AutoPause
+	autoResume := req.AutoResume != nil && req.AutoResume.Enabled != nil && *req.AutoResume.Enabled
+	if req.AutoPauseMemory != nil {
+		if !autoPause {
+			writeError(w, http.StatusBadRequest, "autoPauseMemory can only be set when autoPause is true")
+			return
+		}
+		if !*req.AutoPauseMemory && autoResume {
+			writeError(w, http.StatusBadRequest, "autoPauseMemory=false cannot be combined with autoResume")
+			return
+		}
+	}
+	secure := req.Secure != nil && *req.Secure
+	var netCfg networkConfig
+	if n := req.Network; n != nil {
+		if n.AllowPublicTraffic != nil && !*n.AllowPublicTraffic && !secure {
+			writeError(w, http.StatusBadRequest, "allowPublicTraffic=false requires the sandbox to be created with secure=true")
+			return
+		}
+		if n.EgressProxy != nil {
+			writeError(w, http.StatusForbidden, "egress proxy is not enabled for this team")
+			return
+		}
+		if msg := validateNetwork(n.AllowOut, n.DenyOut); msg != "" {
+			writeError(w, http.StatusBadRequest, msg)
+			return
+		}
+		netCfg = networkConfig{AllowOut: n.AllowOut, DenyOut: n.DenyOut, AllowPublicTraffic: n.AllowPublicTraffic, MaskRequestHost: n.MaskRequestHost}
+	}
+	if req.AllowInternetAccess != nil && !*req.AllowInternetAccess && !contains(netCfg.DenyOut, "0.0.0.0/0") {
+		netCfg.DenyOut = append(netCfg.DenyOut, "0.0.0.0/0")
+	}
+
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		writeError(w, http.StatusServiceUnavailable, "emulator is shutting down")
+		return
+	}
+	t := s.findTemplateLocked(*req.TemplateID)
+	if t == nil {
+		s.mu.Unlock()
+		writeErrorf(w, http.StatusNotFound, "template '%s' not found", *req.TemplateID)
+		return
+	}
+	sb, err := s.newSandboxLocked(t, *req.TemplateID)
+	if err != nil {
+		s.mu.Unlock()
+		writeErrorf(w, http.StatusInternalServerError, "error creating sandbox: %v", err)
+		return
+	}
+	now := time.Now().UTC()
+	sb.startedAt, sb.endAt, sb.resumeTimeout = now, now.Add(timeout), timeout
+	sb.autoPause, sb.autoResume, sb.secure = autoPause, autoResume, secure
+	sb.allowInternet = req.AllowInternetAccess
+	sb.network = netCfg
+	if req.Metadata != nil {
+		sb.metadata = copyMap(req.Metadata)
+	}
+	if req.EnvVars != nil {
+		sb.envVars = copyMap(req.EnvVars)
+	}
+	s.sandboxes[sb.id] = sb
+	s.counters.SandboxesCreated++
+	s.armTimerLocked(sb)
+	resp := s.sandboxResponseLocked(sb)
+	s.mu.Unlock()
+	sb.addLog("info", "Sandbox created", map[string]string{"templateID": t.id})
+	sb.takeSample()
+	respondOrDrop(w, r, http.StatusCreated, resp)
+}
+
+func contains(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
+	id, ok := sandboxIDParam(w, r)
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sb := s.lookupLocked(w, id)
+	if sb == nil {
+		return
+	}
+	writeJSON(w, http.StatusOK, s.sandboxDetailLocked(sb))
+}
+
+func (s *Server) handleKill(w http.ResponseWriter, r *http.Request) {
+	id, ok := sandboxIDParam(w, r)
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	sb := s.lookupLocked(w, id)
+	if sb == nil {
+		s.mu.Unlock()
+		return
+	}
+	s.removeLocked(sb)
+	s.mu.Unlock()
+	sb.addLog("info", "Sandbox killed", nil)
+	sb.destroy()
+	w.WriteHeader(http.StatusNoContent)
+}
+
+type timeoutRequest struct {
+	Timeout *int32 `json:"timeout"`
+}
+
+func (s *Server) handleSetTimeout(w http.ResponseWriter, r *http.Request) {
+	id, ok := sandboxIDParam(w, r)
+	if !ok {
+		return
+	}
+	var req timeoutRequest
+	if err := decodeBody(r, &req); err != nil {
+		validationError(w, err.Error())
+		return
+	}
+	if req.Timeout == nil {
+		validationError(w, `request body has an error: doesn't match schema: Error at "/timeout": property "timeout" is missing`)
+		return
+	}
+	if *req.Timeout < 0 {
+		validationError(w, `request body has an error: doesn't match schema: Error at "/timeout": number must be at least 0`)
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sb := s.lookupLocked(w, id)
+	if sb == nil {
+		return
+	}
+	if sb.state != stateRunning {
+		notFoundSandbox(w, id)
+		return
+	}
+	end := time.Now().UTC().Add(time.Duration(*req.Timeout) * time.Second)
+	if limit := sb.startedAt.Add(s.opts.MaxLifetime); end.After(limit) {
+		end = limit // E2B caps silently at the team's maximum length
+	}
+	sb.endAt = end
+	s.armTimerLocked(sb)
+	go sb.addLog("info", "Sandbox timeout updated", map[string]string{"endAt": end.Format(time.RFC3339)})
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Server) handleRefresh(w http.ResponseWriter, r *http.Request) {
+	id, ok := sandboxIDParam(w, r)
+	if !ok {
+		return
+	}
+	var req struct {
+		Duration *int `json:"duration"`
+	}
+	if err := decodeBody(r, &req); err != nil && err != errEmptyBody {
+		validationError(w, err.Error())
+		return
+	}
+	d := 15
+	if req.Duration != nil {
+		if *req.Duration < 0 || *req.Duration > 3600 {
+			validationError(w, `request body has an error: doesn't match schema: Error at "/duration": number must be between 0 and 3600`)
+			return
+		}
+		if *req.Duration > d {
+			d = *req.Duration
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sb := s.lookupLocked(w, id)
+	if sb == nil {
+		return
+	}
+	if sb.state != stateRunning {
+		notFoundSandbox(w, id)
+		return
+	}
+	end := time.Now().UTC().Add(time.Duration(d) * time.Second)
+	if limit := sb.startedAt.Add(s.opts.MaxLifetime); end.After(limit) {
+		end = limit
+	}
+	if end.After(sb.endAt) {
+		sb.endAt = end
+		s.armTimerLocked(sb)
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Server) handlePause(w http.ResponseWriter, r *http.Request) {
+	id, ok := sandboxIDParam(w, r)
+	if !ok {
+		return
+	}
+	var req struct {
+		Memory *bool `json:"memory"`
+	}
+	if err := decodeBody(r, &req); err != nil && err != errEmptyBody {
+		validationError(w, err.Error())
+		return
+	}
+	memory := req.Memory == nil || *req.Memory
+	s.mu.Lock()
+	sb := s.lookupLocked(w, id)
+	if sb == nil {
+		s.mu.Unlock()
+		return
+	}
+	if sb.state == statePaused {
+		s.mu.Unlock()
+		writeErrorf(w, http.StatusConflict, "Error pausing sandbox - sandbox '%s' is already paused", id)
+		return
+	}
+	s.pauseLocked(sb, memory)
+	s.mu.Unlock()
+	sb.addLog("info", "Sandbox paused", nil)
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// handleConnect serves /sandboxes/{id}/connect and /v2/...: 200 when running
+// (TTL only extended), 201 when it resumed a paused sandbox.
+func (s *Server) handleConnect(w http.ResponseWriter, r *http.Request) {
+	id, ok := sandboxIDParam(w, r)
+	if !ok {
+		return
+	}
+	v2 := strings.HasPrefix(r.Pattern, "POST /v2/")
+	var req timeoutRequest
+	if err := decodeBody(r, &req); err != nil && (err != errEmptyBody || !v2) {
+		validationError(w, err.Error())
+		return
+	}
+	if req.Timeout == nil && !v2 {
+		validationError(w, `request body has an error: doesn't match schema: Error at "/timeout": property "timeout" is missing`)
+		return
+	}
+	var timeout time.Duration
+	if req.Timeout != nil {
+		if *req.Timeout < 0 {
+			validationError(w, `request body has an error: doesn't match schema: Error at "/timeout": number must be at least 0`)
+			return
+		}
+		timeout = time.Duration(*req.Timeout) * time.Second
+		if timeout > s.opts.MaxLifetime {
+			writeError(w, http.StatusBadRequest, s.maxLifetimeMessage())
+			return
+		}
+	}
+	s.mu.Lock()
+	sb := s.lookupLocked(w, id)
+	if sb == nil {
+		s.mu.Unlock()
+		return
+	}
+	if sb.state == stateRunning {
+		if req.Timeout != nil {
+			end := time.Now().UTC().Add(timeout)
+			if limit := sb.startedAt.Add(s.opts.MaxLifetime); end.After(limit) {
+				end = limit
+			}
+			if end.After(sb.endAt) {
+				sb.endAt = end
+				s.armTimerLocked(sb)
+			}
+		}
+		resp := s.sandboxResponseLocked(sb)
+		s.mu.Unlock()
+		writeJSON(w, http.StatusOK, resp)
+		return
+	}
+	if req.Timeout == nil {
+		timeout = defaultTimeoutV2
+	}
+	s.resumeLocked(sb, timeout)
+	resp := s.sandboxResponseLocked(sb)
+	s.mu.Unlock()
+	sb.addLog("info", "Sandbox resumed", nil)
+	writeJSON(w, http.StatusCreated, resp)
+}
+
+// handleResume is the deprecated POST /sandboxes/{id}/resume.
+func (s *Server) handleResume(w http.ResponseWriter, r *http.Request) {
+	id, ok := sandboxIDParam(w, r)
+	if !ok {
+		return
+	}
+	var req struct {
+		Timeout   *int32 `json:"timeout"`
+		AutoPause *bool  `json:"autoPause"`
+	}
+	if err := decodeBody(r, &req); err != nil && err != errEmptyBody {
+		validationError(w, err.Error())
+		return
+	}
+	timeout := defaultTimeoutV1
+	if req.Timeout != nil {
+		if *req.Timeout < 0 {
+			validationError(w, `request body has an error: doesn't match schema: Error at "/timeout": number must be at least 0`)
+			return
+		}
+		timeout = time.Duration(*req.Timeout) * time.Second
+	}
+	if timeout > s.opts.MaxLifetime {
+		writeError(w, http.StatusBadRequest, s.maxLifetimeMessage())
+		return
+	}
+	s.mu.Lock()
+	sb := s.lookupLocked(w, id)
+	if sb == nil {
+		s.mu.Unlock()
+		return
+	}
+	if sb.state == stateRunning {
+		s.mu.Unlock()
+		writeErrorf(w, http.StatusConflict, "Sandbox %s is already running", id)
+		return
+	}
+	if req.AutoPause != nil {
+		sb.autoPause = *req.AutoPause
+	}
+	s.resumeLocked(sb, timeout)
+	resp := s.sandboxResponseLocked(sb)
+	s.mu.Unlock()
+	sb.addLog("info", "Sandbox resumed", nil)
+	writeJSON(w, http.StatusCreated, resp)
+}
+
+type networkUpdateRequest struct {
+	AllowOut            []string        `json:"allowOut"`
+	DenyOut             []string        `json:"denyOut"`
+	AllowInternetAccess *bool           `json:"allow_internet_access"`
+	EgressProxy         *map[string]any `json:"egressProxy"`
+}
+
+func (s *Server) handleNetwork(w http.ResponseWriter, r *http.Request) {
+	id, ok := sandboxIDParam(w, r)
+	if !ok {
+		return
+	}
+	var req networkUpdateRequest
+	if err := decodeBody(r, &req); err != nil {
+		validationError(w, err.Error())
+		return
+	}
+	if req.EgressProxy != nil {
+		writeError(w, http.StatusForbidden, "egress proxy is not enabled for this team")
+		return
+	}
+	deny := append([]string(nil), req.DenyOut...)
+	if req.AllowInternetAccess != nil && !*req.AllowInternetAccess && !contains(deny, "0.0.0.0/0") {
+		deny = append(deny, "0.0.0.0/0")
+	}
+	if msg := validateNetwork(req.AllowOut, deny); msg != "" {
+		writeError(w, http.StatusBadRequest, msg)
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sb := s.lookupLocked(w, id)
+	if sb == nil {
+		return
+	}
+	if sb.state != stateRunning {
+		writeErrorf(w, http.StatusConflict, "Sandbox '%s' cannot be updated while in '%s' state", id, sb.state)
+		return
+	}
+	sb.network.AllowOut = req.AllowOut
+	sb.network.DenyOut = deny
+	sb.allowInternet = req.AllowInternetAccess
+	w.WriteHeader(http.StatusNoContent)
+}

@@ -1,0 +1,345 @@
+package emulator
+
+import (
+	"compress/gzip"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// fileSignature is envd's signed-URL signature.
+func fileSignature(filePath, op, user, token, expiration string) string {
+	raw := filePath + ":" + op + ":" + user + ":" + token
+	if expiration != "" {
+		raw += ":" + expiration
+	}
+	sum := sha256.Sum256([]byte(raw))
+	return "v1_" + base64.RawStdEncoding.EncodeToString(sum[:])
+}
+
+func fileOp(r *http.Request) string {
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		return "read"
+	}
+	return "write"
+}
+
+// sandboxBySignature finds the sandbox whose access token validates the
+// request's signature (signed URLs carry no sandbox header).
+func (s *Server) sandboxBySignature(r *http.Request) *sandbox {
+	q := r.URL.Query()
+	sig := q.Get("signature")
+	if sig == "" {
+		return nil
+	}
+	s.mu.Lock()
+	var match *sandbox
+	for _, sb := range s.sandboxes {
+		if !sb.secure {
+			continue
+		}
+		want := fileSignature(q.Get("path"), fileOp(r), q.Get("username"), s.accessToken(sb.id), q.Get("signature_expiration"))
+		if subtle.ConstantTimeCompare([]byte(sig), []byte(want)) == 1 {
+			match = sb
+			break
+		}
+	}
+	s.mu.Unlock()
+	if match == nil {
+		return nil
+	}
+	return s.runningSandbox(match.id)
+}
+
+// authorizeFiles applies envd's token-or-signature rule for /files.
+func (s *Server) authorizeFiles(r *http.Request, sb *sandbox) (int, string) {
+	if !sb.secure {
+		return 0, ""
+	}
+	token := s.accessToken(sb.id)
+	if h := r.Header.Get(hdrAccessToken); h != "" {
+		if subtle.ConstantTimeCompare([]byte(h), []byte(token)) == 1 {
+			return 0, ""
+		}
+		return http.StatusUnauthorized, unauthorizedEnvd
+	}
+	q := r.URL.Query()
+	sig := q.Get("signature")
+	if sig == "" {
+		return http.StatusUnauthorized, "missing signature query parameter"
+	}
+	exp := q.Get("signature_expiration")
+	want := fileSignature(q.Get("path"), fileOp(r), q.Get("username"), token, exp)
+	if subtle.ConstantTimeCompare([]byte(sig), []byte(want)) != 1 {
+		return http.StatusUnauthorized, "invalid signature"
+	}
+	if exp != "" {
+		n, err := strconv.ParseInt(exp, 10, 64)
+		if err != nil {
+			return http.StatusBadRequest, "invalid signature_expiration"
+		}
+		if n < time.Now().Unix() {
+			return http.StatusUnauthorized, "signature is already expired"
+		}
+	}
+	return 0, ""
+}
+
+func (s *Server) serveFiles(w http.ResponseWriter, r *http.Request, sb *sandbox) {
+	if status, msg := s.authorizeFiles(r, sb); status != 0 {
+		writeError(w, status, msg)
+		return
+	}
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+		s.downloadFile(w, r, sb)
+	case http.MethodPost:
+		s.uploadFiles(w, r, sb)
+	default:
+		writeErrorf(w, http.StatusMethodNotAllowed, "method %s not allowed", r.Method)
+	}
+}
+
+// acceptsGzip negotiates Accept-Encoding: gzip preferred, identity allowed
+// unless refused; ok=false means nothing acceptable (406).
+func acceptsGzip(header string) (gz, ok bool) {
+	if strings.TrimSpace(header) == "" {
+		return false, true
+	}
+	identity := true
+	for _, part := range strings.Split(header, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		name = strings.ToLower(strings.TrimSpace(name))
+		zero := strings.ReplaceAll(strings.TrimSpace(params), " ", "") == "q=0"
+		switch name {
+		case "gzip":
+			if !zero {
+				gz = true
+			}
+		case "identity", "*":
+			if zero {
+				identity = false
+			}
+		}
+	}
+	return gz, gz || identity
+}
+
+func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, sb *sandbox) {
+	v, host := sb.resolvePath(r.URL.Query().Get("path"))
+	st, err := os.Stat(host)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			writeErrorf(w, http.StatusNotFound, "path '%s' does not exist", v)
+			return
+		}
+		writeErrorf(w, http.StatusInternalServerError, "error checking path '%s': %v", v, err)
+		return
+	}
+	if st.IsDir() {
+		writeErrorf(w, http.StatusBadRequest, "path '%s' is a directory", v)
+		return
+	}
+	gz, ok := acceptsGzip(r.Header.Get("Accept-Encoding"))
+	if !ok {
+		writeError(w, http.StatusNotAcceptable, "no acceptable encoding found, supported: [identity, gzip]")
+		return
+	}
+	f, err := os.Open(host)
+	if err != nil {
+		writeErrorf(w, http.StatusInternalServerError, "error opening file '%s': %v", v, err)
+		return
+	}
+	defer f.Close()
+	w.Header().Set("Content-Disposition", mime.FormatMediaType("inline", map[string]string{"filename": path.Base(v)}))
+	w.Header().Set("Vary", "Accept-Encoding")
+	if !gz {
+		http.ServeContent(w, r, path.Base(v), st.ModTime(), f)
+		return
+	}
+	w.Header().Set("Content-Type", "application/octet-stream")
+	w.Header().Set("Content-Encoding", "gzip")
+	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodHead {
+		return
+	}
+	zw := gzip.NewWriter(w)
+	if _, err := io.Copy(zw, f); err != nil {
+		return // client gone
+	}
+	_ = zw.Close()
+}
+
+type uploadedEntry struct {
+	Path     string            `json:"path"`
+	Name     string            `json:"name"`
+	Type     string            `json:"type"`
+	Metadata map[string]string `json:"metadata,omitempty"`
+}
+
+// uploadMetadata collects X-Metadata-<key> headers (printable ASCII only).
+func uploadMetadata(h http.Header) (map[string]string, error) {
+	var out map[string]string
+	for name, values := range h {
+		if !strings.HasPrefix(strings.ToLower(name), "x-metadata-") || len(values) == 0 {
+			continue
+		}
+		key := strings.ToLower(name[len("x-metadata-"):])
+		if key == "" || !printableASCII(key) || !printableASCII(values[0]) {
+			return nil, fmt.Errorf("invalid metadata header %q: keys and values must be printable ASCII", name)
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[key] = values[0]
+	}
+	return out, nil
+}
+
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Server) uploadFiles(w http.ResponseWriter, r *http.Request, sb *sandbox) {
+	meta, err := uploadMetadata(r.Header)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	var body io.Reader = r.Body
+	switch enc := strings.ToLower(strings.TrimSpace(r.Header.Get("Content-Encoding"))); enc {
+	case "", "identity":
+	case "gzip":
+		zr, err := gzip.NewReader(r.Body)
+		if err != nil {
+			writeErrorf(w, http.StatusBadRequest, "error reading gzip body: %v", err)
+			return
+		}
+		defer zr.Close()
+		body = zr
+	default:
+		writeErrorf(w, http.StatusBadRequest, "unsupported content encoding: %s", enc)
+		return
+	}
+	ct, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil {
+		writeErrorf(w, http.StatusBadRequest, "unsupported content type: %s", r.Header.Get("Content-Type"))
+		return
+	}
+	target := r.URL.Query().Get("path")
+	var entries []uploadedEntry
+	switch ct {
+	case "application/octet-stream":
+		if target == "" {
+			writeError(w, http.StatusBadRequest, "path query parameter is required for application/octet-stream uploads")
+			return
+		}
+		e, status, err := sb.writeFile(target, body, meta)
+		if err != nil {
+			writeError(w, status, err.Error())
+			return
+		}
+		entries = append(entries, e)
+	case "multipart/form-data":
+		mr := multipart.NewReader(body, params["boundary"])
+		seen := map[string]bool{}
+		for {
+			part, err := mr.NextPart()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				writeErrorf(w, http.StatusBadRequest, "error reading multipart body: %v", err)
+				return
+			}
+			if part.FormName() != "file" {
+				continue
+			}
+			dest := target
+			if dest == "" {
+				_, dp, _ := mime.ParseMediaType(part.Header.Get("Content-Disposition"))
+				dest = dp["filename"]
+			}
+			v, _ := sb.resolvePath(dest)
+			if seen[v] {
+				writeErrorf(w, http.StatusBadRequest, "cannot upload multiple files to the same path '%s'", v)
+				return
+			}
+			seen[v] = true
+			e, status, err := sb.writeFile(dest, part, meta)
+			if err != nil {
+				writeError(w, status, err.Error())
+				return
+			}
+			entries = append(entries, e)
+		}
+	default:
+		writeErrorf(w, http.StatusBadRequest, "unsupported content type: %s", ct)
+		return
+	}
+	if len(entries) == 0 {
+		writeError(w, http.StatusBadRequest, "no file was uploaded")
+		return
+	}
+	writeJSON(w, http.StatusOK, entries)
+}
+
+// writeFile streams r into the sandbox path, creating parent directories.
+func (sb *sandbox) writeFile(p string, r io.Reader, meta map[string]string) (uploadedEntry, int, error) {
+	v, host := sb.resolvePath(p)
+	if st, err := os.Stat(host); err == nil && st.IsDir() {
+		return uploadedEntry{}, http.StatusBadRequest, fmt.Errorf("path '%s' is a directory", v)
+	}
+	if err := os.MkdirAll(filepath.Dir(host), 0o755); err != nil {
+		return uploadedEntry{}, http.StatusInternalServerError, fmt.Errorf("error creating parent directories of '%s': %v", v, err)
+	}
+	f, err := os.OpenFile(host, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	if err != nil {
+		return uploadedEntry{}, http.StatusInternalServerError, fmt.Errorf("error opening file '%s': %v", v, err)
+	}
+	if _, err := io.Copy(f, r); err != nil {
+		_ = f.Close()
+		return uploadedEntry{}, http.StatusBadRequest, fmt.Errorf("error writing file '%s': %v", v, err)
+	}
+	if err := f.Close(); err != nil {
+		return uploadedEntry{}, http.StatusInternalServerError, fmt.Errorf("error closing file '%s': %v", v, err)
+	}
+	sb.setFileMeta(host, meta)
+	return uploadedEntry{Path: v, Name: path.Base(v), Type: "file", Metadata: meta}, 0, nil
+}
+
+func (sb *sandbox) setFileMeta(host string, meta map[string]string) {
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	if len(meta) == 0 {
+		delete(sb.fileMeta, host)
+		return
+	}
+	sb.fileMeta[host] = copyMap(meta)
+}
+
+func (sb *sandbox) getFileMeta(host string) map[string]string {
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	if m, ok := sb.fileMeta[host]; ok {
+		return copyMap(m)
+	}
+	return nil
+}

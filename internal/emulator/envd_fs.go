@@ -1,0 +1,264 @@
+package emulator
+
+import (
+	"errors"
+	"io/fs"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"time"
+)
+
+// entryInfoJSON is filesystem.EntryInfo in proto-JSON (defaults omitted).
+type entryInfoJSON struct {
+	Name          string            `json:"name,omitempty"`
+	Type          string            `json:"type,omitempty"`
+	Path          string            `json:"path,omitempty"`
+	Size          string            `json:"size,omitempty"`
+	Mode          uint32            `json:"mode,omitempty"`
+	Permissions   string            `json:"permissions,omitempty"`
+	Owner         string            `json:"owner,omitempty"`
+	Group         string            `json:"group,omitempty"`
+	ModifiedTime  string            `json:"modifiedTime,omitempty"`
+	SymlinkTarget *string           `json:"symlinkTarget,omitempty"`
+	Metadata      map[string]string `json:"metadata,omitempty"`
+}
+
+func fileType(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "FILE_TYPE_DIRECTORY"
+	case m.IsRegular():
+		return "FILE_TYPE_FILE"
+	}
+	return "FILE_TYPE_UNSPECIFIED"
+}
+
+// entryInfo describes virtual (stored at host) like envd: symlinks report
+// their target's type and set symlinkTarget. Owner is always "user".
+func (sb *sandbox) entryInfo(virtual, host string) (*entryInfoJSON, error) {
+	lst, err := os.Lstat(host)
+	if err != nil {
+		return nil, err
+	}
+	info := lst
+	var target *string
+	if lst.Mode()&os.ModeSymlink != 0 {
+		link, err := os.Readlink(host)
+		if err == nil {
+			target = &link
+		}
+		if st, err := os.Stat(host); err == nil {
+			info = st
+		}
+	}
+	e := &entryInfoJSON{
+		Name: path.Base(virtual), Type: fileType(info.Mode()), Path: virtual,
+		Mode: uint32(lst.Mode().Perm()), Permissions: lst.Mode().String(),
+		Owner: "user", Group: "user",
+		ModifiedTime:  lst.ModTime().UTC().Format(time.RFC3339Nano),
+		SymlinkTarget: target, Metadata: sb.getFileMeta(host),
+	}
+	if target != nil && info == lst {
+		e.Type = "FILE_TYPE_UNSPECIFIED" // dangling link
+	}
+	if sz := info.Size(); sz != 0 && !info.IsDir() {
+		e.Size = itoa64(sz)
+	} else if info.IsDir() && lst.Size() != 0 {
+		e.Size = itoa64(lst.Size())
+	}
+	return e, nil
+}
+
+func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
+
+func (s *Server) serveFilesystemRPC(w http.ResponseWriter, r *http.Request, sb *sandbox, method string) {
+	switch method {
+	case "WatchDir":
+		s.watchDir(w, r, sb)
+		return
+	case "Stat", "MakeDir", "Move", "ListDir", "Remove", "CreateWatcher", "GetWatcherEvents", "RemoveWatcher":
+	default:
+		writeConnectError(w, newRPCError("unimplemented", "filesystem.Filesystem/%s is not implemented", method))
+		return
+	}
+	var req struct {
+		Path           string     `json:"path"`
+		Source         string     `json:"source"`
+		Destination    string     `json:"destination"`
+		Depth          flexUint32 `json:"depth"`
+		Recursive      bool       `json:"recursive"`
+		WatcherID      string     `json:"watcherId"`
+		WatcherIDSnake string     `json:"watcher_id"`
+	}
+	if err := readUnary(r, &req); err != nil {
+		writeConnectError(w, err)
+		return
+	}
+	var resp any
+	var err error
+	switch method {
+	case "Stat":
+		resp, err = sb.fsStat(req.Path)
+	case "MakeDir":
+		resp, err = sb.fsMakeDir(req.Path)
+	case "Move":
+		resp, err = sb.fsMove(req.Source, req.Destination)
+	case "ListDir":
+		resp, err = sb.fsListDir(req.Path, uint32(req.Depth))
+	case "Remove":
+		resp, err = sb.fsRemove(req.Path)
+	case "CreateWatcher":
+		resp, err = sb.createWatcher(req.Path, req.Recursive)
+	case "GetWatcherEvents":
+		id := req.WatcherID
+		if id == "" {
+			id = req.WatcherIDSnake
+		}
+		resp, err = sb.watcherEvents(id)
+	case "RemoveWatcher":
+		id := req.WatcherID
+		if id == "" {
+			id = req.WatcherIDSnake
+		}
+		resp, err = sb.removeWatcher(id)
+	}
+	if err != nil {
+		writeConnectError(w, err)
+		return
+	}
+	writeUnary(w, resp)
+}
+
+type entryResponse struct {
+	Entry *entryInfoJSON `json:"entry"`
+}
+
+func notFoundPath(virtual string) error {
+	return newRPCError("not_found", "path '%s' does not exist", virtual)
+}
+
+func fsError(virtual string, err error) error {
+	if errors.Is(err, os.ErrNotExist) {
+		return notFoundPath(virtual)
+	}
+	return newRPCError("internal", "error accessing '%s': %v", virtual, err)
+}
+
+func (sb *sandbox) fsStat(p string) (any, error) {
+	v, host := sb.resolvePath(p)
+	e, err := sb.entryInfo(v, host)
+	if err != nil {
+		return nil, fsError(v, err)
+	}
+	return entryResponse{Entry: e}, nil
+}
+
+func (sb *sandbox) fsMakeDir(p string) (any, error) {
+	v, host := sb.resolvePath(p)
+	if st, err := os.Stat(host); err == nil {
+		if st.IsDir() {
+			return nil, newRPCError("already_exists", "directory '%s' already exists", v)
+		}
+		return nil, newRPCError("invalid_argument", "path '%s' already exists and is not a directory", v)
+	}
+	if err := os.MkdirAll(host, 0o755); err != nil {
+		return nil, newRPCError("internal", "error creating directory '%s': %v", v, err)
+	}
+	e, err := sb.entryInfo(v, host)
+	if err != nil {
+		return nil, fsError(v, err)
+	}
+	return entryResponse{Entry: e}, nil
+}
+
+func (sb *sandbox) fsMove(src, dst string) (any, error) {
+	vs, hs := sb.resolvePath(src)
+	vd, hd := sb.resolvePath(dst)
+	if _, err := os.Lstat(hs); err != nil {
+		return nil, fsError(vs, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(hd), 0o755); err != nil {
+		return nil, newRPCError("internal", "error creating parent of '%s': %v", vd, err)
+	}
+	if err := os.Rename(hs, hd); err != nil {
+		return nil, newRPCError("internal", "error renaming '%s' to '%s': %v", vs, vd, err)
+	}
+	sb.mu.Lock()
+	if m, ok := sb.fileMeta[hs]; ok {
+		delete(sb.fileMeta, hs)
+		sb.fileMeta[hd] = m
+	}
+	sb.mu.Unlock()
+	e, err := sb.entryInfo(vd, hd)
+	if err != nil {
+		return nil, fsError(vd, err)
+	}
+	return entryResponse{Entry: e}, nil
+}
+
+func (sb *sandbox) fsListDir(p string, depth uint32) (any, error) {
+	if depth == 0 {
+		depth = 1
+	}
+	v, host := sb.resolvePath(p)
+	st, err := os.Stat(host) // a symlinked root is followed
+	if err != nil {
+		return nil, fsError(v, err)
+	}
+	if !st.IsDir() {
+		return nil, newRPCError("invalid_argument", "path '%s' is not a directory", v)
+	}
+	entries := []*entryInfoJSON{}
+	var walk func(vdir, hdir string, level uint32) error
+	walk = func(vdir, hdir string, level uint32) error {
+		items, err := os.ReadDir(hdir)
+		if err != nil {
+			return err
+		}
+		sort.Slice(items, func(i, j int) bool { return items[i].Name() < items[j].Name() })
+		for _, it := range items {
+			cv, ch := path.Join(vdir, it.Name()), filepath.Join(hdir, it.Name())
+			e, err := sb.entryInfo(cv, ch)
+			if err != nil {
+				continue // vanished meanwhile
+			}
+			entries = append(entries, e)
+			if it.IsDir() && level < depth { // DirEntry.IsDir does not follow symlinks
+				if err := walk(cv, ch, level+1); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	if err := walk(v, host, 1); err != nil {
+		return nil, fsError(v, err)
+	}
+	return map[string]any{"entries": entries}, nil
+}
+
+func (sb *sandbox) fsRemove(p string) (any, error) {
+	v, host := sb.resolvePath(p)
+	if host == sb.homeDir() || host == sb.tmpDir() || host == sb.rootDir() {
+		// Keep the mount points; empty them instead.
+		items, err := os.ReadDir(host)
+		if err != nil {
+			return nil, fsError(v, err)
+		}
+		for _, it := range items {
+			if err := os.RemoveAll(filepath.Join(host, it.Name())); err != nil {
+				return nil, newRPCError("internal", "error removing '%s': %v", v, err)
+			}
+		}
+		return struct{}{}, nil
+	}
+	if err := os.RemoveAll(host); err != nil {
+		return nil, newRPCError("internal", "error removing '%s': %v", v, err)
+	}
+	sb.setFileMeta(host, nil)
+	return struct{}{}, nil
+}

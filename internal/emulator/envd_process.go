@@ -1,0 +1,356 @@
+package emulator
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Proto-JSON shapes of process.proto (defaults omitted like protojson).
+
+type processSelector struct {
+	PID *flexUint32 `json:"pid,omitempty"`
+	Tag *string     `json:"tag,omitempty"`
+}
+
+type startRequest struct {
+	Process processConfig   `json:"process"`
+	Pty     json.RawMessage `json:"pty,omitempty"`
+	Tag     *string         `json:"tag,omitempty"`
+	Stdin   *bool           `json:"stdin,omitempty"`
+}
+
+type startEventJSON struct {
+	PID uint32 `json:"pid"`
+}
+
+type dataEventJSON struct {
+	Stdout []byte `json:"stdout,omitempty"`
+	Stderr []byte `json:"stderr,omitempty"`
+	Pty    []byte `json:"pty,omitempty"`
+}
+
+type endEventJSON struct {
+	ExitCode int32  `json:"exitCode,omitempty"`
+	Exited   bool   `json:"exited,omitempty"`
+	Status   string `json:"status,omitempty"`
+	Error    string `json:"error,omitempty"`
+}
+
+type processEventJSON struct {
+	Start     *startEventJSON `json:"start,omitempty"`
+	Data      *dataEventJSON  `json:"data,omitempty"`
+	End       *endEventJSON   `json:"end,omitempty"`
+	Keepalive *struct{}       `json:"keepalive,omitempty"`
+}
+
+type processResponse struct {
+	Event processEventJSON `json:"event"`
+}
+
+type processInput struct {
+	Stdin []byte `json:"stdin,omitempty"`
+	Pty   []byte `json:"pty,omitempty"`
+}
+
+type processInfoJSON struct {
+	Config processConfig `json:"config"`
+	PID    uint32        `json:"pid"`
+	Tag    *string       `json:"tag,omitempty"`
+}
+
+const defaultKeepalive = 90 * time.Second
+
+func (s *Server) serveProcessRPC(w http.ResponseWriter, r *http.Request, sb *sandbox, method string) {
+	switch method {
+	case "Start":
+		s.processStart(w, r, sb)
+	case "Connect":
+		s.processConnect(w, r, sb)
+	case "StreamInput":
+		s.processStreamInput(w, r, sb)
+	case "List", "SendInput", "SendSignal", "CloseStdin", "Update":
+		resp, err := s.processUnary(r, sb, method)
+		if err != nil {
+			writeConnectError(w, err)
+			return
+		}
+		writeUnary(w, resp)
+	default:
+		writeConnectError(w, newRPCError("unimplemented", "process.Process/%s is not implemented", method))
+	}
+}
+
+func (s *Server) processUnary(r *http.Request, sb *sandbox, method string) (any, error) {
+	if method == "List" {
+		var req struct{}
+		if err := readUnary(r, &req); err != nil {
+			return nil, err
+		}
+		out := []processInfoJSON{}
+		for _, p := range sb.procs.list() {
+			info := processInfoJSON{Config: p.config, PID: p.pid}
+			if p.tag != "" {
+				t := p.tag
+				info.Tag = &t
+			}
+			out = append(out, info)
+		}
+		return map[string]any{"processes": out}, nil
+	}
+	var req struct {
+		Process processSelector `json:"process"`
+		Input   processInput    `json:"input"`
+		Signal  json.RawMessage `json:"signal"`
+	}
+	if err := readUnary(r, &req); err != nil {
+		return nil, err
+	}
+	p, err := sb.findProcess(req.Process)
+	if err != nil {
+		return nil, err
+	}
+	switch method {
+	case "SendInput":
+		if !p.running() {
+			return nil, newRPCError("not_found", "process with pid %d not found", p.pid)
+		}
+		data := req.Input.Stdin
+		if p.pty {
+			data = append(data, req.Input.Pty...)
+		} else if len(req.Input.Pty) > 0 {
+			return nil, newRPCError("failed_precondition", "process %d has no pty", p.pid)
+		}
+		if err := p.writeStdin(data); err != nil {
+			return nil, err
+		}
+	case "SendSignal":
+		sig, err := parseSignal(req.Signal)
+		if err != nil {
+			return nil, err
+		}
+		if !p.running() {
+			return nil, newRPCError("not_found", "process with pid %d not found", p.pid)
+		}
+		p.signalGroup(sig)
+	case "CloseStdin":
+		if p.pty {
+			return nil, newRPCError("failed_precondition", "cannot close stdin of a pty process")
+		}
+		p.closeStdin()
+	case "Update":
+		// PTY resize: nothing to do without a real terminal.
+	}
+	return struct{}{}, nil
+}
+
+// parseSignal accepts the enum name or number; only SIGTERM and SIGKILL exist.
+func parseSignal(raw json.RawMessage) (signalKind, error) {
+	v := strings.Trim(strings.TrimSpace(string(raw)), `"`)
+	switch trimSignalName(v) {
+	case "SIGKILL", "9":
+		return sigKill, nil
+	case "SIGTERM", "15":
+		return sigTerm, nil
+	}
+	return 0, newRPCError("unimplemented", "invalid signal: %s", v)
+}
+
+// findProcess resolves a ProcessSelector.
+func (sb *sandbox) findProcess(sel processSelector) (*process, error) {
+	var pid *uint32
+	if sel.PID != nil {
+		v := uint32(*sel.PID)
+		pid = &v
+	}
+	if pid == nil && sel.Tag == nil {
+		return nil, newRPCError("invalid_argument", "process selector is required")
+	}
+	p := sb.procs.find(pid, sel.Tag)
+	if p == nil {
+		if pid != nil {
+			return nil, newRPCError("not_found", "process with pid %d not found", *pid)
+		}
+		return nil, newRPCError("not_found", "process with tag %s not found", *sel.Tag)
+	}
+	return p, nil
+}
+
+// streamOptions reads Connect-Timeout-Ms and Keepalive-Ping-Interval.
+func streamOptions(r *http.Request) (deadline, keepalive time.Duration) {
+	if ms, err := strconv.ParseInt(r.Header.Get("Connect-Timeout-Ms"), 10, 64); err == nil && ms > 0 {
+		deadline = time.Duration(ms) * time.Millisecond
+	}
+	keepalive = defaultKeepalive
+	if sec, err := strconv.ParseInt(r.Header.Get("Keepalive-Ping-Interval"), 10, 64); err == nil && sec > 0 {
+		keepalive = time.Duration(sec) * time.Second
+	}
+	return deadline, keepalive
+}
+
+func (s *Server) processStart(w http.ResponseWriter, r *http.Request, sb *sandbox) {
+	var req startRequest
+	if err := readStreamRequest(r, &req); err != nil {
+		newStreamWriter(w).end(err)
+		return
+	}
+	withStdin := req.Stdin == nil || *req.Stdin
+	pty := len(req.Pty) > 0 && string(req.Pty) != "null"
+	tag := ""
+	if req.Tag != nil {
+		tag = *req.Tag
+	}
+	p, sub, err := sb.procs.start(req.Process, withStdin || pty, tag, pty)
+	if err != nil {
+		newStreamWriter(w).end(err)
+		return
+	}
+	deadline, keepalive := streamOptions(r)
+	if deadline > 0 {
+		// envd ties the process's life to the request deadline.
+		t := time.AfterFunc(deadline, func() { p.signalGroup(sigKill) })
+		go func() { <-p.done; t.Stop() }()
+	}
+	s.pumpProcess(w, r, sb, p, sub, deadline, keepalive)
+}
+
+func (s *Server) processConnect(w http.ResponseWriter, r *http.Request, sb *sandbox) {
+	var req struct {
+		Process processSelector `json:"process"`
+	}
+	if err := readStreamRequest(r, &req); err != nil {
+		newStreamWriter(w).end(err)
+		return
+	}
+	p, err := sb.findProcess(req.Process)
+	if err != nil {
+		newStreamWriter(w).end(err)
+		return
+	}
+	sub, ended := p.subscribe()
+	if ended != nil {
+		sw := newStreamWriter(w)
+		_ = sw.send(processResponse{Event: processEventJSON{Start: &startEventJSON{PID: p.pid}}})
+		_ = sw.send(endResponse(*ended))
+		sw.end(nil)
+		return
+	}
+	deadline, keepalive := streamOptions(r)
+	s.pumpProcess(w, r, sb, p, sub, deadline, keepalive)
+}
+
+func endResponse(e endInfo) processResponse {
+	return processResponse{Event: processEventJSON{End: &endEventJSON{ExitCode: e.ExitCode, Exited: e.Exited, Status: e.Status, Error: e.Error}}}
+}
+
+// pumpProcess streams a process's events until it ends, the deadline passes,
+// the client leaves (the process keeps running) or the sandbox stops (the
+// connection is dropped without an end-stream frame).
+func (s *Server) pumpProcess(w http.ResponseWriter, r *http.Request, sb *sandbox, p *process, sub *subscriber, deadline, keepalive time.Duration) {
+	defer p.unsubscribe(sub)
+	drop, unregister := sb.addStream()
+	defer unregister()
+	sw := newStreamWriter(w)
+	if err := sw.send(processResponse{Event: processEventJSON{Start: &startEventJSON{PID: p.pid}}}); err != nil {
+		return
+	}
+	var deadlineC <-chan time.Time
+	if deadline > 0 {
+		t := time.NewTimer(deadline)
+		defer t.Stop()
+		deadlineC = t.C
+	}
+	ka := time.NewTimer(keepalive)
+	defer ka.Stop()
+	for {
+		select {
+		case ev := <-sub.ch:
+			var msg processResponse
+			switch ev.kind {
+			case evEnd:
+				if err := sw.send(endResponse(ev.end)); err == nil {
+					sw.end(nil)
+				}
+				return
+			case evStdout:
+				if p.pty {
+					msg.Event.Data = &dataEventJSON{Pty: ev.data}
+				} else {
+					msg.Event.Data = &dataEventJSON{Stdout: ev.data}
+				}
+			case evStderr:
+				msg.Event.Data = &dataEventJSON{Stderr: ev.data}
+			}
+			if err := sw.send(msg); err != nil {
+				return
+			}
+			ka.Reset(keepalive)
+		case <-ka.C:
+			if err := sw.send(processResponse{Event: processEventJSON{Keepalive: &struct{}{}}}); err != nil {
+				return
+			}
+			ka.Reset(keepalive)
+		case <-deadlineC:
+			sw.end(newRPCError("deadline_exceeded", "context deadline exceeded"))
+			return
+		case <-drop:
+			panic(http.ErrAbortHandler)
+		case <-r.Context().Done():
+			return
+		}
+	}
+}
+
+// processStreamInput serves the client-streaming StreamInput RPC.
+func (s *Server) processStreamInput(w http.ResponseWriter, r *http.Request, sb *sandbox) {
+	var p *process
+	fail := func(err error) {
+		sw := newStreamWriter(w)
+		sw.end(err)
+	}
+	for {
+		_, payload, err := readEnvelope(r.Body)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			fail(err)
+			return
+		}
+		var msg struct {
+			Start *struct {
+				Process processSelector `json:"process"`
+			} `json:"start"`
+			Data *struct {
+				Input processInput `json:"input"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(payload, &msg); err != nil {
+			fail(newRPCError("invalid_argument", "unmarshal request: %v", err))
+			return
+		}
+		switch {
+		case msg.Start != nil:
+			if p, err = sb.findProcess(msg.Start.Process); err != nil {
+				fail(err)
+				return
+			}
+		case msg.Data != nil:
+			if p == nil {
+				fail(newRPCError("failed_precondition", "start message must come first"))
+				return
+			}
+			if err := p.writeStdin(append(msg.Data.Input.Stdin, msg.Data.Input.Pty...)); err != nil {
+				fail(err)
+				return
+			}
+		}
+	}
+	sw := newStreamWriter(w)
+	_ = sw.send(struct{}{})
+	sw.end(nil)
+}

@@ -1,0 +1,122 @@
+package emulator
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"runtime/debug"
+	"strings"
+)
+
+// Header names used by E2B's edge and SDKs.
+const (
+	hdrSandboxID   = "E2b-Sandbox-Id"
+	hdrSandboxPort = "E2b-Sandbox-Port"
+	hdrAPIKey      = "X-API-Key"
+	hdrAccessToken = "X-Access-Token"
+	hdrNextToken   = "X-Next-Token"
+)
+
+// serveMain is the handler of the main listener: admin, envd or control plane.
+func (s *Server) serveMain(w http.ResponseWriter, r *http.Request) {
+	defer s.recoverPanic(w, r)
+	switch {
+	case strings.HasPrefix(r.URL.Path, "/_emulator/"):
+		s.serveAdmin(w, r)
+	case isEnvdRequest(r):
+		s.serveEnvd(w, r)
+	default:
+		s.serveControl(w, r)
+	}
+}
+
+// serveEnvdOnly is the handler of the optional envd-only listener.
+func (s *Server) serveEnvdOnly(w http.ResponseWriter, r *http.Request) {
+	defer s.recoverPanic(w, r)
+	s.serveEnvd(w, r)
+}
+
+// isEnvdRequest tells envd traffic from control-plane traffic on the shared listener.
+func isEnvdRequest(r *http.Request) bool {
+	if r.Header.Get(hdrSandboxID) != "" {
+		return true
+	}
+	p := r.URL.Path
+	switch {
+	case strings.HasPrefix(p, "/process.Process/"), strings.HasPrefix(p, "/filesystem.Filesystem/"):
+		return true
+	case p == "/files", p == "/files/compose", p == "/envs", p == "/metrics":
+		return true
+	}
+	return false
+}
+
+func (s *Server) recoverPanic(w http.ResponseWriter, r *http.Request) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	if v == http.ErrAbortHandler { //nolint:errorlint // sentinel compared by identity as net/http does
+		panic(v)
+	}
+	s.logf("emulator: panic serving %s %s: %v\n%s", r.Method, r.URL.Path, v, debug.Stack())
+	writeError(w, http.StatusInternalServerError, "internal emulator error")
+}
+
+// apiError is E2B's control-plane error body.
+type apiError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+func writeError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, apiError{Code: status, Message: msg})
+}
+
+func writeErrorf(w http.ResponseWriter, status int, format string, args ...any) {
+	writeError(w, status, fmt.Sprintf(format, args...))
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	if v == nil {
+		return
+	}
+	_ = json.NewEncoder(w).Encode(v) // the client may be gone; nothing to do then
+}
+
+// decodeBody reads an optional JSON body into v; an empty body leaves v untouched.
+func decodeBody(r *http.Request, v any) error {
+	data, err := io.ReadAll(io.LimitReader(r.Body, 8<<20))
+	if err != nil {
+		return err
+	}
+	if len(strings.TrimSpace(string(data))) == 0 {
+		return errEmptyBody
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("request body has an error: doesn't match schema: %w", err)
+	}
+	return nil
+}
+
+var errEmptyBody = errors.New("request body has an error: value is required but missing")
+
+// validationError words a 400 like E2B's OpenAPI request validator does.
+func validationError(w http.ResponseWriter, detail string) {
+	writeError(w, http.StatusBadRequest, "validation error: error in openapi3filter.RequestError: "+detail)
+}
+
+// dropConnection closes the client connection without any response.
+func dropConnection(w http.ResponseWriter) {
+	if hj, ok := w.(http.Hijacker); ok {
+		if conn, _, err := hj.Hijack(); err == nil {
+			_ = conn.Close()
+			return
+		}
+	}
+	panic(http.ErrAbortHandler)
+}

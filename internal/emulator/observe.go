@@ -1,0 +1,116 @@
+package emulator
+
+import (
+	"runtime"
+	"time"
+)
+
+const (
+	sampleInterval = 5 * time.Second
+	maxSamples     = 2000
+	maxLogEntries  = 5000
+	memTotalBytes  = int64(defaultMemoryMB) << 20
+	diskTotalBytes = int64(defaultDiskMB) << 20
+)
+
+type logEntry struct {
+	at      time.Time
+	level   string
+	message string
+	fields  map[string]string
+}
+
+type metricSample struct {
+	at        time.Time
+	cpuPct    float64
+	memUsed   int64
+	diskUsed  int64
+	cpuTicks  uint64
+	procCount int
+}
+
+func (sb *sandbox) addLog(level, msg string, fields map[string]string) {
+	f := map[string]string{"sandboxID": sb.id, "logger": "emulator"}
+	for k, v := range fields {
+		f[k] = v
+	}
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	at := time.Now().UTC()
+	if n := len(sb.logs); n > 0 && !at.After(sb.logs[n-1].at) {
+		at = sb.logs[n-1].at.Add(time.Millisecond) // keep timestamps strictly increasing for cursors
+	}
+	sb.logs = append(sb.logs, logEntry{at: at, level: level, message: msg, fields: f})
+	if len(sb.logs) > maxLogEntries {
+		sb.logs = sb.logs[len(sb.logs)-maxLogEntries:]
+	}
+}
+
+func (sb *sandbox) logsCopy() []logEntry {
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	return append([]logEntry(nil), sb.logs...)
+}
+
+// takeSample records one metrics sample from /proc and the sandbox's files.
+func (sb *sandbox) takeSample() {
+	var ticks uint64
+	var rss int64
+	pids := sb.procs.pids()
+	for _, pid := range pids {
+		t, r := procStat(pid)
+		ticks += t
+		rss += r
+	}
+	now := time.Now().UTC()
+	s := metricSample{at: now, memUsed: rss, diskUsed: dirSize(sb.dir), cpuTicks: ticks, procCount: len(pids)}
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	if n := len(sb.samples); n > 0 {
+		prev := sb.samples[n-1]
+		if el := now.Sub(prev.at).Seconds(); el > 0 && ticks >= prev.cpuTicks {
+			pct := float64(ticks-prev.cpuTicks) / clockTicks / el / float64(defaultCPUCount) * 100
+			if pct > 100 {
+				pct = 100
+			}
+			s.cpuPct = pct
+		}
+	}
+	sb.samples = append(sb.samples, s)
+	if len(sb.samples) > maxSamples {
+		sb.samples = sb.samples[len(sb.samples)-maxSamples:]
+	}
+}
+
+func (sb *sandbox) samplesCopy() []metricSample {
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	return append([]metricSample(nil), sb.samples...)
+}
+
+// runSampler samples every running sandbox every sampleInterval.
+func (s *Server) runSampler() {
+	defer close(s.samplerDone)
+	t := time.NewTicker(sampleInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.stopSampler:
+			return
+		case <-t.C:
+			s.mu.Lock()
+			var running []*sandbox
+			for _, sb := range s.sandboxes {
+				if sb.state == stateRunning {
+					running = append(running, sb)
+				}
+			}
+			s.mu.Unlock()
+			for _, sb := range running {
+				sb.takeSample()
+			}
+		}
+	}
+}
+
+var _ = runtime.GOOS

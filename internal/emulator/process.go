@@ -1,0 +1,485 @@
+package emulator
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+const (
+	defaultPath      = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+	exitedRetention  = 30 * time.Second
+	outputChunkSize  = 32 << 10
+	pipeIdleAfterEnd = 250 * time.Millisecond
+)
+
+// processConfig mirrors process.ProcessConfig.
+type processConfig struct {
+	Cmd  string            `json:"cmd"`
+	Args []string          `json:"args,omitempty"`
+	Envs map[string]string `json:"envs,omitempty"`
+	Cwd  *string           `json:"cwd,omitempty"`
+}
+
+// endInfo is the Go-style exit description envd sends in the end event.
+type endInfo struct {
+	ExitCode int32
+	Exited   bool
+	Status   string
+	Error    string
+}
+
+type eventKind int
+
+const (
+	evStdout eventKind = iota
+	evStderr
+	evEnd
+)
+
+type procEvent struct {
+	kind eventKind
+	data []byte
+	end  endInfo
+}
+
+type subscriber struct {
+	ch   chan procEvent
+	done chan struct{}
+	once sync.Once
+}
+
+func (sub *subscriber) close() { sub.once.Do(func() { close(sub.done) }) }
+
+// process is one command started through Process/Start.
+type process struct {
+	pid    uint32
+	tag    string
+	config processConfig
+
+	cmd     *exec.Cmd
+	stdinMu sync.Mutex
+	stdin   *os.File // nil when stdin is disabled or closed
+	hasPipe bool
+	pty     bool
+
+	mu       sync.Mutex
+	subs     map[*subscriber]struct{}
+	end      *endInfo
+	exitedAt time.Time
+	done     chan struct{}
+}
+
+// processTable holds the processes of one sandbox.
+type processTable struct {
+	sb     *sandbox
+	mu     sync.Mutex
+	byPID  map[uint32]*process
+	groups map[int]struct{}    // process groups ever started
+	mntNS  map[string]struct{} // mount namespaces (isolation mode)
+}
+
+func newProcessTable(sb *sandbox) *processTable {
+	return &processTable{sb: sb, byPID: map[uint32]*process{}, groups: map[int]struct{}{}, mntNS: map[string]struct{}{}}
+}
+
+// errInvalidArgument marks start errors that are the caller's fault.
+type rpcError struct {
+	code string
+	msg  string
+}
+
+func (e *rpcError) Error() string { return e.code + ": " + e.msg }
+
+func newRPCError(code, format string, args ...any) *rpcError {
+	return &rpcError{code: code, msg: fmt.Sprintf(format, args...)}
+}
+
+// buildEnv is envd's order: PATH, HOME, USER, LOGNAME, sandbox envs, request envs.
+func (pt *processTable) buildEnv(reqEnvs map[string]string, home string) []string {
+	env := map[string]string{"PATH": defaultPath, "HOME": home, "USER": "user", "LOGNAME": "user"}
+	if !pt.sb.srv.isolate {
+		env["TMPDIR"] = pt.sb.tmpDir()
+	}
+	pt.sb.srv.mu.Lock()
+	for k, v := range pt.sb.envVars {
+		env[k] = v
+	}
+	pt.sb.srv.mu.Unlock()
+	for k, v := range reqEnvs {
+		env[k] = v
+	}
+	keys := make([]string, 0, len(env))
+	for k := range env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]string, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, k+"="+env[k])
+	}
+	return out
+}
+
+// isolationWrapper makes /home/user and /tmp private to the sandbox inside a
+// new mount namespace, then execs the command.
+const isolationWrapper = `mount --make-rprivate / && mount --bind "$1" /home/user && mount --bind "$2" /tmp && cd "$3" && shift 3 && exec "$@"`
+
+// start runs cfg like envd does and returns once the process exists, with a
+// subscriber attached before any output is read.
+func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, pty bool) (*process, *subscriber, error) {
+	if cfg.Cmd == "" {
+		return nil, nil, newRPCError("invalid_argument", "process cmd is empty")
+	}
+	cwd := ""
+	if cfg.Cwd != nil {
+		cwd = *cfg.Cwd
+	}
+	vcwd, hostCwd := pt.sb.resolvePath(cwd)
+	if !isPrivatePath(vcwd) {
+		hostCwd = vcwd // commands see the host outside /home/user and /tmp
+	}
+	if st, err := os.Stat(hostCwd); err != nil || !st.IsDir() {
+		return nil, nil, newRPCError("invalid_argument", "cwd '%s' does not exist", vcwd)
+	}
+	var cmd *exec.Cmd
+	if pt.sb.srv.isolate {
+		args := append([]string{"-c", isolationWrapper, "sh", pt.sb.homeDir(), pt.sb.tmpDir(), vcwd, cfg.Cmd}, cfg.Args...)
+		cmd = exec.Command("/bin/sh", args...)
+		cmd.Dir = "/"
+		cmd.Env = pt.buildEnv(cfg.Envs, virtualHome)
+	} else {
+		cmd = exec.Command(cfg.Cmd, cfg.Args...)
+		cmd.Dir = hostCwd
+		cmd.Env = pt.buildEnv(cfg.Envs, pt.sb.homeDir())
+	}
+	cmd.SysProcAttr = sysProcAttr(pt.sb.srv.isolate)
+
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	var errR, errW *os.File
+	if pty { // no real terminal: stderr joins stdout and both arrive as pty data
+		cmd.Stdout, cmd.Stderr = outW, outW
+	} else {
+		if errR, errW, err = os.Pipe(); err != nil {
+			closeAll(outR, outW)
+			return nil, nil, err
+		}
+		cmd.Stdout, cmd.Stderr = outW, errW
+	}
+	var inR, inW *os.File
+	if withStdin {
+		if inR, inW, err = os.Pipe(); err != nil {
+			closeAll(outR, outW, errR, errW)
+			return nil, nil, err
+		}
+		cmd.Stdin = inR
+	}
+	if err := cmd.Start(); err != nil {
+		closeAll(outR, outW, errR, errW, inR, inW)
+		return nil, nil, newRPCError("internal", "error starting process: %v", err)
+	}
+	closeAll(outW, errW, inR)
+
+	p := &process{
+		pid: uint32(cmd.Process.Pid), tag: tag, config: cfg, cmd: cmd,
+		stdin: inW, hasPipe: withStdin, pty: pty,
+		subs: map[*subscriber]struct{}{}, done: make(chan struct{}),
+	}
+	sub, _ := p.subscribe()
+	pt.mu.Lock()
+	pt.prune()
+	pt.byPID[p.pid] = p
+	pt.groups[cmd.Process.Pid] = struct{}{}
+	if ns := mountNamespace(cmd.Process.Pid); ns != "" && pt.sb.srv.isolate {
+		pt.mntNS[ns] = struct{}{}
+	}
+	pt.mu.Unlock()
+	pt.sb.addLog("info", "Process started", map[string]string{"pid": fmt.Sprint(p.pid), "cmd": cfg.Cmd})
+	go p.run(pt, outR, errR)
+	return p, sub, nil
+}
+
+func closeAll(files ...*os.File) {
+	for _, f := range files {
+		if f != nil {
+			_ = f.Close()
+		}
+	}
+}
+
+// pipeReader copies one output pipe into events and remembers whether it is
+// blocked waiting for data, so a pipe held open by a background child
+// cannot delay the end event forever.
+type pipeReader struct {
+	f         *os.File
+	kind      eventKind
+	waitingAt atomic.Int64 // unix nanos when a read started, 0 while not reading
+	done      chan struct{}
+}
+
+func (pr *pipeReader) loop(p *process) {
+	defer close(pr.done)
+	buf := make([]byte, outputChunkSize)
+	for {
+		pr.waitingAt.Store(time.Now().UnixNano())
+		n, err := pr.f.Read(buf)
+		pr.waitingAt.Store(0)
+		if n > 0 {
+			data := make([]byte, n)
+			copy(data, buf[:n])
+			p.publish(procEvent{kind: pr.kind, data: data})
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (pr *pipeReader) idleFor() time.Duration {
+	at := pr.waitingAt.Load()
+	if at == 0 {
+		return 0
+	}
+	return time.Since(time.Unix(0, at))
+}
+
+func (p *process) run(pt *processTable, outR, errR *os.File) {
+	readers := []*pipeReader{{f: outR, kind: evStdout, done: make(chan struct{})}}
+	if errR != nil {
+		readers = append(readers, &pipeReader{f: errR, kind: evStderr, done: make(chan struct{})})
+	}
+	for _, r := range readers {
+		go r.loop(p)
+	}
+	waitErr := p.cmd.Wait()
+	for _, r := range readers {
+		for waiting := true; waiting; {
+			select {
+			case <-r.done:
+				waiting = false
+			case <-time.After(20 * time.Millisecond):
+				if r.idleFor() > pipeIdleAfterEnd {
+					_ = r.f.Close() // unblocks the read
+				}
+			}
+		}
+		_ = r.f.Close()
+	}
+	p.closeStdin()
+	end := endFromState(p.cmd.ProcessState, waitErr)
+	pt.sb.addLog("info", "Process exited", map[string]string{"pid": fmt.Sprint(p.pid), "status": end.Status})
+	p.mu.Lock()
+	p.end = &end
+	p.exitedAt = time.Now()
+	subs := make([]*subscriber, 0, len(p.subs))
+	for s := range p.subs {
+		subs = append(subs, s)
+	}
+	p.mu.Unlock()
+	for _, s := range subs {
+		select {
+		case s.ch <- procEvent{kind: evEnd, end: end}:
+		case <-s.done:
+		}
+	}
+	close(p.done)
+}
+
+func endFromState(ps *os.ProcessState, waitErr error) endInfo {
+	if ps == nil {
+		msg := "process state unknown"
+		if waitErr != nil {
+			msg = waitErr.Error()
+		}
+		return endInfo{ExitCode: -1, Status: msg, Error: msg}
+	}
+	e := endInfo{ExitCode: int32(ps.ExitCode()), Exited: ps.Exited(), Status: ps.String()}
+	var exitErr *exec.ExitError
+	if errors.As(waitErr, &exitErr) || !ps.Success() {
+		e.Error = ps.String()
+	}
+	return e
+}
+
+func (p *process) publish(ev procEvent) {
+	p.mu.Lock()
+	subs := make([]*subscriber, 0, len(p.subs))
+	for s := range p.subs {
+		subs = append(subs, s)
+	}
+	p.mu.Unlock()
+	for _, s := range subs {
+		select {
+		case s.ch <- ev:
+		case <-s.done:
+		}
+	}
+}
+
+// subscribe attaches a listener; it returns the end info instead when the
+// process has already ended.
+func (p *process) subscribe() (*subscriber, *endInfo) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.end != nil {
+		e := *p.end
+		return nil, &e
+	}
+	s := &subscriber{ch: make(chan procEvent, 16), done: make(chan struct{})}
+	p.subs[s] = struct{}{}
+	return s, nil
+}
+
+func (p *process) unsubscribe(s *subscriber) {
+	s.close()
+	p.mu.Lock()
+	delete(p.subs, s)
+	p.mu.Unlock()
+}
+
+func (p *process) running() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.end == nil
+}
+
+func (p *process) writeStdin(data []byte) error {
+	p.stdinMu.Lock()
+	defer p.stdinMu.Unlock()
+	if p.stdin == nil {
+		return newRPCError("internal", "stdin not enabled or closed")
+	}
+	if _, err := p.stdin.Write(data); err != nil {
+		return newRPCError("internal", "error writing to stdin: %v", err)
+	}
+	return nil
+}
+
+func (p *process) closeStdin() {
+	p.stdinMu.Lock()
+	defer p.stdinMu.Unlock()
+	if p.stdin != nil {
+		_ = p.stdin.Close()
+		p.stdin = nil
+	}
+}
+
+// signalGroup signals the process's whole process group.
+func (p *process) signalGroup(sig signalKind) {
+	killGroup(int(p.pid), sig)
+}
+
+// prune forgets processes that ended more than exitedRetention ago. Caller holds pt.mu.
+func (pt *processTable) prune() {
+	for pid, p := range pt.byPID {
+		p.mu.Lock()
+		old := p.end != nil && time.Since(p.exitedAt) > exitedRetention
+		p.mu.Unlock()
+		if old {
+			delete(pt.byPID, pid)
+		}
+	}
+}
+
+// find selects a process by pid or tag.
+func (pt *processTable) find(pid *uint32, tag *string) *process {
+	pt.mu.Lock()
+	defer pt.mu.Unlock()
+	pt.prune()
+	if pid != nil {
+		return pt.byPID[*pid]
+	}
+	if tag != nil {
+		for _, p := range pt.byPID {
+			if p.tag == *tag && p.running() {
+				return p
+			}
+		}
+		for _, p := range pt.byPID {
+			if p.tag == *tag {
+				return p
+			}
+		}
+	}
+	return nil
+}
+
+func (pt *processTable) list() []*process {
+	pt.mu.Lock()
+	defer pt.mu.Unlock()
+	pt.prune()
+	out := make([]*process, 0, len(pt.byPID))
+	for _, p := range pt.byPID {
+		if p.running() {
+			out = append(out, p)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].pid < out[j].pid })
+	return out
+}
+
+func (pt *processTable) count() int { return len(pt.list()) }
+
+// signalAll signals every process of the sandbox: each process group it
+// started and, with isolation, every process inside its mount namespaces.
+func (pt *processTable) signalAll(sig signalKind) {
+	pt.mu.Lock()
+	groups := make([]int, 0, len(pt.groups))
+	for g := range pt.groups {
+		groups = append(groups, g)
+	}
+	ns := make(map[string]struct{}, len(pt.mntNS))
+	for k := range pt.mntNS {
+		ns[k] = struct{}{}
+	}
+	pt.mu.Unlock()
+	for _, g := range groups {
+		killGroup(g, sig)
+	}
+	for _, pid := range pidsInNamespaces(ns) {
+		killPID(pid, sig)
+	}
+}
+
+// killAll kills every process of the sandbox and closes their stdin.
+func (pt *processTable) killAll() {
+	pt.signalAll(sigKill)
+	pt.mu.Lock()
+	procs := make([]*process, 0, len(pt.byPID))
+	for _, p := range pt.byPID {
+		procs = append(procs, p)
+	}
+	pt.mu.Unlock()
+	for _, p := range procs {
+		p.closeStdin()
+	}
+}
+
+// descendantsCPU sums CPU ticks and RSS of the sandbox's processes.
+func (pt *processTable) pids() []int {
+	pt.mu.Lock()
+	groups := make(map[int]struct{}, len(pt.groups))
+	for g := range pt.groups {
+		groups[g] = struct{}{}
+	}
+	ns := make(map[string]struct{}, len(pt.mntNS))
+	for k := range pt.mntNS {
+		ns[k] = struct{}{}
+	}
+	pt.mu.Unlock()
+	return pidsOfSandbox(groups, ns)
+}
+
+var _ io.Closer = (*os.File)(nil)
+
+func trimSignalName(s string) string { return strings.TrimPrefix(s, "SIGNAL_") }

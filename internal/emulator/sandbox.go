@@ -1,0 +1,270 @@
+package emulator
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+const (
+	stateRunning = "running"
+	statePaused  = "paused"
+)
+
+// networkConfig is what the sandbox stores of SandboxNetworkConfig.
+type networkConfig struct {
+	AllowOut           []string `json:"allowOut,omitempty"`
+	DenyOut            []string `json:"denyOut,omitempty"`
+	AllowPublicTraffic *bool    `json:"allowPublicTraffic,omitempty"`
+	MaskRequestHost    string   `json:"maskRequestHost,omitempty"`
+}
+
+// sandbox is one emulated sandbox. Lifecycle fields are guarded by Server.mu;
+// logs, samples, streams and file metadata by sandbox.mu.
+type sandbox struct {
+	srv            *Server
+	id             string
+	tmpl           *template
+	templateRef    string
+	state          string
+	startedAt      time.Time
+	endAt          time.Time
+	resumeTimeout  time.Duration
+	autoPause      bool
+	autoResume     bool
+	secure         bool
+	allowInternet  *bool
+	network        networkConfig
+	metadata       map[string]string
+	envVars        map[string]string
+	dir            string
+	timer          *time.Timer
+	timerGen       int
+	pausedByMemory bool
+
+	procs *processTable
+
+	mu       sync.Mutex
+	logs     []logEntry
+	samples  []metricSample
+	streams  map[int]chan struct{}
+	streamID int
+	fileMeta map[string]map[string]string // host path -> X-Metadata values
+	watchers map[string]*watcher
+	killed   bool
+}
+
+func (s *Server) accessToken(id string) string {
+	m := hmac.New(sha256.New, s.seed)
+	m.Write([]byte(id))
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+func (s *Server) trafficToken(id string) string {
+	m := hmac.New(sha256.New, s.seed)
+	m.Write([]byte("sandbox-traffic-" + id))
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+func (sb *sandbox) homeDir() string { return filepath.Join(sb.dir, "home") }
+func (sb *sandbox) tmpDir() string  { return filepath.Join(sb.dir, "tmp") }
+func (sb *sandbox) rootDir() string { return filepath.Join(sb.dir, "root") }
+
+// newSandboxLocked allocates a sandbox with its directories, copied from the
+// template's files when it has any. Caller holds s.mu.
+func (s *Server) newSandboxLocked(t *template, ref string) (*sandbox, error) {
+	id := newID("i", 20)
+	for s.sandboxes[id] != nil {
+		id = newID("i", 20)
+	}
+	sb := &sandbox{
+		srv: s, id: id, tmpl: t, templateRef: ref, state: stateRunning,
+		dir:      filepath.Join(s.dataDir, "sandboxes", id),
+		streams:  map[int]chan struct{}{},
+		fileMeta: map[string]map[string]string{},
+		watchers: map[string]*watcher{},
+		metadata: map[string]string{}, envVars: map[string]string{},
+	}
+	sb.procs = newProcessTable(sb)
+	if t.filesDir != "" {
+		if err := copyTree(t.filesDir, sb.dir); err != nil {
+			_ = os.RemoveAll(sb.dir)
+			return nil, fmt.Errorf("copy template files: %w", err)
+		}
+	}
+	for _, d := range []string{sb.homeDir(), sb.tmpDir(), sb.rootDir()} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	if err := os.Chmod(sb.tmpDir(), 0o777|os.ModeSticky); err != nil {
+		return nil, err
+	}
+	now := time.Now().UTC()
+	t.spawnCount++
+	t.lastSpawnedAt = &now
+	return sb, nil
+}
+
+// armTimerLocked (re)starts the TTL timer for endAt. Caller holds s.mu.
+func (s *Server) armTimerLocked(sb *sandbox) {
+	if sb.timer != nil {
+		sb.timer.Stop()
+	}
+	sb.timerGen++
+	gen := sb.timerGen
+	d := time.Until(sb.endAt)
+	if d < 0 {
+		d = 0
+	}
+	sb.timer = time.AfterFunc(d, func() { s.onTimer(sb, gen) })
+}
+
+func (s *Server) onTimer(sb *sandbox, gen int) {
+	s.mu.Lock()
+	if s.sandboxes[sb.id] != sb || sb.timerGen != gen || sb.state != stateRunning {
+		s.mu.Unlock()
+		return
+	}
+	if d := time.Until(sb.endAt); d > 0 { // endAt moved later meanwhile
+		sb.timer = time.AfterFunc(d, func() { s.onTimer(sb, gen) })
+		s.mu.Unlock()
+		return
+	}
+	s.expireLocked(sb)
+}
+
+// expireLocked ends the sandbox's TTL now: pause with autoPause, else kill.
+// It releases s.mu.
+func (s *Server) expireLocked(sb *sandbox) {
+	if sb.autoPause {
+		s.pauseLocked(sb, true)
+		s.mu.Unlock()
+		sb.addLog("info", "Sandbox paused after timeout", nil)
+		return
+	}
+	s.removeLocked(sb)
+	s.mu.Unlock()
+	sb.addLog("info", "Sandbox killed after timeout", nil)
+	sb.destroy()
+}
+
+// Expire runs the TTL end of a sandbox now (kill, or pause with autoPause).
+func (s *Server) Expire(sandboxID string) error {
+	s.mu.Lock()
+	sb := s.sandboxes[sandboxID]
+	if sb == nil {
+		s.mu.Unlock()
+		return fmt.Errorf("sandbox %q not found", sandboxID)
+	}
+	if sb.state != stateRunning {
+		s.mu.Unlock()
+		return fmt.Errorf("sandbox %q is %s", sandboxID, sb.state)
+	}
+	s.expireLocked(sb)
+	return nil
+}
+
+// removeLocked forgets a sandbox; the caller then calls destroy outside the lock.
+func (s *Server) removeLocked(sb *sandbox) {
+	delete(s.sandboxes, sb.id)
+	if sb.timer != nil {
+		sb.timer.Stop()
+	}
+	sb.timerGen++
+}
+
+// pauseLocked freezes the sandbox's processes (or kills them when memory is
+// false) and drops its envd streams. Caller holds s.mu.
+func (s *Server) pauseLocked(sb *sandbox, memory bool) {
+	now := time.Now().UTC()
+	sb.state = statePaused
+	sb.endAt = now
+	sb.pausedByMemory = memory
+	if sb.timer != nil {
+		sb.timer.Stop()
+	}
+	sb.timerGen++
+	sb.dropStreams()
+	if memory {
+		sb.procs.signalAll(sigStop)
+	} else {
+		sb.procs.signalAll(sigKill)
+	}
+}
+
+// resumeLocked continues a paused sandbox for timeout. Caller holds s.mu.
+func (s *Server) resumeLocked(sb *sandbox, timeout time.Duration) {
+	now := time.Now().UTC()
+	sb.state = stateRunning
+	sb.startedAt = now
+	sb.endAt = now.Add(timeout)
+	if sb.pausedByMemory {
+		sb.procs.signalAll(sigCont)
+	}
+	s.armTimerLocked(sb)
+}
+
+// destroy kills every process, drops streams and removes the files.
+func (sb *sandbox) destroy() {
+	sb.mu.Lock()
+	sb.killed = true
+	sb.mu.Unlock()
+	sb.dropStreams()
+	sb.procs.killAll()
+	if err := os.RemoveAll(sb.dir); err != nil {
+		sb.srv.logf("emulator: remove sandbox %s files: %v", sb.id, err)
+	}
+}
+
+// addStream registers an open envd stream; the channel closes when the
+// sandbox is paused or killed and the stream must be dropped.
+func (sb *sandbox) addStream() (<-chan struct{}, func()) {
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	ch := make(chan struct{})
+	if sb.killed {
+		close(ch)
+		return ch, func() {}
+	}
+	sb.streamID++
+	id := sb.streamID
+	sb.streams[id] = ch
+	return ch, func() {
+		sb.mu.Lock()
+		defer sb.mu.Unlock()
+		if c, ok := sb.streams[id]; ok {
+			delete(sb.streams, id)
+			_ = c
+		}
+	}
+}
+
+func (sb *sandbox) dropStreams() {
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	for id, ch := range sb.streams {
+		close(ch)
+		delete(sb.streams, id)
+	}
+}
+
+func (sb *sandbox) lifecycleOnTimeout() string {
+	if sb.autoPause {
+		return "pause"
+	}
+	return "kill"
+}
+
+func copyMap(m map[string]string) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}

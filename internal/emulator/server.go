@@ -1,0 +1,256 @@
+package emulator
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+)
+
+// Options configures Start. Zero values select the documented defaults.
+type Options struct {
+	Addr        string        // control-plane + envd listener, default "127.0.0.1:0"
+	EnvdAddr    string        // optional second listener for envd only; "" = same listener
+	APIKey      string        // default: random "e2b_" + 40 hex
+	MaxLifetime time.Duration // default 1h
+	DataDir     string        // sandbox filesystems; default a temp dir removed on Close
+	Isolation   string        // "auto" (mount namespaces when root on Linux) or "none"
+	Logf        func(format string, args ...any)
+}
+
+// Server is a running emulator.
+type Server struct {
+	opts        Options
+	apiKey      string
+	seed        []byte
+	dataDir     string
+	ownsDataDir bool
+	isolate     bool
+	logf        func(format string, args ...any)
+
+	ln, envdLn         net.Listener
+	httpSrv, envdSrv   *http.Server
+	controlMux         *http.ServeMux
+	closeOnce          sync.Once
+	stopSampler        chan struct{}
+	samplerDone        chan struct{}
+	mu                 sync.Mutex
+	closed             bool
+	sandboxes          map[string]*sandbox
+	templates          map[string]*template
+	faults             faultState
+	counters           Counters
+	isolationAnnounced bool
+}
+
+// Start listens on loopback and serves until Close.
+func Start(opts Options) (*Server, error) {
+	if opts.Addr == "" {
+		opts.Addr = "127.0.0.1:0"
+	}
+	if opts.MaxLifetime <= 0 {
+		opts.MaxLifetime = time.Hour
+	}
+	if opts.Isolation == "" {
+		opts.Isolation = "auto"
+	}
+	if opts.Isolation != "auto" && opts.Isolation != "none" {
+		return nil, fmt.Errorf("emulator: unknown isolation %q (want auto or none)", opts.Isolation)
+	}
+	s := &Server{
+		opts:        opts,
+		sandboxes:   map[string]*sandbox{},
+		templates:   map[string]*template{},
+		logf:        opts.Logf,
+		stopSampler: make(chan struct{}),
+		samplerDone: make(chan struct{}),
+	}
+	if s.logf == nil {
+		s.logf = func(string, ...any) {}
+	}
+	s.apiKey = opts.APIKey
+	if s.apiKey == "" {
+		s.apiKey = "e2b_" + randomHex(20)
+	}
+	s.seed = []byte(randomHex(32))
+	if err := s.prepareDataDir(); err != nil {
+		return nil, err
+	}
+	s.isolate = opts.Isolation == "auto" && runtime.GOOS == "linux" && os.Geteuid() == 0
+	if s.isolate {
+		if err := os.MkdirAll(virtualHome, 0o755); err != nil {
+			s.isolate = false
+			s.logf("emulator: cannot create %s (%v); commands run without mount namespaces", virtualHome, err)
+		}
+	}
+	if !s.isolate {
+		s.logf("emulator: mount namespaces unavailable (isolation=%s, os=%s, euid=%d); commands see the sandbox directory as HOME and TMPDIR instead of private /home/user and /tmp",
+			opts.Isolation, runtime.GOOS, os.Geteuid())
+	}
+	s.faults.reset(Faults{})
+	s.resetCountersLocked()
+	s.seedBaseTemplate()
+	s.controlMux = s.newControlMux()
+
+	ln, err := net.Listen("tcp", opts.Addr)
+	if err != nil {
+		s.removeDataDir()
+		return nil, fmt.Errorf("emulator: listen %s: %w", opts.Addr, err)
+	}
+	s.ln = ln
+	s.httpSrv = &http.Server{Handler: http.HandlerFunc(s.serveMain), ReadHeaderTimeout: 30 * time.Second}
+	go s.serve(s.httpSrv, ln)
+	if opts.EnvdAddr != "" {
+		eln, err := net.Listen("tcp", opts.EnvdAddr)
+		if err != nil {
+			_ = ln.Close()
+			s.removeDataDir()
+			return nil, fmt.Errorf("emulator: listen %s: %w", opts.EnvdAddr, err)
+		}
+		s.envdLn = eln
+		s.envdSrv = &http.Server{Handler: http.HandlerFunc(s.serveEnvdOnly), ReadHeaderTimeout: 30 * time.Second}
+		go s.serve(s.envdSrv, eln)
+	}
+	go s.runSampler()
+	return s, nil
+}
+
+func (s *Server) serve(srv *http.Server, ln net.Listener) {
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		s.logf("emulator: serve: %v", err)
+	}
+}
+
+func (s *Server) prepareDataDir() error {
+	if s.opts.DataDir == "" {
+		dir, err := os.MkdirTemp("", "e2b-emulator-")
+		if err != nil {
+			return fmt.Errorf("emulator: data dir: %w", err)
+		}
+		s.dataDir, s.ownsDataDir = dir, true
+	} else {
+		abs, err := filepath.Abs(s.opts.DataDir)
+		if err != nil {
+			return fmt.Errorf("emulator: data dir: %w", err)
+		}
+		if err := os.MkdirAll(abs, 0o755); err != nil {
+			return fmt.Errorf("emulator: data dir: %w", err)
+		}
+		s.dataDir = abs
+	}
+	for _, sub := range []string{"sandboxes", "templates"} {
+		if err := os.MkdirAll(filepath.Join(s.dataDir, sub), 0o755); err != nil {
+			return fmt.Errorf("emulator: data dir: %w", err)
+		}
+	}
+	return nil
+}
+
+func (s *Server) removeDataDir() {
+	if s.ownsDataDir {
+		if err := os.RemoveAll(s.dataDir); err != nil {
+			s.logf("emulator: remove %s: %v", s.dataDir, err)
+		}
+	}
+}
+
+// APIURL is the control-plane base URL, e.g. http://127.0.0.1:PORT.
+func (s *Server) APIURL() string { return "http://" + s.ln.Addr().String() }
+
+// SandboxURL is the envd base URL (the same as APIURL with one listener).
+func (s *Server) SandboxURL() string {
+	if s.envdLn != nil {
+		return "http://" + s.envdLn.Addr().String()
+	}
+	return s.APIURL()
+}
+
+// APIKey is the only API key the control plane accepts.
+func (s *Server) APIKey() string { return s.apiKey }
+
+// Close stops the listeners, kills every sandbox process and removes the
+// temporary data directory (when the emulator created it).
+func (s *Server) Close() error {
+	var err error
+	s.closeOnce.Do(func() {
+		close(s.stopSampler)
+		<-s.samplerDone
+		s.mu.Lock()
+		s.closed = true
+		boxes := make([]*sandbox, 0, len(s.sandboxes))
+		for _, sb := range s.sandboxes {
+			boxes = append(boxes, sb)
+		}
+		s.sandboxes = map[string]*sandbox{}
+		s.mu.Unlock()
+		for _, sb := range boxes {
+			sb.destroy()
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if e := s.httpSrv.Shutdown(ctx); e != nil {
+			_ = s.httpSrv.Close()
+		}
+		if s.envdSrv != nil {
+			if e := s.envdSrv.Shutdown(ctx); e != nil {
+				_ = s.envdSrv.Close()
+			}
+		}
+		s.removeDataDir()
+	})
+	return err
+}
+
+// SandboxIDs lists the alive (running or paused) sandboxes, sorted.
+func (s *Server) SandboxIDs() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ids := make([]string, 0, len(s.sandboxes))
+	for id := range s.sandboxes {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // crypto/rand never fails on supported platforms
+	}
+	return hex.EncodeToString(b)
+}
+
+const idAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+
+// newID returns prefix + n characters of [a-z0-9].
+func newID(prefix string, n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic(err)
+	}
+	for i := range b {
+		b[i] = idAlphabet[int(b[i])%len(idAlphabet)]
+	}
+	return prefix + string(b)
+}
+
+func newUUID() string {
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		panic(err)
+	}
+	b[6] = (b[6] & 0x0f) | 0x40
+	b[8] = (b[8] & 0x3f) | 0x80
+	h := hex.EncodeToString(b)
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}

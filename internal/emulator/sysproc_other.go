@@ -1,0 +1,39 @@
+//go:build !linux
+
+package emulator
+
+import (
+	"os"
+	"syscall"
+)
+
+type signalKind int
+
+const (
+	sigStop signalKind = iota
+	sigCont
+	sigKill
+	sigTerm
+)
+
+func sysProcAttr(bool) *syscall.SysProcAttr { return nil }
+
+// killGroup falls back to signalling the leader only.
+func killGroup(pgid int, sig signalKind) { killPID(pgid, sig) }
+
+func killPID(pid int, sig signalKind) {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return
+	}
+	if sig == sigKill {
+		_ = p.Kill()
+	}
+}
+
+func mountNamespace(int) string                                          { return "" }
+func pidsInNamespaces(map[string]struct{}) []int                         { return nil }
+func pidsOfSandbox(groups map[int]struct{}, _ map[string]struct{}) []int { return nil }
+func procStat(int) (uint64, int64)                                       { return 0, 0 }
+
+const clockTicks = 100
