@@ -1,0 +1,106 @@
+package e2b
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+func respWith(status int, body string) *http.Response {
+	return &http.Response{StatusCode: status, Body: io.NopCloser(strings.NewReader(body)), Header: http.Header{}}
+}
+
+func TestErrorFromResponseParsesE2BAndConnectBodies(t *testing.T) {
+	e := errorFromResponse("pause sandbox", "isb1", respWith(409, `{"code":409,"message":"Error pausing sandbox - sandbox 'isb1' is already paused"}`))
+	if !IsConflict(e) || IsNotFound(e) || e.Code != "" {
+		t.Fatalf("409 classified wrongly: %#v", e)
+	}
+	want := `pause sandbox "isb1": 409 Conflict: Error pausing sandbox - sandbox 'isb1' is already paused`
+	if e.Error() != want {
+		t.Fatalf("message\n got %s\nwant %s", e.Error(), want)
+	}
+
+	e = errorFromResponse("create sandbox", "", respWith(503, `{"code":503,"message":"no capacity","error_code":"sandbox_capacity_unavailable"}`))
+	if e.Code != "sandbox_capacity_unavailable" || !strings.Contains(e.Error(), "[sandbox_capacity_unavailable]") {
+		t.Fatalf("error_code lost: %#v / %s", e, e)
+	}
+
+	e = rpcErrorFromResponse("envd Filesystem/Stat", "isb1", respWith(404, `{"code":"not_found","message":"path '/x' does not exist"}`))
+	if !IsNotFound(e) || e.Code != "not_found" {
+		t.Fatalf("connect not_found: %#v", e)
+	}
+
+	e = errorFromResponse("list sandboxes", "", respWith(500, "upstream exploded"))
+	if e.Message != "upstream exploded" || e.StatusCode != 500 {
+		t.Fatalf("plain body: %#v", e)
+	}
+}
+
+func TestErrorMessagesNameOperationSandboxAndCause(t *testing.T) {
+	notRunning := errorFromResponse("envd Process/Start", "ixyz", respWith(502, `{"sandboxId":"ixyz","message":"The sandbox was not found","code":502}`))
+	if !IsSandboxNotRunning(notRunning) {
+		t.Fatal("502 must be IsSandboxNotRunning")
+	}
+	if !strings.Contains(notRunning.Error(), `sandbox "ixyz" is not running (paused, expired or killed)`) ||
+		!strings.Contains(notRunning.Error(), "envd Process/Start") {
+		t.Fatalf("502 message: %s", notRunning)
+	}
+	unauth := errorFromResponse("list templates", "", respWith(401, `{"code":401,"message":"Invalid API key"}`))
+	if !IsUnauthorized(unauth) || !strings.Contains(unauth.Error(), "API key was rejected") {
+		t.Fatalf("401 message: %s", unauth)
+	}
+	bad := connectError("envd Process/Start", "ixyz", "invalid_argument", "cwd '/nope' does not exist")
+	if !IsBadRequest(bad) || bad.StatusCode != 400 {
+		t.Fatalf("invalid_argument: %#v", bad)
+	}
+	limited := &APIError{Op: "create sandbox", StatusCode: 429}
+	if !IsRateLimited(fmt.Errorf("wrapped: %w", limited)) {
+		t.Fatal("IsRateLimited must see through wrapping")
+	}
+	if IsNotFound(errors.New("plain")) || IsNotFound(nil) {
+		t.Fatal("non-API errors are not classified")
+	}
+}
+
+func TestParseRetryAfter(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	cases := []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{"3", 3 * time.Second, true},
+		{"0", 0, true},
+		{now.Add(5 * time.Second).Format(http.TimeFormat), 5 * time.Second, true},
+		{now.Add(-5 * time.Second).Format(http.TimeFormat), 0, true},
+		{"", 0, false},
+		{"soon", 0, false},
+		{"-1", 0, false},
+	}
+	for _, c := range cases {
+		got, ok := parseRetryAfter(c.in, now)
+		if got != c.want || ok != c.ok {
+			t.Errorf("parseRetryAfter(%q) = %v, %v; want %v, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+func TestBackoffHonoursRetryAfterWithinBounds(t *testing.T) {
+	r := &http.Response{StatusCode: 429, Header: http.Header{"Retry-After": {"1"}}}
+	if got := backoff(10*time.Millisecond, 5*time.Second, 0, r); got != time.Second {
+		t.Fatalf("Retry-After 1 → %v", got)
+	}
+	if got := backoff(10*time.Millisecond, 50*time.Millisecond, 0, r); got != 50*time.Millisecond {
+		t.Fatalf("Retry-After must be capped by RetryWaitMax, got %v", got)
+	}
+	if got := backoff(10*time.Millisecond, time.Second, 3, nil); got != 80*time.Millisecond {
+		t.Fatalf("exponential backoff attempt 3 = %v", got)
+	}
+	if got := backoff(10*time.Millisecond, 30*time.Millisecond, 10, nil); got != 30*time.Millisecond {
+		t.Fatalf("backoff not capped: %v", got)
+	}
+}

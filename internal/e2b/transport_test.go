@@ -1,0 +1,220 @@
+package e2b
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+const sandboxJSON = `{"sandboxID":"isb1","templateID":"base","clientID":"6532622b","envdVersion":"0.6.13","envdAccessToken":"tok-secret"}`
+
+func TestRateLimitIsRetriedForCreateButServerErrorsAreNot(t *testing.T) {
+	var calls atomic.Int32
+	rs := newRouteServer(t, map[string]http.HandlerFunc{
+		"POST /sandboxes": func(w http.ResponseWriter, r *http.Request) {
+			switch calls.Add(1) {
+			case 1:
+				w.Header().Set("Retry-After", "1")
+				writeJSON(w, 429, `{"code":429,"message":"Rate limit exceeded"}`)
+			case 2:
+				writeJSON(w, 201, sandboxJSON)
+			default:
+				writeJSON(w, 500, `{"code":500,"message":"boom"}`)
+			}
+		},
+	})
+	c := newTestClient(t, fastConfig(rs.URL))
+	sb, err := c.CreateSandbox(context.Background(), CreateSandboxRequest{TemplateID: "base"})
+	if err != nil || sb.SandboxID != "isb1" || sb.EnvdAccessToken != "tok-secret" {
+		t.Fatalf("create after 429: %+v, %v", sb, err)
+	}
+	if n := rs.count("POST /sandboxes"); n != 2 {
+		t.Fatalf("429 then 201 took %d requests, want 2", n)
+	}
+	// Without a token, a 500 on create is final: no second sandbox risked.
+	_, err = c.CreateSandbox(context.Background(), CreateSandboxRequest{TemplateID: "base"})
+	if err == nil || rs.count("POST /sandboxes") != 3 {
+		t.Fatalf("500 on create retried or swallowed: %v, %d requests", err, rs.count("POST /sandboxes"))
+	}
+}
+
+func TestIdempotentCallsRetryServerErrorsAndConnectionDrops(t *testing.T) {
+	var calls atomic.Int32
+	rs := newRouteServer(t, nil)
+	rs.routes = map[string]http.HandlerFunc{
+		"GET /sandboxes/isb1": func(w http.ResponseWriter, r *http.Request) {
+			switch calls.Add(1) {
+			case 1:
+				writeJSON(w, 503, `{"code":503,"message":"busy"}`)
+			case 2:
+				dropConnection(t, w)
+			default:
+				writeJSON(w, 200, `{"sandboxID":"isb1","templateID":"base","clientID":"c","state":"running","envdVersion":"0.6.13",
+					"startedAt":"2026-01-01T00:00:00Z","endAt":"2026-01-01T01:00:00Z","cpuCount":2,"memoryMB":512,"diskSizeMB":0,
+					"metadata":{"a":"b"},"lifecycle":{"autoResume":false,"onTimeout":"pause"}}`)
+			}
+		},
+	}
+	c := newTestClient(t, fastConfig(rs.URL))
+	d, err := c.GetSandbox(context.Background(), "isb1")
+	if err != nil {
+		t.Fatalf("get: %v", err)
+	}
+	if d.State != "running" || d.CPUCount != 2 || d.Metadata["a"] != "b" || d.Lifecycle.OnTimeout != "pause" {
+		t.Fatalf("detail %+v", d)
+	}
+	if n := rs.count("GET /sandboxes/isb1"); n != 3 {
+		t.Fatalf("GET took %d attempts, want 3", n)
+	}
+}
+
+func TestRetriesAreBoundedAndReportTheLastAnswer(t *testing.T) {
+	rs := newRouteServer(t, map[string]http.HandlerFunc{
+		"GET /v2/templates": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Retry-After", "30")
+			writeJSON(w, 429, `{"code":429,"message":"Rate limit exceeded"}`)
+		},
+	})
+	cfg := fastConfig(rs.URL)
+	cfg.RetryMax = 2
+	c := newTestClient(t, cfg)
+	start := time.Now()
+	_, err := c.ListTemplates(context.Background())
+	if !IsRateLimited(err) {
+		t.Fatalf("want rate-limited error, got %v", err)
+	}
+	if n := rs.count("GET /v2/templates"); n != 3 {
+		t.Fatalf("%d attempts, want 1 + RetryMax(2)", n)
+	}
+	// Retry-After: 30 must be capped by RetryWaitMax (20ms); generous bound.
+	if time.Since(start) > 20*time.Second {
+		t.Fatalf("Retry-After not capped: took %v", time.Since(start))
+	}
+}
+
+func TestPerAttemptTimeoutRetriesAHungUnaryCall(t *testing.T) {
+	var calls atomic.Int32
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	rs := newRouteServer(t, map[string]http.HandlerFunc{
+		"GET /templates/aliases/base": func(w http.ResponseWriter, r *http.Request) {
+			if calls.Add(1) == 1 {
+				select {
+				case <-release:
+				case <-r.Context().Done():
+				}
+				return
+			}
+			writeJSON(w, 200, `{"templateID":"tbase","public":true}`)
+		},
+	})
+	cfg := fastConfig(rs.URL)
+	cfg.RequestTimeout = 200 * time.Millisecond
+	c := newTestClient(t, cfg)
+	id, public, err := c.ResolveTemplateAlias(context.Background(), "base")
+	if err != nil || id != "tbase" || !public {
+		t.Fatalf("alias: %q %v %v", id, public, err)
+	}
+	if calls.Load() != 2 {
+		t.Fatalf("%d attempts, want 2", calls.Load())
+	}
+}
+
+func TestMissingAPIKeyIsReportedWithoutARequest(t *testing.T) {
+	rs := newRouteServer(t, nil)
+	cfg := fastConfig(rs.URL)
+	cfg.APIKey = ""
+	c := newTestClient(t, cfg)
+	_, err := c.GetSandbox(context.Background(), "isb1")
+	if !errors.Is(err, ErrMissingAPIKey) {
+		t.Fatalf("want ErrMissingAPIKey, got %v", err)
+	}
+	if rs.count("GET /sandboxes/isb1") != 0 {
+		t.Fatal("request sent without API key")
+	}
+}
+
+func TestNewRejectsMalformedURLs(t *testing.T) {
+	for _, cfg := range []Config{{APIURL: "::nope"}, {APIURL: "ftp://x"}, {SandboxURL: "http://"}, {APIURL: "http://h/?q=1"}} {
+		if _, err := New(cfg); err == nil {
+			t.Errorf("New(%+v) accepted a malformed URL", cfg)
+		}
+	}
+	c, err := New(Config{})
+	if err != nil || c.APIURL() != "https://api.e2b.app" {
+		t.Fatalf("defaults: %v %v", c, err)
+	}
+	if got := c.Envd(EnvdTarget{SandboxID: "iabc"}).BaseURL(); got != "https://49983-iabc.e2b.app" {
+		t.Fatalf("envd URL %s", got)
+	}
+	if got := c.Envd(EnvdTarget{SandboxID: "iabc", Domain: "byoc.example"}).BaseURL(); got != "https://49983-iabc.byoc.example" {
+		t.Fatalf("envd URL with sandbox domain %s", got)
+	}
+}
+
+func TestHeadersAndSecretsStayWhereTheyBelong(t *testing.T) {
+	var controlUA, envdKey, envdToken, envdAuth, envdID, envdPort string
+	rs := newRouteServer(t, map[string]http.HandlerFunc{
+		"DELETE /sandboxes/isb1": func(w http.ResponseWriter, r *http.Request) {
+			controlUA = r.Header.Get("User-Agent")
+			if r.Header.Get("X-API-Key") != testAPIKey {
+				t.Errorf("control plane got X-API-Key %q", r.Header.Get("X-API-Key"))
+			}
+			w.WriteHeader(204)
+		},
+		"POST /filesystem.Filesystem/Remove": func(w http.ResponseWriter, r *http.Request) {
+			envdKey, envdToken, envdAuth = r.Header.Get("X-API-Key"), r.Header.Get("X-Access-Token"), r.Header.Get("Authorization")
+			envdID, envdPort = r.Header.Get("E2b-Sandbox-Id"), r.Header.Get("E2b-Sandbox-Port")
+			writeJSON(w, 200, `{}`)
+		},
+	})
+	log := &recordingLogger{}
+	cfg := fastConfig(rs.URL)
+	cfg.UserAgent = "terraform/1.12.6"
+	cfg.Logger = log
+	c := newTestClient(t, cfg)
+	ctx := context.Background()
+	if err := c.KillSandbox(ctx, "isb1"); err != nil {
+		t.Fatal(err)
+	}
+	e := c.Envd(EnvdTarget{SandboxID: "isb1", AccessToken: "tok-secret", User: "root"})
+	if err := e.Remove(ctx, "/tmp/x"); err != nil {
+		t.Fatal(err)
+	}
+	if controlUA != "terraform-provider-e2b/test terraform/1.12.6" {
+		t.Errorf("User-Agent %q", controlUA)
+	}
+	if envdKey != "" {
+		t.Error("API key sent to envd")
+	}
+	if envdToken != "tok-secret" || envdID != "isb1" || envdPort != "49983" {
+		t.Errorf("envd headers token=%q id=%q port=%q", envdToken, envdID, envdPort)
+	}
+	if envdAuth != "Basic "+base64.StdEncoding.EncodeToString([]byte("root:")) {
+		t.Errorf("Authorization %q", envdAuth)
+	}
+	logged := log.all()
+	for _, secret := range []string{testAPIKey, "tok-secret", base64.StdEncoding.EncodeToString([]byte("root:"))} {
+		if strings.Contains(logged, secret) {
+			t.Errorf("secret %q leaked into logs:\n%s", secret, logged)
+		}
+	}
+	if !strings.Contains(logged, "DELETE") || !strings.Contains(logged, "attempt:1") || !strings.Contains(logged, "status:204") {
+		t.Errorf("log lacks method/attempt/status:\n%s", logged)
+	}
+}
+
+func TestRedactURLHidesSignatures(t *testing.T) {
+	c := newTestClient(t, fastConfig("http://127.0.0.1:1"))
+	_ = c
+	req, _ := http.NewRequest(http.MethodGet, "http://h/files?path=%2Fa&signature=v1_secret&signature_expiration=123", nil)
+	got := RedactURL(req.URL)
+	if strings.Contains(got, "v1_secret") || !strings.Contains(got, "path=%2Fa") {
+		t.Fatalf("redacted URL %s", got)
+	}
+}
