@@ -1,0 +1,253 @@
+// Package bench measures the provider end to end: a real OpenTofu CLI, the
+// provider binary in its own process, the emulator with injected latency.
+// Run with scripts/bench.sh (go test -bench, one iteration each); figures are
+// reported as benchmark metrics and never asserted.
+package bench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
+)
+
+const latency = 50 * time.Millisecond
+
+const header = `
+terraform {
+  required_providers {
+    e2b = { source = "e2b-terraform/e2b" }
+  }
+}
+`
+
+// chainConfig is n sandboxes, each with a file and a command after it.
+func chainConfig(n int, withCommands bool) string {
+	cfg := header + fmt.Sprintf(`
+resource "e2b_sandbox" "s" {
+  count   = %[1]d
+  timeout = 3600
+}
+
+resource "e2b_sandbox_file" "f" {
+  count      = %[1]d
+  sandbox_id = e2b_sandbox.s[count.index].id
+  path       = "/home/user/data.txt"
+  content    = "sandbox ${count.index}\n"
+}
+`, n)
+	if withCommands {
+		cfg += fmt.Sprintf(`
+resource "e2b_sandbox_command" "c" {
+  count      = %[1]d
+  sandbox_id = e2b_sandbox.s[count.index].id
+  command    = "cat /home/user/data.txt"
+  triggers   = { file = e2b_sandbox_file.f[count.index].sha256 }
+}
+`, n)
+	}
+	return cfg
+}
+
+// noopConfig has the same graph with terraform_data, which makes no request:
+// its apply time is the CLI's own share.
+const noopConfig = `
+resource "terraform_data" "s" {
+  count = 50
+}
+resource "terraform_data" "f" {
+  count = 50
+  input = terraform_data.s[count.index].id
+}
+resource "terraform_data" "c" {
+  count = 50
+  input = terraform_data.f[count.index].id
+}
+`
+
+func start(b *testing.B) *emulator.Server {
+	b.Helper()
+	srv, err := emulator.Start(emulator.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = srv.Close() })
+	return srv
+}
+
+func run(b *testing.B, r harness.Result, what string) time.Duration {
+	b.Helper()
+	if r.Err != nil {
+		b.Fatalf("%s: %v\n%s", what, r.Err, r.Output())
+	}
+	return r.Elapsed
+}
+
+func sum(m map[string]int, pred func(string) bool) int {
+	n := 0
+	for k, v := range m {
+		if pred(k) {
+			n += v
+		}
+	}
+	return n
+}
+
+// BenchmarkApplyDestroy50 applies and destroys 50 sandboxes, 50 files and 50
+// commands at -parallelism=10 with 50 ms added to every request, and compares
+// the wall time with the lower bound: the CLI's own time for the same graph
+// plus rounds × requests per resource × latency.
+func BenchmarkApplyDestroy50(b *testing.B) {
+	ctx := context.Background()
+	noop := harness.NewWorkspace(b, start(b))
+	noop.Write("main.tf", noopConfig)
+	srv := start(b)
+	ws := harness.NewWorkspace(b, srv)
+	ws.Write("main.tf", chainConfig(50, true))
+	for i := 0; i < b.N; i++ {
+		noopApply := run(b, noop.Apply(ctx, "-parallelism=10"), "no-op apply")
+		noopDestroy := run(b, noop.Destroy(ctx, "-parallelism=10"), "no-op destroy")
+
+		srv.SetFaults(emulator.Faults{Latency: latency})
+		srv.ResetCounters()
+		apply := run(b, ws.Apply(ctx, "-parallelism=10"), "apply")
+		applyReqs := srv.Counters().Requests
+		srv.ResetCounters()
+		destroy := run(b, ws.Destroy(ctx, "-parallelism=10"), "destroy")
+		destroyReqs := srv.Counters().Requests
+		srv.SetFaults(emulator.Faults{})
+
+		// Three dependent layers of 50 at parallelism 10: 5 rounds each.
+		// Apply needs at least one request per resource; destroy refreshes
+		// (one read) and deletes (one call) sandboxes and files, and makes no
+		// request for commands.
+		const rounds = 5
+		applyBound := noopApply + time.Duration(rounds*(1+1+1))*latency
+		destroyBound := noopDestroy + time.Duration(rounds*(2+2+0))*latency
+		total := func(m map[string]int) int { return sum(m, func(string) bool { return true }) }
+
+		b.ReportMetric(apply.Seconds(), "apply-s")
+		b.ReportMetric(applyBound.Seconds(), "apply-bound-s")
+		b.ReportMetric(apply.Seconds()/applyBound.Seconds(), "apply-ratio")
+		b.ReportMetric(destroy.Seconds(), "destroy-s")
+		b.ReportMetric(destroyBound.Seconds(), "destroy-bound-s")
+		b.ReportMetric(destroy.Seconds()/destroyBound.Seconds(), "destroy-ratio")
+		b.ReportMetric(float64(total(applyReqs))/150, "apply-req/resource")
+		b.ReportMetric(float64(total(destroyReqs))/150, "destroy-req/resource")
+		b.Logf("no-op CLI time: apply %s, destroy %s", noopApply.Round(time.Millisecond), noopDestroy.Round(time.Millisecond))
+		b.Logf("apply requests: %v", applyReqs)
+		b.Logf("destroy requests: %v", destroyReqs)
+	}
+}
+
+// BenchmarkPlanUnchanged plans N unchanged sandboxes (each with one file) with
+// 50 ms latency: how many requests each resource costs and how time grows.
+func BenchmarkPlanUnchanged(b *testing.B) {
+	for _, n := range []int{10, 100, 500} {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			ctx := context.Background()
+			srv := start(b)
+			ws := harness.NewWorkspace(b, srv)
+			ws.Write("main.tf", chainConfig(n, false))
+			run(b, ws.Apply(ctx, "-parallelism=20"), "apply")
+			for i := 0; i < b.N; i++ {
+				srv.ResetCounters()
+				srv.SetFaults(emulator.Faults{Latency: latency})
+				plan := run(b, ws.Run(ctx, "plan", "-detailed-exitcode", "-no-color", "-input=false"), "plan")
+				srv.SetFaults(emulator.Faults{})
+				reqs := srv.Counters().Requests
+				gets := reqs["GET /sandboxes/{id}"]
+				control := sum(reqs, func(k string) bool { return !strings.HasPrefix(k, "envd ") })
+				envd := sum(reqs, func(k string) bool { return strings.HasPrefix(k, "envd ") })
+				b.ReportMetric(plan.Seconds(), "plan-s")
+				b.ReportMetric(plan.Seconds()/float64(n)*1000, "ms/sandbox")
+				b.ReportMetric(float64(gets)/float64(n), "GET/sandbox")
+				b.ReportMetric(float64(control)/float64(n), "control-req/sandbox")
+				b.ReportMetric(float64(envd)/float64(n), "envd-req/file")
+				b.Logf("N=%d requests: %v", n, reqs)
+			}
+			b.StopTimer()
+			run(b, ws.Destroy(ctx, "-parallelism=20"), "destroy")
+		})
+	}
+}
+
+// BenchmarkProviderMemory measures the provider process's peak RSS for a tiny
+// apply, a 256 MiB source file, and a command that prints 100 MiB.
+func BenchmarkProviderMemory(b *testing.B) {
+	ctx := context.Background()
+	srv := start(b)
+	big := filepath.Join(b.TempDir(), "big.bin")
+	writeRandomish(b, big, 256<<20)
+	cases := []struct{ name, body string }{
+		{"baseline", `
+resource "e2b_sandbox" "s" {}
+resource "e2b_sandbox_file" "f" {
+  sandbox_id = e2b_sandbox.s.id
+  path       = "small.txt"
+  content    = "small"
+}`},
+		{"upload-256MiB", fmt.Sprintf(`
+resource "e2b_sandbox" "s" {}
+resource "e2b_sandbox_file" "f" {
+  sandbox_id = e2b_sandbox.s.id
+  path       = "big.bin"
+  source     = %q
+}`, big)},
+		{"command-100MiB", `
+resource "e2b_sandbox" "s" {}
+resource "e2b_sandbox_command" "c" {
+  sandbox_id = e2b_sandbox.s.id
+  command    = "head -c 104857600 /dev/zero | tr '\\0' 'x' | fold -w 100"
+  timeout    = "10m"
+}`},
+	}
+	for i := 0; i < b.N; i++ {
+		var baseline int64
+		for _, c := range cases {
+			ws := harness.NewWorkspace(b, srv)
+			ws.Write("main.tf", header+c.body)
+			watch := harness.WatchPeakRSS(harness.ProviderDir(b))
+			run(b, ws.Apply(ctx), c.name+" apply")
+			peak := watch.Stop()
+			run(b, ws.Destroy(ctx), c.name+" destroy")
+			if c.name == "baseline" {
+				baseline = peak
+			}
+			b.ReportMetric(float64(peak)/(1<<20), c.name+"-peak-MiB")
+			if c.name != "baseline" {
+				b.ReportMetric(float64(peak-baseline)/(1<<20), c.name+"-growth-MiB")
+			}
+		}
+	}
+}
+
+// writeRandomish writes size bytes that do not compress to nothing, without
+// holding them in memory.
+func writeRandomish(b *testing.B, path string, size int) {
+	b.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = f.Close() }()
+	block := make([]byte, 1<<20)
+	var x uint64 = 88172645463325252
+	for written := 0; written < size; written += len(block) {
+		for j := range block {
+			x ^= x << 13
+			x ^= x >> 7
+			x ^= x << 17
+			block[j] = byte(x)
+		}
+		if _, err := f.Write(block); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

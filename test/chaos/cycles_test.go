@@ -1,0 +1,207 @@
+package chaos
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
+)
+
+// cyclesConfig is n sandboxes, each with a file and a command that reads it.
+// var.gen changes the timeout (in-place update), the file content (in-place
+// update) and so the command's trigger (re-run).
+const cyclesConfig = `
+variable "n" { type = number }
+variable "gen" { type = number }
+
+terraform {
+  required_providers {
+    e2b = { source = "e2b-terraform/e2b" }
+  }
+}
+
+provider "e2b" {
+  max_retries    = 10
+  retry_wait_min = 50
+  retry_wait_max = 1000
+}
+
+resource "e2b_sandbox" "s" {
+  count    = var.n
+  timeout  = 600 + var.gen
+  metadata = { suite = "chaos", index = tostring(count.index) }
+}
+
+resource "e2b_sandbox_file" "f" {
+  count      = var.n
+  sandbox_id = e2b_sandbox.s[count.index].id
+  path       = "/home/user/data.txt"
+  content    = "generation ${var.gen} of sandbox ${count.index}\n"
+}
+
+resource "e2b_sandbox_command" "c" {
+  count      = var.n
+  sandbox_id = e2b_sandbox.s[count.index].id
+  command    = "cat /home/user/data.txt"
+  triggers   = { content = e2b_sandbox_file.f[count.index].sha256 }
+}
+`
+
+// figures are what the chaos run reports; the target for each is zero.
+type figures struct {
+	appliesFailed   int // apply or destroy runs that ended in an error
+	orphans         int // sandboxes alive on the emulator after a destroy converged
+	duplicates      int // sandboxes ever created beyond what the plans asked for
+	droppedOrLost   int // sandboxes alive on the emulator but absent from state after a run
+	unconverged     int // phases that did not converge within the attempt budget
+	planDriftAfterA int // converged phases whose next plan was not empty
+}
+
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
+		return v
+	}
+	return def
+}
+
+// chaosFaults makes 20 % of control-plane and envd requests fail: 429 (with
+// Retry-After), 500 or 503 responses, dropped connections, and creates that
+// take effect before their connection drops.
+func chaosFaults(seed int64) emulator.Faults {
+	return emulator.Faults{
+		ErrorRate:       0.15,
+		Statuses:        []int{429, 500, 503},
+		DropRate:        0.05,
+		DropAfterCreate: 0.2,
+		Seed:            seed,
+	}
+}
+
+// TestChaosCycles runs apply → change → destroy cycles under injected faults
+// and checks that no sandbox is orphaned, duplicated or dropped from state.
+// The CI form is small; E2B_CHAOS_CYCLES=20 E2B_CHAOS_SANDBOXES=20 is the full run.
+func TestChaosCycles(t *testing.T) {
+	cycles := envInt("E2B_CHAOS_CYCLES", 2)
+	n := envInt("E2B_CHAOS_SANDBOXES", 8)
+	srv := startEmulator(t)
+	ws := harness.NewWorkspace(t, srv)
+	ws.Write("main.tf", cyclesConfig)
+	ctx := context.Background()
+
+	var fig figures
+	planned := 0
+	start := time.Now()
+	for c := 0; c < cycles; c++ {
+		faults := chaosFaults(int64(c + 1))
+		for phase, gen := range []int{2 * c, 2*c + 1} {
+			args := []string{"-parallelism=10", "-var", fmt.Sprintf("n=%d", n), "-var", fmt.Sprintf("gen=%d", gen)}
+			if phase == 0 {
+				planned += n // the first apply of a cycle creates n sandboxes
+			}
+			converge(t, ctx, ws, srv, faults, &fig, "apply", args)
+		}
+		args := []string{"-parallelism=10", "-var", fmt.Sprintf("n=%d", n), "-var", "gen=0"}
+		converge(t, ctx, ws, srv, faults, &fig, "destroy", args)
+		fig.orphans += len(srv.SandboxIDs())
+		for _, id := range srv.SandboxIDs() {
+			t.Errorf("cycle %d: sandbox %s left behind after destroy", c, id)
+		}
+	}
+	created := srv.Counters().SandboxesCreated
+	fig.duplicates = created - planned
+
+	t.Logf("chaos: %d cycles × %d sandboxes (+%d files, +%d commands) in %s", cycles, n, n, n, time.Since(start).Round(time.Second))
+	t.Logf("chaos: failed applies/destroys %d (each converged on a later run), orphans %d, duplicates %d (created %d, planned %d), dropped from state while alive %d, unconverged phases %d, non-empty plans after convergence %d",
+		fig.appliesFailed, fig.orphans, fig.duplicates, created, planned, fig.droppedOrLost, fig.unconverged, fig.planDriftAfterA)
+	if fig.orphans != 0 || fig.duplicates != 0 || fig.droppedOrLost != 0 || fig.unconverged != 0 || fig.planDriftAfterA != 0 {
+		t.Fatalf("chaos targets missed: %+v", fig)
+	}
+}
+
+// converge runs apply or destroy until it succeeds (at most 6 runs), checking
+// after every run that each live sandbox is tracked in state.
+// Faults are in force only while the CLI runs; the bookkeeping reads in
+// between see the emulator as it is.
+func converge(t *testing.T, ctx context.Context, ws *harness.Workspace, srv *emulator.Server, faults emulator.Faults, fig *figures, verb string, args []string) {
+	t.Helper()
+	for attempt := 1; attempt <= 6; attempt++ {
+		srv.SetFaults(faults)
+		var r harness.Result
+		if verb == "destroy" {
+			r = ws.Destroy(ctx, args...)
+		} else {
+			r = ws.Apply(ctx, args...)
+		}
+		srv.SetFaults(emulator.Faults{})
+		fig.droppedOrLost += untracked(t, ctx, ws, srv)
+		if r.Err == nil {
+			if verb == "apply" && !planIsEmpty(t, ctx, ws, args) {
+				fig.planDriftAfterA++
+			}
+			return
+		}
+		fig.appliesFailed++
+		t.Logf("%s run %d failed (a later run must converge): %s", verb, attempt, lastError(r.Output()))
+	}
+	fig.unconverged++
+	t.Errorf("%s did not converge in 6 runs", verb)
+}
+
+// untracked counts sandboxes alive on the emulator that state does not know:
+// each is a billed sandbox nobody would ever delete.
+func untracked(t *testing.T, ctx context.Context, ws *harness.Workspace, srv *emulator.Server) int {
+	t.Helper()
+	inState := map[string]bool{}
+	for _, id := range ws.SandboxIDsInState(ctx) {
+		inState[id] = true
+	}
+	var lost []string
+	for _, id := range srv.SandboxIDs() {
+		if !inState[id] {
+			lost = append(lost, id)
+		}
+	}
+	sort.Strings(lost)
+	for _, id := range lost {
+		t.Errorf("sandbox %s is alive but not in state", id)
+	}
+	return len(lost)
+}
+
+func planIsEmpty(t *testing.T, ctx context.Context, ws *harness.Workspace, args []string) bool {
+	t.Helper()
+	r := ws.Run(ctx, append([]string{"plan", "-detailed-exitcode", "-no-color", "-input=false"}, args...)...)
+	if r.Err == nil {
+		return true
+	}
+	t.Errorf("plan after a converged apply is not empty:\n%s", r.Output())
+	return false
+}
+
+// lastError trims CLI output to its error block, for the log.
+func lastError(out string) string {
+	if i := strings.LastIndex(out, "Error:"); i >= 0 {
+		out = out[i:]
+	}
+	if len(out) > 600 {
+		out = out[:600] + "…"
+	}
+	return strings.TrimSpace(out)
+}
+
+func startEmulator(t *testing.T) *emulator.Server {
+	t.Helper()
+	srv, err := emulator.Start(emulator.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	return srv
+}
