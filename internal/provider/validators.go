@@ -73,11 +73,17 @@ func checkAllowOutEntry(s string) string {
 	if strings.Contains(s, "/") || net.ParseIP(strings.Split(s, "/")[0]) != nil {
 		return fmt.Sprintf("%q is not a valid CIDR block.", s)
 	}
-	if len(s) > 253 || !hostnamePattern.MatchString(s) {
+	if len(s) > 253 || !hostnamePattern.MatchString(s) || numericTLD(s) {
 		return fmt.Sprintf("%q is not an IP address, CIDR block or domain name (for example 8.8.8.8, 10.0.0.0/8, "+
 			"example.com or *.example.com).", s)
 	}
 	return ""
+}
+
+// numericTLD reports a name whose last label is all digits: a malformed IP, not a domain.
+func numericTLD(s string) bool {
+	last := s[strings.LastIndex(s, ".")+1:]
+	return strings.Trim(last, "0123456789") == ""
 }
 
 // checkHostPort accepts host or host:port in ASCII (mask_request_host).

@@ -1,0 +1,156 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+)
+
+// Acceptance tests run against an in-process emulator on a random port. With E2B_LIVE=1 the
+// tests that make sense against real E2B run there instead, using E2B_API_KEY; they fail (never
+// skip) when the key is missing, and emulator-only tests skip with a reason.
+
+// testAccProtoV6ProviderFactories serves the provider in-process to the Terraform CLI.
+var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
+	"e2b": providerserver.NewProtocol6WithError(New("test")()),
+}
+
+// testAccLive reports whether tests target real E2B.
+func testAccLive() bool { return os.Getenv("E2B_LIVE") == "1" }
+
+// testAccPreCheck stops a live run that has no API key, loudly.
+func testAccPreCheck(t *testing.T) {
+	t.Helper()
+	if testAccLive() && os.Getenv(envAPIKey) == "" {
+		t.Fatal("E2B_LIVE=1 runs the acceptance tests against real E2B and needs E2B_API_KEY; it is not set")
+	}
+}
+
+// newTestEmulator starts an emulator for one test; it is closed when the test ends. Tests that
+// need the emulator's controls (faults, expiry, counters, seeding) call it and skip in live mode.
+func newTestEmulator(t *testing.T) *emulator.Server {
+	t.Helper()
+	if testAccLive() {
+		t.Skip("needs the emulator's test controls (seeding, faults, expiry or counters), which real E2B does not have")
+	}
+	srv, err := emulator.Start(emulator.Options{})
+	if err != nil {
+		t.Fatalf("start emulator: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := srv.Close(); err != nil {
+			t.Errorf("close emulator: %v", err)
+		}
+	})
+	return srv
+}
+
+// testAccBackend returns an emulator, or nil in live mode; pass it to testAccProviderBlock.
+func testAccBackend(t *testing.T) *emulator.Server {
+	t.Helper()
+	testAccPreCheck(t)
+	if testAccLive() {
+		return nil
+	}
+	return newTestEmulator(t)
+}
+
+// testAccProviderBlock returns the provider block for srv (nil: real E2B from the environment).
+func testAccProviderBlock(srv *emulator.Server) string {
+	return testAccProviderBlockWith(srv, "")
+}
+
+// testAccProviderBlockWith adds extra HCL inside the provider block.
+func testAccProviderBlockWith(srv *emulator.Server, extra string) string {
+	if srv == nil {
+		return fmt.Sprintf("provider \"e2b\" {\n%s\n}\n", extra)
+	}
+	return fmt.Sprintf(`provider "e2b" {
+  api_key        = %q
+  api_url        = %q
+  sandbox_url    = %q
+  retry_wait_min = 10
+  retry_wait_max = 200
+%s
+}
+`, srv.APIKey(), srv.APIURL(), srv.SandboxURL(), extra)
+}
+
+// testAccClient returns a client for checks made outside Terraform.
+func testAccClient(t *testing.T, srv *emulator.Server) *e2b.Client {
+	t.Helper()
+	cfg := e2b.Config{APIKey: os.Getenv(envAPIKey), Version: "test", RetryWaitMin: 10 * time.Millisecond, RetryWaitMax: 200 * time.Millisecond}
+	if srv != nil {
+		cfg.APIKey, cfg.APIURL, cfg.SandboxURL = srv.APIKey(), srv.APIURL(), srv.SandboxURL()
+	}
+	c, err := e2b.New(cfg)
+	if err != nil {
+		t.Fatalf("client: %v", err)
+	}
+	return c
+}
+
+// testAccAttr reads one attribute of a resource from the state.
+func testAccAttr(s *terraform.State, address, attr string) (string, error) {
+	rs, ok := s.RootModule().Resources[address]
+	if !ok {
+		return "", fmt.Errorf("%s not in state", address)
+	}
+	v, ok := rs.Primary.Attributes[attr]
+	if !ok {
+		return "", fmt.Errorf("%s has no attribute %s", address, attr)
+	}
+	return v, nil
+}
+
+// testAccEnvd returns the envd handle of the sandbox resource at address.
+func testAccEnvd(s *terraform.State, client *e2b.Client, address string) (*e2b.Envd, error) {
+	id, err := testAccAttr(s, address, "id")
+	if err != nil {
+		return nil, err
+	}
+	token := s.RootModule().Resources[address].Primary.Attributes["envd_access_token"]
+	return client.Envd(e2b.EnvdTarget{SandboxID: id, AccessToken: token}), nil
+}
+
+// testAccCheckSandboxGone verifies that every e2b_sandbox in the state was killed.
+func testAccCheckSandboxGone(t *testing.T, srv *emulator.Server) func(*terraform.State) error {
+	return func(s *terraform.State) error {
+		client := testAccClient(t, srv)
+		for _, rs := range s.RootModule().Resources {
+			if rs.Type != "e2b_sandbox" {
+				continue
+			}
+			_, err := client.GetSandbox(context.Background(), rs.Primary.ID)
+			if err == nil {
+				return fmt.Errorf("sandbox %s still exists after destroy", rs.Primary.ID)
+			}
+			if !e2b.IsNotFound(err) {
+				return fmt.Errorf("sandbox %s: %v", rs.Primary.ID, err)
+			}
+		}
+		return nil
+	}
+}
+
+// totalRequests sums the emulator's request counters (admin routes are not counted).
+func totalRequests(srv *emulator.Server) (int, string) {
+	c := srv.Counters()
+	n := 0
+	var routes []string
+	for k, v := range c.Requests {
+		n += v
+		routes = append(routes, fmt.Sprintf("%s=%d", k, v))
+	}
+	return n, strings.Join(routes, ", ")
+}

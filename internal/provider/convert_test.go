@@ -1,0 +1,104 @@
+package provider
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+)
+
+func TestUserMetadataHidesIdempotencyToken(t *testing.T) {
+	in := map[string]string{"a": "1", e2b.IdempotencyMetadataKey: "tok"}
+	got := userMetadata(in)
+	if len(got) != 1 || got["a"] != "1" {
+		t.Fatalf("userMetadata = %v", got)
+	}
+	if len(in) != 2 {
+		t.Fatal("userMetadata changed its input")
+	}
+	if m := stringMapValue(userMetadata(nil)); m.IsNull() || len(m.Elements()) != 0 {
+		t.Fatalf("nil metadata should give an empty, known map, got %v", m)
+	}
+}
+
+func TestTimeString(t *testing.T) {
+	if !timeString(time.Time{}).IsNull() {
+		t.Error("zero time should be null")
+	}
+	ts := time.Date(2026, 1, 2, 3, 4, 5, 0, time.FixedZone("x", 3600))
+	if got := timeString(ts).ValueString(); got != "2026-01-02T02:04:05Z" {
+		t.Errorf("timeString = %s", got)
+	}
+	if !timePtrString(nil).IsNull() {
+		t.Error("nil time should be null")
+	}
+}
+
+func TestStringSetRoundTripSorted(t *testing.T) {
+	s := stringSetValue([]string{"b", "a"})
+	got, diags := stringSetFrom(context.Background(), s)
+	if diags.HasError() || len(got) != 2 || got[0] != "a" || got[1] != "b" {
+		t.Fatalf("stringSetFrom = %v %v", got, diags)
+	}
+	if !stringSetValue(nil).IsNull() {
+		t.Error("nil slice should give a null set")
+	}
+	if v, _ := stringSetFrom(context.Background(), types.SetNull(types.StringType)); v != nil {
+		t.Error("null set should give nil")
+	}
+}
+
+func TestMergedMetadata(t *testing.T) {
+	d := &ProviderData{DefaultMetadata: map[string]string{"team": "a", "env": "default"}}
+	got := d.MergedMetadata(map[string]string{"env": "own"})
+	if len(got) != 2 || got["team"] != "a" || got["env"] != "own" {
+		t.Fatalf("MergedMetadata = %v", got)
+	}
+	if (*ProviderData)(nil).MergedMetadata(map[string]string{"x": "y"})["x"] != "y" {
+		t.Fatal("nil provider data must still return the sandbox's own metadata")
+	}
+}
+
+func TestImportedTimeout(t *testing.T) {
+	start := time.Now()
+	d := &e2b.SandboxDetail{State: "running", StartedAt: start, EndAt: start.Add(900*time.Second + 300*time.Millisecond)}
+	if got := importedTimeout(d); got != 900 {
+		t.Errorf("importedTimeout = %d, want 900", got)
+	}
+	d.State = "paused"
+	if got := importedTimeout(d); got != defaultSandboxTimeout {
+		t.Errorf("paused: importedTimeout = %d, want default", got)
+	}
+}
+
+func TestSandboxDomain(t *testing.T) {
+	if got := sandboxDomain("byoc.example", types.StringValue("old"), "e2b.app"); got != "byoc.example" {
+		t.Errorf("API domain should win, got %s", got)
+	}
+	if got := sandboxDomain("", types.StringValue("known.example"), "e2b.app"); got != "known.example" {
+		t.Errorf("known domain should stay when the API omits it (paused), got %s", got)
+	}
+	if got := sandboxDomain("", types.StringNull(), "e2b.app"); got != "e2b.app" {
+		t.Errorf("provider domain is the fallback, got %s", got)
+	}
+}
+
+func TestImportedNetwork(t *testing.T) {
+	if !importedNetwork(nil).IsNull() {
+		t.Error("no network config should be null")
+	}
+	f := false
+	o := importedNetwork(&e2b.NetworkConfig{DenyOut: []string{"0.0.0.0/0"}, AllowPublicTraffic: &f})
+	if o.IsNull() {
+		t.Fatal("network with rules should not be null")
+	}
+	if v := o.Attributes()["allow_public_traffic"]; !v.Equal(types.BoolValue(false)) {
+		t.Errorf("allow_public_traffic = %v", v)
+	}
+	if v := o.Attributes()["allow_out"]; !v.IsNull() {
+		t.Errorf("allow_out = %v, want null", v)
+	}
+}
