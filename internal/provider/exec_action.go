@@ -154,7 +154,9 @@ func newProgressRelay(ctx context.Context, send func(action.InvokeProgressEvent)
 	go func() {
 		defer close(p.done)
 		for msg := range p.ch {
-			send(action.InvokeProgressEvent{Message: msg})
+			if ctx.Err() == nil { // After a cancellation nobody may be reading.
+				send(action.InvokeProgressEvent{Message: msg})
+			}
 		}
 	}()
 	return p
