@@ -154,3 +154,18 @@ func totalRequests(srv *emulator.Server) (int, string) {
 	}
 	return n, strings.Join(routes, ", ")
 }
+
+// testAccRequiredProviders is a terraform block naming the provider's source. plugin-testing adds
+// one to normal steps but not to import-block steps, where OpenTofu would otherwise look up
+// hashicorp/e2b in a registry.
+func testAccRequiredProviders() string {
+	ns := os.Getenv("TF_ACC_PROVIDER_NAMESPACE")
+	if ns == "" {
+		ns = "hashicorp"
+	}
+	host := os.Getenv("TF_ACC_PROVIDER_HOST")
+	if host == "" {
+		host = "registry.terraform.io"
+	}
+	return fmt.Sprintf("terraform {\n  required_providers {\n    e2b = { source = %q }\n  }\n}\n", host+"/"+ns+"/e2b")
+}

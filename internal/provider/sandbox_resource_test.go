@@ -1,0 +1,333 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+)
+
+const sbAddr = "e2b_sandbox.test"
+
+func sandboxConfig(srv *emulator.Server, body string) string {
+	return testAccProviderBlock(srv) + "resource \"e2b_sandbox\" \"test\" {\n" + body + "\n}\n"
+}
+
+// Create, change the timeout in place, then import by ID.
+func TestAccSandbox_createUpdateTimeoutImport(t *testing.T) {
+	srv := testAccBackend(t)
+	sameID := statecheck.CompareValue(compare.ValuesSame())
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckSandboxGone(t, srv),
+		Steps: []resource.TestStep{
+			{
+				Config: sandboxConfig(srv, `
+  timeout  = 300
+  metadata = { purpose = "acc-test" }
+`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameID.AddStateValue(sbAddr, tfjsonpath.New("id")),
+					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^[a-z0-9]+$`))),
+					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("template"), knownvalue.StringExact("base")),
+					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("state"), knownvalue.StringExact("running")),
+					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("paused"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("secure"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("envd_access_token"), knownvalue.StringRegexp(regexp.MustCompile(`.+`))),
+					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("metadata_all"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"purpose": knownvalue.StringExact("acc-test"),
+					})),
+					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("cpu_count"), knownvalue.NotNull()),
+					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("end_at"), knownvalue.NotNull()),
+					statecheck.ExpectIdentity(sbAddr, map[string]knownvalue.Check{"sandbox_id": knownvalue.NotNull()}),
+				},
+				Check: testAccCheckSandboxRunning(t, srv),
+			},
+			{
+				Config: sandboxConfig(srv, `
+  timeout  = 900
+  metadata = { purpose = "acc-test" }
+`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameID.AddStateValue(sbAddr, tfjsonpath.New("id")),
+					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("timeout"), knownvalue.Int64Exact(900)),
+				},
+				Check: testAccCheckEndAtAfter(t, srv, 600),
+			},
+			{
+				ResourceName:            sbAddr,
+				ImportState:             true,
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"timeout", "timeouts", "traffic_access_token", "env_vars"},
+			},
+		},
+	})
+}
+
+// testAccCheckSandboxRunning checks through the API that the sandbox runs, with the metadata.
+func testAccCheckSandboxRunning(t *testing.T, srv *emulator.Server) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		id, err := testAccAttr(s, sbAddr, "id")
+		if err != nil {
+			return err
+		}
+		d, err := testAccClient(t, srv).GetSandbox(context.Background(), id)
+		if err != nil {
+			return err
+		}
+		if d.State != "running" {
+			return fmt.Errorf("state %q, want running", d.State)
+		}
+		if d.Metadata["purpose"] != "acc-test" {
+			return fmt.Errorf("metadata %v lacks purpose=acc-test", d.Metadata)
+		}
+		if d.Metadata[e2b.IdempotencyMetadataKey] == "" {
+			return fmt.Errorf("create did not carry an idempotency token: metadata %v", d.Metadata)
+		}
+		return nil
+	}
+}
+
+// testAccCheckEndAtAfter checks that the sandbox now ends more than minSeconds from its start.
+func testAccCheckEndAtAfter(t *testing.T, srv *emulator.Server, minSeconds float64) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		id, err := testAccAttr(s, sbAddr, "id")
+		if err != nil {
+			return err
+		}
+		d, err := testAccClient(t, srv).GetSandbox(context.Background(), id)
+		if err != nil {
+			return err
+		}
+		if got := d.EndAt.Sub(d.StartedAt).Seconds(); got < minSeconds {
+			return fmt.Errorf("sandbox ends %.0f s after its start; the new timeout was not applied", got)
+		}
+		return nil
+	}
+}
+
+// Pause and resume in place; a background process keeps its PID across both.
+func TestAccSandbox_pauseResumeKeepsProcess(t *testing.T) {
+	srv := testAccBackend(t)
+	sameID := statecheck.CompareValue(compare.ValuesSame())
+	var pid uint32
+	startSleep := func(s *terraform.State) error {
+		envd, err := testAccEnvd(s, testAccClient(t, srv), sbAddr)
+		if err != nil {
+			return err
+		}
+		stream, err := envd.StartProcess(context.Background(), e2b.StartProcessRequest{
+			Process: e2b.ProcessConfig{Cmd: "/bin/sh", Args: []string{"-c", "sleep 3600"}},
+			Tag:     "acc-sleep",
+		})
+		if err != nil {
+			return fmt.Errorf("start background process: %w", err)
+		}
+		pid = stream.PID()
+		return stream.Close()
+	}
+	sleepAlive := func(s *terraform.State) error {
+		envd, err := testAccEnvd(s, testAccClient(t, srv), sbAddr)
+		if err != nil {
+			return err
+		}
+		procs, err := envd.ListProcesses(context.Background())
+		if err != nil {
+			return fmt.Errorf("list processes after resume: %w", err)
+		}
+		for _, p := range procs {
+			if p.PID == pid {
+				return nil
+			}
+		}
+		return fmt.Errorf("process %d did not survive pause and resume; running: %+v", pid, procs)
+	}
+	apiState := func(want string) resource.TestCheckFunc {
+		return func(s *terraform.State) error {
+			id, err := testAccAttr(s, sbAddr, "id")
+			if err != nil {
+				return err
+			}
+			d, err := testAccClient(t, srv).GetSandbox(context.Background(), id)
+			if err != nil {
+				return err
+			}
+			if d.State != want {
+				return fmt.Errorf("E2B reports state %q, want %q", d.State, want)
+			}
+			return nil
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckSandboxGone(t, srv),
+		Steps: []resource.TestStep{
+			{
+				Config:            sandboxConfig(srv, `timeout = 600`),
+				ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(sbAddr, tfjsonpath.New("id"))},
+				Check:             startSleep,
+			},
+			{
+				Config: sandboxConfig(srv, "timeout = 600\npaused = true"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameID.AddStateValue(sbAddr, tfjsonpath.New("id")),
+					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("state"), knownvalue.StringExact("paused")),
+				},
+				Check: apiState("paused"),
+			},
+			{
+				Config: sandboxConfig(srv, "timeout = 600\npaused = false"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameID.AddStateValue(sbAddr, tfjsonpath.New("id")),
+					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("state"), knownvalue.StringExact("running")),
+				},
+				Check: resource.ComposeTestCheckFunc(apiState("running"), sleepAlive),
+			},
+		},
+	})
+}
+
+// Created paused: the sandbox exists in state and is paused in E2B.
+func TestAccSandbox_createPaused(t *testing.T) {
+	srv := testAccBackend(t)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckSandboxGone(t, srv),
+		Steps: []resource.TestStep{{
+			Config: sandboxConfig(srv, `paused = true`),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("paused"), knownvalue.Bool(true)),
+				statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("state"), knownvalue.StringExact("paused")),
+			},
+		}},
+	})
+}
+
+// A sandbox killed by its timeout leaves state, and the next apply creates a new one.
+func TestAccSandbox_expiredIsRecreated(t *testing.T) {
+	srv := newTestEmulator(t)
+	ids := statecheck.CompareValue(compare.ValuesDiffer())
+	var id string
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckSandboxGone(t, srv),
+		Steps: []resource.TestStep{
+			{
+				Config:            sandboxConfig(srv, `timeout = 60`),
+				ConfigStateChecks: []statecheck.StateCheck{ids.AddStateValue(sbAddr, tfjsonpath.New("id"))},
+				Check: func(s *terraform.State) error {
+					var err error
+					id, err = testAccAttr(s, sbAddr, "id")
+					return err
+				},
+			},
+			{
+				PreConfig: func() {
+					if err := srv.Expire(id); err != nil {
+						t.Fatalf("expire %s: %v", id, err)
+					}
+				},
+				Config: sandboxConfig(srv, `timeout = 60`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionCreate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{ids.AddStateValue(sbAddr, tfjsonpath.New("id"))},
+			},
+		},
+	})
+}
+
+// A sandbox that auto-paused reads as paused; the config's paused = false plans a resume.
+func TestAccSandbox_autoPausedPlansResume(t *testing.T) {
+	srv := newTestEmulator(t)
+	sameID := statecheck.CompareValue(compare.ValuesSame())
+	var id string
+	cfg := sandboxConfig(srv, "timeout = 120\nauto_pause = true")
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckSandboxGone(t, srv),
+		Steps: []resource.TestStep{
+			{
+				Config:            cfg,
+				ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(sbAddr, tfjsonpath.New("id"))},
+				Check: func(s *terraform.State) error {
+					var err error
+					id, err = testAccAttr(s, sbAddr, "id")
+					return err
+				},
+			},
+			{
+				PreConfig: func() {
+					if err := srv.Expire(id); err != nil {
+						t.Fatalf("expire %s: %v", id, err)
+					}
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(sbAddr, tfjsonpath.New("paused"), knownvalue.Bool(false)),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameID.AddStateValue(sbAddr, tfjsonpath.New("id")),
+					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("state"), knownvalue.StringExact("running")),
+				},
+			},
+		},
+	})
+}
+
+// Import through an import block with the resource identity (Terraform/OpenTofu 1.12+).
+func TestAccSandbox_importByIdentity(t *testing.T) {
+	srv := testAccBackend(t)
+	cfg := testAccRequiredProviders() + sandboxConfig(srv, `metadata = { purpose = "identity" }`)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{
+			// Resource identity and import blocks with identity exist from 1.12 on.
+			tfversion.SkipBelow(tfversion.Version1_12_0),
+		},
+		CheckDestroy: testAccCheckSandboxGone(t, srv),
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{
+				Config:          cfg,
+				ResourceName:    sbAddr,
+				ImportState:     true,
+				ImportStateKind: resource.ImportBlockWithResourceIdentity,
+			},
+			{
+				Config:          cfg,
+				ResourceName:    sbAddr,
+				ImportState:     true,
+				ImportStateKind: resource.ImportBlockWithID,
+			},
+		},
+	})
+}
