@@ -1,0 +1,320 @@
+package provider
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+)
+
+// protoProvider drives the provider's protocol server directly, the way
+// Terraform 1.14 would, for RPCs OpenTofu cannot exercise (actions, list).
+type protoProvider struct {
+	t      *testing.T
+	server tfprotov6.ProviderServer
+	schema *tfprotov6.GetProviderSchemaResponse
+}
+
+// newProtoProvider configures a provider server against the emulator.
+func newProtoProvider(t *testing.T, srv *emulator.Server) *protoProvider {
+	t.Helper()
+	ps, err := providerserver.NewProtocol6WithError(New("test")())()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	schema, err := ps.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &protoProvider{t: t, server: ps, schema: schema}
+	p.noErrors("GetProviderSchema", schema.Diagnostics)
+	cfg := p.dynamicValue(schema.Provider.ValueType(), map[string]tftypes.Value{
+		"api_key":        tftypes.NewValue(tftypes.String, srv.APIKey()),
+		"api_url":        tftypes.NewValue(tftypes.String, srv.APIURL()),
+		"sandbox_url":    tftypes.NewValue(tftypes.String, srv.SandboxURL()),
+		"retry_wait_min": tftypes.NewValue(tftypes.Number, 10),
+		"retry_wait_max": tftypes.NewValue(tftypes.Number, 200),
+	})
+	resp, err := ps.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{Config: cfg, TerraformVersion: "1.14.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.noErrors("ConfigureProvider", resp.Diagnostics)
+	return p
+}
+
+// dynamicValue builds an object of typ from vals; missing attributes are null.
+func (p *protoProvider) dynamicValue(typ tftypes.Type, vals map[string]tftypes.Value) *tfprotov6.DynamicValue {
+	p.t.Helper()
+	obj, ok := typ.(tftypes.Object)
+	if !ok {
+		p.t.Fatalf("schema type is %T, want an object", typ)
+	}
+	all := map[string]tftypes.Value{}
+	for name, at := range obj.AttributeTypes {
+		all[name] = tftypes.NewValue(at, nil)
+	}
+	for name, v := range vals {
+		if _, ok := all[name]; !ok {
+			p.t.Fatalf("no attribute %q in schema", name)
+		}
+		all[name] = v
+	}
+	dv, err := tfprotov6.NewDynamicValue(obj, tftypes.NewValue(obj, all))
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	return &dv
+}
+
+func (p *protoProvider) noErrors(what string, diags []*tfprotov6.Diagnostic) {
+	p.t.Helper()
+	for _, d := range diags {
+		if d.Severity == tfprotov6.DiagnosticSeverityError {
+			p.t.Fatalf("%s: %s: %s", what, d.Summary, d.Detail)
+		}
+	}
+}
+
+func str(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
+
+// execConfig is the e2b_exec configuration for a sandbox and command.
+func (p *protoProvider) execConfig(vals map[string]tftypes.Value) *tfprotov6.DynamicValue {
+	return p.dynamicValue(p.schema.ActionSchemas["e2b_exec"].Schema.ValueType(), vals)
+}
+
+// invoke runs the action; onProgress may be nil.
+func (p *protoProvider) invoke(ctx context.Context, cfg *tfprotov6.DynamicValue, onProgress func(string)) (progress []string, diags []*tfprotov6.Diagnostic) {
+	p.t.Helper()
+	as, ok := p.server.(tfprotov6.ActionServer)
+	if !ok {
+		p.t.Fatal("provider server does not serve actions")
+	}
+	stream, err := as.InvokeAction(ctx, &tfprotov6.InvokeActionRequest{ActionType: "e2b_exec", Config: cfg})
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	completed := false
+	for ev := range stream.Events {
+		switch e := ev.Type.(type) {
+		case tfprotov6.ProgressInvokeActionEventType:
+			progress = append(progress, e.Message)
+			if onProgress != nil {
+				onProgress(e.Message)
+			}
+		case tfprotov6.CompletedInvokeActionEventType:
+			diags = e.Diagnostics
+			completed = true
+		}
+	}
+	if !completed {
+		p.t.Fatal("the action stream ended without a completed event")
+	}
+	return progress, diags
+}
+
+func errorDiag(diags []*tfprotov6.Diagnostic) *tfprotov6.Diagnostic {
+	for _, d := range diags {
+		if d.Severity == tfprotov6.DiagnosticSeverityError {
+			return d
+		}
+	}
+	return nil
+}
+
+// protoSandbox creates a sandbox through the client and returns its envd.
+func protoSandbox(t *testing.T, srv *emulator.Server) (*e2b.Client, *e2b.Envd, string) {
+	t.Helper()
+	client := testAccClient(t, srv)
+	sb, err := client.CreateSandbox(context.Background(), e2b.CreateSandboxRequest{TemplateID: "base", Timeout: 600})
+	if err != nil {
+		t.Fatalf("create sandbox: %v", err)
+	}
+	envd, err := client.SandboxEnvd(context.Background(), sb.SandboxID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return client, envd, sb.SandboxID
+}
+
+// waitNoProcess polls until no process in the sandbox runs a command containing marker.
+func waitNoProcess(t *testing.T, envd *e2b.Envd, marker string) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		procs, err := envd.ListProcesses(context.Background())
+		if err != nil {
+			t.Fatalf("list processes: %v", err)
+		}
+		running := false
+		for _, p := range procs {
+			running = running || strings.Contains(strings.Join(p.Config.Args, " "), marker)
+		}
+		if !running {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a process running %q is still alive: %+v", marker, procs)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestExecActionProtocolSuccess(t *testing.T) {
+	srv := newTestEmulator(t)
+	p := newProtoProvider(t, srv)
+	_, _, id := protoSandbox(t, srv)
+	cfg := p.execConfig(map[string]tftypes.Value{
+		"sandbox_id": str(id),
+		"command":    str(`printf 'one\ntwo\n'; echo "warn $GREETING" >&2; cat`),
+		"env":        tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, map[string]tftypes.Value{"GREETING": str("hi")}),
+		"stdin":      str("from stdin\n"),
+	})
+	as := p.server.(tfprotov6.ActionServer)
+	plan, err := as.PlanAction(context.Background(), &tfprotov6.PlanActionRequest{ActionType: "e2b_exec", Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.noErrors("PlanAction", plan.Diagnostics)
+
+	progress, diags := p.invoke(context.Background(), cfg, nil)
+	p.noErrors("InvokeAction", diags)
+	all := strings.Join(progress, "\n")
+	for _, want := range []string{"stdout: one\nstdout: two", "stderr: warn hi", "stdout: from stdin", "exit code 0"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("progress lacks %q:\n%s", want, all)
+		}
+	}
+}
+
+func TestExecActionProtocolNonZeroExit(t *testing.T) {
+	srv := newTestEmulator(t)
+	p := newProtoProvider(t, srv)
+	_, _, id := protoSandbox(t, srv)
+	_, diags := p.invoke(context.Background(), p.execConfig(map[string]tftypes.Value{
+		"sandbox_id": str(id),
+		"command":    str("echo 'compiling'; echo 'error: missing semicolon' >&2; exit 7"),
+	}), nil)
+	d := errorDiag(diags)
+	if d == nil {
+		t.Fatal("want an error diagnostic for exit code 7")
+	}
+	if !strings.Contains(d.Summary, "exit code 7") || !strings.Contains(d.Detail, "error: missing semicolon") {
+		t.Fatalf("diagnostic %q / %q should carry the exit code and stderr", d.Summary, d.Detail)
+	}
+}
+
+func TestExecActionProtocolTimeoutKills(t *testing.T) {
+	srv := newTestEmulator(t)
+	p := newProtoProvider(t, srv)
+	_, envd, id := protoSandbox(t, srv)
+	_, diags := p.invoke(context.Background(), p.execConfig(map[string]tftypes.Value{
+		"sandbox_id": str(id),
+		"command":    str("sleep 777"),
+		"timeout":    str("1s"),
+	}), nil)
+	d := errorDiag(diags)
+	if d == nil || !strings.Contains(d.Summary, "timed out") || !strings.Contains(d.Detail, "killed") {
+		t.Fatalf("want a timed out diagnostic, got %+v", d)
+	}
+	waitNoProcess(t, envd, "sleep 777")
+}
+
+func TestExecActionProtocolCancelKills(t *testing.T) {
+	srv := newTestEmulator(t)
+	p := newProtoProvider(t, srv)
+	_, envd, id := protoSandbox(t, srv)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, diags := p.invoke(ctx, p.execConfig(map[string]tftypes.Value{
+		"sandbox_id": str(id),
+		"command":    str("echo started; sleep 888"),
+	}), func(msg string) {
+		if strings.Contains(msg, "started") {
+			cancel()
+		}
+	})
+	d := errorDiag(diags)
+	if d == nil || !strings.Contains(d.Summary, "cancelled") {
+		t.Fatalf("want a cancelled diagnostic, got %+v", d)
+	}
+	waitNoProcess(t, envd, "sleep 888")
+}
+
+func TestExecActionProtocolLargeOutput(t *testing.T) {
+	srv := newTestEmulator(t)
+	p := newProtoProvider(t, srv)
+	_, _, id := protoSandbox(t, srv)
+	const lines = 200000
+	progress, diags := p.invoke(context.Background(), p.execConfig(map[string]tftypes.Value{
+		"sandbox_id": str(id),
+		"command":    str("seq 1 200000; seq 1 1000 >&2"),
+	}), nil)
+	p.noErrors("InvokeAction", diags)
+	seen := 0
+	for _, m := range progress {
+		seen += strings.Count(m, "stdout: ")
+	}
+	if seen != lines {
+		t.Fatalf("progress carried %d stdout lines, want %d", seen, lines)
+	}
+	if len(progress) > lines/100 {
+		t.Fatalf("%d progress messages for %d lines: output is not batched", len(progress), lines)
+	}
+	if last := progress[len(progress)-1]; !strings.Contains(last, "201000 lines") {
+		t.Fatalf("last message %q should count all lines", last)
+	}
+	t.Logf("%d lines in %d progress messages", lines, len(progress))
+}
+
+func TestExecActionProtocolSandboxGone(t *testing.T) {
+	srv := newTestEmulator(t)
+	p := newProtoProvider(t, srv)
+	client, _, id := protoSandbox(t, srv)
+	if err := client.KillSandbox(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
+	_, diags := p.invoke(context.Background(), p.execConfig(map[string]tftypes.Value{
+		"sandbox_id": str(id),
+		"command":    str("true"),
+	}), nil)
+	d := errorDiag(diags)
+	if d == nil || !strings.Contains(d.Detail, "does not exist") {
+		t.Fatalf("want a sandbox does not exist diagnostic, got %+v", d)
+	}
+}
+
+func TestExecActionProtocolValidation(t *testing.T) {
+	srv := newTestEmulator(t)
+	p := newProtoProvider(t, srv)
+	as := p.server.(tfprotov6.ActionServer)
+	cases := []struct {
+		name, command, timeout, want string
+	}{
+		{"empty command", "   ", "", "Empty command"},
+		{"not a duration", "true", "ten minutes", "Invalid timeout"},
+		{"too long", "true", "48h", "Invalid timeout"},
+	}
+	for _, c := range cases {
+		vals := map[string]tftypes.Value{"sandbox_id": str("isandbox"), "command": str(c.command)}
+		if c.timeout != "" {
+			vals["timeout"] = str(c.timeout)
+		}
+		resp, err := as.ValidateActionConfig(context.Background(), &tfprotov6.ValidateActionConfigRequest{
+			ActionType: "e2b_exec", Config: p.execConfig(vals)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := errorDiag(resp.Diagnostics)
+		if d == nil || d.Summary != c.want {
+			t.Errorf("%s: got %+v, want %q", c.name, d, c.want)
+		}
+	}
+}
