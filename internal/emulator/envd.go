@@ -57,8 +57,13 @@ func (s *Server) serveEnvd(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusBadRequest, "missing E2b-Sandbox-Id header")
 			return
 		}
-		if sb = s.sandboxBySignature(r); sb == nil {
+		match := s.sandboxBySignature(r)
+		if match == nil {
 			writeError(w, http.StatusUnauthorized, "invalid signature")
+			return
+		}
+		if sb = s.runningSandbox(match.id); sb == nil {
+			sandboxGone(w, match.id)
 			return
 		}
 	} else {

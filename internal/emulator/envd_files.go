@@ -57,10 +57,7 @@ func (s *Server) sandboxBySignature(r *http.Request) *sandbox {
 		}
 	}
 	s.mu.Unlock()
-	if match == nil {
-		return nil
-	}
-	return s.runningSandbox(match.id)
+	return match
 }
 
 // authorizeFiles applies envd's token-or-signature rule for /files.

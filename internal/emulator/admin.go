@@ -1,0 +1,55 @@
+package emulator
+
+import (
+	"net/http"
+	"strings"
+)
+
+// serveAdmin serves /_emulator/*: faults, counters, templates and expiry.
+// Admin routes are exempt from faults and need no API key (loopback only).
+func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
+	p := strings.TrimPrefix(r.URL.Path, "/_emulator")
+	switch {
+	case p == "/faults" && (r.Method == http.MethodPut || r.Method == http.MethodPost):
+		var f Faults
+		if err := decodeBody(r, &f); err != nil && err != errEmptyBody {
+			writeError(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		s.SetFaults(f)
+		w.WriteHeader(http.StatusNoContent)
+	case p == "/faults" && r.Method == http.MethodGet:
+		s.faults.mu.Lock()
+		f := s.faults.f
+		s.faults.mu.Unlock()
+		writeJSON(w, http.StatusOK, f)
+	case p == "/faults" && r.Method == http.MethodDelete:
+		s.SetFaults(Faults{})
+		w.WriteHeader(http.StatusNoContent)
+	case p == "/counters" && r.Method == http.MethodGet:
+		writeJSON(w, http.StatusOK, s.Counters())
+	case p == "/counters" && r.Method == http.MethodDelete:
+		s.ResetCounters()
+		w.WriteHeader(http.StatusNoContent)
+	case p == "/templates" && r.Method == http.MethodPost:
+		var t TemplateSeed
+		if err := decodeBody(r, &t); err != nil {
+			writeError(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		s.mu.Lock()
+		tp := s.seedTemplateLocked(t)
+		out := tp.toJSON()
+		s.mu.Unlock()
+		writeJSON(w, http.StatusCreated, out)
+	case strings.HasPrefix(p, "/sandboxes/") && strings.HasSuffix(p, "/expire") && r.Method == http.MethodPost:
+		id := strings.TrimSuffix(strings.TrimPrefix(p, "/sandboxes/"), "/expire")
+		if err := s.Expire(id); err != nil {
+			writeError(w, http.StatusNotFound, err.Error())
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	default:
+		writeErrorf(w, http.StatusNotFound, "%s %s is not an emulator admin route", r.Method, r.URL.Path)
+	}
+}

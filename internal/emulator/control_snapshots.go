@@ -1,0 +1,256 @@
+package emulator
+
+import (
+	"encoding/base64"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+type snapshotInfo struct {
+	SnapshotID string   `json:"snapshotID"`
+	Names      []string `json:"names"`
+}
+
+var snapshotNamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,127}$`)
+
+// captureFiles copies a sandbox's files into a fresh template directory.
+func (s *Server) captureFiles(sb *sandbox, templateID string) (string, error) {
+	dir := filepath.Join(s.dataDir, "templates", templateID+"-"+newID("", 8))
+	if err := copyTree(sb.dir, dir); err != nil {
+		_ = os.RemoveAll(dir)
+		return "", err
+	}
+	return dir, nil
+}
+
+// handleCreateSnapshot captures a running sandbox's files as a snapshot
+// template; the same name again adds a build to the existing template.
+func (s *Server) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
+	id, ok := sandboxIDParam(w, r)
+	if !ok {
+		return
+	}
+	var req struct {
+		Name *string `json:"name"`
+	}
+	if err := decodeBody(r, &req); err != nil {
+		validationError(w, err.Error())
+		return
+	}
+	name := ""
+	if req.Name != nil {
+		name = strings.TrimSuffix(*req.Name, ":"+defaultTag)
+		if ns, rest, found := strings.Cut(name, "/"); found {
+			if ns != teamNamespace {
+				writeErrorf(w, http.StatusBadRequest, "namespace '%s' does not match the team namespace '%s'", ns, teamNamespace)
+				return
+			}
+			name = rest
+		}
+		if !snapshotNamePattern.MatchString(name) {
+			writeErrorf(w, http.StatusBadRequest, "invalid snapshot name '%s': use lowercase letters, digits, '-' and '_' (at most 128 characters)", *req.Name)
+			return
+		}
+	}
+	s.mu.Lock()
+	sb := s.lookupLocked(w, id)
+	if sb == nil {
+		s.mu.Unlock()
+		return
+	}
+	if sb.state != stateRunning {
+		s.mu.Unlock()
+		notFoundSandbox(w, id)
+		return
+	}
+	var t *template
+	if name != "" {
+		if existing := s.findTemplateLocked(teamNamespace + "/" + name); existing != nil && existing.snapshot {
+			t = existing
+		} else if existing != nil {
+			s.mu.Unlock()
+			writeErrorf(w, http.StatusBadRequest, "name '%s' is already used by a template that is not a snapshot", name)
+			return
+		}
+	}
+	if t == nil {
+		now := time.Now().UTC()
+		t = &template{
+			id: newID("", 20), snapshot: true, sourceSandbox: sb.id,
+			cpuCount: sb.tmpl.cpuCount, memoryMB: sb.tmpl.memoryMB, diskSizeMB: sb.tmpl.diskSizeMB,
+			createdAt: now,
+		}
+		if name != "" {
+			t.names = []string{teamNamespace + "/" + name}
+		}
+	}
+	dir, err := s.captureFiles(sb, t.id)
+	if err != nil {
+		s.mu.Unlock()
+		writeErrorf(w, http.StatusInternalServerError, "error snapshotting sandbox: %v", err)
+		return
+	}
+	old := t.filesDir
+	t.filesDir = dir
+	t.sourceSandbox = sb.id
+	now := time.Now().UTC()
+	t.builds = append(t.builds, templateBuild{id: newUUID(), createdAt: now})
+	t.updatedAt = now
+	s.templates[t.id] = t
+	info := snapshotInfo{SnapshotID: t.snapshotID(), Names: t.snapshotNames()}
+	s.mu.Unlock()
+	if old != "" {
+		_ = os.RemoveAll(old)
+	}
+	sb.addLog("info", "Snapshot created", map[string]string{"snapshotID": info.SnapshotID})
+	writeJSON(w, http.StatusCreated, info)
+}
+
+func (s *Server) handleListSnapshots(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	limit, ok := parseLimit(w, q, 100)
+	if !ok {
+		return
+	}
+	offset, ok := parseOffsetToken(w, q.Get("nextToken"))
+	if !ok {
+		return
+	}
+	sandboxID, name := q.Get("sandboxID"), q.Get("name")
+	s.mu.Lock()
+	var byName *template
+	if name != "" {
+		byName = s.findTemplateLocked(name)
+	}
+	var all []snapshotInfo
+	for _, t := range s.sortedTemplatesLocked() {
+		if !t.snapshot || (sandboxID != "" && t.sourceSandbox != sandboxID) || (name != "" && t != byName) {
+			continue
+		}
+		all = append(all, snapshotInfo{SnapshotID: t.snapshotID(), Names: t.snapshotNames()})
+	}
+	s.mu.Unlock()
+	page, next := paginate(all, offset, limit)
+	if next != "" {
+		w.Header().Set(hdrNextToken, next)
+	}
+	if page == nil {
+		page = []snapshotInfo{}
+	}
+	writeJSON(w, http.StatusOK, page)
+}
+
+// Offset tokens page lists that have a stable order.
+func encodeOffsetToken(offset int) string {
+	return base64.URLEncoding.EncodeToString([]byte("offset:" + strconv.Itoa(offset)))
+}
+
+func parseOffsetToken(w http.ResponseWriter, tok string) (int, bool) {
+	if tok == "" {
+		return 0, true
+	}
+	raw, err := base64.URLEncoding.DecodeString(tok)
+	if err == nil {
+		if n, err := strconv.Atoi(strings.TrimPrefix(string(raw), "offset:")); err == nil && n >= 0 && strings.HasPrefix(string(raw), "offset:") {
+			return n, true
+		}
+	}
+	writeError(w, http.StatusBadRequest, "Invalid next token")
+	return 0, false
+}
+
+func paginate[T any](all []T, offset, limit int) ([]T, string) {
+	if offset >= len(all) {
+		return nil, ""
+	}
+	end := offset + limit
+	if end >= len(all) {
+		return all[offset:], ""
+	}
+	return all[offset:end], encodeOffsetToken(end)
+}
+
+type forkResult struct {
+	Sandbox *sandboxResponse `json:"sandbox,omitempty"`
+	Error   *apiError        `json:"error,omitempty"`
+}
+
+// handleFork copies a running sandbox's files into count new sandboxes.
+// Processes are not cloned (E2B forks memory too; the emulator cannot).
+func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
+	id, ok := sandboxIDParam(w, r)
+	if !ok {
+		return
+	}
+	var req struct {
+		Timeout *int32 `json:"timeout"`
+		Count   *int32 `json:"count"`
+	}
+	if err := decodeBody(r, &req); err != nil && err != errEmptyBody {
+		validationError(w, err.Error())
+		return
+	}
+	timeout, count := defaultTimeoutV1, 1
+	if req.Timeout != nil {
+		if *req.Timeout < 0 {
+			validationError(w, `request body has an error: doesn't match schema: Error at "/timeout": number must be at least 0`)
+			return
+		}
+		timeout = time.Duration(*req.Timeout) * time.Second
+	}
+	if timeout > s.opts.MaxLifetime {
+		writeError(w, http.StatusBadRequest, s.maxLifetimeMessage())
+		return
+	}
+	if req.Count != nil {
+		if *req.Count < 1 || *req.Count > 100 {
+			validationError(w, `request body has an error: doesn't match schema: Error at "/count": number must be between 1 and 100`)
+			return
+		}
+		count = int(*req.Count)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	src := s.lookupLocked(w, id)
+	if src == nil {
+		return
+	}
+	if src.state != stateRunning {
+		writeErrorf(w, http.StatusConflict, "Sandbox '%s' cannot be forked while in '%s' state", id, src.state)
+		return
+	}
+	snap := &template{id: src.tmpl.id, filesDir: src.dir}
+	results := make([]forkResult, 0, count)
+	var created []*sandbox
+	for i := 0; i < count; i++ {
+		sb, err := s.newSandboxLocked(snap, src.templateRef)
+		if err != nil {
+			results = append(results, forkResult{Error: &apiError{Code: http.StatusInternalServerError, Message: "error forking sandbox: " + err.Error()}})
+			continue
+		}
+		now := time.Now().UTC()
+		sb.tmpl = src.tmpl
+		sb.startedAt, sb.endAt, sb.resumeTimeout = now, now.Add(timeout), timeout
+		sb.autoPause, sb.autoResume, sb.secure = src.autoPause, src.autoResume, src.secure
+		sb.allowInternet, sb.network = src.allowInternet, src.network
+		sb.metadata, sb.envVars = copyMap(src.metadata), copyMap(src.envVars)
+		s.sandboxes[sb.id] = sb
+		s.counters.SandboxesCreated++
+		s.armTimerLocked(sb)
+		resp := s.sandboxResponseLocked(sb)
+		results = append(results, forkResult{Sandbox: &resp})
+		created = append(created, sb)
+	}
+	go func() {
+		for _, sb := range created {
+			sb.addLog("info", "Sandbox created by fork", map[string]string{"sourceSandboxID": id})
+			sb.takeSample()
+		}
+	}()
+	writeJSON(w, http.StatusCreated, results)
+}

@@ -1,0 +1,325 @@
+package emulator
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestCreateGetAndDetailFields(t *testing.T) {
+	t.Parallel()
+	c := startTestServer(t, Options{})
+	sb := c.create(map[string]any{"metadata": map[string]string{"team": "a"}, "secure": true, "timeout": 120})
+	if len(sb.SandboxID) != 21 || sb.SandboxID[0] != 'i' || !sandboxIDPattern.MatchString(sb.SandboxID) {
+		t.Fatalf("sandbox ID %q is not i + 20 [a-z0-9]", sb.SandboxID)
+	}
+	if sb.TemplateID != baseTemplateID || len(sb.EnvdAccessToken) != 64 {
+		t.Fatalf("unexpected create response %+v", sb)
+	}
+	d := c.detail(sb.SandboxID)
+	if d.State != stateRunning || d.ClientID != clientID || d.EnvdVersion != envdVersion || d.Alias != "base" ||
+		d.CPUCount != 2 || d.MemoryMB != 512 || d.DiskSizeMB <= 0 || d.Metadata["team"] != "a" ||
+		d.EnvdAccessToken != sb.EnvdAccessToken || d.Lifecycle.OnTimeout != "kill" {
+		t.Fatalf("unexpected detail %+v", d)
+	}
+	if got := d.EndAt.Sub(d.StartedAt); got != 120*time.Second {
+		t.Fatalf("endAt - startedAt = %s, want 2m", got)
+	}
+	// The v2 create route behaves the same.
+	st, data, _ := c.api("POST", "/v2/sandboxes", map[string]any{"templateID": "base"})
+	wantStatus(t, "v2 create", st, data, http.StatusCreated)
+	v2 := decode[createdSandbox](t, data)
+	if d := c.detail(v2.SandboxID); d.EndAt.Sub(d.StartedAt) != defaultTimeoutV2 {
+		t.Fatalf("v2 default timeout = %s", d.EndAt.Sub(d.StartedAt))
+	}
+	// The legacy composite ID is accepted.
+	st, data, _ = c.api("GET", "/sandboxes/"+sb.SandboxID+"-"+clientID, nil)
+	wantStatus(t, "get composite id", st, data, http.StatusOK)
+	if c.srv.Counters().SandboxesCreated != 2 || c.srv.Counters().SandboxesAlive != 2 {
+		t.Fatalf("counters %+v", c.srv.Counters())
+	}
+}
+
+func TestListPagingAndFilters(t *testing.T) {
+	t.Parallel()
+	c := startTestServer(t, Options{})
+	want := map[string]bool{}
+	for i := 0; i < 5; i++ {
+		sb := c.create(map[string]any{"metadata": map[string]string{"suite": "list", "n": strconv.Itoa(i)}})
+		want[sb.SandboxID] = true
+	}
+	other := c.create(map[string]any{"metadata": map[string]string{"suite": "other"}})
+	meta := url.QueryEscape(url.QueryEscape("suite") + "=" + url.QueryEscape("list"))
+	for _, order := range []string{"desc", "asc"} {
+		got := map[string]bool{}
+		next, pages := "", 0
+		for {
+			path := "/v2/sandboxes?limit=2&order=" + order + "&metadata=" + meta
+			if next != "" {
+				path += "&nextToken=" + url.QueryEscape(next)
+			}
+			st, data, hdr := c.api("GET", path, nil)
+			wantStatus(t, "list page", st, data, http.StatusOK)
+			if hdr.Get("X-Total-Running") != "5" {
+				t.Fatalf("X-Total-Running = %q, want 5", hdr.Get("X-Total-Running"))
+			}
+			for _, l := range decode[[]listedSandbox](t, data) {
+				if got[l.SandboxID] {
+					t.Fatalf("%s listed twice", l.SandboxID)
+				}
+				got[l.SandboxID] = true
+			}
+			pages++
+			if next = hdr.Get(hdrNextToken); next == "" {
+				break
+			}
+			if pages > 10 {
+				t.Fatal("paging does not end")
+			}
+		}
+		if pages != 3 || len(got) != 5 || got[other.SandboxID] {
+			t.Fatalf("order %s: %d pages, got %v", order, pages, got)
+		}
+	}
+	// A desc token used with asc order is rejected.
+	_, _, hdr := c.api("GET", "/v2/sandboxes?limit=1", nil)
+	st, data, _ := c.api("GET", "/v2/sandboxes?limit=1&order=asc&nextToken="+url.QueryEscape(hdr.Get(hdrNextToken)), nil)
+	wantStatus(t, "mismatched token", st, data, http.StatusBadRequest)
+
+	st, data, _ = c.api("POST", "/sandboxes/"+other.SandboxID+"/pause", nil)
+	wantStatus(t, "pause", st, data, http.StatusNoContent)
+	st, data, hdr = c.api("GET", "/v2/sandboxes?state=paused", nil)
+	wantStatus(t, "list paused", st, data, http.StatusOK)
+	if l := decode[[]listedSandbox](t, data); len(l) != 1 || l[0].SandboxID != other.SandboxID || l[0].State != statePaused {
+		t.Fatalf("paused list = %+v", l)
+	}
+	if hdr.Get("X-Total-Running") != "" {
+		t.Fatal("X-Total-Running must be absent when running was not requested")
+	}
+	st, data, _ = c.api("GET", "/sandboxes", nil) // v1: running only
+	wantStatus(t, "list v1", st, data, http.StatusOK)
+	if l := decode[[]listedSandbox](t, data); len(l) != 5 {
+		t.Fatalf("v1 list has %d sandboxes, want 5 running", len(l))
+	}
+	st, data, _ = c.api("GET", "/v2/sandboxes?template=base&state=running,paused", nil)
+	wantStatus(t, "list by template", st, data, http.StatusOK)
+	if l := decode[[]listedSandbox](t, data); len(l) != 6 {
+		t.Fatalf("template filter: %d sandboxes, want 6", len(l))
+	}
+	st, data, _ = c.api("GET", "/v2/sandboxes?template=nope", nil)
+	wantStatus(t, "list by unknown template", st, data, http.StatusOK)
+	if string(data) != "[]\n" {
+		t.Fatalf("unknown template lists %s", data)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	t.Parallel()
+	c := startTestServer(t, Options{})
+	sb := c.create(map[string]any{})
+	cases := []struct {
+		method, path string
+		body         any
+		status       int
+		msg          string
+	}{
+		{"POST", "/sandboxes", map[string]any{"templateID": "base", "timeout": 0}, 400, "Timeout must be greater than 0"},
+		{"POST", "/sandboxes", map[string]any{"templateID": "base", "timeout": -1}, 400, "validation error"},
+		{"POST", "/sandboxes", map[string]any{"templateID": "base", "timeout": 7200}, 400, "Timeout cannot be greater than 1 hours"},
+		{"POST", "/sandboxes", map[string]any{"timeout": 10}, 400, `property "templateID" is missing`},
+		{"POST", "/sandboxes", map[string]any{"templateID": "nope"}, 404, "template 'nope' not found"},
+		{"POST", "/sandboxes", map[string]any{"templateID": "base", "network": map[string]any{"allowPublicTraffic": false}}, 400, "secure"},
+		{"POST", "/sandboxes", map[string]any{"templateID": "base", "network": map[string]any{"allowOut": []string{"example.com"}}}, 400, "0.0.0.0/0"},
+		{"POST", "/sandboxes", map[string]any{"templateID": "base", "network": map[string]any{"denyOut": []string{"example.com"}}}, 400, "denyOut"},
+		{"POST", "/sandboxes", "not an object", 400, "validation error"},
+		{"GET", "/sandboxes/NOT_VALID", nil, 400, "Invalid sandbox ID"},
+		{"GET", "/sandboxes/iunknown0000000000000", nil, 404, `Sandbox "iunknown0000000000000" doesn't exist or you don't have access to it`},
+		{"GET", "/v2/sandboxes?limit=0", nil, 400, "number must be at least 1"},
+		{"GET", "/v2/sandboxes?limit=101", nil, 400, "number must be at most 100"},
+		{"GET", "/v2/sandboxes?state=sleeping", nil, 400, "allowed values"},
+		{"GET", "/v2/sandboxes?order=up", nil, 400, "allowed values"},
+		{"GET", "/v2/sandboxes?metadata=" + url.QueryEscape("a=b=c"), nil, 400, "metadata"},
+		{"GET", "/v2/sandboxes?nextToken=garbage", nil, 400, "Invalid next token"},
+		{"GET", "/v2/sandboxes?template=base:v1", nil, 400, "tag"},
+		{"POST", "/sandboxes/" + sb.SandboxID + "/timeout", map[string]any{}, 400, `property "timeout" is missing`},
+		{"POST", "/sandboxes/" + sb.SandboxID + "/connect", map[string]any{"timeout": 7200}, 400, "Timeout cannot be greater than 1 hours"},
+		{"POST", "/sandboxes/" + sb.SandboxID + "/refreshes", map[string]any{"duration": 4000}, 400, "3600"},
+		{"GET", "/sandboxes/metrics", nil, 400, "sandbox_ids"},
+		{"GET", "/sandboxes/" + sb.SandboxID + "/metrics?start=20&end=10", nil, 400, "start"},
+		{"GET", "/v2/sandboxes/" + sb.SandboxID + "/logs?direction=sideways", nil, 400, "allowed values"},
+		{"GET", "/nope", nil, 404, "not a route"},
+	}
+	for _, tc := range cases {
+		st, data, _ := c.api(tc.method, tc.path, tc.body)
+		e := decode[apiError](t, data)
+		if st != tc.status || !strings.Contains(e.Message, tc.msg) {
+			t.Errorf("%s %s: %d %s, want %d containing %q", tc.method, tc.path, st, data, tc.status, tc.msg)
+			continue
+		}
+		if e.Code != st {
+			t.Errorf("%s %s: body code %d != status %d", tc.method, tc.path, e.Code, st)
+		}
+	}
+	// API key checks.
+	st, data, _ := c.request("GET", c.srv.APIURL()+"/sandboxes/"+sb.SandboxID, nil, nil)
+	if st != 401 || !strings.Contains(string(data), "authorization header is missing") {
+		t.Errorf("missing key: %d %s", st, data)
+	}
+	st, data, _ = c.request("GET", c.srv.APIURL()+"/sandboxes/"+sb.SandboxID, nil, map[string]string{"x-api-key": "e2b_deadbeef"})
+	if st != 401 || !strings.Contains(string(data), "Invalid API key") {
+		t.Errorf("wrong key: %d %s", st, data)
+	}
+	st, data, _ = c.request("GET", c.srv.APIURL()+"/sandboxes/"+sb.SandboxID, nil, map[string]string{"x-api-key": c.srv.APIKey()})
+	wantStatus(t, "lower-case header", st, data, http.StatusOK)
+	st, data, _ = c.request("GET", c.srv.APIURL()+"/health", nil, nil)
+	if st != 200 || string(data) != "Health check successful" {
+		t.Errorf("health: %d %q", st, data)
+	}
+}
+
+// procState reads the state letter of pid from /proc ("" when gone).
+func procState(pid uint32) string {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return ""
+	}
+	s := string(data)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 || i+2 >= len(s) {
+		return ""
+	}
+	return s[i+2 : i+3]
+}
+
+func TestPauseResumeKeepsProcess(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads process states from /proc, which only Linux has")
+	}
+	t.Parallel()
+	c := startTestServer(t, Options{})
+	sb := c.create(map[string]any{"timeout": 300})
+	ps := c.startProcess(sb, "sleep 300", nil, nil)
+	pid := ps.pid
+	_ = ps.resp.Body.Close() // client leaves; the process must keep running
+	eventually(t, "process running", func() bool { s := procState(pid); return s == "S" || s == "R" })
+
+	st, data, _ := c.api("POST", "/sandboxes/"+sb.SandboxID+"/pause", map[string]any{})
+	wantStatus(t, "pause", st, data, http.StatusNoContent)
+	eventually(t, "process stopped", func() bool { return procState(pid) == "T" })
+	st, data, _ = c.api("POST", "/sandboxes/"+sb.SandboxID+"/pause", nil)
+	wantStatus(t, "second pause", st, data, http.StatusConflict)
+	if !strings.Contains(string(data), "is already paused") {
+		t.Fatalf("second pause body %s", data)
+	}
+	if d := c.detail(sb.SandboxID); d.State != statePaused {
+		t.Fatalf("state %s after pause", d.State)
+	}
+	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/health", nil, envdHeaders(sb))
+	wantStatus(t, "envd health while paused", st, data, http.StatusBadGateway)
+	st, data, _ = c.api("POST", "/sandboxes/"+sb.SandboxID+"/timeout", map[string]any{"timeout": 30})
+	wantStatus(t, "timeout while paused", st, data, http.StatusNotFound)
+
+	st, data, _ = c.api("POST", "/sandboxes/"+sb.SandboxID+"/connect", map[string]any{"timeout": 60})
+	wantStatus(t, "connect resumes", st, data, http.StatusCreated)
+	eventually(t, "process continued", func() bool { s := procState(pid); return s == "S" || s == "R" })
+	st, data = c.rpc(sb, "process.Process/List", map[string]any{})
+	wantStatus(t, "list processes", st, data, http.StatusOK)
+	if !strings.Contains(string(data), fmt.Sprintf(`"pid":%d`, pid)) {
+		t.Fatalf("process %d missing after resume: %s", pid, data)
+	}
+	st, data, _ = c.api("POST", "/v2/sandboxes/"+sb.SandboxID+"/connect", map[string]any{})
+	wantStatus(t, "connect running", st, data, http.StatusOK)
+
+	st, data, _ = c.api("DELETE", "/sandboxes/"+sb.SandboxID, nil)
+	wantStatus(t, "kill", st, data, http.StatusNoContent)
+	eventually(t, "process killed", func() bool { s := procState(pid); return s == "" || s == "Z" })
+	st, data, _ = c.api("DELETE", "/sandboxes/"+sb.SandboxID, nil)
+	wantStatus(t, "kill again", st, data, http.StatusNotFound)
+	st, data, _ = c.api("GET", "/sandboxes/"+sb.SandboxID, nil)
+	wantStatus(t, "get killed", st, data, http.StatusNotFound)
+	st, data, _ = c.request("POST", c.srv.SandboxURL()+"/filesystem.Filesystem/Stat", map[string]any{"path": "/"}, envdHeaders(sb))
+	wantStatus(t, "envd after kill", st, data, http.StatusBadGateway)
+	if e := decode[edgeError](t, data); e.SandboxID != sb.SandboxID || e.Message != "The sandbox was not found" || e.Code != 502 {
+		t.Fatalf("edge body %s", data)
+	}
+}
+
+func TestConnectOnlyExtendsAndMaxLifetime(t *testing.T) {
+	t.Parallel()
+	c := startTestServer(t, Options{MaxLifetime: 2 * time.Hour})
+	sb := c.create(map[string]any{"timeout": 600})
+	before := c.detail(sb.SandboxID).EndAt
+	st, data, _ := c.api("POST", "/sandboxes/"+sb.SandboxID+"/connect", map[string]any{"timeout": 10})
+	wantStatus(t, "connect shorter", st, data, http.StatusOK)
+	if got := c.detail(sb.SandboxID).EndAt; !got.Equal(before) {
+		t.Fatalf("connect with a shorter timeout moved endAt from %s to %s", before, got)
+	}
+	st, data, _ = c.api("POST", "/sandboxes/"+sb.SandboxID+"/connect", map[string]any{"timeout": 1200})
+	wantStatus(t, "connect longer", st, data, http.StatusOK)
+	if got := c.detail(sb.SandboxID).EndAt; !got.After(before) {
+		t.Fatalf("connect with a longer timeout kept endAt %s", got)
+	}
+	st, data, _ = c.api("POST", "/sandboxes/"+sb.SandboxID+"/refreshes", map[string]any{"duration": 1})
+	wantStatus(t, "refresh", st, data, http.StatusNoContent)
+	st, data, _ = c.api("POST", "/sandboxes/"+sb.SandboxID+"/timeout", map[string]any{"timeout": 30})
+	wantStatus(t, "set timeout shorter", st, data, http.StatusNoContent)
+	d := c.detail(sb.SandboxID)
+	if got := d.EndAt.Sub(time.Now()); got > 31*time.Second {
+		t.Fatalf("set timeout 30 s left %s", got)
+	}
+	st, data, _ = c.api("POST", "/sandboxes/"+sb.SandboxID+"/timeout", map[string]any{"timeout": 3 * 3600})
+	wantStatus(t, "set timeout beyond max", st, data, http.StatusNoContent)
+	d = c.detail(sb.SandboxID)
+	if limit := d.StartedAt.Add(2 * time.Hour); d.EndAt.After(limit) {
+		t.Fatalf("endAt %s beyond max lifetime %s", d.EndAt, limit)
+	}
+	st, data, _ = c.api("POST", "/sandboxes", map[string]any{"templateID": "base", "timeout": 3 * 3600})
+	if st != 400 || !strings.Contains(string(data), "Timeout cannot be greater than 2 hours") {
+		t.Fatalf("create beyond max: %d %s", st, data)
+	}
+	st, data, _ = c.api("POST", "/sandboxes/"+sb.SandboxID+"/resume", map[string]any{"timeout": 10})
+	wantStatus(t, "resume running", st, data, http.StatusConflict)
+}
+
+func TestExpiry(t *testing.T) {
+	t.Parallel()
+	c := startTestServer(t, Options{})
+	killed := c.create(map[string]any{"timeout": 1})
+	paused := c.create(map[string]any{"timeout": 1, "autoPause": true})
+	expireNow := c.create(map[string]any{"timeout": 600})
+	expirePause := c.create(map[string]any{"timeout": 600, "autoPause": true})
+	if err := c.srv.Expire(expireNow.SandboxID); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.srv.Expire(expirePause.SandboxID); err != nil {
+		t.Fatal(err)
+	}
+	st, data, _ := c.request("POST", c.srv.APIURL()+"/_emulator/sandboxes/"+expireNow.SandboxID+"/expire", nil, nil)
+	wantStatus(t, "admin expire of a gone sandbox", st, data, http.StatusNotFound)
+	gone := func(id string) func() bool {
+		return func() bool { st, _, _ := c.api("GET", "/sandboxes/"+id, nil); return st == http.StatusNotFound }
+	}
+	isPaused := func(id string) func() bool {
+		return func() bool { st, data, _ := c.api("GET", "/sandboxes/"+id, nil); return st == 200 && strings.Contains(string(data), `"state":"paused"`) }
+	}
+	eventually(t, "1 s sandbox killed", gone(killed.SandboxID))
+	eventually(t, "1 s autoPause sandbox paused", isPaused(paused.SandboxID))
+	eventually(t, "expired sandbox killed", gone(expireNow.SandboxID))
+	eventually(t, "expired autoPause sandbox paused", isPaused(expirePause.SandboxID))
+	if d := c.detail(paused.SandboxID); d.Lifecycle.OnTimeout != "pause" {
+		t.Fatalf("lifecycle %+v", d.Lifecycle)
+	}
+	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/health", nil, envdHeaders(killed))
+	wantStatus(t, "envd of expired", st, data, http.StatusBadGateway)
+	st, data, _ = c.api("POST", "/sandboxes/"+paused.SandboxID+"/connect", map[string]any{"timeout": 30})
+	wantStatus(t, "resume auto-paused", st, data, http.StatusCreated)
+	if got := c.srv.SandboxIDs(); len(got) != 2 {
+		t.Fatalf("alive sandboxes %v, want the two paused ones", got)
+	}
+}
