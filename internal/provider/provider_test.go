@@ -1,0 +1,196 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+)
+
+// default_metadata is merged under the sandbox's own metadata; changing it replaces the sandbox.
+func TestAccProvider_defaultMetadata(t *testing.T) {
+	srv := testAccBackend(t)
+	cfg := func(team string) string {
+		return testAccProviderBlockWith(srv, fmt.Sprintf(`  default_metadata = { team = %q, env = "default" }`, team)) + `
+resource "e2b_sandbox" "test" {
+  metadata = { env = "own" }
+}
+`
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckSandboxGone(t, srv),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg("a"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("metadata_all"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"team": knownvalue.StringExact("a"),
+						"env":  knownvalue.StringExact("own"),
+					})),
+					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("metadata"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"env": knownvalue.StringExact("own"),
+					})),
+				},
+			},
+			{
+				Config: cfg("b"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionReplace),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("metadata_all"), knownvalue.MapPartial(map[string]knownvalue.Check{
+						"team": knownvalue.StringExact("b"),
+					})),
+				},
+			},
+		},
+	})
+}
+
+// Every bad input fails at plan time with a message naming the problem, and E2B is never called.
+func TestAccProvider_badInputsFailAtPlan(t *testing.T) {
+	srv := newTestEmulator(t)
+	cases := []struct {
+		body string
+		want string
+	}{
+		{`resource "e2b_sandbox" "x" { timeout = 0 }`, `timeout.*between 1 and 86400`},
+		{`resource "e2b_sandbox" "x" { timeout = 90000 }`, `timeout.*between 1 and 86400`},
+		{`resource "e2b_sandbox" "x" { template = "not a template!" }`, `not a template ID or name`},
+		{`resource "e2b_sandbox" "x" { template = "a/b/c" }`, `not a template ID or name`},
+		{`resource "e2b_sandbox" "x" { network = { deny_out = ["example.com"] } }`, `"example.com" is not an IP address or CIDR`},
+		{`resource "e2b_sandbox" "x" { network = { deny_out = ["10.0.0.0/33"] } }`, `not an IP address or CIDR`},
+		{`resource "e2b_sandbox" "x" { network = { allow_out = ["example.com"] } }`, `Domains in allow_out need deny_out`},
+		{`resource "e2b_sandbox" "x" { network = { allow_out = ["bad_host!"] } }`, `not an IP address, CIDR block or domain`},
+		{`resource "e2b_sandbox" "x" {
+  secure  = false
+  network = { allow_public_traffic = false }
+}`, `allow_public_traffic = false needs secure = true`},
+		{`resource "e2b_sandbox" "x" { network = { mask_request_host = "bad host:99999" } }`, `mask_request_host|host:port`},
+		{`resource "e2b_sandbox" "x" { metadata = { "" = "v" } }`, `metadata keys must not be empty`},
+		{`resource "e2b_sandbox" "x" { metadata = { k = "` + longString(3000) + `" } }`, `longer than 2048 bytes`},
+		{`resource "e2b_sandbox" "x" { metadata = { "e2b-terraform-create-token" = "v" } }`, `reserved by the provider`},
+		{`resource "e2b_sandbox" "x" { env_vars = { "1BAD" = "v" } }`, `not a valid environment variable name`},
+		{`data "e2b_sandboxes" "x" { started_after = "yesterday" }`, `not an RFC 3339 time`},
+		{`data "e2b_sandboxes" "x" { state = ["stopped"] }`, `value must be one of`},
+		{`data "e2b_template" "x" {
+  template_id = "abc"
+  name        = "base"
+}`, `(?s)Invalid Attribute Combination.*Exactly one of these attributes`},
+		{`data "e2b_sandbox_metrics" "x" {
+  sandbox_id = "i123"
+  start      = "2026-01-02T00:00:00Z"
+  end        = "2026-01-01T00:00:00Z"
+}`, `start is after end`},
+	}
+	steps := make([]resource.TestStep, 0, len(cases))
+	for _, c := range cases {
+		steps = append(steps, resource.TestStep{
+			Config:      testAccProviderBlock(srv) + c.body,
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(c.want),
+		})
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps:                    steps,
+	})
+	if n, routes := totalRequests(srv); n != 0 {
+		t.Errorf("plan-time validation made %d requests to E2B: %s", n, routes)
+	}
+}
+
+func longString(n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = 'x'
+	}
+	return string(b)
+}
+
+// A key E2B rejects gives a plain "invalid key" error.
+func TestAccProvider_invalidAPIKey(t *testing.T) {
+	srv := newTestEmulator(t)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`provider "e2b" {
+  api_key     = "e2b_0000000000000000000000000000000000000000"
+  api_url     = %q
+  sandbox_url = %q
+  max_retries = 0
+}
+resource "e2b_sandbox" "x" {}
+`, srv.APIURL(), srv.SandboxURL()),
+			ExpectError: regexp.MustCompile(`(?s)Invalid E2B API key.*invalid or was\s+revoked`),
+		}},
+	})
+	if c := srv.Counters(); c.SandboxesCreated != 0 {
+		t.Errorf("%d sandboxes created with an invalid key", c.SandboxesCreated)
+	}
+}
+
+// Without a key, plans still work (validate needs no credentials); the first call explains what
+// to set.
+func TestAccProvider_missingAPIKey(t *testing.T) {
+	srv := newTestEmulator(t)
+	t.Setenv(envAPIKey, "")
+	cfg := fmt.Sprintf(`provider "e2b" {
+  api_url     = %q
+  sandbox_url = %q
+}
+resource "e2b_sandbox" "x" {}
+`, srv.APIURL(), srv.SandboxURL())
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg, PlanOnly: true, ExpectNonEmptyPlan: true},
+			{Config: cfg, ExpectError: regexp.MustCompile(`(?s)Missing E2B API key.*api_key.*E2B_API_KEY`)},
+		},
+	})
+	if n, routes := totalRequests(srv); n != 0 {
+		t.Errorf("requests were sent without an API key: %s", routes)
+	}
+}
+
+// Rate limiting (429 with Retry-After) is retried away: the apply succeeds and one sandbox exists.
+func TestAccProvider_rateLimitRetried(t *testing.T) {
+	srv := newTestEmulator(t)
+	srv.SetFaults(emulator.Faults{
+		ErrorRate: 0.5,
+		Statuses:  []int{429},
+		Routes:    []string{"POST /sandboxes", "GET /sandboxes/{id}", "DELETE /sandboxes/{id}"},
+		Seed:      7,
+	})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckSandboxGone(t, srv),
+		Steps: []resource.TestStep{{
+			Config: testAccProviderBlockWith(srv, "  max_retries = 10") + `resource "e2b_sandbox" "test" {}`,
+			Check: func(*terraform.State) error {
+				c := srv.Counters()
+				if c.SandboxesCreated != 1 {
+					return fmt.Errorf("%d sandboxes created, want exactly 1", c.SandboxesCreated)
+				}
+				if n := c.Requests["POST /sandboxes"] + c.Requests["GET /sandboxes/{id}"]; n <= 2 {
+					return fmt.Errorf("no 429 was injected (%d requests: %v); the test proves nothing", n, c.Requests)
+				}
+				return nil
+			},
+		}},
+	})
+}
