@@ -38,7 +38,9 @@ func newEnv(t *testing.T, tune ...func(*e2b.Config)) *env {
 		t.Fatalf("start emulator: %v", err)
 	}
 	t.Cleanup(func() {
-		if seen := v.Seen(); seen["control"] == 0 {
+		seen := v.Seen()
+		t.Logf("spec-validated exchanges: %v", seen)
+		if seen["control"] == 0 {
 			t.Errorf("the spec validator saw no control-plane traffic: %v", seen)
 		}
 		if n := srv.Counters().EnvdAPIKeySeen; n != 0 {

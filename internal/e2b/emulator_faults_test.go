@@ -1,0 +1,146 @@
+package e2b_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+)
+
+func TestEmulatorRejectsAWrongAPIKey(t *testing.T) {
+	e := newEnv(t, func(c *e2b.Config) { c.APIKey = "e2b_00000000000000000000000000000000000000ff" })
+	_, err := e.c.ListSandboxes(e.ctx, e2b.ListSandboxesParams{})
+	if !e2b.IsUnauthorized(err) || !strings.Contains(err.Error(), "API key was rejected") || !strings.Contains(err.Error(), "list sandboxes") {
+		t.Fatalf("wrong key: %v", err)
+	}
+	if n := e.srv.Counters().Requests["GET /v2/sandboxes"]; n != 1 {
+		t.Fatalf("401 retried: %d requests", n)
+	}
+}
+
+func TestEmulatorBadRequestAndConflict(t *testing.T) {
+	e := newEnv(t)
+	_, err := e.c.CreateSandbox(e.ctx, e2b.CreateSandboxRequest{TemplateID: "base", Timeout: 48 * 3600})
+	if !e2b.IsBadRequest(err) || !strings.Contains(err.Error(), "create sandbox") {
+		t.Fatalf("timeout above the maximum: %v", err)
+	}
+	_, err = e.c.CreateSandbox(e.ctx, e2b.CreateSandboxRequest{TemplateID: "no-such-template", Timeout: 60})
+	if !e2b.IsNotFound(err) {
+		t.Fatalf("unknown template: %v", err)
+	}
+	if n := e.srv.Counters().Requests["POST /sandboxes"]; n != 2 {
+		t.Fatalf("4xx creates retried: %d requests", n)
+	}
+}
+
+func TestEmulatorRateLimitsAreAbsorbed(t *testing.T) {
+	e := newEnv(t, func(c *e2b.Config) { c.RetryMax = 30 })
+	sb := e.create(t, e2b.CreateSandboxRequest{})
+	e.srv.ResetCounters()
+	e.srv.SetFaults(emulator.Faults{ErrorRate: 0.5, Statuses: []int{429}, Seed: 7,
+		Routes: []string{"POST /sandboxes", "GET /sandboxes/{id}", "POST /sandboxes/{id}/pause", "envd"}})
+	t.Cleanup(func() { e.srv.SetFaults(emulator.Faults{}) })
+
+	created := e.create(t, e2b.CreateSandboxRequest{}) // POST: only 429 is retried, and it is
+	for range 5 {
+		if _, err := e.c.GetSandbox(e.ctx, sb.SandboxID); err != nil {
+			t.Fatalf("get under 429s: %v", err)
+		}
+		if _, err := e.envd(sb).Stat(e.ctx, "/home/user"); err != nil {
+			t.Fatalf("envd under 429s: %v", err)
+		}
+	}
+	if err := e.c.PauseSandbox(e.ctx, created.SandboxID); err != nil {
+		t.Fatalf("pause under 429s: %v", err)
+	}
+	c := e.srv.Counters()
+	if c.Requests["GET /sandboxes/{id}"] <= 5 {
+		t.Fatalf("no 429 was injected on GET (requests %d); the test proves nothing", c.Requests["GET /sandboxes/{id}"])
+	}
+	if alive := c.SandboxesAlive; alive != 2 {
+		t.Fatalf("%d sandboxes alive, want 2", alive)
+	}
+}
+
+func TestEmulatorServerErrorsRetriedOnlyWhenIdempotent(t *testing.T) {
+	e := newEnv(t, func(c *e2b.Config) { c.RetryMax = 3 })
+	sb := e.create(t, e2b.CreateSandboxRequest{})
+	e.srv.ResetCounters()
+	e.srv.SetFaults(emulator.Faults{ErrorRate: 1, Statuses: []int{500, 503}, Seed: 1,
+		Routes: []string{"POST /sandboxes", "GET /sandboxes/{id}", "POST /sandboxes/{id}/fork"}})
+	t.Cleanup(func() { e.srv.SetFaults(emulator.Faults{}) })
+
+	_, err := e.c.GetSandbox(e.ctx, sb.SandboxID)
+	var apiErr *e2b.APIError
+	if !errors.As(err, &apiErr) || apiErr.StatusCode < 500 {
+		t.Fatalf("get under permanent 5xx: %v", err)
+	}
+	_, err = e.c.CreateSandbox(e.ctx, e2b.CreateSandboxRequest{TemplateID: "base", Timeout: 60})
+	if err == nil {
+		t.Fatal("create under permanent 5xx succeeded")
+	}
+	_, err = e.c.ForkSandbox(e.ctx, sb.SandboxID, 60, 1)
+	if err == nil {
+		t.Fatal("fork under permanent 5xx succeeded")
+	}
+	c := e.srv.Counters()
+	if c.Requests["GET /sandboxes/{id}"] != 4 || c.Requests["POST /sandboxes"] != 1 || c.Requests["POST /sandboxes/{id}/fork"] != 1 {
+		t.Fatalf("attempts: GET %d (want 1+3), create %d (want 1), fork %d (want 1)",
+			c.Requests["GET /sandboxes/{id}"], c.Requests["POST /sandboxes"], c.Requests["POST /sandboxes/{id}/fork"])
+	}
+
+	// Transient 5xx and dropped connections on an idempotent call are absorbed.
+	e.srv.SetFaults(emulator.Faults{ErrorRate: 0.3, DropRate: 0.3, Statuses: []int{502, 503}, Seed: 3,
+		Routes: []string{"GET /sandboxes/{id}", "GET /v2/sandboxes"}})
+	for range 5 {
+		if _, err := e.c.GetSandbox(e.ctx, sb.SandboxID); err != nil {
+			t.Fatalf("get under transient faults: %v", err)
+		}
+	}
+	if _, err := e.c.ListSandboxes(e.ctx, e2b.ListSandboxesParams{Limit: 1}); err != nil {
+		t.Fatalf("list under transient faults: %v", err)
+	}
+}
+
+func TestEmulatorIdempotentCreateAfterDroppedConnection(t *testing.T) {
+	e := newEnv(t)
+	e.srv.ResetCounters()
+	e.srv.SetFaults(emulator.Faults{DropAfterCreate: 1, Routes: []string{"POST /sandboxes"}})
+	t.Cleanup(func() { e.srv.SetFaults(emulator.Faults{}) })
+
+	sb, err := e.c.CreateSandbox(e.ctx, e2b.CreateSandboxRequest{
+		TemplateID: "base", Timeout: 300, Secure: ptr(true),
+		Metadata: map[string]string{"owner": "idempotency-test"}, IdempotencyToken: "run-1-token",
+	})
+	if err != nil {
+		t.Fatalf("create with token after a dropped answer: %v", err)
+	}
+	c := e.srv.Counters()
+	if c.SandboxesCreated != 1 || c.SandboxesAlive != 1 {
+		t.Fatalf("created %d, alive %d: want exactly one sandbox", c.SandboxesCreated, c.SandboxesAlive)
+	}
+	if c.Requests["POST /sandboxes"] != 1 {
+		t.Fatalf("create sent %d times; the token lookup should have found it", c.Requests["POST /sandboxes"])
+	}
+	d, err := e.c.GetSandbox(e.ctx, sb.SandboxID)
+	if err != nil || d.Metadata[e2b.IdempotencyMetadataKey] != "run-1-token" || d.Metadata["owner"] != "idempotency-test" {
+		t.Fatalf("found sandbox %+v %v", d, err)
+	}
+	if sb.EnvdAccessToken == "" || sb.EnvdAccessToken != d.EnvdAccessToken {
+		t.Fatalf("the found sandbox must carry its envd token: %q", sb.EnvdAccessToken)
+	}
+	if _, err := e.envd(sb).Stat(e.ctx, "/home/user"); err != nil {
+		t.Fatalf("envd of the found sandbox: %v", err)
+	}
+
+	// Without a token the client cannot know and must not retry blindly.
+	_, err = e.c.CreateSandbox(e.ctx, e2b.CreateSandboxRequest{TemplateID: "base", Timeout: 300})
+	if err == nil {
+		t.Fatal("create without token after a dropped answer reported success")
+	}
+	if c := e.srv.Counters(); c.SandboxesCreated != 2 || c.Requests["POST /sandboxes"] != 2 {
+		t.Fatalf("without token: created %d with %d requests, want 2 and 2", c.SandboxesCreated, c.Requests["POST /sandboxes"])
+	}
+}
