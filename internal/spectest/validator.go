@@ -33,9 +33,13 @@ type Validator struct {
 // recorded violation.
 func New(t testing.TB) *Validator {
 	t.Helper()
-	v := &Validator{s: require(t), seen: map[string]int{}}
+	v := newValidator(require(t))
 	t.Cleanup(func() { v.AssertClean(t) })
 	return v
+}
+
+func newValidator(s *specs) *Validator {
+	return &Validator{s: s, seen: map[string]int{}}
 }
 
 // Failures returns the violations recorded so far.
