@@ -50,14 +50,11 @@ var badInputs = []badInput{
   secure  = false
   network = { allow_public_traffic = false }
 }`, `(?i)secure`},
-	{"mask_request_host malformed", `resource "e2b_sandbox" "s" { network = { mask_request_host = "bad host:port:x" } }`, `(?i)mask_request_host`},
-	{"auto_resume without auto_pause", `resource "e2b_sandbox" "s" {
-  auto_pause  = false
-  auto_resume = true
-}`, `(?i)auto_pause`},
+	{"mask_request_host malformed", `resource "e2b_sandbox" "s" { network = { mask_request_host = "bad host:port:x" } }`, `(?i)not a host name`},
+	{"timeout not whole", `resource "e2b_sandbox" "s" { timeout = 1.5 }`, `(?i)integer|whole number`},
 	// provider
 	{"api_url not http", `provider "e2b" { api_url = "ftp://example.com" }
-resource "e2b_sandbox" "s" {}`, `(?i)api_url`},
+resource "e2b_sandbox" "s" {}`, `(?i)http:// or https://`},
 	{"negative retries", `provider "e2b" { max_retries = -1 }
 resource "e2b_sandbox" "s" {}`, `(?i)max_retries`},
 	{"zero request timeout", `provider "e2b" { request_timeout = 0 }
@@ -109,6 +106,22 @@ resource "e2b_sandbox" "s" {}`, `(?i)metadata`},
   command    = "true"
   max_output_bytes = 0
 }`, `(?i)max_output_bytes`},
+	// data sources and functions
+	{"logs direction unknown", `data "e2b_sandbox_logs" "l" {
+  sandbox_id = "` + someID + `"
+  direction  = "sideways"
+}`, `(?i)forward|backward`},
+	{"logs level unknown", `data "e2b_sandbox_logs" "l" {
+  sandbox_id = "` + someID + `"
+  level      = "loud"
+}`, `(?i)debug|info|warn|error`},
+	{"logs limit above E2B's page", `data "e2b_sandbox_logs" "l" {
+  sandbox_id = "` + someID + `"
+  limit      = 5000
+}`, `(?i)1000`},
+	{"sandboxes state unknown", `data "e2b_sandboxes" "all" { state = ["sleeping"] }`, `(?i)running|paused`},
+	{"sandboxes started_after not a time", `data "e2b_sandboxes" "all" { started_after = "yesterday" }`, `(?i)RFC ?3339`},
+	{"sandbox_host port out of range", `output "h" { value = provider::e2b::sandbox_host("` + someID + `", 70000) }`, `(?i)65535`},
 	// e2b_snapshot
 	{"snapshot without sandbox", `resource "e2b_snapshot" "s" { name = "x" }`, `(?i)sandbox_id`},
 }

@@ -183,6 +183,7 @@ func TestChaosExpiryBetweenPlanAndApply(t *testing.T) {
 	if !cleanDiagnostic.MatchString(r.Stderr) || strings.Contains(r.Output(), "panic") {
 		t.Fatalf("diagnostic does not say the sandbox is gone:\n%s", r.Stderr)
 	}
+	t.Logf("diagnostic: %s", lastError(r.Stderr))
 	expectRecreatePlan(t, ctx, ws, "-var", "timeout=900")
 	mustApply(t, ctx, ws, "-var", "timeout=900")
 	if got := srv.Counters().SandboxesCreated; got != 2 {
@@ -216,6 +217,7 @@ func TestChaosKilledMidCommand(t *testing.T) {
 	if !cleanDiagnostic.MatchString(r.Stderr) || strings.Contains(r.Output(), "panic") {
 		t.Fatalf("diagnostic does not say the sandbox is gone:\n%s", r.Stderr)
 	}
+	t.Logf("diagnostic: %s", lastError(r.Stderr))
 	expectRecreatePlan(t, ctx, ws)
 	mustApply(t, ctx, ws)
 	destroyAndCheck(t, ctx, ws, srv)
@@ -304,8 +306,8 @@ func TestChaosInterruptLargeUpload(t *testing.T) {
 	mustApply(t, ctx, ws, vars...)
 	for _, r := range ws.State(ctx) {
 		if r.Type == "e2b_sandbox_file" {
-			if size := fmt.Sprint(r.Values["size"]); size != fmt.Sprint(512<<20) {
-				t.Fatalf("file size in state %s, want %d", size, 512<<20)
+			if size, _ := r.Values["size"].(float64); int64(size) != 512<<20 {
+				t.Fatalf("file size in state %v, want %d", r.Values["size"], 512<<20)
 			}
 		}
 	}
