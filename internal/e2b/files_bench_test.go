@@ -1,0 +1,198 @@
+package e2b_test
+
+import (
+	"context"
+	"errors"
+	"hash/crc32"
+	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+)
+
+const mib = 1 << 20
+
+// heapWatch samples the heap while a benchmark runs and reports the peak
+// growth over the starting point. It measures the whole process, so the
+// in-process emulator is included: the figure is an upper bound for the client.
+type heapWatch struct {
+	base  uint64
+	peak  atomic.Uint64
+	alloc uint64
+	stop  chan struct{}
+	wg    sync.WaitGroup
+}
+
+func startHeapWatch() *heapWatch {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	h := &heapWatch{base: ms.HeapInuse, alloc: ms.TotalAlloc, stop: make(chan struct{})}
+	h.peak.Store(ms.HeapInuse)
+	h.wg.Add(1)
+	go func() {
+		defer h.wg.Done()
+		t := time.NewTicker(5 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-h.stop:
+				return
+			case <-t.C:
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				if ms.HeapInuse > h.peak.Load() {
+					h.peak.Store(ms.HeapInuse)
+				}
+			}
+		}
+	}()
+	return h
+}
+
+// report stops sampling and returns the peak growth in MiB.
+func (h *heapWatch) report(b *testing.B, prefix string) float64 {
+	close(h.stop)
+	h.wg.Wait()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	growth := float64(int64(h.peak.Load())-int64(h.base)) / mib
+	b.ReportMetric(growth, prefix+"-peak-heap-growth-MiB")
+	b.ReportMetric(float64(ms.TotalAlloc-h.alloc)/mib/float64(b.N), prefix+"-allocated-MiB/op")
+	return growth
+}
+
+// patternReader yields n deterministic bytes without holding them.
+type patternReader struct {
+	left int64
+	pos  byte
+}
+
+func (p *patternReader) Read(buf []byte) (int, error) {
+	if p.left <= 0 {
+		return 0, io.EOF
+	}
+	n := len(buf)
+	if int64(n) > p.left {
+		n = int(p.left)
+	}
+	for i := range buf[:n] {
+		buf[i] = 'a' + p.pos%26
+		p.pos++
+	}
+	p.left -= int64(n)
+	return n, nil
+}
+
+func benchEnv(b *testing.B) (*emulator.Server, *e2b.Client, context.Context) {
+	b.Helper()
+	srv, err := emulator.Start(emulator.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = srv.Close() })
+	c, err := e2b.New(e2b.Config{APIKey: srv.APIKey(), APIURL: srv.APIURL(), SandboxURL: srv.SandboxURL(), Version: "bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	b.Cleanup(cancel)
+	return srv, c, ctx
+}
+
+// BenchmarkFileRoundTrip256MiB uploads and downloads 256 MiB through the
+// client and the emulator; the heap must stay far below the file size.
+func BenchmarkFileRoundTrip256MiB(b *testing.B) { benchRoundTrip(b, 256*mib, false) }
+
+// BenchmarkFileRoundTripGzip64MiB does the same with gzip both ways
+// (compressed on the fly through a pipe, decoded while reading).
+func BenchmarkFileRoundTripGzip64MiB(b *testing.B) { benchRoundTrip(b, 64*mib, true) }
+
+func benchRoundTrip(b *testing.B, size int64, gz bool) {
+	_, c, ctx := benchEnv(b)
+	sb, err := c.CreateSandbox(ctx, e2b.CreateSandboxRequest{TemplateID: "base", Timeout: 3600})
+	if err != nil {
+		b.Fatal(err)
+	}
+	envd := c.Envd(e2b.EnvdTarget{SandboxID: sb.SandboxID, AccessToken: sb.EnvdAccessToken})
+	want := crc32.NewIEEE()
+	if _, err := io.Copy(want, &patternReader{left: size}); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(2 * size)
+	b.ResetTimer()
+	h := startHeapWatch()
+	for range b.N {
+		if _, err := envd.WriteFile(ctx, "/home/user/big.bin", &patternReader{left: size}, e2b.WriteOptions{Gzip: gz}); err != nil {
+			b.Fatal(err)
+		}
+		rc, err := envd.ReadFile(ctx, "/home/user/big.bin", e2b.ReadOptions{Gzip: gz})
+		if err != nil {
+			b.Fatal(err)
+		}
+		got := crc32.NewIEEE()
+		n, err := io.Copy(got, rc)
+		_ = rc.Close()
+		if err != nil || n != size || got.Sum32() != want.Sum32() {
+			b.Fatalf("downloaded %d bytes (crc %x, want %x): %v", n, got.Sum32(), want.Sum32(), err)
+		}
+	}
+	b.StopTimer()
+	if growth := h.report(b, "roundtrip"); growth >= 32 {
+		b.Errorf("heap grew by %.1f MiB moving a %d MiB file; the budget is 32 MiB", growth, size/mib)
+	}
+	if err := envd.Remove(ctx, "/home/user/big.bin"); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkCommandOutput100MiB streams 100 MiB of stdout from a command.
+func BenchmarkCommandOutput100MiB(b *testing.B) {
+	const size = 100 * mib
+	_, c, ctx := benchEnv(b)
+	sb, err := c.CreateSandbox(ctx, e2b.CreateSandboxRequest{TemplateID: "base", Timeout: 3600})
+	if err != nil {
+		b.Fatal(err)
+	}
+	envd := c.Envd(e2b.EnvdTarget{SandboxID: sb.SandboxID, AccessToken: sb.EnvdAccessToken})
+	b.SetBytes(size)
+	b.ResetTimer()
+	h := startHeapWatch()
+	for range b.N {
+		s, err := envd.StartProcess(ctx, e2b.StartProcessRequest{Process: e2b.ProcessConfig{
+			Cmd: "/bin/bash", Args: []string{"-c", "head -c 104857600 /dev/zero | tr '\\0' x"}}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var total int64
+		var end e2b.ProcessEvent
+		for {
+			ev, err := s.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			if ev.Kind == e2b.EventStdout {
+				total += int64(len(ev.Data))
+			}
+			if ev.Kind == e2b.EventEnd {
+				end = ev
+			}
+		}
+		_ = s.Close()
+		if total != size || !end.Exited || end.ExitCode != 0 {
+			b.Fatalf("streamed %d bytes, end %+v", total, end)
+		}
+	}
+	b.StopTimer()
+	if growth := h.report(b, "stdout"); growth >= 32 {
+		b.Errorf("heap grew by %.1f MiB streaming 100 MiB of output", growth)
+	}
+}
