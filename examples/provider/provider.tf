@@ -1,0 +1,15 @@
+# The API key comes from E2B_API_KEY when api_key is not set.
+provider "e2b" {
+  # api_key = var.e2b_api_key
+
+  # Retry rate-limited (429) requests, and 5xx answers on calls that are safe to repeat.
+  max_retries    = 4
+  retry_wait_min = 500   # milliseconds
+  retry_wait_max = 10000 # milliseconds
+
+  # Merged into the metadata of every sandbox (a sandbox's own keys win).
+  default_metadata = {
+    managed-by = "terraform"
+    team       = "platform"
+  }
+}
