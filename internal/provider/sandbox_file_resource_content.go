@@ -106,17 +106,17 @@ func hashStream(r io.Reader) (string, int64, error) {
 func checkSourceFile(p string) error {
 	st, err := os.Stat(p)
 	if err != nil {
-		where := p
+		hint := ""
 		if !filepath.IsAbs(p) {
 			if wd, wdErr := os.Getwd(); wdErr == nil {
-				where = fmt.Sprintf("%s (relative paths start in %s, the directory Terraform runs in; "+
-					"use path.module to refer to the module's directory)", p, wd)
+				hint = fmt.Sprintf(" (relative paths start in %s, the directory Terraform runs in; "+
+					"use \"${path.module}/...\" for files next to the configuration)", wd)
 			}
 		}
 		if os.IsNotExist(err) {
-			return fmt.Errorf("the local file %s does not exist", where)
+			return fmt.Errorf("the local file %s does not exist%s", p, hint)
 		}
-		return fmt.Errorf("cannot read the local file %s: %w", where, err)
+		return fmt.Errorf("cannot read the local file %s%s: %w", p, hint, err)
 	}
 	if st.IsDir() {
 		return fmt.Errorf("%s is a directory; source must be a regular file", p)

@@ -1,0 +1,334 @@
+package provider
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+)
+
+// filesTestConfig is a sandbox plus the given resource blocks.
+func filesTestConfig(srv *emulator.Server, blocks string) string {
+	return testAccProviderBlock(srv) + `
+resource "e2b_sandbox" "test" {
+  timeout = 900
+}
+` + blocks
+}
+
+func sha256Hex(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+// captureAttr stores an attribute of a resource for later steps.
+func captureAttr(address, attr string, into *string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		v, err := testAccAttr(s, address, attr)
+		*into = v
+		return err
+	}
+}
+
+// sandboxEnvd connects to a sandbox by ID, as a test outside Terraform.
+func sandboxEnvd(t *testing.T, srv *emulator.Server, sandboxID string) *e2b.Envd {
+	t.Helper()
+	envd, err := testAccClient(t, srv).SandboxEnvd(context.Background(), sandboxID, "")
+	if err != nil {
+		t.Fatalf("envd for %s: %v", sandboxID, err)
+	}
+	return envd
+}
+
+func readRemote(envd *e2b.Envd, path string) (string, error) {
+	rc, err := envd.ReadFile(context.Background(), path, e2b.ReadOptions{})
+	if err != nil {
+		return "", err
+	}
+	defer func() { _ = rc.Close() }()
+	b, err := io.ReadAll(rc)
+	return string(b), err
+}
+
+// checkRemoteFile verifies the file's content inside the sandbox.
+func checkRemoteFile(t *testing.T, srv *emulator.Server, sandboxID *string, path, want string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		got, err := readRemote(sandboxEnvd(t, srv, *sandboxID), path)
+		if err != nil {
+			return fmt.Errorf("read %s: %w", path, err)
+		}
+		if got != want {
+			return fmt.Errorf("%s holds %q, want %q", path, got, want)
+		}
+		return nil
+	}
+}
+
+// sandboxShell runs a command in the sandbox outside Terraform (to make drift).
+func sandboxShell(t *testing.T, srv *emulator.Server, sandboxID *string, command string) func() {
+	return func() {
+		res, err := sandboxEnvd(t, srv, *sandboxID).Exec(context.Background(), e2b.ExecRequest{Command: command})
+		if err != nil || res.ExitCode != 0 {
+			t.Fatalf("%q: %v %+v", command, err, res)
+		}
+	}
+}
+
+const (
+	noteAddr   = "e2b_sandbox_file.note"
+	scriptAddr = "e2b_sandbox_file.script"
+	binAddr    = "e2b_sandbox_file.bin"
+)
+
+// Write three kinds of content, update in place, follow a local source file,
+// repair drift made inside the sandbox (edit and delete), then import.
+func TestAccSandboxFile_writeUpdateDriftImport(t *testing.T) {
+	srv := newTestEmulator(t)
+	local := filepath.Join(t.TempDir(), "setup.sh")
+	if err := os.WriteFile(local, []byte("echo v1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	files := func(note string) string {
+		return fmt.Sprintf(`
+resource "e2b_sandbox_file" "note" {
+  sandbox_id = e2b_sandbox.test.id
+  path       = "notes/hello.txt"
+  content    = %q
+}
+
+resource "e2b_sandbox_file" "script" {
+  sandbox_id = e2b_sandbox.test.id
+  path       = "~/bin/setup.sh"
+  source     = %q
+}
+
+resource "e2b_sandbox_file" "bin" {
+  sandbox_id     = e2b_sandbox.test.id
+  path           = "/opt/data/blob.bin"
+  content_base64 = "AAEC/w=="
+  user           = "root"
+}
+`, note, local)
+	}
+	var sandboxID string
+	updated := plancheck.ExpectResourceAction(noteAddr, plancheck.ResourceActionUpdate)
+
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: filesTestConfig(srv, files("hello\n")),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(noteAddr, tfjsonpath.New("absolute_path"), knownvalue.StringExact("/home/user/notes/hello.txt")),
+					statecheck.ExpectKnownValue(noteAddr, tfjsonpath.New("sha256"), knownvalue.StringExact(sha256Hex("hello\n"))),
+					statecheck.ExpectKnownValue(noteAddr, tfjsonpath.New("size"), knownvalue.Int64Exact(6)),
+					statecheck.ExpectKnownValue(scriptAddr, tfjsonpath.New("absolute_path"), knownvalue.StringExact("/home/user/bin/setup.sh")),
+					statecheck.ExpectKnownValue(scriptAddr, tfjsonpath.New("sha256"), knownvalue.StringExact(sha256Hex("echo v1\n"))),
+					statecheck.ExpectKnownValue(binAddr, tfjsonpath.New("size"), knownvalue.Int64Exact(4)),
+					statecheck.ExpectKnownValue(binAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^[a-z0-9]+:/opt/data/blob.bin$`))),
+				},
+				Check: resource.ComposeTestCheckFunc(
+					captureAttr(sbAddr, "id", &sandboxID),
+					checkRemoteFile(t, srv, &sandboxID, "/home/user/notes/hello.txt", "hello\n"),
+					checkRemoteFile(t, srv, &sandboxID, "/home/user/bin/setup.sh", "echo v1\n"),
+					checkRemoteFile(t, srv, &sandboxID, "/opt/data/blob.bin", "\x00\x01\x02\xff"),
+				),
+			},
+			{
+				// New content: rewritten in place.
+				Config:           filesTestConfig(srv, files("hello again\n")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{updated}},
+				Check:            checkRemoteFile(t, srv, &sandboxID, "/home/user/notes/hello.txt", "hello again\n"),
+			},
+			{
+				// The local source file changed: the plan hashes it and rewrites the copy.
+				PreConfig: func() {
+					if err := os.WriteFile(local, []byte("echo v2\n"), 0o600); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: filesTestConfig(srv, files("hello again\n")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(scriptAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(scriptAddr, tfjsonpath.New("sha256"), knownvalue.StringExact(sha256Hex("echo v2\n"))),
+					plancheck.ExpectResourceAction(noteAddr, plancheck.ResourceActionNoop),
+				}},
+				Check: checkRemoteFile(t, srv, &sandboxID, "/home/user/bin/setup.sh", "echo v2\n"),
+			},
+			{
+				// Edited inside the sandbox: the refresh sees another hash, the apply restores it.
+				PreConfig:        sandboxShell(t, srv, &sandboxID, "echo tampered > ~/notes/hello.txt"),
+				Config:           filesTestConfig(srv, files("hello again\n")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{updated}},
+				Check:            checkRemoteFile(t, srv, &sandboxID, "/home/user/notes/hello.txt", "hello again\n"),
+			},
+			{
+				// Deleted inside the sandbox: the refresh drops it, the apply writes it again.
+				PreConfig: sandboxShell(t, srv, &sandboxID, "rm ~/notes/hello.txt"),
+				Config:    filesTestConfig(srv, files("hello again\n")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(noteAddr, plancheck.ResourceActionCreate),
+				}},
+				Check: checkRemoteFile(t, srv, &sandboxID, "/home/user/notes/hello.txt", "hello again\n"),
+			},
+			{
+				// Same size, same content: nothing to do, and no download happened to know it.
+				Config: filesTestConfig(srv, files("hello again\n")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectEmptyPlan(),
+				}},
+			},
+			{
+				ResourceName: noteAddr,
+				ImportState:  true,
+				ImportStateIdFunc: func(*terraform.State) (string, error) {
+					return sandboxID + ":/home/user/notes/hello.txt", nil
+				},
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"content", "path"},
+			},
+		},
+	})
+}
+
+// Refresh of an unchanged file stats it but never downloads it; an edit that
+// keeps the size is still found through the modification time.
+func TestAccSandboxFile_refreshDownloadsOnlyChangedFiles(t *testing.T) {
+	srv := newTestEmulator(t)
+	cfg := filesTestConfig(srv, `
+resource "e2b_sandbox_file" "note" {
+  sandbox_id = e2b_sandbox.test.id
+  path       = "big.txt"
+  content    = join("", [for i in range(1000) : "line ${i}\n"])
+}
+`)
+	var sandboxID string
+	// Plan checks run in plan-only steps (Check functions do not).
+	downloads := func(want func(int) bool, what string) resource.ConfigPlanChecks {
+		return resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{planCheckFunc(func() error {
+			if n := srv.Counters().Requests["envd GET /files"]; !want(n) {
+				return fmt.Errorf("%s: %d downloads", what, n)
+			}
+			return nil
+		})}}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg, Check: resource.ComposeTestCheckFunc(
+				captureAttr(sbAddr, "id", &sandboxID),
+				func(*terraform.State) error { srv.ResetCounters(); return nil },
+			)},
+			{
+				Config:           cfg,
+				PlanOnly:         true,
+				ConfigPlanChecks: downloads(func(n int) bool { return n == 0 }, "refresh of an unchanged file downloaded it"),
+			},
+			{
+				// Same size, new content: only the modification time tells.
+				PreConfig:          sandboxShell(t, srv, &sandboxID, "sleep 0.01; sed -i 's/line 7$/LINE 7/' ~/big.txt"),
+				Config:             cfg,
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+				ConfigPlanChecks:   downloads(func(n int) bool { return n > 0 }, "a changed file must be downloaded and hashed"),
+			},
+		},
+	})
+}
+
+// Removing the resource deletes the file; a killed sandbox takes its files out of state.
+func TestAccSandboxFile_deleteAndSandboxGone(t *testing.T) {
+	srv := newTestEmulator(t)
+	withFile := filesTestConfig(srv, `
+resource "e2b_sandbox_file" "note" {
+  sandbox_id = e2b_sandbox.test.id
+  path       = "/home/user/gone.txt"
+  content    = "bye"
+}
+`)
+	var sandboxID string
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: withFile, Check: captureAttr(sbAddr, "id", &sandboxID)},
+			{
+				Config: filesTestConfig(srv, ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(noteAddr, plancheck.ResourceActionDestroy),
+				}},
+				Check: func(*terraform.State) error {
+					_, err := sandboxEnvd(t, srv, sandboxID).Stat(context.Background(), "/home/user/gone.txt")
+					if !e2b.IsNotFound(err) {
+						return fmt.Errorf("file still there after destroy (stat error %v)", err)
+					}
+					return nil
+				},
+			},
+			{Config: withFile},
+			{
+				PreConfig: func() {
+					if err := testAccClient(t, srv).KillSandbox(context.Background(), sandboxID); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: withFile,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionCreate),
+					plancheck.ExpectResourceAction(noteAddr, plancheck.ResourceActionCreate),
+				}},
+			},
+		},
+	})
+}
+
+// Bad inputs fail at plan time, before anything is created.
+func TestAccSandboxFile_badInputs(t *testing.T) {
+	srv := newTestEmulator(t)
+	cases := []struct{ name, body, want string }{
+		{"two contents", `content = "a"
+  content_base64 = "YQ=="`, `Set exactly one of content, content_base64 or source; this configuration sets\s+content and content_base64`},
+		{"no content", ``, `Set exactly one of content`},
+		{"missing source", `source = "does/not/exist.txt"`, `the local file does/not/exist.txt does not exist`},
+		{"bad base64", `content_base64 = "not base64!"`, `content_base64 must be standard base64`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config: testAccProviderBlock(srv) + `
+resource "e2b_sandbox_file" "bad" {
+  sandbox_id = "isandbox"
+  path       = "x.txt"
+  ` + c.body + `
+}
+`,
+					PlanOnly:    true,
+					ExpectError: regexp.MustCompile(c.want),
+				}},
+			})
+		})
+	}
+}
+
+// planCheckFunc runs a function as a plan check.
+type planCheckFunc func() error
+
+func (f planCheckFunc) CheckPlan(_ context.Context, _ plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	resp.Error = f()
+}
