@@ -74,20 +74,19 @@ for v in E2B_API_URL E2B_SANDBOX_URL E2B_API_KEY; do
 done
 echo "conformance: emulator at $E2B_API_URL (envd $E2B_SANDBOX_URL)"
 
-# 4. The scenario, once per SDK version.
+# 4. The scenario, then the wire check, once per SDK version.
 total_passed=0
 total_failed=0
-for module in "${modules[@]}"; do
-  version="${sdk_versions[$module]:-}"
-  [ -n "$version" ] || fail_setup "unknown SDK module $module (known: ${!sdk_versions[*]})"
-  out="$work/$module.out"
-  status=0
-  node "$here/scenario.mjs" "$module" "$version" | tee "$out" || status=$?
+# run_counted runs a node script that ends with "N passed, N failed" and adds
+# its counts to the totals; a run without that line counts as one failure.
+run_counted() {
+  local out="$work/run.out" status=0 summary passed failed
+  node "$@" | tee "$out" || status=$?
   summary="$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out" | tail -n 1 || true)"
   if [ -z "$summary" ]; then
-    echo "conformance: e2b@$version ended without a summary (exit $status)"
+    echo "conformance: node $* ended without a summary (exit $status)"
     total_failed=$((total_failed + 1))
-    continue
+    return
   fi
   read -r passed _ failed _ <<<"$summary"
   total_passed=$((total_passed + passed))
@@ -95,6 +94,12 @@ for module in "${modules[@]}"; do
   if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
     total_failed=$((total_failed + 1)) # non-zero exit without a failed step
   fi
+}
+for module in "${modules[@]}"; do
+  version="${sdk_versions[$module]:-}"
+  [ -n "$version" ] || fail_setup "unknown SDK module $module (known: ${!sdk_versions[*]})"
+  run_counted "$here/scenario.mjs" "$module" "$version"
+  run_counted "$here/wire-check.mjs" "$version"
 done
 
 if [ "$total_failed" -ne 0 ]; then
