@@ -3,7 +3,7 @@
 // used on its own.
 //
 // Retry policy (see retry.go for the code):
-//   - 429 is retried for every call, honouring Retry-After (capped by
+//   - 429 is retried for every call, honoring Retry-After (capped by
 //     Config.RetryWaitMax), except uploads whose body cannot be replayed.
 //   - 5xx and connection errors are retried only for idempotent calls: all
 //     GETs, PUT network, DELETE sandbox/template, set-timeout, connect, pause

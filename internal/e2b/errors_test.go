@@ -89,7 +89,7 @@ func TestParseRetryAfter(t *testing.T) {
 	}
 }
 
-func TestBackoffHonoursRetryAfterWithinBounds(t *testing.T) {
+func TestBackoffHonorsRetryAfterWithinBounds(t *testing.T) {
 	r := &http.Response{StatusCode: 429, Header: http.Header{"Retry-After": {"1"}}}
 	if got := backoff(10*time.Millisecond, 5*time.Second, 0, r); got != time.Second {
 		t.Fatalf("Retry-After 1 → %v", got)

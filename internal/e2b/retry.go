@@ -58,9 +58,9 @@ func callFrom(ctx context.Context) *callInfo {
 }
 
 func (c *Client) newRetryClient(base *http.Client, envd bool) *retryablehttp.Client {
-	var rt http.RoundTripper = http.DefaultTransport
-	if base.Transport != nil {
-		rt = base.Transport
+	rt := base.Transport
+	if rt == nil {
+		rt = http.DefaultTransport
 	}
 	rt = &attemptTimeoutTransport{next: rt, timeout: c.cfg.RequestTimeout}
 	if envd {
@@ -118,7 +118,7 @@ func checkRetry(envd bool) retryablehttp.CheckRetry {
 	}
 }
 
-// backoff honours Retry-After (seconds or HTTP date) capped by max, and
+// backoff honors Retry-After (seconds or HTTP date) capped by max, and
 // otherwise grows exponentially from min to max.
 func backoff(lo, hi time.Duration, attempt int, resp *http.Response) time.Duration {
 	if resp != nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {

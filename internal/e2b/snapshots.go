@@ -68,7 +68,7 @@ func (c *Client) ListSnapshots(ctx context.Context, p ListSnapshotsParams) ([]Sn
 			return "", err
 		}
 		for _, s := range w {
-			all = append(all, SnapshotInfo{SnapshotID: s.SnapshotID, Names: s.Names})
+			all = append(all, SnapshotInfo(s))
 		}
 		return res.header.Get("X-Next-Token"), nil
 	})

@@ -33,7 +33,7 @@ func (t *attemptTimeoutTransport) RoundTrip(req *http.Request) (*http.Response, 
 		return nil, err
 	}
 	if ci.timeout == timeoutHeaders && !timer.Stop() {
-		// The timer fired just as the headers arrived: the body is already cancelled.
+		// The timer fired just as the headers arrived: the body is already canceled.
 		_ = resp.Body.Close()
 		cancel()
 		return nil, context.DeadlineExceeded
