@@ -1,0 +1,206 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+)
+
+const cmdAddr = "e2b_sandbox_command.test"
+
+// setupConfig is a sandbox with three files and a setup command whose output
+// depends on them (it re-runs when one changes).
+func setupConfig(srv *emulator.Server, b string, maxOutput int) string {
+	return filesTestConfig(srv, fmt.Sprintf(`
+resource "e2b_sandbox_file" "a" {
+  sandbox_id = e2b_sandbox.test.id
+  path       = "app/a.txt"
+  content    = "alpha\n"
+}
+
+resource "e2b_sandbox_file" "b" {
+  sandbox_id = e2b_sandbox.test.id
+  path       = "app/b.txt"
+  content    = %q
+}
+
+resource "e2b_sandbox_file" "c" {
+  sandbox_id     = e2b_sandbox.test.id
+  path           = "app/c.txt"
+  content_base64 = base64encode("gamma\n")
+}
+
+resource "e2b_sandbox_command" "test" {
+  sandbox_id       = e2b_sandbox.test.id
+  command          = "cat a.txt b.txt c.txt; echo \"files: $(ls | wc -l)\" >&2"
+  cwd              = "app"
+  max_output_bytes = %d
+
+  triggers = {
+    a = e2b_sandbox_file.a.sha256
+    b = e2b_sandbox_file.b.sha256
+    c = e2b_sandbox_file.c.sha256
+  }
+}
+`, b, maxOutput))
+}
+
+func TestAccSandboxCommand_setupFromFiles(t *testing.T) {
+	srv := newTestEmulator(t)
+	sameRun := statecheck.CompareValue(compare.ValuesSame())
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: setupConfig(srv, "beta\n", 1024),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("stdout"), knownvalue.StringExact("alpha\nbeta\ngamma\n")),
+					statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("stderr"), knownvalue.StringExact("files: 3\n")),
+					statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("exit_code"), knownvalue.Int64Exact(0)),
+					statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("total_lines"), knownvalue.Int64Exact(4)),
+					statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("truncated"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("timed_out"), knownvalue.Bool(false)),
+				},
+			},
+			{
+				// A file changed: its hash is a trigger, so the command runs again.
+				Config: setupConfig(srv, "BETA\n", 1024),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(cmdAddr, plancheck.ResourceActionReplace),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("stdout"), knownvalue.StringExact("alpha\nBETA\ngamma\n")),
+					sameRun.AddStateValue(cmdAddr, tfjsonpath.New("id")),
+				},
+			},
+			{
+				// Output settings change in place, without running it again.
+				Config: setupConfig(srv, "BETA\n", 2048),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(cmdAddr, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameRun.AddStateValue(cmdAddr, tfjsonpath.New("id")),
+					statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("stdout"), knownvalue.StringExact("alpha\nBETA\ngamma\n")),
+				},
+			},
+			{
+				Config:           setupConfig(srv, "BETA\n", 2048),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+		},
+	})
+}
+
+func commandConfig(srv *emulator.Server, body string) string {
+	return filesTestConfig(srv, "resource \"e2b_sandbox_command\" \"test\" {\n  sandbox_id = e2b_sandbox.test.id\n"+body+"\n}\n")
+}
+
+// A failing command fails the apply and leaves nothing in state; with
+// allow_non_zero_exit it is recorded.
+func TestAccSandboxCommand_nonZeroExit(t *testing.T) {
+	srv := newTestEmulator(t)
+	failing := `  command = "echo 'checking'; echo 'fatal: not a git repository' >&2; exit 3"`
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      commandConfig(srv, failing),
+				ExpectError: regexp.MustCompile(`(?s)Command failed with exit code 3.*fatal: not a git repository`),
+			},
+			{
+				// Not in state after the failure: planned as a create, not a replace.
+				Config: commandConfig(srv, failing+"\n  allow_non_zero_exit = true"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(cmdAddr, plancheck.ResourceActionCreate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("exit_code"), knownvalue.Int64Exact(3)),
+					statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("stdout"), knownvalue.StringExact("checking\n")),
+					statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("stderr"), knownvalue.StringExact("fatal: not a git repository\n")),
+				},
+			},
+		},
+	})
+}
+
+// Two million lines keep only the tail, counted and marked truncated.
+func TestAccSandboxCommand_hugeOutput(t *testing.T) {
+	srv := newTestEmulator(t)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: commandConfig(srv, `  command          = "seq 1 2000000"
+  max_output_bytes = 100`),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("total_lines"), knownvalue.Int64Exact(2000000)),
+				statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("truncated"), knownvalue.Bool(true)),
+				statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("stdout"), tailCheck(100, "1999999\n2000000\n")),
+			},
+		}},
+	})
+}
+
+// tailCheck expects a string of exactly n bytes ending in suffix.
+func tailCheck(n int, suffix string) knownvalue.Check {
+	return knownvalue.StringRegexp(regexp.MustCompile(fmt.Sprintf(`^(?s).{%d}%s$`, n-len(suffix), regexp.QuoteMeta(suffix))))
+}
+
+func TestAccSandboxCommand_timeout(t *testing.T) {
+	srv := newTestEmulator(t)
+	slow := `  command = "echo begin; sleep 300"
+  timeout = "1s"`
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      commandConfig(srv, slow),
+				ExpectError: regexp.MustCompile(`Command timed out after 1s`),
+			},
+			{
+				Config: commandConfig(srv, slow+"\n  allow_non_zero_exit = true"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("timed_out"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("exit_code"), knownvalue.Int64Exact(124)),
+					statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("stdout"), knownvalue.StringExact("begin\n")),
+				},
+			},
+		},
+	})
+}
+
+func TestAccSandboxCommand_badInputs(t *testing.T) {
+	srv := newTestEmulator(t)
+	cases := []struct{ name, body, want string }{
+		{"empty command", `command = "  "`, `Empty command`},
+		{"bad timeout", "command = \"true\"\n  timeout = \"5 minutes\"", `timeout "5 minutes" is not a duration`},
+		{"output too large", "command = \"true\"\n  max_output_bytes = 0", `max_output_bytes`},
+	}
+	for _, c := range cases {
+		t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config: testAccProviderBlock(srv) + `
+resource "e2b_sandbox_command" "bad" {
+  sandbox_id = "isandbox"
+  ` + c.body + `
+}
+`,
+					PlanOnly:    true,
+					ExpectError: regexp.MustCompile(c.want),
+				}},
+			})
+		})
+	}
+}
