@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -29,8 +30,18 @@ var (
 	_ provider.ProviderWithListResources = &e2bProvider{}
 )
 
-// frameworkVersion is reported in the user agent.
-const frameworkVersion = "1.19.0"
+// frameworkVersion is reported in the user agent: the version linked in, as recorded in the
+// build information, else the version go.mod pins.
+var frameworkVersion = func() string {
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, dep := range info.Deps {
+			if dep.Path == "github.com/hashicorp/terraform-plugin-framework" {
+				return strings.TrimPrefix(dep.Version, "v")
+			}
+		}
+	}
+	return "1.19.0"
+}()
 
 // Environment variables read when the matching provider attribute is not set.
 const (

@@ -1,0 +1,71 @@
+package provider
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// The user agent names the provider, framework and Terraform versions.
+func TestProviderUserAgent(t *testing.T) {
+	var mu sync.Mutex
+	var agents []string
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		agents = append(agents, r.UserAgent())
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte("[]"))
+	}))
+	defer api.Close()
+
+	ctx := context.Background()
+	ps, err := providerserver.NewProtocol6WithError(New("1.2.3")())()
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemas, err := ps.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfgType := schemas.Provider.ValueType()
+	cfg, err := tfprotov6.NewDynamicValue(cfgType, protoObject(t, cfgType, map[string]tftypes.Value{
+		"api_key": tftypes.NewValue(tftypes.String, "e2b_00"),
+		"api_url": tftypes.NewValue(tftypes.String, api.URL),
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp, err := ps.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{Config: &cfg, TerraformVersion: "1.12.6"}); err != nil || len(resp.Diagnostics) > 0 {
+		t.Fatalf("configure: %v %+v", err, resp)
+	}
+	dsType := schemas.DataSourceSchemas["e2b_templates"].ValueType()
+	dsCfg, err := tfprotov6.NewDynamicValue(dsType, protoObject(t, dsType, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := ps.ReadDataSource(ctx, &tfprotov6.ReadDataSourceRequest{TypeName: "e2b_templates", Config: &dsCfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range resp.Diagnostics {
+		t.Fatalf("read: %s: %s", d.Summary, d.Detail)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(agents) == 0 {
+		t.Fatal("no request reached the API")
+	}
+	for _, want := range []string{"terraform-provider-e2b/1.2.3", "terraform-plugin-framework/" + frameworkVersion, "terraform/1.12.6"} {
+		if !strings.Contains(agents[0], want) {
+			t.Errorf("user agent %q lacks %q", agents[0], want)
+		}
+	}
+}
