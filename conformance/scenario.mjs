@@ -35,7 +35,16 @@ for (const name of ['E2B_API_URL', 'E2B_SANDBOX_URL', 'E2B_API_KEY']) {
 }
 
 const sdk = await import(moduleName);
-const { Sandbox, CommandExitError, TimeoutError, FileNotFoundError, NotFoundError, SandboxNotFoundError, FileType } = sdk;
+const {
+  Sandbox,
+  CommandExitError,
+  TimeoutError,
+  FileNotFoundError,
+  NotFoundError,
+  SandboxNotFoundError,
+  FileType,
+  FilesystemEventType,
+} = sdk;
 
 const HOME = '/home/user';
 const SANDBOX_TIMEOUT_MS = 300_000;
@@ -238,6 +247,25 @@ await r.step(
   created,
 );
 
+await r.step(
+  'commands: disconnect and commands.connect to a running process',
+  async () => {
+    const script = 'read -r a; echo "first:$a"; read -r b; echo "second:$b" >&2';
+    const handle = await sbx.commands.run(script, { background: true, stdin: true });
+    await handle.disconnect();
+    const attached = await sbx.commands.connect(handle.pid);
+    assert.equal(attached.pid, handle.pid);
+    await sbx.commands.sendStdin(handle.pid, 'one\ntwo\n');
+    const res = await attached.wait();
+    assert.equal(res.exitCode, 0);
+    assert.equal(res.stdout, 'first:one\n');
+    assert.equal(res.stderr, 'second:two\n');
+    const err = await rejects(sbx.commands.connect(999_999_999), 'connect to an unknown pid');
+    assert.ok(err instanceof NotFoundError || err instanceof sdk.SandboxError, `got ${err?.name}: ${err?.message}`);
+  },
+  created,
+);
+
 // ----------------------------------------------------------------- files
 
 await r.step(
@@ -377,6 +405,61 @@ await r.step(
   created,
 );
 
+await r.step(
+  'files: signed uploadUrl/downloadUrl work without headers; envd requires the access token',
+  async () => {
+    const up = await sbx.uploadUrl('signed/up.txt');
+    assert.match(up, /[?&]signature=v1_/, 'a secured sandbox signs its upload URL');
+    const form = new FormData();
+    form.append('file', new Blob(['via signed url']), 'up.txt');
+    const posted = await fetch(up, { method: 'POST', body: form });
+    assert.equal(posted.status, 200, `POST ${up}: ${await posted.clone().text()}`);
+    const written = await posted.json();
+    assert.equal(written[0]?.path, `${HOME}/signed/up.txt`);
+    assert.equal(await sbx.files.read('signed/up.txt'), 'via signed url');
+
+    const down = await sbx.downloadUrl('signed/up.txt', { useSignatureExpiration: 120 });
+    assert.match(down, /[?&]signature_expiration=\d+/);
+    const got = await fetch(down);
+    assert.equal(got.status, 200);
+    assert.equal(await got.text(), 'via signed url');
+
+    const routed = { 'E2b-Sandbox-Id': sandboxId, 'E2b-Sandbox-Port': '49983' };
+    const unsigned = new URL(down);
+    unsigned.searchParams.delete('signature');
+    unsigned.searchParams.delete('signature_expiration');
+    assert.equal((await fetch(unsigned, { headers: routed })).status, 401, 'GET /files without token or signature');
+    const tampered = new URL(down);
+    tampered.searchParams.set('signature', 'v1_AAAA');
+    assert.equal((await fetch(tampered, { headers: routed })).status, 401, 'GET /files with a wrong signature');
+  },
+  created,
+);
+
+await r.step(
+  'files: watchDir reports a new file',
+  async () => {
+    await sbx.files.makeDir('watched');
+    const events = [];
+    const handle = await sbx.files.watchDir('watched', (e) => {
+      events.push(e);
+    });
+    try {
+      await sbx.files.write('watched/new.txt', 'x');
+      const seen = await poll(() => events.some((e) => e.name === 'new.txt'));
+      assert.ok(seen, `no event for new.txt: ${JSON.stringify(events)}`);
+      const types = events.filter((e) => e.name === 'new.txt').map((e) => e.type);
+      assert.ok(
+        types.includes(FilesystemEventType.CREATE) || types.includes(FilesystemEventType.WRITE),
+        `event types ${JSON.stringify(types)}`,
+      );
+    } finally {
+      await handle.stop();
+    }
+  },
+  created,
+);
+
 // -------------------------------------------------------------- timeout
 
 await r.step(
@@ -461,6 +544,19 @@ await r.step(
   created,
 );
 
+await r.step('TTL: a sandbox whose timeout runs out is killed', async () => {
+  const short = await Sandbox.create('base', {
+    metadata: { suite: 'conformance', run: runId, role: 'ttl' },
+    timeoutMs: SANDBOX_TIMEOUT_MS,
+  });
+  await short.setTimeout(2_000);
+  const expired = await poll(async () => !(await short.isRunning()), { timeoutMs: 30_000, intervalMs: 500 });
+  assert.ok(expired, 'still running 30 s after setTimeout(2 s)');
+  const err = await rejects(Sandbox.getInfo(short.sandboxId), 'getInfo of an expired sandbox');
+  assert.ok(err instanceof SandboxNotFoundError, `expected SandboxNotFoundError, got ${err?.name}: ${err?.message}`);
+  assert.deepEqual(await list({ query: { metadata: { run: runId, role: 'ttl' } } }), []);
+});
+
 // -------------------------------------------------------- pause / connect
 
 await r.step(
@@ -478,6 +574,10 @@ await r.step(
     assert.equal(info.state, 'paused');
     assert.deepEqual(info.metadata, mainMetadata);
     assert.equal(await sbx.pause(), false, 'a second pause() reports already paused');
+    const runErr = await rejects(sbx.commands.run('true'), 'commands.run on a paused sandbox');
+    assert.ok(runErr instanceof SandboxNotFoundError, `expected SandboxNotFoundError, got ${runErr?.name}: ${runErr?.message}`);
+    const readErr = await rejects(sbx.files.read('persist/before-pause.txt'), 'files.read on a paused sandbox');
+    assert.ok(readErr instanceof TimeoutError, `expected TimeoutError (envd 502), got ${readErr?.name}: ${readErr?.message}`);
 
     const paused = await list({ query: { metadata: { run: runId }, state: ['paused'] } });
     assert.deepEqual(ids(paused), [sandboxId], 'state=paused lists exactly the paused sandbox');
@@ -606,12 +706,18 @@ await r.step(
 await r.step(
   'kill: getInfo throws SandboxNotFoundError, second kill false',
   async () => {
+    const inFlight = await sbx.commands.run('sleep 3600', { background: true, timeoutMs: 0 });
     assert.equal(await sbx.kill(), true, 'kill() of a live sandbox');
+    const dropped = await rejects(inFlight.wait(), 'a command running while its sandbox is killed');
+    assert.ok(dropped instanceof TimeoutError, `expected TimeoutError, got ${dropped?.name}: ${dropped?.message}`);
+    assert.match(dropped.message, /killed or reached its end of life/);
     const err = await rejects(Sandbox.getInfo(sandboxId), 'getInfo of a killed sandbox');
     assert.ok(err instanceof SandboxNotFoundError, `expected SandboxNotFoundError, got ${err?.name}: ${err?.message}`);
     assert.ok(err instanceof NotFoundError, 'SandboxNotFoundError is a NotFoundError');
     assert.equal(await Sandbox.kill(sandboxId), false, 'kill() of a killed sandbox returns false');
     assert.equal(await sbx.isRunning(), false, 'isRunning() of a killed sandbox');
+    const runErr = await rejects(sbx.commands.run('true'), 'commands.run on a killed sandbox');
+    assert.ok(runErr instanceof SandboxNotFoundError, `expected SandboxNotFoundError, got ${runErr?.name}: ${runErr?.message}`);
     const connectErr = await rejects(Sandbox.connect(sandboxId), 'connect to a killed sandbox');
     assert.ok(connectErr instanceof SandboxNotFoundError, `expected SandboxNotFoundError, got ${connectErr?.name}: ${connectErr?.message}`);
     const alive = await list({ query: { metadata: { run: runId, role: 'main' } } });
