@@ -1,0 +1,137 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+)
+
+const snapAddr = "e2b_snapshot.test"
+
+// snapshotConfig: a sandbox with a file, its snapshot, and a second sandbox
+// started from the snapshot (when withClone).
+func snapshotConfig(srv *emulator.Server, name string, withClone bool) string {
+	nameLine := ""
+	if name != "" {
+		nameLine = fmt.Sprintf("  name = %q\n", name)
+	}
+	cfg := filesTestConfig(srv, `
+resource "e2b_sandbox_file" "state" {
+  sandbox_id = e2b_sandbox.test.id
+  path       = "data/state.txt"
+  content    = "prepared before the snapshot\n"
+}
+
+resource "e2b_snapshot" "test" {
+  sandbox_id = e2b_sandbox.test.id
+`+nameLine+`
+  depends_on = [e2b_sandbox_file.state]
+}
+`)
+	if withClone {
+		cfg += `
+resource "e2b_sandbox" "clone" {
+  template = e2b_snapshot.test.snapshot_id
+}
+`
+	}
+	return cfg
+}
+
+// checkSnapshotsGone verifies destroy deleted every snapshot.
+func checkSnapshotsGone(t *testing.T, srv *emulator.Server) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		snaps, err := testAccClient(t, srv).ListSnapshots(context.Background(), e2b.ListSnapshotsParams{})
+		if err != nil {
+			return err
+		}
+		if len(snaps) != 0 {
+			return fmt.Errorf("snapshots left after destroy: %+v", snaps)
+		}
+		return nil
+	}
+}
+
+func TestAccSnapshot_cloneSeesFilesImportDelete(t *testing.T) {
+	srv := newTestEmulator(t)
+	var cloneID, sourceID, snapshotID string
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkSnapshotsGone(t, srv),
+		Steps: []resource.TestStep{
+			{
+				Config: snapshotConfig(srv, "", true),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(snapAddr, tfjsonpath.New("snapshot_id"), knownvalue.StringRegexp(regexp.MustCompile(`^[a-z0-9]+:default$`))),
+					statecheck.ExpectKnownValue(snapAddr, tfjsonpath.New("template_id"), knownvalue.StringRegexp(regexp.MustCompile(`^[a-z0-9]+$`))),
+					statecheck.ExpectKnownValue(snapAddr, tfjsonpath.New("names"), knownvalue.NotNull()),
+				},
+				Check: resource.ComposeTestCheckFunc(
+					captureAttr("e2b_sandbox.clone", "id", &cloneID),
+					captureAttr(sbAddr, "id", &sourceID),
+					captureAttr(snapAddr, "snapshot_id", &snapshotID),
+					checkRemoteFile(t, srv, &cloneID, "/home/user/data/state.txt", "prepared before the snapshot\n"),
+				),
+			},
+			{
+				ResourceName: snapAddr,
+				ImportState:  true,
+				ImportStateIdFunc: func(*terraform.State) (string, error) {
+					return sourceID + ":" + snapshotID, nil
+				},
+				ImportStateVerify: true,
+			},
+		},
+	})
+}
+
+// A named snapshot; deleting it outside Terraform plans a new one.
+func TestAccSnapshot_namedAndDeletedOutside(t *testing.T) {
+	srv := newTestEmulator(t)
+	var snapshotID string
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkSnapshotsGone(t, srv),
+		Steps: []resource.TestStep{
+			{
+				Config: snapshotConfig(srv, "acc-snap", false),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(snapAddr, tfjsonpath.New("name"), knownvalue.StringExact("acc-snap")),
+					statecheck.ExpectKnownValue(snapAddr, tfjsonpath.New("names"), knownvalue.ListPartial(map[int]knownvalue.Check{
+						0: knownvalue.StringRegexp(regexp.MustCompile(`acc-snap`)),
+					})),
+				},
+				Check: captureAttr(snapAddr, "snapshot_id", &snapshotID),
+			},
+			{
+				PreConfig: func() {
+					if err := testAccClient(t, srv).DeleteSnapshot(context.Background(), snapshotID); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: snapshotConfig(srv, "acc-snap", false),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(snapAddr, plancheck.ResourceActionCreate),
+				}},
+			},
+			{
+				// A new name is a new snapshot.
+				Config: snapshotConfig(srv, "acc-snap-2", false),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(snapAddr, plancheck.ResourceActionReplace),
+				}},
+			},
+		},
+	})
+}
