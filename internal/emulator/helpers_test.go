@@ -191,9 +191,11 @@ func (c *testClient) startProcess(sb createdSandbox, command string, extra map[s
 		proc[k] = v
 	}
 	req := map[string]any{"process": proc, "stdin": false}
-	if v, ok := extra["stdin"]; ok {
-		req["stdin"] = v
-		delete(proc, "stdin")
+	for _, k := range []string{"stdin", "tag"} {
+		if v, ok := extra[k]; ok {
+			req[k] = v
+			delete(proc, k)
+		}
 	}
 	ps := c.openStream(sb, "process.Process/Start", req, headers)
 	ps.expectStart()

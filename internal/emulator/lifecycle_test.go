@@ -306,7 +306,10 @@ func TestExpiry(t *testing.T) {
 		return func() bool { st, _, _ := c.api("GET", "/sandboxes/"+id, nil); return st == http.StatusNotFound }
 	}
 	isPaused := func(id string) func() bool {
-		return func() bool { st, data, _ := c.api("GET", "/sandboxes/"+id, nil); return st == 200 && strings.Contains(string(data), `"state":"paused"`) }
+		return func() bool {
+			st, data, _ := c.api("GET", "/sandboxes/"+id, nil)
+			return st == 200 && strings.Contains(string(data), `"state":"paused"`)
+		}
 	}
 	eventually(t, "1 s sandbox killed", gone(killed.SandboxID))
 	eventually(t, "1 s autoPause sandbox paused", isPaused(paused.SandboxID))

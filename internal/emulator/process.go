@@ -82,12 +82,12 @@ type processTable struct {
 	sb     *sandbox
 	mu     sync.Mutex
 	byPID  map[uint32]*process
-	groups map[int]struct{}    // process groups ever started
-	mntNS  map[string]struct{} // mount namespaces (isolation mode)
+	groups map[int]struct{}    // process groups that may still have members
+	mntNS  map[string]*os.File // mount namespaces (isolation mode), held open so their IDs are not reused
 }
 
 func newProcessTable(sb *sandbox) *processTable {
-	return &processTable{sb: sb, byPID: map[uint32]*process{}, groups: map[int]struct{}{}, mntNS: map[string]struct{}{}}
+	return &processTable{sb: sb, byPID: map[uint32]*process{}, groups: map[int]struct{}{}, mntNS: map[string]*os.File{}}
 }
 
 // errInvalidArgument marks start errors that are the caller's fault.
@@ -199,10 +199,7 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, pty
 	pt.mu.Lock()
 	pt.prune()
 	pt.byPID[p.pid] = p
-	pt.groups[cmd.Process.Pid] = struct{}{}
-	if ns := mountNamespace(cmd.Process.Pid); ns != "" && pt.sb.srv.isolate {
-		pt.mntNS[ns] = struct{}{}
-	}
+	pt.trackLocked(cmd.Process.Pid)
 	pt.mu.Unlock()
 	pt.sb.addLog("info", "Process started", map[string]string{"pid": fmt.Sprint(p.pid), "cmd": cfg.Cmd})
 	go p.run(pt, outR, errR)
@@ -276,6 +273,7 @@ func (p *process) run(pt *processTable, outR, errR *os.File) {
 		_ = r.f.Close()
 	}
 	p.closeStdin()
+	pt.pruneMembers()
 	end := endFromState(p.cmd.ProcessState, waitErr)
 	pt.sb.addLog("info", "Process exited", map[string]string{"pid": fmt.Sprint(p.pid), "status": end.Status})
 	p.mu.Lock()
@@ -429,56 +427,6 @@ func (pt *processTable) list() []*process {
 }
 
 func (pt *processTable) count() int { return len(pt.list()) }
-
-// signalAll signals every process of the sandbox: each process group it
-// started and, with isolation, every process inside its mount namespaces.
-func (pt *processTable) signalAll(sig signalKind) {
-	pt.mu.Lock()
-	groups := make([]int, 0, len(pt.groups))
-	for g := range pt.groups {
-		groups = append(groups, g)
-	}
-	ns := make(map[string]struct{}, len(pt.mntNS))
-	for k := range pt.mntNS {
-		ns[k] = struct{}{}
-	}
-	pt.mu.Unlock()
-	for _, g := range groups {
-		killGroup(g, sig)
-	}
-	for _, pid := range pidsInNamespaces(ns) {
-		killPID(pid, sig)
-	}
-}
-
-// killAll kills every process of the sandbox and closes their stdin.
-func (pt *processTable) killAll() {
-	pt.signalAll(sigKill)
-	pt.mu.Lock()
-	procs := make([]*process, 0, len(pt.byPID))
-	for _, p := range pt.byPID {
-		procs = append(procs, p)
-	}
-	pt.mu.Unlock()
-	for _, p := range procs {
-		p.closeStdin()
-	}
-}
-
-// descendantsCPU sums CPU ticks and RSS of the sandbox's processes.
-func (pt *processTable) pids() []int {
-	pt.mu.Lock()
-	groups := make(map[int]struct{}, len(pt.groups))
-	for g := range pt.groups {
-		groups[g] = struct{}{}
-	}
-	ns := make(map[string]struct{}, len(pt.mntNS))
-	for k := range pt.mntNS {
-		ns[k] = struct{}{}
-	}
-	pt.mu.Unlock()
-	return pidsOfSandbox(groups, ns)
-}
 
 var _ io.Closer = (*os.File)(nil)
 

@@ -75,60 +75,42 @@ func procPIDs() []int {
 	return out
 }
 
-// pidsInNamespaces lists processes living in any of the mount namespaces.
-func pidsInNamespaces(ns map[string]struct{}) []int {
-	if len(ns) == 0 {
-		return nil
-	}
-	self := os.Getpid()
-	var out []int
-	for _, pid := range procPIDs() {
-		if pid == self {
-			continue
-		}
-		if _, ok := ns[mountNamespace(pid)]; ok {
-			out = append(out, pid)
-		}
-	}
-	return out
-}
-
-// processGroup reads the pgrp field of /proc/<pid>/stat.
-func processGroup(pid int) int {
-	data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+// holdNamespace opens pid's mount namespace; the open file keeps the
+// namespace (and so its ID) alive.
+func holdNamespace(pid int) (string, *os.File) {
+	p := filepath.Join("/proc", strconv.Itoa(pid), "ns", "mnt")
+	ns, err := os.Readlink(p)
 	if err != nil {
-		return 0
+		return "", nil
 	}
-	s := string(data)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0
+	f, err := os.Open(p)
+	if err != nil {
+		return "", nil
 	}
-	fields := strings.Fields(s[i+1:])
-	if len(fields) < 3 {
-		return 0
-	}
-	g, _ := strconv.Atoi(fields[2])
-	return g
+	return ns, f
 }
 
-// pidsOfSandbox lists live processes in the sandbox's groups or namespaces.
-func pidsOfSandbox(groups map[int]struct{}, ns map[string]struct{}) []int {
+type procEntry struct {
+	pid, pgrp int
+	ns        string
+}
+
+// scanProcs lists host processes with their group and (optionally) mount namespace.
+func scanProcs(withNS bool) []procEntry {
 	self := os.Getpid()
-	var out []int
+	var out []procEntry
 	for _, pid := range procPIDs() {
 		if pid == self {
 			continue
 		}
-		if _, ok := groups[processGroup(pid)]; ok {
-			out = append(out, pid)
+		e := procEntry{pid: pid, pgrp: processGroup(pid)}
+		if e.pgrp == 0 {
 			continue
 		}
-		if len(ns) > 0 {
-			if _, ok := ns[mountNamespace(pid)]; ok {
-				out = append(out, pid)
-			}
+		if withNS {
+			e.ns = mountNamespace(pid)
 		}
+		out = append(out, e)
 	}
 	return out
 }
@@ -155,3 +137,22 @@ func procStat(pid int) (ticks uint64, rss int64) {
 }
 
 const clockTicks = 100 // USER_HZ on Linux
+
+// processGroup reads the pgrp field of /proc/<pid>/stat (0 if unknown).
+func processGroup(pid int) int {
+	data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return 0
+	}
+	s := string(data)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0
+	}
+	fields := strings.Fields(s[i+1:])
+	if len(fields) < 3 {
+		return 0
+	}
+	g, _ := strconv.Atoi(fields[2])
+	return g
+}

@@ -31,9 +31,13 @@ func killPID(pid int, sig signalKind) {
 	}
 }
 
-func mountNamespace(int) string                                          { return "" }
-func pidsInNamespaces(map[string]struct{}) []int                         { return nil }
-func pidsOfSandbox(groups map[int]struct{}, _ map[string]struct{}) []int { return nil }
-func procStat(int) (uint64, int64)                                       { return 0, 0 }
+type procEntry struct {
+	pid, pgrp int
+	ns        string
+}
+
+func holdNamespace(int) (string, *os.File) { return "", nil }
+func scanProcs(bool) []procEntry           { return nil }
+func procStat(int) (uint64, int64)         { return 0, 0 }
 
 const clockTicks = 100

@@ -1,0 +1,101 @@
+package emulator
+
+// Which host processes belong to a sandbox: the process groups it started
+// and, with isolation, every process inside the mount namespaces it created
+// (this also catches daemons that left their process group).
+
+// trackLocked records a new command's group and namespace. Caller holds pt.mu.
+func (pt *processTable) trackLocked(pid int) {
+	pt.groups[pid] = struct{}{}
+	if !pt.sb.srv.isolate {
+		return
+	}
+	ns, f := holdNamespace(pid)
+	if f == nil {
+		return
+	}
+	if _, dup := pt.mntNS[ns]; dup {
+		_ = f.Close()
+		return
+	}
+	pt.mntNS[ns] = f
+}
+
+// pruneMembers forgets groups and namespaces without live processes, so a
+// recycled group or namespace ID can never point at another sandbox.
+func (pt *processTable) pruneMembers() {
+	procs := scanProcs(pt.sb.srv.isolate)
+	liveGroups := map[int]bool{}
+	liveNS := map[string]bool{}
+	for _, p := range procs {
+		liveGroups[p.pgrp] = true
+		if p.ns != "" {
+			liveNS[p.ns] = true
+		}
+	}
+	pt.mu.Lock()
+	defer pt.mu.Unlock()
+	for g := range pt.groups {
+		if !liveGroups[g] {
+			delete(pt.groups, g)
+		}
+	}
+	for ns, f := range pt.mntNS {
+		if !liveNS[ns] {
+			_ = f.Close()
+			delete(pt.mntNS, ns)
+		}
+	}
+}
+
+// pids lists the sandbox's live host processes.
+func (pt *processTable) pids() []int {
+	procs := scanProcs(pt.sb.srv.isolate)
+	pt.mu.Lock()
+	defer pt.mu.Unlock()
+	var out []int
+	for _, p := range procs {
+		_, inGroup := pt.groups[p.pgrp]
+		_, inNS := pt.mntNS[p.ns]
+		if inGroup || (p.ns != "" && inNS) {
+			out = append(out, p.pid)
+		}
+	}
+	return out
+}
+
+// signalAll signals every live process of the sandbox.
+func (pt *processTable) signalAll(sig signalKind) {
+	pt.pruneMembers()
+	pt.mu.Lock()
+	groups := make([]int, 0, len(pt.groups))
+	for g := range pt.groups {
+		groups = append(groups, g)
+	}
+	pt.mu.Unlock()
+	for _, g := range groups {
+		killGroup(g, sig)
+	}
+	for _, pid := range pt.pids() {
+		killPID(pid, sig)
+	}
+}
+
+// killAll kills every process of the sandbox, closes their stdin and
+// releases the namespaces.
+func (pt *processTable) killAll() {
+	pt.signalAll(sigKill)
+	pt.mu.Lock()
+	procs := make([]*process, 0, len(pt.byPID))
+	for _, p := range pt.byPID {
+		procs = append(procs, p)
+	}
+	for ns, f := range pt.mntNS {
+		_ = f.Close()
+		delete(pt.mntNS, ns)
+	}
+	pt.mu.Unlock()
+	for _, p := range procs {
+		p.closeStdin()
+	}
+}
