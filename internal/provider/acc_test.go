@@ -40,6 +40,7 @@ func testAccPreCheck(t *testing.T) {
 // need the emulator's controls (faults, expiry, counters, seeding) call it and skip in live mode.
 func newTestEmulator(t *testing.T) *emulator.Server {
 	t.Helper()
+	testAccPreCheck(t) // A live run without a key fails here too, never skips.
 	if testAccLive() {
 		t.Skip("needs the emulator's test controls (seeding, faults, expiry or counters), which real E2B does not have")
 	}

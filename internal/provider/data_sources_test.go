@@ -114,6 +114,15 @@ data "e2b_sandbox_logs" "one" {
   sandbox_id = %[1]q
   limit      = 5
 }
+data "e2b_sandbox_logs" "search" {
+  sandbox_id = %[1]q
+  search     = "Snapshot"
+  direction  = "forward"
+}
+data "e2b_sandbox_logs" "warnings" {
+  sandbox_id = %[1]q
+  level      = "warn"
+}
 data "e2b_snapshots" "of_first" { sandbox_id = %[1]q }
 data "e2b_snapshots" "all" {}
 `, first, before)
@@ -131,6 +140,11 @@ data "e2b_snapshots" "all" {}
 					"suite": knownvalue.StringExact("ds"), "n": knownvalue.StringExact("0"),
 				})),
 				statecheck.ExpectKnownValue("data.e2b_sandbox.one", tfjsonpath.New("envd_access_token"), knownvalue.NotNull()),
+				statecheck.ExpectKnownValue("data.e2b_sandbox_logs.search", tfjsonpath.New("logs"), knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.ObjectPartial(map[string]knownvalue.Check{"message": knownvalue.StringExact("Snapshot created"), "level": knownvalue.StringExact("info")}),
+				})),
+				statecheck.ExpectKnownValue("data.e2b_sandbox_logs.search", tfjsonpath.New("next_cursor"), knownvalue.NotNull()),
+				statecheck.ExpectKnownValue("data.e2b_sandbox_logs.warnings", tfjsonpath.New("logs"), knownvalue.ListSizeExact(0)),
 				statecheck.ExpectKnownValue("data.e2b_snapshots.of_first", tfjsonpath.New("snapshots"), knownvalue.ListExact([]knownvalue.Check{
 					knownvalue.ObjectPartial(map[string]knownvalue.Check{"snapshot_id": knownvalue.StringExact(snap.SnapshotID)}),
 				})),
