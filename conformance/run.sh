@@ -102,7 +102,7 @@ for module in "${modules[@]}"; do
   run_counted "$here/wire-check.mjs" "$version"
 done
 
-if [ "$total_failed" -ne 0 ]; then
+if [ "$total_failed" -ne 0 ] && [ -s "$work/emulator.log" ]; then
   echo "conformance: last emulator log lines:"
   tail -n 40 "$work/emulator.log" | sed 's/^/  /'
 fi

@@ -397,6 +397,40 @@ await r.step(
 );
 
 await r.step(
+  'files: gzip both ways, octet-stream and stream uploads, file metadata',
+  async () => {
+    const text = 'compress me '.repeat(2000);
+    await sbx.files.write('enc/g.txt', text, { gzip: true });
+    assert.equal(await sbx.files.read('enc/g.txt'), text);
+    assert.equal(await sbx.files.read('enc/g.txt', { gzip: true }), text);
+    assert.equal((await sbx.commands.run('wc -c < enc/g.txt')).stdout.trim(), String(text.length), 'stored uncompressed');
+
+    await sbx.files.write('enc/o.txt', 'octets', { useOctetStream: true });
+    assert.equal(await sbx.files.read('enc/o.txt'), 'octets');
+
+    const chunks = ['first,', 'second,', 'third'];
+    const stream = new ReadableStream({
+      pull(controller) {
+        const next = chunks.shift();
+        if (next === undefined) controller.close();
+        else controller.enqueue(new TextEncoder().encode(next));
+      },
+    });
+    const streamed = await sbx.files.write('enc/s.txt', stream);
+    assert.equal(streamed.path, `${HOME}/enc/s.txt`);
+    assert.equal(await sbx.files.read('enc/s.txt'), 'first,second,third');
+    const readBack = await sbx.files.read('enc/s.txt', { format: 'stream' });
+    assert.equal(await new Response(readBack).text(), 'first,second,third');
+
+    const metadata = { owner: 'conformance', purpose: 'labels' };
+    const m = await sbx.files.write('enc/m.txt', 'm', { metadata });
+    assert.deepEqual(m.metadata, metadata, 'write returns the file metadata');
+    assert.deepEqual((await sbx.files.getInfo('enc/m.txt')).metadata, metadata, 'getInfo returns the file metadata');
+  },
+  created,
+);
+
+await r.step(
   'files: reading a missing file throws FileNotFoundError',
   async () => {
     const err = await rejects(sbx.files.read('nope/missing.txt'), 'read of a missing file');
@@ -534,6 +568,12 @@ await r.step(
     assert.deepEqual(await list({ query: { metadata: { run: runId, role: 'nope' } } }), []);
     assert.deepEqual(ids(await list({ query: { metadata: { label: mainMetadata.label, run: runId } } })), [sandboxId], 'metadata values with spaces, =, &, / and non-ASCII');
 
+    assert.deepEqual(ids(await list({ query: { ...query, template: 'base' } })), [...listIds].sort(), 'template filter by name');
+    assert.deepEqual(await list({ query: { ...query, template: 'no-such-template' } }), [], 'unknown template lists nothing');
+    const earliest = new Date(Math.min(...all.map((s) => s.startedAt.getTime())));
+    assert.deepEqual(ids(await list({ query: { ...query, startedAfter: earliest } })), [...listIds].sort(), 'startedAfter is inclusive');
+    assert.deepEqual(await list({ query: { ...query, startedAfter: new Date(Date.now() + 3_600_000) } }), []);
+
     const asc = await list({ query, order: 'asc' });
     assert.deepEqual(
       asc.map((s) => s.sandboxId),
@@ -555,6 +595,35 @@ await r.step('TTL: a sandbox whose timeout runs out is killed', async () => {
   const err = await rejects(Sandbox.getInfo(short.sandboxId), 'getInfo of an expired sandbox');
   assert.ok(err instanceof SandboxNotFoundError, `expected SandboxNotFoundError, got ${err?.name}: ${err?.message}`);
   assert.deepEqual(await list({ query: { metadata: { run: runId, role: 'ttl' } } }), []);
+});
+
+await r.step('TTL: lifecycle onTimeout "pause" pauses at the timeout; connect resumes', async () => {
+  const ap = await Sandbox.create('base', {
+    metadata: { suite: 'conformance', run: runId, role: 'autopause' },
+    timeoutMs: SANDBOX_TIMEOUT_MS,
+    lifecycle: { onTimeout: 'pause' },
+  });
+  await ap.files.write('kept.txt', 'kept across auto-pause');
+  assert.deepEqual((await ap.getInfo()).lifecycle, { onTimeout: 'pause', autoResume: false });
+  await ap.setTimeout(2_000);
+  const paused = await poll(async () => (await Sandbox.getInfo(ap.sandboxId)).state === 'paused', {
+    timeoutMs: 30_000,
+    intervalMs: 500,
+  });
+  assert.ok(paused, 'not paused 30 s after setTimeout(2 s) with onTimeout "pause"');
+  assert.equal(await ap.isRunning(), false);
+  const back = await Sandbox.connect(ap.sandboxId, { timeoutMs: 120_000 });
+  assert.equal(await back.isRunning(), true);
+  const info = await back.getInfo();
+  assert.equal(info.state, 'running');
+  approx(info.endAt.getTime(), Date.now() + 120_000, 15_000, 'endAt after resume = now + connect timeout');
+  assert.equal(await back.files.read('kept.txt'), 'kept across auto-pause');
+
+  // A paused sandbox can be killed too.
+  assert.equal(await back.pause(), true);
+  assert.equal(await back.kill(), true, 'kill() of a paused sandbox');
+  const err = await rejects(Sandbox.getInfo(ap.sandboxId), 'getInfo after killing a paused sandbox');
+  assert.ok(err instanceof SandboxNotFoundError, `expected SandboxNotFoundError, got ${err?.name}: ${err?.message}`);
 });
 
 // -------------------------------------------------------- pause / connect
@@ -595,12 +664,13 @@ await r.step(
 await r.step(
   'connect: resumes, background process alive with the same pid',
   async () => {
-    const resumed = await Sandbox.connect(sandboxId, { timeoutMs: SANDBOX_TIMEOUT_MS });
+    // No timeoutMs: 2.51.0 sends {} (API default 300 s), 2.50.0 sends 300.
+    const resumed = await Sandbox.connect(sandboxId);
     assert.equal(resumed.sandboxId, sandboxId);
     assert.equal(await resumed.isRunning(), true);
     const info = await resumed.getInfo();
     assert.equal(info.state, 'running');
-    approx(info.endAt.getTime(), Date.now() + SANDBOX_TIMEOUT_MS, 15_000, 'endAt after resume');
+    approx(info.endAt.getTime(), Date.now() + 300_000, 15_000, 'endAt after resume without timeoutMs');
 
     const procs = await resumed.commands.list();
     const bg = procs.find((p) => p.pid === bgPid);

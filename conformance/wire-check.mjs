@@ -27,6 +27,7 @@ const routesBoth = [
   'envd GET /files',
   'envd POST /files',
   'envd /process.Process/Start',
+  'envd /process.Process/Connect',
   'envd /process.Process/List',
   'envd /process.Process/SendInput',
   'envd /process.Process/CloseStdin',
@@ -36,6 +37,7 @@ const routesBoth = [
   'envd /filesystem.Filesystem/ListDir',
   'envd /filesystem.Filesystem/Move',
   'envd /filesystem.Filesystem/Remove',
+  'envd /filesystem.Filesystem/WatchDir',
 ];
 const v2 = ['POST /v2/sandboxes', 'POST /v2/sandboxes/{id}/connect'];
 const legacy = ['POST /sandboxes', 'POST /sandboxes/{id}/connect'];

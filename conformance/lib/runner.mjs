@@ -72,6 +72,7 @@ function describe(err) {
 }
 
 function safeJSON(v) {
+  if (v instanceof RegExp) return String(v);
   try {
     return JSON.stringify(v);
   } catch {
