@@ -125,3 +125,32 @@ func TestSandboxRead_transientErrorKeepsState(t *testing.T) {
 		}
 	}
 }
+
+// Destroying a sandbox that already expired succeeds.
+func TestSandboxDelete_alreadyGoneSucceeds(t *testing.T) {
+	srv := newTestEmulator(t)
+	ps, schemas := protoConfiguredServer(t, srv)
+	typ := schemas.ResourceSchemas["e2b_sandbox"].ValueType()
+	prior, err := tfprotov6.NewDynamicValue(typ, protoObject(t, typ, map[string]tftypes.Value{
+		"id": tftypes.NewValue(tftypes.String, "i0000000000000000gone"),
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	planned, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := ps.ApplyResourceChange(context.Background(), &tfprotov6.ApplyResourceChangeRequest{
+		TypeName: "e2b_sandbox", PriorState: &prior, PlannedState: &planned, Config: &planned,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range resp.Diagnostics {
+		t.Errorf("delete of a gone sandbox: %v %s: %s", d.Severity, d.Summary, d.Detail)
+	}
+	if got := srv.Counters().Requests["DELETE /sandboxes/{id}"]; got != 1 {
+		t.Errorf("DELETE sent %d times, want 1", got)
+	}
+}
