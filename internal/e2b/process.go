@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -151,7 +152,7 @@ type ProcessStream struct {
 	body      io.ReadCloser
 	er        *envelopeReader
 	pid       uint32
-	finished  bool
+	finished  atomic.Bool // set by Next at the end and by Close from any goroutine
 	closeOnce sync.Once
 }
 
@@ -164,28 +165,28 @@ func (s *ProcessStream) PID() uint32 { return s.pid }
 // end-stream is reported as IsSandboxNotRunning when envd's health check
 // says the sandbox is gone.
 func (s *ProcessStream) Next() (ProcessEvent, error) {
-	if s.finished {
+	if s.finished.Load() {
 		return ProcessEvent{}, io.EOF
 	}
 	flags, payload, err := s.er.next()
 	if err != nil {
-		s.finished = true
+		s.finished.Store(true)
 		return ProcessEvent{}, s.cutError(err)
 	}
 	if flags&flagEndStream != 0 {
-		s.finished = true
+		s.finished.Store(true)
 		if err := endStreamError(s.op, s.e.t.SandboxID, payload); err != nil {
 			return ProcessEvent{}, err
 		}
 		return ProcessEvent{}, io.EOF
 	}
 	if flags&flagCompressed != 0 {
-		s.finished = true
+		s.finished.Store(true)
 		return ProcessEvent{}, fmt.Errorf("%s: compressed envelope received but compression was not negotiated", opName(s.op, s.e.t.SandboxID))
 	}
 	ev, err := decodeProcessEvent(payload)
 	if err != nil {
-		s.finished = true
+		s.finished.Store(true)
 		return ProcessEvent{}, fmt.Errorf("%s: %w", opName(s.op, s.e.t.SandboxID), err)
 	}
 	if ev.Kind == EventStart {
@@ -214,7 +215,7 @@ func (s *ProcessStream) cutError(err error) error {
 // Close stops reading; the process keeps running unless envd's timeout ends it.
 func (s *ProcessStream) Close() error {
 	s.closeOnce.Do(func() {
-		s.finished = true
+		s.finished.Store(true)
 		s.cancel()
 		_ = s.body.Close()
 	})
