@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"maps"
 	"sort"
 	"time"
 
@@ -108,6 +107,3 @@ func boolPtr(b types.Bool) *bool {
 	v := b.ValueBool()
 	return &v
 }
-
-// equalStringMaps compares two maps by content.
-func equalStringMaps(a, b map[string]string) bool { return maps.Equal(a, b) }
