@@ -22,7 +22,7 @@ type Config struct {
 	Version        string        // provider version; UA = "terraform-provider-e2b/<Version>" + " " + UserAgent
 	UserAgent      string        // appended by the caller (framework/terraform versions)
 	RequestTimeout time.Duration // per attempt for non-streaming calls; default 60s
-	RetryMax       int           // default 4
+	RetryMax       int           // default 4; negative = no retries
 	RetryWaitMin   time.Duration // default 500ms
 	RetryWaitMax   time.Duration // default 10s
 	HTTPClient     *http.Client  // optional base transport (tests may wrap RoundTripper)

@@ -106,11 +106,17 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return t.next.RoundTrip(req) // test-only admin API, not E2B's
 	case isConnectPath(req.URL.Path):
 		return t.v.connectRoundTrip(t.next, req)
-	case req.Header.Get("E2b-Sandbox-Id") != "":
+	case req.Header.Get("E2b-Sandbox-Id") != "" || envdOnlyPath(req.URL.Path):
 		return t.v.openAPIRoundTrip(t.next, req, "envd")
 	default:
 		return t.v.openAPIRoundTrip(t.next, req, "control")
 	}
+}
+
+// envdOnlyPath reports envd REST paths that may arrive without routing
+// headers (signed download/upload URLs).
+func envdOnlyPath(p string) bool {
+	return p == "/files" || p == "/files/compose" || p == "/envs"
 }
 
 func label(req *http.Request) string {
@@ -123,7 +129,11 @@ func (v *Validator) openAPIRoundTrip(next http.RoundTripper, req *http.Request, 
 	router := v.s.controlRouter
 	if kind == "envd" {
 		router = v.s.envdRouter
-		v.checkEnvdHeaders(req)
+		if req.Header.Get("E2b-Sandbox-Id") != "" || req.URL.Query().Get("signature") == "" {
+			v.checkEnvdHeaders(req)
+		} else if req.Header.Get("X-API-Key") != "" {
+			v.failf("%s: the E2B API key was sent to envd", label(req))
+		}
 	} else if req.Header.Get("E2b-Sandbox-Id") != "" || req.Header.Get("X-Access-Token") != "" {
 		v.failf("%s: control-plane request carries envd headers", label(req))
 	}
