@@ -1,0 +1,96 @@
+package emulator
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestFaultStatusesAndRoutes(t *testing.T) {
+	t.Parallel()
+	c := startTestServer(t, Options{})
+	sb := c.create(map[string]any{})
+	c.srv.SetFaults(Faults{ErrorRate: 1, Statuses: []int{429}, Routes: []string{"GET /sandboxes/{id}"}, Seed: 1})
+	st, data, hdr := c.api("GET", "/sandboxes/"+sb.SandboxID, nil)
+	if st != 429 || hdr.Get("Retry-After") != "1" || decode[apiError](t, data).Message != "Rate limit exceeded" {
+		t.Fatalf("429 fault: %d %v %s", st, hdr, data)
+	}
+	st, data, _ = c.api("GET", "/v2/sandboxes", nil) // not in Routes
+	wantStatus(t, "unfaulted route", st, data, http.StatusOK)
+	st, data, _ = c.request("GET", c.srv.APIURL()+"/_emulator/counters", nil, nil) // admin is exempt
+	wantStatus(t, "counters", st, data, http.StatusOK)
+	counters := decode[Counters](t, data)
+	if counters.Requests["GET /sandboxes/{id}"] != 1 || counters.Requests["POST /sandboxes"] != 1 || counters.SandboxesAlive != 1 {
+		t.Fatalf("counters %+v", counters)
+	}
+
+	// "envd" selects every envd route; admin PUT uses the same JSON.
+	body, _ := json.Marshal(Faults{ErrorRate: 1, Statuses: []int{503}, Routes: []string{"envd"}})
+	st, data, _ = c.request("PUT", c.srv.APIURL()+"/_emulator/faults", json.RawMessage(body), nil)
+	wantStatus(t, "put faults", st, data, http.StatusNoContent)
+	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/health", nil, envdHeaders(sb))
+	wantStatus(t, "envd fault", st, data, http.StatusServiceUnavailable)
+	st, data, _ = c.api("GET", "/sandboxes/"+sb.SandboxID, nil)
+	wantStatus(t, "control plane unaffected", st, data, http.StatusOK)
+	st, data, _ = c.request("GET", c.srv.APIURL()+"/health", nil, nil)
+	wantStatus(t, "health exempt", st, data, http.StatusOK)
+	if n := c.srv.Counters().Requests["envd GET /health"]; n != 1 {
+		t.Fatalf("envd GET /health counted %d times", n)
+	}
+
+	c.srv.SetFaults(Faults{DropRate: 1, Routes: []string{"GET /v2/sandboxes"}})
+	req, _ := http.NewRequest("GET", c.srv.APIURL()+"/v2/sandboxes", nil)
+	req.Header.Set(hdrAPIKey, c.srv.APIKey())
+	if resp, err := c.hc.Do(req); err == nil {
+		_ = resp.Body.Close()
+		t.Fatalf("dropped request got a response: %d", resp.StatusCode)
+	}
+	c.srv.SetFaults(Faults{})
+	c.srv.ResetCounters()
+	if len(c.srv.Counters().Requests) != 0 {
+		t.Fatal("ResetCounters left requests")
+	}
+}
+
+func TestDropAfterCreateStillCreates(t *testing.T) {
+	t.Parallel()
+	c := startTestServer(t, Options{})
+	c.srv.SetFaults(Faults{DropAfterCreate: 1})
+	for _, path := range []string{"/sandboxes", "/v2/sandboxes"} {
+		req, _ := http.NewRequest("POST", c.srv.APIURL()+path, bytes.NewReader([]byte(`{"templateID":"base","metadata":{"token":"t1"}}`)))
+		req.Header.Set(hdrAPIKey, c.srv.APIKey())
+		req.Header.Set("Content-Type", "application/json")
+		if resp, err := c.hc.Do(req); err == nil {
+			_ = resp.Body.Close()
+			t.Fatalf("%s: create answered %d despite DropAfterCreate", path, resp.StatusCode)
+		}
+	}
+	c.srv.SetFaults(Faults{})
+	if got := c.srv.Counters(); got.SandboxesCreated != 2 || got.SandboxesAlive != 2 {
+		t.Fatalf("counters after dropped creates %+v", got)
+	}
+	st, data, _ := c.api("GET", "/v2/sandboxes?metadata=token%3Dt1", nil)
+	if st != 200 || strings.Count(string(data), `"sandboxID"`) != 2 {
+		t.Fatalf("list by token: %d %s", st, data)
+	}
+}
+
+func TestErrorRateIsAFraction(t *testing.T) {
+	t.Parallel()
+	c := startTestServer(t, Options{})
+	c.srv.SetFaults(Faults{ErrorRate: 0.5, Statuses: []int{500, 503}, Routes: []string{"GET /v2/sandboxes"}, Seed: 42})
+	failed := 0
+	for i := 0; i < 200; i++ {
+		if st, _, _ := c.api("GET", "/v2/sandboxes", nil); st != 200 {
+			if st != 500 && st != 503 {
+				t.Fatalf("unexpected status %d", st)
+			}
+			failed++
+		}
+	}
+	if failed < 50 || failed > 150 {
+		t.Fatalf("%d of 200 requests failed with ErrorRate 0.5", failed)
+	}
+}
