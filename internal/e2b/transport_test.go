@@ -218,3 +218,23 @@ func TestRedactURLHidesSignatures(t *testing.T) {
 		t.Fatalf("redacted URL %s", got)
 	}
 }
+
+func TestFilesCarryTheUserAsQueryAndRPCsAsBasicAuth(t *testing.T) {
+	var filesQuery, filesAuth string
+	rs := newRouteServer(t, map[string]http.HandlerFunc{
+		"GET /files": func(w http.ResponseWriter, r *http.Request) {
+			filesQuery, filesAuth = r.URL.RawQuery, r.Header.Get("Authorization")
+			w.Header().Set("Content-Type", "application/octet-stream")
+			_, _ = w.Write([]byte("x"))
+		},
+	})
+	c := newTestClient(t, fastConfig(rs.URL))
+	rc, err := c.Envd(EnvdTarget{SandboxID: "isb1", User: "root"}).ReadFile(context.Background(), "/etc/hostname", ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = rc.Close()
+	if filesQuery != "path=%2Fetc%2Fhostname&username=root" || filesAuth != "" {
+		t.Fatalf("files query %q auth %q", filesQuery, filesAuth)
+	}
+}

@@ -18,7 +18,7 @@ import (
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 )
 
-// controlHost is where the control-plane spec's server lives; requests are
+// controlServer is where the control-plane spec's server lives; requests are
 // re-addressed to it for route matching.
 const controlServer = "https://api.e2b.app"
 
@@ -48,10 +48,9 @@ func Dir() string {
 		return filepath.Join("..", "shared", "e2b-spec")
 	}
 	for dir := wd; ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			if _, err := os.Stat(filepath.Join(dir, "tools", "go.mod")); err == nil || filepath.Base(dir) != "tools" {
-				return filepath.Join(dir, "..", "shared", "e2b-spec")
-			}
+		// The repository root is the first go.mod upwards (not the tools module).
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil && filepath.Base(dir) != "tools" {
+			return filepath.Join(dir, "..", "shared", "e2b-spec")
 		}
 		if filepath.Dir(dir) == dir {
 			return filepath.Join(wd, "..", "shared", "e2b-spec")
