@@ -216,9 +216,10 @@ func importedNetwork(n *e2b.NetworkConfig) types.Object {
 		(n.AllowPublicTraffic == nil || *n.AllowPublicTraffic)) {
 		return types.ObjectNull(sandboxNetworkAttrTypes)
 	}
-	public := true
-	if n.AllowPublicTraffic != nil {
-		public = *n.AllowPublicTraffic
+	// Null when public: that is E2B's default and what a configuration usually leaves out.
+	public := types.BoolNull()
+	if n.AllowPublicTraffic != nil && !*n.AllowPublicTraffic {
+		public = types.BoolValue(false)
 	}
 	var allow, deny []string
 	if len(n.AllowOut) > 0 {
@@ -230,7 +231,7 @@ func importedNetwork(n *e2b.NetworkConfig) types.Object {
 	return types.ObjectValueMust(sandboxNetworkAttrTypes, map[string]attr.Value{
 		"allow_out":            stringSetValue(allow),
 		"deny_out":             stringSetValue(deny),
-		"allow_public_traffic": types.BoolValue(public),
+		"allow_public_traffic": public,
 		"mask_request_host":    optionalString(n.MaskRequestHost),
 	})
 }

@@ -82,6 +82,13 @@ func TestAccSandbox_network(t *testing.T) {
 					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("traffic_access_token"), knownvalue.StringRegexp(regexp.MustCompile(`.+`))),
 				},
 			},
+			{
+				// The network rules come back on import.
+				ResourceName:            sbAddr,
+				ImportState:             true,
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"timeout", "timeouts", "traffic_access_token", "env_vars"},
+			},
 		},
 	})
 }
