@@ -152,6 +152,12 @@ func envdDiagnostic(summary, sandboxID string, err error) diag.Diagnostic {
 		return diag.NewErrorDiagnostic(summary, fmt.Sprintf(
 			"Sandbox %q stopped answering: it was paused, killed or reached the end of its timeout.\n\n%s", sandboxID, err))
 	}
+	if e2b.IsUnauthorized(err) {
+		// envd's 401 is about the sandbox (unknown user, wrong access token), never the API key.
+		return diag.NewErrorDiagnostic(summary, fmt.Sprintf(
+			"The daemon in sandbox %q refused the request: check `user` (the user must exist in the sandbox's "+
+				"template).\n\n%s", sandboxID, err))
+	}
 	return clientErrorDiagnostic(summary, err)
 }
 

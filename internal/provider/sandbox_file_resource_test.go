@@ -332,3 +332,35 @@ type planCheckFunc func() error
 func (f planCheckFunc) CheckPlan(_ context.Context, _ plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
 	resp.Error = f()
 }
+
+// A paused sandbox cannot be checked: its files stay in state unchanged.
+func TestAccSandboxFile_pausedSandboxKeepsFile(t *testing.T) {
+	srv := newTestEmulator(t)
+	cfg := filesTestConfig(srv, `
+resource "e2b_sandbox_file" "note" {
+  sandbox_id = e2b_sandbox.test.id
+  path       = "kept.txt"
+  content    = "kept"
+}
+`)
+	var sandboxID string
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg, Check: captureAttr(sbAddr, "id", &sandboxID)},
+			{
+				PreConfig: func() {
+					if err := testAccClient(t, srv).PauseSandbox(context.Background(), sandboxID); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionUpdate), // resumed
+					plancheck.ExpectResourceAction(noteAddr, plancheck.ResourceActionNoop),
+				}},
+				Check: checkRemoteFile(t, srv, &sandboxID, "/home/user/kept.txt", "kept"),
+			},
+		},
+	})
+}
