@@ -46,10 +46,15 @@ func encodeEnvelope(flags byte, payload []byte) []byte {
 	return out
 }
 
-// envelopeReader reads envelopes one at a time.
+// envelopeReader reads envelopes one at a time. The returned payload is
+// only valid until the next call: its buffer is reused.
 type envelopeReader struct {
-	r *bufio.Reader
+	r   *bufio.Reader
+	buf []byte
 }
+
+// maxRetainedBuffer is the largest payload buffer kept between envelopes.
+const maxRetainedBuffer = 1 << 20
 
 func newEnvelopeReader(r io.Reader) *envelopeReader {
 	return &envelopeReader{r: bufio.NewReaderSize(r, 64<<10)}
@@ -66,7 +71,10 @@ func (er *envelopeReader) next() (byte, []byte, error) {
 	if n > maxEnvelope {
 		return 0, nil, fmt.Errorf("connect envelope of %d bytes exceeds the %d byte limit", n, maxEnvelope)
 	}
-	payload := make([]byte, n)
+	if cap(er.buf) < int(n) || cap(er.buf) > maxRetainedBuffer {
+		er.buf = make([]byte, n)
+	}
+	payload := er.buf[:n]
 	if _, err := io.ReadFull(er.r, payload); err != nil {
 		if errors.Is(err, io.EOF) {
 			err = io.ErrUnexpectedEOF
