@@ -130,7 +130,7 @@ func (e *Envd) Exec(ctx context.Context, r ExecRequest) (*ExecResult, error) {
 	}
 	defer func() { _ = stream.Close() }()
 
-	run := &execRun{envd: e, req: r, pid: stream.PID(), ctx: ctx, streamCtx: streamCtx}
+	run := &execRun{envd: e, req: r, pid: stream.PID(), ctx: ctx}
 	run.out[Stdout] = newTailBuffer(r.MaxOutputBytes)
 	run.out[Stderr] = newTailBuffer(r.MaxOutputBytes)
 	if r.Stdin != nil {

@@ -11,11 +11,10 @@ import (
 
 // execRun is the state of one Exec between the start and the end event.
 type execRun struct {
-	envd      *Envd
-	req       ExecRequest
-	pid       uint32
-	ctx       context.Context // the caller's; its cancellation kills the process
-	streamCtx context.Context // outlives ctx by at most killGrace
+	envd *Envd
+	req  ExecRequest
+	pid  uint32
+	ctx  context.Context // the caller's; its cancellation kills the process
 
 	out      [2]*tailBuffer
 	batch    [2]outputBatcher
