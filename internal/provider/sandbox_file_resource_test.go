@@ -364,3 +364,61 @@ resource "e2b_sandbox_file" "note" {
 		},
 	})
 }
+
+// A 32 MiB local file goes up as a stream and is hashed the same on both sides.
+func TestAccSandboxFile_largeSource(t *testing.T) {
+	srv := newTestEmulator(t)
+	local := filepath.Join(t.TempDir(), "big.bin")
+	f, err := os.Create(local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := sha256.New()
+	chunk := make([]byte, 1<<20)
+	for i := range 32 {
+		for j := range chunk {
+			chunk[j] = byte(i + j)
+		}
+		_, _ = h.Write(chunk)
+		if _, err := f.Write(chunk); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want := hex.EncodeToString(h.Sum(nil))
+	cfg := filesTestConfig(srv, fmt.Sprintf(`
+resource "e2b_sandbox_file" "note" {
+  sandbox_id = e2b_sandbox.test.id
+  path       = "big.bin"
+  source     = %q
+}
+`, local))
+	var sandboxID string
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: cfg,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(noteAddr, tfjsonpath.New("sha256"), knownvalue.StringExact(want)),
+				statecheck.ExpectKnownValue(noteAddr, tfjsonpath.New("size"), knownvalue.Int64Exact(32<<20)),
+			},
+			Check: resource.ComposeTestCheckFunc(
+				captureAttr(sbAddr, "id", &sandboxID),
+				func(*terraform.State) error {
+					rc, err := sandboxEnvd(t, srv, sandboxID).ReadFile(context.Background(), "/home/user/big.bin", e2b.ReadOptions{})
+					if err != nil {
+						return err
+					}
+					defer func() { _ = rc.Close() }()
+					got, n, err := hashStream(rc)
+					if err != nil || got != want || n != 32<<20 {
+						return fmt.Errorf("sandbox copy: sha256 %s, %d bytes, %v; want %s", got, n, err, want)
+					}
+					return nil
+				},
+			),
+		}},
+	})
+}
