@@ -28,6 +28,10 @@ func TestEmulatorSandboxLifecycle(t *testing.T) {
 	if d.State != "running" || d.Metadata["purpose"] != "lifecycle" || d.EnvdAccessToken != sb.EnvdAccessToken || d.TemplateID == "" {
 		t.Fatalf("detail %+v", d)
 	}
+	if d.Network == nil || d.Network.MaskRequestHost != "example.com" || strings.Join(d.Network.DenyOut, ",") != "10.0.0.0/8" ||
+		d.AllowInternetAccess == nil || !*d.AllowInternetAccess {
+		t.Fatalf("network as created: %+v allowInternetAccess %v", d.Network, d.AllowInternetAccess)
+	}
 	if d.EndAt.Sub(d.StartedAt) < 100*time.Second {
 		t.Fatalf("timeout 120 s not applied: %v → %v", d.StartedAt, d.EndAt)
 	}
@@ -39,6 +43,10 @@ func TestEmulatorSandboxLifecycle(t *testing.T) {
 	}
 	if err := e.c.UpdateSandboxNetwork(e.ctx, sb.SandboxID, e2b.NetworkUpdate{DenyOut: []string{"0.0.0.0/0"}, AllowOut: []string{"8.8.8.8"}}); err != nil {
 		t.Fatalf("update network: %v", err)
+	}
+	if d3, err := e.c.GetSandbox(e.ctx, sb.SandboxID); err != nil || d3.Network == nil ||
+		strings.Join(d3.Network.DenyOut, ",") != "0.0.0.0/0" || strings.Join(d3.Network.AllowOut, ",") != "8.8.8.8" {
+		t.Fatalf("network after update: %+v %v", d3, err)
 	}
 
 	// Pause: envd answers 502, a second pause is a conflict.
