@@ -13,7 +13,7 @@ import (
 )
 
 // The data sources read a sandbox made in the same configuration (e2b_template is left out: the
-// public base template is not readable by ID on real E2B). Unlike the seeded tests,
+// public base template belongs to E2B, not the team, so reading it by ID may be refused). Unlike the seeded tests,
 // this one also runs against real E2B (E2B_LIVE=1).
 func TestAccDataSource_readSandboxFromConfig(t *testing.T) {
 	srv := testAccBackend(t)
