@@ -12,9 +12,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
 
-// The data sources read a sandbox made in the same configuration (e2b_template is left out: the
-// public base template belongs to E2B, not the team, so reading it by ID may be refused). Unlike the seeded tests,
-// this one also runs against real E2B (E2B_LIVE=1).
+// The data sources read a sandbox made in the same configuration. Unlike the seeded tests, this
+// one also runs against real E2B (E2B_LIVE=1). e2b_template is left out: the public base
+// template belongs to E2B, not the team, so reading it by ID may be refused.
 func TestAccDataSource_readSandboxFromConfig(t *testing.T) {
 	srv := testAccBackend(t)
 	run := acctest.RandString(12)
