@@ -4,6 +4,9 @@
 # Needs only Go, Node 20+ and npm. Exits non-zero on any failure.
 #
 # Usage: bash conformance/run.sh [sdk-module ...]   (default: e2b e2b-2-50)
+# Env: E2B_EMULATOR_ISOLATION=auto|none (passed to -isolation, default auto);
+#      CONFORMANCE_EXPECT_NAMESPACES=0|1 (default 1 when root on Linux with
+#      isolation auto: commands must see /home/user and /tmp literally).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -50,7 +53,18 @@ echo "conformance: go build ./cmd/e2b-emulator"
 
 # 3. Start it on a random loopback port; it writes the env file once listening.
 env_file="$work/emulator.env"
-"$bin_dir/e2b-emulator" -addr 127.0.0.1:0 -env-file "$env_file" >"$work/emulator.stdout" 2>"$work/emulator.log" &
+# As root on Linux the emulator gives each sandbox a private /home/user and
+# /tmp (mount namespaces), and the scenario then insists on them.
+isolation="${E2B_EMULATOR_ISOLATION:-auto}"
+if [ -z "${CONFORMANCE_EXPECT_NAMESPACES:-}" ]; then
+  CONFORMANCE_EXPECT_NAMESPACES=0
+  if [ "$isolation" = auto ] && [ "$(uname -s)" = Linux ] && [ "$(id -u)" = 0 ]; then
+    CONFORMANCE_EXPECT_NAMESPACES=1
+  fi
+fi
+export CONFORMANCE_EXPECT_NAMESPACES
+"$bin_dir/e2b-emulator" -addr 127.0.0.1:0 -isolation "$isolation" -env-file "$env_file" \
+  >"$work/emulator.stdout" 2>"$work/emulator.log" &
 emulator_pid=$!
 for _ in $(seq 1 300); do
   [ -s "$env_file" ] && break
