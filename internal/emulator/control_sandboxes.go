@@ -205,7 +205,11 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	secure := req.Secure != nil && *req.Secure
+	// The /v2 route (SDK 2.51+, which has no "secure" option) secures by default.
+	secure := r.Pattern == routeCreateV2
+	if req.Secure != nil {
+		secure = *req.Secure
+	}
 	var netCfg networkConfig
 	if n := req.Network; n != nil {
 		if n.AllowPublicTraffic != nil && !*n.AllowPublicTraffic && !secure {

@@ -35,6 +35,9 @@ func TestCreateGetAndDetailFields(t *testing.T) {
 	st, data, _ := c.api("POST", "/v2/sandboxes", map[string]any{"templateID": "base"})
 	wantStatus(t, "v2 create", st, data, http.StatusCreated)
 	v2 := decode[createdSandbox](t, data)
+	if v2.EnvdAccessToken == "" {
+		t.Fatal("a /v2 sandbox is secure unless secure=false is sent")
+	}
 	if d := c.detail(v2.SandboxID); d.EndAt.Sub(d.StartedAt) != defaultTimeoutV2 {
 		t.Fatalf("v2 default timeout = %s", d.EndAt.Sub(d.StartedAt))
 	}
