@@ -44,6 +44,10 @@ resource "e2b_snapshot" "test" {
 resource "e2b_sandbox" "clone" {
   template = e2b_snapshot.test.snapshot_id
 }
+
+resource "e2b_sandbox" "clone_by_template_id" {
+  template = e2b_snapshot.test.template_id
+}
 `
 	}
 	return cfg
@@ -65,7 +69,7 @@ func checkSnapshotsGone(t *testing.T, srv *emulator.Server) resource.TestCheckFu
 
 func TestAccSnapshot_cloneSeesFilesImportDelete(t *testing.T) {
 	srv := newTestEmulator(t)
-	var cloneID, sourceID, snapshotID string
+	var cloneID, clone2ID, sourceID, snapshotID string
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             checkSnapshotsGone(t, srv),
@@ -82,6 +86,8 @@ func TestAccSnapshot_cloneSeesFilesImportDelete(t *testing.T) {
 					captureAttr(sbAddr, "id", &sourceID),
 					captureAttr(snapAddr, "snapshot_id", &snapshotID),
 					checkRemoteFile(t, srv, &cloneID, "/home/user/data/state.txt", "prepared before the snapshot\n"),
+					captureAttr("e2b_sandbox.clone_by_template_id", "id", &clone2ID),
+					checkRemoteFile(t, srv, &clone2ID, "/home/user/data/state.txt", "prepared before the snapshot\n"),
 				),
 			},
 			{
