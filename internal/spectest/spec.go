@@ -2,7 +2,17 @@
 // specs (openapi.yml for the control plane, envd/envd.yaml for envd) with
 // kin-openapi, and checks the Connect RPC framing that the specs do not
 // cover. Tests wrap their client's transport with a Validator and fail on
-// any recorded violation.
+// any recorded violation:
+//
+//	v := spectest.New(t) // skips (or fails with E2B_REQUIRE_SPEC=1) without the specs
+//	client := &http.Client{Transport: v.Wrap(nil)}
+//	// ... every exchange is checked; t fails at cleanup on any violation.
+//
+// Routing: requests to the Connect paths (/process.Process/*,
+// /filesystem.Filesystem/*) get the Connect checks; requests carrying
+// E2b-Sandbox-Id (or to /files) are matched against envd.yaml; the rest
+// against openapi.yml. Binary bodies stream through unbuffered: only their
+// content type is checked.
 package spectest
 
 import (
