@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"encoding/base64"
+	pathpkg "path"
 	"slices"
 	"strconv"
 	"strings"
@@ -56,8 +57,9 @@ func (r *sandboxFileResource) Schema(_ context.Context, _ resource.SchemaRequest
 			"path": schema.StringAttribute{
 				MarkdownDescription: "Where the file goes: absolute, `~/…`, or relative to the user's home directory. " +
 					"The resolved path is `absolute_path`. Changing it moves the file (delete, then write).",
-				Required:      true,
-				PlanModifiers: replace,
+				Required: true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(filePathMoved,
+					"Replaced when the path names another file.", "Replaced when the path names another file.")},
 			},
 			"absolute_path": schema.StringAttribute{
 				MarkdownDescription: "The absolute path of the file, as the sandbox resolved `path`.",
@@ -141,6 +143,38 @@ func (r *sandboxFileResource) ValidateConfig(ctx context.Context, req resource.V
 				"path must name a file, such as \"/home/user/app/config.json\" or \"~/app/config.json\"; got "+strconv.Quote(p)+".")
 		}
 	}
+}
+
+// filePathMoved replaces the file unless the new path is another spelling of
+// the same absolute path (e.g. "~/a.txt" for "/home/user/a.txt").
+func filePathMoved(ctx context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+	var abs, user types.String
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("absolute_path"), &abs)...)
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("user"), &user)...)
+	resp.RequiresReplace = req.PlanValue.IsUnknown() || abs.IsNull() ||
+		resolveSandboxPath(req.PlanValue.ValueString(), user.ValueString()) != abs.ValueString()
+}
+
+// resolveSandboxPath resolves a path the way envd does for the standard
+// templates: "~" and relative paths start in the user's home.
+func resolveSandboxPath(p, user string) string {
+	home := "/home/user"
+	switch user {
+	case "":
+	case "root":
+		home = "/root"
+	default:
+		home = "/home/" + user
+	}
+	switch {
+	case p == "~":
+		p = home
+	case strings.HasPrefix(p, "~/"):
+		p = home + p[1:]
+	case !strings.HasPrefix(p, "/"):
+		p = home + "/" + p
+	}
+	return pathpkg.Clean(p)
 }
 
 // ModifyPlan computes sha256 and size from the configuration, hashing a local

@@ -422,3 +422,46 @@ resource "e2b_sandbox_file" "note" {
 		}},
 	})
 }
+
+// Another spelling of the same path updates in place; a new path replaces.
+func TestAccSandboxFile_pathSpellings(t *testing.T) {
+	srv := newTestEmulator(t)
+	cfg := func(p string) string {
+		return filesTestConfig(srv, fmt.Sprintf(`
+resource "e2b_sandbox_file" "note" {
+  sandbox_id = e2b_sandbox.test.id
+  path       = %q
+  content    = "same file"
+}
+`, p))
+	}
+	var sandboxID string
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg("docs/a.txt"), Check: captureAttr(sbAddr, "id", &sandboxID)},
+			{
+				Config: cfg("~/docs/a.txt"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(noteAddr, plancheck.ResourceActionUpdate),
+				}},
+				Check: checkRemoteFile(t, srv, &sandboxID, "/home/user/docs/a.txt", "same file"),
+			},
+			{
+				Config: cfg("/home/user/docs/b.txt"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(noteAddr, plancheck.ResourceActionDestroyBeforeCreate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(noteAddr, tfjsonpath.New("absolute_path"), knownvalue.StringExact("/home/user/docs/b.txt")),
+				},
+				Check: func(*terraform.State) error {
+					if _, err := sandboxEnvd(t, srv, sandboxID).Stat(context.Background(), "/home/user/docs/a.txt"); !e2b.IsNotFound(err) {
+						return fmt.Errorf("the old path still exists (stat: %v)", err)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
