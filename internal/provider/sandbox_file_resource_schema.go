@@ -56,7 +56,9 @@ func (r *sandboxFileResource) Schema(_ context.Context, _ resource.SchemaRequest
 			},
 			"path": schema.StringAttribute{
 				MarkdownDescription: "Where the file goes: absolute, `~/…`, or relative to the user's home directory. " +
-					"The resolved path is `absolute_path`. Changing it moves the file (delete, then write).",
+					"The resolved path is `absolute_path` (and part of `id`). Pointing it at another file replaces the " +
+					"resource (the old file is deleted); another spelling of the same path, such as `~/a.txt` for " +
+					"`/home/user/a.txt`, changes nothing.",
 				Required: true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(filePathMoved,
 					"Replaced when the path names another file.", "Replaced when the path names another file.")},
