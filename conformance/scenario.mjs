@@ -142,6 +142,26 @@ await r.step(
 );
 const created = { needs: ['create: Sandbox.create with metadata and envs'] };
 
+await r.step('errors: unknown template, timeout above the maximum, wrong API key, unknown sandbox', async () => {
+  const noTemplate = await rejects(Sandbox.create('no-such-template-conformance'), 'create from an unknown template');
+  assert.ok(noTemplate instanceof sdk.SandboxError, `got ${noTemplate?.name}: ${noTemplate?.message}`);
+  assert.equal(noTemplate.statusCode, 404, noTemplate.message);
+
+  const tooLong = await rejects(Sandbox.create('base', { timeoutMs: 48 * 3_600_000 }), 'create with a 48 h timeout');
+  assert.ok(tooLong instanceof sdk.SandboxError, `got ${tooLong?.name}: ${tooLong?.message}`);
+  assert.equal(tooLong.statusCode, 400, tooLong.message);
+
+  const wrongKey = { apiKey: `e2b_${'0'.repeat(40)}` };
+  const unauth = await rejects(Sandbox.list(wrongKey).nextItems(), 'list with a wrong API key');
+  assert.ok(unauth instanceof sdk.AuthenticationError, `expected AuthenticationError, got ${unauth?.name}: ${unauth?.message}`);
+  const unauthInfo = await rejects(Sandbox.getInfo(sandboxId ?? 'iconformance0000000000', wrongKey), 'getInfo with a wrong API key');
+  assert.ok(unauthInfo instanceof sdk.AuthenticationError, `expected AuthenticationError, got ${unauthInfo?.name}: ${unauthInfo?.message}`);
+
+  const unknown = await rejects(Sandbox.getInfo('iconformance0unknown00'), 'getInfo of an unknown sandbox');
+  assert.ok(unknown instanceof SandboxNotFoundError, `expected SandboxNotFoundError, got ${unknown?.name}: ${unknown?.message}`);
+  assert.equal(await Sandbox.kill('iconformance0unknown00'), false, 'kill of an unknown sandbox');
+});
+
 // -------------------------------------------------------------- commands
 
 await r.step(
@@ -673,6 +693,10 @@ await r.step(
     assert.ok(runErr instanceof SandboxNotFoundError, `expected SandboxNotFoundError, got ${runErr?.name}: ${runErr?.message}`);
     const readErr = await rejects(sbx.files.read('persist/before-pause.txt'), 'files.read on a paused sandbox');
     assert.ok(readErr instanceof TimeoutError, `expected TimeoutError (envd 502), got ${readErr?.name}: ${readErr?.message}`);
+    const ttlErr = await rejects(sbx.setTimeout(60_000), 'setTimeout on a paused sandbox');
+    assert.ok(ttlErr instanceof SandboxNotFoundError, `expected SandboxNotFoundError (404), got ${ttlErr?.name}: ${ttlErr?.message}`);
+    const snapErr = await rejects(sbx.createSnapshot(), 'createSnapshot of a paused sandbox');
+    assert.ok(snapErr instanceof SandboxNotFoundError, `expected SandboxNotFoundError (404), got ${snapErr?.name}: ${snapErr?.message}`);
 
     const paused = await list({ query: { metadata: { run: runId }, state: ['paused'] } });
     assert.deepEqual(ids(paused), [sandboxId], 'state=paused lists exactly the paused sandbox');
