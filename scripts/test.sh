@@ -17,7 +17,7 @@ stage_tools() {
   install_tfplugindocs
   install_golangci_lint
   install_goreleaser
-  "$TOFU" version | head -1
+  "$TOFU" version | sed -n 1p
 }
 
 stage_vet() { go vet ./...; }
