@@ -1,14 +1,24 @@
 // Command e2b-emulator serves a local E2B emulator (control plane and envd)
-// on loopback and prints the environment to point SDKs and tests at it.
+// on loopback and prints the environment to point SDKs and tests at it:
+//
+//	E2B_API_URL=http://127.0.0.1:PORT
+//	E2B_SANDBOX_URL=http://127.0.0.1:PORT
+//	E2B_API_KEY=e2b_...
+//
+// It serves until SIGINT or SIGTERM and then kills every sandbox process.
+// It is a test double, not a security boundary: commands run on the host.
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -16,27 +26,43 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
 )
 
+func main() {
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, syscall.SIGINT, syscall.SIGTERM)
+	if err := run(os.Args[1:], os.Stdout, os.Stderr, stop); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(2)
+		}
+		fmt.Fprintln(os.Stderr, "e2b-emulator:", err)
+		os.Exit(1)
+	}
+}
+
 type seedFlags []string
 
 func (s *seedFlags) String() string     { return strings.Join(*s, ",") }
 func (s *seedFlags) Set(v string) error { *s = append(*s, v); return nil }
 
-func main() {
+// run parses flags, serves until stop delivers, then shuts down.
+func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
+	fs := flag.NewFlagSet("e2b-emulator", flag.ContinueOnError)
+	fs.SetOutput(stderr)
 	var (
-		addr        = flag.String("addr", "127.0.0.1:0", "listen address for the control plane and envd")
-		envdAddr    = flag.String("envd-addr", "", "optional separate listen address for envd traffic")
-		apiKey      = flag.String("api-key", "", "API key to accept (default: random e2b_<40 hex>)")
-		maxLifetime = flag.Duration("max-lifetime", time.Hour, "maximum sandbox lifetime")
-		envFile     = flag.String("env-file", "", "also write the E2B_* lines to this file (atomically, once listening)")
-		dataDir     = flag.String("data-dir", "", "directory for sandbox files (default: a temporary directory)")
-		isolation   = flag.String("isolation", "auto", `"auto" (private /home/user and /tmp via mount namespaces when root on Linux) or "none"`)
-		quiet       = flag.Bool("quiet", false, "do not log to stderr")
+		addr        = fs.String("addr", "127.0.0.1:0", "listen address for the control plane and envd")
+		envdAddr    = fs.String("envd-addr", "", "optional separate listen address for envd traffic only")
+		apiKey      = fs.String("api-key", "", "API key to accept (default: random e2b_<40 hex>)")
+		maxLifetime = fs.Duration("max-lifetime", time.Hour, "maximum sandbox lifetime (create/connect beyond it answer 400)")
+		envFile     = fs.String("env-file", "", "also write the E2B_* lines to this file, atomically, once listening")
+		dataDir     = fs.String("data-dir", "", "directory for sandbox files (default: a temporary directory removed on exit)")
+		isolation   = fs.String("isolation", "auto", `"auto" (private /home/user and /tmp via mount namespaces when root on Linux) or "none"`)
+		quiet       = fs.Bool("quiet", false, "do not log to stderr")
 		seeds       seedFlags
 	)
-	flag.Var(&seeds, "seed-template", "seed a team template: name[:builds] (repeatable)")
-	flag.Parse()
-
-	logger := log.New(os.Stderr, "", log.LstdFlags)
+	fs.Var(&seeds, "seed-template", "seed a team template `name[:builds]` (repeatable)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	logger := log.New(stderr, "", log.LstdFlags)
 	logf := logger.Printf
 	if *quiet {
 		logf = func(string, ...any) {}
@@ -46,33 +72,46 @@ func main() {
 		DataDir: *dataDir, Isolation: *isolation, Logf: logf,
 	})
 	if err != nil {
-		logger.Fatal(err)
+		return err
 	}
 	for _, s := range seeds {
-		name, builds := s, 1
-		if n, b, ok := strings.Cut(s, ":"); ok {
-			if _, err := fmt.Sscanf(b, "%d", &builds); err != nil {
-				logger.Fatalf("-seed-template %q: builds must be a number", s)
-			}
-			name = n
+		seed, err := parseSeed(s)
+		if err != nil {
+			_ = srv.Close()
+			return err
 		}
-		srv.SeedTemplate(emulator.TemplateSeed{Names: []string{name}, Builds: builds})
+		srv.SeedTemplate(seed)
 	}
 	env := fmt.Sprintf("E2B_API_URL=%s\nE2B_SANDBOX_URL=%s\nE2B_API_KEY=%s\n", srv.APIURL(), srv.SandboxURL(), srv.APIKey())
-	fmt.Print(env)
 	if *envFile != "" {
 		if err := writeAtomically(*envFile, env); err != nil {
 			_ = srv.Close()
-			logger.Fatal(err)
+			return err
 		}
 	}
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
-	<-sigs
-	logf("e2b-emulator: shutting down")
-	if err := srv.Close(); err != nil {
-		logger.Fatal(err)
+	if _, err := io.WriteString(stdout, env); err != nil {
+		_ = srv.Close()
+		return err
 	}
+	<-stop
+	logf("e2b-emulator: shutting down")
+	return srv.Close()
+}
+
+// parseSeed reads "name[:builds]".
+func parseSeed(s string) (emulator.TemplateSeed, error) {
+	name, builds := s, 1
+	if n, b, ok := strings.Cut(s, ":"); ok {
+		v, err := strconv.Atoi(b)
+		if err != nil || v < 1 {
+			return emulator.TemplateSeed{}, fmt.Errorf("-seed-template %q: builds must be a positive number", s)
+		}
+		name, builds = n, v
+	}
+	if name == "" {
+		return emulator.TemplateSeed{}, fmt.Errorf("-seed-template %q: empty name", s)
+	}
+	return emulator.TemplateSeed{Names: []string{name}, Builds: builds}, nil
 }
 
 func writeAtomically(path, content string) error {

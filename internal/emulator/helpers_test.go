@@ -29,13 +29,14 @@ func startTestServer(t *testing.T, opts Options) *testClient {
 			t.Errorf("close emulator: %v", err)
 		}
 	})
-	return &testClient{t: t, srv: srv, hc: &http.Client{Timeout: 60 * time.Second}}
+	return &testClient{t: t, srv: srv, hc: &http.Client{Timeout: 60 * time.Second}, streams: &http.Client{}}
 }
 
 type testClient struct {
-	t   *testing.T
-	srv *Server
-	hc  *http.Client
+	t       *testing.T
+	srv     *Server
+	hc      *http.Client // unary calls
+	streams *http.Client // streaming calls (no overall timeout)
 }
 
 // api calls the control plane with the API key and returns status and body.
@@ -131,7 +132,9 @@ func envdHeaders(sb createdSandbox) map[string]string {
 // rpc calls a unary Connect method.
 func (c *testClient) rpc(sb createdSandbox, method string, body any) (int, []byte) {
 	c.t.Helper()
-	st, data, _ := c.request("POST", c.srv.SandboxURL()+"/"+method, body, envdHeaders(sb))
+	h := envdHeaders(sb)
+	h["Connect-Protocol-Version"] = "1"
+	st, data, _ := c.request("POST", c.srv.SandboxURL()+"/"+method, body, h)
 	return st, data
 }
 
@@ -170,7 +173,7 @@ func (c *testClient) openStream(sb createdSandbox, method string, req any, heade
 	for k, v := range headers {
 		hr.Header.Set(k, v)
 	}
-	resp, err := (&http.Client{}).Do(hr)
+	resp, err := c.streams.Do(hr)
 	if err != nil {
 		c.t.Fatalf("%s: %v", method, err)
 	}

@@ -146,6 +146,9 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, pty
 	if !isPrivatePath(vcwd) {
 		hostCwd = vcwd // commands see the host outside /home/user and /tmp
 	}
+	if cfg.Cwd == nil || *cfg.Cwd == "" {
+		vcwd, hostCwd = virtualHome, pt.sb.homeDir()
+	}
 	if st, err := os.Stat(hostCwd); err != nil || !st.IsDir() {
 		return nil, nil, newRPCError("invalid_argument", "cwd '%s' does not exist", vcwd)
 	}

@@ -1,0 +1,112 @@
+package emulator
+
+import (
+	"encoding/base64"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/spectest"
+)
+
+// TestTrafficMatchesSpec drives every route E2B's published specs describe
+// through a validating transport: requests and responses must match
+// openapi.yml / envd.yaml and the Connect framing.
+func TestTrafficMatchesSpec(t *testing.T) {
+	t.Parallel()
+	v := spectest.New(t)
+	c := startTestServer(t, Options{})
+	c.hc = &http.Client{Transport: v.Wrap(nil), Timeout: 60 * time.Second}
+	c.streams = &http.Client{Transport: v.Wrap(nil)}
+	c.srv.SeedTemplate(TemplateSeed{TemplateID: "tplspec", Names: []string{"spec-tpl"}, Builds: 3})
+
+	sb := c.create(map[string]any{"secure": true, "metadata": map[string]string{"k": "v"}, "envVars": map[string]string{"A": "b"},
+		"network": map[string]any{"allowOut": []string{"1.1.1.1"}, "denyOut": []string{"0.0.0.0/0"}}})
+	c.create(map[string]any{"autoPause": true})
+	calls := []struct {
+		method, path string
+		body         any
+		want         int
+	}{
+		{"GET", "/sandboxes/" + sb.SandboxID, nil, 200},
+		{"GET", "/sandboxes/inotthere000000000000", nil, 404},
+		{"GET", "/v2/sandboxes?limit=1&state=running,paused&metadata=" + url.QueryEscape("k=v"), nil, 200},
+		{"GET", "/sandboxes", nil, 200},
+		{"POST", "/sandboxes/" + sb.SandboxID + "/timeout", map[string]any{"timeout": 600}, 204},
+		{"POST", "/sandboxes/" + sb.SandboxID + "/refreshes", map[string]any{"duration": 60}, 204},
+		{"PUT", "/sandboxes/" + sb.SandboxID + "/network", map[string]any{"allowOut": []string{"8.8.8.8"}, "denyOut": []string{"0.0.0.0/0"}}, 204},
+		{"GET", "/sandboxes/" + sb.SandboxID + "/metrics", nil, 200},
+		{"GET", "/sandboxes/metrics?sandbox_ids=" + sb.SandboxID, nil, 200},
+		{"GET", "/sandboxes/" + sb.SandboxID + "/logs", nil, 200},
+		{"GET", "/v2/sandboxes/" + sb.SandboxID + "/logs?direction=forward&limit=10", nil, 200},
+		{"POST", "/sandboxes/" + sb.SandboxID + "/snapshots", map[string]any{"name": "specsnap"}, 201},
+		{"GET", "/snapshots?sandboxID=" + sb.SandboxID + "&limit=10", nil, 200},
+		{"GET", "/v2/templates?limit=10", nil, 200},
+		{"GET", "/templates/tplspec?limit=2", nil, 200},
+		{"GET", "/templates/aliases/spec-tpl", nil, 200},
+		{"POST", "/sandboxes/" + sb.SandboxID + "/fork", map[string]any{"count": 1}, 201},
+		{"POST", "/sandboxes/" + sb.SandboxID + "/pause", map[string]any{}, 204},
+		{"POST", "/sandboxes/" + sb.SandboxID + "/pause", nil, 409},
+		{"POST", "/sandboxes/" + sb.SandboxID + "/connect", map[string]any{"timeout": 60}, 201},
+		{"POST", "/sandboxes/" + sb.SandboxID + "/connect", map[string]any{"timeout": 60}, 200},
+		{"POST", "/sandboxes/" + sb.SandboxID + "/pause", nil, 204},
+		{"POST", "/sandboxes/" + sb.SandboxID + "/resume", map[string]any{"timeout": 60}, 201},
+		{"GET", "/health", nil, 200},
+	}
+	for _, call := range calls {
+		st, data, _ := c.api(call.method, call.path, call.body)
+		wantStatus(t, call.method+" "+call.path, st, data, call.want)
+	}
+	// envd REST and Connect.
+	st, data := c.upload(sb, "/home/user/spec.txt", strings.NewReader("spec"), nil)
+	wantStatus(t, "upload", st, data, 200)
+	if st, data := c.download(sb, "spec.txt"); st != 200 || string(data) != "spec" {
+		t.Fatalf("download %d %q", st, data)
+	}
+	st, data = c.download(sb, "missing.txt")
+	wantStatus(t, "download missing", st, data, 404)
+	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/health", nil, envdHeaders(sb))
+	wantStatus(t, "envd health", st, data, 204)
+	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/envs", nil, envdHeaders(sb))
+	wantStatus(t, "envd envs", st, data, 200)
+	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/metrics", nil, envdHeaders(sb))
+	wantStatus(t, "envd metrics", st, data, 200)
+	for _, rpc := range []struct {
+		method string
+		body   any
+		want   int
+	}{
+		{"filesystem.Filesystem/Stat", map[string]any{"path": "spec.txt"}, 200},
+		{"filesystem.Filesystem/Stat", map[string]any{"path": "nope"}, 404},
+		{"filesystem.Filesystem/MakeDir", map[string]any{"path": "d"}, 200},
+		{"filesystem.Filesystem/MakeDir", map[string]any{"path": "d"}, 409},
+		{"filesystem.Filesystem/ListDir", map[string]any{"path": "/home/user", "depth": 2}, 200},
+		{"filesystem.Filesystem/Move", map[string]any{"source": "spec.txt", "destination": "d/spec.txt"}, 200},
+		{"filesystem.Filesystem/Remove", map[string]any{"path": "d"}, 200},
+		{"process.Process/List", map[string]any{}, 200},
+	} {
+		st, data := c.rpc(sb, rpc.method, rpc.body)
+		wantStatus(t, rpc.method, st, data, rpc.want)
+	}
+	ps := c.startProcess(sb, "cat; echo err >&2; exit 2", map[string]any{"stdin": true}, map[string]string{"Keepalive-Ping-Interval": "50", "Connect-Timeout-Ms": "30000"})
+	st, data = c.rpc(sb, "process.Process/SendInput", map[string]any{"process": map[string]any{"pid": ps.pid}, "input": map[string]any{"stdin": base64.StdEncoding.EncodeToString([]byte("in"))}})
+	wantStatus(t, "send input", st, data, 200)
+	st, data = c.rpc(sb, "process.Process/CloseStdin", map[string]any{"process": map[string]any{"pid": ps.pid}})
+	wantStatus(t, "close stdin", st, data, 200)
+	if res := ps.collect(); res.stdout != "in" || res.end["exitCode"] != float64(2) {
+		t.Fatalf("process result %+v", res)
+	}
+	timeout := c.startProcess(sb, "sleep 30", nil, map[string]string{"Connect-Timeout-Ms": "300"})
+	if res := timeout.collect(); res.endStream["error"] == nil {
+		t.Fatalf("timeout result %+v", res)
+	}
+	st, data, _ = c.api("DELETE", "/sandboxes/"+sb.SandboxID, nil)
+	wantStatus(t, "kill", st, data, 204)
+	st, data, _ = c.api("DELETE", "/templates/"+url.PathEscape(teamNamespace+"/specsnap:default"), nil)
+	wantStatus(t, "delete snapshot", st, data, 204)
+	if seen := v.Seen(); seen["control"] == 0 || seen["envd"] == 0 || seen["connect"] == 0 {
+		t.Fatalf("validator saw %v", seen)
+	}
+}
