@@ -39,7 +39,7 @@ action "e2b_exec" "setup" {
 }
 
 func TestAccExecAction_afterCreate(t *testing.T) {
-	srv := newTestEmulator(t)
+	srv := testAccBackend(t)
 	var sandboxID string
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -55,7 +55,7 @@ func TestAccExecAction_afterCreate(t *testing.T) {
 }
 
 func TestAccExecAction_failureFailsApply(t *testing.T) {
-	srv := newTestEmulator(t)
+	srv := testAccBackend(t)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},

@@ -56,7 +56,7 @@ resource "e2b_sandbox_command" "test" {
 }
 
 func TestAccSandboxCommand_setupFromFiles(t *testing.T) {
-	srv := newTestEmulator(t)
+	srv := testAccBackend(t)
 	sameRun := statecheck.CompareValue(compare.ValuesSame())
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -109,7 +109,7 @@ func commandConfig(srv *emulator.Server, body string) string {
 // A failing command fails the apply and leaves nothing in state; with
 // allow_non_zero_exit it is recorded.
 func TestAccSandboxCommand_nonZeroExit(t *testing.T) {
-	srv := newTestEmulator(t)
+	srv := testAccBackend(t)
 	failing := `  command = "echo 'checking'; echo 'fatal: not a git repository' >&2; exit 3"`
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -136,7 +136,7 @@ func TestAccSandboxCommand_nonZeroExit(t *testing.T) {
 
 // Two million lines keep only the tail, counted and marked truncated.
 func TestAccSandboxCommand_hugeOutput(t *testing.T) {
-	srv := newTestEmulator(t)
+	srv := testAccBackend(t)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
@@ -157,7 +157,7 @@ func tailCheck(n int, suffix string) knownvalue.Check {
 }
 
 func TestAccSandboxCommand_timeout(t *testing.T) {
-	srv := newTestEmulator(t)
+	srv := testAccBackend(t)
 	slow := `  command = "echo begin; sleep 300"
   timeout = "1s"`
 	resource.ParallelTest(t, resource.TestCase{
@@ -180,7 +180,7 @@ func TestAccSandboxCommand_timeout(t *testing.T) {
 }
 
 func TestAccSandboxCommand_badInputs(t *testing.T) {
-	srv := newTestEmulator(t)
+	srv := testAccBackend(t)
 	cases := []struct{ name, body, want string }{
 		{"empty command", `command = "  "`, `Empty command`},
 		{"bad timeout", "command = \"true\"\n  timeout = \"5 minutes\"", `timeout "5 minutes" is not a duration`},

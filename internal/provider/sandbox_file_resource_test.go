@@ -98,7 +98,7 @@ const (
 // Write three kinds of content, update in place, follow a local source file,
 // repair drift made inside the sandbox (edit and delete), then import.
 func TestAccSandboxFile_writeUpdateDriftImport(t *testing.T) {
-	srv := newTestEmulator(t)
+	srv := testAccBackend(t)
 	local := filepath.Join(t.TempDir(), "setup.sh")
 	if err := os.WriteFile(local, []byte("echo v1\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -253,7 +253,7 @@ resource "e2b_sandbox_file" "note" {
 
 // Removing the resource deletes the file; a killed sandbox takes its files out of state.
 func TestAccSandboxFile_deleteAndSandboxGone(t *testing.T) {
-	srv := newTestEmulator(t)
+	srv := testAccBackend(t)
 	withFile := filesTestConfig(srv, `
 resource "e2b_sandbox_file" "note" {
   sandbox_id = e2b_sandbox.test.id
@@ -298,7 +298,7 @@ resource "e2b_sandbox_file" "note" {
 
 // Bad inputs fail at plan time, before anything is created.
 func TestAccSandboxFile_badInputs(t *testing.T) {
-	srv := newTestEmulator(t)
+	srv := testAccBackend(t)
 	cases := []struct{ name, body, want string }{
 		{"two contents", `content = "a"
   content_base64 = "YQ=="`, `Set exactly one of content, content_base64 or source; this configuration sets\s+content and content_base64`},
@@ -335,7 +335,7 @@ func (f planCheckFunc) CheckPlan(_ context.Context, _ plancheck.CheckPlanRequest
 
 // A paused sandbox cannot be checked: its files stay in state unchanged.
 func TestAccSandboxFile_pausedSandboxKeepsFile(t *testing.T) {
-	srv := newTestEmulator(t)
+	srv := testAccBackend(t)
 	cfg := filesTestConfig(srv, `
 resource "e2b_sandbox_file" "note" {
   sandbox_id = e2b_sandbox.test.id
@@ -367,7 +367,7 @@ resource "e2b_sandbox_file" "note" {
 
 // A 32 MiB local file goes up as a stream and is hashed the same on both sides.
 func TestAccSandboxFile_largeSource(t *testing.T) {
-	srv := newTestEmulator(t)
+	srv := testAccBackend(t)
 	local := filepath.Join(t.TempDir(), "big.bin")
 	f, err := os.Create(local)
 	if err != nil {
@@ -425,7 +425,7 @@ resource "e2b_sandbox_file" "note" {
 
 // Another spelling of the same path updates in place; a new path replaces.
 func TestAccSandboxFile_pathSpellings(t *testing.T) {
-	srv := newTestEmulator(t)
+	srv := testAccBackend(t)
 	cfg := func(p string) string {
 		return filesTestConfig(srv, fmt.Sprintf(`
 resource "e2b_sandbox_file" "note" {

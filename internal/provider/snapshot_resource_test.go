@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -53,22 +55,29 @@ resource "e2b_sandbox" "clone_by_template_id" {
 	return cfg
 }
 
-// checkSnapshotsGone verifies destroy deleted every snapshot.
+// checkSnapshotsGone verifies destroy deleted the snapshots in state.
 func checkSnapshotsGone(t *testing.T, srv *emulator.Server) resource.TestCheckFunc {
-	return func(*terraform.State) error {
+	return func(s *terraform.State) error {
 		snaps, err := testAccClient(t, srv).ListSnapshots(context.Background(), e2b.ListSnapshotsParams{})
 		if err != nil {
 			return err
 		}
-		if len(snaps) != 0 {
-			return fmt.Errorf("snapshots left after destroy: %+v", snaps)
+		for _, rs := range s.RootModule().Resources {
+			if rs.Type != "e2b_snapshot" {
+				continue
+			}
+			for _, snap := range snaps {
+				if snap.SnapshotID == rs.Primary.ID {
+					return fmt.Errorf("snapshot %s still exists after destroy", snap.SnapshotID)
+				}
+			}
 		}
 		return nil
 	}
 }
 
 func TestAccSnapshot_cloneSeesFilesImportDelete(t *testing.T) {
-	srv := newTestEmulator(t)
+	srv := testAccBackend(t)
 	var cloneID, clone2ID, sourceID, snapshotID string
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -104,18 +113,20 @@ func TestAccSnapshot_cloneSeesFilesImportDelete(t *testing.T) {
 
 // A named snapshot; deleting it outside Terraform plans a new one.
 func TestAccSnapshot_namedAndDeletedOutside(t *testing.T) {
-	srv := newTestEmulator(t)
+	srv := testAccBackend(t)
 	var snapshotID string
+	name := "acc-snap-" + acctest.RandStringFromCharSet(8, acctest.CharSetAlphaNum)
+	name = strings.ToLower(name)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             checkSnapshotsGone(t, srv),
 		Steps: []resource.TestStep{
 			{
-				Config: snapshotConfig(srv, "acc-snap", false),
+				Config: snapshotConfig(srv, name, false),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(snapAddr, tfjsonpath.New("name"), knownvalue.StringExact("acc-snap")),
+					statecheck.ExpectKnownValue(snapAddr, tfjsonpath.New("name"), knownvalue.StringExact(name)),
 					statecheck.ExpectKnownValue(snapAddr, tfjsonpath.New("names"), knownvalue.ListPartial(map[int]knownvalue.Check{
-						0: knownvalue.StringRegexp(regexp.MustCompile(`acc-snap`)),
+						0: knownvalue.StringRegexp(regexp.MustCompile(regexp.QuoteMeta(name))),
 					})),
 				},
 				Check: captureAttr(snapAddr, "snapshot_id", &snapshotID),
@@ -126,14 +137,14 @@ func TestAccSnapshot_namedAndDeletedOutside(t *testing.T) {
 						t.Fatal(err)
 					}
 				},
-				Config: snapshotConfig(srv, "acc-snap", false),
+				Config: snapshotConfig(srv, name, false),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(snapAddr, plancheck.ResourceActionCreate),
 				}},
 			},
 			{
 				// A new name is a new snapshot.
-				Config: snapshotConfig(srv, "acc-snap-2", false),
+				Config: snapshotConfig(srv, name+"-2", false),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(snapAddr, plancheck.ResourceActionReplace),
 				}},
