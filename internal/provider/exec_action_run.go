@@ -140,7 +140,7 @@ func sandboxLookupDiagnostic(summary, sandboxID string, err error) diag.Diagnost
 			"Sandbox %q does not exist: it was killed or reached the end of its timeout.\n\n%s", sandboxID, err))
 	case errors.Is(err, e2b.ErrSandboxPaused):
 		return diag.NewErrorDiagnostic(summary, fmt.Sprintf(
-			"Sandbox %q is paused, so its files and processes cannot be reached. Resume it first.", sandboxID))
+			"Sandbox %q is paused, so its files and processes cannot be reached. Resume it first (`paused = false` on its e2b_sandbox).", sandboxID))
 	default:
 		return clientErrorDiagnostic(summary, err)
 	}
