@@ -116,6 +116,28 @@ for module in "${modules[@]}"; do
   run_counted "$here/wire-check.mjs" "$version"
 done
 
+# 5. Once more per version through a proxy that validates every request and
+# answer against E2B's published specs (Go test, in-process emulator).
+versions=()
+for module in "${modules[@]}"; do versions+=("${sdk_versions[$module]//./\\.}"); done
+run_regex="^TestSDKTrafficMatchesSpec\$/^($(IFS='|'; echo "${versions[*]}"))\$"
+echo "conformance: go test ./conformance -run '$run_regex' (SDK traffic against the OpenAPI specs)"
+spec_out="$work/spec.out"
+spec_status=0
+(cd "$repo" && E2B_CONFORMANCE=1 go test -count=1 -v -run "$run_regex" ./conformance/) >"$spec_out" 2>&1 || spec_status=$?
+grep -E '^\s+(spec_test|validator)\.go:|^\s*--- (PASS|FAIL|SKIP)' "$spec_out" || true
+spec_passed="$(grep -cE '^\s+--- PASS: TestSDKTrafficMatchesSpec/' "$spec_out" || true)"
+spec_failed="$(grep -cE '^\s+--- FAIL: TestSDKTrafficMatchesSpec/' "$spec_out" || true)"
+if grep -qE '^\s+--- SKIP: TestSDKTrafficMatchesSpec/' "$spec_out"; then
+  echo "conformance: spec validation skipped (see the reason above)"
+fi
+if [ "$spec_status" -ne 0 ] && [ "$spec_failed" -eq 0 ]; then
+  tail -n 30 "$spec_out"
+  spec_failed=1
+fi
+total_passed=$((total_passed + spec_passed))
+total_failed=$((total_failed + spec_failed))
+
 if [ "$total_failed" -ne 0 ] && [ -s "$work/emulator.log" ]; then
   echo "conformance: last emulator log lines:"
   tail -n 40 "$work/emulator.log" | sed 's/^/  /'
