@@ -20,7 +20,7 @@ func (c *Client) SandboxEnvd(ctx context.Context, sandboxID, user string) (*Envd
 		return nil, err
 	}
 	if d.State == "paused" {
-		return nil, fmt.Errorf("sandbox %q: %w; resume it (paused = false on its e2b_sandbox) to reach its files and processes", sandboxID, ErrSandboxPaused)
+		return nil, fmt.Errorf("sandbox %q: %w; resume it to reach its files and processes", sandboxID, ErrSandboxPaused)
 	}
 	return c.Envd(EnvdTarget{SandboxID: sandboxID, AccessToken: d.EnvdAccessToken, Domain: d.Domain, User: user}), nil
 }
