@@ -176,7 +176,10 @@ func findSnapshot(ctx context.Context, client *e2b.Client, sandboxID, snapshotID
 	}
 	for _, f := range filters {
 		snaps, err := client.ListSnapshots(ctx, f)
-		if err != nil && !e2b.IsNotFound(err) {
+		if err != nil {
+			if f.SandboxID != "" && (e2b.IsNotFound(err) || e2b.IsBadRequest(err)) {
+				continue // The filter itself was refused (e.g. the sandbox is long gone): list all.
+			}
 			return nil, err
 		}
 		for _, s := range snaps {
