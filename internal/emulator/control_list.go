@@ -180,7 +180,7 @@ func (s *Server) handleListV2(w http.ResponseWriter, r *http.Request) {
 	var startedAfter time.Time
 	if raw := q.Get("startedAfter"); raw != "" {
 		if startedAfter, err = time.Parse(time.RFC3339Nano, raw); err != nil {
-			validationError(w, fmt.Sprintf(`parameter "startedAfter" in query has an error: string doesn't match the format "date-time"`))
+			validationError(w, `parameter "startedAfter" in query has an error: string doesn't match the format "date-time"`)
 			return
 		}
 	}

@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"encoding/json"
+	"fmt"
 	"math/rand"
 	"net/http"
 	"strings"
@@ -26,6 +28,39 @@ type Counters struct {
 	SandboxesAlive   int            `json:"sandboxesAlive"`   // running + paused
 	SandboxesCreated int            `json:"sandboxesCreated"` // ever
 	EnvdAPIKeySeen   int            `json:"envdApiKeySeen"`   // envd requests that carried X-API-Key
+}
+
+// UnmarshalJSON accepts latency as nanoseconds (Go's encoding) or as a
+// duration string such as "250ms".
+func (f *Faults) UnmarshalJSON(b []byte) error {
+	type plain Faults
+	var raw struct {
+		plain
+		Latency json.RawMessage `json:"latency"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	*f = Faults(raw.plain)
+	f.Latency = 0
+	if len(raw.Latency) == 0 || string(raw.Latency) == "null" {
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(raw.Latency, &s); err == nil {
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			return fmt.Errorf("latency: %w", err)
+		}
+		f.Latency = d
+		return nil
+	}
+	var ns int64
+	if err := json.Unmarshal(raw.Latency, &ns); err != nil {
+		return fmt.Errorf("latency: want nanoseconds or a duration string: %w", err)
+	}
+	f.Latency = time.Duration(ns)
+	return nil
 }
 
 type faultState struct {

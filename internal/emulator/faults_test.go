@@ -94,3 +94,18 @@ func TestErrorRateIsAFraction(t *testing.T) {
 		t.Fatalf("%d of 200 requests failed with ErrorRate 0.5", failed)
 	}
 }
+
+func TestFaultsJSON(t *testing.T) {
+	var f Faults
+	if err := json.Unmarshal([]byte(`{"latency":"250ms","errorRate":0.5,"routes":["envd"]}`), &f); err != nil || f.Latency.Milliseconds() != 250 || f.ErrorRate != 0.5 || f.Routes[0] != "envd" {
+		t.Fatalf("string latency: %+v %v", f, err)
+	}
+	data, _ := json.Marshal(Faults{Latency: 3, Statuses: []int{429}})
+	var back Faults
+	if err := json.Unmarshal(data, &back); err != nil || back.Latency != 3 || back.Statuses[0] != 429 {
+		t.Fatalf("round trip %s: %+v %v", data, back, err)
+	}
+	if err := json.Unmarshal([]byte(`{"latency":"soon"}`), &f); err == nil {
+		t.Fatal("bad latency accepted")
+	}
+}

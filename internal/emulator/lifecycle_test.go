@@ -273,7 +273,7 @@ func TestConnectOnlyExtendsAndMaxLifetime(t *testing.T) {
 	st, data, _ = c.api("POST", "/sandboxes/"+sb.SandboxID+"/timeout", map[string]any{"timeout": 30})
 	wantStatus(t, "set timeout shorter", st, data, http.StatusNoContent)
 	d := c.detail(sb.SandboxID)
-	if got := d.EndAt.Sub(time.Now()); got > 31*time.Second {
+	if got := time.Until(d.EndAt); got > 31*time.Second {
 		t.Fatalf("set timeout 30 s left %s", got)
 	}
 	st, data, _ = c.api("POST", "/sandboxes/"+sb.SandboxID+"/timeout", map[string]any{"timeout": 3 * 3600})
@@ -328,4 +328,46 @@ func TestExpiry(t *testing.T) {
 	if got := c.srv.SandboxIDs(); len(got) != 2 {
 		t.Fatalf("alive sandboxes %v, want the two paused ones", got)
 	}
+}
+
+func TestSeparateEnvdListenerTokensAndAutoResume(t *testing.T) {
+	t.Parallel()
+	c := startTestServer(t, Options{EnvdAddr: "127.0.0.1:0"})
+	if c.srv.SandboxURL() == c.srv.APIURL() {
+		t.Fatal("EnvdAddr did not start a second listener")
+	}
+	st, data, _ := c.api("POST", "/sandboxes", map[string]any{"templateID": "base", "secure": true, "network": map[string]any{"allowPublicTraffic": false}})
+	wantStatus(t, "create private", st, data, http.StatusCreated)
+	created := decode[sandboxResponse](t, data)
+	if created.TrafficAccessToken == nil || *created.TrafficAccessToken == "" || created.EnvdAccessToken == "" {
+		t.Fatalf("tokens missing: %s", data)
+	}
+	sb := createdSandbox{SandboxID: created.SandboxID, EnvdAccessToken: created.EnvdAccessToken}
+	if out := c.mustRun(sb, "echo via-envd-listener"); out != "via-envd-listener\n" {
+		t.Fatalf("command on envd listener: %q", out)
+	}
+	// The envd-only listener serves no control plane.
+	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/sandboxes/"+sb.SandboxID, nil, map[string]string{hdrAPIKey: c.srv.APIKey()})
+	if st == http.StatusOK {
+		t.Fatalf("control plane answered on the envd listener: %s", data)
+	}
+	// A paused sandbox with autoResume resumes on envd traffic.
+	ar := c.create(map[string]any{"autoPause": true, "autoResume": map[string]any{"enabled": true}})
+	st, data, _ = c.api("POST", "/sandboxes/"+ar.SandboxID+"/pause", nil)
+	wantStatus(t, "pause", st, data, http.StatusNoContent)
+	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/health", nil, envdHeaders(ar))
+	wantStatus(t, "health resumes", st, data, http.StatusNoContent)
+	if d := c.detail(ar.SandboxID); d.State != stateRunning || !d.Lifecycle.AutoResume {
+		t.Fatalf("after auto-resume %+v", d)
+	}
+	// A paused sandbox without autoResume stays paused: 502.
+	plain := c.create(map[string]any{})
+	c.api("POST", "/sandboxes/"+plain.SandboxID+"/pause", nil)
+	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/health", nil, envdHeaders(plain))
+	wantStatus(t, "health paused", st, data, http.StatusBadGateway)
+	// Other sandbox ports are closed.
+	h := envdHeaders(plain)
+	h[hdrSandboxPort] = "8080"
+	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/", nil, h)
+	wantStatus(t, "other port", st, data, http.StatusBadGateway)
 }

@@ -1,9 +1,6 @@
 package emulator
 
-import (
-	"runtime"
-	"time"
-)
+import "time"
 
 const (
 	sampleInterval = 5 * time.Second
@@ -112,5 +109,3 @@ func (s *Server) runSampler() {
 		}
 	}
 }
-
-var _ = runtime.GOOS

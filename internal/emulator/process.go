@@ -3,7 +3,6 @@ package emulator
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"sort"
@@ -90,7 +89,7 @@ func newProcessTable(sb *sandbox) *processTable {
 	return &processTable{sb: sb, byPID: map[uint32]*process{}, groups: map[int]struct{}{}, mntNS: map[string]*os.File{}}
 }
 
-// errInvalidArgument marks start errors that are the caller's fault.
+// rpcError is a Connect error: a code such as "not_found" and a message.
 type rpcError struct {
 	code string
 	msg  string
@@ -204,6 +203,12 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, pty
 	pt.byPID[p.pid] = p
 	pt.trackLocked(cmd.Process.Pid)
 	pt.mu.Unlock()
+	pt.sb.mu.Lock()
+	killed := pt.sb.killed
+	pt.sb.mu.Unlock()
+	if killed { // the sandbox went away while this command started
+		killGroup(cmd.Process.Pid, sigKill)
+	}
 	pt.sb.addLog("info", "Process started", map[string]string{"pid": fmt.Sprint(p.pid), "cmd": cfg.Cmd})
 	go p.run(pt, outR, errR)
 	return p, sub, nil
@@ -428,9 +433,5 @@ func (pt *processTable) list() []*process {
 	sort.Slice(out, func(i, j int) bool { return out[i].pid < out[j].pid })
 	return out
 }
-
-func (pt *processTable) count() int { return len(pt.list()) }
-
-var _ io.Closer = (*os.File)(nil)
 
 func trimSignalName(s string) string { return strings.TrimPrefix(s, "SIGNAL_") }

@@ -238,10 +238,7 @@ func (sb *sandbox) addStream() (<-chan struct{}, func()) {
 	return ch, func() {
 		sb.mu.Lock()
 		defer sb.mu.Unlock()
-		if c, ok := sb.streams[id]; ok {
-			delete(sb.streams, id)
-			_ = c
-		}
+		delete(sb.streams, id)
 	}
 }
 

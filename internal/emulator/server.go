@@ -37,19 +37,18 @@ type Server struct {
 	isolate     bool
 	logf        func(format string, args ...any)
 
-	ln, envdLn         net.Listener
-	httpSrv, envdSrv   *http.Server
-	controlMux         *http.ServeMux
-	closeOnce          sync.Once
-	stopSampler        chan struct{}
-	samplerDone        chan struct{}
-	mu                 sync.Mutex
-	closed             bool
-	sandboxes          map[string]*sandbox
-	templates          map[string]*template
-	faults             faultState
-	counters           Counters
-	isolationAnnounced bool
+	ln, envdLn       net.Listener
+	httpSrv, envdSrv *http.Server
+	controlMux       *http.ServeMux
+	closeOnce        sync.Once
+	stopSampler      chan struct{}
+	samplerDone      chan struct{}
+	mu               sync.Mutex
+	closed           bool
+	sandboxes        map[string]*sandbox
+	templates        map[string]*template
+	faults           faultState
+	counters         Counters
 }
 
 // Start listens on loopback and serves until Close.

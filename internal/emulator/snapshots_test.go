@@ -150,6 +150,7 @@ func TestTemplates(t *testing.T) {
 		t.Fatalf("sandbox from seeded template %+v", d)
 	}
 	st, data, _ = c.api("GET", "/v2/templates", nil)
+	wantStatus(t, "list templates", st, data, http.StatusOK)
 	if l := decode[[]templateJSON](t, data); l[0].SpawnCount != 1 || l[0].LastSpawnedAt == nil {
 		t.Fatalf("spawn figures %+v", l[0])
 	}
