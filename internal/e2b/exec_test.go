@@ -2,6 +2,8 @@ package e2b_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"runtime"
 	"strings"
@@ -235,5 +237,22 @@ func TestExecLargeOutputBoundedMemory(t *testing.T) {
 		elapsed.Round(time.Millisecond), 100/elapsed.Seconds(), float64(peak.Load())/(1<<20))
 	if peak.Load() > 48<<20 {
 		t.Fatalf("peak heap %d MiB while streaming 100 MiB: output is being held in memory", peak.Load()>>20)
+	}
+}
+
+func TestExecLargeStdin(t *testing.T) {
+	_, envd, _ := execSandbox(t)
+	input := strings.Repeat("0123456789abcdef", 20000) // 320 000 bytes: several SendInput calls.
+	res, err := envd.Exec(context.Background(), e2b.ExecRequest{
+		Command: "sha256sum | cut -d' ' -f1; echo done >&2",
+		Stdin:   strings.NewReader(input),
+		Timeout: time.Minute,
+	})
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("exec: %v %+v", err, res)
+	}
+	sum := sha256.Sum256([]byte(input))
+	if got := strings.TrimSpace(res.Stdout); got != hex.EncodeToString(sum[:]) {
+		t.Fatalf("the command saw other input: sha256 %s", got)
 	}
 }
