@@ -30,6 +30,10 @@ const (
 	defaultSandboxCreateTimeout = 5 * time.Minute
 	defaultSandboxUpdateTimeout = 5 * time.Minute
 	defaultSandboxDeleteTimeout = 5 * time.Minute
+
+	// A create that timed out is looked up for this long, checking twice.
+	lostCreateLookupTimeout = 30 * time.Second
+	lostCreateRecheckDelay  = 2 * time.Second
 )
 
 // NewSandboxResource returns the e2b_sandbox resource.
@@ -82,6 +86,18 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 	createReq.IdempotencyToken = newIdempotencyToken()
 
 	created, err := client.CreateSandbox(ctx, createReq)
+	if err != nil && ctx.Err() != nil {
+		// The create timeout ran out with the outcome unknown: E2B may have made the sandbox
+		// anyway. Keep it in state (tainted) rather than leaving a billed sandbox behind.
+		if found := findCreatedByToken(ctx, client, createReq.IdempotencyToken); found != nil {
+			created = found
+			resp.Diagnostics.AddError("Sandbox creation timed out",
+				fmt.Sprintf("The create did not finish within the create timeout (%s), but E2B made sandbox %s. "+
+					"It is kept in state and marked tainted, so the next apply replaces it and destroy removes it. "+
+					"Raise timeouts.create if creates are slow. Cause: %v", timeout, found.SandboxID, err))
+			err = nil
+		}
+	}
 	if err != nil {
 		addClientError(&resp.Diagnostics, "Could not create sandbox", err)
 		return
@@ -98,11 +114,10 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 	saved.nullUnknownComputed()
 	resp.Diagnostics.Append(resp.State.Set(ctx, &saved)...)
 	resp.Diagnostics.Append(resp.Identity.Set(ctx, sandboxIdentityModel{SandboxID: plan.ID})...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	tflog.Info(ctx, "created sandbox", map[string]any{"sandbox_id": created.SandboxID, "template": createReq.TemplateID})
-
+	if resp.Diagnostics.HasError() {
+		return // A timed-out create is saved for the next apply to replace.
+	}
 	if wantPaused {
 		if err := pauseSandbox(ctx, client, created.SandboxID); err != nil {
 			addClientError(&resp.Diagnostics, "Sandbox created but could not be paused", err)
@@ -250,6 +265,42 @@ func (r *sandboxResource) Delete(ctx context.Context, req resource.DeleteRequest
 
 func (r *sandboxResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resource.ImportStatePassthroughWithIdentity(ctx, path.Root("id"), path.Root("sandbox_id"), req, resp)
+}
+
+// findCreatedByToken looks for a sandbox whose create outcome was lost, with a fresh short
+// context because the create's own context has expired. It returns nil when none is found.
+func findCreatedByToken(ctx context.Context, client *e2b.Client, token string) *e2b.Sandbox {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), lostCreateLookupTimeout)
+	defer cancel()
+	for attempt := range 2 {
+		if attempt > 0 {
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(lostCreateRecheckDelay):
+			}
+		}
+		list, err := client.ListSandboxes(ctx, e2b.ListSandboxesParams{
+			States:   []string{"running", "paused"},
+			Metadata: map[string]string{e2b.IdempotencyMetadataKey: token},
+		})
+		if err != nil {
+			tflog.Warn(ctx, "could not look up a timed-out create", map[string]any{"error": err.Error()})
+			return nil
+		}
+		for _, s := range list {
+			if s.Metadata[e2b.IdempotencyMetadataKey] != token {
+				continue
+			}
+			d, err := client.GetSandbox(ctx, s.SandboxID)
+			if err != nil {
+				return &e2b.Sandbox{SandboxID: s.SandboxID, TemplateID: s.TemplateID, Alias: s.Alias, EnvdVersion: s.EnvdVersion}
+			}
+			return &e2b.Sandbox{SandboxID: d.SandboxID, TemplateID: d.TemplateID, Alias: d.Alias,
+				EnvdVersion: d.EnvdVersion, EnvdAccessToken: d.EnvdAccessToken, Domain: d.Domain}
+		}
+	}
+	return nil
 }
 
 // pauseSandbox pauses; a 409 from an already paused sandbox counts as success.

@@ -1,9 +1,17 @@
 package provider
 
 import (
+	"context"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"regexp"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -73,6 +81,88 @@ func TestAccSandbox_failedFollowUpKeepsSandboxInState(t *testing.T) {
 				Check: func(*terraform.State) error {
 					if c := srv.Counters(); c.SandboxesCreated != 2 || c.SandboxesAlive != 1 {
 						return fmt.Errorf("created %d, alive %d; want 2 created and only the replacement alive", c.SandboxesCreated, c.SandboxesAlive)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+// slowCreateProxy forwards to the emulator. POST /sandboxes is forwarded on its own context (so
+// the sandbox is made even if the caller gives up) and its answer is held back for delay: the
+// caller's context ends before it learns the ID.
+func slowCreateProxy(t *testing.T, srv *emulator.Server, delay time.Duration) string {
+	t.Helper()
+	target, err := url.Parse(srv.APIURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	ps := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.URL.Path != "/sandboxes" {
+			proxy.ServeHTTP(w, r)
+			return
+		}
+		out, err := http.NewRequestWithContext(context.Background(), r.Method, srv.APIURL()+r.URL.RequestURI(), r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		out.Header = r.Header.Clone()
+		resp, err := http.DefaultClient.Do(out)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		defer func() { _ = resp.Body.Close() }()
+		body, err := io.ReadAll(resp.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		time.Sleep(delay)
+		w.Header().Set("Content-Type", resp.Header.Get("Content-Type"))
+		w.WriteHeader(resp.StatusCode)
+		_, _ = w.Write(body)
+	}))
+	t.Cleanup(ps.Close)
+	return ps.URL
+}
+
+// A create that outlives timeouts.create still ends up in state (tainted) when E2B made the
+// sandbox, so nothing is left running unmanaged; the next apply replaces it.
+func TestAccSandbox_timedOutCreateKeptInState(t *testing.T) {
+	srv := newTestEmulator(t)
+	apiURL := slowCreateProxy(t, srv, 3*time.Second)
+	cfg := fmt.Sprintf(`provider "e2b" {
+  api_key     = %q
+  api_url     = %q
+  sandbox_url = %q
+}
+resource "e2b_sandbox" "test" {
+  timeouts {
+    create = "1s"
+  }
+}
+`, srv.APIKey(), apiURL, srv.SandboxURL())
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckSandboxGone(t, srv),
+		Steps: []resource.TestStep{
+			{
+				Config:      cfg,
+				ExpectError: regexp.MustCompile(`(?s)Sandbox creation timed out.*kept in state`),
+			},
+			{
+				Config: strings.Replace(cfg, `create = "1s"`, `create = "1m"`, 1),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionDestroyBeforeCreate),
+				}},
+				Check: func(*terraform.State) error {
+					if c := srv.Counters(); c.SandboxesCreated != 2 || c.SandboxesAlive != 1 {
+						return fmt.Errorf("created %d, alive %d; want the timed-out sandbox replaced, not leaked", c.SandboxesCreated, c.SandboxesAlive)
 					}
 					return nil
 				},
