@@ -256,3 +256,35 @@ func TestExecLargeStdin(t *testing.T) {
 		t.Fatalf("the command saw other input: sha256 %s", got)
 	}
 }
+
+// BenchmarkExecOutput measures output streaming through envd and Exec (MB/s).
+func BenchmarkExecOutput(b *testing.B) {
+	srv, err := emulator.Start(emulator.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = srv.Close() }()
+	client, err := e2b.New(e2b.Config{APIKey: srv.APIKey(), APIURL: srv.APIURL(), SandboxURL: srv.SandboxURL(), Version: "bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	sb, err := client.CreateSandbox(context.Background(), e2b.CreateSandboxRequest{TemplateID: "base", Timeout: 600})
+	if err != nil {
+		b.Fatal(err)
+	}
+	envd, err := client.SandboxEnvd(context.Background(), sb.SandboxID, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	const size = 16 << 20
+	b.SetBytes(size)
+	for b.Loop() {
+		res, err := envd.Exec(context.Background(), e2b.ExecRequest{
+			Command:  "head -c 16777216 /dev/zero | tr '\\0' x",
+			OnOutput: func(e2b.OutputBatch) {},
+		})
+		if err != nil || res.ExitCode != 0 {
+			b.Fatalf("exec: %v %+v", err, res)
+		}
+	}
+}
