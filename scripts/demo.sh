@@ -8,7 +8,8 @@ source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 demo_start=$SECONDS
 
-step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
+if [ -t 1 ]; then bold=$'\033[1m' plain=$'\033[0m'; else bold="" plain=""; fi
+step() { printf '\n%s==> %s%s\n' "$bold" "$*" "$plain"; }
 
 step "building OpenTofu (cached), the provider and the emulator"
 build_tofu
@@ -65,8 +66,11 @@ step "tofu apply -var paused=false: resume it (same sandbox ID, files kept)"
 tofu apply -auto-approve -var paused=false
 echo "sandbox_id = $(tofu output -raw sandbox_id), sandbox_state = $(tofu output -raw sandbox_state)"
 
+step "tofu plan: no changes, so the files and the command's result survived pause and resume"
+tofu plan -detailed-exitcode || die "the plan after resume is not empty (exit code 2 means changes)"
+
 step "tofu destroy"
-tofu destroy -auto-approve
+tofu destroy -auto-approve | grep -E 'Destroying|Destruction complete|Destroy complete|Error|Warning'
 
 stop_emulator
 step "done in $((SECONDS - demo_start)) s; emulator stopped"
