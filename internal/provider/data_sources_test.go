@@ -110,6 +110,11 @@ data "e2b_sandboxes" "by_template" {
 }
 data "e2b_sandbox" "one" { id = %[1]q }
 data "e2b_sandbox_metrics" "one" { sandbox_id = %[1]q }
+data "e2b_sandbox_metrics" "future" {
+  sandbox_id = %[1]q
+  start      = %[3]q
+  end        = %[4]q
+}
 data "e2b_sandbox_logs" "one" {
   sandbox_id = %[1]q
   limit      = 5
@@ -125,7 +130,7 @@ data "e2b_sandbox_logs" "warnings" {
 }
 data "e2b_snapshots" "of_first" { sandbox_id = %[1]q }
 data "e2b_snapshots" "all" {}
-`, first, before)
+`, first, before, time.Now().Add(time.Hour).UTC().Format(time.RFC3339), time.Now().Add(2*time.Hour).UTC().Format(time.RFC3339))
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -145,6 +150,7 @@ data "e2b_snapshots" "all" {}
 				})),
 				statecheck.ExpectKnownValue("data.e2b_sandbox_logs.search", tfjsonpath.New("next_cursor"), knownvalue.NotNull()),
 				statecheck.ExpectKnownValue("data.e2b_sandbox_logs.warnings", tfjsonpath.New("logs"), knownvalue.ListSizeExact(0)),
+				statecheck.ExpectKnownValue("data.e2b_sandbox_metrics.future", tfjsonpath.New("metrics"), knownvalue.ListSizeExact(0)),
 				statecheck.ExpectKnownValue("data.e2b_snapshots.of_first", tfjsonpath.New("snapshots"), knownvalue.ListExact([]knownvalue.Check{
 					knownvalue.ObjectPartial(map[string]knownvalue.Check{"snapshot_id": knownvalue.StringExact(snap.SnapshotID)}),
 				})),
