@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -23,17 +25,36 @@ var (
 	_ resource.ResourceWithImportState    = &sandboxFileResource{}
 	_ resource.ResourceWithModifyPlan     = &sandboxFileResource{}
 	_ resource.ResourceWithValidateConfig = &sandboxFileResource{}
+	_ resource.ResourceWithIdentity       = &sandboxFileResource{}
 )
 
 // remoteFileKey names the private state that remembers what the sandbox held
 // after our last write or hash, so refresh can skip downloading unchanged files.
 const remoteFileKey = "remote_file"
 
+// importContentMax is the largest text file whose content an import fills in.
+const importContentMax = 1 << 20
+
 // NewSandboxFileResource returns the e2b_sandbox_file resource.
 func NewSandboxFileResource() resource.Resource { return &sandboxFileResource{} }
 
 type sandboxFileResource struct {
 	data *ProviderData
+}
+
+// sandboxFileIdentity is the resource identity: the sandbox and the absolute path.
+type sandboxFileIdentity struct {
+	SandboxID types.String `tfsdk:"sandbox_id"`
+	Path      types.String `tfsdk:"path"`
+}
+
+// identity uses the configured path until the absolute one is known (right after an import).
+func (m *sandboxFileModel) identity() sandboxFileIdentity {
+	p := m.AbsolutePath
+	if p.IsNull() || p.IsUnknown() {
+		p = m.Path
+	}
+	return sandboxFileIdentity{SandboxID: m.SandboxID, Path: p}
 }
 
 // remoteFileStamp is the size and modification time a hash belongs to.
@@ -65,6 +86,7 @@ func (r *sandboxFileResource) Create(ctx context.Context, req resource.CreateReq
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(resp.Identity.Set(ctx, plan.identity())...)
 	resp.Diagnostics.Append(setRemoteStamp(ctx, resp.Private, stamp)...)
 }
 
@@ -80,6 +102,7 @@ func (r *sandboxFileResource) Update(ctx context.Context, req resource.UpdateReq
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(resp.Identity.Set(ctx, plan.identity())...)
 	resp.Diagnostics.Append(setRemoteStamp(ctx, resp.Private, stamp)...)
 }
 
@@ -130,6 +153,8 @@ func (r *sandboxFileResource) Read(ctx context.Context, req resource.ReadRequest
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	// Every path below keeps a valid identity, including those that cannot check the file.
+	resp.Diagnostics.Append(resp.Identity.Set(ctx, state.identity())...)
 	sandboxID := state.SandboxID.ValueString()
 	envd, gone, diags := r.envdForRefresh(ctx, sandboxID, state.User.ValueString())
 	resp.Diagnostics.Append(diags...)
@@ -181,7 +206,36 @@ func (r *sandboxFileResource) Read(ctx context.Context, req resource.ReadRequest
 		state.Size = types.Int64Value(newStamp.Size)
 		resp.Diagnostics.Append(setRemoteStamp(ctx, resp.Private, newStamp)...)
 	}
+	if state.Content.IsNull() && state.ContentBase64.IsNull() && state.Source.IsNull() {
+		// Just imported: a small text file gets its content, so a configuration that
+		// sets the same content plans no change.
+		resp.Diagnostics.Append(r.importContent(ctx, envd, sandboxID, entry, &state)...)
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(resp.Identity.Set(ctx, state.identity())...)
+}
+
+// importContent sets content from the sandbox for a text file of at most importContentMax bytes.
+func (r *sandboxFileResource) importContent(ctx context.Context, envd *e2b.Envd, sandboxID string, entry *e2b.EntryInfo, m *sandboxFileModel) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if entry.Type != "file" || entry.Size > importContentMax {
+		return diags
+	}
+	body, err := envd.ReadFile(ctx, entry.Path, e2b.ReadOptions{})
+	if err != nil {
+		diags.Append(envdDiagnostic("Could not read file "+entry.Path, sandboxID, err))
+		return diags
+	}
+	defer func() { _ = body.Close() }()
+	b, err := io.ReadAll(io.LimitReader(body, importContentMax+1))
+	if err != nil {
+		diags.AddError("Could not read file "+entry.Path, err.Error())
+		return diags
+	}
+	if len(b) <= importContentMax && utf8.Valid(b) {
+		m.Content = types.StringValue(string(b))
+	}
+	return diags
 }
 
 // hashRemote downloads the file as a stream and hashes it.
@@ -232,15 +286,26 @@ func (r *sandboxFileResource) Delete(ctx context.Context, req resource.DeleteReq
 }
 
 func (r *sandboxFileResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	sandboxID, filePath, ok := strings.Cut(req.ID, ":")
-	if !ok || sandboxID == "" || filePath == "" {
-		resp.Diagnostics.AddError("Invalid import ID",
-			fmt.Sprintf("Expected <sandbox_id>:<path>, such as \"i1a2b3c4:/home/user/app.py\"; got %q.", req.ID))
-		return
+	var sandboxID, filePath string
+	if req.ID == "" {
+		var ident sandboxFileIdentity
+		resp.Diagnostics.Append(req.Identity.Get(ctx, &ident)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		sandboxID, filePath = ident.SandboxID.ValueString(), ident.Path.ValueString()
+	} else {
+		var ok bool
+		sandboxID, filePath, ok = strings.Cut(req.ID, ":")
+		if !ok || sandboxID == "" || filePath == "" {
+			resp.Diagnostics.AddError("Invalid import ID",
+				fmt.Sprintf("Expected <sandbox_id>:<path>, such as \"i1a2b3c4:/home/user/app.py\"; got %q.", req.ID))
+			return
+		}
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("sandbox_id"), sandboxID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("path"), filePath)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), fileID(sandboxID, filePath))...)
 }
 
 // envd finds the sandbox's daemon for a write.

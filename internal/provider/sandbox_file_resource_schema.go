@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
@@ -41,7 +42,9 @@ func (r *sandboxFileResource) Schema(_ context.Context, _ resource.SchemaRequest
 			"the sandbox show up in the next plan: a file that was edited plans a rewrite (its `sha256` differs), " +
 			"one that was deleted plans a re-create. To stay cheap for large files, refresh compares size and " +
 			"modification time first and downloads the file to hash it only when one of them changed. When the " +
-			"sandbox itself is gone the file leaves state with a warning.",
+			"sandbox itself is gone the file leaves state with a warning. Import with `<sandbox_id>:<absolute path>` " +
+			"or by identity; a text file of up to 1 MiB gets its `content` filled in, so a configuration with the " +
+			"same content plans no change.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "`<sandbox_id>:<absolute_path>`.",
@@ -144,6 +147,21 @@ func (r *sandboxFileResource) ValidateConfig(ctx context.Context, req resource.V
 			resp.Diagnostics.AddAttributeError(path.Root("path"), "Invalid file path",
 				"path must name a file, such as \"/home/user/app/config.json\" or \"~/app/config.json\"; got "+strconv.Quote(p)+".")
 		}
+	}
+}
+
+func (r *sandboxFileResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identityschema.Schema{
+		Attributes: map[string]identityschema.Attribute{
+			"sandbox_id": identityschema.StringAttribute{
+				Description:       "ID of the sandbox the file lives in.",
+				RequiredForImport: true,
+			},
+			"path": identityschema.StringAttribute{
+				Description:       "Absolute path of the file in the sandbox.",
+				RequiredForImport: true,
+			},
+		},
 	}
 }
 
