@@ -200,7 +200,7 @@ resource "e2b_sandbox_file" "bin" {
 				ImportStateIdFunc: func(*terraform.State) (string, error) {
 					return sandboxID + ":/home/user/notes/hello.txt", nil
 				},
-				ImportStateVerify:       true,
+				ImportStateVerify: true,
 				// The import fills content for small text files; path comes back absolute.
 				ImportStateVerifyIgnore: []string{"path"},
 			},
