@@ -204,3 +204,22 @@ resource "e2b_sandbox_command" "bad" {
 		})
 	}
 }
+
+// env, stdin, user and cwd reach the command.
+func TestAccSandboxCommand_inputs(t *testing.T) {
+	srv := testAccBackend(t)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: commandConfig(srv, `  command = "echo \"$GREETING from $(pwd)\"; tr a-z A-Z"
+  env     = { GREETING = "hello" }
+  stdin   = "quiet input\n"
+  cwd     = "/tmp"
+  user    = "root"`),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("stdout"), knownvalue.StringExact("hello from /tmp\nQUIET INPUT\n")),
+				statecheck.ExpectSensitiveValue(cmdAddr, tfjsonpath.New("env")),
+			},
+		}},
+	})
+}
