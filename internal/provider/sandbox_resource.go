@@ -195,10 +195,8 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	// Until every call succeeded, the prior state is what is known to be true: a failed call then
-	// leaves the change planned again next time instead of recorded as done.
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-
+	// resp.State starts as the prior state and is only replaced after every call succeeded, so a
+	// failed call leaves the change planned again instead of recorded as done.
 	id := state.ID.ValueString()
 	plan.ID = state.ID
 	wasPaused, wantPaused := state.Paused.ValueBool(), plan.Paused.ValueBool()
