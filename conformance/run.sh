@@ -63,7 +63,9 @@ if [ -z "${CONFORMANCE_EXPECT_NAMESPACES:-}" ]; then
   fi
 fi
 export CONFORMANCE_EXPECT_NAMESPACES
-"$bin_dir/e2b-emulator" -addr 127.0.0.1:0 -isolation "$isolation" -env-file "$env_file" \
+# A private TMPDIR shows whether the emulator removes its data on shutdown.
+mkdir -p "$work/tmp"
+TMPDIR="$work/tmp" "$bin_dir/e2b-emulator" -addr 127.0.0.1:0 -isolation "$isolation" -env-file "$env_file" \
   >"$work/emulator.stdout" 2>"$work/emulator.log" &
 emulator_pid=$!
 for _ in $(seq 1 300); do
@@ -115,6 +117,20 @@ for module in "${modules[@]}"; do
   run_counted "$here/scenario.mjs" "$module" "$version"
   run_counted "$here/wire-check.mjs" "$version"
 done
+
+# The emulator command must stop on SIGTERM and leave nothing behind.
+kill -TERM "$emulator_pid"
+stop_status=0
+wait "$emulator_pid" || stop_status=$?
+emulator_pid=""
+leftovers="$(find "$work/tmp" -mindepth 1 -maxdepth 1 | head -n 5)"
+if [ "$stop_status" -eq 0 ] && [ -z "$leftovers" ]; then
+  echo "ok   emulator: SIGTERM stops it with status 0 and its temporary data removed"
+  total_passed=$((total_passed + 1))
+else
+  echo "FAIL emulator: SIGTERM exit status $stop_status (want 0), left behind: ${leftovers:-nothing}"
+  total_failed=$((total_failed + 1))
+fi
 
 # 5. Once more per version through a proxy that validates every request and
 # answer against E2B's published specs (Go test, in-process emulator).
