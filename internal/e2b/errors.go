@@ -109,6 +109,14 @@ func IsSandboxNotRunning(err error) bool {
 	return ok && e.StatusCode == http.StatusBadGateway
 }
 
+// IsSandboxGone reports a control-plane 404 about a sandbox: it expired or was
+// killed (envd's "not running" 502 is IsSandboxNotRunning).
+func IsSandboxGone(err error) bool {
+	e, ok := asAPIError(err)
+	return ok && e.StatusCode == http.StatusNotFound && e.SandboxID != "" &&
+		!isEnvdOp(e.Op) && !strings.HasPrefix(e.Op, "envd ")
+}
+
 // IsBadRequest reports a 400 / Connect invalid_argument, failed_precondition or out_of_range.
 func IsBadRequest(err error) bool {
 	return hasStatus(err, http.StatusBadRequest, "invalid_argument", "failed_precondition", "out_of_range")

@@ -14,6 +14,10 @@ const (
 	missingKeySummary = "Missing E2B API key"
 	missingKeyDetail  = "No E2B API key is configured. Set `api_key` in the provider \"e2b\" block " +
 		"or the E2B_API_KEY environment variable (keys look like e2b_...; create one at https://e2b.dev/dashboard)."
+	sandboxGoneHint = "The sandbox no longer exists: its timeout ran out or it was killed. " +
+		"Run plan again: the sandbox leaves state and Terraform plans a replacement."
+	sandboxNotRunningHint = "The sandbox stopped answering: it was paused, killed or reached the end of its timeout. " +
+		"Run plan again to see its state; a paused sandbox resumes when `paused = false`."
 	invalidKeySummary = "Invalid E2B API key"
 	invalidKeyDetail  = "E2B rejected the API key (401 Unauthorized): the key is invalid or was revoked. " +
 		"Check `api_key` in the provider \"e2b\" block or the E2B_API_KEY environment variable."
@@ -31,6 +35,10 @@ func clientErrorDiagnostic(summary string, err error) diag.Diagnostic {
 		return diag.NewErrorDiagnostic(summary,
 			"E2B kept answering 429 Too Many Requests after all retries. Wait, lower parallelism "+
 				"(terraform -parallelism), or raise max_retries in the provider block.\n\n"+err.Error())
+	case e2b.IsSandboxGone(err):
+		return diag.NewErrorDiagnostic(summary, sandboxGoneHint+"\n\n"+err.Error())
+	case e2b.IsSandboxNotRunning(err):
+		return diag.NewErrorDiagnostic(summary, sandboxNotRunningHint+"\n\n"+err.Error())
 	default:
 		return diag.NewErrorDiagnostic(summary, err.Error())
 	}

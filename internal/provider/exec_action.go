@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -57,7 +56,7 @@ func (a *execAction) Schema(_ context.Context, _ action.SchemaRequest, resp *act
 			"sandbox_id": schema.StringAttribute{
 				MarkdownDescription: "ID of the sandbox to run the command in.",
 				Required:            true,
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+				Validators:          []validator.String{sandboxIDValidator()},
 			},
 			"command": schema.StringAttribute{
 				MarkdownDescription: "Shell command, run with `bash -l -c`.",

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -92,7 +91,7 @@ func (r *sandboxCommandResource) Schema(_ context.Context, _ resource.SchemaRequ
 				MarkdownDescription: "ID of the sandbox to run the command in.",
 				Required:            true,
 				PlanModifiers:       replaceStr,
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+				Validators:          []validator.String{sandboxIDValidator()},
 			},
 			"command": schema.StringAttribute{
 				MarkdownDescription: "Shell command, run with `bash -l -c`.",

@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
@@ -56,7 +57,7 @@ func (d *sandboxDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "One running or paused sandbox, by ID. Fails when the sandbox does not exist (expired or killed).",
 		Attributes: map[string]schema.Attribute{
-			"id":           schema.StringAttribute{Required: true, MarkdownDescription: "Sandbox ID."},
+			"id":           schema.StringAttribute{Required: true, MarkdownDescription: "Sandbox ID.", Validators: []validator.String{sandboxIDValidator()}},
 			"template_id":  computed("Template ID."),
 			"alias":        computed("Template alias, if any."),
 			"state":        computed("`running` or `paused`."),

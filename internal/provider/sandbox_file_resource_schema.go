@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
@@ -55,7 +54,7 @@ func (r *sandboxFileResource) Schema(_ context.Context, _ resource.SchemaRequest
 				MarkdownDescription: "ID of the sandbox the file lives in. Changing it writes the file in the new sandbox.",
 				Required:            true,
 				PlanModifiers:       replace,
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+				Validators:          []validator.String{sandboxIDValidator()},
 			},
 			"path": schema.StringAttribute{
 				MarkdownDescription: "Where the file goes: absolute, `~/…`, or relative to the user's home directory. " +

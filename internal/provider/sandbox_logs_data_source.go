@@ -54,7 +54,7 @@ func (d *sandboxLogsDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "One page of a sandbox's logs (E2B keeps 7 days). Page on with `next_cursor`.",
 		Attributes: map[string]schema.Attribute{
-			"sandbox_id": schema.StringAttribute{Required: true, MarkdownDescription: "Sandbox ID."},
+			"sandbox_id": schema.StringAttribute{Required: true, MarkdownDescription: "Sandbox ID.", Validators: []validator.String{sandboxIDValidator()}},
 			"cursor": schema.Int64Attribute{
 				Optional: true, Validators: []validator.Int64{int64validator.AtLeast(0)},
 				MarkdownDescription: "Start from this time, in Unix milliseconds. Default: now (backward) or 7 days ago (forward).",

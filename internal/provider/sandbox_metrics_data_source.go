@@ -54,7 +54,7 @@ func (d *sandboxMetricsDataSource) Schema(_ context.Context, _ datasource.Schema
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "CPU, memory and disk usage samples of one sandbox, oldest first.",
 		Attributes: map[string]schema.Attribute{
-			"sandbox_id": schema.StringAttribute{Required: true, MarkdownDescription: "Sandbox ID."},
+			"sandbox_id": schema.StringAttribute{Required: true, MarkdownDescription: "Sandbox ID.", Validators: []validator.String{sandboxIDValidator()}},
 			"start": schema.StringAttribute{
 				Optional: true, Validators: []validator.String{rfc3339Validator()},
 				MarkdownDescription: "Earliest sample (RFC 3339). Default: the sandbox's start.",

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
@@ -62,6 +63,7 @@ func (r *snapshotResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 				MarkdownDescription: "ID of the running sandbox to snapshot.",
 				Required:            true,
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:          []validator.String{sandboxIDValidator()},
 			},
 			"name": schema.StringAttribute{
 				MarkdownDescription: "Optional name of the snapshot template. Taking a snapshot with a name that exists adds a new build to it.",

@@ -37,6 +37,19 @@ var envVarNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // hostnamePattern accepts a DNS name, optionally starting with "*." as E2B allows in allow_out.
 var hostnamePattern = regexp.MustCompile(`^(\*\.)?([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$`)
 
+// sandboxIDPattern is what E2B accepts as a sandbox ID: lower-case letters and
+// digits, with the legacy "-<clientID>" suffix still allowed.
+var sandboxIDPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)?$`)
+
+// checkSandboxID returns "" when s looks like a sandbox ID, else what is wrong.
+func checkSandboxID(s string) string {
+	if sandboxIDPattern.MatchString(s) {
+		return ""
+	}
+	return fmt.Sprintf("%q is not an E2B sandbox ID (lower-case letters and digits, such as "+
+		"\"i3kq0m5x8p2c7v9b1n4z6\"). Use the id of an e2b_sandbox resource or data source.", s)
+}
+
 // checkTemplateRef returns "" when s looks like a template ID or name, else what is wrong.
 func checkTemplateRef(s string) string {
 	switch {
@@ -152,6 +165,11 @@ func (v stringCheckValidator) ValidateString(_ context.Context, req validator.St
 // templateRefValidator validates a template ID or name.
 func templateRefValidator() validator.String {
 	return stringCheckValidator{desc: "must be a template ID or name", summary: "Invalid template", check: checkTemplateRef}
+}
+
+// sandboxIDValidator validates a sandbox ID.
+func sandboxIDValidator() validator.String {
+	return stringCheckValidator{desc: "must be an E2B sandbox ID", summary: "Invalid sandbox ID", check: checkSandboxID}
 }
 
 // hostPortValidator validates host or host:port.

@@ -128,3 +128,16 @@ func TestMapEntriesValidator(t *testing.T) {
 		t.Errorf("too many entries: %d errors, want 1", n)
 	}
 }
+
+func TestCheckSandboxID(t *testing.T) {
+	for _, ok := range []string{"i3kq0m5x8p2c7v9b1n4z6", "abc123", "i3kq0m5x8p2c7v9b1n4z6-6532622b"} {
+		if msg := checkSandboxID(ok); msg != "" {
+			t.Errorf("checkSandboxID(%q) = %q, want valid", ok, msg)
+		}
+	}
+	for _, bad := range []string{"", "not an id!", "I3KQ", "a_b", "a-b-c", "-abc", "abc-"} {
+		if msg := checkSandboxID(bad); !strings.Contains(msg, "is not an E2B sandbox ID") {
+			t.Errorf("checkSandboxID(%q) = %q, want a rejection", bad, msg)
+		}
+	}
+}

@@ -90,7 +90,7 @@ resource "e2b_sandbox" "s" {}`, `(?i)metadata`},
   sandbox_id = "not an id!"
   path       = "/home/user/a"
   content    = "x"
-}`, `(?i)sandbox_id`},
+}`, `(?i)not an E2B sandbox ID`},
 	// e2b_sandbox_command
 	{"empty command", `resource "e2b_sandbox_command" "c" {
   sandbox_id = "` + someID + `"
