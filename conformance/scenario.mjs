@@ -306,7 +306,7 @@ await r.step(
     assert.equal(res.stdout, 'first:one\n');
     assert.equal(res.stderr, 'second:two\n');
     const err = await rejects(sbx.commands.connect(999_999_999), 'connect to an unknown pid');
-    assert.ok(err instanceof NotFoundError || err instanceof sdk.SandboxError, `got ${err?.name}: ${err?.message}`);
+    assert.ok(err instanceof NotFoundError, `expected NotFoundError (Connect not_found), got ${err?.name}: ${err?.message}`);
   },
   created,
 );
