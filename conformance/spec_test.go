@@ -1,8 +1,8 @@
-// Package conformance runs E2B's official JavaScript SDK against the
-// emulator; see README.md. This Go test adds one thing the scenario alone
-// cannot: every request the SDK sends and every answer the emulator gives is
-// validated against E2B's published OpenAPI specs and envd's Connect
-// protocol, through a validating reverse proxy.
+// This test adds one thing the scenario alone cannot: every request the SDK
+// sends and every answer the emulator gives is validated against E2B's
+// published OpenAPI specs and envd's Connect protocol, through a validating
+// reverse proxy.
+
 package conformance
 
 import (
