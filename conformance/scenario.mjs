@@ -745,6 +745,22 @@ await r.step(
   { needs: ['pause: isRunning false, state paused, second pause false, state filter'] },
 );
 
+await r.step('pause keepMemory false: files survive, processes do not', async () => {
+  const fsOnly = await Sandbox.create('base', {
+    metadata: { suite: 'conformance', run: runId, role: 'fs-only' },
+    timeoutMs: SANDBOX_TIMEOUT_MS,
+  });
+  const bg = await fsOnly.commands.run('sleep 3600', { background: true, timeoutMs: 0 });
+  await fsOnly.files.write('disk.txt', 'on disk');
+  assert.equal(await fsOnly.pause({ keepMemory: false }), true);
+  await bg.disconnect();
+  const back = await Sandbox.connect(fsOnly.sandboxId);
+  assert.equal(await back.files.read('disk.txt'), 'on disk');
+  const procs = await back.commands.list();
+  assert.ok(!procs.some((p) => p.pid === bg.pid), `pid ${bg.pid} survived a filesystem-only pause`);
+  assert.equal(await back.kill(), true);
+});
+
 // -------------------------------------------------------------- snapshot
 
 await r.step(
