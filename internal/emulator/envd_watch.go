@@ -114,6 +114,7 @@ func (s *Server) watchDir(w http.ResponseWriter, r *http.Request, sb *sandbox) {
 	withEntry := req.IncludeEntry || req.IncludeEntrySnake
 	drop, unregister := sb.addStream()
 	defer unregister()
+	prev := scanTree(host, req.Recursive) // before "start": later changes are reported
 	sw := newStreamWriter(w)
 	if err := sw.send(map[string]any{"start": struct{}{}}); err != nil {
 		return
@@ -125,7 +126,6 @@ func (s *Server) watchDir(w http.ResponseWriter, r *http.Request, sb *sandbox) {
 		defer t.Stop()
 		deadlineC = t.C
 	}
-	prev := scanTree(host, req.Recursive)
 	poll := time.NewTicker(watchPollInterval)
 	defer poll.Stop()
 	lastSent := time.Now()

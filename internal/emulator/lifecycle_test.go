@@ -207,8 +207,11 @@ func TestPauseResumeKeepsProcess(t *testing.T) {
 	t.Parallel()
 	c := startTestServer(t, Options{})
 	sb := c.create(map[string]any{"timeout": 300})
-	ps := c.startProcess(sb, "sleep 300", nil, nil)
+	ps := c.startProcess(sb, "echo ready; exec sleep 300", nil, nil)
 	pid := ps.pid
+	if f, err := ps.next(); err != nil || f.msg["event"].(map[string]any)["data"] == nil {
+		t.Fatalf("expected the ready output, got %v %v", f.msg, err) // the command is past its setup
+	}
 	_ = ps.resp.Body.Close() // client leaves; the process must keep running
 	eventually(t, "process running", func() bool { s := procState(pid); return s == "S" || s == "R" })
 
