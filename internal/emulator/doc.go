@@ -35,4 +35,40 @@
 // Expiry kills the sandbox (SIGKILL to all its processes, open envd streams
 // are dropped without an end-stream frame) or pauses it when autoPause was
 // requested.
+//
+// # Routing
+//
+// One listener serves everything: requests that carry E2b-Sandbox-Id, or
+// whose path is /files, /files/compose, /envs, /metrics, /process.Process/* or
+// /filesystem.Filesystem/*, go to envd; /_emulator/* is the admin API; the
+// rest is the control plane. Options.EnvdAddr adds an envd-only listener.
+// Header-less /files requests (signed URLs) go to the secure sandbox whose
+// access token validates the signature. Envd requests for unknown, paused or
+// killed sandboxes get E2B's edge 502; a paused sandbox with autoResume is
+// resumed by its first envd request.
+//
+// Control-plane routes (their ServeMux patterns are the counter and fault
+// route keys): POST /sandboxes, POST /v2/sandboxes, GET /sandboxes,
+// GET /v2/sandboxes, GET|DELETE /sandboxes/{id},
+// POST /sandboxes/{id}/{timeout,refreshes,pause,resume,connect,fork,snapshots},
+// POST /v2/sandboxes/{id}/connect, PUT /sandboxes/{id}/network,
+// GET /sandboxes/{id}/metrics, GET /sandboxes/metrics, GET /sandboxes/{id}/logs,
+// GET /v2/sandboxes/{id}/logs, GET /snapshots, GET /v2/templates,
+// GET /templates, GET|DELETE /templates/{id}, GET /templates/aliases/{alias},
+// and GET /health (no key). Envd route keys are "envd METHOD /path" for REST
+// ("envd POST /files") and "envd /process.Process/Start" for RPCs.
+//
+// Admin API (no API key, never faulted, not counted): PUT|GET|DELETE
+// /_emulator/faults (Faults JSON; latency in nanoseconds or "250ms"),
+// GET|DELETE /_emulator/counters, POST /_emulator/templates (TemplateSeed
+// JSON), POST /_emulator/sandboxes/{id}/expire.
+//
+// # Differences from E2B worth knowing
+//
+// Sandboxes created through POST /v2/sandboxes are secure unless the body
+// says secure=false (SDK 2.51 has no secure option), and both /v2 create and
+// connect default the timeout to 300 s (legacy create: 15 s). Fork and
+// snapshots copy files only; processes are not cloned. The base template's
+// ID is E2B's ("rki5dems9wqfm4r03t7g", alias "base"); snapshots live in the
+// team namespace "local-team". PTY requests run without a real terminal.
 package emulator

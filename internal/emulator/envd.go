@@ -92,6 +92,8 @@ func (s *Server) serveEnvd(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 	case path == "/files":
 		s.serveFiles(w, r, sb)
+	case path == "/files/compose" && r.Method == http.MethodPost:
+		s.composeFiles(w, r, sb)
 	case path == "/envs" && r.Method == http.MethodGet:
 		s.mu.Lock()
 		envs := copyMap(sb.envVars)

@@ -340,3 +340,75 @@ func (sb *sandbox) getFileMeta(host string) map[string]string {
 	}
 	return nil
 }
+
+// composeFiles concatenates source files into destination and deletes the
+// sources (POST /files/compose).
+func (s *Server) composeFiles(w http.ResponseWriter, r *http.Request, sb *sandbox) {
+	var req struct {
+		SourcePaths []string `json:"source_paths"`
+		Destination string   `json:"destination"`
+	}
+	if err := decodeBody(r, &req); err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	if len(req.SourcePaths) == 0 || req.Destination == "" {
+		writeError(w, http.StatusBadRequest, "source_paths and destination are required")
+		return
+	}
+	var readers []io.Reader
+	var hosts []string
+	for _, p := range req.SourcePaths {
+		v, host := sb.resolvePath(p)
+		f, err := os.Open(host)
+		if err != nil {
+			for _, rd := range readers {
+				_ = rd.(*os.File).Close()
+			}
+			if errors.Is(err, os.ErrNotExist) {
+				writeErrorf(w, http.StatusNotFound, "path '%s' does not exist", v)
+				return
+			}
+			writeErrorf(w, http.StatusInternalServerError, "error opening file '%s': %v", v, err)
+			return
+		}
+		readers = append(readers, f)
+		hosts = append(hosts, host)
+	}
+	dv, dhost := sb.resolvePath(req.Destination)
+	err := writeHostFile(dhost+".compose-"+newID("", 8), dhost, io.MultiReader(readers...))
+	for _, rd := range readers {
+		_ = rd.(*os.File).Close()
+	}
+	if err != nil {
+		writeErrorf(w, http.StatusInternalServerError, "error writing '%s': %v", dv, err)
+		return
+	}
+	for _, h := range hosts {
+		if h != dhost {
+			_ = os.Remove(h)
+		}
+	}
+	writeJSON(w, http.StatusOK, uploadedEntry{Path: dv, Name: path.Base(dv), Type: "file"})
+}
+
+// writeHostFile writes r to tmp, then renames it to dst (parents created).
+func writeHostFile(tmp, dst string, r io.Reader) error {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, r); err != nil {
+		_ = f.Close()
+		_ = os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		_ = os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, dst)
+}

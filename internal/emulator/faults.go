@@ -93,7 +93,7 @@ type faultDecision struct {
 
 func routeMatches(routes []string, key string) bool {
 	if len(routes) == 0 {
-		return true
+		return key != "envd GET /health" // health checks are exempt unless named
 	}
 	for _, r := range routes {
 		if r == key || strings.HasPrefix(key, r+" ") {

@@ -320,3 +320,25 @@ func TestSecureSandboxTokensAndSignatures(t *testing.T) {
 		t.Fatalf("EnvdAPIKeySeen %d, want %d", got, before+1)
 	}
 }
+
+func TestComposeFiles(t *testing.T) {
+	t.Parallel()
+	c := startTestServer(t, Options{})
+	sb := c.create(map[string]any{})
+	c.upload(sb, "p1", strings.NewReader("one,"), nil)
+	c.upload(sb, "p2", strings.NewReader("two"), nil)
+	st, data, _ := c.request("POST", c.srv.SandboxURL()+"/files/compose", map[string]any{"source_paths": []string{"p1", "/home/user/p2"}, "destination": "out/all.txt"}, envdHeaders(sb))
+	if st != 200 || !strings.Contains(string(data), `"path":"/home/user/out/all.txt"`) {
+		t.Fatalf("compose: %d %s", st, data)
+	}
+	if st, data := c.download(sb, "out/all.txt"); st != 200 || string(data) != "one,two" {
+		t.Fatalf("composed: %d %q", st, data)
+	}
+	if st, _ := c.download(sb, "p1"); st != 404 {
+		t.Fatal("compose kept its sources")
+	}
+	st, _, _ = c.request("POST", c.srv.SandboxURL()+"/files/compose", map[string]any{"source_paths": []string{"nope"}, "destination": "x"}, envdHeaders(sb))
+	if st != 404 {
+		t.Fatalf("compose of a missing source: %d", st)
+	}
+}
