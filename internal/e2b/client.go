@@ -56,6 +56,7 @@ type Client struct {
 	userAgent  string
 	control    *retryablehttp.Client
 	envd       *retryablehttp.Client
+	sandboxes  sandboxCache
 }
 
 // New builds a Client. It fails only for malformed URLs; an empty APIKey is

@@ -37,6 +37,16 @@ func (c *Client) CreateSandbox(ctx context.Context, req CreateSandboxRequest) (*
 		}
 		body.Metadata[IdempotencyMetadataKey] = req.IdempotencyToken
 	}
+	sb, err := c.createOnce(ctx, req, body)
+	if err == nil {
+		c.sandboxes.rememberSandbox(sb)
+	}
+	return sb, err
+}
+
+// createOnce sends the create, and with a token resolves unknown outcomes by
+// looking the sandbox up instead of creating a second one.
+func (c *Client) createOnce(ctx context.Context, req CreateSandboxRequest, body wireNewSandbox) (*Sandbox, error) {
 	for attempt := 0; ; attempt++ {
 		sb, err := c.postSandbox(ctx, body)
 		if err == nil || req.IdempotencyToken == "" || !outcomeUnknown(err) || ctx.Err() != nil {

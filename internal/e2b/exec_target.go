@@ -10,17 +10,21 @@ import (
 // unreachable until the sandbox is resumed.
 var ErrSandboxPaused = errors.New("sandbox is paused")
 
-// SandboxEnvd looks the sandbox up on the control plane (for its envd access
-// token and domain) and returns an Envd acting as user ("" = the template's
-// default user). A sandbox that is gone gives an IsNotFound error; a paused
+// SandboxEnvd returns an Envd for the sandbox acting as user ("" = the
+// template's default user). It reads the sandbox from the control plane (for
+// its envd access token and domain) only when this client has not already
+// seen it created, read or resumed. A sandbox that is gone gives an IsNotFound error; a paused
 // one an error wrapping ErrSandboxPaused.
 func (c *Client) SandboxEnvd(ctx context.Context, sandboxID, user string) (*Envd, error) {
-	d, err := c.GetSandbox(ctx, sandboxID)
-	if err != nil {
-		return nil, err
+	a, ok := c.sandboxes.get(sandboxID)
+	if !ok {
+		if _, err := c.GetSandbox(ctx, sandboxID); err != nil {
+			return nil, err
+		}
+		a, _ = c.sandboxes.get(sandboxID)
 	}
-	if d.State == "paused" {
+	if a.paused {
 		return nil, fmt.Errorf("sandbox %q: %w; resume it to reach its files and processes", sandboxID, ErrSandboxPaused)
 	}
-	return c.Envd(EnvdTarget{SandboxID: sandboxID, AccessToken: d.EnvdAccessToken, Domain: d.Domain, User: user}), nil
+	return c.Envd(EnvdTarget{SandboxID: sandboxID, AccessToken: a.token, Domain: a.domain, User: user}), nil
 }

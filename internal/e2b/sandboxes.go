@@ -144,6 +144,7 @@ func (c *Client) GetSandbox(ctx context.Context, id string) (*SandboxDetail, err
 		path: "/sandboxes/" + pathSeg(id), class: retryIdempotent, out: &w,
 	})
 	if err != nil {
+		c.sandboxes.observe(id, nil, err)
 		return nil, err
 	}
 	d := &SandboxDetail{
@@ -155,6 +156,7 @@ func (c *Client) GetSandbox(ctx context.Context, id string) (*SandboxDetail, err
 	if w.Lifecycle != nil {
 		d.Lifecycle = &Lifecycle{AutoResume: w.Lifecycle.AutoResume, OnTimeout: w.Lifecycle.OnTimeout}
 	}
+	c.sandboxes.observe(id, d, nil)
 	return d, nil
 }
 
@@ -165,6 +167,9 @@ func (c *Client) KillSandbox(ctx context.Context, id string) error {
 		op: "kill sandbox", sandboxID: id, method: http.MethodDelete,
 		path: "/sandboxes/" + pathSeg(id), class: retryIdempotent,
 	})
+	if err == nil || IsNotFound(err) {
+		c.sandboxes.forget(id)
+	}
 	return err
 }
 
@@ -189,7 +194,10 @@ func (c *Client) PauseSandbox(ctx context.Context, id string) error {
 		body: struct{}{},
 	})
 	if err != nil && res.attempts > 1 && IsConflict(err) {
-		return nil
+		err = nil
+	}
+	if err == nil {
+		c.sandboxes.markPaused(id)
 	}
 	return err
 }
@@ -206,9 +214,12 @@ func (c *Client) ConnectSandbox(ctx context.Context, id string, timeout int32) (
 		body: map[string]int32{"timeout": timeout}, out: &w,
 	})
 	if err != nil {
+		c.sandboxes.observe(id, nil, err)
 		return nil, false, err
 	}
-	return w.toSandbox(), res.status == http.StatusCreated, nil
+	sb := w.toSandbox()
+	c.sandboxes.rememberSandbox(sb)
+	return sb, res.status == http.StatusCreated, nil
 }
 
 // NetworkUpdate replaces a running sandbox's egress rules; omitted fields are cleared.

@@ -17,7 +17,14 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
 )
 
-const latency = 50 * time.Millisecond
+// latency is added to every request; E2B_BENCH_LATENCY overrides it (for
+// example "0s" to see the provider's and emulator's own share).
+var latency = func() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("E2B_BENCH_LATENCY")); err == nil {
+		return d
+	}
+	return 50 * time.Millisecond
+}()
 
 const header = `
 terraform {
