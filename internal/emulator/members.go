@@ -50,7 +50,11 @@ func (pt *processTable) pruneMembers() {
 
 // pids lists the sandbox's live host processes.
 func (pt *processTable) pids() []int {
-	procs := scanProcs(pt.sb.srv.isolate)
+	return pt.pidsIn(scanProcs(pt.sb.srv.isolate))
+}
+
+// pidsIn picks the sandbox's processes out of a host scan.
+func (pt *processTable) pidsIn(procs []procEntry) []int {
 	pt.mu.Lock()
 	defer pt.mu.Unlock()
 	var out []int

@@ -51,9 +51,14 @@ func (sb *sandbox) logsCopy() []logEntry {
 
 // takeSample records one metrics sample from /proc and the sandbox's files.
 func (sb *sandbox) takeSample() {
+	sb.takeSampleFrom(scanProcs(sb.srv.isolate))
+}
+
+// takeSampleFrom samples using a host process scan shared by all sandboxes.
+func (sb *sandbox) takeSampleFrom(procs []procEntry) {
 	var ticks uint64
 	var rss int64
-	pids := sb.procs.pids()
+	pids := sb.procs.pidsIn(procs)
 	for _, pid := range pids {
 		t, r := procStat(pid)
 		ticks += t
@@ -103,8 +108,12 @@ func (s *Server) runSampler() {
 				}
 			}
 			s.mu.Unlock()
+			if len(running) == 0 {
+				continue
+			}
+			procs := scanProcs(s.isolate)
 			for _, sb := range running {
-				sb.takeSample()
+				sb.takeSampleFrom(procs)
 			}
 		}
 	}
