@@ -1,7 +1,10 @@
 package emulator
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/base64"
+	"encoding/binary"
 	"fmt"
 	"net/http"
 	"strings"
@@ -177,4 +180,67 @@ func TestKillDropsStreamsWithoutEndStream(t *testing.T) {
 	if res.dropped == nil || res.endStream != nil {
 		t.Fatalf("stream after kill %+v, want dropped without end-stream", res)
 	}
+}
+
+func TestStreamInputAndPty(t *testing.T) {
+	t.Parallel()
+	c := startTestServer(t, Options{})
+	sb := c.create(map[string]any{})
+	cat := c.startProcess(sb, "cat", map[string]any{"stdin": true}, nil)
+	var body bytes.Buffer
+	for _, msg := range []string{
+		fmt.Sprintf(`{"start":{"process":{"pid":%d}}}`, cat.pid),
+		`{"data":{"input":{"stdin":"` + base64.StdEncoding.EncodeToString([]byte("streamed")) + `"}}}`,
+		`{"keepalive":{}}`,
+	} {
+		body.WriteByte(0)
+		_ = binary.Write(&body, binary.BigEndian, uint32(len(msg)))
+		body.WriteString(msg)
+	}
+	req, _ := http.NewRequest("POST", c.srv.SandboxURL()+"/process.Process/StreamInput", &body)
+	req.Header.Set("Content-Type", "application/connect+json")
+	for k, v := range envdHeaders(sb) {
+		req.Header.Set(k, v)
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := &procStream{t: t, resp: resp, r: bufio.NewReader(resp.Body)}
+	if f, err := ps.next(); err != nil || f.flags != 0 {
+		t.Fatalf("StreamInput response %v %v", f, err)
+	}
+	if f, err := ps.next(); err != nil || f.flags != flagEndStream || len(f.msg) != 0 {
+		t.Fatalf("StreamInput end %v %v", f, err)
+	}
+	_ = resp.Body.Close()
+	c.rpc(sb, "process.Process/CloseStdin", map[string]any{"process": map[string]any{"pid": cat.pid}})
+	if res := cat.collect(); res.stdout != "streamed" {
+		t.Fatalf("cat got %q", res.stdout)
+	}
+
+	pty := c.openStream(sb, "process.Process/Start", map[string]any{
+		"process": map[string]any{"cmd": "/bin/bash", "args": []string{"-c", "echo out; echo err >&2"}},
+		"pty":     map[string]any{"size": map[string]any{"cols": 80, "rows": 24}},
+	}, nil)
+	pty.expectStart()
+	var got strings.Builder
+	for {
+		f, err := pty.next()
+		if err != nil || f.flags == flagEndStream {
+			break
+		}
+		if d, ok := f.msg["event"].(map[string]any)["data"].(map[string]any); ok {
+			if _, isPty := d["pty"]; !isPty {
+				t.Fatalf("pty process sent %v", d)
+			}
+			b, _ := base64.StdEncoding.DecodeString(d["pty"].(string))
+			got.Write(b)
+		}
+	}
+	if got.String() != "out\nerr\n" {
+		t.Fatalf("pty output %q", got.String())
+	}
+	st, data := c.rpc(sb, "process.Process/Update", map[string]any{"process": map[string]any{"pid": cat.pid}, "pty": map[string]any{"size": map[string]any{"cols": 100, "rows": 30}}})
+	wantStatus(t, "update", st, data, http.StatusOK)
 }
