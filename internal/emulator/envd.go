@@ -2,7 +2,9 @@ package emulator
 
 import (
 	"crypto/subtle"
+	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -87,6 +89,12 @@ func (s *Server) serveEnvd(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if path != "/health" {
+		if status, msg := checkEnvdUser(r); status != 0 {
+			writeError(w, status, msg)
+			return
+		}
+	}
 	switch {
 	case path == "/health":
 		w.WriteHeader(http.StatusNoContent)
@@ -156,4 +164,28 @@ func (sb *sandbox) envdMetrics() envdMetrics {
 		MemTotal: memTotalBytes, MemUsed: last.memUsed, MemTotalMiB: memTotalBytes >> 20, MemUsedMiB: last.memUsed >> 20,
 		DiskUsed: last.diskUsed, DiskTotal: diskTotalBytes,
 	}
+}
+
+// knownUsers are the users of E2B's standard templates. Both get the same
+// home here (/home/user); the emulator only checks the name.
+var knownUsers = map[string]bool{"user": true, "root": true}
+
+// checkEnvdUser validates the username query (REST) or Basic auth user (RPC).
+func checkEnvdUser(r *http.Request) (int, string) {
+	if u := r.URL.Query().Get("username"); u != "" && !knownUsers[u] {
+		return http.StatusUnauthorized, fmt.Sprintf("error looking up user '%s': user: unknown user %s", u, u)
+	}
+	auth := r.Header.Get("Authorization")
+	if !strings.HasPrefix(auth, "Basic ") {
+		return 0, ""
+	}
+	raw, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(auth, "Basic "))
+	if err != nil {
+		return http.StatusUnauthorized, "invalid authorization header"
+	}
+	u, _, _ := strings.Cut(string(raw), ":")
+	if u != "" && !knownUsers[u] {
+		return http.StatusUnauthorized, fmt.Sprintf("invalid username: '%s'", u)
+	}
+	return 0, ""
 }

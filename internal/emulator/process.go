@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -150,6 +152,9 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, pty
 	}
 	if st, err := os.Stat(hostCwd); err != nil || !st.IsDir() {
 		return nil, nil, newRPCError("invalid_argument", "cwd '%s' does not exist", vcwd)
+	}
+	if err := pt.checkCommand(cfg.Cmd, cfg.Envs); err != nil {
+		return nil, nil, err
 	}
 	var cmd *exec.Cmd
 	if pt.sb.srv.isolate {
@@ -435,3 +440,36 @@ func (pt *processTable) list() []*process {
 }
 
 func trimSignalName(s string) string { return strings.TrimPrefix(s, "SIGNAL_") }
+
+// checkCommand fails like envd's start when the executable does not exist
+// (in the isolated case the wrapper would otherwise exit with 127).
+func (pt *processTable) checkCommand(name string, envs map[string]string) error {
+	if strings.Contains(name, "/") {
+		v, host := pt.sb.resolvePath(name)
+		if !isPrivatePath(v) {
+			host = v
+		}
+		if st, err := os.Stat(host); err != nil || st.IsDir() {
+			return newRPCError("internal", "error starting process: fork/exec %s: no such file or directory", name)
+		}
+		return nil
+	}
+	pathEnv := defaultPath
+	if p, ok := envs["PATH"]; ok {
+		pathEnv = p
+	}
+	for _, dir := range filepath.SplitList(pathEnv) {
+		if dir == "" {
+			continue
+		}
+		candidate := path.Join(dir, name)
+		v, host := pt.sb.resolvePath(candidate)
+		if !isPrivatePath(v) {
+			host = v
+		}
+		if st, err := os.Stat(host); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return nil
+		}
+	}
+	return newRPCError("internal", "error starting process: exec: %q: executable file not found in $PATH", name)
+}

@@ -244,3 +244,30 @@ func TestStreamInputAndPty(t *testing.T) {
 	st, data := c.rpc(sb, "process.Process/Update", map[string]any{"process": map[string]any{"pid": cat.pid}, "pty": map[string]any{"size": map[string]any{"cols": 100, "rows": 30}}})
 	wantStatus(t, "update", st, data, http.StatusOK)
 }
+
+func TestUnknownCommandAndUser(t *testing.T) {
+	t.Parallel()
+	c := startTestServer(t, Options{})
+	sb := c.create(map[string]any{})
+	for _, cmd := range []string{"/no/such/binary", "no-such-command-here"} {
+		ps := c.openStream(sb, "process.Process/Start", map[string]any{"process": map[string]any{"cmd": cmd}}, nil)
+		f, err := ps.next()
+		e, _ := f.msg["error"].(map[string]any)
+		if err != nil || f.flags != flagEndStream || e["code"] != "internal" || !strings.Contains(fmt.Sprint(e["message"]), "error starting process") {
+			t.Fatalf("start %s: %v %v", cmd, f.msg, err)
+		}
+	}
+	h := envdHeaders(sb)
+	h["Authorization"] = "Basic " + base64.StdEncoding.EncodeToString([]byte("mallory:"))
+	st, data, _ := c.request("POST", c.srv.SandboxURL()+"/process.Process/List", map[string]any{}, h)
+	if st != 401 || !strings.Contains(string(data), "invalid username: 'mallory'") {
+		t.Fatalf("unknown rpc user: %d %s", st, data)
+	}
+	h["Authorization"] = "Basic " + base64.StdEncoding.EncodeToString([]byte("user:"))
+	st, data, _ = c.request("POST", c.srv.SandboxURL()+"/process.Process/List", map[string]any{}, h)
+	wantStatus(t, "known rpc user", st, data, http.StatusOK)
+	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/files?path=x&username=mallory", nil, envdHeaders(sb))
+	if st != 401 || !strings.Contains(string(data), "error looking up user 'mallory'") {
+		t.Fatalf("unknown files user: %d %s", st, data)
+	}
+}
