@@ -157,6 +157,9 @@ func writeFaultStatus(w http.ResponseWriter, status int) {
 	switch status {
 	case http.StatusTooManyRequests:
 		w.Header().Set("Retry-After", "1")
+		w.Header().Set("RateLimit-Limit", "20000")
+		w.Header().Set("RateLimit-Remaining", "0")
+		w.Header().Set("RateLimit-Reset", "1")
 		msg = "Rate limit exceeded"
 	case http.StatusInternalServerError:
 		msg = "Internal server error"
