@@ -251,6 +251,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	now := time.Now().UTC()
 	sb.startedAt, sb.endAt, sb.resumeTimeout = now, now.Add(timeout), timeout
 	sb.autoPause, sb.autoResume, sb.secure = autoPause, autoResume, secure
+	sb.autoPauseKeeps = req.AutoPauseMemory == nil || *req.AutoPauseMemory
 	sb.allowInternet = req.AllowInternetAccess
 	sb.network = netCfg
 	if req.Metadata != nil {

@@ -237,6 +237,7 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 		sb.tmpl = src.tmpl
 		sb.startedAt, sb.endAt, sb.resumeTimeout = now, now.Add(timeout), timeout
 		sb.autoPause, sb.autoResume, sb.secure = src.autoPause, src.autoResume, src.secure
+		sb.autoPauseKeeps = src.autoPauseKeeps
 		sb.allowInternet, sb.network = src.allowInternet, src.network
 		sb.metadata, sb.envVars = copyMap(src.metadata), copyMap(src.envVars)
 		s.sandboxes[sb.id] = sb

@@ -374,3 +374,32 @@ func TestSeparateEnvdListenerTokensAndAutoResume(t *testing.T) {
 	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/", nil, h)
 	wantStatus(t, "other port", st, data, http.StatusBadGateway)
 }
+
+func TestPauseWithoutMemoryLosesProcessesKeepsFiles(t *testing.T) {
+	t.Parallel()
+	c := startTestServer(t, Options{})
+	for _, how := range []string{"pause memory=false", "autoPauseMemory=false"} {
+		body := map[string]any{}
+		if how == "autoPauseMemory=false" {
+			body = map[string]any{"autoPause": true, "autoPauseMemory": false}
+		}
+		sb := c.create(body)
+		c.mustRun(sb, "echo kept > ~/f")
+		c.startProcess(sb, "sleep 300", nil, nil)
+		if how == "pause memory=false" {
+			st, data, _ := c.api("POST", "/sandboxes/"+sb.SandboxID+"/pause", map[string]any{"memory": false})
+			wantStatus(t, how, st, data, http.StatusNoContent)
+		} else if err := c.srv.Expire(sb.SandboxID); err != nil {
+			t.Fatal(err)
+		}
+		st, data, _ := c.api("POST", "/sandboxes/"+sb.SandboxID+"/connect", map[string]any{"timeout": 60})
+		wantStatus(t, how+": connect", st, data, http.StatusCreated)
+		eventually(t, how+": processes gone", func() bool {
+			st, data := c.rpc(sb, "process.Process/List", map[string]any{})
+			return st == 200 && !strings.Contains(string(data), "sleep 300")
+		})
+		if out := c.mustRun(sb, "cat ~/f"); out != "kept\n" {
+			t.Fatalf("%s: file %q", how, out)
+		}
+	}
+}

@@ -36,6 +36,7 @@ type sandbox struct {
 	endAt          time.Time
 	resumeTimeout  time.Duration
 	autoPause      bool
+	autoPauseKeeps bool // autoPauseMemory: an auto-pause keeps processes (memory snapshot)
 	autoResume     bool
 	secure         bool
 	allowInternet  *bool
@@ -143,7 +144,7 @@ func (s *Server) onTimer(sb *sandbox, gen int) {
 // It releases s.mu.
 func (s *Server) expireLocked(sb *sandbox) {
 	if sb.autoPause {
-		s.pauseLocked(sb, true)
+		s.pauseLocked(sb, sb.autoPauseKeeps)
 		s.mu.Unlock()
 		sb.addLog("info", "Sandbox paused after timeout", nil)
 		return
