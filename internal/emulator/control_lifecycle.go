@@ -1,0 +1,275 @@
+package emulator
+
+import (
+	"net/http"
+	"strings"
+	"time"
+)
+
+type timeoutRequest struct {
+	Timeout *int32 `json:"timeout"`
+}
+
+func (s *Server) handleSetTimeout(w http.ResponseWriter, r *http.Request) {
+	id, ok := sandboxIDParam(w, r)
+	if !ok {
+		return
+	}
+	var req timeoutRequest
+	if err := decodeBody(r, &req); err != nil {
+		validationError(w, err.Error())
+		return
+	}
+	if req.Timeout == nil {
+		validationError(w, `request body has an error: doesn't match schema: Error at "/timeout": property "timeout" is missing`)
+		return
+	}
+	if *req.Timeout < 0 {
+		validationError(w, `request body has an error: doesn't match schema: Error at "/timeout": number must be at least 0`)
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sb := s.lookupLocked(w, id)
+	if sb == nil {
+		return
+	}
+	if sb.state != stateRunning {
+		notFoundSandbox(w, id)
+		return
+	}
+	end := time.Now().UTC().Add(time.Duration(*req.Timeout) * time.Second)
+	if limit := sb.startedAt.Add(s.opts.MaxLifetime); end.After(limit) {
+		end = limit // E2B caps silently at the team's maximum length
+	}
+	sb.endAt = end
+	s.armTimerLocked(sb)
+	go sb.addLog("info", "Sandbox timeout updated", map[string]string{"endAt": end.Format(time.RFC3339)})
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Server) handleRefresh(w http.ResponseWriter, r *http.Request) {
+	id, ok := sandboxIDParam(w, r)
+	if !ok {
+		return
+	}
+	var req struct {
+		Duration *int `json:"duration"`
+	}
+	if err := decodeBody(r, &req); err != nil && err != errEmptyBody {
+		validationError(w, err.Error())
+		return
+	}
+	d := 15
+	if req.Duration != nil {
+		if *req.Duration < 0 || *req.Duration > 3600 {
+			validationError(w, `request body has an error: doesn't match schema: Error at "/duration": number must be between 0 and 3600`)
+			return
+		}
+		if *req.Duration > d {
+			d = *req.Duration
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sb := s.lookupLocked(w, id)
+	if sb == nil {
+		return
+	}
+	if sb.state != stateRunning {
+		notFoundSandbox(w, id)
+		return
+	}
+	end := time.Now().UTC().Add(time.Duration(d) * time.Second)
+	if limit := sb.startedAt.Add(s.opts.MaxLifetime); end.After(limit) {
+		end = limit
+	}
+	if end.After(sb.endAt) {
+		sb.endAt = end
+		s.armTimerLocked(sb)
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Server) handlePause(w http.ResponseWriter, r *http.Request) {
+	id, ok := sandboxIDParam(w, r)
+	if !ok {
+		return
+	}
+	var req struct {
+		Memory *bool `json:"memory"`
+	}
+	if err := decodeBody(r, &req); err != nil && err != errEmptyBody {
+		validationError(w, err.Error())
+		return
+	}
+	memory := req.Memory == nil || *req.Memory
+	s.mu.Lock()
+	sb := s.lookupLocked(w, id)
+	if sb == nil {
+		s.mu.Unlock()
+		return
+	}
+	if sb.state == statePaused {
+		s.mu.Unlock()
+		writeErrorf(w, http.StatusConflict, "Error pausing sandbox - sandbox '%s' is already paused", id)
+		return
+	}
+	s.pauseLocked(sb, memory)
+	s.mu.Unlock()
+	sb.addLog("info", "Sandbox paused", nil)
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// handleConnect serves /sandboxes/{id}/connect and /v2/...: 200 when running
+// (TTL only extended), 201 when it resumed a paused sandbox.
+func (s *Server) handleConnect(w http.ResponseWriter, r *http.Request) {
+	id, ok := sandboxIDParam(w, r)
+	if !ok {
+		return
+	}
+	v2 := strings.HasPrefix(r.Pattern, "POST /v2/")
+	var req timeoutRequest
+	if err := decodeBody(r, &req); err != nil && (err != errEmptyBody || !v2) {
+		validationError(w, err.Error())
+		return
+	}
+	if req.Timeout == nil && !v2 {
+		validationError(w, `request body has an error: doesn't match schema: Error at "/timeout": property "timeout" is missing`)
+		return
+	}
+	var timeout time.Duration
+	if req.Timeout != nil {
+		if *req.Timeout < 0 {
+			validationError(w, `request body has an error: doesn't match schema: Error at "/timeout": number must be at least 0`)
+			return
+		}
+		timeout = time.Duration(*req.Timeout) * time.Second
+		if timeout > s.opts.MaxLifetime {
+			writeError(w, http.StatusBadRequest, s.maxLifetimeMessage())
+			return
+		}
+	}
+	s.mu.Lock()
+	sb := s.lookupLocked(w, id)
+	if sb == nil {
+		s.mu.Unlock()
+		return
+	}
+	if sb.state == stateRunning {
+		if req.Timeout != nil {
+			end := time.Now().UTC().Add(timeout)
+			if limit := sb.startedAt.Add(s.opts.MaxLifetime); end.After(limit) {
+				end = limit
+			}
+			if end.After(sb.endAt) {
+				sb.endAt = end
+				s.armTimerLocked(sb)
+			}
+		}
+		resp := s.sandboxResponseLocked(sb)
+		s.mu.Unlock()
+		writeJSON(w, http.StatusOK, resp)
+		return
+	}
+	if req.Timeout == nil {
+		timeout = defaultTimeoutV2
+	}
+	s.resumeLocked(sb, timeout)
+	resp := s.sandboxResponseLocked(sb)
+	s.mu.Unlock()
+	sb.addLog("info", "Sandbox resumed", nil)
+	writeJSON(w, http.StatusCreated, resp)
+}
+
+// handleResume is the deprecated POST /sandboxes/{id}/resume.
+func (s *Server) handleResume(w http.ResponseWriter, r *http.Request) {
+	id, ok := sandboxIDParam(w, r)
+	if !ok {
+		return
+	}
+	var req struct {
+		Timeout   *int32 `json:"timeout"`
+		AutoPause *bool  `json:"autoPause"`
+	}
+	if err := decodeBody(r, &req); err != nil && err != errEmptyBody {
+		validationError(w, err.Error())
+		return
+	}
+	timeout := defaultTimeoutV1
+	if req.Timeout != nil {
+		if *req.Timeout < 0 {
+			validationError(w, `request body has an error: doesn't match schema: Error at "/timeout": number must be at least 0`)
+			return
+		}
+		timeout = time.Duration(*req.Timeout) * time.Second
+	}
+	if timeout > s.opts.MaxLifetime {
+		writeError(w, http.StatusBadRequest, s.maxLifetimeMessage())
+		return
+	}
+	s.mu.Lock()
+	sb := s.lookupLocked(w, id)
+	if sb == nil {
+		s.mu.Unlock()
+		return
+	}
+	if sb.state == stateRunning {
+		s.mu.Unlock()
+		writeErrorf(w, http.StatusConflict, "Sandbox %s is already running", id)
+		return
+	}
+	if req.AutoPause != nil {
+		sb.autoPause = *req.AutoPause
+	}
+	s.resumeLocked(sb, timeout)
+	resp := s.sandboxResponseLocked(sb)
+	s.mu.Unlock()
+	sb.addLog("info", "Sandbox resumed", nil)
+	writeJSON(w, http.StatusCreated, resp)
+}
+
+type networkUpdateRequest struct {
+	AllowOut            []string        `json:"allowOut"`
+	DenyOut             []string        `json:"denyOut"`
+	AllowInternetAccess *bool           `json:"allow_internet_access"`
+	EgressProxy         *map[string]any `json:"egressProxy"`
+}
+
+func (s *Server) handleNetwork(w http.ResponseWriter, r *http.Request) {
+	id, ok := sandboxIDParam(w, r)
+	if !ok {
+		return
+	}
+	var req networkUpdateRequest
+	if err := decodeBody(r, &req); err != nil {
+		validationError(w, err.Error())
+		return
+	}
+	if req.EgressProxy != nil {
+		writeError(w, http.StatusForbidden, "egress proxy is not enabled for this team")
+		return
+	}
+	deny := append([]string(nil), req.DenyOut...)
+	if req.AllowInternetAccess != nil && !*req.AllowInternetAccess && !contains(deny, "0.0.0.0/0") {
+		deny = append(deny, "0.0.0.0/0")
+	}
+	if msg := validateNetwork(req.AllowOut, deny); msg != "" {
+		writeError(w, http.StatusBadRequest, msg)
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sb := s.lookupLocked(w, id)
+	if sb == nil {
+		return
+	}
+	if sb.state != stateRunning {
+		writeErrorf(w, http.StatusConflict, "Sandbox '%s' cannot be updated while in '%s' state", id, sb.state)
+		return
+	}
+	sb.network.AllowOut = req.AllowOut
+	sb.network.DenyOut = deny
+	sb.allowInternet = req.AllowInternetAccess
+	w.WriteHeader(http.StatusNoContent)
+}
