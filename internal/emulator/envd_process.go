@@ -211,9 +211,7 @@ func (s *Server) processStart(w http.ResponseWriter, r *http.Request, sb *sandbo
 	}
 	deadline, keepalive := streamOptions(r)
 	if deadline > 0 {
-		// envd ties the process's life to the request deadline.
-		t := time.AfterFunc(deadline, func() { p.signalGroup(sigKill) })
-		go func() { <-p.done; t.Stop() }()
+		p.setDeadline(deadline) // envd ties the process's life to the request deadline
 	}
 	s.pumpProcess(w, r, sb, p, sub, deadline, keepalive)
 }

@@ -403,3 +403,25 @@ func TestPauseWithoutMemoryLosesProcessesKeepsFiles(t *testing.T) {
 		}
 	}
 }
+
+func TestCommandDeadlineStopsWhilePaused(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads process states from /proc, which only Linux has")
+	}
+	t.Parallel()
+	c := startTestServer(t, Options{})
+	sb := c.create(map[string]any{})
+	ps := c.startProcess(sb, "echo ready; exec sleep 60", nil, map[string]string{"Connect-Timeout-Ms": "1500"})
+	if f, err := ps.next(); err != nil || f.msg["event"].(map[string]any)["data"] == nil {
+		t.Fatalf("expected the ready output, got %v %v", f.msg, err)
+	}
+	st, data, _ := c.api("POST", "/sandboxes/"+sb.SandboxID+"/pause", nil)
+	wantStatus(t, "pause", st, data, http.StatusNoContent)
+	time.Sleep(2500 * time.Millisecond) // longer than the command's deadline
+	if s := procState(ps.pid); s != "T" {
+		t.Fatalf("process state %q during pause; the deadline must not run while paused", s)
+	}
+	st, data, _ = c.api("POST", "/sandboxes/"+sb.SandboxID+"/connect", map[string]any{"timeout": 60})
+	wantStatus(t, "connect", st, data, http.StatusCreated)
+	eventually(t, "deadline kills after resume", func() bool { s := procState(ps.pid); return s == "" || s == "Z" })
+}

@@ -70,6 +70,7 @@ type process struct {
 	pty     bool
 
 	mu       sync.Mutex
+	deadline *processDeadline
 	subs     map[*subscriber]struct{}
 	end      *endInfo
 	exitedAt time.Time
@@ -360,4 +361,68 @@ func (pt *processTable) checkCommand(name string, envs map[string]string) error 
 		}
 	}
 	return newRPCError("internal", "error starting process: exec: %q: executable file not found in $PATH", name)
+}
+
+// processDeadline kills a process when its Start request's deadline passes.
+// The clock stops while the sandbox is paused, as a frozen VM's does.
+type processDeadline struct {
+	timer     *time.Timer
+	endsAt    time.Time
+	remaining time.Duration // while paused
+}
+
+func (p *process) setDeadline(d time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.end != nil {
+		return
+	}
+	p.deadline = &processDeadline{endsAt: time.Now().Add(d), timer: time.AfterFunc(d, p.deadlineHit)}
+}
+
+func (p *process) deadlineHit() {
+	if p.running() {
+		p.signalGroup(sigKill)
+	}
+}
+
+// freezeDeadline stops the deadline clock (sandbox paused).
+func (p *process) freezeDeadline() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if dl := p.deadline; dl != nil && dl.timer != nil && dl.timer.Stop() {
+		dl.remaining = time.Until(dl.endsAt)
+		dl.timer = nil
+	}
+}
+
+// thawDeadline restarts the deadline clock with the time that was left.
+func (p *process) thawDeadline() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if dl := p.deadline; dl != nil && dl.timer == nil && p.end == nil {
+		dl.endsAt = time.Now().Add(dl.remaining)
+		dl.timer = time.AfterFunc(dl.remaining, p.deadlineHit)
+	}
+}
+
+func (p *process) stopDeadline() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if dl := p.deadline; dl != nil && dl.timer != nil {
+		dl.timer.Stop()
+	}
+}
+
+// forEach runs fn for every process the table still knows.
+func (pt *processTable) forEach(fn func(*process)) {
+	pt.mu.Lock()
+	procs := make([]*process, 0, len(pt.byPID))
+	for _, p := range pt.byPID {
+		procs = append(procs, p)
+	}
+	pt.mu.Unlock()
+	for _, p := range procs {
+		fn(p)
+	}
 }

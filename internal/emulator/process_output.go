@@ -71,6 +71,7 @@ func (p *process) run(pt *processTable, outR, errR *os.File) {
 	pt.pruneMembers()
 	end := endFromState(p.cmd.ProcessState, waitErr)
 	pt.sb.addLog("info", "Process exited", map[string]string{"pid": fmt.Sprint(p.pid), "status": end.Status})
+	p.stopDeadline()
 	p.mu.Lock()
 	p.end = &end
 	p.exitedAt = time.Now()

@@ -193,6 +193,7 @@ func (s *Server) pauseLocked(sb *sandbox, memory bool) {
 	sb.timerGen++
 	sb.dropStreams()
 	if memory {
+		sb.procs.forEach((*process).freezeDeadline)
 		sb.procs.signalAll(sigStop)
 	} else {
 		sb.procs.signalAll(sigKill)
@@ -207,6 +208,7 @@ func (s *Server) resumeLocked(sb *sandbox, timeout time.Duration) {
 	sb.endAt = now.Add(timeout)
 	if sb.pausedByMemory {
 		sb.procs.signalAll(sigCont)
+		sb.procs.forEach((*process).thawDeadline)
 	}
 	s.armTimerLocked(sb)
 }
