@@ -18,7 +18,7 @@ type Faults struct {
 	Statuses        []int         `json:"statuses"`        // chosen among these (default 500); 429 carries Retry-After: 1
 	DropRate        float64       `json:"dropRate"`        // fraction of matching requests whose connection is dropped
 	DropAfterCreate float64       `json:"dropAfterCreate"` // fraction of sandbox creates that take effect, then drop the connection
-	Routes          []string      `json:"routes"`          // route keys; "envd" matches every envd route; empty = all
+	Routes          []string      `json:"routes"`          // route keys; "envd" matches every envd route; empty = all but the health checks
 	Seed            int64         `json:"seed"`
 }
 
