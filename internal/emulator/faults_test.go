@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestFaultStatusesAndRoutes(t *testing.T) {
@@ -108,4 +109,21 @@ func TestFaultsJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(`{"latency":"soon"}`), &f); err == nil {
 		t.Fatal("bad latency accepted")
 	}
+}
+
+func TestLatencyComesBeforeHandling(t *testing.T) {
+	t.Parallel()
+	c := startTestServer(t, Options{})
+	c.srv.SetFaults(Faults{Latency: time.Hour, Routes: []string{"POST /sandboxes"}})
+	client := &http.Client{Timeout: 300 * time.Millisecond}
+	req, _ := http.NewRequest("POST", c.srv.APIURL()+"/sandboxes", bytes.NewReader([]byte(`{"templateID":"base"}`)))
+	req.Header.Set(hdrAPIKey, c.srv.APIKey())
+	if resp, err := client.Do(req); err == nil {
+		_ = resp.Body.Close()
+		t.Fatalf("delayed create answered %d", resp.StatusCode)
+	}
+	if got := c.srv.Counters(); got.SandboxesCreated != 0 || got.Requests["POST /sandboxes"] != 1 {
+		t.Fatalf("counters %+v: the create must not run before its latency", got)
+	}
+	c.srv.SetFaults(Faults{})
 }

@@ -115,6 +115,12 @@ func TestListPagingAndFilters(t *testing.T) {
 	if l := decode[[]listedSandbox](t, data); len(l) != 6 {
 		t.Fatalf("template filter: %d sandboxes, want 6", len(l))
 	}
+	after := url.QueryEscape(c.detail(other.SandboxID).StartedAt.Format(time.RFC3339Nano))
+	st, data, _ = c.api("GET", "/v2/sandboxes?startedAfter="+after, nil)
+	wantStatus(t, "list startedAfter", st, data, http.StatusOK)
+	if l := decode[[]listedSandbox](t, data); len(l) != 1 || l[0].SandboxID != other.SandboxID {
+		t.Fatalf("startedAfter (inclusive) listed %+v", l)
+	}
 	st, data, _ = c.api("GET", "/v2/sandboxes?template=nope", nil)
 	wantStatus(t, "list by unknown template", st, data, http.StatusOK)
 	if string(data) != "[]\n" {
