@@ -4,14 +4,19 @@
 //
 // Retry policy (see retry.go for the code):
 //   - 429 is retried for every call, honoring Retry-After (capped by
-//     Config.RetryWaitMax), except uploads whose body cannot be replayed.
+//     Config.RetryWaitMax), except WriteFile, whose reader cannot be replayed.
 //   - 5xx and connection errors are retried only for idempotent calls: all
 //     GETs, PUT network, DELETE sandbox/template, set-timeout, connect, pause
 //     (a 409 on a retried pause means the first attempt paused it) and the
 //     read-only or idempotent envd RPCs (Stat, ListDir, List, MakeDir, Remove,
 //     Process/Connect, health, file download before the body streams).
-//   - Create, fork, snapshot create, Move, SendInput, CloseStdin, SendSignal,
-//     Process/Start and uploads are not retried on 5xx or connection errors.
+//   - Process/Start is retried on 5xx answers (an error status means no
+//     process was started) but not on connection errors.
+//   - WriteFile is never retried (its reader is consumed); WriteFileFrom
+//     re-opens the content and sends it again after a connection error, 429
+//     or 5xx, since writing a file twice has the effect of writing it once.
+//   - Create, fork, snapshot create, Move, SendInput, CloseStdin and
+//     SendSignal are not retried on 5xx or connection errors.
 //     Create with an IdempotencyToken instead looks the sandbox up by that
 //     token when the outcome is unknown and only re-sends when none exists.
 //   - envd 502 (sandbox not running) is never retried.

@@ -234,7 +234,7 @@ func (e *Envd) StartProcess(ctx context.Context, r StartProcessRequest) (*Proces
 	if r.Tag != "" {
 		in.Tag = &r.Tag
 	}
-	return e.processStream(ctx, "envd Process/Start", "process.Process/Start", retryRateLimited, in, r.Timeout)
+	return e.processStream(ctx, "envd Process/Start", "process.Process/Start", retryRejected, in, r.Timeout)
 }
 
 // ConnectProcess attaches to a running process (no replay of earlier output).

@@ -18,6 +18,11 @@ const (
 	retryRateLimited retryClass = iota
 	// retryIdempotent also retries 5xx and connection errors.
 	retryIdempotent
+	// retryRejected retries 429 and 5xx answers but not connection errors:
+	// an answer with an error status means nothing was done, while a lost
+	// connection leaves the outcome unknown (Process/Start: a Connect stream
+	// that started a process always answers 200).
+	retryRejected
 	// retryNever retries nothing (non-replayable bodies).
 	retryNever
 )
@@ -97,6 +102,10 @@ func checkRetry(envd bool) retryablehttp.CheckRetry {
 		}
 		if class == retryNever {
 			return false, err
+		}
+		if class == retryRejected && err == nil && resp.StatusCode >= 500 &&
+			resp.StatusCode != http.StatusNotImplemented && !(envd && resp.StatusCode == http.StatusBadGateway) {
+			return true, nil
 		}
 		if err != nil {
 			if class != retryIdempotent {

@@ -116,14 +116,32 @@ func (r *sandboxFileResource) write(ctx context.Context, m *sandboxFileModel) (r
 		return remoteFileStamp{}, diags
 	}
 	c := contentFrom(m.Content, m.ContentBase64, m.Source)
-	src, err := c.open()
+	first, err := c.open()
 	if err != nil {
 		diags.AddAttributeError(path.Root(c.attrName), "Cannot read file content", err.Error())
 		return remoteFileStamp{}, diags
 	}
-	defer func() { _ = src.Close() }()
-	hr := newHashingReader(src)
-	info, err := envd.WriteFile(ctx, m.Path.ValueString(), hr, e2b.WriteOptions{})
+	// Each upload attempt reads the content from the start and hashes what it sent.
+	var hr *hashingReader
+	open := func() (io.ReadCloser, error) {
+		src := first
+		if first == nil {
+			var err error
+			if src, err = c.open(); err != nil {
+				return nil, err
+			}
+		}
+		first = nil
+		hr = newHashingReader(src)
+		return struct {
+			io.Reader
+			io.Closer
+		}{hr, src}, nil
+	}
+	info, err := envd.WriteFileFrom(ctx, m.Path.ValueString(), open, e2b.WriteOptions{})
+	if first != nil {
+		_ = first.Close()
+	}
 	if err != nil {
 		diags.Append(envdDiagnostic("Could not write file "+m.Path.ValueString(), sandboxID, err))
 		return remoteFileStamp{}, diags
