@@ -28,6 +28,7 @@ type Counters struct {
 	SandboxesAlive   int            `json:"sandboxesAlive"`   // running + paused
 	SandboxesCreated int            `json:"sandboxesCreated"` // ever
 	EnvdAPIKeySeen   int            `json:"envdApiKeySeen"`   // envd requests that carried X-API-Key
+	FaultsInjected   int            `json:"faultsInjected"`   // requests failed, dropped or dropped after a create
 }
 
 // UnmarshalJSON accepts latency as nanoseconds (Go's encoding) or as a
@@ -132,6 +133,11 @@ func (fs *faultState) decide(key string, isCreate bool) faultDecision {
 // returns false when the request was answered (or dropped) by a fault.
 func (s *Server) applyFaults(w http.ResponseWriter, r *http.Request, key string, isCreate bool) (ok, dropAfter bool) {
 	d := s.faults.decide(key, isCreate)
+	if d.drop || d.status != 0 || d.dropAfterOK {
+		s.mu.Lock()
+		s.counters.FaultsInjected++
+		s.mu.Unlock()
+	}
 	if d.latency > 0 {
 		t := time.NewTimer(d.latency)
 		select {

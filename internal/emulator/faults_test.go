@@ -49,6 +49,10 @@ func TestFaultStatusesAndRoutes(t *testing.T) {
 		t.Fatalf("dropped request got a response: %d", resp.StatusCode)
 	}
 	c.srv.SetFaults(Faults{})
+	// A 429, a 503 and the drop (which Go's client may retry once on a reused connection).
+	if n := c.srv.Counters().FaultsInjected; n < 3 || n > 4 {
+		t.Fatalf("FaultsInjected = %d, want 3 or 4", n)
+	}
 	c.srv.ResetCounters()
 	if len(c.srv.Counters().Requests) != 0 {
 		t.Fatal("ResetCounters left requests")
@@ -69,7 +73,7 @@ func TestDropAfterCreateStillCreates(t *testing.T) {
 		}
 	}
 	c.srv.SetFaults(Faults{})
-	if got := c.srv.Counters(); got.SandboxesCreated != 2 || got.SandboxesAlive != 2 {
+	if got := c.srv.Counters(); got.SandboxesCreated != 2 || got.SandboxesAlive != 2 || got.FaultsInjected != 2 {
 		t.Fatalf("counters after dropped creates %+v", got)
 	}
 	st, data, _ := c.api("GET", "/v2/sandboxes?metadata=token%3Dt1", nil)

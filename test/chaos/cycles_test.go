@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -99,8 +100,8 @@ func TestChaosCycles(t *testing.T) {
 	planned := 0
 	start := time.Now()
 	for c := 0; c < cycles; c++ {
-		faults := chaosFaults(int64(c + 1))
 		for phase, gen := range []int{2 * c, 2*c + 1} {
+			faults := chaosFaults(int64(100*c + 10*phase))
 			args := []string{"-parallelism=10", "-var", fmt.Sprintf("n=%d", n), "-var", fmt.Sprintf("gen=%d", gen)}
 			if phase == 0 {
 				planned += n // the first apply of a cycle creates n sandboxes
@@ -108,16 +109,25 @@ func TestChaosCycles(t *testing.T) {
 			converge(t, ctx, ws, srv, faults, &fig, "apply", args)
 		}
 		args := []string{"-parallelism=10", "-var", fmt.Sprintf("n=%d", n), "-var", "gen=0"}
-		converge(t, ctx, ws, srv, faults, &fig, "destroy", args)
+		converge(t, ctx, ws, srv, chaosFaults(int64(100*c+20)), &fig, "destroy", args)
 		fig.orphans += len(srv.SandboxIDs())
 		for _, id := range srv.SandboxIDs() {
 			t.Errorf("cycle %d: sandbox %s left behind after destroy", c, id)
 		}
 	}
-	created := srv.Counters().SandboxesCreated
+	counters := srv.Counters()
+	created := counters.SandboxesCreated
 	fig.duplicates = created - planned
+	requests := 0
+	for _, n := range counters.Requests {
+		requests += n
+	}
 
 	t.Logf("chaos: %d cycles × %d sandboxes (+%d files, +%d commands) in %s", cycles, n, n, n, time.Since(start).Round(time.Second))
+	t.Logf("chaos: %d requests, %d of them failed or dropped by injected faults", requests, counters.FaultsInjected)
+	if counters.FaultsInjected == 0 {
+		t.Fatal("no fault was injected: the run proves nothing")
+	}
 	t.Logf("chaos: failed applies/destroys %d (each converged on a later run), orphans %d, duplicates %d (created %d, planned %d), dropped from state while alive %d, unconverged phases %d, non-empty plans after convergence %d",
 		fig.appliesFailed, fig.orphans, fig.duplicates, created, planned, fig.droppedOrLost, fig.unconverged, fig.planDriftAfterA)
 	if fig.orphans != 0 || fig.duplicates != 0 || fig.droppedOrLost != 0 || fig.unconverged != 0 || fig.planDriftAfterA != 0 {
@@ -132,7 +142,9 @@ func TestChaosCycles(t *testing.T) {
 func converge(t *testing.T, ctx context.Context, ws *harness.Workspace, srv *emulator.Server, faults emulator.Faults, fig *figures, verb string, args []string) {
 	t.Helper()
 	for attempt := 1; attempt <= 6; attempt++ {
-		srv.SetFaults(faults)
+		f := faults
+		f.Seed += int64(attempt) // a new draw for every run, reproducible from the seed
+		srv.SetFaults(f)
 		var r harness.Result
 		if verb == "destroy" {
 			r = ws.Destroy(ctx, args...)
@@ -185,10 +197,13 @@ func planIsEmpty(t *testing.T, ctx context.Context, ws *harness.Workspace, args 
 	return false
 }
 
-// lastError trims CLI output to its error block, for the log.
+// diagnosticHeading is where OpenTofu starts an error block.
+var diagnosticHeading = regexp.MustCompile(`(?m)^\s*Error: `)
+
+// lastError trims CLI output to its last error block, for the log.
 func lastError(out string) string {
-	if i := strings.LastIndex(out, "Error:"); i >= 0 {
-		out = out[i:]
+	if locs := diagnosticHeading.FindAllStringIndex(out, -1); len(locs) > 0 {
+		out = out[locs[len(locs)-1][0]:]
 	}
 	if len(out) > 600 {
 		out = out[:600] + "…"
