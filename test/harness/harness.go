@@ -61,33 +61,37 @@ func RequireCLI(tb testing.TB) string {
 }
 
 var (
-	buildOnce sync.Once
-	buildDir  string
-	buildErr  error
+	buildMu   sync.Mutex
+	buildDirs = map[string]string{}
 )
 
 // ProviderDir builds the provider once per test binary and returns the
 // directory that holds it.
 func ProviderDir(tb testing.TB) string {
 	tb.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "e2b-provider-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "terraform-provider-e2b"), ".")
-		cmd.Dir = RepoRoot(tb)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-			return
-		}
-		buildDir = dir
-	})
-	if buildErr != nil {
-		tb.Fatal(buildErr)
+	return BuildProvider(tb, ".")
+}
+
+// BuildProvider builds the Go package pkg (relative to the repository root)
+// as terraform-provider-e2b, once per test binary, and returns its directory.
+func BuildProvider(tb testing.TB, pkg string) string {
+	tb.Helper()
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	if dir, ok := buildDirs[pkg]; ok {
+		return dir
 	}
-	return buildDir
+	dir, err := os.MkdirTemp("", "e2b-provider-")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "terraform-provider-e2b"), pkg)
+	cmd.Dir = RepoRoot(tb)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		tb.Fatalf("go build %s: %v\n%s", pkg, err, out)
+	}
+	buildDirs[pkg] = dir
+	return dir
 }
 
 // Workspace is one OpenTofu working directory bound to an emulator.
@@ -106,8 +110,14 @@ type Workspace struct {
 // freshly built binary and whose credentials point at srv.
 func NewWorkspace(tb testing.TB, srv *emulator.Server) *Workspace {
 	tb.Helper()
+	return NewWorkspaceWith(tb, srv, ProviderDir(tb))
+}
+
+// NewWorkspaceWith is NewWorkspace with the provider binary in provDir
+// (see BuildProvider); srv may be nil for a provider that calls nothing.
+func NewWorkspaceWith(tb testing.TB, srv *emulator.Server, provDir string) *Workspace {
+	tb.Helper()
 	cli := RequireCLI(tb)
-	provDir := ProviderDir(tb)
 	dir := tb.TempDir()
 	cfg := filepath.Join(dir, ".tofurc")
 	rc := fmt.Sprintf(`provider_installation {
@@ -147,9 +157,12 @@ func (w *Workspace) env() []string {
 		"TF_CLI_CONFIG_FILE=" + w.cliConfig,
 		"CHECKPOINT_DISABLE=1",
 		"TF_IN_AUTOMATION=1",
-		"E2B_API_KEY=" + w.Emulator.APIKey(),
-		"E2B_API_URL=" + w.Emulator.APIURL(),
-		"E2B_SANDBOX_URL=" + w.Emulator.SandboxURL(),
+	}
+	if w.Emulator != nil {
+		env = append(env,
+			"E2B_API_KEY="+w.Emulator.APIKey(),
+			"E2B_API_URL="+w.Emulator.APIURL(),
+			"E2B_SANDBOX_URL="+w.Emulator.SandboxURL())
 	}
 	if w.LogFile != "" {
 		env = append(env, "TF_LOG=TRACE", "TF_LOG_PATH="+w.LogFile)

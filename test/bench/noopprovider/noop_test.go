@@ -1,15 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -43,59 +42,20 @@ resource "e2b_sandbox_command" "c" {
 // TestNoopProviderUnderCLI drives apply, a second plan and destroy through
 // the real CLI, which checks every plan and apply result against the schema.
 func TestNoopProviderUnderCLI(t *testing.T) {
-	if os.Getenv("TF_ACC") == "" {
-		t.Skip("set TF_ACC=1 to run tests that drive a real OpenTofu/Terraform CLI")
-	}
-	cli := os.Getenv("TF_ACC_TERRAFORM_PATH")
-	if cli == "" {
-		cli = filepath.Join(repoRoot(t), "bin", "tofu")
-	}
-	if _, err := os.Stat(cli); err != nil {
-		t.Fatalf("no CLI at %s: set TF_ACC_TERRAFORM_PATH or run `make tofu`", cli)
-	}
-
-	provDir := t.TempDir()
-	build := exec.Command("go", "build", "-o", filepath.Join(provDir, "terraform-provider-e2b"), ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-
-	dir := t.TempDir()
-	rc := filepath.Join(dir, ".tofurc")
-	write(t, rc, `provider_installation {
-  dev_overrides {
-    "registry.opentofu.org/e2b-terraform/e2b" = "`+provDir+`"
-    "registry.terraform.io/e2b-terraform/e2b" = "`+provDir+`"
-  }
-  direct {}
-}
-`)
-	write(t, filepath.Join(dir, "main.tf"), noopConfig)
-
-	env := []string{"TF_CLI_CONFIG_FILE=" + rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1"}
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "TF_") || strings.HasPrefix(k, "E2B_") || k == "CHECKPOINT_DISABLE" {
-			continue // The test decides these.
-		}
-		env = append(env, kv)
-	}
+	ws := harness.NewWorkspaceWith(t, nil, harness.BuildProvider(t, "./test/bench/noopprovider"))
+	ws.Write("main.tf", noopConfig)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	run := func(args ...string) (string, int) {
-		cmd := exec.CommandContext(ctx, cli, args...)
-		cmd.Dir, cmd.Env = dir, env
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		err := cmd.Run()
+		r := ws.Run(ctx, args...)
 		var exit *exec.ExitError
 		switch {
-		case err == nil:
-			return out.String(), 0
-		case errors.As(err, &exit):
-			return out.String(), exit.ExitCode()
+		case r.Err == nil:
+			return r.Output(), 0
+		case errors.As(r.Err, &exit):
+			return r.Output(), exit.ExitCode()
 		default:
-			t.Fatalf("%s %v: %v", cli, args, err)
+			t.Fatalf("%v: %v", args, r.Err)
 			return "", -1
 		}
 	}
@@ -207,29 +167,4 @@ func attrs(t *testing.T, typ tftypes.Type, dv *tfprotov6.DynamicValue) values {
 		t.Fatal(err)
 	}
 	return m
-}
-
-func write(t *testing.T, name, content string) {
-	t.Helper()
-	if err := os.WriteFile(name, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found above the working directory")
-		}
-		dir = parent
-	}
 }
