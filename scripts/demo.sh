@@ -3,6 +3,7 @@
 # emulator, apply examples/quickstart, show the outputs, pause and resume the
 # sandbox in place, destroy everything and stop the emulator.
 # Works on a copy of the example in .cache/demo, so the repository stays clean.
+# DEMO_CLI=/path/to/terraform runs it with a Terraform CLI instead of bin/tofu.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -51,7 +52,9 @@ source "$work/emulator.env"
 set +a
 echo "E2B_API_URL=$E2B_API_URL  E2B_SANDBOX_URL=$E2B_SANDBOX_URL  (API key in $work/emulator.env)"
 
-tofu() { (cd "$work" && "$TOFU" "$1" -no-color "${@:2}") 2>&1 | sed '/Provider development overrides are in effect/,/^releases\.$/d'; return "${PIPESTATUS[0]}"; }
+cli="${DEMO_CLI:-$TOFU}"
+echo "CLI: $("$cli" version | sed -n 1p)"
+tofu() { (cd "$work" && "$cli" "$1" -no-color "${@:2}") 2>&1 | sed '/Provider development overrides are in effect/,/^releases\.$/d'; return "${PIPESTATUS[0]}"; }
 
 step "tofu apply: sandbox, files, command, snapshot"
 tofu apply -auto-approve
