@@ -11,7 +11,9 @@
 //     read-only or idempotent envd RPCs (Stat, ListDir, List, MakeDir, Remove,
 //     Process/Connect, health, file download before the body streams).
 //   - Process/Start is retried on 5xx answers (an error status means no
-//     process was started) but not on connection errors.
+//     process was started) but not on connection errors. Exec settles a lost
+//     start by the process's tag: it attaches to the process if it runs, and
+//     starts it once more if not.
 //   - WriteFile is never retried (its reader is consumed); WriteFileFrom
 //     re-opens the content and sends it again after a connection error, 429
 //     or 5xx, since writing a file twice has the effect of writing it once.

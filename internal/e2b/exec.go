@@ -115,12 +115,19 @@ func (e *Envd) Exec(ctx context.Context, r ExecRequest) (*ExecResult, error) {
 	})
 	defer stopAfterCancel()
 
-	stream, err := e.StartProcess(streamCtx, StartProcessRequest{
-		Process: ProcessConfig{Cmd: "/bin/bash", Args: []string{"-l", "-c", r.Command}, Envs: r.Env, Cwd: r.Cwd},
-		Stdin:   r.Stdin != nil,
-		Tag:     tag,
-		Timeout: backstopTimeout(r.Timeout),
-	})
+	start := func() (*ProcessStream, error) {
+		return e.StartProcess(streamCtx, StartProcessRequest{
+			Process: ProcessConfig{Cmd: "/bin/bash", Args: []string{"-l", "-c", r.Command}, Envs: r.Env, Cwd: r.Cwd},
+			Stdin:   r.Stdin != nil,
+			Tag:     tag,
+			Timeout: backstopTimeout(r.Timeout),
+		})
+	}
+	stream, err := start()
+	var te *transportError
+	if err != nil && ctx.Err() == nil && errors.As(err, &te) {
+		stream, err = e.settleLostStart(streamCtx, tag, err, start)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			e.killByTag(ctx, tag)
@@ -137,6 +144,25 @@ func (e *Envd) Exec(ctx context.Context, r ExecRequest) (*ExecResult, error) {
 		go run.feedStdin(streamCtx)
 	}
 	return run.wait(stream)
+}
+
+// settleLostStart handles a start whose answer was lost with the connection:
+// the request may or may not have reached envd. The process's tag tells. If
+// a process carries it, attach to it (output it printed before is missed);
+// if none does, nothing is running, so start it once more. A command that
+// started and already finished in that moment is started again: envd lists
+// only running processes.
+func (e *Envd) settleLostStart(ctx context.Context, tag string, startErr error, start func() (*ProcessStream, error)) (*ProcessStream, error) {
+	procs, err := e.ListProcesses(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("%w (and checking whether the command started failed: %v)", startErr, err)
+	}
+	for _, p := range procs {
+		if p.Tag == tag {
+			return e.ConnectProcess(ctx, p.PID)
+		}
+	}
+	return start()
 }
 
 func withExecDefaults(r ExecRequest) ExecRequest {

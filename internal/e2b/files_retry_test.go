@@ -93,10 +93,60 @@ func TestProcessStartRetriedAfterErrorAnswer(t *testing.T) {
 		t.Fatalf("emulator received %d starts, want 1", n)
 	}
 
-	// A lost connection leaves the outcome unknown: never sent again.
-	wrap.seen.Store(0)
-	wrap.status = 0
-	if _, err := e.envd(sb).Exec(e.ctx, e2b.ExecRequest{Command: "echo maybe twice"}); err == nil {
-		t.Fatal("Exec succeeded although its only start attempt lost the connection")
+}
+
+// loseAnswer forwards the first request whose path ends with suffix, then
+// drops the answer as if the connection broke after envd acted on it.
+type loseAnswer struct {
+	next   http.RoundTripper
+	suffix string
+	seen   atomic.Int32
+}
+
+func (l *loseAnswer) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := l.next.RoundTrip(r)
+	if err == nil && strings.HasSuffix(r.URL.Path, l.suffix) && l.seen.Add(1) == 1 {
+		_ = resp.Body.Close()
+		return nil, errors.New("connection reset by peer (injected after the request was handled)")
 	}
+	return resp, err
+}
+
+// TestExecSettlesALostStart: when the answer to a start is lost, the tag
+// tells whether the command runs. It never runs twice, and Exec still
+// reports how it ended.
+func TestExecSettlesALostStart(t *testing.T) {
+	t.Run("request never arrived", func(t *testing.T) {
+		e := newEnv(t, func(cfg *e2b.Config) {
+			cfg.HTTPClient = &http.Client{Transport: &failFirst{next: cfg.HTTPClient.Transport, suffix: "/process.Process/Start", n: 1}}
+		})
+		sb := e.create(t, e2b.CreateSandboxRequest{})
+		res, err := e.envd(sb).Exec(e.ctx, e2b.ExecRequest{Command: "echo ran"})
+		if err != nil {
+			t.Fatalf("Exec after a start that never arrived: %v", err)
+		}
+		if strings.TrimSpace(res.Stdout) != "ran" {
+			t.Fatalf("result %+v", res)
+		}
+		if n := e.srv.Counters().Requests["envd /process.Process/Start"]; n != 1 {
+			t.Fatalf("emulator received %d starts, want 1", n)
+		}
+	})
+	t.Run("answer lost after the start", func(t *testing.T) {
+		e := newEnv(t, func(cfg *e2b.Config) {
+			cfg.HTTPClient = &http.Client{Transport: &loseAnswer{next: cfg.HTTPClient.Transport, suffix: "/process.Process/Start"}}
+		})
+		sb := e.create(t, e2b.CreateSandboxRequest{})
+		res, err := e.envd(sb).Exec(e.ctx, e2b.ExecRequest{Command: "sleep 1; echo ran once >> /tmp/runs; cat /tmp/runs"})
+		if err != nil {
+			t.Fatalf("Exec after a lost answer: %v", err)
+		}
+		if res.ExitCode != 0 || strings.TrimSpace(res.Stdout) != "ran once" {
+			t.Fatalf("result %+v (the command must run exactly once and be followed to its end)", res)
+		}
+		c := e.srv.Counters().Requests
+		if c["envd /process.Process/Start"] != 1 || c["envd /process.Process/Connect"] != 1 {
+			t.Fatalf("starts %d, connects %d: want one start and one re-attach", c["envd /process.Process/Start"], c["envd /process.Process/Connect"])
+		}
+	})
 }
