@@ -241,13 +241,11 @@ func TestChaosInterruptLongCommand(t *testing.T) {
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	waitErr := make(chan error, 1)
-	go func() { waitErr <- cmd.Wait() }()
-	select {
-	case <-waitErr:
-	case <-time.After(60 * time.Second):
+	if err := waitTimeout(cmd.Wait, 60*time.Second); errors.Is(err, errStillRunning) {
 		_ = cmd.Process.Kill()
 		t.Fatalf("CLI did not stop within 60 s of SIGINT:\n%s", out.String())
+	} else {
+		t.Logf("interrupted apply ended: %v", err)
 	}
 	deadline := time.Now().Add(15 * time.Second)
 	for processAlive(t, srv, id, pid) {
@@ -299,7 +297,10 @@ func TestChaosInterruptLargeUpload(t *testing.T) {
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	if err := waitTimeout(cmd.Wait, 60*time.Second); err != nil {
+	if err := waitTimeout(cmd.Wait, 60*time.Second); errors.Is(err, errStillRunning) {
+		_ = cmd.Process.Kill()
+		t.Fatalf("CLI did not stop within 60 s of SIGINT:\n%s", out.String())
+	} else {
 		t.Logf("interrupted apply ended: %v", err)
 	}
 	assertStateMatchesEmulator(t, ctx, ws, srv)
@@ -314,6 +315,9 @@ func TestChaosInterruptLargeUpload(t *testing.T) {
 	destroyAndCheck(t, ctx, ws, srv, vars...)
 }
 
+var errStillRunning = errors.New("still running")
+
+// waitTimeout waits for wait to return, at most d.
 func waitTimeout(wait func() error, d time.Duration) error {
 	ch := make(chan error, 1)
 	go func() { ch <- wait() }()
@@ -321,7 +325,7 @@ func waitTimeout(wait func() error, d time.Duration) error {
 	case err := <-ch:
 		return err
 	case <-time.After(d):
-		return fmt.Errorf("still running after %s", d)
+		return fmt.Errorf("%w after %s", errStillRunning, d)
 	}
 }
 
