@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -124,7 +125,11 @@ func BenchmarkApplyDestroy50(b *testing.B) {
 		noopDestroy := run(b, noop.Destroy(ctx, "-parallelism=10"), "no-op destroy")
 		dataApply := run(b, data.Apply(ctx, "-parallelism=10"), "terraform_data apply")
 		dataDestroy := run(b, data.Destroy(ctx, "-parallelism=10"), "terraform_data destroy")
+		self0, children0 := cpuNow()
+		provCPU := watchCPU(harness.ProviderDir(b))
 		apply0, destroy0, _, _ := applyDestroy(b, 0)
+		self1, children1 := cpuNow()
+		emulatorCPU, childrenCPU, providerCPU := self1-self0, children1-children0, provCPU.Stop()
 		apply, destroy, applyReqs, destroyReqs := applyDestroy(b, latency)
 
 		// Three dependent layers of 50 at parallelism 10: 5 rounds each. The
@@ -154,6 +159,9 @@ func BenchmarkApplyDestroy50(b *testing.B) {
 		b.Logf("without latency: apply %s, destroy %s; with %s: apply %s (bound %s), destroy %s (bound %s)",
 			apply0.Round(time.Millisecond), destroy0.Round(time.Millisecond), latency,
 			apply.Round(time.Millisecond), applyBound.Round(time.Millisecond), destroy.Round(time.Millisecond), destroyBound.Round(time.Millisecond))
+		b.Logf("CPU during the run without latency, %s of wall time on %d cores: emulator %s; CLI, provider and sandbox shells %s, of which the provider %s",
+			(apply0 + destroy0).Round(time.Millisecond), runtime.NumCPU(), emulatorCPU.Round(time.Millisecond),
+			childrenCPU.Round(time.Millisecond), providerCPU.Round(time.Millisecond))
 		b.Logf("latency share: apply %s for %s of sequential requests, destroy %s for %s",
 			(apply - apply0).Round(time.Millisecond), applyLatencyBound, (destroy - destroy0).Round(time.Millisecond), destroyLatencyBound)
 		b.Logf("apply requests: %v", applyReqs)
