@@ -52,7 +52,6 @@ func TestAccSandbox_createUpdateTimeoutImport(t *testing.T) {
 					})),
 					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("cpu_count"), knownvalue.NotNull()),
 					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("end_at"), knownvalue.NotNull()),
-					statecheck.ExpectIdentity(sbAddr, map[string]knownvalue.Check{"sandbox_id": knownvalue.NotNull()}),
 				},
 				Check: testAccCheckSandboxRunning(t, srv),
 			},
@@ -315,7 +314,12 @@ func TestAccSandbox_importByIdentity(t *testing.T) {
 		},
 		CheckDestroy: testAccCheckSandboxGone(t, srv),
 		Steps: []resource.TestStep{
-			{Config: cfg},
+			{
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectIdentity(sbAddr, map[string]knownvalue.Check{"sandbox_id": knownvalue.NotNull()}),
+				},
+			},
 			{
 				Config:          cfg,
 				ResourceName:    sbAddr,
