@@ -2,7 +2,7 @@
 # The whole test suite, stage by stage, with a timing summary at the end.
 #   scripts/test.sh                 every stage (what `make test` and CI run)
 #   scripts/test.sh vet gotest ...  only the named stages
-# Stages: tools vet gotest conformance docs examples lint release.
+# Stages: tools vet gotest terraform conformance docs examples lint release.
 # Every stage runs even when an earlier one failed (one run shows every
 # problem); the exit status is non-zero when any stage failed.
 set -euo pipefail
@@ -10,7 +10,7 @@ source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 spec_env
 
-ALL_STAGES=(tools vet gotest conformance docs examples lint release)
+ALL_STAGES=(tools vet gotest terraform conformance docs examples lint release)
 
 stage_tools() {
   build_tofu
@@ -35,6 +35,20 @@ stage_gotest() {
     "$CACHE/bin/gotestsummary" -log "$CACHE/test/go-test.log" | tee "$CACHE/test/summary.txt" || status=$?
   echo "full verbose log: .cache/test/go-test.log"
   return "$status"
+}
+
+# The provider's acceptance tests once more under a Terraform CLI, when one is
+# installed (TERRAFORM=/path chooses it). None is downloaded: without one the
+# stage says so and the suite has run on OpenTofu alone.
+stage_terraform() {
+  local tf="${TERRAFORM:-$(command -v terraform || true)}"
+  if [ -z "$tf" ]; then
+    echo "SKIP: no terraform binary on PATH (set TERRAFORM=/path/to/terraform); acceptance tests ran on OpenTofu only"
+    return 0
+  fi
+  "$tf" version | sed -n 1p
+  TF_ACC=1 TF_ACC_TERRAFORM_PATH="$tf" TF_ACC_PROVIDER_NAMESPACE=e2b-terraform \
+    go test -count=1 -timeout "${GO_TEST_TIMEOUT:-40m}" ./internal/provider/
 }
 
 stage_conformance() {

@@ -26,7 +26,7 @@ func (f *sandboxHostFunction) Definition(_ context.Context, _ function.Definitio
 		Summary: "Host name of a port of a sandbox",
 		MarkdownDescription: "Returns the host name under which a port of a sandbox is reachable: " +
 			"`<port>-<sandbox_id>.<domain>`, as the E2B SDKs' `getHost` computes it. Build URLs with it, " +
-			"for example `\"https://${provider::e2b::sandbox_host(e2b_sandbox.web.sandbox_id, 3000)}\"`. " +
+			"for example `\"https://${provider::e2b::sandbox_host(e2b_sandbox.web.id, 3000)}\"`. " +
 			"The URL answers only while a process in the sandbox listens on that port, and only to " +
 			"requests E2B lets through (see the sandbox's network settings). Functions cannot read the " +
 			"provider configuration, so pass `domain` when you do not use the default `e2b.app`.",
