@@ -6,6 +6,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"sync"
 	"time"
 )
 
@@ -161,7 +162,9 @@ func (s *Server) watchDir(w http.ResponseWriter, r *http.Request, sb *sandbox) {
 type watcher struct {
 	vroot, hroot string
 	recursive    bool
-	last         map[string]fileStamp
+
+	mu   sync.Mutex // serialises polls of the same watcher
+	last map[string]fileStamp
 }
 
 func (sb *sandbox) createWatcher(p string, recursive bool) (any, error) {
@@ -183,9 +186,11 @@ func (sb *sandbox) watcherEvents(id string) (any, error) {
 	if wt == nil {
 		return nil, newRPCError("not_found", "watcher with id %s not found", id)
 	}
+	wt.mu.Lock()
 	cur := scanTree(wt.hroot, wt.recursive)
 	evs := sb.diffTrees(wt.vroot, wt.hroot, wt.last, cur, false)
 	wt.last = cur
+	wt.mu.Unlock()
 	if evs == nil {
 		evs = []fsEventJSON{}
 	}
