@@ -216,6 +216,10 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.closed {
+		writeError(w, http.StatusServiceUnavailable, "emulator is shutting down")
+		return
+	}
 	src := s.lookupLocked(w, id)
 	if src == nil {
 		return
