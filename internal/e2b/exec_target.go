@@ -18,10 +18,13 @@ var ErrSandboxPaused = errors.New("sandbox is paused")
 func (c *Client) SandboxEnvd(ctx context.Context, sandboxID, user string) (*Envd, error) {
 	a, ok := c.sandboxes.get(sandboxID)
 	if !ok {
-		if _, err := c.GetSandbox(ctx, sandboxID); err != nil {
+		// Use the answer itself: a concurrent kill may already have dropped
+		// the cache entry this read just made.
+		d, err := c.GetSandbox(ctx, sandboxID)
+		if err != nil {
 			return nil, err
 		}
-		a, _ = c.sandboxes.get(sandboxID)
+		a = accessOf(d)
 	}
 	if a.paused {
 		return nil, fmt.Errorf("sandbox %q: %w; resume it to reach its files and processes", sandboxID, ErrSandboxPaused)

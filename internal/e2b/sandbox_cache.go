@@ -61,8 +61,13 @@ func (c *sandboxCache) rememberSandbox(sb *Sandbox) {
 func (c *sandboxCache) observe(id string, d *SandboxDetail, err error) {
 	switch {
 	case err == nil && d != nil:
-		c.put(id, envdAccess{token: d.EnvdAccessToken, domain: d.Domain, paused: d.State == "paused"})
+		c.put(id, accessOf(d))
 	case IsNotFound(err):
 		c.forget(id)
 	}
+}
+
+// accessOf is what a sandbox read says about reaching its envd.
+func accessOf(d *SandboxDetail) envdAccess {
+	return envdAccess{token: d.EnvdAccessToken, domain: d.Domain, paused: d.State == "paused"}
 }
