@@ -80,7 +80,14 @@ func (s *Server) handleRefresh(w http.ResponseWriter, r *http.Request) {
 		notFoundSandbox(w, id)
 		return
 	}
-	end := time.Now().UTC().Add(time.Duration(d) * time.Second)
+	s.extendLocked(sb, time.Duration(d)*time.Second)
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// extendLocked moves endAt to now+d, capped at the maximum lifetime, when
+// that is later than the current endAt. Caller holds s.mu.
+func (s *Server) extendLocked(sb *sandbox, d time.Duration) {
+	end := time.Now().UTC().Add(d)
 	if limit := sb.startedAt.Add(s.opts.MaxLifetime); end.After(limit) {
 		end = limit
 	}
@@ -88,7 +95,6 @@ func (s *Server) handleRefresh(w http.ResponseWriter, r *http.Request) {
 		sb.endAt = end
 		s.armTimerLocked(sb)
 	}
-	w.WriteHeader(http.StatusNoContent)
 }
 
 func (s *Server) handlePause(w http.ResponseWriter, r *http.Request) {
@@ -158,14 +164,7 @@ func (s *Server) handleConnect(w http.ResponseWriter, r *http.Request) {
 	}
 	if sb.state == stateRunning {
 		if req.Timeout != nil {
-			end := time.Now().UTC().Add(timeout)
-			if limit := sb.startedAt.Add(s.opts.MaxLifetime); end.After(limit) {
-				end = limit
-			}
-			if end.After(sb.endAt) {
-				sb.endAt = end
-				s.armTimerLocked(sb)
-			}
+			s.extendLocked(sb, timeout)
 		}
 		resp := s.sandboxResponseLocked(sb)
 		s.mu.Unlock()
