@@ -35,7 +35,7 @@ func (e *APIError) Error() string {
 		return b.String()
 	case e.StatusCode == http.StatusUnauthorized:
 		b.WriteString("401 Unauthorized: ")
-		if strings.HasPrefix(e.Op, "envd") || isEnvdOp(e.Op) {
+		if isEnvdOp(e.Op) {
 			b.WriteString("the sandbox access token was rejected")
 		} else {
 			b.WriteString("the E2B API key was rejected")
@@ -59,9 +59,10 @@ func (e *APIError) Error() string {
 	return b.String()
 }
 
-var envdOps = map[string]bool{"write file": true, "read file": true, "envd health": true}
-
-func isEnvdOp(op string) bool { return envdOps[op] }
+// isEnvdOp reports an operation addressed to envd rather than the control plane.
+func isEnvdOp(op string) bool {
+	return strings.HasPrefix(op, "envd ") || op == "write file" || op == "read file"
+}
 
 func asAPIError(err error) (*APIError, bool) {
 	var e *APIError
@@ -113,8 +114,7 @@ func IsSandboxNotRunning(err error) bool {
 // killed (envd's "not running" 502 is IsSandboxNotRunning).
 func IsSandboxGone(err error) bool {
 	e, ok := asAPIError(err)
-	return ok && e.StatusCode == http.StatusNotFound && e.SandboxID != "" &&
-		!isEnvdOp(e.Op) && !strings.HasPrefix(e.Op, "envd ")
+	return ok && e.StatusCode == http.StatusNotFound && e.SandboxID != "" && !isEnvdOp(e.Op)
 }
 
 // IsBadRequest reports a 400 / Connect invalid_argument, failed_precondition or out_of_range.
