@@ -103,20 +103,18 @@ func checkRetry(envd bool) retryablehttp.CheckRetry {
 		if class == retryNever {
 			return false, err
 		}
-		if class == retryRejected && err == nil && resp.StatusCode >= 500 &&
-			resp.StatusCode != http.StatusNotImplemented && !(envd && resp.StatusCode == http.StatusBadGateway) {
-			return true, nil
-		}
 		if err != nil {
 			if class != retryIdempotent {
 				return false, err
 			}
 			return retryablehttp.DefaultRetryPolicy(ctx, resp, err)
 		}
+		// retryIdempotent and retryRejected agree on answers: they differ
+		// only on connection errors, handled above.
 		switch {
 		case resp.StatusCode == http.StatusTooManyRequests:
 			return true, nil
-		case class != retryIdempotent:
+		case class == retryRateLimited:
 			return false, nil
 		case resp.StatusCode == http.StatusBadGateway && envd:
 			return false, nil // sandbox not running: retrying cannot help
