@@ -48,21 +48,16 @@ func (pt *processTable) pruneMembers() {
 	}
 }
 
-// pids lists the sandbox's live host processes.
-func (pt *processTable) pids() []int {
-	return pt.pidsIn(scanProcs(pt.sb.srv.isolate))
-}
-
-// pidsIn picks the sandbox's processes out of a host scan.
-func (pt *processTable) pidsIn(procs []procEntry) []int {
+// membersIn picks the sandbox's processes out of a host scan.
+func (pt *processTable) membersIn(procs []procEntry) []procEntry {
 	pt.mu.Lock()
 	defer pt.mu.Unlock()
-	var out []int
+	var out []procEntry
 	for _, p := range procs {
 		_, inGroup := pt.groups[p.pgrp]
 		_, inNS := pt.mntNS[p.ns]
 		if inGroup || (p.ns != "" && inNS) {
-			out = append(out, p.pid)
+			out = append(out, p)
 		}
 	}
 	return out
@@ -80,8 +75,8 @@ func (pt *processTable) signalAll(sig signalKind) {
 	for _, g := range groups {
 		killGroup(g, sig)
 	}
-	for _, pid := range pt.pids() {
-		killPID(pid, sig)
+	for _, p := range pt.membersIn(scanProcs(pt.sb.srv.isolate)) {
+		killPID(p.pid, sig)
 	}
 }
 

@@ -58,14 +58,13 @@ func (sb *sandbox) takeSample() {
 func (sb *sandbox) takeSampleFrom(procs []procEntry) {
 	var ticks uint64
 	var rss int64
-	pids := sb.procs.pidsIn(procs)
-	for _, pid := range pids {
-		t, r := procStat(pid)
-		ticks += t
-		rss += r
+	members := sb.procs.membersIn(procs)
+	for _, p := range members {
+		ticks += p.ticks
+		rss += p.rss
 	}
 	now := time.Now().UTC()
-	s := metricSample{at: now, memUsed: rss, diskUsed: dirSize(sb.dir), cpuTicks: ticks, procCount: len(pids)}
+	s := metricSample{at: now, memUsed: rss, diskUsed: dirSize(sb.dir), cpuTicks: ticks, procCount: len(members)}
 	sb.mu.Lock()
 	defer sb.mu.Unlock()
 	if n := len(sb.samples); n > 0 {

@@ -93,9 +93,12 @@ func holdNamespace(pid int) (string, *os.File) {
 type procEntry struct {
 	pid, pgrp int
 	ns        string
+	ticks     uint64 // utime+stime
+	rss       int64  // bytes
 }
 
-// scanProcs lists host processes with their group and (optionally) mount namespace.
+// scanProcs lists host processes with their group, CPU ticks, RSS and
+// (optionally) mount namespace, reading each /proc/<pid>/stat once.
 func scanProcs(withNS bool) []procEntry {
 	self := os.Getpid()
 	var out []procEntry
@@ -103,8 +106,8 @@ func scanProcs(withNS bool) []procEntry {
 		if pid == self {
 			continue
 		}
-		e := procEntry{pid: pid, pgrp: processGroup(pid)}
-		if e.pgrp == 0 {
+		e, ok := readProcStat(pid)
+		if !ok || e.pgrp == 0 {
 			continue
 		}
 		if withNS {
@@ -115,44 +118,26 @@ func scanProcs(withNS bool) []procEntry {
 	return out
 }
 
-// procStat returns utime+stime ticks and RSS bytes of pid.
-func procStat(pid int) (ticks uint64, rss int64) {
+// readProcStat parses pgrp, utime+stime and RSS from /proc/<pid>/stat.
+func readProcStat(pid int) (procEntry, bool) {
 	data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
 	if err != nil {
-		return 0, 0
+		return procEntry{}, false
 	}
 	s := string(data)
 	i := strings.LastIndexByte(s, ')')
 	if i < 0 {
-		return 0, 0
+		return procEntry{}, false
 	}
-	f := strings.Fields(s[i+1:])
+	f := strings.Fields(s[i+1:]) // f[0] is the state (field 3 of stat)
 	if len(f) < 22 {
-		return 0, 0
+		return procEntry{}, false
 	}
+	pgrp, _ := strconv.Atoi(f[2])
 	ut, _ := strconv.ParseUint(f[11], 10, 64)
 	st, _ := strconv.ParseUint(f[12], 10, 64)
 	pages, _ := strconv.ParseInt(f[21], 10, 64)
-	return ut + st, pages * int64(os.Getpagesize())
+	return procEntry{pid: pid, pgrp: pgrp, ticks: ut + st, rss: pages * int64(os.Getpagesize())}, true
 }
 
 const clockTicks = 100 // USER_HZ on Linux
-
-// processGroup reads the pgrp field of /proc/<pid>/stat (0 if unknown).
-func processGroup(pid int) int {
-	data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-	if err != nil {
-		return 0
-	}
-	s := string(data)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0
-	}
-	fields := strings.Fields(s[i+1:])
-	if len(fields) < 3 {
-		return 0
-	}
-	g, _ := strconv.Atoi(fields[2])
-	return g
-}
