@@ -81,10 +81,7 @@ func (c *Client) callAPI(ctx context.Context, a apiCall) (apiResult, error) {
 	resp, err := c.control.Do(req)
 	res := apiResult{attempts: ci.attempts.Load()}
 	if err != nil {
-		if ctx.Err() != nil {
-			return res, fmt.Errorf("%s: %w", opName(a.op, a.sandboxID), ctx.Err())
-		}
-		return res, &transportError{op: a.op, sandboxID: a.sandboxID, err: err}
+		return res, requestError(ctx, a.op, a.sandboxID, err)
 	}
 	defer drainClose(resp.Body)
 	res.status, res.header = resp.StatusCode, resp.Header
@@ -97,6 +94,15 @@ func (c *Client) callAPI(ctx context.Context, a apiCall) (apiResult, error) {
 		}
 	}
 	return res, nil
+}
+
+// requestError explains a request that got no answer: the caller's context
+// ended, or the outcome is unknown (*transportError).
+func requestError(ctx context.Context, op, sandboxID string, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("%s: %w", opName(op, sandboxID), ctx.Err())
+	}
+	return &transportError{op: op, sandboxID: sandboxID, err: err}
 }
 
 func opName(op, sandboxID string) string {

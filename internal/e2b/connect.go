@@ -143,10 +143,7 @@ func (e *Envd) unary(ctx context.Context, op, procedure string, class retryClass
 	connectTimeoutHeader(req.Header, deadlineTimeout(ctx))
 	resp, err := e.c.envd.Do(req)
 	if err != nil {
-		if ctx.Err() != nil {
-			return fmt.Errorf("%s: %w", opName(op, e.t.SandboxID), ctx.Err())
-		}
-		return &transportError{op: op, sandboxID: e.t.SandboxID, err: err}
+		return requestError(ctx, op, e.t.SandboxID, err)
 	}
 	defer drainClose(resp.Body)
 	if resp.StatusCode != http.StatusOK {
@@ -181,10 +178,7 @@ func (e *Envd) openStream(ctx context.Context, op, procedure string, class retry
 	connectTimeoutHeader(req.Header, timeout)
 	resp, err := e.c.envd.Do(req)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("%s: %w", opName(op, e.t.SandboxID), ctx.Err())
-		}
-		return nil, &transportError{op: op, sandboxID: e.t.SandboxID, err: err}
+		return nil, requestError(ctx, op, e.t.SandboxID, err)
 	}
 	if resp.StatusCode != http.StatusOK {
 		defer drainClose(resp.Body)

@@ -166,7 +166,7 @@ func (c *Client) Health(ctx context.Context) error {
 	req.Header.Set("User-Agent", c.userAgent)
 	resp, err := c.control.Do(req)
 	if err != nil {
-		return &transportError{op: "api health", err: err}
+		return requestError(ctx, "api health", "", err)
 	}
 	defer drainClose(resp.Body)
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
