@@ -19,6 +19,8 @@ import (
 
 var connectPath = regexp.MustCompile(`^/(process\.Process|filesystem\.Filesystem)/([A-Za-z]+)$`)
 
+var connectTimeoutMs = regexp.MustCompile(`^[0-9]{1,10}$`)
+
 func isConnectPath(p string) bool { return connectPath.MatchString(p) }
 
 // procedures lists envd's RPCs; true = server streaming.
@@ -56,7 +58,7 @@ func (v *Validator) connectRoundTrip(next http.RoundTripper, req *http.Request) 
 	if got := req.Header.Get("Connect-Protocol-Version"); got != "1" {
 		v.failf("%s: Connect-Protocol-Version is %q, want 1", label(req), got)
 	}
-	if ms := req.Header.Get("Connect-Timeout-Ms"); ms != "" && !regexp.MustCompile(`^[0-9]{1,10}$`).MatchString(ms) {
+	if ms := req.Header.Get("Connect-Timeout-Ms"); ms != "" && !connectTimeoutMs.MatchString(ms) {
 		v.failf("%s: bad Connect-Timeout-Ms %q", label(req), ms)
 	}
 	wantCT := "application/json"
