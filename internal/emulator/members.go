@@ -24,7 +24,11 @@ func (pt *processTable) trackLocked(pid int) {
 // pruneMembers forgets groups and namespaces without live processes, so a
 // recycled group or namespace ID can never point at another sandbox.
 func (pt *processTable) pruneMembers() {
-	procs := scanProcs(pt.sb.srv.isolate)
+	pt.pruneMembersIn(scanProcs(pt.sb.srv.isolate))
+}
+
+// pruneMembersIn is pruneMembers with a host scan the caller already has.
+func (pt *processTable) pruneMembersIn(procs []procEntry) {
 	liveGroups := map[int]bool{}
 	liveNS := map[string]bool{}
 	for _, p := range procs {
@@ -65,7 +69,8 @@ func (pt *processTable) membersIn(procs []procEntry) []procEntry {
 
 // signalAll signals every live process of the sandbox.
 func (pt *processTable) signalAll(sig signalKind) {
-	pt.pruneMembers()
+	procs := scanProcs(pt.sb.srv.isolate)
+	pt.pruneMembersIn(procs)
 	pt.mu.Lock()
 	groups := make([]int, 0, len(pt.groups))
 	for g := range pt.groups {
@@ -75,7 +80,7 @@ func (pt *processTable) signalAll(sig signalKind) {
 	for _, g := range groups {
 		killGroup(g, sig)
 	}
-	for _, p := range pt.membersIn(scanProcs(pt.sb.srv.isolate)) {
+	for _, p := range pt.membersIn(procs) {
 		killPID(p.pid, sig)
 	}
 }
