@@ -52,8 +52,13 @@ func (r *execRun) wait(stream *ProcessStream) (*ExecResult, error) {
 		defer t.Stop()
 		timeoutC = t.C
 	}
-	ticker := time.NewTicker(r.req.BatchInterval / 2)
-	defer ticker.Stop()
+	// Batches need a clock only when someone receives them.
+	var tickC <-chan time.Time
+	if r.req.OnOutput != nil {
+		ticker := time.NewTicker(max(r.req.BatchInterval/2, time.Millisecond))
+		defer ticker.Stop()
+		tickC = ticker.C
+	}
 	cancelled := r.ctx.Done()
 	var graceC <-chan time.Time
 	killed := false
@@ -67,7 +72,7 @@ func (r *execRun) wait(stream *ProcessStream) (*ExecResult, error) {
 			if res, end := r.handle(it.ev); end {
 				return r.finish(res)
 			}
-		case now := <-ticker.C:
+		case now := <-tickC:
 			r.tick(now)
 		case <-timeoutC:
 			r.timedOut = true
@@ -108,9 +113,6 @@ func (r *execRun) write(s OutputStream, data []byte) {
 }
 
 func (r *execRun) tick(now time.Time) {
-	if r.req.OnOutput == nil {
-		return
-	}
 	for _, s := range []OutputStream{Stdout, Stderr} {
 		r.batch[s].tick(now, r.req.BatchInterval, r.emitter(s))
 	}
