@@ -276,15 +276,14 @@ func (s *Server) composeFiles(w http.ResponseWriter, r *http.Request, sb *sandbo
 		writeError(w, http.StatusBadRequest, "source_paths and destination are required")
 		return
 	}
+	var files []*os.File
 	var readers []io.Reader
 	var hosts []string
 	for _, p := range req.SourcePaths {
 		v, host := sb.resolvePath(p)
 		f, err := os.Open(host)
 		if err != nil {
-			for _, rd := range readers {
-				_ = rd.(*os.File).Close()
-			}
+			closeAll(files...)
 			if errors.Is(err, os.ErrNotExist) {
 				writeErrorf(w, http.StatusNotFound, "path '%s' does not exist", v)
 				return
@@ -292,14 +291,13 @@ func (s *Server) composeFiles(w http.ResponseWriter, r *http.Request, sb *sandbo
 			writeErrorf(w, http.StatusInternalServerError, "error opening file '%s': %v", v, err)
 			return
 		}
+		files = append(files, f)
 		readers = append(readers, f)
 		hosts = append(hosts, host)
 	}
 	dv, dhost := sb.resolvePath(req.Destination)
 	err := writeHostFile(dhost+".compose-"+newID("", 8), dhost, io.MultiReader(readers...))
-	for _, rd := range readers {
-		_ = rd.(*os.File).Close()
-	}
+	closeAll(files...)
 	if err != nil {
 		writeErrorf(w, http.StatusInternalServerError, "error writing '%s': %v", dv, err)
 		return
