@@ -28,6 +28,12 @@ func timePtrString(t *time.Time) types.String {
 	return timeString(*t)
 }
 
+// fullyKnown reports whether v and every value inside it are known.
+func fullyKnown(ctx context.Context, v attr.Value) bool {
+	tv, err := v.ToTerraformValue(ctx)
+	return err == nil && tv.IsFullyKnown()
+}
+
 // optionalString maps "" to null.
 func optionalString(s string) types.String {
 	if s == "" {

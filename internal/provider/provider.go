@@ -147,9 +147,15 @@ func (p *e2bProvider) Configure(ctx context.Context, req provider.ConfigureReque
 	}
 
 	data := &ProviderData{}
-	if cfg.APIKey.IsUnknown() {
-		// The key comes from something not known yet (e.g. during plan); calls fail with a clear message.
-		data.apiKeyUnknown = true
+	// Settings that come from something not known yet (e.g. during plan): calls fail with a clear
+	// message instead of going to the default endpoint or without the key.
+	for _, s := range []struct {
+		name  string
+		value types.String
+	}{{"api_key", cfg.APIKey}, {"domain", cfg.Domain}, {"api_url", cfg.APIURL}, {"sandbox_url", cfg.SandboxURL}} {
+		if s.value.IsUnknown() {
+			data.unknownSettings = append(data.unknownSettings, s.name)
+		}
 	}
 	apiKey := stringOrEnv(cfg.APIKey, envAPIKey)
 	domain := stringOrEnv(cfg.Domain, envDomain)
@@ -199,7 +205,7 @@ func (p *e2bProvider) Configure(ctx context.Context, req provider.ConfigureReque
 	data.client = client
 	data.Domain = domain
 
-	if !cfg.DefaultMetadata.IsUnknown() {
+	if fullyKnown(ctx, cfg.DefaultMetadata) {
 		data.DefaultMetadata = map[string]string{}
 		resp.Diagnostics.Append(cfg.DefaultMetadata.ElementsAs(ctx, &data.DefaultMetadata, false)...)
 	} else {

@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"maps"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -19,7 +20,7 @@ type ProviderData struct {
 	Domain string
 
 	client                 *e2b.Client
-	apiKeyUnknown          bool
+	unknownSettings        []string // connection settings not known yet, by attribute name
 	defaultMetadataUnknown bool
 }
 
@@ -34,10 +35,11 @@ func (d *ProviderData) Client() (*e2b.Client, diag.Diagnostics) {
 				"values known only after apply; run the apply in two steps, or set the values directly.")
 		return nil, diags
 	}
-	if d.apiKeyUnknown {
-		diags.AddError("E2B API key not known yet",
-			"The provider's api_key depends on a value that is only known after apply, so E2B cannot be called now. "+
-				"Set api_key (or the E2B_API_KEY environment variable) to a known value.")
+	if len(d.unknownSettings) > 0 {
+		diags.AddError("E2B provider settings not known yet",
+			fmt.Sprintf("These settings of the provider \"e2b\" block depend on values that are only known after apply: %s. "+
+				"E2B cannot be called until they are known. Set them (or the matching E2B_* environment variables) "+
+				"to known values, or apply in two steps.", strings.Join(d.unknownSettings, ", ")))
 		return nil, diags
 	}
 	return d.client, diags

@@ -98,13 +98,8 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 
 // plannedMetadataAll merges default_metadata with the planned metadata; unknown when either is.
 func (r *sandboxResource) plannedMetadataAll(ctx context.Context, own types.Map) types.Map {
-	if own.IsUnknown() || (r.data != nil && r.data.defaultMetadataUnknown) {
+	if !fullyKnown(ctx, own) || (r.data != nil && r.data.defaultMetadataUnknown) {
 		return types.MapUnknown(types.StringType)
-	}
-	for _, v := range own.Elements() {
-		if v.IsUnknown() {
-			return types.MapUnknown(types.StringType)
-		}
 	}
 	m, diags := stringMapFrom(ctx, own)
 	if diags.HasError() {
