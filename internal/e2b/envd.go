@@ -75,10 +75,7 @@ func (e *Envd) Health(ctx context.Context) (bool, error) {
 	e.setHeaders(req.Header, false)
 	resp, err := e.c.envd.Do(req)
 	if err != nil {
-		if ctx.Err() != nil {
-			return false, ctx.Err()
-		}
-		return false, &transportError{op: op, sandboxID: e.t.SandboxID, err: err}
+		return false, requestError(ctx, op, e.t.SandboxID, err)
 	}
 	defer drainClose(resp.Body)
 	switch {
