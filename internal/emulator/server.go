@@ -179,7 +179,6 @@ func (s *Server) APIKey() string { return s.apiKey }
 // Close stops the listeners, kills every sandbox process and removes the
 // temporary data directory (when the emulator created it).
 func (s *Server) Close() error {
-	var err error
 	s.closeOnce.Do(func() {
 		close(s.stopSampler)
 		<-s.samplerDone
@@ -188,8 +187,8 @@ func (s *Server) Close() error {
 		boxes := make([]*sandbox, 0, len(s.sandboxes))
 		for _, sb := range s.sandboxes {
 			boxes = append(boxes, sb)
+			s.removeLocked(sb) // also stops its TTL timer
 		}
-		s.sandboxes = map[string]*sandbox{}
 		s.mu.Unlock()
 		for _, sb := range boxes {
 			sb.destroy()
@@ -206,7 +205,7 @@ func (s *Server) Close() error {
 		}
 		s.removeDataDir()
 	})
-	return err
+	return nil
 }
 
 // SandboxIDs lists the alive (running or paused) sandboxes, sorted.
