@@ -266,7 +266,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	resp := s.sandboxResponseLocked(sb)
 	s.mu.Unlock()
 	sb.addLog("info", "Sandbox created", map[string]string{"templateID": t.id})
-	sb.takeSample()
+	sb.takeSampleFrom(nil) // no processes yet: the first sample needs no /proc scan
 	respondOrDrop(w, r, http.StatusCreated, resp)
 }
 
