@@ -280,6 +280,7 @@ func (c *Client) ForkSandbox(ctx context.Context, id string, timeout, count int3
 		var fr ForkResult
 		if r.Sandbox != nil {
 			fr.Sandbox = r.Sandbox.toSandbox()
+			c.sandboxes.rememberSandbox(fr.Sandbox)
 		}
 		if r.Error != nil {
 			fr.Err = &APIError{Op: "fork sandbox", SandboxID: id, StatusCode: r.Error.Code, Message: r.Error.Message}
