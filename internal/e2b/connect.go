@@ -185,7 +185,9 @@ func (e *Envd) openStream(ctx context.Context, op, procedure string, class retry
 		return nil, rpcErrorFromResponse(op, e.t.SandboxID, resp)
 	}
 	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != contentTypeStream {
-		drainClose(resp.Body)
+		// Close without draining: the body may be a live stream that no
+		// longer has a per-attempt deadline.
+		_ = resp.Body.Close()
 		return nil, &APIError{Op: op, SandboxID: e.t.SandboxID, StatusCode: resp.StatusCode,
 			Message: fmt.Sprintf("unexpected content type %q for a Connect stream", resp.Header.Get("Content-Type"))}
 	}
