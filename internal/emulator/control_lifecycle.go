@@ -21,11 +21,11 @@ func (s *Server) handleSetTimeout(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if req.Timeout == nil {
-		validationError(w, `request body has an error: doesn't match schema: Error at "/timeout": property "timeout" is missing`)
+		validationError(w, timeoutMissing)
 		return
 	}
 	if *req.Timeout < 0 {
-		validationError(w, `request body has an error: doesn't match schema: Error at "/timeout": number must be at least 0`)
+		validationError(w, timeoutNegative)
 		return
 	}
 	s.mu.Lock()
@@ -141,20 +141,12 @@ func (s *Server) handleConnect(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if req.Timeout == nil && !v2 {
-		validationError(w, `request body has an error: doesn't match schema: Error at "/timeout": property "timeout" is missing`)
+		validationError(w, timeoutMissing)
 		return
 	}
-	var timeout time.Duration
-	if req.Timeout != nil {
-		if *req.Timeout < 0 {
-			validationError(w, `request body has an error: doesn't match schema: Error at "/timeout": number must be at least 0`)
-			return
-		}
-		timeout = time.Duration(*req.Timeout) * time.Second
-		if timeout > s.opts.MaxLifetime {
-			writeError(w, http.StatusBadRequest, s.maxLifetimeMessage())
-			return
-		}
+	timeout, ok := s.timeoutField(w, req.Timeout, 0)
+	if !ok {
+		return
 	}
 	s.mu.Lock()
 	sb := s.lookupLocked(w, id)
@@ -195,16 +187,8 @@ func (s *Server) handleResume(w http.ResponseWriter, r *http.Request) {
 		validationError(w, err.Error())
 		return
 	}
-	timeout := defaultTimeoutV1
-	if req.Timeout != nil {
-		if *req.Timeout < 0 {
-			validationError(w, `request body has an error: doesn't match schema: Error at "/timeout": number must be at least 0`)
-			return
-		}
-		timeout = time.Duration(*req.Timeout) * time.Second
-	}
-	if timeout > s.opts.MaxLifetime {
-		writeError(w, http.StatusBadRequest, s.maxLifetimeMessage())
+	timeout, ok := s.timeoutField(w, req.Timeout, defaultTimeoutV1)
+	if !ok {
 		return
 	}
 	s.mu.Lock()

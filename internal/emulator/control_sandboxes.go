@@ -174,23 +174,16 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		validationError(w, `request body has an error: doesn't match schema: Error at "/templateID": property "templateID" is missing`)
 		return
 	}
-	timeout := defaultTimeoutV1
+	def := defaultTimeoutV1
 	if r.Pattern == routeCreateV2 {
-		timeout = defaultTimeoutV2
+		def = defaultTimeoutV2
 	}
-	if req.Timeout != nil {
-		if *req.Timeout < 0 {
-			validationError(w, `request body has an error: doesn't match schema: Error at "/timeout": number must be at least 0`)
-			return
-		}
-		if *req.Timeout == 0 {
-			writeError(w, http.StatusBadRequest, "Timeout must be greater than 0")
-			return
-		}
-		timeout = time.Duration(*req.Timeout) * time.Second
+	timeout, ok := s.timeoutField(w, req.Timeout, def)
+	if !ok {
+		return
 	}
-	if timeout > s.opts.MaxLifetime {
-		writeError(w, http.StatusBadRequest, s.maxLifetimeMessage())
+	if timeout == 0 { // only an explicit 0: the defaults are positive
+		writeError(w, http.StatusBadRequest, "Timeout must be greater than 0")
 		return
 	}
 	autoPause := req.AutoPause != nil && *req.AutoPause

@@ -195,18 +195,11 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 		validationError(w, err.Error())
 		return
 	}
-	timeout, count := defaultTimeoutV1, 1
-	if req.Timeout != nil {
-		if *req.Timeout < 0 {
-			validationError(w, `request body has an error: doesn't match schema: Error at "/timeout": number must be at least 0`)
-			return
-		}
-		timeout = time.Duration(*req.Timeout) * time.Second
-	}
-	if timeout > s.opts.MaxLifetime {
-		writeError(w, http.StatusBadRequest, s.maxLifetimeMessage())
+	timeout, ok := s.timeoutField(w, req.Timeout, defaultTimeoutV1)
+	if !ok {
 		return
 	}
+	count := 1
 	if req.Count != nil {
 		if *req.Count < 1 || *req.Count > 100 {
 			validationError(w, `request body has an error: doesn't match schema: Error at "/count": number must be between 1 and 100`)
