@@ -36,8 +36,8 @@ func (r *sandboxResource) ValidateConfig(ctx context.Context, req resource.Valid
 			"E2B protects non-public sandbox traffic with a token that only secure sandboxes have. "+
 				"Set secure = true (the default) or remove allow_public_traffic = false.")
 	}
-	if n.AllowOut.IsUnknown() || n.DenyOut.IsUnknown() {
-		return
+	if !fullyKnown(ctx, n.AllowOut) || !fullyKnown(ctx, n.DenyOut) {
+		return // Checked again once every rule is known.
 	}
 	allow, _ := stringSetFrom(ctx, n.AllowOut)
 	deny, _ := stringSetFrom(ctx, n.DenyOut)

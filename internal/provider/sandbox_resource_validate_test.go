@@ -1,0 +1,37 @@
+package provider
+
+import (
+	"context"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// A deny_out rule not known yet may well be 0.0.0.0/0: domains in allow_out are not refused.
+func TestSandboxValidateConfig_unknownDenyRule(t *testing.T) {
+	ctx := context.Background()
+	r := &sandboxResource{}
+	var sresp resource.SchemaResponse
+	r.Schema(ctx, resource.SchemaRequest{}, &sresp)
+	typ := sresp.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	netType := typ.AttributeTypes["network"].(tftypes.Object)
+	set := tftypes.Set{ElementType: tftypes.String}
+	network := map[string]tftypes.Value{}
+	for name, at := range netType.AttributeTypes {
+		network[name] = tftypes.NewValue(at, nil)
+	}
+	network["allow_out"] = tftypes.NewValue(set, []tftypes.Value{tftypes.NewValue(tftypes.String, "example.com")})
+	network["deny_out"] = tftypes.NewValue(set, []tftypes.Value{tftypes.NewValue(tftypes.String, tftypes.UnknownValue)})
+	attrs := map[string]tftypes.Value{}
+	for name, at := range typ.AttributeTypes {
+		attrs[name] = tftypes.NewValue(at, nil)
+	}
+	attrs["network"] = tftypes.NewValue(netType, network)
+	var resp resource.ValidateConfigResponse
+	r.ValidateConfig(ctx, resource.ValidateConfigRequest{Config: tfsdk.Config{Schema: sresp.Schema, Raw: tftypes.NewValue(typ, attrs)}}, &resp)
+	if resp.Diagnostics.HasError() {
+		t.Fatalf("unexpected error: %v", resp.Diagnostics)
+	}
+}
