@@ -86,8 +86,21 @@ func (c *Client) newRetryClient(base *http.Client, envd bool) *retryablehttp.Cli
 	rc.RetryWaitMax = c.cfg.RetryWaitMax
 	rc.CheckRetry = checkRetry(envd)
 	rc.Backoff = backoff
-	rc.ErrorHandler = retryablehttp.PassthroughErrorHandler
+	rc.ErrorHandler = lastAnswerOrError
 	return rc
+}
+
+// lastAnswerOrError hands back the last answer when the retries ran out, so
+// callers see its status. A response that comes with an error (the context
+// ended after it arrived) is closed here: callers only look at the error.
+func lastAnswerOrError(resp *http.Response, err error, _ int) (*http.Response, error) {
+	if err != nil {
+		if resp != nil {
+			_ = resp.Body.Close()
+		}
+		return nil, err
+	}
+	return resp, nil
 }
 
 // checkRetry implements the per-call policy described in doc.go.

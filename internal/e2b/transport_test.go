@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"io"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -236,5 +237,26 @@ func TestFilesCarryTheUserAsQueryAndRPCsAsBasicAuth(t *testing.T) {
 	_ = rc.Close()
 	if filesQuery != "path=%2Fetc%2Fhostname&username=root" || filesAuth != "" {
 		t.Fatalf("files query %q auth %q", filesQuery, filesAuth)
+	}
+}
+
+type closeRecorder struct {
+	io.Reader
+	closed bool
+}
+
+func (c *closeRecorder) Close() error { c.closed = true; return nil }
+
+// An answer that arrives with an error (the context ended) is closed, since
+// callers look only at the error; a final answer without error is handed on.
+func TestLastAnswerOrErrorClosesDroppedAnswers(t *testing.T) {
+	body := &closeRecorder{Reader: strings.NewReader("x")}
+	resp, err := lastAnswerOrError(&http.Response{StatusCode: 503, Body: body}, context.Canceled, 1)
+	if resp != nil || !errors.Is(err, context.Canceled) || !body.closed {
+		t.Fatalf("resp %v, err %v, body closed %v", resp, err, body.closed)
+	}
+	last := &http.Response{StatusCode: 503, Body: &closeRecorder{Reader: strings.NewReader("x")}}
+	if resp, err := lastAnswerOrError(last, nil, 5); resp != last || err != nil {
+		t.Fatalf("resp %v, err %v: want the last answer", resp, err)
 	}
 }
