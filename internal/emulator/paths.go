@@ -35,6 +35,16 @@ func isPrivatePath(virtual string) bool {
 		virtual == virtualTmp || strings.HasPrefix(virtual, virtualTmp+"/")
 }
 
+// commandPath is resolvePath as a command sees it: the sandbox's own copy
+// under /home/user and /tmp, the host's file system everywhere else.
+func (sb *sandbox) commandPath(p string) (virtual, host string) {
+	virtual, host = sb.resolvePath(p)
+	if !isPrivatePath(virtual) {
+		host = virtual
+	}
+	return virtual, host
+}
+
 // hostPath maps a clean absolute sandbox path to its storage on the host.
 func (sb *sandbox) hostPath(virtual string) string {
 	switch {

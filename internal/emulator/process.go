@@ -142,10 +142,7 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, pty
 	if cfg.Cwd != nil {
 		cwd = *cfg.Cwd
 	}
-	vcwd, hostCwd := pt.sb.resolvePath(cwd)
-	if !isPrivatePath(vcwd) {
-		hostCwd = vcwd // commands see the host outside /home/user and /tmp
-	}
+	vcwd, hostCwd := pt.sb.commandPath(cwd)
 	if cfg.Cwd == nil || *cfg.Cwd == "" {
 		vcwd, hostCwd = virtualHome, pt.sb.homeDir()
 	}
@@ -334,10 +331,7 @@ func trimSignalName(s string) string { return strings.TrimPrefix(s, "SIGNAL_") }
 // (in the isolated case the wrapper would otherwise exit with 127).
 func (pt *processTable) checkCommand(name string, envs map[string]string) error {
 	if strings.Contains(name, "/") {
-		v, host := pt.sb.resolvePath(name)
-		if !isPrivatePath(v) {
-			host = v
-		}
+		_, host := pt.sb.commandPath(name)
 		if st, err := os.Stat(host); err != nil || st.IsDir() {
 			return newRPCError("internal", "error starting process: fork/exec %s: no such file or directory", name)
 		}
@@ -352,10 +346,7 @@ func (pt *processTable) checkCommand(name string, envs map[string]string) error 
 			continue
 		}
 		candidate := path.Join(dir, name)
-		v, host := pt.sb.resolvePath(candidate)
-		if !isPrivatePath(v) {
-			host = v
-		}
+		_, host := pt.sb.commandPath(candidate)
 		if st, err := os.Stat(host); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
 			return nil
 		}
