@@ -118,20 +118,22 @@ func networkIngressChanged(ctx context.Context, req planmodifier.ObjectRequest, 
 		resp.RequiresReplace = true
 		return
 	}
-	public := func(o types.Object) (bool, string) {
+	public := func(o types.Object) (p bool, mask string, known bool) {
 		if o.IsNull() {
-			return true, ""
+			return true, "", true
 		}
 		var n sandboxNetworkModel
 		if d := o.As(ctx, &n, basetypes.ObjectAsOptions{}); d.HasError() {
-			return true, ""
+			return true, "", true
 		}
-		p := n.AllowPublicTraffic.IsNull() || n.AllowPublicTraffic.ValueBool()
-		return p, n.MaskRequestHost.ValueString()
+		if n.AllowPublicTraffic.IsUnknown() || n.MaskRequestHost.IsUnknown() {
+			return false, "", false
+		}
+		return n.AllowPublicTraffic.IsNull() || n.AllowPublicTraffic.ValueBool(), n.MaskRequestHost.ValueString(), true
 	}
-	sp, sm := public(req.StateValue)
-	pp, pm := public(req.PlanValue)
-	resp.RequiresReplace = sp != pp || sm != pm
+	sp, sm, _ := public(req.StateValue)
+	pp, pm, known := public(req.PlanValue)
+	resp.RequiresReplace = !known || sp != pp || sm != pm
 }
 
 // networkEgressChanged reports whether allow_out or deny_out differ (null equals empty).

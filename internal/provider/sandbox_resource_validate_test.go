@@ -4,8 +4,12 @@ import (
 	"context"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
@@ -33,5 +37,26 @@ func TestSandboxValidateConfig_unknownDenyRule(t *testing.T) {
 	r.ValidateConfig(ctx, resource.ValidateConfigRequest{Config: tfsdk.Config{Schema: sresp.Schema, Raw: tftypes.NewValue(typ, attrs)}}, &resp)
 	if resp.Diagnostics.HasError() {
 		t.Fatalf("unexpected error: %v", resp.Diagnostics)
+	}
+}
+
+// An ingress setting not known at plan time may change at apply, where it cannot be applied in place.
+func TestNetworkIngressChanged_unknownSetting(t *testing.T) {
+	ctx := context.Background()
+	network := func(public types.Bool) types.Object {
+		return types.ObjectValueMust(sandboxNetworkAttrTypes, map[string]attr.Value{
+			"allow_out":            types.SetNull(types.StringType),
+			"deny_out":             types.SetNull(types.StringType),
+			"allow_public_traffic": public,
+			"mask_request_host":    types.StringNull(),
+		})
+	}
+	var resp objectplanmodifier.RequiresReplaceIfFuncResponse
+	networkIngressChanged(ctx, planmodifier.ObjectRequest{
+		StateValue: network(types.BoolValue(false)),
+		PlanValue:  network(types.BoolUnknown()),
+	}, &resp)
+	if !resp.RequiresReplace {
+		t.Fatal("an unknown allow_public_traffic must plan a replacement")
 	}
 }
