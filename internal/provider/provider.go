@@ -100,13 +100,13 @@ func (p *e2bProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 			"api_url": schema.StringAttribute{
 				MarkdownDescription: "Base URL of the E2B API. Defaults to `E2B_API_URL`, then `https://api.<domain>`.",
 				Optional:            true,
-				Validators:          []validator.String{httpURLValidator{}},
+				Validators:          []validator.String{httpURLValidator()},
 			},
 			"sandbox_url": schema.StringAttribute{
 				MarkdownDescription: "Base URL used for all traffic to the daemon inside sandboxes (envd), routed by " +
 					"headers. Defaults to `E2B_SANDBOX_URL`. For self-hosted E2B and local emulators.",
 				Optional:   true,
-				Validators: []validator.String{httpURLValidator{}},
+				Validators: []validator.String{httpURLValidator()},
 			},
 			"max_retries": schema.Int64Attribute{
 				MarkdownDescription: "How many times a failed request (rate limit, or a 5xx on a safe call) is retried. Default `4`.",
@@ -272,24 +272,4 @@ func userAgent(terraformVersion string) string {
 		terraformVersion = "unknown"
 	}
 	return "terraform-plugin-framework/" + frameworkVersion + " terraform/" + terraformVersion
-}
-
-// httpURLValidator checks that a string is an absolute http(s) URL.
-type httpURLValidator struct{}
-
-var _ validator.String = httpURLValidator{}
-
-func (httpURLValidator) Description(_ context.Context) string {
-	return "must be an absolute http:// or https:// URL"
-}
-
-func (v httpURLValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (httpURLValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if msg := checkHTTPURL(req.ConfigValue.ValueString()); msg != "" {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid URL", msg)
-	}
 }

@@ -2,8 +2,6 @@ package provider
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -224,7 +222,7 @@ func (r *sandboxCommandResource) Create(ctx context.Context, req resource.Create
 		resp.Diagnostics.Append(failedCommandDiagnostic(in, res))
 		return
 	}
-	plan.ID = types.StringValue(randomRunID())
+	plan.ID = types.StringValue(randomHex(8))
 	plan.ExitCode = types.Int64Value(int64(res.ExitCode))
 	plan.Stdout = types.StringValue(res.Stdout)
 	plan.Stderr = types.StringValue(res.Stderr)
@@ -252,10 +250,4 @@ func (r *sandboxCommandResource) Delete(_ context.Context, _ resource.DeleteRequ
 
 func (m sandboxCommandModel) inputs(ctx context.Context) (execInputs, diag.Diagnostics) {
 	return execInputsFrom(ctx, m.SandboxID, m.Command, m.Cwd, m.User, m.Stdin, m.Env, m.Timeout)
-}
-
-func randomRunID() string {
-	b := make([]byte, 8)
-	_, _ = rand.Read(b) // crypto/rand.Read never fails on supported platforms.
-	return hex.EncodeToString(b)
 }

@@ -69,12 +69,11 @@ func (c fileContent) digest() (sum string, size int64, err error) {
 		return "", 0, err
 	}
 	defer func() { _ = r.Close() }()
-	h := sha256.New()
-	n, err := io.Copy(h, r)
+	sum, size, err = hashStream(r)
 	if err != nil {
 		return "", 0, fmt.Errorf("cannot read %s: %w", c.attrName, err)
 	}
-	return hex.EncodeToString(h.Sum(nil)), n, nil
+	return sum, size, nil
 }
 
 // hashingReader hashes and counts what passes through it.
@@ -95,7 +94,7 @@ func (hr *hashingReader) Read(p []byte) (int, error) {
 
 func (hr *hashingReader) sum() string { return hex.EncodeToString(hr.h.Sum(nil)) }
 
-// hashStream hashes a download.
+// hashStream hashes a stream (a download or local content).
 func hashStream(r io.Reader) (string, int64, error) {
 	h := sha256.New()
 	n, err := io.Copy(h, r)

@@ -318,8 +318,11 @@ func pauseSandbox(ctx context.Context, client *e2b.Client, id string) error {
 }
 
 // newIdempotencyToken returns a random token for one create.
-func newIdempotencyToken() string {
-	b := make([]byte, 16)
+func newIdempotencyToken() string { return randomHex(16) }
+
+// randomHex returns n random bytes in hex.
+func randomHex(n int) string {
+	b := make([]byte, n)
 	_, _ = rand.Read(b) // crypto/rand.Read never fails on supported platforms.
 	return hex.EncodeToString(b)
 }

@@ -167,6 +167,11 @@ func templateRefValidator() validator.String {
 	return stringCheckValidator{desc: "must be a template ID or name", summary: "Invalid template", check: checkTemplateRef}
 }
 
+// httpURLValidator validates an absolute http(s) URL.
+func httpURLValidator() validator.String {
+	return stringCheckValidator{desc: "must be an absolute http:// or https:// URL", summary: "Invalid URL", check: checkHTTPURL}
+}
+
 // sandboxIDValidator validates a sandbox ID.
 func sandboxIDValidator() validator.String {
 	return stringCheckValidator{desc: "must be an E2B sandbox ID", summary: "Invalid sandbox ID", check: checkSandboxID}
