@@ -118,16 +118,14 @@ func runExec(ctx context.Context, data *ProviderData, in execInputs, req e2b.Exe
 		return nil, diags
 	}
 	res, err := envd.Exec(ctx, req)
-	if err != nil {
-		switch {
-		case ctx.Err() != nil:
-			diags.AddError("Command cancelled",
-				fmt.Sprintf("The run was cancelled, so the command %s was killed in sandbox %q (SIGKILL).",
-					quoteCommand(in.Command), in.SandboxID))
-		default:
-			diags.Append(envdDiagnostic("Could not run command", in.SandboxID, err))
-		}
-		return res, diags
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		diags.AddError("Command cancelled",
+			fmt.Sprintf("The run was cancelled, so the command %s was killed in sandbox %q (SIGKILL).",
+				quoteCommand(in.Command), in.SandboxID))
+	default:
+		diags.Append(envdDiagnostic("Could not run command", in.SandboxID, err))
 	}
 	return res, diags
 }

@@ -232,9 +232,6 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 			return
 		}
 	}
-	if plan.TrafficAccessToken.IsUnknown() {
-		plan.TrafficAccessToken = state.TrafficAccessToken
-	}
 	// Set explicitly: a state written before identity existed carries none to pre-populate.
 	resp.Diagnostics.Append(resp.Identity.Set(ctx, sandboxIdentityModel{SandboxID: state.ID})...)
 	r.refreshAfterWrite(ctx, client, &plan, resp.State.Set, &resp.Diagnostics)

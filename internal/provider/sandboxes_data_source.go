@@ -130,8 +130,9 @@ func (d *sandboxesDataSource) Read(ctx context.Context, req datasource.ReadReque
 	var p e2b.ListSandboxesParams
 	p.States, diags = stringSetFrom(ctx, model.State)
 	resp.Diagnostics.Append(diags...)
-	if meta, diags := stringMapFrom(ctx, model.Metadata); len(meta) > 0 {
-		resp.Diagnostics.Append(diags...)
+	meta, diags := stringMapFrom(ctx, model.Metadata)
+	resp.Diagnostics.Append(diags...)
+	if len(meta) > 0 {
 		p.Metadata = meta
 	}
 	p.Template = model.Template.ValueString()
