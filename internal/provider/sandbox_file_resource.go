@@ -212,7 +212,10 @@ func (r *sandboxFileResource) Read(ctx context.Context, req resource.ReadRequest
 	unchanged := stamp != nil && stamp.Size == entry.Size && stamp.Modified.Equal(entry.ModifiedTime) &&
 		stamp.SHA256 == state.SHA256.ValueString()
 	if !unchanged {
-		newStamp, diags := r.hashRemote(ctx, envd, sandboxID, entry)
+		// Just imported (no content in state): a small text file also gets its content from the
+		// same download, so a configuration that sets the same content plans no change.
+		imported := state.Content.IsNull() && state.ContentBase64.IsNull() && state.Source.IsNull()
+		newStamp, text, diags := r.hashRemote(ctx, envd, sandboxID, entry, imported)
 		resp.Diagnostics.Append(diags...)
 		if resp.Diagnostics.HasError() {
 			return
@@ -222,59 +225,61 @@ func (r *sandboxFileResource) Read(ctx context.Context, req resource.ReadRequest
 		}
 		state.SHA256 = types.StringValue(newStamp.SHA256)
 		state.Size = types.Int64Value(newStamp.Size)
+		if text != nil {
+			state.Content = types.StringValue(*text)
+		}
 		resp.Diagnostics.Append(setRemoteStamp(ctx, resp.Private, newStamp)...)
-	}
-	if state.Content.IsNull() && state.ContentBase64.IsNull() && state.Source.IsNull() {
-		// Just imported: a small text file gets its content, so a configuration that
-		// sets the same content plans no change.
-		resp.Diagnostics.Append(r.importContent(ctx, envd, sandboxID, entry, &state)...)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 	resp.Diagnostics.Append(resp.Identity.Set(ctx, state.identity())...)
 }
 
-// importContent sets content from the sandbox for a text file of at most importContentMax bytes.
-func (r *sandboxFileResource) importContent(ctx context.Context, envd *e2b.Envd, sandboxID string, entry *e2b.EntryInfo, m *sandboxFileModel) diag.Diagnostics {
-	var diags diag.Diagnostics
-	if entry.Type != "file" || entry.Size > importContentMax {
-		return diags
-	}
-	body, err := envd.ReadFile(ctx, entry.Path, e2b.ReadOptions{})
-	if err != nil {
-		diags.Append(envdDiagnostic("Could not read file "+entry.Path, sandboxID, err))
-		return diags
-	}
-	defer func() { _ = body.Close() }()
-	b, err := io.ReadAll(io.LimitReader(body, importContentMax+1))
-	if err != nil {
-		diags.AddError("Could not read file "+entry.Path, err.Error())
-		return diags
-	}
-	if len(b) <= importContentMax && utf8.Valid(b) {
-		m.Content = types.StringValue(string(b))
-	}
-	return diags
-}
-
-// hashRemote downloads the file as a stream and hashes it.
-func (r *sandboxFileResource) hashRemote(ctx context.Context, envd *e2b.Envd, sandboxID string, entry *e2b.EntryInfo) (remoteFileStamp, diag.Diagnostics) {
-	var diags diag.Diagnostics
+// hashRemote downloads the file as a stream and hashes it. With wantText, a text file of at
+// most importContentMax bytes also comes back as text (else text is nil).
+func (r *sandboxFileResource) hashRemote(ctx context.Context, envd *e2b.Envd, sandboxID string, entry *e2b.EntryInfo, wantText bool) (stamp remoteFileStamp, text *string, diags diag.Diagnostics) {
 	if entry.Type == "dir" {
 		// A directory where the file was: no hash can match, so the plan shows a rewrite.
-		return remoteFileStamp{Size: entry.Size, Modified: entry.ModifiedTime, SHA256: "directory"}, diags
+		return remoteFileStamp{Size: entry.Size, Modified: entry.ModifiedTime, SHA256: "directory"}, nil, diags
 	}
 	body, err := envd.ReadFile(ctx, entry.Path, e2b.ReadOptions{})
 	if err != nil {
 		diags.Append(envdDiagnostic("Could not read file "+entry.Path, sandboxID, err))
-		return remoteFileStamp{}, diags
+		return remoteFileStamp{}, nil, diags
 	}
 	defer func() { _ = body.Close() }()
-	sum, n, err := hashStream(body)
+	var src io.Reader = body
+	var head *prefixBuffer
+	if wantText && entry.Type == "file" && entry.Size <= importContentMax {
+		head = &prefixBuffer{max: importContentMax}
+		src = io.TeeReader(body, head)
+	}
+	sum, n, err := hashStream(src)
 	if err != nil {
 		diags.AddError("Could not read file "+entry.Path, err.Error())
-		return remoteFileStamp{}, diags
+		return remoteFileStamp{}, nil, diags
 	}
-	return remoteFileStamp{Size: n, Modified: entry.ModifiedTime, SHA256: sum}, diags
+	if head != nil && !head.over && utf8.Valid(head.b) {
+		s := string(head.b)
+		text = &s
+	}
+	return remoteFileStamp{Size: n, Modified: entry.ModifiedTime, SHA256: sum}, text, diags
+}
+
+// prefixBuffer keeps the first max bytes written to it and notes when there were more.
+type prefixBuffer struct {
+	b    []byte
+	max  int
+	over bool
+}
+
+func (p *prefixBuffer) Write(b []byte) (int, error) {
+	if room := p.max - len(p.b); len(b) > room {
+		p.over = true
+		p.b = append(p.b, b[:room]...)
+	} else {
+		p.b = append(p.b, b...)
+	}
+	return len(b), nil
 }
 
 func (r *sandboxFileResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
