@@ -83,7 +83,7 @@ func checkAllowOutEntry(s string) string {
 	if isIPOrCIDR(s) {
 		return ""
 	}
-	if strings.Contains(s, "/") || net.ParseIP(strings.Split(s, "/")[0]) != nil {
+	if strings.Contains(s, "/") {
 		return fmt.Sprintf("%q is not a valid CIDR block.", s)
 	}
 	if len(s) > 253 || !hostnamePattern.MatchString(s) || numericTLD(s) {
