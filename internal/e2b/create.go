@@ -52,7 +52,7 @@ func (c *Client) createOnce(ctx context.Context, req CreateSandboxRequest, body 
 		if err == nil || req.IdempotencyToken == "" || !outcomeUnknown(err) || ctx.Err() != nil {
 			return sb, err
 		}
-		found, lerr := c.findCreatedSandbox(ctx, req.IdempotencyToken)
+		found, lerr := c.FindSandboxByCreateToken(ctx, req.IdempotencyToken)
 		if lerr != nil {
 			return nil, fmt.Errorf("%w (and looking the sandbox up by its create token failed: %v)", err, lerr)
 		}
@@ -92,9 +92,12 @@ func outcomeUnknown(err error) bool {
 	return false
 }
 
-// findCreatedSandbox looks for a running or paused sandbox carrying token,
-// twice with a short pause in between. It returns nil when none exists.
-func (c *Client) findCreatedSandbox(ctx context.Context, token string) (*Sandbox, error) {
+// FindSandboxByCreateToken looks for a running or paused sandbox created with
+// CreateSandboxRequest.IdempotencyToken token, twice with a short pause in
+// between, and returns nil when none exists. A sandbox that is found but
+// cannot then be read is still returned, from its list entry and without its
+// envd access token: it exists, is billed, and must not be lost.
+func (c *Client) FindSandboxByCreateToken(ctx context.Context, token string) (*Sandbox, error) {
 	for check := 0; check < 2; check++ {
 		if check > 0 {
 			if err := sleepCtx(ctx, createRecheckDelay); err != nil {
@@ -114,7 +117,8 @@ func (c *Client) findCreatedSandbox(ctx context.Context, token string) (*Sandbox
 			}
 			d, err := c.GetSandbox(ctx, s.SandboxID)
 			if err != nil {
-				return nil, err
+				return &Sandbox{SandboxID: s.SandboxID, TemplateID: s.TemplateID, ClientID: s.ClientID,
+					Alias: s.Alias, EnvdVersion: s.EnvdVersion, partial: true}, nil
 			}
 			return &Sandbox{
 				SandboxID: d.SandboxID, TemplateID: d.TemplateID, ClientID: d.ClientID, Alias: d.Alias,

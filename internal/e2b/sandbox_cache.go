@@ -52,7 +52,7 @@ func (c *sandboxCache) forget(id string) {
 
 // rememberSandbox records a create, connect or fork answer: the sandbox runs.
 func (c *sandboxCache) rememberSandbox(sb *Sandbox) {
-	if sb != nil && sb.SandboxID != "" {
+	if sb != nil && sb.SandboxID != "" && !sb.partial {
 		c.put(sb.SandboxID, envdAccess{token: sb.EnvdAccessToken, domain: sb.Domain})
 	}
 }

@@ -29,6 +29,10 @@ const IdempotencyMetadataKey = "e2b-terraform-create-token"
 // Sandbox is returned by create, connect and fork.
 type Sandbox struct {
 	SandboxID, TemplateID, ClientID, Alias, EnvdVersion, EnvdAccessToken, TrafficAccessToken, Domain string
+
+	// partial marks a sandbox known only from a list entry (no access token
+	// or domain), which must not be remembered as the way to reach envd.
+	partial bool
 }
 
 // Lifecycle says what happens when a sandbox's timeout ends.

@@ -33,7 +33,6 @@ const (
 
 	// A create that timed out is looked up for this long, checking twice.
 	lostCreateLookupTimeout = 30 * time.Second
-	lostCreateRecheckDelay  = 2 * time.Second
 )
 
 // NewSandboxResource returns the e2b_sandbox resource.
@@ -271,35 +270,12 @@ func (r *sandboxResource) ImportState(ctx context.Context, req resource.ImportSt
 func findCreatedByToken(ctx context.Context, client *e2b.Client, token string) *e2b.Sandbox {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), lostCreateLookupTimeout)
 	defer cancel()
-	for attempt := range 2 {
-		if attempt > 0 {
-			select {
-			case <-ctx.Done():
-				return nil
-			case <-time.After(lostCreateRecheckDelay):
-			}
-		}
-		list, err := client.ListSandboxes(ctx, e2b.ListSandboxesParams{
-			States:   []string{"running", "paused"},
-			Metadata: map[string]string{e2b.IdempotencyMetadataKey: token},
-		})
-		if err != nil {
-			tflog.Warn(ctx, "could not look up a timed-out create", map[string]any{"error": err.Error()})
-			return nil
-		}
-		for _, s := range list {
-			if s.Metadata[e2b.IdempotencyMetadataKey] != token {
-				continue
-			}
-			d, err := client.GetSandbox(ctx, s.SandboxID)
-			if err != nil {
-				return &e2b.Sandbox{SandboxID: s.SandboxID, TemplateID: s.TemplateID, Alias: s.Alias, EnvdVersion: s.EnvdVersion}
-			}
-			return &e2b.Sandbox{SandboxID: d.SandboxID, TemplateID: d.TemplateID, Alias: d.Alias,
-				EnvdVersion: d.EnvdVersion, EnvdAccessToken: d.EnvdAccessToken, Domain: d.Domain}
-		}
+	found, err := client.FindSandboxByCreateToken(ctx, token)
+	if err != nil {
+		tflog.Warn(ctx, "could not look up a timed-out create", map[string]any{"error": err.Error()})
+		return nil
 	}
-	return nil
+	return found
 }
 
 // pauseSandbox pauses; a 409 from an already paused sandbox counts as success.
