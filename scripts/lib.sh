@@ -11,7 +11,7 @@ TOFU="$ROOT/bin/tofu"
 # Pinned tool versions (see ../shared/docs/toolchain.md for why these).
 TFPLUGINDOCS_VERSION=v0.25.0
 GOLANGCI_LINT_VERSION=v2.15.0
-GORELEASER_VERSION=v2.17.0
+GORELEASER_VERSION=v2.16.0
 
 # Never read the user's CLI config (a missing one breaks OpenTofu's version output,
 # and dev_overrides or plugin caches in it would change what is tested).
