@@ -54,7 +54,8 @@
 // POST /v2/sandboxes/{id}/connect, PUT /sandboxes/{id}/network,
 // GET /sandboxes/{id}/metrics, GET /sandboxes/metrics, GET /sandboxes/{id}/logs,
 // GET /v2/sandboxes/{id}/logs, GET /snapshots, GET /v2/templates,
-// GET /templates, GET|DELETE /templates/{id}, GET /templates/aliases/{alias},
+// GET /templates, GET|DELETE /templates/{id}, GET /templates/{id}/{sub}
+// (/templates/aliases/{alias} and /templates/{id}/tags), DELETE /templates/tags,
 // and GET /health (no key). Envd route keys are "envd METHOD /path" for REST
 // ("envd POST /files") and "envd /process.Process/Start" for RPCs.
 //

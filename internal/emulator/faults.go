@@ -3,6 +3,7 @@ package emulator
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand"
 	"net/http"
 	"strings"
@@ -81,8 +82,33 @@ func (fs *faultState) reset(f Faults) {
 	fs.rng = rand.New(rand.NewSource(seed)) //nolint:gosec // fault injection needs no crypto randomness
 }
 
-// SetFaults replaces the injected faults; the zero value disables them.
-func (s *Server) SetFaults(f Faults) { s.faults.reset(f) }
+// Validate checks that the faults can be served: rates within 0..1, a
+// latency that is not negative, failure statuses within 400..599.
+func (f Faults) Validate() error {
+	for name, rate := range map[string]float64{"errorRate": f.ErrorRate, "dropRate": f.DropRate, "dropAfterCreate": f.DropAfterCreate} {
+		if rate < 0 || rate > 1 || math.IsNaN(rate) {
+			return fmt.Errorf("%s %v is not between 0 and 1", name, rate)
+		}
+	}
+	if f.Latency < 0 {
+		return fmt.Errorf("latency %s is negative", f.Latency)
+	}
+	for _, st := range f.Statuses {
+		if st < 400 || st > 599 {
+			return fmt.Errorf("status %d is not a failure status (400 to 599)", st)
+		}
+	}
+	return nil
+}
+
+// SetFaults replaces the injected faults; the zero value disables them. It
+// panics on faults that fail Validate (a mistake in the calling test).
+func (s *Server) SetFaults(f Faults) {
+	if err := f.Validate(); err != nil {
+		panic("emulator: SetFaults: " + err.Error())
+	}
+	s.faults.reset(f)
+}
 
 // faultDecision is what to do with one request.
 type faultDecision struct {
@@ -152,13 +178,18 @@ func (s *Server) applyFaults(w http.ResponseWriter, r *http.Request, key string,
 		return false, false
 	}
 	if d.status != 0 {
-		writeFaultStatus(w, d.status)
+		if strings.HasPrefix(key, "envd ") {
+			writeGatewayStatus(w, d.status)
+		} else {
+			writeFaultStatus(w, d.status)
+		}
 		return false, false
 	}
 	return true, d.dropAfterOK
 }
 
 func writeFaultStatus(w http.ResponseWriter, status int) {
+	w.Header().Set(FaultHeader, "injected")
 	msg := http.StatusText(status)
 	switch status {
 	case http.StatusTooManyRequests:
@@ -173,6 +204,25 @@ func writeFaultStatus(w http.ResponseWriter, status int) {
 		msg = "Service unavailable"
 	}
 	writeError(w, status, msg)
+}
+
+// FaultHeader marks an answer made up by fault injection, so that validators
+// of E2B's specs can tell it from the emulator's E2B answers.
+const FaultHeader = "X-Emulator-Fault"
+
+// writeGatewayStatus answers an envd request the way the proxies in front of
+// envd fail: plain text, not envd's own JSON (which would say that envd
+// handled the request and will answer the same when it is sent again). A
+// 429 is the edge's, in JSON.
+func writeGatewayStatus(w http.ResponseWriter, status int) {
+	w.Header().Set(FaultHeader, "injected")
+	if status == http.StatusTooManyRequests {
+		writeFaultStatus(w, status)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = fmt.Fprintf(w, "%d %s\n", status, http.StatusText(status))
 }
 
 func (s *Server) count(key string) {

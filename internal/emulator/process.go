@@ -330,6 +330,9 @@ func trimSignalName(s string) string { return strings.TrimPrefix(s, "SIGNAL_") }
 // checkCommand fails like envd's start when the executable does not exist
 // (in the isolated case the wrapper would otherwise exit with 127).
 func (pt *processTable) checkCommand(name string, envs map[string]string) error {
+	if msg := checkEnvVars(envs); msg != "" {
+		return newRPCError("invalid_argument", "%s", strings.Replace(msg, "envVars", "envs", 1))
+	}
 	if strings.Contains(name, "/") {
 		_, host := pt.sb.commandPath(name)
 		if st, err := os.Stat(host); err != nil || st.IsDir() {
