@@ -70,15 +70,19 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.count(pattern)
-	ok, dropAfter := s.applyFaults(w, r, pattern, pattern == routeCreate || pattern == routeCreateV2)
+	d, ok := s.applyFaultDecision(w, r, pattern, pattern == routeCreate || pattern == routeCreateV2)
 	if !ok {
 		return
 	}
 	if !s.checkAPIKey(w, r) {
 		return
 	}
-	if dropAfter {
+	if d.dropAfterOK {
 		r = r.WithContext(context.WithValue(r.Context(), dropAfterKey{}, true))
+	}
+	if d.createDelay > 0 || d.gateway > 0 {
+		s.serveSlowCreate(w, r, d.createDelay, d.gateway)
+		return
 	}
 	s.controlMux.ServeHTTP(w, r)
 }

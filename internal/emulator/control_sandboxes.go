@@ -242,6 +242,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		netCfg.DenyOut = append(netCfg.DenyOut, "0.0.0.0/0")
 	}
 
+	waitCreateDelay(r)
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()

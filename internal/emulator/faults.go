@@ -21,6 +21,12 @@ type Faults struct {
 	DropAfterCreate float64       `json:"dropAfterCreate"` // fraction of sandbox creates that take effect, then drop the connection
 	Routes          []string      `json:"routes"`          // route keys; "envd" matches every envd route; empty = all but the health checks
 	Seed            int64         `json:"seed"`
+	// CreateDelay makes a matching sandbox create take this long before the
+	// sandbox exists. GatewayTimeout makes a gateway answer 504 to a create
+	// still running after this long, while the create goes on (and may
+	// succeed) behind it.
+	CreateDelay    time.Duration `json:"createDelay"`
+	GatewayTimeout time.Duration `json:"gatewayTimeout"`
 }
 
 // Counters are observations for tests (GET /_emulator/counters).
@@ -32,37 +38,48 @@ type Counters struct {
 	FaultsInjected   int            `json:"faultsInjected"`   // requests failed, dropped or dropped after a create
 }
 
-// UnmarshalJSON accepts latency as nanoseconds (Go's encoding) or as a
-// duration string such as "250ms".
+// UnmarshalJSON accepts the durations as nanoseconds (Go's encoding) or as
+// duration strings such as "250ms".
 func (f *Faults) UnmarshalJSON(b []byte) error {
 	type plain Faults
 	var raw struct {
 		plain
-		Latency json.RawMessage `json:"latency"`
+		Latency        json.RawMessage `json:"latency"`
+		CreateDelay    json.RawMessage `json:"createDelay"`
+		GatewayTimeout json.RawMessage `json:"gatewayTimeout"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return err
 	}
 	*f = Faults(raw.plain)
-	f.Latency = 0
-	if len(raw.Latency) == 0 || string(raw.Latency) == "null" {
-		return nil
+	var err error
+	if f.Latency, err = durationJSON("latency", raw.Latency); err != nil {
+		return err
+	}
+	if f.CreateDelay, err = durationJSON("createDelay", raw.CreateDelay); err != nil {
+		return err
+	}
+	f.GatewayTimeout, err = durationJSON("gatewayTimeout", raw.GatewayTimeout)
+	return err
+}
+
+func durationJSON(name string, raw json.RawMessage) (time.Duration, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return 0, nil
 	}
 	var s string
-	if err := json.Unmarshal(raw.Latency, &s); err == nil {
+	if err := json.Unmarshal(raw, &s); err == nil {
 		d, err := time.ParseDuration(s)
 		if err != nil {
-			return fmt.Errorf("latency: %w", err)
+			return 0, fmt.Errorf("%s: %w", name, err)
 		}
-		f.Latency = d
-		return nil
+		return d, nil
 	}
 	var ns int64
-	if err := json.Unmarshal(raw.Latency, &ns); err != nil {
-		return fmt.Errorf("latency: want nanoseconds or a duration string: %w", err)
+	if err := json.Unmarshal(raw, &ns); err != nil {
+		return 0, fmt.Errorf("%s: want nanoseconds or a duration string: %w", name, err)
 	}
-	f.Latency = time.Duration(ns)
-	return nil
+	return time.Duration(ns), nil
 }
 
 type faultState struct {
@@ -90,8 +107,8 @@ func (f Faults) Validate() error {
 			return fmt.Errorf("%s %v is not between 0 and 1", name, rate)
 		}
 	}
-	if f.Latency < 0 {
-		return fmt.Errorf("latency %s is negative", f.Latency)
+	if f.Latency < 0 || f.CreateDelay < 0 || f.GatewayTimeout < 0 {
+		return fmt.Errorf("latency, createDelay and gatewayTimeout must not be negative")
 	}
 	for _, st := range f.Statuses {
 		if st < 400 || st > 599 {
@@ -116,6 +133,8 @@ type faultDecision struct {
 	status      int
 	drop        bool
 	dropAfterOK bool
+	createDelay time.Duration // creates only
+	gateway     time.Duration // creates only
 }
 
 func routeMatches(routes []string, key string) bool {
@@ -149,8 +168,9 @@ func (fs *faultState) decide(key string, isCreate bool) faultDecision {
 		}
 		return d
 	}
-	if isCreate && f.DropAfterCreate > 0 && fs.rng.Float64() < f.DropAfterCreate {
-		d.dropAfterOK = true
+	if isCreate {
+		d.createDelay, d.gateway = f.CreateDelay, f.GatewayTimeout
+		d.dropAfterOK = f.DropAfterCreate > 0 && fs.rng.Float64() < f.DropAfterCreate
 	}
 	return d
 }
@@ -158,6 +178,12 @@ func (fs *faultState) decide(key string, isCreate bool) faultDecision {
 // applyFaults runs the injected latency and failures for one request. It
 // returns false when the request was answered (or dropped) by a fault.
 func (s *Server) applyFaults(w http.ResponseWriter, r *http.Request, key string, isCreate bool) (ok, dropAfter bool) {
+	d, ok := s.applyFaultDecision(w, r, key, isCreate)
+	return ok, d.dropAfterOK
+}
+
+// applyFaultDecision is applyFaults that also returns the whole decision.
+func (s *Server) applyFaultDecision(w http.ResponseWriter, r *http.Request, key string, isCreate bool) (faultDecision, bool) {
 	d := s.faults.decide(key, isCreate)
 	if d.drop || d.status != 0 || d.dropAfterOK {
 		s.mu.Lock()
@@ -170,12 +196,12 @@ func (s *Server) applyFaults(w http.ResponseWriter, r *http.Request, key string,
 		case <-t.C:
 		case <-r.Context().Done():
 			t.Stop()
-			return false, false
+			return d, false
 		}
 	}
 	if d.drop {
 		dropConnection(w)
-		return false, false
+		return d, false
 	}
 	if d.status != 0 {
 		if strings.HasPrefix(key, "envd ") {
@@ -183,9 +209,9 @@ func (s *Server) applyFaults(w http.ResponseWriter, r *http.Request, key string,
 		} else {
 			writeFaultStatus(w, d.status)
 		}
-		return false, false
+		return d, false
 	}
-	return true, d.dropAfterOK
+	return d, true
 }
 
 func writeFaultStatus(w http.ResponseWriter, status int) {
