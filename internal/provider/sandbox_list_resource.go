@@ -153,9 +153,9 @@ func (l *sandboxListResource) result(ctx context.Context, req list.ListRequest, 
 		"cpu_count":    types.Int64Value(int64(s.CPUCount)),
 		"memory_mb":    types.Int64Value(int64(s.MemoryMB)),
 		"disk_size_mb": types.Int64Value(int64(s.DiskSizeMB)),
-		"metadata_all": stringMapValue(userMetadata(s.Metadata)),
+		"metadata_all": stringMapValue(s.Metadata),
 	}
-	if md := userMetadata(s.Metadata); len(md) > 0 {
+	if md := s.Metadata; len(md) > 0 {
 		values["metadata"] = stringMapValue(md)
 	}
 	for name, v := range values {

@@ -161,7 +161,7 @@ func (m *sandboxResourceModel) applyDetail(d *e2b.SandboxDetail, providerDomain 
 	m.CPUCount = types.Int64Value(int64(d.CPUCount))
 	m.MemoryMB = types.Int64Value(int64(d.MemoryMB))
 	m.DiskSizeMB = types.Int64Value(int64(d.DiskSizeMB))
-	m.MetadataAll = stringMapValue(userMetadata(d.Metadata))
+	m.MetadataAll = stringMapValue(d.Metadata)
 
 	if d.Lifecycle != nil {
 		m.AutoPause = types.BoolValue(d.Lifecycle.OnTimeout == "pause")
@@ -189,7 +189,7 @@ func (m *sandboxResourceModel) applyDetail(d *e2b.SandboxDetail, providerDomain 
 		m.AutoResume = types.BoolValue(false)
 	}
 	m.Metadata = types.MapNull(types.StringType)
-	if meta := userMetadata(d.Metadata); len(meta) > 0 {
+	if meta := d.Metadata; len(meta) > 0 {
 		m.Metadata = stringMapValue(meta)
 	}
 	m.EnvVars = types.MapNull(types.StringType)

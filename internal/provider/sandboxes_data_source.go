@@ -175,6 +175,6 @@ func listedSandboxObject(s e2b.ListedSandbox) types.Object {
 		"cpu_count":    types.Int64Value(int64(s.CPUCount)),
 		"memory_mb":    types.Int64Value(int64(s.MemoryMB)),
 		"disk_size_mb": types.Int64Value(int64(s.DiskSizeMB)),
-		"metadata":     stringMapValue(userMetadata(s.Metadata)),
+		"metadata":     stringMapValue(s.Metadata),
 	})
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
-	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -132,11 +131,10 @@ func checkMetadataEntry(k, v string) string {
 	return ""
 }
 
-// checkHTTPURL accepts absolute http and https URLs.
+// checkHTTPURL accepts what the client accepts as a base URL.
 func checkHTTPURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Sprintf("%q is not an absolute http:// or https:// URL.", s)
+	if _, err := e2b.NormalizeBaseURL(s); err != nil {
+		return err.Error() + "."
 	}
 	return ""
 }
