@@ -10,6 +10,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -34,6 +36,10 @@ const (
 	// A create that timed out is looked up for this long, checking twice.
 	lostCreateLookupTimeout = 30 * time.Second
 )
+
+// envVarsUnreadKey names the private state of a sandbox imported with env_vars that E2B could
+// not return: until the next apply records the configured ones, a difference is no change.
+const envVarsUnreadKey = "env_vars_unread"
 
 // NewSandboxResource returns the e2b_sandbox resource.
 func NewSandboxResource() resource.Resource { return &sandboxResource{} }
@@ -108,7 +114,7 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 	plan.applyCreated(created, r.data.Domain)
 	plan.MetadataAll = stringMapValue(userMetadata(createReq.Metadata))
 	plan.Paused = types.BoolValue(false)
-	plan.State = types.StringValue("running")
+	plan.State = types.StringValue(e2b.SandboxStateRunning)
 	saved := plan
 	saved.nullUnknownComputed()
 	resp.Diagnostics.Append(resp.State.Set(ctx, &saved)...)
@@ -134,7 +140,7 @@ func (r *sandboxResource) refreshAfterWrite(ctx context.Context, client *e2b.Cli
 		addClientError(diags, "Could not read sandbox "+m.ID.ValueString()+" after the change", err)
 		return
 	}
-	m.applyDetail(detail, r.data.Domain, false)
+	m.applyDetail(detail, r.data.Domain)
 	m.nullUnknownComputed()
 	diags.Append(set(ctx, m)...)
 }
@@ -167,8 +173,11 @@ func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, re
 		addClientError(&resp.Diagnostics, "Could not read sandbox "+id, err)
 		return
 	}
-	importing := state.Template.IsNull()
-	state.applyDetail(detail, r.data.Domain, importing)
+	state.applyDetail(detail, r.data.Domain)
+	if importing := state.Template.IsNull(); importing {
+		state.applyImported(detail, r.data.DefaultMetadata)
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, envVarsUnreadKey, []byte("true"))...)
+	}
 	state.nullUnknownComputed()
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 	resp.Diagnostics.Append(resp.Identity.Set(ctx, sandboxIdentityModel{SandboxID: state.ID})...)
@@ -202,14 +211,14 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 	egressChanged := !plan.AllowInternetAccess.Equal(state.AllowInternetAccess) || networkEgressChanged(ctx, state.Network, plan.Network)
 
 	if wasPaused && !wantPaused {
-		resumed, _, err := client.ConnectSandbox(ctx, id, int32(plan.Timeout.ValueInt64()))
+		resumed, _, err := client.ConnectSandbox(ctx, id, plan.timeoutSeconds())
 		if err != nil {
 			addClientError(&resp.Diagnostics, "Could not resume sandbox "+id, err)
 			return
 		}
 		plan.applyCreated(resumed, r.data.Domain)
-	} else if !wantPaused && !plan.Timeout.Equal(state.Timeout) {
-		if err := client.SetSandboxTimeout(ctx, id, int32(plan.Timeout.ValueInt64())); err != nil {
+	} else if !wantPaused && !sameDuration(ctx, plan.Timeout, state.Timeout) {
+		if err := client.SetSandboxTimeout(ctx, id, plan.timeoutSeconds()); err != nil {
 			addClientAttributeError(&resp.Diagnostics, path.Root("timeout"), "Could not change the timeout of sandbox "+id, err)
 			return
 		}
@@ -233,6 +242,7 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 	}
 	// Set explicitly: a state written before identity existed carries none to pre-populate.
 	resp.Diagnostics.Append(resp.Identity.Set(ctx, sandboxIdentityModel{SandboxID: state.ID})...)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, envVarsUnreadKey, nil)...) // env_vars now follow the plan.
 	r.refreshAfterWrite(ctx, client, &plan, resp.State.Set, &resp.Diagnostics)
 }
 
@@ -262,7 +272,27 @@ func (r *sandboxResource) Delete(ctx context.Context, req resource.DeleteRequest
 }
 
 func (r *sandboxResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	id := req.ID
+	if id == "" {
+		var ident sandboxIdentityModel
+		resp.Diagnostics.Append(req.Identity.Get(ctx, &ident)...)
+		id = ident.SandboxID.ValueString()
+	}
+	if msg := checkSandboxID(id); msg != "" && !resp.Diagnostics.HasError() {
+		resp.Diagnostics.AddError("Invalid import ID", msg)
+	}
+	if resp.Diagnostics.HasError() {
+		return // Nothing was asked of E2B.
+	}
 	resource.ImportStatePassthroughWithIdentity(ctx, path.Root("id"), path.Root("sandbox_id"), req, resp)
+}
+
+// envVarsChanged replaces the sandbox when env_vars change, except on the first plan after an
+// import, where the state has none because E2B does not return them.
+func envVarsChanged(ctx context.Context, req planmodifier.MapRequest, resp *mapplanmodifier.RequiresReplaceIfFuncResponse) {
+	unread, diags := req.Private.GetKey(ctx, envVarsUnreadKey)
+	resp.Diagnostics.Append(diags...)
+	resp.RequiresReplace = len(unread) == 0
 }
 
 // findCreatedByToken looks for a sandbox whose create outcome was lost, with a fresh short
@@ -283,7 +313,7 @@ func pauseSandbox(ctx context.Context, client *e2b.Client, id string) error {
 	err := client.PauseSandbox(ctx, id)
 	if err != nil && e2b.IsConflict(err) {
 		detail, getErr := client.GetSandbox(ctx, id)
-		if getErr == nil && detail.State == "paused" {
+		if getErr == nil && detail.Paused() {
 			return nil
 		}
 	}
