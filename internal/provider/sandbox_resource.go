@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -37,9 +38,17 @@ const (
 	lostCreateLookupTimeout = 30 * time.Second
 )
 
-// envVarsUnreadKey names the private state of a sandbox imported with env_vars that E2B could
-// not return: until the next apply records the configured ones, a difference is no change.
+// envVarsUnreadKey marks a sandbox imported with env_vars that E2B could not return: while it is
+// set, a configured env_vars is recorded in place instead of replacing the sandbox. The import
+// sets it, the first refresh after the import keeps it for the plan it serves, and the next
+// refresh (or an apply that records env_vars) removes it, so it never outlives the first apply.
 const envVarsUnreadKey = "env_vars_unread"
+
+// Values of envVarsUnreadKey (private state holds JSON).
+var (
+	envVarsImported  = []byte(`"imported"`)
+	envVarsRefreshed = []byte(`"refreshed"`)
+)
 
 // NewSandboxResource returns the e2b_sandbox resource.
 func NewSandboxResource() resource.Resource { return &sandboxResource{} }
@@ -173,11 +182,12 @@ func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, re
 		addClientError(&resp.Diagnostics, "Could not read sandbox "+id, err)
 		return
 	}
+	importing := state.Template.IsNull() // An import sets only the ID.
 	state.applyDetail(detail, r.data.Domain)
-	if importing := state.Template.IsNull(); importing {
+	if importing {
 		state.applyImported(detail, r.data.DefaultMetadata)
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, envVarsUnreadKey, []byte("true"))...)
 	}
+	resp.Diagnostics.Append(ageEnvVarsMark(ctx, req.Private, resp.Private, importing)...)
 	state.nullUnknownComputed()
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 	resp.Diagnostics.Append(resp.Identity.Set(ctx, sandboxIdentityModel{SandboxID: state.ID})...)
@@ -287,8 +297,23 @@ func (r *sandboxResource) ImportState(ctx context.Context, req resource.ImportSt
 	resource.ImportStatePassthroughWithIdentity(ctx, path.Root("id"), path.Root("sandbox_id"), req, resp)
 }
 
-// envVarsChanged replaces the sandbox when env_vars change, except on the first plan after an
-// import, where the state has none because E2B does not return them.
+// ageEnvVarsMark moves the env_vars mark of an import on by one refresh (see envVarsUnreadKey).
+func ageEnvVarsMark(ctx context.Context, prior, next privateState, importing bool) diag.Diagnostics {
+	if importing {
+		return next.SetKey(ctx, envVarsUnreadKey, envVarsImported)
+	}
+	mark, diags := prior.GetKey(ctx, envVarsUnreadKey)
+	switch {
+	case bytes.Equal(mark, envVarsImported):
+		diags.Append(next.SetKey(ctx, envVarsUnreadKey, envVarsRefreshed)...)
+	case len(mark) > 0:
+		diags.Append(next.SetKey(ctx, envVarsUnreadKey, nil)...)
+	}
+	return diags
+}
+
+// envVarsChanged replaces the sandbox when env_vars change, except right after an import, where
+// the state has none because E2B does not return them.
 func envVarsChanged(ctx context.Context, req planmodifier.MapRequest, resp *mapplanmodifier.RequiresReplaceIfFuncResponse) {
 	unread, diags := req.Private.GetKey(ctx, envVarsUnreadKey)
 	resp.Diagnostics.Append(diags...)

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -11,6 +12,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
 )
 
 // Importing a sandbox and planning with the configuration that made it plans no replacement:
@@ -114,4 +118,73 @@ resource "e2b_snapshot" "s" {
 		})
 	}
 	testAccRefusedWithoutRequests(t, srv, steps)
+}
+
+// importedSandbox creates a sandbox outside Terraform, for tests that start with an import.
+func importedSandbox(t *testing.T, srv *emulator.Server) string {
+	t.Helper()
+	secure := true // As e2b_sandbox creates them by default.
+	sb, err := testAccClient(t, srv).CreateSandbox(context.Background(), e2b.CreateSandboxRequest{TemplateID: "base", Timeout: 600, Secure: &secure})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sb.SandboxID
+}
+
+// After terraform import, the first apply records the configured env_vars in place; from then
+// on a change of env_vars replaces the sandbox again.
+func TestAccSandbox_importAdoptsEnvVarsOnce(t *testing.T) {
+	srv := testAccBackend(t)
+	id := importedSandbox(t, srv)
+	cfg := func(env string) string {
+		return testAccRequiredProviders() + sandboxConfig(srv, "timeout = \"10m\"\n"+env)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckSandboxGone(t, srv),
+		Steps: []resource.TestStep{
+			{Config: cfg(""), ResourceName: sbAddr, ImportState: true, ImportStateId: id, ImportStatePersist: true},
+			{
+				Config: cfg(`env_vars = { APP_ENV = "staging" }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionUpdate),
+				}},
+			},
+			{
+				Config: cfg(`env_vars = { APP_ENV = "production" }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionDestroyBeforeCreate),
+				}},
+			},
+		},
+	})
+}
+
+// An import whose configuration has no env_vars does not let env_vars added later skip the
+// replacement that applies them.
+func TestAccSandbox_envVarsAddedLaterToAnImportReplace(t *testing.T) {
+	srv := testAccBackend(t)
+	id := importedSandbox(t, srv)
+	cfg := func(env string) string {
+		return testAccRequiredProviders() + sandboxConfig(srv, "timeout = \"10m\"\n"+env)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckSandboxGone(t, srv),
+		Steps: []resource.TestStep{
+			{Config: cfg(""), ResourceName: sbAddr, ImportState: true, ImportStateId: id, ImportStatePersist: true},
+			{
+				Config:           cfg(""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				Config: cfg(`env_vars = { APP_ENV = "staging" }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionDestroyBeforeCreate),
+				}},
+			},
+		},
+	})
 }
