@@ -14,7 +14,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
 )
 
 // Importing a sandbox and planning with the configuration that made it plans no replacement:
@@ -120,71 +119,51 @@ resource "e2b_snapshot" "s" {
 	testAccRefusedWithoutRequests(t, srv, steps)
 }
 
-// importedSandbox creates a sandbox outside Terraform, for tests that start with an import.
-func importedSandbox(t *testing.T, srv *emulator.Server) string {
-	t.Helper()
+// testAccAfterImport creates a sandbox outside Terraform, imports it with terraform import into a
+// configuration with the given env_vars lines, then runs steps made by the same configuration
+// function.
+func testAccAfterImport(t *testing.T, steps func(cfg func(env string) string) []resource.TestStep) {
+	srv := testAccBackend(t)
 	secure := true // As e2b_sandbox creates them by default.
 	sb, err := testAccClient(t, srv).CreateSandbox(context.Background(), e2b.CreateSandboxRequest{TemplateID: "base", Timeout: 600, Secure: &secure})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sb.SandboxID
+	cfg := func(env string) string {
+		return testAccRequiredProviders() + sandboxConfig(srv, "timeout = \"10m\"\n"+env)
+	}
+	imported := resource.TestStep{Config: cfg(""), ResourceName: sbAddr, ImportState: true, ImportStateId: sb.SandboxID, ImportStatePersist: true}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckSandboxGone(t, srv),
+		Steps:                    append([]resource.TestStep{imported}, steps(cfg)...),
+	})
+}
+
+// planned expects one action on the sandbox before the apply.
+func planned(action plancheck.ResourceActionType) resource.ConfigPlanChecks {
+	return resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(sbAddr, action)}}
 }
 
 // After terraform import, the first apply records the configured env_vars in place; from then
 // on a change of env_vars replaces the sandbox again.
 func TestAccSandbox_importAdoptsEnvVarsOnce(t *testing.T) {
-	srv := testAccBackend(t)
-	id := importedSandbox(t, srv)
-	cfg := func(env string) string {
-		return testAccRequiredProviders() + sandboxConfig(srv, "timeout = \"10m\"\n"+env)
-	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckSandboxGone(t, srv),
-		Steps: []resource.TestStep{
-			{Config: cfg(""), ResourceName: sbAddr, ImportState: true, ImportStateId: id, ImportStatePersist: true},
-			{
-				Config: cfg(`env_vars = { APP_ENV = "staging" }`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionUpdate),
-				}},
-			},
-			{
-				Config: cfg(`env_vars = { APP_ENV = "production" }`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionDestroyBeforeCreate),
-				}},
-			},
-		},
+	testAccAfterImport(t, func(cfg func(string) string) []resource.TestStep {
+		return []resource.TestStep{
+			{Config: cfg(`env_vars = { APP_ENV = "staging" }`), ConfigPlanChecks: planned(plancheck.ResourceActionUpdate)},
+			{Config: cfg(`env_vars = { APP_ENV = "production" }`), ConfigPlanChecks: planned(plancheck.ResourceActionDestroyBeforeCreate)},
+		}
 	})
 }
 
 // An import whose configuration has no env_vars does not let env_vars added later skip the
 // replacement that applies them.
 func TestAccSandbox_envVarsAddedLaterToAnImportReplace(t *testing.T) {
-	srv := testAccBackend(t)
-	id := importedSandbox(t, srv)
-	cfg := func(env string) string {
-		return testAccRequiredProviders() + sandboxConfig(srv, "timeout = \"10m\"\n"+env)
-	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckSandboxGone(t, srv),
-		Steps: []resource.TestStep{
-			{Config: cfg(""), ResourceName: sbAddr, ImportState: true, ImportStateId: id, ImportStatePersist: true},
-			{
-				Config:           cfg(""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-			},
-			{
-				Config: cfg(`env_vars = { APP_ENV = "staging" }`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionDestroyBeforeCreate),
-				}},
-			},
-		},
+	testAccAfterImport(t, func(cfg func(string) string) []resource.TestStep {
+		return []resource.TestStep{
+			{Config: cfg(""), ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+			{Config: cfg(`env_vars = { APP_ENV = "staging" }`), ConfigPlanChecks: planned(plancheck.ResourceActionDestroyBeforeCreate)},
+		}
 	})
 }
