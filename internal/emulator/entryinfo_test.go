@@ -71,7 +71,7 @@ func TestStatOfSymlinkReportsItsAbsoluteTarget(t *testing.T) {
 	}
 	for _, name := range []string{"dangling", "loop"} {
 		e := c.stat(sb, "links/"+name)
-		if (e.Type != "" && e.Type != "FILE_TYPE_UNSPECIFIED") || target(e) != "/home/user/links/"+name {
+		if e.Type != "" || target(e) != "/home/user/links/"+name { // protojson leaves out FILE_TYPE_UNSPECIFIED
 			t.Fatalf("%s link: %+v (target %s); envd reports the link's own path and no type", name, e, target(e))
 		}
 	}

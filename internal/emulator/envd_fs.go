@@ -34,7 +34,7 @@ func fileType(m fs.FileMode) string {
 	case m.IsRegular():
 		return "FILE_TYPE_FILE"
 	}
-	return "FILE_TYPE_UNSPECIFIED"
+	return "" // FILE_TYPE_UNSPECIFIED, the default that protojson leaves out
 }
 
 // entryInfo describes virtual (stored at host) like envd: a symlink reports
@@ -64,7 +64,7 @@ func (sb *sandbox) entryInfo(virtual, host string) (*entryInfoJSON, error) {
 
 // describeSymlinkTarget fills in what envd reports about a link's target.
 func (sb *sandbox) describeSymlinkTarget(e *entryInfoJSON, virtual string) {
-	e.Type, e.Mode, e.Metadata = "FILE_TYPE_UNSPECIFIED", 0, nil
+	e.Type, e.Mode, e.Metadata = "", 0, nil // unspecified until the target is found
 	target, err := sb.evalSymlinks(virtual)
 	if err != nil {
 		e.SymlinkTarget = &virtual // envd falls back to the link's own path
