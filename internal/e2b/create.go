@@ -114,7 +114,7 @@ func (c *Client) createOnce(ctx context.Context, token string, body wireNewSandb
 				return nil, &CreateUnsettledError{Token: token, Err: err, LookupErr: lerr}
 			}
 		}
-		if ctx.Err() != nil || attempt >= c.cfg.RetryMax {
+		if ctx.Err() != nil || attempt >= c.retryMax {
 			return nil, err
 		}
 		if err := sleepCtx(ctx, backoff(c.cfg.RetryWaitMin, c.cfg.RetryWaitMax, attempt, nil)); err != nil {
@@ -204,7 +204,7 @@ func (c *Client) settleCreate(ctx context.Context, token string, sent time.Time,
 // exists, is billed, and must not be lost.
 func (c *Client) findByCreateToken(ctx context.Context, token string) (*Sandbox, error) {
 	list, err := c.listSandboxes(ctx, ListSandboxesParams{
-		States:   []string{"running", "paused"},
+		States:   []string{SandboxStateRunning, SandboxStatePaused},
 		Metadata: map[string]string{IdempotencyMetadataKey: token},
 	}, false)
 	if err != nil {

@@ -202,7 +202,7 @@ func TestCreateKeepsLookingWhileTheLookupFails(t *testing.T) {
 	quickSettle(t, 2*time.Second)
 	cfg := func(url string) Config {
 		c := fastConfig(url)
-		c.RetryMax = 0 // each lookup is one request: the failures reach the create's own loop
+		c.RetryMax = new(0) // each lookup is one request: the failures reach the create's own loop
 		return c
 	}
 	f := &fakeCreates{dropN: 1, failLists: 3}

@@ -213,7 +213,7 @@ func (c *Client) PauseSandbox(ctx context.Context, id string) error {
 		body: struct{}{},
 	})
 	if err != nil && IsConflict(err) {
-		if d, gerr := c.GetSandbox(ctx, id); gerr == nil && d.State == "paused" {
+		if d, gerr := c.GetSandbox(ctx, id); gerr == nil && d.State == SandboxStatePaused {
 			err = nil
 		}
 	}

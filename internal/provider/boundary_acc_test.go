@@ -20,12 +20,12 @@ func wrongURLConfig(srv *emulator.Server, apiURL, sandboxURL string) string {
   api_key        = %q
   api_url        = %q
   sandbox_url    = %q
-  retry_wait_min = 10
-  retry_wait_max = 200
+  retry_wait_min = "10ms"
+  retry_wait_max = "200ms"
 }
 
 resource "e2b_sandbox" "test" {
-  timeout = 900
+  timeout = "15m"
 }
 
 resource "e2b_sandbox_file" "kept" {
@@ -86,11 +86,11 @@ func TestAccSandbox_urlThatRoutesNowhereKeepsState(t *testing.T) {
 func twoSnapshotsConfig(srv *emulator.Server, secondFrom string, withFirst bool) string {
 	cfg := testAccProviderBlock(srv) + `
 resource "e2b_sandbox" "one" {
-  timeout = 900
+  timeout = "15m"
 }
 
 resource "e2b_sandbox" "two" {
-  timeout = 900
+  timeout = "15m"
 }
 
 resource "e2b_snapshot" "second" {
