@@ -167,3 +167,36 @@ func TestAccSnapshot_sameNameKeepsOwnIdentity(t *testing.T) {
 		},
 	})
 }
+
+// TestAccSandboxCommand_lostStdinIsReported: stdin that cannot reach the
+// command (every SendInput fails) is closed early, so the command ends at
+// once instead of waiting until its timeout, and the apply fails saying so.
+func TestAccSandboxCommand_lostStdinIsReported(t *testing.T) {
+	srv := newTestEmulator(t)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: testAccProviderBlock(srv) + `resource "e2b_sandbox" "test" {}`},
+			{
+				PreConfig: func() {
+					srv.SetFaults(emulator.Faults{ErrorRate: 1, Statuses: []int{503}, Routes: []string{"envd /process.Process/SendInput"}})
+				},
+				Config: testAccProviderBlock(srv) + `
+resource "e2b_sandbox" "test" {}
+
+resource "e2b_sandbox_command" "reads" {
+  sandbox_id = e2b_sandbox.test.id
+  command    = "wc -c"
+  stdin      = "input that never arrives\n"
+  timeout    = "20s"
+}
+`,
+				ExpectError: regexp.MustCompile(`(?s)sending stdin to process.*503`),
+			},
+			{
+				PreConfig: func() { srv.SetFaults(emulator.Faults{}) },
+				Config:    testAccProviderBlock(srv) + `resource "e2b_sandbox" "test" {}`,
+			},
+		},
+	})
+}
