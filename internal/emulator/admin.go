@@ -9,10 +9,9 @@ import (
 
 // serveAdmin serves /_emulator/*: faults, counters, templates and expiry.
 // Admin routes are exempt from faults and need no API key. With
-// Options.AdminToken they need "Authorization: Bearer <token>". A request
-// that changes something must say it sends JSON, which a web page cannot do
-// without the browser asking first (no cross-site form posts to a local
-// emulator).
+// Options.AdminToken they need "Authorization: Bearer <token>". A POST or
+// PUT must say it sends JSON, which a web page cannot do without the
+// browser asking first (no cross-site form posts to a local emulator).
 func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	if s.opts.AdminToken != "" {
 		got, bearer := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
@@ -21,7 +20,9 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+	// A page can POST a form or text/plain anywhere without asking first;
+	// PUT and DELETE need the browser's permission, which is never given.
+	if r.Method == http.MethodPost || r.Method == http.MethodPut {
 		if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
 			writeError(w, http.StatusUnsupportedMediaType, "the admin API accepts only Content-Type: application/json")
 			return

@@ -85,9 +85,9 @@
 // and GET /health (no key). Envd route keys are "envd METHOD /path" for REST
 // ("envd POST /files") and "envd /process.Process/Start" for RPCs.
 //
-// Admin API (no API key, never faulted, not counted; requests that change
-// something must be application/json, and with Options.AdminToken every
-// request needs "Authorization: Bearer <token>"): PUT|GET|DELETE
+// Admin API (no API key, never faulted, not counted; a POST or PUT must be
+// application/json, and with Options.AdminToken every request needs
+// "Authorization: Bearer <token>"): PUT|GET|DELETE
 // /_emulator/faults (Faults JSON; latency in nanoseconds or "250ms"),
 // GET|DELETE /_emulator/counters, POST /_emulator/templates (TemplateSeed
 // JSON), POST /_emulator/sandboxes/{id}/expire.
