@@ -21,7 +21,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-const defaultSandboxTimeout = 300
+const (
+	defaultSandboxTimeout = 300
+	defaultTemplate       = "base"
+)
 
 func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	stable := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
@@ -39,10 +42,10 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				PlanModifiers:       stable,
 			},
 			"template": schema.StringAttribute{
-				MarkdownDescription: "Template ID or name (`name`, `namespace/name` or `namespace/name:tag`). Default `base`. Changing it replaces the sandbox.",
+				MarkdownDescription: descTemplate + " Changing it replaces the sandbox.",
 				Optional:            true,
 				Computed:            true,
-				Default:             stringdefault.StaticString("base"),
+				Default:             stringdefault.StaticString(defaultTemplate),
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 				Validators:          []validator.String{templateRefValidator()},
 			},
@@ -77,7 +80,7 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				PlanModifiers:       boolReplace(),
 			},
 			"secure": schema.BoolAttribute{
-				MarkdownDescription: "Require `envd_access_token` for all traffic to the sandbox daemon. Default `true`. Changing it replaces the sandbox.",
+				MarkdownDescription: descSecure + " Changing it replaces the sandbox.",
 				Optional:            true,
 				Computed:            true,
 				Default:             booldefault.StaticBool(true),
@@ -96,39 +99,37 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				PlanModifiers: []planmodifier.Object{objectplanmodifier.RequiresReplaceIf(networkIngressChanged, "Changing allow_public_traffic or mask_request_host replaces the sandbox.", "Changing `allow_public_traffic` or `mask_request_host` replaces the sandbox.")},
 				Attributes: map[string]schema.Attribute{
 					"allow_out": schema.SetAttribute{
-						MarkdownDescription: "Outgoing destinations always allowed: IP addresses, CIDR blocks or domains (`example.com`, `*.example.com`). " +
-							"Domains require `0.0.0.0/0` in `deny_out`. Allow rules win over deny rules.",
-						Optional:    true,
-						ElementType: types.StringType,
-						Validators:  []validator.Set{setEntriesValidator{desc: "IPs, CIDR blocks or domains", summary: "Invalid allow_out entry", check: checkAllowOutEntry}},
-					},
-					"deny_out": schema.SetAttribute{
-						MarkdownDescription: "Outgoing destinations blocked: IP addresses or CIDR blocks only (`0.0.0.0/0` blocks everything not allowed).",
+						MarkdownDescription: descAllowOut,
 						Optional:            true,
 						ElementType:         types.StringType,
-						Validators:          []validator.Set{setEntriesValidator{desc: "IPs or CIDR blocks", summary: "Invalid deny_out entry", check: checkIPOrCIDR}},
+						Validators:          []validator.Set{allowOutValidator},
+					},
+					"deny_out": schema.SetAttribute{
+						MarkdownDescription: descDenyOut,
+						Optional:            true,
+						ElementType:         types.StringType,
+						Validators:          []validator.Set{denyOutValidator},
 					},
 					"allow_public_traffic": schema.BoolAttribute{
-						MarkdownDescription: "Let anyone reach the sandbox's ports. When `false`, requests need the `e2b-traffic-access-token` header " +
-							"(`traffic_access_token`) and `secure` must be `true`. E2B's default is `true`.",
-						Optional: true,
+						MarkdownDescription: descAllowPublicTraffic,
+						Optional:            true,
 					},
 					"mask_request_host": schema.StringAttribute{
-						MarkdownDescription: "Host (`host` or `host:port`) written into the `Host` header of requests forwarded to the sandbox.",
+						MarkdownDescription: descMaskRequestHost,
 						Optional:            true,
 						Validators:          []validator.String{hostPortValidator()},
 					},
 				},
 			},
 			"metadata": schema.MapAttribute{
-				MarkdownDescription: "Labels stored with the sandbox (filterable in `e2b_sandboxes`). Merged over the provider's `default_metadata`. Changing it replaces the sandbox.",
+				MarkdownDescription: descMetadata + " Changing it replaces the sandbox.",
 				Optional:            true,
 				ElementType:         types.StringType,
 				PlanModifiers:       []planmodifier.Map{mapplanmodifier.RequiresReplace()},
 				Validators:          metadataValidators(),
 			},
 			"env_vars": schema.MapAttribute{
-				MarkdownDescription: "Environment variables for every process in the sandbox. Sensitive. Changing them replaces the sandbox.",
+				MarkdownDescription: descEnvVars + " Changing them replaces the sandbox.",
 				Optional:            true,
 				Sensitive:           true,
 				ElementType:         types.StringType,
@@ -139,15 +140,25 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 			"template_id":  computedString("ID of the template the sandbox runs.", stable),
 			"alias":        computedString("Alias of the template, when it has one.", stable),
 			"envd_version": computedString("Version of envd, the daemon inside the sandbox.", stable),
+			"store_access_tokens": schema.BoolAttribute{
+				MarkdownDescription: "Keep `envd_access_token` and `traffic_access_token` in state. Default `true`. With `false` both " +
+					"read as null and never reach state or plan files; read them at run time with the `e2b_sandbox_access` " +
+					"ephemeral resource instead. Changed in place, without touching the sandbox: switching back to `true` " +
+					"stores the tokens again (for a paused sandbox, once it is resumed).",
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(true),
+			},
 			"envd_access_token": schema.StringAttribute{
-				MarkdownDescription: "Token for the sandbox daemon (envd), present when `secure` is `true`. Sensitive.",
-				Computed:            true,
-				Sensitive:           true,
-				PlanModifiers:       stable,
+				MarkdownDescription: "Token for the sandbox daemon (envd), present when `secure` is `true` and `store_access_tokens` " +
+					"is not `false`. Sensitive, but stored in state: see `store_access_tokens`.",
+				Computed:      true,
+				Sensitive:     true,
+				PlanModifiers: stable,
 			},
 			"traffic_access_token": schema.StringAttribute{
 				MarkdownDescription: "Token for the sandbox's ports when `network.allow_public_traffic` is `false` (header `e2b-traffic-access-token`). " +
-					"E2B returns it only on create and resume, so it is empty after an import. Sensitive.",
+					"E2B returns it only on create, resume and connect, so it is empty after an import. Null when `store_access_tokens` is `false`. Sensitive.",
 				Computed:      true,
 				Sensitive:     true,
 				PlanModifiers: stable,
