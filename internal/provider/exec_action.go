@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/actionvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -14,9 +16,10 @@ import (
 )
 
 var (
-	_ action.Action                   = &execAction{}
-	_ action.ActionWithConfigure      = &execAction{}
-	_ action.ActionWithValidateConfig = &execAction{}
+	_ action.Action                     = &execAction{}
+	_ action.ActionWithConfigure        = &execAction{}
+	_ action.ActionWithValidateConfig   = &execAction{}
+	_ action.ActionWithConfigValidators = &execAction{}
 )
 
 // progressQueue is how many output batches may wait for Terraform to take
@@ -32,13 +35,14 @@ type execAction struct {
 }
 
 type execActionModel struct {
-	SandboxID types.String `tfsdk:"sandbox_id"`
-	Command   types.String `tfsdk:"command"`
-	Cwd       types.String `tfsdk:"cwd"`
-	Env       types.Map    `tfsdk:"env"`
-	User      types.String `tfsdk:"user"`
-	Stdin     types.String `tfsdk:"stdin"`
-	Timeout   types.String `tfsdk:"timeout"`
+	SandboxID   types.String `tfsdk:"sandbox_id"`
+	SandboxIDWO types.String `tfsdk:"sandbox_id_wo"`
+	Command     types.String `tfsdk:"command"`
+	Cwd         types.String `tfsdk:"cwd"`
+	Env         types.Map    `tfsdk:"env"`
+	User        types.String `tfsdk:"user"`
+	Stdin       types.String `tfsdk:"stdin"`
+	Timeout     types.String `tfsdk:"timeout"`
 }
 
 func (a *execAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
@@ -54,9 +58,16 @@ func (a *execAction) Schema(_ context.Context, _ action.SchemaRequest, resp *act
 			"`e2b_sandbox_command` resource.",
 		Attributes: map[string]schema.Attribute{
 			"sandbox_id": schema.StringAttribute{
-				MarkdownDescription: "ID of the sandbox to run the command in.",
-				Required:            true,
+				MarkdownDescription: "ID of the sandbox to run the command in. Exactly one of `sandbox_id` and `sandbox_id_wo` is required.",
+				Optional:            true,
 				Validators:          []validator.String{sandboxIDValidator()},
+			},
+			"sandbox_id_wo": schema.StringAttribute{
+				MarkdownDescription: "ID of the sandbox to run the command in, write-only: Terraform accepts ephemeral values in " +
+					"action configuration only in write-only attributes, so use this one for `ephemeral.e2b_sandbox.run.id`.",
+				Optional:   true,
+				WriteOnly:  true,
+				Validators: []validator.String{sandboxIDValidator()},
 			},
 			"command": schema.StringAttribute{
 				MarkdownDescription: "Shell command, run with `bash -l -c`.",
@@ -108,6 +119,12 @@ func (a *execAction) ValidateConfig(ctx context.Context, req action.ValidateConf
 	validateExecConfig(m.Command, m.Timeout, &resp.Diagnostics)
 }
 
+func (a *execAction) ConfigValidators(_ context.Context) []action.ConfigValidator {
+	return []action.ConfigValidator{
+		actionvalidator.ExactlyOneOf(path.MatchRoot("sandbox_id"), path.MatchRoot("sandbox_id_wo")),
+	}
+}
+
 func (a *execAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var m execActionModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
@@ -137,7 +154,7 @@ func (a *execAction) Invoke(ctx context.Context, req action.InvokeRequest, resp 
 }
 
 func (m execActionModel) inputs(ctx context.Context) (execInputs, diag.Diagnostics) {
-	return execInputsFrom(ctx, m.SandboxID, m.Command, m.Cwd, m.User, m.Stdin, m.Env, m.Timeout)
+	return execInputsFrom(ctx, sandboxIDOf(m.SandboxID, m.SandboxIDWO), m.Command, m.Cwd, m.User, m.Stdin, m.Env, m.Timeout)
 }
 
 // progressRelay hands output batches to Terraform from its own goroutine, so

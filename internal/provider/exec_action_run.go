@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 
@@ -57,6 +58,27 @@ func execInputsFrom(ctx context.Context, sandboxID, command, cwd, user, stdin ty
 	}
 	in.Timeout = t
 	return in, diags
+}
+
+// sandboxIDOf picks the write-only sandbox ID when it is set, else the stored one.
+func sandboxIDOf(id, writeOnly types.String) types.String {
+	if !writeOnly.IsNull() {
+		return writeOnly
+	}
+	return id
+}
+
+// mergeMaps returns base overlaid with over; either may be nil.
+func mergeMaps(base, over map[string]string) map[string]string {
+	if len(over) == 0 {
+		return base
+	}
+	out := maps.Clone(base)
+	if out == nil {
+		out = map[string]string{}
+	}
+	maps.Copy(out, over)
+	return out
 }
 
 // parseExecTimeout reads a timeout such as "90s" or "10m"; empty means the default.

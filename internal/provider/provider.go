@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -28,6 +29,8 @@ var (
 	_ provider.ProviderWithFunctions     = &e2bProvider{}
 	_ provider.ProviderWithActions       = &e2bProvider{}
 	_ provider.ProviderWithListResources = &e2bProvider{}
+
+	_ provider.ProviderWithEphemeralResources = &e2bProvider{}
 )
 
 // frameworkVersion is reported in the user agent: the version linked in, as recorded in the
@@ -237,6 +240,13 @@ func (p *e2bProvider) DataSources(_ context.Context) []func() datasource.DataSou
 		NewSandboxMetricsDataSource,
 		NewSandboxLogsDataSource,
 		NewSnapshotsDataSource,
+	}
+}
+
+func (p *e2bProvider) EphemeralResources(_ context.Context) []func() ephemeral.EphemeralResource {
+	return []func() ephemeral.EphemeralResource{
+		NewSandboxEphemeralResource,
+		NewSandboxAccessEphemeralResource,
 	}
 }
 

@@ -4,7 +4,9 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
@@ -22,9 +24,10 @@ import (
 )
 
 var (
-	_ resource.Resource                   = &sandboxCommandResource{}
-	_ resource.ResourceWithConfigure      = &sandboxCommandResource{}
-	_ resource.ResourceWithValidateConfig = &sandboxCommandResource{}
+	_ resource.Resource                     = &sandboxCommandResource{}
+	_ resource.ResourceWithConfigure        = &sandboxCommandResource{}
+	_ resource.ResourceWithValidateConfig   = &sandboxCommandResource{}
+	_ resource.ResourceWithConfigValidators = &sandboxCommandResource{}
 )
 
 const (
@@ -44,9 +47,11 @@ type sandboxCommandResource struct {
 type sandboxCommandModel struct {
 	ID               types.String `tfsdk:"id"`
 	SandboxID        types.String `tfsdk:"sandbox_id"`
+	SandboxIDWO      types.String `tfsdk:"sandbox_id_wo"`
 	Command          types.String `tfsdk:"command"`
 	Cwd              types.String `tfsdk:"cwd"`
 	Env              types.Map    `tfsdk:"env"`
+	EnvWO            types.Map    `tfsdk:"env_wo"`
 	User             types.String `tfsdk:"user"`
 	Stdin            types.String `tfsdk:"stdin"`
 	Timeout          types.String `tfsdk:"timeout"`
@@ -86,10 +91,19 @@ func (r *sandboxCommandResource) Schema(_ context.Context, _ resource.SchemaRequ
 				PlanModifiers:       keepStr,
 			},
 			"sandbox_id": schema.StringAttribute{
-				MarkdownDescription: "ID of the sandbox to run the command in.",
-				Required:            true,
+				MarkdownDescription: "ID of the sandbox to run the command in. Exactly one of `sandbox_id` and `sandbox_id_wo` is required.",
+				Optional:            true,
 				PlanModifiers:       replaceStr,
 				Validators:          []validator.String{sandboxIDValidator()},
+			},
+			"sandbox_id_wo": schema.StringAttribute{
+				MarkdownDescription: "ID of the sandbox to run the command in, write-only: it accepts an ephemeral value such as " +
+					"`ephemeral.e2b_sandbox.run.id` and is never stored. Since Terraform cannot tell when a write-only value " +
+					"changes, the command runs again only when `triggers` or another input changes; " +
+					"`triggers = { run = plantimestamp() }` runs it on every apply. Needs Terraform 1.11+ or OpenTofu 1.11+.",
+				Optional:   true,
+				WriteOnly:  true,
+				Validators: []validator.String{sandboxIDValidator()},
 			},
 			"command": schema.StringAttribute{
 				MarkdownDescription: "Shell command, run with `bash -l -c`.",
@@ -108,6 +122,14 @@ func (r *sandboxCommandResource) Schema(_ context.Context, _ resource.SchemaRequ
 				Sensitive:           true,
 				ElementType:         types.StringType,
 				PlanModifiers:       replaceMap,
+			},
+			"env_wo": schema.MapAttribute{
+				MarkdownDescription: "Environment variables for the command, write-only: they accept ephemeral values (for example " +
+					"tokens from `e2b_sandbox_access`) and are never stored. Merged over `env`. Changing them alone does not " +
+					"re-run the command. Needs Terraform 1.11+ or OpenTofu 1.11+.",
+				Optional:    true,
+				WriteOnly:   true,
+				ElementType: types.StringType,
 			},
 			"user": schema.StringAttribute{
 				MarkdownDescription: "User to run the command as, e.g. `root`. Defaults to the template's user (`user`).",
@@ -198,12 +220,20 @@ func (r *sandboxCommandResource) ValidateConfig(ctx context.Context, req resourc
 	validateExecConfig(m.Command, m.Timeout, &resp.Diagnostics)
 }
 
+func (r *sandboxCommandResource) ConfigValidators(_ context.Context) []resource.ConfigValidator {
+	return []resource.ConfigValidator{
+		resourcevalidator.ExactlyOneOf(path.MatchRoot("sandbox_id"), path.MatchRoot("sandbox_id_wo")),
+	}
+}
+
 func (r *sandboxCommandResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan sandboxCommandModel
+	var plan, cfg sandboxCommandModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...) // Write-only values are only in the configuration.
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	plan.SandboxIDWO, plan.EnvWO = cfg.SandboxIDWO, cfg.EnvWO
 	in, diags := plan.inputs(ctx)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
@@ -222,6 +252,7 @@ func (r *sandboxCommandResource) Create(ctx context.Context, req resource.Create
 		resp.Diagnostics.Append(failedCommandDiagnostic(in, res))
 		return
 	}
+	plan.SandboxIDWO, plan.EnvWO = types.StringNull(), types.MapNull(types.StringType)
 	plan.ID = types.StringValue(randomHex(8))
 	plan.ExitCode = types.Int64Value(int64(res.ExitCode))
 	plan.Stdout = types.StringValue(res.Stdout)
@@ -249,5 +280,11 @@ func (r *sandboxCommandResource) Delete(_ context.Context, _ resource.DeleteRequ
 }
 
 func (m sandboxCommandModel) inputs(ctx context.Context) (execInputs, diag.Diagnostics) {
-	return execInputsFrom(ctx, m.SandboxID, m.Command, m.Cwd, m.User, m.Stdin, m.Env, m.Timeout)
+	in, diags := execInputsFrom(ctx, sandboxIDOf(m.SandboxID, m.SandboxIDWO), m.Command, m.Cwd, m.User, m.Stdin, m.Env, m.Timeout)
+	if !m.EnvWO.IsNull() {
+		var wo map[string]string
+		diags.Append(m.EnvWO.ElementsAs(ctx, &wo, false)...)
+		in.Env = mergeMaps(in.Env, wo)
+	}
+	return in, diags
 }
