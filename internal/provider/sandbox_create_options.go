@@ -120,23 +120,32 @@ func (o *sandboxCreateOptions) validate(ctx context.Context, diags *diag.Diagnos
 	}
 }
 
-// createSandbox creates a sandbox under a fresh create token. When the context ends before the
-// outcome is known, E2B may have made the sandbox anyway: lost is that sandbox when a lookup by
-// the token finds it, returned together with the create's error. The caller keeps or kills it.
-func createSandbox(ctx context.Context, client *e2b.Client, req e2b.CreateSandboxRequest) (created, lost *e2b.Sandbox, err error) {
-	req.IdempotencyToken = newIdempotencyToken()
-	created, err = client.CreateSandbox(ctx, req)
-	if err != nil && ctx.Err() != nil {
-		lost = findCreatedByToken(ctx, client, req.IdempotencyToken)
-	}
-	if err == nil {
-		tflog.Info(ctx, "created sandbox", map[string]any{"sandbox_id": created.SandboxID, "template": req.TemplateID})
-	}
-	return created, lost, err
+// lostCreate says what happens to a sandbox that E2B made although its create timed out.
+type lostCreate struct {
+	timeout     time.Duration // the create timeout that ran out
+	timeoutAttr string        // where to raise it
+	fate        string        // what becomes of the sandbox, as a sentence
 }
 
-// lostCreateDetail explains a create that timed out but made a sandbox, and what became of it.
-func lostCreateDetail(timeout time.Duration, id, fate, timeoutAttr string, err error) string {
-	return fmt.Sprintf("The create did not finish within the create timeout (%s), but E2B made sandbox %s. %s "+
-		"Raise %s if creates are slow. Cause: %v", timeout, id, fate, timeoutAttr, err)
+// createSandbox creates a sandbox under a fresh create token, with ctx bounded by lc.timeout.
+// When the context ends before the outcome is known, E2B may have made the sandbox anyway: a
+// lookup by the token finds it, and it is returned with lost = true and an error diagnostic that
+// tells lc.fate; the caller keeps or kills it. Any other failure returns nil.
+func createSandbox(ctx context.Context, client *e2b.Client, req e2b.CreateSandboxRequest, lc lostCreate, diags *diag.Diagnostics) (sb *e2b.Sandbox, lost bool) {
+	req.IdempotencyToken = newIdempotencyToken()
+	created, err := client.CreateSandbox(ctx, req)
+	if err != nil && ctx.Err() != nil {
+		if found := findCreatedByToken(ctx, client, req.IdempotencyToken); found != nil {
+			diags.AddError("Sandbox creation timed out", fmt.Sprintf(
+				"The create did not finish within the create timeout (%s), but E2B made sandbox %s. %s "+
+					"Raise %s if creates are slow. Cause: %v", lc.timeout, found.SandboxID, lc.fate, lc.timeoutAttr, err))
+			return found, true
+		}
+	}
+	if err != nil {
+		addClientError(diags, "Could not create sandbox", err)
+		return nil, false
+	}
+	tflog.Info(ctx, "created sandbox", map[string]any{"sandbox_id": created.SandboxID, "template": req.TemplateID})
+	return created, false
 }

@@ -107,15 +107,12 @@ func (r *sandboxEphemeralResource) Open(ctx context.Context, req ephemeral.OpenR
 
 	createCtx, cancel := context.WithTimeout(ctx, openTimeout)
 	defer cancel()
-	created, lost, err := createSandbox(createCtx, client, createReq)
-	if lost != nil {
-		killEphemeral(ctx, client, lost.SandboxID, &resp.Diagnostics)
-		resp.Diagnostics.AddError("Sandbox creation timed out", lostCreateDetail(openTimeout, lost.SandboxID,
-			"It has been killed, since no state keeps track of it.", "timeouts.open", err))
-		return
+	created, lost := createSandbox(createCtx, client, createReq, lostCreate{timeout: openTimeout, timeoutAttr: "timeouts.open",
+		fate: "It has been killed, since no state keeps track of it."}, &resp.Diagnostics)
+	if lost {
+		killEphemeral(ctx, client, created.SandboxID, &resp.Diagnostics)
 	}
-	if err != nil {
-		addClientError(&resp.Diagnostics, "Could not create sandbox", err)
+	if created == nil || lost {
 		return
 	}
 
@@ -157,14 +154,8 @@ func (m *sandboxEphemeralModel) fillDefaults(life time.Duration) {
 
 // Renew sets the sandbox's end to its timeout from now, before the previous end arrives.
 func (r *sandboxEphemeralResource) Renew(ctx context.Context, req ephemeral.RenewRequest, resp *ephemeral.RenewResponse) {
-	sb, diags := openSandboxFrom(ctx, req.Private)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	sb, client := r.opened(ctx, req.Private, &resp.Diagnostics)
+	if client == nil {
 		return
 	}
 	if err := client.SetSandboxTimeout(ctx, sb.ID, sb.Timeout); err != nil {
@@ -181,17 +172,9 @@ func (r *sandboxEphemeralResource) Renew(ctx context.Context, req ephemeral.Rene
 
 // Close kills the sandbox, also when the run failed or was interrupted.
 func (r *sandboxEphemeralResource) Close(ctx context.Context, req ephemeral.CloseRequest, resp *ephemeral.CloseResponse) {
-	sb, diags := openSandboxFrom(ctx, req.Private)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
+	if sb, client := r.opened(ctx, req.Private, &resp.Diagnostics); client != nil {
+		killEphemeral(ctx, client, sb.ID, &resp.Diagnostics)
 	}
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	killEphemeral(ctx, client, sb.ID, &resp.Diagnostics)
 }
 
 // killEphemeral kills a sandbox of this resource with a fresh, bounded context (the run's own
@@ -215,18 +198,23 @@ func renewAt(life time.Duration) time.Time {
 	return time.Now().Add(life - min(life/2, maxRenewLead))
 }
 
-// openSandboxFrom reads what Open kept in the private data.
-func openSandboxFrom(ctx context.Context, private interface {
+// opened reads what Open kept in the private data and returns it with a client; the client is
+// nil after an error.
+func (r *sandboxEphemeralResource) opened(ctx context.Context, private interface {
 	GetKey(context.Context, string) ([]byte, diag.Diagnostics)
-}) (openSandbox, diag.Diagnostics) {
+}, diags *diag.Diagnostics) (openSandbox, *e2b.Client) {
 	var sb openSandbox
-	raw, diags := private.GetKey(ctx, privateSandboxKey)
+	raw, d := private.GetKey(ctx, privateSandboxKey)
+	diags.Append(d...)
 	if diags.HasError() {
-		return sb, diags
+		return sb, nil
 	}
 	if err := json.Unmarshal(raw, &sb); err != nil || sb.ID == "" {
 		diags.AddError("Ephemeral sandbox not found in private data",
 			"The run's private data for this ephemeral sandbox is missing or damaged. This is a bug in the provider; please report it.")
+		return sb, nil
 	}
-	return sb, diags
+	client, d := r.data.Client()
+	diags.Append(d...)
+	return sb, client
 }

@@ -82,17 +82,11 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	created, lost, err := createSandbox(ctx, client, createReq)
-	if lost != nil {
-		// The create timeout ran out with the outcome unknown, yet E2B made the sandbox. Keep it
-		// in state (tainted) rather than leaving a billed sandbox behind.
-		created = lost
-		resp.Diagnostics.AddError("Sandbox creation timed out", lostCreateDetail(timeout, lost.SandboxID,
-			"It is kept in state and marked tainted, so the next apply replaces it and destroy removes it.", "timeouts.create", err))
-		err = nil
-	}
-	if err != nil {
-		addClientError(&resp.Diagnostics, "Could not create sandbox", err)
+	// A create that timed out but made the sandbox is kept in state (tainted) rather than
+	// leaving a billed sandbox behind.
+	created, _ := createSandbox(ctx, client, createReq, lostCreate{timeout: timeout, timeoutAttr: "timeouts.create",
+		fate: "It is kept in state and marked tainted, so the next apply replaces it and destroy removes it."}, &resp.Diagnostics)
+	if created == nil {
 		return
 	}
 	wantPaused := plan.Paused.ValueBool()

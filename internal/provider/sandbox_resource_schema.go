@@ -143,8 +143,8 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 			"store_access_tokens": schema.BoolAttribute{
 				MarkdownDescription: "Keep `envd_access_token` and `traffic_access_token` in state. Default `true`. With `false` both " +
 					"read as null and never reach state or plan files; read them at run time with the `e2b_sandbox_access` " +
-					"ephemeral resource instead. Changed in place, without touching the sandbox: switching back to `true` " +
-					"stores the tokens again (for a paused sandbox, once it is resumed).",
+					"ephemeral resource instead. Changed in place, without touching the sandbox's life: switching back to " +
+					"`true` stores both tokens again (the traffic token of a paused sandbox only once it is resumed).",
 				Optional: true,
 				Computed: true,
 				Default:  booldefault.StaticBool(true),
