@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hashicorp/go-version"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
 )
@@ -49,6 +52,7 @@ func cliWorkspace(t *testing.T) (*harness.Workspace, *e2bRecorder) {
 	t.Helper()
 	emu := newTestEmulator(t)
 	ws := harness.NewWorkspace(t, emu)
+	skipBelowWriteOnly(t, ws)
 	rec := newE2BRecorder(t, emu)
 	ws.ExtraEnv = append(ws.ExtraEnv, "E2B_API_URL="+rec.URL(), "E2B_SANDBOX_URL="+rec.URL())
 	ws.Write("main.tf", failingRunConfig)
@@ -160,5 +164,25 @@ func waitCLI(cmd *exec.Cmd, within time.Duration) error {
 		_ = cmd.Process.Kill()
 		<-done
 		return fmt.Errorf("the CLI did not stop within %s of SIGINT", within)
+	}
+}
+
+// skipBelowWriteOnly skips on a CLI older than 1.11 (Terraform and OpenTofu), which has no
+// write-only attributes.
+func skipBelowWriteOnly(t *testing.T, ws *harness.Workspace) {
+	t.Helper()
+	r := ws.Run(context.Background(), "version", "-json")
+	var v struct {
+		Version string `json:"terraform_version"`
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &v); err != nil {
+		t.Fatalf("%s version -json: %v\n%s", ws.CLI, err, r.Output())
+	}
+	got, err := version.NewVersion(v.Version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.LessThan(version.Must(version.NewVersion("1.11.0"))) {
+		t.Skipf("%s %s has no write-only attributes (Terraform and OpenTofu 1.11+ have)", ws.CLI, got)
 	}
 }
