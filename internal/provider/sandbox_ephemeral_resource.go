@@ -119,10 +119,8 @@ func (r *sandboxEphemeralResource) Open(ctx context.Context, req ephemeral.OpenR
 	m.ID = types.StringValue(created.SandboxID)
 	m.TemplateID = optionalString(created.TemplateID)
 	resp.Diagnostics.Append(m.fill(client, created, r.data.Domain)...)
-	private, err := json.Marshal(openSandbox{ID: created.SandboxID, Timeout: createReq.Timeout})
-	if err == nil {
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateSandboxKey, private)...)
-	}
+	private, _ := json.Marshal(openSandbox{ID: created.SandboxID, Timeout: createReq.Timeout}) // Cannot fail.
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateSandboxKey, private)...)
 	if !resp.Diagnostics.HasError() {
 		resp.Diagnostics.Append(resp.Result.Set(ctx, &m)...)
 	}
