@@ -35,7 +35,6 @@ type recordedEvent struct {
 	at        time.Time
 	kind      string // "create", "envd", "timeout", "kill", "connect"
 	sandboxID string
-	path      string
 	created   createdSandbox
 }
 
@@ -66,7 +65,7 @@ func (r *e2bRecorder) URL() string { return r.srv.URL }
 
 func (r *e2bRecorder) observe(resp *http.Response) error {
 	req := resp.Request
-	ev := recordedEvent{at: time.Now(), path: req.URL.Path}
+	ev := recordedEvent{at: time.Now()}
 	seg := strings.Split(strings.Trim(req.URL.Path, "/"), "/")
 	switch {
 	case req.Header.Get("E2b-Sandbox-Id") != "":

@@ -153,10 +153,13 @@ func waitForCommand(t *testing.T, ws *harness.Workspace, rec *e2bRecorder, comma
 	return "", fmt.Errorf("no sandbox ran %q within %s", command, within)
 }
 
-// waitCLI waits for an interrupted CLI to exit (its exit status does not matter).
+// waitCLI waits for an interrupted CLI to exit; its exit status does not matter.
 func waitCLI(cmd *exec.Cmd, within time.Duration) error {
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	done := make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		close(done)
+	}()
 	select {
 	case <-done:
 		return nil
