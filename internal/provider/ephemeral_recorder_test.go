@@ -228,14 +228,7 @@ func fileContents(path string) (map[string][]byte, error) {
 	return out, nil
 }
 
-// testAccProviderBlockVia points the provider at the recorder.
+// testAccProviderBlockVia is the emulator's provider block with every URL pointing at the recorder.
 func testAccProviderBlockVia(emu *emulator.Server, rec *e2bRecorder) string {
-	return fmt.Sprintf(`provider "e2b" {
-  api_key        = %q
-  api_url        = %q
-  sandbox_url    = %q
-  retry_wait_min = 10
-  retry_wait_max = 200
-}
-`, emu.APIKey(), rec.URL(), rec.URL())
+	return strings.NewReplacer(emu.APIURL(), rec.URL(), emu.SandboxURL(), rec.URL()).Replace(testAccProviderBlock(emu))
 }

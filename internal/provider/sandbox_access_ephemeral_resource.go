@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -62,14 +61,14 @@ func (r *sandboxAccessEphemeralResource) Schema(_ context.Context, _ ephemeral.S
 	attrs["sandbox_id"] = schema.StringAttribute{
 		MarkdownDescription: "ID of a running (or, with `resume`, paused) sandbox.",
 		Required:            true,
-		Validators:          []validator.String{sandboxIDValidator()},
+		Validators:          sandboxIDValidators(),
 	}
 	attrs["timeout"] = schema.StringAttribute{
 		MarkdownDescription: "Keep the sandbox running at least this long from the read, as a duration such as `\"10m\"` " +
 			"(0s to 24h). It never shortens the sandbox's life. Default `\"0s\"`: the sandbox's end does not move.",
 		Optional:   true,
 		CustomType: timetypes.GoDurationType{},
-		Validators: []validator.String{wholeSecondsBetween(0, maxSandboxTimeout*time.Second)},
+		Validators: []validator.String{wholeSecondsBetween(0, maxSandboxTimeout)},
 	}
 	attrs["resume"] = schema.BoolAttribute{
 		MarkdownDescription: "Resume the sandbox when it is paused, to run for `timeout` (which must then be set). " +
@@ -158,13 +157,13 @@ func (r *sandboxAccessEphemeralResource) Open(ctx context.Context, req ephemeral
 		addClientAttributeError(&resp.Diagnostics, path.Root("sandbox_id"), "Could not read sandbox "+id, err)
 		return
 	}
-	if detail.State == "paused" && !m.Resume.ValueBool() {
+	if detail.Paused() && !m.Resume.ValueBool() {
 		resp.Diagnostics.AddAttributeError(path.Root("sandbox_id"), "Sandbox is paused",
 			fmt.Sprintf("Sandbox %s is paused, so its daemon cannot be reached. Resume it first (paused = false on its "+
 				"e2b_sandbox), or set resume = true and a timeout here.", id))
 		return
 	}
-	sb, _, err := client.ConnectSandbox(ctx, id, int32(durationOr(m.Timeout, 0)/time.Second))
+	sb, _, err := client.ConnectSandbox(ctx, id, wholeSeconds(durationOr(m.Timeout, 0)))
 	if err != nil {
 		addClientAttributeError(&resp.Diagnostics, path.Root("sandbox_id"), "Could not connect to sandbox "+id, err)
 		return

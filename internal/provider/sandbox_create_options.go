@@ -41,12 +41,6 @@ const (
 	descMaskRequestHost = "Host (`host` or `host:port`) written into the `Host` header of requests forwarded to the sandbox."
 )
 
-// Validators shared by both sandbox types' network attribute.
-var (
-	allowOutValidator = setEntriesValidator{desc: "IPs, CIDR blocks or domains", summary: "Invalid allow_out entry", check: checkAllowOutEntry}
-	denyOutValidator  = setEntriesValidator{desc: "IPs or CIDR blocks", summary: "Invalid deny_out entry", check: checkIPOrCIDR}
-)
-
 // network reads the network attribute; nil when not set.
 func (o *sandboxCreateOptions) network(ctx context.Context) (*sandboxNetworkModel, diag.Diagnostics) {
 	if o.Network.IsNull() || o.Network.IsUnknown() {
@@ -62,7 +56,7 @@ func (o *sandboxCreateOptions) createRequest(ctx context.Context, data *Provider
 	var diags diag.Diagnostics
 	req := e2b.CreateSandboxRequest{
 		TemplateID:          o.Template.ValueString(),
-		Timeout:             int32(timeout / time.Second),
+		Timeout:             wholeSeconds(timeout),
 		Secure:              boolPtr(o.Secure),
 		AllowInternetAccess: boolPtr(o.AllowInternetAccess),
 	}

@@ -198,8 +198,8 @@ func TestEphemeralProtocolValidation(t *testing.T) {
 		vals           map[string]tftypes.Value
 		want           string
 	}{
-		{"e2b_sandbox", "timeout not whole seconds", map[string]tftypes.Value{"timeout": str("1500ms")}, "Invalid duration"},
-		{"e2b_sandbox", "timeout too long", map[string]tftypes.Value{"timeout": str("25h")}, "Invalid duration"},
+		{"e2b_sandbox", "timeout not whole seconds", map[string]tftypes.Value{"timeout": str("1500ms")}, "Duration out of range"},
+		{"e2b_sandbox", "timeout too long", map[string]tftypes.Value{"timeout": str("25h")}, "Duration out of range"},
 		{"e2b_sandbox", "timeout no unit", map[string]tftypes.Value{"timeout": str("300")}, "Invalid Time Duration String Value"},
 		{"e2b_sandbox", "private traffic, not secure", map[string]tftypes.Value{
 			"secure": tftypes.NewValue(tftypes.Bool, false),
@@ -216,7 +216,7 @@ func TestEphemeralProtocolValidation(t *testing.T) {
 		}, "Invalid Attribute Value"},
 		{"e2b_sandbox_access", "resume without timeout", map[string]tftypes.Value{
 			"sandbox_id": str("isandbox"), "resume": tftypes.NewValue(tftypes.Bool, true)}, "resume = true needs a timeout"},
-		{"e2b_sandbox_access", "bad sandbox ID", map[string]tftypes.Value{"sandbox_id": str("not/an/id")}, "Invalid sandbox ID"},
+		{"e2b_sandbox_access", "bad sandbox ID", map[string]tftypes.Value{"sandbox_id": str("not/an/id")}, "Invalid Attribute Value Match"},
 	}
 	for _, c := range cases {
 		d := errorDiag(p.validateEphemeral(c.typeName, c.vals))
@@ -241,7 +241,7 @@ func TestSandboxAccessProtocolPausedAndMissing(t *testing.T) {
 	if d := errorDiag(resp.Diagnostics); d == nil || d.Summary != "Sandbox is paused" {
 		t.Fatalf("want a paused-sandbox error, got %+v", resp.Diagnostics)
 	}
-	if d, _ := client.GetSandbox(context.Background(), id); d.State != "paused" {
+	if d, _ := client.GetSandbox(context.Background(), id); !d.Paused() {
 		t.Fatalf("the read resumed the sandbox (state %s)", d.State)
 	}
 
@@ -249,7 +249,7 @@ func TestSandboxAccessProtocolPausedAndMissing(t *testing.T) {
 		"sandbox_id": str(id), "resume": tftypes.NewValue(tftypes.Bool, true), "timeout": str("2m")})
 	p.noErrors("OpenEphemeralResource", resp.Diagnostics)
 	d, err := client.GetSandbox(context.Background(), id)
-	if err != nil || d.State != "running" || stringOf(t, out["envd_access_token"]) != d.EnvdAccessToken {
+	if err != nil || d.State != e2b.SandboxStateRunning || stringOf(t, out["envd_access_token"]) != d.EnvdAccessToken {
 		t.Fatalf("resume = true should resume and return the token: %+v %v", d, err)
 	}
 

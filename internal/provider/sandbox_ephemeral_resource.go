@@ -140,7 +140,7 @@ func (m *sandboxEphemeralModel) fillDefaults(life time.Duration) {
 		m.Template = types.StringValue(defaultTemplate)
 	}
 	if m.Timeout.IsNull() {
-		m.Timeout = timetypes.NewGoDurationValue(life)
+		m.Timeout = durationValue(life)
 	}
 	if m.Secure.IsNull() {
 		m.Secure = types.BoolValue(true)

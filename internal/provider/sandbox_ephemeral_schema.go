@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/ephemeral/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
@@ -20,7 +19,7 @@ func (r *sandboxEphemeralResource) Schema(ctx context.Context, _ ephemeral.Schem
 		MarkdownDescription: descTemplate,
 		Optional:            true,
 		Computed:            true,
-		Validators:          []validator.String{templateRefValidator()},
+		Validators:          templateRefValidators(),
 	}
 	attrs["timeout"] = schema.StringAttribute{
 		MarkdownDescription: "How long the sandbox lives without a renewal, as a duration such as `\"90s\"` or `\"10m\"` " +
@@ -29,7 +28,7 @@ func (r *sandboxEphemeralResource) Schema(ctx context.Context, _ ephemeral.Schem
 		Optional:   true,
 		Computed:   true,
 		CustomType: timetypes.GoDurationType{},
-		Validators: []validator.String{wholeSecondsBetween(minSandboxTimeout*time.Second, maxSandboxTimeout*time.Second)},
+		Validators: []validator.String{wholeSecondsBetween(minSandboxTimeout, maxSandboxTimeout)},
 	}
 	attrs["secure"] = schema.BoolAttribute{MarkdownDescription: descSecure, Optional: true, Computed: true}
 	attrs["allow_internet_access"] = schema.BoolAttribute{
@@ -42,9 +41,9 @@ func (r *sandboxEphemeralResource) Schema(ctx context.Context, _ ephemeral.Schem
 		Optional:            true,
 		Attributes: map[string]schema.Attribute{
 			"allow_out": schema.SetAttribute{MarkdownDescription: descAllowOut, Optional: true, ElementType: types.StringType,
-				Validators: []validator.Set{allowOutValidator}},
+				Validators: allowOutValidators()},
 			"deny_out": schema.SetAttribute{MarkdownDescription: descDenyOut, Optional: true, ElementType: types.StringType,
-				Validators: []validator.Set{denyOutValidator}},
+				Validators: denyOutValidators()},
 			"allow_public_traffic": schema.BoolAttribute{MarkdownDescription: descAllowPublicTraffic, Optional: true},
 			"mask_request_host": schema.StringAttribute{MarkdownDescription: descMaskRequestHost, Optional: true,
 				Validators: []validator.String{hostPortValidator()}},
