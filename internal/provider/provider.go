@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int32validator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -25,11 +26,12 @@ import (
 )
 
 var (
-	_ provider.Provider                   = &e2bProvider{}
-	_ provider.ProviderWithFunctions      = &e2bProvider{}
-	_ provider.ProviderWithActions        = &e2bProvider{}
-	_ provider.ProviderWithListResources  = &e2bProvider{}
-	_ provider.ProviderWithValidateConfig = &e2bProvider{}
+	_ provider.Provider                       = &e2bProvider{}
+	_ provider.ProviderWithFunctions          = &e2bProvider{}
+	_ provider.ProviderWithActions            = &e2bProvider{}
+	_ provider.ProviderWithListResources      = &e2bProvider{}
+	_ provider.ProviderWithValidateConfig     = &e2bProvider{}
+	_ provider.ProviderWithEphemeralResources = &e2bProvider{}
 )
 
 // frameworkVersion is reported in the user agent: the version linked in, as recorded in the
@@ -252,6 +254,13 @@ func (p *e2bProvider) DataSources(_ context.Context) []func() datasource.DataSou
 		NewSandboxMetricsDataSource,
 		NewSandboxLogsDataSource,
 		NewSnapshotsDataSource,
+	}
+}
+
+func (p *e2bProvider) EphemeralResources(_ context.Context) []func() ephemeral.EphemeralResource {
+	return []func() ephemeral.EphemeralResource{
+		NewSandboxEphemeralResource,
+		NewSandboxAccessEphemeralResource,
 	}
 }
 
