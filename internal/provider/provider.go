@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/list"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -30,8 +31,7 @@ var (
 	_ provider.ProviderWithListResources = &e2bProvider{}
 )
 
-// frameworkVersion is reported in the user agent: the version linked in, as recorded in the
-// build information, else the version go.mod pins.
+// frameworkVersion is reported in the user agent: the version linked in, as the build records it.
 var frameworkVersion = func() string {
 	if info, ok := debug.ReadBuildInfo(); ok {
 		for _, dep := range info.Deps {
@@ -40,7 +40,7 @@ var frameworkVersion = func() string {
 			}
 		}
 	}
-	return "1.19.0"
+	return "unknown"
 }()
 
 // Environment variables read when the matching provider attribute is not set.
@@ -187,7 +187,7 @@ func (p *e2bProvider) Configure(ctx context.Context, req provider.ConfigureReque
 		clientCfg.RetryWaitMax = time.Duration(v.ValueInt64()) * time.Millisecond
 	}
 	if clientCfg.RetryWaitMin > 0 && clientCfg.RetryWaitMax > 0 && clientCfg.RetryWaitMin > clientCfg.RetryWaitMax {
-		resp.Diagnostics.AddAttributeError(pathRoot("retry_wait_min"), "Invalid retry settings",
+		resp.Diagnostics.AddAttributeError(path.Root("retry_wait_min"), "Invalid retry settings",
 			fmt.Sprintf("retry_wait_min (%d ms) must not exceed retry_wait_max (%d ms).",
 				clientCfg.RetryWaitMin.Milliseconds(), clientCfg.RetryWaitMax.Milliseconds()))
 		return
@@ -216,7 +216,6 @@ func (p *e2bProvider) Configure(ctx context.Context, req provider.ConfigureReque
 	resp.ResourceData = data
 	resp.ActionData = data
 	resp.ListResourceData = data
-	resp.EphemeralResourceData = data
 }
 
 func (p *e2bProvider) Resources(_ context.Context) []func() resource.Resource {
