@@ -13,18 +13,9 @@ demo_start=$SECONDS
 if [ -t 1 ]; then bold=$'\033[1m' plain=$'\033[0m'; else bold="" plain=""; fi
 step() { printf '\n%s==> %s%s\n' "$bold" "$*" "$plain"; }
 
-# supported CLI: succeeds when CLI runs the demo: OpenTofu 1.6+ or Terraform 1.0+
-# (protocol 6 providers, dev_overrides and `output -raw`).
-supported() {
-  local name version major minor
-  read -r name version < <("$1" version 2>/dev/null) || return 1
-  IFS=. read -r major minor _ <<<"${version#v}"
-  case "$name" in
-  OpenTofu) [ "$major" -gt 1 ] || { [ "$major" -eq 1 ] && [ "$minor" -ge 6 ]; } ;;
-  Terraform) [ "$major" -ge 1 ] ;;
-  *) return 1 ;;
-  esac
-}
+# supported CLI: OpenTofu 1.6+ or Terraform 1.0+ run the demo (protocol 6
+# providers, dev_overrides and `output -raw`).
+supported() { cli_at_least "$1" 1.6 1.0; }
 
 step "choosing the CLI"
 cli="${DEMO_CLI:-}"

@@ -50,6 +50,20 @@ build_tofu() {
   echo "$want" >"$stamp"
 }
 
+# cli_at_least CLI OPENTOFU_MIN TERRAFORM_MIN: succeeds when CLI is OpenTofu or
+# Terraform at least that version (major.minor).
+cli_at_least() {
+  local name version major minor min
+  read -r name version < <("$1" version 2>/dev/null) || return 1
+  case "$name" in
+  OpenTofu) min=$2 ;;
+  Terraform) min=$3 ;;
+  *) return 1 ;;
+  esac
+  IFS=. read -r major minor _ <<<"${version#v}"
+  [ "$major" -gt "${min%.*}" ] || { [ "$major" -eq "${min%.*}" ] && [ "$minor" -ge "${min#*.}" ]; }
+}
+
 # build_provider: the provider binary used by dev_overrides, docs and examples.
 build_provider() {
   mkdir -p "$PROVIDER_DIR"

@@ -20,10 +20,12 @@ start_emulator "$work"
 
 clis=("$TOFU")
 terraform="${TERRAFORM:-$(command -v terraform || true)}"
-if [ -n "$terraform" ]; then
-  clis+=("$terraform")
-else
+if [ -z "$terraform" ]; then
   echo "SKIP terraform test: no terraform binary on PATH (set TERRAFORM=/path/to/terraform)"
+elif ! cli_at_least "$terraform" 1.6 1.6; then
+  echo "SKIP terraform test: $terraform is $("$terraform" version | sed -n 1p); test files need Terraform 1.6+"
+else
+  clis+=("$terraform")
 fi
 
 passed=0 failed=0
