@@ -11,6 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
 func boolReplace() []planmodifier.Bool {
@@ -24,32 +26,7 @@ func (r *sandboxResource) ValidateConfig(ctx context.Context, req resource.Valid
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	n, diags := cfg.network(ctx)
-	resp.Diagnostics.Append(diags...)
-	if n == nil {
-		return
-	}
-	// secure defaults to true; only an explicit false conflicts.
-	if n.AllowPublicTraffic.Equal(types.BoolValue(false)) && cfg.Secure.Equal(types.BoolValue(false)) {
-		resp.Diagnostics.AddAttributeError(path.Root("network").AtName("allow_public_traffic"),
-			"allow_public_traffic = false needs secure = true",
-			"E2B protects non-public sandbox traffic with a token that only secure sandboxes have. "+
-				"Set secure = true (the default) or remove allow_public_traffic = false.")
-	}
-	if !fullyKnown(ctx, n.AllowOut) || !fullyKnown(ctx, n.DenyOut) {
-		return // Checked again once every rule is known.
-	}
-	allow, _ := stringSetFrom(ctx, n.AllowOut)
-	deny, _ := stringSetFrom(ctx, n.DenyOut)
-	for _, a := range allow {
-		if !isIPOrCIDR(a) && !slices.Contains(deny, "0.0.0.0/0") {
-			resp.Diagnostics.AddAttributeError(path.Root("network").AtName("allow_out"),
-				"Domains in allow_out need deny_out = [\"0.0.0.0/0\"]",
-				"allow_out contains the domain "+quote(a)+"; E2B accepts domains only when all other egress is denied. "+
-					"Add \"0.0.0.0/0\" to network.deny_out, or use IP addresses and CIDR blocks.")
-			return
-		}
-	}
+	cfg.validate(ctx, &resp.Diagnostics)
 }
 
 // ModifyPlan computes metadata_all and the values that follow from paused, and stops plans
@@ -65,9 +42,16 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	}
 
 	if !plan.Paused.IsUnknown() {
-		plan.State = types.StringValue(map[bool]string{true: "paused", false: "running"}[plan.Paused.ValueBool()])
+		plan.State = types.StringValue(e2b.SandboxStateRunning)
+		if plan.Paused.ValueBool() {
+			plan.State = types.StringValue(e2b.SandboxStatePaused)
+		}
 	}
 	plan.MetadataAll = r.plannedMetadataAll(ctx, plan.Metadata)
+	if plan.StoreAccessTokens.Equal(types.BoolValue(false)) {
+		plan.EnvdAccessToken = types.StringNull()
+		plan.TrafficAccessToken = types.StringNull()
+	}
 
 	if !req.State.Raw.IsNull() {
 		var state sandboxResourceModel
@@ -75,14 +59,26 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		if resp.Diagnostics.HasError() {
 			return
 		}
-		if !plan.MetadataAll.IsUnknown() && !plan.MetadataAll.Equal(state.MetadataAll) {
-			// default_metadata changed; E2B cannot update metadata, so the sandbox is replaced.
+		// E2B cannot update metadata: what it stores changing replaces the sandbox. A change of
+		// metadata that leaves metadata_all as it is (after an import, or a key moved to
+		// default_metadata) is recorded without a call.
+		switch {
+		case plan.MetadataAll.IsUnknown():
+			if !plan.Metadata.Equal(state.Metadata) {
+				resp.RequiresReplace = append(resp.RequiresReplace, path.Root("metadata"))
+			}
+		case !plan.MetadataAll.Equal(state.MetadataAll):
 			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("metadata_all"))
+		}
+		if state.StoreAccessTokens.Equal(types.BoolValue(false)) && !plan.StoreAccessTokens.Equal(types.BoolValue(false)) {
+			// Stored again from this apply on.
+			plan.EnvdAccessToken = types.StringUnknown()
+			plan.TrafficAccessToken = types.StringUnknown()
 		}
 		pausedSame := plan.Paused.Equal(state.Paused)
 		if pausedSame {
 			plan.StartedAt = state.StartedAt
-			if plan.Timeout.Equal(state.Timeout) {
+			if sameDuration(ctx, plan.Timeout, state.Timeout) {
 				plan.EndAt = state.EndAt
 			}
 		}
