@@ -371,3 +371,43 @@ func TestTemplateTagsAndNames(t *testing.T) {
 	wantStatus(t, "delete with sandboxes", st, data, http.StatusBadRequest)
 	v.AssertClean(t)
 }
+
+// TestTemplateStateSurvivesRestart stops an emulator mid-build and starts a
+// new one on the same data directory: finished builds, tags and the step
+// cache are there; the interrupted build is reported failed.
+func TestTemplateStateSurvivesRestart(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	srv, err := Start(Options{DataDir: dir, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &testClient{t: t, srv: srv, hc: &http.Client{Timeout: 60 * time.Second}, streams: &http.Client{}}
+	steps := []map[string]any{{"type": "RUN", "args": []string{"echo kept > /home/user/kept"}}}
+	done := c.requestBuild(map[string]any{"name": "kept", "tags": []string{"v1"}})
+	c.startBuild(done, map[string]any{"fromTemplate": "base", "steps": steps})
+	if res := c.waitBuild(done); res.Status != buildReady {
+		t.Fatalf("build %+v", res.Reason)
+	}
+	running := c.requestBuild(map[string]any{"name": "interrupted"})
+	c.startBuild(running, map[string]any{"fromTemplate": "base", "steps": []map[string]any{{"type": "RUN", "args": []string{"sleep 60"}}}})
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	c = startTestServer(t, Options{DataDir: dir})
+	sb := c.create(map[string]any{"templateID": "kept:v1"})
+	if got := c.mustRun(sb, "cat /home/user/kept"); got != "kept\n" {
+		t.Fatalf("restored build sees %q", got)
+	}
+	st, data, _ := c.api("GET", "/templates/"+running.TemplateID+"/builds/"+running.BuildID+"/status", nil)
+	wantStatus(t, "interrupted status", st, data, http.StatusOK)
+	if s := decode[buildStatus](t, data); s.Status != buildError || s.Reason == nil {
+		t.Fatalf("interrupted build %s", data)
+	}
+	again := c.requestBuild(map[string]any{"name": "kept"})
+	c.startBuild(again, map[string]any{"fromTemplate": "base", "steps": steps})
+	if res := c.waitBuild(again); res.Status != buildReady || !strings.Contains(logText(res.LogEntries), "CACHED [builder 1/1]") {
+		t.Fatalf("rebuild after restart: %+v\n%s", res.Reason, logText(res.LogEntries))
+	}
+}
