@@ -411,3 +411,51 @@ func TestTemplateStateSurvivesRestart(t *testing.T) {
 		t.Fatalf("rebuild after restart: %+v\n%s", res.Reason, logText(res.LogEntries))
 	}
 }
+
+// TestTemplateReadyCommandBoundsTheBuild fails a build whose ready command
+// never succeeds within the ready timeout.
+func TestTemplateReadyCommandBoundsTheBuild(t *testing.T) {
+	t.Parallel()
+	c := startTestServer(t, Options{ReadyTimeout: time.Second})
+	b := c.requestBuild(map[string]any{"name": "never-ready"})
+	c.startBuild(b, map[string]any{"fromTemplate": "base", "startCmd": "sleep 600", "readyCmd": "test -f /nonexistent"})
+	res := c.waitBuild(b)
+	if res.Status != buildError || res.Reason == nil || res.Reason.Step == nil || *res.Reason.Step != "finalize" ||
+		!strings.Contains(res.Reason.Message, "ready command") {
+		t.Fatalf("status %s reason %+v", res.Status, res.Reason)
+	}
+}
+
+// TestTemplateBuildsOfDifferentTemplatesOverlap starts two slow builds and
+// sees both building at once.
+func TestTemplateBuildsOfDifferentTemplatesOverlap(t *testing.T) {
+	t.Parallel()
+	c := startTestServer(t, Options{})
+	slow := []map[string]any{{"type": "RUN", "args": []string{"sleep 2"}}}
+	a, b := c.requestBuild(map[string]any{"name": "par-a"}), c.requestBuild(map[string]any{"name": "par-b"})
+	c.startBuild(a, map[string]any{"fromTemplate": "base", "steps": slow})
+	c.startBuild(b, map[string]any{"fromTemplate": "base", "steps": slow})
+	status := func(r requestedBuild) string {
+		_, data, _ := c.api("GET", "/templates/"+r.TemplateID+"/builds/"+r.BuildID+"/status?limit=0", nil)
+		return decode[buildStatus](t, data).Status
+	}
+	eventually(t, "both builds running their step", func() bool {
+		c.srv.mu.Lock()
+		defer c.srv.mu.Unlock()
+		n := 0
+		for _, tp := range c.srv.templates {
+			for _, bl := range tp.builds {
+				if bl.status == buildBuilding && len(bl.logs) >= 3 { // started, base, the step line
+					n++
+				}
+			}
+		}
+		return n == 2
+	})
+	if sa, sb := status(a), status(b); sa != buildBuilding || sb != buildBuilding {
+		t.Fatalf("statuses %s %s", sa, sb)
+	}
+	if sa, sb := c.waitBuild(a), c.waitBuild(b); sa.Status != buildReady || sb.Status != buildReady {
+		t.Fatalf("builds ended %s %s", sa.Status, sb.Status)
+	}
+}
