@@ -250,7 +250,9 @@ func (r *sandboxRoot) start(dataDir string) error {
 	}
 	args = append(args, "--", r.tools.sh, "-c", script)
 	cmd := exec.Command(r.tools.unshare, args...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	// No Pdeathsig (it follows the forking thread, not the process): the
+	// holder ends when its stdin, which only the emulator holds, closes.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return err
