@@ -198,14 +198,3 @@ func (t *template) tagList() []tagAssignment {
 	}
 	return out
 }
-
-// buildTags lists the tags whose current assignment is b.
-func (t *template) buildTags(b *templateBuild) []string {
-	out := []string{}
-	for _, a := range t.tagList() {
-		if a.build == b {
-			out = append(out, a.tag)
-		}
-	}
-	return out
-}

@@ -114,6 +114,11 @@ func TestRecursiveWatchSeesFoldersCreatedLater(t *testing.T) {
 	wantStatus(t, "create watcher", st, data, http.StatusOK)
 	id := decode[map[string]string](t, data)["watcherId"]
 	c.rpc(sb, "filesystem.Filesystem/MakeDir", map[string]any{"path": "w/later"})
+	// As with the stream, the folder is watched once its event is out.
+	eventually(t, "watcher event for w/later", func() bool {
+		st, data := c.rpc(sb, "filesystem.Filesystem/GetWatcherEvents", map[string]any{"watcherId": id})
+		return st == 200 && strings.Contains(string(data), `"name":"later","type":"EVENT_TYPE_CREATE"`)
+	})
 	c.upload(sb, "w/later/f.txt", strings.NewReader("f"), nil)
 	eventually(t, "watcher events for w/later/f.txt", func() bool {
 		st, data := c.rpc(sb, "filesystem.Filesystem/GetWatcherEvents", map[string]any{"watcherId": id})
