@@ -46,6 +46,24 @@ func (s *Server) newControlMux() *http.ServeMux {
 	m.HandleFunc("GET /templates/{id}", s.handleGetTemplate)
 	m.HandleFunc("DELETE /templates/{id}", s.handleDeleteTemplate)
 	m.HandleFunc("GET /templates/aliases/{alias}", s.handleTemplateAlias)
+	m.HandleFunc("POST /v3/templates", s.handleRequestBuild)
+	m.HandleFunc("GET /templates/{id}/files/{hash}", s.handleFilesLink)
+	m.HandleFunc("POST /v2/templates/{id}/builds/{buildID}", s.handleStartBuild)
+	m.HandleFunc("GET /templates/{id}/builds/{buildID}/status", s.handleBuildStatus)
+	m.HandleFunc("GET /templates/{id}/builds/{buildID}/logs", s.handleBuildLogs)
+	m.HandleFunc("PATCH /v2/templates/{id}", s.handleUpdateTemplate)
+	m.HandleFunc("PATCH /templates/{id}", s.handleUpdateTemplate)
+	m.HandleFunc("POST /templates/tags", s.handleAssignTags)
+	m.HandleFunc("DELETE /templates/tags", s.handleDeleteTags)
+	// GET /templates/{id}/tags would conflict with the alias route for
+	// "/templates/aliases/tags" in ServeMux, so it is matched this way.
+	m.HandleFunc("GET /templates/{id}/{sub}", func(w http.ResponseWriter, r *http.Request) {
+		if r.PathValue("sub") != "tags" {
+			writeErrorf(w, http.StatusNotFound, "%s %s is not a route of this emulator", r.Method, r.URL.Path)
+			return
+		}
+		s.handleListTags(w, r)
+	})
 	return m
 }
 

@@ -95,18 +95,14 @@ func (s *Server) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 		writeErrorf(w, http.StatusInternalServerError, "error snapshotting sandbox: %v", err)
 		return
 	}
-	old := t.filesDir
-	t.filesDir = dir
 	t.sourceSandbox = sb.id
 	now := time.Now().UTC()
-	t.builds = append(t.builds, templateBuild{id: newUUID(), createdAt: now})
+	nb := t.addReadyBuild(now, dir)
+	nb.config = sb.build.config
 	t.updatedAt = now
 	s.templates[t.id] = t
 	info := snapshotInfo{SnapshotID: t.snapshotID(), Names: t.snapshotNames()}
 	s.mu.Unlock()
-	if old != "" {
-		_ = os.RemoveAll(old)
-	}
 	sb.addLog("info", "Snapshot created", map[string]string{"snapshotID": info.SnapshotID})
 	writeJSON(w, http.StatusCreated, info)
 }
@@ -221,17 +217,17 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 		writeErrorf(w, http.StatusConflict, "Sandbox '%s' cannot be forked while in '%s' state", id, src.state)
 		return
 	}
-	snap := &template{id: src.tmpl.id, filesDir: src.dir}
+	snap := &templateBuild{filesDir: src.dir, config: src.build.config}
 	results := make([]forkResult, 0, count)
 	var created []*sandbox
 	for i := 0; i < count; i++ {
-		sb, err := s.newSandboxLocked(snap, src.templateRef)
+		sb, err := s.newSandboxLocked(src.tmpl, snap, src.templateRef)
 		if err != nil {
 			results = append(results, forkResult{Error: &apiError{Code: http.StatusInternalServerError, Message: "error forking sandbox: " + err.Error()}})
 			continue
 		}
 		now := time.Now().UTC()
-		sb.tmpl = src.tmpl
+		sb.build = src.build
 		sb.startedAt, sb.endAt, sb.resumeTimeout = now, now.Add(timeout), timeout
 		sb.autoPause, sb.autoResume, sb.secure = src.autoPause, src.autoResume, src.secure
 		sb.autoPauseKeeps = src.autoPauseKeeps

@@ -31,15 +31,15 @@ type templateJSON struct {
 }
 
 type templateBuildJSON struct {
-	BuildID     string    `json:"buildID"`
-	Status      string    `json:"status"`
-	CreatedAt   time.Time `json:"createdAt"`
-	UpdatedAt   time.Time `json:"updatedAt"`
-	FinishedAt  time.Time `json:"finishedAt"`
-	CPUCount    int32     `json:"cpuCount"`
-	MemoryMB    int32     `json:"memoryMB"`
-	DiskSizeMB  int32     `json:"diskSizeMB"`
-	EnvdVersion string    `json:"envdVersion"`
+	BuildID     string     `json:"buildID"`
+	Status      string     `json:"status"`
+	CreatedAt   time.Time  `json:"createdAt"`
+	UpdatedAt   time.Time  `json:"updatedAt"`
+	FinishedAt  *time.Time `json:"finishedAt,omitempty"`
+	CPUCount    int32      `json:"cpuCount"`
+	MemoryMB    int32      `json:"memoryMB"`
+	DiskSizeMB  int32      `json:"diskSizeMB"`
+	EnvdVersion string     `json:"envdVersion"`
 }
 
 type templateWithBuildsJSON struct {
@@ -60,7 +60,8 @@ func (t *template) toJSON() templateJSON {
 		TemplateID: t.id, BuildID: b.id, CPUCount: t.cpuCount, MemoryMB: t.memoryMB, DiskSizeMB: t.diskSizeMB,
 		Public: t.public, Aliases: t.aliases(), Names: append([]string{}, t.names...),
 		CreatedAt: t.createdAt, UpdatedAt: t.updatedAt, LastSpawnedAt: t.lastSpawnedAt,
-		SpawnCount: t.spawnCount, BuildCount: int32(len(t.builds)), EnvdVersion: envdVersion, BuildStatus: "ready",
+		SpawnCount: t.spawnCount, BuildCount: int32(len(t.builds)), EnvdVersion: envdVersion,
+		BuildStatus: t.builds[len(t.builds)-1].status,
 	}
 }
 
@@ -81,7 +82,7 @@ func (s *Server) handleListTemplates(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	var all []templateJSON
 	for _, t := range s.sortedTemplatesLocked() {
-		if !t.public && !t.snapshot {
+		if t.teamOwned() && !t.snapshot {
 			all = append(all, t.toJSON())
 		}
 	}
@@ -123,8 +124,8 @@ func (s *Server) handleGetTemplate(w http.ResponseWriter, r *http.Request) {
 	for i := len(t.builds) - 1; i >= 0; i-- {
 		b := t.builds[i]
 		builds = append(builds, templateBuildJSON{
-			BuildID: b.id, Status: "ready", CreatedAt: b.createdAt, UpdatedAt: b.createdAt, FinishedAt: b.createdAt,
-			CPUCount: t.cpuCount, MemoryMB: t.memoryMB, DiskSizeMB: t.diskSizeMB, EnvdVersion: envdVersion,
+			BuildID: b.id, Status: b.status, CreatedAt: b.createdAt, UpdatedAt: b.updatedAt, FinishedAt: b.finishedAt,
+			CPUCount: b.cpuCount, MemoryMB: b.memoryMB, DiskSizeMB: t.diskSizeMB, EnvdVersion: envdVersion,
 		})
 	}
 	out := templateWithBuildsJSON{
@@ -154,7 +155,7 @@ func (s *Server) handleDeleteTemplate(w http.ResponseWriter, r *http.Request) {
 		templateNotFound(w, ref)
 		return
 	}
-	if t.public {
+	if !t.teamOwned() {
 		s.mu.Unlock()
 		writeErrorf(w, http.StatusForbidden, "you don't have access to template '%s'", ref)
 		return

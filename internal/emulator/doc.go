@@ -55,7 +55,35 @@
 // GET /sandboxes/{id}/metrics, GET /sandboxes/metrics, GET /sandboxes/{id}/logs,
 // GET /v2/sandboxes/{id}/logs, GET /snapshots, GET /v2/templates,
 // GET /templates, GET|DELETE /templates/{id}, GET /templates/aliases/{alias},
-// and GET /health (no key). Envd route keys are "envd METHOD /path" for REST
+// POST /v3/templates, GET /templates/{id}/files/{hash},
+// POST /v2/templates/{id}/builds/{buildID},
+// GET /templates/{id}/builds/{buildID}/{status,logs}, PATCH /v2/templates/{id},
+// PATCH /templates/{id}, POST|DELETE /templates/tags,
+// GET /templates/{id}/{sub} (tags), and GET /health (no key). File contexts
+// are PUT to the signed upload URL the files route returns
+// (/_upload/template-files/{hash}, no key; route key
+// "PUT /_upload/template-files/{hash}").
+//
+// # Template builds
+//
+// POST /v3/templates registers a waiting build of a template named
+// "local-team/<name>" with its tags (default when none). Starting it runs the
+// build in the background, in a sandbox of its own: the base (fromTemplate:
+// any built template or snapshot, by name, name:tag or name:buildID;
+// fromImage: the base root filesystem, with a build-log line saying so),
+// then the steps in order: RUN (bash -l, in the workdir, with the ENV
+// values), COPY from the uploaded archive, ENV (values expanded like E2B's
+// envsubst), WORKDIR, USER; then startCmd, waiting for readyCmd
+// (Options.ReadyTimeout). Step output becomes log entries with the step
+// number (stderr as errors); a failing step fails the build with E2B's
+// reason (message, step, the step's warn/error lines). Each step's result is
+// cached under the hash of its inputs chained to the previous step's; force
+// on a step or on the build skips the cache. A tag resolves to the newest
+// ready build it was given to, so a running rebuild never takes a template
+// away from new sandboxes. Sandboxes from a build get its files, env and
+// workdir, and its start command, answering create once the ready command
+// succeeds (or its timeout passes). Commands run as the emulator's own user;
+// USER and a RUN's user set USER/LOGNAME and the home directory only. Envd route keys are "envd METHOD /path" for REST
 // ("envd POST /files") and "envd /process.Process/Start" for RPCs.
 //
 // Admin API (no API key, never faulted, not counted): PUT|GET|DELETE

@@ -112,3 +112,12 @@ func dirSize(dir string) int64 {
 	})
 	return total
 }
+
+// defaultCwd is where commands start without a cwd: the template's workdir,
+// else /home/user.
+func (sb *sandbox) defaultCwd() (virtual, host string) {
+	if sb.build != nil && sb.build.config.workdir != "" {
+		return sb.commandPath(sb.build.config.workdir)
+	}
+	return virtualHome, sb.homeDir()
+}

@@ -144,7 +144,7 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, pty
 	}
 	vcwd, hostCwd := pt.sb.commandPath(cwd)
 	if cfg.Cwd == nil || *cfg.Cwd == "" {
-		vcwd, hostCwd = virtualHome, pt.sb.homeDir()
+		vcwd, hostCwd = pt.sb.defaultCwd()
 	}
 	if st, err := os.Stat(hostCwd); err != nil || !st.IsDir() {
 		return nil, nil, newRPCError("invalid_argument", "cwd '%s' does not exist", vcwd)

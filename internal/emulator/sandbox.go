@@ -30,6 +30,7 @@ type sandbox struct {
 	srv            *Server
 	id             string
 	tmpl           *template
+	build          *templateBuild // the build the sandbox started from
 	templateRef    string
 	state          string
 	startedAt      time.Time
@@ -77,14 +78,14 @@ func (sb *sandbox) tmpDir() string  { return filepath.Join(sb.dir, "tmp") }
 func (sb *sandbox) rootDir() string { return filepath.Join(sb.dir, "root") }
 
 // newSandboxLocked allocates a sandbox with its directories, copied from the
-// template's files when it has any. Caller holds s.mu.
-func (s *Server) newSandboxLocked(t *template, ref string) (*sandbox, error) {
+// build's files when it has any. Caller holds s.mu.
+func (s *Server) newSandboxLocked(t *template, b *templateBuild, ref string) (*sandbox, error) {
 	id := newID("i", 20)
 	for s.sandboxes[id] != nil {
 		id = newID("i", 20)
 	}
 	sb := &sandbox{
-		srv: s, id: id, tmpl: t, templateRef: ref, state: stateRunning,
+		srv: s, id: id, tmpl: t, build: b, templateRef: ref, state: stateRunning,
 		dir:      filepath.Join(s.dataDir, "sandboxes", id),
 		streams:  map[int]chan struct{}{},
 		fileMeta: map[string]map[string]string{},
@@ -92,8 +93,8 @@ func (s *Server) newSandboxLocked(t *template, ref string) (*sandbox, error) {
 		metadata: map[string]string{}, envVars: map[string]string{},
 	}
 	sb.procs = newProcessTable(sb)
-	if t.filesDir != "" {
-		if err := copyTree(t.filesDir, sb.dir); err != nil {
+	if b.filesDir != "" {
+		if err := copyTree(b.filesDir, sb.dir); err != nil {
 			_ = os.RemoveAll(sb.dir)
 			return nil, fmt.Errorf("copy template files: %w", err)
 		}
@@ -106,9 +107,6 @@ func (s *Server) newSandboxLocked(t *template, ref string) (*sandbox, error) {
 	if err := os.Chmod(sb.tmpDir(), 0o777|os.ModeSticky); err != nil {
 		return nil, err
 	}
-	now := time.Now().UTC()
-	t.spawnCount++
-	t.lastSpawnedAt = &now
 	return sb, nil
 }
 

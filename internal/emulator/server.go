@@ -24,7 +24,10 @@ type Options struct {
 	MaxLifetime time.Duration // default 1h
 	DataDir     string        // sandbox filesystems; default a temp dir removed on Close
 	Isolation   string        // "auto" (mount namespaces when root on Linux) or "none"
-	Logf        func(format string, args ...any)
+	// ReadyTimeout bounds a template's ready command, in its build and in
+	// every sandbox created from it; default 60s.
+	ReadyTimeout time.Duration
+	Logf         func(format string, args ...any)
 }
 
 // Server is a running emulator.
@@ -47,6 +50,8 @@ type Server struct {
 	closed           bool
 	sandboxes        map[string]*sandbox
 	templates        map[string]*template
+	stepCache        map[string]cachedLayer // build step hash -> its result
+	buildsRunning    sync.WaitGroup
 	faults           faultState
 	counters         Counters
 }
@@ -69,6 +74,7 @@ func Start(opts Options) (*Server, error) {
 		opts:        opts,
 		sandboxes:   map[string]*sandbox{},
 		templates:   map[string]*template{},
+		stepCache:   map[string]cachedLayer{},
 		logf:        opts.Logf,
 		stopSampler: make(chan struct{}),
 		samplerDone: make(chan struct{}),
@@ -146,7 +152,7 @@ func (s *Server) prepareDataDir() error {
 		}
 		s.dataDir = abs
 	}
-	for _, sub := range []string{"sandboxes", "templates"} {
+	for _, sub := range []string{"sandboxes", "templates", "template-files", "layers"} {
 		if err := os.MkdirAll(filepath.Join(s.dataDir, sub), 0o755); err != nil {
 			return fmt.Errorf("emulator: data dir: %w", err)
 		}
@@ -160,6 +166,13 @@ func (s *Server) removeDataDir() {
 			s.logf("emulator: remove %s: %v", s.dataDir, err)
 		}
 	}
+}
+
+func (s *Server) readyTimeout() time.Duration {
+	if s.opts.ReadyTimeout > 0 {
+		return s.opts.ReadyTimeout
+	}
+	return 60 * time.Second
 }
 
 // APIURL is the control-plane base URL, e.g. http://127.0.0.1:PORT.
@@ -184,6 +197,13 @@ func (s *Server) Close() error {
 		<-s.samplerDone
 		s.mu.Lock()
 		s.closed = true
+		for _, t := range s.templates {
+			for _, b := range t.builds {
+				if b.cancel != nil {
+					b.cancel()
+				}
+			}
+		}
 		boxes := make([]*sandbox, 0, len(s.sandboxes))
 		for _, sb := range s.sandboxes {
 			boxes = append(boxes, sb)
@@ -193,6 +213,7 @@ func (s *Server) Close() error {
 		for _, sb := range boxes {
 			sb.destroy()
 		}
+		s.buildsRunning.Wait()
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		if e := s.httpSrv.Shutdown(ctx); e != nil {

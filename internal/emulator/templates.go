@@ -27,21 +27,57 @@ type template struct {
 	public        bool
 	snapshot      bool
 	sourceSandbox string
-	builds        []templateBuild // oldest first
+	builds        []*templateBuild // oldest first
+	tags          []tagAssignment  // oldest first; a tag may be assigned many times
 	cpuCount      int32
 	memoryMB      int32
 	diskSizeMB    int32
-	filesDir      string // snapshot contents (home, tmp, root); "" = empty filesystem
 	createdAt     time.Time
 	updatedAt     time.Time
 	lastSpawnedAt *time.Time
 	spawnCount    int64
 }
 
+// templateBuild is one build of a template. Status, logs and reason change
+// while it runs (guarded by Server.mu); once ready its files never change.
 type templateBuild struct {
-	id        string
-	createdAt time.Time
+	id         string
+	status     string // buildWaiting, buildBuilding, buildReady, buildError
+	createdAt  time.Time
+	updatedAt  time.Time
+	finishedAt *time.Time
+	cpuCount   int32
+	memoryMB   int32
+	filesDir   string // the build's files (home, tmp, root); "" = empty filesystem
+	config     buildConfig
+	fromImage  string // image name the build started from, if any
+	logs       []buildLogEntry
+	reason     *buildReason
+	cancel     func() // stops the build while it runs
 }
+
+// buildConfig is what a build leaves for the sandboxes created from it.
+type buildConfig struct {
+	envs     map[string]string
+	workdir  string // "" = the user's home
+	user     string
+	startCmd string
+	readyCmd string
+}
+
+// tagAssignment points a tag at a build.
+type tagAssignment struct {
+	tag   string
+	build *templateBuild
+	at    time.Time
+}
+
+const (
+	buildWaiting  = "waiting"
+	buildBuilding = "building"
+	buildReady    = "ready"
+	buildError    = "error"
+)
 
 // TemplateSeed describes a team template for SeedTemplate.
 type TemplateSeed struct {
@@ -57,10 +93,10 @@ func (s *Server) seedBaseTemplate() {
 	now := time.Now().UTC()
 	s.templates[baseTemplateID] = &template{
 		id: baseTemplateID, names: []string{baseTemplateName}, public: true,
-		builds:   []templateBuild{{id: newUUID(), createdAt: now}},
 		cpuCount: defaultCPUCount, memoryMB: defaultMemoryMB, diskSizeMB: defaultDiskMB,
 		createdAt: now, updatedAt: now,
 	}
+	s.templates[baseTemplateID].addReadyBuild(now, "")
 }
 
 // SeedTemplate adds (or replaces) a team template with the given number of
@@ -94,41 +130,12 @@ func (s *Server) seedTemplateLocked(t TemplateSeed) *template {
 	now := time.Now().UTC()
 	start := now.Add(-time.Duration(t.Builds) * time.Minute)
 	for i := 0; i < t.Builds; i++ {
-		tp.builds = append(tp.builds, templateBuild{id: newUUID(), createdAt: start.Add(time.Duration(i) * time.Minute)})
+		tp.addReadyBuild(start.Add(time.Duration(i)*time.Minute), "")
 	}
 	tp.createdAt = start
 	tp.updatedAt = tp.builds[len(tp.builds)-1].createdAt
 	s.templates[tp.id] = tp
 	return tp
-}
-
-// splitTag splits "name:tag" and reports whether the tag is acceptable.
-func splitTag(ref string) (string, bool) {
-	name, tag, found := strings.Cut(ref, ":")
-	if !found {
-		return ref, true
-	}
-	return name, tag == defaultTag
-}
-
-// findTemplateLocked resolves a template ID or name ([namespace/]alias[:tag]).
-func (s *Server) findTemplateLocked(ref string) *template {
-	name, ok := splitTag(ref)
-	if !ok || name == "" {
-		return nil
-	}
-	if t, found := s.templates[name]; found {
-		return t
-	}
-	short := strings.TrimPrefix(name, teamNamespace+"/")
-	for _, t := range s.sortedTemplatesLocked() {
-		for _, n := range t.names {
-			if n == name || n == short || strings.TrimPrefix(n, teamNamespace+"/") == short {
-				return t
-			}
-		}
-	}
-	return nil
 }
 
 // sortedTemplatesLocked returns every template, oldest first then by ID.
@@ -162,7 +169,28 @@ func (t *template) aliases() []string {
 	return out
 }
 
-func (t *template) latestBuild() templateBuild { return t.builds[len(t.builds)-1] }
+// addReadyBuild records a finished build with the given files and points
+// the default tag at it (seeded templates and snapshots).
+func (t *template) addReadyBuild(at time.Time, filesDir string) *templateBuild {
+	b := &templateBuild{
+		id: newUUID(), status: buildReady, createdAt: at, updatedAt: at, finishedAt: &at,
+		cpuCount: t.cpuCount, memoryMB: t.memoryMB, filesDir: filesDir,
+		config: buildConfig{user: "user"},
+	}
+	t.builds = append(t.builds, b)
+	t.tags = append(t.tags, tagAssignment{tag: defaultTag, build: b, at: at})
+	return b
+}
+
+// latestBuild is the newest ready build, else the newest build.
+func (t *template) latestBuild() *templateBuild {
+	for i := len(t.builds) - 1; i >= 0; i-- {
+		if t.builds[i].status == buildReady {
+			return t.builds[i]
+		}
+	}
+	return t.builds[len(t.builds)-1]
+}
 
 // snapshotID is "<namespace/alias>:default" for named snapshots, else "<id>:default".
 func (t *template) snapshotID() string {
@@ -180,11 +208,14 @@ func (t *template) snapshotNames() []string {
 	return out
 }
 
+// removeTemplateFiles deletes the files of every build of a deleted template.
 func (s *Server) removeTemplateFiles(t *template) {
-	if t.filesDir == "" {
-		return
-	}
-	if err := os.RemoveAll(t.filesDir); err != nil {
-		s.logf("emulator: remove template files %s: %v", filepath.Base(t.filesDir), err)
+	for _, b := range t.builds {
+		if b.filesDir == "" {
+			continue
+		}
+		if err := os.RemoveAll(b.filesDir); err != nil {
+			s.logf("emulator: remove template files %s: %v", filepath.Base(b.filesDir), err)
+		}
 	}
 }
