@@ -225,6 +225,7 @@ func (p *e2bProvider) Resources(_ context.Context) []func() resource.Resource {
 		NewSandboxFileResource,
 		NewSnapshotResource,
 		NewSandboxCommandResource,
+		NewTemplateResource,
 	}
 }
 
