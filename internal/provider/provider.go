@@ -226,6 +226,7 @@ func (p *e2bProvider) Resources(_ context.Context) []func() resource.Resource {
 		NewSnapshotResource,
 		NewSandboxCommandResource,
 		NewTemplateResource,
+		NewTemplateTagResource,
 	}
 }
 
@@ -233,6 +234,7 @@ func (p *e2bProvider) DataSources(_ context.Context) []func() datasource.DataSou
 	return []func() datasource.DataSource{
 		NewTemplatesDataSource,
 		NewTemplateDataSource,
+		NewTemplateBuildDataSource,
 		NewSandboxesDataSource,
 		NewSandboxDataSource,
 		NewSandboxMetricsDataSource,
