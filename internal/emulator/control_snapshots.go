@@ -18,14 +18,22 @@ type snapshotInfo struct {
 
 var snapshotNamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,127}$`)
 
-// captureFiles copies a sandbox's files into a fresh template directory.
-func (s *Server) captureFiles(sb *sandbox, templateID string) (string, error) {
+// captureFiles copies a sandbox's files into a build: its whole layer over
+// the layers it started from with private roots, else its directory.
+func (s *Server) captureFiles(sb *sandbox, templateID string) (*templateBuild, error) {
+	if sb.root != nil {
+		layers, err := s.captureLayer(sb)
+		if err != nil {
+			return nil, err
+		}
+		return &templateBuild{layers: layers, base: sb.build.base, config: sb.build.config}, nil
+	}
 	dir := filepath.Join(s.dataDir, "templates", templateID+"-"+newID("", 8))
 	if err := copyTree(sb.dir, dir); err != nil {
 		_ = os.RemoveAll(dir)
-		return "", err
+		return nil, err
 	}
-	return dir, nil
+	return &templateBuild{filesDir: dir, config: sb.build.config}, nil
 }
 
 // handleCreateSnapshot captures a running sandbox's files as a snapshot
@@ -89,7 +97,7 @@ func (s *Server) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 			t.names = []string{teamNamespace + "/" + name}
 		}
 	}
-	dir, err := s.captureFiles(sb, t.id)
+	files, err := s.captureFiles(sb, t.id)
 	if err != nil {
 		s.mu.Unlock()
 		writeErrorf(w, http.StatusInternalServerError, "error snapshotting sandbox: %v", err)
@@ -97,10 +105,11 @@ func (s *Server) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 	}
 	t.sourceSandbox = sb.id
 	now := time.Now().UTC()
-	nb := t.addReadyBuild(now, dir)
-	nb.config = sb.build.config
+	nb := t.addReadyBuild(now, files.filesDir)
+	nb.layers, nb.base, nb.config = files.layers, files.base, files.config
 	t.updatedAt = now
 	s.templates[t.id] = t
+	s.saveStateLocked()
 	info := snapshotInfo{SnapshotID: t.snapshotID(), Names: t.snapshotNames()}
 	s.mu.Unlock()
 	sb.addLog("info", "Snapshot created", map[string]string{"snapshotID": info.SnapshotID})
@@ -218,6 +227,14 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	snap := &templateBuild{filesDir: src.dir, config: src.build.config}
+	if src.root != nil {
+		captured, err := s.captureFiles(src, src.tmpl.id)
+		if err != nil {
+			writeErrorf(w, http.StatusInternalServerError, "error forking sandbox: %v", err)
+			return
+		}
+		snap = captured
+	}
 	results := make([]forkResult, 0, count)
 	var created []*sandbox
 	for i := 0; i < count; i++ {

@@ -110,6 +110,7 @@ func (s *Server) handleRequestBuild(w http.ResponseWriter, r *http.Request) {
 		t.tags = append(t.tags, tagAssignment{tag: tag, build: b, at: now})
 	}
 	t.updatedAt = now
+	s.saveStateLocked()
 	writeJSON(w, http.StatusAccepted, templateRequestResponseV3{
 		TemplateID: t.id, BuildID: b.id, Public: t.public,
 		Names: append([]string{}, t.names...), Tags: tags, Aliases: t.aliases(),

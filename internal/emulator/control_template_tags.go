@@ -72,6 +72,7 @@ func (s *Server) handleAssignTags(w http.ResponseWriter, r *http.Request) {
 	for _, tag := range tags {
 		t.tags = append(t.tags, tagAssignment{tag: tag, build: b, at: now})
 	}
+	s.saveStateLocked()
 	writeJSON(w, http.StatusCreated, map[string]any{"tags": tags, "buildID": b.id})
 }
 
@@ -139,6 +140,7 @@ func (s *Server) handleDeleteTags(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	t.tags = kept
+	s.saveStateLocked()
 	w.WriteHeader(http.StatusNoContent)
 }
 
@@ -195,6 +197,7 @@ func (s *Server) handleUpdateTemplate(w http.ResponseWriter, r *http.Request) {
 	if req.Public != nil {
 		t.public = *req.Public
 		t.updatedAt = time.Now().UTC()
+		s.saveStateLocked()
 	}
 	names := append([]string{}, t.names...)
 	s.mu.Unlock()

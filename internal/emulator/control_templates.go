@@ -170,6 +170,12 @@ func (s *Server) handleDeleteTemplate(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	delete(s.templates, t.id)
+	for _, b := range t.builds {
+		if b.cancel != nil {
+			b.cancel()
+		}
+	}
+	s.saveStateLocked()
 	s.mu.Unlock()
 	s.removeTemplateFiles(t)
 	w.WriteHeader(http.StatusNoContent)

@@ -4,29 +4,62 @@
 // RPCs), closely enough that E2B's official SDKs and this repository's client
 // work against it unmodified.
 //
-// It is a test double, not a security boundary. Sandbox commands run for real
-// on the host, as the user running the emulator (root in CI), through
-// `bash -l -c` exactly as envd runs them.
+// It is a test double, not a security boundary. Sandbox commands run for
+// real on the host, as the user running the emulator (root in CI), through
+// `bash -l -c` exactly as envd runs them; they can read the host's files and
+// see its processes and network. Isolation below keeps sandboxes from
+// disturbing the host and each other by accident, nothing more.
 //
 // # Filesystem layout
 //
-// Every sandbox owns a directory under Options.DataDir with three subtrees:
-// home (seen as /home/user), tmp (seen as /tmp) and root (every other
-// absolute path). The files API and the Filesystem RPCs map /home/user/** and
-// /tmp/** to the first two, relative paths and "~" resolve under /home/user,
-// and any other absolute path (for example /opt/x) is kept inside the
-// sandbox's root subtree so the host is never written outside DataDir.
+// With Isolation "auto" (or "userns") on Linux, every sandbox has its own
+// root filesystem: an overlay mounted in a mount namespace of its own (as
+// root; otherwise, or with "userns", inside a user namespace that maps the
+// emulator's user to root), held by a small holder process that lives as
+// long as the sandbox (and dies with the emulator). The overlay's upper
+// directory is the sandbox's own layer, DataDir/sandboxes/<id>/upper; below
+// it lie the layers of the build it started from, newest first, and a base
+// root. The host base root is a skeleton made by the emulator (fresh
+// /home/user, /tmp, /root, /run and mount points, the host's relative
+// top-level links such as /bin -> usr/bin, an /etc adding the "user"
+// account and copies of hosts and resolv.conf) plus the host's /usr, /etc,
+// /opt, /var and /srv, each as the lowest, read-only layer of a nested
+// overlay whose upper directory is inside the sandbox's layer. So bash, apt
+// and the host's tools exist in every sandbox, and a write anywhere (even
+// /usr/local/bin or /etc) lands in the sandbox's layer: nothing is written on
+// the host outside DataDir. The host's other top-level directories (/home,
+// /root, /work...) are not visible. /proc, /dev and /sys are the host's,
+// bind-mounted. Commands enter the namespace with nsenter and chroot into
+// the root; the files API and the filesystem RPCs reach the same files
+// through /proc/<holder>/root, resolving symlinks inside the sandbox's root
+// (an absolute link never leads to the host's files). Snapshots and forks
+// copy the sandbox's whole layer (whiteouts included) into a new immutable
+// layer under DataDir/layers; the sandboxes started from them stack it on
+// the layers their source had.
 //
-// With Isolation "auto" on Linux as root, each command starts in a private
-// mount namespace where the sandbox's home and tmp directories are
-// bind-mounted onto /home/user and /tmp, so commands and the files API agree
-// on those two trees and two sandboxes never see each other's files there.
-// Commands see the host for every other path (not the sandbox's root
-// subtree). Without namespaces (Isolation "none", not root, or not Linux) the
-// emulator logs one line and falls back: HOME, TMPDIR and the default working
-// directory point at the sandbox's own directories instead of /home/user and
-// /tmp, and a cwd under /home/user or /tmp is rewritten the same way, so
-// commands that spell out /home/user literally see the host path instead.
+// Where this cannot work (not Linux, Isolation "none", no overlayfs or
+// namespaces, nsenter/unshare/chroot missing) the emulator logs one line
+// and falls back to the older layout: every sandbox owns a directory under
+// DataDir with home (seen as /home/user), tmp (seen as /tmp) and root (every
+// other absolute path, for the files API only). As root on Linux commands
+// then get a private mount namespace where the sandbox's home and tmp are
+// bind-mounted onto /home/user and /tmp and see the host everywhere else;
+// otherwise HOME, TMPDIR and the default working directory point at the
+// sandbox's own directories.
+//
+// # Template builds and images
+//
+// Each finished build is immutable: with private roots its layers (one per
+// step that ran, the upper directory of a sandbox that ran just that step)
+// are shared with the step cache and never change; in the fallback layout
+// it is a copy of the build sandbox's directories. fromImage looks the name
+// up in Options.ImageStore (a directory of root filesystems or tar archives
+// per name, see findImage); a found image replaces the host base root
+// (under the same skeleton directories), an unknown one builds on the host
+// base root and says so in the build log; the build records the name
+// either way. With a DataDir of the caller's, templates, builds, tags and
+// the step cache are saved in DataDir/templates/state.json and restored by
+// the next start, so killing the emulator loses no finished build.
 //
 // # Lifecycle
 //
@@ -96,7 +129,11 @@
 // Sandboxes created through POST /v2/sandboxes are secure unless the body
 // says secure=false (SDK 2.51 has no secure option), and both /v2 create and
 // connect default the timeout to 300 s (legacy create: 15 s). Fork and
-// snapshots copy files only; processes are not cloned. The base template's
+// snapshots copy files only; processes are not cloned. Commands run as the
+// emulator's user whatever USER or the request's user says (those set USER,
+// LOGNAME and the home directory); COPY keeps the emulator's ownership
+// rather than chown-ing to the step's user. An overlay mount takes at most
+// about 100 layers. The base template's
 // ID is E2B's ("rki5dems9wqfm4r03t7g", alias "base"); snapshots live in the
 // team namespace "local-team". PTY requests run without a real terminal.
 package emulator

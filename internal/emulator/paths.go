@@ -26,7 +26,21 @@ func (sb *sandbox) resolvePath(p string) (virtual, host string) {
 		p = virtualHome + "/" + p
 	}
 	virtual = path.Clean(p)
+	if sb.root != nil {
+		return virtual, sb.root.rootPath(virtual, false)
+	}
 	return virtual, sb.hostPath(virtual)
+}
+
+// followPath is resolvePath for operations that follow a final symlink
+// (reading or writing a file's content): with a private root the link is
+// followed inside the sandbox, never to the host.
+func (sb *sandbox) followPath(p string) (virtual, host string) {
+	virtual, host = sb.resolvePath(p)
+	if sb.root != nil {
+		host = sb.root.rootPath(virtual, true)
+	}
+	return virtual, host
 }
 
 // isPrivatePath reports whether commands see the sandbox's own copy of virtual.
@@ -39,7 +53,7 @@ func isPrivatePath(virtual string) bool {
 // under /home/user and /tmp, the host's file system everywhere else.
 func (sb *sandbox) commandPath(p string) (virtual, host string) {
 	virtual, host = sb.resolvePath(p)
-	if !isPrivatePath(virtual) {
+	if sb.root == nil && !isPrivatePath(virtual) {
 		host = virtual
 	}
 	return virtual, host
@@ -118,6 +132,9 @@ func dirSize(dir string) int64 {
 func (sb *sandbox) defaultCwd() (virtual, host string) {
 	if sb.build != nil && sb.build.config.workdir != "" {
 		return sb.commandPath(sb.build.config.workdir)
+	}
+	if sb.root != nil {
+		return sb.commandPath(virtualHome)
 	}
 	return virtualHome, sb.homeDir()
 }

@@ -153,7 +153,10 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, pty
 		return nil, nil, err
 	}
 	var cmd *exec.Cmd
-	if pt.sb.srv.isolate {
+	if pt.sb.root != nil {
+		cmd = pt.sb.root.command(vcwd, cfg.Cmd, cfg.Args)
+		cmd.Env = pt.buildEnv(cfg.Envs, virtualHome)
+	} else if pt.sb.srv.isolate {
 		args := append([]string{"-c", isolationWrapper, "sh", pt.sb.homeDir(), pt.sb.tmpDir(), vcwd, cfg.Cmd}, cfg.Args...)
 		cmd = exec.Command("/bin/sh", args...)
 		cmd.Dir = "/"
@@ -163,7 +166,9 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, pty
 		cmd.Dir = hostCwd
 		cmd.Env = pt.buildEnv(cfg.Envs, pt.sb.homeDir())
 	}
-	cmd.SysProcAttr = sysProcAttr(pt.sb.srv.isolate)
+	if pt.sb.root == nil {
+		cmd.SysProcAttr = sysProcAttr(pt.sb.srv.isolate)
+	}
 
 	outR, outW, err := os.Pipe()
 	if err != nil {

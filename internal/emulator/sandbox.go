@@ -31,6 +31,7 @@ type sandbox struct {
 	id             string
 	tmpl           *template
 	build          *templateBuild // the build the sandbox started from
+	root           *sandboxRoot   // private root filesystem; nil in the shared layout
 	templateRef    string
 	state          string
 	startedAt      time.Time
@@ -93,6 +94,13 @@ func (s *Server) newSandboxLocked(t *template, b *templateBuild, ref string) (*s
 		metadata: map[string]string{}, envVars: map[string]string{},
 	}
 	sb.procs = newProcessTable(sb)
+	if s.rootfs != nil {
+		if err := s.mountRoot(sb, b); err != nil {
+			removeTree(sb.dir)
+			return nil, err
+		}
+		return sb, nil
+	}
 	if b.filesDir != "" {
 		if err := copyTree(b.filesDir, sb.dir); err != nil {
 			_ = os.RemoveAll(sb.dir)
@@ -218,6 +226,11 @@ func (sb *sandbox) destroy() {
 	sb.mu.Unlock()
 	sb.dropStreams()
 	sb.procs.killAll()
+	if sb.root != nil {
+		sb.root.stop()
+		removeTree(sb.dir)
+		return
+	}
 	if err := os.RemoveAll(sb.dir); err != nil {
 		sb.srv.logf("emulator: remove sandbox %s files: %v", sb.id, err)
 	}

@@ -23,7 +23,14 @@ type Options struct {
 	APIKey      string        // default: random "e2b_" + 40 hex
 	MaxLifetime time.Duration // default 1h
 	DataDir     string        // sandbox filesystems; default a temp dir removed on Close
-	Isolation   string        // "auto" (mount namespaces when root on Linux) or "none"
+	// Isolation "auto" gives each sandbox a private root filesystem (an
+	// overlay in its own mount namespace; as root, else in a user
+	// namespace) where Linux allows it, "userns" does the same but always
+	// through a user namespace, "none" keeps the shared layout.
+	Isolation string
+	// ImageStore is a directory of root filesystems (directories or tar
+	// archives) named after images, which fromImage builds start from.
+	ImageStore string
 	// ReadyTimeout bounds a template's ready command, in its build and in
 	// every sandbox created from it; default 60s.
 	ReadyTimeout time.Duration
@@ -38,6 +45,7 @@ type Server struct {
 	dataDir     string
 	ownsDataDir bool
 	isolate     bool
+	rootfs      *rootfs // private root filesystems; nil = shared layout
 	logf        func(format string, args ...any)
 
 	ln, envdLn       net.Listener
@@ -67,8 +75,8 @@ func Start(opts Options) (*Server, error) {
 	if opts.Isolation == "" {
 		opts.Isolation = "auto"
 	}
-	if opts.Isolation != "auto" && opts.Isolation != "none" {
-		return nil, fmt.Errorf("emulator: unknown isolation %q (want auto or none)", opts.Isolation)
+	if opts.Isolation != "auto" && opts.Isolation != "none" && opts.Isolation != "userns" {
+		return nil, fmt.Errorf("emulator: unknown isolation %q (want auto, userns or none)", opts.Isolation)
 	}
 	s := &Server{
 		opts:        opts,
@@ -90,8 +98,9 @@ func Start(opts Options) (*Server, error) {
 	if err := s.prepareDataDir(); err != nil {
 		return nil, err
 	}
-	s.isolate = opts.Isolation == "auto" && runtime.GOOS == "linux" && os.Geteuid() == 0
-	if s.isolate {
+	s.setupRootfs()
+	s.isolate = s.rootfs != nil || (opts.Isolation != "none" && runtime.GOOS == "linux" && os.Geteuid() == 0)
+	if s.isolate && s.rootfs == nil {
 		if err := os.MkdirAll(virtualHome, 0o755); err != nil {
 			s.isolate = false
 			s.logf("emulator: cannot create %s (%v); commands run without mount namespaces", virtualHome, err)
@@ -104,6 +113,9 @@ func Start(opts Options) (*Server, error) {
 	s.faults.reset(Faults{})
 	s.resetCountersLocked()
 	s.seedBaseTemplate()
+	if err := s.loadState(); err != nil {
+		s.logf("emulator: template state in %s not loaded: %v", s.dataDir, err)
+	}
 	s.controlMux = s.newControlMux()
 
 	ln, err := net.Listen("tcp", opts.Addr)
@@ -152,7 +164,7 @@ func (s *Server) prepareDataDir() error {
 		}
 		s.dataDir = abs
 	}
-	for _, sub := range []string{"sandboxes", "templates", "template-files", "layers"} {
+	for _, sub := range []string{"sandboxes", "templates", "template-files", "layers", "base", "images"} {
 		if err := os.MkdirAll(filepath.Join(s.dataDir, sub), 0o755); err != nil {
 			return fmt.Errorf("emulator: data dir: %w", err)
 		}

@@ -371,3 +371,91 @@ func TestTemplateTagsAndNames(t *testing.T) {
 	wantStatus(t, "delete with sandboxes", st, data, http.StatusBadRequest)
 	v.AssertClean(t)
 }
+
+// TestTemplateStateSurvivesRestart stops an emulator mid-build and starts a
+// new one on the same data directory: finished builds, tags and the step
+// cache are there; the interrupted build is reported failed.
+func TestTemplateStateSurvivesRestart(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	srv, err := Start(Options{DataDir: dir, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &testClient{t: t, srv: srv, hc: &http.Client{Timeout: 60 * time.Second}, streams: &http.Client{}}
+	steps := []map[string]any{{"type": "RUN", "args": []string{"echo kept > /home/user/kept"}}}
+	done := c.requestBuild(map[string]any{"name": "kept", "tags": []string{"v1"}})
+	c.startBuild(done, map[string]any{"fromTemplate": "base", "steps": steps})
+	if res := c.waitBuild(done); res.Status != buildReady {
+		t.Fatalf("build %+v", res.Reason)
+	}
+	running := c.requestBuild(map[string]any{"name": "interrupted"})
+	c.startBuild(running, map[string]any{"fromTemplate": "base", "steps": []map[string]any{{"type": "RUN", "args": []string{"sleep 60"}}}})
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	c = startTestServer(t, Options{DataDir: dir})
+	sb := c.create(map[string]any{"templateID": "kept:v1"})
+	if got := c.mustRun(sb, "cat /home/user/kept"); got != "kept\n" {
+		t.Fatalf("restored build sees %q", got)
+	}
+	st, data, _ := c.api("GET", "/templates/"+running.TemplateID+"/builds/"+running.BuildID+"/status", nil)
+	wantStatus(t, "interrupted status", st, data, http.StatusOK)
+	if s := decode[buildStatus](t, data); s.Status != buildError || s.Reason == nil {
+		t.Fatalf("interrupted build %s", data)
+	}
+	again := c.requestBuild(map[string]any{"name": "kept"})
+	c.startBuild(again, map[string]any{"fromTemplate": "base", "steps": steps})
+	if res := c.waitBuild(again); res.Status != buildReady || !strings.Contains(logText(res.LogEntries), "CACHED [builder 1/1]") {
+		t.Fatalf("rebuild after restart: %+v\n%s", res.Reason, logText(res.LogEntries))
+	}
+}
+
+// TestTemplateReadyCommandBoundsTheBuild fails a build whose ready command
+// never succeeds within the ready timeout.
+func TestTemplateReadyCommandBoundsTheBuild(t *testing.T) {
+	t.Parallel()
+	c := startTestServer(t, Options{ReadyTimeout: time.Second})
+	b := c.requestBuild(map[string]any{"name": "never-ready"})
+	c.startBuild(b, map[string]any{"fromTemplate": "base", "startCmd": "sleep 600", "readyCmd": "test -f /nonexistent"})
+	res := c.waitBuild(b)
+	if res.Status != buildError || res.Reason == nil || res.Reason.Step == nil || *res.Reason.Step != "finalize" ||
+		!strings.Contains(res.Reason.Message, "ready command") {
+		t.Fatalf("status %s reason %+v", res.Status, res.Reason)
+	}
+}
+
+// TestTemplateBuildsOfDifferentTemplatesOverlap starts two slow builds and
+// sees both building at once.
+func TestTemplateBuildsOfDifferentTemplatesOverlap(t *testing.T) {
+	t.Parallel()
+	c := startTestServer(t, Options{})
+	slow := []map[string]any{{"type": "RUN", "args": []string{"sleep 2"}}}
+	a, b := c.requestBuild(map[string]any{"name": "par-a"}), c.requestBuild(map[string]any{"name": "par-b"})
+	c.startBuild(a, map[string]any{"fromTemplate": "base", "steps": slow})
+	c.startBuild(b, map[string]any{"fromTemplate": "base", "steps": slow})
+	status := func(r requestedBuild) string {
+		_, data, _ := c.api("GET", "/templates/"+r.TemplateID+"/builds/"+r.BuildID+"/status?limit=0", nil)
+		return decode[buildStatus](t, data).Status
+	}
+	eventually(t, "both builds running their step", func() bool {
+		c.srv.mu.Lock()
+		defer c.srv.mu.Unlock()
+		n := 0
+		for _, tp := range c.srv.templates {
+			for _, bl := range tp.builds {
+				if bl.status == buildBuilding && len(bl.logs) >= 3 { // started, base, the step line
+					n++
+				}
+			}
+		}
+		return n == 2
+	})
+	if sa, sb := status(a), status(b); sa != buildBuilding || sb != buildBuilding {
+		t.Fatalf("statuses %s %s", sa, sb)
+	}
+	if sa, sb := c.waitBuild(a), c.waitBuild(b); sa.Status != buildReady || sb.Status != buildReady {
+		t.Fatalf("builds ended %s %s", sa.Status, sb.Status)
+	}
+}

@@ -33,13 +33,17 @@ type buildJob struct {
 // buildState is the files and config a build has reached so far.
 type buildState struct {
 	hash     string
-	filesDir string // a cached layer the sandbox does not hold yet ("" = sandbox is current)
+	filesDir string   // shared layout: a cached copy the sandbox does not hold yet ("" = sandbox is current)
+	layers   []string // private roots: the layers so far, newest first
+	base     string   // private roots: the base root
 	config   buildConfig
 }
 
 // cachedLayer is one step's result: its files and the config after it.
 type cachedLayer struct {
-	dir    string
+	dir    string   // shared layout: a copy of the whole build sandbox
+	layers []string // private roots: the layers after the step
+	base   string
 	config buildConfig
 }
 
@@ -114,6 +118,7 @@ func (j *buildJob) run() {
 	now := time.Now().UTC()
 	j.s.mu.Lock()
 	defer j.s.mu.Unlock()
+	defer j.s.saveStateLocked()
 	j.b.cancel = nil
 	j.b.finishedAt, j.b.updatedAt = &now, now
 	if err != nil {
@@ -130,6 +135,7 @@ func (j *buildJob) run() {
 		return
 	}
 	j.b.filesDir, j.b.config, j.b.status = layer, j.state.config, buildReady
+	j.b.layers, j.b.base = j.state.layers, j.state.base
 	j.t.updatedAt = now
 	j.b.logs = append(j.b.logs, buildLogEntry{Timestamp: now, Level: "info",
 		Message: fmt.Sprintf("Build finished, took %s", time.Since(start).Round(time.Millisecond))})
@@ -148,7 +154,7 @@ func (j *buildJob) base() error {
 		if b == nil {
 			return failStep("base", "base template '%s' not found", ref)
 		}
-		j.state = buildState{hash: hashKeys("template", b.id), filesDir: b.filesDir, config: b.config.clone()}
+		j.state = buildState{hash: hashKeys("template", b.id), filesDir: b.filesDir, layers: b.layers, base: b.base, config: b.config.clone()}
 		j.log("info", "base", layerInfo(false, "base", "FROM TEMPLATE "+ref, j.state.hash))
 	default:
 		image := "e2bdev/base"
@@ -158,9 +164,13 @@ func (j *buildJob) base() error {
 		j.s.mu.Lock()
 		j.b.fromImage = image
 		j.s.mu.Unlock()
-		j.state = buildState{hash: hashKeys("image", image), config: buildConfig{user: "user"}}
+		key, note, err := j.s.resolveImage(image)
+		if err != nil {
+			return failStep("base", "error preparing image '%s': %v", image, err)
+		}
+		j.state = buildState{hash: hashKeys("image", image, key), base: key, config: buildConfig{user: "user"}}
 		j.log("info", "base", layerInfo(false, "base", "FROM "+image, j.state.hash))
-		j.log("info", "base", fmt.Sprintf("Image '%s' is not in the local image store; building on the base root filesystem", image))
+		j.log("info", "base", note)
 	}
 	return nil
 }
@@ -195,7 +205,11 @@ func (j *buildJob) steps() error {
 		if !j.req.Force && !st.Force {
 			if c, ok := j.s.cachedLayer(hash); ok {
 				j.log("info", step, layerInfo(true, prefix, text, hash))
-				j.state = buildState{hash: hash, filesDir: c.dir, config: c.config.clone()}
+				if j.sb != nil {
+					j.sb.destroy()
+					j.sb = nil
+				}
+				j.state = buildState{hash: hash, filesDir: c.dir, layers: c.layers, base: c.base, config: c.config.clone()}
 				continue
 			}
 		}
@@ -208,7 +222,11 @@ func (j *buildJob) steps() error {
 			return err
 		}
 		j.state.hash, j.state.config = hash, cfg
-		if err := j.s.storeLayer(hash, j.sb.dir, cfg); err != nil {
+		if j.sb.root != nil {
+			if err := j.sealStep(hash); err != nil {
+				return failStep(step, "error saving step %s: %v", step, err)
+			}
+		} else if err := j.s.storeLayer(hash, j.sb.dir, cachedLayer{config: cfg}); err != nil {
 			j.log("warn", step, "step not cached: "+err.Error())
 		}
 	}
@@ -225,7 +243,7 @@ func (j *buildJob) materialize() error {
 		j.sb = nil
 	}
 	j.s.mu.Lock()
-	sb, err := j.s.newSandboxLocked(j.t, &templateBuild{filesDir: j.state.filesDir}, j.t.id)
+	sb, err := j.s.newSandboxLocked(j.t, &templateBuild{filesDir: j.state.filesDir, layers: j.state.layers, base: j.state.base}, j.t.id)
 	j.s.mu.Unlock()
 	if err != nil {
 		return err
@@ -238,6 +256,9 @@ func (j *buildJob) materialize() error {
 // keepLayer moves the build sandbox's files (or the cached layer it ended
 // on) to the template's directory, where they never change again.
 func (j *buildJob) keepLayer() (string, error) {
+	if j.s.rootfs != nil {
+		return "", nil // the layers are immutable already
+	}
 	dst := filepath.Join(j.s.dataDir, "templates", j.t.id+"-"+j.b.id)
 	if j.state.filesDir == "" && j.sb == nil {
 		return "", nil // no step ran and the base has no files
@@ -265,8 +286,34 @@ func (s *Server) cachedLayer(hash string) (cachedLayer, bool) {
 	return c, ok
 }
 
-// storeLayer copies a step's result into the cache (first writer wins).
-func (s *Server) storeLayer(hash, src string, cfg buildConfig) error {
+// sealStep turns the build sandbox's own layer into the step's immutable
+// layer (private roots): the sandbox stops, its upper directory moves.
+func (j *buildJob) sealStep(hash string) error {
+	sb := j.sb
+	j.sb = nil
+	sb.procs.killAll()
+	sb.root.stop()
+	defer sb.destroy()
+	dir := filepath.Join(j.s.dataDir, "layers", hash[:16]+newID("", 4))
+	if err := os.Rename(sb.root.upper, dir); err != nil {
+		return err
+	}
+	j.state.layers = append([]string{dir}, j.state.layers...)
+	return j.s.storeLayer(hash, "", cachedLayer{layers: j.state.layers, base: j.state.base, config: j.state.config})
+}
+
+// storeLayer records a step's result in the cache (first writer wins),
+// copying src (shared layout) into the cache.
+func (s *Server) storeLayer(hash, src string, entry cachedLayer) error {
+	entry.config = entry.config.clone()
+	if src == "" {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if _, ok := s.stepCache[hash]; !ok {
+			s.stepCache[hash] = entry
+		}
+		return nil
+	}
 	if _, ok := s.cachedLayer(hash); ok {
 		return nil
 	}
@@ -287,7 +334,8 @@ func (s *Server) storeLayer(hash, src string, cfg buildConfig) error {
 		_ = os.RemoveAll(tmp)
 		return err
 	}
-	s.stepCache[hash] = cachedLayer{dir: dir, config: cfg.clone()}
+	entry.dir = dir
+	s.stepCache[hash] = entry
 	return nil
 }
 

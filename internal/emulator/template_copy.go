@@ -176,6 +176,15 @@ func extractArchive(archive, dst string) error {
 			if err := out.Close(); err != nil {
 				return err
 			}
+		case tar.TypeLink:
+			src := filepath.Join(dst, filepath.FromSlash(path.Clean("/" + h.Linkname)[1:]))
+			if err := checkNoLinkParents(dst, path.Clean("/" + h.Linkname)[1:]); err != nil {
+				return err
+			}
+			_ = os.Remove(target)
+			if err := os.Link(src, target); err != nil {
+				return err
+			}
 		case tar.TypeSymlink:
 			if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 				return err

@@ -14,6 +14,7 @@ const (
 	teamNamespace    = "local-team"
 	baseTemplateID   = "rki5dems9wqfm4r03t7g"
 	baseTemplateName = "base"
+	baseBuildID      = "6f0b5a1e-2c1d-4e8f-9a7b-0b5e0b5e0b5e"
 	defaultTag       = "default"
 	defaultCPUCount  = 2
 	defaultMemoryMB  = 512
@@ -48,7 +49,9 @@ type templateBuild struct {
 	finishedAt *time.Time
 	cpuCount   int32
 	memoryMB   int32
-	filesDir   string // the build's files (home, tmp, root); "" = empty filesystem
+	filesDir   string   // shared layout: the build's files (home, tmp, root); "" = none
+	layers     []string // private roots: the build's layers, newest first
+	base       string   // private roots: the base root ("" = the host's, else an image)
 	config     buildConfig
 	fromImage  string // image name the build started from, if any
 	logs       []buildLogEntry
@@ -96,7 +99,8 @@ func (s *Server) seedBaseTemplate() {
 		cpuCount: defaultCPUCount, memoryMB: defaultMemoryMB, diskSizeMB: defaultDiskMB,
 		createdAt: now, updatedAt: now,
 	}
-	s.templates[baseTemplateID].addReadyBuild(now, "")
+	// A fixed build ID keeps step-cache hashes of builds on base valid across restarts.
+	s.templates[baseTemplateID].addReadyBuild(now, "").id = baseBuildID
 }
 
 // SeedTemplate adds (or replaces) a team template with the given number of
