@@ -263,7 +263,7 @@ func (c *Client) putArchive(ctx context.Context, link *TemplateFileUpload, f *os
 			return err
 		}
 		err := c.putOnce(ctx, op, link, io.NopCloser(f), size)
-		if err == nil || !uploadRetryable(err) || attempt >= c.cfg.RetryMax || ctx.Err() != nil {
+		if err == nil || !uploadRetryable(err) || attempt >= c.retryMax || ctx.Err() != nil {
 			return err
 		}
 		if err := sleepCtx(ctx, backoff(c.cfg.RetryWaitMin, c.cfg.RetryWaitMax, attempt, nil)); err != nil {

@@ -61,7 +61,7 @@ func (d *templateBuildDataSource) Schema(_ context.Context, _ datasource.SchemaR
 			"template": schema.StringAttribute{
 				MarkdownDescription: "Template ID or name.",
 				Required:            true,
-				Validators:          []validator.String{templateRefValidator()},
+				Validators:          templateRefValidators(),
 			},
 			"build_id": schema.StringAttribute{
 				MarkdownDescription: "Build ID, such as `e2b_template.app.build_id`.",

@@ -19,9 +19,9 @@ import (
 // copySourceValidator applies E2B's rule for COPY sources: relative, inside
 // the context.
 func copySourceValidator() validator.String {
-	return stringCheckValidator{desc: "must be a path inside the context directory", summary: "Invalid COPY source", check: func(s string) string {
+	return stringRule{desc: "must be a path inside the context directory", summary: "Invalid COPY source", check: func(s string) string {
 		if err := e2b.ValidateCopySource(s); err != nil {
-			return err.Error() + "."
+			return "must be a relative path inside the context directory (" + err.Error() + ")"
 		}
 		return ""
 	}}

@@ -94,7 +94,7 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"from_template": schema.StringAttribute{
 				MarkdownDescription: "Base template (ID or name, such as `base`).",
 				Optional:            true,
-				Validators:          []validator.String{templateRefValidator()},
+				Validators:          templateRefValidators(),
 			},
 			"from_image_registry": registrySchema(),
 			"dockerfile": schema.StringAttribute{

@@ -71,7 +71,7 @@ func (r *templateTagResource) Schema(_ context.Context, _ resource.SchemaRequest
 				MarkdownDescription: "Template name (or ID), such as `e2b_template.app.name`. Changing it replaces the tag.",
 				Required:            true,
 				PlanModifiers:       replace,
-				Validators:          []validator.String{templateRefValidator(), stringvalidator.RegexMatches(regexp.MustCompile(`^[^:]*$`), "must not carry a tag; set `tag`")},
+				Validators:          templateFilterValidators(),
 			},
 			"tag": schema.StringAttribute{
 				MarkdownDescription: "The tag, such as `prod`. `default` is E2B's own: it follows every new build and cannot be removed. Changing it replaces the tag.",
