@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -230,16 +231,22 @@ func TestAccTemplate_dockerfileStartCommand(t *testing.T) {
 	srv := newTestEmulator(t)
 	dir := t.TempDir()
 	writeContext(t, dir, map[string]string{"server.sh": "#!/bin/bash\necho serving > /tmp/served\nexec sleep 600\n", "unused.md": "x\n"})
-	dockerfile := `FROM ubuntu:22.04
+	// Outside /home/user and /tmp the emulator gives commands a private root
+	// only as root on Linux; elsewhere the image's files go under home.
+	appDir := "/app"
+	if runtime.GOOS != "linux" || os.Geteuid() != 0 {
+		appDir = "/home/user/app"
+	}
+	dockerfile := fmt.Sprintf(`FROM ubuntu:22.04
 ARG GREETING=hi
-ENV APP_DIR=/home/user/app
+ENV APP_DIR=%[1]s
 WORKDIR $APP_DIR
 COPY --chmod=0755 server.sh ./
 RUN echo "$GREETING from the Dockerfile" > built.txt
 EXPOSE 8080
 USER user
-CMD ["/home/user/app/server.sh"]
-`
+CMD ["%[1]s/server.sh"]
+`, appDir)
 	cfg := testAccProviderBlock(srv) + fmt.Sprintf(`
 resource "e2b_template" "app" {
   name       = "acc-dockerfile"
@@ -260,7 +267,7 @@ resource "e2b_template" "app" {
 					statecheck.ExpectKnownValue(tplAddr, tfjsonpath.New("build_status"), knownvalue.StringExact("ready")),
 				},
 				Check: checkSandboxSees(t, srv, "acc-dockerfile", `pwd; cat built.txt; cat /tmp/served; echo "$APP_DIR"; pgrep -f server.sh >/dev/null && echo running`,
-					"/home/user/app", "hi from the Dockerfile", "serving", "running"),
+					appDir, "hi from the Dockerfile", "serving", "running"),
 			},
 			{
 				PreConfig:        func() { writeContext(t, dir, map[string]string{"unused.md": "edited\n"}) },
