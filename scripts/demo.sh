@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Offline demo: build the provider and OpenTofu (cached), start the local E2B
 # emulator, apply examples/quickstart, show the outputs, pause and resume the
-# sandbox in place, destroy everything and stop the emulator.
+# sandbox in place, destroy everything; then build a template from
+# examples/template-pipeline, smoke-test it and tag it (scripts/demo-templates.sh);
+# stop the emulator.
 # Works on a copy of the example in .cache/demo, so the repository stays clean.
 # DEMO_CLI=/path/to/terraform runs it with a Terraform CLI instead of bin/tofu.
 set -euo pipefail
@@ -74,6 +76,9 @@ tofu plan -detailed-exitcode || die "the plan after resume is not empty (exit co
 
 step "tofu destroy"
 tofu destroy -auto-approve | grep -E 'Destroying|Destruction complete|Destroy complete|Error|Warning'
+
+# Templates as code: build -> smoke test in a sandbox -> promote with a tag.
+bash "$ROOT/scripts/demo-templates.sh" "$cli" "$CACHE/demo-templates"
 
 stop_emulator
 step "done in $((SECONDS - demo_start)) s; emulator stopped"

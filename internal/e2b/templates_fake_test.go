@@ -19,7 +19,7 @@ import (
 // uploaded archives by hash, records started builds and plays a scripted
 // log for each build, a few entries per status poll.
 type fakeTemplates struct {
-	t      *testing.T
+	t      testing.TB
 	mu     sync.Mutex
 	srv    *httptest.Server
 	hits   map[string]int
@@ -39,7 +39,7 @@ type fakeTemplates struct {
 	uploadKeys []string
 }
 
-func newFakeTemplates(t *testing.T) *fakeTemplates {
+func newFakeTemplates(t testing.TB) *fakeTemplates {
 	f := &fakeTemplates{
 		t: t, hits: map[string]int{}, byName: map[string]string{}, files: map[string][]string{},
 		starts: map[string]TemplateBuildStart{}, polls: map[string]int{},

@@ -77,7 +77,7 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				Validators:          []validator.Int32{int32validator.AtLeast(1)},
 			},
 			"memory_mb": schema.Int32Attribute{
-				MarkdownDescription: "Memory in MiB of sandboxes from this template (at least 128, even). E2B's default when unset. A change is a new build.",
+				MarkdownDescription: "Memory in MiB of sandboxes from this template (at least 128). E2B's default when unset. A change is a new build.",
 				Optional:            true,
 				Computed:            true,
 				PlanModifiers:       []planmodifier.Int32{int32planmodifier.UseStateForUnknown()},
