@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -123,6 +124,9 @@ func (r *templateResource) build(ctx context.Context, client *e2b.Client, plan, 
 		return nil, false
 	}
 	plan.ContextSHA256 = optionalString(spec.digest)
+	// Values of env steps are sensitive; build logs may echo them.
+	secrets := envSecrets(spec.build.Steps, plan.Steps)
+	ctx = tflog.MaskAllFieldValuesStrings(tflog.MaskMessageStrings(ctx, secrets...), secrets...)
 	fields := map[string]any{"template": spec.build.Name}
 	res, err := client.BuildTemplate(ctx, spec.build, e2b.BuildOptions{
 		OnRequested: func(req e2b.TemplateRequested) {
@@ -154,7 +158,7 @@ func (r *templateResource) build(ctx context.Context, client *e2b.Client, plan, 
 		var bf *e2b.BuildFailedError
 		switch {
 		case errors.As(err, &bf):
-			diags.AddError("Template build failed", err.Error()+
+			diags.AddError("Template build failed", maskAll(err.Error(), secrets)+
 				"\n\nThe whole build log is in the provider log (TF_LOG=INFO) and in the e2b_template_build data source.")
 		case ctx.Err() != nil && res != nil:
 			diags.AddError("Template build not finished",
@@ -363,4 +367,40 @@ func (r *templateResource) ImportState(ctx context.Context, req resource.ImportS
 		set("memory_mb", latest.MemoryMB)
 	}
 	resp.Diagnostics.Append(resp.Identity.Set(ctx, templateIdentityModel{TemplateID: types.StringValue(t.TemplateID)})...)
+}
+
+// minMaskedLen keeps short values such as "1" or "true" from masking every
+// occurrence of them in the logs.
+const minMaskedLen = 4
+
+// envSecrets returns the values the steps' env maps set (sensitive in the
+// schema), long enough to be masked without masking ordinary words.
+func envSecrets(steps []e2b.BuildStep, configured []stepModel) []string {
+	sensitive := map[string]bool{}
+	for _, s := range configured {
+		for _, v := range s.Env.Elements() {
+			if sv, ok := v.(types.String); ok {
+				sensitive[sv.ValueString()] = true
+			}
+		}
+	}
+	var out []string
+	for _, st := range steps {
+		if st.Type != e2b.StepEnv {
+			continue
+		}
+		for i := 1; i < len(st.Args); i += 2 {
+			if v := st.Args[i]; len(v) >= minMaskedLen && sensitive[v] {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+func maskAll(s string, secrets []string) string {
+	for _, v := range secrets {
+		s = strings.ReplaceAll(s, v, "***")
+	}
+	return s
 }
