@@ -132,7 +132,6 @@ func TestAccTemplate_stepsContextRebuildImport(t *testing.T) {
 					statecheck.ExpectKnownValue(tplAddr, tfjsonpath.New("build_status"), knownvalue.StringExact("ready")),
 					statecheck.ExpectKnownValue(tplAddr, tfjsonpath.New("context_sha256"), knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f]{64}$`))),
 					statecheck.ExpectKnownValue(tplAddr, tfjsonpath.New("names"), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringRegexp(regexp.MustCompile(`/acc-steps$`))})),
-					statecheck.ExpectIdentity(tplAddr, map[string]knownvalue.Check{"template_id": knownvalue.NotNull()}),
 				},
 				Check: resource.ComposeTestCheckFunc(
 					firstBuild.save(tplAddr, "build_id"),
@@ -213,7 +212,12 @@ func TestAccTemplate_importByIdentity(t *testing.T) {
 			tfversion.SkipBelow(tfversion.Version1_12_0),
 		},
 		Steps: []resource.TestStep{
-			{Config: cfg},
+			{
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectIdentity(tplAddr, map[string]knownvalue.Check{"template_id": knownvalue.NotNull()}),
+				},
+			},
 			{
 				// E2B does not return a template's build inputs, so the plan
 				// after an import builds once to adopt the configuration.
