@@ -40,12 +40,37 @@
 // Where this cannot work (not Linux, Isolation "none", no overlayfs or
 // namespaces, nsenter/unshare/chroot missing) the emulator logs one line
 // and falls back to the older layout: every sandbox owns a directory under
-// DataDir with home (seen as /home/user), tmp (seen as /tmp) and root (every
-// other absolute path, for the files API only). As root on Linux commands
-// then get a private mount namespace where the sandbox's home and tmp are
-// bind-mounted onto /home/user and /tmp and see the host everywhere else;
-// otherwise HOME, TMPDIR and the default working directory point at the
-// sandbox's own directories.
+// DataDir with three subtrees: home (seen as /home/user), tmp (seen as /tmp)
+// and root (every other absolute path). The files API and the Filesystem
+// RPCs map /home/user/** and /tmp/** to the first two and keep any other
+// absolute path (for example /opt/x) inside the root subtree, so the host is
+// never written outside DataDir. As root on Linux each command then starts
+// in a private mount namespace where the sandbox's home and tmp directories
+// are bind-mounted onto /home/user and /tmp, and sees the host for every
+// other path; without namespaces HOME, TMPDIR and the default working
+// directory point at the sandbox's own directories instead of /home/user and
+// /tmp, and a cwd under /home/user or /tmp is rewritten the same way.
+//
+// In both layouts relative paths and "~" resolve under /home/user, or under
+// /root for requests as root (the username query or Basic auth user). The
+// start event of a command is sent once the command itself runs, after the
+// namespace setup, as envd sends it once its process exists.
+//
+// Files keep what envd keeps on them: upload metadata as user.e2b.<key>
+// extended attributes (so metadata set with setfattr inside the sandbox
+// shows in Stat and ListDir, and an upload replaces the set), and the owner
+// envd gave them: what the files API creates as root belongs to root, the
+// rest to user. Commands all run as the emulator's own user, so the owner is
+// an attribute (user.e2b-emulator.owner), not the file's uid. A symlink
+// reports its fully resolved target as a sandbox path. A file system without
+// user extended attributes keeps neither metadata nor owners, as on envd.
+//
+// PTY commands run on a real pseudo-terminal in their own session; a resize
+// (Process/Update) sets its size and so reaches the command as SIGWINCH.
+// WatchDir and the watcher RPCs use inotify as envd does (create, write,
+// chmod, rename, remove as they happen); a recursive watch also watches
+// folders created after it started and reports what they held before it
+// could. Elsewhere than Linux they poll every 200 ms.
 //
 // # Template builds and images
 //
@@ -64,10 +89,16 @@
 // # Lifecycle
 //
 // Timeouts are real timers. Pause sends SIGSTOP to every process of the
-// sandbox and resume (connect) sends SIGCONT, so processes keep their pids.
-// Expiry kills the sandbox (SIGKILL to all its processes, open envd streams
-// are dropped without an end-stream frame) or pauses it when autoPause was
-// requested.
+// sandbox and resume (connect) sends SIGCONT, so processes keep their pids
+// and a command that ended before the pause stays ended. Expiry kills the
+// sandbox (SIGKILL to all its processes, open envd streams are dropped
+// without an end-stream frame) or pauses it when autoPause was requested.
+//
+// A pause without memory (memory false, or autoPauseMemory false at expiry)
+// kills the processes instead, and the resume is a new boot: only the files
+// remain, envd knows no process or watcher of the previous boot, and the
+// sandbox's boot ID, which commands read at /proc/sys/kernel/random/boot_id
+// when mount namespaces are in use, changes. A memory pause keeps it.
 //
 // # Routing
 //
@@ -129,11 +160,12 @@
 // Sandboxes created through POST /v2/sandboxes are secure unless the body
 // says secure=false (SDK 2.51 has no secure option), and both /v2 create and
 // connect default the timeout to 300 s (legacy create: 15 s). Fork and
-// snapshots copy files only; processes are not cloned. Commands run as the
-// emulator's user whatever USER or the request's user says (those set USER,
-// LOGNAME and the home directory); COPY keeps the emulator's ownership
-// rather than chown-ing to the step's user. An overlay mount takes at most
-// about 100 layers. The base template's
+// snapshots copy files only; processes are not cloned. The base template's
 // ID is E2B's ("rki5dems9wqfm4r03t7g", alias "base"); snapshots live in the
-// team namespace "local-team". PTY requests run without a real terminal.
+// team namespace "local-team". Commands run as the emulator's user whatever
+// user the request, a template's USER step or a RUN step names (HOME stays
+// /home/user; USER and LOGNAME follow the step), and there is no sudo unless
+// the host has one; COPY does not chown to the step's user. Without mount
+// namespaces commands read the host's boot ID. An overlay mount takes at
+// most about 100 layers, which bounds how deep templates may stack.
 package emulator

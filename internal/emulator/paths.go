@@ -26,9 +26,6 @@ func (sb *sandbox) resolvePath(p string) (virtual, host string) {
 		p = virtualHome + "/" + p
 	}
 	virtual = path.Clean(p)
-	if sb.root != nil {
-		return virtual, sb.root.rootPath(virtual, false)
-	}
 	return virtual, sb.hostPath(virtual)
 }
 
@@ -59,8 +56,13 @@ func (sb *sandbox) commandPath(p string) (virtual, host string) {
 	return virtual, host
 }
 
-// hostPath maps a clean absolute sandbox path to its storage on the host.
+// hostPath maps a clean absolute sandbox path to the host path that holds
+// it: inside the sandbox's mounted root (parent symlinks resolved inside
+// it), or in the shared layout's home, tmp and root directories.
 func (sb *sandbox) hostPath(virtual string) string {
+	if sb.root != nil {
+		return sb.root.rootPath(virtual, false)
+	}
 	switch {
 	case virtual == virtualHome || strings.HasPrefix(virtual, virtualHome+"/"):
 		return filepath.Join(sb.homeDir(), filepath.FromSlash(strings.TrimPrefix(virtual, virtualHome)))
@@ -71,7 +73,8 @@ func (sb *sandbox) hostPath(virtual string) string {
 	}
 }
 
-// copyTree copies src into dst (files, dirs, symlinks, modes).
+// copyTree copies src into dst (files, dirs, symlinks, modes, user.*
+// extended attributes).
 func copyTree(src, dst string) error {
 	return filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
 		if err != nil {
@@ -84,7 +87,11 @@ func copyTree(src, dst string) error {
 		target := filepath.Join(dst, rel)
 		switch {
 		case info.IsDir():
-			return os.MkdirAll(target, info.Mode().Perm()|0o700)
+			if err := os.MkdirAll(target, info.Mode().Perm()|0o700); err != nil {
+				return err
+			}
+			copyXattrs(p, target)
+			return nil
 		case info.Mode()&os.ModeSymlink != 0:
 			link, err := os.Readlink(p)
 			if err != nil {
@@ -92,7 +99,11 @@ func copyTree(src, dst string) error {
 			}
 			return os.Symlink(link, target)
 		case info.Mode().IsRegular():
-			return copyFile(p, target, info.Mode().Perm())
+			if err := copyFile(p, target, info.Mode().Perm()); err != nil {
+				return err
+			}
+			copyXattrs(p, target)
+			return nil
 		}
 		return nil // sockets, fifos, devices are not copied
 	})

@@ -250,7 +250,9 @@ func (r *sandboxRoot) start(dataDir string) error {
 	}
 	args = append(args, "--", r.tools.sh, "-c", script)
 	cmd := exec.Command(r.tools.unshare, args...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	// No Pdeathsig (it follows the forking thread, not the process): the
+	// holder ends when its stdin, which only the emulator holds, closes.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return err
@@ -311,17 +313,28 @@ func (r *sandboxRoot) holderPID() int {
 	return r.holder.Process.Pid
 }
 
-// command runs name in the root, in cwd (a path inside the root).
+// command runs name in the root, in cwd (a path inside the root). The shell
+// closes fd 3 as it execs the command (execSync).
 func (r *sandboxRoot) command(cwd, name string, args []string) *exec.Cmd {
 	ns := []string{"--target", strconv.Itoa(r.holderPID()), "--mount"}
 	if r.tools.userns {
 		ns = append(ns, "--user", "--preserve-credentials")
 	}
-	full := append(ns, "--", r.tools.chroot, r.merged, "/bin/sh", "-c", `cd "$1" || exit 1; shift; exec "$@"`, "sh", cwd, name)
+	full := append(ns, "--", r.tools.chroot, r.merged, "/bin/sh", "-c", `cd "$1" || exit 1; shift; exec 3>&- "$@"`, "sh", cwd, name)
 	cmd := exec.Command(r.tools.nsenter, append(full, args...)...)
 	cmd.Dir = "/"
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	return cmd
+}
+
+// hostCommand runs a host program inside the sandbox's mount namespace
+// (not chrooted), for mounts the holder adds later.
+func (r *sandboxRoot) hostCommand(name string, args ...string) *exec.Cmd {
+	ns := []string{"--target", strconv.Itoa(r.holderPID()), "--mount"}
+	if r.tools.userns {
+		ns = append(ns, "--user", "--preserve-credentials")
+	}
+	return exec.Command(r.tools.nsenter, append(append(ns, "--", name), args...)...)
 }
 
 // copyLayer copies an overlay upper directory: files, directories,
@@ -356,6 +369,7 @@ func copyLayer(src, dst string, userns bool) error {
 			if n, err := syscall.Getxattr(p, opaque, buf); err == nil && n > 0 {
 				_ = syscall.Setxattr(target, opaque, buf[:n], 0)
 			}
+			copyXattrs(p, target) // file metadata (user.*)
 		case m&os.ModeSymlink != 0:
 			link, err := os.Readlink(p)
 			if err != nil {
@@ -372,6 +386,7 @@ func copyLayer(src, dst string, userns bool) error {
 			if err := copyFile(p, target, m.Perm()); err != nil {
 				return err
 			}
+			copyXattrs(p, target)
 		default:
 			return nil // sockets, fifos and devices are not kept
 		}

@@ -25,7 +25,7 @@ type networkConfig struct {
 }
 
 // sandbox is one emulated sandbox. Lifecycle fields are guarded by Server.mu;
-// logs, samples, streams and file metadata by sandbox.mu.
+// logs, samples, streams and watchers by sandbox.mu.
 type sandbox struct {
 	srv            *Server
 	id             string
@@ -57,7 +57,6 @@ type sandbox struct {
 	samples  []metricSample
 	streams  map[int]chan struct{}
 	streamID int
-	fileMeta map[string]map[string]string // host path -> X-Metadata values
 	watchers map[string]*watcher
 	killed   bool
 }
@@ -89,13 +88,17 @@ func (s *Server) newSandboxLocked(t *template, b *templateBuild, ref string) (*s
 		srv: s, id: id, tmpl: t, build: b, templateRef: ref, state: stateRunning,
 		dir:      filepath.Join(s.dataDir, "sandboxes", id),
 		streams:  map[int]chan struct{}{},
-		fileMeta: map[string]map[string]string{},
 		watchers: map[string]*watcher{},
 		metadata: map[string]string{}, envVars: map[string]string{},
 	}
 	sb.procs = newProcessTable(sb)
 	if s.rootfs != nil {
 		if err := s.mountRoot(sb, b); err != nil {
+			removeTree(sb.dir)
+			return nil, err
+		}
+		if err := sb.boot(); err != nil {
+			sb.root.stop()
 			removeTree(sb.dir)
 			return nil, err
 		}
@@ -113,6 +116,9 @@ func (s *Server) newSandboxLocked(t *template, b *templateBuild, ref string) (*s
 		}
 	}
 	if err := os.Chmod(sb.tmpDir(), 0o777|os.ModeSticky); err != nil {
+		return nil, err
+	}
+	if err := sb.boot(); err != nil {
 		return nil, err
 	}
 	return sb, nil
@@ -215,6 +221,8 @@ func (s *Server) resumeLocked(sb *sandbox, timeout time.Duration) {
 	if sb.pausedByMemory {
 		sb.procs.signalAll(sigCont)
 		sb.procs.forEach((*process).thawDeadline)
+	} else {
+		sb.reboot()
 	}
 	s.armTimerLocked(sb)
 }
@@ -225,6 +233,7 @@ func (sb *sandbox) destroy() {
 	sb.killed = true
 	sb.mu.Unlock()
 	sb.dropStreams()
+	sb.closeWatchers()
 	sb.procs.killAll()
 	if sb.root != nil {
 		sb.root.stop()

@@ -179,3 +179,15 @@ func removeTree(dir string) {
 	})
 	_ = os.RemoveAll(dir)
 }
+
+// showBootID binds the sandbox's boot ID file over the kernel's in its
+// private root (done again at every boot, since boot writes a new file).
+// Where the kernel refuses, commands read the host's boot ID.
+func (sb *sandbox) showBootID() {
+	if sb.root == nil {
+		return
+	}
+	target := filepath.Join(sb.root.merged, "proc/sys/kernel/random/boot_id")
+	// The previous boot's file is deleted, so its bind mount goes first.
+	_ = sb.root.hostCommand("sh", "-c", `umount "$2" 2>/dev/null; mount --bind "$1" "$2"`, "sh", sb.bootIDPath(), target).Run()
+}

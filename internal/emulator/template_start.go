@@ -12,7 +12,7 @@ func (s *Server) runStartCommand(sb *sandbox, cfg buildConfig) {
 		return
 	}
 	if cfg.startCmd != "" {
-		p, sub, err := sb.procs.start(commandConfig(cfg.startCmd, cfg.user, cfg), false, "start", false)
+		p, sub, err := sb.procs.start(commandConfig(cfg.startCmd, cfg.user, cfg), false, "start", nil)
 		if err != nil {
 			sb.addLog("error", "Start command failed: "+err.Error(), nil)
 			return

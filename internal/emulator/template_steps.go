@@ -116,7 +116,7 @@ func (j *buildJob) command(step, cmd, user string, cfg buildConfig, level string
 
 // runLogged starts cmd in sb and waits for its end, passing output lines on.
 func runLogged(ctx context.Context, sb *sandbox, cmd, user string, cfg buildConfig, onLine func(stderr bool, line string)) (int32, error) {
-	p, sub, err := sb.procs.start(commandConfig(cmd, user, cfg), false, "", false)
+	p, sub, err := sb.procs.start(commandConfig(cmd, user, cfg), false, "", nil)
 	if err != nil {
 		return -1, err
 	}
@@ -193,7 +193,7 @@ func (j *buildJob) finalize() error {
 	}
 	if start != "" {
 		j.log("info", "finalize", "[finalize] START "+start)
-		p, sub, err := j.sb.procs.start(commandConfig(start, cfg.user, cfg), false, "start", false)
+		p, sub, err := j.sb.procs.start(commandConfig(start, cfg.user, cfg), false, "start", nil)
 		if err != nil {
 			return failStep("finalize", "error starting the start command: %v", err)
 		}

@@ -97,23 +97,11 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	createReq.IdempotencyToken = newIdempotencyToken()
-
-	created, err := client.CreateSandbox(ctx, createReq)
-	if err != nil && ctx.Err() != nil {
-		// The create timeout ran out with the outcome unknown: E2B may have made the sandbox
-		// anyway. Keep it in state (tainted) rather than leaving a billed sandbox behind.
-		if found := findCreatedByToken(ctx, client, createReq.IdempotencyToken); found != nil {
-			created = found
-			resp.Diagnostics.AddError("Sandbox creation timed out",
-				fmt.Sprintf("The create did not finish within the create timeout (%s), but E2B made sandbox %s. "+
-					"It is kept in state and marked tainted, so the next apply replaces it and destroy removes it. "+
-					"Raise timeouts.create if creates are slow. Cause: %v", timeout, found.SandboxID, err))
-			err = nil
-		}
-	}
-	if err != nil {
-		addClientError(&resp.Diagnostics, "Could not create sandbox", err)
+	// A create that timed out but made the sandbox is kept in state (tainted) rather than
+	// leaving a billed sandbox behind.
+	created, _ := createSandbox(ctx, client, createReq, lostCreate{timeout: timeout, timeoutAttr: "timeouts.create",
+		fate: "It is kept in state and marked tainted, so the next apply replaces it and destroy removes it."}, &resp.Diagnostics)
+	if created == nil {
 		return
 	}
 	wantPaused := plan.Paused.ValueBool()
@@ -128,7 +116,6 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 	saved.nullUnknownComputed()
 	resp.Diagnostics.Append(resp.State.Set(ctx, &saved)...)
 	resp.Diagnostics.Append(resp.Identity.Set(ctx, sandboxIdentityModel{SandboxID: plan.ID})...)
-	tflog.Info(ctx, "created sandbox", map[string]any{"sandbox_id": created.SandboxID, "template": createReq.TemplateID})
 	if resp.Diagnostics.HasError() {
 		return // A timed-out create is saved for the next apply to replace.
 	}
@@ -232,6 +219,16 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 			addClientAttributeError(&resp.Diagnostics, path.Root("timeout"), "Could not change the timeout of sandbox "+id, err)
 			return
 		}
+	}
+	if !wasPaused && !wantPaused && plan.StoreAccessTokens.ValueBool() && !state.StoreAccessTokens.ValueBool() {
+		// Only create and connect answers carry the traffic token. A connect with timeout 0 never
+		// shortens a running sandbox's life nor extends it.
+		sb, _, err := client.ConnectSandbox(ctx, id, 0)
+		if err != nil {
+			addClientAttributeError(&resp.Diagnostics, path.Root("store_access_tokens"), "Could not read the access tokens of sandbox "+id, err)
+			return
+		}
+		plan.applyCreated(sb, r.data.Domain)
 	}
 	if egressChanged {
 		u, diags := plan.networkUpdate(ctx)
