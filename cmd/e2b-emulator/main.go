@@ -58,6 +58,8 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 		imageStore   = fs.String("image-store", "", "directory of root filesystems (directories or tar archives) named after images, for fromImage template builds")
 		readyTimeout = fs.Duration("ready-timeout", 60*time.Second, "how long a template's ready command may take, in its build and in each sandbox created from it")
 		quiet        = fs.Bool("quiet", false, "do not log to stderr")
+		adminToken   = fs.String("admin-token", "", "require \"Authorization: Bearer <token>\" on the admin API (/_emulator/*)")
+		idle         = fs.Duration("stream-idle-timeout", 2*time.Minute, "cut a request whose peer neither reads nor sends for this long")
 		seeds        seedFlags
 	)
 	fs.Var(&seeds, "seed-template", "seed a team template `name[:builds]` (repeatable)")
@@ -71,7 +73,8 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 	}
 	srv, err := emulator.Start(emulator.Options{
 		Addr: *addr, EnvdAddr: *envdAddr, APIKey: *apiKey, MaxLifetime: *maxLifetime,
-		DataDir: *dataDir, Isolation: *isolation, ImageStore: *imageStore, ReadyTimeout: *readyTimeout, Logf: logf,
+		DataDir: *dataDir, Isolation: *isolation, ImageStore: *imageStore, ReadyTimeout: *readyTimeout,
+		AdminToken: *adminToken, StreamIdleTimeout: *idle, Logf: logf,
 	})
 	if err != nil {
 		return err

@@ -45,7 +45,9 @@ func (s *Server) newControlMux() *http.ServeMux {
 	m.HandleFunc("GET /templates", s.handleListTemplates)
 	m.HandleFunc("GET /templates/{id}", s.handleGetTemplate)
 	m.HandleFunc("DELETE /templates/{id}", s.handleDeleteTemplate)
-	m.HandleFunc("GET /templates/aliases/{alias}", s.handleTemplateAlias)
+	// "/templates/aliases/{alias}" and "/templates/{id}/tags" overlap for the
+	// mux ("/templates/aliases/tags"), so one pattern serves both.
+	m.HandleFunc("GET /templates/{id}/{sub}", s.handleTemplateSub)
 	m.HandleFunc("POST /v3/templates", s.handleRequestBuild)
 	m.HandleFunc("GET /templates/{id}/files/{hash}", s.handleFilesLink)
 	m.HandleFunc("POST /v2/templates/{id}/builds/{buildID}", s.handleStartBuild)
@@ -55,15 +57,6 @@ func (s *Server) newControlMux() *http.ServeMux {
 	m.HandleFunc("PATCH /templates/{id}", s.handleUpdateTemplate)
 	m.HandleFunc("POST /templates/tags", s.handleAssignTags)
 	m.HandleFunc("DELETE /templates/tags", s.handleDeleteTags)
-	// GET /templates/{id}/tags would conflict with the alias route for
-	// "/templates/aliases/tags" in ServeMux, so it is matched this way.
-	m.HandleFunc("GET /templates/{id}/{sub}", func(w http.ResponseWriter, r *http.Request) {
-		if r.PathValue("sub") != "tags" {
-			writeErrorf(w, http.StatusNotFound, "%s %s is not a route of this emulator", r.Method, r.URL.Path)
-			return
-		}
-		s.handleListTags(w, r)
-	})
 	return m
 }
 
@@ -79,19 +72,25 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 	_, pattern := s.controlMux.Handler(r)
 	if pattern == "" {
 		s.count("unknown")
-		writeErrorf(w, http.StatusNotFound, "%s %s is not a route of this emulator", r.Method, r.URL.Path)
+		// E2B's request validator answers a request that matches no operation
+		// before it checks the API key.
+		writeError(w, http.StatusNotFound, s.routeMissMessage(r))
 		return
 	}
 	s.count(pattern)
-	ok, dropAfter := s.applyFaults(w, r, pattern, pattern == routeCreate || pattern == routeCreateV2)
+	d, ok := s.applyFaultDecision(w, r, pattern, pattern == routeCreate || pattern == routeCreateV2)
 	if !ok {
 		return
 	}
 	if !s.checkAPIKey(w, r) {
 		return
 	}
-	if dropAfter {
+	if d.dropAfterOK {
 		r = r.WithContext(context.WithValue(r.Context(), dropAfterKey{}, true))
+	}
+	if d.createDelay > 0 || d.gateway > 0 {
+		s.serveSlowCreate(w, r, d.createDelay, d.gateway)
+		return
 	}
 	s.controlMux.ServeHTTP(w, r)
 }
@@ -122,6 +121,20 @@ func sandboxIDParam(w http.ResponseWriter, r *http.Request) (string, bool) {
 		return "", false
 	}
 	return id, true
+}
+
+// routeMissMessage is E2B's answer for a request that matches no operation
+// of its spec: an unknown path (a wrong api_url), or a known path with
+// another method.
+func (s *Server) routeMissMessage(r *http.Request) string {
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodPatch} {
+		other := r.Clone(r.Context())
+		other.Method = m
+		if _, pattern := s.controlMux.Handler(other); pattern != "" {
+			return "validation error: method not allowed"
+		}
+	}
+	return "validation error: no matching operation was found"
 }
 
 func notFoundSandbox(w http.ResponseWriter, id string) {

@@ -50,9 +50,17 @@ func (s *Server) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 		validationError(w, err.Error())
 		return
 	}
-	name := ""
+	name, tag := "", defaultTag
 	if req.Name != nil {
-		name = strings.TrimSuffix(*req.Name, ":"+defaultTag)
+		name = *req.Name
+		if n, t, found := strings.Cut(name, ":"); found {
+			tags, err := validateTags([]string{t})
+			if err != nil {
+				writeErrorf(w, http.StatusBadRequest, "Invalid name: %v", err)
+				return
+			}
+			name, tag = n, tags[0]
+		}
 		if ns, rest, found := strings.Cut(name, "/"); found {
 			if ns != teamNamespace {
 				writeErrorf(w, http.StatusBadRequest, "namespace '%s' does not match the team namespace '%s'", ns, teamNamespace)
@@ -78,7 +86,7 @@ func (s *Server) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 	}
 	var t *template
 	if name != "" {
-		if existing := s.findTemplateLocked(teamNamespace + "/" + name); existing != nil && existing.snapshot {
+		if existing := s.templateByIdentifierLocked(teamNamespace + "/" + name); existing != nil && existing.snapshot {
 			t = existing
 		} else if existing != nil {
 			s.mu.Unlock()
@@ -89,7 +97,7 @@ func (s *Server) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 	if t == nil {
 		now := time.Now().UTC()
 		t = &template{
-			id: newID("", 20), snapshot: true, sourceSandbox: sb.id,
+			id: newID("", 20), snapshot: true,
 			cpuCount: sb.tmpl.cpuCount, memoryMB: sb.tmpl.memoryMB, diskSizeMB: sb.tmpl.diskSizeMB,
 			createdAt: now,
 		}
@@ -103,14 +111,13 @@ func (s *Server) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 		writeErrorf(w, http.StatusInternalServerError, "error snapshotting sandbox: %v", err)
 		return
 	}
-	t.sourceSandbox = sb.id
 	now := time.Now().UTC()
-	nb := t.addReadyBuild(now, files.filesDir)
-	nb.layers, nb.base, nb.config = files.layers, files.base, files.config
+	nb := t.addReadyBuild(now, files.filesDir, tag)
+	nb.layers, nb.base, nb.config, nb.sourceSandbox = files.layers, files.base, files.config, sb.id
 	t.updatedAt = now
 	s.templates[t.id] = t
 	s.saveStateLocked()
-	info := snapshotInfo{SnapshotID: t.snapshotID(), Names: t.snapshotNames()}
+	info := t.snapshotEntry(tag)
 	s.mu.Unlock()
 	sb.addLog("info", "Snapshot created", map[string]string{"snapshotID": info.SnapshotID})
 	writeJSON(w, http.StatusCreated, info)
@@ -129,15 +136,21 @@ func (s *Server) handleListSnapshots(w http.ResponseWriter, r *http.Request) {
 	sandboxID, name := q.Get("sandboxID"), q.Get("name")
 	s.mu.Lock()
 	var byName *template
+	_, nameTag, _ := strings.Cut(name, ":") // without a tag: every snapshot of the name
+	nameTag = strings.ToLower(strings.TrimSpace(nameTag))
 	if name != "" {
 		byName = s.findTemplateLocked(name)
 	}
 	var all []snapshotInfo
 	for _, t := range s.sortedTemplatesLocked() {
-		if !t.snapshot || (sandboxID != "" && t.sourceSandbox != sandboxID) || (name != "" && t != byName) {
+		if !t.snapshot || (name != "" && t != byName) {
 			continue
 		}
-		all = append(all, snapshotInfo{SnapshotID: t.snapshotID(), Names: t.snapshotNames()})
+		for _, e := range t.snapshotEntries(sandboxID) {
+			if nameTag == "" || strings.HasSuffix(e.SnapshotID, ":"+nameTag) {
+				all = append(all, e)
+			}
+		}
 	}
 	s.mu.Unlock()
 	page, next := paginate(all, offset, limit)

@@ -151,8 +151,7 @@ type templateTagJSON struct {
 }
 
 // handleListTags answers GET /templates/{id}/tags.
-func (s *Server) handleListTags(w http.ResponseWriter, r *http.Request) {
-	ref := r.PathValue("id")
+func (s *Server) handleListTags(w http.ResponseWriter, ref string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := s.findTemplateLocked(ref)

@@ -118,14 +118,13 @@
 // POST /v2/sandboxes/{id}/connect, PUT /sandboxes/{id}/network,
 // GET /sandboxes/{id}/metrics, GET /sandboxes/metrics, GET /sandboxes/{id}/logs,
 // GET /v2/sandboxes/{id}/logs, GET /snapshots, GET /v2/templates,
-// GET /templates, GET|DELETE /templates/{id}, GET /templates/aliases/{alias},
-// POST /v3/templates, GET /templates/{id}/files/{hash},
-// POST /v2/templates/{id}/builds/{buildID},
+// GET /templates, GET|DELETE /templates/{id}, GET /templates/{id}/{sub}
+// (/templates/aliases/{alias} and /templates/{id}/tags), POST /v3/templates,
+// GET /templates/{id}/files/{hash}, POST /v2/templates/{id}/builds/{buildID},
 // GET /templates/{id}/builds/{buildID}/{status,logs}, PATCH /v2/templates/{id},
-// PATCH /templates/{id}, POST|DELETE /templates/tags,
-// GET /templates/{id}/{sub} (tags), and GET /health (no key). File contexts
-// are PUT to the signed upload URL the files route returns
-// (/_upload/template-files/{hash}, no key; route key
+// PATCH /templates/{id}, POST|DELETE /templates/tags, and GET /health (no
+// key). File contexts are PUT to the signed upload URL the files route
+// returns (/_upload/template-files/{hash}, no key; route key
 // "PUT /_upload/template-files/{hash}").
 //
 // # Template builds
@@ -147,10 +146,25 @@
 // away from new sandboxes. Sandboxes from a build get its files, env and
 // workdir, and its start command, answering create once the ready command
 // succeeds (or its timeout passes). Commands run as the emulator's own user;
-// USER and a RUN's user set USER/LOGNAME and the home directory only. Envd route keys are "envd METHOD /path" for REST
+// USER and a RUN's user set USER/LOGNAME and the home directory only.
+//
+// # Snapshots
+//
+// A snapshot is a build of a snapshot template that gets only the tag its
+// name carries ("name:tag"; the default tag without one), as in E2B: taking
+// "name:v2" leaves "name:v1" and the default tag where they were. GET
+// /snapshots lists one entry per tag ("<name or ID>:<tag>"), its sandboxID
+// filter matches the sandbox each build was taken from, and its name filter
+// with a tag keeps that tag only. DELETE /templates/tags removes tags (never
+// the default one) and keeps the builds; DELETE /templates/{id} removes the
+// whole template whatever tag the ID carries.
+//
+// Envd route keys are "envd METHOD /path" for REST
 // ("envd POST /files") and "envd /process.Process/Start" for RPCs.
 //
-// Admin API (no API key, never faulted, not counted): PUT|GET|DELETE
+// Admin API (no API key, never faulted, not counted; a POST or PUT must be
+// application/json, and with Options.AdminToken every request needs
+// "Authorization: Bearer <token>"): PUT|GET|DELETE
 // /_emulator/faults (Faults JSON; latency in nanoseconds or "250ms"),
 // GET|DELETE /_emulator/counters, POST /_emulator/templates (TemplateSeed
 // JSON), POST /_emulator/sandboxes/{id}/expire.

@@ -16,6 +16,10 @@ import (
 	"time"
 )
 
+// defaultStreamIdleTimeout is longer than the 90 s between keepalives that
+// envd sends on a quiet stream.
+const defaultStreamIdleTimeout = 2 * time.Minute
+
 // Options configures Start. Zero values select the documented defaults.
 type Options struct {
 	Addr        string        // control-plane + envd listener, default "127.0.0.1:0"
@@ -34,7 +38,13 @@ type Options struct {
 	// ReadyTimeout bounds a template's ready command, in its build and in
 	// every sandbox created from it; default 60s.
 	ReadyTimeout time.Duration
-	Logf         func(format string, args ...any)
+	// AdminToken, when set, makes the admin API (/_emulator/*) need
+	// "Authorization: Bearer <AdminToken>".
+	AdminToken string
+	// StreamIdleTimeout bounds how long a stream waits on a peer that neither
+	// reads what is sent nor sends anything; default 2m.
+	StreamIdleTimeout time.Duration
+	Logf              func(format string, args ...any)
 }
 
 // Server is a running emulator.
@@ -71,6 +81,9 @@ func Start(opts Options) (*Server, error) {
 	}
 	if opts.MaxLifetime <= 0 {
 		opts.MaxLifetime = time.Hour
+	}
+	if opts.StreamIdleTimeout <= 0 {
+		opts.StreamIdleTimeout = defaultStreamIdleTimeout
 	}
 	if opts.Isolation == "" {
 		opts.Isolation = "auto"

@@ -22,19 +22,18 @@ type savedState struct {
 }
 
 type savedTemplate struct {
-	ID            string       `json:"id"`
-	Names         []string     `json:"names"`
-	Public        bool         `json:"public"`
-	Snapshot      bool         `json:"snapshot"`
-	SourceSandbox string       `json:"sourceSandbox,omitempty"`
-	CPUCount      int32        `json:"cpuCount"`
-	MemoryMB      int32        `json:"memoryMB"`
-	DiskSizeMB    int32        `json:"diskSizeMB"`
-	CreatedAt     time.Time    `json:"createdAt"`
-	UpdatedAt     time.Time    `json:"updatedAt"`
-	SpawnCount    int64        `json:"spawnCount"`
-	Builds        []savedBuild `json:"builds"`
-	Tags          []savedTag   `json:"tags"`
+	ID         string       `json:"id"`
+	Names      []string     `json:"names"`
+	Public     bool         `json:"public"`
+	Snapshot   bool         `json:"snapshot"`
+	CPUCount   int32        `json:"cpuCount"`
+	MemoryMB   int32        `json:"memoryMB"`
+	DiskSizeMB int32        `json:"diskSizeMB"`
+	CreatedAt  time.Time    `json:"createdAt"`
+	UpdatedAt  time.Time    `json:"updatedAt"`
+	SpawnCount int64        `json:"spawnCount"`
+	Builds     []savedBuild `json:"builds"`
+	Tags       []savedTag   `json:"tags"`
 }
 
 type savedBuild struct {
@@ -52,6 +51,8 @@ type savedBuild struct {
 	FromImage  string          `json:"fromImage,omitempty"`
 	Logs       []buildLogEntry `json:"logs"`
 	Reason     *buildReason    `json:"reason,omitempty"`
+	// SourceSandbox is the sandbox a snapshot build was taken from.
+	SourceSandbox string `json:"sourceSandbox,omitempty"`
 }
 
 type savedConfig struct {
@@ -97,7 +98,7 @@ func (s *Server) saveStateLocked() {
 			continue
 		}
 		out := savedTemplate{
-			ID: t.id, Names: t.names, Public: t.public, Snapshot: t.snapshot, SourceSandbox: t.sourceSandbox,
+			ID: t.id, Names: t.names, Public: t.public, Snapshot: t.snapshot,
 			CPUCount: t.cpuCount, MemoryMB: t.memoryMB, DiskSizeMB: t.diskSizeMB,
 			CreatedAt: t.createdAt, UpdatedAt: t.updatedAt, SpawnCount: t.spawnCount,
 		}
@@ -106,6 +107,7 @@ func (s *Server) saveStateLocked() {
 				ID: b.id, Status: b.status, CreatedAt: b.createdAt, UpdatedAt: b.updatedAt, FinishedAt: b.finishedAt,
 				CPUCount: b.cpuCount, MemoryMB: b.memoryMB, FilesDir: b.filesDir, Layers: b.layers, Base: b.base,
 				Config: saveConfig(b.config), FromImage: b.fromImage, Logs: b.logs, Reason: b.reason,
+				SourceSandbox: b.sourceSandbox,
 			})
 		}
 		for _, a := range t.tags {
@@ -145,7 +147,7 @@ func (s *Server) loadState() error {
 	now := time.Now().UTC()
 	for _, in := range st.Templates {
 		t := &template{
-			id: in.ID, names: in.Names, public: in.Public, snapshot: in.Snapshot, sourceSandbox: in.SourceSandbox,
+			id: in.ID, names: in.Names, public: in.Public, snapshot: in.Snapshot,
 			cpuCount: in.CPUCount, memoryMB: in.MemoryMB, diskSizeMB: in.DiskSizeMB,
 			createdAt: in.CreatedAt, updatedAt: in.UpdatedAt, spawnCount: in.SpawnCount,
 		}
@@ -155,6 +157,7 @@ func (s *Server) loadState() error {
 				id: b.ID, status: b.Status, createdAt: b.CreatedAt, updatedAt: b.UpdatedAt, finishedAt: b.FinishedAt,
 				cpuCount: b.CPUCount, memoryMB: b.MemoryMB, filesDir: b.FilesDir, layers: b.Layers, base: b.Base,
 				config: b.Config.load(), fromImage: b.FromImage, logs: b.Logs, reason: b.Reason,
+				sourceSandbox: b.SourceSandbox,
 			}
 			if nb.status == buildBuilding {
 				nb.status, nb.finishedAt, nb.updatedAt = buildError, &now, now

@@ -27,7 +27,6 @@ type template struct {
 	names         []string // as listed: "base", "local-team/snap1"
 	public        bool
 	snapshot      bool
-	sourceSandbox string
 	builds        []*templateBuild // oldest first
 	tags          []tagAssignment  // oldest first; a tag may be assigned many times
 	cpuCount      int32
@@ -54,9 +53,11 @@ type templateBuild struct {
 	base       string   // private roots: the base root ("" = the host's, else an image)
 	config     buildConfig
 	fromImage  string // image name the build started from, if any
-	logs       []buildLogEntry
-	reason     *buildReason
-	cancel     func() // stops the build while it runs
+	// sourceSandbox is the sandbox a snapshot build was taken from.
+	sourceSandbox string
+	logs          []buildLogEntry
+	reason        *buildReason
+	cancel        func() // stops the build while it runs
 }
 
 // buildConfig is what a build leaves for the sandboxes created from it.
@@ -100,7 +101,7 @@ func (s *Server) seedBaseTemplate() {
 		createdAt: now, updatedAt: now,
 	}
 	// A fixed build ID keeps step-cache hashes of builds on base valid across restarts.
-	s.templates[baseTemplateID].addReadyBuild(now, "").id = baseBuildID
+	s.templates[baseTemplateID].addReadyBuild(now, "", defaultTag).id = baseBuildID
 }
 
 // SeedTemplate adds (or replaces) a team template with the given number of
@@ -134,7 +135,7 @@ func (s *Server) seedTemplateLocked(t TemplateSeed) *template {
 	now := time.Now().UTC()
 	start := now.Add(-time.Duration(t.Builds) * time.Minute)
 	for i := 0; i < t.Builds; i++ {
-		tp.addReadyBuild(start.Add(time.Duration(i)*time.Minute), "")
+		tp.addReadyBuild(start.Add(time.Duration(i)*time.Minute), "", defaultTag)
 	}
 	tp.createdAt = start
 	tp.updatedAt = tp.builds[len(tp.builds)-1].createdAt
@@ -174,15 +175,15 @@ func (t *template) aliases() []string {
 }
 
 // addReadyBuild records a finished build with the given files and points
-// the default tag at it (seeded templates and snapshots).
-func (t *template) addReadyBuild(at time.Time, filesDir string) *templateBuild {
+// the tag at it (seeded templates: the default tag; snapshots: theirs).
+func (t *template) addReadyBuild(at time.Time, filesDir, tag string) *templateBuild {
 	b := &templateBuild{
 		id: newUUID(), status: buildReady, createdAt: at, updatedAt: at, finishedAt: &at,
 		cpuCount: t.cpuCount, memoryMB: t.memoryMB, filesDir: filesDir,
 		config: buildConfig{user: "user"},
 	}
 	t.builds = append(t.builds, b)
-	t.tags = append(t.tags, tagAssignment{tag: defaultTag, build: b, at: at})
+	t.tags = append(t.tags, tagAssignment{tag: tag, build: b, at: at})
 	return b
 }
 
@@ -194,22 +195,6 @@ func (t *template) latestBuild() *templateBuild {
 		}
 	}
 	return t.builds[len(t.builds)-1]
-}
-
-// snapshotID is "<namespace/alias>:default" for named snapshots, else "<id>:default".
-func (t *template) snapshotID() string {
-	if len(t.names) > 0 {
-		return t.names[0] + ":" + defaultTag
-	}
-	return t.id + ":" + defaultTag
-}
-
-func (t *template) snapshotNames() []string {
-	out := make([]string, 0, len(t.names))
-	for _, n := range t.names {
-		out = append(out, n+":"+defaultTag)
-	}
-	return out
 }
 
 // removeTemplateFiles deletes the files of every build of a deleted template.

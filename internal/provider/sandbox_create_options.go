@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -121,20 +122,18 @@ type lostCreate struct {
 	fate        string        // what becomes of the sandbox, as a sentence
 }
 
-// createSandbox creates a sandbox under a fresh create token, with ctx bounded by lc.timeout.
-// When the context ends before the outcome is known, E2B may have made the sandbox anyway: a
-// lookup by the token finds it, and it is returned with lost = true and an error diagnostic that
-// tells lc.fate; the caller keeps or kills it. Any other failure returns nil.
+// createSandbox creates a sandbox; the client settles a lost answer by its own create token, also
+// after ctx ended (E2B may have made the sandbox anyway). Such a sandbox is returned with
+// lost = true and an error diagnostic that tells lc.fate; the caller keeps or kills it. Any other
+// failure returns nil.
 func createSandbox(ctx context.Context, client *e2b.Client, req e2b.CreateSandboxRequest, lc lostCreate, diags *diag.Diagnostics) (sb *e2b.Sandbox, lost bool) {
-	req.IdempotencyToken = newIdempotencyToken()
 	created, err := client.CreateSandbox(ctx, req)
-	if err != nil && ctx.Err() != nil {
-		if found := findCreatedByToken(ctx, client, req.IdempotencyToken); found != nil {
-			diags.AddError("Sandbox creation timed out", fmt.Sprintf(
-				"The create did not finish within the create timeout (%s), but E2B made sandbox %s. %s "+
-					"Raise %s if creates are slow. Cause: %v", lc.timeout, found.SandboxID, lc.fate, lc.timeoutAttr, err))
-			return found, true
-		}
+	var interrupted *e2b.CreateInterruptedError
+	if created != nil && errors.As(err, &interrupted) {
+		diags.AddError("Sandbox creation timed out", fmt.Sprintf(
+			"The create did not finish within the create timeout (%s), but E2B made sandbox %s. %s "+
+				"Raise %s if creates are slow. Cause: %v", lc.timeout, created.SandboxID, lc.fate, lc.timeoutAttr, interrupted.Err))
+		return created, true
 	}
 	if err != nil {
 		addClientError(diags, "Could not create sandbox", err)

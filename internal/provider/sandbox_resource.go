@@ -14,7 +14,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
@@ -33,9 +32,6 @@ const (
 	defaultSandboxCreateTimeout = 5 * time.Minute
 	defaultSandboxUpdateTimeout = 5 * time.Minute
 	defaultSandboxDeleteTimeout = 5 * time.Minute
-
-	// A create that timed out is looked up for this long, checking twice.
-	lostCreateLookupTimeout = 30 * time.Second
 )
 
 // envVarsUnreadKey marks a sandbox imported with env_vars that E2B could not return: while it is
@@ -109,7 +105,7 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 	// Save what is known right away: from here on, any failure keeps the sandbox in state
 	// (tainted) instead of orphaning a billed sandbox.
 	plan.applyCreated(created, r.data.Domain)
-	plan.MetadataAll = stringMapValue(userMetadata(createReq.Metadata))
+	plan.MetadataAll = stringMapValue(createReq.Metadata)
 	plan.Paused = types.BoolValue(false)
 	plan.State = types.StringValue(e2b.SandboxStateRunning)
 	saved := plan
@@ -120,7 +116,7 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 		return // A timed-out create is saved for the next apply to replace.
 	}
 	if wantPaused {
-		if err := pauseSandbox(ctx, client, created.SandboxID); err != nil {
+		if err := client.PauseSandbox(ctx, created.SandboxID); err != nil {
 			addClientError(&resp.Diagnostics, "Sandbox created but could not be paused", err)
 			return
 		}
@@ -242,7 +238,7 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 		}
 	}
 	if !wasPaused && wantPaused {
-		if err := pauseSandbox(ctx, client, id); err != nil {
+		if err := client.PauseSandbox(ctx, id); err != nil {
 			addClientAttributeError(&resp.Diagnostics, path.Root("paused"), "Could not pause sandbox "+id, err)
 			return
 		}
@@ -316,34 +312,6 @@ func envVarsChanged(ctx context.Context, req planmodifier.MapRequest, resp *mapp
 	resp.Diagnostics.Append(diags...)
 	resp.RequiresReplace = len(unread) == 0
 }
-
-// findCreatedByToken looks for a sandbox whose create outcome was lost, with a fresh short
-// context because the create's own context has expired. It returns nil when none is found.
-func findCreatedByToken(ctx context.Context, client *e2b.Client, token string) *e2b.Sandbox {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), lostCreateLookupTimeout)
-	defer cancel()
-	found, err := client.FindSandboxByCreateToken(ctx, token)
-	if err != nil {
-		tflog.Warn(ctx, "could not look up a timed-out create", map[string]any{"error": err.Error()})
-		return nil
-	}
-	return found
-}
-
-// pauseSandbox pauses; a 409 from an already paused sandbox counts as success.
-func pauseSandbox(ctx context.Context, client *e2b.Client, id string) error {
-	err := client.PauseSandbox(ctx, id)
-	if err != nil && e2b.IsConflict(err) {
-		detail, getErr := client.GetSandbox(ctx, id)
-		if getErr == nil && detail.Paused() {
-			return nil
-		}
-	}
-	return err
-}
-
-// newIdempotencyToken returns a random token for one create.
-func newIdempotencyToken() string { return randomHex(16) }
 
 // randomHex returns n random bytes in hex.
 func randomHex(n int) string {
