@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -54,7 +55,7 @@ type TemplateFileUpload struct {
 func (c *Client) TemplateFileUploadLink(ctx context.Context, templateID, filesHash string) (*TemplateFileUpload, error) {
 	var out TemplateFileUpload
 	_, err := c.callAPI(ctx, apiCall{
-		op: "get template file upload link", method: http.MethodGet,
+		op: "get template file upload link", subject: templateSubject(templateID), method: http.MethodGet,
 		path:  "/templates/" + pathSeg(templateID) + "/files/" + pathSeg(filesHash),
 		class: retryIdempotent, out: &out,
 	})
@@ -103,7 +104,7 @@ func (c *Client) StartTemplateBuild(ctx context.Context, templateID, buildID str
 		start.Steps = []TemplateStep{}
 	}
 	_, err := c.callAPI(ctx, apiCall{
-		op: "start template build", method: http.MethodPost,
+		op: "start template build", subject: templateSubject(templateID), method: http.MethodPost,
 		path: "/v2/templates/" + pathSeg(templateID) + "/builds/" + pathSeg(buildID),
 		body: start, class: retryRejected,
 	})
@@ -169,7 +170,7 @@ func (c *Client) GetTemplateBuildStatus(ctx context.Context, templateID, buildID
 	}
 	var out TemplateBuildStatus
 	_, err := c.callAPI(ctx, apiCall{
-		op: "get template build status", method: http.MethodGet,
+		op: "get template build status", subject: strings.ToLower(buildID), method: http.MethodGet,
 		path:  "/templates/" + pathSeg(templateID) + "/builds/" + pathSeg(buildID) + "/status",
 		query: v, class: retryIdempotent, out: &out,
 	})
@@ -206,7 +207,7 @@ func (c *Client) GetTemplateBuildLogs(ctx context.Context, templateID, buildID s
 		Logs []BuildLogEntry `json:"logs"`
 	}
 	_, err := c.callAPI(ctx, apiCall{
-		op: "get template build logs", method: http.MethodGet,
+		op: "get template build logs", subject: strings.ToLower(buildID), method: http.MethodGet,
 		path:  "/templates/" + pathSeg(templateID) + "/builds/" + pathSeg(buildID) + "/logs",
 		query: v, class: retryIdempotent, out: &out,
 	})
@@ -215,11 +216,7 @@ func (c *Client) GetTemplateBuildLogs(ctx context.Context, templateID, buildID s
 
 // DeleteTemplate deletes a template (by ID or name) with all its builds.
 func (c *Client) DeleteTemplate(ctx context.Context, idOrName string) error {
-	_, err := c.callAPI(ctx, apiCall{
-		op: "delete template " + strconv.Quote(idOrName), method: http.MethodDelete,
-		path: "/templates/" + pathSeg(idOrName), class: retryIdempotent,
-	})
-	return err
+	return c.deleteTemplate(ctx, "delete template "+strconv.Quote(idOrName), idOrName)
 }
 
 // SetTemplatePublic makes a template public or private; it returns its names.
@@ -228,7 +225,7 @@ func (c *Client) SetTemplatePublic(ctx context.Context, idOrName string, public 
 		Names []string `json:"names"`
 	}
 	_, err := c.callAPI(ctx, apiCall{
-		op: "update template " + strconv.Quote(idOrName), method: http.MethodPatch,
+		op: "update template " + strconv.Quote(idOrName), subject: templateSubject(idOrName), method: http.MethodPatch,
 		path: "/v2/templates/" + pathSeg(idOrName), body: map[string]bool{"public": public},
 		class: retryIdempotent, out: &out,
 	})
@@ -251,7 +248,7 @@ func (c *Client) AssignTemplateTags(ctx context.Context, target string, tags []s
 		BuildID string   `json:"buildID"`
 	}
 	_, err = c.callAPI(ctx, apiCall{
-		op: "assign template tags to " + strconv.Quote(target), method: http.MethodPost, path: "/templates/tags",
+		op: "assign template tags to " + strconv.Quote(target), subject: templateSubject(target), method: http.MethodPost, path: "/templates/tags",
 		body: map[string]any{"target": target, "tags": tags}, class: retryIdempotent, out: &out,
 	})
 	return out.BuildID, out.Tags, err
@@ -260,7 +257,7 @@ func (c *Client) AssignTemplateTags(ctx context.Context, target string, tags []s
 // RemoveTemplateTags removes tags from a template (by name, without a tag).
 func (c *Client) RemoveTemplateTags(ctx context.Context, name string, tags []string) error {
 	_, err := c.callAPI(ctx, apiCall{
-		op: "remove template tags from " + strconv.Quote(name), method: http.MethodDelete, path: "/templates/tags",
+		op: "remove template tags from " + strconv.Quote(name), subject: templateSubject(name), method: http.MethodDelete, path: "/templates/tags",
 		body: map[string]any{"name": name, "tags": tags}, class: retryIdempotent,
 	})
 	return err
@@ -270,7 +267,7 @@ func (c *Client) RemoveTemplateTags(ctx context.Context, name string, tags []str
 func (c *Client) ListTemplateTags(ctx context.Context, idOrName string) ([]TemplateTag, error) {
 	var out []TemplateTag
 	_, err := c.callAPI(ctx, apiCall{
-		op: "list template tags of " + strconv.Quote(idOrName), method: http.MethodGet,
+		op: "list template tags of " + strconv.Quote(idOrName), subject: templateSubject(idOrName), method: http.MethodGet,
 		path: "/templates/" + pathSeg(idOrName) + "/tags", class: retryIdempotent, out: &out,
 	})
 	return out, err

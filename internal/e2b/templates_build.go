@@ -292,7 +292,7 @@ func (c *Client) putOnce(ctx context.Context, op string, link *TemplateFileUploa
 	}
 	defer drainClose(resp.Body)
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return errorFromResponse(op, "", resp)
+		return controlError(op, "", "", resp) // a storage service's answer: never "not found"
 	}
 	return nil
 }
