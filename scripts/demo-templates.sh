@@ -9,6 +9,7 @@ cli_config="${TF_CLI_CONFIG_FILE:?run from scripts/demo.sh, which sets the dev_o
 source "$(dirname "$0")/lib.sh"
 export TF_CLI_CONFIG_FILE="$cli_config" # lib.sh resets it; keep demo.sh's dev_overrides
 cli="$1" work="$2"
+name="$(basename "$cli")"
 
 if [ -t 1 ]; then bold=$'\033[1m' plain=$'\033[0m'; else bold="" plain=""; fi
 step() { printf '\n%s==> %s%s\n' "$bold" "$*" "$plain"; }
@@ -18,7 +19,7 @@ rm -rf "$work"
 mkdir -p "$work"
 cp -r "$ROOT/examples/template-pipeline/." "$work/"
 
-step "templates: tofu apply: build from the Dockerfile, smoke-test the build in a sandbox, tag it prod"
+step "templates: $name apply: build from the Dockerfile, smoke-test the build in a sandbox, tag it prod"
 tf apply -auto-approve | grep -E 'Creating|Creation complete|Apply complete|Error|Warning|│' || true
 tf output
 first_build="$(tf output -raw build_id)"
@@ -37,5 +38,5 @@ second_build="$(tf output -raw build_id)"
 echo "build $first_build -> $second_build; $(tf output -raw prod)"
 echo "smoke test: $(tf output -raw smoke_test)"
 
-step "templates: tofu destroy (the template, its tag and the smoke-test sandbox)"
+step "templates: $name destroy (the template, its tag and the smoke-test sandbox)"
 tf destroy -auto-approve | grep -E 'Destruction complete|Destroy complete|Error|Warning' || true
