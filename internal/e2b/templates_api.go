@@ -282,7 +282,7 @@ func (c *Client) TemplateExists(ctx context.Context, name string) (bool, error) 
 		return true, nil
 	case IsNotFound(err):
 		return false, nil
-	case hasStatus(err, http.StatusForbidden):
+	case IsForbidden(err):
 		return true, nil
 	}
 	return false, err

@@ -275,3 +275,24 @@ type httptestDiscard struct{}
 func (httptestDiscard) Header() http.Header         { return http.Header{} }
 func (httptestDiscard) Write(b []byte) (int, error) { return len(b), nil }
 func (httptestDiscard) WriteHeader(int)             {}
+
+func TestTemplateExistsLikeTheSDK(t *testing.T) {
+	rs := newRouteServer(t, map[string]http.HandlerFunc{
+		"GET /templates/aliases/theirs": func(w http.ResponseWriter, _ *http.Request) {
+			writeJSON(w, 403, `{"code":403,"message":"You don't have access to sandbox template 'theirs'"}`)
+		},
+		"GET /templates/aliases/nobody": func(w http.ResponseWriter, _ *http.Request) {
+			writeJSON(w, 404, `{"code":404,"message":"template 'nobody' not found"}`)
+		},
+		"GET /templates/aliases/mine": func(w http.ResponseWriter, _ *http.Request) {
+			writeJSON(w, 200, `{"templateID":"tpl1","public":false}`)
+		},
+	})
+	c := newTestClient(t, fastConfig(rs.URL))
+	for name, want := range map[string]bool{"theirs": true, "nobody": false, "mine": true} {
+		got, err := c.TemplateExists(context.Background(), name)
+		if err != nil || got != want {
+			t.Errorf("TemplateExists(%q) = %v, %v; want %v", name, got, err, want)
+		}
+	}
+}

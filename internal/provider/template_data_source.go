@@ -157,7 +157,7 @@ func (d *templateDataSource) Read(ctx context.Context, req datasource.ReadReques
 		builds = append(builds, templateBuildObject(b))
 	}
 	model.Builds = types.ListValueMust(types.ObjectType{AttrTypes: templateBuildAttrTypes}, builds)
-	tags, err := client.ListTemplateTags(ctx, t.TemplateID)
+	tags, err := visibleTags(ctx, client, t.TemplateID)
 	if err != nil {
 		addClientError(&resp.Diagnostics, "Could not list the tags of template "+ref, err)
 		return

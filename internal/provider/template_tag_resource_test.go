@@ -44,6 +44,11 @@ data "e2b_template" "app" {
   depends_on = [e2b_template_tag.prod]
 }
 
+# E2B's public base template: readable, its tags are not ours to list.
+data "e2b_template" "base" {
+  name = "base"
+}
+
 data "e2b_templates" "all" {
   depends_on = [e2b_template_tag.prod]
 }
@@ -73,6 +78,7 @@ func TestAccTemplateTag_promoteMoveImportRemove(t *testing.T) {
 					statecheck.ExpectKnownValue(tagAddr, tfjsonpath.New("id"), knownvalue.StringExact("acc-promote:prod")),
 					statecheck.ExpectKnownValue(tagAddr, tfjsonpath.New("created_at"), knownvalue.NotNull()),
 					statecheck.ExpectKnownValue("data.e2b_template_build.current", tfjsonpath.New("status"), knownvalue.StringExact("ready")),
+					statecheck.ExpectKnownValue("data.e2b_template.base", tfjsonpath.New("tags"), knownvalue.NotNull()),
 					statecheck.ExpectKnownValue("data.e2b_template_build.current", tfjsonpath.New("log_entries"), knownvalue.ListSizeExact(3)),
 					statecheck.ExpectKnownValue("data.e2b_template.app", tfjsonpath.New("tags"), knownvalue.ListPartial(map[int]knownvalue.Check{
 						1: knownvalue.ObjectPartial(map[string]knownvalue.Check{"tag": knownvalue.StringExact("prod")}),

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"sort"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
@@ -31,6 +32,16 @@ func templateTagsSchema() schema.ListNestedAttribute {
 			"created_at": schema.StringAttribute{Computed: true, CustomType: timetypes.RFC3339Type{}, MarkdownDescription: "When the tag was pointed at the build (RFC 3339)."},
 		}},
 	}
+}
+
+// visibleTags lists a template's tags; a template of another team (such as
+// E2B's public base template) shows none instead of failing the read.
+func visibleTags(ctx context.Context, client *e2b.Client, templateID string) ([]e2b.TemplateTag, error) {
+	tags, err := client.ListTemplateTags(ctx, templateID)
+	if e2b.IsForbidden(err) || e2b.IsNotFound(err) {
+		return nil, nil
+	}
+	return tags, err
 }
 
 func templateTagsValue(tags []e2b.TemplateTag) types.List {

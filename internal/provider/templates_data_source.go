@@ -101,8 +101,8 @@ func (d *templatesDataSource) Read(ctx context.Context, _ datasource.ReadRequest
 	}
 	elems := make([]attr.Value, 0, len(list))
 	for _, t := range list {
-		tags, err := client.ListTemplateTags(ctx, t.TemplateID)
-		if err != nil && !e2b.IsNotFound(err) { // deleted meanwhile: no tags
+		tags, err := visibleTags(ctx, client, t.TemplateID)
+		if err != nil {
 			addClientError(&resp.Diagnostics, "Could not list the tags of template "+t.TemplateID, err)
 			return
 		}
