@@ -90,7 +90,8 @@ for v in E2B_API_URL E2B_SANDBOX_URL E2B_API_KEY; do
 done
 echo "conformance: emulator at $E2B_API_URL (envd $E2B_SANDBOX_URL)"
 
-# 4. The scenario, then the wire check, once per SDK version.
+# 4. The scenario, then the wire check, once per SDK version; then the template
+# scenario once, with the current SDK.
 total_passed=0
 total_failed=0
 # run_counted runs a node script that ends with "N passed, N failed" and adds
@@ -116,6 +117,13 @@ for module in "${modules[@]}"; do
   [ -n "$version" ] || fail_setup "unknown SDK module $module (known: ${!sdk_versions[*]})"
   run_counted "$here/scenario.mjs" "$module" "$version"
   run_counted "$here/wire-check.mjs" "$version"
+done
+# Template builds with the current SDK (its Template API is what the provider
+# matches), after every wire check, whose request counters it would change.
+for module in "${modules[@]}"; do
+  if [ "$module" = e2b ]; then
+    run_counted "$here/template-scenario.mjs" "$module" "${sdk_versions[$module]}"
+  fi
 done
 
 # The emulator command must stop on SIGTERM and leave nothing behind.

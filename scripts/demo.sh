@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Offline demo: build the provider, start the local E2B emulator, apply
 # examples/quickstart, show the outputs, pause and resume the sandbox in place,
-# destroy everything and stop the emulator.
+# destroy everything; then build a template from examples/template-pipeline,
+# smoke-test it and tag it (scripts/demo-templates.sh); stop the emulator.
 # The CLI: DEMO_CLI=/path when set, else a supported `tofu` or `terraform` on PATH,
 # else bin/tofu (built from tools/go.mod the first time: minutes, then cached).
 # Works on a copy of the example in .cache/demo, so the repository stays clean.
@@ -70,6 +71,9 @@ run plan -detailed-exitcode || die "the plan after resume is not empty (exit cod
 
 step "$cli_name destroy"
 run destroy -auto-approve | grep -E 'Destroying|Destruction complete|Destroy complete|Error|Warning'
+
+# Templates as code: build -> smoke test in a sandbox -> promote with a tag.
+bash "$ROOT/scripts/demo-templates.sh" "$cli" "$CACHE/demo-templates"
 
 stop_emulator
 step "done in $((SECONDS - demo_start)) s; emulator stopped"

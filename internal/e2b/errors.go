@@ -143,6 +143,12 @@ func IsUnauthorized(err error) bool {
 	return hasStatus(err, http.StatusUnauthorized, "unauthenticated")
 }
 
+// IsForbidden reports a 403 / Connect permission_denied: the object exists but
+// belongs to another team (E2B's public templates, for example).
+func IsForbidden(err error) bool {
+	return hasStatus(err, http.StatusForbidden, "permission_denied")
+}
+
 // IsSandboxNotRunning reports the edge's answer that the sandbox is paused,
 // expired or killed (a 502 that names the sandbox).
 func IsSandboxNotRunning(err error) bool {

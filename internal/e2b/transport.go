@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 )
 
@@ -144,8 +145,8 @@ func RedactURL(u *url.URL) string {
 	}
 	q := c.Query()
 	changed := false
-	for _, k := range []string{"signature", "signature_expiration"} {
-		if q.Has(k) {
+	for k := range q {
+		if secretQueryParams[strings.ToLower(k)] {
 			q.Set(k, redacted)
 			changed = true
 		}
@@ -154,6 +155,16 @@ func RedactURL(u *url.URL) string {
 		c.RawQuery = q.Encode()
 	}
 	return c.String()
+}
+
+// secretQueryParams are query parameters that carry credentials: envd's file
+// signatures, and the signed upload URLs of storage services that template
+// files go to (Google Cloud Storage, S3, Azure).
+var secretQueryParams = map[string]bool{
+	"signature": true, "signature_expiration": true,
+	"x-goog-signature": true, "x-goog-credential": true,
+	"x-amz-signature": true, "x-amz-credential": true, "x-amz-security-token": true,
+	"sig": true,
 }
 
 // RedactURLString is RedactURL for a URL given as text; text that does not

@@ -239,6 +239,18 @@ func TestRedactURLHidesSignatures(t *testing.T) {
 	if strings.Contains(got, "v1_secret") || !strings.Contains(got, "path=%2Fa") {
 		t.Fatalf("redacted URL %s", got)
 	}
+	// Signed upload URLs of template files (GCS, S3).
+	for _, raw := range []string{
+		"https://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=acct%2F20260101&X-Goog-Signature=abc123def",
+		"https://b.s3.amazonaws.com/o?X-Amz-Credential=AKIAX%2F20260101&X-Amz-Signature=abc123def&X-Amz-Security-Token=tok987",
+	} {
+		got := RedactURLString(raw)
+		for _, secret := range []string{"abc123def", "tok987", "AKIAX", "acct"} {
+			if strings.Contains(got, secret) {
+				t.Errorf("redacted %s still holds %q: %s", raw, secret, got)
+			}
+		}
+	}
 }
 
 func TestFilesCarryTheUserAsQueryAndRPCsAsBasicAuth(t *testing.T) {

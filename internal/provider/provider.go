@@ -242,6 +242,8 @@ func (p *e2bProvider) Resources(_ context.Context) []func() resource.Resource {
 		NewSandboxFileResource,
 		NewSnapshotResource,
 		NewSandboxCommandResource,
+		NewTemplateResource,
+		NewTemplateTagResource,
 	}
 }
 
@@ -249,6 +251,7 @@ func (p *e2bProvider) DataSources(_ context.Context) []func() datasource.DataSou
 	return []func() datasource.DataSource{
 		NewTemplatesDataSource,
 		NewTemplateDataSource,
+		NewTemplateBuildDataSource,
 		NewSandboxesDataSource,
 		NewSandboxDataSource,
 		NewSandboxMetricsDataSource,

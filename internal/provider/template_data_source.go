@@ -39,6 +39,7 @@ type templateDataSourceModel struct {
 	LastSpawnedAt timetypes.RFC3339 `tfsdk:"last_spawned_at"`
 	SpawnCount    types.Int64       `tfsdk:"spawn_count"`
 	Builds        types.List        `tfsdk:"builds"`
+	Tags          types.List        `tfsdk:"tags"`
 }
 
 var templateBuildAttrTypes = map[string]attr.Type{
@@ -59,7 +60,7 @@ func (d *templateDataSource) Metadata(_ context.Context, req datasource.Metadata
 
 func (d *templateDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "One template, by ID or by name, with all its builds.",
+		MarkdownDescription: "One template, by ID or by name, with all its builds and tags.",
 		Attributes: map[string]schema.Attribute{
 			"template_id": schema.StringAttribute{
 				MarkdownDescription: "Template ID. Exactly one of `template_id` and `name` must be set; the other is filled in.",
@@ -95,6 +96,7 @@ func (d *templateDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 					"disk_size_mb": schema.Int32Attribute{Computed: true, MarkdownDescription: "Disk size in MiB, if known."},
 				}},
 			},
+			"tags": templateTagsSchema(),
 		},
 	}
 }
@@ -155,6 +157,12 @@ func (d *templateDataSource) Read(ctx context.Context, req datasource.ReadReques
 		builds = append(builds, templateBuildObject(b))
 	}
 	model.Builds = types.ListValueMust(types.ObjectType{AttrTypes: templateBuildAttrTypes}, builds)
+	tags, err := visibleTags(ctx, client, t.TemplateID)
+	if err != nil {
+		addClientError(&resp.Diagnostics, "Could not list the tags of template "+ref, err)
+		return
+	}
+	model.Tags = templateTagsValue(tags)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
 }
 

@@ -45,6 +45,7 @@ var templateAttrTypes = map[string]attr.Type{
 	"last_spawned_at": timetypes.RFC3339Type{},
 	"spawn_count":     types.Int64Type,
 	"build_count":     types.Int32Type,
+	"tags":            templateTagsType,
 }
 
 func (d *templatesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -74,6 +75,7 @@ func (d *templatesDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 					"last_spawned_at": computedTimeAttr("Last time a sandbox started from it (RFC 3339), if ever."),
 					"spawn_count":     schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of sandboxes started from it."},
 					"build_count":     schema.Int32Attribute{Computed: true, MarkdownDescription: "Number of builds."},
+					"tags":            templateTagsSchema(),
 				}},
 			},
 		},
@@ -99,14 +101,19 @@ func (d *templatesDataSource) Read(ctx context.Context, _ datasource.ReadRequest
 	}
 	elems := make([]attr.Value, 0, len(list))
 	for _, t := range list {
-		elems = append(elems, templateObject(t))
+		tags, err := visibleTags(ctx, client, t.TemplateID)
+		if err != nil {
+			addClientError(&resp.Diagnostics, "Could not list the tags of template "+t.TemplateID, err)
+			return
+		}
+		elems = append(elems, templateObject(t, tags))
 	}
 	model := templatesDataSourceModel{Templates: types.ListValueMust(types.ObjectType{AttrTypes: templateAttrTypes}, elems)}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
 }
 
 // templateObject converts one listed template.
-func templateObject(t e2b.Template) types.Object {
+func templateObject(t e2b.Template, tags []e2b.TemplateTag) types.Object {
 	return types.ObjectValueMust(templateAttrTypes, map[string]attr.Value{
 		"template_id":     types.StringValue(t.TemplateID),
 		"build_id":        types.StringValue(t.BuildID),
@@ -123,5 +130,6 @@ func templateObject(t e2b.Template) types.Object {
 		"last_spawned_at": timePtrValue(t.LastSpawnedAt),
 		"spawn_count":     types.Int64Value(t.SpawnCount),
 		"build_count":     types.Int32Value(t.BuildCount),
+		"tags":            templateTagsValue(tags),
 	})
 }

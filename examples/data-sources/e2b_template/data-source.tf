@@ -6,3 +6,8 @@ data "e2b_template" "python" {
 output "latest_build_status" {
   value = data.e2b_template.python.builds[length(data.e2b_template.python.builds) - 1].status
 }
+
+# Which build does each tag point at?
+output "tags" {
+  value = { for t in data.e2b_template.python.tags : t.tag => t.build_id }
+}

@@ -1,0 +1,5 @@
+variable "name" {
+  description = "Template name."
+  type        = string
+  default     = "pipeline-demo"
+}

@@ -1,0 +1,146 @@
+package e2b
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// BenchmarkBuildTemplate1GiBContext hashes, archives and uploads a 1 GiB
+// context (16 files of 64 MiB that do not compress) to a template control
+// plane that reads the archive as it arrives, then builds again with the same
+// context. It reports the peak heap growth of the whole process (client and
+// server: an upper bound for the client) and the requests each build sent.
+// Run: go test ./internal/e2b -run '^$' -bench BuildTemplate1GiB -benchtime 1x
+func BenchmarkBuildTemplate1GiBContext(b *testing.B) {
+	dir := b.TempDir()
+	const files, fileSize = 16, 64 << 20
+	for i := 0; i < files; i++ {
+		writeIncompressible(b, filepath.Join(dir, "data", fmt.Sprintf("part-%02d.bin", i)), fileSize, uint64(i+1))
+	}
+	f := newFakeTemplates(b)
+	f.perPoll = 100
+	c, err := New(fastConfig(f.srv.URL))
+	if err != nil {
+		b.Fatal(err)
+	}
+	spec := TemplateBuildSpec{
+		Name: "bench", FromTemplate: "base", Context: TemplateContext{Dir: dir},
+		Steps: []BuildStep{CopyStep("data", "/data", "", 0), RunStep("du -sh /data", "")},
+	}
+	opts := BuildOptions{PollInterval: 10 * time.Millisecond, MaxPollInterval: 100 * time.Millisecond}
+	for i := 0; i < b.N; i++ {
+		for _, round := range []string{"first", "cached"} {
+			before := f.snapshotHits()
+			watch := startHeapPeak()
+			start := time.Now()
+			res, err := c.BuildTemplate(context.Background(), spec, opts)
+			elapsed := time.Since(start)
+			growth := watch.stop()
+			if err != nil {
+				b.Fatalf("%s build: %v", round, err)
+			}
+			hits := f.snapshotHits()
+			total := 0
+			for route, n := range hits {
+				d := n - before[route]
+				total += d
+				b.ReportMetric(float64(d), round+"-"+routeMetric(route))
+			}
+			b.ReportMetric(float64(total), round+"-requests")
+			b.ReportMetric(growth, round+"-peak-heap-growth-MiB")
+			b.ReportMetric(elapsed.Seconds(), round+"-seconds")
+			if round == "first" && res.Uploaded != 1 || round == "cached" && res.Uploaded != 0 {
+				b.Fatalf("%s build uploaded %d file sets", round, res.Uploaded)
+			}
+		}
+	}
+}
+
+func routeMetric(route string) string {
+	return map[string]string{
+		"POST create": "create-requests", "GET link": "upload-link-requests", "PUT upload": "upload-requests",
+		"POST start": "start-requests", "GET status": "status-requests",
+	}[route]
+}
+
+func (f *fakeTemplates) snapshotHits() map[string]int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := map[string]int{}
+	for _, k := range []string{"POST create", "GET link", "PUT upload", "POST start", "GET status"} {
+		out[k] = f.hits[k]
+	}
+	return out
+}
+
+// heapPeak samples HeapInuse every 5 ms and keeps the highest value.
+type heapPeak struct {
+	base uint64
+	peak atomic.Uint64
+	done chan struct{}
+	quit chan struct{}
+}
+
+func startHeapPeak() *heapPeak {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	h := &heapPeak{base: ms.HeapInuse, done: make(chan struct{}), quit: make(chan struct{})}
+	h.peak.Store(ms.HeapInuse)
+	go func() {
+		defer close(h.done)
+		t := time.NewTicker(5 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-h.quit:
+				return
+			case <-t.C:
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				if ms.HeapInuse > h.peak.Load() {
+					h.peak.Store(ms.HeapInuse)
+				}
+			}
+		}
+	}()
+	return h
+}
+
+func (h *heapPeak) stop() float64 {
+	close(h.quit)
+	<-h.done
+	return float64(int64(h.peak.Load())-int64(h.base)) / (1 << 20)
+}
+
+// writeIncompressible writes size pseudo-random bytes without holding them.
+func writeIncompressible(b *testing.B, path string, size int, seed uint64) {
+	b.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	out, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = out.Close() }()
+	block := make([]byte, 1<<20)
+	x := seed*0x9E3779B97F4A7C15 + 1
+	for written := 0; written < size; written += len(block) {
+		for j := range block {
+			x ^= x << 13
+			x ^= x >> 7
+			x ^= x << 17
+			block[j] = byte(x)
+		}
+		if _, err := out.Write(block); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

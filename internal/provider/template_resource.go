@@ -1,0 +1,406 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+)
+
+var (
+	_ resource.Resource                   = &templateResource{}
+	_ resource.ResourceWithConfigure      = &templateResource{}
+	_ resource.ResourceWithImportState    = &templateResource{}
+	_ resource.ResourceWithIdentity       = &templateResource{}
+	_ resource.ResourceWithModifyPlan     = &templateResource{}
+	_ resource.ResourceWithValidateConfig = &templateResource{}
+)
+
+// Default durations of the timeouts block: builds take minutes.
+const (
+	defaultTemplateCreateTimeout = 30 * time.Minute
+	defaultTemplateUpdateTimeout = 30 * time.Minute
+	defaultTemplateDeleteTimeout = 5 * time.Minute
+)
+
+// NewTemplateResource returns the e2b_template resource.
+func NewTemplateResource() resource.Resource { return &templateResource{} }
+
+// templateResource implements e2b_template.
+type templateResource struct {
+	data *ProviderData
+}
+
+type templateIdentityModel struct {
+	TemplateID types.String `tfsdk:"template_id"`
+}
+
+func (r *templateResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_template"
+}
+
+func (r *templateResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	data, diags := providerDataFrom(req.ProviderData)
+	resp.Diagnostics.Append(diags...)
+	r.data = data
+}
+
+func (r *templateResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan, config templateResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	client, diags := r.data.Client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := plan.Timeouts.Create(ctx, defaultTemplateCreateTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	// Once E2B has made the template, state records it right away, so a
+	// build that fails or is interrupted leaves no template behind untracked.
+	saveRequested := func(req e2b.TemplateRequested) {
+		plan.TemplateID, plan.ID = types.StringValue(req.TemplateID), types.StringValue(req.TemplateID)
+		plan.BuildID, plan.BuildStatus = types.StringValue(req.BuildID), types.StringValue(e2b.BuildStatusBuilding)
+		plan.Names = stringListValue(req.Names)
+		saved := plan
+		saved.nullUnknowns()
+		resp.Diagnostics.Append(resp.State.Set(ctx, &saved)...)
+		resp.Diagnostics.Append(resp.Identity.Set(ctx, templateIdentityModel{TemplateID: plan.TemplateID})...)
+	}
+	res, ok := r.build(ctx, client, &plan, &config, saveRequested, &resp.Diagnostics)
+	if !ok {
+		if !plan.TemplateID.IsUnknown() {
+			plan.BuildStatus = types.StringValue(buildStatusOf(res))
+			plan.nullUnknowns()
+			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		}
+		return
+	}
+	if plan.Public.ValueBool() {
+		if _, err := client.SetTemplatePublic(ctx, res.TemplateID, true); err != nil {
+			addClientError(&resp.Diagnostics, "Template built but could not be made public", err)
+		}
+	}
+	r.refresh(ctx, client, &plan, &resp.Diagnostics)
+	plan.nullUnknowns()
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(resp.Identity.Set(ctx, templateIdentityModel{TemplateID: plan.TemplateID})...)
+}
+
+// build runs one build for the planned configuration (write-only
+// credentials come from config) and records it in plan. It reports whether
+// the build succeeded; errors are in diags.
+func (r *templateResource) build(ctx context.Context, client *e2b.Client, plan, config *templateResourceModel,
+	onRequested func(e2b.TemplateRequested), diags *diag.Diagnostics) (*e2b.BuildResult, bool) {
+	spec, d := plan.spec(ctx)
+	diags.Append(d...)
+	if diags.HasError() {
+		return nil, false
+	}
+	if config.FromImageRegistry != nil {
+		spec.build.FromImageRegistry = config.FromImageRegistry.auth()
+	}
+	if spec.digest != plan.ContextSHA256.ValueString() && !plan.ContextSHA256.IsUnknown() && !plan.ContextSHA256.IsNull() {
+		diags.AddAttributeError(path.Root("context"), "Context changed during apply",
+			"A file that a COPY step sends changed between plan and apply. Run plan again to build what is there now.")
+		return nil, false
+	}
+	plan.ContextSHA256 = optionalString(spec.digest)
+	// Values of env steps are sensitive; build logs may echo them.
+	secrets := envSecrets(spec.build.Steps, plan.Steps)
+	ctx = tflog.MaskAllFieldValuesStrings(tflog.MaskMessageStrings(ctx, secrets...), secrets...)
+	fields := map[string]any{"template": spec.build.Name}
+	res, err := client.BuildTemplate(ctx, spec.build, e2b.BuildOptions{
+		OnRequested: func(req e2b.TemplateRequested) {
+			fields["template_id"], fields["build_id"] = req.TemplateID, req.BuildID
+			tflog.Info(ctx, "template build requested", fields)
+			if onRequested != nil {
+				onRequested(req)
+			}
+		},
+		OnUpload: func(step int, src string, uploaded bool) {
+			msg := "template files already at E2B"
+			if uploaded {
+				msg = "template files uploaded"
+			}
+			tflog.Info(ctx, msg, map[string]any{"step": step, "src": src, "build_id": fields["build_id"]})
+		},
+		OnLog: func(l e2b.BuildLogEntry) {
+			tflog.Info(ctx, "template build: "+l.Message, map[string]any{
+				"template_id": fields["template_id"], "build_id": fields["build_id"], "step": l.Step, "level": l.Level,
+			})
+		},
+	})
+	if res != nil {
+		plan.TemplateID, plan.ID = types.StringValue(res.TemplateID), types.StringValue(res.TemplateID)
+		plan.BuildID = types.StringValue(res.BuildID)
+		plan.Names = stringListValue(res.Names)
+	}
+	if err != nil {
+		var bf *e2b.BuildFailedError
+		switch {
+		case errors.As(err, &bf):
+			diags.AddError("Template build failed", maskAll(err.Error(), secrets)+
+				"\n\nThe whole build log is in the provider log (TF_LOG=INFO) and in the e2b_template_build data source.")
+		case ctx.Err() != nil && res != nil:
+			diags.AddError("Template build not finished",
+				fmt.Sprintf("Stopped following build %s of template %s (%v). The build goes on at E2B; "+
+					"raise timeouts or check it with the e2b_template_build data source.", res.BuildID, res.TemplateID, ctx.Err()))
+		default:
+			addClientError(diags, "Could not build template "+spec.build.Name, err)
+		}
+		return res, false
+	}
+	plan.BuildStatus = types.StringValue(res.Status.Status)
+	return res, true
+}
+
+func buildStatusOf(res *e2b.BuildResult) string {
+	if res != nil && res.Status != nil {
+		return res.Status.Status
+	}
+	return e2b.BuildStatusError
+}
+
+// refresh reads names, the public flag and the current build's resources.
+func (r *templateResource) refresh(ctx context.Context, client *e2b.Client, m *templateResourceModel, diags *diag.Diagnostics) {
+	t, err := client.GetTemplate(ctx, m.TemplateID.ValueString())
+	if err != nil {
+		diags.AddWarning("Could not read the template back", err.Error())
+		return
+	}
+	m.apply(t)
+}
+
+func (m *templateResourceModel) apply(t *e2b.TemplateWithBuilds) {
+	m.TemplateID, m.ID = types.StringValue(t.TemplateID), types.StringValue(t.TemplateID)
+	m.Public = types.BoolValue(t.Public)
+	m.Names = stringListValue(t.Names)
+	for _, b := range t.Builds {
+		if b.BuildID == m.BuildID.ValueString() {
+			m.BuildStatus = types.StringValue(b.Status)
+			m.CPUCount, m.MemoryMB = types.Int32Value(b.CPUCount), types.Int32Value(b.MemoryMB)
+		}
+	}
+}
+
+// nullUnknowns turns values still unknown into nulls before saving.
+func (m *templateResourceModel) nullUnknowns() {
+	for _, s := range []*types.String{&m.ID, &m.TemplateID, &m.BuildID, &m.BuildStatus, &m.ContextSHA256} {
+		if s.IsUnknown() {
+			*s = types.StringNull()
+		}
+	}
+	if m.Names.IsUnknown() {
+		m.Names = types.ListNull(types.StringType)
+	}
+	if m.CPUCount.IsUnknown() {
+		m.CPUCount = types.Int32Null()
+	}
+	if m.MemoryMB.IsUnknown() {
+		m.MemoryMB = types.Int32Null()
+	}
+}
+
+func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state templateResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	client, diags := r.data.Client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	t, err := client.GetTemplate(ctx, state.TemplateID.ValueString())
+	if e2b.IsNotFound(err) {
+		resp.Diagnostics.AddWarning("Template no longer exists",
+			fmt.Sprintf("Template %s was deleted outside Terraform; it was removed from state and the next apply builds it again.", state.TemplateID.ValueString()))
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		addClientError(&resp.Diagnostics, "Could not read template "+state.TemplateID.ValueString(), err)
+		return
+	}
+	state.apply(t)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(resp.Identity.Set(ctx, templateIdentityModel{TemplateID: state.TemplateID})...)
+}
+
+func (r *templateResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state, config templateResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	client, diags := r.data.Client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := plan.Timeouts.Update(ctx, defaultTemplateUpdateTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if plan.BuildID.IsUnknown() {
+		// A new build of the same template; on failure the state keeps the
+		// last good build, so the next plan tries again.
+		res, ok := r.build(ctx, client, &plan, &config, nil, &resp.Diagnostics)
+		if !ok {
+			return
+		}
+		if res.TemplateID != state.TemplateID.ValueString() {
+			resp.Diagnostics.AddWarning("Template ID changed",
+				fmt.Sprintf("E2B built %s into template %s, not %s as before.", plan.Name.ValueString(), res.TemplateID, state.TemplateID.ValueString()))
+		}
+	}
+	if !plan.Public.Equal(state.Public) || plan.BuildID.IsUnknown() && plan.Public.ValueBool() {
+		if _, err := client.SetTemplatePublic(ctx, plan.TemplateID.ValueString(), plan.Public.ValueBool()); err != nil {
+			addClientAttributeError(&resp.Diagnostics, path.Root("public"), "Could not change whether the template is public", err)
+			return
+		}
+	}
+	r.refresh(ctx, client, &plan, &resp.Diagnostics)
+	plan.nullUnknowns()
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(resp.Identity.Set(ctx, templateIdentityModel{TemplateID: plan.TemplateID})...)
+}
+
+func (r *templateResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state templateResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	client, diags := r.data.Client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := state.Timeouts.Delete(ctx, defaultTemplateDeleteTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	err := client.DeleteTemplate(ctx, state.TemplateID.ValueString())
+	switch {
+	case err == nil || e2b.IsNotFound(err):
+	case e2b.IsBadRequest(err):
+		resp.Diagnostics.AddError("Could not delete template "+state.TemplateID.ValueString(),
+			"E2B refuses to delete a template while sandboxes started from it are running or paused. "+
+				"Kill them (or destroy the e2b_sandbox resources first), then destroy again.\n\n"+err.Error())
+	default:
+		addClientError(&resp.Diagnostics, "Could not delete template "+state.TemplateID.ValueString(), err)
+	}
+}
+
+func (r *templateResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	ref := req.ID
+	if ref == "" {
+		var ident templateIdentityModel
+		resp.Diagnostics.Append(req.Identity.Get(ctx, &ident)...)
+		ref = ident.TemplateID.ValueString()
+	}
+	client, diags := r.data.Client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	t, err := client.GetTemplate(ctx, ref)
+	if err != nil {
+		if e2b.IsNotFound(err) {
+			resp.Diagnostics.AddError("Template not found", fmt.Sprintf("No template %q is visible to this API key. Import by template ID or name.", ref))
+			return
+		}
+		addClientError(&resp.Diagnostics, "Could not read template "+ref, err)
+		return
+	}
+	name := t.TemplateID
+	if len(t.Names) > 0 {
+		name = aliasOf(t.Names[0])
+	}
+	var latest *e2b.TemplateBuild
+	for i := range t.Builds {
+		b := &t.Builds[i]
+		if b.Status == e2b.BuildStatusReady && (latest == nil || b.CreatedAt.After(latest.CreatedAt)) {
+			latest = b
+		}
+	}
+	set := func(p string, v any) { resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(p), v)...) }
+	set("id", t.TemplateID)
+	set("template_id", t.TemplateID)
+	set("name", name)
+	set("public", t.Public)
+	set("skip_cache", false)
+	set("names", stringListValue(t.Names))
+	if latest != nil {
+		set("build_id", latest.BuildID)
+		set("build_status", latest.Status)
+		set("cpu_count", latest.CPUCount)
+		set("memory_mb", latest.MemoryMB)
+	}
+	resp.Diagnostics.Append(resp.Identity.Set(ctx, templateIdentityModel{TemplateID: types.StringValue(t.TemplateID)})...)
+}
+
+// minMaskedLen keeps short values such as "1" or "true" from masking every
+// occurrence of them in the logs.
+const minMaskedLen = 4
+
+// envSecrets returns the values the steps' env maps set (sensitive in the
+// schema), long enough to be masked without masking ordinary words.
+func envSecrets(steps []e2b.BuildStep, configured []stepModel) []string {
+	sensitive := map[string]bool{}
+	for _, s := range configured {
+		for _, v := range s.Env.Elements() {
+			if sv, ok := v.(types.String); ok {
+				sensitive[sv.ValueString()] = true
+			}
+		}
+	}
+	var out []string
+	for _, st := range steps {
+		if st.Type != e2b.StepEnv {
+			continue
+		}
+		for i := 1; i < len(st.Args); i += 2 {
+			if v := st.Args[i]; len(v) >= minMaskedLen && sensitive[v] {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+func maskAll(s string, secrets []string) string {
+	for _, v := range secrets {
+		s = strings.ReplaceAll(s, v, "***")
+	}
+	return s
+}

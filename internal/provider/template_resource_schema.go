@@ -1,0 +1,308 @@
+package provider
+
+import (
+	"context"
+	"regexp"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int32validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/objectvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int32planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// templateNamePattern is an E2B template name: optionally "namespace/", then
+// the name, without a tag (tags are e2b_template_tag's).
+var templateNamePattern = regexp.MustCompile(`^([a-z0-9][a-z0-9._-]*/)?[a-z0-9][a-z0-9._-]*$`)
+
+var octalModePattern = regexp.MustCompile(`^0?[0-7]{3,4}$`)
+
+// The kinds of a step; exactly one is set per element of steps.
+var stepKinds = []string{"run", "copy", "env", "workdir", "user"}
+
+func stepKindPaths() []path.Expression {
+	out := make([]path.Expression, 0, len(stepKinds))
+	for _, k := range stepKinds {
+		out = append(out, path.MatchRelative().AtParent().AtName(k))
+	}
+	return out
+}
+
+// The bases; exactly one is set.
+var templateBases = []string{"from_image", "from_template", "from_image_registry", "dockerfile"}
+
+func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	stable := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "An E2B template built from a base (an image, another template, an image in a private " +
+			"registry, or a Dockerfile) and typed steps, with files from a local `context` directory. " +
+			"The plan knows whether a build is needed: `context_sha256` is computed at plan time from exactly the " +
+			"files the COPY steps send, so editing one of them plans a new build and editing any other file plans " +
+			"nothing. A change to a build input is a new build of the same template, in place (same `template_id`, " +
+			"new `build_id`); sandboxes keep working meanwhile. A failed build is an error naming the failing step " +
+			"with the last lines of its log; the whole log streams to the provider log (`TF_LOG=INFO`). " +
+			"Destroying deletes the template with all its builds.",
+		Attributes: map[string]schema.Attribute{
+			"id":          computedStr("Same as `template_id`.", stable),
+			"template_id": computedStr("Template ID.", stable),
+			"name": schema.StringAttribute{
+				MarkdownDescription: "Template name (lower-case letters, digits, `.`, `_`, `-`; optionally `namespace/name`). " +
+					"Sandboxes start from it as `name`, `name:<tag>` or `name:<build_id>`. Changing it replaces the template.",
+				Required: true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(templateNameChanged,
+					"Changing the name replaces the template.", "Changing the name replaces the template.")},
+				Validators: []validator.String{
+					stringvalidator.LengthBetween(1, 128),
+					stringvalidator.RegexMatches(templateNamePattern, "must be a template name such as \"my-app\" or \"my-team/my-app\", without a tag"),
+				},
+			},
+			"cpu_count": schema.Int32Attribute{
+				MarkdownDescription: "vCPUs of sandboxes from this template. E2B's default when unset. A change is a new build.",
+				Optional:            true,
+				Computed:            true,
+				PlanModifiers:       []planmodifier.Int32{int32planmodifier.UseStateForUnknown()},
+				Validators:          []validator.Int32{int32validator.AtLeast(1)},
+			},
+			"memory_mb": schema.Int32Attribute{
+				MarkdownDescription: "Memory in MiB of sandboxes from this template (at least 128). E2B's default when unset. A change is a new build.",
+				Optional:            true,
+				Computed:            true,
+				PlanModifiers:       []planmodifier.Int32{int32planmodifier.UseStateForUnknown()},
+				Validators:          []validator.Int32{int32validator.AtLeast(128)},
+			},
+			"from_image": schema.StringAttribute{
+				MarkdownDescription: "Base image from a public registry, such as `python:3.12`. One of `from_image`, `from_template`, `from_image_registry` and `dockerfile`.",
+				Optional:            true,
+				Validators: []validator.String{
+					stringvalidator.LengthAtLeast(1),
+					stringvalidator.ExactlyOneOf(basePaths()...),
+				},
+			},
+			"from_template": schema.StringAttribute{
+				MarkdownDescription: "Base template (ID or name, such as `base`).",
+				Optional:            true,
+				Validators:          templateRefValidators(),
+			},
+			"from_image_registry": registrySchema(),
+			"dockerfile": schema.StringAttribute{
+				MarkdownDescription: "A single-stage Dockerfile's text (for example `file(\"Dockerfile\")`), turned into steps at plan time: " +
+					"USER root and WORKDIR / first, USER user and WORKDIR /home/user last unless the file sets them, ARG and ENV as " +
+					"environment variables, COPY and ADD from `context`, CMD or ENTRYPOINT as `start_cmd`. What E2B cannot build " +
+					"(several stages, COPY --from, RUN --mount, ADD from a URL or of an archive, heredocs, HEALTHCHECK, SHELL, ONBUILD) " +
+					"is refused at plan time with the line at fault.",
+				Optional:   true,
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"context": schema.StringAttribute{
+				MarkdownDescription: "Local directory that COPY steps take files from (relative paths are relative to where Terraform runs). " +
+					"A `.dockerignore` in it is honoured. Needed when a step copies files.",
+				Optional:   true,
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"ignore": schema.ListAttribute{
+				MarkdownDescription: "More patterns of files in `context` that COPY never sends, in `.dockerignore` syntax.",
+				Optional:            true,
+				ElementType:         types.StringType,
+				Validators:          []validator.List{listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1))},
+			},
+			"steps": stepsSchema(),
+			"start_cmd": schema.StringAttribute{
+				MarkdownDescription: "Command started at the end of the build and in every sandbox from the template; " +
+					"a sandbox is ready once the ready check passes. Overrides a Dockerfile's CMD or ENTRYPOINT.",
+				Optional:   true,
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"ready_cmd": schema.StringAttribute{
+				MarkdownDescription: "Shell command that succeeds once a sandbox is ready. Conflicts with `ready`.",
+				Optional:            true,
+				Validators: []validator.String{
+					stringvalidator.LengthAtLeast(1),
+					stringvalidator.ConflictsWith(path.MatchRoot("ready")),
+				},
+			},
+			"ready": readySchema(),
+			"public": schema.BoolAttribute{
+				MarkdownDescription: "Whether other teams can start sandboxes from the template. Default `false`. Changed in place, without a build.",
+				Optional:            true,
+				Computed:            true,
+				Default:             booldefault.StaticBool(false),
+			},
+			"skip_cache": schema.BoolAttribute{
+				MarkdownDescription: "Build every step again, ignoring E2B's build cache. Applies to the builds this resource starts; changing it alone starts none.",
+				Optional:            true,
+				Computed:            true,
+				Default:             booldefault.StaticBool(false),
+			},
+			"build_id":     computedStr("ID of the current build, made by the last apply that changed a build input.", nil),
+			"build_status": computedStr("Status of the current build: `building`, `waiting`, `ready` or `error`.", nil),
+			"names": schema.ListAttribute{
+				MarkdownDescription: "Names of the template (`namespace/name`).",
+				Computed:            true,
+				ElementType:         types.StringType,
+			},
+			"context_sha256": computedStr("Digest of the files hashes of all COPY steps (each as E2B's SDK computes it), "+
+				"computed at plan time; null when no step copies files.", nil),
+		},
+		Blocks: map[string]schema.Block{
+			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
+		},
+	}
+}
+
+func basePaths() []path.Expression {
+	out := make([]path.Expression, 0, len(templateBases))
+	for _, b := range templateBases {
+		out = append(out, path.MatchRoot(b))
+	}
+	return out
+}
+
+func computedStr(desc string, mods []planmodifier.String) schema.StringAttribute {
+	return schema.StringAttribute{MarkdownDescription: desc, Computed: true, PlanModifiers: mods}
+}
+
+func registrySchema() schema.SingleNestedAttribute {
+	wo := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{MarkdownDescription: desc + " Write-only: never stored in state.", Optional: true, WriteOnly: true, Sensitive: true}
+	}
+	return schema.SingleNestedAttribute{
+		MarkdownDescription: "Base image from a private registry. Give `username` and `password_wo` for a plain registry, " +
+			"the `aws_*` attributes for Amazon ECR, or `gcp_service_account_json_wo` for Google's registries. " +
+			"The credentials are write-only: bump `credentials_wo_version` to send new ones (that starts a new build).",
+		Optional: true,
+		Attributes: map[string]schema.Attribute{
+			"image": schema.StringAttribute{
+				MarkdownDescription: "Image reference, such as `ghcr.io/acme/app:1.2`.",
+				Required:            true,
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"username":    schema.StringAttribute{MarkdownDescription: "Registry user name.", Optional: true},
+			"password_wo": wo("Registry password or token."),
+			"aws_access_key_id": schema.StringAttribute{
+				MarkdownDescription: "AWS access key ID for ECR.", Optional: true,
+			},
+			"aws_secret_access_key_wo":    wo("AWS secret access key for ECR."),
+			"aws_region":                  schema.StringAttribute{MarkdownDescription: "AWS region of the ECR registry.", Optional: true},
+			"gcp_service_account_json_wo": wo("GCP service account key (JSON) for Artifact Registry or GCR."),
+			"credentials_wo_version": schema.Int64Attribute{
+				MarkdownDescription: "Any number; change it to send changed write-only credentials.",
+				Optional:            true,
+				Validators:          []validator.Int64{int64validator.AtLeast(0)},
+			},
+		},
+	}
+}
+
+func stepsSchema() schema.ListNestedAttribute {
+	return schema.ListNestedAttribute{
+		MarkdownDescription: "Build steps, in order, after the base (and after the Dockerfile's steps). Each element sets exactly " +
+			"one of `run`, `copy`, `env`, `workdir` and `user`, encoded as E2B's SDK encodes them, so E2B's build cache is shared with SDK builds.",
+		Optional:   true,
+		Validators: []validator.List{listvalidator.SizeAtLeast(1)},
+		NestedObject: schema.NestedAttributeObject{
+			Attributes: map[string]schema.Attribute{
+				"run": schema.SingleNestedAttribute{
+					MarkdownDescription: "Run a shell command (bash, in the current `workdir`, with the `env` set so far).",
+					Optional:            true,
+					Attributes: map[string]schema.Attribute{
+						"command": schema.StringAttribute{MarkdownDescription: "The command.", Required: true, Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
+						"user":    schema.StringAttribute{MarkdownDescription: "Run as this user (default: the current `user`).", Optional: true, Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
+					},
+					Validators: []validator.Object{objectvalidator.ExactlyOneOf(stepKindPaths()...)},
+				},
+				"copy": schema.SingleNestedAttribute{
+					MarkdownDescription: "Copy files from `context`.",
+					Optional:            true,
+					Attributes: map[string]schema.Attribute{
+						"src": schema.StringAttribute{
+							MarkdownDescription: "Path or glob in `context` (`*`, `?`, `[...]`, `**`, `{a,b}`); a folder is copied with everything in it. Must stay inside `context`.",
+							Required:            true,
+							Validators:          []validator.String{copySourceValidator()},
+						},
+						"dest": schema.StringAttribute{MarkdownDescription: "Destination in the template.", Required: true, Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
+						"user": schema.StringAttribute{MarkdownDescription: "Owner of the copied files.", Optional: true, Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
+						"mode": schema.StringAttribute{
+							MarkdownDescription: "Octal mode of the copied files, such as `0755` (default: their own modes).",
+							Optional:            true,
+							Validators:          []validator.String{stringvalidator.RegexMatches(octalModePattern, "must be an octal mode such as \"0755\"")},
+						},
+						"resolve_symlinks": schema.BoolAttribute{MarkdownDescription: "Copy what links point at instead of the links. Default `false`.", Optional: true},
+					},
+				},
+				"env": schema.MapAttribute{
+					MarkdownDescription: "Set environment variables for later steps and for sandboxes from the template. Sensitive.",
+					Optional:            true,
+					Sensitive:           true,
+					ElementType:         types.StringType,
+					Validators:          []validator.Map{mapvalidator.SizeAtLeast(1), mapvalidator.KeysAre(stringvalidator.RegexMatches(envNamePattern, "must be an environment variable name"))},
+				},
+				"workdir": schema.StringAttribute{MarkdownDescription: "Working directory of later steps and of sandboxes.", Optional: true, Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
+				"user":    schema.StringAttribute{MarkdownDescription: "User of later steps and of sandboxes.", Optional: true, Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
+			},
+		},
+	}
+}
+
+var envNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+func readySchema() schema.SingleNestedAttribute {
+	kinds := []string{"port", "url", "process", "file", "after"}
+	one := func(self string) []path.Expression {
+		var out []path.Expression
+		for _, k := range kinds {
+			if k != self {
+				out = append(out, path.MatchRelative().AtParent().AtName(k))
+			}
+		}
+		return out
+	}
+	return schema.SingleNestedAttribute{
+		MarkdownDescription: "A ready check, written as E2B's SDK writes it; set exactly one of its attributes. Conflicts with `ready_cmd`.",
+		Optional:            true,
+		Attributes: map[string]schema.Attribute{
+			"port": schema.Int32Attribute{
+				MarkdownDescription: "Ready once something listens on this port.",
+				Optional:            true,
+				Validators:          []validator.Int32{int32validator.Between(1, 65535), int32validator.ExactlyOneOf(one("port")...)},
+			},
+			"url": schema.StringAttribute{
+				MarkdownDescription: "Ready once this URL answers with `status_code`.",
+				Optional:            true,
+				Validators:          []validator.String{httpURLValidator()},
+			},
+			"status_code": schema.Int32Attribute{
+				MarkdownDescription: "Status `url` must answer with. Default `200`.",
+				Optional:            true,
+				Validators:          []validator.Int32{int32validator.Between(100, 599), int32validator.AlsoRequires(path.MatchRelative().AtParent().AtName("url"))},
+			},
+			"process": schema.StringAttribute{MarkdownDescription: "Ready once a process with this name runs.", Optional: true, Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
+			"file":    schema.StringAttribute{MarkdownDescription: "Ready once this file exists.", Optional: true, Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
+			"after": schema.StringAttribute{
+				MarkdownDescription: "Ready after this long (a duration such as `20s`; whole seconds, at least `1s`).",
+				Optional:            true,
+				CustomType:          timetypes.GoDurationType{},
+			},
+		},
+	}
+}
+
+func (r *templateResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identityschema.Schema{
+		Attributes: map[string]identityschema.Attribute{
+			"template_id": identityschema.StringAttribute{RequiredForImport: true, Description: "Template ID."},
+		},
+	}
+}

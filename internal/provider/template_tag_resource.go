@@ -1,0 +1,245 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+)
+
+var (
+	_ resource.Resource                = &templateTagResource{}
+	_ resource.ResourceWithConfigure   = &templateTagResource{}
+	_ resource.ResourceWithImportState = &templateTagResource{}
+	_ resource.ResourceWithIdentity    = &templateTagResource{}
+)
+
+// NewTemplateTagResource returns the e2b_template_tag resource.
+func NewTemplateTagResource() resource.Resource { return &templateTagResource{} }
+
+// templateTagResource points one tag of a template at one build.
+type templateTagResource struct {
+	data *ProviderData
+}
+
+type templateTagModel struct {
+	ID        types.String      `tfsdk:"id"`
+	Template  types.String      `tfsdk:"template"`
+	Tag       types.String      `tfsdk:"tag"`
+	BuildID   types.String      `tfsdk:"build_id"`
+	CreatedAt timetypes.RFC3339 `tfsdk:"created_at"`
+}
+
+type templateTagIdentity struct {
+	Template types.String `tfsdk:"template"`
+	Tag      types.String `tfsdk:"tag"`
+}
+
+var tagPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+func (r *templateTagResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_template_tag"
+}
+
+func (r *templateTagResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Points a tag of a template at a build, to promote a tested build (for example `prod`) " +
+			"without building again. Sandboxes start from it as `<name>:<tag>`. Changing `build_id` moves the tag in " +
+			"place; destroying removes only this tag.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				MarkdownDescription: "`<template>:<tag>`.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"template": schema.StringAttribute{
+				MarkdownDescription: "Template name (or ID), such as `e2b_template.app.name`. Changing it replaces the tag.",
+				Required:            true,
+				PlanModifiers:       replace,
+				Validators:          templateFilterValidators(),
+			},
+			"tag": schema.StringAttribute{
+				MarkdownDescription: "The tag, such as `prod`. `default` is E2B's own: it follows every new build and cannot be removed. Changing it replaces the tag.",
+				Required:            true,
+				PlanModifiers:       replace,
+				Validators: []validator.String{
+					stringvalidator.RegexMatches(tagPattern, "must be letters, digits, '.', '_' and '-'"),
+					stringvalidator.NoneOf("default"),
+				},
+			},
+			"build_id": schema.StringAttribute{
+				MarkdownDescription: "Build the tag points at, such as `e2b_template.app.build_id`. Changed in place.",
+				Required:            true,
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"created_at": schema.StringAttribute{
+				MarkdownDescription: "When the tag was last pointed at its build (RFC 3339).",
+				Computed:            true,
+				CustomType:          timetypes.RFC3339Type{},
+			},
+		},
+	}
+}
+
+func (r *templateTagResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identityschema.Schema{
+		Attributes: map[string]identityschema.Attribute{
+			"template": identityschema.StringAttribute{RequiredForImport: true, Description: "Template name or ID."},
+			"tag":      identityschema.StringAttribute{RequiredForImport: true, Description: "The tag."},
+		},
+	}
+}
+
+func (r *templateTagResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	data, diags := providerDataFrom(req.ProviderData)
+	resp.Diagnostics.Append(diags...)
+	r.data = data
+}
+
+func (r *templateTagResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan templateTagModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	r.assign(ctx, &plan, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(resp.Identity.Set(ctx, templateTagIdentity{Template: plan.Template, Tag: plan.Tag})...)
+}
+
+func (r *templateTagResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan templateTagModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	r.assign(ctx, &plan, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(resp.Identity.Set(ctx, templateTagIdentity{Template: plan.Template, Tag: plan.Tag})...)
+}
+
+// assign points the tag at the build ("<template>:<build_id>" names the build).
+func (r *templateTagResource) assign(ctx context.Context, m *templateTagModel, diags *diag.Diagnostics) {
+	client, d := r.data.Client()
+	diags.Append(d...)
+	if diags.HasError() {
+		return
+	}
+	target := m.Template.ValueString() + ":" + m.BuildID.ValueString()
+	buildID, _, err := client.AssignTemplateTags(ctx, target, []string{m.Tag.ValueString()})
+	if err != nil {
+		if e2b.IsNotFound(err) {
+			diags.AddAttributeError(path.Root("build_id"), "Build not found",
+				fmt.Sprintf("E2B has no finished build %s of template %s to tag: %v", m.BuildID.ValueString(), m.Template.ValueString(), err))
+			return
+		}
+		addClientError(diags, fmt.Sprintf("Could not point tag %s at build %s", m.Tag.ValueString(), m.BuildID.ValueString()), err)
+		return
+	}
+	m.ID = types.StringValue(m.Template.ValueString() + ":" + m.Tag.ValueString())
+	m.BuildID = types.StringValue(buildID)
+	m.CreatedAt = timetypes.NewRFC3339Null()
+	if tag, err := findTag(ctx, client, m.Template.ValueString(), m.Tag.ValueString()); err == nil && tag != nil {
+		m.CreatedAt = timetypes.NewRFC3339TimeValue(tag.CreatedAt)
+	}
+}
+
+func findTag(ctx context.Context, client *e2b.Client, template, tag string) (*e2b.TemplateTag, error) {
+	tags, err := client.ListTemplateTags(ctx, template)
+	if err != nil {
+		return nil, err
+	}
+	var found *e2b.TemplateTag
+	for i := range tags {
+		if tags[i].Tag == tag && (found == nil || tags[i].CreatedAt.After(found.CreatedAt)) {
+			found = &tags[i]
+		}
+	}
+	return found, nil
+}
+
+func (r *templateTagResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state templateTagModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	client, diags := r.data.Client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	tag, err := findTag(ctx, client, state.Template.ValueString(), state.Tag.ValueString())
+	if err != nil && !e2b.IsNotFound(err) {
+		addClientError(&resp.Diagnostics, "Could not list the tags of template "+state.Template.ValueString(), err)
+		return
+	}
+	if tag == nil {
+		resp.Diagnostics.AddWarning("Template tag no longer exists",
+			fmt.Sprintf("Tag %s of template %s was removed outside Terraform (or its template was deleted); it was removed from state.",
+				state.Tag.ValueString(), state.Template.ValueString()))
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	state.ID = types.StringValue(state.Template.ValueString() + ":" + state.Tag.ValueString())
+	state.BuildID = types.StringValue(tag.BuildID)
+	state.CreatedAt = timetypes.NewRFC3339TimeValue(tag.CreatedAt)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(resp.Identity.Set(ctx, templateTagIdentity{Template: state.Template, Tag: state.Tag})...)
+}
+
+func (r *templateTagResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state templateTagModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	client, diags := r.data.Client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	err := client.RemoveTemplateTags(ctx, state.Template.ValueString(), []string{state.Tag.ValueString()})
+	if err != nil && !e2b.IsNotFound(err) {
+		addClientError(&resp.Diagnostics, fmt.Sprintf("Could not remove tag %s of template %s", state.Tag.ValueString(), state.Template.ValueString()), err)
+	}
+}
+
+func (r *templateTagResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	var template, tag string
+	if req.ID != "" {
+		i := strings.LastIndex(req.ID, ":")
+		if i <= 0 || i == len(req.ID)-1 {
+			resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("Import ID %q must be <template>:<tag>, such as my-app:prod.", req.ID))
+			return
+		}
+		template, tag = req.ID[:i], req.ID[i+1:]
+	} else {
+		var ident templateTagIdentity
+		resp.Diagnostics.Append(req.Identity.Get(ctx, &ident)...)
+		template, tag = ident.Template.ValueString(), ident.Tag.ValueString()
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("template"), template)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("tag"), tag)...)
+}

@@ -1,0 +1,207 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+)
+
+const tagAddr = "e2b_template_tag.prod"
+
+// promoteConfig: a template, its prod tag, a sandbox from name:prod and the
+// data sources that read the tag and the build.
+func promoteConfig(srv *emulator.Server, dir string, withTag bool) string {
+	cfg := stepsTemplateConfig(srv, "acc-promote", dir)
+	if !withTag {
+		return cfg
+	}
+	return cfg + `
+resource "e2b_template_tag" "prod" {
+  template = e2b_template.app.name
+  tag      = "prod"
+  build_id = e2b_template.app.build_id
+}
+
+resource "e2b_sandbox" "prod" {
+  template = "${e2b_template_tag.prod.template}:${e2b_template_tag.prod.tag}"
+}
+
+data "e2b_template" "app" {
+  name       = e2b_template.app.name
+  depends_on = [e2b_template_tag.prod]
+}
+
+# E2B's public base template: readable, its tags are not ours to list.
+data "e2b_template" "base" {
+  name = "base"
+}
+
+data "e2b_templates" "all" {
+  depends_on = [e2b_template_tag.prod]
+}
+
+data "e2b_template_build" "current" {
+  template  = e2b_template.app.template_id
+  build_id  = e2b_template.app.build_id
+  log_limit = 3
+}
+`
+}
+
+func TestAccTemplateTag_promoteMoveImportRemove(t *testing.T) {
+	srv := newTestEmulator(t)
+	dir := t.TempDir()
+	writeContext(t, dir, map[string]string{"app/hello.txt": "release one\n"})
+	var firstBuild captured
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkTemplatesGone(t, srv),
+		Steps: []resource.TestStep{
+			{
+				Config: promoteConfig(srv, dir, true),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.CompareValuePairs(tagAddr, tfjsonpath.New("build_id"), tplAddr, tfjsonpath.New("build_id"), compare.ValuesSame()),
+					statecheck.ExpectKnownValue(tagAddr, tfjsonpath.New("id"), knownvalue.StringExact("acc-promote:prod")),
+					statecheck.ExpectKnownValue(tagAddr, tfjsonpath.New("created_at"), knownvalue.NotNull()),
+					statecheck.ExpectKnownValue("data.e2b_template_build.current", tfjsonpath.New("status"), knownvalue.StringExact("ready")),
+					statecheck.ExpectKnownValue("data.e2b_template.base", tfjsonpath.New("tags"), knownvalue.NotNull()),
+					statecheck.ExpectKnownValue("data.e2b_template_build.current", tfjsonpath.New("log_entries"), knownvalue.ListSizeExact(3)),
+					statecheck.ExpectKnownValue("data.e2b_template.app", tfjsonpath.New("tags"), knownvalue.ListPartial(map[int]knownvalue.Check{
+						1: knownvalue.ObjectPartial(map[string]knownvalue.Check{"tag": knownvalue.StringExact("prod")}),
+					})),
+				},
+				Check: resource.ComposeTestCheckFunc(
+					firstBuild.save(tplAddr, "build_id"),
+					checkListedTag("acc-promote", "prod"),
+					checkSandboxFileContains(t, srv, "e2b_sandbox.prod", "/home/user/app/hello.txt", "release one"),
+				),
+			},
+			{
+				// A new build moves the tag in place; the sandbox stays.
+				PreConfig: func() { writeContext(t, dir, map[string]string{"app/hello.txt": "release two\n"}) },
+				Config:    promoteConfig(srv, dir, true),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(tplAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction(tagAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction("e2b_sandbox.prod", plancheck.ResourceActionNoop),
+				}},
+				Check: resource.ComposeTestCheckFunc(
+					func(s *terraform.State) error {
+						build, _ := testAccAttr(s, tagAddr, "build_id")
+						if build == firstBuild.v {
+							return fmt.Errorf("the prod tag still points at the first build %s", build)
+						}
+						return nil
+					},
+					checkSandboxSees(t, srv, "acc-promote:prod", "cat /home/user/app/hello.txt", "release two"),
+				),
+			},
+			{
+				ResourceName:      tagAddr,
+				ImportState:       true,
+				ImportStateId:     "acc-promote:prod",
+				ImportStateVerify: true,
+			},
+			{
+				// Destroying the tag removes only the tag.
+				Config: promoteConfig(srv, dir, false),
+				Check: func(s *terraform.State) error {
+					tags, err := testAccClient(t, srv).ListTemplateTags(context.Background(), "acc-promote")
+					if err != nil {
+						return fmt.Errorf("the template should still be there: %v", err)
+					}
+					for _, tg := range tags {
+						if tg.Tag == "prod" {
+							return fmt.Errorf("tag prod still exists after its resource was destroyed: %+v", tags)
+						}
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+func TestAccTemplateTag_refusesDefaultAndUnknownBuild(t *testing.T) {
+	srv := newTestEmulator(t)
+	dir := t.TempDir()
+	writeContext(t, dir, map[string]string{"app/hello.txt": "x\n"})
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: testAccProviderBlock(srv) + `
+resource "e2b_template_tag" "bad" {
+  template = "anything"
+  tag      = "default"
+  build_id = "b"
+}
+`,
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)tag.*must be none of`),
+			},
+			{
+				Config: stepsTemplateConfig(srv, "acc-tag-missing", dir) + `
+resource "e2b_template_tag" "bad" {
+  template = e2b_template.app.name
+  tag      = "prod"
+  build_id = "00000000-0000-4000-8000-000000000000"
+}
+`,
+				ExpectError: regexp.MustCompile(`(?s)Build not found|not found`),
+			},
+		},
+	})
+}
+
+// checkListedTag finds the tag on the template in data.e2b_templates.all.
+func checkListedTag(name, tag string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		attrs := s.RootModule().Resources["data.e2b_templates.all"].Primary.Attributes
+		for i := 0; attrs[fmt.Sprintf("templates.%d.template_id", i)] != ""; i++ {
+			if !strings.HasSuffix(attrs[fmt.Sprintf("templates.%d.names.0", i)], "/"+name) {
+				continue
+			}
+			for j := 0; attrs[fmt.Sprintf("templates.%d.tags.%d.tag", i, j)] != ""; j++ {
+				if attrs[fmt.Sprintf("templates.%d.tags.%d.tag", i, j)] == tag {
+					return nil
+				}
+			}
+			return fmt.Errorf("e2b_templates lists %s without tag %s", name, tag)
+		}
+		return fmt.Errorf("e2b_templates does not list %s", name)
+	}
+}
+
+// checkSandboxFileContains reads a file in the sandbox resource at address.
+func checkSandboxFileContains(t *testing.T, srv *emulator.Server, address, file, want string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		envd, err := testAccEnvd(s, testAccClient(t, srv), address)
+		if err != nil {
+			return err
+		}
+		res, err := envd.Exec(context.Background(), e2b.ExecRequest{Command: "cat " + file})
+		if err != nil {
+			return err
+		}
+		if !strings.Contains(res.Stdout, want) {
+			return fmt.Errorf("%s in %s holds %q, want %q", file, address, res.Stdout, want)
+		}
+		return nil
+	}
+}
