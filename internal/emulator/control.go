@@ -46,6 +46,10 @@ func (s *Server) newControlMux() *http.ServeMux {
 	m.HandleFunc("GET /templates/{id}", s.handleGetTemplate)
 	m.HandleFunc("DELETE /templates/{id}", s.handleDeleteTemplate)
 	m.HandleFunc("GET /templates/aliases/{alias}", s.handleTemplateAlias)
+	m.HandleFunc("GET /volumes", s.handleListVolumes)
+	m.HandleFunc("POST /volumes", s.handleCreateVolume)
+	m.HandleFunc("GET /volumes/{id}", s.handleGetVolume)
+	m.HandleFunc("DELETE /volumes/{id}", s.handleDeleteVolume)
 	return m
 }
 

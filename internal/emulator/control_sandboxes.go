@@ -31,6 +31,7 @@ type newSandboxRequest struct {
 	Network             *networkRequest          `json:"network"`
 	Metadata            map[string]string        `json:"metadata"`
 	EnvVars             map[string]string        `json:"envVars"`
+	VolumeMounts        []volumeMountJSON        `json:"volumeMounts"`
 }
 
 // sandboxResponse is E2B's Sandbox schema (create, connect, resume, fork).
@@ -69,7 +70,7 @@ type sandboxDetail struct {
 	State               string            `json:"state"`
 	Network             *networkConfig    `json:"network,omitempty"`
 	Lifecycle           lifecycleJSON     `json:"lifecycle"`
-	VolumeMounts        []struct{}        `json:"volumeMounts"`
+	VolumeMounts        []volumeMountJSON `json:"volumeMounts"`
 }
 
 // listedSandbox is E2B's ListedSandbox schema.
@@ -86,7 +87,7 @@ type listedSandbox struct {
 	Metadata     map[string]string `json:"metadata"`
 	State        string            `json:"state"`
 	EnvdVersion  string            `json:"envdVersion"`
-	VolumeMounts []struct{}        `json:"volumeMounts"`
+	VolumeMounts []volumeMountJSON `json:"volumeMounts"`
 }
 
 func (s *Server) sandboxResponseLocked(sb *sandbox) sandboxResponse {
@@ -112,7 +113,7 @@ func (s *Server) sandboxDetailLocked(sb *sandbox) sandboxDetail {
 		CPUCount:            sb.tmpl.cpuCount, MemoryMB: sb.tmpl.memoryMB, DiskSizeMB: sb.tmpl.diskSizeMB,
 		Metadata: copyMap(sb.metadata), State: sb.state,
 		Lifecycle:    lifecycleJSON{AutoResume: sb.autoResume, OnTimeout: sb.lifecycleOnTimeout()},
-		VolumeMounts: []struct{}{},
+		VolumeMounts: mountsJSON(sb.mounts),
 	}
 	if sb.secure {
 		d.EnvdAccessToken = s.accessToken(sb.id)
@@ -130,7 +131,7 @@ func (s *Server) listedLocked(sb *sandbox) listedSandbox {
 		StartedAt: sb.startedAt, EndAt: sb.endAt,
 		CPUCount: sb.tmpl.cpuCount, MemoryMB: sb.tmpl.memoryMB, DiskSizeMB: sb.tmpl.diskSizeMB,
 		Metadata: copyMap(sb.metadata), State: sb.state, EnvdVersion: envdVersion,
-		VolumeMounts: []struct{}{},
+		VolumeMounts: mountsJSON(sb.mounts),
 	}
 }
 
@@ -235,7 +236,16 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		writeErrorf(w, http.StatusNotFound, "template '%s' not found", *req.TemplateID)
 		return
 	}
+	mounts, msg := s.resolveMountsLocked(req.VolumeMounts)
+	if msg != "" {
+		s.mu.Unlock()
+		writeError(w, http.StatusBadRequest, msg)
+		return
+	}
 	sb, err := s.newSandboxLocked(t, *req.TemplateID)
+	if err == nil {
+		err = s.mountVolumes(sb, mounts)
+	}
 	if err != nil {
 		s.mu.Unlock()
 		writeErrorf(w, http.StatusInternalServerError, "error creating sandbox: %v", err)

@@ -25,6 +25,7 @@ func (s *Server) captureFiles(sb *sandbox, templateID string) (string, error) {
 		_ = os.RemoveAll(dir)
 		return "", err
 	}
+	unlinkMounts(dir, sb.mounts)
 	return dir, nil
 }
 
@@ -226,6 +227,10 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 	var created []*sandbox
 	for i := 0; i < count; i++ {
 		sb, err := s.newSandboxLocked(snap, src.templateRef)
+		if err == nil {
+			unlinkMounts(sb.dir, src.mounts)
+			err = s.mountVolumes(sb, src.mounts)
+		}
 		if err != nil {
 			results = append(results, forkResult{Error: &apiError{Code: http.StatusInternalServerError, Message: "error forking sandbox: " + err.Error()}})
 			continue

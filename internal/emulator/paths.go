@@ -35,18 +35,28 @@ func isPrivatePath(virtual string) bool {
 		virtual == virtualTmp || strings.HasPrefix(virtual, virtualTmp+"/")
 }
 
-// commandPath is resolvePath as a command sees it: the sandbox's own copy
-// under /home/user and /tmp, the host's file system everywhere else.
+// commandPath is resolvePath as a command sees it: mounted volumes, the
+// sandbox's own copy under /home/user and /tmp, the host's file system
+// everywhere else.
 func (sb *sandbox) commandPath(p string) (virtual, host string) {
 	virtual, host = sb.resolvePath(p)
-	if !isPrivatePath(virtual) {
+	if _, mounted := sb.mountFor(virtual); !mounted && !isPrivatePath(virtual) {
 		host = virtual
 	}
 	return virtual, host
 }
 
-// hostPath maps a clean absolute sandbox path to its storage on the host.
+// hostPath maps a clean absolute sandbox path to its storage on the host:
+// a mounted volume's directory, else the sandbox's own storage.
 func (sb *sandbox) hostPath(virtual string) string {
+	if p, ok := sb.mountFor(virtual); ok {
+		return p
+	}
+	return sb.storagePath(virtual)
+}
+
+// storagePath maps a clean absolute sandbox path into the sandbox directory.
+func (sb *sandbox) storagePath(virtual string) string {
 	switch {
 	case virtual == virtualHome || strings.HasPrefix(virtual, virtualHome+"/"):
 		return filepath.Join(sb.homeDir(), filepath.FromSlash(strings.TrimPrefix(virtual, virtualHome)))

@@ -130,7 +130,12 @@ func (pt *processTable) buildEnv(reqEnvs map[string]string, home string) []strin
 
 // isolationWrapper makes /home/user and /tmp private to the sandbox inside a
 // new mount namespace, then execs the command.
-const isolationWrapper = `mount --make-rprivate / && mount --bind "$1" /home/user && mount --bind "$2" /tmp && cd "$3" && shift 3 && exec "$@"`
+// Volumes are mounted first (volumeMountScript); the recursive binds carry
+// those inside the two trees.
+func isolationWrapper(sb *sandbox) string {
+	return `mount --make-rprivate /` + volumeMountScript(sb) +
+		` && mount --rbind "$1" /home/user && mount --rbind "$2" /tmp && cd "$3" && shift 3 && exec "$@"`
+}
 
 // start runs cfg like envd does and returns once the process exists, with a
 // subscriber attached before any output is read.
@@ -154,7 +159,7 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, pty
 	}
 	var cmd *exec.Cmd
 	if pt.sb.srv.isolate {
-		args := append([]string{"-c", isolationWrapper, "sh", pt.sb.homeDir(), pt.sb.tmpDir(), vcwd, cfg.Cmd}, cfg.Args...)
+		args := append([]string{"-c", isolationWrapper(pt.sb), "sh", pt.sb.homeDir(), pt.sb.tmpDir(), vcwd, cfg.Cmd}, cfg.Args...)
 		cmd = exec.Command("/bin/sh", args...)
 		cmd.Dir = "/"
 		cmd.Env = pt.buildEnv(cfg.Envs, virtualHome)

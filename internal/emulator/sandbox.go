@@ -43,6 +43,7 @@ type sandbox struct {
 	network        networkConfig
 	metadata       map[string]string
 	envVars        map[string]string
+	mounts         []volumeMount // longest path first; fixed at create
 	dir            string
 	timer          *time.Timer
 	timerGen       int

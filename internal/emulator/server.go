@@ -40,6 +40,7 @@ type Server struct {
 	ln, envdLn       net.Listener
 	httpSrv, envdSrv *http.Server
 	controlMux       *http.ServeMux
+	volumeMux        *http.ServeMux
 	closeOnce        sync.Once
 	stopSampler      chan struct{}
 	samplerDone      chan struct{}
@@ -47,6 +48,7 @@ type Server struct {
 	closed           bool
 	sandboxes        map[string]*sandbox
 	templates        map[string]*template
+	volumes          map[string]*volume
 	faults           faultState
 	counters         Counters
 }
@@ -69,6 +71,7 @@ func Start(opts Options) (*Server, error) {
 		opts:        opts,
 		sandboxes:   map[string]*sandbox{},
 		templates:   map[string]*template{},
+		volumes:     map[string]*volume{},
 		logf:        opts.Logf,
 		stopSampler: make(chan struct{}),
 		samplerDone: make(chan struct{}),
@@ -99,6 +102,7 @@ func Start(opts Options) (*Server, error) {
 	s.resetCountersLocked()
 	s.seedBaseTemplate()
 	s.controlMux = s.newControlMux()
+	s.volumeMux = s.newVolumeContentMux()
 
 	ln, err := net.Listen("tcp", opts.Addr)
 	if err != nil {
@@ -146,10 +150,13 @@ func (s *Server) prepareDataDir() error {
 		}
 		s.dataDir = abs
 	}
-	for _, sub := range []string{"sandboxes", "templates"} {
+	for _, sub := range []string{"sandboxes", "templates", "volumes"} {
 		if err := os.MkdirAll(filepath.Join(s.dataDir, sub), 0o755); err != nil {
 			return fmt.Errorf("emulator: data dir: %w", err)
 		}
+	}
+	if err := s.loadVolumes(); err != nil {
+		return fmt.Errorf("emulator: load volumes: %w", err)
 	}
 	return nil
 }

@@ -225,6 +225,7 @@ func (p *e2bProvider) Resources(_ context.Context) []func() resource.Resource {
 		NewSandboxFileResource,
 		NewSnapshotResource,
 		NewSandboxCommandResource,
+		NewVolumeResource,
 	}
 }
 
@@ -237,6 +238,7 @@ func (p *e2bProvider) DataSources(_ context.Context) []func() datasource.DataSou
 		NewSandboxMetricsDataSource,
 		NewSandboxLogsDataSource,
 		NewSnapshotsDataSource,
+		NewVolumesDataSource,
 	}
 }
 

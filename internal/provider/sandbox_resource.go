@@ -84,8 +84,14 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 	}
 	createReq.IdempotencyToken = newIdempotencyToken()
 
-	created, err := client.CreateSandbox(ctx, createReq)
-	if err != nil && ctx.Err() != nil {
+	var created *e2b.Sandbox
+	var err error
+	if forkFrom := plan.ForkFrom.ValueString(); forkFrom != "" {
+		created, err = forkSandbox(ctx, client, forkFrom, createReq.Timeout)
+	} else {
+		created, err = client.CreateSandbox(ctx, createReq)
+	}
+	if err != nil && ctx.Err() != nil && plan.ForkFrom.IsNull() {
 		// The create timeout ran out with the outcome unknown: E2B may have made the sandbox
 		// anyway. Keep it in state (tainted) rather than leaving a billed sandbox behind.
 		if found := findCreatedByToken(ctx, client, createReq.IdempotencyToken); found != nil {
@@ -106,7 +112,9 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 	// Save what is known right away: from here on, any failure keeps the sandbox in state
 	// (tainted) instead of orphaning a billed sandbox.
 	plan.applyCreated(created, r.data.Domain)
-	plan.MetadataAll = stringMapValue(userMetadata(createReq.Metadata))
+	if plan.ForkFrom.IsNull() {
+		plan.MetadataAll = stringMapValue(userMetadata(createReq.Metadata))
+	}
 	plan.Paused = types.BoolValue(false)
 	plan.State = types.StringValue("running")
 	saved := plan

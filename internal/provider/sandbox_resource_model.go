@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -27,6 +28,13 @@ type sandboxResourceModel struct {
 	Metadata            types.Map      `tfsdk:"metadata"`
 	EnvVars             types.Map      `tfsdk:"env_vars"`
 	Timeouts            timeouts.Value `tfsdk:"timeouts"`
+
+	// Create options (sandbox_resource_create_options.go).
+	VolumeMounts    types.Map            `tfsdk:"volume_mounts"`
+	AutoPauseMemory types.Bool           `tfsdk:"auto_pause_memory"`
+	MCP             jsontypes.Normalized `tfsdk:"mcp"`
+	IAM             types.Map            `tfsdk:"iam"`
+	ForkFrom        types.String         `tfsdk:"fork_from"`
 
 	TemplateID         types.String `tfsdk:"template_id"`
 	Alias              types.String `tfsdk:"alias"`
@@ -97,6 +105,7 @@ func (m *sandboxResourceModel) createRequest(ctx context.Context, data *Provider
 		diags.Append(d...)
 		req.Network = nc
 	}
+	diags.Append(m.addCreateOptions(ctx, &req)...)
 	return req, diags
 }
 
@@ -194,6 +203,7 @@ func (m *sandboxResourceModel) applyDetail(d *e2b.SandboxDetail, providerDomain 
 	}
 	m.EnvVars = types.MapNull(types.StringType)
 	m.Network = importedNetwork(d.Network)
+	m.applyCreateOptionsDetail(d)
 }
 
 // importedTimeout estimates the configured timeout of an imported running sandbox from its

@@ -24,6 +24,7 @@ func (r *sandboxResource) ValidateConfig(ctx context.Context, req resource.Valid
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	cfg.validateCreateOptions(ctx, &resp.Diagnostics)
 	n, diags := cfg.network(ctx)
 	resp.Diagnostics.Append(diags...)
 	if n == nil {
@@ -68,12 +69,18 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		plan.State = types.StringValue(map[bool]string{true: "paused", false: "running"}[plan.Paused.ValueBool()])
 	}
 	plan.MetadataAll = r.plannedMetadataAll(ctx, plan.Metadata)
+	if !plan.ForkFrom.IsNull() { // A fork carries its source's metadata.
+		plan.MetadataAll = types.MapUnknown(types.StringType)
+	}
 
 	if !req.State.Raw.IsNull() {
 		var state sandboxResourceModel
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 		if resp.Diagnostics.HasError() {
 			return
+		}
+		if !plan.ForkFrom.IsNull() && plan.ForkFrom.Equal(state.ForkFrom) {
+			plan.MetadataAll = state.MetadataAll
 		}
 		if !plan.MetadataAll.IsUnknown() && !plan.MetadataAll.Equal(state.MetadataAll) {
 			// default_metadata changed; E2B cannot update metadata, so the sandbox is replaced.

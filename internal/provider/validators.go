@@ -281,3 +281,6 @@ func checkRFC3339(s string) string {
 func rfc3339Validator() validator.String {
 	return stringCheckValidator{desc: "must be an RFC 3339 time", summary: "Invalid time", check: checkRFC3339}
 }
+
+// absolutePathPattern matches an absolute path.
+var absolutePathPattern = regexp.MustCompile(`^/`)
