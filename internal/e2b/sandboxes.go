@@ -1,8 +1,8 @@
 package e2b
 
 import (
-	"encoding/json"
 	"context"
+	"encoding/json"
 	"net/http"
 	"time"
 )

@@ -50,6 +50,11 @@ func (s *Server) newControlMux() *http.ServeMux {
 	m.HandleFunc("POST /volumes", s.handleCreateVolume)
 	m.HandleFunc("GET /volumes/{id}", s.handleGetVolume)
 	m.HandleFunc("DELETE /volumes/{id}", s.handleDeleteVolume)
+	m.HandleFunc("GET /secrets", s.handleListSecrets)
+	m.HandleFunc("POST /secrets", s.handleCreateSecret)
+	m.HandleFunc("GET /secrets/{id}", s.handleGetSecret)
+	m.HandleFunc("POST /secrets/{id}", s.handleUpdateSecret)
+	m.HandleFunc("DELETE /secrets/{id}", s.handleDeleteSecret)
 	return m
 }
 

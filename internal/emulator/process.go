@@ -102,11 +102,15 @@ func newRPCError(code, format string, args ...any) *rpcError {
 	return &rpcError{code: code, msg: fmt.Sprintf(format, args...)}
 }
 
-// buildEnv is envd's order: PATH, HOME, USER, LOGNAME, sandbox envs, request envs.
+// buildEnv is envd's order: PATH, HOME, USER, LOGNAME, the egress proxy,
+// sandbox envs, request envs.
 func (pt *processTable) buildEnv(reqEnvs map[string]string, home string) []string {
 	env := map[string]string{"PATH": defaultPath, "HOME": home, "USER": "user", "LOGNAME": "user"}
 	if !pt.sb.srv.isolate {
 		env["TMPDIR"] = pt.sb.tmpDir()
+	}
+	for k, v := range pt.sb.srv.proxyEnv() {
+		env[k] = v
 	}
 	pt.sb.srv.mu.Lock()
 	for k, v := range pt.sb.envVars {

@@ -49,6 +49,8 @@ type Server struct {
 	sandboxes        map[string]*sandbox
 	templates        map[string]*template
 	volumes          map[string]*volume
+	secrets          map[string]*secret
+	egress           *egressProxy
 	faults           faultState
 	counters         Counters
 }
@@ -72,6 +74,7 @@ func Start(opts Options) (*Server, error) {
 		sandboxes:   map[string]*sandbox{},
 		templates:   map[string]*template{},
 		volumes:     map[string]*volume{},
+		secrets:     map[string]*secret{},
 		logf:        opts.Logf,
 		stopSampler: make(chan struct{}),
 		samplerDone: make(chan struct{}),
@@ -122,6 +125,9 @@ func Start(opts Options) (*Server, error) {
 		s.envdLn = eln
 		s.envdSrv = &http.Server{Handler: http.HandlerFunc(s.serveEnvdOnly), ReadHeaderTimeout: 30 * time.Second}
 		go s.serve(s.envdSrv, eln)
+	}
+	if err := s.startEgressProxy(); err != nil {
+		s.logf("emulator: egress proxy unavailable (%v); secret markers are not substituted", err)
 	}
 	go s.runSampler()
 	return s, nil
@@ -209,6 +215,9 @@ func (s *Server) Close() error {
 			if e := s.envdSrv.Shutdown(ctx); e != nil {
 				_ = s.envdSrv.Close()
 			}
+		}
+		if s.egress != nil {
+			s.egress.close()
 		}
 		s.removeDataDir()
 	})

@@ -380,4 +380,3 @@ func (s *Server) handleVolumeUpload(w http.ResponseWriter, r *http.Request, t vo
 	}
 	s.writeVolumeStat(w, t, http.StatusCreated)
 }
-

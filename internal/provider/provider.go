@@ -226,6 +226,7 @@ func (p *e2bProvider) Resources(_ context.Context) []func() resource.Resource {
 		NewSnapshotResource,
 		NewSandboxCommandResource,
 		NewVolumeResource,
+		NewSecretResource,
 	}
 }
 
@@ -239,12 +240,14 @@ func (p *e2bProvider) DataSources(_ context.Context) []func() datasource.DataSou
 		NewSandboxLogsDataSource,
 		NewSnapshotsDataSource,
 		NewVolumesDataSource,
+		NewSecretsDataSource,
 	}
 }
 
 func (p *e2bProvider) Functions(_ context.Context) []func() function.Function {
 	return []func() function.Function{
 		NewSandboxHostFunction,
+		NewSecretRefFunction,
 	}
 }
 
