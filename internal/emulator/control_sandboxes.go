@@ -264,6 +264,8 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		sb.envVars = copyMap(req.EnvVars)
 	}
 	s.sandboxes[sb.id] = sb
+	sb.executionID = newUUID()
+	s.recordEventLocked(sb, evCreated, nil)
 	s.counters.SandboxesCreated++
 	s.armTimerLocked(sb)
 	resp := s.sandboxResponseLocked(sb)

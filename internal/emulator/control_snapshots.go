@@ -104,6 +104,7 @@ func (s *Server) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 	t.updatedAt = now
 	s.templates[t.id] = t
 	info := snapshotInfo{SnapshotID: t.snapshotID(), Names: t.snapshotNames()}
+	s.recordEventLocked(sb, evCheckpointed, map[string]any{"snapshot_id": info.SnapshotID})
 	s.mu.Unlock()
 	if old != "" {
 		_ = os.RemoveAll(old)
@@ -243,6 +244,8 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 		sb.allowInternet, sb.network = src.allowInternet, src.network
 		sb.metadata, sb.envVars = copyMap(src.metadata), copyMap(src.envVars)
 		s.sandboxes[sb.id] = sb
+		sb.executionID = newUUID()
+		s.recordEventLocked(sb, evCreated, map[string]any{"source_sandbox_id": src.id})
 		s.counters.SandboxesCreated++
 		s.armTimerLocked(sb)
 		resp := s.sandboxResponseLocked(sb)

@@ -44,6 +44,7 @@ type sandbox struct {
 	metadata       map[string]string
 	envVars        map[string]string
 	mounts         []volumeMount // longest path first; fixed at create
+	executionID    string        // new at create and at every resume
 	dir            string
 	timer          *time.Timer
 	timerGen       int
@@ -174,6 +175,9 @@ func (s *Server) Expire(sandboxID string) error {
 
 // removeLocked forgets a sandbox; the caller then calls destroy outside the lock.
 func (s *Server) removeLocked(sb *sandbox) {
+	if s.sandboxes[sb.id] == sb {
+		s.recordEventLocked(sb, evKilled, nil)
+	}
 	delete(s.sandboxes, sb.id)
 	if sb.timer != nil {
 		sb.timer.Stop()
@@ -188,6 +192,7 @@ func (s *Server) pauseLocked(sb *sandbox, memory bool) {
 	sb.state = statePaused
 	sb.endAt = now
 	sb.pausedByMemory = memory
+	s.recordEventLocked(sb, evPaused, nil)
 	if sb.timer != nil {
 		sb.timer.Stop()
 	}
@@ -207,6 +212,8 @@ func (s *Server) resumeLocked(sb *sandbox, timeout time.Duration) {
 	sb.state = stateRunning
 	sb.startedAt = now
 	sb.endAt = now.Add(timeout)
+	sb.executionID = newUUID()
+	s.recordEventLocked(sb, evResumed, nil)
 	if sb.pausedByMemory {
 		sb.procs.signalAll(sigCont)
 		sb.procs.forEach((*process).thawDeadline)

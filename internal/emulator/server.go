@@ -24,6 +24,8 @@ type Options struct {
 	MaxLifetime time.Duration // default 1h
 	DataDir     string        // sandbox filesystems; default a temp dir removed on Close
 	Isolation   string        // "auto" (mount namespaces when root on Linux) or "none"
+	// WebhookRetryInterval separates webhook delivery retries; default 10 s (E2B's).
+	WebhookRetryInterval time.Duration
 	Logf        func(format string, args ...any)
 }
 
@@ -51,6 +53,8 @@ type Server struct {
 	volumes          map[string]*volume
 	secrets          map[string]*secret
 	egress           *egressProxy
+	events           []sandboxEvent
+	hooks            hookState
 	faults           faultState
 	counters         Counters
 }
@@ -62,6 +66,9 @@ func Start(opts Options) (*Server, error) {
 	}
 	if opts.MaxLifetime <= 0 {
 		opts.MaxLifetime = time.Hour
+	}
+	if opts.WebhookRetryInterval <= 0 {
+		opts.WebhookRetryInterval = 10 * time.Second
 	}
 	if opts.Isolation == "" {
 		opts.Isolation = "auto"
@@ -126,6 +133,7 @@ func Start(opts Options) (*Server, error) {
 		s.envdSrv = &http.Server{Handler: http.HandlerFunc(s.serveEnvdOnly), ReadHeaderTimeout: 30 * time.Second}
 		go s.serve(s.envdSrv, eln)
 	}
+	s.startWebhooks()
 	if err := s.startEgressProxy(); err != nil {
 		s.logf("emulator: egress proxy unavailable (%v); secret markers are not substituted", err)
 	}
@@ -219,6 +227,7 @@ func (s *Server) Close() error {
 		if s.egress != nil {
 			s.egress.close()
 		}
+		s.stopWebhooks()
 		s.removeDataDir()
 	})
 	return nil

@@ -227,6 +227,7 @@ func (p *e2bProvider) Resources(_ context.Context) []func() resource.Resource {
 		NewSandboxCommandResource,
 		NewVolumeResource,
 		NewSecretResource,
+		NewWebhookResource,
 	}
 }
 
@@ -241,6 +242,8 @@ func (p *e2bProvider) DataSources(_ context.Context) []func() datasource.DataSou
 		NewSnapshotsDataSource,
 		NewVolumesDataSource,
 		NewSecretsDataSource,
+		NewWebhooksDataSource,
+		NewSandboxEventsDataSource,
 	}
 }
 
