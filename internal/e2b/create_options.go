@@ -37,16 +37,25 @@ func (r CreateSandboxRequest) Validate() error {
 	if err := ValidateVolumeMounts(r.VolumeMounts); err != nil {
 		return err
 	}
-	if len(r.MCP) > 0 {
-		var obj map[string]any
-		if err := json.Unmarshal(r.MCP, &obj); err != nil {
-			return fmt.Errorf("mcp must be a JSON object: %v", err)
-		}
+	if err := ValidateMCP(r.MCP); err != nil {
+		return err
 	}
 	for name, t := range r.IAMTokens {
 		if t.Audience == "" || t.TokenType == "" {
 			return fmt.Errorf("iam token %q needs both an audience and a token type", name)
 		}
+	}
+	return nil
+}
+
+// ValidateMCP checks that an MCP configuration is a JSON object.
+func ValidateMCP(raw json.RawMessage) error {
+	if len(raw) == 0 {
+		return nil
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+		return fmt.Errorf("mcp must be a JSON object such as {\"server\": {...}}")
 	}
 	return nil
 }

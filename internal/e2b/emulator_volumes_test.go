@@ -60,6 +60,7 @@ func TestCreateOptionsValidatedBeforeAnyCall(t *testing.T) {
 		{e2b.CreateSandboxRequest{AutoPauseMemory: &no}, "only when the sandbox auto-pauses"},
 		{e2b.CreateSandboxRequest{AutoPause: &yes, AutoPauseMemory: &no, AutoResume: &yes}, "cannot be combined with auto_resume"},
 		{e2b.CreateSandboxRequest{MCP: []byte(`[1]`)}, "JSON object"},
+		{e2b.CreateSandboxRequest{MCP: []byte(`null`)}, "JSON object"},
 		{e2b.CreateSandboxRequest{IAMTokens: map[string]e2b.IAMToken{"t": {Audience: "a"}}}, "audience and a token type"},
 	} {
 		if err := tc.req.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -50,6 +50,8 @@ func (s *Server) newControlMux() *http.ServeMux {
 	m.HandleFunc("POST /volumes", s.handleCreateVolume)
 	m.HandleFunc("GET /volumes/{id}", s.handleGetVolume)
 	m.HandleFunc("DELETE /volumes/{id}", s.handleDeleteVolume)
+	m.HandleFunc("GET /teams/{teamID}/metrics", s.handleTeamMetrics)
+	m.HandleFunc("GET /teams/{teamID}/metrics/max", s.handleTeamMetricsMax)
 	m.HandleFunc("GET /events/sandboxes", s.handleEvents)
 	m.HandleFunc("GET /events/sandboxes/{id}", s.handleEvents)
 	m.HandleFunc("GET /events/webhooks", s.handleListWebhooks)

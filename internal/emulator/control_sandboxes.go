@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"strings"
@@ -32,6 +34,32 @@ type newSandboxRequest struct {
 	Metadata            map[string]string        `json:"metadata"`
 	EnvVars             map[string]string        `json:"envVars"`
 	VolumeMounts        []volumeMountJSON        `json:"volumeMounts"`
+	MCP                 json.RawMessage          `json:"mcp"`
+	IAM                 *iamRequest              `json:"iam"`
+}
+
+// iamRequest is SandboxIam: named workload-token definitions.
+type iamRequest struct {
+	Tokens map[string]struct {
+		Audience  *string `json:"audience"`
+		TokenType *string `json:"tokenType"`
+	} `json:"tokens"`
+}
+
+// checkMCPAndIAM validates the two options the emulator accepts and keeps
+// without acting on them (see the package doc).
+func checkMCPAndIAM(req *newSandboxRequest) string {
+	if m := strings.TrimSpace(string(req.MCP)); m != "" && m != "null" && !strings.HasPrefix(m, "{") {
+		return `request body has an error: doesn't match schema: Error at "/mcp": value must be an object`
+	}
+	if req.IAM != nil {
+		for name, t := range req.IAM.Tokens {
+			if t.Audience == nil || t.TokenType == nil {
+				return fmt.Sprintf(`request body has an error: doesn't match schema: Error at "/iam/tokens/%s": properties "audience" and "tokenType" are required`, name)
+			}
+		}
+	}
+	return ""
 }
 
 // sandboxResponse is E2B's Sandbox schema (create, connect, resume, fork).
@@ -187,6 +215,10 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "Timeout must be greater than 0")
 		return
 	}
+	if msg := checkMCPAndIAM(&req); msg != "" {
+		validationError(w, msg)
+		return
+	}
 	autoPause := req.AutoPause != nil && *req.AutoPause
 	autoResume := req.AutoResume != nil && req.AutoResume.Enabled != nil && *req.AutoResume.Enabled
 	if req.AutoPauseMemory != nil {
@@ -263,9 +295,11 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	if req.EnvVars != nil {
 		sb.envVars = copyMap(req.EnvVars)
 	}
+	sb.mcp, sb.iam = req.MCP, req.IAM
 	s.sandboxes[sb.id] = sb
 	sb.executionID = newUUID()
 	s.recordEventLocked(sb, evCreated, nil)
+	s.startsSinceSample++
 	s.counters.SandboxesCreated++
 	s.armTimerLocked(sb)
 	resp := s.sandboxResponseLocked(sb)

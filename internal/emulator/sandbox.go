@@ -4,6 +4,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -45,6 +46,8 @@ type sandbox struct {
 	envVars        map[string]string
 	mounts         []volumeMount // longest path first; fixed at create
 	executionID    string        // new at create and at every resume
+	mcp            json.RawMessage
+	iam            *iamRequest
 	dir            string
 	timer          *time.Timer
 	timerGen       int

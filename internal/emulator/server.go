@@ -26,7 +26,7 @@ type Options struct {
 	Isolation   string        // "auto" (mount namespaces when root on Linux) or "none"
 	// WebhookRetryInterval separates webhook delivery retries; default 10 s (E2B's).
 	WebhookRetryInterval time.Duration
-	Logf        func(format string, args ...any)
+	Logf                 func(format string, args ...any)
 }
 
 // Server is a running emulator.
@@ -39,24 +39,26 @@ type Server struct {
 	isolate     bool
 	logf        func(format string, args ...any)
 
-	ln, envdLn       net.Listener
-	httpSrv, envdSrv *http.Server
-	controlMux       *http.ServeMux
-	volumeMux        *http.ServeMux
-	closeOnce        sync.Once
-	stopSampler      chan struct{}
-	samplerDone      chan struct{}
-	mu               sync.Mutex
-	closed           bool
-	sandboxes        map[string]*sandbox
-	templates        map[string]*template
-	volumes          map[string]*volume
-	secrets          map[string]*secret
-	egress           *egressProxy
-	events           []sandboxEvent
-	hooks            hookState
-	faults           faultState
-	counters         Counters
+	ln, envdLn        net.Listener
+	httpSrv, envdSrv  *http.Server
+	controlMux        *http.ServeMux
+	volumeMux         *http.ServeMux
+	closeOnce         sync.Once
+	stopSampler       chan struct{}
+	samplerDone       chan struct{}
+	mu                sync.Mutex
+	closed            bool
+	sandboxes         map[string]*sandbox
+	templates         map[string]*template
+	volumes           map[string]*volume
+	secrets           map[string]*secret
+	egress            *egressProxy
+	events            []sandboxEvent
+	teamSamples       []teamSample
+	startsSinceSample int
+	hooks             hookState
+	faults            faultState
+	counters          Counters
 }
 
 // Start listens on loopback and serves until Close.
@@ -134,6 +136,7 @@ func Start(opts Options) (*Server, error) {
 		go s.serve(s.envdSrv, eln)
 	}
 	s.startWebhooks()
+	s.teamSampleLocked(time.Now()) // the team's baseline: nothing running
 	if err := s.startEgressProxy(); err != nil {
 		s.logf("emulator: egress proxy unavailable (%v); secret markers are not substituted", err)
 	}

@@ -244,6 +244,7 @@ func (p *e2bProvider) DataSources(_ context.Context) []func() datasource.DataSou
 		NewSecretsDataSource,
 		NewWebhooksDataSource,
 		NewSandboxEventsDataSource,
+		NewTeamMetricsDataSource,
 	}
 }
 

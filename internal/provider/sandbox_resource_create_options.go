@@ -132,13 +132,17 @@ func volumeMountsFrom(m map[string]string) []e2b.VolumeMount {
 // values are known.
 func (m *sandboxResourceModel) validateCreateOptions(ctx context.Context, diags *diag.Diagnostics) {
 	if m.VolumeMounts.IsUnknown() || m.AutoPause.IsUnknown() || m.AutoResume.IsUnknown() ||
-		m.AutoPauseMemory.IsUnknown() || !fullyKnown(ctx, m.VolumeMounts) {
+		m.AutoPauseMemory.IsUnknown() || m.MCP.IsUnknown() || !fullyKnown(ctx, m.VolumeMounts) {
 		return // Checked again once known.
 	}
 	var req e2b.CreateSandboxRequest
 	diags.Append(m.addCreateOptions(ctx, &req)...)
 	req.AutoPause, req.AutoResume = boolPtr(m.AutoPause), boolPtr(m.AutoResume)
-	req.MCP, req.IAMTokens = nil, nil // validated by their types and schema
+	if err := e2b.ValidateMCP(req.MCP); err != nil {
+		diags.AddAttributeError(path.Root("mcp"), "Invalid mcp", err.Error()+".")
+		return
+	}
+	req.IAMTokens = nil // checked by the schema
 	if err := e2b.ValidateVolumeMounts(req.VolumeMounts); err != nil {
 		diags.AddAttributeError(path.Root("volume_mounts"), "Invalid volume_mounts", err.Error()+".")
 		return
