@@ -37,7 +37,7 @@ func TestTeamMetricsFollowTheSandboxes(t *testing.T) {
 		t.Fatalf("max start rate %+v", m)
 	}
 	for path, want := range map[string]int{
-		"/teams/other/metrics": http.StatusForbidden,
+		"/teams/other/metrics":              http.StatusForbidden,
 		"/teams/" + teamID + "/metrics/max": http.StatusBadRequest,
 		"/teams/" + teamID + "/metrics?start=" + itoa64(time.Now().Unix()+100) + "&end=" + itoa64(time.Now().Unix()): http.StatusBadRequest,
 	} {
