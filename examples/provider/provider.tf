@@ -4,8 +4,8 @@ provider "e2b" {
 
   # Retry rate-limited (429) requests, and 5xx answers on calls that are safe to repeat.
   max_retries    = 4
-  retry_wait_min = 500   # milliseconds
-  retry_wait_max = 10000 # milliseconds
+  retry_wait_min = "500ms"
+  retry_wait_max = "10s"
 
   # Merged into the metadata of every sandbox (a sandbox's own keys win).
   default_metadata = {

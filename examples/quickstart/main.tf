@@ -22,7 +22,7 @@ provider "e2b" {
 
 resource "e2b_sandbox" "dev" {
   template = "base"
-  timeout  = 900 # seconds; changing it later updates the sandbox in place
+  timeout  = "15m" # changing it later updates the sandbox in place
   paused   = var.paused
 
   metadata = {

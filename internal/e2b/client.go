@@ -22,7 +22,7 @@ type Config struct {
 	Version        string        // provider version; UA = "terraform-provider-e2b/<Version>" + " " + UserAgent
 	UserAgent      string        // appended by the caller (framework/terraform versions)
 	RequestTimeout time.Duration // per attempt for non-streaming calls; default 60s
-	RetryMax       int           // default 4; negative = no retries
+	RetryMax       *int          // retries after the first attempt; nil = 4, 0 = none
 	RetryWaitMin   time.Duration // default 500ms
 	RetryWaitMax   time.Duration // default 10s
 	HTTPClient     *http.Client  // optional base transport (tests may wrap RoundTripper)
@@ -51,6 +51,7 @@ const (
 // Client talks to the E2B control plane and, through Envd, to sandboxes.
 type Client struct {
 	cfg        Config
+	retryMax   int
 	apiURL     *url.URL
 	sandboxURL *url.URL // nil: per-sandbox hosts
 	userAgent  string
@@ -71,11 +72,9 @@ func New(cfg Config) (*Client, error) {
 	if cfg.RequestTimeout <= 0 {
 		cfg.RequestTimeout = defaultRequestTimeout
 	}
-	if cfg.RetryMax == 0 {
-		cfg.RetryMax = defaultRetryMax
-	}
-	if cfg.RetryMax < 0 {
-		cfg.RetryMax = 0
+	retryMax := defaultRetryMax
+	if cfg.RetryMax != nil {
+		retryMax = max(*cfg.RetryMax, 0)
 	}
 	if cfg.RetryWaitMin <= 0 {
 		cfg.RetryWaitMin = defaultRetryWaitMin
@@ -90,7 +89,7 @@ func New(cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{cfg: cfg, apiURL: apiURL}
+	c := &Client{cfg: cfg, retryMax: retryMax, apiURL: apiURL}
 	if cfg.SandboxURL != "" {
 		if c.sandboxURL, err = parseBaseURL("sandbox_url", cfg.SandboxURL); err != nil {
 			return nil, err

@@ -66,7 +66,7 @@ func (c *Client) createOnce(ctx context.Context, req CreateSandboxRequest, body 
 		if found != nil {
 			return found, nil
 		}
-		if attempt >= c.cfg.RetryMax {
+		if attempt >= c.retryMax {
 			return nil, err
 		}
 		if err := sleepCtx(ctx, backoff(c.cfg.RetryWaitMin, c.cfg.RetryWaitMax, attempt, nil)); err != nil {

@@ -36,7 +36,7 @@ func TestEmulatorBadRequestAndConflict(t *testing.T) {
 }
 
 func TestEmulatorRateLimitsAreAbsorbed(t *testing.T) {
-	e := newEnv(t, func(c *e2b.Config) { c.RetryMax = 30 })
+	e := newEnv(t, func(c *e2b.Config) { c.RetryMax = new(30) })
 	sb := e.create(t, e2b.CreateSandboxRequest{})
 	e.srv.ResetCounters()
 	e.srv.SetFaults(emulator.Faults{ErrorRate: 0.5, Statuses: []int{429}, Seed: 7,
@@ -65,7 +65,7 @@ func TestEmulatorRateLimitsAreAbsorbed(t *testing.T) {
 }
 
 func TestEmulatorServerErrorsRetriedOnlyWhenIdempotent(t *testing.T) {
-	e := newEnv(t, func(c *e2b.Config) { c.RetryMax = 3 })
+	e := newEnv(t, func(c *e2b.Config) { c.RetryMax = new(3) })
 	sb := e.create(t, e2b.CreateSandboxRequest{})
 	e.srv.ResetCounters()
 	e.srv.SetFaults(emulator.Faults{ErrorRate: 1, Statuses: []int{500, 503}, Seed: 1,

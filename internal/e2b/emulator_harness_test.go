@@ -23,7 +23,7 @@ type env struct {
 }
 
 func fastRetries(cfg *e2b.Config) {
-	cfg.RetryMax = 6
+	cfg.RetryMax = new(6)
 	cfg.RetryWaitMin = 5 * time.Millisecond
 	cfg.RetryWaitMax = 50 * time.Millisecond
 	cfg.RequestTimeout = 30 * time.Second

@@ -21,7 +21,7 @@ func (e *Envd) WriteFileFrom(ctx context.Context, path string, open func() (io.R
 		}
 		info, err := e.WriteFile(ctx, path, r, o)
 		_ = r.Close()
-		if err == nil || !uploadRetryable(err) || attempt >= e.c.cfg.RetryMax || ctx.Err() != nil {
+		if err == nil || !uploadRetryable(err) || attempt >= e.c.retryMax || ctx.Err() != nil {
 			return info, err
 		}
 		if err := sleepCtx(ctx, backoff(e.c.cfg.RetryWaitMin, e.c.cfg.RetryWaitMax, attempt, nil)); err != nil {

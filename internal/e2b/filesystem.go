@@ -11,7 +11,7 @@ import (
 // EntryInfo describes a file, directory or symlink.
 type EntryInfo struct {
 	Name, Type, Path, Permissions, Owner, Group, SymlinkTarget string
-	// Type is "file", "dir", "symlink" or "" (unknown). envd reports a
+	// Type is FileTypeFile, FileTypeDir, FileTypeSymlink or "" (unknown). envd reports a
 	// symlink with its target's type and sets SymlinkTarget.
 	Size         int64
 	Mode         uint32
@@ -75,11 +75,11 @@ func (w *wireEntry) toEntry() *EntryInfo {
 func fileTypeName(t string) string {
 	switch t {
 	case "FILE_TYPE_FILE", "1":
-		return "file"
+		return FileTypeFile
 	case "FILE_TYPE_DIRECTORY", "2":
-		return "dir"
+		return FileTypeDir
 	case "FILE_TYPE_SYMLINK", "3":
-		return "symlink"
+		return FileTypeSymlink
 	}
 	return ""
 }

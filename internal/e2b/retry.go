@@ -81,7 +81,7 @@ func (c *Client) newRetryClient(base *http.Client, envd bool) *retryablehttp.Cli
 		// a per-attempt deadline from attemptTimeoutTransport instead.
 	}
 	rc.Logger = nil
-	rc.RetryMax = c.cfg.RetryMax
+	rc.RetryMax = c.retryMax
 	rc.RetryWaitMin = c.cfg.RetryWaitMin
 	rc.RetryWaitMax = c.cfg.RetryWaitMax
 	rc.CheckRetry = checkRetry(envd)

@@ -69,5 +69,5 @@ func (c *sandboxCache) observe(id string, d *SandboxDetail, err error) {
 
 // accessOf is what a sandbox read says about reaching its envd.
 func accessOf(d *SandboxDetail) envdAccess {
-	return envdAccess{token: d.EnvdAccessToken, domain: d.Domain, paused: d.State == "paused"}
+	return envdAccess{token: d.EnvdAccessToken, domain: d.Domain, paused: d.Paused()}
 }

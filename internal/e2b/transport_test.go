@@ -82,7 +82,7 @@ func TestRetriesAreBoundedAndReportTheLastAnswer(t *testing.T) {
 		},
 	})
 	cfg := fastConfig(rs.URL)
-	cfg.RetryMax = 2
+	cfg.RetryMax = new(2)
 	c := newTestClient(t, cfg)
 	start := time.Now()
 	_, err := c.ListTemplates(context.Background())
@@ -95,6 +95,24 @@ func TestRetriesAreBoundedAndReportTheLastAnswer(t *testing.T) {
 	// Retry-After: 30 must be capped by RetryWaitMax (20ms); generous bound.
 	if time.Since(start) > 20*time.Second {
 		t.Fatalf("Retry-After not capped: took %v", time.Since(start))
+	}
+}
+
+// RetryMax 0 means one attempt and no retry, for the control plane as for creates.
+func TestZeroRetryMaxMeansNoRetries(t *testing.T) {
+	rs := newRouteServer(t, map[string]http.HandlerFunc{
+		"GET /v2/templates": func(w http.ResponseWriter, r *http.Request) {
+			writeJSON(w, 429, `{"code":429,"message":"Rate limit exceeded"}`)
+		},
+	})
+	cfg := fastConfig(rs.URL)
+	cfg.RetryMax = new(0)
+	c := newTestClient(t, cfg)
+	if _, err := c.ListTemplates(context.Background()); !IsRateLimited(err) {
+		t.Fatalf("want rate-limited error, got %v", err)
+	}
+	if n := rs.count("GET /v2/templates"); n != 1 {
+		t.Fatalf("%d attempts with RetryMax 0, want 1", n)
 	}
 }
 

@@ -17,7 +17,7 @@ const testAPIKey = "e2b_0123456789abcdef0123456789abcdef01234567"
 func fastConfig(apiURL string) Config {
 	return Config{
 		APIKey: testAPIKey, APIURL: apiURL, SandboxURL: apiURL, Version: "test",
-		RequestTimeout: 5 * time.Second, RetryMax: 3,
+		RequestTimeout: 5 * time.Second, RetryMax: new(3),
 		RetryWaitMin: time.Millisecond, RetryWaitMax: 20 * time.Millisecond,
 	}
 }

@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
@@ -80,8 +82,8 @@ func testAccProviderBlockWith(srv *emulator.Server, extra string) string {
   api_key        = %q
   api_url        = %q
   sandbox_url    = %q
-  retry_wait_min = 10
-  retry_wait_max = 200
+  retry_wait_min = "10ms"
+  retry_wait_max = "200ms"
 %s
 }
 `, srv.APIKey(), srv.APIURL(), srv.SandboxURL(), extra)
@@ -169,4 +171,23 @@ func testAccRequiredProviders() string {
 		host = "registry.terraform.io"
 	}
 	return fmt.Sprintf("terraform {\n  required_providers {\n    e2b = { source = %q }\n  }\n}\n", host+"/"+ns+"/e2b")
+}
+
+// testAccRefusedWithoutRequests runs steps that must each fail, then checks that none of them
+// reached E2B: bad input is refused before any work.
+func testAccRefusedWithoutRequests(t *testing.T, srv *emulator.Server, steps []resource.TestStep) {
+	t.Helper()
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps:                    steps,
+	})
+	if n, routes := totalRequests(srv); n != 0 {
+		t.Errorf("refused input made %d requests to E2B: %s", n, routes)
+	}
+}
+
+// planErrorStep is a plan-only step that must fail with an error matching want.
+func planErrorStep(config, want string) resource.TestStep {
+	return resource.TestStep{Config: config, PlanOnly: true, ExpectError: regexp.MustCompile(want)}
 }

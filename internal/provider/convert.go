@@ -5,6 +5,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -12,20 +13,32 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-// timeString formats a timestamp as RFC 3339 in UTC; the zero time becomes null.
-func timeString(t time.Time) types.String {
+// timeValue is a timestamp as RFC 3339 in UTC; the zero time becomes null.
+func timeValue(t time.Time) timetypes.RFC3339 {
 	if t.IsZero() {
-		return types.StringNull()
+		return timetypes.NewRFC3339Null()
 	}
-	return types.StringValue(t.UTC().Format(time.RFC3339Nano))
+	return timetypes.NewRFC3339ValueMust(t.UTC().Format(time.RFC3339Nano))
 }
 
-// timePtrString is timeString for optional timestamps.
-func timePtrString(t *time.Time) types.String {
+// timePtrValue is timeValue for optional timestamps.
+func timePtrValue(t *time.Time) timetypes.RFC3339 {
 	if t == nil {
-		return types.StringNull()
+		return timetypes.NewRFC3339Null()
 	}
-	return timeString(*t)
+	return timeValue(*t)
+}
+
+// optionalTime reads an RFC 3339 attribute validated by its type; null gives nil.
+func optionalTime(v timetypes.RFC3339) *time.Time {
+	if v.IsNull() || v.IsUnknown() {
+		return nil
+	}
+	t, diags := v.ValueRFC3339Time()
+	if diags.HasError() {
+		return nil
+	}
+	return &t
 }
 
 // fullyKnown reports whether v and every value inside it are known.

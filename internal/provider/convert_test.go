@@ -24,16 +24,19 @@ func TestUserMetadataHidesIdempotencyToken(t *testing.T) {
 	}
 }
 
-func TestTimeString(t *testing.T) {
-	if !timeString(time.Time{}).IsNull() {
+func TestTimeValue(t *testing.T) {
+	if !timeValue(time.Time{}).IsNull() {
 		t.Error("zero time should be null")
 	}
 	ts := time.Date(2026, 1, 2, 3, 4, 5, 0, time.FixedZone("x", 3600))
-	if got := timeString(ts).ValueString(); got != "2026-01-02T02:04:05Z" {
-		t.Errorf("timeString = %s", got)
+	if got := timeValue(ts).ValueString(); got != "2026-01-02T02:04:05Z" {
+		t.Errorf("timeValue = %s", got)
 	}
-	if !timePtrString(nil).IsNull() {
+	if !timePtrValue(nil).IsNull() {
 		t.Error("nil time should be null")
+	}
+	if got := optionalTime(timeValue(ts)); got == nil || !got.Equal(ts) {
+		t.Errorf("optionalTime(timeValue(t)) = %v, want %v", got, ts)
 	}
 }
 
@@ -64,13 +67,29 @@ func TestMergedMetadata(t *testing.T) {
 
 func TestImportedTimeout(t *testing.T) {
 	start := time.Now()
-	d := &e2b.SandboxDetail{State: "running", StartedAt: start, EndAt: start.Add(900*time.Second + 300*time.Millisecond)}
-	if got := importedTimeout(d); got != 900 {
-		t.Errorf("importedTimeout = %d, want 900", got)
+	d := &e2b.SandboxDetail{State: e2b.SandboxStateRunning, StartedAt: start, EndAt: start.Add(900*time.Second + 300*time.Millisecond)}
+	if got := importedTimeout(d); got != 15*time.Minute {
+		t.Errorf("importedTimeout = %s, want 15m", got)
 	}
-	d.State = "paused"
+	if got := durationValue(importedTimeout(d)).ValueString(); got != "15m" {
+		t.Errorf("imported timeout reads %q, want \"15m\" as a configuration would say it", got)
+	}
+	d.State = e2b.SandboxStatePaused
 	if got := importedTimeout(d); got != defaultSandboxTimeout {
-		t.Errorf("paused: importedTimeout = %d, want default", got)
+		t.Errorf("paused: importedTimeout = %s, want default", got)
+	}
+}
+
+// An import leaves out of metadata what default_metadata adds, so the same configuration plans
+// no replacement.
+func TestOwnMetadata(t *testing.T) {
+	all := map[string]string{"team": "a", "env": "own", "purpose": "ci"}
+	got := ownMetadata(all, map[string]string{"team": "a", "env": "default"})
+	if len(got) != 2 || got["env"] != "own" || got["purpose"] != "ci" {
+		t.Fatalf("ownMetadata = %v, want env=own and purpose=ci", got)
+	}
+	if got := ownMetadata(all, nil); len(got) != 3 {
+		t.Fatalf("without defaults ownMetadata = %v, want everything", got)
 	}
 }
 

@@ -103,10 +103,10 @@ data "e2b_sandboxes" "suite" {
   metadata      = { suite = "ds" }
   started_after = %[2]q
 }
-data "e2b_sandboxes" "paused" { state = ["paused"] }
+data "e2b_sandboxes" "paused" { states = ["paused"] }
 data "e2b_sandboxes" "by_template" {
   template = "base"
-  state    = ["running"]
+  states   = ["running"]
 }
 data "e2b_sandbox" "one" { id = %[1]q }
 data "e2b_sandbox_metrics" "one" { sandbox_id = %[1]q }

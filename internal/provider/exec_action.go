@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -14,9 +14,8 @@ import (
 )
 
 var (
-	_ action.Action                   = &execAction{}
-	_ action.ActionWithConfigure      = &execAction{}
-	_ action.ActionWithValidateConfig = &execAction{}
+	_ action.Action              = &execAction{}
+	_ action.ActionWithConfigure = &execAction{}
 )
 
 // progressQueue is how many output batches may wait for Terraform to take
@@ -31,14 +30,9 @@ type execAction struct {
 	data *ProviderData
 }
 
+// execActionModel is the command run, nothing more: the action keeps no record.
 type execActionModel struct {
-	SandboxID types.String `tfsdk:"sandbox_id"`
-	Command   types.String `tfsdk:"command"`
-	Cwd       types.String `tfsdk:"cwd"`
-	Env       types.Map    `tfsdk:"env"`
-	User      types.String `tfsdk:"user"`
-	Stdin     types.String `tfsdk:"stdin"`
-	Timeout   types.String `tfsdk:"timeout"`
+	execModel
 }
 
 func (a *execAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
@@ -53,42 +47,16 @@ func (a *execAction) Schema(_ context.Context, _ action.SchemaRequest, resp *act
 			"kills the command. Needs Terraform 1.14 or later; with OpenTofu or older Terraform use the " +
 			"`e2b_sandbox_command` resource.",
 		Attributes: map[string]schema.Attribute{
-			"sandbox_id": schema.StringAttribute{
-				MarkdownDescription: "ID of the sandbox to run the command in.",
-				Required:            true,
-				Validators:          []validator.String{sandboxIDValidator()},
-			},
-			"command": schema.StringAttribute{
-				MarkdownDescription: "Shell command, run with `bash -l -c`.",
-				Required:            true,
-			},
-			"cwd": schema.StringAttribute{
-				MarkdownDescription: "Working directory: absolute, `~/…`, or relative to the user's home. " +
-					"Defaults to the template's working directory or the user's home.",
-				Optional: true,
-			},
-			"env": schema.MapAttribute{
-				MarkdownDescription: "Environment variables for the command, added to the sandbox's own. " +
-					"Write-only: accepts ephemeral values and is never stored.",
-				Optional:    true,
-				WriteOnly:   true,
-				ElementType: types.StringType,
-			},
-			"user": schema.StringAttribute{
-				MarkdownDescription: "User to run the command as, e.g. `root`. Defaults to the template's user (`user`).",
-				Optional:            true,
-			},
-			"stdin": schema.StringAttribute{
-				MarkdownDescription: "Text written to the command's standard input, which is then closed. " +
-					"Without it the command reads nothing (`/dev/null`). Write-only: accepts ephemeral values.",
-				Optional:  true,
-				WriteOnly: true,
-			},
-			"timeout": schema.StringAttribute{
-				MarkdownDescription: "How long the command may run before it is killed, as a duration such as " +
-					"`\"90s\"` or `\"10m\"` (1s to 24h). Defaults to `\"10m\"`.",
-				Optional: true,
-			},
+			"sandbox_id": schema.StringAttribute{MarkdownDescription: execDocs.sandboxID, Required: true, Validators: sandboxIDValidators()},
+			"command":    schema.StringAttribute{MarkdownDescription: execDocs.command, Required: true, Validators: commandValidators()},
+			"cwd":        schema.StringAttribute{MarkdownDescription: execDocs.cwd, Optional: true, Validators: []validator.String{noControlCharsValidator()}},
+			"user":       schema.StringAttribute{MarkdownDescription: execDocs.user, Optional: true, Validators: []validator.String{noControlCharsValidator()}},
+			"timeout": schema.StringAttribute{MarkdownDescription: execDocs.timeout, Optional: true,
+				CustomType: timetypes.GoDurationType{}, Validators: execTimeoutValidators()},
+			"env": schema.MapAttribute{MarkdownDescription: execDocs.env + " Write-only: accepts ephemeral values and is never stored.",
+				Optional: true, WriteOnly: true, ElementType: types.StringType, Validators: envVarsValidators()},
+			"stdin": schema.StringAttribute{MarkdownDescription: execDocs.stdin + " Write-only: accepts ephemeral values.",
+				Optional: true, WriteOnly: true},
 		},
 	}
 }
@@ -99,45 +67,26 @@ func (a *execAction) Configure(_ context.Context, req action.ConfigureRequest, r
 	a.data = data
 }
 
-func (a *execAction) ValidateConfig(ctx context.Context, req action.ValidateConfigRequest, resp *action.ValidateConfigResponse) {
-	var m execActionModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	validateExecConfig(m.Command, m.Timeout, &resp.Diagnostics)
-}
-
 func (a *execAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var m execActionModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	in, diags := m.inputs(ctx)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
 	progress := newProgressRelay(ctx, resp.SendProgress)
-	res, diags := runExec(ctx, a.data, in, in.execRequest(e2b.DefaultMaxOutputBytes, progress.send))
+	res, diags := runExec(ctx, a.data, m.execModel, e2b.DefaultMaxOutputBytes, progress.send)
 	progress.close()
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if res.TimedOut || res.ExitCode != 0 {
-		resp.Diagnostics.Append(failedCommandDiagnostic(in, res))
+	if commandFailed(res) {
+		resp.Diagnostics.Append(failedCommandDiagnostic(m.execModel, res))
 		return
 	}
 	resp.SendProgress(action.InvokeProgressEvent{
 		Message: fmt.Sprintf("Command finished with exit code 0 (%d lines of output).", res.TotalLines),
 	})
-}
-
-func (m execActionModel) inputs(ctx context.Context) (execInputs, diag.Diagnostics) {
-	return execInputsFrom(ctx, m.SandboxID, m.Command, m.Cwd, m.User, m.Stdin, m.Env, m.Timeout)
 }
 
 // progressRelay hands output batches to Terraform from its own goroutine, so

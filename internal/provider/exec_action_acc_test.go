@@ -18,7 +18,7 @@ import (
 func execActionConfig(srv *emulator.Server, command string) string {
 	return testAccProviderBlock(srv) + `
 resource "e2b_sandbox" "test" {
-  timeout = 900
+  timeout = "15m"
 
   lifecycle {
     action_trigger {

@@ -40,8 +40,8 @@ func newProtoProvider(t *testing.T, srv *emulator.Server) *protoProvider {
 		"api_key":        tftypes.NewValue(tftypes.String, srv.APIKey()),
 		"api_url":        tftypes.NewValue(tftypes.String, srv.APIURL()),
 		"sandbox_url":    tftypes.NewValue(tftypes.String, srv.SandboxURL()),
-		"retry_wait_min": tftypes.NewValue(tftypes.Number, 10),
-		"retry_wait_max": tftypes.NewValue(tftypes.Number, 200),
+		"retry_wait_min": tftypes.NewValue(tftypes.String, "10ms"),
+		"retry_wait_max": tftypes.NewValue(tftypes.String, "200ms"),
 	})
 	resp, err := ps.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{Config: cfg, TerraformVersion: "1.14.0"})
 	if err != nil {
@@ -296,11 +296,11 @@ func TestExecActionProtocolValidation(t *testing.T) {
 	p := newProtoProvider(t, srv)
 	as := p.server.(tfprotov6.ActionServer)
 	cases := []struct {
-		name, command, timeout, want string
+		name, command, timeout, want, detail string
 	}{
-		{"empty command", "   ", "", "Empty command"},
-		{"not a duration", "true", "ten minutes", "Invalid timeout"},
-		{"too long", "true", "48h", "Invalid timeout"},
+		{"empty command", "   ", "", "Invalid Attribute Value Match", "command must contain a shell command"},
+		{"not a duration", "true", "ten minutes", "Invalid Time Duration String Value", "ten minutes"},
+		{"too long", "true", "48h", "Duration out of range", "timeout must be a duration from 1s to 24h"},
 	}
 	for _, c := range cases {
 		vals := map[string]tftypes.Value{"sandbox_id": str("isandbox"), "command": str(c.command)}
@@ -313,8 +313,8 @@ func TestExecActionProtocolValidation(t *testing.T) {
 			t.Fatal(err)
 		}
 		d := errorDiag(resp.Diagnostics)
-		if d == nil || d.Summary != c.want {
-			t.Errorf("%s: got %+v, want %q", c.name, d, c.want)
+		if d == nil || d.Summary != c.want || !strings.Contains(d.Detail, c.detail) {
+			t.Errorf("%s: got %+v, want %q saying %q", c.name, d, c.want, c.detail)
 		}
 	}
 }

@@ -9,7 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int32validator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/function"
@@ -24,10 +25,11 @@ import (
 )
 
 var (
-	_ provider.Provider                  = &e2bProvider{}
-	_ provider.ProviderWithFunctions     = &e2bProvider{}
-	_ provider.ProviderWithActions       = &e2bProvider{}
-	_ provider.ProviderWithListResources = &e2bProvider{}
+	_ provider.Provider                   = &e2bProvider{}
+	_ provider.ProviderWithFunctions      = &e2bProvider{}
+	_ provider.ProviderWithActions        = &e2bProvider{}
+	_ provider.ProviderWithListResources  = &e2bProvider{}
+	_ provider.ProviderWithValidateConfig = &e2bProvider{}
 )
 
 // frameworkVersion is reported in the user agent: the version linked in, as recorded in the
@@ -52,6 +54,15 @@ const (
 	defaultDomain = "e2b.app"
 )
 
+// Bounds of the provider's retry and timeout settings.
+const (
+	maxRetries        = 20
+	minRetryWait      = time.Millisecond
+	maxRetryWait      = 10 * time.Minute
+	minRequestTimeout = time.Second
+	maxRequestTimeout = time.Hour
+)
+
 // e2bProvider is the provider implementation.
 type e2bProvider struct {
 	version string
@@ -59,15 +70,15 @@ type e2bProvider struct {
 
 // providerModel maps the provider block.
 type providerModel struct {
-	APIKey          types.String `tfsdk:"api_key"`
-	Domain          types.String `tfsdk:"domain"`
-	APIURL          types.String `tfsdk:"api_url"`
-	SandboxURL      types.String `tfsdk:"sandbox_url"`
-	MaxRetries      types.Int64  `tfsdk:"max_retries"`
-	RetryWaitMin    types.Int64  `tfsdk:"retry_wait_min"`
-	RetryWaitMax    types.Int64  `tfsdk:"retry_wait_max"`
-	RequestTimeout  types.Int64  `tfsdk:"request_timeout"`
-	DefaultMetadata types.Map    `tfsdk:"default_metadata"`
+	APIKey          types.String         `tfsdk:"api_key"`
+	Domain          types.String         `tfsdk:"domain"`
+	APIURL          types.String         `tfsdk:"api_url"`
+	SandboxURL      types.String         `tfsdk:"sandbox_url"`
+	MaxRetries      types.Int32          `tfsdk:"max_retries"`
+	RetryWaitMin    timetypes.GoDuration `tfsdk:"retry_wait_min"`
+	RetryWaitMax    timetypes.GoDuration `tfsdk:"retry_wait_max"`
+	RequestTimeout  timetypes.GoDuration `tfsdk:"request_timeout"`
+	DefaultMetadata types.Map            `tfsdk:"default_metadata"`
 }
 
 // New returns a constructor of the provider for the given version.
@@ -108,25 +119,32 @@ func (p *e2bProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 				Optional:   true,
 				Validators: []validator.String{httpURLValidator()},
 			},
-			"max_retries": schema.Int64Attribute{
-				MarkdownDescription: "How many times a failed request (rate limit, or a 5xx on a safe call) is retried. Default `4`.",
-				Optional:            true,
-				Validators:          []validator.Int64{int64validator.Between(0, 20)},
+			"max_retries": schema.Int32Attribute{
+				MarkdownDescription: fmt.Sprintf("How many times a failed request (rate limit, or a 5xx on a safe call) is retried, "+
+					"0 to %d; `0` sends every request once. Default `4`.", maxRetries),
+				Optional:   true,
+				Validators: []validator.Int32{int32validator.Between(0, maxRetries)},
 			},
-			"retry_wait_min": schema.Int64Attribute{
-				MarkdownDescription: "Minimum wait between retries, in milliseconds. Default `500`.",
-				Optional:            true,
-				Validators:          []validator.Int64{int64validator.Between(1, 600000)},
+			"retry_wait_min": schema.StringAttribute{
+				MarkdownDescription: fmt.Sprintf("Shortest wait before a retry, as a Go duration (%s to %s), at most `retry_wait_max`. Default `\"500ms\"`.",
+					shortDuration(minRetryWait), shortDuration(maxRetryWait)),
+				Optional:   true,
+				CustomType: timetypes.GoDurationType{},
+				Validators: []validator.String{durationBetween(minRetryWait, maxRetryWait)},
 			},
-			"retry_wait_max": schema.Int64Attribute{
-				MarkdownDescription: "Maximum wait between retries, in milliseconds. Default `10000`.",
-				Optional:            true,
-				Validators:          []validator.Int64{int64validator.Between(1, 600000)},
+			"retry_wait_max": schema.StringAttribute{
+				MarkdownDescription: fmt.Sprintf("Longest wait before a retry, as a Go duration (%s to %s); a longer `Retry-After` is cut to it. Default `\"10s\"`.",
+					shortDuration(minRetryWait), shortDuration(maxRetryWait)),
+				Optional:   true,
+				CustomType: timetypes.GoDurationType{},
+				Validators: []validator.String{durationBetween(minRetryWait, maxRetryWait)},
 			},
-			"request_timeout": schema.Int64Attribute{
-				MarkdownDescription: "Timeout of one API request attempt, in seconds. Default `60`.",
-				Optional:            true,
-				Validators:          []validator.Int64{int64validator.Between(1, 3600)},
+			"request_timeout": schema.StringAttribute{
+				MarkdownDescription: fmt.Sprintf("How long one attempt of an API request may take, as a Go duration (%s to %s). Default `\"60s\"`.",
+					shortDuration(minRequestTimeout), shortDuration(maxRequestTimeout)),
+				Optional:   true,
+				CustomType: timetypes.GoDurationType{},
+				Validators: []validator.String{durationBetween(minRequestTimeout, maxRequestTimeout)},
 			},
 			"default_metadata": schema.MapAttribute{
 				MarkdownDescription: "Metadata merged into every sandbox's `metadata` (the sandbox's own keys win). " +
@@ -136,6 +154,21 @@ func (p *e2bProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 				Validators:  metadataValidators(),
 			},
 		},
+	}
+}
+
+// ValidateConfig checks what depends on two settings, at validate time.
+func (p *e2bProvider) ValidateConfig(ctx context.Context, req provider.ValidateConfigRequest, resp *provider.ValidateConfigResponse) {
+	var cfg providerModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	lo, hi := durationOr(cfg.RetryWaitMin, 0), durationOr(cfg.RetryWaitMax, 0)
+	if lo > 0 && hi > 0 && lo > hi {
+		resp.Diagnostics.AddAttributeError(pathRoot("retry_wait_min"), "Invalid retry settings",
+			fmt.Sprintf("retry_wait_min (%s) must not be longer than retry_wait_max (%s).",
+				cfg.RetryWaitMin.ValueString(), cfg.RetryWaitMax.ValueString()))
 	}
 }
 
@@ -175,26 +208,12 @@ func (p *e2bProvider) Configure(ctx context.Context, req provider.ConfigureReque
 		Logger:     tflogLogger{apiKey: apiKey},
 	}
 	if v := cfg.MaxRetries; !v.IsNull() && !v.IsUnknown() {
-		clientCfg.RetryMax = int(v.ValueInt64())
-		if clientCfg.RetryMax == 0 {
-			clientCfg.RetryMax = -1 // The client treats 0 as "use the default"; negative means none.
-		}
+		clientCfg.RetryMax = new(int(v.ValueInt32()))
 	}
-	if v := cfg.RetryWaitMin; !v.IsNull() && !v.IsUnknown() {
-		clientCfg.RetryWaitMin = time.Duration(v.ValueInt64()) * time.Millisecond
-	}
-	if v := cfg.RetryWaitMax; !v.IsNull() && !v.IsUnknown() {
-		clientCfg.RetryWaitMax = time.Duration(v.ValueInt64()) * time.Millisecond
-	}
-	if clientCfg.RetryWaitMin > 0 && clientCfg.RetryWaitMax > 0 && clientCfg.RetryWaitMin > clientCfg.RetryWaitMax {
-		resp.Diagnostics.AddAttributeError(pathRoot("retry_wait_min"), "Invalid retry settings",
-			fmt.Sprintf("retry_wait_min (%d ms) must not exceed retry_wait_max (%d ms).",
-				clientCfg.RetryWaitMin.Milliseconds(), clientCfg.RetryWaitMax.Milliseconds()))
-		return
-	}
-	if v := cfg.RequestTimeout; !v.IsNull() && !v.IsUnknown() {
-		clientCfg.RequestTimeout = time.Duration(v.ValueInt64()) * time.Second
-	}
+	// Zero (not set) selects the client's defaults.
+	clientCfg.RetryWaitMin = durationOr(cfg.RetryWaitMin, 0)
+	clientCfg.RetryWaitMax = durationOr(cfg.RetryWaitMax, 0)
+	clientCfg.RequestTimeout = durationOr(cfg.RequestTimeout, 0)
 
 	client, err := e2b.New(clientCfg)
 	if err != nil {

@@ -64,25 +64,37 @@ func TestAccProvider_badInputsFailAtPlan(t *testing.T) {
 		body string
 		want string
 	}{
-		{`resource "e2b_sandbox" "x" { timeout = 0 }`, `timeout.*between 1 and 86400`},
-		{`resource "e2b_sandbox" "x" { timeout = 90000 }`, `timeout.*between 1 and 86400`},
-		{`resource "e2b_sandbox" "x" { template = "not a template!" }`, `not a template ID or name`},
-		{`resource "e2b_sandbox" "x" { template = "a/b/c" }`, `not a template ID or name`},
-		{`resource "e2b_sandbox" "x" { network = { deny_out = ["example.com"] } }`, `"example.com" is not an IP address or CIDR`},
-		{`resource "e2b_sandbox" "x" { network = { deny_out = ["10.0.0.0/33"] } }`, `not an IP address or CIDR`},
+		{`resource "e2b_sandbox" "x" { timeout = "0s" }`, `timeout must be a duration from 1s\s+to\s+24h`},
+		{`resource "e2b_sandbox" "x" { timeout = "25h" }`, `timeout must be a duration from 1s\s+to\s+24h`},
+		{`resource "e2b_sandbox" "x" { timeout = "1500ms" }`, `(?s)in whole\s+seconds.*"2s"`},
+		{`resource "e2b_sandbox" "x" { timeout = 300 }`, `(?s)Invalid Time Duration String Value.*missing unit`},
+		{`resource "e2b_sandbox" "x" { template = "not a template!" }`, `must be a template ID\s+or\s+name`},
+		{`resource "e2b_sandbox" "x" { template = "a/b/c" }`, `must be a template ID\s+or\s+name`},
+		{`resource "e2b_sandbox" "x" { network = { deny_out = ["example.com"] } }`, `(?s)must be an IP\s+address\s+or\s+CIDR\s+block.*"example.com"`},
+		{`resource "e2b_sandbox" "x" { network = { deny_out = ["10.0.0.0/33"] } }`, `must be an IP\s+address\s+or\s+CIDR`},
 		{`resource "e2b_sandbox" "x" { network = { allow_out = ["example.com"] } }`, `Domains in allow_out need deny_out`},
-		{`resource "e2b_sandbox" "x" { network = { allow_out = ["bad_host!"] } }`, `not an IP address, CIDR block or domain`},
+		{`resource "e2b_sandbox" "x" { network = { allow_out = ["bad_host!"] } }`, `must be an IP\s+address,\s+CIDR\s+block\s+or\s+domain`},
 		{`resource "e2b_sandbox" "x" {
   secure  = false
   network = { allow_public_traffic = false }
 }`, `allow_public_traffic = false needs secure = true`},
 		{`resource "e2b_sandbox" "x" { network = { mask_request_host = "bad host:99999" } }`, `mask_request_host|host:port`},
-		{`resource "e2b_sandbox" "x" { metadata = { "" = "v" } }`, `metadata keys must not be empty`},
-		{`resource "e2b_sandbox" "x" { metadata = { k = "` + longString(3000) + `" } }`, `longer than 2048 bytes`},
-		{`resource "e2b_sandbox" "x" { metadata = { "e2b-terraform-create-token" = "v" } }`, `reserved by the provider`},
-		{`resource "e2b_sandbox" "x" { env_vars = { "1BAD" = "v" } }`, `not a valid environment variable name`},
-		{`data "e2b_sandboxes" "x" { started_after = "yesterday" }`, `not an RFC 3339 time`},
-		{`data "e2b_sandboxes" "x" { state = ["stopped"] }`, `value must be one of`},
+		{`resource "e2b_sandbox" "x" { metadata = { "" = "v" } }`, `(?s)metadata.*string length must be\s+between\s+1\s+and\s+256`},
+		{`resource "e2b_sandbox" "x" { metadata = { k = "` + longString(3000) + `" } }`, `string length must be\s+at\s+most\s+2048`},
+		{`resource "e2b_sandbox" "x" { metadata = { "e2b-terraform-create-token" = "v" } }`, `(?s)must be none of.*e2b-terraform-create-token`},
+		{`resource "e2b_sandbox" "x" { env_vars = { "1BAD" = "v" } }`, `must be an environment\s+variable\s+name`},
+		{`data "e2b_sandboxes" "x" { started_after = "yesterday" }`, `Invalid RFC3339 String Value`},
+		{`data "e2b_sandboxes" "x" { states = ["stopped"] }`, `value must be one of`},
+		{`data "e2b_sandboxes" "x" { states = ["running", "running"] }`, `Duplicate List Value`},
+		{`data "e2b_sandbox" "x" { id = "NOT-an-id" }`, `must be an E2B sandbox\s+ID`},
+		{`data "e2b_sandbox_logs" "x" {
+  sandbox_id = "i123"
+  limit      = 5000
+}`, `limit value must be between 1 and 1000`},
+		{`data "e2b_sandbox_metrics" "x" {
+  sandbox_id = "i123"
+  start      = "last week"
+}`, `Invalid RFC3339 String Value`},
 		{`data "e2b_template" "x" {
   template_id = "abc"
   name        = "base"
@@ -95,19 +107,46 @@ func TestAccProvider_badInputsFailAtPlan(t *testing.T) {
 	}
 	steps := make([]resource.TestStep, 0, len(cases))
 	for _, c := range cases {
-		steps = append(steps, resource.TestStep{
-			Config:      testAccProviderBlock(srv) + c.body,
-			PlanOnly:    true,
-			ExpectError: regexp.MustCompile(c.want),
-		})
+		steps = append(steps, planErrorStep(testAccProviderBlock(srv)+c.body, c.want))
 	}
+	testAccRefusedWithoutRequests(t, srv, steps)
+}
+
+// Bad provider settings fail at plan time too, naming the setting.
+func TestAccProvider_badSettingsFailAtPlan(t *testing.T) {
+	srv := newTestEmulator(t)
+	block := func(settings string) string {
+		return fmt.Sprintf("provider \"e2b\" {\n  api_key = %q\n  api_url = %q\n%s\n}\nresource \"e2b_sandbox\" \"x\" {}\n",
+			srv.APIKey(), srv.APIURL(), settings)
+	}
+	cases := []struct{ settings, want string }{
+		{"  retry_wait_min = \"2s\"\n  retry_wait_max = \"1s\"", `retry_wait_min \(2s\) must not be longer than\s+retry_wait_max \(1s\)`},
+		{`  retry_wait_min = 500`, `(?s)Invalid Time Duration String Value.*missing unit`},
+		{`  retry_wait_max = "11m"`, `retry_wait_max must be a duration from 1ms\s+to\s+10m`},
+		{`  request_timeout = "0s"`, `request_timeout must be a duration from 1s\s+to\s+1h`},
+		{`  max_retries = 21`, `max_retries value must be between 0 and 20`},
+	}
+	steps := make([]resource.TestStep, 0, len(cases))
+	for _, c := range cases {
+		steps = append(steps, planErrorStep(block(c.settings), c.want))
+	}
+	testAccRefusedWithoutRequests(t, srv, steps)
+}
+
+// max_retries = 0 sends each request once: a 429 is reported, not retried.
+func TestAccProvider_zeroRetries(t *testing.T) {
+	srv := newTestEmulator(t)
+	srv.SetFaults(emulator.Faults{ErrorRate: 1, Statuses: []int{429}, Routes: []string{"POST /sandboxes"}})
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps:                    steps,
+		Steps: []resource.TestStep{{
+			Config:      testAccProviderBlockWith(srv, "  max_retries = 0") + `resource "e2b_sandbox" "test" {}`,
+			ExpectError: regexp.MustCompile(`429`),
+		}},
 	})
-	if n, routes := totalRequests(srv); n != 0 {
-		t.Errorf("plan-time validation made %d requests to E2B: %s", n, routes)
+	if n := srv.Counters().Requests["POST /sandboxes"]; n != 1 {
+		t.Errorf("max_retries = 0 sent %d creates, want exactly 1", n)
 	}
 }
 

@@ -2,14 +2,15 @@ package provider
 
 import (
 	"context"
+	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int32validator"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int32default"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -22,9 +23,8 @@ import (
 )
 
 var (
-	_ resource.Resource                   = &sandboxCommandResource{}
-	_ resource.ResourceWithConfigure      = &sandboxCommandResource{}
-	_ resource.ResourceWithValidateConfig = &sandboxCommandResource{}
+	_ resource.Resource              = &sandboxCommandResource{}
+	_ resource.ResourceWithConfigure = &sandboxCommandResource{}
 )
 
 const (
@@ -41,17 +41,13 @@ type sandboxCommandResource struct {
 	data *ProviderData
 }
 
+// sandboxCommandModel is the command run with what the resource adds: triggers, output
+// settings and the record of the run.
 type sandboxCommandModel struct {
+	execModel
 	ID               types.String `tfsdk:"id"`
-	SandboxID        types.String `tfsdk:"sandbox_id"`
-	Command          types.String `tfsdk:"command"`
-	Cwd              types.String `tfsdk:"cwd"`
-	Env              types.Map    `tfsdk:"env"`
-	User             types.String `tfsdk:"user"`
-	Stdin            types.String `tfsdk:"stdin"`
-	Timeout          types.String `tfsdk:"timeout"`
 	Triggers         types.Map    `tfsdk:"triggers"`
-	MaxOutputBytes   types.Int64  `tfsdk:"max_output_bytes"`
+	MaxOutputBytes   types.Int32  `tfsdk:"max_output_bytes"`
 	AllowNonZeroExit types.Bool   `tfsdk:"allow_non_zero_exit"`
 
 	ExitCode   types.Int64  `tfsdk:"exit_code"`
@@ -85,48 +81,20 @@ func (r *sandboxCommandResource) Schema(_ context.Context, _ resource.SchemaRequ
 				Computed:            true,
 				PlanModifiers:       keepStr,
 			},
-			"sandbox_id": schema.StringAttribute{
-				MarkdownDescription: "ID of the sandbox to run the command in.",
-				Required:            true,
-				PlanModifiers:       replaceStr,
-				Validators:          []validator.String{sandboxIDValidator()},
-			},
-			"command": schema.StringAttribute{
-				MarkdownDescription: "Shell command, run with `bash -l -c`.",
-				Required:            true,
-				PlanModifiers:       replaceStr,
-			},
-			"cwd": schema.StringAttribute{
-				MarkdownDescription: "Working directory: absolute, `~/…`, or relative to the user's home. " +
-					"Defaults to the template's working directory or the user's home.",
-				Optional:      true,
-				PlanModifiers: replaceStr,
-			},
-			"env": schema.MapAttribute{
-				MarkdownDescription: "Environment variables for the command, added to the sandbox's own. Sensitive.",
-				Optional:            true,
-				Sensitive:           true,
-				ElementType:         types.StringType,
-				PlanModifiers:       replaceMap,
-			},
-			"user": schema.StringAttribute{
-				MarkdownDescription: "User to run the command as, e.g. `root`. Defaults to the template's user (`user`).",
-				Optional:            true,
-				PlanModifiers:       replaceStr,
-			},
-			"stdin": schema.StringAttribute{
-				MarkdownDescription: "Text written to the command's standard input, which is then closed. " +
-					"Without it the command reads nothing (`/dev/null`). Sensitive.",
-				Optional:      true,
-				Sensitive:     true,
-				PlanModifiers: replaceStr,
-			},
-			"timeout": schema.StringAttribute{
-				MarkdownDescription: "How long the command may run before it is killed, as a duration such as " +
-					"`\"90s\"` or `\"10m\"` (1s to 24h). Defaults to `\"10m\"`. A timeout is reported as exit code 124.",
-				Optional:      true,
-				PlanModifiers: replaceStr,
-			},
+			"sandbox_id": schema.StringAttribute{MarkdownDescription: execDocs.sandboxID, Required: true,
+				PlanModifiers: replaceStr, Validators: sandboxIDValidators()},
+			"command": schema.StringAttribute{MarkdownDescription: execDocs.command, Required: true,
+				PlanModifiers: replaceStr, Validators: commandValidators()},
+			"cwd": schema.StringAttribute{MarkdownDescription: execDocs.cwd, Optional: true,
+				PlanModifiers: replaceStr, Validators: []validator.String{noControlCharsValidator()}},
+			"user": schema.StringAttribute{MarkdownDescription: execDocs.user, Optional: true,
+				PlanModifiers: replaceStr, Validators: []validator.String{noControlCharsValidator()}},
+			"timeout": schema.StringAttribute{MarkdownDescription: execDocs.timeout, Optional: true,
+				CustomType: timetypes.GoDurationType{}, PlanModifiers: replaceStr, Validators: execTimeoutValidators()},
+			"env": schema.MapAttribute{MarkdownDescription: execDocs.env + " Sensitive.", Optional: true, Sensitive: true,
+				ElementType: types.StringType, PlanModifiers: replaceMap, Validators: envVarsValidators()},
+			"stdin": schema.StringAttribute{MarkdownDescription: execDocs.stdin + " Sensitive.", Optional: true, Sensitive: true,
+				PlanModifiers: replaceStr},
 			"triggers": schema.MapAttribute{
 				MarkdownDescription: "Arbitrary values; changing any of them runs the command again. For example " +
 					"`{ config = e2b_sandbox_file.config.sha256 }` re-runs it when a file changes.",
@@ -134,13 +102,14 @@ func (r *sandboxCommandResource) Schema(_ context.Context, _ resource.SchemaRequ
 				ElementType:   types.StringType,
 				PlanModifiers: replaceMap,
 			},
-			"max_output_bytes": schema.Int64Attribute{
-				MarkdownDescription: "How many bytes of the end of stdout and of stderr to keep (each), 1 to 16777216. " +
-					"Default `65536`. The command's output is never held in memory beyond that. Changing it does not re-run the command.",
+			"max_output_bytes": schema.Int32Attribute{
+				MarkdownDescription: fmt.Sprintf("How many bytes of the end of stdout and of stderr to keep (each), 1 to %d. "+
+					"Default `%d`. The command's output is never held in memory beyond that. Changing it does not re-run the command.",
+					maxCommandOutputBytes, defaultCommandOutputBytes),
 				Optional:   true,
 				Computed:   true,
-				Default:    int64default.StaticInt64(defaultCommandOutputBytes),
-				Validators: []validator.Int64{int64validator.Between(1, maxCommandOutputBytes)},
+				Default:    int32default.StaticInt32(defaultCommandOutputBytes),
+				Validators: []validator.Int32{int32validator.Between(1, maxCommandOutputBytes)},
 			},
 			"allow_non_zero_exit": schema.BoolAttribute{
 				MarkdownDescription: "Record a non-zero exit code (or a timeout) instead of failing the apply. " +
@@ -189,37 +158,23 @@ func (r *sandboxCommandResource) Configure(_ context.Context, req resource.Confi
 	r.data = data
 }
 
-func (r *sandboxCommandResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var m sandboxCommandModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	validateExecConfig(m.Command, m.Timeout, &resp.Diagnostics)
-}
-
 func (r *sandboxCommandResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan sandboxCommandModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	in, diags := plan.inputs(ctx)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	logOutput := func(b e2b.OutputBatch) {
 		tflog.Debug(ctx, "command output", map[string]any{"stream": b.Stream.String(), "text": b.Text})
 	}
-	res, diags := runExec(ctx, r.data, in, in.execRequest(int(plan.MaxOutputBytes.ValueInt64()), logOutput))
+	res, diags := runExec(ctx, r.data, plan.execModel, int(plan.MaxOutputBytes.ValueInt32()), logOutput)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if (res.TimedOut || res.ExitCode != 0) && !plan.AllowNonZeroExit.ValueBool() {
+	if commandFailed(res) && !plan.AllowNonZeroExit.ValueBool() {
 		// Nothing goes into state: the next apply runs the command again.
-		resp.Diagnostics.Append(failedCommandDiagnostic(in, res))
+		resp.Diagnostics.Append(failedCommandDiagnostic(plan.execModel, res))
 		return
 	}
 	plan.ID = types.StringValue(randomHex(8))
@@ -246,8 +201,4 @@ func (r *sandboxCommandResource) Update(ctx context.Context, req resource.Update
 
 // Delete forgets the record; a command cannot be undone.
 func (r *sandboxCommandResource) Delete(_ context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
-}
-
-func (m sandboxCommandModel) inputs(ctx context.Context) (execInputs, diag.Diagnostics) {
-	return execInputsFrom(ctx, m.SandboxID, m.Command, m.Cwd, m.User, m.Stdin, m.Env, m.Timeout)
 }

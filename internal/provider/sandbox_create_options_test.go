@@ -22,7 +22,7 @@ func TestAccSandbox_autoPauseWithoutMemory(t *testing.T) {
 	sandbox := func(paused bool) string {
 		return testAccProviderBlock(srv) + fmt.Sprintf(`
 resource "e2b_sandbox" "fs" {
-  timeout           = 900
+  timeout           = "15m"
   auto_pause        = true
   auto_pause_memory = false
   paused            = %t
@@ -110,7 +110,7 @@ func TestAccSandbox_forkFromAndMCP(t *testing.T) {
 	cfg := func(mcpServer string) string {
 		return testAccProviderBlock(srv) + fmt.Sprintf(`
 resource "e2b_sandbox" "source" {
-  timeout = 900
+  timeout = "15m"
   mcp     = jsonencode({ %s = { token = "x" } })
   iam     = { aws = { audience = "sts.amazonaws.com", token_type = "jwt" } }
 }
@@ -121,7 +121,7 @@ resource "e2b_sandbox_command" "seed" {
 resource "e2b_sandbox" "fork" {
   depends_on = [e2b_sandbox_command.seed]
   fork_from  = e2b_sandbox.source.id
-  timeout    = 900
+  timeout    = "15m"
 }
 resource "e2b_sandbox_command" "read" {
   sandbox_id = e2b_sandbox.fork.id
@@ -163,7 +163,7 @@ func TestAccTeamMetrics(t *testing.T) {
 	srv := newTestEmulator(t)
 	cfg := testAccProviderBlock(srv) + `
 resource "e2b_sandbox" "one" {
-  timeout = 900
+  timeout = "15m"
 }
 `
 	resource.ParallelTest(t, resource.TestCase{

@@ -3,10 +3,10 @@ package provider
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
@@ -26,24 +26,24 @@ type sandboxDataSource struct {
 }
 
 type sandboxDataSourceModel struct {
-	ID                  types.String `tfsdk:"id"`
-	TemplateID          types.String `tfsdk:"template_id"`
-	Alias               types.String `tfsdk:"alias"`
-	State               types.String `tfsdk:"state"`
-	EnvdVersion         types.String `tfsdk:"envd_version"`
-	EnvdAccessToken     types.String `tfsdk:"envd_access_token"`
-	Domain              types.String `tfsdk:"domain"`
-	StartedAt           types.String `tfsdk:"started_at"`
-	EndAt               types.String `tfsdk:"end_at"`
-	CPUCount            types.Int64  `tfsdk:"cpu_count"`
-	MemoryMB            types.Int64  `tfsdk:"memory_mb"`
-	DiskSizeMB          types.Int64  `tfsdk:"disk_size_mb"`
-	Metadata            types.Map    `tfsdk:"metadata"`
-	AllowInternetAccess types.Bool   `tfsdk:"allow_internet_access"`
-	AutoPause           types.Bool   `tfsdk:"auto_pause"`
-	AutoResume          types.Bool   `tfsdk:"auto_resume"`
-	AllowOut            types.List   `tfsdk:"allow_out"`
-	DenyOut             types.List   `tfsdk:"deny_out"`
+	ID                  types.String      `tfsdk:"id"`
+	TemplateID          types.String      `tfsdk:"template_id"`
+	Alias               types.String      `tfsdk:"alias"`
+	State               types.String      `tfsdk:"state"`
+	EnvdVersion         types.String      `tfsdk:"envd_version"`
+	EnvdAccessToken     types.String      `tfsdk:"envd_access_token"`
+	Domain              types.String      `tfsdk:"domain"`
+	StartedAt           timetypes.RFC3339 `tfsdk:"started_at"`
+	EndAt               timetypes.RFC3339 `tfsdk:"end_at"`
+	CPUCount            types.Int32       `tfsdk:"cpu_count"`
+	MemoryMB            types.Int32       `tfsdk:"memory_mb"`
+	DiskSizeMB          types.Int32       `tfsdk:"disk_size_mb"`
+	Metadata            types.Map         `tfsdk:"metadata"`
+	AllowInternetAccess types.Bool        `tfsdk:"allow_internet_access"`
+	AutoPause           types.Bool        `tfsdk:"auto_pause"`
+	AutoResume          types.Bool        `tfsdk:"auto_resume"`
+	AllowOut            types.List        `tfsdk:"allow_out"`
+	DenyOut             types.List        `tfsdk:"deny_out"`
 }
 
 func (d *sandboxDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -57,7 +57,7 @@ func (d *sandboxDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "One running or paused sandbox, by ID. Fails when the sandbox does not exist (expired or killed).",
 		Attributes: map[string]schema.Attribute{
-			"id":           schema.StringAttribute{Required: true, MarkdownDescription: "Sandbox ID.", Validators: []validator.String{sandboxIDValidator()}},
+			"id":           schema.StringAttribute{Required: true, MarkdownDescription: "Sandbox ID.", Validators: sandboxIDValidators()},
 			"template_id":  computed("Template ID."),
 			"alias":        computed("Template alias, if any."),
 			"state":        computed("`running` or `paused`."),
@@ -67,11 +67,11 @@ func (d *sandboxDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 				MarkdownDescription: "Token for the sandbox daemon (envd), when the sandbox is secure. Sensitive.",
 			},
 			"domain":                computed("Domain of the sandbox's hosts (`<port>-<id>.<domain>`)."),
-			"started_at":            computed("Start or last resume (RFC 3339)."),
-			"end_at":                computed("When it times out, or when it was paused (RFC 3339)."),
-			"cpu_count":             schema.Int64Attribute{Computed: true, MarkdownDescription: "vCPUs."},
-			"memory_mb":             schema.Int64Attribute{Computed: true, MarkdownDescription: "Memory in MiB."},
-			"disk_size_mb":          schema.Int64Attribute{Computed: true, MarkdownDescription: "Disk size in MiB."},
+			"started_at":            computedTimeAttr("Start or last resume (RFC 3339)."),
+			"end_at":                computedTimeAttr("When it times out, or when it was paused (RFC 3339)."),
+			"cpu_count":             schema.Int32Attribute{Computed: true, MarkdownDescription: "vCPUs."},
+			"memory_mb":             schema.Int32Attribute{Computed: true, MarkdownDescription: "Memory in MiB."},
+			"disk_size_mb":          schema.Int32Attribute{Computed: true, MarkdownDescription: "Disk size in MiB."},
 			"metadata":              schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Metadata."},
 			"allow_internet_access": schema.BoolAttribute{Computed: true, MarkdownDescription: "Internet access setting, when it was set explicitly."},
 			"auto_pause":            schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether it pauses instead of being killed on timeout."},
@@ -116,11 +116,11 @@ func (d *sandboxDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	model.EnvdVersion = types.StringValue(s.EnvdVersion)
 	model.EnvdAccessToken = optionalString(s.EnvdAccessToken)
 	model.Domain = types.StringValue(sandboxDomain(s.Domain, types.StringNull(), d.data.Domain))
-	model.StartedAt = timeString(s.StartedAt)
-	model.EndAt = timeString(s.EndAt)
-	model.CPUCount = types.Int64Value(int64(s.CPUCount))
-	model.MemoryMB = types.Int64Value(int64(s.MemoryMB))
-	model.DiskSizeMB = types.Int64Value(int64(s.DiskSizeMB))
+	model.StartedAt = timeValue(s.StartedAt)
+	model.EndAt = timeValue(s.EndAt)
+	model.CPUCount = types.Int32Value(s.CPUCount)
+	model.MemoryMB = types.Int32Value(s.MemoryMB)
+	model.DiskSizeMB = types.Int32Value(s.DiskSizeMB)
 	model.Metadata = stringMapValue(userMetadata(s.Metadata))
 	model.AllowInternetAccess = types.BoolNull()
 	if s.AllowInternetAccess != nil {
@@ -128,7 +128,7 @@ func (d *sandboxDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	}
 	model.AutoPause, model.AutoResume = types.BoolNull(), types.BoolNull()
 	if s.Lifecycle != nil {
-		model.AutoPause = types.BoolValue(s.Lifecycle.OnTimeout == "pause")
+		model.AutoPause = types.BoolValue(s.Lifecycle.PausesOnTimeout())
 		model.AutoResume = types.BoolValue(s.Lifecycle.AutoResume)
 	}
 	var allow, deny []string
@@ -137,4 +137,9 @@ func (d *sandboxDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	}
 	model.AllowOut, model.DenyOut = stringListValue(allow), stringListValue(deny)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
+}
+
+// computedTimeAttr is a computed RFC 3339 timestamp of a data source.
+func computedTimeAttr(desc string) schema.StringAttribute {
+	return schema.StringAttribute{Computed: true, CustomType: timetypes.RFC3339Type{}, MarkdownDescription: desc}
 }

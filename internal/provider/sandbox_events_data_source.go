@@ -53,7 +53,7 @@ func (d *sandboxEventsDataSource) Schema(_ context.Context, _ datasource.SchemaR
 		MarkdownDescription: "Sandbox lifecycle events of the team, or of one sandbox (also after it ended), newest first " +
 			"unless `ascending`. E2B keeps events for a limited time.",
 		Attributes: map[string]schema.Attribute{
-			"sandbox_id": schema.StringAttribute{Optional: true, MarkdownDescription: "Only this sandbox's events.", Validators: []validator.String{sandboxIDValidator()}},
+			"sandbox_id": schema.StringAttribute{Optional: true, MarkdownDescription: "Only this sandbox's events.", Validators: sandboxIDValidators()},
 			"types": schema.SetAttribute{
 				Optional: true, ElementType: types.StringType, MarkdownDescription: "Only these event types.",
 				Validators: []validator.Set{setvalidator.ValueStringsAre(stringvalidator.OneOf(e2b.SandboxEventTypes...))},

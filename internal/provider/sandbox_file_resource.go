@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -20,12 +21,12 @@ import (
 )
 
 var (
-	_ resource.Resource                   = &sandboxFileResource{}
-	_ resource.ResourceWithConfigure      = &sandboxFileResource{}
-	_ resource.ResourceWithImportState    = &sandboxFileResource{}
-	_ resource.ResourceWithModifyPlan     = &sandboxFileResource{}
-	_ resource.ResourceWithValidateConfig = &sandboxFileResource{}
-	_ resource.ResourceWithIdentity       = &sandboxFileResource{}
+	_ resource.Resource                     = &sandboxFileResource{}
+	_ resource.ResourceWithConfigure        = &sandboxFileResource{}
+	_ resource.ResourceWithImportState      = &sandboxFileResource{}
+	_ resource.ResourceWithModifyPlan       = &sandboxFileResource{}
+	_ resource.ResourceWithConfigValidators = &sandboxFileResource{}
+	_ resource.ResourceWithIdentity         = &sandboxFileResource{}
 )
 
 // remoteFileKey names the private state that remembers what the sandbox held
@@ -75,35 +76,31 @@ func (r *sandboxFileResource) Configure(_ context.Context, req resource.Configur
 }
 
 func (r *sandboxFileResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan sandboxFileModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	stamp, diags := r.write(ctx, &plan)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	resp.Diagnostics.Append(resp.Identity.Set(ctx, plan.identity())...)
-	resp.Diagnostics.Append(setRemoteStamp(ctx, resp.Private, stamp)...)
+	resp.Diagnostics.Append(r.writePlanned(ctx, req.Plan, &resp.State, resp.Identity, resp.Private)...)
 }
 
+// Update writes the file again: creating and changing it are the same upload.
 func (r *sandboxFileResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan sandboxFileModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
+	resp.Diagnostics.Append(r.writePlanned(ctx, req.Plan, &resp.State, resp.Identity, resp.Private)...)
+}
+
+// writePlanned uploads the planned content and records the result.
+func (r *sandboxFileResource) writePlanned(ctx context.Context, plan tfsdk.Plan, state *tfsdk.State,
+	identity *tfsdk.ResourceIdentity, private privateState) diag.Diagnostics {
+	var m sandboxFileModel
+	diags := plan.Get(ctx, &m)
+	if diags.HasError() {
+		return diags
 	}
-	stamp, diags := r.write(ctx, &plan)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
+	stamp, d := r.write(ctx, &m)
+	diags.Append(d...)
+	if diags.HasError() {
+		return diags
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	resp.Diagnostics.Append(resp.Identity.Set(ctx, plan.identity())...)
-	resp.Diagnostics.Append(setRemoteStamp(ctx, resp.Private, stamp)...)
+	diags.Append(state.Set(ctx, &m)...)
+	diags.Append(identity.Set(ctx, m.identity())...)
+	diags.Append(setRemoteStamp(ctx, private, stamp)...)
+	return diags
 }
 
 // write uploads the configured content and fills the computed attributes.
@@ -188,8 +185,13 @@ func (r *sandboxFileResource) Read(ctx context.Context, req resource.ReadRequest
 	if target == "" {
 		target = state.Path.ValueString()
 	}
+	// Just imported: no content in state yet.
+	imported := state.Content.IsNull() && state.ContentBase64.IsNull() && state.Source.IsNull()
 	entry, err := envd.Stat(ctx, target)
 	switch {
+	case err == nil && entry.Type != e2b.FileTypeFile:
+		resp.Diagnostics.Append(notAFileDiagnostic(target, sandboxID, entry.Type, imported))
+		return
 	case err == nil:
 	case e2b.IsNotFound(err):
 		resp.Diagnostics.AddWarning("File deleted in the sandbox",
@@ -212,9 +214,8 @@ func (r *sandboxFileResource) Read(ctx context.Context, req resource.ReadRequest
 	unchanged := stamp != nil && stamp.Size == entry.Size && stamp.Modified.Equal(entry.ModifiedTime) &&
 		stamp.SHA256 == state.SHA256.ValueString()
 	if !unchanged {
-		// Just imported (no content in state): a small text file also gets its content from the
-		// same download, so a configuration that sets the same content plans no change.
-		imported := state.Content.IsNull() && state.ContentBase64.IsNull() && state.Source.IsNull()
+		// Just imported: a small text file also gets its content from the same download, so a
+		// configuration that sets the same content plans no change.
 		newStamp, text, diags := r.hashRemote(ctx, envd, sandboxID, entry, imported)
 		resp.Diagnostics.Append(diags...)
 		if resp.Diagnostics.HasError() {
@@ -234,13 +235,27 @@ func (r *sandboxFileResource) Read(ctx context.Context, req resource.ReadRequest
 	resp.Diagnostics.Append(resp.Identity.Set(ctx, state.identity())...)
 }
 
+// notAFileDiagnostic refuses to manage what is not a regular file: on import, and on refresh
+// when a workload replaced the file (most often with a directory).
+func notAFileDiagnostic(target, sandboxID, entryType string, imported bool) diag.Diagnostic {
+	what := "not a regular file"
+	if entryType == e2b.FileTypeDir {
+		what = "a directory"
+	}
+	if imported {
+		return diag.NewAttributeErrorDiagnostic(path.Root("path"), "Cannot import "+target,
+			fmt.Sprintf("%s in sandbox %q is %s; e2b_sandbox_file manages regular files only. "+
+				"Import the files inside it one by one.", target, sandboxID, what))
+	}
+	return diag.NewAttributeErrorDiagnostic(path.Root("path"), target+" is no longer a regular file",
+		fmt.Sprintf("%s in sandbox %q is %s now, not the file this resource wrote. The provider never writes over "+
+			"or deletes it. Move it away inside the sandbox so the next apply writes the file again, or stop "+
+			"managing the file (terraform state rm, or a removed block).", target, sandboxID, what))
+}
+
 // hashRemote downloads the file as a stream and hashes it. With wantText, a text file of at
 // most importContentMax bytes also comes back as text (else text is nil).
 func (r *sandboxFileResource) hashRemote(ctx context.Context, envd *e2b.Envd, sandboxID string, entry *e2b.EntryInfo, wantText bool) (stamp remoteFileStamp, text *string, diags diag.Diagnostics) {
-	if entry.Type == "dir" {
-		// A directory where the file was: no hash can match, so the plan shows a rewrite.
-		return remoteFileStamp{Size: entry.Size, Modified: entry.ModifiedTime, SHA256: "directory"}, nil, diags
-	}
 	body, err := envd.ReadFile(ctx, entry.Path, e2b.ReadOptions{})
 	if err != nil {
 		diags.Append(envdDiagnostic("Could not read file "+entry.Path, sandboxID, err))
@@ -249,11 +264,11 @@ func (r *sandboxFileResource) hashRemote(ctx context.Context, envd *e2b.Envd, sa
 	defer func() { _ = body.Close() }()
 	var src io.Reader = body
 	var head *prefixBuffer
-	if wantText && entry.Type == "file" && entry.Size <= importContentMax {
+	if wantText && entry.Size <= importContentMax {
 		head = &prefixBuffer{max: importContentMax}
 		src = io.TeeReader(body, head)
 	}
-	sum, n, err := hashStream(src)
+	sum, n, err := hashStream(ctx, src)
 	if err != nil {
 		diags.AddError("Could not read file "+entry.Path, err.Error())
 		return remoteFileStamp{}, nil, diags
@@ -303,8 +318,16 @@ func (r *sandboxFileResource) Delete(ctx context.Context, req resource.DeleteReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if err := envd.Remove(ctx, state.AbsolutePath.ValueString()); err != nil && !e2b.IsSandboxNotRunning(err) {
-		resp.Diagnostics.Append(envdDiagnostic("Could not delete file "+state.AbsolutePath.ValueString(), sandboxID, err))
+	target := state.AbsolutePath.ValueString()
+	err := envd.RemoveFile(ctx, target)
+	switch {
+	case err == nil, e2b.IsSandboxNotRunning(err):
+	case e2b.IsNotAFile(err):
+		resp.Diagnostics.AddWarning("File not deleted",
+			fmt.Sprintf("%s in sandbox %q is not the file this resource wrote any more: %v. It was left in place "+
+				"and removed from state; the provider deletes only regular files, never a directory.", target, sandboxID, err))
+	default:
+		resp.Diagnostics.Append(envdDiagnostic("Could not delete file "+target, sandboxID, err))
 	}
 }
 
@@ -325,6 +348,18 @@ func (r *sandboxFileResource) ImportState(ctx context.Context, req resource.Impo
 				fmt.Sprintf("Expected <sandbox_id>:<path>, such as \"i1a2b3c4:/home/user/app.py\"; got %q.", req.ID))
 			return
 		}
+	}
+	// Checked before any request: nothing is read for an ID that cannot name a file.
+	if msg := checkSandboxID(sandboxID); msg != "" {
+		resp.Diagnostics.AddError("Invalid import ID", msg)
+	}
+	for _, check := range []func(string) string{checkNoControlChars, checkFilePath} {
+		if msg := check(filePath); msg != "" {
+			resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("The path %q %s.", filePath, msg))
+		}
+	}
+	if resp.Diagnostics.HasError() {
+		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("sandbox_id"), sandboxID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("path"), filePath)...)

@@ -2,16 +2,19 @@ package provider
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
 	"hash"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -41,7 +44,8 @@ func contentFrom(content, contentBase64, source types.String) fileContent {
 	return c
 }
 
-// open returns a reader over the bytes; a local file is streamed, never read whole.
+// open returns a reader over the bytes; a local file is streamed, never read whole, and must
+// be a regular file (a device such as /dev/zero never ends).
 func (c fileContent) open() (io.ReadCloser, error) {
 	switch {
 	case c.text != nil:
@@ -57,19 +61,23 @@ func (c fileContent) open() (io.ReadCloser, error) {
 		if err != nil {
 			return nil, fmt.Errorf("cannot open source file: %w", err)
 		}
+		if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+			_ = f.Close()
+			return nil, fmt.Errorf("source %s is not a regular file", c.source)
+		}
 		return f, nil
 	}
 	return nil, fmt.Errorf("no content, content_base64 or source is set")
 }
 
-// digest hashes the content without holding it in memory.
-func (c fileContent) digest() (sum string, size int64, err error) {
+// digest hashes the content without holding it in memory; it stops when ctx ends.
+func (c fileContent) digest(ctx context.Context) (sum string, size int64, err error) {
 	r, err := c.open()
 	if err != nil {
 		return "", 0, err
 	}
 	defer func() { _ = r.Close() }()
-	sum, size, err = hashStream(r)
+	sum, size, err = hashStream(ctx, r)
 	if err != nil {
 		return "", 0, fmt.Errorf("cannot read %s: %w", c.attrName, err)
 	}
@@ -94,15 +102,33 @@ func (hr *hashingReader) Read(p []byte) (int, error) {
 
 func (hr *hashingReader) sum() string { return hex.EncodeToString(hr.h.Sum(nil)) }
 
-// hashStream hashes a stream (a download or local content).
-func hashStream(r io.Reader) (string, int64, error) {
+// hashStream hashes a stream (a download or local content) until its end, or until ctx ends.
+func hashStream(ctx context.Context, r io.Reader) (string, int64, error) {
 	h := sha256.New()
-	n, err := io.Copy(h, r)
+	n, err := io.Copy(h, ctxReader{ctx: ctx, r: r})
 	return hex.EncodeToString(h.Sum(nil)), n, err
 }
 
-// checkSourceFile explains a missing or unusable local source file.
-func checkSourceFile(p string) error {
+// ctxReader fails reads once ctx has ended, so a cancelled plan stops hashing.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
+// sourceFileValidator checks, at plan time, that source names a local regular file (after
+// symlinks): a directory, device, pipe or socket cannot be uploaded.
+func sourceFileValidator() validator.String {
+	return stringRule{desc: "must be a local regular file", summary: "Source file not usable", check: checkSourceFile}
+}
+
+func checkSourceFile(p string) string {
 	st, err := os.Stat(p)
 	if err != nil {
 		hint := ""
@@ -113,12 +139,31 @@ func checkSourceFile(p string) error {
 			}
 		}
 		if os.IsNotExist(err) {
-			return fmt.Errorf("the local file %s does not exist%s", p, hint)
+			return "must name an existing local file, but the local file " + p + " does not exist" + hint
 		}
-		return fmt.Errorf("cannot read the local file %s%s: %w", p, hint, err)
+		return "must name a readable local file" + hint + " (" + err.Error() + ")"
 	}
-	if st.IsDir() {
-		return fmt.Errorf("%s is a directory; source must be a regular file", p)
+	switch m := st.Mode(); {
+	case m.IsRegular():
+		return ""
+	case m.IsDir():
+		return "must be a regular file, but " + p + " is a directory"
+	default:
+		return "must be a regular file, but " + p + " is a " + fileKind(m) + " (only regular files can be uploaded)"
 	}
-	return nil
+}
+
+// fileKind names what a non-regular file is, for messages.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeCharDevice != 0:
+		return "character device"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	}
+	return "special file"
 }

@@ -2,12 +2,10 @@ package provider
 
 import (
 	"context"
-	"encoding/base64"
 	pathpkg "path"
-	"slices"
-	"strconv"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
@@ -41,7 +39,9 @@ func (r *sandboxFileResource) Schema(_ context.Context, _ resource.SchemaRequest
 			"the sandbox show up in the next plan: a file that was edited plans a rewrite (its `sha256` differs), " +
 			"one that was deleted plans a re-create. To stay cheap for large files, refresh compares size and " +
 			"modification time first and downloads the file to hash it only when one of them changed. When the " +
-			"sandbox itself is gone the file leaves state with a warning. Import with `<sandbox_id>:<absolute path>` " +
+			"sandbox itself is gone the file leaves state with a warning. It only ever manages a regular file: a path " +
+			"that became a directory fails the refresh (nothing is written over or deleted), and destroy never " +
+			"removes a directory. Import a regular file with `<sandbox_id>:<absolute path>` " +
 			"or by identity; a text file of up to 1 MiB gets its `content` filled in, so a configuration with the " +
 			"same content plans no change.",
 		Attributes: map[string]schema.Attribute{
@@ -54,7 +54,7 @@ func (r *sandboxFileResource) Schema(_ context.Context, _ resource.SchemaRequest
 				MarkdownDescription: "ID of the sandbox the file lives in. Changing it writes the file in the new sandbox.",
 				Required:            true,
 				PlanModifiers:       replace,
-				Validators:          []validator.String{sandboxIDValidator()},
+				Validators:          sandboxIDValidators(),
 			},
 			"path": schema.StringAttribute{
 				MarkdownDescription: "Where the file goes: absolute, `~/…`, or relative to the user's home directory. " +
@@ -64,6 +64,7 @@ func (r *sandboxFileResource) Schema(_ context.Context, _ resource.SchemaRequest
 				Required: true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(filePathMoved,
 					"Replaced when the path names another file.", "Replaced when the path names another file.")},
+				Validators: []validator.String{noControlCharsValidator(), filePathValidator()},
 			},
 			"absolute_path": schema.StringAttribute{
 				MarkdownDescription: "The absolute path of the file, as the sandbox resolved `path`.",
@@ -77,19 +78,23 @@ func (r *sandboxFileResource) Schema(_ context.Context, _ resource.SchemaRequest
 			"content_base64": schema.StringAttribute{
 				MarkdownDescription: "Binary content of the file, base64-encoded (e.g. `filebase64(...)`). " +
 					"Conflicts with `content` and `source`.",
-				Optional: true,
+				Optional:   true,
+				Validators: []validator.String{base64Validator()},
 			},
 			"source": schema.StringAttribute{
-				MarkdownDescription: "Path of a local file to upload, relative to the directory Terraform runs in " +
+				MarkdownDescription: "Path of a local regular file to upload (symlinks are followed; directories, devices " +
+					"and pipes are refused at plan time), relative to the directory Terraform runs in " +
 					"(prefer `\"${path.module}/...\"`). The file is streamed, never held in memory, and hashed at plan " +
 					"time, so editing it plans a rewrite. Conflicts with `content` and `content_base64`.",
-				Optional: true,
+				Optional:   true,
+				Validators: []validator.String{sourceFileValidator()},
 			},
 			"user": schema.StringAttribute{
 				MarkdownDescription: "User who writes and owns the file; relative paths start in their home. " +
 					"Defaults to the template's user (`user`, home `/home/user`). Changing it replaces the file.",
 				Optional:      true,
 				PlanModifiers: replace,
+				Validators:    []validator.String{noControlCharsValidator()},
 			},
 			"sha256": schema.StringAttribute{
 				MarkdownDescription: "SHA-256 (hex) of the file's content. Known at plan time from the configuration; " +
@@ -104,49 +109,10 @@ func (r *sandboxFileResource) Schema(_ context.Context, _ resource.SchemaRequest
 	}
 }
 
-func (r *sandboxFileResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var m sandboxFileModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	var set []string
-	anyUnknown := false
-	for name, v := range map[string]types.String{"content": m.Content, "content_base64": m.ContentBase64, "source": m.Source} {
-		if v.IsUnknown() {
-			anyUnknown = true
-		}
-		if !v.IsNull() {
-			set = append(set, name)
-		}
-	}
-	switch {
-	case len(set) > 1:
-		resp.Diagnostics.AddError("Conflicting file contents",
-			"Set exactly one of content, content_base64 or source; this configuration sets "+
-				strings.Join(slices.Sorted(slices.Values(set)), " and ")+".")
-	case len(set) == 0 && !anyUnknown:
-		resp.Diagnostics.AddError("Missing file contents",
-			"Set exactly one of content (text), content_base64 (binary, base64-encoded) or source (a local file).")
-	}
-	if v := m.ContentBase64; !v.IsNull() && !v.IsUnknown() {
-		if _, err := base64.StdEncoding.DecodeString(v.ValueString()); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("content_base64"), "Invalid base64",
-				"content_base64 must be standard base64 (as filebase64() or base64encode() return): "+err.Error())
-		}
-	}
-	if v := m.Source; !v.IsNull() && !v.IsUnknown() {
-		if err := checkSourceFile(v.ValueString()); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("source"), "Source file not usable", err.Error()+".")
-		}
-	}
-	if v := m.Path; !v.IsNull() && !v.IsUnknown() {
-		p := v.ValueString()
-		if strings.TrimSpace(p) == "" || strings.HasSuffix(p, "/") || p == "~" {
-			resp.Diagnostics.AddAttributeError(path.Root("path"), "Invalid file path",
-				"path must name a file, such as \"/home/user/app/config.json\" or \"~/app/config.json\"; got "+strconv.Quote(p)+".")
-		}
-	}
+// ConfigValidators require exactly one source of the file's bytes.
+func (r *sandboxFileResource) ConfigValidators(_ context.Context) []resource.ConfigValidator {
+	return []resource.ConfigValidator{resourcevalidator.ExactlyOneOf(
+		path.MatchRoot("content"), path.MatchRoot("content_base64"), path.MatchRoot("source"))}
 }
 
 func (r *sandboxFileResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
@@ -212,7 +178,7 @@ func (r *sandboxFileResource) ModifyPlan(ctx context.Context, req resource.Modif
 		plan.SHA256 = types.StringUnknown()
 		plan.Size = types.Int64Unknown()
 	} else {
-		sum, size, err := c.digest()
+		sum, size, err := c.digest(ctx)
 		if err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root(c.attrName), "Cannot read file content", err.Error())
 			return

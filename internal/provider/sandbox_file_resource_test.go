@@ -4,12 +4,16 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -27,7 +31,7 @@ import (
 func filesTestConfig(srv *emulator.Server, blocks string) string {
 	return testAccProviderBlock(srv) + `
 resource "e2b_sandbox" "test" {
-  timeout = 900
+  timeout = "15m"
 }
 ` + blocks
 }
@@ -298,25 +302,44 @@ resource "e2b_sandbox_file" "note" {
 	})
 }
 
-// Bad inputs fail at plan time, before anything is created.
+// Bad inputs fail at plan time, before anything is created or any request is made.
 func TestAccSandboxFile_badInputs(t *testing.T) {
-	srv := testAccBackend(t)
+	srv := newTestEmulator(t)
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "zero-link")
+	if err := os.Symlink("/dev/zero", link); err != nil {
+		t.Fatal(err)
+	}
+	const onePath = `path = "x.txt"` + "\n  "
 	cases := []struct{ name, body, want string }{
-		{"two contents", `content = "a"
-  content_base64 = "YQ=="`, `Set exactly one of content, content_base64 or source; this configuration sets\s+content and content_base64`},
-		{"no content", ``, `Set exactly one of content`},
-		{"missing source", `source = "does/not/exist.txt"`, `the local file does/not/exist.txt does not exist`},
-		{"bad base64", `content_base64 = "not base64!"`, `content_base64 must be standard base64`},
+		{"two contents", onePath + `content = "a"
+  content_base64 = "YQ=="`, `(?s)Invalid Attribute Combination.*Exactly one of these attributes must be\s+configured`},
+		{"no content", onePath, `(?s)Missing Attribute Configuration.*Exactly one of these attributes`},
+		{"missing source", onePath + `source = "does/not/exist.txt"`, `the local file\s+does/not/exist.txt\s+does\s+not\s+exist`},
+		{"source is a directory", onePath + fmt.Sprintf("source = %q", dir), `(?s)must be a regular file, but\s+\S+\s+is a\s+directory`},
+		{"source is a device", onePath + `source = "/dev/zero"`, `must be a regular file,\s+but\s+/dev/zero\s+is\s+a\s+character\s+device`},
+		{"source links to a device", onePath + fmt.Sprintf("source = %q", link), `(?s)is a\s+character\s+device`},
+		{"source is a pipe", onePath + fmt.Sprintf("source = %q", fifo), `(?s)is a\s+named\s+pipe`},
+		{"bad base64", onePath + `content_base64 = "not base64!"`, `content_base64 must be standard base64`},
+		{"path is home", `path = "~"` + "\n  content = \"a\"", `must name a file`},
+		{"path is dot", `path = "."` + "\n  content = \"a\"", `must name a file`},
+		{"path goes up to a directory", `path = "/tmp/.."` + "\n  content = \"a\"", `must name a file`},
+		{"path ends in a slash", `path = "app/"` + "\n  content = \"a\"", `must name a file`},
+		{"NUL in path", `path = "a\u0000b"` + "\n  content = \"a\"", `must not contain\s+control\s+characters`},
+		{"newline in path", `path = "a\nb"` + "\n  content = \"a\"", `must not contain\s+control\s+characters`},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			resource.ParallelTest(t, resource.TestCase{
+		t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
+			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{{
 					Config: testAccProviderBlock(srv) + `
 resource "e2b_sandbox_file" "bad" {
   sandbox_id = "isandbox"
-  path       = "x.txt"
   ` + c.body + `
 }
 `,
@@ -325,6 +348,23 @@ resource "e2b_sandbox_file" "bad" {
 				}},
 			})
 		})
+	}
+	if n, routes := totalRequests(srv); n != 0 {
+		t.Errorf("bad file inputs made %d requests: %s", n, routes)
+	}
+}
+
+// Hashing stops when the plan is cancelled, even on a stream that never ends.
+func TestHashStreamStopsOnCancel(t *testing.T) {
+	f, err := os.Open("/dev/zero")
+	if err != nil {
+		t.Skip("needs /dev/zero, an endless stream: " + err.Error())
+	}
+	defer func() { _ = f.Close() }()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	if _, _, err := hashStream(ctx, f); !errors.Is(err, context.Canceled) {
+		t.Fatalf("hashStream of an endless stream = %v, want context.Canceled", err)
 	}
 }
 
@@ -414,7 +454,7 @@ resource "e2b_sandbox_file" "note" {
 						return err
 					}
 					defer func() { _ = rc.Close() }()
-					got, n, err := hashStream(rc)
+					got, n, err := hashStream(context.Background(), rc)
 					if err != nil || got != want || n != 32<<20 {
 						return fmt.Errorf("sandbox copy: sha256 %s, %d bytes, %v; want %s", got, n, err, want)
 					}

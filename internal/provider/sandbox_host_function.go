@@ -33,7 +33,7 @@ func (f *sandboxHostFunction) Definition(_ context.Context, _ function.Definitio
 		Parameters: []function.Parameter{
 			function.StringParameter{
 				Name:                "sandbox_id",
-				MarkdownDescription: "ID of the sandbox, e.g. `e2b_sandbox.example.sandbox_id`.",
+				MarkdownDescription: "ID of the sandbox, e.g. `e2b_sandbox.example.id`.",
 			},
 			function.Int64Parameter{
 				Name:                "port",

@@ -4,15 +4,13 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
@@ -33,10 +31,9 @@ type sandboxListResource struct {
 	data *ProviderData
 }
 
+// sandboxListConfigModel is the filter, as on the e2b_sandboxes data source.
 type sandboxListConfigModel struct {
-	States   types.List   `tfsdk:"states"`
-	Metadata types.Map    `tfsdk:"metadata"`
-	Template types.String `tfsdk:"template"`
+	sandboxFilterModel
 }
 
 func (l *sandboxListResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -48,22 +45,14 @@ func (l *sandboxListResource) ListResourceConfigSchema(_ context.Context, _ list
 		MarkdownDescription: "Lists the team's sandboxes (running and paused) for `terraform query`, each with the " +
 			"identity of `e2b_sandbox` (`sandbox_id`), so they can be imported into configuration.",
 		Attributes: map[string]schema.Attribute{
-			"states": schema.ListAttribute{
-				MarkdownDescription: "Only sandboxes in these states: `running`, `paused`. Default: both.",
-				Optional:            true,
-				ElementType:         types.StringType,
-				Validators: []validator.List{listvalidator.ValueStringsAre(
-					stringvalidator.OneOf("running", "paused"))},
-			},
-			"metadata": schema.MapAttribute{
-				MarkdownDescription: "Only sandboxes whose metadata has all these key/value pairs.",
-				Optional:            true,
-				ElementType:         types.StringType,
-			},
-			"template": schema.StringAttribute{
-				MarkdownDescription: "Only sandboxes started from this template (ID or name).",
-				Optional:            true,
-			},
+			"states": schema.ListAttribute{MarkdownDescription: sandboxFilterDocs.states, Optional: true,
+				ElementType: types.StringType, Validators: sandboxStatesValidators()},
+			"metadata": schema.MapAttribute{MarkdownDescription: sandboxFilterDocs.metadata, Optional: true,
+				ElementType: types.StringType},
+			"template": schema.StringAttribute{MarkdownDescription: sandboxFilterDocs.template, Optional: true,
+				Validators: templateFilterValidators()},
+			"started_after": schema.StringAttribute{MarkdownDescription: sandboxFilterDocs.startedAfter, Optional: true,
+				CustomType: timetypes.RFC3339Type{}},
 		},
 	}
 }
@@ -114,19 +103,6 @@ func (l *sandboxListResource) List(ctx context.Context, req list.ListRequest, st
 	}
 }
 
-func (c sandboxListConfigModel) params(ctx context.Context) (e2b.ListSandboxesParams, diag.Diagnostics) {
-	var diags diag.Diagnostics
-	p := e2b.ListSandboxesParams{States: []string{"running", "paused"}, Template: c.Template.ValueString()}
-	if !c.States.IsNull() && !c.States.IsUnknown() && len(c.States.Elements()) > 0 {
-		p.States = nil
-		diags.Append(c.States.ElementsAs(ctx, &p.States, false)...)
-	}
-	if !c.Metadata.IsNull() && !c.Metadata.IsUnknown() {
-		diags.Append(c.Metadata.ElementsAs(ctx, &p.Metadata, false)...)
-	}
-	return p, diags
-}
-
 // result builds one list entry; the resource part uses the attributes a
 // listing knows (no tokens, inputs such as env_vars stay null).
 func (l *sandboxListResource) result(ctx context.Context, req list.ListRequest, s e2b.ListedSandbox) list.ListResult {
@@ -147,15 +123,15 @@ func (l *sandboxListResource) result(ctx context.Context, req list.ListRequest, 
 		"alias":        optionalString(s.Alias),
 		"envd_version": optionalString(s.EnvdVersion),
 		"state":        types.StringValue(s.State),
-		"paused":       types.BoolValue(s.State == "paused"),
-		"started_at":   timeString(s.StartedAt),
-		"end_at":       timeString(s.EndAt),
-		"cpu_count":    types.Int64Value(int64(s.CPUCount)),
-		"memory_mb":    types.Int64Value(int64(s.MemoryMB)),
-		"disk_size_mb": types.Int64Value(int64(s.DiskSizeMB)),
+		"paused":       types.BoolValue(s.State == e2b.SandboxStatePaused),
+		"started_at":   timeValue(s.StartedAt),
+		"end_at":       timeValue(s.EndAt),
+		"cpu_count":    types.Int32Value(s.CPUCount),
+		"memory_mb":    types.Int32Value(s.MemoryMB),
+		"disk_size_mb": types.Int32Value(s.DiskSizeMB),
 		"metadata_all": stringMapValue(userMetadata(s.Metadata)),
 	}
-	if md := userMetadata(s.Metadata); len(md) > 0 {
+	if md := ownMetadata(userMetadata(s.Metadata), l.data.DefaultMetadata); len(md) > 0 {
 		values["metadata"] = stringMapValue(md)
 	}
 	for name, v := range values {

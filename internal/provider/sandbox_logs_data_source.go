@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int32validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -34,13 +36,13 @@ type sandboxLogsDataSourceModel struct {
 	Direction  types.String `tfsdk:"direction"`
 	Level      types.String `tfsdk:"level"`
 	Search     types.String `tfsdk:"search"`
-	Limit      types.Int64  `tfsdk:"limit"`
+	Limit      types.Int32  `tfsdk:"limit"`
 	Logs       types.List   `tfsdk:"logs"`
 	NextCursor types.Int64  `tfsdk:"next_cursor"`
 }
 
 var sandboxLogAttrTypes = map[string]attr.Type{
-	"timestamp": types.StringType,
+	"timestamp": timetypes.RFC3339Type{},
 	"level":     types.StringType,
 	"message":   types.StringType,
 	"fields":    types.MapType{ElemType: types.StringType},
@@ -54,25 +56,25 @@ func (d *sandboxLogsDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "One page of a sandbox's logs (E2B keeps 7 days). Page on with `next_cursor`.",
 		Attributes: map[string]schema.Attribute{
-			"sandbox_id": schema.StringAttribute{Required: true, MarkdownDescription: "Sandbox ID.", Validators: []validator.String{sandboxIDValidator()}},
+			"sandbox_id": schema.StringAttribute{Required: true, MarkdownDescription: "Sandbox ID.", Validators: sandboxIDValidators()},
 			"cursor": schema.Int64Attribute{
 				Optional: true, Validators: []validator.Int64{int64validator.AtLeast(0)},
 				MarkdownDescription: "Start from this time, in Unix milliseconds. Default: now (backward) or 7 days ago (forward).",
 			},
 			"direction": schema.StringAttribute{
-				Optional: true, Validators: []validator.String{stringvalidator.OneOf("forward", "backward")},
+				Optional: true, Validators: []validator.String{stringvalidator.OneOf(e2b.LogDirections()...)},
 				MarkdownDescription: "`forward` (oldest first from `cursor`) or `backward` (newest first). E2B's default is `backward`.",
 			},
 			"level": schema.StringAttribute{
-				Optional: true, Validators: []validator.String{stringvalidator.OneOf("debug", "info", "warn", "error")},
+				Optional: true, Validators: []validator.String{stringvalidator.OneOf(e2b.LogLevels()...)},
 				MarkdownDescription: "Minimum level: `debug`, `info`, `warn` or `error`.",
 			},
 			"search": schema.StringAttribute{
 				Optional: true, Validators: []validator.String{stringvalidator.LengthBetween(1, 256)},
 				MarkdownDescription: "Only entries whose message contains this text (case-sensitive).",
 			},
-			"limit": schema.Int64Attribute{
-				Optional: true, Validators: []validator.Int64{int64validator.Between(1, 1000)},
+			"limit": schema.Int32Attribute{
+				Optional: true, Validators: []validator.Int32{int32validator.Between(1, 1000)},
 				MarkdownDescription: "Maximum number of entries (1..1000). E2B's default is 1000.",
 			},
 			"next_cursor": schema.Int64Attribute{
@@ -83,7 +85,7 @@ func (d *sandboxLogsDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 				MarkdownDescription: "The entries.",
 				Computed:            true,
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"timestamp": schema.StringAttribute{Computed: true, MarkdownDescription: "Time (RFC 3339)."},
+					"timestamp": computedTimeAttr("Time (RFC 3339)."),
 					"level":     schema.StringAttribute{Computed: true, MarkdownDescription: "Level."},
 					"message":   schema.StringAttribute{Computed: true, MarkdownDescription: "Message."},
 					"fields":    schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Structured fields."},
@@ -111,7 +113,7 @@ func (d *sandboxLogsDataSource) Read(ctx context.Context, req datasource.ReadReq
 		return
 	}
 	p := e2b.LogsParams{
-		Limit:     int32(model.Limit.ValueInt64()),
+		Limit:     model.Limit.ValueInt32(),
 		Direction: model.Direction.ValueString(),
 		Level:     model.Level.ValueString(),
 		Search:    model.Search.ValueString(),
@@ -134,7 +136,7 @@ func (d *sandboxLogsDataSource) Read(ctx context.Context, req datasource.ReadReq
 	elems := make([]attr.Value, 0, len(entries))
 	for _, e := range entries {
 		elems = append(elems, types.ObjectValueMust(sandboxLogAttrTypes, map[string]attr.Value{
-			"timestamp": timeString(e.Timestamp),
+			"timestamp": timeValue(e.Timestamp),
 			"level":     types.StringValue(e.Level),
 			"message":   types.StringValue(e.Message),
 			"fields":    stringMapValue(e.Fields),

@@ -4,11 +4,11 @@ import (
 	"context"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
@@ -29,15 +29,15 @@ type sandboxMetricsDataSource struct {
 }
 
 type sandboxMetricsDataSourceModel struct {
-	SandboxID types.String `tfsdk:"sandbox_id"`
-	Start     types.String `tfsdk:"start"`
-	End       types.String `tfsdk:"end"`
-	Metrics   types.List   `tfsdk:"metrics"`
+	SandboxID types.String      `tfsdk:"sandbox_id"`
+	Start     timetypes.RFC3339 `tfsdk:"start"`
+	End       timetypes.RFC3339 `tfsdk:"end"`
+	Metrics   types.List        `tfsdk:"metrics"`
 }
 
 var sandboxMetricAttrTypes = map[string]attr.Type{
-	"timestamp":    types.StringType,
-	"cpu_count":    types.Int64Type,
+	"timestamp":    timetypes.RFC3339Type{},
+	"cpu_count":    types.Int32Type,
 	"cpu_used_pct": types.Float64Type,
 	"mem_used":     types.Int64Type,
 	"mem_total":    types.Int64Type,
@@ -54,21 +54,21 @@ func (d *sandboxMetricsDataSource) Schema(_ context.Context, _ datasource.Schema
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "CPU, memory and disk usage samples of one sandbox, oldest first.",
 		Attributes: map[string]schema.Attribute{
-			"sandbox_id": schema.StringAttribute{Required: true, MarkdownDescription: "Sandbox ID.", Validators: []validator.String{sandboxIDValidator()}},
+			"sandbox_id": schema.StringAttribute{Required: true, MarkdownDescription: "Sandbox ID.", Validators: sandboxIDValidators()},
 			"start": schema.StringAttribute{
-				Optional: true, Validators: []validator.String{rfc3339Validator()},
+				Optional: true, CustomType: timetypes.RFC3339Type{},
 				MarkdownDescription: "Earliest sample (RFC 3339). Default: the sandbox's start.",
 			},
 			"end": schema.StringAttribute{
-				Optional: true, Validators: []validator.String{rfc3339Validator()},
+				Optional: true, CustomType: timetypes.RFC3339Type{},
 				MarkdownDescription: "Latest sample (RFC 3339). Default: now.",
 			},
 			"metrics": schema.ListNestedAttribute{
 				MarkdownDescription: "The samples.",
 				Computed:            true,
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"timestamp":    schema.StringAttribute{Computed: true, MarkdownDescription: "Sample time (RFC 3339)."},
-					"cpu_count":    schema.Int64Attribute{Computed: true, MarkdownDescription: "vCPUs."},
+					"timestamp":    computedTimeAttr("Sample time (RFC 3339)."),
+					"cpu_count":    schema.Int32Attribute{Computed: true, MarkdownDescription: "vCPUs."},
 					"cpu_used_pct": schema.Float64Attribute{Computed: true, MarkdownDescription: "CPU use in percent."},
 					"mem_used":     schema.Int64Attribute{Computed: true, MarkdownDescription: "Memory used, bytes."},
 					"mem_total":    schema.Int64Attribute{Computed: true, MarkdownDescription: "Memory total, bytes."},
@@ -84,9 +84,7 @@ func (d *sandboxMetricsDataSource) Schema(_ context.Context, _ datasource.Schema
 func (d *sandboxMetricsDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var model sandboxMetricsDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &model)...)
-	start, errS := time.Parse(time.RFC3339, model.Start.ValueString())
-	end, errE := time.Parse(time.RFC3339, model.End.ValueString())
-	if errS == nil && errE == nil && start.After(end) {
+	if start, end := optionalTime(model.Start), optionalTime(model.End); start != nil && end != nil && start.After(*end) {
 		resp.Diagnostics.AddAttributeError(path.Root("start"), "start is after end",
 			"Set start to a time before end ("+model.End.ValueString()+").")
 	}
@@ -128,8 +126,8 @@ func (d *sandboxMetricsDataSource) Read(ctx context.Context, req datasource.Read
 			ts = time.Unix(m.TimestampUnix, 0)
 		}
 		elems = append(elems, types.ObjectValueMust(sandboxMetricAttrTypes, map[string]attr.Value{
-			"timestamp":    timeString(ts),
-			"cpu_count":    types.Int64Value(int64(m.CPUCount)),
+			"timestamp":    timeValue(ts),
+			"cpu_count":    types.Int32Value(m.CPUCount),
 			"cpu_used_pct": types.Float64Value(m.CPUUsedPct),
 			"mem_used":     types.Int64Value(m.MemUsed),
 			"mem_total":    types.Int64Value(m.MemTotal),
@@ -140,16 +138,4 @@ func (d *sandboxMetricsDataSource) Read(ctx context.Context, req datasource.Read
 	}
 	model.Metrics = types.ListValueMust(types.ObjectType{AttrTypes: sandboxMetricAttrTypes}, elems)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
-}
-
-// optionalTime parses an RFC 3339 attribute validated earlier; null gives nil.
-func optionalTime(s types.String) *time.Time {
-	if s.IsNull() || s.IsUnknown() {
-		return nil
-	}
-	t, err := time.Parse(time.RFC3339, s.ValueString())
-	if err != nil {
-		return nil
-	}
-	return &t
 }

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -10,6 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -33,6 +36,18 @@ const (
 
 	// A create that timed out is looked up for this long, checking twice.
 	lostCreateLookupTimeout = 30 * time.Second
+)
+
+// envVarsUnreadKey marks a sandbox imported with env_vars that E2B could not return: while it is
+// set, a configured env_vars is recorded in place instead of replacing the sandbox. The import
+// sets it, the first refresh after the import keeps it for the plan it serves, and the next
+// refresh (or an apply that records env_vars) removes it, so it never outlives the first apply.
+const envVarsUnreadKey = "env_vars_unread"
+
+// Values of envVarsUnreadKey (private state holds JSON).
+var (
+	envVarsImported  = []byte(`"imported"`)
+	envVarsRefreshed = []byte(`"refreshed"`)
 )
 
 // NewSandboxResource returns the e2b_sandbox resource.
@@ -116,7 +131,7 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 		plan.MetadataAll = stringMapValue(userMetadata(createReq.Metadata))
 	}
 	plan.Paused = types.BoolValue(false)
-	plan.State = types.StringValue("running")
+	plan.State = types.StringValue(e2b.SandboxStateRunning)
 	saved := plan
 	saved.nullUnknownComputed()
 	resp.Diagnostics.Append(resp.State.Set(ctx, &saved)...)
@@ -142,7 +157,7 @@ func (r *sandboxResource) refreshAfterWrite(ctx context.Context, client *e2b.Cli
 		addClientError(diags, "Could not read sandbox "+m.ID.ValueString()+" after the change", err)
 		return
 	}
-	m.applyDetail(detail, r.data.Domain, false)
+	m.applyDetail(detail, r.data.Domain)
 	m.nullUnknownComputed()
 	diags.Append(set(ctx, m)...)
 }
@@ -175,8 +190,12 @@ func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, re
 		addClientError(&resp.Diagnostics, "Could not read sandbox "+id, err)
 		return
 	}
-	importing := state.Template.IsNull()
-	state.applyDetail(detail, r.data.Domain, importing)
+	importing := state.Template.IsNull() // An import sets only the ID.
+	state.applyDetail(detail, r.data.Domain)
+	if importing {
+		state.applyImported(detail, r.data.DefaultMetadata)
+	}
+	resp.Diagnostics.Append(ageEnvVarsMark(ctx, req.Private, resp.Private, importing)...)
 	state.nullUnknownComputed()
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 	resp.Diagnostics.Append(resp.Identity.Set(ctx, sandboxIdentityModel{SandboxID: state.ID})...)
@@ -210,14 +229,14 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 	egressChanged := !plan.AllowInternetAccess.Equal(state.AllowInternetAccess) || networkEgressChanged(ctx, state.Network, plan.Network)
 
 	if wasPaused && !wantPaused {
-		resumed, _, err := client.ConnectSandbox(ctx, id, int32(plan.Timeout.ValueInt64()))
+		resumed, _, err := client.ConnectSandbox(ctx, id, plan.timeoutSeconds())
 		if err != nil {
 			addClientError(&resp.Diagnostics, "Could not resume sandbox "+id, err)
 			return
 		}
 		plan.applyCreated(resumed, r.data.Domain)
-	} else if !wantPaused && !plan.Timeout.Equal(state.Timeout) {
-		if err := client.SetSandboxTimeout(ctx, id, int32(plan.Timeout.ValueInt64())); err != nil {
+	} else if !wantPaused && !sameDuration(ctx, plan.Timeout, state.Timeout) {
+		if err := client.SetSandboxTimeout(ctx, id, plan.timeoutSeconds()); err != nil {
 			addClientAttributeError(&resp.Diagnostics, path.Root("timeout"), "Could not change the timeout of sandbox "+id, err)
 			return
 		}
@@ -241,6 +260,7 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 	}
 	// Set explicitly: a state written before identity existed carries none to pre-populate.
 	resp.Diagnostics.Append(resp.Identity.Set(ctx, sandboxIdentityModel{SandboxID: state.ID})...)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, envVarsUnreadKey, nil)...) // env_vars now follow the plan.
 	r.refreshAfterWrite(ctx, client, &plan, resp.State.Set, &resp.Diagnostics)
 }
 
@@ -270,7 +290,42 @@ func (r *sandboxResource) Delete(ctx context.Context, req resource.DeleteRequest
 }
 
 func (r *sandboxResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	id := req.ID
+	if id == "" {
+		var ident sandboxIdentityModel
+		resp.Diagnostics.Append(req.Identity.Get(ctx, &ident)...)
+		id = ident.SandboxID.ValueString()
+	}
+	if msg := checkSandboxID(id); msg != "" && !resp.Diagnostics.HasError() {
+		resp.Diagnostics.AddError("Invalid import ID", msg)
+	}
+	if resp.Diagnostics.HasError() {
+		return // Nothing was asked of E2B.
+	}
 	resource.ImportStatePassthroughWithIdentity(ctx, path.Root("id"), path.Root("sandbox_id"), req, resp)
+}
+
+// ageEnvVarsMark moves the env_vars mark of an import on by one refresh (see envVarsUnreadKey).
+func ageEnvVarsMark(ctx context.Context, prior, next privateState, importing bool) diag.Diagnostics {
+	if importing {
+		return next.SetKey(ctx, envVarsUnreadKey, envVarsImported)
+	}
+	mark, diags := prior.GetKey(ctx, envVarsUnreadKey)
+	switch {
+	case bytes.Equal(mark, envVarsImported):
+		diags.Append(next.SetKey(ctx, envVarsUnreadKey, envVarsRefreshed)...)
+	case len(mark) > 0:
+		diags.Append(next.SetKey(ctx, envVarsUnreadKey, nil)...)
+	}
+	return diags
+}
+
+// envVarsChanged replaces the sandbox when env_vars change, except right after an import, where
+// the state has none because E2B does not return them.
+func envVarsChanged(ctx context.Context, req planmodifier.MapRequest, resp *mapplanmodifier.RequiresReplaceIfFuncResponse) {
+	unread, diags := req.Private.GetKey(ctx, envVarsUnreadKey)
+	resp.Diagnostics.Append(diags...)
+	resp.RequiresReplace = len(unread) == 0
 }
 
 // findCreatedByToken looks for a sandbox whose create outcome was lost, with a fresh short
@@ -291,7 +346,7 @@ func pauseSandbox(ctx context.Context, client *e2b.Client, id string) error {
 	err := client.PauseSandbox(ctx, id)
 	if err != nil && e2b.IsConflict(err) {
 		detail, getErr := client.GetSandbox(ctx, id)
-		if getErr == nil && detail.State == "paused" {
+		if getErr == nil && detail.Paused() {
 			return nil
 		}
 	}

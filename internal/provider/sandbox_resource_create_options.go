@@ -81,7 +81,7 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 				"replaces the sandbox.",
 			Optional:      true,
 			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			Validators:    []validator.String{sandboxIDValidator(), stringvalidator.ConflictsWith(forkConflicts...)},
+			Validators:    append(sandboxIDValidators(), stringvalidator.ConflictsWith(forkConflicts...)),
 		},
 	}
 }

@@ -174,25 +174,25 @@ resource "e2b_sandbox" "test" {
 // A failed in-place change is not recorded as done: the next plan still wants it.
 func TestAccSandbox_failedTimeoutChangeIsRetried(t *testing.T) {
 	srv := newTestEmulator(t)
-	cfg := func(timeout int) string {
-		return testAccProviderBlockWith(srv, "  max_retries = 0") + fmt.Sprintf("resource \"e2b_sandbox\" \"test\" {\n  timeout = %d\n}\n", timeout)
+	cfg := func(timeout string) string {
+		return testAccProviderBlockWith(srv, "  max_retries = 0") + fmt.Sprintf("resource \"e2b_sandbox\" \"test\" {\n  timeout = %q\n}\n", timeout)
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             testAccCheckSandboxGone(t, srv),
 		Steps: []resource.TestStep{
-			{Config: cfg(300)},
+			{Config: cfg("5m")},
 			{
 				PreConfig: func() {
 					srv.SetFaults(emulator.Faults{ErrorRate: 1, Statuses: []int{500}, Routes: []string{"POST /sandboxes/{id}/timeout"}})
 				},
-				Config:      cfg(900),
+				Config:      cfg("15m"),
 				ExpectError: regexp.MustCompile(`Could not change the timeout`),
 			},
 			{
 				PreConfig: func() { srv.SetFaults(emulator.Faults{}) },
-				Config:    cfg(900),
+				Config:    cfg("15m"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionUpdate),
 				}},

@@ -2,10 +2,11 @@ package provider
 
 import (
 	"context"
-	"math"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -16,18 +17,18 @@ import (
 
 // sandboxResourceModel maps the e2b_sandbox resource.
 type sandboxResourceModel struct {
-	ID                  types.String   `tfsdk:"id"`
-	Template            types.String   `tfsdk:"template"`
-	Timeout             types.Int64    `tfsdk:"timeout"`
-	Paused              types.Bool     `tfsdk:"paused"`
-	AutoPause           types.Bool     `tfsdk:"auto_pause"`
-	AutoResume          types.Bool     `tfsdk:"auto_resume"`
-	Secure              types.Bool     `tfsdk:"secure"`
-	AllowInternetAccess types.Bool     `tfsdk:"allow_internet_access"`
-	Network             types.Object   `tfsdk:"network"`
-	Metadata            types.Map      `tfsdk:"metadata"`
-	EnvVars             types.Map      `tfsdk:"env_vars"`
-	Timeouts            timeouts.Value `tfsdk:"timeouts"`
+	ID                  types.String         `tfsdk:"id"`
+	Template            types.String         `tfsdk:"template"`
+	Timeout             timetypes.GoDuration `tfsdk:"timeout"`
+	Paused              types.Bool           `tfsdk:"paused"`
+	AutoPause           types.Bool           `tfsdk:"auto_pause"`
+	AutoResume          types.Bool           `tfsdk:"auto_resume"`
+	Secure              types.Bool           `tfsdk:"secure"`
+	AllowInternetAccess types.Bool           `tfsdk:"allow_internet_access"`
+	Network             types.Object         `tfsdk:"network"`
+	Metadata            types.Map            `tfsdk:"metadata"`
+	EnvVars             types.Map            `tfsdk:"env_vars"`
+	Timeouts            timeouts.Value       `tfsdk:"timeouts"`
 
 	// Create options (sandbox_resource_create_options.go).
 	VolumeMounts    types.Map            `tfsdk:"volume_mounts"`
@@ -36,19 +37,19 @@ type sandboxResourceModel struct {
 	IAM             types.Map            `tfsdk:"iam"`
 	ForkFrom        types.String         `tfsdk:"fork_from"`
 
-	TemplateID         types.String `tfsdk:"template_id"`
-	Alias              types.String `tfsdk:"alias"`
-	EnvdVersion        types.String `tfsdk:"envd_version"`
-	EnvdAccessToken    types.String `tfsdk:"envd_access_token"`
-	TrafficAccessToken types.String `tfsdk:"traffic_access_token"`
-	Domain             types.String `tfsdk:"domain"`
-	State              types.String `tfsdk:"state"`
-	StartedAt          types.String `tfsdk:"started_at"`
-	EndAt              types.String `tfsdk:"end_at"`
-	CPUCount           types.Int64  `tfsdk:"cpu_count"`
-	MemoryMB           types.Int64  `tfsdk:"memory_mb"`
-	DiskSizeMB         types.Int64  `tfsdk:"disk_size_mb"`
-	MetadataAll        types.Map    `tfsdk:"metadata_all"`
+	TemplateID         types.String      `tfsdk:"template_id"`
+	Alias              types.String      `tfsdk:"alias"`
+	EnvdVersion        types.String      `tfsdk:"envd_version"`
+	EnvdAccessToken    types.String      `tfsdk:"envd_access_token"`
+	TrafficAccessToken types.String      `tfsdk:"traffic_access_token"`
+	Domain             types.String      `tfsdk:"domain"`
+	State              types.String      `tfsdk:"state"`
+	StartedAt          timetypes.RFC3339 `tfsdk:"started_at"`
+	EndAt              timetypes.RFC3339 `tfsdk:"end_at"`
+	CPUCount           types.Int32       `tfsdk:"cpu_count"`
+	MemoryMB           types.Int32       `tfsdk:"memory_mb"`
+	DiskSizeMB         types.Int32       `tfsdk:"disk_size_mb"`
+	MetadataAll        types.Map         `tfsdk:"metadata_all"`
 }
 
 // sandboxNetworkModel maps the network attribute.
@@ -81,7 +82,7 @@ func (m *sandboxResourceModel) createRequest(ctx context.Context, data *Provider
 	var diags diag.Diagnostics
 	req := e2b.CreateSandboxRequest{
 		TemplateID:          m.Template.ValueString(),
-		Timeout:             int32(m.Timeout.ValueInt64()),
+		Timeout:             m.timeoutSeconds(),
 		AutoPause:           boolPtr(m.AutoPause),
 		AutoResume:          boolPtr(m.AutoResume),
 		Secure:              boolPtr(m.Secure),
@@ -149,9 +150,8 @@ func (m *sandboxResourceModel) applyCreated(s *e2b.Sandbox, providerDomain strin
 	m.Domain = types.StringValue(sandboxDomain(s.Domain, m.Domain, providerDomain))
 }
 
-// applyDetail copies what GET /sandboxes/{id} tells. importing fills inputs that are only
-// known from the API.
-func (m *sandboxResourceModel) applyDetail(d *e2b.SandboxDetail, providerDomain string, importing bool) {
+// applyDetail copies what GET /sandboxes/{id} tells.
+func (m *sandboxResourceModel) applyDetail(d *e2b.SandboxDetail, providerDomain string) {
 	m.ID = types.StringValue(d.SandboxID)
 	m.TemplateID = types.StringValue(d.TemplateID)
 	m.Alias = optionalString(d.Alias)
@@ -164,30 +164,34 @@ func (m *sandboxResourceModel) applyDetail(d *e2b.SandboxDetail, providerDomain 
 	}
 	m.Domain = types.StringValue(sandboxDomain(d.Domain, m.Domain, providerDomain))
 	m.State = types.StringValue(d.State)
-	m.Paused = types.BoolValue(d.State == "paused")
-	m.StartedAt = timeString(d.StartedAt)
-	m.EndAt = timeString(d.EndAt)
-	m.CPUCount = types.Int64Value(int64(d.CPUCount))
-	m.MemoryMB = types.Int64Value(int64(d.MemoryMB))
-	m.DiskSizeMB = types.Int64Value(int64(d.DiskSizeMB))
+	m.Paused = types.BoolValue(d.Paused())
+	m.StartedAt = timeValue(d.StartedAt)
+	m.EndAt = timeValue(d.EndAt)
+	m.CPUCount = types.Int32Value(d.CPUCount)
+	m.MemoryMB = types.Int32Value(d.MemoryMB)
+	m.DiskSizeMB = types.Int32Value(d.DiskSizeMB)
 	m.MetadataAll = stringMapValue(userMetadata(d.Metadata))
 
 	if d.Lifecycle != nil {
-		m.AutoPause = types.BoolValue(d.Lifecycle.OnTimeout == "pause")
+		m.AutoPause = types.BoolValue(d.Lifecycle.PausesOnTimeout())
 		m.AutoResume = types.BoolValue(d.Lifecycle.AutoResume)
 	}
 	if d.AllowInternetAccess != nil {
 		m.AllowInternetAccess = types.BoolValue(*d.AllowInternetAccess)
 	}
-	if !importing {
-		return
-	}
+}
+
+// applyImported fills the inputs of a sandbox just imported, which only the API can tell, as a
+// configuration that created this sandbox would have set them: metadata leaves out what
+// default_metadata adds, and env_vars (never returned by E2B) stay null until the configuration
+// gives them.
+func (m *sandboxResourceModel) applyImported(d *e2b.SandboxDetail, defaultMetadata map[string]string) {
 	m.Template = types.StringValue(d.TemplateID)
 	if d.Alias != "" {
 		m.Template = types.StringValue(d.Alias)
 	}
 	m.Secure = types.BoolValue(d.EnvdAccessToken != "")
-	m.Timeout = types.Int64Value(importedTimeout(d))
+	m.Timeout = durationValue(importedTimeout(d))
 	if m.AllowInternetAccess.IsNull() || m.AllowInternetAccess.IsUnknown() {
 		m.AllowInternetAccess = types.BoolValue(true)
 	}
@@ -198,7 +202,7 @@ func (m *sandboxResourceModel) applyDetail(d *e2b.SandboxDetail, providerDomain 
 		m.AutoResume = types.BoolValue(false)
 	}
 	m.Metadata = types.MapNull(types.StringType)
-	if meta := userMetadata(d.Metadata); len(meta) > 0 {
+	if meta := ownMetadata(userMetadata(d.Metadata), defaultMetadata); len(meta) > 0 {
 		m.Metadata = stringMapValue(meta)
 	}
 	m.EnvVars = types.MapNull(types.StringType)
@@ -206,18 +210,34 @@ func (m *sandboxResourceModel) applyDetail(d *e2b.SandboxDetail, providerDomain 
 	m.applyCreateOptionsDetail(d)
 }
 
+// ownMetadata is what remains of a sandbox's metadata without the entries default_metadata
+// gives it (same key, same value).
+func ownMetadata(all, defaults map[string]string) map[string]string {
+	out := make(map[string]string, len(all))
+	for k, v := range all {
+		if dv, ok := defaults[k]; !ok || dv != v {
+			out[k] = v
+		}
+	}
+	return out
+}
+
 // importedTimeout estimates the configured timeout of an imported running sandbox from its
 // remaining life span; E2B does not return the timeout itself.
-func importedTimeout(d *e2b.SandboxDetail) int64 {
-	const fallback = 300
-	if d.State != "running" || d.EndAt.Before(d.StartedAt) {
-		return fallback
+func importedTimeout(d *e2b.SandboxDetail) time.Duration {
+	if d.State != e2b.SandboxStateRunning || d.EndAt.Before(d.StartedAt) {
+		return defaultSandboxTimeout
 	}
-	secs := int64(math.Round(d.EndAt.Sub(d.StartedAt).Seconds()))
-	if secs < minSandboxTimeout || secs > maxSandboxTimeout {
-		return fallback
+	t := d.EndAt.Sub(d.StartedAt).Round(time.Second)
+	if t < minSandboxTimeout || t > maxSandboxTimeout {
+		return defaultSandboxTimeout
 	}
-	return secs
+	return t
+}
+
+// timeoutSeconds is the planned timeout as E2B takes it.
+func (m *sandboxResourceModel) timeoutSeconds() int32 {
+	return wholeSeconds(durationOr(m.Timeout, defaultSandboxTimeout))
 }
 
 // importedNetwork converts the API's network config; nil or empty gives null.
@@ -263,14 +283,19 @@ func sandboxDomain(fromAPI string, known types.String, providerDomain string) st
 // never holds unknowns.
 func (m *sandboxResourceModel) nullUnknownComputed() {
 	for _, s := range []*types.String{&m.TemplateID, &m.Alias, &m.EnvdVersion, &m.EnvdAccessToken,
-		&m.TrafficAccessToken, &m.Domain, &m.State, &m.StartedAt, &m.EndAt} {
+		&m.TrafficAccessToken, &m.Domain, &m.State} {
 		if s.IsUnknown() {
 			*s = types.StringNull()
 		}
 	}
-	for _, i := range []*types.Int64{&m.CPUCount, &m.MemoryMB, &m.DiskSizeMB} {
+	for _, t := range []*timetypes.RFC3339{&m.StartedAt, &m.EndAt} {
+		if t.IsUnknown() {
+			*t = timetypes.NewRFC3339Null()
+		}
+	}
+	for _, i := range []*types.Int32{&m.CPUCount, &m.MemoryMB, &m.DiskSizeMB} {
 		if i.IsUnknown() {
-			*i = types.Int64Null()
+			*i = types.Int32Null()
 		}
 	}
 	if m.MetadataAll.IsUnknown() {

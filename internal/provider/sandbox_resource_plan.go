@@ -11,6 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
 func boolReplace() []planmodifier.Bool {
@@ -66,7 +68,10 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	}
 
 	if !plan.Paused.IsUnknown() {
-		plan.State = types.StringValue(map[bool]string{true: "paused", false: "running"}[plan.Paused.ValueBool()])
+		plan.State = types.StringValue(e2b.SandboxStateRunning)
+		if plan.Paused.ValueBool() {
+			plan.State = types.StringValue(e2b.SandboxStatePaused)
+		}
 	}
 	plan.MetadataAll = r.plannedMetadataAll(ctx, plan.Metadata)
 	if !plan.ForkFrom.IsNull() { // A fork carries its source's metadata.
@@ -80,16 +85,23 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 			return
 		}
 		if !plan.ForkFrom.IsNull() && plan.ForkFrom.Equal(state.ForkFrom) {
-			plan.MetadataAll = state.MetadataAll
+			plan.MetadataAll = state.MetadataAll // a fork keeps its source's metadata
 		}
-		if !plan.MetadataAll.IsUnknown() && !plan.MetadataAll.Equal(state.MetadataAll) {
-			// default_metadata changed; E2B cannot update metadata, so the sandbox is replaced.
+		// E2B cannot update metadata: what it stores changing replaces the sandbox. A change of
+		// metadata that leaves metadata_all as it is (after an import, or a key moved to
+		// default_metadata) is recorded without a call.
+		switch {
+		case plan.MetadataAll.IsUnknown():
+			if !plan.Metadata.Equal(state.Metadata) {
+				resp.RequiresReplace = append(resp.RequiresReplace, path.Root("metadata"))
+			}
+		case !plan.MetadataAll.Equal(state.MetadataAll):
 			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("metadata_all"))
 		}
 		pausedSame := plan.Paused.Equal(state.Paused)
 		if pausedSame {
 			plan.StartedAt = state.StartedAt
-			if plan.Timeout.Equal(state.Timeout) {
+			if sameDuration(ctx, plan.Timeout, state.Timeout) {
 				plan.EndAt = state.EndAt
 			}
 		}

@@ -73,7 +73,7 @@ func readSandbox(t *testing.T, ps tfprotov6.ProviderServer, schemas *tfprotov6.G
 	state := protoObject(t, typ, map[string]tftypes.Value{
 		"id":       tftypes.NewValue(tftypes.String, id),
 		"template": tftypes.NewValue(tftypes.String, "base"),
-		"timeout":  tftypes.NewValue(tftypes.Number, 300),
+		"timeout":  tftypes.NewValue(tftypes.String, "5m"),
 	})
 	dv, err := tfprotov6.NewDynamicValue(typ, state)
 	if err != nil {

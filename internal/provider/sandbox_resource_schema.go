@@ -3,15 +3,15 @@ package provider
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int32planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -21,11 +21,16 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-const defaultSandboxTimeout = 300
+// A sandbox's life span: E2B counts it in whole seconds, up to 24 h on the Pro plan.
+const (
+	minSandboxTimeout     = time.Second
+	maxSandboxTimeout     = 24 * time.Hour
+	defaultSandboxTimeout = 5 * time.Minute
+)
 
 func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	stable := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
-	stableInt := []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}
+	stableInt := []planmodifier.Int32{int32planmodifier.UseStateForUnknown()}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "An E2B sandbox: an isolated VM started from a template. Sandboxes end by design " +
 			"when their `timeout` runs out: a sandbox that was killed is dropped from state with a warning and " +
@@ -44,16 +49,18 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				Computed:            true,
 				Default:             stringdefault.StaticString("base"),
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				Validators:          []validator.String{templateRefValidator()},
+				Validators:          templateRefValidators(),
 			},
-			"timeout": schema.Int64Attribute{
-				MarkdownDescription: fmt.Sprintf("Seconds the sandbox lives from creation, resume or the last change of this value "+
-					"(%d..%d; your plan may allow less). Default `%d`. Changed in place: the sandbox then ends this many seconds after the apply.",
-					minSandboxTimeout, maxSandboxTimeout, defaultSandboxTimeout),
+			"timeout": schema.StringAttribute{
+				MarkdownDescription: fmt.Sprintf("How long the sandbox lives from creation, resume or the last change of this value, "+
+					"as a Go duration such as `\"15m\"` or `\"2h30m\"`: %s to %s in whole seconds (your E2B plan may allow less). "+
+					"Default `\"%s\"`. Changed in place: the sandbox then ends this long after the apply.",
+					shortDuration(minSandboxTimeout), shortDuration(maxSandboxTimeout), shortDuration(defaultSandboxTimeout)),
 				Optional:   true,
 				Computed:   true,
-				Default:    int64default.StaticInt64(defaultSandboxTimeout),
-				Validators: []validator.Int64{int64validator.Between(minSandboxTimeout, maxSandboxTimeout)},
+				CustomType: timetypes.GoDurationType{},
+				Default:    stringdefault.StaticString(shortDuration(defaultSandboxTimeout)),
+				Validators: []validator.String{wholeSecondsBetween(minSandboxTimeout, maxSandboxTimeout)},
 			},
 			"paused": schema.BoolAttribute{
 				MarkdownDescription: "Whether the sandbox is paused (memory and processes are kept). Changed in place: " +
@@ -100,13 +107,13 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 							"Domains require `0.0.0.0/0` in `deny_out`. Allow rules win over deny rules.",
 						Optional:    true,
 						ElementType: types.StringType,
-						Validators:  []validator.Set{setEntriesValidator{desc: "IPs, CIDR blocks or domains", summary: "Invalid allow_out entry", check: checkAllowOutEntry}},
+						Validators:  allowOutValidators(),
 					},
 					"deny_out": schema.SetAttribute{
 						MarkdownDescription: "Outgoing destinations blocked: IP addresses or CIDR blocks only (`0.0.0.0/0` blocks everything not allowed).",
 						Optional:            true,
 						ElementType:         types.StringType,
-						Validators:          []validator.Set{setEntriesValidator{desc: "IPs or CIDR blocks", summary: "Invalid deny_out entry", check: checkIPOrCIDR}},
+						Validators:          denyOutValidators(),
 					},
 					"allow_public_traffic": schema.BoolAttribute{
 						MarkdownDescription: "Let anyone reach the sandbox's ports. When `false`, requests need the `e2b-traffic-access-token` header " +
@@ -121,19 +128,23 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				},
 			},
 			"metadata": schema.MapAttribute{
-				MarkdownDescription: "Labels stored with the sandbox (filterable in `e2b_sandboxes`). Merged over the provider's `default_metadata`. Changing it replaces the sandbox.",
-				Optional:            true,
-				ElementType:         types.StringType,
-				PlanModifiers:       []planmodifier.Map{mapplanmodifier.RequiresReplace()},
-				Validators:          metadataValidators(),
+				MarkdownDescription: "Labels stored with the sandbox (filterable in `e2b_sandboxes`). Merged over the provider's " +
+					"`default_metadata` into `metadata_all`, which is what E2B stores: a change that alters `metadata_all` replaces " +
+					"the sandbox (E2B cannot change metadata); one that does not, such as moving a key to `default_metadata` with the same value, changes nothing.",
+				Optional:    true,
+				ElementType: types.StringType,
+				Validators:  metadataValidators(),
 			},
 			"env_vars": schema.MapAttribute{
-				MarkdownDescription: "Environment variables for every process in the sandbox. Sensitive. Changing them replaces the sandbox.",
-				Optional:            true,
-				Sensitive:           true,
-				ElementType:         types.StringType,
-				PlanModifiers:       []planmodifier.Map{mapplanmodifier.RequiresReplace()},
-				Validators:          envVarsValidators(),
+				MarkdownDescription: "Environment variables for every process in the sandbox. Sensitive. Changing them replaces the sandbox. " +
+					"E2B does not return them, so after an import they follow the configuration: the first apply records them without a replacement.",
+				Optional:    true,
+				Sensitive:   true,
+				ElementType: types.StringType,
+				PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplaceIf(envVarsChanged,
+					"Changing env_vars replaces the sandbox, except right after an import.",
+					"Changing `env_vars` replaces the sandbox, except right after an import.")},
+				Validators: envVarsValidators(),
 			},
 
 			"template_id":  computedString("ID of the template the sandbox runs.", stable),
@@ -154,8 +165,8 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 			},
 			"domain":       computedString("Domain of the sandbox's hosts (`<port>-<id>.<domain>`).", stable),
 			"state":        computedString("`running` or `paused`.", nil),
-			"started_at":   computedString("When the sandbox was started or last resumed (RFC 3339).", nil),
-			"end_at":       computedString("When the sandbox times out (RFC 3339); for a paused sandbox, when it was paused. Refreshed on every read.", nil),
+			"started_at":   computedTime("When the sandbox was started or last resumed (RFC 3339)."),
+			"end_at":       computedTime("When the sandbox times out (RFC 3339); for a paused sandbox, when it was paused. Refreshed on every read."),
 			"cpu_count":    computedInt("Number of vCPUs.", stableInt),
 			"memory_mb":    computedInt("Memory in MiB.", stableInt),
 			"disk_size_mb": computedInt("Disk size in MiB.", stableInt),
@@ -189,6 +200,10 @@ func computedString(desc string, mods []planmodifier.String) schema.StringAttrib
 	return schema.StringAttribute{MarkdownDescription: desc, Computed: true, PlanModifiers: mods}
 }
 
-func computedInt(desc string, mods []planmodifier.Int64) schema.Int64Attribute {
-	return schema.Int64Attribute{MarkdownDescription: desc, Computed: true, PlanModifiers: mods}
+func computedInt(desc string, mods []planmodifier.Int32) schema.Int32Attribute {
+	return schema.Int32Attribute{MarkdownDescription: desc, Computed: true, PlanModifiers: mods}
+}
+
+func computedTime(desc string) schema.StringAttribute {
+	return schema.StringAttribute{MarkdownDescription: desc, Computed: true, CustomType: timetypes.RFC3339Type{}}
 }

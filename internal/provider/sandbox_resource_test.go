@@ -36,7 +36,7 @@ func TestAccSandbox_createUpdateTimeoutImport(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: sandboxConfig(srv, `
-  timeout  = 300
+  timeout  = "5m"
   metadata = { purpose = "acc-test" }
 `),
 				ConfigStateChecks: []statecheck.StateCheck{
@@ -57,7 +57,7 @@ func TestAccSandbox_createUpdateTimeoutImport(t *testing.T) {
 			},
 			{
 				Config: sandboxConfig(srv, `
-  timeout  = 900
+  timeout  = "15m"
   metadata = { purpose = "acc-test" }
 `),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
@@ -65,7 +65,7 @@ func TestAccSandbox_createUpdateTimeoutImport(t *testing.T) {
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					sameID.AddStateValue(sbAddr, tfjsonpath.New("id")),
-					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("timeout"), knownvalue.Int64Exact(900)),
+					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("timeout"), knownvalue.StringExact("15m")),
 				},
 				Check: testAccCheckEndAtAfter(t, srv, 600),
 			},
@@ -179,12 +179,12 @@ func TestAccSandbox_pauseResumeKeepsProcess(t *testing.T) {
 		CheckDestroy:             testAccCheckSandboxGone(t, srv),
 		Steps: []resource.TestStep{
 			{
-				Config:            sandboxConfig(srv, `timeout = 600`),
+				Config:            sandboxConfig(srv, `timeout = "10m"`),
 				ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(sbAddr, tfjsonpath.New("id"))},
 				Check:             startSleep,
 			},
 			{
-				Config: sandboxConfig(srv, "timeout = 600\npaused = true"),
+				Config: sandboxConfig(srv, "timeout = \"10m\"\npaused = true"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionUpdate),
 				}},
@@ -195,7 +195,7 @@ func TestAccSandbox_pauseResumeKeepsProcess(t *testing.T) {
 				Check: apiState("paused"),
 			},
 			{
-				Config: sandboxConfig(srv, "timeout = 600\npaused = false"),
+				Config: sandboxConfig(srv, "timeout = \"10m\"\npaused = false"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionUpdate),
 				}},
@@ -237,7 +237,7 @@ func TestAccSandbox_expiredIsRecreated(t *testing.T) {
 		CheckDestroy:             testAccCheckSandboxGone(t, srv),
 		Steps: []resource.TestStep{
 			{
-				Config:            sandboxConfig(srv, `timeout = 60`),
+				Config:            sandboxConfig(srv, `timeout = "1m"`),
 				ConfigStateChecks: []statecheck.StateCheck{ids.AddStateValue(sbAddr, tfjsonpath.New("id"))},
 				Check: func(s *terraform.State) error {
 					var err error
@@ -251,7 +251,7 @@ func TestAccSandbox_expiredIsRecreated(t *testing.T) {
 						t.Fatalf("expire %s: %v", id, err)
 					}
 				},
-				Config: sandboxConfig(srv, `timeout = 60`),
+				Config: sandboxConfig(srv, `timeout = "1m"`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionCreate),
 				}},
@@ -266,7 +266,7 @@ func TestAccSandbox_autoPausedPlansResume(t *testing.T) {
 	srv := newTestEmulator(t)
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 	var id string
-	cfg := sandboxConfig(srv, "timeout = 120\nauto_pause = true")
+	cfg := sandboxConfig(srv, "timeout = \"2m\"\nauto_pause = true")
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,

@@ -2,15 +2,11 @@ package provider
 
 import (
 	"context"
-	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
@@ -30,12 +26,9 @@ type sandboxesDataSource struct {
 }
 
 type sandboxesDataSourceModel struct {
-	State        types.Set    `tfsdk:"state"`
-	Metadata     types.Map    `tfsdk:"metadata"`
-	Template     types.String `tfsdk:"template"`
-	StartedAfter types.String `tfsdk:"started_after"`
-	IDs          types.List   `tfsdk:"ids"`
-	Sandboxes    types.List   `tfsdk:"sandboxes"`
+	sandboxFilterModel
+	IDs       types.List `tfsdk:"ids"`
+	Sandboxes types.List `tfsdk:"sandboxes"`
 }
 
 var listedSandboxAttrTypes = map[string]attr.Type{
@@ -44,11 +37,11 @@ var listedSandboxAttrTypes = map[string]attr.Type{
 	"alias":        types.StringType,
 	"state":        types.StringType,
 	"envd_version": types.StringType,
-	"started_at":   types.StringType,
-	"end_at":       types.StringType,
-	"cpu_count":    types.Int64Type,
-	"memory_mb":    types.Int64Type,
-	"disk_size_mb": types.Int64Type,
+	"started_at":   timetypes.RFC3339Type{},
+	"end_at":       timetypes.RFC3339Type{},
+	"cpu_count":    types.Int32Type,
+	"memory_mb":    types.Int32Type,
+	"disk_size_mb": types.Int32Type,
 	"metadata":     types.MapType{ElemType: types.StringType},
 }
 
@@ -60,30 +53,14 @@ func (d *sandboxesDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Running and paused sandboxes of the team, filtered, across all pages (newest first).",
 		Attributes: map[string]schema.Attribute{
-			"state": schema.SetAttribute{
-				MarkdownDescription: "Only sandboxes in these states: `running`, `paused`. Default both.",
-				Optional:            true,
-				ElementType:         types.StringType,
-				Validators: []validator.Set{
-					setvalidator.SizeAtLeast(1),
-					setvalidator.ValueStringsAre(stringvalidator.OneOf("running", "paused")),
-				},
-			},
-			"metadata": schema.MapAttribute{
-				MarkdownDescription: "Only sandboxes whose metadata has all these key/value pairs.",
-				Optional:            true,
-				ElementType:         types.StringType,
-			},
-			"template": schema.StringAttribute{
-				MarkdownDescription: "Only sandboxes of this template (ID or name, without `:tag`).",
-				Optional:            true,
-				Validators:          []validator.String{templateRefValidator(), stringvalidator.RegexMatches(noTagPattern, "must not contain a :tag")},
-			},
-			"started_after": schema.StringAttribute{
-				MarkdownDescription: "Only sandboxes started at or after this time (RFC 3339, e.g. `2026-01-02T15:04:05Z`).",
-				Optional:            true,
-				Validators:          []validator.String{rfc3339Validator()},
-			},
+			"states": schema.ListAttribute{MarkdownDescription: sandboxFilterDocs.states, Optional: true,
+				ElementType: types.StringType, Validators: sandboxStatesValidators()},
+			"metadata": schema.MapAttribute{MarkdownDescription: sandboxFilterDocs.metadata, Optional: true,
+				ElementType: types.StringType},
+			"template": schema.StringAttribute{MarkdownDescription: sandboxFilterDocs.template, Optional: true,
+				Validators: templateFilterValidators()},
+			"started_after": schema.StringAttribute{MarkdownDescription: sandboxFilterDocs.startedAfter, Optional: true,
+				CustomType: timetypes.RFC3339Type{}},
 			"ids": schema.ListAttribute{
 				MarkdownDescription: "IDs of the sandboxes found, in the order of `sandboxes`.",
 				Computed:            true,
@@ -98,11 +75,11 @@ func (d *sandboxesDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 					"alias":        schema.StringAttribute{Computed: true, MarkdownDescription: "Template alias, if any."},
 					"state":        schema.StringAttribute{Computed: true, MarkdownDescription: "`running` or `paused`."},
 					"envd_version": schema.StringAttribute{Computed: true, MarkdownDescription: "envd version."},
-					"started_at":   schema.StringAttribute{Computed: true, MarkdownDescription: "Start or last resume (RFC 3339)."},
-					"end_at":       schema.StringAttribute{Computed: true, MarkdownDescription: "When it times out, or when it was paused (RFC 3339)."},
-					"cpu_count":    schema.Int64Attribute{Computed: true, MarkdownDescription: "vCPUs."},
-					"memory_mb":    schema.Int64Attribute{Computed: true, MarkdownDescription: "Memory in MiB."},
-					"disk_size_mb": schema.Int64Attribute{Computed: true, MarkdownDescription: "Disk size in MiB."},
+					"started_at":   computedTimeAttr("Start or last resume (RFC 3339)."),
+					"end_at":       computedTimeAttr("When it times out, or when it was paused (RFC 3339)."),
+					"cpu_count":    schema.Int32Attribute{Computed: true, MarkdownDescription: "vCPUs."},
+					"memory_mb":    schema.Int32Attribute{Computed: true, MarkdownDescription: "Memory in MiB."},
+					"disk_size_mb": schema.Int32Attribute{Computed: true, MarkdownDescription: "Disk size in MiB."},
 					"metadata":     schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Metadata."},
 				}},
 			},
@@ -127,23 +104,8 @@ func (d *sandboxesDataSource) Read(ctx context.Context, req datasource.ReadReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	var p e2b.ListSandboxesParams
-	p.States, diags = stringSetFrom(ctx, model.State)
+	p, diags := model.params(ctx)
 	resp.Diagnostics.Append(diags...)
-	meta, diags := stringMapFrom(ctx, model.Metadata)
-	resp.Diagnostics.Append(diags...)
-	if len(meta) > 0 {
-		p.Metadata = meta
-	}
-	p.Template = model.Template.ValueString()
-	if s := model.StartedAfter.ValueString(); s != "" {
-		t, err := time.Parse(time.RFC3339, s)
-		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("started_after"), "Invalid time", err.Error())
-			return
-		}
-		p.StartedAfter = &t
-	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -170,11 +132,11 @@ func listedSandboxObject(s e2b.ListedSandbox) types.Object {
 		"alias":        optionalString(s.Alias),
 		"state":        types.StringValue(s.State),
 		"envd_version": types.StringValue(s.EnvdVersion),
-		"started_at":   timeString(s.StartedAt),
-		"end_at":       timeString(s.EndAt),
-		"cpu_count":    types.Int64Value(int64(s.CPUCount)),
-		"memory_mb":    types.Int64Value(int64(s.MemoryMB)),
-		"disk_size_mb": types.Int64Value(int64(s.DiskSizeMB)),
+		"started_at":   timeValue(s.StartedAt),
+		"end_at":       timeValue(s.EndAt),
+		"cpu_count":    types.Int32Value(s.CPUCount),
+		"memory_mb":    types.Int32Value(s.MemoryMB),
+		"disk_size_mb": types.Int32Value(s.DiskSizeMB),
 		"metadata":     stringMapValue(userMetadata(s.Metadata)),
 	})
 }

@@ -58,7 +58,7 @@ resource "e2b_secret" "api" {
   metadata      = { purpose = "acceptance" }
 }
 resource "e2b_sandbox" "box" {
-  timeout = 900
+  timeout = "15m"
 }
 resource "e2b_sandbox_command" "call" {
   sandbox_id = e2b_sandbox.box.id

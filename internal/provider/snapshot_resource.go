@@ -12,7 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
@@ -63,7 +62,7 @@ func (r *snapshotResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 				MarkdownDescription: "ID of the running sandbox to snapshot.",
 				Required:            true,
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				Validators:          []validator.String{sandboxIDValidator()},
+				Validators:          sandboxIDValidators(),
 			},
 			"name": schema.StringAttribute{
 				MarkdownDescription: "Optional name of the snapshot template. Taking a snapshot with a name that exists adds a new build to it.",
@@ -230,6 +229,10 @@ func (r *snapshotResource) ImportState(ctx context.Context, req resource.ImportS
 	if !ok || sandboxID == "" || snapshotID == "" {
 		resp.Diagnostics.AddError("Invalid import ID",
 			fmt.Sprintf("Expected <sandbox_id>:<snapshot_id>, such as \"i1a2b3c4:abc123:default\"; got %q.", req.ID))
+		return
+	}
+	if msg := checkSandboxID(sandboxID); msg != "" {
+		resp.Diagnostics.AddError("Invalid import ID", msg) // Refused before any request.
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("sandbox_id"), sandboxID)...)

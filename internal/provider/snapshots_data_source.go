@@ -6,7 +6,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
@@ -44,7 +43,7 @@ func (d *snapshotsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Persistent snapshots of the team (all pages), optionally only those of one sandbox or with one name.",
 		Attributes: map[string]schema.Attribute{
-			"sandbox_id": schema.StringAttribute{Optional: true, MarkdownDescription: "Only snapshots taken from this sandbox.", Validators: []validator.String{sandboxIDValidator()}},
+			"sandbox_id": schema.StringAttribute{Optional: true, MarkdownDescription: "Only snapshots taken from this sandbox.", Validators: sandboxIDValidators()},
 			"name":       schema.StringAttribute{Optional: true, MarkdownDescription: "Only snapshots with this name or ID (`name`, `namespace/name`, optionally `:tag`)."},
 			"snapshots": schema.ListNestedAttribute{
 				MarkdownDescription: "The snapshots.",

@@ -3,12 +3,12 @@ package provider
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
@@ -29,28 +29,28 @@ type templateDataSource struct {
 }
 
 type templateDataSourceModel struct {
-	TemplateID    types.String `tfsdk:"template_id"`
-	Name          types.String `tfsdk:"name"`
-	Public        types.Bool   `tfsdk:"public"`
-	Aliases       types.List   `tfsdk:"aliases"`
-	Names         types.List   `tfsdk:"names"`
-	CreatedAt     types.String `tfsdk:"created_at"`
-	UpdatedAt     types.String `tfsdk:"updated_at"`
-	LastSpawnedAt types.String `tfsdk:"last_spawned_at"`
-	SpawnCount    types.Int64  `tfsdk:"spawn_count"`
-	Builds        types.List   `tfsdk:"builds"`
+	TemplateID    types.String      `tfsdk:"template_id"`
+	Name          types.String      `tfsdk:"name"`
+	Public        types.Bool        `tfsdk:"public"`
+	Aliases       types.List        `tfsdk:"aliases"`
+	Names         types.List        `tfsdk:"names"`
+	CreatedAt     timetypes.RFC3339 `tfsdk:"created_at"`
+	UpdatedAt     timetypes.RFC3339 `tfsdk:"updated_at"`
+	LastSpawnedAt timetypes.RFC3339 `tfsdk:"last_spawned_at"`
+	SpawnCount    types.Int64       `tfsdk:"spawn_count"`
+	Builds        types.List        `tfsdk:"builds"`
 }
 
 var templateBuildAttrTypes = map[string]attr.Type{
 	"build_id":     types.StringType,
 	"status":       types.StringType,
 	"envd_version": types.StringType,
-	"created_at":   types.StringType,
-	"updated_at":   types.StringType,
-	"finished_at":  types.StringType,
-	"cpu_count":    types.Int64Type,
-	"memory_mb":    types.Int64Type,
-	"disk_size_mb": types.Int64Type,
+	"created_at":   timetypes.RFC3339Type{},
+	"updated_at":   timetypes.RFC3339Type{},
+	"finished_at":  timetypes.RFC3339Type{},
+	"cpu_count":    types.Int32Type,
+	"memory_mb":    types.Int32Type,
+	"disk_size_mb": types.Int32Type,
 }
 
 func (d *templateDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -65,20 +65,20 @@ func (d *templateDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 				MarkdownDescription: "Template ID. Exactly one of `template_id` and `name` must be set; the other is filled in.",
 				Optional:            true,
 				Computed:            true,
-				Validators:          []validator.String{templateRefValidator()},
+				Validators:          templateRefValidators(),
 			},
 			"name": schema.StringAttribute{
 				MarkdownDescription: "Template name (`name`, `namespace/name` or `namespace/name:tag`). When looked up by ID, the first name, if any.",
 				Optional:            true,
 				Computed:            true,
-				Validators:          []validator.String{templateRefValidator()},
+				Validators:          templateRefValidators(),
 			},
 			"public":          schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether other teams can use it."},
 			"aliases":         schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Aliases (deprecated by E2B in favour of `names`)."},
 			"names":           schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "All names."},
-			"created_at":      schema.StringAttribute{Computed: true, MarkdownDescription: "Creation time (RFC 3339)."},
-			"updated_at":      schema.StringAttribute{Computed: true, MarkdownDescription: "Last update (RFC 3339)."},
-			"last_spawned_at": schema.StringAttribute{Computed: true, MarkdownDescription: "Last time a sandbox started from it (RFC 3339), if ever."},
+			"created_at":      computedTimeAttr("Creation time (RFC 3339)."),
+			"updated_at":      computedTimeAttr("Last update (RFC 3339)."),
+			"last_spawned_at": computedTimeAttr("Last time a sandbox started from it (RFC 3339), if ever."),
 			"spawn_count":     schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of sandboxes started from it."},
 			"builds": schema.ListNestedAttribute{
 				MarkdownDescription: "All builds (every page).",
@@ -87,12 +87,12 @@ func (d *templateDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 					"build_id":     schema.StringAttribute{Computed: true, MarkdownDescription: "Build ID."},
 					"status":       schema.StringAttribute{Computed: true, MarkdownDescription: "`building`, `waiting`, `ready` or `error`."},
 					"envd_version": schema.StringAttribute{Computed: true, MarkdownDescription: "envd version of the build, if known."},
-					"created_at":   schema.StringAttribute{Computed: true, MarkdownDescription: "Creation time (RFC 3339)."},
-					"updated_at":   schema.StringAttribute{Computed: true, MarkdownDescription: "Last update (RFC 3339)."},
-					"finished_at":  schema.StringAttribute{Computed: true, MarkdownDescription: "When the build finished (RFC 3339), if it did."},
-					"cpu_count":    schema.Int64Attribute{Computed: true, MarkdownDescription: "vCPUs."},
-					"memory_mb":    schema.Int64Attribute{Computed: true, MarkdownDescription: "Memory in MiB."},
-					"disk_size_mb": schema.Int64Attribute{Computed: true, MarkdownDescription: "Disk size in MiB, if known."},
+					"created_at":   computedTimeAttr("Creation time (RFC 3339)."),
+					"updated_at":   computedTimeAttr("Last update (RFC 3339)."),
+					"finished_at":  computedTimeAttr("When the build finished (RFC 3339), if it did."),
+					"cpu_count":    schema.Int32Attribute{Computed: true, MarkdownDescription: "vCPUs."},
+					"memory_mb":    schema.Int32Attribute{Computed: true, MarkdownDescription: "Memory in MiB."},
+					"disk_size_mb": schema.Int32Attribute{Computed: true, MarkdownDescription: "Disk size in MiB, if known."},
 				}},
 			},
 		},
@@ -146,9 +146,9 @@ func (d *templateDataSource) Read(ctx context.Context, req datasource.ReadReques
 	model.Public = types.BoolValue(t.Public)
 	model.Aliases = stringListValue(t.Aliases)
 	model.Names = stringListValue(t.Names)
-	model.CreatedAt = timeString(t.CreatedAt)
-	model.UpdatedAt = timeString(t.UpdatedAt)
-	model.LastSpawnedAt = timePtrString(t.LastSpawnedAt)
+	model.CreatedAt = timeValue(t.CreatedAt)
+	model.UpdatedAt = timeValue(t.UpdatedAt)
+	model.LastSpawnedAt = timePtrValue(t.LastSpawnedAt)
 	model.SpawnCount = types.Int64Value(t.SpawnCount)
 	builds := make([]attr.Value, 0, len(t.Builds))
 	for _, b := range t.Builds {
@@ -159,19 +159,16 @@ func (d *templateDataSource) Read(ctx context.Context, req datasource.ReadReques
 }
 
 func templateBuildObject(b e2b.TemplateBuild) types.Object {
-	disk := types.Int64Null()
-	if b.DiskSizeMB != nil {
-		disk = types.Int64Value(int64(*b.DiskSizeMB))
-	}
+	disk := types.Int32PointerValue(b.DiskSizeMB)
 	return types.ObjectValueMust(templateBuildAttrTypes, map[string]attr.Value{
 		"build_id":     types.StringValue(b.BuildID),
 		"status":       types.StringValue(b.Status),
 		"envd_version": optionalString(b.EnvdVersion),
-		"created_at":   timeString(b.CreatedAt),
-		"updated_at":   timeString(b.UpdatedAt),
-		"finished_at":  timePtrString(b.FinishedAt),
-		"cpu_count":    types.Int64Value(int64(b.CPUCount)),
-		"memory_mb":    types.Int64Value(int64(b.MemoryMB)),
+		"created_at":   timeValue(b.CreatedAt),
+		"updated_at":   timeValue(b.UpdatedAt),
+		"finished_at":  timePtrValue(b.FinishedAt),
+		"cpu_count":    types.Int32Value(b.CPUCount),
+		"memory_mb":    types.Int32Value(b.MemoryMB),
 		"disk_size_mb": disk,
 	})
 }

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -33,17 +34,17 @@ var templateAttrTypes = map[string]attr.Type{
 	"build_id":        types.StringType,
 	"build_status":    types.StringType,
 	"envd_version":    types.StringType,
-	"cpu_count":       types.Int64Type,
-	"memory_mb":       types.Int64Type,
-	"disk_size_mb":    types.Int64Type,
+	"cpu_count":       types.Int32Type,
+	"memory_mb":       types.Int32Type,
+	"disk_size_mb":    types.Int32Type,
 	"public":          types.BoolType,
 	"aliases":         types.ListType{ElemType: types.StringType},
 	"names":           types.ListType{ElemType: types.StringType},
-	"created_at":      types.StringType,
-	"updated_at":      types.StringType,
-	"last_spawned_at": types.StringType,
+	"created_at":      timetypes.RFC3339Type{},
+	"updated_at":      timetypes.RFC3339Type{},
+	"last_spawned_at": timetypes.RFC3339Type{},
 	"spawn_count":     types.Int64Type,
-	"build_count":     types.Int64Type,
+	"build_count":     types.Int32Type,
 }
 
 func (d *templatesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -62,17 +63,17 @@ func (d *templatesDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 					"build_id":        schema.StringAttribute{Computed: true, MarkdownDescription: "ID of the current build."},
 					"build_status":    schema.StringAttribute{Computed: true, MarkdownDescription: "Status of the current build: `building`, `waiting`, `ready` or `error`."},
 					"envd_version":    schema.StringAttribute{Computed: true, MarkdownDescription: "envd version in the template."},
-					"cpu_count":       schema.Int64Attribute{Computed: true, MarkdownDescription: "vCPUs of sandboxes from this template."},
-					"memory_mb":       schema.Int64Attribute{Computed: true, MarkdownDescription: "Memory in MiB."},
-					"disk_size_mb":    schema.Int64Attribute{Computed: true, MarkdownDescription: "Disk size in MiB."},
+					"cpu_count":       schema.Int32Attribute{Computed: true, MarkdownDescription: "vCPUs of sandboxes from this template."},
+					"memory_mb":       schema.Int32Attribute{Computed: true, MarkdownDescription: "Memory in MiB."},
+					"disk_size_mb":    schema.Int32Attribute{Computed: true, MarkdownDescription: "Disk size in MiB."},
 					"public":          schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether other teams can use it."},
 					"aliases":         schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Aliases (deprecated by E2B in favour of `names`)."},
 					"names":           schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Names (`namespace/name`)."},
-					"created_at":      schema.StringAttribute{Computed: true, MarkdownDescription: "Creation time (RFC 3339)."},
-					"updated_at":      schema.StringAttribute{Computed: true, MarkdownDescription: "Last update (RFC 3339)."},
-					"last_spawned_at": schema.StringAttribute{Computed: true, MarkdownDescription: "Last time a sandbox started from it (RFC 3339), if ever."},
+					"created_at":      computedTimeAttr("Creation time (RFC 3339)."),
+					"updated_at":      computedTimeAttr("Last update (RFC 3339)."),
+					"last_spawned_at": computedTimeAttr("Last time a sandbox started from it (RFC 3339), if ever."),
 					"spawn_count":     schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of sandboxes started from it."},
-					"build_count":     schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of builds."},
+					"build_count":     schema.Int32Attribute{Computed: true, MarkdownDescription: "Number of builds."},
 				}},
 			},
 		},
@@ -111,16 +112,16 @@ func templateObject(t e2b.Template) types.Object {
 		"build_id":        types.StringValue(t.BuildID),
 		"build_status":    types.StringValue(t.BuildStatus),
 		"envd_version":    types.StringValue(t.EnvdVersion),
-		"cpu_count":       types.Int64Value(int64(t.CPUCount)),
-		"memory_mb":       types.Int64Value(int64(t.MemoryMB)),
-		"disk_size_mb":    types.Int64Value(int64(t.DiskSizeMB)),
+		"cpu_count":       types.Int32Value(t.CPUCount),
+		"memory_mb":       types.Int32Value(t.MemoryMB),
+		"disk_size_mb":    types.Int32Value(t.DiskSizeMB),
 		"public":          types.BoolValue(t.Public),
 		"aliases":         stringListValue(t.Aliases),
 		"names":           stringListValue(t.Names),
-		"created_at":      timeString(t.CreatedAt),
-		"updated_at":      timeString(t.UpdatedAt),
-		"last_spawned_at": timePtrString(t.LastSpawnedAt),
+		"created_at":      timeValue(t.CreatedAt),
+		"updated_at":      timeValue(t.UpdatedAt),
+		"last_spawned_at": timePtrValue(t.LastSpawnedAt),
 		"spawn_count":     types.Int64Value(t.SpawnCount),
-		"build_count":     types.Int64Value(int64(t.BuildCount)),
+		"build_count":     types.Int32Value(t.BuildCount),
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -11,18 +12,39 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-func TestCheckTemplateRef(t *testing.T) {
+// stringErrors runs string validators as the framework does and counts the errors.
+func stringErrors(vs []validator.String, v types.String) int {
+	resp := &validator.StringResponse{}
+	for _, vr := range vs {
+		vr.ValidateString(context.Background(), validator.StringRequest{Path: path.Root("x"), ConfigValue: v}, resp)
+	}
+	return resp.Diagnostics.ErrorsCount()
+}
+
+// mapErrors runs map validators as the framework does and counts the errors.
+func mapErrors(vs []validator.Map, m types.Map) int {
+	resp := &validator.MapResponse{}
+	for _, v := range vs {
+		v.ValidateMap(context.Background(), validator.MapRequest{Path: path.Root("metadata"), ConfigValue: m}, resp)
+	}
+	return resp.Diagnostics.ErrorsCount()
+}
+
+func TestTemplateRefValidators(t *testing.T) {
 	good := []string{"base", "rki5dems9wqfm4r03t7g", "my-team/my-template", "my-team/tpl:v2", "code-interpreter-v1", "a.b_c"}
 	bad := []string{"", "has space", "a/b/c", "a::b", "/lead", "tail/", "x:", "ünïcode", strings.Repeat("a", 257)}
 	for _, s := range good {
-		if msg := checkTemplateRef(s); msg != "" {
-			t.Errorf("checkTemplateRef(%q) = %q, want ok", s, msg)
+		if n := stringErrors(templateRefValidators(), types.StringValue(s)); n != 0 {
+			t.Errorf("template %q: %d errors, want none", s, n)
 		}
 	}
 	for _, s := range bad {
-		if checkTemplateRef(s) == "" {
-			t.Errorf("checkTemplateRef(%q) accepted a bad reference", s)
+		if stringErrors(templateRefValidators(), types.StringValue(s)) == 0 {
+			t.Errorf("template %q accepted", s)
 		}
+	}
+	if stringErrors(templateFilterValidators(), types.StringValue("my-team/tpl:v2")) == 0 {
+		t.Error("a template filter with a tag was accepted")
 	}
 }
 
@@ -63,25 +85,7 @@ func TestCheckHostPort(t *testing.T) {
 	}
 }
 
-func TestCheckMetadataEntry(t *testing.T) {
-	if msg := checkMetadataEntry("owner", "me"); msg != "" {
-		t.Errorf("valid entry rejected: %s", msg)
-	}
-	cases := map[string][2]string{
-		"empty key":    {"", "v"},
-		"long key":     {strings.Repeat("k", maxMetadataKeyLen+1), "v"},
-		"long value":   {"k", strings.Repeat("v", maxMetadataValueLen+1)},
-		"reserved key": {"e2b-terraform-create-token", "v"},
-		"bad utf-8":    {"k", "\xff"},
-	}
-	for name, c := range cases {
-		if checkMetadataEntry(c[0], c[1]) == "" {
-			t.Errorf("%s accepted", name)
-		}
-	}
-}
-
-func TestCheckHTTPURLAndRFC3339(t *testing.T) {
+func TestCheckHTTPURL(t *testing.T) {
 	if checkHTTPURL("http://127.0.0.1:3000") != "" || checkHTTPURL("https://api.e2b.app") != "" {
 		t.Error("valid URL rejected")
 	}
@@ -90,42 +94,46 @@ func TestCheckHTTPURLAndRFC3339(t *testing.T) {
 			t.Errorf("checkHTTPURL(%q) accepted", s)
 		}
 	}
-	if checkRFC3339("2026-01-02T15:04:05Z") != "" || checkRFC3339("2026-01-02T15:04:05+02:00") != "" {
-		t.Error("valid time rejected")
-	}
-	if checkRFC3339("2026-01-02") == "" || checkRFC3339("yesterday") == "" {
-		t.Error("invalid time accepted")
-	}
 }
 
-func TestMapEntriesValidator(t *testing.T) {
-	v := metadataValidators()[0]
-	run := func(m types.Map) int {
-		resp := &validator.MapResponse{}
-		v.ValidateMap(context.Background(), validator.MapRequest{Path: path.Root("metadata"), ConfigValue: m}, resp)
-		return resp.Diagnostics.ErrorsCount()
-	}
+func TestMetadataValidators(t *testing.T) {
 	ok := types.MapValueMust(types.StringType, map[string]attr.Value{"a": types.StringValue("b")})
-	if n := run(ok); n != 0 {
+	if n := mapErrors(metadataValidators(), ok); n != 0 {
 		t.Errorf("valid map: %d errors", n)
 	}
-	bad := types.MapValueMust(types.StringType, map[string]attr.Value{"": types.StringValue("b"), "e2b-terraform-create-token": types.StringValue("x")})
-	if n := run(bad); n != 2 {
-		t.Errorf("bad map: %d errors, want 2", n)
+	bad := types.MapValueMust(types.StringType, map[string]attr.Value{
+		"":                                       types.StringValue("b"),
+		"e2b-terraform-create-token":             types.StringValue("x"),
+		strings.Repeat("k", maxMetadataKeyLen+1): types.StringValue("v"),
+		"long":                                   types.StringValue(strings.Repeat("v", maxMetadataValueLen+1)),
+	})
+	if n := mapErrors(metadataValidators(), bad); n != 4 {
+		t.Errorf("bad map: %d errors, want 4 (empty key, reserved key, long key, long value)", n)
 	}
-	if n := run(types.MapUnknown(types.StringType)); n != 0 {
+	if n := mapErrors(metadataValidators(), types.MapUnknown(types.StringType)); n != 0 {
 		t.Errorf("unknown map: %d errors, want 0", n)
 	}
 	unknownValue := types.MapValueMust(types.StringType, map[string]attr.Value{"k": types.StringUnknown()})
-	if n := run(unknownValue); n != 0 {
+	if n := mapErrors(metadataValidators(), unknownValue); n != 0 {
 		t.Errorf("map with an unknown value: %d errors, want 0", n)
 	}
 	big := map[string]attr.Value{}
 	for i := range maxMetadataEntries + 1 {
 		big[strings.Repeat("k", i+1)] = types.StringValue("v")
 	}
-	if n := run(types.MapValueMust(types.StringType, big)); n != 1 {
+	if n := mapErrors(metadataValidators(), types.MapValueMust(types.StringType, big)); n != 1 {
 		t.Errorf("too many entries: %d errors, want 1", n)
+	}
+}
+
+func TestEnvVarsValidators(t *testing.T) {
+	good := types.MapValueMust(types.StringType, map[string]attr.Value{"_A1": types.StringValue("v"), "PATH": types.StringValue("x")})
+	if n := mapErrors(envVarsValidators(), good); n != 0 {
+		t.Errorf("valid names: %d errors", n)
+	}
+	bad := types.MapValueMust(types.StringType, map[string]attr.Value{"1BAD": types.StringValue("v"), "A-B": types.StringValue("v")})
+	if n := mapErrors(envVarsValidators(), bad); n != 2 {
+		t.Errorf("bad names: %d errors, want 2", n)
 	}
 }
 
@@ -134,10 +142,59 @@ func TestCheckSandboxID(t *testing.T) {
 		if msg := checkSandboxID(ok); msg != "" {
 			t.Errorf("checkSandboxID(%q) = %q, want valid", ok, msg)
 		}
+		if n := stringErrors(sandboxIDValidators(), types.StringValue(ok)); n != 0 {
+			t.Errorf("sandbox ID %q: %d errors", ok, n)
+		}
 	}
-	for _, bad := range []string{"", "not an id!", "I3KQ", "a_b", "a-b-c", "-abc", "abc-"} {
+	for _, bad := range []string{"", "not an id!", "I3KQ", "a_b", "a-b-c", "-abc", "abc-", "abc\x00"} {
 		if msg := checkSandboxID(bad); !strings.Contains(msg, "is not an E2B sandbox ID") {
 			t.Errorf("checkSandboxID(%q) = %q, want a rejection", bad, msg)
 		}
+		if stringErrors(sandboxIDValidators(), types.StringValue(bad)) == 0 {
+			t.Errorf("sandbox ID %q accepted", bad)
+		}
+	}
+}
+
+// Paths that can only name a directory, and control characters, are refused before any request.
+func TestFilePathChecks(t *testing.T) {
+	for _, ok := range []string{"a.txt", "~/a.txt", "/home/user/a.txt", "./a.txt", "dir/.hidden", "/tmp/../etc/x.conf"} {
+		if msg := checkFilePath(ok) + checkNoControlChars(ok); msg != "" {
+			t.Errorf("path %q refused: %s", ok, msg)
+		}
+	}
+	for _, dir := range []string{"", " ", ".", "..", "/", "~", "a/", "/tmp/..", "/tmp/.", "x/.."} {
+		if checkFilePath(dir) == "" {
+			t.Errorf("path %q names a directory but was accepted", dir)
+		}
+	}
+	for _, ctl := range []string{"a\x00b", "line\nbreak", "tab\there", "del\x7f"} {
+		if checkNoControlChars(ctl) == "" {
+			t.Errorf("path %q with a control character was accepted", ctl)
+		}
+	}
+}
+
+func TestDurationRange(t *testing.T) {
+	v := []validator.String{wholeSecondsBetween(time.Second, 24*time.Hour)}
+	for _, ok := range []string{"1s", "15m", "2h30m", "24h", "86400s"} {
+		if n := stringErrors(v, types.StringValue(ok)); n != 0 {
+			t.Errorf("%q: %d errors, want none", ok, n)
+		}
+	}
+	for _, bad := range []string{"0s", "500ms", "1500ms", "24h0m1s", "-5m"} {
+		if stringErrors(v, types.StringValue(bad)) != 1 {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	// Bad syntax is the type's to report, once.
+	if n := stringErrors(v, types.StringValue("ten minutes")); n != 0 {
+		t.Errorf("bad syntax reported by the range too (%d errors)", n)
+	}
+	if got := shortDuration(24 * time.Hour); got != "24h" {
+		t.Errorf("shortDuration(24h) = %q", got)
+	}
+	if got := shortDuration(90 * time.Second); got != "1m30s" {
+		t.Errorf("shortDuration(90s) = %q", got)
 	}
 }

@@ -31,11 +31,11 @@ resource "e2b_volume" "shared" {
 
 const twoSandboxesSharing = `
 resource "e2b_sandbox" "a" {
-  timeout       = 900
+  timeout       = "15m"
   volume_mounts = { (e2b_volume.shared.name) = "/mnt/shared" }
 }
 resource "e2b_sandbox" "b" {
-  timeout       = 900
+  timeout       = "15m"
   volume_mounts = { (e2b_volume.shared.name) = "/home/user/data" }
 }
 resource "e2b_sandbox_command" "write" {
@@ -56,7 +56,7 @@ data "e2b_volumes" "all" {
 
 const laterSandbox = `
 resource "e2b_sandbox" "c" {
-  timeout       = 900
+  timeout       = "15m"
   volume_mounts = { (e2b_volume.shared.name) = "/opt/v" }
 }
 resource "e2b_sandbox_command" "read_later" {

@@ -97,7 +97,7 @@ func TestAccWebhook_signedLifecycleDeliveries(t *testing.T) {
 	const secret = "hook-Secret-51d0"
 	t.Setenv("TF_VAR_hook_secret", secret)
 	box := func(paused bool) string {
-		return fmt.Sprintf("resource \"e2b_sandbox\" \"box\" {\n  timeout = 900\n  paused  = %t\n}\n", paused)
+		return fmt.Sprintf("resource \"e2b_sandbox\" \"box\" {\n  timeout = \"15m\"\n  paused  = %t\n}\n", paused)
 	}
 	var sandboxID string
 	cfg := func(sandbox string) string { return webhookConfig(srv, okSrv.URL, flakySrv.URL, sandbox) }

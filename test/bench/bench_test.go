@@ -40,7 +40,7 @@ func chainConfig(n int, withCommands bool) string {
 	cfg := header + fmt.Sprintf(`
 resource "e2b_sandbox" "s" {
   count   = %[1]d
-  timeout = 3600
+  timeout = "1h"
 }
 
 resource "e2b_sandbox_file" "f" {

@@ -29,9 +29,10 @@ const someID = "iabcdefghij0123456789"
 
 var badInputs = []badInput{
 	// e2b_sandbox
-	{"timeout zero", `resource "e2b_sandbox" "s" { timeout = 0 }`, `(?s)timeout.*(1|between)`},
-	{"timeout beyond a day", `resource "e2b_sandbox" "s" { timeout = 86401 }`, `(?s)86400`},
-	{"timeout not a number", `resource "e2b_sandbox" "s" { timeout = "soon" }`, `(?i)number is required|Incorrect attribute value type|a number is required`},
+	{"timeout zero", `resource "e2b_sandbox" "s" { timeout = "0s" }`, `(?s)timeout.*1s.*24h`},
+	{"timeout beyond a day", `resource "e2b_sandbox" "s" { timeout = "24h1s" }`, `(?s)timeout.*24h`},
+	{"timeout not a duration", `resource "e2b_sandbox" "s" { timeout = "soon" }`, `(?i)duration`},
+	{"timeout in seconds without a unit", `resource "e2b_sandbox" "s" { timeout = 300 }`, `(?i)missing unit`},
 	{"empty template", `resource "e2b_sandbox" "s" { template = "" }`, `(?i)template`},
 	{"template with spaces", `resource "e2b_sandbox" "s" { template = "my template" }`, `(?i)template`},
 	{"template with two tags", `resource "e2b_sandbox" "s" { template = "a:b:c" }`, `(?i)template`},
@@ -50,15 +51,20 @@ var badInputs = []badInput{
   secure  = false
   network = { allow_public_traffic = false }
 }`, `(?i)secure`},
-	{"mask_request_host malformed", `resource "e2b_sandbox" "s" { network = { mask_request_host = "bad host:port:x" } }`, `(?i)not a host name`},
-	{"timeout not whole", `resource "e2b_sandbox" "s" { timeout = 1.5 }`, `(?i)integer|whole number`},
+	{"mask_request_host malformed", `resource "e2b_sandbox" "s" { network = { mask_request_host = "bad host:port:x" } }`, `(?i)must be a host name`},
+	{"timeout not whole", `resource "e2b_sandbox" "s" { timeout = "90.5s" }`, `(?i)whole seconds`},
 	// provider
 	{"api_url not http", `provider "e2b" { api_url = "ftp://example.com" }
 resource "e2b_sandbox" "s" {}`, `(?i)http:// or https://`},
 	{"negative retries", `provider "e2b" { max_retries = -1 }
 resource "e2b_sandbox" "s" {}`, `(?i)max_retries`},
-	{"zero request timeout", `provider "e2b" { request_timeout = 0 }
+	{"zero request timeout", `provider "e2b" { request_timeout = "0s" }
 resource "e2b_sandbox" "s" {}`, `(?i)request_timeout`},
+	{"retry waits crossed", `provider "e2b" {
+  retry_wait_min = "5s"
+  retry_wait_max = "1s"
+}
+resource "e2b_sandbox" "s" {}`, `(?i)retry_wait_min.*retry_wait_max`},
 	{"default_metadata too long", `provider "e2b" { default_metadata = { k = "` + strings.Repeat("v", 5000) + `" } }
 resource "e2b_sandbox" "s" {}`, `(?i)metadata`},
 	// e2b_sandbox_file
@@ -77,6 +83,21 @@ resource "e2b_sandbox" "s" {}`, `(?i)metadata`},
   path       = "/home/user/a"
   source     = "does/not/exist.txt"
 }`, `(?i)does/not/exist\.txt`},
+	{"source is a device", `resource "e2b_sandbox_file" "f" {
+  sandbox_id = "` + someID + `"
+  path       = "/home/user/a"
+  source     = "/dev/zero"
+}`, `(?i)regular file`},
+	{"path names a directory", `resource "e2b_sandbox_file" "f" {
+  sandbox_id = "` + someID + `"
+  path       = "/tmp/.."
+  content    = "x"
+}`, `(?i)must name a file`},
+	{"NUL in path", `resource "e2b_sandbox_file" "f" {
+  sandbox_id = "` + someID + `"
+  path       = "/home/user/a\u0000b"
+  content    = "x"
+}`, `(?i)control characters`},
 	{"empty path", `resource "e2b_sandbox_file" "f" {
   sandbox_id = "` + someID + `"
   path       = ""
@@ -90,7 +111,7 @@ resource "e2b_sandbox" "s" {}`, `(?i)metadata`},
   sandbox_id = "not an id!"
   path       = "/home/user/a"
   content    = "x"
-}`, `(?i)not an E2B sandbox ID`},
+}`, `(?i)E2B sandbox ID`},
 	// e2b_sandbox_command
 	{"empty command", `resource "e2b_sandbox_command" "c" {
   sandbox_id = "` + someID + `"
@@ -119,7 +140,7 @@ resource "e2b_sandbox" "s" {}`, `(?i)metadata`},
   sandbox_id = "` + someID + `"
   limit      = 5000
 }`, `(?i)1000`},
-	{"sandboxes state unknown", `data "e2b_sandboxes" "all" { state = ["sleeping"] }`, `(?i)running|paused`},
+	{"sandboxes state unknown", `data "e2b_sandboxes" "all" { states = ["sleeping"] }`, `(?i)running|paused`},
 	{"sandboxes started_after not a time", `data "e2b_sandboxes" "all" { started_after = "yesterday" }`, `(?i)RFC ?3339`},
 	{"sandbox_host port out of range", `output "h" { value = provider::e2b::sandbox_host("` + someID + `", 70000) }`, `(?i)65535`},
 	// e2b_snapshot

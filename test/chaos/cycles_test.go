@@ -30,13 +30,13 @@ terraform {
 
 provider "e2b" {
   max_retries    = 10
-  retry_wait_min = 50
-  retry_wait_max = 1000
+  retry_wait_min = "50ms"
+  retry_wait_max = "1s"
 }
 
 resource "e2b_sandbox" "s" {
   count    = var.n
-  timeout  = 600 + var.gen
+  timeout  = "${600 + var.gen}s"
   metadata = { suite = "chaos", index = tostring(count.index) }
 }
 

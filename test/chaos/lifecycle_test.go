@@ -24,8 +24,8 @@ variable "cmd" {
   default = "true"
 }
 variable "timeout" {
-  type    = number
-  default = 600
+  type    = string
+  default = "10m"
 }
 variable "upload" {
   type    = string
@@ -170,7 +170,7 @@ func TestChaosExpiryBetweenPlanAndApply(t *testing.T) {
 		t.Fatalf("want one sandbox, have %v", ids)
 	}
 
-	if r := ws.Run(ctx, "plan", "-out=change.tfplan", "-no-color", "-input=false", "-var", "timeout=900"); r.Err != nil {
+	if r := ws.Run(ctx, "plan", "-out=change.tfplan", "-no-color", "-input=false", "-var", "timeout=15m"); r.Err != nil {
 		t.Fatalf("plan: %v\n%s", r.Err, r.Output())
 	}
 	if err := srv.Expire(ids[0]); err != nil {
@@ -184,12 +184,12 @@ func TestChaosExpiryBetweenPlanAndApply(t *testing.T) {
 		t.Fatalf("diagnostic does not say the sandbox is gone:\n%s", r.Stderr)
 	}
 	t.Logf("diagnostic: %s", lastError(r.Stderr))
-	expectRecreatePlan(t, ctx, ws, "-var", "timeout=900")
-	mustApply(t, ctx, ws, "-var", "timeout=900")
+	expectRecreatePlan(t, ctx, ws, "-var", "timeout=15m")
+	mustApply(t, ctx, ws, "-var", "timeout=15m")
 	if got := srv.Counters().SandboxesCreated; got != 2 {
 		t.Fatalf("sandboxes created %d, want 2 (the original and its replacement)", got)
 	}
-	destroyAndCheck(t, ctx, ws, srv, "-var", "timeout=900")
+	destroyAndCheck(t, ctx, ws, srv, "-var", "timeout=15m")
 }
 
 // TestChaosKilledMidCommand: the sandbox dies while a command runs in it.

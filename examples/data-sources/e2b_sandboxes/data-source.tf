@@ -1,6 +1,6 @@
 # Paused sandboxes of one project started this year (all pages).
 data "e2b_sandboxes" "paused" {
-  state         = ["paused"]
+  states        = ["paused"]
   metadata      = { project = "demo" }
   template      = "base"
   started_after = "2026-01-01T00:00:00Z"

@@ -1,6 +1,6 @@
 resource "e2b_sandbox" "example" {
   template = "base"
-  timeout  = 3600 # seconds; changed in place
+  timeout  = "1h" # a Go duration; changed in place
 
   # Pause instead of being killed when the timeout runs out; `paused = false`
   # in the configuration then resumes it on the next apply.

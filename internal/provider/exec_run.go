@@ -5,116 +5,33 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-// Shared by the e2b_exec action and the e2b_sandbox_command resource.
+// Bounds of what a diagnostic about a command quotes.
 const (
-	defaultExecTimeout = 10 * time.Minute
-	maxExecTimeout     = 24 * time.Hour
 	// diagTailBytes bounds the output quoted in an error diagnostic.
 	diagTailBytes = 4 << 10
 	// maxCommandInDiag bounds how much of the command text a diagnostic repeats.
 	maxCommandInDiag = 200
 )
 
-// execInputs are the settings both command types accept.
-type execInputs struct {
-	SandboxID string
-	Command   string
-	Cwd       string
-	User      string
-	Env       map[string]string
-	Stdin     *string
-	Timeout   time.Duration
-}
-
-// execInputsFrom converts the attributes both command types share.
-func execInputsFrom(ctx context.Context, sandboxID, command, cwd, user, stdin types.String, env types.Map, timeout types.String) (execInputs, diag.Diagnostics) {
-	in := execInputs{
-		SandboxID: sandboxID.ValueString(),
-		Command:   command.ValueString(),
-		Cwd:       cwd.ValueString(),
-		User:      user.ValueString(),
-	}
-	var diags diag.Diagnostics
-	if !stdin.IsNull() {
-		s := stdin.ValueString()
-		in.Stdin = &s
-	}
-	if !env.IsNull() {
-		diags.Append(env.ElementsAs(ctx, &in.Env, false)...)
-	}
-	t, err := parseExecTimeout(timeout.ValueString())
-	if err != nil {
-		diags.AddAttributeError(path.Root("timeout"), "Invalid timeout", "timeout "+err.Error()+".")
-	}
-	in.Timeout = t
-	return in, diags
-}
-
-// parseExecTimeout reads a timeout such as "90s" or "10m"; empty means the default.
-func parseExecTimeout(s string) (time.Duration, error) {
-	if s == "" {
-		return defaultExecTimeout, nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		return 0, fmt.Errorf("%q is not a duration: use a number with a unit, such as \"90s\", \"10m\" or \"1h30m\"", s)
-	}
-	if d < time.Second || d > maxExecTimeout {
-		return 0, fmt.Errorf("%q is out of range: the timeout must be between 1s and 24h", s)
-	}
-	return d, nil
-}
-
-// validateExecConfig reports plan-time problems with known values.
-func validateExecConfig(command, timeout types.String, diags *diag.Diagnostics) {
-	if !command.IsNull() && !command.IsUnknown() && strings.TrimSpace(command.ValueString()) == "" {
-		diags.AddAttributeError(path.Root("command"), "Empty command",
-			"command must contain a shell command to run in the sandbox, for example \"make test\".")
-	}
-	if !timeout.IsNull() && !timeout.IsUnknown() {
-		if _, err := parseExecTimeout(timeout.ValueString()); err != nil {
-			diags.AddAttributeError(path.Root("timeout"), "Invalid timeout", "timeout "+err.Error()+".")
-		}
-	}
-}
-
-// execRequest builds the client request; out may be nil.
-func (in execInputs) execRequest(maxOutput int, out func(e2b.OutputBatch)) e2b.ExecRequest {
-	r := e2b.ExecRequest{
-		Command:        in.Command,
-		Cwd:            in.Cwd,
-		Env:            in.Env,
-		Timeout:        in.Timeout,
-		MaxOutputBytes: maxOutput,
-		OnOutput:       out,
-	}
-	if in.Stdin != nil {
-		r.Stdin = strings.NewReader(*in.Stdin)
-	}
-	return r
-}
-
-// runExec finds the sandbox's envd and runs the command. Errors come back as
-// diagnostics worded for the user.
-func runExec(ctx context.Context, data *ProviderData, in execInputs, req e2b.ExecRequest) (*e2b.ExecResult, diag.Diagnostics) {
-	var diags diag.Diagnostics
+// runExec finds the sandbox's envd and runs the command. Errors come back as diagnostics worded
+// for the user; a non-zero exit or a timeout is a result (see commandFailed).
+func runExec(ctx context.Context, data *ProviderData, m execModel, maxOutput int, onOutput func(e2b.OutputBatch)) (*e2b.ExecResult, diag.Diagnostics) {
+	req, diags := m.request(ctx, maxOutput, onOutput)
 	client, d := data.Client()
 	diags.Append(d...)
 	if diags.HasError() {
 		return nil, diags
 	}
-	envd, err := client.SandboxEnvd(ctx, in.SandboxID, in.User)
+	sandboxID := m.SandboxID.ValueString()
+	envd, err := client.SandboxEnvd(ctx, sandboxID, m.User.ValueString())
 	if err != nil {
-		diags.Append(sandboxLookupDiagnostic("Could not run command", in.SandboxID, err))
+		diags.Append(sandboxLookupDiagnostic("Could not run command", sandboxID, err))
 		return nil, diags
 	}
 	res, err := envd.Exec(ctx, req)
@@ -123,9 +40,9 @@ func runExec(ctx context.Context, data *ProviderData, in execInputs, req e2b.Exe
 	case ctx.Err() != nil:
 		diags.AddError("Command cancelled",
 			fmt.Sprintf("The run was cancelled, so the command %s was killed in sandbox %q (SIGKILL).",
-				quoteCommand(in.Command), in.SandboxID))
+				quoteCommand(req.Command), sandboxID))
 	default:
-		diags.Append(envdDiagnostic("Could not run command", in.SandboxID, err))
+		diags.Append(envdDiagnostic("Could not run command", sandboxID, err))
 	}
 	return res, diags
 }
@@ -160,13 +77,14 @@ func envdDiagnostic(summary, sandboxID string, err error) diag.Diagnostic {
 }
 
 // failedCommandDiagnostic describes a non-zero exit or a timeout.
-func failedCommandDiagnostic(in execInputs, res *e2b.ExecResult) diag.Diagnostic {
+func failedCommandDiagnostic(m execModel, res *e2b.ExecResult) diag.Diagnostic {
 	var b strings.Builder
+	command, sandboxID, timeout := quoteCommand(m.Command.ValueString()), m.SandboxID.ValueString(), shortDuration(m.timeout())
 	if res.TimedOut {
 		fmt.Fprintf(&b, "The command %s in sandbox %q did not finish within its timeout of %s and was killed (SIGKILL); "+
-			"it is reported with exit code %d.", quoteCommand(in.Command), in.SandboxID, in.Timeout, res.ExitCode)
+			"it is reported with exit code %d.", command, sandboxID, timeout, res.ExitCode)
 	} else {
-		fmt.Fprintf(&b, "The command %s in sandbox %q exited with code %d", quoteCommand(in.Command), in.SandboxID, res.ExitCode)
+		fmt.Fprintf(&b, "The command %s in sandbox %q exited with code %d", command, sandboxID, res.ExitCode)
 		if res.Status != "" && !strings.HasPrefix(res.Status, "exit status") {
 			fmt.Fprintf(&b, " (%s)", res.Status)
 		}
@@ -178,7 +96,7 @@ func failedCommandDiagnostic(in execInputs, res *e2b.ExecResult) diag.Diagnostic
 	}
 	summary := fmt.Sprintf("Command failed with exit code %d", res.ExitCode)
 	if res.TimedOut {
-		summary = "Command timed out after " + in.Timeout.String()
+		summary = "Command timed out after " + timeout
 	}
 	return diag.NewErrorDiagnostic(summary, b.String())
 }

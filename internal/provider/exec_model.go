@@ -1,0 +1,79 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+)
+
+// Bounds of a command's timeout, shared by the e2b_exec action and the e2b_sandbox_command resource.
+const (
+	defaultExecTimeout = 10 * time.Minute
+	minExecTimeout     = time.Second
+	maxExecTimeout     = 24 * time.Hour
+)
+
+// execModel is one command run as both the e2b_exec action and the e2b_sandbox_command resource
+// take it; their models embed it.
+type execModel struct {
+	SandboxID types.String         `tfsdk:"sandbox_id"`
+	Command   types.String         `tfsdk:"command"`
+	Cwd       types.String         `tfsdk:"cwd"`
+	Env       types.Map            `tfsdk:"env"`
+	User      types.String         `tfsdk:"user"`
+	Stdin     types.String         `tfsdk:"stdin"`
+	Timeout   timetypes.GoDuration `tfsdk:"timeout"`
+}
+
+// execDocs describe the inputs both command types take, so both document them alike.
+var execDocs = struct {
+	sandboxID, command, cwd, user, timeout, env, stdin string
+}{
+	sandboxID: "ID of the sandbox to run the command in.",
+	command:   "Shell command, run with `bash -l -c`.",
+	cwd: "Working directory: absolute, `~/…`, or relative to the user's home. " +
+		"Defaults to the template's working directory or the user's home.",
+	user: "User to run the command as, e.g. `root`. Defaults to the template's user (`user`).",
+	timeout: fmt.Sprintf("How long the command may run before it is killed (SIGKILL; reported as exit code %d), as a Go "+
+		"duration such as `\"90s\"` or `\"10m\"`: %s to %s. Defaults to `\"%s\"`.", e2b.ExitCodeTimeout,
+		shortDuration(minExecTimeout), shortDuration(maxExecTimeout), shortDuration(defaultExecTimeout)),
+	env:   "Environment variables for the command, added to the sandbox's own.",
+	stdin: "Text written to the command's standard input, which is then closed. Without it the command reads nothing (`/dev/null`).",
+}
+
+// execTimeoutValidators bound a command's timeout.
+func execTimeoutValidators() []validator.String {
+	return []validator.String{durationBetween(minExecTimeout, maxExecTimeout)}
+}
+
+func (m execModel) timeout() time.Duration { return durationOr(m.Timeout, defaultExecTimeout) }
+
+// request builds the client's request; onOutput may be nil.
+func (m execModel) request(ctx context.Context, maxOutput int, onOutput func(e2b.OutputBatch)) (e2b.ExecRequest, diag.Diagnostics) {
+	r := e2b.ExecRequest{
+		Command:        m.Command.ValueString(),
+		Cwd:            m.Cwd.ValueString(),
+		Timeout:        m.timeout(),
+		MaxOutputBytes: maxOutput,
+		OnOutput:       onOutput,
+	}
+	var diags diag.Diagnostics
+	if !m.Env.IsNull() && !m.Env.IsUnknown() {
+		diags.Append(m.Env.ElementsAs(ctx, &r.Env, false)...)
+	}
+	if !m.Stdin.IsNull() {
+		r.Stdin = strings.NewReader(m.Stdin.ValueString())
+	}
+	return r, diags
+}
+
+// commandFailed reports a run that ended with a non-zero exit code or at its timeout.
+func commandFailed(res *e2b.ExecResult) bool { return res.TimedOut || res.ExitCode != 0 }
