@@ -26,7 +26,7 @@ type networkConfig struct {
 }
 
 // sandbox is one emulated sandbox. Lifecycle fields are guarded by Server.mu;
-// logs, samples, streams and file metadata by sandbox.mu.
+// logs, samples, streams and watchers by sandbox.mu.
 type sandbox struct {
 	srv            *Server
 	id             string
@@ -60,7 +60,6 @@ type sandbox struct {
 	samples  []metricSample
 	streams  map[int]chan struct{}
 	streamID int
-	fileMeta map[string]map[string]string // host path -> X-Metadata values
 	watchers map[string]*watcher
 	killed   bool
 }
@@ -92,7 +91,6 @@ func (s *Server) newSandboxLocked(t *template, ref string) (*sandbox, error) {
 		srv: s, id: id, tmpl: t, templateRef: ref, state: stateRunning,
 		dir:      filepath.Join(s.dataDir, "sandboxes", id),
 		streams:  map[int]chan struct{}{},
-		fileMeta: map[string]map[string]string{},
 		watchers: map[string]*watcher{},
 		metadata: map[string]string{}, envVars: map[string]string{},
 	}
@@ -109,6 +107,9 @@ func (s *Server) newSandboxLocked(t *template, ref string) (*sandbox, error) {
 		}
 	}
 	if err := os.Chmod(sb.tmpDir(), 0o777|os.ModeSticky); err != nil {
+		return nil, err
+	}
+	if err := sb.boot(); err != nil {
 		return nil, err
 	}
 	now := time.Now().UTC()
@@ -220,6 +221,8 @@ func (s *Server) resumeLocked(sb *sandbox, timeout time.Duration) {
 	if sb.pausedByMemory {
 		sb.procs.signalAll(sigCont)
 		sb.procs.forEach((*process).thawDeadline)
+	} else {
+		sb.reboot()
 	}
 	s.armTimerLocked(sb)
 }
@@ -230,6 +233,7 @@ func (sb *sandbox) destroy() {
 	sb.killed = true
 	sb.mu.Unlock()
 	sb.dropStreams()
+	sb.closeWatchers()
 	sb.procs.killAll()
 	if err := os.RemoveAll(sb.dir); err != nil {
 		sb.srv.logf("emulator: remove sandbox %s files: %v", sb.id, err)
