@@ -33,14 +33,25 @@ resource "e2b_sandbox_command" "setup" {
 }
 `, paused)
 	}
+	check := func(name, after string) string {
+		return fmt.Sprintf(`
+resource "e2b_sandbox_command" %q {
+  depends_on = [%s]
+  sandbox_id = e2b_sandbox.fs.id
+  # A killed orphan may linger as a zombie until its new parent reaps it: only a live state counts.
+  command    = "cat ~/kept.txt; s=$(awk '{print $3}' /proc/$(cat ~/sleeper.pid)/stat 2>/dev/null); if [ -n \"$s\" ] && [ \"$s\" != Z ]; then echo process-alive; else echo process-gone; fi"
+}
+`, name, after)
+	}
 	var id string
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config: sandbox(false),
+				Config: sandbox(false) + check("before_pause", "e2b_sandbox_command.setup"),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("e2b_sandbox.fs", tfjsonpath.New("auto_pause_memory"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue("e2b_sandbox_command.before_pause", tfjsonpath.New("stdout"), knownvalue.StringExact("kept\nprocess-alive\n")),
 				},
 				Check: func(s *terraform.State) (err error) {
 					id, err = testAccAttr(s, "e2b_sandbox.fs", "id")
@@ -59,13 +70,7 @@ resource "e2b_sandbox_command" "setup" {
 				ExpectNonEmptyPlan: true, // paused = false plans a resume
 			},
 			{
-				Config: sandbox(false) + `
-resource "e2b_sandbox_command" "after_resume" {
-  depends_on = [e2b_sandbox.fs]
-  sandbox_id = e2b_sandbox.fs.id
-  command    = "cat ~/kept.txt; if kill -0 $(cat ~/sleeper.pid) 2>/dev/null; then echo process-alive; else echo process-gone; fi"
-}
-`,
+				Config: sandbox(false) + check("after_resume", "e2b_sandbox.fs"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction("e2b_sandbox.fs", plancheck.ResourceActionUpdate),
 				}},
