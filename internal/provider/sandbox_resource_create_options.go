@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -91,8 +90,6 @@ type iamTokenModel struct {
 	Audience  types.String `tfsdk:"audience"`
 	TokenType types.String `tfsdk:"token_type"`
 }
-
-var iamTokenAttrTypes = map[string]attr.Type{"audience": types.StringType, "token_type": types.StringType}
 
 // addCreateOptions copies the create options into req.
 func (m *sandboxResourceModel) addCreateOptions(ctx context.Context, req *e2b.CreateSandboxRequest) diag.Diagnostics {
