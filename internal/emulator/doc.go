@@ -80,12 +80,15 @@
 // POST /v2/sandboxes/{id}/connect, PUT /sandboxes/{id}/network,
 // GET /sandboxes/{id}/metrics, GET /sandboxes/metrics, GET /sandboxes/{id}/logs,
 // GET /v2/sandboxes/{id}/logs, GET /snapshots, GET /v2/templates,
-// GET /templates, GET|DELETE /templates/{id}, GET /templates/aliases/{alias},
+// GET /templates, GET|DELETE /templates/{id}, GET /templates/{id}/{sub}
+// (/templates/aliases/{alias} and /templates/{id}/tags), DELETE /templates/tags,
 // the volume, secret, event, webhook and team-metric routes below, and
 // GET /health (no key). Envd route keys are "envd METHOD /path" for REST
 // ("envd POST /files") and "envd /process.Process/Start" for RPCs.
 //
-// Admin API (no API key, never faulted, not counted): PUT|GET|DELETE
+// Admin API (no API key, never faulted, not counted; a POST or PUT must be
+// application/json, and with Options.AdminToken every request needs
+// "Authorization: Bearer <token>"): PUT|GET|DELETE
 // /_emulator/faults (Faults JSON; latency in nanoseconds or "250ms"),
 // GET|DELETE /_emulator/counters, POST /_emulator/templates (TemplateSeed
 // JSON), POST /_emulator/sandboxes/{id}/expire.

@@ -115,7 +115,7 @@ func (s *Server) serveEnvd(w http.ResponseWriter, r *http.Request) {
 	case strings.HasPrefix(path, "/filesystem.Filesystem/") && r.Method == http.MethodPost:
 		s.serveFilesystemRPC(w, r, sb, strings.TrimPrefix(path, "/filesystem.Filesystem/"))
 	default:
-		writeErrorf(w, http.StatusNotFound, "%s %s is not an envd route", r.Method, path)
+		http.NotFound(w, r) // envd's router answers unknown paths in plain text
 	}
 }
 

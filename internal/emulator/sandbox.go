@@ -95,8 +95,8 @@ func (s *Server) newSandboxLocked(t *template, ref string) (*sandbox, error) {
 		metadata: map[string]string{}, envVars: map[string]string{},
 	}
 	sb.procs = newProcessTable(sb)
-	if t.filesDir != "" {
-		if err := copyTree(t.filesDir, sb.dir); err != nil {
+	if files := t.filesFor(ref); files != "" {
+		if err := copyTree(files, sb.dir); err != nil {
 			_ = os.RemoveAll(sb.dir)
 			return nil, fmt.Errorf("copy template files: %w", err)
 		}

@@ -13,8 +13,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int32validator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/list"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -25,15 +27,15 @@ import (
 )
 
 var (
-	_ provider.Provider                   = &e2bProvider{}
-	_ provider.ProviderWithFunctions      = &e2bProvider{}
-	_ provider.ProviderWithActions        = &e2bProvider{}
-	_ provider.ProviderWithListResources  = &e2bProvider{}
-	_ provider.ProviderWithValidateConfig = &e2bProvider{}
+	_ provider.Provider                       = &e2bProvider{}
+	_ provider.ProviderWithFunctions          = &e2bProvider{}
+	_ provider.ProviderWithActions            = &e2bProvider{}
+	_ provider.ProviderWithListResources      = &e2bProvider{}
+	_ provider.ProviderWithValidateConfig     = &e2bProvider{}
+	_ provider.ProviderWithEphemeralResources = &e2bProvider{}
 )
 
-// frameworkVersion is reported in the user agent: the version linked in, as recorded in the
-// build information, else the version go.mod pins.
+// frameworkVersion is reported in the user agent: the version linked in, as the build records it.
 var frameworkVersion = func() string {
 	if info, ok := debug.ReadBuildInfo(); ok {
 		for _, dep := range info.Deps {
@@ -42,7 +44,7 @@ var frameworkVersion = func() string {
 			}
 		}
 	}
-	return "1.19.0"
+	return "unknown"
 }()
 
 // Environment variables read when the matching provider attribute is not set.
@@ -51,7 +53,6 @@ const (
 	envDomain     = "E2B_DOMAIN"
 	envAPIURL     = "E2B_API_URL"
 	envSandboxURL = "E2B_SANDBOX_URL"
-	defaultDomain = "e2b.app"
 )
 
 // Bounds of the provider's retry and timeout settings.
@@ -105,7 +106,7 @@ func (p *e2bProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 				Sensitive: true,
 			},
 			"domain": schema.StringAttribute{
-				MarkdownDescription: "E2B domain. Defaults to `E2B_DOMAIN`, then `" + defaultDomain + "`.",
+				MarkdownDescription: "E2B domain. Defaults to `E2B_DOMAIN`, then `" + e2b.DefaultDomain + "`.",
 				Optional:            true,
 			},
 			"api_url": schema.StringAttribute{
@@ -166,7 +167,7 @@ func (p *e2bProvider) ValidateConfig(ctx context.Context, req provider.ValidateC
 	}
 	lo, hi := durationOr(cfg.RetryWaitMin, 0), durationOr(cfg.RetryWaitMax, 0)
 	if lo > 0 && hi > 0 && lo > hi {
-		resp.Diagnostics.AddAttributeError(pathRoot("retry_wait_min"), "Invalid retry settings",
+		resp.Diagnostics.AddAttributeError(path.Root("retry_wait_min"), "Invalid retry settings",
 			fmt.Sprintf("retry_wait_min (%s) must not be longer than retry_wait_max (%s).",
 				cfg.RetryWaitMin.ValueString(), cfg.RetryWaitMax.ValueString()))
 	}
@@ -192,17 +193,14 @@ func (p *e2bProvider) Configure(ctx context.Context, req provider.ConfigureReque
 	}
 	apiKey := stringOrEnv(cfg.APIKey, envAPIKey)
 	domain := stringOrEnv(cfg.Domain, envDomain)
-	if domain == "" {
-		domain = defaultDomain
-	}
 	apiURL := stringOrEnv(cfg.APIURL, envAPIURL)
 	sandboxURL := stringOrEnv(cfg.SandboxURL, envSandboxURL)
 
 	clientCfg := e2b.Config{
 		APIKey:     apiKey,
 		Domain:     domain,
-		APIURL:     strings.TrimRight(apiURL, "/"),
-		SandboxURL: strings.TrimRight(sandboxURL, "/"),
+		APIURL:     apiURL,
+		SandboxURL: sandboxURL,
 		Version:    p.version,
 		UserAgent:  userAgent(req.TerraformVersion),
 		Logger:     tflogLogger{apiKey: apiKey},
@@ -222,7 +220,7 @@ func (p *e2bProvider) Configure(ctx context.Context, req provider.ConfigureReque
 		return
 	}
 	data.client = client
-	data.Domain = domain
+	data.Domain = client.Domain()
 
 	if fullyKnown(ctx, cfg.DefaultMetadata) {
 		data.DefaultMetadata = map[string]string{}
@@ -264,6 +262,13 @@ func (p *e2bProvider) DataSources(_ context.Context) []func() datasource.DataSou
 		NewWebhooksDataSource,
 		NewSandboxEventsDataSource,
 		NewTeamMetricsDataSource,
+	}
+}
+
+func (p *e2bProvider) EphemeralResources(_ context.Context) []func() ephemeral.EphemeralResource {
+	return []func() ephemeral.EphemeralResource{
+		NewSandboxEphemeralResource,
+		NewSandboxAccessEphemeralResource,
 	}
 }
 

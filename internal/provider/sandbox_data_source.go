@@ -64,7 +64,8 @@ func (d *sandboxDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 			"envd_version": computed("envd version."),
 			"envd_access_token": schema.StringAttribute{
 				Computed: true, Sensitive: true,
-				MarkdownDescription: "Token for the sandbox daemon (envd), when the sandbox is secure. Sensitive.",
+				MarkdownDescription: "Token for the sandbox daemon (envd), when the sandbox is secure. Sensitive, but stored " +
+					"in state like every data source result; the `e2b_sandbox_access` ephemeral resource reads it without storing it.",
 			},
 			"domain":                computed("Domain of the sandbox's hosts (`<port>-<id>.<domain>`)."),
 			"started_at":            computedTimeAttr("Start or last resume (RFC 3339)."),
@@ -121,7 +122,7 @@ func (d *sandboxDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	model.CPUCount = types.Int32Value(s.CPUCount)
 	model.MemoryMB = types.Int32Value(s.MemoryMB)
 	model.DiskSizeMB = types.Int32Value(s.DiskSizeMB)
-	model.Metadata = stringMapValue(userMetadata(s.Metadata))
+	model.Metadata = stringMapValue(s.Metadata)
 	model.AllowInternetAccess = types.BoolNull()
 	if s.AllowInternetAccess != nil {
 		model.AllowInternetAccess = types.BoolValue(*s.AllowInternetAccess)

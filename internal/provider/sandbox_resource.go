@@ -14,7 +14,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
@@ -33,9 +32,6 @@ const (
 	defaultSandboxCreateTimeout = 5 * time.Minute
 	defaultSandboxUpdateTimeout = 5 * time.Minute
 	defaultSandboxDeleteTimeout = 5 * time.Minute
-
-	// A create that timed out is looked up for this long, checking twice.
-	lostCreateLookupTimeout = 30 * time.Second
 )
 
 // envVarsUnreadKey marks a sandbox imported with env_vars that E2B could not return: while it is
@@ -97,29 +93,19 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	createReq.IdempotencyToken = newIdempotencyToken()
-
+	// A create that timed out but made the sandbox is kept in state (tainted) rather than
+	// leaving a billed sandbox behind. A fork has no create token to look for.
 	var created *e2b.Sandbox
-	var err error
 	if forkFrom := plan.ForkFrom.ValueString(); forkFrom != "" {
-		created, err = forkSandbox(ctx, client, forkFrom, createReq.Timeout)
-	} else {
-		created, err = client.CreateSandbox(ctx, createReq)
-	}
-	if err != nil && ctx.Err() != nil && plan.ForkFrom.IsNull() {
-		// The create timeout ran out with the outcome unknown: E2B may have made the sandbox
-		// anyway. Keep it in state (tainted) rather than leaving a billed sandbox behind.
-		if found := findCreatedByToken(ctx, client, createReq.IdempotencyToken); found != nil {
-			created = found
-			resp.Diagnostics.AddError("Sandbox creation timed out",
-				fmt.Sprintf("The create did not finish within the create timeout (%s), but E2B made sandbox %s. "+
-					"It is kept in state and marked tainted, so the next apply replaces it and destroy removes it. "+
-					"Raise timeouts.create if creates are slow. Cause: %v", timeout, found.SandboxID, err))
-			err = nil
+		var err error
+		if created, err = forkSandbox(ctx, client, forkFrom, createReq.Timeout); err != nil {
+			addClientAttributeError(&resp.Diagnostics, path.Root("fork_from"), "Could not fork sandbox "+forkFrom, err)
 		}
+	} else {
+		created, _ = createSandbox(ctx, client, createReq, lostCreate{timeout: timeout, timeoutAttr: "timeouts.create",
+			fate: "It is kept in state and marked tainted, so the next apply replaces it and destroy removes it."}, &resp.Diagnostics)
 	}
-	if err != nil {
-		addClientError(&resp.Diagnostics, "Could not create sandbox", err)
+	if created == nil {
 		return
 	}
 	wantPaused := plan.Paused.ValueBool()
@@ -127,8 +113,8 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 	// Save what is known right away: from here on, any failure keeps the sandbox in state
 	// (tainted) instead of orphaning a billed sandbox.
 	plan.applyCreated(created, r.data.Domain)
-	if plan.ForkFrom.IsNull() {
-		plan.MetadataAll = stringMapValue(userMetadata(createReq.Metadata))
+	if plan.ForkFrom.IsNull() { // a fork carries its source's metadata, read back below
+		plan.MetadataAll = stringMapValue(createReq.Metadata)
 	}
 	plan.Paused = types.BoolValue(false)
 	plan.State = types.StringValue(e2b.SandboxStateRunning)
@@ -136,12 +122,11 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 	saved.nullUnknownComputed()
 	resp.Diagnostics.Append(resp.State.Set(ctx, &saved)...)
 	resp.Diagnostics.Append(resp.Identity.Set(ctx, sandboxIdentityModel{SandboxID: plan.ID})...)
-	tflog.Info(ctx, "created sandbox", map[string]any{"sandbox_id": created.SandboxID, "template": createReq.TemplateID})
 	if resp.Diagnostics.HasError() {
 		return // A timed-out create is saved for the next apply to replace.
 	}
 	if wantPaused {
-		if err := pauseSandbox(ctx, client, created.SandboxID); err != nil {
+		if err := client.PauseSandbox(ctx, created.SandboxID); err != nil {
 			addClientError(&resp.Diagnostics, "Sandbox created but could not be paused", err)
 			return
 		}
@@ -241,6 +226,16 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 			return
 		}
 	}
+	if !wasPaused && !wantPaused && plan.StoreAccessTokens.ValueBool() && !state.StoreAccessTokens.ValueBool() {
+		// Only create and connect answers carry the traffic token. A connect with timeout 0 never
+		// shortens a running sandbox's life nor extends it.
+		sb, _, err := client.ConnectSandbox(ctx, id, 0)
+		if err != nil {
+			addClientAttributeError(&resp.Diagnostics, path.Root("store_access_tokens"), "Could not read the access tokens of sandbox "+id, err)
+			return
+		}
+		plan.applyCreated(sb, r.data.Domain)
+	}
 	if egressChanged {
 		u, diags := plan.networkUpdate(ctx)
 		resp.Diagnostics.Append(diags...)
@@ -253,7 +248,7 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 		}
 	}
 	if !wasPaused && wantPaused {
-		if err := pauseSandbox(ctx, client, id); err != nil {
+		if err := client.PauseSandbox(ctx, id); err != nil {
 			addClientAttributeError(&resp.Diagnostics, path.Root("paused"), "Could not pause sandbox "+id, err)
 			return
 		}
@@ -327,34 +322,6 @@ func envVarsChanged(ctx context.Context, req planmodifier.MapRequest, resp *mapp
 	resp.Diagnostics.Append(diags...)
 	resp.RequiresReplace = len(unread) == 0
 }
-
-// findCreatedByToken looks for a sandbox whose create outcome was lost, with a fresh short
-// context because the create's own context has expired. It returns nil when none is found.
-func findCreatedByToken(ctx context.Context, client *e2b.Client, token string) *e2b.Sandbox {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), lostCreateLookupTimeout)
-	defer cancel()
-	found, err := client.FindSandboxByCreateToken(ctx, token)
-	if err != nil {
-		tflog.Warn(ctx, "could not look up a timed-out create", map[string]any{"error": err.Error()})
-		return nil
-	}
-	return found
-}
-
-// pauseSandbox pauses; a 409 from an already paused sandbox counts as success.
-func pauseSandbox(ctx context.Context, client *e2b.Client, id string) error {
-	err := client.PauseSandbox(ctx, id)
-	if err != nil && e2b.IsConflict(err) {
-		detail, getErr := client.GetSandbox(ctx, id)
-		if getErr == nil && detail.Paused() {
-			return nil
-		}
-	}
-	return err
-}
-
-// newIdempotencyToken returns a random token for one create.
-func newIdempotencyToken() string { return randomHex(16) }
 
 // randomHex returns n random bytes in hex.
 func randomHex(n int) string {

@@ -87,7 +87,7 @@ func (v *Validator) connectRoundTrip(next http.RoundTripper, req *http.Request) 
 	}
 
 	resp, err := next.RoundTrip(req)
-	if err != nil {
+	if err != nil || injectedFault(resp) {
 		return resp, err
 	}
 	ct := mediaType(resp.Header.Get("Content-Type"))
