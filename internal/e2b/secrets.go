@@ -87,7 +87,7 @@ func (c *Client) UpdateSecret(ctx context.Context, idOrName, value string, metad
 	}
 	var w wireSecret
 	_, err := c.callAPI(ctx, apiCall{
-		op: "update secret " + strconv.Quote(idOrName), method: http.MethodPost, path: "/secrets/" + pathSeg(idOrName),
+		op: "update secret " + strconv.Quote(idOrName), method: http.MethodPost, path: "/secrets/" + pathSeg(idOrName), subject: idOrName,
 		body: struct {
 			Value    string            `json:"value"`
 			Metadata map[string]string `json:"metadata"` // sent even when empty
@@ -104,7 +104,7 @@ func (c *Client) GetSecret(ctx context.Context, idOrName string) (*Secret, error
 	var w wireSecret
 	_, err := c.callAPI(ctx, apiCall{
 		op: "get secret " + strconv.Quote(idOrName), method: http.MethodGet,
-		path: "/secrets/" + pathSeg(idOrName), class: retryIdempotent, out: &w,
+		path: "/secrets/" + pathSeg(idOrName), subject: idOrName, class: retryIdempotent, out: &w,
 	})
 	if err != nil {
 		return nil, err
@@ -137,7 +137,7 @@ func (c *Client) ListSecrets(ctx context.Context) ([]Secret, error) {
 func (c *Client) DeleteSecret(ctx context.Context, idOrName string) error {
 	_, err := c.callAPI(ctx, apiCall{
 		op: "delete secret " + strconv.Quote(idOrName), method: http.MethodDelete,
-		path: "/secrets/" + pathSeg(idOrName), class: retryIdempotent,
+		path: "/secrets/" + pathSeg(idOrName), subject: idOrName, class: retryIdempotent,
 	})
 	return err
 }

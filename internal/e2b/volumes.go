@@ -52,7 +52,7 @@ func (c *Client) GetVolume(ctx context.Context, volumeID string) (*Volume, error
 	var w wireVolume
 	_, err := c.callAPI(ctx, apiCall{
 		op: "get volume " + strconv.Quote(volumeID), method: http.MethodGet,
-		path: "/volumes/" + pathSeg(volumeID), class: retryIdempotent, out: &w,
+		path: "/volumes/" + pathSeg(volumeID), subject: volumeID, class: retryIdempotent, out: &w,
 	})
 	if err != nil {
 		return nil, err
@@ -97,7 +97,7 @@ func (c *Client) FindVolume(ctx context.Context, idOrName string) (*Volume, erro
 func (c *Client) DeleteVolume(ctx context.Context, volumeID string) error {
 	_, err := c.callAPI(ctx, apiCall{
 		op: "delete volume " + strconv.Quote(volumeID), method: http.MethodDelete,
-		path: "/volumes/" + pathSeg(volumeID), class: retryIdempotent,
+		path: "/volumes/" + pathSeg(volumeID), subject: volumeID, class: retryIdempotent,
 	})
 	return err
 }

@@ -100,7 +100,7 @@ func (c *Client) UpdateWebhook(ctx context.Context, id string, in WebhookInput) 
 	}
 	var w wireWebhook
 	_, err := c.callAPI(ctx, apiCall{op: "update webhook " + strconv.Quote(id), method: http.MethodPatch,
-		path: "/events/webhooks/" + pathSeg(id), body: in.wire(), class: retryIdempotent, out: &w})
+		path: "/events/webhooks/" + pathSeg(id), subject: id, body: in.wire(), class: retryIdempotent, out: &w})
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +111,7 @@ func (c *Client) UpdateWebhook(ctx context.Context, id string, in WebhookInput) 
 func (c *Client) GetWebhook(ctx context.Context, id string) (*Webhook, error) {
 	var w wireWebhook
 	_, err := c.callAPI(ctx, apiCall{op: "get webhook " + strconv.Quote(id), method: http.MethodGet,
-		path: "/events/webhooks/" + pathSeg(id), class: retryIdempotent, out: &w})
+		path: "/events/webhooks/" + pathSeg(id), subject: id, class: retryIdempotent, out: &w})
 	if err != nil {
 		return nil, err
 	}
@@ -135,6 +135,6 @@ func (c *Client) ListWebhooks(ctx context.Context) ([]Webhook, error) {
 // DeleteWebhook unregisters a webhook.
 func (c *Client) DeleteWebhook(ctx context.Context, id string) error {
 	_, err := c.callAPI(ctx, apiCall{op: "delete webhook " + strconv.Quote(id), method: http.MethodDelete,
-		path: "/events/webhooks/" + pathSeg(id), class: retryIdempotent})
+		path: "/events/webhooks/" + pathSeg(id), subject: id, class: retryIdempotent})
 	return err
 }
