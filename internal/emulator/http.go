@@ -28,6 +28,8 @@ func (s *Server) serveMain(w http.ResponseWriter, r *http.Request) {
 		s.serveAdmin(w, r)
 	case strings.HasPrefix(r.URL.Path, "/volumecontent/"):
 		s.serveVolumeContent(w, r)
+	case strings.HasPrefix(r.URL.Path, uploadPrefix):
+		s.serveUpload(w, r)
 	case isEnvdRequest(r):
 		s.serveEnvd(w, r)
 	default:

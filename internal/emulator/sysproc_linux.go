@@ -192,3 +192,7 @@ func fileOwnerTimes(fi os.FileInfo) (ownerTimes, bool) {
 		ctime: time.Unix(st.Ctim.Sec, st.Ctim.Nsec).UTC(),
 	}, true
 }
+
+// ownMountNamespace is the emulator's own mount namespace, which no sandbox
+// may claim as its own.
+var ownMountNamespace = mountNamespace(os.Getpid())

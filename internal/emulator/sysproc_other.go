@@ -58,3 +58,5 @@ type ownerTimes struct {
 
 // fileOwnerTimes is unavailable here: entries report uid/gid 0 and mtime.
 func fileOwnerTimes(os.FileInfo) (ownerTimes, bool) { return ownerTimes{}, false }
+
+var ownMountNamespace = ""

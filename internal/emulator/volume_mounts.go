@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -55,12 +56,10 @@ func volumeMountScript(sb *sandbox) string {
 		if isPrivatePath(m.Path) {
 			at = sb.storagePath(m.Path)
 		}
-		b.WriteString(" && mkdir -p " + shellQuote(at) + " && mount --bind " + shellQuote(m.dir) + " " + shellQuote(at))
+		b.WriteString(" && mkdir -p " + quoteSh(at) + " && mount --bind " + quoteSh(m.dir) + " " + quoteSh(at))
 	}
 	return b.String()
 }
-
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // linkMounts is the fallback without mount namespaces: each mount point in
 // the sandbox's own storage becomes a symlink to the volume, so commands
@@ -93,12 +92,41 @@ func unlinkMounts(copyDir string, mounts []volumeMount) {
 	}
 }
 
-// mountVolumes gives a new sandbox its volumes: the isolation wrapper
-// bind-mounts them per command, the fallback links them.
+// mountVolumes gives a new sandbox its volumes: bound inside its private
+// root (rootMountScript), bound by the isolation wrapper per command, or
+// linked in the fallback.
 func (s *Server) mountVolumes(sb *sandbox, mounts []volumeMount) error {
 	sb.mounts = mounts
-	if s.isolate {
+	switch {
+	case len(mounts) == 0:
 		return nil
+	case sb.root != nil:
+		out, err := sb.root.hostCommand("/bin/sh", "-c", rootMountScript(sb.root.merged, mounts)).CombinedOutput()
+		if err != nil {
+			return fmt.Errorf("mount volumes: %v: %s", err, strings.TrimSpace(string(out)))
+		}
+		return nil
+	case s.isolate:
+		return nil
+	default:
+		return sb.linkMounts()
 	}
-	return sb.linkMounts()
 }
+
+// rootMountScript bind-mounts each volume at its path inside a private root
+// (merged), outer mounts first, in the root's mount namespace; a mount point
+// is made with the root's mkdir so that it exists inside the root, even
+// where the path crosses the root's own symlinks.
+func rootMountScript(merged string, mounts []volumeMount) string {
+	ordered := append([]volumeMount(nil), mounts...)
+	sort.Slice(ordered, func(i, j int) bool { return len(ordered[i].Path) < len(ordered[j].Path) })
+	lines := []string{"set -e"}
+	for _, m := range ordered {
+		at := quoteSh(merged + m.Path)
+		lines = append(lines, "chroot "+quoteSh(merged)+" mkdir -p "+quoteSh(m.Path), "mount --bind "+quoteSh(m.dir)+" "+at)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// quoteSh quotes s for sh.
+func quoteSh(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
