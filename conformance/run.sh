@@ -88,6 +88,8 @@ done <"$env_file"
 for v in E2B_API_URL E2B_SANDBOX_URL E2B_API_KEY; do
   [ -n "${!v:-}" ] || fail_setup "$v missing from the emulator's env file"
 done
+# The volume-content API is served on the API host.
+export E2B_VOLUME_API_URL="$E2B_API_URL"
 echo "conformance: emulator at $E2B_API_URL (envd $E2B_SANDBOX_URL)"
 
 # 4. The scenario, then the wire check, once per SDK version; then the template
@@ -116,6 +118,7 @@ for module in "${modules[@]}"; do
   version="${sdk_versions[$module]:-}"
   [ -n "$version" ] || fail_setup "unknown SDK module $module (known: ${!sdk_versions[*]})"
   run_counted "$here/scenario.mjs" "$module" "$version"
+  run_counted "$here/team-objects.mjs" "$module" "$version"
   run_counted "$here/wire-check.mjs" "$version"
 done
 # Template builds with the current SDK (its Template API is what the provider

@@ -73,6 +73,13 @@ func (c *Client) CreateSandbox(ctx context.Context, req CreateSandboxRequest) (*
 		TemplateID: req.TemplateID, AutoPause: req.AutoPause, Secure: req.Secure,
 		AllowInternetAccess: req.AllowInternetAccess, Network: fromNetwork(req.Network),
 		Metadata: maps.Clone(req.Metadata), EnvVars: req.EnvVars,
+		AutoPauseMemory: req.AutoPauseMemory, VolumeMounts: req.VolumeMounts, MCP: req.MCP,
+	}
+	if err := req.Validate(); err != nil {
+		return nil, fmt.Errorf("create sandbox: %w", err)
+	}
+	if len(req.IAMTokens) > 0 {
+		body.IAM = &wireIAM{Tokens: req.IAMTokens}
 	}
 	if body.Metadata == nil {
 		body.Metadata = map[string]string{}

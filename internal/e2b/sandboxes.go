@@ -2,6 +2,7 @@ package e2b
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"time"
 )
@@ -20,6 +21,13 @@ type CreateSandboxRequest struct {
 	AutoPause, AutoResume, Secure, AllowInternetAccess *bool
 	Network                                            *NetworkConfig
 	Metadata, EnvVars                                  map[string]string
+
+	// AutoPauseMemory false makes an auto-pause keep only the filesystem
+	// (resume reboots); it needs AutoPause and excludes AutoResume.
+	AutoPauseMemory *bool
+	VolumeMounts    []VolumeMount
+	MCP             json.RawMessage // a JSON object, passed through
+	IAMTokens       map[string]IAMToken
 }
 
 // IdempotencyMetadataKey is the metadata key under which CreateSandbox
@@ -65,6 +73,7 @@ type SandboxDetail struct {
 	Metadata                                                                            map[string]string
 	Network                                                                             *NetworkConfig
 	Lifecycle                                                                           *Lifecycle
+	VolumeMounts                                                                        []VolumeMount
 }
 
 type wireNetwork struct {
@@ -102,6 +111,10 @@ type wireNewSandbox struct {
 	Network             *wireNetwork      `json:"network,omitempty"`
 	Metadata            map[string]string `json:"metadata,omitempty"`
 	EnvVars             map[string]string `json:"envVars,omitempty"`
+	AutoPauseMemory     *bool             `json:"autoPauseMemory,omitempty"`
+	VolumeMounts        []VolumeMount     `json:"volumeMounts,omitempty"`
+	MCP                 json.RawMessage   `json:"mcp,omitempty"`
+	IAM                 *wireIAM          `json:"iam,omitempty"`
 }
 
 type wireSandbox struct {
@@ -146,6 +159,7 @@ type wireSandboxDetail struct {
 	Metadata            map[string]string `json:"metadata"`
 	Network             *wireNetwork      `json:"network"`
 	Lifecycle           *wireLifecycle    `json:"lifecycle"`
+	VolumeMounts        []VolumeMount     `json:"volumeMounts"`
 }
 
 func deref(s *string) string {
@@ -171,6 +185,7 @@ func (c *Client) GetSandbox(ctx context.Context, id string) (*SandboxDetail, err
 		State: w.State, EnvdVersion: w.EnvdVersion, EnvdAccessToken: w.EnvdAccessToken, Domain: deref(w.Domain),
 		StartedAt: w.StartedAt, EndAt: w.EndAt, CPUCount: w.CPUCount, MemoryMB: w.MemoryMB, DiskSizeMB: w.DiskSizeMB,
 		AllowInternetAccess: w.AllowInternetAccess, Metadata: userMetadata(w.Metadata), Network: w.Network.toNetwork(),
+		VolumeMounts: w.VolumeMounts,
 	}
 	if w.Lifecycle != nil {
 		d.Lifecycle = &Lifecycle{AutoResume: w.Lifecycle.AutoResume, OnTimeout: w.Lifecycle.OnTimeout}

@@ -44,6 +44,7 @@ func (s *Server) handleSetTimeout(w http.ResponseWriter, r *http.Request) {
 	}
 	sb.endAt = end
 	s.armTimerLocked(sb)
+	s.recordEventLocked(sb, evUpdated, map[string]any{"set_timeout": *req.Timeout})
 	go sb.addLog("info", "Sandbox timeout updated", map[string]string{"endAt": end.Format(time.RFC3339)})
 	w.WriteHeader(http.StatusNoContent)
 }
@@ -254,5 +255,6 @@ func (s *Server) handleNetwork(w http.ResponseWriter, r *http.Request) {
 	sb.network.AllowOut = req.AllowOut
 	sb.network.DenyOut = deny
 	sb.allowInternet = req.AllowInternetAccess
+	s.recordEventLocked(sb, evUpdated, map[string]any{"network": map[string]any{"allowOut": req.AllowOut, "denyOut": deny}})
 	w.WriteHeader(http.StatusNoContent)
 }

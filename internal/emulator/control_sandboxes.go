@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -32,6 +33,33 @@ type newSandboxRequest struct {
 	Network             *networkRequest          `json:"network"`
 	Metadata            map[string]string        `json:"metadata"`
 	EnvVars             map[string]string        `json:"envVars"`
+	VolumeMounts        []volumeMountJSON        `json:"volumeMounts"`
+	MCP                 json.RawMessage          `json:"mcp"`
+	IAM                 *iamRequest              `json:"iam"`
+}
+
+// iamRequest is SandboxIam: named workload-token definitions.
+type iamRequest struct {
+	Tokens map[string]struct {
+		Audience  *string `json:"audience"`
+		TokenType *string `json:"tokenType"`
+	} `json:"tokens"`
+}
+
+// checkMCPAndIAM validates the two options the emulator accepts and keeps
+// without acting on them (see the package doc).
+func checkMCPAndIAM(req *newSandboxRequest) string {
+	if m := strings.TrimSpace(string(req.MCP)); m != "" && m != "null" && !strings.HasPrefix(m, "{") {
+		return `request body has an error: doesn't match schema: Error at "/mcp": value must be an object`
+	}
+	if req.IAM != nil {
+		for name, t := range req.IAM.Tokens {
+			if t.Audience == nil || t.TokenType == nil {
+				return fmt.Sprintf(`request body has an error: doesn't match schema: Error at "/iam/tokens/%s": properties "audience" and "tokenType" are required`, name)
+			}
+		}
+	}
+	return ""
 }
 
 // sandboxResponse is E2B's Sandbox schema (create, connect, resume, fork).
@@ -70,7 +98,7 @@ type sandboxDetail struct {
 	State               string            `json:"state"`
 	Network             *networkConfig    `json:"network,omitempty"`
 	Lifecycle           lifecycleJSON     `json:"lifecycle"`
-	VolumeMounts        []struct{}        `json:"volumeMounts"`
+	VolumeMounts        []volumeMountJSON `json:"volumeMounts"`
 }
 
 // listedSandbox is E2B's ListedSandbox schema.
@@ -87,7 +115,7 @@ type listedSandbox struct {
 	Metadata     map[string]string `json:"metadata"`
 	State        string            `json:"state"`
 	EnvdVersion  string            `json:"envdVersion"`
-	VolumeMounts []struct{}        `json:"volumeMounts"`
+	VolumeMounts []volumeMountJSON `json:"volumeMounts"`
 }
 
 func (s *Server) sandboxResponseLocked(sb *sandbox) sandboxResponse {
@@ -113,7 +141,7 @@ func (s *Server) sandboxDetailLocked(sb *sandbox) sandboxDetail {
 		CPUCount:            sb.tmpl.cpuCount, MemoryMB: sb.tmpl.memoryMB, DiskSizeMB: sb.tmpl.diskSizeMB,
 		Metadata: copyMap(sb.metadata), State: sb.state,
 		Lifecycle:    lifecycleJSON{AutoResume: sb.autoResume, OnTimeout: sb.lifecycleOnTimeout()},
-		VolumeMounts: []struct{}{},
+		VolumeMounts: mountsJSON(sb.mounts),
 	}
 	if sb.secure {
 		d.EnvdAccessToken = s.accessToken(sb.id)
@@ -131,7 +159,7 @@ func (s *Server) listedLocked(sb *sandbox) listedSandbox {
 		StartedAt: sb.startedAt, EndAt: sb.endAt,
 		CPUCount: sb.tmpl.cpuCount, MemoryMB: sb.tmpl.memoryMB, DiskSizeMB: sb.tmpl.diskSizeMB,
 		Metadata: copyMap(sb.metadata), State: sb.state, EnvdVersion: envdVersion,
-		VolumeMounts: []struct{}{},
+		VolumeMounts: mountsJSON(sb.mounts),
 	}
 }
 
@@ -205,6 +233,10 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
+	if msg := checkMCPAndIAM(&req); msg != "" {
+		validationError(w, msg)
+		return
+	}
 	autoPause := req.AutoPause != nil && *req.AutoPause
 	autoResume := req.AutoResume != nil && req.AutoResume.Enabled != nil && *req.AutoResume.Enabled
 	if req.AutoPauseMemory != nil {
@@ -255,7 +287,13 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		writeErrorf(w, http.StatusNotFound, "template '%s' not found", *req.TemplateID)
 		return
 	}
-	sb, err := s.newSandboxLocked(t, build, *req.TemplateID)
+	mounts, msg := s.resolveMountsLocked(req.VolumeMounts)
+	if msg != "" {
+		s.mu.Unlock()
+		writeError(w, http.StatusBadRequest, msg)
+		return
+	}
+	sb, err := s.newSandboxLocked(t, build, *req.TemplateID, mounts)
 	if err != nil {
 		s.mu.Unlock()
 		writeErrorf(w, http.StatusInternalServerError, "error creating sandbox: %v", err)
@@ -276,7 +314,11 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	for k, v := range req.EnvVars {
 		sb.envVars[k] = v
 	}
+	sb.mcp, sb.iam = req.MCP, req.IAM
 	s.sandboxes[sb.id] = sb
+	sb.executionID = newUUID()
+	s.recordEventLocked(sb, evCreated, nil)
+	s.startsSinceSample++
 	s.counters.SandboxesCreated++
 	s.armTimerLocked(sb)
 	resp := s.sandboxResponseLocked(sb)

@@ -33,6 +33,7 @@ func (s *Server) captureFiles(sb *sandbox, templateID string) (*templateBuild, e
 		_ = os.RemoveAll(dir)
 		return nil, err
 	}
+	unlinkMounts(dir, sb.mounts)
 	return &templateBuild{filesDir: dir, config: sb.build.config}, nil
 }
 
@@ -118,6 +119,7 @@ func (s *Server) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 	s.templates[t.id] = t
 	s.saveStateLocked()
 	info := t.snapshotEntry(tag)
+	s.recordEventLocked(sb, evCheckpointed, map[string]any{"snapshot_id": info.SnapshotID})
 	s.mu.Unlock()
 	sb.addLog("info", "Snapshot created", map[string]string{"snapshotID": info.SnapshotID})
 	writeJSON(w, http.StatusCreated, info)
@@ -251,7 +253,7 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 	results := make([]forkResult, 0, count)
 	var created []*sandbox
 	for i := 0; i < count; i++ {
-		sb, err := s.newSandboxLocked(src.tmpl, snap, src.templateRef)
+		sb, err := s.newSandboxLocked(src.tmpl, snap, src.templateRef, src.mounts)
 		if err != nil {
 			results = append(results, forkResult{Error: &apiError{Code: http.StatusInternalServerError, Message: "error forking sandbox: " + err.Error()}})
 			continue
@@ -264,6 +266,9 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 		sb.allowInternet, sb.network = src.allowInternet, src.network
 		sb.metadata, sb.envVars = copyMap(src.metadata), copyMap(src.envVars)
 		s.sandboxes[sb.id] = sb
+		sb.executionID = newUUID()
+		s.recordEventLocked(sb, evCreated, map[string]any{"source_sandbox_id": src.id})
+		s.startsSinceSample++
 		s.counters.SandboxesCreated++
 		s.armTimerLocked(sb)
 		resp := s.sandboxResponseLocked(sb)

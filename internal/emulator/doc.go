@@ -122,8 +122,8 @@
 // (/templates/aliases/{alias} and /templates/{id}/tags), POST /v3/templates,
 // GET /templates/{id}/files/{hash}, POST /v2/templates/{id}/builds/{buildID},
 // GET /templates/{id}/builds/{buildID}/{status,logs}, PATCH /v2/templates/{id},
-// PATCH /templates/{id}, POST|DELETE /templates/tags, and GET /health (no
-// key). File contexts are PUT to the signed upload URL the files route
+// PATCH /templates/{id}, POST|DELETE /templates/tags, the volume, secret,
+// event, webhook and team-metric routes below, and GET /health (no key). File contexts are PUT to the signed upload URL the files route
 // returns (/_upload/template-files/{hash}, no key; route key
 // "PUT /_upload/template-files/{hash}").
 //
@@ -168,6 +168,82 @@
 // /_emulator/faults (Faults JSON; latency in nanoseconds or "250ms"),
 // GET|DELETE /_emulator/counters, POST /_emulator/templates (TemplateSeed
 // JSON), POST /_emulator/sandboxes/{id}/expire.
+//
+// # Volumes
+//
+// POST|GET /volumes, GET|DELETE /volumes/{id} keep each volume under
+// <data dir>/volumes/<id> (a record and a data directory), so volumes
+// survive sandbox kills and, with a fixed data dir, restarts. Names follow
+// the spec (^[a-zA-Z0-9_-]+$, unique; a duplicate answers 400). The token is
+// an HS256 JWT signed with a per-volume key and is accepted as the bearer of
+// the volume-content API (openapi-volumecontent.yml), served on the API
+// listener under /volumecontent/{id}/{path,dir,file}; its paths are relative
+// to the volume root and never leave it. Choices where the spec is silent:
+// an upload or mkdir whose parent is missing answers 404 unless force=true
+// (which creates the parents), an upload replaces an existing file, and
+// DELETE /volumes/{id} answers 409 naming the sandboxes while a running or
+// paused sandbox mounts the volume (E2B documents no answer for that case).
+//
+// A create's volumeMounts (name → absolute path, not /, each path once)
+// mount the volume's directory into the sandbox before it boots: with a
+// private root it is bind-mounted at the path inside the root, in the root's
+// mount namespace (rootMountScript; the mount point is made inside the root,
+// an empty directory in its layer). Without private roots but with
+// namespaces, each command's namespace bind-mounts it (volumeMountScript;
+// mounts inside /home/user and /tmp go onto the sandbox's own mount point,
+// which the recursive binds carry, mount points elsewhere are created on the
+// host as empty directories). Without namespaces the mount point in the sandbox's own
+// storage is a symlink to the volume, reached like the home directory there
+// (through $HOME, $TMPDIR or a cwd; a literal path outside those sees the
+// host). The files API maps mount paths to the volume in both modes.
+// Snapshots and forks never copy a volume's files; a fork mounts its source's
+// volumes again, a sandbox started from a snapshot only those its create asks
+// for.
+//
+// # Secrets and egress
+//
+// /secrets and /secrets/{id} (ID or canonical lower-case name) keep secrets
+// in memory: every write appends a version, no answer carries a value. Sandbox
+// processes get HTTP_PROXY/HTTPS_PROXY (and the lower-case forms) pointing at
+// the emulator's egress proxy, which replaces ${e2b.secrets.<name>} markers
+// in the header values of plain-HTTP requests with the secret's current value
+// (an unknown name answers 400 without forwarding). HTTPS goes through
+// CONNECT as an opaque tunnel: without intercepting TLS its headers cannot be
+// read, so markers there are not substituted. Processes that ignore the proxy
+// variables (or set NO_PROXY for the target) reach the network directly and
+// get no substitution either; URLs and bodies are never rewritten.
+//
+// # Lifecycle events and webhooks
+//
+// Every transition is recorded (sandbox.lifecycle.created, updated on a
+// timeout or network change, paused, resumed, killed, checkpointed on a
+// snapshot; a fork's created carries source_sandbox_id) in the version-v2
+// camelCase format of E2B's events API, the last 10,000 of them, served by
+// GET /events/sandboxes[/{id}] with offset, limit (default 10, at most 100),
+// orderAsc (default newest first) and repeated types. /events/webhooks
+// (POST, GET, and GET|PATCH|DELETE /{id}) registers webhooks: url, events
+// and signatureSecret are required on create, enabled defaults to true, a
+// PATCH replaces the fields it names, no answer carries the secret, DELETE
+// answers 200. Deliveries are POSTs of the same event JSON with E2B's
+// headers (e2b-webhook-id, e2b-delivery-id new for every attempt,
+// e2b-signature-version v1, e2b-signature = unpadded base64 of
+// sha256(secret + body)); an attempt that fails (no 2xx within 10 s) is
+// retried up to 3 times, Options.WebhookRetryInterval (10 s) apart, while
+// the webhook stays enabled. Two workers deliver from a queue of 1,024 that
+// the API never waits on: a full queue drops the delivery and counts it in
+// Counters.WebhookDrops. Arrival order is not guaranteed.
+//
+// # Team metrics and other create options
+//
+// The sampler records the team's figures every 5 s (a day is kept): the
+// running sandboxes and the starts per second since the previous sample.
+// /teams/{teamID}/metrics and /metrics/max answer them for the one team,
+// Server.TeamID (00000000-0000-0000-0000-000000000000); other team IDs get
+// 403, the range defaults to the last hour. mcp (an object) and iam (tokens
+// with audience and tokenType) are validated and kept with the sandbox: no
+// MCP gateway runs and no workload token is issued. autoPauseMemory=false
+// (only with autoPause, never with autoResume) makes the auto-pause kill the
+// processes and keep the files.
 //
 // # Differences from E2B worth knowing
 //

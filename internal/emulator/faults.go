@@ -36,6 +36,7 @@ type Counters struct {
 	SandboxesCreated int            `json:"sandboxesCreated"` // ever
 	EnvdAPIKeySeen   int            `json:"envdApiKeySeen"`   // envd requests that carried X-API-Key
 	FaultsInjected   int            `json:"faultsInjected"`   // requests failed, dropped or dropped after a create
+	WebhookDrops     int            `json:"webhookDrops"`     // webhook deliveries dropped because the queue was full
 }
 
 // UnmarshalJSON accepts the durations as nanoseconds (Go's encoding) or as

@@ -98,8 +98,9 @@ func (s *Server) runSampler() {
 		select {
 		case <-s.stopSampler:
 			return
-		case <-t.C:
+		case now := <-t.C:
 			s.mu.Lock()
+			s.teamSampleLocked(now)
 			var running []*sandbox
 			for _, sb := range s.sandboxes {
 				if sb.state == stateRunning {

@@ -46,20 +46,30 @@ func isPrivatePath(virtual string) bool {
 		virtual == virtualTmp || strings.HasPrefix(virtual, virtualTmp+"/")
 }
 
-// commandPath is resolvePath as a command sees it: the sandbox's own copy
-// under /home/user and /tmp, the host's file system everywhere else.
+// commandPath is resolvePath as a command sees it: mounted volumes, the
+// sandbox's own copy under /home/user and /tmp, the host's file system
+// everywhere else.
 func (sb *sandbox) commandPath(p string) (virtual, host string) {
 	virtual, host = sb.resolvePath(p)
-	if sb.root == nil && !isPrivatePath(virtual) {
+	if _, mounted := sb.mountFor(virtual); sb.root == nil && !mounted && !isPrivatePath(virtual) {
 		host = virtual
 	}
 	return virtual, host
 }
 
 // hostPath maps a clean absolute sandbox path to the host path that holds
-// it: inside the sandbox's mounted root (parent symlinks resolved inside
-// it), or in the shared layout's home, tmp and root directories.
+// it: a mounted volume's directory, else storagePath.
 func (sb *sandbox) hostPath(virtual string) string {
+	if p, ok := sb.mountFor(virtual); ok {
+		return p
+	}
+	return sb.storagePath(virtual)
+}
+
+// storagePath maps a clean absolute sandbox path into the sandbox's own
+// storage: inside its mounted root (parent symlinks resolved inside it), or
+// in the shared layout's home, tmp and root directories.
+func (sb *sandbox) storagePath(virtual string) string {
 	if sb.root != nil {
 		return sb.root.rootPath(virtual, false)
 	}

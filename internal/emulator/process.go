@@ -104,11 +104,15 @@ func newRPCError(code, format string, args ...any) *rpcError {
 	return &rpcError{code: code, msg: fmt.Sprintf(format, args...)}
 }
 
-// buildEnv is envd's order: PATH, HOME, USER, LOGNAME, sandbox envs, request envs.
+// buildEnv is envd's order: PATH, HOME, USER, LOGNAME, the egress proxy,
+// sandbox envs, request envs.
 func (pt *processTable) buildEnv(reqEnvs map[string]string, home string) []string {
 	env := map[string]string{"PATH": defaultPath, "HOME": home, "USER": "user", "LOGNAME": "user"}
 	if !pt.sb.srv.isolate {
 		env["TMPDIR"] = pt.sb.tmpDir()
+	}
+	for k, v := range pt.sb.srv.proxyEnv() {
+		env[k] = v
 	}
 	pt.sb.srv.mu.Lock()
 	for k, v := range pt.sb.envVars {
@@ -132,11 +136,15 @@ func (pt *processTable) buildEnv(reqEnvs map[string]string, home string) []strin
 
 // isolationWrapper makes /home/user and /tmp private to the sandbox inside a
 // new mount namespace, shows the sandbox's boot ID (boot.go) where the
-// kernel's is, then execs the command.
-// The sources may live under /tmp, so they are bound before /tmp is. Closing
-// fd 3 at the exec tells start the command runs (execSync).
-const isolationWrapper = `mount --make-rprivate / && { mount --bind "$4" /proc/sys/kernel/random/boot_id 2>/dev/null || :; } && ` +
-	`mount --bind "$1" /home/user && mount --bind "$2" /tmp && cd "$3" && shift 4 && exec 3>&- "$@"`
+// kernel's is, mounts the volumes (volumeMountScript), then execs the
+// command. The sources may live under /tmp, so they are bound before /tmp
+// is; the recursive binds of home and tmp carry the volumes mounted inside
+// them. Closing fd 3 at the exec tells start the command runs (execSync).
+func isolationWrapper(sb *sandbox) string {
+	return `mount --make-rprivate / && { mount --bind "$4" /proc/sys/kernel/random/boot_id 2>/dev/null || :; }` +
+		volumeMountScript(sb) +
+		` && mount --rbind "$1" /home/user && mount --rbind "$2" /tmp && cd "$3" && shift 4 && exec 3>&- "$@"`
+}
 
 // start runs cfg like envd does and returns once the process exists, with a
 // subscriber attached before any output is read. With term it runs on a
@@ -169,7 +177,7 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, ter
 			return nil, nil, err
 		}
 	} else if pt.sb.srv.isolate {
-		args := append([]string{"-c", isolationWrapper, "sh", pt.sb.homeDir(), pt.sb.tmpDir(), vcwd, pt.sb.bootIDPath(), cfg.Cmd}, cfg.Args...)
+		args := append([]string{"-c", isolationWrapper(pt.sb), "sh", pt.sb.homeDir(), pt.sb.tmpDir(), vcwd, pt.sb.bootIDPath(), cfg.Cmd}, cfg.Args...)
 		cmd = exec.Command("/bin/sh", args...)
 		cmd.Dir = "/"
 		cmd.Env = pt.buildEnv(cfg.Envs, virtualHome)

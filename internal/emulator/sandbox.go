@@ -4,6 +4,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -45,6 +46,10 @@ type sandbox struct {
 	network        networkConfig
 	metadata       map[string]string
 	envVars        map[string]string
+	mounts         []volumeMount // longest path first; fixed at create
+	executionID    string        // new at create and at every resume
+	mcp            json.RawMessage
+	iam            *iamRequest
 	dir            string
 	timer          *time.Timer
 	timerGen       int
@@ -78,8 +83,9 @@ func (sb *sandbox) tmpDir() string  { return filepath.Join(sb.dir, "tmp") }
 func (sb *sandbox) rootDir() string { return filepath.Join(sb.dir, "root") }
 
 // newSandboxLocked allocates a sandbox with its directories, copied from the
-// build's files when it has any. Caller holds s.mu.
-func (s *Server) newSandboxLocked(t *template, b *templateBuild, ref string) (*sandbox, error) {
+// build's files when it has any, and its volumes mounted before it boots.
+// Caller holds s.mu.
+func (s *Server) newSandboxLocked(t *template, b *templateBuild, ref string, mounts []volumeMount) (*sandbox, error) {
 	id := newID("i", 20)
 	for s.sandboxes[id] != nil {
 		id = newID("i", 20)
@@ -94,6 +100,11 @@ func (s *Server) newSandboxLocked(t *template, b *templateBuild, ref string) (*s
 	sb.procs = newProcessTable(sb)
 	if s.rootfs != nil {
 		if err := s.mountRoot(sb, b); err != nil {
+			removeTree(sb.dir)
+			return nil, err
+		}
+		if err := s.mountVolumes(sb, mounts); err != nil {
+			sb.root.stop()
 			removeTree(sb.dir)
 			return nil, err
 		}
@@ -116,6 +127,9 @@ func (s *Server) newSandboxLocked(t *template, b *templateBuild, ref string) (*s
 		}
 	}
 	if err := os.Chmod(sb.tmpDir(), 0o777|os.ModeSticky); err != nil {
+		return nil, err
+	}
+	if err := s.mountVolumes(sb, mounts); err != nil {
 		return nil, err
 	}
 	if err := sb.boot(); err != nil {
@@ -185,6 +199,9 @@ func (s *Server) Expire(sandboxID string) error {
 
 // removeLocked forgets a sandbox; the caller then calls destroy outside the lock.
 func (s *Server) removeLocked(sb *sandbox) {
+	if s.sandboxes[sb.id] == sb {
+		s.recordEventLocked(sb, evKilled, nil)
+	}
 	delete(s.sandboxes, sb.id)
 	if sb.timer != nil {
 		sb.timer.Stop()
@@ -199,6 +216,7 @@ func (s *Server) pauseLocked(sb *sandbox, memory bool) {
 	sb.state = statePaused
 	sb.endAt = now
 	sb.pausedByMemory = memory
+	s.recordEventLocked(sb, evPaused, nil)
 	if sb.timer != nil {
 		sb.timer.Stop()
 	}
@@ -218,6 +236,8 @@ func (s *Server) resumeLocked(sb *sandbox, timeout time.Duration) {
 	sb.state = stateRunning
 	sb.startedAt = now
 	sb.endAt = now.Add(timeout)
+	sb.executionID = newUUID()
+	s.recordEventLocked(sb, evResumed, nil)
 	if sb.pausedByMemory {
 		sb.procs.signalAll(sigCont)
 		sb.procs.forEach((*process).thawDeadline)

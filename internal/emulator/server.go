@@ -44,7 +44,9 @@ type Options struct {
 	// StreamIdleTimeout bounds how long a stream waits on a peer that neither
 	// reads what is sent nor sends anything; default 2m.
 	StreamIdleTimeout time.Duration
-	Logf              func(format string, args ...any)
+	// WebhookRetryInterval separates webhook delivery retries; default 10 s (E2B's).
+	WebhookRetryInterval time.Duration
+	Logf                 func(format string, args ...any)
 }
 
 // Server is a running emulator.
@@ -58,20 +60,28 @@ type Server struct {
 	rootfs      *rootfs // private root filesystems; nil = shared layout
 	logf        func(format string, args ...any)
 
-	ln, envdLn       net.Listener
-	httpSrv, envdSrv *http.Server
-	controlMux       *http.ServeMux
-	closeOnce        sync.Once
-	stopSampler      chan struct{}
-	samplerDone      chan struct{}
-	mu               sync.Mutex
-	closed           bool
-	sandboxes        map[string]*sandbox
-	templates        map[string]*template
-	stepCache        map[string]cachedLayer // build step hash -> its result
-	buildsRunning    sync.WaitGroup
-	faults           faultState
-	counters         Counters
+	ln, envdLn        net.Listener
+	httpSrv, envdSrv  *http.Server
+	controlMux        *http.ServeMux
+	volumeMux         *http.ServeMux
+	closeOnce         sync.Once
+	stopSampler       chan struct{}
+	samplerDone       chan struct{}
+	mu                sync.Mutex
+	closed            bool
+	sandboxes         map[string]*sandbox
+	templates         map[string]*template
+	stepCache         map[string]cachedLayer // build step hash -> its result
+	buildsRunning     sync.WaitGroup
+	volumes           map[string]*volume
+	secrets           map[string]*secret
+	egress            *egressProxy
+	events            []sandboxEvent
+	teamSamples       []teamSample
+	startsSinceSample int
+	hooks             hookState
+	faults            faultState
+	counters          Counters
 }
 
 // Start listens on loopback and serves until Close.
@@ -85,6 +95,9 @@ func Start(opts Options) (*Server, error) {
 	if opts.StreamIdleTimeout <= 0 {
 		opts.StreamIdleTimeout = defaultStreamIdleTimeout
 	}
+	if opts.WebhookRetryInterval <= 0 {
+		opts.WebhookRetryInterval = 10 * time.Second
+	}
 	if opts.Isolation == "" {
 		opts.Isolation = "auto"
 	}
@@ -95,6 +108,8 @@ func Start(opts Options) (*Server, error) {
 		opts:        opts,
 		sandboxes:   map[string]*sandbox{},
 		templates:   map[string]*template{},
+		volumes:     map[string]*volume{},
+		secrets:     map[string]*secret{},
 		stepCache:   map[string]cachedLayer{},
 		logf:        opts.Logf,
 		stopSampler: make(chan struct{}),
@@ -130,6 +145,7 @@ func Start(opts Options) (*Server, error) {
 		s.logf("emulator: template state in %s not loaded: %v", s.dataDir, err)
 	}
 	s.controlMux = s.newControlMux()
+	s.volumeMux = s.newVolumeContentMux()
 
 	ln, err := net.Listen("tcp", opts.Addr)
 	if err != nil {
@@ -149,6 +165,11 @@ func Start(opts Options) (*Server, error) {
 		s.envdLn = eln
 		s.envdSrv = &http.Server{Handler: http.HandlerFunc(s.serveEnvdOnly), ReadHeaderTimeout: 30 * time.Second}
 		go s.serve(s.envdSrv, eln)
+	}
+	s.startWebhooks()
+	s.teamSampleLocked(time.Now()) // the team's baseline: nothing running
+	if err := s.startEgressProxy(); err != nil {
+		s.logf("emulator: egress proxy unavailable (%v); secret markers are not substituted", err)
 	}
 	go s.runSampler()
 	return s, nil
@@ -177,10 +198,13 @@ func (s *Server) prepareDataDir() error {
 		}
 		s.dataDir = abs
 	}
-	for _, sub := range []string{"sandboxes", "templates", "template-files", "layers", "base", "images"} {
+	for _, sub := range []string{"sandboxes", "templates", "template-files", "layers", "base", "images", "volumes"} {
 		if err := os.MkdirAll(filepath.Join(s.dataDir, sub), 0o755); err != nil {
 			return fmt.Errorf("emulator: data dir: %w", err)
 		}
+	}
+	if err := s.loadVolumes(); err != nil {
+		return fmt.Errorf("emulator: load volumes: %w", err)
 	}
 	return nil
 }
@@ -249,6 +273,10 @@ func (s *Server) Close() error {
 				_ = s.envdSrv.Close()
 			}
 		}
+		if s.egress != nil {
+			s.egress.close()
+		}
+		s.stopWebhooks()
 		s.removeDataDir()
 	})
 	return nil

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 type signalKind int
@@ -173,6 +174,24 @@ func readProcStat(pid int) (procEntry, bool) {
 }
 
 const clockTicks = 100 // USER_HZ on Linux
+
+// ownerTimes is what Stat_t adds to os.FileInfo.
+type ownerTimes struct {
+	uid, gid     uint32
+	atime, ctime time.Time
+}
+
+func fileOwnerTimes(fi os.FileInfo) (ownerTimes, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return ownerTimes{}, false
+	}
+	return ownerTimes{
+		uid: st.Uid, gid: st.Gid,
+		atime: time.Unix(st.Atim.Sec, st.Atim.Nsec).UTC(),
+		ctime: time.Unix(st.Ctim.Sec, st.Ctim.Nsec).UTC(),
+	}, true
+}
 
 // ownMountNamespace is the emulator's own mount namespace, which no sandbox
 // may claim as its own.

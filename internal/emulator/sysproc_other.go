@@ -5,6 +5,7 @@ package emulator
 import (
 	"os"
 	"syscall"
+	"time"
 )
 
 type signalKind int
@@ -49,5 +50,13 @@ func holdNamespace(int) (string, *os.File) { return "", nil }
 func scanProcs(bool) []procEntry           { return nil }
 
 const clockTicks = 100
+
+type ownerTimes struct {
+	uid, gid     uint32
+	atime, ctime time.Time
+}
+
+// fileOwnerTimes is unavailable here: entries report uid/gid 0 and mtime.
+func fileOwnerTimes(os.FileInfo) (ownerTimes, bool) { return ownerTimes{}, false }
 
 var ownMountNamespace = ""

@@ -243,7 +243,7 @@ func (j *buildJob) materialize() error {
 		j.sb = nil
 	}
 	j.s.mu.Lock()
-	sb, err := j.s.newSandboxLocked(j.t, &templateBuild{filesDir: j.state.filesDir, layers: j.state.layers, base: j.state.base}, j.t.id)
+	sb, err := j.s.newSandboxLocked(j.t, &templateBuild{filesDir: j.state.filesDir, layers: j.state.layers, base: j.state.base}, j.t.id, nil)
 	j.s.mu.Unlock()
 	if err != nil {
 		return err

@@ -244,6 +244,9 @@ func (p *e2bProvider) Resources(_ context.Context) []func() resource.Resource {
 		NewSandboxCommandResource,
 		NewTemplateResource,
 		NewTemplateTagResource,
+		NewVolumeResource,
+		NewSecretResource,
+		NewWebhookResource,
 	}
 }
 
@@ -257,6 +260,11 @@ func (p *e2bProvider) DataSources(_ context.Context) []func() datasource.DataSou
 		NewSandboxMetricsDataSource,
 		NewSandboxLogsDataSource,
 		NewSnapshotsDataSource,
+		NewVolumesDataSource,
+		NewSecretsDataSource,
+		NewWebhooksDataSource,
+		NewSandboxEventsDataSource,
+		NewTeamMetricsDataSource,
 	}
 }
 
@@ -270,6 +278,7 @@ func (p *e2bProvider) EphemeralResources(_ context.Context) []func() ephemeral.E
 func (p *e2bProvider) Functions(_ context.Context) []func() function.Function {
 	return []func() function.Function{
 		NewSandboxHostFunction,
+		NewSecretRefFunction,
 	}
 }
 

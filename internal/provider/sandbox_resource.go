@@ -94,9 +94,17 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 		return
 	}
 	// A create that timed out but made the sandbox is kept in state (tainted) rather than
-	// leaving a billed sandbox behind.
-	created, _ := createSandbox(ctx, client, createReq, lostCreate{timeout: timeout, timeoutAttr: "timeouts.create",
-		fate: "It is kept in state and marked tainted, so the next apply replaces it and destroy removes it."}, &resp.Diagnostics)
+	// leaving a billed sandbox behind. A fork has no create token to look for.
+	var created *e2b.Sandbox
+	if forkFrom := plan.ForkFrom.ValueString(); forkFrom != "" {
+		var err error
+		if created, err = forkSandbox(ctx, client, forkFrom, createReq.Timeout); err != nil {
+			addClientAttributeError(&resp.Diagnostics, path.Root("fork_from"), "Could not fork sandbox "+forkFrom, err)
+		}
+	} else {
+		created, _ = createSandbox(ctx, client, createReq, lostCreate{timeout: timeout, timeoutAttr: "timeouts.create",
+			fate: "It is kept in state and marked tainted, so the next apply replaces it and destroy removes it."}, &resp.Diagnostics)
+	}
 	if created == nil {
 		return
 	}
@@ -105,7 +113,9 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 	// Save what is known right away: from here on, any failure keeps the sandbox in state
 	// (tainted) instead of orphaning a billed sandbox.
 	plan.applyCreated(created, r.data.Domain)
-	plan.MetadataAll = stringMapValue(createReq.Metadata)
+	if plan.ForkFrom.IsNull() { // a fork carries its source's metadata, read back below
+		plan.MetadataAll = stringMapValue(createReq.Metadata)
+	}
 	plan.Paused = types.BoolValue(false)
 	plan.State = types.StringValue(e2b.SandboxStateRunning)
 	saved := plan

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -24,6 +25,13 @@ type sandboxResourceModel struct {
 	AutoResume        types.Bool           `tfsdk:"auto_resume"`
 	StoreAccessTokens types.Bool           `tfsdk:"store_access_tokens"`
 	Timeouts          timeouts.Value       `tfsdk:"timeouts"`
+
+	// Create options (sandbox_resource_create_options.go).
+	VolumeMounts    types.Map            `tfsdk:"volume_mounts"`
+	AutoPauseMemory types.Bool           `tfsdk:"auto_pause_memory"`
+	MCP             jsontypes.Normalized `tfsdk:"mcp"`
+	IAM             types.Map            `tfsdk:"iam"`
+	ForkFrom        types.String         `tfsdk:"fork_from"`
 
 	TemplateID         types.String      `tfsdk:"template_id"`
 	Alias              types.String      `tfsdk:"alias"`
@@ -60,6 +68,7 @@ func (m *sandboxResourceModel) createRequest(ctx context.Context, data *Provider
 	req, diags := m.sandboxCreateOptions.createRequest(ctx, data, durationOr(m.Timeout, defaultSandboxTimeout))
 	req.AutoPause = boolPtr(m.AutoPause)
 	req.AutoResume = boolPtr(m.AutoResume)
+	diags.Append(m.addCreateOptions(ctx, &req)...)
 	return req, diags
 }
 
@@ -160,6 +169,7 @@ func (m *sandboxResourceModel) applyImported(d *e2b.SandboxDetail, defaultMetada
 	}
 	m.EnvVars = types.MapNull(types.StringType)
 	m.Network = importedNetwork(d.Network)
+	m.applyCreateOptionsDetail(d)
 }
 
 // ownMetadata is what remains of a sandbox's metadata without the entries default_metadata

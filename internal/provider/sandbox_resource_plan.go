@@ -26,6 +26,7 @@ func (r *sandboxResource) ValidateConfig(ctx context.Context, req resource.Valid
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	cfg.validateCreateOptions(ctx, &resp.Diagnostics)
 	cfg.validate(ctx, &resp.Diagnostics)
 }
 
@@ -48,6 +49,9 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		}
 	}
 	plan.MetadataAll = r.plannedMetadataAll(ctx, plan.Metadata)
+	if !plan.ForkFrom.IsNull() { // A fork carries its source's metadata.
+		plan.MetadataAll = types.MapUnknown(types.StringType)
+	}
 	if plan.StoreAccessTokens.Equal(types.BoolValue(false)) {
 		plan.EnvdAccessToken = types.StringNull()
 		plan.TrafficAccessToken = types.StringNull()
@@ -58,6 +62,9 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 		if resp.Diagnostics.HasError() {
 			return
+		}
+		if !plan.ForkFrom.IsNull() && plan.ForkFrom.Equal(state.ForkFrom) {
+			plan.MetadataAll = state.MetadataAll // a fork keeps its source's metadata
 		}
 		// E2B cannot update metadata: what it stores changing replaces the sandbox. A change of
 		// metadata that leaves metadata_all as it is (after an import, or a key moved to

@@ -242,3 +242,6 @@ func checkFilePath(p string) string {
 	}
 	return ""
 }
+
+// absolutePathPattern matches an absolute path.
+var absolutePathPattern = regexp.MustCompile(`^/`)

@@ -29,3 +29,29 @@ resource "e2b_sandbox" "example" {
 output "sandbox_host" {
   value = "49983-${e2b_sandbox.example.id}.${e2b_sandbox.example.domain}"
 }
+
+# Create options: a volume, a filesystem-only auto-pause, MCP and workload identity.
+resource "e2b_volume" "data" {
+  name = "agent-data"
+}
+
+resource "e2b_sandbox" "agent" {
+  volume_mounts = { (e2b_volume.data.name) = "/mnt/data" }
+
+  # On timeout keep only the files: a resume reboots the sandbox.
+  auto_pause        = true
+  auto_pause_memory = false
+
+  mcp = jsonencode({
+    github = { token = "placeholder" }
+  })
+
+  iam = {
+    aws = { audience = "sts.amazonaws.com", token_type = "jwt" }
+  }
+}
+
+# A copy of a running sandbox, through E2B's fork API.
+resource "e2b_sandbox" "agent_copy" {
+  fork_from = e2b_sandbox.agent.id
+}

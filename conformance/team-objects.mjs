@@ -1,0 +1,153 @@
+// Runs E2B's official JavaScript SDK, unmodified, through the team objects
+// it manages besides sandboxes: volumes (with the volume-content API and a
+// mount into sandboxes) and secrets (with the egress substitution of
+// Secret.fill markers). Same environment and output as scenario.mjs, plus
+// E2B_VOLUME_API_URL (run.sh points it at the emulator).
+//
+// Usage: node team-objects.mjs [sdk-module] [expected-version]
+
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+
+import { Runner } from './lib/runner.mjs';
+
+const moduleName = process.argv[2] || process.env.E2B_SDK_MODULE || 'e2b';
+const expectedVersion = process.argv[3] || '';
+const require = createRequire(import.meta.url);
+const sdkVersion = require(`${moduleName}/package.json`).version;
+if (expectedVersion && sdkVersion !== expectedVersion) {
+  console.log(`module ${moduleName} is e2b@${sdkVersion}, expected ${expectedVersion}`);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+const { Sandbox, Volume, Secret } = await import(moduleName);
+const r = new Runner(`e2b@${sdkVersion} team objects`);
+if (!Volume || !Secret) {
+  console.log(`# e2b@${sdkVersion} has no Volume/Secret classes: its team-object steps are skipped`);
+  console.log(r.summary());
+  process.exit(0);
+}
+const run = randomBytes(4).toString('hex');
+console.log(`# e2b@${sdkVersion} team objects against ${process.env.E2B_API_URL}, run ${run}`);
+const watchdog = setTimeout(() => {
+  console.log('FAIL watchdog: team objects still running after 300 s');
+  r.failed++;
+  console.log(r.summary());
+  process.exit(1);
+}, 300_000);
+watchdog.unref();
+
+// ---------------------------------------------------------------- volumes
+
+const volName = `conf-${run}`;
+let vol;
+let mounted;
+await r.step('volume: create, getInfo, list, connect', async () => {
+  vol = await Volume.create(volName);
+  assert.equal(vol.name, volName);
+  assert.ok(vol.volumeId && vol.token, 'create returns an ID and a token');
+  const info = await Volume.getInfo(vol.volumeId);
+  assert.equal(info.name, volName);
+  assert.ok((await Volume.list()).some((v) => v.volumeId === vol.volumeId), 'listed');
+  const again = await Volume.connect(vol.volumeId);
+  assert.equal(again.name, volName);
+});
+
+await r.step(
+  'volume: content API writes, reads, lists, stats and removes',
+  async () => {
+    await vol.makeDir('/docs');
+    const w = await vol.writeFile('/docs/readme.txt', 'from the volume API');
+    assert.equal(w.size, 19);
+    assert.equal(await vol.readFile('/docs/readme.txt'), 'from the volume API');
+    const names = (await vol.list('/docs')).map((e) => e.name);
+    assert.deepEqual(names, ['readme.txt']);
+    assert.equal((await vol.getInfo('/docs')).type, 'directory');
+    assert.equal(await vol.exists('/nope'), false);
+    await vol.writeFile('/tmp.txt', 'x');
+    await vol.remove('/tmp.txt');
+    assert.equal(await vol.exists('/tmp.txt'), false);
+  },
+  { needs: ['volume: create, getInfo, list, connect'] },
+);
+
+await r.step(
+  'volume: mounted into a sandbox, shared both ways',
+  async () => {
+    mounted = await Sandbox.create({ volumeMounts: { '/mnt/data': vol }, metadata: { run } });
+    assert.equal(await mounted.files.read('/mnt/data/docs/readme.txt'), 'from the volume API');
+    await mounted.commands.run('echo from-sandbox > out.txt', { cwd: '/mnt/data' });
+    assert.equal(await vol.readFile('/out.txt'), 'from-sandbox\n');
+    const info = await Sandbox.getInfo(mounted.sandboxId);
+    assert.deepEqual(info.volumeMounts, [{ name: volName, path: '/mnt/data' }]);
+  },
+  { needs: ['volume: content API writes, reads, lists, stats and removes'] },
+);
+
+await r.step(
+  'volume: destroy is refused while mounted, then succeeds',
+  async () => {
+    await assert.rejects(Volume.destroy(vol.volumeId), /mounted/);
+    await mounted.kill();
+    assert.equal(await Volume.destroy(vol.volumeId), true);
+    assert.equal(await Volume.destroy(vol.volumeId), false, 'a second destroy finds nothing');
+  },
+  { needs: ['volume: mounted into a sandbox, shared both ways'] },
+);
+
+// ---------------------------------------------------------------- secrets
+
+const secretName = `conf-token-${run}`;
+await r.step('secret: create, getInfo, list, update, never a value', async () => {
+  const s = await Secret.create(secretName, 'value-one', { metadata: { suite: 'conformance' } });
+  assert.equal(s.name, secretName);
+  assert.equal(s.version, 1);
+  assert.ok(s.secretId.startsWith('sec_'));
+  assert.equal((await Secret.getInfo(secretName)).secretId, s.secretId);
+  const u = await Secret.update(s.secretId, 'value-two');
+  assert.equal(u.version, 2);
+  const pager = Secret.list({ limit: 1 });
+  const all = [];
+  while (pager.hasNext) all.push(...(await pager.nextItems()));
+  assert.ok(all.some((x) => x.name === secretName), 'listed across pages');
+  assert.ok(!JSON.stringify(all).includes('value-'), 'no value in the list');
+  assert.equal(await Secret.exists(secretName), true);
+  assert.equal(Secret.fill(secretName), `\${e2b.secrets.${secretName}}`);
+});
+
+await r.step(
+  'secret: a Secret.fill marker in a request header reaches the upstream as the value',
+  async () => {
+    const seen = [];
+    const upstream = createServer((req, res) => {
+      seen.push(req.headers['x-token']);
+      res.end('upstream-ok');
+    });
+    await new Promise((ok) => upstream.listen(0, '127.0.0.1', ok));
+    const url = `http://127.0.0.1:${upstream.address().port}/`;
+    const sbx = await Sandbox.create({ metadata: { run } });
+    try {
+      const res = await sbx.commands.run(`curl -sS -H 'X-Token: ${Secret.fill(secretName)}' ${url}`);
+      assert.equal(res.stdout, 'upstream-ok');
+      assert.deepEqual(seen, ['value-two']);
+    } finally {
+      await sbx.kill();
+      upstream.close();
+    }
+  },
+  { needs: ['secret: create, getInfo, list, update, never a value'] },
+);
+
+await r.step(
+  'secret: destroy',
+  async () => {
+    assert.equal(await Secret.destroy(secretName), true);
+    assert.equal(await Secret.exists(secretName), false);
+  },
+  { needs: ['secret: create, getInfo, list, update, never a value'] },
+);
+
+console.log(r.summary());
+process.exit(r.failed === 0 ? 0 : 1);

@@ -1,0 +1,5 @@
+data "e2b_volumes" "all" {}
+
+output "volume_names" {
+  value = data.e2b_volumes.all.volumes[*].name
+}

@@ -1,0 +1,5 @@
+data "e2b_webhooks" "all" {}
+
+output "webhook_urls" {
+  value = data.e2b_webhooks.all.webhooks[*].url
+}

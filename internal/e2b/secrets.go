@@ -1,0 +1,143 @@
+package e2b
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Secret is a secret's metadata; E2B never returns its value.
+type Secret struct {
+	SecretID             string
+	Name                 string // canonical: lower case
+	CurrentVersion       int64
+	Metadata             map[string]string
+	CreatedAt, UpdatedAt time.Time
+}
+
+// SecretNamePattern is E2B's rule for secret names (1 to 128 characters).
+var SecretNamePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,128}$`)
+
+// SecretRef is the marker E2B's egress replaces with the secret's value.
+func SecretRef(name string) string { return "${e2b.secrets." + name + "}" }
+
+// CanonicalSecretName is the name as E2B stores it, or an error saying why
+// E2B would refuse it.
+func CanonicalSecretName(name string) (string, error) {
+	if !SecretNamePattern.MatchString(name) {
+		return "", fmt.Errorf("secret name %q must be 1 to 128 letters, digits, '_' or '-'", name)
+	}
+	canon := strings.ToLower(name)
+	if strings.HasPrefix(canon, "sec_") {
+		return "", fmt.Errorf("secret name %q starts with \"sec_\", which E2B reserves for secret IDs", name)
+	}
+	return canon, nil
+}
+
+type wireSecret struct {
+	SecretID       string            `json:"secretID"`
+	Name           string            `json:"name"`
+	CurrentVersion int64             `json:"currentVersion"`
+	Metadata       map[string]string `json:"metadata"`
+	CreatedAt      time.Time         `json:"createdAt"`
+	UpdatedAt      time.Time         `json:"updatedAt"`
+}
+
+func (w wireSecret) toSecret() *Secret { s := Secret(w); return &s }
+
+type wireSecretWrite struct {
+	Name     string            `json:"name,omitempty"`
+	Value    string            `json:"value"`
+	Metadata map[string]string `json:"metadata,omitempty"`
+}
+
+// CreateSecret stores value as the first version of a new secret. It is
+// retried only on 429 (a lost answer would make the name taken).
+func (c *Client) CreateSecret(ctx context.Context, name, value string, metadata map[string]string) (*Secret, error) {
+	if _, err := CanonicalSecretName(name); err != nil {
+		return nil, fmt.Errorf("create secret: %w", err)
+	}
+	if value == "" {
+		return nil, fmt.Errorf("create secret %q: the value must not be empty", name)
+	}
+	var w wireSecret
+	_, err := c.callAPI(ctx, apiCall{
+		op: "create secret " + strconv.Quote(name), method: http.MethodPost, path: "/secrets",
+		body: wireSecretWrite{Name: name, Value: value, Metadata: metadata}, class: retryRateLimited, out: &w,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return w.toSecret(), nil
+}
+
+// UpdateSecret stores value as a new version and replaces the metadata.
+// It is retried only on 429: a repeat would add another version.
+func (c *Client) UpdateSecret(ctx context.Context, idOrName, value string, metadata map[string]string) (*Secret, error) {
+	if value == "" {
+		return nil, fmt.Errorf("update secret %q: the value must not be empty", idOrName)
+	}
+	if metadata == nil {
+		metadata = map[string]string{} // an absent field would keep the old metadata
+	}
+	var w wireSecret
+	_, err := c.callAPI(ctx, apiCall{
+		op: "update secret " + strconv.Quote(idOrName), method: http.MethodPost, path: "/secrets/" + pathSeg(idOrName), subject: idOrName,
+		body: struct {
+			Value    string            `json:"value"`
+			Metadata map[string]string `json:"metadata"` // sent even when empty
+		}{value, metadata}, class: retryRateLimited, out: &w,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return w.toSecret(), nil
+}
+
+// GetSecret reads a secret's metadata by ID or canonical name.
+func (c *Client) GetSecret(ctx context.Context, idOrName string) (*Secret, error) {
+	var w wireSecret
+	_, err := c.callAPI(ctx, apiCall{
+		op: "get secret " + strconv.Quote(idOrName), method: http.MethodGet,
+		path: "/secrets/" + pathSeg(idOrName), subject: idOrName, class: retryIdempotent, out: &w,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return w.toSecret(), nil
+}
+
+// ListSecrets returns every page of the team's secrets.
+func (c *Client) ListSecrets(ctx context.Context) ([]Secret, error) {
+	var all []Secret
+	err := collectPages("list secrets", func(token string) (string, error) {
+		q := url.Values{}
+		if token != "" {
+			q.Set("nextToken", token)
+		}
+		var w []wireSecret
+		res, err := c.callAPI(ctx, apiCall{op: "list secrets", method: http.MethodGet, path: "/secrets", query: q, class: retryIdempotent, out: &w})
+		if err != nil {
+			return "", err
+		}
+		for _, s := range w {
+			all = append(all, *s.toSecret())
+		}
+		return res.header.Get("X-Next-Token"), nil
+	})
+	return all, err
+}
+
+// DeleteSecret revokes a secret and all its versions.
+func (c *Client) DeleteSecret(ctx context.Context, idOrName string) error {
+	_, err := c.callAPI(ctx, apiCall{
+		op: "delete secret " + strconv.Quote(idOrName), method: http.MethodDelete,
+		path: "/secrets/" + pathSeg(idOrName), subject: idOrName, class: retryIdempotent,
+	})
+	return err
+}

@@ -1,0 +1,95 @@
+package e2b
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+)
+
+// TeamMetric is one sample of a team's figures.
+type TeamMetric struct {
+	Timestamp           time.Time
+	ConcurrentSandboxes int32
+	SandboxStartRate    float64 // sandboxes started per second
+}
+
+// TeamMetricMax is the largest value of one metric in a range.
+type TeamMetricMax struct {
+	Timestamp time.Time
+	Value     float64
+}
+
+// Team metric names for TeamMetricMax.
+const (
+	MetricConcurrentSandboxes = "concurrent_sandboxes"
+	MetricSandboxStartRate    = "sandbox_start_rate"
+)
+
+func teamRangeQuery(start, end time.Time) url.Values {
+	q := url.Values{}
+	if !start.IsZero() {
+		q.Set("start", strconv.FormatInt(start.Unix(), 10))
+	}
+	if !end.IsZero() {
+		q.Set("end", strconv.FormatInt(end.Unix(), 10))
+	}
+	return q
+}
+
+func checkTeamRange(teamID string, start, end time.Time) error {
+	if teamID == "" {
+		return fmt.Errorf("the team ID is required")
+	}
+	if !start.IsZero() && !end.IsZero() && start.After(end) {
+		return fmt.Errorf("start %s is after end %s", start.Format(time.RFC3339), end.Format(time.RFC3339))
+	}
+	return nil
+}
+
+// TeamMetrics reads the team's samples between start and end (zero: E2B's
+// defaults).
+func (c *Client) TeamMetrics(ctx context.Context, teamID string, start, end time.Time) ([]TeamMetric, error) {
+	if err := checkTeamRange(teamID, start, end); err != nil {
+		return nil, fmt.Errorf("team metrics: %w", err)
+	}
+	var w []struct {
+		TimestampUnix       int64   `json:"timestampUnix"`
+		ConcurrentSandboxes int32   `json:"concurrentSandboxes"`
+		SandboxStartRate    float64 `json:"sandboxStartRate"`
+	}
+	_, err := c.callAPI(ctx, apiCall{op: "team metrics", method: http.MethodGet, path: "/teams/" + pathSeg(teamID) + "/metrics",
+		query: teamRangeQuery(start, end), class: retryIdempotent, out: &w})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]TeamMetric, 0, len(w))
+	for _, m := range w {
+		out = append(out, TeamMetric{Timestamp: time.Unix(m.TimestampUnix, 0).UTC(), ConcurrentSandboxes: m.ConcurrentSandboxes, SandboxStartRate: m.SandboxStartRate})
+	}
+	return out, nil
+}
+
+// TeamMetricMax reads the largest value of metric between start and end.
+func (c *Client) TeamMetricMax(ctx context.Context, teamID, metric string, start, end time.Time) (*TeamMetricMax, error) {
+	if err := checkTeamRange(teamID, start, end); err != nil {
+		return nil, fmt.Errorf("team metric max: %w", err)
+	}
+	if metric != MetricConcurrentSandboxes && metric != MetricSandboxStartRate {
+		return nil, fmt.Errorf("team metric max: unknown metric %q", metric)
+	}
+	q := teamRangeQuery(start, end)
+	q.Set("metric", metric)
+	var w struct {
+		TimestampUnix int64   `json:"timestampUnix"`
+		Value         float64 `json:"value"`
+	}
+	_, err := c.callAPI(ctx, apiCall{op: "team metric max", method: http.MethodGet, path: "/teams/" + pathSeg(teamID) + "/metrics/max",
+		query: q, class: retryIdempotent, out: &w})
+	if err != nil {
+		return nil, err
+	}
+	return &TeamMetricMax{Timestamp: time.Unix(w.TimestampUnix, 0).UTC(), Value: w.Value}, nil
+}

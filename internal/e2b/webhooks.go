@@ -1,0 +1,140 @@
+package e2b
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// Sandbox lifecycle event types that webhooks subscribe to and events carry.
+var SandboxEventTypes = []string{
+	"sandbox.lifecycle.created", "sandbox.lifecycle.updated", "sandbox.lifecycle.paused",
+	"sandbox.lifecycle.resumed", "sandbox.lifecycle.killed", "sandbox.lifecycle.checkpointed",
+}
+
+// Webhook is a registered lifecycle webhook; E2B never returns its secret.
+type Webhook struct {
+	WebhookID, Name, URL string
+	Enabled              bool
+	Events               []string
+	CreatedAt            time.Time
+}
+
+// WebhookInput is a webhook's configuration. On update, nil fields are
+// left as they are.
+type WebhookInput struct {
+	Name, URL, SignatureSecret *string
+	Enabled                    *bool
+	Events                     []string
+}
+
+type wireWebhook struct {
+	ID        string    `json:"id"`
+	Name      string    `json:"name"`
+	URL       string    `json:"url"`
+	Enabled   bool      `json:"enabled"`
+	Events    []string  `json:"events"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+type wireWebhookInput struct {
+	Name            *string  `json:"name,omitempty"`
+	URL             *string  `json:"url,omitempty"`
+	Enabled         *bool    `json:"enabled,omitempty"`
+	Events          []string `json:"events,omitempty"`
+	SignatureSecret *string  `json:"signatureSecret,omitempty"`
+}
+
+func (w wireWebhook) toWebhook() *Webhook {
+	return &Webhook{WebhookID: w.ID, Name: w.Name, URL: w.URL, Enabled: w.Enabled, Events: w.Events, CreatedAt: w.CreatedAt}
+}
+
+// Validate applies E2B's webhook rules; create needs url, events and a secret.
+func (in WebhookInput) Validate(create bool) error {
+	if create && (in.URL == nil || len(in.Events) == 0 || in.SignatureSecret == nil) {
+		return fmt.Errorf("a webhook needs a url, at least one event type and a signature secret")
+	}
+	if in.URL != nil {
+		u, err := url.Parse(*in.URL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("webhook url %q must be an absolute http:// or https:// URL", *in.URL)
+		}
+	}
+	for _, e := range in.Events {
+		if !slices.Contains(SandboxEventTypes, e) {
+			return fmt.Errorf("unknown event type %q; E2B's are %v", e, SandboxEventTypes)
+		}
+	}
+	if in.SignatureSecret != nil && *in.SignatureSecret == "" {
+		return fmt.Errorf("the signature secret must not be empty")
+	}
+	return nil
+}
+
+func (in WebhookInput) wire() wireWebhookInput {
+	return wireWebhookInput{Name: in.Name, URL: in.URL, Enabled: in.Enabled, Events: in.Events, SignatureSecret: in.SignatureSecret}
+}
+
+// CreateWebhook registers a webhook (retried only on 429).
+func (c *Client) CreateWebhook(ctx context.Context, in WebhookInput) (*Webhook, error) {
+	if err := in.Validate(true); err != nil {
+		return nil, fmt.Errorf("create webhook: %w", err)
+	}
+	var w wireWebhook
+	_, err := c.callAPI(ctx, apiCall{op: "create webhook", method: http.MethodPost, path: "/events/webhooks",
+		body: in.wire(), class: retryRateLimited, out: &w})
+	if err != nil {
+		return nil, err
+	}
+	return w.toWebhook(), nil
+}
+
+// UpdateWebhook changes the fields set in in.
+func (c *Client) UpdateWebhook(ctx context.Context, id string, in WebhookInput) (*Webhook, error) {
+	if err := in.Validate(false); err != nil {
+		return nil, fmt.Errorf("update webhook %q: %w", id, err)
+	}
+	var w wireWebhook
+	_, err := c.callAPI(ctx, apiCall{op: "update webhook " + strconv.Quote(id), method: http.MethodPatch,
+		path: "/events/webhooks/" + pathSeg(id), subject: id, body: in.wire(), class: retryIdempotent, out: &w})
+	if err != nil {
+		return nil, err
+	}
+	return w.toWebhook(), nil
+}
+
+// GetWebhook reads one webhook.
+func (c *Client) GetWebhook(ctx context.Context, id string) (*Webhook, error) {
+	var w wireWebhook
+	_, err := c.callAPI(ctx, apiCall{op: "get webhook " + strconv.Quote(id), method: http.MethodGet,
+		path: "/events/webhooks/" + pathSeg(id), subject: id, class: retryIdempotent, out: &w})
+	if err != nil {
+		return nil, err
+	}
+	return w.toWebhook(), nil
+}
+
+// ListWebhooks lists the team's webhooks.
+func (c *Client) ListWebhooks(ctx context.Context) ([]Webhook, error) {
+	var w []wireWebhook
+	_, err := c.callAPI(ctx, apiCall{op: "list webhooks", method: http.MethodGet, path: "/events/webhooks", class: retryIdempotent, out: &w})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Webhook, 0, len(w))
+	for _, x := range w {
+		out = append(out, *x.toWebhook())
+	}
+	return out, nil
+}
+
+// DeleteWebhook unregisters a webhook.
+func (c *Client) DeleteWebhook(ctx context.Context, id string) error {
+	_, err := c.callAPI(ctx, apiCall{op: "delete webhook " + strconv.Quote(id), method: http.MethodDelete,
+		path: "/events/webhooks/" + pathSeg(id), subject: id, class: retryIdempotent})
+	return err
+}

@@ -1,0 +1,135 @@
+package emulator
+
+import (
+	"net/http"
+	"time"
+)
+
+// The team's metrics come from a sample the sampler takes every
+// sampleInterval: the sandboxes running then, and the sandboxes started
+// since the previous sample per second. A day of samples is kept.
+
+const maxTeamSamples = int(24 * time.Hour / sampleInterval)
+
+type teamSample struct {
+	at         time.Time
+	concurrent int32
+	startRate  float64
+}
+
+// teamSampleLocked records the team's current figures. Caller holds s.mu.
+func (s *Server) teamSampleLocked(now time.Time) {
+	var running int32
+	for _, sb := range s.sandboxes {
+		if sb.state == stateRunning {
+			running++
+		}
+	}
+	window := sampleInterval
+	if n := len(s.teamSamples); n > 0 {
+		window = now.Sub(s.teamSamples[n-1].at)
+	}
+	rate := 0.0
+	if window > 0 {
+		rate = float64(s.startsSinceSample) / window.Seconds()
+	}
+	s.startsSinceSample = 0
+	s.teamSamples = append(s.teamSamples, teamSample{at: now.UTC().Truncate(time.Second), concurrent: running, startRate: rate})
+	if len(s.teamSamples) > maxTeamSamples {
+		s.teamSamples = append([]teamSample(nil), s.teamSamples[len(s.teamSamples)-maxTeamSamples:]...)
+	}
+}
+
+type teamMetricJSON struct {
+	Timestamp           time.Time `json:"timestamp"`
+	TimestampUnix       int64     `json:"timestampUnix"`
+	ConcurrentSandboxes int32     `json:"concurrentSandboxes"`
+	SandboxStartRate    float64   `json:"sandboxStartRate"`
+}
+
+type maxTeamMetricJSON struct {
+	Timestamp     time.Time `json:"timestamp"`
+	TimestampUnix int64     `json:"timestampUnix"`
+	Value         float64   `json:"value"`
+}
+
+// teamRange checks {teamID} and reads start/end (default: the last hour).
+func (s *Server) teamRange(w http.ResponseWriter, r *http.Request) (start, end time.Time, ok bool) {
+	if r.PathValue("teamID") != teamID {
+		writeErrorf(w, http.StatusForbidden, "You are not allowed to access team '%s'", r.PathValue("teamID"))
+		return start, end, false
+	}
+	q := r.URL.Query()
+	from, ok := parseUnixParam(w, q, "start")
+	if !ok {
+		return start, end, false
+	}
+	to, ok := parseUnixParam(w, q, "end")
+	if !ok {
+		return start, end, false
+	}
+	end = time.Now()
+	if to != nil {
+		end = *to
+	}
+	start = end.Add(-time.Hour)
+	if from != nil {
+		start = *from
+	}
+	if start.After(end) {
+		writeError(w, http.StatusBadRequest, "start time cannot be after end time")
+		return start, end, false
+	}
+	return start, end, true
+}
+
+func (s *Server) teamSamplesIn(start, end time.Time) []teamSample {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []teamSample
+	for _, t := range s.teamSamples {
+		if !t.at.Before(start.Truncate(time.Second)) && !t.at.After(end) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func (s *Server) handleTeamMetrics(w http.ResponseWriter, r *http.Request) {
+	start, end, ok := s.teamRange(w, r)
+	if !ok {
+		return
+	}
+	out := []teamMetricJSON{}
+	for _, t := range s.teamSamplesIn(start, end) {
+		out = append(out, teamMetricJSON{Timestamp: t.at, TimestampUnix: t.at.Unix(), ConcurrentSandboxes: t.concurrent, SandboxStartRate: t.startRate})
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) handleTeamMetricsMax(w http.ResponseWriter, r *http.Request) {
+	metric := r.URL.Query().Get("metric")
+	if metric != "concurrent_sandboxes" && metric != "sandbox_start_rate" {
+		validationError(w, `parameter "metric" in query has an error: value is not one of the allowed values ["concurrent_sandboxes","sandbox_start_rate"]`)
+		return
+	}
+	start, end, ok := s.teamRange(w, r)
+	if !ok {
+		return
+	}
+	best := maxTeamMetricJSON{Timestamp: end.UTC().Truncate(time.Second)}
+	for _, t := range s.teamSamplesIn(start, end) {
+		v := float64(t.concurrent)
+		if metric == "sandbox_start_rate" {
+			v = t.startRate
+		}
+		if v > best.Value {
+			best = maxTeamMetricJSON{Timestamp: t.at, Value: v}
+		}
+	}
+	best.TimestampUnix = best.Timestamp.Unix()
+	writeJSON(w, http.StatusOK, best)
+}
+
+// TeamID is the ID of the emulator's one team (for /teams/{teamID}/metrics).
+func (s *Server) TeamID() string { return teamID }

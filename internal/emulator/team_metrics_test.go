@@ -1,0 +1,64 @@
+package emulator
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestTeamMetricsFollowTheSandboxes(t *testing.T) {
+	t.Parallel()
+	c := startTestServer(t, Options{})
+	a, b := c.create(map[string]any{}), c.create(map[string]any{})
+	_ = b
+	st, data, _ := c.api("POST", "/sandboxes/"+a.SandboxID+"/pause", map[string]any{})
+	if st != http.StatusNoContent {
+		t.Fatalf("pause: %d %s", st, data)
+	}
+	var metrics []teamMetricJSON
+	eventually(t, "a sample with one running sandbox", func() bool {
+		st, data, _ := c.api("GET", "/teams/"+teamID+"/metrics", nil)
+		wantStatus(t, "metrics", st, data, http.StatusOK)
+		metrics = decode[[]teamMetricJSON](t, data)
+		return len(metrics) >= 2 && metrics[len(metrics)-1].ConcurrentSandboxes == 1
+	})
+	if first := metrics[0]; first.ConcurrentSandboxes != 0 {
+		t.Fatalf("baseline sample %+v", first)
+	}
+	last := metrics[len(metrics)-1]
+	// Two starts within the first sample's window (about one interval).
+	if r := last.SandboxStartRate; r < 2/(2*sampleInterval.Seconds()) || r > 2/(sampleInterval.Seconds()/2) {
+		t.Fatalf("start rate %v, want about %v", r, 2/sampleInterval.Seconds())
+	}
+	st, data, _ = c.api("GET", "/teams/"+teamID+"/metrics/max?metric=sandbox_start_rate", nil)
+	wantStatus(t, "max", st, data, http.StatusOK)
+	if m := decode[maxTeamMetricJSON](t, data); m.Value != last.SandboxStartRate {
+		t.Fatalf("max start rate %+v", m)
+	}
+	for path, want := range map[string]int{
+		"/teams/other/metrics":              http.StatusForbidden,
+		"/teams/" + teamID + "/metrics/max": http.StatusBadRequest,
+		"/teams/" + teamID + "/metrics?start=" + itoa64(time.Now().Unix()+100) + "&end=" + itoa64(time.Now().Unix()): http.StatusBadRequest,
+	} {
+		if st, data, _ := c.api("GET", path, nil); st != want {
+			t.Errorf("%s: %d %s, want %d", path, st, data, want)
+		}
+	}
+}
+
+func TestMCPAndIAMAcceptedAndChecked(t *testing.T) {
+	t.Parallel()
+	c := startTestServer(t, Options{})
+	c.create(map[string]any{"mcp": map[string]any{"github": map[string]any{"token": "x"}},
+		"iam": map[string]any{"tokens": map[string]any{"aws": map[string]any{"audience": "sts.amazonaws.com", "tokenType": "jwt"}}}})
+	for _, body := range []map[string]any{
+		{"templateID": "base", "mcp": []int{1}},
+		{"templateID": "base", "iam": map[string]any{"tokens": map[string]any{"aws": map[string]any{"audience": "a"}}}},
+	} {
+		st, data, _ := c.api("POST", "/sandboxes", body)
+		if st != http.StatusBadRequest || !strings.Contains(string(data), "doesn't match schema") {
+			t.Errorf("%v: %d %s", body, st, data)
+		}
+	}
+}

@@ -1,0 +1,166 @@
+package emulator
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+type receivedHook struct {
+	header http.Header
+	body   []byte
+	at     time.Time
+}
+
+// hookReceiver records deliveries and fails the first failFirst of them.
+type hookReceiver struct {
+	mu        sync.Mutex
+	got       []receivedHook
+	failFirst int
+}
+
+func (h *hookReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.got = append(h.got, receivedHook{header: r.Header.Clone(), body: body, at: time.Now()})
+	if len(h.got) <= h.failFirst {
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}
+}
+
+func (h *hookReceiver) snapshot() []receivedHook {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]receivedHook(nil), h.got...)
+}
+
+func verifySignature(secret string, body []byte, sig string) bool {
+	sum := sha256.Sum256([]byte(secret + string(body)))
+	return strings.TrimRight(base64.StdEncoding.EncodeToString(sum[:]), "=") == sig
+}
+
+func TestWebhooksDeliverSignedLifecycleEvents(t *testing.T) {
+	t.Parallel()
+	ok := &hookReceiver{}
+	flaky := &hookReceiver{failFirst: 2}
+	okSrv, flakySrv := httptest.NewServer(ok), httptest.NewServer(flaky)
+	defer okSrv.Close()
+	defer flakySrv.Close()
+	c := startTestServer(t, Options{WebhookRetryInterval: 100 * time.Millisecond})
+
+	all := []string{evCreated, evPaused, evResumed, evKilled}
+	st, data, _ := c.api("POST", "/events/webhooks", map[string]any{"name": "all", "url": okSrv.URL, "enabled": true, "events": all, "signatureSecret": "s3cret"})
+	wantStatus(t, "create webhook", st, data, http.StatusCreated)
+	hook := decode[webhook](t, data)
+	if strings.Contains(string(data), "s3cret") {
+		t.Fatalf("the webhook answer carries its secret: %s", data)
+	}
+	st, data, _ = c.api("POST", "/events/webhooks", map[string]any{"url": flakySrv.URL, "events": []string{evCreated}, "signatureSecret": "other"})
+	wantStatus(t, "create flaky webhook", st, data, http.StatusCreated)
+	for _, bad := range []map[string]any{
+		{"url": okSrv.URL, "events": []string{"sandbox.lifecycle.exploded"}, "signatureSecret": "x"},
+		{"url": "ftp://x", "events": all, "signatureSecret": "x"},
+		{"url": okSrv.URL, "events": all},
+	} {
+		if st, data, _ := c.api("POST", "/events/webhooks", bad); st != http.StatusBadRequest {
+			t.Errorf("create %v: %d %s", bad, st, data)
+		}
+	}
+
+	sb := c.create(map[string]any{"metadata": map[string]string{"who": "test"}})
+	for _, step := range []string{"/pause", "/resume"} {
+		st, data, _ := c.api("POST", "/sandboxes/"+sb.SandboxID+step, map[string]any{})
+		if st >= 300 {
+			t.Fatalf("%s: %d %s", step, st, data)
+		}
+	}
+	st, data, _ = c.api("DELETE", "/sandboxes/"+sb.SandboxID, nil)
+	wantStatus(t, "kill", st, data, http.StatusNoContent)
+
+	eventually(t, "four deliveries and three attempts", func() bool { return len(ok.snapshot()) == 4 && len(flaky.snapshot()) == 3 })
+	var evsSeen []sandboxEvent // two workers deliver: arrival order is not event order
+	ids := map[string]bool{}
+	for _, d := range ok.snapshot() {
+		if !verifySignature("s3cret", d.body, d.header.Get("e2b-signature")) {
+			t.Fatalf("signature does not verify: %v %s", d.header, d.body)
+		}
+		if d.header.Get("e2b-webhook-id") != hook.ID || d.header.Get("e2b-signature-version") != "v1" {
+			t.Fatalf("headers %v", d.header)
+		}
+		ids[d.header.Get("e2b-delivery-id")] = true
+		var ev sandboxEvent
+		if err := json.Unmarshal(d.body, &ev); err != nil {
+			t.Fatal(err)
+		}
+		if ev.SandboxID != sb.SandboxID || ev.Version != "v2" || ev.EventData["sandbox_metadata"].(map[string]any)["who"] != "test" {
+			t.Fatalf("event %s", d.body)
+		}
+		evsSeen = append(evsSeen, ev)
+	}
+	sort.Slice(evsSeen, func(i, j int) bool { return evsSeen[i].Timestamp.Before(evsSeen[j].Timestamp) })
+	var types []string
+	for _, ev := range evsSeen {
+		types = append(types, ev.Type)
+	}
+	if strings.Join(types, ",") != strings.Join(all, ",") {
+		t.Fatalf("delivered %v, want %v", types, all)
+	}
+	retries := flaky.snapshot()
+	for i, d := range retries {
+		if !verifySignature("other", d.body, d.header.Get("e2b-signature")) || ids[d.header.Get("e2b-delivery-id")] {
+			t.Fatalf("attempt %d: bad signature or reused delivery ID: %v", i, d.header)
+		}
+		ids[d.header.Get("e2b-delivery-id")] = true
+		if i > 0 && d.at.Sub(retries[i-1].at) < 100*time.Millisecond {
+			t.Fatalf("retry %d came %s after the previous attempt, before the retry interval", i, d.at.Sub(retries[i-1].at))
+		}
+	}
+
+	// Polling: newest first by default, filters by type and sandbox.
+	st, data, _ = c.api("GET", "/events/sandboxes/"+sb.SandboxID+"?orderAsc=true", nil)
+	wantStatus(t, "events", st, data, http.StatusOK)
+	evs := decode[[]sandboxEvent](t, data)
+	if len(evs) != 4 || evs[0].Type != evCreated || evs[3].Type != evKilled {
+		t.Fatalf("events %s", data)
+	}
+	st, data, _ = c.api("GET", "/events/sandboxes?types="+evPaused+"&limit=1", nil)
+	wantStatus(t, "filtered events", st, data, http.StatusOK)
+	if evs := decode[[]sandboxEvent](t, data); len(evs) != 1 || evs[0].Type != evPaused {
+		t.Fatalf("filtered %s", data)
+	}
+	st, data, _ = c.api("PATCH", "/events/webhooks/"+hook.ID, map[string]any{"enabled": false})
+	wantStatus(t, "disable", st, data, http.StatusOK)
+	if got := decode[webhook](t, data); got.Enabled || got.URL != okSrv.URL {
+		t.Fatalf("after PATCH %s", data)
+	}
+	st, data, _ = c.api("DELETE", "/events/webhooks/"+hook.ID, nil)
+	wantStatus(t, "delete", st, data, http.StatusOK)
+}
+
+// A receiver that hangs (each attempt waits 10 s) does not hold up the API:
+// every call below must answer well within that.
+func TestWebhookDeliveryNeverBlocksTheAPI(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	stuck := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { <-release }))
+	defer stuck.Close()
+	defer close(release)
+	c := startTestServer(t, Options{})
+	c.hc.Timeout = 5 * time.Second
+	st, data, _ := c.api("POST", "/events/webhooks", map[string]any{"url": stuck.URL, "events": []string{evCreated, evKilled}, "signatureSecret": "x"})
+	wantStatus(t, "create webhook", st, data, http.StatusCreated)
+	for range 5 {
+		sb := c.create(map[string]any{})
+		st, data, _ := c.api("DELETE", "/sandboxes/"+sb.SandboxID, nil)
+		wantStatus(t, "kill", st, data, http.StatusNoContent)
+	}
+}

@@ -1,0 +1,196 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+)
+
+// auto_pause_memory = false: the auto-pause keeps the files, not the
+// processes, so after resume a file written before is there and a process
+// started before is gone.
+func TestAccSandbox_autoPauseWithoutMemory(t *testing.T) {
+	srv := newTestEmulator(t)
+	sandbox := func(paused bool) string {
+		return testAccProviderBlock(srv) + fmt.Sprintf(`
+resource "e2b_sandbox" "fs" {
+  timeout           = "15m"
+  auto_pause        = true
+  auto_pause_memory = false
+  paused            = %t
+}
+resource "e2b_sandbox_command" "setup" {
+  sandbox_id = e2b_sandbox.fs.id
+  command    = "echo kept > /tmp/../home/user/kept.txt; sleep 1000 > /dev/null 2>&1 & echo $! > ~/sleeper.pid"
+}
+`, paused)
+	}
+	check := func(name, after string) string {
+		return fmt.Sprintf(`
+resource "e2b_sandbox_command" %q {
+  depends_on = [%s]
+  sandbox_id = e2b_sandbox.fs.id
+  # A killed orphan may linger as a zombie until its new parent reaps it: only a live state counts.
+  command    = "cat ~/kept.txt; s=$(awk '{print $3}' /proc/$(cat ~/sleeper.pid)/stat 2>/dev/null); if [ -n \"$s\" ] && [ \"$s\" != Z ]; then echo process-alive; else echo process-gone; fi"
+}
+`, name, after)
+	}
+	var id string
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: sandbox(false) + check("before_pause", "e2b_sandbox_command.setup"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("e2b_sandbox.fs", tfjsonpath.New("auto_pause_memory"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue("e2b_sandbox_command.before_pause", tfjsonpath.New("stdout"), knownvalue.StringExact("kept\nprocess-alive\n")),
+				},
+				Check: func(s *terraform.State) (err error) {
+					id, err = testAccAttr(s, "e2b_sandbox.fs", "id")
+					return err
+				},
+			},
+			{
+				// The timeout runs out: E2B pauses it without memory; the refresh shows paused.
+				PreConfig: func() {
+					if err := srv.Expire(id); err != nil {
+						t.Fatalf("expire %s: %v", id, err)
+					}
+				},
+				Config:             sandbox(false),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true, // paused = false plans a resume
+			},
+			{
+				Config: sandbox(false) + check("after_resume", "e2b_sandbox.fs"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("e2b_sandbox.fs", plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("e2b_sandbox_command.after_resume", tfjsonpath.New("stdout"), knownvalue.StringExact("kept\nprocess-gone\n")),
+					statecheck.ExpectKnownValue("e2b_sandbox.fs", tfjsonpath.New("state"), knownvalue.StringExact("running")),
+				},
+			},
+		},
+	})
+}
+
+func TestAccSandbox_createOptionsValidation(t *testing.T) {
+	srv := newTestEmulator(t)
+	for _, tc := range []struct{ body, want string }{
+		{`auto_pause_memory = false`, `only when the sandbox auto-pauses`},
+		{"auto_pause = true\n  auto_resume = true\n  auto_pause_memory = false", `cannot be combined with auto_resume`},
+		{`mcp = "[1]"`, `mcp must be a JSON object`},
+		{"fork_from = \"iabc\"\n  template = \"base\"", `(?s)Invalid Attribute Combination.*fork_from`},
+		{`iam = { t = { audience = "", token_type = "jwt" } }`, `at least 1`},
+	} {
+		t.Run(tc.want, func(t *testing.T) {
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:      testAccProviderBlock(srv) + "resource \"e2b_sandbox\" \"x\" {\n  " + tc.body + "\n}\n",
+					PlanOnly:    true,
+					ExpectError: regexp.MustCompile(tc.want),
+				}},
+			})
+		})
+	}
+	if n, routes := totalRequests(srv); n != 0 {
+		t.Fatalf("invalid sandboxes reached E2B: %s", routes)
+	}
+}
+
+// fork_from makes the sandbox through E2B's fork API: it starts with the
+// source's files; mcp and iam are accepted and a change of mcp replaces.
+func TestAccSandbox_forkFromAndMCP(t *testing.T) {
+	srv := newTestEmulator(t)
+	cfg := func(mcpServer string) string {
+		return testAccProviderBlock(srv) + fmt.Sprintf(`
+resource "e2b_sandbox" "source" {
+  timeout = "15m"
+  mcp     = jsonencode({ %s = { token = "x" } })
+  iam     = { aws = { audience = "sts.amazonaws.com", token_type = "jwt" } }
+}
+resource "e2b_sandbox_command" "seed" {
+  sandbox_id = e2b_sandbox.source.id
+  command    = "echo from-source > ~/seed.txt"
+}
+resource "e2b_sandbox" "fork" {
+  depends_on = [e2b_sandbox_command.seed]
+  fork_from  = e2b_sandbox.source.id
+  timeout    = "15m"
+}
+resource "e2b_sandbox_command" "read" {
+  sandbox_id = e2b_sandbox.fork.id
+  command    = "cat ~/seed.txt"
+}
+`, mcpServer)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg("github"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("e2b_sandbox_command.read", tfjsonpath.New("stdout"), knownvalue.StringExact("from-source\n")),
+					statecheck.ExpectKnownValue("e2b_sandbox.fork", tfjsonpath.New("template_id"), knownvalue.NotNull()),
+				},
+				Check: func(s *terraform.State) error {
+					a, _ := testAccAttr(s, "e2b_sandbox.source", "id")
+					b, _ := testAccAttr(s, "e2b_sandbox.fork", "id")
+					if a == "" || a == b {
+						return fmt.Errorf("fork %q is not a new sandbox beside %q", b, a)
+					}
+					return nil
+				},
+			},
+			{Config: cfg("github"), ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+			{
+				Config: cfg("slack"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("e2b_sandbox.source", plancheck.ResourceActionDestroyBeforeCreate),
+				}},
+			},
+		},
+	})
+}
+
+// e2b_team_metrics reads the emulator's real samples.
+func TestAccTeamMetrics(t *testing.T) {
+	srv := newTestEmulator(t)
+	cfg := testAccProviderBlock(srv) + `
+resource "e2b_sandbox" "one" {
+  timeout = "15m"
+}
+`
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{
+				PreConfig: func() { time.Sleep(6 * time.Second) }, // one sampling interval
+				Config: cfg + fmt.Sprintf(`
+data "e2b_team_metrics" "team" {
+  team_id = %q
+}
+`, srv.TeamID()),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.e2b_team_metrics.team", tfjsonpath.New("max_concurrent_sandboxes").AtMapKey("value"), knownvalue.Float64Exact(1)),
+					statecheck.ExpectKnownValue("data.e2b_team_metrics.team", tfjsonpath.New("metrics").AtSliceIndex(0).AtMapKey("concurrent_sandboxes"), knownvalue.Int64Exact(0)),
+				},
+			},
+			{
+				Config:      cfg + "data \"e2b_team_metrics\" \"team\" {\n  team_id = \"someone-else\"\n}\n",
+				ExpectError: regexp.MustCompile(`(?s)Could not read team metrics.*403`),
+			},
+		},
+	})
+}

@@ -1,0 +1,178 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+)
+
+// sandboxCreateOptionAttributes are the create-only inputs of e2b_sandbox
+// beyond template, lifecycle and network: each replaces the sandbox.
+func sandboxCreateOptionAttributes() map[string]schema.Attribute {
+	forkConflicts := []path.Expression{
+		path.MatchRoot("metadata"), path.MatchRoot("env_vars"), path.MatchRoot("network"),
+		path.MatchRoot("volume_mounts"), path.MatchRoot("mcp"), path.MatchRoot("iam"),
+		path.MatchRoot("auto_pause_memory"), path.MatchRoot("secure"), path.MatchRoot("allow_internet_access"),
+		path.MatchRoot("template"),
+	}
+	return map[string]schema.Attribute{
+		"volume_mounts": schema.MapAttribute{
+			MarkdownDescription: "Volumes to mount, by volume name (`e2b_volume.<x>.name`) to an absolute path in the " +
+				"sandbox, for example `{ (e2b_volume.data.name) = \"/mnt/data\" }`. Paths must be absolute, not `/`, " +
+				"and each used once. Changing it replaces the sandbox.",
+			Optional:      true,
+			ElementType:   types.StringType,
+			PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplace()},
+			Validators: []validator.Map{mapvalidator.ValueStringsAre(
+				stringvalidator.RegexMatches(absolutePathPattern, "must be an absolute path such as /mnt/data"))},
+		},
+		"auto_pause_memory": schema.BoolAttribute{
+			MarkdownDescription: "With `auto_pause = true`: whether the auto-pause keeps memory and processes (`true`, " +
+				"E2B's default) or only the filesystem (`false`: resuming reboots the sandbox, files stay, processes do " +
+				"not). `false` cannot be combined with `auto_resume = true`. Changing it replaces the sandbox.",
+			Optional:      true,
+			PlanModifiers: []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
+		},
+		"mcp": schema.StringAttribute{
+			MarkdownDescription: "MCP configuration of the sandbox as a JSON object (use `jsonencode`). E2B starts its " +
+				"MCP gateway in the sandbox with it. Changing it replaces the sandbox.",
+			Optional:      true,
+			CustomType:    jsontypes.NormalizedType{},
+			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+		},
+		"iam": schema.MapNestedAttribute{
+			MarkdownDescription: "Workload-identity tokens for the sandbox, by token name. Changing them replaces the sandbox.",
+			Optional:            true,
+			PlanModifiers:       []planmodifier.Map{mapplanmodifier.RequiresReplace()},
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"audience": schema.StringAttribute{
+					MarkdownDescription: "Audience of the token, stored exactly as given.",
+					Required:            true,
+					Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+				},
+				"token_type": schema.StringAttribute{
+					MarkdownDescription: "Type of the workload token.",
+					Required:            true,
+					Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+				},
+			}},
+		},
+		"fork_from": schema.StringAttribute{
+			MarkdownDescription: "ID of a running sandbox to fork: the new sandbox starts as a copy of it (files, and " +
+				"its template, metadata, environment and network settings) through E2B's fork API, instead of from " +
+				"`template`. The source keeps running. Settings that a fork copies cannot be set here. Changing it " +
+				"replaces the sandbox.",
+			Optional:      true,
+			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			Validators:    append(sandboxIDValidators(), stringvalidator.ConflictsWith(forkConflicts...)),
+		},
+	}
+}
+
+// iamTokenModel maps one entry of iam.
+type iamTokenModel struct {
+	Audience  types.String `tfsdk:"audience"`
+	TokenType types.String `tfsdk:"token_type"`
+}
+
+// addCreateOptions copies the create options into req.
+func (m *sandboxResourceModel) addCreateOptions(ctx context.Context, req *e2b.CreateSandboxRequest) diag.Diagnostics {
+	var diags diag.Diagnostics
+	req.AutoPauseMemory = boolPtr(m.AutoPauseMemory)
+	mounts, d := stringMapFrom(ctx, m.VolumeMounts)
+	diags.Append(d...)
+	req.VolumeMounts = volumeMountsFrom(mounts)
+	if !m.MCP.IsNull() && !m.MCP.IsUnknown() {
+		req.MCP = json.RawMessage(m.MCP.ValueString())
+	}
+	if !m.IAM.IsNull() && !m.IAM.IsUnknown() {
+		var tokens map[string]iamTokenModel
+		diags.Append(m.IAM.ElementsAs(ctx, &tokens, false)...)
+		req.IAMTokens = map[string]e2b.IAMToken{}
+		for name, t := range tokens {
+			req.IAMTokens[name] = e2b.IAMToken{Audience: t.Audience.ValueString(), TokenType: t.TokenType.ValueString()}
+		}
+	}
+	return diags
+}
+
+// volumeMountsFrom turns name → path into E2B's mounts, sorted by path.
+func volumeMountsFrom(m map[string]string) []e2b.VolumeMount {
+	out := make([]e2b.VolumeMount, 0, len(m))
+	for name, p := range m {
+		out = append(out, e2b.VolumeMount{Name: name, Path: p})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// validateCreateOptions applies E2B's create rules to a configuration whose
+// values are known.
+func (m *sandboxResourceModel) validateCreateOptions(ctx context.Context, diags *diag.Diagnostics) {
+	if m.VolumeMounts.IsUnknown() || m.AutoPause.IsUnknown() || m.AutoResume.IsUnknown() ||
+		m.AutoPauseMemory.IsUnknown() || m.MCP.IsUnknown() || !fullyKnown(ctx, m.VolumeMounts) {
+		return // Checked again once known.
+	}
+	var req e2b.CreateSandboxRequest
+	diags.Append(m.addCreateOptions(ctx, &req)...)
+	req.AutoPause, req.AutoResume = boolPtr(m.AutoPause), boolPtr(m.AutoResume)
+	if err := e2b.ValidateMCP(req.MCP); err != nil {
+		diags.AddAttributeError(path.Root("mcp"), "Invalid mcp", err.Error()+".")
+		return
+	}
+	req.IAMTokens = nil // checked by the schema
+	if err := e2b.ValidateVolumeMounts(req.VolumeMounts); err != nil {
+		diags.AddAttributeError(path.Root("volume_mounts"), "Invalid volume_mounts", err.Error()+".")
+		return
+	}
+	if err := req.Validate(); err != nil {
+		diags.AddAttributeError(path.Root("auto_pause_memory"), "Invalid auto_pause_memory", err.Error()+".")
+	}
+}
+
+// applyCreateOptionsDetail fills the inputs an import can learn from E2B.
+func (m *sandboxResourceModel) applyCreateOptionsDetail(d *e2b.SandboxDetail) {
+	if len(d.VolumeMounts) == 0 {
+		m.VolumeMounts = types.MapNull(types.StringType)
+		return
+	}
+	mounts := make(map[string]string, len(d.VolumeMounts))
+	for _, v := range d.VolumeMounts {
+		mounts[v.Name] = v.Path
+	}
+	m.VolumeMounts = stringMapValue(mounts)
+}
+
+// forkSandbox makes the sandbox as one fork of a running one.
+func forkSandbox(ctx context.Context, client *e2b.Client, sourceID string, timeout int32) (*e2b.Sandbox, error) {
+	results, err := client.ForkSandbox(ctx, sourceID, timeout, 1)
+	if err != nil {
+		return nil, err
+	}
+	if len(results) != 1 {
+		return nil, fmt.Errorf("fork sandbox %q: E2B answered %d results for one fork", sourceID, len(results))
+	}
+	if results[0].Sandbox == nil {
+		return nil, fmt.Errorf("fork sandbox %q: %w", sourceID, results[0].Err)
+	}
+	return results[0].Sandbox, nil
+}

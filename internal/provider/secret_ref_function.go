@@ -1,0 +1,53 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/hashicorp/terraform-plugin-framework/function"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+)
+
+var _ function.Function = &secretRefFunction{}
+
+// NewSecretRefFunction returns the secret_ref provider function.
+func NewSecretRefFunction() function.Function { return &secretRefFunction{} }
+
+// secretRefFunction builds the marker that E2B's egress replaces with a
+// secret's value, so configurations never spell it by hand.
+type secretRefFunction struct{}
+
+func (f *secretRefFunction) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {
+	resp.Name = "secret_ref"
+}
+
+func (f *secretRefFunction) Definition(_ context.Context, _ function.DefinitionRequest, resp *function.DefinitionResponse) {
+	resp.Definition = function.Definition{
+		Summary: "Marker that E2B replaces with a secret's value",
+		MarkdownDescription: "Returns `${e2b.secrets.<name>}`, the marker that E2B's egress replaces with the current " +
+			"value of the secret when a sandbox process sends it in an outgoing request header. Use it in commands " +
+			"and environment variables instead of the value, for example " +
+			"`\"curl -H 'Authorization: Bearer ${provider::e2b::secret_ref(e2b_secret.api.name)}' https://api.example.com\"`. " +
+			"It makes no call and does not check that the secret exists.",
+		Parameters: []function.Parameter{
+			function.StringParameter{Name: "name", MarkdownDescription: "Name of the secret, e.g. `e2b_secret.api.name`."},
+		},
+		Return: function.StringReturn{},
+	}
+}
+
+func (f *secretRefFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
+	var name string
+	if resp.Error = req.Arguments.Get(ctx, &name); resp.Error != nil {
+		return
+	}
+	if name == "" || strings.ContainsAny(name, "{}") || strings.IndexFunc(name, unicode.IsControl) >= 0 {
+		resp.Error = function.NewArgumentFuncError(0, fmt.Sprintf(
+			"secret name %q cannot be used in a marker: it must be non-empty, without '{', '}' or control characters", name))
+		return
+	}
+	resp.Error = resp.Result.Set(ctx, e2b.SecretRef(name))
+}

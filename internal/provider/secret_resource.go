@@ -1,0 +1,288 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+)
+
+var (
+	_ resource.Resource                = &secretResource{}
+	_ resource.ResourceWithConfigure   = &secretResource{}
+	_ resource.ResourceWithImportState = &secretResource{}
+	_ resource.ResourceWithModifyPlan  = &secretResource{}
+)
+
+// NewSecretResource returns the e2b_secret resource.
+func NewSecretResource() resource.Resource { return &secretResource{} }
+
+// secretResource is a team secret that E2B's egress substitutes into the
+// outgoing requests of sandboxes; its value never reaches the state.
+type secretResource struct {
+	data *ProviderData
+}
+
+type secretModel struct {
+	ID             types.String      `tfsdk:"id"`
+	SecretID       types.String      `tfsdk:"secret_id"`
+	Name           types.String      `tfsdk:"name"`
+	Value          types.String      `tfsdk:"value"`
+	ValueVersion   types.Int64       `tfsdk:"value_version"`
+	SensitiveValue types.String      `tfsdk:"sensitive_value"`
+	Metadata       types.Map         `tfsdk:"metadata"`
+	CurrentVersion types.Int64       `tfsdk:"current_version"`
+	CreatedAt      timetypes.RFC3339 `tfsdk:"created_at"`
+	UpdatedAt      timetypes.RFC3339 `tfsdk:"updated_at"`
+}
+
+var canonicalSecretName = regexp.MustCompile(`^[a-z0-9_-]{1,128}$`)
+
+func (r *secretResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_secret"
+}
+
+func (r *secretResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	stable := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
+	oneValue := []path.Expression{path.MatchRoot("value"), path.MatchRoot("sensitive_value")}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A team secret. Sandbox processes never see its value: they send the marker " +
+			"`provider::e2b::secret_ref(name)` (`${e2b.secrets.<name>}`) in an outgoing request header and E2B's " +
+			"egress replaces it with the value. Set the value with the write-only `value` (never stored in plan or " +
+			"state; bump `value_version` to send a new one) or, on Terraform and OpenTofu versions without " +
+			"write-only attributes, with `sensitive_value` (stored in state, marked sensitive). Every change " +
+			"stores a new version in place.",
+		Attributes: map[string]schema.Attribute{
+			"id":        computedString("Same as `secret_id`.", stable),
+			"secret_id": computedString("ID of the secret (`sec_…`).", stable),
+			"name": schema.StringAttribute{
+				MarkdownDescription: "Name of the secret, unique in the team: 1 to 128 lower-case letters, digits, `_` or `-` " +
+					"(E2B stores names in lower case), not starting with `sec_`. Changing it replaces the secret.",
+				Required:      true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators: []validator.String{
+					stringvalidator.RegexMatches(canonicalSecretName, "must be 1 to 128 lower-case letters, digits, '_' or '-' (E2B stores names in lower case)"),
+					stringvalidator.RegexMatches(regexp.MustCompile(`^(?:.{0,3}$|[^s]|s[^e]|se[^c]|sec[^_])`), `must not start with "sec_", which E2B reserves for secret IDs`),
+				},
+			},
+			"value": schema.StringAttribute{
+				MarkdownDescription: "The secret value, write-only: sent to E2B on create and whenever `value_version` " +
+					"changes, never stored in plan or state. Needs Terraform 1.11+ or OpenTofu 1.11+; elsewhere use " +
+					"`sensitive_value`.",
+				Optional:  true,
+				WriteOnly: true,
+				Sensitive: true,
+				Validators: []validator.String{
+					stringvalidator.ExactlyOneOf(oneValue...),
+					stringvalidator.AlsoRequires(path.MatchRoot("value_version")),
+					stringvalidator.LengthAtLeast(1),
+				},
+			},
+			"value_version": schema.Int64Attribute{
+				MarkdownDescription: "Any number that you change whenever `value` changes: Terraform cannot compare a " +
+					"write-only value, so a new `value_version` is what sends the new value (a new version, in place).",
+				Optional:   true,
+				Validators: []validator.Int64{int64validator.AlsoRequires(path.MatchRoot("value"))},
+			},
+			"sensitive_value": schema.StringAttribute{
+				MarkdownDescription: "The secret value for Terraform and OpenTofu versions without write-only attributes. " +
+					"Stored in state (marked sensitive); prefer `value`. A change stores a new version in place.",
+				Optional:   true,
+				Sensitive:  true,
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"metadata": schema.MapAttribute{
+				MarkdownDescription: "Your metadata of the secret: at most 32 entries, keys up to 128 bytes, values up " +
+					"to 1024 bytes. A change stores a new version (E2B updates metadata together with the value).",
+				Optional:    true,
+				ElementType: types.StringType,
+			},
+			"current_version": schema.Int64Attribute{
+				MarkdownDescription: "Version that sandboxes get: 1 after create, one more after every change.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+			},
+			"created_at": schema.StringAttribute{
+				MarkdownDescription: "When the secret was created (RFC 3339).",
+				Computed:            true,
+				CustomType:          timetypes.RFC3339Type{},
+				PlanModifiers:       stable,
+			},
+			"updated_at": schema.StringAttribute{
+				MarkdownDescription: "When the secret last got a new version (RFC 3339).",
+				Computed:            true,
+				CustomType:          timetypes.RFC3339Type{},
+				PlanModifiers:       stable,
+			},
+		},
+	}
+}
+
+func (r *secretResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	data, diags := providerDataFrom(req.ProviderData)
+	resp.Diagnostics.Append(diags...)
+	r.data = data
+}
+
+// ModifyPlan marks the version and update time unknown when a change will
+// store a new version.
+func (r *secretResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || req.State.Raw.IsNull() {
+		return
+	}
+	var plan, state secretModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if plan.ValueVersion.Equal(state.ValueVersion) && plan.SensitiveValue.Equal(state.SensitiveValue) && plan.Metadata.Equal(state.Metadata) {
+		return
+	}
+	plan.CurrentVersion = types.Int64Unknown()
+	plan.UpdatedAt = timetypes.NewRFC3339Unknown()
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// secretGetter reads an attribute (tfsdk.Config).
+type secretGetter interface {
+	GetAttribute(context.Context, path.Path, any) diag.Diagnostics
+}
+
+// secretValue is the value to send: the write-only one from the
+// configuration, or the sensitive fallback.
+func secretValue(ctx context.Context, cfg secretGetter, fallback types.String) (string, error) {
+	var v types.String
+	if d := cfg.GetAttribute(ctx, path.Root("value"), &v); d.HasError() {
+		return "", fmt.Errorf("read value: %v", d)
+	}
+	if !v.IsNull() && !v.IsUnknown() {
+		return v.ValueString(), nil
+	}
+	if !fallback.IsNull() && !fallback.IsUnknown() {
+		return fallback.ValueString(), nil
+	}
+	return "", fmt.Errorf("set value (with value_version) or sensitive_value")
+}
+
+func (r *secretResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan secretModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	client, diags := r.data.Client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	value, err := secretValue(ctx, req.Config, plan.SensitiveValue)
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("value"), "Missing secret value", err.Error())
+		return
+	}
+	meta, d := stringMapFrom(ctx, plan.Metadata)
+	resp.Diagnostics.Append(d...)
+	s, err := client.CreateSecret(ctx, plan.Name.ValueString(), value, meta)
+	if err != nil {
+		addClientAttributeError(&resp.Diagnostics, path.Root("name"), "Could not create secret "+plan.Name.ValueString(), err)
+		return
+	}
+	plan.apply(s)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *secretResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state secretModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	client, diags := r.data.Client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	key := state.SecretID.ValueString()
+	if key == "" { // import by ID or name
+		key = state.ID.ValueString()
+	}
+	s, err := client.GetSecret(ctx, key)
+	if e2b.IsNotFound(err) {
+		resp.Diagnostics.AddWarning("Secret no longer exists", fmt.Sprintf("Secret %q was not found; it was removed from state.", key))
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		addClientError(&resp.Diagnostics, "Could not read secret "+key, err)
+		return
+	}
+	state.apply(s)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *secretResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan secretModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	client, diags := r.data.Client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	value, err := secretValue(ctx, req.Config, plan.SensitiveValue)
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("value"), "Missing secret value",
+			"E2B stores a change of a secret as a new version with its value. "+err.Error())
+		return
+	}
+	meta, d := stringMapFrom(ctx, plan.Metadata)
+	resp.Diagnostics.Append(d...)
+	s, err := client.UpdateSecret(ctx, plan.SecretID.ValueString(), value, meta)
+	if err != nil {
+		addClientError(&resp.Diagnostics, "Could not update secret "+plan.Name.ValueString(), err)
+		return
+	}
+	plan.apply(s)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *secretResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state secretModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	client, diags := r.data.Client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if err := client.DeleteSecret(ctx, state.SecretID.ValueString()); err != nil && !e2b.IsNotFound(err) {
+		addClientError(&resp.Diagnostics, "Could not delete secret "+state.Name.ValueString(), err)
+	}
+}
+
+// ImportState accepts the secret's ID or its name. The value cannot be
+// imported: the next apply with a value_version stores it as a new version.
+func (r *secretResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+}
+
+// apply copies E2B's answer; an empty metadata map stays null when unset.
+func (m *secretModel) apply(s *e2b.Secret) {
+	m.ID = types.StringValue(s.SecretID)
+	m.SecretID = types.StringValue(s.SecretID)
+	m.Name = types.StringValue(s.Name)
+	m.Value = types.StringNull() // write-only: never stored
+	m.CurrentVersion = types.Int64Value(s.CurrentVersion)
+	m.CreatedAt = timetypes.NewRFC3339TimeValue(s.CreatedAt)
+	m.UpdatedAt = timetypes.NewRFC3339TimeValue(s.UpdatedAt)
+	if len(s.Metadata) > 0 || !m.Metadata.IsNull() {
+		m.Metadata = stringMapValue(s.Metadata)
+	}
+}

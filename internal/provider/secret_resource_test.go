@@ -1,0 +1,224 @@
+package provider
+
+import (
+	"fmt"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+)
+
+// headerRecorder is the upstream a sandbox calls: it keeps the
+// Authorization headers it received and answers without echoing them.
+type headerRecorder struct {
+	mu  sync.Mutex
+	got []string
+}
+
+func (h *headerRecorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.mu.Lock()
+	h.got = append(h.got, r.Header.Get("Authorization"))
+	h.mu.Unlock()
+	_, _ = w.Write([]byte("upstream-ok"))
+}
+
+func (h *headerRecorder) received() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]string(nil), h.got...)
+}
+
+// secretConfig takes the value from TF_VAR_secret_value, so that it is in
+// no file the test writes.
+func secretConfig(srv *emulator.Server, upstream string, version int) string {
+	return testAccProviderBlock(srv) + fmt.Sprintf(`
+variable "secret_value" {
+  type      = string
+  sensitive = true
+  ephemeral = true
+}
+resource "e2b_secret" "api" {
+  name          = "acc-api-token"
+  value         = var.secret_value
+  value_version = %d
+  metadata      = { purpose = "acceptance" }
+}
+resource "e2b_sandbox" "box" {
+  timeout = "15m"
+}
+resource "e2b_sandbox_command" "call" {
+  sandbox_id = e2b_sandbox.box.id
+  env        = { AUTH = "Bearer ${provider::e2b::secret_ref(e2b_secret.api.name)}" }
+  command    = "echo \"sent: $AUTH\"; curl -sS -H \"Authorization: $AUTH\" %s/call"
+  triggers   = { version = e2b_secret.api.current_version }
+}
+data "e2b_secrets" "all" {
+  depends_on = [e2b_secret.api]
+}
+`, version, upstream)
+}
+
+// The secret's value reaches the upstream through the egress proxy while
+// the command's output, the state, every file of the working directories
+// (states, plans, configuration) and the TRACE log never contain it.
+func TestAccSecret_egressRoundTrip(t *testing.T) {
+	srv := newTestEmulator(t)
+	rec := &headerRecorder{}
+	upstream := httptest.NewServer(rec)
+	defer upstream.Close()
+	work := t.TempDir()
+	logPath := filepath.Join(work, "trace.log")
+	t.Setenv("TF_LOG", "TRACE")
+	t.Setenv("TF_ACC_LOG_PATH", logPath)
+	t.Setenv("TF_ACC_TEMP_DIR", work)
+	t.Setenv("TF_ACC_PERSIST_WORKING_DIR", "1")
+	const v1, v2 = "first-Value-9f3a1c", "second-Value-77b2e0"
+	noValue := func(s *terraform.State) error {
+		for addr, rs := range s.RootModule().Resources {
+			for k, v := range rs.Primary.Attributes {
+				if strings.Contains(v, v1) || strings.Contains(v, v2) {
+					return fmt.Errorf("%s.%s holds the secret value", addr, k)
+				}
+			}
+		}
+		return nil
+	}
+	marker := "sent: Bearer ${e2b.secrets.acc-api-token}\nupstream-ok"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() { t.Setenv("TF_VAR_secret_value", v1) },
+				Config:    secretConfig(srv, upstream.URL, 1),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("e2b_sandbox_command.call", tfjsonpath.New("stdout"), knownvalue.StringExact(marker)),
+					statecheck.ExpectKnownValue("e2b_secret.api", tfjsonpath.New("current_version"), knownvalue.Int64Exact(1)),
+					statecheck.ExpectKnownValue("e2b_secret.api", tfjsonpath.New("value"), knownvalue.Null()),
+					statecheck.ExpectKnownValue("data.e2b_secrets.all", tfjsonpath.New("secrets"), knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.ObjectPartial(map[string]knownvalue.Check{
+							"name": knownvalue.StringExact("acc-api-token"), "current_version": knownvalue.Int64Exact(1),
+						}),
+					})),
+				},
+				Check: noValue,
+			},
+			{
+				// A new value_version sends the new value as version 2, in place.
+				PreConfig: func() { t.Setenv("TF_VAR_secret_value", v2) },
+				Config:    secretConfig(srv, upstream.URL, 2),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("e2b_secret.api", plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("e2b_secret.api", tfjsonpath.New("current_version"), knownvalue.Int64Exact(2)),
+					statecheck.ExpectKnownValue("e2b_sandbox_command.call", tfjsonpath.New("stdout"), knownvalue.StringExact(marker)),
+				},
+				Check: noValue,
+			},
+			{
+				ResourceName:            "e2b_secret.api",
+				ImportState:             true,
+				ImportStateVerify:       true,
+				ImportStateId:           "acc-api-token",
+				ImportStateVerifyIgnore: []string{"value_version"},
+			},
+		},
+	})
+	if got := rec.received(); len(got) != 2 || got[0] != "Bearer "+v1 || got[1] != "Bearer "+v2 {
+		t.Fatalf("the upstream received %q, want the two values", got)
+	}
+	log, err := os.ReadFile(logPath)
+	if err != nil || len(log) == 0 {
+		t.Fatalf("the TRACE log is missing: %v", err)
+	}
+	if !strings.Contains(string(log), "e2b_secret") {
+		t.Fatalf("the TRACE log does not mention e2b_secret; is it the right log? (%d bytes)", len(log))
+	}
+	leak := regexp.MustCompile(regexp.QuoteMeta(v1) + "|" + regexp.QuoteMeta(v2))
+	err = filepath.WalkDir(work, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.Contains(p, string(filepath.Separator)+"plugins"+string(filepath.Separator)) {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if loc := leak.FindIndex(data); loc != nil {
+			lo := max(loc[0]-200, 0)
+			return fmt.Errorf("%s contains the secret value: …%s…", p, data[lo:loc[1]])
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestAccSecret_validation(t *testing.T) {
+	srv := newTestEmulator(t)
+	for _, tc := range []struct{ body, want string }{
+		{`name = "Upper"` + "\n  sensitive_value = \"x\"", `lower-case`},
+		{`name = "sec_x"` + "\n  sensitive_value = \"x\"", `must not start with "sec_"`},
+		{`name = "a"`, `(?s)No attribute specified.*value`},
+		{`name = "a"` + "\n  value = \"x\"", `(?s)value_version`},
+		{`name = "a"` + "\n  value = \"x\"\n  value_version = 1\n  sensitive_value = \"y\"", `one \(and only one\)`},
+	} {
+		t.Run(tc.want, func(t *testing.T) {
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:      testAccProviderBlock(srv) + "resource \"e2b_secret\" \"x\" {\n  " + tc.body + "\n}\n",
+					PlanOnly:    true,
+					ExpectError: regexp.MustCompile(tc.want),
+				}},
+			})
+		})
+	}
+	if n, routes := totalRequests(srv); n != 0 {
+		t.Fatalf("invalid secrets reached E2B: %s", routes)
+	}
+}
+
+// The sensitive fallback stores the value in state, marked sensitive, and a
+// change is a new version in place.
+func TestAccSecret_sensitiveFallback(t *testing.T) {
+	srv := newTestEmulator(t)
+	cfg := func(v string) string {
+		return testAccProviderBlock(srv) + fmt.Sprintf("resource \"e2b_secret\" \"fb\" {\n  name = \"acc-fallback\"\n  sensitive_value = %q\n}\n", v)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg("one"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectSensitiveValue("e2b_secret.fb", tfjsonpath.New("sensitive_value")),
+					statecheck.ExpectKnownValue("e2b_secret.fb", tfjsonpath.New("current_version"), knownvalue.Int64Exact(1)),
+				},
+			},
+			{
+				Config: cfg("two"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("e2b_secret.fb", plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("e2b_secret.fb", tfjsonpath.New("current_version"), knownvalue.Int64Exact(2)),
+				},
+			},
+		},
+	})
+}

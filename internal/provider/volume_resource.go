@@ -1,0 +1,186 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+)
+
+var (
+	_ resource.Resource                = &volumeResource{}
+	_ resource.ResourceWithConfigure   = &volumeResource{}
+	_ resource.ResourceWithImportState = &volumeResource{}
+)
+
+// NewVolumeResource returns the e2b_volume resource.
+func NewVolumeResource() resource.Resource { return &volumeResource{} }
+
+// volumeResource is a team volume: persistent storage that sandboxes mount.
+type volumeResource struct {
+	data *ProviderData
+}
+
+type volumeModel struct {
+	ID          types.String `tfsdk:"id"`
+	VolumeID    types.String `tfsdk:"volume_id"`
+	Name        types.String `tfsdk:"name"`
+	ExposeToken types.Bool   `tfsdk:"expose_token"`
+	Token       types.String `tfsdk:"token"`
+}
+
+func (r *volumeResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_volume"
+}
+
+func (r *volumeResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	stable := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A team volume: persistent storage that outlives sandboxes. Mount it with " +
+			"`e2b_sandbox.volume_mounts`; every sandbox that mounts it sees the same files. Changing `name` " +
+			"replaces the volume (and its files). Destroying it fails while a running or paused sandbox still " +
+			"mounts it.",
+		Attributes: map[string]schema.Attribute{
+			"id":        computedString("Same as `volume_id`.", stable),
+			"volume_id": computedString("ID of the volume.", stable),
+			"name": schema.StringAttribute{
+				MarkdownDescription: "Name of the volume, unique in the team: letters, digits, `_` and `-`. Changing it replaces the volume.",
+				Required:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators: []validator.String{stringvalidator.RegexMatches(e2b.VolumeNamePattern,
+					"may contain only letters, digits, '_' and '-'")},
+			},
+			"expose_token": schema.BoolAttribute{
+				MarkdownDescription: "Store the volume's content token in `token`. Default `false`: the token never reaches the state.",
+				Optional:            true,
+				Computed:            true,
+				Default:             booldefault.StaticBool(false),
+			},
+			"token": schema.StringAttribute{
+				MarkdownDescription: "Token for E2B's volume-content API (read and write the volume's files without a " +
+					"sandbox). Sensitive; null unless `expose_token` is `true`.",
+				Computed:  true,
+				Sensitive: true,
+			},
+		},
+	}
+}
+
+func (r *volumeResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	data, diags := providerDataFrom(req.ProviderData)
+	resp.Diagnostics.Append(diags...)
+	r.data = data
+}
+
+func (r *volumeResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan volumeModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	client, diags := r.data.Client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	v, err := client.CreateVolume(ctx, plan.Name.ValueString())
+	if err != nil {
+		addClientAttributeError(&resp.Diagnostics, path.Root("name"), "Could not create volume "+plan.Name.ValueString(), err)
+		return
+	}
+	plan.apply(v)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *volumeResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state volumeModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	client, diags := r.data.Client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	// An import names the volume by ID or by name; afterwards the ID is known.
+	key := state.VolumeID.ValueString()
+	if key == "" {
+		key = state.ID.ValueString()
+	}
+	v, err := client.FindVolume(ctx, key)
+	if err != nil {
+		addClientError(&resp.Diagnostics, "Could not read volume "+key, err)
+		return
+	}
+	if v == nil {
+		resp.Diagnostics.AddWarning("Volume no longer exists",
+			fmt.Sprintf("Volume %q was not found; it was removed from state.", key))
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if state.ExposeToken.IsNull() {
+		state.ExposeToken = types.BoolValue(false)
+	}
+	state.apply(v)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Update only changes expose_token: the token is read again or dropped.
+func (r *volumeResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan volumeModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	client, diags := r.data.Client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	v, err := client.GetVolume(ctx, plan.VolumeID.ValueString())
+	if err != nil {
+		addClientError(&resp.Diagnostics, "Could not read volume "+plan.VolumeID.ValueString(), err)
+		return
+	}
+	plan.apply(v)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *volumeResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state volumeModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	client, diags := r.data.Client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := state.VolumeID.ValueString()
+	err := client.DeleteVolume(ctx, id)
+	switch {
+	case err == nil, e2b.IsNotFound(err):
+	case e2b.IsVolumeInUse(err):
+		resp.Diagnostics.AddError("Volume "+state.Name.ValueString()+" is still mounted",
+			"E2B refuses to delete a volume while running or paused sandboxes mount it. Destroy those sandboxes "+
+				"(or remove the volume from their volume_mounts) first.\n\n"+err.Error())
+	default:
+		addClientError(&resp.Diagnostics, "Could not delete volume "+id, err)
+	}
+}
+
+// ImportState accepts the volume's ID or its name.
+func (r *volumeResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+}
+
+func (m *volumeModel) apply(v *e2b.Volume) {
+	m.ID = types.StringValue(v.VolumeID)
+	m.VolumeID = types.StringValue(v.VolumeID)
+	m.Name = types.StringValue(v.Name)
+	if m.ExposeToken.ValueBool() && v.Token != "" {
+		m.Token = types.StringValue(v.Token)
+	} else {
+		m.Token = types.StringNull()
+	}
+}

@@ -1,0 +1,271 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+)
+
+var (
+	_ resource.Resource                = &webhookResource{}
+	_ resource.ResourceWithConfigure   = &webhookResource{}
+	_ resource.ResourceWithImportState = &webhookResource{}
+)
+
+// NewWebhookResource returns the e2b_webhook resource.
+func NewWebhookResource() resource.Resource { return &webhookResource{} }
+
+// webhookResource is a lifecycle webhook: E2B posts signed sandbox events to it.
+type webhookResource struct {
+	data *ProviderData
+}
+
+type webhookModel struct {
+	ID                       types.String      `tfsdk:"id"`
+	Name                     types.String      `tfsdk:"name"`
+	URL                      types.String      `tfsdk:"url"`
+	Events                   types.Set         `tfsdk:"events"`
+	Enabled                  types.Bool        `tfsdk:"enabled"`
+	SignatureSecret          types.String      `tfsdk:"signature_secret"`
+	SignatureSecretVersion   types.Int64       `tfsdk:"signature_secret_version"`
+	SensitiveSignatureSecret types.String      `tfsdk:"sensitive_signature_secret"`
+	CreatedAt                timetypes.RFC3339 `tfsdk:"created_at"`
+}
+
+func (r *webhookResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_webhook"
+}
+
+func (r *webhookResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	stable := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
+	oneSecret := []path.Expression{path.MatchRoot("signature_secret"), path.MatchRoot("sensitive_signature_secret")}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A sandbox lifecycle webhook: E2B posts every subscribed event of the team's sandboxes to " +
+			"`url`, signed with the signature secret (header `e2b-signature`: unpadded base64 of " +
+			"`sha256(secret + body)`), and retries a failed delivery up to 3 times, 10 seconds apart. The secret " +
+			"is write-only (`signature_secret` with `signature_secret_version`) or, on Terraform and OpenTofu " +
+			"versions without write-only attributes, `sensitive_signature_secret`. Everything changes in place.",
+		Attributes: map[string]schema.Attribute{
+			"id": computedString("ID of the webhook.", stable),
+			"name": schema.StringAttribute{
+				MarkdownDescription: "Display name.",
+				Optional:            true,
+			},
+			"url": schema.StringAttribute{
+				MarkdownDescription: "Where E2B posts the events: an absolute `http://` or `https://` URL.",
+				Required:            true,
+				Validators:          []validator.String{httpURLValidator()},
+			},
+			"events": schema.SetAttribute{
+				MarkdownDescription: fmt.Sprintf("Event types to deliver, at least one of %s.", quotedList(e2b.SandboxEventTypes)),
+				Required:            true,
+				ElementType:         types.StringType,
+				Validators: []validator.Set{
+					setvalidator.SizeAtLeast(1),
+					setvalidator.ValueStringsAre(stringvalidator.OneOf(e2b.SandboxEventTypes...)),
+				},
+			},
+			"enabled": schema.BoolAttribute{
+				MarkdownDescription: "Whether events are delivered. Default `true`.",
+				Optional:            true,
+				Computed:            true,
+				Default:             booldefault.StaticBool(true),
+			},
+			"signature_secret": schema.StringAttribute{
+				MarkdownDescription: "Secret that signs the deliveries, write-only: sent on create and whenever " +
+					"`signature_secret_version` changes, never stored. Needs Terraform 1.11+ or OpenTofu 1.11+; " +
+					"elsewhere use `sensitive_signature_secret`.",
+				Optional:  true,
+				WriteOnly: true,
+				Sensitive: true,
+				Validators: []validator.String{
+					stringvalidator.ExactlyOneOf(oneSecret...),
+					stringvalidator.AlsoRequires(path.MatchRoot("signature_secret_version")),
+					stringvalidator.LengthAtLeast(1),
+				},
+			},
+			"signature_secret_version": schema.Int64Attribute{
+				MarkdownDescription: "Any number that you change whenever `signature_secret` changes, to send the new secret.",
+				Optional:            true,
+				Validators:          []validator.Int64{int64validator.AlsoRequires(path.MatchRoot("signature_secret"))},
+			},
+			"sensitive_signature_secret": schema.StringAttribute{
+				MarkdownDescription: "The signature secret for Terraform and OpenTofu versions without write-only " +
+					"attributes: stored in state, marked sensitive. Prefer `signature_secret`.",
+				Optional:   true,
+				Sensitive:  true,
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"created_at": schema.StringAttribute{
+				MarkdownDescription: "When the webhook was registered (RFC 3339).",
+				Computed:            true,
+				CustomType:          timetypes.RFC3339Type{},
+				PlanModifiers:       stable,
+			},
+		},
+	}
+}
+
+func (r *webhookResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	data, diags := providerDataFrom(req.ProviderData)
+	resp.Diagnostics.Append(diags...)
+	r.data = data
+}
+
+// input builds the webhook configuration; withSecret adds the secret.
+func (m *webhookModel) input(ctx context.Context, cfg secretGetter, withSecret bool) (e2b.WebhookInput, error) {
+	events, d := stringSetFrom(ctx, m.Events)
+	if d.HasError() {
+		return e2b.WebhookInput{}, fmt.Errorf("events: %v", d)
+	}
+	in := e2b.WebhookInput{Name: m.Name.ValueStringPointer(), URL: m.URL.ValueStringPointer(), Enabled: m.Enabled.ValueBoolPointer(), Events: events}
+	if in.Name == nil {
+		empty := ""
+		in.Name = &empty
+	}
+	if withSecret {
+		var wo types.String
+		if d := cfg.GetAttribute(ctx, path.Root("signature_secret"), &wo); d.HasError() {
+			return in, fmt.Errorf("signature_secret: %v", d)
+		}
+		secret := wo
+		if secret.IsNull() {
+			secret = m.SensitiveSignatureSecret
+		}
+		if secret.IsNull() || secret.IsUnknown() {
+			return in, fmt.Errorf("set signature_secret (with signature_secret_version) or sensitive_signature_secret")
+		}
+		in.SignatureSecret = secret.ValueStringPointer()
+	}
+	return in, nil
+}
+
+func (r *webhookResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan webhookModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	client, diags := r.data.Client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	in, err := plan.input(ctx, req.Config, true)
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("signature_secret"), "Invalid webhook", err.Error())
+		return
+	}
+	wh, err := client.CreateWebhook(ctx, in)
+	if err != nil {
+		addClientError(&resp.Diagnostics, "Could not register webhook", err)
+		return
+	}
+	plan.apply(wh)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *webhookResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state webhookModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	client, diags := r.data.Client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	wh, err := client.GetWebhook(ctx, state.ID.ValueString())
+	if e2b.IsNotFound(err) {
+		resp.Diagnostics.AddWarning("Webhook no longer exists", fmt.Sprintf("Webhook %q was not found; it was removed from state.", state.ID.ValueString()))
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		addClientError(&resp.Diagnostics, "Could not read webhook "+state.ID.ValueString(), err)
+		return
+	}
+	state.apply(wh)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *webhookResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state webhookModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	client, diags := r.data.Client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	newSecret := !plan.SignatureSecretVersion.Equal(state.SignatureSecretVersion) ||
+		!plan.SensitiveSignatureSecret.Equal(state.SensitiveSignatureSecret)
+	in, err := plan.input(ctx, req.Config, newSecret)
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("signature_secret"), "Invalid webhook", err.Error())
+		return
+	}
+	wh, err := client.UpdateWebhook(ctx, state.ID.ValueString(), in)
+	if err != nil {
+		addClientError(&resp.Diagnostics, "Could not update webhook "+state.ID.ValueString(), err)
+		return
+	}
+	plan.apply(wh)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *webhookResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state webhookModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	client, diags := r.data.Client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if err := client.DeleteWebhook(ctx, state.ID.ValueString()); err != nil && !e2b.IsNotFound(err) {
+		addClientError(&resp.Diagnostics, "Could not delete webhook "+state.ID.ValueString(), err)
+	}
+}
+
+// ImportState takes the webhook ID. The secret cannot be read back: give it
+// in the configuration; the next apply with a secret version sends it.
+func (r *webhookResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+}
+
+func (m *webhookModel) apply(wh *e2b.Webhook) {
+	m.ID = types.StringValue(wh.WebhookID)
+	if wh.Name != "" || !m.Name.IsNull() {
+		m.Name = types.StringValue(wh.Name)
+	}
+	m.URL = types.StringValue(wh.URL)
+	m.Enabled = types.BoolValue(wh.Enabled)
+	m.Events = stringSetValue(wh.Events)
+	m.SignatureSecret = types.StringNull()
+	m.CreatedAt = timetypes.NewRFC3339TimeValue(wh.CreatedAt)
+}
+
+// quotedList renders values as `a`, `b` and `c` for descriptions.
+func quotedList(values []string) string {
+	out := ""
+	for i, v := range values {
+		switch {
+		case i == 0:
+		case i == len(values)-1:
+			out += " and "
+		default:
+			out += ", "
+		}
+		out += "`" + v + "`"
+	}
+	return out
+}

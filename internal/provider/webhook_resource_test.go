@@ -1,0 +1,226 @@
+package provider
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+)
+
+type delivery struct {
+	header http.Header
+	body   []byte
+	at     time.Time
+}
+
+// hookReceiver records webhook deliveries; it answers 500 to the first
+// failFirst of them.
+type hookReceiver struct {
+	mu        sync.Mutex
+	got       []delivery
+	failFirst int
+}
+
+func (h *hookReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.got = append(h.got, delivery{header: r.Header.Clone(), body: body, at: time.Now()})
+	if len(h.got) <= h.failFirst {
+		w.WriteHeader(http.StatusInternalServerError)
+	}
+}
+
+func (h *hookReceiver) deliveries() []delivery {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]delivery(nil), h.got...)
+}
+
+// e2bSignature is E2B's documented signature: unpadded base64 of sha256(secret + body).
+func e2bSignature(secret string, body []byte) string {
+	sum := sha256.Sum256(append([]byte(secret), body...))
+	return strings.TrimRight(base64.StdEncoding.EncodeToString(sum[:]), "=")
+}
+
+func webhookConfig(srv *emulator.Server, okURL, failURL, sandbox string) string {
+	return testAccProviderBlock(srv) + fmt.Sprintf(`
+variable "hook_secret" {
+  type      = string
+  sensitive = true
+  ephemeral = true
+}
+resource "e2b_webhook" "all" {
+  name                     = "lifecycle"
+  url                      = %q
+  events                   = ["sandbox.lifecycle.created", "sandbox.lifecycle.paused", "sandbox.lifecycle.resumed", "sandbox.lifecycle.killed"]
+  signature_secret         = var.hook_secret
+  signature_secret_version = 1
+}
+resource "e2b_webhook" "flaky" {
+  url                        = %q
+  events                     = ["sandbox.lifecycle.created"]
+  sensitive_signature_secret = "flaky-secret"
+}
+data "e2b_webhooks" "all" {
+  depends_on = [e2b_webhook.all, e2b_webhook.flaky]
+}
+%s`, okURL, failURL, sandbox)
+}
+
+// A receiver gets signed created/paused/resumed/killed events for a sandbox
+// that the test applies, and a receiver that fails twice gets the retries,
+// 10 s apart.
+func TestAccWebhook_signedLifecycleDeliveries(t *testing.T) {
+	srv := newTestEmulator(t)
+	ok, flaky := &hookReceiver{}, &hookReceiver{failFirst: 2}
+	okSrv, flakySrv := httptest.NewServer(ok), httptest.NewServer(flaky)
+	defer okSrv.Close()
+	defer flakySrv.Close()
+	const secret = "hook-Secret-51d0"
+	t.Setenv("TF_VAR_hook_secret", secret)
+	box := func(paused bool) string {
+		return fmt.Sprintf("resource \"e2b_sandbox\" \"box\" {\n  timeout = \"15m\"\n  paused  = %t\n}\n", paused)
+	}
+	var sandboxID string
+	cfg := func(sandbox string) string { return webhookConfig(srv, okSrv.URL, flakySrv.URL, sandbox) }
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg(""),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("e2b_webhook.all", tfjsonpath.New("signature_secret"), knownvalue.Null()),
+					statecheck.ExpectKnownValue("e2b_webhook.all", tfjsonpath.New("enabled"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue("data.e2b_webhooks.all", tfjsonpath.New("webhooks"), knownvalue.ListSizeExact(2)),
+				},
+			},
+			{
+				Config: cfg(box(false)),
+				Check: func(s *terraform.State) (err error) {
+					sandboxID, err = testAccAttr(s, "e2b_sandbox.box", "id")
+					return err
+				},
+			},
+			{Config: cfg(box(true))},
+			{Config: cfg(box(false))},
+			{Config: cfg("")}, // the sandbox is destroyed: killed
+			{
+				Config: cfg(`data "e2b_sandbox_events" "killed" {
+  types = ["sandbox.lifecycle.killed"]
+  limit = 1
+}`),
+				Check: func(s *terraform.State) error {
+					got, err := testAccAttr(s, "data.e2b_sandbox_events.killed", "events.0.sandbox_id")
+					if err == nil && got != sandboxID {
+						err = fmt.Errorf("newest killed event is of %s, want %s", got, sandboxID)
+					}
+					return err
+				},
+			},
+			{
+				ResourceName:            "e2b_webhook.all",
+				ImportState:             true,
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"signature_secret_version"},
+			},
+			{
+				// Deliveries are asynchronous and the webhooks must outlive the
+				// retries: wait for the four events and the third attempt.
+				PreConfig: func() {
+					deadline := time.Now().Add(60 * time.Second)
+					for time.Now().Before(deadline) && (len(ok.deliveries()) < 4 || len(flaky.deliveries()) < 3) {
+						time.Sleep(200 * time.Millisecond)
+					}
+				},
+				// Disabling changes it in place.
+				Config: strings.Replace(cfg(""), `name                     = "lifecycle"`, "name = \"lifecycle\"\n  enabled = false", 1),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("e2b_webhook.all", plancheck.ResourceActionUpdate),
+				}},
+			},
+		},
+	})
+
+	var mine []delivery
+	for _, d := range ok.deliveries() {
+		if strings.Contains(string(d.body), sandboxID) {
+			mine = append(mine, d)
+		}
+	}
+	seen := map[string]bool{}
+	for _, d := range mine {
+		if got, want := d.header.Get("e2b-signature"), e2bSignature(secret, d.body); got != want {
+			t.Fatalf("signature %q does not verify (want %q) for %s", got, want, d.body)
+		}
+		if d.header.Get("e2b-signature-version") != "v1" || d.header.Get("e2b-webhook-id") == "" || d.header.Get("e2b-delivery-id") == "" {
+			t.Fatalf("missing E2B headers: %v", d.header)
+		}
+		var ev struct{ Type, SandboxID string }
+		if err := json.Unmarshal(d.body, &ev); err != nil {
+			t.Fatal(err)
+		}
+		seen[ev.Type] = true
+	}
+	for _, want := range []string{"created", "paused", "resumed", "killed"} {
+		if !seen["sandbox.lifecycle."+want] {
+			t.Errorf("the receiver got no %s event for %s (got %d deliveries)", want, sandboxID, len(mine))
+		}
+	}
+	attempts := flaky.deliveries()
+	if len(attempts) < 3 {
+		t.Fatalf("the failing receiver got %d attempts, want the first and 2 retries", len(attempts))
+	}
+	for i := 1; i < 3; i++ {
+		if gap := attempts[i].at.Sub(attempts[i-1].at); gap < 9*time.Second {
+			t.Errorf("retry %d came %s after the previous attempt; E2B retries 10 s apart", i, gap)
+		}
+		if attempts[i].header.Get("e2b-delivery-id") == attempts[i-1].header.Get("e2b-delivery-id") {
+			t.Errorf("retry %d reused the delivery ID", i)
+		}
+		if attempts[i].header.Get("e2b-signature") != e2bSignature("flaky-secret", attempts[i].body) {
+			t.Errorf("retry %d is not signed", i)
+		}
+	}
+}
+
+func TestAccWebhook_validation(t *testing.T) {
+	srv := newTestEmulator(t)
+	for _, tc := range []struct{ body, want string }{
+		{`url = "https://x.example"` + "\n  events = [\"sandbox.lifecycle.exploded\"]\n  sensitive_signature_secret = \"s\"", `value must be one of`},
+		{`url = "ftp://x.example"` + "\n  events = [\"sandbox.lifecycle.killed\"]\n  sensitive_signature_secret = \"s\"", `http:// or https://`},
+		{`url = "https://x.example"` + "\n  events = []\n  sensitive_signature_secret = \"s\"", `at least 1`},
+		{`url = "https://x.example"` + "\n  events = [\"sandbox.lifecycle.killed\"]", `(?s)No attribute specified.*signature_secret`},
+	} {
+		t.Run(tc.want, func(t *testing.T) {
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:      testAccProviderBlock(srv) + "resource \"e2b_webhook\" \"x\" {\n  " + tc.body + "\n}\n",
+					PlanOnly:    true,
+					ExpectError: regexp.MustCompile(tc.want),
+				}},
+			})
+		})
+	}
+	if n, routes := totalRequests(srv); n != 0 {
+		t.Fatalf("invalid webhooks reached E2B: %s", routes)
+	}
+}
