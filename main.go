@@ -19,11 +19,16 @@ func main() {
 	flag.BoolVar(&debug, "debug", false, "start the provider with support for debuggers such as delve")
 	flag.Parse()
 
+	if !debug {
+		provider.SilenceDiscardedLogs()
+	}
+	stopProfile := startCPUProfile()
 	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
 		Address:         "registry.terraform.io/e2b-terraform/e2b",
 		Debug:           debug,
 		ProtocolVersion: 6,
 	})
+	stopProfile()
 	if err != nil {
 		log.Fatal(err)
 	}
