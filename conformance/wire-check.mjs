@@ -32,6 +32,7 @@ const routesBoth = [
   'envd /process.Process/SendInput',
   'envd /process.Process/CloseStdin',
   'envd /process.Process/SendSignal',
+  'envd /process.Process/Update',
   'envd /filesystem.Filesystem/Stat',
   'envd /filesystem.Filesystem/MakeDir',
   'envd /filesystem.Filesystem/ListDir',

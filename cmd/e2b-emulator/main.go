@@ -56,6 +56,8 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 		dataDir     = fs.String("data-dir", "", "directory for sandbox files (default: a temporary directory removed on exit)")
 		isolation   = fs.String("isolation", "auto", `"auto" (private /home/user and /tmp via mount namespaces when root on Linux) or "none"`)
 		quiet       = fs.Bool("quiet", false, "do not log to stderr")
+		adminToken  = fs.String("admin-token", "", "require \"Authorization: Bearer <token>\" on the admin API (/_emulator/*)")
+		idle        = fs.Duration("stream-idle-timeout", 2*time.Minute, "cut a request whose peer neither reads nor sends for this long")
 		seeds       seedFlags
 	)
 	fs.Var(&seeds, "seed-template", "seed a team template `name[:builds]` (repeatable)")
@@ -69,7 +71,7 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 	}
 	srv, err := emulator.Start(emulator.Options{
 		Addr: *addr, EnvdAddr: *envdAddr, APIKey: *apiKey, MaxLifetime: *maxLifetime,
-		DataDir: *dataDir, Isolation: *isolation, Logf: logf,
+		DataDir: *dataDir, Isolation: *isolation, AdminToken: *adminToken, StreamIdleTimeout: *idle, Logf: logf,
 	})
 	if err != nil {
 		return err

@@ -15,6 +15,7 @@ import (
 type apiCall struct {
 	op        string
 	sandboxID string
+	subject   string // what the path addresses (sandbox or template ID); "" for lists
 	method    string
 	path      string // already escaped
 	query     url.Values
@@ -86,7 +87,7 @@ func (c *Client) callAPI(ctx context.Context, a apiCall) (apiResult, error) {
 	defer drainClose(resp.Body)
 	res.status, res.header = resp.StatusCode, resp.Header
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return res, errorFromResponse(a.op, a.sandboxID, resp)
+		return res, controlError(a.op, a.sandboxID, a.subject, resp)
 	}
 	if a.out != nil {
 		if err := json.NewDecoder(resp.Body).Decode(a.out); err != nil {
@@ -102,7 +103,20 @@ func requestError(ctx context.Context, op, sandboxID string, err error) error {
 	if ctx.Err() != nil {
 		return fmt.Errorf("%s: %w", opName(op, sandboxID), ctx.Err())
 	}
-	return &transportError{op: op, sandboxID: sandboxID, err: err}
+	return &transportError{op: op, sandboxID: sandboxID, err: redactURLError(err)}
+}
+
+// redactURLError hides the credentials that net/http leaves in the URL of a
+// *url.Error (it masks only the password).
+func redactURLError(err error) error {
+	if ue, ok := err.(*url.Error); ok { //nolint:errorlint // only the error as returned by http.Client.Do
+		c := *ue
+		c.URL = RedactURLString(ue.URL)
+		if c.URL != ue.URL {
+			return &c
+		}
+	}
+	return err
 }
 
 func opName(op, sandboxID string) string {

@@ -16,8 +16,8 @@ import (
 // Config configures a Client. Zero values select the defaults.
 type Config struct {
 	APIKey         string
-	Domain         string        // default "e2b.app"
-	APIURL         string        // default "https://api." + Domain
+	Domain         string        // default DefaultDomain
+	APIURL         string        // default "https://api." + Domain; see NormalizeBaseURL
 	SandboxURL     string        // optional: base URL for ALL envd traffic (routing by E2b-Sandbox-Id/Port headers)
 	Version        string        // provider version; UA = "terraform-provider-e2b/<Version>" + " " + UserAgent
 	UserAgent      string        // appended by the caller (framework/terraform versions)
@@ -39,8 +39,10 @@ type Logger interface {
 // client was built without an API key.
 var ErrMissingAPIKey = errors.New("missing E2B API key: set api_key or E2B_API_KEY")
 
+// DefaultDomain is E2B's domain, used when Config.Domain is empty.
+const DefaultDomain = "e2b.app"
+
 const (
-	defaultDomain         = "e2b.app"
 	defaultRequestTimeout = 60 * time.Second
 	defaultRetryMax       = 4
 	defaultRetryWaitMin   = 500 * time.Millisecond
@@ -64,7 +66,7 @@ type Client struct {
 // accepted so that callers can report the missing key lazily.
 func New(cfg Config) (*Client, error) {
 	if cfg.Domain == "" {
-		cfg.Domain = defaultDomain
+		cfg.Domain = DefaultDomain
 	}
 	if cfg.APIURL == "" {
 		cfg.APIURL = "https://api." + cfg.Domain
@@ -109,17 +111,33 @@ func New(cfg Config) (*Client, error) {
 }
 
 func parseBaseURL(name, raw string) (*url.URL, error) {
+	norm, err := NormalizeBaseURL(raw)
+	if err != nil {
+		return nil, fmt.Errorf("invalid %s: %w", name, err)
+	}
+	return url.Parse(norm)
+}
+
+// NormalizeBaseURL checks that raw is an absolute http(s) URL without a query
+// or fragment and returns it without trailing slashes: the form api_url and
+// sandbox_url are used in. Errors quote the URL with its credentials redacted.
+func NormalizeBaseURL(raw string) (string, error) {
+	shown := RedactURLString(raw)
 	u, err := url.Parse(strings.TrimRight(raw, "/"))
 	if err != nil {
-		return nil, fmt.Errorf("invalid %s %q: %w", name, raw, err)
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return "", fmt.Errorf("%q is not a URL: %w", shown, err)
 	}
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("invalid %s %q: want an absolute http(s) URL", name, raw)
+		return "", fmt.Errorf("%q is not an absolute http:// or https:// URL", shown)
 	}
-	if u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("invalid %s %q: must not have a query or fragment", name, raw)
+	if u.RawQuery != "" || u.Fragment != "" || u.ForceQuery {
+		return "", fmt.Errorf("%q must not have a query or fragment", shown)
 	}
-	return u, nil
+	return u.String(), nil
 }
 
 func orDefault(s, def string) string {

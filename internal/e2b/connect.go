@@ -100,17 +100,6 @@ func endStreamError(op, sandboxID string, payload []byte) error {
 	return connectError(op, sandboxID, end.Error.Code, end.Error.Message)
 }
 
-// rpcErrorFromResponse converts a non-200 answer to an RPC: a Connect error
-// body ({"code":"not_found"}) or a plain answer from the edge or envd
-// (502 when the sandbox is not running, 401 for a bad access token).
-func rpcErrorFromResponse(op, sandboxID string, resp *http.Response) *APIError {
-	e := errorFromResponse(op, sandboxID, resp)
-	if st, ok := connectCodeStatus[e.Code]; ok && resp.StatusCode != http.StatusBadGateway {
-		e.StatusCode = st
-	}
-	return e
-}
-
 func connectTimeoutHeader(h http.Header, d time.Duration) {
 	if d > 0 {
 		ms := max(d.Milliseconds(), 1)
@@ -188,7 +177,8 @@ func (e *Envd) openStream(ctx context.Context, op, procedure string, class retry
 		// Close without draining: the body may be a live stream that no
 		// longer has a per-attempt deadline.
 		_ = resp.Body.Close()
-		return nil, &APIError{Op: op, SandboxID: e.t.SandboxID, StatusCode: resp.StatusCode,
+		return nil, &APIError{Op: op, SandboxID: e.t.SandboxID, StatusCode: resp.StatusCode, URL: requestURL(resp),
+			side: sideEnvd, foreign: true,
 			Message: fmt.Sprintf("unexpected content type %q for a Connect stream", resp.Header.Get("Content-Type"))}
 	}
 	return resp, nil

@@ -2,64 +2,119 @@ package e2b
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
+	"net"
 	"net/http"
 	"time"
 )
 
-// createRecheckDelay is how long the client waits before looking for a
-// sandbox a second time, in case the first create is still in flight.
-var createRecheckDelay = 500 * time.Millisecond
+// Timing of the search for a sandbox whose create got no clear answer.
+var (
+	// createSettleWindow is how long after a create was sent E2B may still
+	// finish it: its API ends every request after 70 s.
+	createSettleWindow = 75 * time.Second
+	// createRecheckDelay is the first pause between two searches.
+	createRecheckDelay = 500 * time.Millisecond
+	// lostCreateLookupTimeout bounds the search once the caller's context
+	// has ended (the caller gave up, the sandbox may exist anyway).
+	lostCreateLookupTimeout = 30 * time.Second
+)
 
-// CreateSandbox creates a sandbox (POST /sandboxes). 429 is retried. With an
-// IdempotencyToken, an unknown outcome (connection error after sending, 5xx,
-// timeout) makes the client look for a sandbox carrying the token before
-// sending again, so one token never yields two sandboxes. Without a token
-// such failures are returned as they are.
+// CreateInterruptedError is returned together with a sandbox when the
+// caller's context ended before the create answered but the sandbox was
+// found afterwards: it exists and is billed, so the caller must keep it.
+type CreateInterruptedError struct {
+	SandboxID string
+	Err       error // why the create gave no answer
+}
+
+func (e *CreateInterruptedError) Error() string {
+	return fmt.Sprintf("create sandbox: no answer before the deadline (%v), but E2B made sandbox %s", e.Err, e.SandboxID)
+}
+
+func (e *CreateInterruptedError) Unwrap() error { return e.Err }
+
+// CreateUnsettledError reports a create that may have taken effect and
+// could not be looked up: a sandbox may exist whose metadata carries
+// IdempotencyMetadataKey = Token.
+type CreateUnsettledError struct {
+	Token          string
+	Err, LookupErr error
+}
+
+func (e *CreateUnsettledError) Error() string {
+	return fmt.Sprintf("%v; E2B may have made the sandbox anyway, and looking for it failed (%v): "+
+		"a sandbox whose metadata has %s=%s is one this create made", e.Err, e.LookupErr, IdempotencyMetadataKey, e.Token)
+}
+
+func (e *CreateUnsettledError) Unwrap() error { return e.Err }
+
+// CreateSandbox creates a sandbox (POST /sandboxes), never two. Each call
+// tags its sandbox with a random create token in metadata. When the outcome
+// is unknown (no answer, a gateway's 5xx, the caller's context ending), the
+// client looks for the token until E2B can no longer be finishing that
+// create, and only then sends the create again; a 429 or an answer that
+// proves nothing was made is retried directly. A sandbox found after the
+// caller's context ended comes back with a *CreateInterruptedError; a
+// failed search gives a *CreateUnsettledError naming the token.
 func (c *Client) CreateSandbox(ctx context.Context, req CreateSandboxRequest) (*Sandbox, error) {
+	if _, taken := req.Metadata[IdempotencyMetadataKey]; taken {
+		return nil, fmt.Errorf("create sandbox: metadata key %q is reserved for the client's own use", IdempotencyMetadataKey)
+	}
+	token, err := newCreateToken()
+	if err != nil {
+		return nil, err
+	}
 	body := wireNewSandbox{
 		TemplateID: req.TemplateID, AutoPause: req.AutoPause, Secure: req.Secure,
 		AllowInternetAccess: req.AllowInternetAccess, Network: fromNetwork(req.Network),
-		Metadata: req.Metadata, EnvVars: req.EnvVars,
+		Metadata: maps.Clone(req.Metadata), EnvVars: req.EnvVars,
 	}
+	if body.Metadata == nil {
+		body.Metadata = map[string]string{}
+	}
+	body.Metadata[IdempotencyMetadataKey] = token
 	if req.Timeout > 0 {
 		body.Timeout = &req.Timeout
 	}
 	if req.AutoResume != nil {
 		body.AutoResume = &wireAutoResume{Enabled: *req.AutoResume}
 	}
-	if req.IdempotencyToken != "" {
-		body.Metadata = maps.Clone(req.Metadata)
-		if body.Metadata == nil {
-			body.Metadata = map[string]string{}
-		}
-		body.Metadata[IdempotencyMetadataKey] = req.IdempotencyToken
-	}
-	sb, err := c.createOnce(ctx, req, body)
-	if err == nil {
+	sb, err := c.createOnce(ctx, token, body)
+	if sb != nil && !sb.partial {
 		c.sandboxes.rememberSandbox(sb)
 	}
 	return sb, err
 }
 
-// createOnce sends the create, and with a token resolves unknown outcomes by
-// looking the sandbox up instead of creating a second one.
-func (c *Client) createOnce(ctx context.Context, req CreateSandboxRequest, body wireNewSandbox) (*Sandbox, error) {
+// createOnce sends the create and settles unknown outcomes by the token.
+func (c *Client) createOnce(ctx context.Context, token string, body wireNewSandbox) (*Sandbox, error) {
 	for attempt := 0; ; attempt++ {
+		sent := time.Now()
 		sb, err := c.postSandbox(ctx, body)
-		if err == nil || req.IdempotencyToken == "" || !outcomeUnknown(err) || ctx.Err() != nil {
-			return sb, err
+		if err == nil {
+			return sb, nil
 		}
-		found, lerr := c.FindSandboxByCreateToken(ctx, req.IdempotencyToken)
-		if lerr != nil {
-			return nil, fmt.Errorf("%w (and looking the sandbox up by its create token failed: %v)", err, lerr)
+		switch createOutcome(ctx, err) {
+		case outcomeFailed:
+			return nil, err
+		case outcomeNothingMade:
+		case outcomeUnknown, outcomeE2BFailed:
+			found, lerr := c.settleCreate(ctx, token, sent, createOutcome(ctx, err) == outcomeE2BFailed)
+			switch {
+			case found != nil && ctx.Err() != nil:
+				return found, &CreateInterruptedError{SandboxID: found.SandboxID, Err: err}
+			case found != nil:
+				return found, nil
+			case lerr != nil:
+				return nil, &CreateUnsettledError{Token: token, Err: err, LookupErr: lerr}
+			}
 		}
-		if found != nil {
-			return found, nil
-		}
-		if attempt >= c.retryMax {
+		if ctx.Err() != nil || attempt >= c.retryMax {
 			return nil, err
 		}
 		if err := sleepCtx(ctx, backoff(c.cfg.RetryWaitMin, c.cfg.RetryWaitMax, attempt, nil)); err != nil {
@@ -71,7 +126,7 @@ func (c *Client) createOnce(ctx context.Context, req CreateSandboxRequest, body 
 func (c *Client) postSandbox(ctx context.Context, body wireNewSandbox) (*Sandbox, error) {
 	var w wireSandbox
 	_, err := c.callAPI(ctx, apiCall{
-		op: "create sandbox", method: http.MethodPost, path: "/sandboxes",
+		op: "create sandbox", subject: templateSubject(body.TemplateID), method: http.MethodPost, path: "/sandboxes",
 		class: retryRateLimited, body: body, out: &w,
 	})
 	if err != nil {
@@ -80,53 +135,104 @@ func (c *Client) postSandbox(ctx context.Context, body wireNewSandbox) (*Sandbox
 	return w.toSandbox(), nil
 }
 
-// outcomeUnknown says whether a create may have taken effect.
-func outcomeUnknown(err error) bool {
+// createOutcomeKind says what a failed create attempt may have done.
+type createOutcomeKind int
+
+const (
+	outcomeFailed      createOutcomeKind = iota // refused (4xx): nothing made, sending again cannot help
+	outcomeNothingMade                          // the request never left: safe to send again
+	outcomeE2BFailed                            // E2B's API itself answered 5xx: it is done with this create
+	outcomeUnknown                              // no answer, or a gateway's: E2B may still be creating
+)
+
+func createOutcome(ctx context.Context, err error) createOutcomeKind {
+	if ctx.Err() != nil {
+		return outcomeUnknown
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return outcomeNothingMade
+	}
 	var te *transportError
 	if errors.As(err, &te) {
-		return true
+		return outcomeUnknown
 	}
-	if e, ok := asAPIError(err); ok {
-		return e.StatusCode >= 500
+	if e, ok := asAPIError(err); ok && e.StatusCode >= 500 {
+		if e.shape == shapeE2B {
+			return outcomeE2BFailed
+		}
+		return outcomeUnknown
 	}
-	return false
+	return outcomeFailed
 }
 
-// FindSandboxByCreateToken looks for a running or paused sandbox created with
-// CreateSandboxRequest.IdempotencyToken token, twice with a short pause in
-// between, and returns nil when none exists. A sandbox that is found but
-// cannot then be read is still returned, from its list entry and without its
-// envd access token: it exists, is billed, and must not be lost.
-func (c *Client) FindSandboxByCreateToken(ctx context.Context, token string) (*Sandbox, error) {
-	for check := 0; check < 2; check++ {
-		if check > 0 {
-			if err := sleepCtx(ctx, createRecheckDelay); err != nil {
-				return nil, err
-			}
+// settleCreate looks for the sandbox carrying token. After E2B's own 5xx it
+// looks twice; otherwise it keeps looking until createSettleWindow after the
+// create was sent, since E2B may still finish it. It returns nil, nil when
+// the last search found nothing, and the search's error when it failed.
+func (c *Client) settleCreate(ctx context.Context, token string, sent time.Time, e2bAnswered bool) (*Sandbox, error) {
+	if ctx.Err() != nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), lostCreateLookupTimeout)
+		defer cancel()
+	}
+	until := sent.Add(createSettleWindow)
+	if e2bAnswered {
+		until = time.Now().Add(createRecheckDelay)
+	}
+	for check := 0; ; check++ {
+		found, err := c.findByCreateToken(ctx, token)
+		if found != nil {
+			return found, nil
 		}
-		list, err := c.ListSandboxes(ctx, ListSandboxesParams{
-			States:   []string{"running", "paused"},
-			Metadata: map[string]string{IdempotencyMetadataKey: token},
-		})
-		if err != nil {
+		wait := backoff(createRecheckDelay, max(createRecheckDelay, c.cfg.RetryWaitMax), check, nil)
+		if time.Now().Add(wait).After(until) && check > 0 {
 			return nil, err
 		}
-		for _, s := range list {
-			if s.Metadata[IdempotencyMetadataKey] != token {
-				continue
+		if serr := sleepCtx(ctx, wait); serr != nil {
+			if err == nil {
+				err = serr
 			}
-			d, err := c.GetSandbox(ctx, s.SandboxID)
-			if err != nil {
-				return &Sandbox{SandboxID: s.SandboxID, TemplateID: s.TemplateID, ClientID: s.ClientID,
-					Alias: s.Alias, EnvdVersion: s.EnvdVersion, partial: true}, nil
-			}
-			return &Sandbox{
-				SandboxID: d.SandboxID, TemplateID: d.TemplateID, ClientID: d.ClientID, Alias: d.Alias,
-				EnvdVersion: d.EnvdVersion, EnvdAccessToken: d.EnvdAccessToken, Domain: d.Domain,
-			}, nil
+			return nil, err
 		}
 	}
+}
+
+// findByCreateToken returns the running or paused sandbox whose metadata
+// carries token, or nil. A sandbox that is listed but cannot then be read is
+// still returned, from its list entry and without its envd access token: it
+// exists, is billed, and must not be lost.
+func (c *Client) findByCreateToken(ctx context.Context, token string) (*Sandbox, error) {
+	list, err := c.listSandboxes(ctx, ListSandboxesParams{
+		States:   []string{SandboxStateRunning, SandboxStatePaused},
+		Metadata: map[string]string{IdempotencyMetadataKey: token},
+	}, false)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range list {
+		if s.Metadata[IdempotencyMetadataKey] != token {
+			continue
+		}
+		d, err := c.GetSandbox(ctx, s.SandboxID)
+		if err != nil {
+			return &Sandbox{SandboxID: s.SandboxID, TemplateID: s.TemplateID, ClientID: s.ClientID,
+				Alias: s.Alias, EnvdVersion: s.EnvdVersion, partial: true}, nil
+		}
+		return &Sandbox{
+			SandboxID: d.SandboxID, TemplateID: d.TemplateID, ClientID: d.ClientID, Alias: d.Alias,
+			EnvdVersion: d.EnvdVersion, EnvdAccessToken: d.EnvdAccessToken, Domain: d.Domain,
+		}, nil
+	}
 	return nil, nil
+}
+
+func newCreateToken() (string, error) {
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("create sandbox: random create token: %w", err)
+	}
+	return hex.EncodeToString(b), nil
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {

@@ -34,7 +34,7 @@ func TestCreateKeepsASandboxItCannotRead(t *testing.T) {
 	})
 	e.srv.SetFaults(emulator.Faults{DropAfterCreate: 1, Routes: []string{"POST /sandboxes"}})
 	failReads.Store(true)
-	sb, err := e.c.CreateSandbox(e.ctx, e2b.CreateSandboxRequest{TemplateID: "base", Timeout: 120, Secure: ptr(true), IdempotencyToken: "token-unreadable"})
+	sb, err := e.c.CreateSandbox(e.ctx, e2b.CreateSandboxRequest{TemplateID: "base", Timeout: 120, Secure: ptr(true)})
 	if err != nil {
 		t.Fatalf("create whose sandbox exists but cannot be read: %v", err)
 	}

@@ -3,18 +3,22 @@ package e2b
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // fakeCreates is a control plane whose creates take effect and then, for
-// the first dropN requests, lose the answer.
+// the first dropN requests, lose the answer in the way fail says.
 type fakeCreates struct {
 	mu        sync.Mutex
 	sandboxes []map[string]string // metadata of each created sandbox
 	dropN     int
-	status5xx bool
+	fail      func(w http.ResponseWriter) // nil: drop the connection
+	failLists int                         // the first failLists lookups answer 503
 }
 
 func (f *fakeCreates) routes(t *testing.T) map[string]http.HandlerFunc {
@@ -32,8 +36,8 @@ func (f *fakeCreates) routes(t *testing.T) map[string]http.HandlerFunc {
 			f.dropN--
 			f.mu.Unlock()
 			switch {
-			case drop && f.status5xx:
-				writeJSON(w, 504, `{"code":504,"message":"placement timeout"}`)
+			case drop && f.fail != nil:
+				f.fail(w)
 			case drop:
 				dropConnection(t, w)
 			default:
@@ -46,64 +50,88 @@ func (f *fakeCreates) routes(t *testing.T) map[string]http.HandlerFunc {
 			}
 			f.mu.Lock()
 			n := len(f.sandboxes)
-			f.mu.Unlock()
-			if n == 0 {
-				writeJSON(w, 200, `[]`)
-				return
+			failing := f.failLists > 0
+			f.failLists--
+			var token string
+			if n > 0 {
+				token = f.sandboxes[0][IdempotencyMetadataKey]
 			}
-			writeJSON(w, 200, `[{"sandboxID":"isb1","templateID":"base","clientID":"c","state":"running","envdVersion":"0.6.13",
+			f.mu.Unlock()
+			switch {
+			case failing:
+				writeJSON(w, 503, `{"code":503,"message":"busy"}`)
+			case n == 0:
+				writeJSON(w, 200, `[]`)
+			default:
+				writeJSON(w, 200, `[{"sandboxID":"isb1","templateID":"base","clientID":"c","state":"running","envdVersion":"0.6.13",
 				"startedAt":"2026-01-01T00:00:00Z","endAt":"2026-01-01T01:00:00Z","cpuCount":2,"memoryMB":512,"diskSizeMB":0,
-				"metadata":{"`+IdempotencyMetadataKey+`":"tok-1"}}]`)
+				"metadata":{"`+IdempotencyMetadataKey+`":"`+token+`","owner":"me"}}]`)
+			}
 		},
 		"GET /sandboxes/isb1": func(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, 200, `{"sandboxID":"isb1","templateID":"base","clientID":"c","state":"running","envdVersion":"0.6.13",
 				"envdAccessToken":"tok-secret","startedAt":"2026-01-01T00:00:00Z","endAt":"2026-01-01T01:00:00Z",
-				"cpuCount":2,"memoryMB":512,"diskSizeMB":0}`)
+				"cpuCount":2,"memoryMB":512,"diskSizeMB":0,"metadata":{"`+IdempotencyMetadataKey+`":"x","owner":"me"}}`)
 		},
 	}
 }
 
-func TestCreateWithTokenFindsTheSandboxAfterALostAnswer(t *testing.T) {
-	for _, status5xx := range []bool{false, true} {
-		f := &fakeCreates{dropN: 1, status5xx: status5xx}
+// quickSettle shortens the search for a lost create for one test.
+func quickSettle(t *testing.T, window time.Duration) {
+	oldWindow, oldDelay := createSettleWindow, createRecheckDelay
+	createSettleWindow, createRecheckDelay = window, 5*time.Millisecond
+	t.Cleanup(func() { createSettleWindow, createRecheckDelay = oldWindow, oldDelay })
+}
+
+func TestCreateFindsTheSandboxAfterALostAnswer(t *testing.T) {
+	quickSettle(t, 200*time.Millisecond)
+	cases := map[string]func(w http.ResponseWriter){
+		"dropped connection": nil,
+		"gateway timeout": func(w http.ResponseWriter) {
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(504)
+			_, _ = w.Write([]byte("<html>upstream request timeout</html>"))
+		},
+		"E2B's own 5xx": func(w http.ResponseWriter) { writeJSON(w, 504, `{"code":504,"message":"placement timeout"}`) },
+	}
+	for name, fail := range cases {
+		f := &fakeCreates{dropN: 1, fail: fail}
 		rs := newRouteServer(t, f.routes(t))
 		c := newTestClient(t, fastConfig(rs.URL))
 		sb, err := c.CreateSandbox(context.Background(), CreateSandboxRequest{
-			TemplateID: "base", Metadata: map[string]string{"owner": "me"}, IdempotencyToken: "tok-1",
+			TemplateID: "base", Metadata: map[string]string{"owner": "me"},
 		})
 		if err != nil {
-			t.Fatalf("5xx=%v: create: %v", status5xx, err)
+			t.Fatalf("%s: create: %v", name, err)
 		}
 		if sb.SandboxID != "isb1" || sb.EnvdAccessToken != "tok-secret" {
-			t.Fatalf("found sandbox %+v (token must come from GET)", sb)
+			t.Fatalf("%s: found sandbox %+v (token must come from GET)", name, sb)
 		}
 		if len(f.sandboxes) != 1 {
-			t.Fatalf("5xx=%v: %d creates took effect, want exactly 1", status5xx, len(f.sandboxes))
+			t.Fatalf("%s: %d creates took effect, want exactly 1", name, len(f.sandboxes))
 		}
-		if md := f.sandboxes[0]; md[IdempotencyMetadataKey] != "tok-1" || md["owner"] != "me" {
-			t.Fatalf("metadata sent %v", md)
+		if md := f.sandboxes[0]; len(md[IdempotencyMetadataKey]) != 32 || md["owner"] != "me" {
+			t.Fatalf("%s: metadata sent %v: want the owner and a random create token", name, md)
 		}
 	}
 }
 
-func TestCreateWithTokenRetriesWhenNothingWasCreated(t *testing.T) {
+func TestCreateRetriesWhenNothingWasCreated(t *testing.T) {
+	quickSettle(t, time.Second)
 	f := &fakeCreates{}
 	routes := f.routes(t)
 	var posts int
 	routes["POST /sandboxes"] = func(w http.ResponseWriter, r *http.Request) {
 		posts++
 		if posts == 1 {
-			writeJSON(w, 503, `{"code":503,"message":"no capacity"}`) // failed without effect
+			writeJSON(w, 503, `{"code":503,"message":"no capacity"}`) // E2B's own answer: nothing made
 			return
 		}
 		writeJSON(w, 201, sandboxJSON)
 	}
 	rs := newRouteServer(t, routes)
-	old := createRecheckDelay
-	createRecheckDelay = 0
-	t.Cleanup(func() { createRecheckDelay = old })
 	c := newTestClient(t, fastConfig(rs.URL))
-	sb, err := c.CreateSandbox(context.Background(), CreateSandboxRequest{TemplateID: "base", IdempotencyToken: "tok-2"})
+	sb, err := c.CreateSandbox(context.Background(), CreateSandboxRequest{TemplateID: "base"})
 	if err != nil || sb.SandboxID != "isb1" {
 		t.Fatalf("create: %+v %v", sb, err)
 	}
@@ -119,32 +147,102 @@ func TestCreateDoesNotRetryClientErrors(t *testing.T) {
 		},
 	})
 	c := newTestClient(t, fastConfig(rs.URL))
-	_, err := c.CreateSandbox(context.Background(), CreateSandboxRequest{TemplateID: "base", IdempotencyToken: "t"})
+	_, err := c.CreateSandbox(context.Background(), CreateSandboxRequest{TemplateID: "base"})
 	if !IsBadRequest(err) || rs.count("POST /sandboxes") != 1 || rs.count("GET /v2/sandboxes") != 0 {
 		t.Fatalf("400: %v, posts %d, lookups %d", err, rs.count("POST /sandboxes"), rs.count("GET /v2/sandboxes"))
 	}
 }
 
-func TestPauseConflictAfterRetryMeansPaused(t *testing.T) {
-	var n int
-	rs := newRouteServer(t, map[string]http.HandlerFunc{
-		"POST /sandboxes/isb1/pause": func(w http.ResponseWriter, r *http.Request) {
-			n++
-			if n == 1 {
-				dropConnection(t, w) // paused, answer lost
-				return
-			}
-			writeJSON(w, 409, `{"code":409,"message":"Error pausing sandbox - sandbox 'isb1' is already paused"}`)
-		},
-		"POST /sandboxes/isb2/pause": func(w http.ResponseWriter, r *http.Request) {
-			writeJSON(w, 409, `{"code":409,"message":"Error pausing sandbox - sandbox 'isb2' is already paused"}`)
-		},
-	})
+func TestCreateRefusesTheReservedMetadataKey(t *testing.T) {
+	rs := newRouteServer(t, map[string]http.HandlerFunc{})
+	c := newTestClient(t, fastConfig(rs.URL))
+	_, err := c.CreateSandbox(context.Background(), CreateSandboxRequest{TemplateID: "base",
+		Metadata: map[string]string{IdempotencyMetadataKey: "mine"}})
+	if err == nil || !strings.Contains(err.Error(), "reserved") || rs.count("POST /sandboxes") != 0 {
+		t.Fatalf("reserved key: %v, posts %d", err, rs.count("POST /sandboxes"))
+	}
+}
+
+// TestCreateAfterTheCallersDeadlineStillFindsTheSandbox: the caller's
+// context ends while the create is in flight; E2B makes the sandbox anyway.
+// The client looks it up with a context of its own and hands it back with a
+// *CreateInterruptedError, so the caller can keep it instead of orphaning it.
+func TestCreateAfterTheCallersDeadlineStillFindsTheSandbox(t *testing.T) {
+	quickSettle(t, 200*time.Millisecond)
+	f := &fakeCreates{}
+	routes := f.routes(t)
+	inner := routes["POST /sandboxes"]
+	routes["POST /sandboxes"] = func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(150 * time.Millisecond) // slower than the caller's deadline
+		inner(w, r)
+	}
+	rs := newRouteServer(t, routes)
+	c := newTestClient(t, fastConfig(rs.URL))
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	sb, err := c.CreateSandbox(ctx, CreateSandboxRequest{TemplateID: "base"})
+	var ie *CreateInterruptedError
+	if sb == nil || sb.SandboxID != "isb1" || !errors.As(err, &ie) || ie.SandboxID != "isb1" {
+		t.Fatalf("create past the deadline: %+v, %v; want the sandbox and a *CreateInterruptedError", sb, err)
+	}
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("the error must carry the cause: %v", err)
+	}
+	if len(f.sandboxes) != 1 {
+		t.Fatalf("%d creates, want 1", len(f.sandboxes))
+	}
+}
+
+// TestCreateKeepsLookingWhileTheLookupFails settles the second suspected path:
+// the create's answer is lost and the lookup fails at first. The client keeps
+// looking within the settle window instead of giving up (which would orphan
+// the sandbox), and when the lookup never works it says which token the
+// sandbox carries rather than creating another one.
+func TestCreateKeepsLookingWhileTheLookupFails(t *testing.T) {
+	quickSettle(t, 2*time.Second)
+	cfg := func(url string) Config {
+		c := fastConfig(url)
+		c.RetryMax = new(0) // each lookup is one request: the failures reach the create's own loop
+		return c
+	}
+	f := &fakeCreates{dropN: 1, failLists: 3}
+	rs := newRouteServer(t, f.routes(t))
+	sb, err := newTestClient(t, cfg(rs.URL)).CreateSandbox(context.Background(), CreateSandboxRequest{TemplateID: "base"})
+	if err != nil || sb.SandboxID != "isb1" || len(f.sandboxes) != 1 {
+		t.Fatalf("lookup failing 3 times: %+v %v, %d creates; want the one sandbox", sb, err, len(f.sandboxes))
+	}
+
+	quickSettle(t, 100*time.Millisecond)
+	f = &fakeCreates{dropN: 1, failLists: 1 << 20}
+	rs = newRouteServer(t, f.routes(t))
+	_, err = newTestClient(t, cfg(rs.URL)).CreateSandbox(context.Background(), CreateSandboxRequest{TemplateID: "base"})
+	var ue *CreateUnsettledError
+	if !errors.As(err, &ue) || len(f.sandboxes) != 1 {
+		t.Fatalf("lookup never working: %v, %d creates; want a *CreateUnsettledError and no second create", err, len(f.sandboxes))
+	}
+	if ue.Token != f.sandboxes[0][IdempotencyMetadataKey] || !strings.Contains(err.Error(), ue.Token) {
+		t.Fatalf("the error must name the token the sandbox carries: %v", err)
+	}
+}
+
+func TestPauseOfAPausedSandboxSucceeds(t *testing.T) {
+	state := map[string]string{"isb1": "paused", "isb2": "running"}
+	routes := map[string]http.HandlerFunc{}
+	for id, st := range state {
+		routes["POST /sandboxes/"+id+"/pause"] = func(w http.ResponseWriter, r *http.Request) {
+			writeJSON(w, 409, `{"code":409,"message":"Error pausing sandbox - sandbox '`+id+`' is already paused"}`)
+		}
+		routes["GET /sandboxes/"+id] = func(w http.ResponseWriter, r *http.Request) {
+			writeJSON(w, 200, `{"sandboxID":"`+id+`","templateID":"base","clientID":"c","state":"`+st+`","envdVersion":"0.6.13",
+				"startedAt":"2026-01-01T00:00:00Z","endAt":"2026-01-01T01:00:00Z","cpuCount":2,"memoryMB":512,"diskSizeMB":0}`)
+		}
+	}
+	rs := newRouteServer(t, routes)
 	c := newTestClient(t, fastConfig(rs.URL))
 	if err := c.PauseSandbox(context.Background(), "isb1"); err != nil {
-		t.Fatalf("409 on a retried pause must be success: %v", err)
+		t.Fatalf("pause of a paused sandbox must succeed: %v", err)
 	}
 	if err := c.PauseSandbox(context.Background(), "isb2"); !IsConflict(err) {
-		t.Fatalf("409 on the first attempt must stay a conflict: %v", err)
+		t.Fatalf("a 409 while the sandbox is not paused (a transition) must stay a conflict: %v", err)
 	}
 }

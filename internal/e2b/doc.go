@@ -6,20 +6,34 @@
 //   - 429 is retried for every call, honoring Retry-After (capped by
 //     Config.RetryWaitMax), except WriteFile, whose reader cannot be replayed.
 //   - 5xx and connection errors are retried only for idempotent calls: all
-//     GETs, PUT network, DELETE sandbox/template, set-timeout, connect, pause
-//     (a 409 on a retried pause means the first attempt paused it) and the
-//     read-only or idempotent envd RPCs (Stat, ListDir, List, MakeDir, Remove,
+//     GETs, PUT network, DELETE sandbox/template/tags, set-timeout, connect,
+//     pause (a 409 for a paused sandbox is success) and the read-only or
+//     idempotent envd RPCs (Stat, ListDir, List, MakeDir, Remove, CloseStdin,
 //     Process/Connect, health, file download before the body streams).
-//   - Process/Start is retried on 5xx answers (an error status means no
-//     process was started) but not on connection errors. Exec settles a lost
-//     start by the process's tag: it attaches to the process if it runs, and
-//     starts it once more if not.
+//   - On the way to envd only a 5xx that may go away is retried: a proxy's
+//     answer, 503 or 504. envd's own error (its JSON for a bad path, a Connect
+//     error) says the same every time, and the edge's 502 means the sandbox
+//     is not running: neither is retried.
+//   - Process/Start and SendInput are retried on 5xx answers (an error status
+//     means nothing reached the process) but not on connection errors. Exec
+//     settles a lost start by the process's tag: it attaches to the process
+//     if it runs, and starts it once more if not. Stdin that cannot be sent
+//     is closed early and reported by Exec.
 //   - WriteFile is never retried (its reader is consumed); WriteFileFrom
 //     re-opens the content and sends it again after a connection error, 429
-//     or 5xx, since writing a file twice has the effect of writing it once.
-//   - Create, fork, snapshot create, Move, SendInput, CloseStdin and
-//     SendSignal are not retried on 5xx or connection errors.
-//     Create with an IdempotencyToken instead looks the sandbox up by that
-//     token when the outcome is unknown and only re-sends when none exists.
-//   - envd 502 (sandbox not running) is never retried.
+//     or a 5xx that may go away, since writing a file twice has the effect
+//     of writing it once.
+//   - Fork, snapshot create, Move and SendSignal are not retried on 5xx or
+//     connection errors.
+//   - Create tags the sandbox with a create token of its own. When the
+//     outcome is unknown it looks the sandbox up by that token until E2B can
+//     no longer be finishing the create, and only sends it again when none
+//     exists, so one call never makes two sandboxes.
+//   - Redirects are never followed: the API key or an access token would go
+//     with them to another host.
+//
+// Not-found: IsNotFound is true only for E2B's own answer that the object
+// does not exist (the control plane's 404 naming it, envd's not_found). A
+// 404 from a wrong URL, a proxy or an unknown route is an error that names
+// the URL, so that callers never take a misconfiguration for a deletion.
 package e2b

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
@@ -85,10 +86,16 @@ func TestEmulatorServerErrorsRetriedOnlyWhenIdempotent(t *testing.T) {
 	if err == nil {
 		t.Fatal("fork under permanent 5xx succeeded")
 	}
+	// E2B's own 5xx on create: the client made sure nothing exists (the token
+	// lookup) before each new attempt.
 	c := e.srv.Counters()
-	if c.Requests["GET /sandboxes/{id}"] != 4 || c.Requests["POST /sandboxes"] != 1 || c.Requests["POST /sandboxes/{id}/fork"] != 1 {
-		t.Fatalf("attempts: GET %d (want 1+3), create %d (want 1), fork %d (want 1)",
+	if c.Requests["GET /sandboxes/{id}"] != 4 || c.Requests["POST /sandboxes"] != 4 || c.Requests["POST /sandboxes/{id}/fork"] != 1 {
+		t.Fatalf("attempts: GET %d (want 1+3), create %d (want 1+3), fork %d (want 1)",
 			c.Requests["GET /sandboxes/{id}"], c.Requests["POST /sandboxes"], c.Requests["POST /sandboxes/{id}/fork"])
+	}
+	if c.Requests["GET /v2/sandboxes"] < 4 || c.SandboxesCreated != 0 {
+		t.Fatalf("lookups %d (want one per failed create at least), created %d (want 0)",
+			c.Requests["GET /v2/sandboxes"], c.SandboxesCreated)
 	}
 
 	// Transient 5xx and dropped connections on an idempotent call are absorbed.
@@ -112,7 +119,7 @@ func TestEmulatorIdempotentCreateAfterDroppedConnection(t *testing.T) {
 
 	sb, err := e.c.CreateSandbox(e.ctx, e2b.CreateSandboxRequest{
 		TemplateID: "base", Timeout: 300, Secure: ptr(true),
-		Metadata: map[string]string{"owner": "idempotency-test"}, IdempotencyToken: "run-1-token",
+		Metadata: map[string]string{"owner": "idempotency-test"},
 	})
 	if err != nil {
 		t.Fatalf("create with token after a dropped answer: %v", err)
@@ -125,8 +132,11 @@ func TestEmulatorIdempotentCreateAfterDroppedConnection(t *testing.T) {
 		t.Fatalf("create sent %d times; the token lookup should have found it", c.Requests["POST /sandboxes"])
 	}
 	d, err := e.c.GetSandbox(e.ctx, sb.SandboxID)
-	if err != nil || d.Metadata[e2b.IdempotencyMetadataKey] != "run-1-token" || d.Metadata["owner"] != "idempotency-test" {
+	if err != nil || d.Metadata["owner"] != "idempotency-test" {
 		t.Fatalf("found sandbox %+v %v", d, err)
+	}
+	if _, ok := d.Metadata[e2b.IdempotencyMetadataKey]; ok {
+		t.Fatalf("the client's create token leaked into the metadata it returns: %v", d.Metadata)
 	}
 	if sb.EnvdAccessToken == "" || sb.EnvdAccessToken != d.EnvdAccessToken {
 		t.Fatalf("the found sandbox must carry its envd token: %q", sb.EnvdAccessToken)
@@ -134,13 +144,29 @@ func TestEmulatorIdempotentCreateAfterDroppedConnection(t *testing.T) {
 	if _, err := e.envd(sb).Stat(e.ctx, "/home/user"); err != nil {
 		t.Fatalf("envd of the found sandbox: %v", err)
 	}
+}
 
-	// Without a token the client cannot know and must not retry blindly.
-	_, err = e.c.CreateSandbox(e.ctx, e2b.CreateSandboxRequest{TemplateID: "base", Timeout: 300})
-	if err == nil {
-		t.Fatal("create without token after a dropped answer reported success")
+// TestSlowCreateBehindAGatewayIsNotCreatedTwice settles the first suspected
+// path: a gateway answers 504 while E2B is still making the sandbox, which
+// appears only later. The client keeps looking for its create token instead
+// of sending the create again, and so never makes a second sandbox.
+func TestSlowCreateBehindAGatewayIsNotCreatedTwice(t *testing.T) {
+	e := newEnv(t)
+	e.srv.ResetCounters()
+	e.srv.SetFaults(emulator.Faults{CreateDelay: 1500 * time.Millisecond, GatewayTimeout: 100 * time.Millisecond,
+		Routes: []string{"POST /sandboxes"}})
+	t.Cleanup(func() { e.srv.SetFaults(emulator.Faults{}) })
+
+	sb, err := e.c.CreateSandbox(e.ctx, e2b.CreateSandboxRequest{TemplateID: "base", Timeout: 300})
+	if err != nil {
+		t.Fatalf("create behind a gateway that timed out: %v", err)
 	}
-	if c := e.srv.Counters(); c.SandboxesCreated != 2 || c.Requests["POST /sandboxes"] != 2 {
-		t.Fatalf("without token: created %d with %d requests, want 2 and 2", c.SandboxesCreated, c.Requests["POST /sandboxes"])
+	c := e.srv.Counters()
+	if c.Requests["POST /sandboxes"] != 1 || c.SandboxesCreated != 1 || c.FaultsInjected != 1 {
+		t.Fatalf("creates sent %d, sandboxes made %d, gateway timeouts %d: want 1, 1, 1",
+			c.Requests["POST /sandboxes"], c.SandboxesCreated, c.FaultsInjected)
+	}
+	if ids := e.srv.SandboxIDs(); len(ids) != 1 || ids[0] != sb.SandboxID {
+		t.Fatalf("alive %v, returned %s", ids, sb.SandboxID)
 	}
 }

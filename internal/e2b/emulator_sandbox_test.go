@@ -49,12 +49,12 @@ func TestEmulatorSandboxLifecycle(t *testing.T) {
 		t.Fatalf("network after update: %+v %v", d3, err)
 	}
 
-	// Pause: envd answers 502, a second pause is a conflict.
+	// Pause: envd answers 502; pausing a paused sandbox succeeds (E2B's 409).
 	if err := e.c.PauseSandbox(e.ctx, sb.SandboxID); err != nil {
 		t.Fatalf("pause: %v", err)
 	}
-	if err := e.c.PauseSandbox(e.ctx, sb.SandboxID); !e2b.IsConflict(err) {
-		t.Fatalf("second pause: want conflict, got %v", err)
+	if err := e.c.PauseSandbox(e.ctx, sb.SandboxID); err != nil {
+		t.Fatalf("second pause: want success for an already paused sandbox, got %v", err)
 	}
 	if d, err := e.c.GetSandbox(e.ctx, sb.SandboxID); err != nil || d.State != "paused" {
 		t.Fatalf("paused state: %+v %v", d, err)

@@ -135,3 +135,70 @@ func TestEmulatorMetricsAndLogs(t *testing.T) {
 		t.Fatalf("logs of unknown: %v", err)
 	}
 }
+
+// TestNamedSnapshotsKeepTheirOwnIdentity: two snapshots taken under one name
+// are two builds with an ID each; deleting one leaves the other whole, and
+// the template goes with the last one.
+func TestNamedSnapshotsKeepTheirOwnIdentity(t *testing.T) {
+	e := newEnv(t)
+	sb := e.create(t, e2b.CreateSandboxRequest{})
+	write := func(content string) {
+		t.Helper()
+		if _, err := e.envd(sb).WriteFile(e.ctx, "/home/user/which.txt", strings.NewReader(content), e2b.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("first")
+	first, err := e.c.CreateSnapshot(e.ctx, sb.SandboxID, "shared")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("second")
+	second, err := e.c.CreateSnapshot(e.ctx, sb.SandboxID, "shared")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.SnapshotID == second.SnapshotID || first.Template() != second.Template() {
+		t.Fatalf("two snapshots named alike: %q and %q; want two IDs in one template", first.SnapshotID, second.SnapshotID)
+	}
+	if _, err := e.c.CreateSnapshot(e.ctx, sb.SandboxID, "shared:v1"); err == nil {
+		t.Fatal("a name with a tag must be refused: each snapshot gets a tag of its own")
+	}
+	readFrom := func(snapshotID string) string {
+		t.Helper()
+		child := e.create(t, e2b.CreateSandboxRequest{TemplateID: snapshotID})
+		defer func() { _ = e.c.KillSandbox(e.ctx, child.SandboxID) }()
+		rc, err := e.envd(child).ReadFile(e.ctx, "/home/user/which.txt", e2b.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = rc.Close() }()
+		b, _ := io.ReadAll(rc)
+		return string(b)
+	}
+	if got := readFrom(first.SnapshotID); got != "first" {
+		t.Fatalf("sandbox from the first snapshot reads %q", got)
+	}
+
+	if err := e.c.DeleteSnapshot(e.ctx, first.SnapshotID); err != nil {
+		t.Fatalf("delete the first: %v", err)
+	}
+	if s, err := e.c.FindSnapshot(e.ctx, sb.SandboxID, first.SnapshotID); err != nil || s != nil {
+		t.Fatalf("the first is still there: %+v %v", s, err)
+	}
+	if s, err := e.c.FindSnapshot(e.ctx, sb.SandboxID, second.SnapshotID); err != nil || s == nil {
+		t.Fatalf("deleting the first took the second with it: %+v %v", s, err)
+	}
+	if got := readFrom(second.SnapshotID); got != "second" {
+		t.Fatalf("sandbox from the second snapshot reads %q", got)
+	}
+	if err := e.c.DeleteSnapshot(e.ctx, first.SnapshotID); !e2b.IsNotFound(err) {
+		t.Fatalf("delete the first again: %v; want a not-found", err)
+	}
+	if err := e.c.DeleteSnapshot(e.ctx, second.SnapshotID); err != nil {
+		t.Fatalf("delete the second: %v", err)
+	}
+	if _, err := e.c.GetTemplate(e.ctx, second.Template()); !e2b.IsNotFound(err) {
+		t.Fatalf("the template must go with its last snapshot: %v", err)
+	}
+}

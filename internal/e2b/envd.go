@@ -78,11 +78,12 @@ func (e *Envd) Health(ctx context.Context) (bool, error) {
 		return false, requestError(ctx, op, e.t.SandboxID, err)
 	}
 	defer drainClose(resp.Body)
-	switch {
-	case resp.StatusCode >= 200 && resp.StatusCode < 300:
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		return true, nil
-	case resp.StatusCode == http.StatusBadGateway:
+	}
+	ae := envdError(op, e.t.SandboxID, "", resp)
+	if ae.notRunning {
 		return false, nil
 	}
-	return false, errorFromResponse(op, e.t.SandboxID, resp)
+	return false, ae
 }

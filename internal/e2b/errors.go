@@ -16,9 +16,26 @@ type APIError struct {
 	StatusCode int    // HTTP status (Connect errors: mapped status)
 	Code       string // E2B error_code, or Connect code ("not_found"), may be empty
 	Message    string
+	URL        string // the request's URL, credentials redacted ("" when unknown)
+
+	// notFound: E2B's own answer that what the call addressed does not exist.
+	// notRunning: the edge's answer that the sandbox is not running.
+	// foreign: the answer is not shaped like one of E2B's (a proxy, a wrong URL).
+	notFound, notRunning, foreign bool
+	side                          answerSide
+	shape                         bodyShape
 }
 
-// Error reads like `pause sandbox "ixxx": 409 Conflict: <message>`.
+// answerSide says which E2B service a call was addressed to.
+type answerSide int
+
+const (
+	sideControl answerSide = iota // the control-plane API
+	sideEnvd                      // envd, through the edge
+)
+
+// Error reads like `pause sandbox "ixxx": 409 Conflict: <message>`. An
+// answer that is not E2B's also names the URL it came from.
 func (e *APIError) Error() string {
 	var b strings.Builder
 	b.WriteString(e.Op)
@@ -27,15 +44,15 @@ func (e *APIError) Error() string {
 	}
 	b.WriteString(": ")
 	switch {
-	case e.StatusCode == http.StatusBadGateway && e.SandboxID != "":
+	case e.notRunning:
 		fmt.Fprintf(&b, "sandbox %q is not running (paused, expired or killed)", e.SandboxID)
 		if e.Message != "" {
 			b.WriteString(": " + e.Message)
 		}
 		return b.String()
-	case e.StatusCode == http.StatusUnauthorized:
+	case e.StatusCode == http.StatusUnauthorized && !e.foreign:
 		b.WriteString("401 Unauthorized: ")
-		if isEnvdOp(e.Op) {
+		if e.side == sideEnvd {
 			b.WriteString("the sandbox access token was rejected")
 		} else {
 			b.WriteString("the E2B API key was rejected")
@@ -46,6 +63,9 @@ func (e *APIError) Error() string {
 		return b.String()
 	case e.StatusCode > 0:
 		fmt.Fprintf(&b, "%d %s", e.StatusCode, http.StatusText(e.StatusCode))
+	}
+	if e.unrecognised() {
+		b.WriteString(e.origin())
 	}
 	if e.Code != "" {
 		fmt.Fprintf(&b, " [%s]", e.Code)
@@ -59,9 +79,22 @@ func (e *APIError) Error() string {
 	return b.String()
 }
 
-// isEnvdOp reports an operation addressed to envd rather than the control plane.
-func isEnvdOp(op string) bool {
-	return strings.HasPrefix(op, "envd ") || op == "write file" || op == "read file"
+// unrecognised reports an answer whose meaning the client cannot take at its
+// word: not shaped like E2B's, or a 404 that does not name what was asked for.
+func (e *APIError) unrecognised() bool {
+	return e.foreign || (e.StatusCode == http.StatusNotFound && !e.notFound)
+}
+
+// origin names where an unrecognised answer came from and what to check.
+func (e *APIError) origin() string {
+	where := ""
+	if e.URL != "" {
+		where = " from " + e.URL
+	}
+	if e.side == sideEnvd {
+		return where + " (not an answer of the sandbox's daemon: check sandbox_url and domain)"
+	}
+	return where + " (not an answer of E2B's API about this object: check api_url)"
 }
 
 func asAPIError(err error) (*APIError, bool) {
@@ -86,8 +119,14 @@ func hasStatus(err error, status int, connectCodes ...string) bool {
 	return false
 }
 
-// IsNotFound reports a 404 / Connect not_found.
-func IsNotFound(err error) bool { return hasStatus(err, http.StatusNotFound, "not_found") }
+// IsNotFound reports E2B's own answer that what the call addressed does not
+// exist: the control plane's 404 naming the sandbox (or template), envd's
+// not_found. A 404 from anything else (a wrong api_url, a proxy, an unknown
+// route) is an ordinary error: it says nothing about the object.
+func IsNotFound(err error) bool {
+	e, ok := asAPIError(err)
+	return ok && e.notFound
+}
 
 // IsConflict reports a 409 / Connect already_exists or aborted.
 func IsConflict(err error) bool {
@@ -104,17 +143,18 @@ func IsUnauthorized(err error) bool {
 	return hasStatus(err, http.StatusUnauthorized, "unauthenticated")
 }
 
-// IsSandboxNotRunning reports envd's 502: the sandbox is paused, expired or killed.
+// IsSandboxNotRunning reports the edge's answer that the sandbox is paused,
+// expired or killed (a 502 that names the sandbox).
 func IsSandboxNotRunning(err error) bool {
 	e, ok := asAPIError(err)
-	return ok && e.StatusCode == http.StatusBadGateway
+	return ok && e.notRunning
 }
 
-// IsSandboxGone reports a control-plane 404 about a sandbox: it expired or was
-// killed (envd's "not running" 502 is IsSandboxNotRunning).
+// IsSandboxGone reports the control plane's answer that a sandbox does not
+// exist: it expired or was killed (envd's "not running" is IsSandboxNotRunning).
 func IsSandboxGone(err error) bool {
 	e, ok := asAPIError(err)
-	return ok && e.StatusCode == http.StatusNotFound && e.SandboxID != "" && !isEnvdOp(e.Op)
+	return ok && e.notFound && e.SandboxID != "" && e.side == sideControl
 }
 
 // IsBadRequest reports a 400 / Connect invalid_argument, failed_precondition or out_of_range.
@@ -125,32 +165,154 @@ func IsBadRequest(err error) bool {
 // maxErrorBody bounds how much of an error body is read.
 const maxErrorBody = 64 << 10
 
-// errorFromResponse builds an APIError from a non-success HTTP response of
-// the control plane, envd REST or a plain (non-Connect) envd edge answer.
-// The body is read (bounded) but not closed.
-func errorFromResponse(op, sandboxID string, resp *http.Response) *APIError {
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-	e := &APIError{Op: op, SandboxID: sandboxID, StatusCode: resp.StatusCode}
-	var parsed struct {
+// bodyShape is what an error body looks like, which tells who wrote it.
+type bodyShape int
+
+const (
+	shapeOther   bodyShape = iota // not JSON, or JSON of another shape
+	shapeE2B                      // {"code": <status>, "message": "..."}: the API and envd's REST handlers
+	shapeConnect                  // {"code": "<connect code>", "message": "..."}: envd's RPCs
+	shapeEdge                     // {"sandboxId": "...", "code": <status>, "message": "..."}: E2B's edge
+)
+
+// parsedBody is an error body and what it looks like.
+type parsedBody struct {
+	shape     bodyShape
+	code      string // error_code or Connect code
+	message   string
+	sandboxID string // the edge's sandboxId
+}
+
+func parseErrorBody(status int, body []byte) parsedBody {
+	var w struct {
 		Code      json.RawMessage `json:"code"`
-		Message   string          `json:"message"`
+		Message   *string         `json:"message"`
 		ErrorCode string          `json:"error_code"`
+		SandboxID *string         `json:"sandboxId"`
 	}
-	if json.Unmarshal(body, &parsed) == nil && (parsed.Message != "" || len(parsed.Code) > 0) {
-		e.Message = parsed.Message
-		e.Code = parsed.ErrorCode
-		// Connect errors carry a string code ("not_found").
-		var s string
-		if e.Code == "" && json.Unmarshal(parsed.Code, &s) == nil {
-			e.Code = s
+	if json.Unmarshal(body, &w) != nil || w.Message == nil || len(w.Code) == 0 {
+		msg := strings.TrimSpace(string(body))
+		if len(msg) > 512 {
+			msg = msg[:512] + "…"
 		}
-	} else {
-		e.Message = strings.TrimSpace(string(body))
-		if len(e.Message) > 512 {
-			e.Message = e.Message[:512] + "…"
+		return parsedBody{message: msg}
+	}
+	p := parsedBody{message: *w.Message, code: w.ErrorCode}
+	var num int
+	var str string
+	switch {
+	case json.Unmarshal(w.Code, &num) == nil && num == status && w.SandboxID != nil:
+		p.shape, p.sandboxID = shapeEdge, *w.SandboxID
+	case json.Unmarshal(w.Code, &num) == nil && num == status:
+		p.shape = shapeE2B
+	case json.Unmarshal(w.Code, &str) == nil && str != "":
+		p.shape = shapeConnect
+		if p.code == "" {
+			p.code = str
 		}
+	}
+	return p
+}
+
+// readErrorBody reads a bounded error body (not closing it) and parses it.
+func readErrorBody(resp *http.Response) parsedBody {
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	if msg := redirectMessage(resp); msg != "" {
+		return parsedBody{message: msg}
+	}
+	return parseErrorBody(resp.StatusCode, body)
+}
+
+// redirectMessage explains a redirect that was not followed ("" for other answers).
+func redirectMessage(resp *http.Response) string {
+	if resp.StatusCode < 300 || resp.StatusCode > 399 {
+		return ""
+	}
+	to := resp.Header.Get("Location")
+	if resp.Request != nil && resp.Request.URL != nil {
+		if u, err := resp.Request.URL.Parse(to); err == nil {
+			to = RedactURL(u)
+		}
+	}
+	return fmt.Sprintf("redirected to %q; E2B does not redirect, so it was not followed (it would carry credentials)", to)
+}
+
+func requestURL(resp *http.Response) string {
+	if resp.Request == nil {
+		return ""
+	}
+	return RedactURL(resp.Request.URL)
+}
+
+// controlError builds the APIError of a non-success control-plane answer.
+// subject is what the path addresses (a sandbox or template ID, "" for
+// lists): a 404 is not-found only when E2B's own error body names it.
+func controlError(op, sandboxID, subject string, resp *http.Response) *APIError {
+	p := readErrorBody(resp)
+	return &APIError{
+		Op: op, SandboxID: sandboxID, StatusCode: resp.StatusCode, Code: p.code, Message: p.message,
+		URL: requestURL(resp), side: sideControl, shape: p.shape, foreign: p.shape != shapeE2B,
+		notFound: resp.StatusCode == http.StatusNotFound && p.shape == shapeE2B && subject != "" &&
+			strings.Contains(p.message, subject),
+	}
+}
+
+// envdError builds the APIError of a non-success answer from envd's REST
+// handlers (/files) or from the edge in front of it. name is the base name of
+// the path asked for: envd's 404 names the resolved path, which ends with it.
+func envdError(op, sandboxID, name string, resp *http.Response) *APIError {
+	p := readErrorBody(resp)
+	e := envdAPIError(op, sandboxID, resp, p)
+	e.foreign = p.shape != shapeE2B && p.shape != shapeEdge
+	e.notFound = resp.StatusCode == http.StatusNotFound && p.shape == shapeE2B && name != "" &&
+		strings.Contains(p.message, name)
+	return e
+}
+
+// rpcErrorFromResponse converts a non-200 answer to an RPC: a Connect error
+// body ({"code":"not_found"}), the edge's answer (502 when the sandbox is not
+// running) or envd's plain JSON error (401 for a bad access token).
+func rpcErrorFromResponse(op, sandboxID string, resp *http.Response) *APIError {
+	p := readErrorBody(resp)
+	e := envdAPIError(op, sandboxID, resp, p)
+	e.foreign = p.shape == shapeOther
+	if p.shape == shapeConnect {
+		if st, ok := connectCodeStatus[p.code]; ok {
+			e.StatusCode = st
+		}
+		e.notFound = p.code == "not_found"
 	}
 	return e
+}
+
+func envdAPIError(op, sandboxID string, resp *http.Response, p parsedBody) *APIError {
+	return &APIError{
+		Op: op, SandboxID: sandboxID, StatusCode: resp.StatusCode, Code: p.code, Message: p.message,
+		URL: requestURL(resp), side: sideEnvd, shape: p.shape,
+		notRunning: resp.StatusCode == http.StatusBadGateway && p.shape == shapeEdge && p.sandboxID == sandboxID,
+	}
+}
+
+// envdTransient says whether a 5xx answer on the way to envd may succeed when
+// sent again: a gateway's failure may, envd's own answer (its JSON error, a
+// Connect error other than unavailable) says the same thing every time, and
+// the edge's 502 means the sandbox is not running.
+func envdTransient(status int, shape bodyShape) bool {
+	switch {
+	case status == http.StatusBadGateway:
+		return shape != shapeEdge
+	case status == http.StatusNotImplemented, status == http.StatusInsufficientStorage:
+		return false
+	case status == http.StatusServiceUnavailable, status == http.StatusGatewayTimeout:
+		return true
+	}
+	return status >= 500 && shape == shapeOther
+}
+
+// notRunningError reports a sandbox that envd's health check found gone.
+func notRunningError(op, sandboxID, message string) *APIError {
+	return &APIError{Op: op, SandboxID: sandboxID, StatusCode: http.StatusBadGateway, Message: message,
+		side: sideEnvd, shape: shapeEdge, notRunning: true}
 }
 
 // connectCodeStatus maps Connect codes to HTTP statuses (connect-go table).
@@ -173,11 +335,13 @@ var connectCodeStatus = map[string]int{
 	"unauthenticated":     401,
 }
 
-// connectError converts a Connect {code, message} into an APIError.
+// connectError converts a Connect {code, message} from envd (an end-stream
+// message) into an APIError.
 func connectError(op, sandboxID, code, message string) *APIError {
 	status, ok := connectCodeStatus[code]
 	if !ok {
 		status = 500
 	}
-	return &APIError{Op: op, SandboxID: sandboxID, StatusCode: status, Code: code, Message: message}
+	return &APIError{Op: op, SandboxID: sandboxID, StatusCode: status, Code: code, Message: message,
+		side: sideEnvd, shape: shapeConnect, notFound: code == "not_found"}
 }

@@ -15,7 +15,7 @@ func respWith(status int, body string) *http.Response {
 }
 
 func TestErrorFromResponseParsesE2BAndConnectBodies(t *testing.T) {
-	e := errorFromResponse("pause sandbox", "isb1", respWith(409, `{"code":409,"message":"Error pausing sandbox - sandbox 'isb1' is already paused"}`))
+	e := controlError("pause sandbox", "isb1", "isb1", respWith(409, `{"code":409,"message":"Error pausing sandbox - sandbox 'isb1' is already paused"}`))
 	if !IsConflict(e) || IsNotFound(e) || e.Code != "" {
 		t.Fatalf("409 classified wrongly: %#v", e)
 	}
@@ -24,7 +24,7 @@ func TestErrorFromResponseParsesE2BAndConnectBodies(t *testing.T) {
 		t.Fatalf("message\n got %s\nwant %s", e.Error(), want)
 	}
 
-	e = errorFromResponse("create sandbox", "", respWith(503, `{"code":503,"message":"no capacity","error_code":"sandbox_capacity_unavailable"}`))
+	e = controlError("create sandbox", "", "", respWith(503, `{"code":503,"message":"no capacity","error_code":"sandbox_capacity_unavailable"}`))
 	if e.Code != "sandbox_capacity_unavailable" || !strings.Contains(e.Error(), "[sandbox_capacity_unavailable]") {
 		t.Fatalf("error_code lost: %#v / %s", e, e)
 	}
@@ -34,14 +34,14 @@ func TestErrorFromResponseParsesE2BAndConnectBodies(t *testing.T) {
 		t.Fatalf("connect not_found: %#v", e)
 	}
 
-	e = errorFromResponse("list sandboxes", "", respWith(500, "upstream exploded"))
+	e = controlError("list sandboxes", "", "", respWith(500, "upstream exploded"))
 	if e.Message != "upstream exploded" || e.StatusCode != 500 {
 		t.Fatalf("plain body: %#v", e)
 	}
 }
 
 func TestErrorMessagesNameOperationSandboxAndCause(t *testing.T) {
-	notRunning := errorFromResponse("envd Process/Start", "ixyz", respWith(502, `{"sandboxId":"ixyz","message":"The sandbox was not found","code":502}`))
+	notRunning := rpcErrorFromResponse("envd Process/Start", "ixyz", respWith(502, `{"sandboxId":"ixyz","message":"The sandbox was not found","code":502}`))
 	if !IsSandboxNotRunning(notRunning) {
 		t.Fatal("502 must be IsSandboxNotRunning")
 	}
@@ -49,7 +49,7 @@ func TestErrorMessagesNameOperationSandboxAndCause(t *testing.T) {
 		!strings.Contains(notRunning.Error(), "envd Process/Start") {
 		t.Fatalf("502 message: %s", notRunning)
 	}
-	unauth := errorFromResponse("list templates", "", respWith(401, `{"code":401,"message":"Invalid API key"}`))
+	unauth := controlError("list templates", "", "", respWith(401, `{"code":401,"message":"Invalid API key"}`))
 	if !IsUnauthorized(unauth) || !strings.Contains(unauth.Error(), "API key was rejected") {
 		t.Fatalf("401 message: %s", unauth)
 	}
@@ -102,5 +102,43 @@ func TestBackoffHonorsRetryAfterWithinBounds(t *testing.T) {
 	}
 	if got := backoff(10*time.Millisecond, 30*time.Millisecond, 10, nil); got != 30*time.Millisecond {
 		t.Fatalf("backoff not capped: %v", got)
+	}
+}
+
+func TestNotFoundAndNotRunningNeedE2BsOwnAnswer(t *testing.T) {
+	missing := `{"code":404,"message":"Sandbox \"isb1\" doesn't exist or you don't have access to it"}`
+	cases := []struct {
+		name           string
+		err            *APIError
+		notFound, gone bool
+	}{
+		{"E2B's missing sandbox", controlError("get sandbox", "isb1", "isb1", respWith(404, missing)), true, true},
+		{"E2B's 404 about another object", controlError("get sandbox", "isb2", "isb2", respWith(404, missing)), false, false},
+		{"E2B's unknown route", controlError("get sandbox", "isb1", "isb1", respWith(404, `{"code":404,"message":"validation error: no matching operation was found"}`)), false, false},
+		{"a proxy's page", controlError("get sandbox", "isb1", "isb1", respWith(404, "404 page not found")), false, false},
+		{"a gateway's JSON", controlError("get sandbox", "isb1", "isb1", respWith(404, `{"message":"Not Found"}`)), false, false},
+		{"a list's 404", controlError("list sandboxes", "", "", respWith(404, missing)), false, false},
+		{"envd's not_found", rpcErrorFromResponse("envd Filesystem/Stat", "isb1", respWith(404, `{"code":"not_found","message":"path '/x' does not exist"}`)), true, false},
+		{"envd's router", rpcErrorFromResponse("envd Filesystem/Stat", "isb1", respWith(404, "404 page not found\n")), false, false},
+		{"envd's missing file", envdError("read file", "isb1", "a.txt", respWith(404, `{"code":404,"message":"path '/home/user/a.txt' does not exist"}`)), true, false},
+		{"E2B's API behind sandbox_url", envdError("read file", "isb1", "a.txt", respWith(404, `{"code":404,"message":"validation error: no matching operation was found"}`)), false, false},
+	}
+	for _, c := range cases {
+		if IsNotFound(c.err) != c.notFound || IsSandboxGone(c.err) != c.gone {
+			t.Errorf("%s: IsNotFound=%v IsSandboxGone=%v, want %v %v (%v)", c.name, IsNotFound(c.err), IsSandboxGone(c.err), c.notFound, c.gone, c.err)
+		}
+		if !c.notFound && !strings.Contains(c.err.Error(), "check ") {
+			t.Errorf("%s: an answer that is not E2B's must say what to check: %v", c.name, c.err)
+		}
+	}
+	edge := `{"sandboxId":"isb1","message":"The sandbox was not found","code":502}`
+	if e := rpcErrorFromResponse("envd Process/Start", "isb1", respWith(502, edge)); !IsSandboxNotRunning(e) {
+		t.Errorf("the edge's 502 for this sandbox: %v", e)
+	}
+	if e := rpcErrorFromResponse("envd Process/Start", "isb2", respWith(502, edge)); IsSandboxNotRunning(e) {
+		t.Errorf("the edge's 502 about another sandbox must not count: %v", e)
+	}
+	if e := rpcErrorFromResponse("envd Process/Start", "isb1", respWith(502, "<html>Bad Gateway</html>")); IsSandboxNotRunning(e) || !strings.Contains(e.Error(), "check sandbox_url") {
+		t.Errorf("a proxy's 502 is not the sandbox stopping: %v", e)
 	}
 }

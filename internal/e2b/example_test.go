@@ -20,10 +20,8 @@ func Example() {
 		panic(err)
 	}
 	secure := true
-	sb, err := c.CreateSandbox(ctx, e2b.CreateSandboxRequest{
-		TemplateID: "base", Timeout: 300, Secure: &secure,
-		IdempotencyToken: "my-unique-token", // safe to retry: never two sandboxes
-	})
+	// Safe to retry: a lost answer is settled by the create's own token, never two sandboxes.
+	sb, err := c.CreateSandbox(ctx, e2b.CreateSandboxRequest{TemplateID: "base", Timeout: 300, Secure: &secure})
 	if err != nil {
 		fmt.Println("create:", err)
 		return

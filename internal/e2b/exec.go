@@ -57,7 +57,8 @@ type ExecRequest struct {
 	Cwd     string
 	Env     map[string]string
 	// Stdin, when not nil, is streamed to the process and then closed; when nil
-	// the process reads /dev/null.
+	// the process reads /dev/null. If it cannot all be sent, stdin is closed
+	// early and Exec returns the result together with an error saying so.
 	Stdin io.Reader
 	// Timeout kills the process with SIGKILL after this long (0 = no limit).
 	Timeout time.Duration
@@ -140,10 +141,15 @@ func (e *Envd) Exec(ctx context.Context, r ExecRequest) (*ExecResult, error) {
 	run := &execRun{envd: e, req: r, pid: stream.PID(), ctx: ctx}
 	run.out[Stdout] = newTailBuffer(r.MaxOutputBytes)
 	run.out[Stderr] = newTailBuffer(r.MaxOutputBytes)
+	var feed *stdinFeed
 	if r.Stdin != nil {
-		go run.feedStdin(streamCtx)
+		feed = run.startStdin(streamCtx)
 	}
-	return run.wait(stream)
+	res, err := run.wait(stream)
+	if ferr := feed.finish(); ferr != nil && err == nil {
+		err = fmt.Errorf("exec: %w", ferr)
+	}
+	return res, err
 }
 
 // settleLostStart handles a start whose answer was lost with the connection:

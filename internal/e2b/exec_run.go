@@ -179,23 +179,75 @@ func (r *execRun) kill() {
 	_ = r.envd.SendSignal(ctx, r.pid, "SIGKILL")
 }
 
-// feedStdin streams req.Stdin with SendInput, then closes stdin. Errors end
-// the feeding quietly: a process that exits early stops reading, and transport
-// failures surface on the output stream anyway.
-func (r *execRun) feedStdin(ctx context.Context) {
+// stdinFeed streams req.Stdin to the process in the background.
+type stdinFeed struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+	err    error // set before done closes
+}
+
+// startStdin feeds req.Stdin with SendInput and then closes stdin.
+func (r *execRun) startStdin(ctx context.Context) *stdinFeed {
+	ctx, cancel := context.WithCancel(ctx)
+	f := &stdinFeed{cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(f.done)
+		f.err = r.feedStdin(ctx)
+	}()
+	return f
+}
+
+// finish stops the feeding (the process has ended) and reports a failure
+// that happened before.
+func (f *stdinFeed) finish() error {
+	if f == nil {
+		return nil
+	}
+	f.cancel()
+	<-f.done
+	return f.err
+}
+
+// feedStdin streams req.Stdin with SendInput (retried as the transport
+// allows, see SendInput), then closes stdin. A failure closes stdin too, so
+// that the process sees the end of its input instead of waiting for the rest
+// until its timeout, and is returned. A process that ended before reading
+// everything is not a failure, nor is the end of the run.
+func (r *execRun) feedStdin(ctx context.Context) error {
 	buf := make([]byte, stdinChunk)
+	var sent int64
 	for {
-		n, err := r.req.Stdin.Read(buf)
+		n, rerr := r.req.Stdin.Read(buf)
 		if n > 0 {
-			if sendErr := r.envd.SendInput(ctx, r.pid, buf[:n]); sendErr != nil {
-				return
+			if err := r.envd.SendInput(ctx, r.pid, buf[:n]); err != nil {
+				if ctx.Err() != nil || IsNotFound(err) {
+					return nil
+				}
+				r.closeStdin(ctx)
+				return fmt.Errorf("sending stdin to process %d failed after %d bytes, so its stdin was closed early: %w", r.pid, sent, err)
 			}
+			sent += int64(n)
 		}
-		if err != nil {
+		if errors.Is(rerr, io.EOF) {
 			break
 		}
+		if rerr != nil {
+			r.closeStdin(ctx)
+			return fmt.Errorf("reading the stdin for process %d failed after %d bytes, so its stdin was closed early: %w", r.pid, sent, rerr)
+		}
 	}
-	_ = r.envd.CloseStdin(ctx, r.pid)
+	if err := r.envd.CloseStdin(ctx, r.pid); err != nil && ctx.Err() == nil && !IsNotFound(err) {
+		return fmt.Errorf("closing the stdin of process %d: %w", r.pid, err)
+	}
+	return nil
+}
+
+// closeStdin closes stdin after a failure, with a context of its own: the
+// failure may be the caller's context ending.
+func (r *execRun) closeStdin(ctx context.Context) {
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), killGrace)
+	defer cancel()
+	_ = r.envd.CloseStdin(cctx, r.pid)
 }
 
 // exitCodeOf maps envd's end event to a shell-style exit code: a death by

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	pathpkg "path"
 )
 
 // WriteOptions tunes WriteFile.
@@ -84,11 +85,11 @@ func (e *Envd) WriteFile(ctx context.Context, path string, r io.Reader, o WriteO
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("%s %q in sandbox %q: %w", op, path, e.t.SandboxID, ctx.Err())
 		}
-		return nil, &transportError{op: op, sandboxID: e.t.SandboxID, err: fmt.Errorf("%s: %w", path, err)}
+		return nil, &transportError{op: op, sandboxID: e.t.SandboxID, err: fmt.Errorf("%s: %w", path, redactURLError(err))}
 	}
 	defer drainClose(resp.Body)
 	if resp.StatusCode != http.StatusOK {
-		ae := errorFromResponse(op, e.t.SandboxID, resp)
+		ae := envdError(op, e.t.SandboxID, pathpkg.Base(path), resp)
 		ae.Message = withPath(path, ae.Message)
 		return nil, ae
 	}
@@ -132,11 +133,11 @@ func (e *Envd) ReadFile(ctx context.Context, path string, o ReadOptions) (io.Rea
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("%s %q in sandbox %q: %w", op, path, e.t.SandboxID, ctx.Err())
 		}
-		return nil, &transportError{op: op, sandboxID: e.t.SandboxID, err: fmt.Errorf("%s: %w", path, err)}
+		return nil, &transportError{op: op, sandboxID: e.t.SandboxID, err: fmt.Errorf("%s: %w", path, redactURLError(err))}
 	}
 	if resp.StatusCode != http.StatusOK {
 		defer drainClose(resp.Body)
-		ae := errorFromResponse(op, e.t.SandboxID, resp)
+		ae := envdError(op, e.t.SandboxID, pathpkg.Base(path), resp)
 		ae.Message = withPath(path, ae.Message)
 		return nil, ae
 	}

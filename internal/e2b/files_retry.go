@@ -9,8 +9,9 @@ import (
 
 // WriteFileFrom uploads like WriteFile, but takes a function that opens the
 // content, so that a failed attempt can be sent again from the start: after
-// a dropped connection, a 429 or a 5xx (not 502, the sandbox is not running,
-// nor 507, the disk is full). Writing a file replaces it, so a second attempt
+// a dropped connection, a 429 or a 5xx that a gateway may not give again (not
+// the edge's 502, the sandbox is not running, nor envd's own answer, which
+// says the same every time: a bad path, a full disk). Writing a file replaces it, so a second attempt
 // has the same effect as one. open is called once per attempt and what it
 // returns is closed after that attempt.
 func (e *Envd) WriteFileFrom(ctx context.Context, path string, open func() (io.ReadCloser, error), o WriteOptions) (*WriteInfo, error) {
@@ -39,11 +40,8 @@ func uploadRetryable(err error) bool {
 	if !ok {
 		return false
 	}
-	switch ae.StatusCode {
-	case http.StatusTooManyRequests:
+	if ae.StatusCode == http.StatusTooManyRequests {
 		return true
-	case http.StatusBadGateway, http.StatusNotImplemented, http.StatusInsufficientStorage:
-		return false
 	}
-	return ae.StatusCode >= 500
+	return envdTransient(ae.StatusCode, ae.shape)
 }

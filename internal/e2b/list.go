@@ -92,6 +92,12 @@ func (p ListSandboxesParams) query(nextToken string) url.Values {
 
 // ListSandboxesPage returns one page and the token of the next ("" = last).
 func (c *Client) ListSandboxesPage(ctx context.Context, p ListSandboxesParams, nextToken string) ([]ListedSandbox, string, error) {
+	return c.listSandboxesPage(ctx, p, nextToken, true)
+}
+
+// listSandboxesPage lists one page; own removes the client's bookkeeping key
+// from each sandbox's metadata.
+func (c *Client) listSandboxesPage(ctx context.Context, p ListSandboxesParams, nextToken string, own bool) ([]ListedSandbox, string, error) {
 	var w []wireListedSandbox
 	res, err := c.callAPI(ctx, apiCall{
 		op: "list sandboxes", method: http.MethodGet, path: "/v2/sandboxes",
@@ -102,6 +108,9 @@ func (c *Client) ListSandboxesPage(ctx context.Context, p ListSandboxesParams, n
 	}
 	out := make([]ListedSandbox, 0, len(w))
 	for _, s := range w {
+		if own {
+			s.Metadata = userMetadata(s.Metadata)
+		}
 		out = append(out, ListedSandbox(s))
 	}
 	return out, res.header.Get("X-Next-Token"), nil
@@ -109,9 +118,13 @@ func (c *Client) ListSandboxesPage(ctx context.Context, p ListSandboxesParams, n
 
 // ListSandboxes returns every page.
 func (c *Client) ListSandboxes(ctx context.Context, p ListSandboxesParams) ([]ListedSandbox, error) {
+	return c.listSandboxes(ctx, p, true)
+}
+
+func (c *Client) listSandboxes(ctx context.Context, p ListSandboxesParams, own bool) ([]ListedSandbox, error) {
 	var all []ListedSandbox
 	err := collectPages("list sandboxes", func(token string) (string, error) {
-		page, next, err := c.ListSandboxesPage(ctx, p, token)
+		page, next, err := c.listSandboxesPage(ctx, p, token, own)
 		all = append(all, page...)
 		return next, err
 	})

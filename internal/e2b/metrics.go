@@ -42,7 +42,7 @@ func (c *Client) GetSandboxMetrics(ctx context.Context, id string, start, end *t
 	}
 	var w []wireMetric
 	_, err := c.callAPI(ctx, apiCall{
-		op: "get sandbox metrics", sandboxID: id, method: http.MethodGet,
+		op: "get sandbox metrics", sandboxID: id, subject: id, method: http.MethodGet,
 		path: "/sandboxes/" + pathSeg(id) + "/metrics", query: q, class: retryIdempotent, out: &w,
 	})
 	if err != nil {
@@ -122,7 +122,7 @@ func (c *Client) GetSandboxLogs(ctx context.Context, id string, p LogsParams) ([
 		} `json:"logs"`
 	}
 	_, err := c.callAPI(ctx, apiCall{
-		op: "get sandbox logs", sandboxID: id, method: http.MethodGet,
+		op: "get sandbox logs", sandboxID: id, subject: id, method: http.MethodGet,
 		path: "/v2/sandboxes/" + pathSeg(id) + "/logs", query: q, class: retryIdempotent, out: &w,
 	})
 	if err != nil {

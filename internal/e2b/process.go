@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -206,8 +205,7 @@ func (s *ProcessStream) cutError(err error) error {
 	hctx, cancel := context.WithTimeout(context.WithoutCancel(s.ctx), 10*time.Second)
 	defer cancel()
 	if running, herr := s.e.Health(hctx); herr == nil && !running {
-		return &APIError{Op: s.op, SandboxID: s.e.t.SandboxID, StatusCode: http.StatusBadGateway,
-			Message: "the stream was cut: " + err.Error()}
+		return notRunningError(s.op, s.e.t.SandboxID, "the stream was cut: "+err.Error())
 	}
 	return &transportError{op: s.op, sandboxID: s.e.t.SandboxID, err: fmt.Errorf("stream ended without end-of-stream: %w", err)}
 }
@@ -267,8 +265,9 @@ func (e *Envd) processStream(ctx context.Context, op, procedure string, class re
 	return s, nil
 }
 
-// SendInput writes to a process's stdin (started with Stdin: true). Not
-// retried on 5xx or connection errors: the input could arrive twice.
+// SendInput writes to a process's stdin (started with Stdin: true). A 429 or
+// a gateway's 5xx is sent again (nothing reached the process); a lost
+// connection is not: the input could arrive twice.
 func (e *Envd) SendInput(ctx context.Context, pid uint32, data []byte) error {
 	in := struct {
 		Process processSelector `json:"process"`
@@ -280,7 +279,7 @@ func (e *Envd) SendInput(ctx context.Context, pid uint32, data []byte) error {
 	if in.Input.Stdin == nil {
 		in.Input.Stdin = []byte{}
 	}
-	return e.unary(ctx, "envd Process/SendInput", "process.Process/SendInput", retryRateLimited, in, nil)
+	return e.unary(ctx, "envd Process/SendInput", "process.Process/SendInput", retryRejected, in, nil)
 }
 
 // CloseStdin closes a process's stdin (envd ≥ 0.5.2).
@@ -288,7 +287,7 @@ func (e *Envd) CloseStdin(ctx context.Context, pid uint32) error {
 	in := struct {
 		Process processSelector `json:"process"`
 	}{processSelector{pid}}
-	return e.unary(ctx, "envd Process/CloseStdin", "process.Process/CloseStdin", retryRateLimited, in, nil)
+	return e.unary(ctx, "envd Process/CloseStdin", "process.Process/CloseStdin", retryIdempotent, in, nil)
 }
 
 // SendSignal sends "SIGKILL" or "SIGTERM" ("SIGNAL_SIGKILL" is accepted too).

@@ -1,7 +1,9 @@
 package e2b
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"strconv"
 	"sync/atomic"
@@ -75,7 +77,7 @@ func (c *Client) newRetryClient(base *http.Client, envd bool) *retryablehttp.Cli
 	rc := retryablehttp.NewClient()
 	rc.HTTPClient = &http.Client{
 		Transport:     rt,
-		CheckRedirect: base.CheckRedirect,
+		CheckRedirect: refuseRedirect,
 		Jar:           base.Jar,
 		// No client-wide timeout: it would cut long streams. Unary calls get
 		// a per-attempt deadline from attemptTimeoutTransport instead.
@@ -89,6 +91,11 @@ func (c *Client) newRetryClient(base *http.Client, envd bool) *retryablehttp.Cli
 	rc.ErrorHandler = lastAnswerOrError
 	return rc
 }
+
+// refuseRedirect hands a redirect back as the answer instead of following it:
+// E2B's API and envd never redirect, and following would send the API key or
+// an access token to wherever the redirect points.
+func refuseRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 // lastAnswerOrError hands back the last answer when the retries ran out, so
 // callers see its status. A response that comes with an error (the context
@@ -129,13 +136,24 @@ func checkRetry(envd bool) retryablehttp.CheckRetry {
 			return true, nil
 		case class == retryRateLimited:
 			return false, nil
-		case resp.StatusCode == http.StatusBadGateway && envd:
-			return false, nil // sandbox not running: retrying cannot help
+		case envd && resp.StatusCode >= 500:
+			return envdTransient(resp.StatusCode, peekErrorShape(resp)), nil
 		case resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented:
 			return true, nil
 		}
 		return false, nil
 	}
+}
+
+// peekErrorShape reads the start of an error answer to tell who wrote it, and
+// puts what it read back in front of the body.
+func peekErrorShape(resp *http.Response) bodyShape {
+	head, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
+	return parseErrorBody(resp.StatusCode, head).shape
 }
 
 // backoff honors Retry-After (seconds or HTTP date) capped by max, and

@@ -20,11 +20,26 @@ type CreateSandboxRequest struct {
 	AutoPause, AutoResume, Secure, AllowInternetAccess *bool
 	Network                                            *NetworkConfig
 	Metadata, EnvVars                                  map[string]string
-	IdempotencyToken                                   string // stored in metadata under IdempotencyMetadataKey
 }
 
-// IdempotencyMetadataKey is the metadata key that carries a create token.
+// IdempotencyMetadataKey is the metadata key under which CreateSandbox
+// stores its create token. The client removes it from the metadata it
+// returns, and refuses it in the metadata it is given.
 const IdempotencyMetadataKey = "e2b-terraform-create-token"
+
+// userMetadata is metadata without the client's own key (nil stays nil).
+func userMetadata(md map[string]string) map[string]string {
+	if _, ok := md[IdempotencyMetadataKey]; !ok {
+		return md
+	}
+	out := make(map[string]string, len(md)-1)
+	for k, v := range md {
+		if k != IdempotencyMetadataKey {
+			out[k] = v
+		}
+	}
+	return out
+}
 
 // Sandbox is returned by create, connect and fork.
 type Sandbox struct {
@@ -144,7 +159,7 @@ func deref(s *string) string {
 func (c *Client) GetSandbox(ctx context.Context, id string) (*SandboxDetail, error) {
 	var w wireSandboxDetail
 	_, err := c.callAPI(ctx, apiCall{
-		op: "get sandbox", sandboxID: id, method: http.MethodGet,
+		op: "get sandbox", sandboxID: id, subject: id, method: http.MethodGet,
 		path: "/sandboxes/" + pathSeg(id), class: retryIdempotent, out: &w,
 	})
 	if err != nil {
@@ -155,7 +170,7 @@ func (c *Client) GetSandbox(ctx context.Context, id string) (*SandboxDetail, err
 		SandboxID: w.SandboxID, TemplateID: w.TemplateID, ClientID: w.ClientID, Alias: w.Alias,
 		State: w.State, EnvdVersion: w.EnvdVersion, EnvdAccessToken: w.EnvdAccessToken, Domain: deref(w.Domain),
 		StartedAt: w.StartedAt, EndAt: w.EndAt, CPUCount: w.CPUCount, MemoryMB: w.MemoryMB, DiskSizeMB: w.DiskSizeMB,
-		AllowInternetAccess: w.AllowInternetAccess, Metadata: w.Metadata, Network: w.Network.toNetwork(),
+		AllowInternetAccess: w.AllowInternetAccess, Metadata: userMetadata(w.Metadata), Network: w.Network.toNetwork(),
 	}
 	if w.Lifecycle != nil {
 		d.Lifecycle = &Lifecycle{AutoResume: w.Lifecycle.AutoResume, OnTimeout: w.Lifecycle.OnTimeout}
@@ -168,7 +183,7 @@ func (c *Client) GetSandbox(ctx context.Context, id string) (*SandboxDetail, err
 // that does not exist gives an error for which IsNotFound is true.
 func (c *Client) KillSandbox(ctx context.Context, id string) error {
 	_, err := c.callAPI(ctx, apiCall{
-		op: "kill sandbox", sandboxID: id, method: http.MethodDelete,
+		op: "kill sandbox", sandboxID: id, subject: id, method: http.MethodDelete,
 		path: "/sandboxes/" + pathSeg(id), class: retryIdempotent,
 	})
 	if err == nil || IsNotFound(err) {
@@ -181,24 +196,26 @@ func (c *Client) KillSandbox(ctx context.Context, id string) error {
 // Re-sending it has the same effect, so it is retried like an idempotent call.
 func (c *Client) SetSandboxTimeout(ctx context.Context, id string, seconds int32) error {
 	_, err := c.callAPI(ctx, apiCall{
-		op: "set sandbox timeout", sandboxID: id, method: http.MethodPost,
+		op: "set sandbox timeout", sandboxID: id, subject: id, method: http.MethodPost,
 		path: "/sandboxes/" + pathSeg(id) + "/timeout", class: retryIdempotent,
 		body: map[string]int32{"timeout": seconds},
 	})
 	return err
 }
 
-// PauseSandbox pauses a running sandbox. Pausing a paused sandbox gives an
-// error for which IsConflict is true, unless the 409 answers a retry of this
-// very call (the earlier attempt did pause it), which counts as success.
+// PauseSandbox pauses a running sandbox. A sandbox that is already paused
+// counts as success: E2B answers 409 then, and a read confirms the state
+// (409 also means "in a transition", which is returned as an error).
 func (c *Client) PauseSandbox(ctx context.Context, id string) error {
-	res, err := c.callAPI(ctx, apiCall{
-		op: "pause sandbox", sandboxID: id, method: http.MethodPost,
+	_, err := c.callAPI(ctx, apiCall{
+		op: "pause sandbox", sandboxID: id, subject: id, method: http.MethodPost,
 		path: "/sandboxes/" + pathSeg(id) + "/pause", class: retryIdempotent,
 		body: struct{}{},
 	})
-	if err != nil && res.attempts > 1 && IsConflict(err) {
-		err = nil
+	if err != nil && IsConflict(err) {
+		if d, gerr := c.GetSandbox(ctx, id); gerr == nil && d.State == SandboxStatePaused {
+			err = nil
+		}
 	}
 	if err == nil {
 		c.sandboxes.markPaused(id)
@@ -213,7 +230,7 @@ func (c *Client) PauseSandbox(ctx context.Context, id string) error {
 func (c *Client) ConnectSandbox(ctx context.Context, id string, timeout int32) (*Sandbox, bool, error) {
 	var w wireSandbox
 	res, err := c.callAPI(ctx, apiCall{
-		op: "connect sandbox", sandboxID: id, method: http.MethodPost,
+		op: "connect sandbox", sandboxID: id, subject: id, method: http.MethodPost,
 		path: "/sandboxes/" + pathSeg(id) + "/connect", class: retryIdempotent,
 		body: map[string]int32{"timeout": timeout}, out: &w,
 	})
@@ -240,7 +257,7 @@ func (c *Client) UpdateSandboxNetwork(ctx context.Context, id string, u NetworkU
 		AllowInternetAccess *bool    `json:"allow_internet_access,omitempty"`
 	}{u.AllowOut, u.DenyOut, u.AllowInternetAccess}
 	_, err := c.callAPI(ctx, apiCall{
-		op: "update sandbox network", sandboxID: id, method: http.MethodPut,
+		op: "update sandbox network", sandboxID: id, subject: id, method: http.MethodPut,
 		path: "/sandboxes/" + pathSeg(id) + "/network", class: retryIdempotent, body: body,
 	})
 	return err
@@ -273,7 +290,7 @@ func (c *Client) ForkSandbox(ctx context.Context, id string, timeout, count int3
 		} `json:"error"`
 	}
 	_, err := c.callAPI(ctx, apiCall{
-		op: "fork sandbox", sandboxID: id, method: http.MethodPost,
+		op: "fork sandbox", sandboxID: id, subject: id, method: http.MethodPost,
 		path: "/sandboxes/" + pathSeg(id) + "/fork", class: retryRateLimited, body: body, out: &w,
 	})
 	if err != nil {

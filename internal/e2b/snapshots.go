@@ -2,16 +2,26 @@ package e2b
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 )
 
-// SnapshotInfo identifies a persistent snapshot template.
+// SnapshotInfo identifies a persistent snapshot: one build of a snapshot
+// template. SnapshotID is "<template>:<tag>" and starts sandboxes from
+// exactly that build.
 type SnapshotInfo struct {
 	SnapshotID string
 	Names      []string
 }
+
+// Template is the snapshot's template (its ID, or namespace/name when
+// named), without the tag.
+func (s SnapshotInfo) Template() string { t, _ := splitSnapshotID(s.SnapshotID); return t }
 
 // ListSnapshotsParams filters GET /snapshots.
 type ListSnapshotsParams struct {
@@ -24,22 +34,57 @@ type wireSnapshot struct {
 	Names      []string `json:"names"`
 }
 
-// CreateSnapshot snapshots a running sandbox (it keeps running). It is not
-// retried on 5xx or connection errors: a second attempt would make another
-// snapshot (or another build of a named one).
+const (
+	// snapshotTagPrefix starts the tag each named snapshot gets for itself.
+	snapshotTagPrefix = "snap-"
+	// defaultTag is the tag E2B assigns when none is given.
+	defaultTag = "default"
+)
+
+// splitSnapshotID splits "<template>:<tag>"; the tag is "" when absent.
+func splitSnapshotID(id string) (template, tag string) {
+	template, tag, _ = strings.Cut(id, ":")
+	return template, tag
+}
+
+// CreateSnapshot snapshots a running sandbox (it keeps running). Without a
+// name the snapshot is a template of its own. With a name, E2B adds a build
+// to the template of that name; the client gives the build a tag of its own
+// ("<name>:snap-<random>"), so that every snapshot has an identity of its
+// own, and DeleteSnapshot removes that build's tag and not the other
+// snapshots of the name. It is not retried on 5xx or connection errors: a
+// second attempt would make another snapshot.
 func (c *Client) CreateSnapshot(ctx context.Context, sandboxID, name string) (*SnapshotInfo, error) {
 	body := struct {
 		Name string `json:"name,omitempty"`
-	}{name}
+	}{}
+	if name != "" {
+		if strings.Contains(name, ":") {
+			return nil, fmt.Errorf("create snapshot: name %q must not carry a tag: each snapshot gets a tag of its own", name)
+		}
+		tag, err := newSnapshotTag()
+		if err != nil {
+			return nil, err
+		}
+		body.Name = name + ":" + tag
+	}
 	var w wireSnapshot
 	_, err := c.callAPI(ctx, apiCall{
-		op: "create snapshot", sandboxID: sandboxID, method: http.MethodPost,
+		op: "create snapshot", sandboxID: sandboxID, subject: sandboxID, method: http.MethodPost,
 		path: "/sandboxes/" + pathSeg(sandboxID) + "/snapshots", class: retryRateLimited, body: body, out: &w,
 	})
 	if err != nil {
 		return nil, err
 	}
 	return &SnapshotInfo{SnapshotID: w.SnapshotID, Names: w.Names}, nil
+}
+
+func newSnapshotTag() (string, error) {
+	b := make([]byte, 8)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("create snapshot: random tag: %w", err)
+	}
+	return snapshotTagPrefix + hex.EncodeToString(b), nil
 }
 
 // ListSnapshots returns every page of GET /snapshots.
@@ -75,11 +120,91 @@ func (c *Client) ListSnapshots(ctx context.Context, p ListSnapshotsParams) ([]Sn
 	return all, err
 }
 
-// DeleteSnapshot deletes a snapshot template (DELETE /templates/{id}).
+// FindSnapshot returns the snapshot with this ID, or nil when it does not
+// exist. It looks among the snapshots of the source sandbox first, then among
+// all (the source sandbox may be long gone and its filter refused).
+func (c *Client) FindSnapshot(ctx context.Context, sandboxID, snapshotID string) (*SnapshotInfo, error) {
+	filters := []ListSnapshotsParams{{SandboxID: sandboxID}, {}}
+	if sandboxID == "" {
+		filters = filters[1:]
+	}
+	for _, f := range filters {
+		snaps, err := c.ListSnapshots(ctx, f)
+		if err != nil {
+			if f.SandboxID != "" && (IsNotFound(err) || IsBadRequest(err)) {
+				continue
+			}
+			return nil, err
+		}
+		for _, s := range snaps {
+			if s.SnapshotID == snapshotID {
+				return &s, nil
+			}
+		}
+	}
+	return nil, nil
+}
+
+// DeleteSnapshot deletes this snapshot and nothing else. A snapshot under a
+// tag of its own (see CreateSnapshot) loses the tag, and its template goes
+// too when no other tag is left on it. E2B never removes the default tag, so
+// "<template>:default" deletes the whole template, as E2B's SDK does. A
+// snapshot that no longer exists gives an error for which IsNotFound is true.
 func (c *Client) DeleteSnapshot(ctx context.Context, snapshotID string) error {
-	_, err := c.callAPI(ctx, apiCall{
-		op: "delete snapshot " + strconv.Quote(snapshotID), method: http.MethodDelete,
-		path: "/templates/" + pathSeg(snapshotID), class: retryIdempotent,
+	op := "delete snapshot " + strconv.Quote(snapshotID)
+	template, tag := splitSnapshotID(snapshotID)
+	if tag == "" || tag == defaultTag {
+		return c.deleteTemplate(ctx, op, template)
+	}
+	tags, err := c.templateTags(ctx, op, template)
+	if err != nil {
+		return err
+	}
+	ours, others := false, 0
+	for _, t := range tags {
+		if t == tag {
+			ours = true
+		} else {
+			others++
+		}
+	}
+	switch {
+	case !ours:
+		return &APIError{Op: op, StatusCode: http.StatusNotFound, side: sideControl, shape: shapeE2B, notFound: true,
+			Message: fmt.Sprintf("template %q has no build tagged %q", template, tag)}
+	case others == 0:
+		return c.deleteTemplate(ctx, op, template)
+	}
+	_, err = c.callAPI(ctx, apiCall{
+		op: op, subject: templateSubject(template), method: http.MethodDelete, path: "/templates/tags",
+		class: retryIdempotent, body: map[string]any{"name": template, "tags": []string{tag}},
 	})
 	return err
+}
+
+func (c *Client) deleteTemplate(ctx context.Context, op, template string) error {
+	_, err := c.callAPI(ctx, apiCall{
+		op: op, subject: templateSubject(template), method: http.MethodDelete,
+		path: "/templates/" + pathSeg(template), class: retryIdempotent,
+	})
+	return err
+}
+
+// templateTags lists the tags of a template (GET /templates/{id}/tags).
+func (c *Client) templateTags(ctx context.Context, op, template string) ([]string, error) {
+	var w []struct {
+		Tag string `json:"tag"`
+	}
+	_, err := c.callAPI(ctx, apiCall{
+		op: op, subject: templateSubject(template), method: http.MethodGet,
+		path: "/templates/" + pathSeg(template) + "/tags", class: retryIdempotent, out: &w,
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(w))
+	for _, t := range w {
+		out = append(out, t.Tag)
+	}
+	return out, nil
 }

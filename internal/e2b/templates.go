@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 )
 
@@ -117,7 +118,7 @@ func (c *Client) GetTemplate(ctx context.Context, idOrName string) (*TemplateWit
 		}
 		var w wireTemplateWithBuilds
 		res, err := c.callAPI(ctx, apiCall{
-			op: op, method: http.MethodGet, path: "/templates/" + pathSeg(idOrName),
+			op: op, subject: templateSubject(idOrName), method: http.MethodGet, path: "/templates/" + pathSeg(idOrName),
 			query: q, class: retryIdempotent, out: &w,
 		})
 		if err != nil {
@@ -147,7 +148,7 @@ func (c *Client) ResolveTemplateAlias(ctx context.Context, alias string) (string
 		Public     bool   `json:"public"`
 	}
 	_, err := c.callAPI(ctx, apiCall{
-		op: "resolve template alias " + `"` + alias + `"`, method: http.MethodGet,
+		op: "resolve template alias " + `"` + alias + `"`, subject: templateSubject(alias), method: http.MethodGet,
 		path: "/templates/aliases/" + pathSeg(alias), class: retryIdempotent, out: &w,
 	})
 	if err != nil {
@@ -170,7 +171,17 @@ func (c *Client) Health(ctx context.Context) error {
 	}
 	defer drainClose(resp.Body)
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return errorFromResponse("api health", "", resp)
+		return controlError("api health", "", "", resp)
 	}
 	return nil
+}
+
+// templateSubject is the part of a template reference ([namespace/]alias[:tag]
+// or ID) that E2B's "not found" message names, as E2B cleans it.
+func templateSubject(ref string) string {
+	ref, _, _ = strings.Cut(ref, ":")
+	if i := strings.LastIndexByte(ref, '/'); i >= 0 {
+		ref = ref[i+1:]
+	}
+	return strings.ToLower(strings.TrimSpace(ref))
 }

@@ -132,12 +132,17 @@ func RedactHeaders(h http.Header) map[string]string {
 	return out
 }
 
-// RedactURL returns u as a string with signature query parameters redacted.
+// RedactURL returns u as a string with its credentials replaced: the user
+// information (user:password@) and the signature query parameters.
 func RedactURL(u *url.URL) string {
 	if u == nil {
 		return ""
 	}
-	q := u.Query()
+	c := *u
+	if c.User != nil {
+		c.User = url.User(redacted)
+	}
+	q := c.Query()
 	changed := false
 	for _, k := range []string{"signature", "signature_expiration"} {
 		if q.Has(k) {
@@ -145,10 +150,18 @@ func RedactURL(u *url.URL) string {
 			changed = true
 		}
 	}
-	if !changed {
-		return u.String()
+	if changed {
+		c.RawQuery = q.Encode()
 	}
-	c := *u
-	c.RawQuery = q.Encode()
 	return c.String()
+}
+
+// RedactURLString is RedactURL for a URL given as text; text that does not
+// parse is replaced whole, since it may hold anything.
+func RedactURLString(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return redacted
+	}
+	return RedactURL(u)
 }

@@ -14,7 +14,7 @@ import (
 
 const sandboxJSON = `{"sandboxID":"isb1","templateID":"base","clientID":"6532622b","envdVersion":"0.6.13","envdAccessToken":"tok-secret"}`
 
-func TestRateLimitIsRetriedForCreateButServerErrorsAreNot(t *testing.T) {
+func TestRateLimitIsRetriedForCreateAndServerErrorsAfterALookup(t *testing.T) {
 	var calls atomic.Int32
 	rs := newRouteServer(t, map[string]http.HandlerFunc{
 		"POST /sandboxes": func(w http.ResponseWriter, r *http.Request) {
@@ -28,7 +28,9 @@ func TestRateLimitIsRetriedForCreateButServerErrorsAreNot(t *testing.T) {
 				writeJSON(w, 500, `{"code":500,"message":"boom"}`)
 			}
 		},
+		"GET /v2/sandboxes": func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, `[]`) },
 	})
+	quickSettle(t, time.Second)
 	c := newTestClient(t, fastConfig(rs.URL))
 	sb, err := c.CreateSandbox(context.Background(), CreateSandboxRequest{TemplateID: "base"})
 	if err != nil || sb.SandboxID != "isb1" || sb.EnvdAccessToken != "tok-secret" {
@@ -37,10 +39,11 @@ func TestRateLimitIsRetriedForCreateButServerErrorsAreNot(t *testing.T) {
 	if n := rs.count("POST /sandboxes"); n != 2 {
 		t.Fatalf("429 then 201 took %d requests, want 2", n)
 	}
-	// Without a token, a 500 on create is final: no second sandbox risked.
+	// E2B's own 500 is sent again only after the token lookup found nothing.
 	_, err = c.CreateSandbox(context.Background(), CreateSandboxRequest{TemplateID: "base"})
-	if err == nil || rs.count("POST /sandboxes") != 3 {
-		t.Fatalf("500 on create retried or swallowed: %v, %d requests", err, rs.count("POST /sandboxes"))
+	if err == nil || rs.count("POST /sandboxes") != 2+4 || rs.count("GET /v2/sandboxes") < 4 {
+		t.Fatalf("500 on create: %v, %d requests, %d lookups; want 1+3 attempts, each after a lookup",
+			err, rs.count("POST /sandboxes")-2, rs.count("GET /v2/sandboxes"))
 	}
 }
 

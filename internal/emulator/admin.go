@@ -1,19 +1,43 @@
 package emulator
 
 import (
+	"crypto/subtle"
+	"mime"
 	"net/http"
 	"strings"
 )
 
 // serveAdmin serves /_emulator/*: faults, counters, templates and expiry.
-// Admin routes are exempt from faults and need no API key (loopback only).
+// Admin routes are exempt from faults and need no API key. With
+// Options.AdminToken they need "Authorization: Bearer <token>". A POST or
+// PUT must say it sends JSON, which a web page cannot do without the
+// browser asking first (no cross-site form posts to a local emulator).
 func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
+	if s.opts.AdminToken != "" {
+		got, bearer := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if !bearer || subtle.ConstantTimeCompare([]byte(got), []byte(s.opts.AdminToken)) != 1 {
+			writeError(w, http.StatusUnauthorized, "the admin API needs Authorization: Bearer <admin token>")
+			return
+		}
+	}
+	// A page can POST a form or text/plain anywhere without asking first;
+	// PUT and DELETE need the browser's permission, which is never given.
+	if r.Method == http.MethodPost || r.Method == http.MethodPut {
+		if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
+			writeError(w, http.StatusUnsupportedMediaType, "the admin API accepts only Content-Type: application/json")
+			return
+		}
+	}
 	p := strings.TrimPrefix(r.URL.Path, "/_emulator")
 	switch {
 	case p == "/faults" && (r.Method == http.MethodPut || r.Method == http.MethodPost):
 		var f Faults
 		if err := decodeBody(r, &f); err != nil && err != errEmptyBody {
 			writeError(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		if err := f.Validate(); err != nil {
+			writeError(w, http.StatusBadRequest, "faults: "+err.Error())
 			return
 		}
 		s.SetFaults(f)

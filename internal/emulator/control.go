@@ -45,7 +45,10 @@ func (s *Server) newControlMux() *http.ServeMux {
 	m.HandleFunc("GET /templates", s.handleListTemplates)
 	m.HandleFunc("GET /templates/{id}", s.handleGetTemplate)
 	m.HandleFunc("DELETE /templates/{id}", s.handleDeleteTemplate)
-	m.HandleFunc("GET /templates/aliases/{alias}", s.handleTemplateAlias)
+	// "/templates/aliases/{alias}" and "/templates/{id}/tags" overlap for the
+	// mux ("/templates/aliases/tags"), so one pattern serves both.
+	m.HandleFunc("GET /templates/{id}/{sub}", s.handleTemplateSub)
+	m.HandleFunc("DELETE /templates/tags", s.handleDeleteTags)
 	return m
 }
 
@@ -61,19 +64,25 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 	_, pattern := s.controlMux.Handler(r)
 	if pattern == "" {
 		s.count("unknown")
-		writeErrorf(w, http.StatusNotFound, "%s %s is not a route of this emulator", r.Method, r.URL.Path)
+		// E2B's request validator answers a request that matches no operation
+		// before it checks the API key.
+		writeError(w, http.StatusNotFound, s.routeMissMessage(r))
 		return
 	}
 	s.count(pattern)
-	ok, dropAfter := s.applyFaults(w, r, pattern, pattern == routeCreate || pattern == routeCreateV2)
+	d, ok := s.applyFaultDecision(w, r, pattern, pattern == routeCreate || pattern == routeCreateV2)
 	if !ok {
 		return
 	}
 	if !s.checkAPIKey(w, r) {
 		return
 	}
-	if dropAfter {
+	if d.dropAfterOK {
 		r = r.WithContext(context.WithValue(r.Context(), dropAfterKey{}, true))
+	}
+	if d.createDelay > 0 || d.gateway > 0 {
+		s.serveSlowCreate(w, r, d.createDelay, d.gateway)
+		return
 	}
 	s.controlMux.ServeHTTP(w, r)
 }
@@ -104,6 +113,20 @@ func sandboxIDParam(w http.ResponseWriter, r *http.Request) (string, bool) {
 		return "", false
 	}
 	return id, true
+}
+
+// routeMissMessage is E2B's answer for a request that matches no operation
+// of its spec: an unknown path (a wrong api_url), or a known path with
+// another method.
+func (s *Server) routeMissMessage(r *http.Request) string {
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodPatch} {
+		other := r.Clone(r.Context())
+		other.Method = m
+		if _, pattern := s.controlMux.Handler(other); pattern != "" {
+			return "validation error: method not allowed"
+		}
+	}
+	return "validation error: no matching operation was found"
 }
 
 func notFoundSandbox(w http.ResponseWriter, id string) {

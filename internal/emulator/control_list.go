@@ -12,12 +12,13 @@ import (
 )
 
 // parseMetadataQuery decodes E2B's metadata filter: a URL-query-like string
-// whose keys and values are each percent-encoded once more.
-func parseMetadataQuery(raw string) (map[string]string, error) {
-	if raw == "" {
+// whose keys and values are each percent-encoded once more. A filter that is
+// present but empty is malformed, as E2B's parser finds.
+func parseMetadataQuery(q url.Values) (map[string]string, error) {
+	if !q.Has("metadata") {
 		return nil, nil
 	}
-	decoded, err := url.QueryUnescape(raw)
+	decoded, err := url.QueryUnescape(q.Get("metadata"))
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +79,7 @@ func parseLimit(w http.ResponseWriter, q url.Values, max int) (int, bool) {
 }
 
 func (s *Server) handleListV1(w http.ResponseWriter, r *http.Request) {
-	meta, err := parseMetadataQuery(r.URL.Query().Get("metadata"))
+	meta, err := parseMetadataQuery(r.URL.Query())
 	if err != nil {
 		writeErrorf(w, http.StatusBadRequest, "Error parsing metadata: %v", err)
 		return
@@ -150,7 +151,7 @@ func decodeListToken(tok string) (listCursor, error) {
 
 func (s *Server) handleListV2(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	meta, err := parseMetadataQuery(q.Get("metadata"))
+	meta, err := parseMetadataQuery(q)
 	if err != nil {
 		writeErrorf(w, http.StatusBadRequest, "Error parsing metadata: %v", err)
 		return

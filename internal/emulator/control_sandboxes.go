@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"fmt"
 	"net"
 	"net/http"
 	"strings"
@@ -156,6 +157,20 @@ func validateNetwork(allowOut, denyOut []string) string {
 	return ""
 }
 
+// checkEnvVars refuses what no process environment can hold: a NUL byte
+// anywhere, an empty name or a name with "=".
+func checkEnvVars(envs map[string]string) string {
+	for k, v := range envs {
+		switch {
+		case strings.ContainsRune(k, 0) || strings.ContainsRune(v, 0):
+			return fmt.Sprintf("envVars: %q or its value contains a NUL byte", k)
+		case k == "" || strings.ContainsRune(k, '='):
+			return fmt.Sprintf("envVars: %q is not a variable name", k)
+		}
+	}
+	return ""
+}
+
 func isIPOrCIDR(v string) bool {
 	if net.ParseIP(v) != nil {
 		return true
@@ -184,6 +199,10 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	}
 	if timeout == 0 { // only an explicit 0: the defaults are positive
 		writeError(w, http.StatusBadRequest, "Timeout must be greater than 0")
+		return
+	}
+	if msg := checkEnvVars(req.EnvVars); msg != "" {
+		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
 	autoPause := req.AutoPause != nil && *req.AutoPause
@@ -223,6 +242,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		netCfg.DenyOut = append(netCfg.DenyOut, "0.0.0.0/0")
 	}
 
+	waitCreateDelay(r)
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()

@@ -42,9 +42,16 @@ func (s *Server) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 		validationError(w, err.Error())
 		return
 	}
-	name := ""
+	name, tag := "", defaultTag
 	if req.Name != nil {
-		name = strings.TrimSuffix(*req.Name, ":"+defaultTag)
+		name = *req.Name
+		if n, t, found := strings.Cut(name, ":"); found {
+			name, tag = n, strings.ToLower(strings.TrimSpace(t))
+			if !validTag(tag) {
+				writeErrorf(w, http.StatusBadRequest, "Invalid name: invalid tag: %s", t)
+				return
+			}
+		}
 		if ns, rest, found := strings.Cut(name, "/"); found {
 			if ns != teamNamespace {
 				writeErrorf(w, http.StatusBadRequest, "namespace '%s' does not match the team namespace '%s'", ns, teamNamespace)
@@ -70,7 +77,7 @@ func (s *Server) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 	}
 	var t *template
 	if name != "" {
-		if existing := s.findTemplateLocked(teamNamespace + "/" + name); existing != nil && existing.snapshot {
+		if existing := s.templateByNameLocked(teamNamespace + "/" + name); existing != nil && existing.snapshot {
 			t = existing
 		} else if existing != nil {
 			s.mu.Unlock()
@@ -95,14 +102,26 @@ func (s *Server) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 		writeErrorf(w, http.StatusInternalServerError, "error snapshotting sandbox: %v", err)
 		return
 	}
-	old := t.filesDir
-	t.filesDir = dir
-	t.sourceSandbox = sb.id
 	now := time.Now().UTC()
-	t.builds = append(t.builds, templateBuild{id: newUUID(), createdAt: now})
+	b := templateBuild{id: newUUID(), createdAt: now, sourceSandbox: sb.id, filesDir: dir}
+	old := ""
+	if tag == defaultTag {
+		// The default tag moves to the new build, whose files the template now starts from.
+		old, t.filesDir, b.filesDir = t.filesDir, dir, ""
+	}
+	t.builds = append(t.builds, b)
+	t.tags = append(t.tags, tagAssignment{tag: tag, buildID: b.id, at: now})
+	t.sourceSandbox = sb.id
 	t.updatedAt = now
 	s.templates[t.id] = t
-	info := snapshotInfo{SnapshotID: t.snapshotID(), Names: t.snapshotNames()}
+	base := t.id
+	if len(t.names) > 0 {
+		base = t.names[0]
+	}
+	info := snapshotInfo{SnapshotID: base + ":" + tag, Names: []string{}}
+	for _, n := range t.names {
+		info.Names = append(info.Names, n+":"+tag)
+	}
 	s.mu.Unlock()
 	if old != "" {
 		_ = os.RemoveAll(old)
@@ -124,15 +143,20 @@ func (s *Server) handleListSnapshots(w http.ResponseWriter, r *http.Request) {
 	sandboxID, name := q.Get("sandboxID"), q.Get("name")
 	s.mu.Lock()
 	var byName *template
+	_, nameTag := splitTag(name)
 	if name != "" {
 		byName = s.findTemplateLocked(name)
 	}
 	var all []snapshotInfo
 	for _, t := range s.sortedTemplatesLocked() {
-		if !t.snapshot || (sandboxID != "" && t.sourceSandbox != sandboxID) || (name != "" && t != byName) {
+		if !t.snapshot || (name != "" && t != byName) {
 			continue
 		}
-		all = append(all, snapshotInfo{SnapshotID: t.snapshotID(), Names: t.snapshotNames()})
+		for _, e := range t.snapshotEntries(sandboxID) {
+			if nameTag == "" || strings.HasSuffix(e.SnapshotID, ":"+nameTag) {
+				all = append(all, e)
+			}
+		}
 	}
 	s.mu.Unlock()
 	page, next := paginate(all, offset, limit)

@@ -148,7 +148,8 @@ func (s *Server) handleGetTemplate(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handleDeleteTemplate(w http.ResponseWriter, r *http.Request) {
 	ref := r.PathValue("id")
 	s.mu.Lock()
-	t := s.findTemplateLocked(ref)
+	name, _ := splitTag(ref) // E2B deletes the whole template, whatever the tag
+	t := s.templateByNameLocked(name)
 	if t == nil {
 		s.mu.Unlock()
 		templateNotFound(w, ref)
@@ -174,8 +175,19 @@ func (s *Server) handleDeleteTemplate(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (s *Server) handleTemplateAlias(w http.ResponseWriter, r *http.Request) {
-	alias := r.PathValue("alias")
+// handleTemplateSub serves GET /templates/aliases/{alias} and GET /templates/{id}/tags.
+func (s *Server) handleTemplateSub(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.PathValue("id") == "aliases":
+		s.handleTemplateAlias(w, r.PathValue("sub"))
+	case r.PathValue("sub") == "tags":
+		s.handleTemplateTags(w, r.PathValue("id"))
+	default:
+		writeError(w, http.StatusNotFound, "validation error: no matching operation was found")
+	}
+}
+
+func (s *Server) handleTemplateAlias(w http.ResponseWriter, alias string) {
 	s.mu.Lock()
 	t := s.findTemplateLocked(alias)
 	s.mu.Unlock()

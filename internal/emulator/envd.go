@@ -115,7 +115,7 @@ func (s *Server) serveEnvd(w http.ResponseWriter, r *http.Request) {
 	case strings.HasPrefix(path, "/filesystem.Filesystem/") && r.Method == http.MethodPost:
 		s.serveFilesystemRPC(w, r, sb, strings.TrimPrefix(path, "/filesystem.Filesystem/"))
 	default:
-		writeErrorf(w, http.StatusNotFound, "%s %s is not an envd route", r.Method, path)
+		http.NotFound(w, r) // envd's router answers unknown paths in plain text
 	}
 }
 
@@ -166,8 +166,9 @@ func (sb *sandbox) envdMetrics() envdMetrics {
 	}
 }
 
-// knownUsers are the users of E2B's standard templates. Both get the same
-// home here (/home/user); the emulator only checks the name.
+// knownUsers are the users of E2B's standard templates. The files API puts
+// their relative paths in their homes (users.go); commands run as the
+// emulator's own user whichever is named.
 var knownUsers = map[string]bool{"user": true, "root": true}
 
 // checkEnvdUser validates the username query (REST) or Basic auth user (RPC).

@@ -55,7 +55,7 @@ func acceptsGzip(header string) (gz, ok bool) {
 }
 
 func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, sb *sandbox) {
-	v, host := sb.resolvePath(r.URL.Query().Get("path"))
+	v, host := sb.resolvePath(userPath(requestUser(r), r.URL.Query().Get("path")))
 	st, err := os.Stat(host)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -106,7 +106,8 @@ type uploadedEntry struct {
 	Metadata map[string]string `json:"metadata,omitempty"`
 }
 
-// uploadMetadata collects X-Metadata-<key> headers (printable ASCII only).
+// uploadMetadata collects X-Metadata-<key> headers (printable ASCII only,
+// within envd's size limits).
 func uploadMetadata(h http.Header) (map[string]string, error) {
 	var out map[string]string
 	for name, values := range h {
@@ -122,7 +123,7 @@ func uploadMetadata(h http.Header) (map[string]string, error) {
 		}
 		out[key] = values[0]
 	}
-	return out, nil
+	return out, validateMetadata(out)
 }
 
 func printableASCII(s string) bool {
@@ -160,6 +161,7 @@ func (s *Server) uploadFiles(w http.ResponseWriter, r *http.Request, sb *sandbox
 		writeErrorf(w, http.StatusBadRequest, "unsupported content type: %s", r.Header.Get("Content-Type"))
 		return
 	}
+	user := requestUser(r)
 	target := r.URL.Query().Get("path")
 	var entries []uploadedEntry
 	switch ct {
@@ -168,7 +170,7 @@ func (s *Server) uploadFiles(w http.ResponseWriter, r *http.Request, sb *sandbox
 			writeError(w, http.StatusBadRequest, "path query parameter is required for application/octet-stream uploads")
 			return
 		}
-		e, status, err := sb.writeFile(target, body, meta)
+		e, status, err := sb.writeFile(userPath(user, target), body, meta, user)
 		if err != nil {
 			writeError(w, status, err.Error())
 			return
@@ -194,13 +196,14 @@ func (s *Server) uploadFiles(w http.ResponseWriter, r *http.Request, sb *sandbox
 				_, dp, _ := mime.ParseMediaType(part.Header.Get("Content-Disposition"))
 				dest = dp["filename"]
 			}
+			dest = userPath(user, dest)
 			v, _ := sb.resolvePath(dest)
 			if seen[v] {
 				writeErrorf(w, http.StatusBadRequest, "cannot upload multiple files to the same path '%s'", v)
 				return
 			}
 			seen[v] = true
-			e, status, err := sb.writeFile(dest, part, meta)
+			e, status, err := sb.writeFile(dest, part, meta, user)
 			if err != nil {
 				writeError(w, status, err.Error())
 				return
@@ -218,13 +221,14 @@ func (s *Server) uploadFiles(w http.ResponseWriter, r *http.Request, sb *sandbox
 	writeJSON(w, http.StatusOK, entries)
 }
 
-// writeFile streams r into the sandbox path, creating parent directories.
-func (sb *sandbox) writeFile(p string, r io.Reader, meta map[string]string) (uploadedEntry, int, error) {
+// writeFile streams r into the sandbox path like envd: parent directories
+// and the file belong to user, and the file's metadata becomes meta.
+func (sb *sandbox) writeFile(p string, r io.Reader, meta map[string]string, user string) (uploadedEntry, int, error) {
 	v, host := sb.resolvePath(p)
 	if st, err := os.Stat(host); err == nil && st.IsDir() {
 		return uploadedEntry{}, http.StatusBadRequest, fmt.Errorf("path '%s' is a directory", v)
 	}
-	if err := os.MkdirAll(filepath.Dir(host), 0o755); err != nil {
+	if err := ensureDirs(filepath.Dir(host), user); err != nil {
 		return uploadedEntry{}, http.StatusInternalServerError, fmt.Errorf("error creating parent directories of '%s': %v", v, err)
 	}
 	f, err := os.OpenFile(host, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
@@ -238,25 +242,25 @@ func (sb *sandbox) writeFile(p string, r io.Reader, meta map[string]string) (upl
 	if err := f.Close(); err != nil {
 		return uploadedEntry{}, http.StatusInternalServerError, fmt.Errorf("error closing file '%s': %v", v, err)
 	}
-	sb.setFileMeta(host, meta)
-	return uploadedEntry{Path: v, Name: path.Base(v), Type: "file", Metadata: meta}, 0, nil
-}
-
-func (sb *sandbox) setFileMeta(host string, meta map[string]string) {
-	sb.mu.Lock()
-	defer sb.mu.Unlock()
-	if len(meta) == 0 {
-		delete(sb.fileMeta, host)
-		return
+	if err := sb.persistUpload(host, meta, user); err != nil {
+		return uploadedEntry{}, http.StatusInternalServerError, fmt.Errorf("error writing file metadata of '%s': %v", v, err)
 	}
-	sb.fileMeta[host] = copyMap(meta)
+	// The answer reports what the file now carries, as envd reads it back.
+	return uploadedEntry{Path: v, Name: path.Base(v), Type: "file", Metadata: readFileMetadata(host)}, 0, nil
 }
 
-func (sb *sandbox) getFileMeta(host string) map[string]string {
-	sb.mu.Lock()
-	defer sb.mu.Unlock()
-	if m, ok := sb.fileMeta[host]; ok {
-		return copyMap(m)
+// persistUpload records owner and metadata of an uploaded file. A file
+// system without extended attributes keeps neither, as on envd.
+func (sb *sandbox) persistUpload(host string, meta map[string]string, user string) error {
+	for _, err := range []error{setFileOwner(host, user), writeFileMetadata(host, meta)} {
+		switch {
+		case err == nil:
+		case !xattrUnsupported(err):
+			return err
+		case len(meta) > 0 || user != defaultUser:
+			sb.srv.logf("emulator: %s: the file system has no extended attributes; owner and metadata not kept", host)
+			return nil
+		}
 	}
 	return nil
 }
@@ -279,8 +283,9 @@ func (s *Server) composeFiles(w http.ResponseWriter, r *http.Request, sb *sandbo
 	var files []*os.File
 	var readers []io.Reader
 	var hosts []string
+	user := requestUser(r)
 	for _, p := range req.SourcePaths {
-		v, host := sb.resolvePath(p)
+		v, host := sb.resolvePath(userPath(user, p))
 		f, err := os.Open(host)
 		if err != nil {
 			closeAll(files...)
@@ -295,7 +300,7 @@ func (s *Server) composeFiles(w http.ResponseWriter, r *http.Request, sb *sandbo
 		readers = append(readers, f)
 		hosts = append(hosts, host)
 	}
-	dv, dhost := sb.resolvePath(req.Destination)
+	dv, dhost := sb.resolvePath(userPath(user, req.Destination))
 	err := writeHostFile(dhost+".compose-"+newID("", 8), dhost, io.MultiReader(readers...))
 	closeAll(files...)
 	if err != nil {
@@ -306,6 +311,10 @@ func (s *Server) composeFiles(w http.ResponseWriter, r *http.Request, sb *sandbo
 		if h != dhost {
 			_ = os.Remove(h)
 		}
+	}
+	if err := sb.persistUpload(dhost, nil, user); err != nil {
+		writeErrorf(w, http.StatusInternalServerError, "error writing '%s': %v", dv, err)
+		return
 	}
 	writeJSON(w, http.StatusOK, uploadedEntry{Path: dv, Name: path.Base(dv), Type: "file"})
 }

@@ -34,43 +34,48 @@ func fileType(m fs.FileMode) string {
 	case m.IsRegular():
 		return "FILE_TYPE_FILE"
 	}
-	return "FILE_TYPE_UNSPECIFIED"
+	return "" // FILE_TYPE_UNSPECIFIED, the default that protojson leaves out
 }
 
-// entryInfo describes virtual (stored at host) like envd: symlinks report
-// their target's type and set symlinkTarget. Owner is always "user".
+// entryInfo describes virtual (stored at host) like envd: a symlink reports
+// its fully resolved absolute target, and the type, mode and metadata of
+// that target; an unresolvable one reports itself as target and no type.
 func (sb *sandbox) entryInfo(virtual, host string) (*entryInfoJSON, error) {
 	lst, err := os.Lstat(host)
 	if err != nil {
 		return nil, err
 	}
-	info := lst
-	var target *string
-	if lst.Mode()&os.ModeSymlink != 0 {
-		link, err := os.Readlink(host)
-		if err == nil {
-			target = &link
-		}
-		if st, err := os.Stat(host); err == nil {
-			info = st
-		}
-	}
 	e := &entryInfoJSON{
-		Name: path.Base(virtual), Type: fileType(info.Mode()), Path: virtual,
+		Name: path.Base(virtual), Type: fileType(lst.Mode()), Path: virtual,
 		Mode: uint32(lst.Mode().Perm()), Permissions: lst.Mode().String(),
-		Owner: "user", Group: "user",
-		ModifiedTime:  lst.ModTime().UTC().Format(time.RFC3339Nano),
-		SymlinkTarget: target, Metadata: sb.getFileMeta(host),
+		ModifiedTime: lst.ModTime().UTC().Format(time.RFC3339Nano),
+		Metadata:     readFileMetadata(host),
 	}
-	if target != nil && info == lst {
-		e.Type = "FILE_TYPE_UNSPECIFIED" // dangling link
+	e.Owner = fileOwner(host)
+	e.Group = e.Owner
+	if lst.Mode()&os.ModeSymlink != 0 {
+		sb.describeSymlinkTarget(e, virtual)
 	}
-	if sz := info.Size(); sz != 0 && !info.IsDir() {
-		e.Size = itoa64(sz)
-	} else if info.IsDir() && lst.Size() != 0 {
+	if lst.Size() != 0 {
 		e.Size = itoa64(lst.Size())
 	}
 	return e, nil
+}
+
+// describeSymlinkTarget fills in what envd reports about a link's target.
+func (sb *sandbox) describeSymlinkTarget(e *entryInfoJSON, virtual string) {
+	e.Type, e.Mode, e.Metadata = "", 0, nil // unspecified until the target is found
+	target, err := sb.evalSymlinks(virtual)
+	if err != nil {
+		e.SymlinkTarget = &virtual // envd falls back to the link's own path
+		return
+	}
+	e.SymlinkTarget = &target
+	host := sb.hostPath(target)
+	if st, err := os.Stat(host); err == nil {
+		e.Type, e.Mode = fileType(st.Mode()), uint32(st.Mode().Perm())
+		e.Metadata = readFileMetadata(host)
+	}
 }
 
 func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
@@ -91,6 +96,7 @@ func (s *Server) serveFilesystemRPC(w http.ResponseWriter, r *http.Request, sb *
 		Destination    string     `json:"destination"`
 		Depth          flexUint32 `json:"depth"`
 		Recursive      bool       `json:"recursive"`
+		IncludeEntry   bool       `json:"includeEntry"`
 		WatcherID      string     `json:"watcherId"`
 		WatcherIDSnake string     `json:"watcher_id"`
 	}
@@ -98,21 +104,23 @@ func (s *Server) serveFilesystemRPC(w http.ResponseWriter, r *http.Request, sb *
 		writeConnectError(w, err)
 		return
 	}
+	user := requestUser(r)
+	req.Path, req.Source, req.Destination = userPath(user, req.Path), userPath(user, req.Source), userPath(user, req.Destination)
 	var resp any
 	var err error
 	switch method {
 	case "Stat":
 		resp, err = sb.fsStat(req.Path)
 	case "MakeDir":
-		resp, err = sb.fsMakeDir(req.Path)
+		resp, err = sb.fsMakeDir(req.Path, user)
 	case "Move":
-		resp, err = sb.fsMove(req.Source, req.Destination)
+		resp, err = sb.fsMove(req.Source, req.Destination, user)
 	case "ListDir":
 		resp, err = sb.fsListDir(req.Path, uint32(req.Depth))
 	case "Remove":
 		resp, err = sb.fsRemove(req.Path)
 	case "CreateWatcher":
-		resp, err = sb.createWatcher(req.Path, req.Recursive)
+		resp, err = sb.createWatcher(req.Path, user, req.Recursive, req.IncludeEntry)
 	case "GetWatcherEvents":
 		id := req.WatcherID
 		if id == "" {
@@ -157,7 +165,7 @@ func (sb *sandbox) fsStat(p string) (any, error) {
 	return entryResponse{Entry: e}, nil
 }
 
-func (sb *sandbox) fsMakeDir(p string) (any, error) {
+func (sb *sandbox) fsMakeDir(p, user string) (any, error) {
 	v, host := sb.resolvePath(p)
 	if st, err := os.Stat(host); err == nil {
 		if st.IsDir() {
@@ -165,7 +173,7 @@ func (sb *sandbox) fsMakeDir(p string) (any, error) {
 		}
 		return nil, newRPCError("invalid_argument", "path '%s' already exists and is not a directory", v)
 	}
-	if err := os.MkdirAll(host, 0o755); err != nil {
+	if err := ensureDirs(host, user); err != nil {
 		return nil, newRPCError("internal", "error creating directory '%s': %v", v, err)
 	}
 	e, err := sb.entryInfo(v, host)
@@ -175,24 +183,18 @@ func (sb *sandbox) fsMakeDir(p string) (any, error) {
 	return entryResponse{Entry: e}, nil
 }
 
-func (sb *sandbox) fsMove(src, dst string) (any, error) {
+func (sb *sandbox) fsMove(src, dst, user string) (any, error) {
 	vs, hs := sb.resolvePath(src)
 	vd, hd := sb.resolvePath(dst)
 	if _, err := os.Lstat(hs); err != nil {
 		return nil, fsError(vs, err)
 	}
-	if err := os.MkdirAll(filepath.Dir(hd), 0o755); err != nil {
+	if err := ensureDirs(filepath.Dir(hd), user); err != nil {
 		return nil, newRPCError("internal", "error creating parent of '%s': %v", vd, err)
 	}
 	if err := os.Rename(hs, hd); err != nil {
 		return nil, newRPCError("internal", "error renaming '%s' to '%s': %v", vs, vd, err)
 	}
-	sb.mu.Lock()
-	if m, ok := sb.fileMeta[hs]; ok {
-		delete(sb.fileMeta, hs)
-		sb.fileMeta[hd] = m
-	}
-	sb.mu.Unlock()
 	e, err := sb.entryInfo(vd, hd)
 	if err != nil {
 		return nil, fsError(vd, err)
@@ -259,6 +261,5 @@ func (sb *sandbox) fsRemove(p string) (any, error) {
 	if err := os.RemoveAll(host); err != nil {
 		return nil, newRPCError("internal", "error removing '%s': %v", v, err)
 	}
-	sb.setFileMeta(host, nil)
 	return struct{}{}, nil
 }

@@ -106,6 +106,7 @@ func (s *Server) processUnary(r *http.Request, sb *sandbox, method string) (any,
 		Process processSelector `json:"process"`
 		Input   processInput    `json:"input"`
 		Signal  json.RawMessage `json:"signal"`
+		Pty     json.RawMessage `json:"pty"`
 	}
 	if err := readUnary(r, &req); err != nil {
 		return nil, err
@@ -143,7 +144,15 @@ func (s *Server) processUnary(r *http.Request, sb *sandbox, method string) (any,
 		}
 		p.closeStdin()
 	case "Update":
-		// PTY resize: nothing to do without a real terminal.
+		term, err := parsePty(req.Pty)
+		if err != nil {
+			return nil, err
+		}
+		if term != nil {
+			if err := p.resize(term); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return struct{}{}, nil
 }
@@ -199,12 +208,16 @@ func (s *Server) processStart(w http.ResponseWriter, r *http.Request, sb *sandbo
 		return
 	}
 	withStdin := req.Stdin == nil || *req.Stdin
-	pty := len(req.Pty) > 0 && string(req.Pty) != "null"
+	term, err := parsePty(req.Pty)
+	if err != nil {
+		newStreamWriter(w).end(err)
+		return
+	}
 	tag := ""
 	if req.Tag != nil {
 		tag = *req.Tag
 	}
-	p, sub, err := sb.procs.start(req.Process, withStdin || pty, tag, pty)
+	p, sub, err := sb.procs.start(req.Process, withStdin, tag, term)
 	if err != nil {
 		newStreamWriter(w).end(err)
 		return

@@ -5,18 +5,32 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
 	"sync"
 	"time"
 )
 
-const watchPollInterval = 200 * time.Millisecond
+// envd's filesystem.EventType names.
+const (
+	eventCreate = "EVENT_TYPE_CREATE"
+	eventWrite  = "EVENT_TYPE_WRITE"
+	eventRemove = "EVENT_TYPE_REMOVE"
+	eventRename = "EVENT_TYPE_RENAME"
+	eventChmod  = "EVENT_TYPE_CHMOD"
+)
 
-// fileStamp is what a poll compares to detect changes.
-type fileStamp struct {
-	mod  time.Time
-	size int64
-	mode os.FileMode
+// fsChange is one event of a watched directory: the path relative to it
+// ("." for the directory itself) and the envd event type.
+type fsChange struct {
+	name string
+	op   string
+}
+
+// dirWatch watches one directory (and, recursive, every directory below it,
+// including those created later). watchDirTree starts one; the channel
+// closes after close or when the watch fails.
+type dirWatch interface {
+	changes() <-chan fsChange
+	close()
 }
 
 type fsEventJSON struct {
@@ -25,60 +39,16 @@ type fsEventJSON struct {
 	Entry *entryInfoJSON `json:"entry,omitempty"`
 }
 
-// scanTree maps paths relative to root to their stamps.
-func scanTree(root string, recursive bool) map[string]fileStamp {
-	out := map[string]fileStamp{}
-	if recursive {
-		_ = filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
-			if err != nil || p == root {
-				return nil
-			}
-			rel, _ := filepath.Rel(root, p)
-			out[filepath.ToSlash(rel)] = fileStamp{mod: info.ModTime(), size: info.Size(), mode: info.Mode()}
-			return nil
-		})
-		return out
-	}
-	items, _ := os.ReadDir(root)
-	for _, it := range items {
-		if info, err := it.Info(); err == nil {
-			out[it.Name()] = fileStamp{mod: info.ModTime(), size: info.Size(), mode: info.Mode()}
+// fsEvent is the envd event for c, with the entry's info when asked for and
+// the entry still exists.
+func (sb *sandbox) fsEvent(vroot, hroot string, c fsChange, withEntry bool) fsEventJSON {
+	ev := fsEventJSON{Name: c.name, Type: c.op}
+	if withEntry {
+		if e, err := sb.entryInfo(path.Join(vroot, c.name), filepath.Join(hroot, filepath.FromSlash(c.name))); err == nil {
+			ev.Entry = e
 		}
 	}
-	return out
-}
-
-// diffTrees turns two scans into envd filesystem events, sorted by name.
-func (sb *sandbox) diffTrees(vroot, hroot string, old, cur map[string]fileStamp, withEntry bool) []fsEventJSON {
-	var evs []fsEventJSON
-	entry := func(name string) *entryInfoJSON {
-		if !withEntry {
-			return nil
-		}
-		e, err := sb.entryInfo(path.Join(vroot, name), filepath.Join(hroot, filepath.FromSlash(name)))
-		if err != nil {
-			return nil
-		}
-		return e
-	}
-	for name, st := range cur {
-		prev, ok := old[name]
-		switch {
-		case !ok:
-			evs = append(evs, fsEventJSON{Name: name, Type: "EVENT_TYPE_CREATE", Entry: entry(name)})
-		case !prev.mod.Equal(st.mod) || prev.size != st.size:
-			evs = append(evs, fsEventJSON{Name: name, Type: "EVENT_TYPE_WRITE", Entry: entry(name)})
-		case prev.mode != st.mode:
-			evs = append(evs, fsEventJSON{Name: name, Type: "EVENT_TYPE_CHMOD", Entry: entry(name)})
-		}
-	}
-	for name := range old {
-		if _, ok := cur[name]; !ok {
-			evs = append(evs, fsEventJSON{Name: name, Type: "EVENT_TYPE_REMOVE"})
-		}
-	}
-	sort.Slice(evs, func(i, j int) bool { return evs[i].Name < evs[j].Name })
-	return evs
+	return ev
 }
 
 type watchRequest struct {
@@ -100,22 +70,35 @@ func (sb *sandbox) watchRoot(p string) (string, string, error) {
 	return v, host, nil
 }
 
-// watchDir serves the WatchDir stream by polling the directory.
+// startWatch resolves p for user and starts watching it.
+func (sb *sandbox) startWatch(p, user string, recursive bool) (vroot, hroot string, dw dirWatch, err error) {
+	v, host, err := sb.watchRoot(userPath(user, p))
+	if err != nil {
+		return "", "", nil, err
+	}
+	dw, err = watchDirTree(host, recursive)
+	if err != nil {
+		return "", "", nil, newRPCError("internal", "error adding path %s to watcher: %v", v, err)
+	}
+	return v, host, dw, nil
+}
+
+// watchDir serves the WatchDir stream.
 func (s *Server) watchDir(w http.ResponseWriter, r *http.Request, sb *sandbox) {
 	var req watchRequest
 	if err := readStreamRequest(r, &req); err != nil {
 		newStreamWriter(w).end(err)
 		return
 	}
-	v, host, err := sb.watchRoot(req.Path)
+	v, host, dw, err := sb.startWatch(req.Path, requestUser(r), req.Recursive)
 	if err != nil {
 		newStreamWriter(w).end(err)
 		return
 	}
+	defer dw.close()
 	withEntry := req.IncludeEntry || req.IncludeEntrySnake
 	drop, unregister := sb.addStream()
 	defer unregister()
-	prev := scanTree(host, req.Recursive) // before "start": later changes are reported
 	sw := newStreamWriter(w)
 	if err := sw.send(map[string]any{"start": struct{}{}}); err != nil {
 		return
@@ -127,26 +110,24 @@ func (s *Server) watchDir(w http.ResponseWriter, r *http.Request, sb *sandbox) {
 		defer t.Stop()
 		deadlineC = t.C
 	}
-	poll := time.NewTicker(watchPollInterval)
-	defer poll.Stop()
-	lastSent := time.Now()
+	ka := time.NewTimer(keepalive)
+	defer ka.Stop()
 	for {
 		select {
-		case <-poll.C:
-			cur := scanTree(host, req.Recursive)
-			for _, ev := range sb.diffTrees(v, host, prev, cur, withEntry) {
-				if err := sw.send(map[string]any{"filesystem": ev}); err != nil {
-					return
-				}
-				lastSent = time.Now()
+		case c, ok := <-dw.changes():
+			if !ok {
+				sw.end(newRPCError("internal", "watcher for %s ended", v))
+				return
 			}
-			prev = cur
-			if time.Since(lastSent) >= keepalive {
-				if err := sw.send(map[string]any{"keepalive": struct{}{}}); err != nil {
-					return
-				}
-				lastSent = time.Now()
+			if err := sw.send(map[string]any{"filesystem": sb.fsEvent(v, host, c, withEntry)}); err != nil {
+				return
 			}
+			ka.Reset(keepalive)
+		case <-ka.C:
+			if err := sw.send(map[string]any{"keepalive": struct{}{}}); err != nil {
+				return
+			}
+			ka.Reset(keepalive)
 		case <-deadlineC:
 			sw.end(newRPCError("deadline_exceeded", "context deadline exceeded"))
 			return
@@ -158,24 +139,36 @@ func (s *Server) watchDir(w http.ResponseWriter, r *http.Request, sb *sandbox) {
 	}
 }
 
-// watcher is a polling watcher for the CreateWatcher/GetWatcherEvents RPCs.
+// watcher collects the events of a CreateWatcher watch until they are
+// fetched with GetWatcherEvents.
 type watcher struct {
-	vroot, hroot string
-	recursive    bool
-
-	mu   sync.Mutex // serialises polls of the same watcher
-	last map[string]fileStamp
+	dw     dirWatch
+	mu     sync.Mutex
+	events []fsEventJSON
 }
 
-func (sb *sandbox) createWatcher(p string, recursive bool) (any, error) {
-	v, host, err := sb.watchRoot(p)
+func (sb *sandbox) createWatcher(p, user string, recursive, withEntry bool) (any, error) {
+	v, host, dw, err := sb.startWatch(p, user, recursive)
 	if err != nil {
 		return nil, err
 	}
+	wt := &watcher{dw: dw}
+	go func() {
+		for c := range dw.changes() {
+			ev := sb.fsEvent(v, host, c, withEntry)
+			wt.mu.Lock()
+			wt.events = append(wt.events, ev)
+			wt.mu.Unlock()
+		}
+	}()
 	id := newID("", 16)
 	sb.mu.Lock()
-	sb.watchers[id] = &watcher{vroot: v, hroot: host, recursive: recursive, last: scanTree(host, recursive)}
-	sb.mu.Unlock()
+	defer sb.mu.Unlock()
+	if sb.killed {
+		dw.close()
+		return nil, newRPCError("unavailable", "sandbox is shutting down")
+	}
+	sb.watchers[id] = wt
 	return map[string]string{"watcherId": id}, nil
 }
 
@@ -187,9 +180,8 @@ func (sb *sandbox) watcherEvents(id string) (any, error) {
 		return nil, newRPCError("not_found", "watcher with id %s not found", id)
 	}
 	wt.mu.Lock()
-	cur := scanTree(wt.hroot, wt.recursive)
-	evs := sb.diffTrees(wt.vroot, wt.hroot, wt.last, cur, false)
-	wt.last = cur
+	evs := wt.events
+	wt.events = nil
 	wt.mu.Unlock()
 	if evs == nil {
 		evs = []fsEventJSON{}
@@ -199,10 +191,23 @@ func (sb *sandbox) watcherEvents(id string) (any, error) {
 
 func (sb *sandbox) removeWatcher(id string) (any, error) {
 	sb.mu.Lock()
-	defer sb.mu.Unlock()
-	if sb.watchers[id] == nil {
+	wt := sb.watchers[id]
+	delete(sb.watchers, id)
+	sb.mu.Unlock()
+	if wt == nil {
 		return nil, newRPCError("not_found", "watcher with id %s not found", id)
 	}
-	delete(sb.watchers, id)
+	wt.dw.close()
 	return struct{}{}, nil
+}
+
+// closeWatchers ends every CreateWatcher watch (the sandbox stops or reboots).
+func (sb *sandbox) closeWatchers() {
+	sb.mu.Lock()
+	watchers := sb.watchers
+	sb.watchers = map[string]*watcher{}
+	sb.mu.Unlock()
+	for _, wt := range watchers {
+		wt.dw.close()
+	}
 }

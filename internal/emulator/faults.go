@@ -3,6 +3,7 @@ package emulator
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand"
 	"net/http"
 	"strings"
@@ -20,6 +21,12 @@ type Faults struct {
 	DropAfterCreate float64       `json:"dropAfterCreate"` // fraction of sandbox creates that take effect, then drop the connection
 	Routes          []string      `json:"routes"`          // route keys; "envd" matches every envd route; empty = all but the health checks
 	Seed            int64         `json:"seed"`
+	// CreateDelay makes a matching sandbox create take this long before the
+	// sandbox exists. GatewayTimeout makes a gateway answer 504 to a create
+	// still running after this long, while the create goes on (and may
+	// succeed) behind it.
+	CreateDelay    time.Duration `json:"createDelay"`
+	GatewayTimeout time.Duration `json:"gatewayTimeout"`
 }
 
 // Counters are observations for tests (GET /_emulator/counters).
@@ -31,37 +38,48 @@ type Counters struct {
 	FaultsInjected   int            `json:"faultsInjected"`   // requests failed, dropped or dropped after a create
 }
 
-// UnmarshalJSON accepts latency as nanoseconds (Go's encoding) or as a
-// duration string such as "250ms".
+// UnmarshalJSON accepts the durations as nanoseconds (Go's encoding) or as
+// duration strings such as "250ms".
 func (f *Faults) UnmarshalJSON(b []byte) error {
 	type plain Faults
 	var raw struct {
 		plain
-		Latency json.RawMessage `json:"latency"`
+		Latency        json.RawMessage `json:"latency"`
+		CreateDelay    json.RawMessage `json:"createDelay"`
+		GatewayTimeout json.RawMessage `json:"gatewayTimeout"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return err
 	}
 	*f = Faults(raw.plain)
-	f.Latency = 0
-	if len(raw.Latency) == 0 || string(raw.Latency) == "null" {
-		return nil
+	var err error
+	if f.Latency, err = durationJSON("latency", raw.Latency); err != nil {
+		return err
+	}
+	if f.CreateDelay, err = durationJSON("createDelay", raw.CreateDelay); err != nil {
+		return err
+	}
+	f.GatewayTimeout, err = durationJSON("gatewayTimeout", raw.GatewayTimeout)
+	return err
+}
+
+func durationJSON(name string, raw json.RawMessage) (time.Duration, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return 0, nil
 	}
 	var s string
-	if err := json.Unmarshal(raw.Latency, &s); err == nil {
+	if err := json.Unmarshal(raw, &s); err == nil {
 		d, err := time.ParseDuration(s)
 		if err != nil {
-			return fmt.Errorf("latency: %w", err)
+			return 0, fmt.Errorf("%s: %w", name, err)
 		}
-		f.Latency = d
-		return nil
+		return d, nil
 	}
 	var ns int64
-	if err := json.Unmarshal(raw.Latency, &ns); err != nil {
-		return fmt.Errorf("latency: want nanoseconds or a duration string: %w", err)
+	if err := json.Unmarshal(raw, &ns); err != nil {
+		return 0, fmt.Errorf("%s: want nanoseconds or a duration string: %w", name, err)
 	}
-	f.Latency = time.Duration(ns)
-	return nil
+	return time.Duration(ns), nil
 }
 
 type faultState struct {
@@ -81,8 +99,33 @@ func (fs *faultState) reset(f Faults) {
 	fs.rng = rand.New(rand.NewSource(seed)) //nolint:gosec // fault injection needs no crypto randomness
 }
 
-// SetFaults replaces the injected faults; the zero value disables them.
-func (s *Server) SetFaults(f Faults) { s.faults.reset(f) }
+// Validate checks that the faults can be served: rates within 0..1, a
+// latency that is not negative, failure statuses within 400..599.
+func (f Faults) Validate() error {
+	for name, rate := range map[string]float64{"errorRate": f.ErrorRate, "dropRate": f.DropRate, "dropAfterCreate": f.DropAfterCreate} {
+		if rate < 0 || rate > 1 || math.IsNaN(rate) {
+			return fmt.Errorf("%s %v is not between 0 and 1", name, rate)
+		}
+	}
+	if f.Latency < 0 || f.CreateDelay < 0 || f.GatewayTimeout < 0 {
+		return fmt.Errorf("latency, createDelay and gatewayTimeout must not be negative")
+	}
+	for _, st := range f.Statuses {
+		if st < 400 || st > 599 {
+			return fmt.Errorf("status %d is not a failure status (400 to 599)", st)
+		}
+	}
+	return nil
+}
+
+// SetFaults replaces the injected faults; the zero value disables them. It
+// panics on faults that fail Validate (a mistake in the calling test).
+func (s *Server) SetFaults(f Faults) {
+	if err := f.Validate(); err != nil {
+		panic("emulator: SetFaults: " + err.Error())
+	}
+	s.faults.reset(f)
+}
 
 // faultDecision is what to do with one request.
 type faultDecision struct {
@@ -90,6 +133,8 @@ type faultDecision struct {
 	status      int
 	drop        bool
 	dropAfterOK bool
+	createDelay time.Duration // creates only
+	gateway     time.Duration // creates only
 }
 
 func routeMatches(routes []string, key string) bool {
@@ -123,8 +168,9 @@ func (fs *faultState) decide(key string, isCreate bool) faultDecision {
 		}
 		return d
 	}
-	if isCreate && f.DropAfterCreate > 0 && fs.rng.Float64() < f.DropAfterCreate {
-		d.dropAfterOK = true
+	if isCreate {
+		d.createDelay, d.gateway = f.CreateDelay, f.GatewayTimeout
+		d.dropAfterOK = f.DropAfterCreate > 0 && fs.rng.Float64() < f.DropAfterCreate
 	}
 	return d
 }
@@ -132,6 +178,12 @@ func (fs *faultState) decide(key string, isCreate bool) faultDecision {
 // applyFaults runs the injected latency and failures for one request. It
 // returns false when the request was answered (or dropped) by a fault.
 func (s *Server) applyFaults(w http.ResponseWriter, r *http.Request, key string, isCreate bool) (ok, dropAfter bool) {
+	d, ok := s.applyFaultDecision(w, r, key, isCreate)
+	return ok, d.dropAfterOK
+}
+
+// applyFaultDecision is applyFaults that also returns the whole decision.
+func (s *Server) applyFaultDecision(w http.ResponseWriter, r *http.Request, key string, isCreate bool) (faultDecision, bool) {
 	d := s.faults.decide(key, isCreate)
 	if d.drop || d.status != 0 || d.dropAfterOK {
 		s.mu.Lock()
@@ -144,21 +196,26 @@ func (s *Server) applyFaults(w http.ResponseWriter, r *http.Request, key string,
 		case <-t.C:
 		case <-r.Context().Done():
 			t.Stop()
-			return false, false
+			return d, false
 		}
 	}
 	if d.drop {
 		dropConnection(w)
-		return false, false
+		return d, false
 	}
 	if d.status != 0 {
-		writeFaultStatus(w, d.status)
-		return false, false
+		if strings.HasPrefix(key, "envd ") {
+			writeGatewayStatus(w, d.status)
+		} else {
+			writeFaultStatus(w, d.status)
+		}
+		return d, false
 	}
-	return true, d.dropAfterOK
+	return d, true
 }
 
 func writeFaultStatus(w http.ResponseWriter, status int) {
+	w.Header().Set(FaultHeader, "injected")
 	msg := http.StatusText(status)
 	switch status {
 	case http.StatusTooManyRequests:
@@ -173,6 +230,25 @@ func writeFaultStatus(w http.ResponseWriter, status int) {
 		msg = "Service unavailable"
 	}
 	writeError(w, status, msg)
+}
+
+// FaultHeader marks an answer made up by fault injection, so that validators
+// of E2B's specs can tell it from the emulator's E2B answers.
+const FaultHeader = "X-Emulator-Fault"
+
+// writeGatewayStatus answers an envd request the way the proxies in front of
+// envd fail: plain text, not envd's own JSON (which would say that envd
+// handled the request and will answer the same when it is sent again). A
+// 429 is the edge's, in JSON.
+func writeGatewayStatus(w http.ResponseWriter, status int) {
+	w.Header().Set(FaultHeader, "injected")
+	if status == http.StatusTooManyRequests {
+		writeFaultStatus(w, status)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = fmt.Fprintf(w, "%d %s\n", status, http.StatusText(status))
 }
 
 func (s *Server) count(key string) {

@@ -258,10 +258,12 @@ func TestWatchDir(t *testing.T) {
 	wantStatus(t, "create watcher", st, data, http.StatusOK)
 	id := decode[map[string]string](t, data)["watcherId"]
 	c.upload(sb, "second.txt", strings.NewReader("y"), nil)
-	st, data = c.rpc(sb, "filesystem.Filesystem/GetWatcherEvents", map[string]any{"watcherId": id})
-	if st != 200 || !strings.Contains(string(data), `"name":"second.txt","type":"EVENT_TYPE_CREATE"`) {
-		t.Fatalf("watcher events: %d %s", st, data)
-	}
+	var events string // the watcher collects asynchronously, as envd's does
+	eventually(t, "watcher event for second.txt", func() bool {
+		st, data = c.rpc(sb, "filesystem.Filesystem/GetWatcherEvents", map[string]any{"watcherId": id})
+		events += string(data)
+		return st == 200 && strings.Contains(events, `"name":"second.txt","type":"EVENT_TYPE_CREATE"`)
+	})
 	st, data = c.rpc(sb, "filesystem.Filesystem/RemoveWatcher", map[string]any{"watcherId": id})
 	wantStatus(t, "remove watcher", st, data, http.StatusOK)
 }

@@ -21,6 +21,7 @@ const (
 
 // serveMain is the handler of the main listener: admin, envd or control plane.
 func (s *Server) serveMain(w http.ResponseWriter, r *http.Request) {
+	w, r = s.withIdleTimeout(w, r)
 	defer s.recoverPanic(w, r)
 	switch {
 	case strings.HasPrefix(r.URL.Path, "/_emulator/"):
@@ -34,6 +35,7 @@ func (s *Server) serveMain(w http.ResponseWriter, r *http.Request) {
 
 // serveEnvdOnly is the handler of the optional envd-only listener.
 func (s *Server) serveEnvdOnly(w http.ResponseWriter, r *http.Request) {
+	w, r = s.withIdleTimeout(w, r)
 	defer s.recoverPanic(w, r)
 	s.serveEnvd(w, r)
 }
@@ -112,11 +114,9 @@ func validationError(w http.ResponseWriter, detail string) {
 
 // dropConnection closes the client connection without any response.
 func dropConnection(w http.ResponseWriter) {
-	if hj, ok := w.(http.Hijacker); ok {
-		if conn, _, err := hj.Hijack(); err == nil {
-			_ = conn.Close()
-			return
-		}
+	if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+		_ = conn.Close()
+		return
 	}
 	panic(http.ErrAbortHandler)
 }

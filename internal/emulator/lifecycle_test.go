@@ -162,7 +162,9 @@ func TestBadInput(t *testing.T) {
 		{"GET", "/sandboxes/metrics", nil, 400, "sandbox_ids"},
 		{"GET", "/sandboxes/" + sb.SandboxID + "/metrics?start=20&end=10", nil, 400, "start"},
 		{"GET", "/v2/sandboxes/" + sb.SandboxID + "/logs?direction=sideways", nil, 400, "allowed values"},
-		{"GET", "/nope", nil, 404, "not a route"},
+		{"GET", "/nope", nil, 404, "no matching operation was found"},
+		{"GET", "/v1/sandboxes/" + sb.SandboxID, nil, 404, "no matching operation was found"},
+		{"PATCH", "/sandboxes/" + sb.SandboxID, nil, 404, "validation error: method not allowed"},
 	}
 	for _, tc := range cases {
 		st, data, _ := c.api(tc.method, tc.path, tc.body)
@@ -312,7 +314,7 @@ func TestExpiry(t *testing.T) {
 	if err := c.srv.Expire(expirePause.SandboxID); err != nil {
 		t.Fatal(err)
 	}
-	st, data, _ := c.request("POST", c.srv.APIURL()+"/_emulator/sandboxes/"+expireNow.SandboxID+"/expire", nil, nil)
+	st, data, _ := c.request("POST", c.srv.APIURL()+"/_emulator/sandboxes/"+expireNow.SandboxID+"/expire", nil, jsonHeader)
 	wantStatus(t, "admin expire of a gone sandbox", st, data, http.StatusNotFound)
 	gone := func(id string) func() bool {
 		return func() bool { st, _, _ := c.api("GET", "/sandboxes/"+id, nil); return st == http.StatusNotFound }

@@ -57,7 +57,8 @@ func (sb *sandbox) hostPath(virtual string) string {
 	}
 }
 
-// copyTree copies src into dst (files, dirs, symlinks, modes).
+// copyTree copies src into dst (files, dirs, symlinks, modes, user.*
+// extended attributes).
 func copyTree(src, dst string) error {
 	return filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
 		if err != nil {
@@ -70,7 +71,11 @@ func copyTree(src, dst string) error {
 		target := filepath.Join(dst, rel)
 		switch {
 		case info.IsDir():
-			return os.MkdirAll(target, info.Mode().Perm()|0o700)
+			if err := os.MkdirAll(target, info.Mode().Perm()|0o700); err != nil {
+				return err
+			}
+			copyXattrs(p, target)
+			return nil
 		case info.Mode()&os.ModeSymlink != 0:
 			link, err := os.Readlink(p)
 			if err != nil {
@@ -78,7 +83,11 @@ func copyTree(src, dst string) error {
 			}
 			return os.Symlink(link, target)
 		case info.Mode().IsRegular():
-			return copyFile(p, target, info.Mode().Perm())
+			if err := copyFile(p, target, info.Mode().Perm()); err != nil {
+				return err
+			}
+			copyXattrs(p, target)
+			return nil
 		}
 		return nil // sockets, fifos, devices are not copied
 	})

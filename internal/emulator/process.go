@@ -65,9 +65,10 @@ type process struct {
 
 	cmd     *exec.Cmd
 	stdinMu sync.Mutex
-	stdin   *os.File // nil when stdin is disabled or closed
+	stdin   *os.File // nil when stdin is disabled or closed; the terminal for pty
 	hasPipe bool
 	pty     bool
+	tty     *os.File // the pseudo-terminal of a pty process, for resizing
 
 	mu       sync.Mutex
 	deadline *processDeadline
@@ -129,12 +130,17 @@ func (pt *processTable) buildEnv(reqEnvs map[string]string, home string) []strin
 }
 
 // isolationWrapper makes /home/user and /tmp private to the sandbox inside a
-// new mount namespace, then execs the command.
-const isolationWrapper = `mount --make-rprivate / && mount --bind "$1" /home/user && mount --bind "$2" /tmp && cd "$3" && shift 3 && exec "$@"`
+// new mount namespace, shows the sandbox's boot ID (boot.go) where the
+// kernel's is, then execs the command.
+// The sources may live under /tmp, so they are bound before /tmp is. Closing
+// fd 3 at the exec tells start the command runs (execSync).
+const isolationWrapper = `mount --make-rprivate / && { mount --bind "$4" /proc/sys/kernel/random/boot_id 2>/dev/null || :; } && ` +
+	`mount --bind "$1" /home/user && mount --bind "$2" /tmp && cd "$3" && shift 4 && exec 3>&- "$@"`
 
 // start runs cfg like envd does and returns once the process exists, with a
-// subscriber attached before any output is read.
-func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, pty bool) (*process, *subscriber, error) {
+// subscriber attached before any output is read. With term it runs on a
+// pseudo-terminal of that size.
+func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, term *ptyRequest) (*process, *subscriber, error) {
 	if cfg.Cmd == "" {
 		return nil, nil, newRPCError("invalid_argument", "process cmd is empty")
 	}
@@ -153,11 +159,16 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, pty
 		return nil, nil, err
 	}
 	var cmd *exec.Cmd
+	var started *execSync // isolation: the wrapper tells when it execs the command
 	if pt.sb.srv.isolate {
-		args := append([]string{"-c", isolationWrapper, "sh", pt.sb.homeDir(), pt.sb.tmpDir(), vcwd, cfg.Cmd}, cfg.Args...)
+		args := append([]string{"-c", isolationWrapper, "sh", pt.sb.homeDir(), pt.sb.tmpDir(), vcwd, pt.sb.bootIDPath(), cfg.Cmd}, cfg.Args...)
 		cmd = exec.Command("/bin/sh", args...)
 		cmd.Dir = "/"
 		cmd.Env = pt.buildEnv(cfg.Envs, virtualHome)
+		var err error
+		if started, err = newExecSync(cmd); err != nil {
+			return nil, nil, err
+		}
 	} else {
 		cmd = exec.Command(cfg.Cmd, cfg.Args...)
 		cmd.Dir = hostCwd
@@ -165,37 +176,34 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, pty
 	}
 	cmd.SysProcAttr = sysProcAttr(pt.sb.srv.isolate)
 
-	outR, outW, err := os.Pipe()
+	var pio processIO
+	var err error
+	if term != nil {
+		pio, err = attachTerminal(cmd, term)
+	} else {
+		pio, err = attachPipes(cmd, withStdin)
+	}
 	if err != nil {
+		if started != nil {
+			started.abort()
+		}
 		return nil, nil, err
 	}
-	var errR, errW *os.File
-	if pty { // no real terminal: stderr joins stdout and both arrive as pty data
-		cmd.Stdout, cmd.Stderr = outW, outW
-	} else {
-		if errR, errW, err = os.Pipe(); err != nil {
-			closeAll(outR, outW)
-			return nil, nil, err
-		}
-		cmd.Stdout, cmd.Stderr = outW, errW
-	}
-	var inR, inW *os.File
-	if withStdin {
-		if inR, inW, err = os.Pipe(); err != nil {
-			closeAll(outR, outW, errR, errW)
-			return nil, nil, err
-		}
-		cmd.Stdin = inR
-	}
 	if err := cmd.Start(); err != nil {
-		closeAll(outR, outW, errR, errW, inR, inW)
+		pio.closeAll()
+		if started != nil {
+			started.abort()
+		}
 		return nil, nil, newRPCError("internal", "error starting process: %v", err)
 	}
-	closeAll(outW, errW, inR)
+	closeAll(pio.childEnds...)
+	if started != nil {
+		started.wait()
+	}
 
 	p := &process{
 		pid: uint32(cmd.Process.Pid), tag: tag, config: cfg, cmd: cmd,
-		stdin: inW, hasPipe: withStdin, pty: pty,
+		stdin: pio.in, hasPipe: withStdin, pty: term != nil, tty: pio.tty,
 		subs: map[*subscriber]struct{}{}, done: make(chan struct{}),
 	}
 	sub, _ := p.subscribe()
@@ -211,7 +219,7 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, pty
 		killGroup(cmd.Process.Pid, sigKill)
 	}
 	pt.sb.addLog("info", "Process started", map[string]string{"pid": fmt.Sprint(p.pid), "cmd": cfg.Cmd})
-	go p.run(pt, outR, errR)
+	go p.run(pt, pio.out, pio.errOut)
 	return p, sub, nil
 }
 
@@ -330,6 +338,9 @@ func trimSignalName(s string) string { return strings.TrimPrefix(s, "SIGNAL_") }
 // checkCommand fails like envd's start when the executable does not exist
 // (in the isolated case the wrapper would otherwise exit with 127).
 func (pt *processTable) checkCommand(name string, envs map[string]string) error {
+	if msg := checkEnvVars(envs); msg != "" {
+		return newRPCError("invalid_argument", "%s", strings.Replace(msg, "envVars", "envs", 1))
+	}
 	if strings.Contains(name, "/") {
 		_, host := pt.sb.commandPath(name)
 		if st, err := os.Stat(host); err != nil || st.IsDir() {

@@ -238,11 +238,13 @@ func TestStreamInputAndPty(t *testing.T) {
 			got.Write(b)
 		}
 	}
-	if got.String() != "out\nerr\n" {
+	if got.String() != "out\r\nerr\r\n" { // a real terminal: both streams, newlines as CR LF
 		t.Fatalf("pty output %q", got.String())
 	}
 	st, data := c.rpc(sb, "process.Process/Update", map[string]any{"process": map[string]any{"pid": cat.pid}, "pty": map[string]any{"size": map[string]any{"cols": 100, "rows": 30}}})
-	wantStatus(t, "update", st, data, http.StatusOK)
+	if st != http.StatusBadRequest || !strings.Contains(string(data), `"code":"failed_precondition"`) {
+		t.Fatalf("resize of a process without a terminal: %d %s", st, data)
+	}
 }
 
 func TestUnknownCommandAndUser(t *testing.T) {

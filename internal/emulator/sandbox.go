@@ -25,7 +25,7 @@ type networkConfig struct {
 }
 
 // sandbox is one emulated sandbox. Lifecycle fields are guarded by Server.mu;
-// logs, samples, streams and file metadata by sandbox.mu.
+// logs, samples, streams and watchers by sandbox.mu.
 type sandbox struct {
 	srv            *Server
 	id             string
@@ -55,7 +55,6 @@ type sandbox struct {
 	samples  []metricSample
 	streams  map[int]chan struct{}
 	streamID int
-	fileMeta map[string]map[string]string // host path -> X-Metadata values
 	watchers map[string]*watcher
 	killed   bool
 }
@@ -87,13 +86,12 @@ func (s *Server) newSandboxLocked(t *template, ref string) (*sandbox, error) {
 		srv: s, id: id, tmpl: t, templateRef: ref, state: stateRunning,
 		dir:      filepath.Join(s.dataDir, "sandboxes", id),
 		streams:  map[int]chan struct{}{},
-		fileMeta: map[string]map[string]string{},
 		watchers: map[string]*watcher{},
 		metadata: map[string]string{}, envVars: map[string]string{},
 	}
 	sb.procs = newProcessTable(sb)
-	if t.filesDir != "" {
-		if err := copyTree(t.filesDir, sb.dir); err != nil {
+	if files := t.filesFor(ref); files != "" {
+		if err := copyTree(files, sb.dir); err != nil {
 			_ = os.RemoveAll(sb.dir)
 			return nil, fmt.Errorf("copy template files: %w", err)
 		}
@@ -104,6 +102,9 @@ func (s *Server) newSandboxLocked(t *template, ref string) (*sandbox, error) {
 		}
 	}
 	if err := os.Chmod(sb.tmpDir(), 0o777|os.ModeSticky); err != nil {
+		return nil, err
+	}
+	if err := sb.boot(); err != nil {
 		return nil, err
 	}
 	now := time.Now().UTC()
@@ -209,6 +210,8 @@ func (s *Server) resumeLocked(sb *sandbox, timeout time.Duration) {
 	if sb.pausedByMemory {
 		sb.procs.signalAll(sigCont)
 		sb.procs.forEach((*process).thawDeadline)
+	} else {
+		sb.reboot()
 	}
 	s.armTimerLocked(sb)
 }
@@ -219,6 +222,7 @@ func (sb *sandbox) destroy() {
 	sb.killed = true
 	sb.mu.Unlock()
 	sb.dropStreams()
+	sb.closeWatchers()
 	sb.procs.killAll()
 	if err := os.RemoveAll(sb.dir); err != nil {
 		sb.srv.logf("emulator: remove sandbox %s files: %v", sb.id, err)

@@ -16,6 +16,10 @@ import (
 	"time"
 )
 
+// defaultStreamIdleTimeout is longer than the 90 s between keepalives that
+// envd sends on a quiet stream.
+const defaultStreamIdleTimeout = 2 * time.Minute
+
 // Options configures Start. Zero values select the documented defaults.
 type Options struct {
 	Addr        string        // control-plane + envd listener, default "127.0.0.1:0"
@@ -24,7 +28,11 @@ type Options struct {
 	MaxLifetime time.Duration // default 1h
 	DataDir     string        // sandbox filesystems; default a temp dir removed on Close
 	Isolation   string        // "auto" (mount namespaces when root on Linux) or "none"
-	Logf        func(format string, args ...any)
+	AdminToken  string        // when set, the admin API (/_emulator/*) needs "Authorization: Bearer <AdminToken>"
+	// StreamIdleTimeout bounds how long a stream waits on a peer that neither
+	// reads what is sent nor sends anything; default 2m.
+	StreamIdleTimeout time.Duration
+	Logf              func(format string, args ...any)
 }
 
 // Server is a running emulator.
@@ -58,6 +66,9 @@ func Start(opts Options) (*Server, error) {
 	}
 	if opts.MaxLifetime <= 0 {
 		opts.MaxLifetime = time.Hour
+	}
+	if opts.StreamIdleTimeout <= 0 {
+		opts.StreamIdleTimeout = defaultStreamIdleTimeout
 	}
 	if opts.Isolation == "" {
 		opts.Isolation = "auto"

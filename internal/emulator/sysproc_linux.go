@@ -40,6 +40,16 @@ func sysProcAttr(isolate bool) *syscall.SysProcAttr {
 	return a
 }
 
+// asTerminalSession makes a command the leader of a new session whose
+// controlling terminal is its stdin (a pty): its own process group too.
+func asTerminalSession(a *syscall.SysProcAttr) *syscall.SysProcAttr {
+	if a == nil {
+		a = &syscall.SysProcAttr{}
+	}
+	a.Setpgid, a.Setsid, a.Setctty, a.Ctty = false, true, true, 0
+	return a
+}
+
 func killGroup(pgid int, sig signalKind) {
 	if pgid > 1 {
 		_ = syscall.Kill(-pgid, sig.sys()) // ESRCH: the group is gone

@@ -18,6 +18,10 @@ const (
 
 func sysProcAttr(bool) *syscall.SysProcAttr { return nil }
 
+// asTerminalSession leaves the attributes alone: the terminal is the
+// command's stdin and stdout, not its controlling terminal.
+func asTerminalSession(a *syscall.SysProcAttr) *syscall.SysProcAttr { return a }
+
 // killGroup falls back to signalling the leader only.
 func killGroup(pgid int, sig signalKind) { killPID(pgid, sig) }
 

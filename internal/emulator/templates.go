@@ -28,6 +28,7 @@ type template struct {
 	snapshot      bool
 	sourceSandbox string
 	builds        []templateBuild // oldest first
+	tags          []tagAssignment // oldest first; snapshots only
 	cpuCount      int32
 	memoryMB      int32
 	diskSizeMB    int32
@@ -39,8 +40,10 @@ type template struct {
 }
 
 type templateBuild struct {
-	id        string
-	createdAt time.Time
+	id            string
+	createdAt     time.Time
+	filesDir      string // files of a build reached by its own tag ("" = the template's)
+	sourceSandbox string // the sandbox a snapshot build was taken from
 }
 
 // TemplateSeed describes a team template for SeedTemplate.
@@ -102,19 +105,29 @@ func (s *Server) seedTemplateLocked(t TemplateSeed) *template {
 	return tp
 }
 
-// splitTag splits "name:tag" and reports whether the tag is acceptable.
-func splitTag(ref string) (string, bool) {
-	name, tag, found := strings.Cut(ref, ":")
-	if !found {
-		return ref, true
+// splitTag splits "name:tag"; "" and "default" are the default tag.
+func splitTag(ref string) (name, tag string) {
+	name, tag, _ = strings.Cut(ref, ":")
+	if tag == defaultTag {
+		tag = ""
 	}
-	return name, tag == defaultTag
+	return name, tag
 }
 
-// findTemplateLocked resolves a template ID or name ([namespace/]alias[:tag]).
+// findTemplateLocked resolves a template ID or name ([namespace/]alias[:tag]);
+// a tag other than the default must be one the template has, or a build ID.
 func (s *Server) findTemplateLocked(ref string) *template {
-	name, ok := splitTag(ref)
-	if !ok || name == "" {
+	name, tag := splitTag(ref)
+	t := s.templateByNameLocked(name)
+	if t == nil || (tag != "" && !t.hasTagOrBuild(tag)) {
+		return nil
+	}
+	return t
+}
+
+// templateByNameLocked finds a template by ID or name, ignoring any tag.
+func (s *Server) templateByNameLocked(name string) *template {
+	if name == "" {
 		return nil
 	}
 	if t, found := s.templates[name]; found {
@@ -164,27 +177,17 @@ func (t *template) aliases() []string {
 
 func (t *template) latestBuild() templateBuild { return t.builds[len(t.builds)-1] }
 
-// snapshotID is "<namespace/alias>:default" for named snapshots, else "<id>:default".
-func (t *template) snapshotID() string {
-	if len(t.names) > 0 {
-		return t.names[0] + ":" + defaultTag
-	}
-	return t.id + ":" + defaultTag
-}
-
-func (t *template) snapshotNames() []string {
-	out := make([]string, 0, len(t.names))
-	for _, n := range t.names {
-		out = append(out, n+":"+defaultTag)
-	}
-	return out
-}
-
 func (s *Server) removeTemplateFiles(t *template) {
-	if t.filesDir == "" {
-		return
+	dirs := []string{t.filesDir}
+	for _, b := range t.builds {
+		dirs = append(dirs, b.filesDir)
 	}
-	if err := os.RemoveAll(t.filesDir); err != nil {
-		s.logf("emulator: remove template files %s: %v", filepath.Base(t.filesDir), err)
+	for _, d := range dirs {
+		if d == "" {
+			continue
+		}
+		if err := os.RemoveAll(d); err != nil {
+			s.logf("emulator: remove template files %s: %v", filepath.Base(d), err)
+		}
 	}
 }

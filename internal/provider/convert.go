@@ -9,8 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
 // timeValue is a timestamp as RFC 3339 in UTC; the zero time becomes null.
@@ -53,18 +51,6 @@ func optionalString(s string) types.String {
 		return types.StringNull()
 	}
 	return types.StringValue(s)
-}
-
-// userMetadata returns the metadata without entries the provider uses internally.
-func userMetadata(m map[string]string) map[string]string {
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		if k == e2b.IdempotencyMetadataKey {
-			continue
-		}
-		out[k] = v
-	}
-	return out
 }
 
 // stringMapValue converts a Go map to a known map value (empty, never null).

@@ -10,20 +10,6 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-func TestUserMetadataHidesIdempotencyToken(t *testing.T) {
-	in := map[string]string{"a": "1", e2b.IdempotencyMetadataKey: "tok"}
-	got := userMetadata(in)
-	if len(got) != 1 || got["a"] != "1" {
-		t.Fatalf("userMetadata = %v", got)
-	}
-	if len(in) != 2 {
-		t.Fatal("userMetadata changed its input")
-	}
-	if m := stringMapValue(userMetadata(nil)); m.IsNull() || len(m.Elements()) != 0 {
-		t.Fatalf("nil metadata should give an empty, known map, got %v", m)
-	}
-}
-
 func TestTimeValue(t *testing.T) {
 	if !timeValue(time.Time{}).IsNull() {
 		t.Error("zero time should be null")

@@ -51,7 +51,6 @@ const (
 	envDomain     = "E2B_DOMAIN"
 	envAPIURL     = "E2B_API_URL"
 	envSandboxURL = "E2B_SANDBOX_URL"
-	defaultDomain = "e2b.app"
 )
 
 // Bounds of the provider's retry and timeout settings.
@@ -105,7 +104,7 @@ func (p *e2bProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 				Sensitive: true,
 			},
 			"domain": schema.StringAttribute{
-				MarkdownDescription: "E2B domain. Defaults to `E2B_DOMAIN`, then `" + defaultDomain + "`.",
+				MarkdownDescription: "E2B domain. Defaults to `E2B_DOMAIN`, then `" + e2b.DefaultDomain + "`.",
 				Optional:            true,
 			},
 			"api_url": schema.StringAttribute{
@@ -192,17 +191,14 @@ func (p *e2bProvider) Configure(ctx context.Context, req provider.ConfigureReque
 	}
 	apiKey := stringOrEnv(cfg.APIKey, envAPIKey)
 	domain := stringOrEnv(cfg.Domain, envDomain)
-	if domain == "" {
-		domain = defaultDomain
-	}
 	apiURL := stringOrEnv(cfg.APIURL, envAPIURL)
 	sandboxURL := stringOrEnv(cfg.SandboxURL, envSandboxURL)
 
 	clientCfg := e2b.Config{
 		APIKey:     apiKey,
 		Domain:     domain,
-		APIURL:     strings.TrimRight(apiURL, "/"),
-		SandboxURL: strings.TrimRight(sandboxURL, "/"),
+		APIURL:     apiURL,
+		SandboxURL: sandboxURL,
 		Version:    p.version,
 		UserAgent:  userAgent(req.TerraformVersion),
 	}
@@ -224,7 +220,7 @@ func (p *e2bProvider) Configure(ctx context.Context, req provider.ConfigureReque
 		return
 	}
 	data.client = client
-	data.Domain = domain
+	data.Domain = client.Domain()
 
 	if fullyKnown(ctx, cfg.DefaultMetadata) {
 		data.DefaultMetadata = map[string]string{}

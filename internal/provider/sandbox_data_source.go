@@ -121,7 +121,7 @@ func (d *sandboxDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	model.CPUCount = types.Int32Value(s.CPUCount)
 	model.MemoryMB = types.Int32Value(s.MemoryMB)
 	model.DiskSizeMB = types.Int32Value(s.DiskSizeMB)
-	model.Metadata = stringMapValue(userMetadata(s.Metadata))
+	model.Metadata = stringMapValue(s.Metadata)
 	model.AllowInternetAccess = types.BoolNull()
 	if s.AllowInternetAccess != nil {
 		model.AllowInternetAccess = types.BoolValue(*s.AllowInternetAccess)

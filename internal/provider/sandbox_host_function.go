@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
 var _ function.Function = &sandboxHostFunction{}
@@ -73,7 +75,7 @@ func sandboxHost(sandboxID string, port int64, domains []string) (string, *funct
 	if port < 1 || port > 65535 {
 		return "", function.NewArgumentFuncError(1, fmt.Sprintf("port must be between 1 and 65535, got %d", port))
 	}
-	domain := defaultDomain
+	domain := e2b.DefaultDomain
 	switch len(domains) {
 	case 0:
 	case 1:

@@ -129,9 +129,9 @@ func (l *sandboxListResource) result(ctx context.Context, req list.ListRequest, 
 		"cpu_count":    types.Int32Value(s.CPUCount),
 		"memory_mb":    types.Int32Value(s.MemoryMB),
 		"disk_size_mb": types.Int32Value(s.DiskSizeMB),
-		"metadata_all": stringMapValue(userMetadata(s.Metadata)),
+		"metadata_all": stringMapValue(s.Metadata),
 	}
-	if md := ownMetadata(userMetadata(s.Metadata), l.data.DefaultMetadata); len(md) > 0 {
+	if md := ownMetadata(s.Metadata, l.data.DefaultMetadata); len(md) > 0 {
 		values["metadata"] = stringMapValue(md)
 	}
 	for name, v := range values {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"time"
 
@@ -33,9 +34,6 @@ const (
 	defaultSandboxCreateTimeout = 5 * time.Minute
 	defaultSandboxUpdateTimeout = 5 * time.Minute
 	defaultSandboxDeleteTimeout = 5 * time.Minute
-
-	// A create that timed out is looked up for this long, checking twice.
-	lostCreateLookupTimeout = 30 * time.Second
 )
 
 // envVarsUnreadKey marks a sandbox imported with env_vars that E2B could not return: while it is
@@ -97,31 +95,30 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	createReq.IdempotencyToken = newIdempotencyToken()
 
 	created, err := client.CreateSandbox(ctx, createReq)
-	if err != nil && ctx.Err() != nil {
-		// The create timeout ran out with the outcome unknown: E2B may have made the sandbox
-		// anyway. Keep it in state (tainted) rather than leaving a billed sandbox behind.
-		if found := findCreatedByToken(ctx, client, createReq.IdempotencyToken); found != nil {
-			created = found
-			resp.Diagnostics.AddError("Sandbox creation timed out",
-				fmt.Sprintf("The create did not finish within the create timeout (%s), but E2B made sandbox %s. "+
-					"It is kept in state and marked tainted, so the next apply replaces it and destroy removes it. "+
-					"Raise timeouts.create if creates are slow. Cause: %v", timeout, found.SandboxID, err))
-			err = nil
-		}
-	}
-	if err != nil {
+	if created == nil {
 		addClientError(&resp.Diagnostics, "Could not create sandbox", err)
 		return
+	}
+	// A sandbox that comes with an error (E2B made it after the create timeout ran out) is kept in
+	// state, tainted, rather than left behind billed.
+	var interrupted *e2b.CreateInterruptedError
+	switch {
+	case errors.As(err, &interrupted):
+		resp.Diagnostics.AddError("Sandbox creation timed out",
+			fmt.Sprintf("The create did not finish within the create timeout (%s), but E2B made sandbox %s. "+
+				"It is kept in state and marked tainted, so the next apply replaces it and destroy removes it. "+
+				"Raise timeouts.create if creates are slow. Cause: %v", timeout, created.SandboxID, interrupted.Err))
+	case err != nil:
+		addClientError(&resp.Diagnostics, "Sandbox "+created.SandboxID+" created with an error", err)
 	}
 	wantPaused := plan.Paused.ValueBool()
 
 	// Save what is known right away: from here on, any failure keeps the sandbox in state
 	// (tainted) instead of orphaning a billed sandbox.
 	plan.applyCreated(created, r.data.Domain)
-	plan.MetadataAll = stringMapValue(userMetadata(createReq.Metadata))
+	plan.MetadataAll = stringMapValue(createReq.Metadata)
 	plan.Paused = types.BoolValue(false)
 	plan.State = types.StringValue(e2b.SandboxStateRunning)
 	saved := plan
@@ -133,7 +130,7 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 		return // A timed-out create is saved for the next apply to replace.
 	}
 	if wantPaused {
-		if err := pauseSandbox(ctx, client, created.SandboxID); err != nil {
+		if err := client.PauseSandbox(ctx, created.SandboxID); err != nil {
 			addClientError(&resp.Diagnostics, "Sandbox created but could not be paused", err)
 			return
 		}
@@ -245,7 +242,7 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 		}
 	}
 	if !wasPaused && wantPaused {
-		if err := pauseSandbox(ctx, client, id); err != nil {
+		if err := client.PauseSandbox(ctx, id); err != nil {
 			addClientAttributeError(&resp.Diagnostics, path.Root("paused"), "Could not pause sandbox "+id, err)
 			return
 		}
@@ -319,34 +316,6 @@ func envVarsChanged(ctx context.Context, req planmodifier.MapRequest, resp *mapp
 	resp.Diagnostics.Append(diags...)
 	resp.RequiresReplace = len(unread) == 0
 }
-
-// findCreatedByToken looks for a sandbox whose create outcome was lost, with a fresh short
-// context because the create's own context has expired. It returns nil when none is found.
-func findCreatedByToken(ctx context.Context, client *e2b.Client, token string) *e2b.Sandbox {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), lostCreateLookupTimeout)
-	defer cancel()
-	found, err := client.FindSandboxByCreateToken(ctx, token)
-	if err != nil {
-		tflog.Warn(ctx, "could not look up a timed-out create", map[string]any{"error": err.Error()})
-		return nil
-	}
-	return found
-}
-
-// pauseSandbox pauses; a 409 from an already paused sandbox counts as success.
-func pauseSandbox(ctx context.Context, client *e2b.Client, id string) error {
-	err := client.PauseSandbox(ctx, id)
-	if err != nil && e2b.IsConflict(err) {
-		detail, getErr := client.GetSandbox(ctx, id)
-		if getErr == nil && detail.Paused() {
-			return nil
-		}
-	}
-	return err
-}
-
-// newIdempotencyToken returns a random token for one create.
-func newIdempotencyToken() string { return randomHex(16) }
 
 // randomHex returns n random bytes in hex.
 func randomHex(n int) string {

@@ -161,7 +161,7 @@ func (m *sandboxResourceModel) applyDetail(d *e2b.SandboxDetail, providerDomain 
 	m.CPUCount = types.Int32Value(d.CPUCount)
 	m.MemoryMB = types.Int32Value(d.MemoryMB)
 	m.DiskSizeMB = types.Int32Value(d.DiskSizeMB)
-	m.MetadataAll = stringMapValue(userMetadata(d.Metadata))
+	m.MetadataAll = stringMapValue(d.Metadata)
 
 	if d.Lifecycle != nil {
 		m.AutoPause = types.BoolValue(d.Lifecycle.PausesOnTimeout())
@@ -193,7 +193,7 @@ func (m *sandboxResourceModel) applyImported(d *e2b.SandboxDetail, defaultMetada
 		m.AutoResume = types.BoolValue(false)
 	}
 	m.Metadata = types.MapNull(types.StringType)
-	if meta := ownMetadata(userMetadata(d.Metadata), defaultMetadata); len(meta) > 0 {
+	if meta := ownMetadata(d.Metadata, defaultMetadata); len(meta) > 0 {
 		m.Metadata = stringMapValue(meta)
 	}
 	m.EnvVars = types.MapNull(types.StringType)

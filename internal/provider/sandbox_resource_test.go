@@ -96,8 +96,8 @@ func testAccCheckSandboxRunning(t *testing.T, srv *emulator.Server) resource.Tes
 		if d.Metadata["purpose"] != "acc-test" {
 			return fmt.Errorf("metadata %v lacks purpose=acc-test", d.Metadata)
 		}
-		if d.Metadata[e2b.IdempotencyMetadataKey] == "" {
-			return fmt.Errorf("create did not carry an idempotency token: metadata %v", d.Metadata)
+		if _, ok := d.Metadata[e2b.IdempotencyMetadataKey]; ok {
+			return fmt.Errorf("the client's create token reached the provider: metadata %v", d.Metadata)
 		}
 		return nil
 	}

@@ -137,6 +137,6 @@ func listedSandboxObject(s e2b.ListedSandbox) types.Object {
 		"cpu_count":    types.Int32Value(s.CPUCount),
 		"memory_mb":    types.Int32Value(s.MemoryMB),
 		"disk_size_mb": types.Int32Value(s.DiskSizeMB),
-		"metadata":     stringMapValue(userMetadata(s.Metadata)),
+		"metadata":     stringMapValue(s.Metadata),
 	})
 }

@@ -3,15 +3,18 @@ package provider
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
@@ -49,8 +52,10 @@ func (r *snapshotResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 	stable := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A persistent snapshot of a running sandbox (its files and memory). The sandbox is " +
-			"checkpointed briefly and keeps running. A snapshot is a template: an `e2b_sandbox` whose `template` is " +
-			"the snapshot's `snapshot_id` (or `template_id`) starts with the snapshot's files. Changing an input " +
+			"checkpointed briefly and keeps running. A snapshot is a template build: an `e2b_sandbox` whose `template` is " +
+			"the snapshot's `snapshot_id` starts with the snapshot's files. Each resource owns exactly its own snapshot: " +
+			"snapshots that share a `name` are builds of one template, each under a tag of its own, and destroying one " +
+			"deletes only its build's tag (and the template once no other snapshot is left on it). Changing an input " +
 			"takes a new snapshot; destroying deletes it (E2B refuses while sandboxes started from it still exist).",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
@@ -65,20 +70,26 @@ func (r *snapshotResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 				Validators:          sandboxIDValidators(),
 			},
 			"name": schema.StringAttribute{
-				MarkdownDescription: "Optional name of the snapshot template. Taking a snapshot with a name that exists adds a new build to it.",
-				Optional:            true,
+				MarkdownDescription: "Optional name of the snapshot template, without a tag. Snapshots with the same name " +
+					"(from this or other resources, also a replacement made with `create_before_destroy`) are builds of one " +
+					"template `<namespace>/<name>`, each under a tag of its own; none replaces or deletes another.",
+				Optional: true,
+				Validators: []validator.String{stringvalidator.RegexMatches(regexp.MustCompile(`^[^:]*$`),
+					"must not contain ':': each snapshot gets a tag of its own")},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(snapshotNameChanged,
 					"Changing the name takes a new snapshot.", "Changing the name takes a new snapshot.")},
 			},
 			"snapshot_id": schema.StringAttribute{
-				MarkdownDescription: "ID of the snapshot, including its tag: `<template_id>:default`, or `<namespace>/<name>:default` when named.",
-				Computed:            true,
-				PlanModifiers:       stable,
+				MarkdownDescription: "ID of the snapshot, including its tag: `<template_id>:default`, or " +
+					"`<namespace>/<name>:snap-<random>` when named. Use it as an `e2b_sandbox` `template`.",
+				Computed:      true,
+				PlanModifiers: stable,
 			},
 			"template_id": schema.StringAttribute{
-				MarkdownDescription: "The snapshot ID without its tag; usable as an `e2b_sandbox` `template`.",
-				Computed:            true,
-				PlanModifiers:       stable,
+				MarkdownDescription: "The template the snapshot is a build of: the snapshot ID without its tag. Only an " +
+					"unnamed snapshot has its template to itself; a named one shares it with the other snapshots of the name.",
+				Computed:      true,
+				PlanModifiers: stable,
 			},
 			"names": schema.ListAttribute{
 				MarkdownDescription: "Names of the snapshot template.",
@@ -153,7 +164,7 @@ func (r *snapshotResource) Read(ctx context.Context, req resource.ReadRequest, r
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	snap, err := findSnapshot(ctx, client, state.SandboxID.ValueString(), state.SnapshotID.ValueString())
+	snap, err := client.FindSnapshot(ctx, state.SandboxID.ValueString(), state.SnapshotID.ValueString())
 	if err != nil {
 		addClientError(&resp.Diagnostics, "Could not list snapshots", err)
 		return
@@ -166,30 +177,6 @@ func (r *snapshotResource) Read(ctx context.Context, req resource.ReadRequest, r
 	}
 	state.apply(*snap)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-// findSnapshot looks among the sandbox's snapshots, then among all (the
-// source sandbox may be gone); nil means it does not exist.
-func findSnapshot(ctx context.Context, client *e2b.Client, sandboxID, snapshotID string) (*e2b.SnapshotInfo, error) {
-	filters := []e2b.ListSnapshotsParams{{SandboxID: sandboxID}, {}}
-	if sandboxID == "" {
-		filters = filters[1:]
-	}
-	for _, f := range filters {
-		snaps, err := client.ListSnapshots(ctx, f)
-		if err != nil {
-			if f.SandboxID != "" && (e2b.IsNotFound(err) || e2b.IsBadRequest(err)) {
-				continue // The filter itself was refused (e.g. the sandbox is long gone): list all.
-			}
-			return nil, err
-		}
-		for _, s := range snaps {
-			if s.SnapshotID == snapshotID {
-				return &s, nil
-			}
-		}
-	}
-	return nil, nil
 }
 
 // Update only happens when an imported snapshot gets its existing name in
@@ -243,14 +230,6 @@ func (r *snapshotResource) ImportState(ctx context.Context, req resource.ImportS
 func (m *snapshotModel) apply(s e2b.SnapshotInfo) {
 	m.ID = types.StringValue(s.SnapshotID)
 	m.SnapshotID = types.StringValue(s.SnapshotID)
-	m.TemplateID = types.StringValue(snapshotTemplateID(s.SnapshotID))
+	m.TemplateID = types.StringValue(s.Template())
 	m.Names = stringListValue(s.Names)
-}
-
-// snapshotTemplateID strips the tag: "abc123:default" → "abc123".
-func snapshotTemplateID(snapshotID string) string {
-	if i := strings.LastIndexByte(snapshotID, ':'); i > 0 {
-		return snapshotID[:i]
-	}
-	return snapshotID
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
-	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -131,9 +130,8 @@ func httpURLValidator() validator.String {
 
 // checkHTTPURL accepts absolute http and https URLs.
 func checkHTTPURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "must be an absolute http:// or https:// URL"
+	if _, err := e2b.NormalizeBaseURL(s); err != nil {
+		return err.Error()
 	}
 	return ""
 }

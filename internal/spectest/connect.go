@@ -87,7 +87,7 @@ func (v *Validator) connectRoundTrip(next http.RoundTripper, req *http.Request) 
 	}
 
 	resp, err := next.RoundTrip(req)
-	if err != nil {
+	if err != nil || injectedFault(resp) {
 		return resp, err
 	}
 	ct := mediaType(resp.Header.Get("Content-Type"))
@@ -360,13 +360,18 @@ func (v *Validator) checkRequestMessage(req *http.Request, proc string, msg []by
 			v.failf("%s: signal %s is not an enum name", label(req), m["signal"])
 		}
 	case "process.Process/SendInput":
+		// ProcessInput is a oneof: stdin, or pty for a process on a terminal.
 		var in struct {
 			Stdin *string `json:"stdin"`
+			Pty   *string `json:"pty"`
 		}
-		if json.Unmarshal(m["input"], &in) != nil || in.Stdin == nil {
-			v.failf("%s: input %s has no stdin", label(req), m["input"])
-		} else if _, err := base64.StdEncoding.DecodeString(*in.Stdin); err != nil {
+		switch {
+		case json.Unmarshal(m["input"], &in) != nil || (in.Stdin == nil) == (in.Pty == nil):
+			v.failf("%s: input %s has not exactly one of stdin and pty", label(req), m["input"])
+		case in.Stdin != nil && !isBase64(*in.Stdin):
 			v.failf("%s: stdin is not standard base64", label(req))
+		case in.Pty != nil && !isBase64(*in.Pty):
+			v.failf("%s: pty is not standard base64", label(req))
 		}
 	case "process.Process/Start":
 		var p struct {
@@ -402,6 +407,11 @@ func (v *Validator) checkResponseMessage(lbl, proc string, b []byte) {
 			v.checkEntry(lbl, e)
 		}
 	}
+}
+
+func isBase64(s string) bool {
+	_, err := base64.StdEncoding.DecodeString(s)
+	return err == nil
 }
 
 func (v *Validator) checkEntry(lbl string, raw json.RawMessage) {

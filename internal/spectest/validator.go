@@ -185,11 +185,18 @@ func (v *Validator) openAPIRoundTrip(next http.RoundTripper, req *http.Request, 
 	}
 
 	resp, err := next.RoundTrip(req)
-	if err != nil {
+	if err != nil || injectedFault(resp) {
 		return resp, err
 	}
 	v.checkResponse(route, in, req, resp)
 	return resp, nil
+}
+
+// injectedFault reports an answer made up by the emulator's fault injection
+// (it sets this header): a failing proxy's answer, not E2B's, so E2B's spec
+// does not describe it.
+func injectedFault(resp *http.Response) bool {
+	return resp.Header.Get("X-Emulator-Fault") != ""
 }
 
 // authenticate accepts the API key on the control plane (any non-empty

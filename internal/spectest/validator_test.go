@@ -128,3 +128,20 @@ func TestConnectUnaryChecks(t *testing.T) {
 	expectFailure(t, v, "API key was sent to envd")
 	expectFailure(t, v, "not an enum name")
 }
+
+func TestSendInputIsStdinOrPty(t *testing.T) {
+	v, c, url := newSelfTest(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{}`))
+	})
+	headers := withCT(envdHeaders, "application/json")
+	do(t, c, "POST", url+"/process.Process/SendInput", `{"process":{"pid":1},"input":{"pty":"aGk="}}`, headers)
+	do(t, c, "POST", url+"/process.Process/SendInput", `{"process":{"pid":1},"input":{"stdin":"aGk="}}`, headers)
+	if f := v.Failures(); len(f) != 0 {
+		t.Fatalf("valid inputs failed: %q", f)
+	}
+	do(t, c, "POST", url+"/process.Process/SendInput", `{"process":{"pid":1},"input":{"stdin":"aGk=","pty":"aGk="}}`, headers)
+	expectFailure(t, v, "has not exactly one of stdin and pty")
+	do(t, c, "POST", url+"/process.Process/SendInput", `{"process":{"pid":1},"input":{"pty":"not base64!"}}`, headers)
+	expectFailure(t, v, "pty is not standard base64")
+}

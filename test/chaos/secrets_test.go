@@ -35,14 +35,16 @@ resource "e2b_sandbox_command" "c" {
 `
 
 // TestChaosSecretsStayOutOfLogs applies with TF_LOG=TRACE and checks that the
-// API key, the envd access token and env var values never reach the log, and
-// that envd never received the API key.
+// API key, the envd access token, env var values and the credentials in
+// api_url never reach the log, and that envd never received the API key.
 func TestChaosSecretsStayOutOfLogs(t *testing.T) {
 	ctx := context.Background()
 	srv := startEmulator(t)
 	ws := harness.NewWorkspace(t, srv)
 	ws.Write("main.tf", secretsConfig)
 	ws.LogFile = filepath.Join(t.TempDir(), "trace.log")
+	// User information in api_url (a proxy's basic auth) is a credential too.
+	ws.ExtraEnv = append(ws.ExtraEnv, "E2B_API_URL="+strings.Replace(srv.APIURL(), "http://", "http://urluser-b41d:url-pw-7c3e@", 1))
 
 	mustApply(t, ctx, ws)
 	var token string
@@ -69,6 +71,8 @@ func TestChaosSecretsStayOutOfLogs(t *testing.T) {
 		"envd access token":     token,
 		"sandbox env var value": "sandbox-env-5f1c2e9a7d",
 		"command env var value": "command-env-93b0d4e611",
+		"api_url user":          "urluser-b41d",
+		"api_url password":      "url-pw-7c3e",
 	} {
 		if i := strings.Index(log, secret); i >= 0 {
 			start := max(0, i-200)

@@ -1,0 +1,94 @@
+package emulator
+
+import (
+	"bytes"
+	"encoding/base64"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// rpcAs calls a unary RPC as user (Basic auth, as the SDK's user option).
+func (c *testClient) rpcAs(sb createdSandbox, user, method string, body any) (int, []byte) {
+	c.t.Helper()
+	h := envdHeaders(sb)
+	h["Connect-Protocol-Version"] = "1"
+	h["Authorization"] = "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"))
+	st, data, _ := c.request("POST", c.srv.SandboxURL()+"/"+method, body, h)
+	return st, data
+}
+
+func TestRootFilesLiveInRootsHomeAndBelongToRoot(t *testing.T) {
+	t.Parallel()
+	c := startTestServer(t, Options{})
+	sb := c.create(map[string]any{"secure": true})
+
+	// A signed upload URL for root, used without any header (the SDK's
+	// uploadUrl('hello.txt', { user: 'root' }) fetched by a browser).
+	exp := strconv.FormatInt(time.Now().Add(time.Minute).Unix(), 10)
+	sig := fileSignature("hello.txt", "write", rootUser, sb.EnvdAccessToken, exp)
+	var form bytes.Buffer
+	mw := multipart.NewWriter(&form)
+	fw, _ := mw.CreateFormFile("file", "blob")
+	_, _ = io.WriteString(fw, "file content")
+	_ = mw.Close()
+	q := url.Values{"path": {"hello.txt"}, "username": {rootUser}, "signature": {sig}, "signature_expiration": {exp}}
+	req, _ := http.NewRequest("POST", c.srv.SandboxURL()+"/files?"+q.Encode(), &form)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if resp.StatusCode != 200 || string(body) != `[{"path":"/root/hello.txt","name":"hello.txt","type":"file"}]`+"\n" {
+		t.Fatalf("signed upload as root: %d %s", resp.StatusCode, body)
+	}
+
+	// Root sees it in its home, relative or absolute, and owns it.
+	st, data := c.rpcAs(sb, rootUser, "filesystem.Filesystem/ListDir", map[string]any{"path": "", "depth": 1})
+	wantStatus(t, "list root's home", st, data, http.StatusOK)
+	var hello *entryJSON
+	for _, e := range decode[struct{ Entries []entryJSON }](t, data).Entries {
+		if e.Name == "hello.txt" {
+			hello = &e
+		}
+	}
+	if hello == nil || hello.Path != "/root/hello.txt" || hello.Owner != rootUser || hello.Group != rootUser {
+		t.Fatalf("root's home lists %s", data)
+	}
+	if e := c.stat(sb, "/root"); e.Owner != rootUser || e.Type != "FILE_TYPE_DIRECTORY" {
+		t.Fatalf("/root: %+v", e)
+	}
+	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/files?path=hello.txt&username=root", nil, envdHeaders(sb))
+	if st != 200 || string(data) != "file content" {
+		t.Fatalf("download as root: %d %q", st, data)
+	}
+	if st, _ := c.download(sb, "hello.txt"); st != 404 {
+		t.Fatalf("user's relative hello.txt: %d, want 404 (it is in /root)", st)
+	}
+
+	// Directories envd creates for root are root's; user's stay user's.
+	st, data = c.rpcAs(sb, rootUser, "filesystem.Filesystem/MakeDir", map[string]any{"path": "made/deeper"})
+	if st != 200 || !strings.Contains(string(data), `"path":"/root/made/deeper"`) || !strings.Contains(string(data), `"owner":"root"`) {
+		t.Fatalf("makedir as root: %d %s", st, data)
+	}
+	if e := c.stat(sb, "/root/made"); e.Owner != rootUser {
+		t.Fatalf("parent made for root: %+v", e)
+	}
+	st, data = c.upload(sb, "/root/made/by-user.txt", strings.NewReader("u"), nil)
+	wantStatus(t, "upload as user", st, data, http.StatusOK)
+	if e := c.stat(sb, "/root/made/by-user.txt"); e.Owner != defaultUser {
+		t.Fatalf("file uploaded by user: %+v", e)
+	}
+	// Overwriting as user hands the file over, as envd's chown does.
+	c.upload(sb, "/root/hello.txt", strings.NewReader("mine now"), nil)
+	if e := c.stat(sb, "/root/hello.txt"); e.Owner != defaultUser {
+		t.Fatalf("root's file overwritten by user: %+v", e)
+	}
+}
