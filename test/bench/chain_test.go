@@ -60,8 +60,10 @@ resource "e2b_sandbox_command" "c" {
 	return cfg
 }
 
-// timeConfig is the same graph as time_static resources chained by triggers:
-// a framework provider that makes no API calls.
+// timeConfig is the same graph as time_static resources chained by triggers,
+// with the same references (each command refers to its sandbox and its file,
+// and every reference makes the CLI decode the whole resource it names): a
+// framework provider that makes no API calls.
 var timeConfig = fmt.Sprintf(`
 terraform {
   required_providers {
@@ -80,7 +82,7 @@ resource "time_static" "f" {
 
 resource "time_static" "c" {
   count    = %[1]d
-  triggers = { f = time_static.f[count.index].id }
+  triggers = { s = time_static.s[count.index].id, f = time_static.f[count.index].id }
 }
 `, chains, timeProviderAddress)
 
@@ -98,7 +100,7 @@ resource "terraform_data" "f" {
 
 resource "terraform_data" "c" {
   count = %[1]d
-  input = terraform_data.f[count.index].id
+  input = [terraform_data.s[count.index].id, terraform_data.f[count.index].id]
 }
 `, chains)
 
