@@ -28,10 +28,13 @@ func SilenceDiscardedLogs() {
 	if !LogsDiscarded() {
 		return
 	}
-	// The levels terraform-plugin-go and terraform-plugin-framework read for the SDK, its protocol
-	// and framework subsystems, and the provider's own logger (TF_LOG_PROVIDER_<type>).
-	for _, name := range []string{"TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK", "TF_LOG_PROVIDER_E2B"} {
+	for _, name := range silencedLogLevels {
 		_ = os.Setenv(name, "OFF")
 	}
 	logsOff.Store(true)
 }
+
+// silencedLogLevels are the levels terraform-plugin-go and terraform-plugin-framework read for
+// the SDK, its protocol and framework subsystems, and the provider's own logger
+// (TF_LOG_PROVIDER_<type>).
+var silencedLogLevels = []string{"TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK", "TF_LOG_PROVIDER_E2B"}

@@ -163,13 +163,19 @@ func resolveSandboxPath(p, user string) string {
 }
 
 // ModifyPlan computes sha256 and size from the configuration, hashing a local
-// source file, so content changes (and edited source files) show in the plan.
+// source file, so content changes (and edited source files) show in the plan. It reads and
+// writes only the attributes involved.
 func (r *sandboxFileResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return
 	}
 	var plan sandboxFileModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	for _, a := range []struct {
+		name string
+		to   *types.String
+	}{{"content", &plan.Content}, {"content_base64", &plan.ContentBase64}, {"source", &plan.Source}} {
+		resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root(a.name), a.to)...)
+	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -186,5 +192,6 @@ func (r *sandboxFileResource) ModifyPlan(ctx context.Context, req resource.Modif
 		plan.SHA256 = types.StringValue(sum)
 		plan.Size = types.Int64Value(size)
 	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("sha256"), plan.SHA256)...)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("size"), plan.Size)...)
 }
