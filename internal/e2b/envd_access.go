@@ -50,6 +50,13 @@ func (c *Client) EnvdFromSealed(sandboxID, user string, sealed []byte) (envd *En
 	return c.Envd(EnvdTarget{SandboxID: sandboxID, AccessToken: a.Token, Domain: a.Domain, User: user}), true
 }
 
+// KeepAccess lets the client reuse this Envd's access for its sandbox, so that SandboxEnvd
+// needs no control-plane read. Call it once a call through an Envd from EnvdFromSealed worked:
+// the access is then as good as one just read.
+func (e *Envd) KeepAccess() {
+	e.c.sandboxes.put(e.t.SandboxID, envdAccess{token: e.t.AccessToken, domain: e.t.Domain})
+}
+
 type sealedAccess struct {
 	Token  string `json:"t"`
 	Domain string `json:"d"`

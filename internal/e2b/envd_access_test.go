@@ -38,6 +38,17 @@ func TestEmulatorSealedEnvdAccess(t *testing.T) {
 	if got := e.srv.Counters().Requests; got["GET /sandboxes/{id}"] != 0 {
 		t.Fatalf("opening the sealed access read the sandbox: %v", got)
 	}
+	if got := fresh.SealedEnvdAccess(sb.SandboxID); got != nil {
+		t.Error("a client that never saw the sandbox sealed an access for it")
+	}
+	// Once it worked and is kept, the client reaches the sandbox without a read.
+	envd.KeepAccess()
+	if _, err := fresh.SandboxEnvd(e.ctx, sb.SandboxID, ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.srv.Counters().Requests; got["GET /sandboxes/{id}"] != 0 {
+		t.Fatalf("a kept access was read again: %v", got)
+	}
 
 	if _, ok := fresh.EnvdFromSealed(other.SandboxID, "", sealed); ok {
 		t.Error("the access of one sandbox opened for another")
@@ -53,9 +64,6 @@ func TestEmulatorSealedEnvdAccess(t *testing.T) {
 	damaged[len(damaged)-1] ^= 1
 	if _, ok := fresh.EnvdFromSealed(sb.SandboxID, "", damaged); ok {
 		t.Error("a damaged sealed access opened")
-	}
-	if got := fresh.SealedEnvdAccess(sb.SandboxID); got != nil {
-		t.Error("a client that never saw the sandbox sealed an access for it")
 	}
 	if err := e.c.PauseSandbox(e.ctx, sb.SandboxID); err != nil {
 		t.Fatal(err)

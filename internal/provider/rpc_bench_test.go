@@ -114,3 +114,18 @@ func BenchmarkRPCPlanChain(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRPCGetProviderSchema is what every provider process the CLI starts pays first.
+func BenchmarkRPCGetProviderSchema(b *testing.B) {
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		ps, err := providerserver.NewProtocol6WithError(New("bench")())()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := ps.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -462,6 +462,7 @@ func (r *sandboxFileResource) withEnvd(ctx context.Context, private privateState
 	if envd := sealedEnvd(ctx, client, private, sandboxID, user); envd != nil {
 		err := call(envd)
 		if err == nil {
+			envd.KeepAccess() // A command run next in this sandbox needs no lookup either.
 			sealed, _ := getSealedAccess(ctx, private)
 			return sealed, diags
 		}

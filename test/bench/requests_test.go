@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"maps"
+	"strings"
 	"testing"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
@@ -26,6 +27,15 @@ var (
 		"GET /sandboxes/{id}":              1,
 		"envd /filesystem.Filesystem/Stat": 1,
 	}
+	// Changing the files' content refreshes like a plan, writes each file again in place through
+	// the access sealed in its private state, and runs each command again (its trigger changed)
+	// through the same access, which the write has just proven.
+	wantUpdate = map[string]int{
+		"GET /sandboxes/{id}":              1,
+		"envd /filesystem.Filesystem/Stat": 1,
+		"envd POST /files":                 1,
+		"envd /process.Process/Start":      1,
+	}
 	// A destroy refreshes like a plan, removes the file through the access sealed in its private
 	// state (rm -f started in the sandbox) and kills the sandbox.
 	wantDestroy = map[string]int{
@@ -36,7 +46,7 @@ var (
 	}
 )
 
-// TestRequestsPerChain applies, plans and destroys 50 chains of sandbox → file → command at
+// TestRequestsPerChain applies, plans, changes and destroys 50 chains of sandbox → file → command at
 // -parallelism=10 with the real CLI and checks every request the emulator counted.
 func TestRequestsPerChain(t *testing.T) {
 	ctx := context.Background()
@@ -47,15 +57,21 @@ func TestRequestsPerChain(t *testing.T) {
 	t.Cleanup(func() { _ = srv.Close() })
 	ws := harness.NewWorkspace(t, srv)
 	ws.Write("main.tf", chainConfig(chains, true))
+	changed := strings.Replace(chainConfig(chains, true), `"sandbox ${count.index}\n"`, `"sandbox ${count.index}, changed\n"`, 1)
 	for _, phase := range []struct {
-		name string
-		args []string
-		want map[string]int
+		name   string
+		config string
+		args   []string
+		want   map[string]int
 	}{
-		{"apply", []string{"apply", "-auto-approve"}, wantApply},
-		{"plan", []string{"plan", "-detailed-exitcode"}, wantPlan},
-		{"destroy", []string{"destroy", "-auto-approve"}, wantDestroy},
+		{"apply", "", []string{"apply", "-auto-approve"}, wantApply},
+		{"plan", "", []string{"plan", "-detailed-exitcode"}, wantPlan},
+		{"update", changed, []string{"apply", "-auto-approve"}, wantUpdate},
+		{"destroy", "", []string{"destroy", "-auto-approve"}, wantDestroy},
 	} {
+		if phase.config != "" {
+			ws.Write("main.tf", phase.config)
+		}
 		srv.ResetCounters()
 		r := ws.Run(ctx, append(phase.args, "-no-color", "-input=false", parallelism)...)
 		if r.Err != nil {
