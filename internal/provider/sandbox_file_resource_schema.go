@@ -38,10 +38,13 @@ func (r *sandboxFileResource) Schema(_ context.Context, _ resource.SchemaRequest
 			"bytes; changing them rewrites the file in place (parent directories are created). Changes made inside " +
 			"the sandbox show up in the next plan: a file that was edited plans a rewrite (its `sha256` differs), " +
 			"one that was deleted plans a re-create. To stay cheap for large files, refresh compares size and " +
-			"modification time first and downloads the file to hash it only when one of them changed. When the " +
+			"modification time first and downloads the file to hash it only when one of them changed; a write " +
+			"tags the file with its sha256 as file metadata (`terraform-sha256`, envd 0.6.2+), which lets the " +
+			"first refresh after it recognise the file without a download (so an edit made in place before that " +
+			"refresh, keeping the size, goes unnoticed). When the " +
 			"sandbox itself is gone the file leaves state with a warning. It only ever manages a regular file: a path " +
 			"that became a directory fails the refresh (nothing is written over or deleted), and destroy never " +
-			"removes a directory. Import a regular file with `<sandbox_id>:<absolute path>` " +
+			"removes a directory (it runs `rm -f` in the file's directory, which cannot remove one). Import a regular file with `<sandbox_id>:<absolute path>` " +
 			"or by identity; a text file of up to 1 MiB gets its `content` filled in, so a configuration with the " +
 			"same content plans no change.",
 		Attributes: map[string]schema.Attribute{
