@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"log"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
@@ -13,6 +14,9 @@ import (
 
 // version is set at build time through -ldflags "-X main.version=...".
 var version = "dev"
+
+// leftoverKillTimeout fits in the two seconds the CLI gives a stopping provider.
+const leftoverKillTimeout = 1500 * time.Millisecond
 
 func main() {
 	var debug bool
@@ -28,6 +32,10 @@ func main() {
 		Debug:           debug,
 		ProtocolVersion: 6,
 	})
+	// The CLI has stopped the provider: kill the ephemeral sandboxes whose close never came.
+	ctx, cancel := context.WithTimeout(context.Background(), leftoverKillTimeout)
+	provider.KillLeftoverEphemeralSandboxes(ctx)
+	cancel()
 	stopProfile()
 	if err != nil {
 		log.Fatal(err)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Registry docs with tfplugindocs, offline.
+# Registry docs with tfplugindocs (pinned by tools/tfplugindocs/go.mod), offline.
 #   scripts/docs.sh generate   write docs/ from templates/, examples/ and the provider schema
 #   scripts/docs.sh check      regenerate into a temporary copy, fail on any difference, then
 #                              run `tfplugindocs validate`
@@ -9,13 +9,12 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 mode="${1:-generate}"
 
-install_tfplugindocs
 schema="$CACHE/docs/schema.json"
 mkdir -p "$CACHE/docs"
 go run -C "$ROOT" ./internal/devtools/providerschema -o "$schema"
 
 generate() { # generate PROVIDER_DIR
-  tfplugindocs generate --provider-dir "$1" --provider-name e2b --rendered-provider-name E2B \
+  tool tfplugindocs generate --provider-dir "$1" --provider-name e2b --rendered-provider-name E2B \
     --providers-schema "$schema" >"$CACHE/docs/generate.log" 2>&1 || {
     cat "$CACHE/docs/generate.log"
     die "tfplugindocs generate failed"
@@ -34,13 +33,12 @@ generate)
 check)
   work="$(mktemp -d)"
   trap 'rm -rf "$work"' EXIT
-  cp -r "$ROOT/templates" "$ROOT/examples" "$work/"
-  [ -d "$ROOT/docs" ] && cp -r "$ROOT/docs" "$work/"
+  cp -r "$ROOT/templates" "$ROOT/examples" "$ROOT/docs" "$work/"
   generate "$work"
   if ! diff -ru --exclude=.terraform "$ROOT/docs" "$work/docs"; then
     die "docs/ is out of date: run 'make docs' and commit the result"
   fi
-  if ! (cd "$ROOT" && tfplugindocs validate --provider-name e2b --providers-schema "$schema") >"$CACHE/docs/validate.log" 2>&1; then
+  if ! (cd "$ROOT" && tool tfplugindocs validate --provider-name e2b --providers-schema "$schema") >"$CACHE/docs/validate.log" 2>&1; then
     grep -v '\[DEBUG\]' "$CACHE/docs/validate.log"
     die "tfplugindocs validate failed"
   fi

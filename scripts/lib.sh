@@ -1,42 +1,37 @@
 # Shared helpers for the scripts in this folder. Source it; do not run it.
-# Everything built or installed goes to ignored folders: bin/ and .cache/.
+# Builds go to ignored folders (bin/tofu, .cache/); the pinned Go tools to Go's build cache.
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CACHE="$ROOT/.cache"
-TOOLS_BIN="$CACHE/bin"
+EMULATOR_BIN="$CACHE/bin/e2b-emulator"
 PROVIDER_DIR="$CACHE/provider"            # holds terraform-provider-e2b for dev_overrides
 PROVIDER_BIN="$PROVIDER_DIR/terraform-provider-e2b"
 TOFU="$ROOT/bin/tofu"
-
-# Pinned tool versions (see ../shared/docs/toolchain.md for why these).
-TFPLUGINDOCS_VERSION=v0.25.0
-GOLANGCI_LINT_VERSION=v2.15.0
-GORELEASER_VERSION=v2.16.0
 
 # Never read the user's CLI config (a missing one breaks OpenTofu's version output,
 # and dev_overrides or plugin caches in it would change what is tested).
 export TF_CLI_CONFIG_FILE=/dev/null
 export CHECKPOINT_DISABLE=1
-export PATH="$TOOLS_BIN:$PATH"
 
 say() { printf '==> %s\n' "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
-# install_tool NAME MODULE VERSION: go install into .cache/bin unless that version is there.
-install_tool() {
-  local name=$1 module=$2 version=$3 stamp="$TOOLS_BIN/.$1.version"
-  if [ -x "$TOOLS_BIN/$name" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$version" ]; then
-    return 0
-  fi
-  say "installing $name $version (one time; goreleaser takes about 4 minutes)"
-  mkdir -p "$TOOLS_BIN"
-  GOBIN="$TOOLS_BIN" GOFLAGS=-buildvcs=false go install "$module@$version"
-  echo "$version" >"$stamp"
+# The Go tools the scripts run, each pinned as the `tool` of its own module: tools/NAME/go.mod
+# (its go.sum fixes the version). tools/go.mod pins OpenTofu, which build_tofu builds.
+GO_TOOLS=(gotestsum tfplugindocs golangci-lint goreleaser)
+
+# tool_bin NAME: the path of a pinned tool, built into Go's build cache on first use.
+tool_bin() { go -C "$ROOT" tool -modfile="tools/$1/go.mod" -n "$1"; }
+
+# tool NAME ARGS...: run a pinned tool in the current directory.
+tool() {
+  local bin
+  bin="$(tool_bin "$1")" || die "could not build $1 from tools/$1/go.mod"
+  "$bin" "${@:2}"
 }
 
-install_tfplugindocs() { install_tool tfplugindocs github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs "$TFPLUGINDOCS_VERSION"; }
-install_golangci_lint() { install_tool golangci-lint github.com/golangci/golangci-lint/v2/cmd/golangci-lint "$GOLANGCI_LINT_VERSION"; }
-install_goreleaser() { install_tool goreleaser github.com/goreleaser/goreleaser/v2 "$GORELEASER_VERSION"; }
+# tool_version NAME: the tool's package and the module version go.sum pins.
+tool_version() { go -C "$ROOT" list -modfile="tools/$1/go.mod" -f '{{.ImportPath}} {{.Module.Version}}' tool; }
 
 # build_tofu: build bin/tofu from the tools module when missing or when the
 # module files changed since the last build (a stamp holds their hash).
@@ -53,6 +48,20 @@ build_tofu() {
     -o "$TOFU.tmp" github.com/opentofu/opentofu/cmd/tofu
   mv "$TOFU.tmp" "$TOFU"
   echo "$want" >"$stamp"
+}
+
+# cli_at_least CLI OPENTOFU_MIN TERRAFORM_MIN: succeeds when CLI is OpenTofu or
+# Terraform at least that version (major.minor).
+cli_at_least() {
+  local name version major minor min
+  read -r name version < <("$1" version 2>/dev/null) || return 1
+  case "$name" in
+  OpenTofu) min=$2 ;;
+  Terraform) min=$3 ;;
+  *) return 1 ;;
+  esac
+  IFS=. read -r major minor _ <<<"${version#v}"
+  [ "$major" -gt "${min%.*}" ] || { [ "$major" -eq "${min%.*}" ] && [ "$minor" -ge "${min#*.}" ]; }
 }
 
 # build_provider: the provider binary used by dev_overrides, docs and examples.
@@ -83,4 +92,37 @@ spec_env() {
     E2B_SPEC_DIR="$(cd "$ROOT/../shared/e2b-spec" && pwd)"
     export E2B_SPEC_DIR
   fi
+}
+
+# start_emulator DIR: build and start the emulator on a random local port (log in
+# DIR/emulator.log) and export the E2B_* variables it writes to DIR/emulator.env.
+# Callers trap EXIT to stop_emulator.
+EMULATOR_PID=""
+start_emulator() {
+  local dir=$1
+  go build -C "$ROOT" -o "$EMULATOR_BIN" ./cmd/e2b-emulator
+  rm -f "$dir/emulator.env"
+  "$EMULATOR_BIN" -addr 127.0.0.1:0 -env-file "$dir/emulator.env" >"$dir/emulator.log" 2>&1 &
+  EMULATOR_PID=$!
+  for _ in $(seq 1 300); do
+    [ -s "$dir/emulator.env" ] && break
+    kill -0 "$EMULATOR_PID" 2>/dev/null || { cat "$dir/emulator.log"; die "the emulator exited"; }
+    sleep 0.1
+  done
+  [ -s "$dir/emulator.env" ] || die "the emulator did not start within 30 s (log: $dir/emulator.log)"
+  set -a
+  # shellcheck disable=SC1091
+  source "$dir/emulator.env"
+  set +a
+}
+
+# stop_emulator: SIGTERM (the emulator then kills its sandbox processes), SIGKILL after 10 s.
+stop_emulator() {
+  if [ -n "$EMULATOR_PID" ] && kill -0 "$EMULATOR_PID" 2>/dev/null; then
+    kill -TERM "$EMULATOR_PID" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 "$EMULATOR_PID" 2>/dev/null || break; sleep 0.2; done
+    kill -KILL "$EMULATOR_PID" 2>/dev/null || true
+    wait "$EMULATOR_PID" 2>/dev/null || true
+  fi
+  EMULATOR_PID=""
 }

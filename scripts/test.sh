@@ -2,7 +2,7 @@
 # The whole test suite, stage by stage, with a timing summary at the end.
 #   scripts/test.sh                 every stage (what `make test` and CI run)
 #   scripts/test.sh vet gotest ...  only the named stages
-# Stages: tools vet gotest terraform conformance docs examples lint release.
+# Stages: tools vet gotest terraform conformance docs examples modules lint release.
 # Every stage runs even when an earlier one failed (one run shows every
 # problem); the exit status is non-zero when any stage failed.
 set -euo pipefail
@@ -10,29 +10,41 @@ source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 spec_env
 
-ALL_STAGES=(tools vet gotest terraform conformance docs examples lint release)
+ALL_STAGES=(tools vet gotest terraform conformance docs examples modules lint release)
+COUNTS="$CACHE/test/counts" # the Go test counts, written by gotestsum after the run
 
+# Builds OpenTofu into bin/tofu when tools/go.mod changed, and every Go tool that
+# tools/*/go.mod pins into Go's build cache; says what each one is.
 stage_tools() {
+  local t start
   build_tofu
-  install_tfplugindocs
-  install_golangci_lint
-  install_goreleaser
-  "$TOFU" version | sed -n 1p
+  echo "tofu: $("$TOFU" version | sed -n 1p)"
+  for t in "${GO_TOOLS[@]}"; do
+    start=$SECONDS
+    tool_bin "$t" >/dev/null
+    echo "$t: $(tool_version "$t") ($((SECONDS - start)) s)"
+  done
 }
 
-stage_vet() { go vet ./...; }
+stage_vet() {
+  go vet ./...
+  go mod tidy -diff || die "go.mod or go.sum is not tidy: run 'go mod tidy'"
+}
 
 # Unit and acceptance tests in one `go test` run: TF_ACC=1 turns the
 # acceptance tests on, against bin/tofu and the in-process emulator.
+# gotestsum prints each package, failing tests' output and skip reasons.
 stage_gotest() {
   build_tofu
   mkdir -p "$CACHE/test"
-  rm -f "$CACHE/test/summary.txt"
-  go build -o "$CACHE/bin/gotestsummary" ./internal/devtools/gotestsummary
+  rm -f "$COUNTS"
   local status=0
   TF_ACC=1 TF_ACC_TERRAFORM_PATH="$TOFU" TF_ACC_PROVIDER_NAMESPACE=e2b-terraform \
-    go test -json -count=1 -timeout "${GO_TEST_TIMEOUT:-40m}" ${GO_TEST_FLAGS:-} ./... 2>&1 |
-    "$CACHE/bin/gotestsummary" -log "$CACHE/test/go-test.log" | tee "$CACHE/test/summary.txt" || status=$?
+    tool gotestsum --format pkgname-and-test-fails --format-hide-empty-pkg \
+    --jsonfile "$CACHE/test/go-test.json" \
+    --post-run-command "bash -c 'echo \$TESTS_TOTAL \$TESTS_FAILED \$TESTS_SKIPPED \$TESTS_ERRORS >$COUNTS'" \
+    -- -count=1 -timeout "${GO_TEST_TIMEOUT:-40m}" ${GO_TEST_FLAGS:-} ./... || status=$?
+  tool gotestsum --raw-command --format standard-verbose -- cat "$CACHE/test/go-test.json" >"$CACHE/test/go-test.log" 2>&1 || true
   echo "full verbose log: .cache/test/go-test.log"
   return "$status"
 }
@@ -51,23 +63,16 @@ stage_terraform() {
     go test -count=1 -timeout "${GO_TEST_TIMEOUT:-40m}" ./internal/provider/
 }
 
-stage_conformance() {
-  [ -f conformance/run.sh ] || die "conformance/run.sh is missing"
-  bash conformance/run.sh
-}
+stage_conformance() { bash conformance/run.sh; }
 
 stage_docs() { bash scripts/docs.sh check; }
 stage_examples() { bash scripts/examples.sh; }
-
-stage_lint() {
-  install_golangci_lint
-  golangci-lint run ./...
-}
+stage_modules() { bash scripts/modules.sh; }
+stage_lint() { tool golangci-lint run ./...; }
 
 stage_release() {
-  install_goreleaser
-  goreleaser check
-  goreleaser build --snapshot --clean --single-target
+  tool goreleaser check
+  tool goreleaser build --snapshot --clean --single-target
 }
 
 stages=("$@")
@@ -108,8 +113,14 @@ if [ "$failures" -gt 0 ]; then
 else
   echo "all ${#results[@]} stages passed"
 fi
-# The Go test count closes the output: it is the figure that matters.
+# The Go test count closes the output: it is the figure that matters. Packages
+# that did not build count as failed tests.
 if [[ " ${stages[*]} " == *" gotest "* ]]; then
-  grep -E '^tests: ' "$CACHE/test/summary.txt" 2>/dev/null || echo "tests: no go test summary (the run did not finish)"
+  if read -r total failed skipped errors 2>/dev/null <"$COUNTS"; then
+    echo "tests: $((total - failed - skipped)) passed, $((failed + errors)) failed, $skipped skipped"
+  else
+    echo "go test did not finish"
+    echo "tests: 0 passed, 1 failed"
+  fi
 fi
 [ "$failures" -eq 0 ]

@@ -5,8 +5,8 @@ package emulator
 // (this also catches daemons that left their process group).
 
 // trackLocked records a new command's group and namespace. Caller holds pt.mu.
-func (pt *processTable) trackLocked(pid int) {
-	pt.groups[pid] = struct{}{}
+func (pt *processTable) trackLocked(pid int, start uint64) {
+	pt.groups[pid] = start
 	if !pt.sb.srv.isolate {
 		return
 	}
@@ -37,10 +37,11 @@ func (pt *processTable) pruneMembersIn(procs []procEntry) {
 			liveNS[p.ns] = true
 		}
 	}
+	starts := startsOf(procs)
 	pt.mu.Lock()
 	defer pt.mu.Unlock()
-	for g := range pt.groups {
-		if !liveGroups[g] {
+	for g, start := range pt.groups {
+		if !liveGroups[g] || !leaderIs(starts, g, start) {
 			delete(pt.groups, g)
 		}
 	}
@@ -54,11 +55,13 @@ func (pt *processTable) pruneMembersIn(procs []procEntry) {
 
 // membersIn picks the sandbox's processes out of a host scan.
 func (pt *processTable) membersIn(procs []procEntry) []procEntry {
+	starts := startsOf(procs)
 	pt.mu.Lock()
 	defer pt.mu.Unlock()
 	var out []procEntry
 	for _, p := range procs {
-		_, inGroup := pt.groups[p.pgrp]
+		start, tracked := pt.groups[p.pgrp]
+		inGroup := tracked && leaderIs(starts, p.pgrp, start)
 		_, inNS := pt.mntNS[p.ns]
 		if inGroup || (p.ns != "" && inNS) {
 			out = append(out, p)
@@ -72,13 +75,13 @@ func (pt *processTable) signalAll(sig signalKind) {
 	procs := scanProcs(pt.sb.srv.isolate)
 	pt.pruneMembersIn(procs)
 	pt.mu.Lock()
-	groups := make([]int, 0, len(pt.groups))
-	for g := range pt.groups {
-		groups = append(groups, g)
+	groups := make(map[int]uint64, len(pt.groups))
+	for g, start := range pt.groups {
+		groups[g] = start
 	}
 	pt.mu.Unlock()
-	for _, g := range groups {
-		killGroup(g, sig)
+	for g, start := range groups {
+		killGroup(g, start, sig)
 	}
 	for _, p := range pt.membersIn(procs) {
 		killPID(p.pid, sig)
@@ -102,4 +105,22 @@ func (pt *processTable) killAll() {
 	for _, p := range procs {
 		p.closeStdin()
 	}
+}
+
+// startsOf maps each scanned pid to its start time.
+func startsOf(procs []procEntry) map[int]uint64 {
+	m := make(map[int]uint64, len(procs))
+	for _, p := range procs {
+		m[p.pid] = p.start
+	}
+	return m
+}
+
+// leaderIs reports whether group g is still the one whose leader started at
+// start: its leader is gone (the kernel keeps the ID while members live) or
+// is that very process. A leader that started at another time means the ID
+// was handed out again and the group belongs to someone else.
+func leaderIs(starts map[int]uint64, g int, start uint64) bool {
+	s, present := starts[g]
+	return !present || s == start
 }

@@ -60,6 +60,7 @@ func (sub *subscriber) close() { sub.once.Do(func() { close(sub.done) }) }
 // process is one command started through Process/Start.
 type process struct {
 	pid    uint32
+	start  uint64 // start time (clock ticks after boot): pid and start name this process alone
 	tag    string
 	config processConfig
 
@@ -83,12 +84,12 @@ type processTable struct {
 	sb     *sandbox
 	mu     sync.Mutex
 	byPID  map[uint32]*process
-	groups map[int]struct{}    // process groups that may still have members
+	groups map[int]uint64      // process groups that may still have members → their leader's start time
 	mntNS  map[string]*os.File // mount namespaces (isolation mode), held open so their IDs are not reused
 }
 
 func newProcessTable(sb *sandbox) *processTable {
-	return &processTable{sb: sb, byPID: map[uint32]*process{}, groups: map[int]struct{}{}, mntNS: map[string]*os.File{}}
+	return &processTable{sb: sb, byPID: map[uint32]*process{}, groups: map[int]uint64{}, mntNS: map[string]*os.File{}}
 }
 
 // rpcError is a Connect error: a code such as "not_found" and a message.
@@ -202,7 +203,7 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, ter
 	}
 
 	p := &process{
-		pid: uint32(cmd.Process.Pid), tag: tag, config: cfg, cmd: cmd,
+		pid: uint32(cmd.Process.Pid), start: processStart(cmd.Process.Pid), tag: tag, config: cfg, cmd: cmd,
 		stdin: pio.in, hasPipe: withStdin, pty: term != nil, tty: pio.tty,
 		subs: map[*subscriber]struct{}{}, done: make(chan struct{}),
 	}
@@ -210,13 +211,13 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, ter
 	pt.mu.Lock()
 	pt.prune()
 	pt.byPID[p.pid] = p
-	pt.trackLocked(cmd.Process.Pid)
+	pt.trackLocked(cmd.Process.Pid, p.start)
 	pt.mu.Unlock()
 	pt.sb.mu.Lock()
 	killed := pt.sb.killed
 	pt.sb.mu.Unlock()
 	if killed { // the sandbox went away while this command started
-		killGroup(cmd.Process.Pid, sigKill)
+		killGroup(cmd.Process.Pid, p.start, sigKill)
 	}
 	pt.sb.addLog("info", "Process started", map[string]string{"pid": fmt.Sprint(p.pid), "cmd": cfg.Cmd})
 	go p.run(pt, pio.out, pio.errOut)
@@ -281,7 +282,7 @@ func (p *process) closeStdin() {
 
 // signalGroup signals the process's whole process group.
 func (p *process) signalGroup(sig signalKind) {
-	killGroup(int(p.pid), sig)
+	killGroup(int(p.pid), p.start, sig)
 }
 
 // prune forgets processes that ended more than exitedRetention ago. Caller holds pt.mu.

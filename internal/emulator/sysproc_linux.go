@@ -50,10 +50,30 @@ func asTerminalSession(a *syscall.SysProcAttr) *syscall.SysProcAttr {
 	return a
 }
 
-func killGroup(pgid int, sig signalKind) {
-	if pgid > 1 {
-		_ = syscall.Kill(-pgid, sig.sys()) // ESRCH: the group is gone
+// killGroup signals process group pgid, whose leader started at start (clock
+// ticks after boot, as /proc reports it). Group IDs are process IDs, and the
+// kernel hands a process ID out again once nothing uses it (pid_max can be as
+// low as 32768): a group whose leader slot now holds a process that started at
+// another time is someone else's, and is left alone.
+func killGroup(pgid int, start uint64, sig signalKind) {
+	if pgid <= 1 || !sameProcess(pgid, start) {
+		return
 	}
+	_ = syscall.Kill(-pgid, sig.sys()) // ESRCH: the group is gone
+}
+
+// sameProcess reports whether pid, if it is running, is the process that
+// started at start. A pid with no process is "the same": while any member
+// of a group lives, the kernel does not give its ID to a new process.
+func sameProcess(pid int, start uint64) bool {
+	e, ok := readProcStat(pid)
+	return !ok || e.start == start
+}
+
+// processStart is pid's start time in clock ticks after boot (0 if unknown).
+func processStart(pid int) uint64 {
+	e, _ := readProcStat(pid)
+	return e.start
 }
 
 func killPID(pid int, sig signalKind) {
@@ -105,6 +125,7 @@ type procEntry struct {
 	ns        string
 	ticks     uint64 // utime+stime
 	rss       int64  // bytes
+	start     uint64 // start time, clock ticks after boot: with pid, a process's identity
 }
 
 // scanProcs lists host processes with their group, CPU ticks, RSS and
@@ -146,8 +167,9 @@ func readProcStat(pid int) (procEntry, bool) {
 	pgrp, _ := strconv.Atoi(f[2])
 	ut, _ := strconv.ParseUint(f[11], 10, 64)
 	st, _ := strconv.ParseUint(f[12], 10, 64)
+	start, _ := strconv.ParseUint(f[19], 10, 64)
 	pages, _ := strconv.ParseInt(f[21], 10, 64)
-	return procEntry{pid: pid, pgrp: pgrp, ticks: ut + st, rss: pages * int64(os.Getpagesize())}, true
+	return procEntry{pid: pid, pgrp: pgrp, ticks: ut + st, rss: pages * int64(os.Getpagesize()), start: start}, true
 }
 
 const clockTicks = 100 // USER_HZ on Linux

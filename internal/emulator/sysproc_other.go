@@ -23,7 +23,9 @@ func sysProcAttr(bool) *syscall.SysProcAttr { return nil }
 func asTerminalSession(a *syscall.SysProcAttr) *syscall.SysProcAttr { return a }
 
 // killGroup falls back to signalling the leader only.
-func killGroup(pgid int, sig signalKind) { killPID(pgid, sig) }
+func killGroup(pgid int, _ uint64, sig signalKind) { killPID(pgid, sig) }
+
+func processStart(int) uint64 { return 0 }
 
 func killPID(pid int, sig signalKind) {
 	p, err := os.FindProcess(pid)
@@ -40,6 +42,7 @@ type procEntry struct {
 	ns        string
 	ticks     uint64
 	rss       int64
+	start     uint64
 }
 
 func holdNamespace(int) (string, *os.File) { return "", nil }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework-validators/actionvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -14,8 +15,9 @@ import (
 )
 
 var (
-	_ action.Action              = &execAction{}
-	_ action.ActionWithConfigure = &execAction{}
+	_ action.Action                     = &execAction{}
+	_ action.ActionWithConfigure        = &execAction{}
+	_ action.ActionWithConfigValidators = &execAction{}
 )
 
 // progressQueue is how many output batches may wait for Terraform to take
@@ -47,10 +49,13 @@ func (a *execAction) Schema(_ context.Context, _ action.SchemaRequest, resp *act
 			"kills the command. Needs Terraform 1.14 or later; with OpenTofu or older Terraform use the " +
 			"`e2b_sandbox_command` resource.",
 		Attributes: map[string]schema.Attribute{
-			"sandbox_id": schema.StringAttribute{MarkdownDescription: execDocs.sandboxID, Required: true, Validators: sandboxIDValidators()},
-			"command":    schema.StringAttribute{MarkdownDescription: execDocs.command, Required: true, Validators: commandValidators()},
-			"cwd":        schema.StringAttribute{MarkdownDescription: execDocs.cwd, Optional: true, Validators: []validator.String{noControlCharsValidator()}},
-			"user":       schema.StringAttribute{MarkdownDescription: execDocs.user, Optional: true, Validators: []validator.String{noControlCharsValidator()}},
+			"sandbox_id": schema.StringAttribute{MarkdownDescription: execDocs.sandboxID, Optional: true, Validators: sandboxIDValidators()},
+			"sandbox_id_wo": schema.StringAttribute{MarkdownDescription: execDocs.sandboxIDWO + " Terraform accepts ephemeral values in " +
+				"an action's configuration only in write-only attributes, so an ephemeral sandbox is named here.",
+				Optional: true, WriteOnly: true, Validators: sandboxIDValidators()},
+			"command": schema.StringAttribute{MarkdownDescription: execDocs.command, Required: true, Validators: commandValidators()},
+			"cwd":     schema.StringAttribute{MarkdownDescription: execDocs.cwd, Optional: true, Validators: []validator.String{noControlCharsValidator()}},
+			"user":    schema.StringAttribute{MarkdownDescription: execDocs.user, Optional: true, Validators: []validator.String{noControlCharsValidator()}},
 			"timeout": schema.StringAttribute{MarkdownDescription: execDocs.timeout, Optional: true,
 				CustomType: timetypes.GoDurationType{}, Validators: execTimeoutValidators()},
 			"env": schema.MapAttribute{MarkdownDescription: execDocs.env + " Write-only: accepts ephemeral values and is never stored.",
@@ -65,6 +70,10 @@ func (a *execAction) Configure(_ context.Context, req action.ConfigureRequest, r
 	data, diags := providerDataFrom(req.ProviderData)
 	resp.Diagnostics.Append(diags...)
 	a.data = data
+}
+
+func (a *execAction) ConfigValidators(_ context.Context) []action.ConfigValidator {
+	return []action.ConfigValidator{actionvalidator.ExactlyOneOf(exactlyOneSandboxID...)}
 }
 
 func (a *execAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {

@@ -25,6 +25,12 @@ type protoProvider struct {
 // newProtoProvider configures a provider server against the emulator.
 func newProtoProvider(t *testing.T, srv *emulator.Server) *protoProvider {
 	t.Helper()
+	return newProtoProviderAt(t, srv, srv.APIURL())
+}
+
+// newProtoProviderAt is newProtoProvider with the control plane at apiURL (a proxy to srv).
+func newProtoProviderAt(t *testing.T, srv *emulator.Server, apiURL string) *protoProvider {
+	t.Helper()
 	ps, err := providerserver.NewProtocol6WithError(New("test")())()
 	if err != nil {
 		t.Fatal(err)
@@ -38,7 +44,7 @@ func newProtoProvider(t *testing.T, srv *emulator.Server) *protoProvider {
 	p.noErrors("GetProviderSchema", schema.Diagnostics)
 	cfg := p.dynamicValue(schema.Provider.ValueType(), map[string]tftypes.Value{
 		"api_key":        tftypes.NewValue(tftypes.String, srv.APIKey()),
-		"api_url":        tftypes.NewValue(tftypes.String, srv.APIURL()),
+		"api_url":        tftypes.NewValue(tftypes.String, apiURL),
 		"sandbox_url":    tftypes.NewValue(tftypes.String, srv.SandboxURL()),
 		"retry_wait_min": tftypes.NewValue(tftypes.String, "10ms"),
 		"retry_wait_max": tftypes.NewValue(tftypes.String, "200ms"),

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -24,21 +25,24 @@ const (
 // execModel is one command run as both the e2b_exec action and the e2b_sandbox_command resource
 // take it; their models embed it.
 type execModel struct {
-	SandboxID types.String         `tfsdk:"sandbox_id"`
-	Command   types.String         `tfsdk:"command"`
-	Cwd       types.String         `tfsdk:"cwd"`
-	Env       types.Map            `tfsdk:"env"`
-	User      types.String         `tfsdk:"user"`
-	Stdin     types.String         `tfsdk:"stdin"`
-	Timeout   timetypes.GoDuration `tfsdk:"timeout"`
+	SandboxID   types.String         `tfsdk:"sandbox_id"`
+	SandboxIDWO types.String         `tfsdk:"sandbox_id_wo"`
+	Command     types.String         `tfsdk:"command"`
+	Cwd         types.String         `tfsdk:"cwd"`
+	Env         types.Map            `tfsdk:"env"`
+	User        types.String         `tfsdk:"user"`
+	Stdin       types.String         `tfsdk:"stdin"`
+	Timeout     timetypes.GoDuration `tfsdk:"timeout"`
 }
 
 // execDocs describe the inputs both command types take, so both document them alike.
 var execDocs = struct {
-	sandboxID, command, cwd, user, timeout, env, stdin string
+	sandboxID, sandboxIDWO, command, cwd, user, timeout, env, stdin string
 }{
-	sandboxID: "ID of the sandbox to run the command in.",
-	command:   "Shell command, run with `bash -l -c`.",
+	sandboxID: "ID of the sandbox to run the command in. Exactly one of `sandbox_id` and `sandbox_id_wo` is required.",
+	sandboxIDWO: "ID of the sandbox to run the command in, write-only: it accepts an ephemeral value such as " +
+		"`ephemeral.e2b_sandbox.run.id` and is never stored. Needs Terraform 1.11+ or OpenTofu 1.11+.",
+	command: "Shell command, run with `bash -l -c`.",
 	cwd: "Working directory: absolute, `~/…`, or relative to the user's home. " +
 		"Defaults to the template's working directory or the user's home.",
 	user: "User to run the command as, e.g. `root`. Defaults to the template's user (`user`).",
@@ -55,6 +59,17 @@ func execTimeoutValidators() []validator.String {
 }
 
 func (m execModel) timeout() time.Duration { return durationOr(m.Timeout, defaultExecTimeout) }
+
+// sandboxID is the write-only sandbox ID when it is set, else the stored one.
+func (m execModel) sandboxID() string {
+	if !m.SandboxIDWO.IsNull() {
+		return m.SandboxIDWO.ValueString()
+	}
+	return m.SandboxID.ValueString()
+}
+
+// exactlyOneSandboxID is the rule both command types check at validation.
+var exactlyOneSandboxID = []path.Expression{path.MatchRoot("sandbox_id"), path.MatchRoot("sandbox_id_wo")}
 
 // request builds the client's request; onOutput may be nil.
 func (m execModel) request(ctx context.Context, maxOutput int, onOutput func(e2b.OutputBatch)) (e2b.ExecRequest, diag.Diagnostics) {

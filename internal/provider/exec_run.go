@@ -28,7 +28,7 @@ func runExec(ctx context.Context, data *ProviderData, m execModel, maxOutput int
 	if diags.HasError() {
 		return nil, diags
 	}
-	sandboxID := m.SandboxID.ValueString()
+	sandboxID := m.sandboxID()
 	envd, err := client.SandboxEnvd(ctx, sandboxID, m.User.ValueString())
 	if err != nil {
 		diags.Append(sandboxLookupDiagnostic("Could not run command", sandboxID, err))
@@ -79,7 +79,7 @@ func envdDiagnostic(summary, sandboxID string, err error) diag.Diagnostic {
 // failedCommandDiagnostic describes a non-zero exit or a timeout.
 func failedCommandDiagnostic(m execModel, res *e2b.ExecResult) diag.Diagnostic {
 	var b strings.Builder
-	command, sandboxID, timeout := quoteCommand(m.Command.ValueString()), m.SandboxID.ValueString(), shortDuration(m.timeout())
+	command, sandboxID, timeout := quoteCommand(m.Command.ValueString()), m.sandboxID(), shortDuration(m.timeout())
 	if res.TimedOut {
 		fmt.Fprintf(&b, "The command %s in sandbox %q did not finish within its timeout of %s and was killed (SIGKILL); "+
 			"it is reported with exit code %d.", command, sandboxID, timeout, res.ExitCode)

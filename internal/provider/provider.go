@@ -13,8 +13,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int32validator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/list"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -25,15 +27,15 @@ import (
 )
 
 var (
-	_ provider.Provider                   = &e2bProvider{}
-	_ provider.ProviderWithFunctions      = &e2bProvider{}
-	_ provider.ProviderWithActions        = &e2bProvider{}
-	_ provider.ProviderWithListResources  = &e2bProvider{}
-	_ provider.ProviderWithValidateConfig = &e2bProvider{}
+	_ provider.Provider                       = &e2bProvider{}
+	_ provider.ProviderWithFunctions          = &e2bProvider{}
+	_ provider.ProviderWithActions            = &e2bProvider{}
+	_ provider.ProviderWithListResources      = &e2bProvider{}
+	_ provider.ProviderWithValidateConfig     = &e2bProvider{}
+	_ provider.ProviderWithEphemeralResources = &e2bProvider{}
 )
 
-// frameworkVersion is reported in the user agent: the version linked in, as recorded in the
-// build information, else the version go.mod pins.
+// frameworkVersion is reported in the user agent: the version linked in, as the build records it.
 var frameworkVersion = func() string {
 	if info, ok := debug.ReadBuildInfo(); ok {
 		for _, dep := range info.Deps {
@@ -42,7 +44,7 @@ var frameworkVersion = func() string {
 			}
 		}
 	}
-	return "1.19.0"
+	return "unknown"
 }()
 
 // Environment variables read when the matching provider attribute is not set.
@@ -165,7 +167,7 @@ func (p *e2bProvider) ValidateConfig(ctx context.Context, req provider.ValidateC
 	}
 	lo, hi := durationOr(cfg.RetryWaitMin, 0), durationOr(cfg.RetryWaitMax, 0)
 	if lo > 0 && hi > 0 && lo > hi {
-		resp.Diagnostics.AddAttributeError(pathRoot("retry_wait_min"), "Invalid retry settings",
+		resp.Diagnostics.AddAttributeError(path.Root("retry_wait_min"), "Invalid retry settings",
 			fmt.Sprintf("retry_wait_min (%s) must not be longer than retry_wait_max (%s).",
 				cfg.RetryWaitMin.ValueString(), cfg.RetryWaitMax.ValueString()))
 	}
@@ -254,6 +256,13 @@ func (p *e2bProvider) DataSources(_ context.Context) []func() datasource.DataSou
 		NewSandboxMetricsDataSource,
 		NewSandboxLogsDataSource,
 		NewSnapshotsDataSource,
+	}
+}
+
+func (p *e2bProvider) EphemeralResources(_ context.Context) []func() ephemeral.EphemeralResource {
+	return []func() ephemeral.EphemeralResource{
+		NewSandboxEphemeralResource,
+		NewSandboxAccessEphemeralResource,
 	}
 }
 

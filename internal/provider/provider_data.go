@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
@@ -70,6 +69,3 @@ func providerDataFrom(v any) (*ProviderData, diag.Diagnostics) {
 	}
 	return data, diags
 }
-
-// pathRoot is a short alias used by schema code.
-func pathRoot(name string) path.Path { return path.Root(name) }

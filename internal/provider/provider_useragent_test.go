@@ -63,6 +63,8 @@ func TestProviderUserAgent(t *testing.T) {
 	if len(agents) == 0 {
 		t.Fatal("no request reached the API")
 	}
+	// A test binary records no dependency versions, so frameworkVersion is "unknown" here; a
+	// provider binary records the one linked in.
 	for _, want := range []string{"terraform-provider-e2b/1.2.3", "terraform-plugin-framework/" + frameworkVersion, "terraform/1.12.6"} {
 		if !strings.Contains(agents[0], want) {
 			t.Errorf("user agent %q lacks %q", agents[0], want)

@@ -3,9 +3,12 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int32validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
@@ -23,8 +26,9 @@ import (
 )
 
 var (
-	_ resource.Resource              = &sandboxCommandResource{}
-	_ resource.ResourceWithConfigure = &sandboxCommandResource{}
+	_ resource.Resource                     = &sandboxCommandResource{}
+	_ resource.ResourceWithConfigure        = &sandboxCommandResource{}
+	_ resource.ResourceWithConfigValidators = &sandboxCommandResource{}
 )
 
 const (
@@ -45,6 +49,7 @@ type sandboxCommandResource struct {
 // settings and the record of the run.
 type sandboxCommandModel struct {
 	execModel
+	EnvWO            types.Map    `tfsdk:"env_wo"`
 	ID               types.String `tfsdk:"id"`
 	Triggers         types.Map    `tfsdk:"triggers"`
 	MaxOutputBytes   types.Int32  `tfsdk:"max_output_bytes"`
@@ -81,8 +86,12 @@ func (r *sandboxCommandResource) Schema(_ context.Context, _ resource.SchemaRequ
 				Computed:            true,
 				PlanModifiers:       keepStr,
 			},
-			"sandbox_id": schema.StringAttribute{MarkdownDescription: execDocs.sandboxID, Required: true,
+			"sandbox_id": schema.StringAttribute{MarkdownDescription: execDocs.sandboxID, Optional: true,
 				PlanModifiers: replaceStr, Validators: sandboxIDValidators()},
+			"sandbox_id_wo": schema.StringAttribute{MarkdownDescription: execDocs.sandboxIDWO + " Since Terraform cannot tell " +
+				"when a write-only value changes, the command runs again only when `triggers` or another input changes; " +
+				"`triggers = { run = plantimestamp() }` runs it on every apply.",
+				Optional: true, WriteOnly: true, Validators: sandboxIDValidators()},
 			"command": schema.StringAttribute{MarkdownDescription: execDocs.command, Required: true,
 				PlanModifiers: replaceStr, Validators: commandValidators()},
 			"cwd": schema.StringAttribute{MarkdownDescription: execDocs.cwd, Optional: true,
@@ -93,6 +102,10 @@ func (r *sandboxCommandResource) Schema(_ context.Context, _ resource.SchemaRequ
 				CustomType: timetypes.GoDurationType{}, PlanModifiers: replaceStr, Validators: execTimeoutValidators()},
 			"env": schema.MapAttribute{MarkdownDescription: execDocs.env + " Sensitive.", Optional: true, Sensitive: true,
 				ElementType: types.StringType, PlanModifiers: replaceMap, Validators: envVarsValidators()},
+			"env_wo": schema.MapAttribute{MarkdownDescription: execDocs.env + " Write-only: they accept ephemeral values " +
+				"(for example tokens from `e2b_sandbox_access`) and are never stored. Merged over `env`. Changing them alone " +
+				"does not re-run the command. Needs Terraform 1.11+ or OpenTofu 1.11+.",
+				Optional: true, WriteOnly: true, ElementType: types.StringType, Validators: envVarsValidators()},
 			"stdin": schema.StringAttribute{MarkdownDescription: execDocs.stdin + " Sensitive.", Optional: true, Sensitive: true,
 				PlanModifiers: replaceStr},
 			"triggers": schema.MapAttribute{
@@ -158,23 +171,31 @@ func (r *sandboxCommandResource) Configure(_ context.Context, req resource.Confi
 	r.data = data
 }
 
+func (r *sandboxCommandResource) ConfigValidators(_ context.Context) []resource.ConfigValidator {
+	return []resource.ConfigValidator{resourcevalidator.ExactlyOneOf(exactlyOneSandboxID...)}
+}
+
 func (r *sandboxCommandResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan sandboxCommandModel
+	var plan, cfg sandboxCommandModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...) // Write-only values are only in the configuration.
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	run := plan.execModel
+	run.SandboxIDWO = cfg.SandboxIDWO
+	run.Env = mergedEnv(ctx, plan.Env, cfg.EnvWO, &resp.Diagnostics)
 	logOutput := func(b e2b.OutputBatch) {
 		tflog.Debug(ctx, "command output", map[string]any{"stream": b.Stream.String(), "text": b.Text})
 	}
-	res, diags := runExec(ctx, r.data, plan.execModel, int(plan.MaxOutputBytes.ValueInt32()), logOutput)
+	res, diags := runExec(ctx, r.data, run, int(plan.MaxOutputBytes.ValueInt32()), logOutput)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	if commandFailed(res) && !plan.AllowNonZeroExit.ValueBool() {
 		// Nothing goes into state: the next apply runs the command again.
-		resp.Diagnostics.Append(failedCommandDiagnostic(plan.execModel, res))
+		resp.Diagnostics.Append(failedCommandDiagnostic(run, res))
 		return
 	}
 	plan.ID = types.StringValue(randomHex(8))
@@ -185,6 +206,19 @@ func (r *sandboxCommandResource) Create(ctx context.Context, req resource.Create
 	plan.TotalLines = types.Int64Value(int64(res.TotalLines))
 	plan.TimedOut = types.BoolValue(res.TimedOut)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// mergedEnv is env overlaid with the write-only env_wo.
+func mergedEnv(ctx context.Context, env, writeOnly types.Map, diags *diag.Diagnostics) types.Map {
+	if writeOnly.IsNull() || writeOnly.IsUnknown() {
+		return env
+	}
+	merged, d := stringMapFrom(ctx, env)
+	diags.Append(d...)
+	over, d := stringMapFrom(ctx, writeOnly)
+	diags.Append(d...)
+	maps.Copy(merged, over)
+	return stringMapValue(merged)
 }
 
 // Read keeps the record as it is: it describes a run that already happened.

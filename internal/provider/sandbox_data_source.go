@@ -64,7 +64,8 @@ func (d *sandboxDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 			"envd_version": computed("envd version."),
 			"envd_access_token": schema.StringAttribute{
 				Computed: true, Sensitive: true,
-				MarkdownDescription: "Token for the sandbox daemon (envd), when the sandbox is secure. Sensitive.",
+				MarkdownDescription: "Token for the sandbox daemon (envd), when the sandbox is secure. Sensitive, but stored " +
+					"in state like every data source result; the `e2b_sandbox_access` ephemeral resource reads it without storing it.",
 			},
 			"domain":                computed("Domain of the sandbox's hosts (`<port>-<id>.<domain>`)."),
 			"started_at":            computedTimeAttr("Start or last resume (RFC 3339)."),

@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"time"
 
@@ -15,7 +14,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
@@ -95,23 +93,12 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 	if resp.Diagnostics.HasError() {
 		return
 	}
-
-	created, err := client.CreateSandbox(ctx, createReq)
+	// A create that timed out but made the sandbox is kept in state (tainted) rather than
+	// leaving a billed sandbox behind.
+	created, _ := createSandbox(ctx, client, createReq, lostCreate{timeout: timeout, timeoutAttr: "timeouts.create",
+		fate: "It is kept in state and marked tainted, so the next apply replaces it and destroy removes it."}, &resp.Diagnostics)
 	if created == nil {
-		addClientError(&resp.Diagnostics, "Could not create sandbox", err)
 		return
-	}
-	// A sandbox that comes with an error (E2B made it after the create timeout ran out) is kept in
-	// state, tainted, rather than left behind billed.
-	var interrupted *e2b.CreateInterruptedError
-	switch {
-	case errors.As(err, &interrupted):
-		resp.Diagnostics.AddError("Sandbox creation timed out",
-			fmt.Sprintf("The create did not finish within the create timeout (%s), but E2B made sandbox %s. "+
-				"It is kept in state and marked tainted, so the next apply replaces it and destroy removes it. "+
-				"Raise timeouts.create if creates are slow. Cause: %v", timeout, created.SandboxID, interrupted.Err))
-	case err != nil:
-		addClientError(&resp.Diagnostics, "Sandbox "+created.SandboxID+" created with an error", err)
 	}
 	wantPaused := plan.Paused.ValueBool()
 
@@ -124,7 +111,6 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 	saved := plan
 	saved.nullUnknownComputed()
 	resp.Diagnostics.Append(resp.Identity.Set(ctx, sandboxIdentityModel{SandboxID: plan.ID})...)
-	tflog.Info(ctx, "created sandbox", map[string]any{"sandbox_id": created.SandboxID, "template": createReq.TemplateID})
 	if !resp.Diagnostics.HasError() && wantPaused {
 		if err := client.PauseSandbox(ctx, created.SandboxID); err != nil {
 			addClientError(&resp.Diagnostics, "Sandbox created but could not be paused", err)
@@ -237,6 +223,16 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 			addClientAttributeError(&resp.Diagnostics, path.Root("timeout"), "Could not change the timeout of sandbox "+id, err)
 			return
 		}
+	}
+	if !wasPaused && !wantPaused && plan.StoreAccessTokens.ValueBool() && !state.StoreAccessTokens.ValueBool() {
+		// Only create and connect answers carry the traffic token. A connect with timeout 0 never
+		// shortens a running sandbox's life nor extends it.
+		sb, _, err := client.ConnectSandbox(ctx, id, 0)
+		if err != nil {
+			addClientAttributeError(&resp.Diagnostics, path.Root("store_access_tokens"), "Could not read the access tokens of sandbox "+id, err)
+			return
+		}
+		plan.applyCreated(sb, r.data.Domain)
 	}
 	if egressChanged {
 		u, diags := plan.networkUpdate(ctx)

@@ -9,25 +9,21 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
 // sandboxResourceModel maps the e2b_sandbox resource.
 type sandboxResourceModel struct {
-	ID                  types.String         `tfsdk:"id"`
-	Template            types.String         `tfsdk:"template"`
-	Timeout             timetypes.GoDuration `tfsdk:"timeout"`
-	Paused              types.Bool           `tfsdk:"paused"`
-	AutoPause           types.Bool           `tfsdk:"auto_pause"`
-	AutoResume          types.Bool           `tfsdk:"auto_resume"`
-	Secure              types.Bool           `tfsdk:"secure"`
-	AllowInternetAccess types.Bool           `tfsdk:"allow_internet_access"`
-	Network             types.Object         `tfsdk:"network"`
-	Metadata            types.Map            `tfsdk:"metadata"`
-	EnvVars             types.Map            `tfsdk:"env_vars"`
-	Timeouts            timeouts.Value       `tfsdk:"timeouts"`
+	sandboxCreateOptions
+
+	ID                types.String         `tfsdk:"id"`
+	Timeout           timetypes.GoDuration `tfsdk:"timeout"`
+	Paused            types.Bool           `tfsdk:"paused"`
+	AutoPause         types.Bool           `tfsdk:"auto_pause"`
+	AutoResume        types.Bool           `tfsdk:"auto_resume"`
+	StoreAccessTokens types.Bool           `tfsdk:"store_access_tokens"`
+	Timeouts          timeouts.Value       `tfsdk:"timeouts"`
 
 	TemplateID         types.String      `tfsdk:"template_id"`
 	Alias              types.String      `tfsdk:"alias"`
@@ -59,45 +55,11 @@ var sandboxNetworkAttrTypes = map[string]attr.Type{
 	"mask_request_host":    types.StringType,
 }
 
-// network reads the network attribute; nil when not set.
-func (m *sandboxResourceModel) network(ctx context.Context) (*sandboxNetworkModel, diag.Diagnostics) {
-	if m.Network.IsNull() || m.Network.IsUnknown() {
-		return nil, nil
-	}
-	var n sandboxNetworkModel
-	diags := m.Network.As(ctx, &n, basetypes.ObjectAsOptions{})
-	return &n, diags
-}
-
 // createRequest builds the API request from a planned model.
 func (m *sandboxResourceModel) createRequest(ctx context.Context, data *ProviderData) (e2b.CreateSandboxRequest, diag.Diagnostics) {
-	var diags diag.Diagnostics
-	req := e2b.CreateSandboxRequest{
-		TemplateID:          m.Template.ValueString(),
-		Timeout:             m.timeoutSeconds(),
-		AutoPause:           boolPtr(m.AutoPause),
-		AutoResume:          boolPtr(m.AutoResume),
-		Secure:              boolPtr(m.Secure),
-		AllowInternetAccess: boolPtr(m.AllowInternetAccess),
-	}
-	own, d := stringMapFrom(ctx, m.Metadata)
-	diags.Append(d...)
-	req.Metadata = data.MergedMetadata(own)
-	env, d := stringMapFrom(ctx, m.EnvVars)
-	diags.Append(d...)
-	if len(env) > 0 {
-		req.EnvVars = env
-	}
-	n, d := m.network(ctx)
-	diags.Append(d...)
-	if n != nil {
-		nc := &e2b.NetworkConfig{AllowPublicTraffic: boolPtr(n.AllowPublicTraffic), MaskRequestHost: n.MaskRequestHost.ValueString()}
-		nc.AllowOut, d = stringSetFrom(ctx, n.AllowOut)
-		diags.Append(d...)
-		nc.DenyOut, d = stringSetFrom(ctx, n.DenyOut)
-		diags.Append(d...)
-		req.Network = nc
-	}
+	req, diags := m.sandboxCreateOptions.createRequest(ctx, data, durationOr(m.Timeout, defaultSandboxTimeout))
+	req.AutoPause = boolPtr(m.AutoPause)
+	req.AutoResume = boolPtr(m.AutoResume)
 	return req, diags
 }
 
@@ -270,8 +232,15 @@ func sandboxDomain(fromAPI string, known types.String, providerDomain string) st
 }
 
 // nullUnknownComputed replaces values still unknown after a partial apply with null, so state
-// never holds unknowns.
+// never holds unknowns, and leaves the access tokens out when store_access_tokens is false.
 func (m *sandboxResourceModel) nullUnknownComputed() {
+	if m.StoreAccessTokens.IsNull() || m.StoreAccessTokens.IsUnknown() {
+		m.StoreAccessTokens = types.BoolValue(true) // State from before the attribute existed, or an import.
+	}
+	if !m.StoreAccessTokens.ValueBool() {
+		m.EnvdAccessToken = types.StringNull()
+		m.TrafficAccessToken = types.StringNull()
+	}
 	for _, s := range []*types.String{&m.TemplateID, &m.Alias, &m.EnvdVersion, &m.EnvdAccessToken,
 		&m.TrafficAccessToken, &m.Domain, &m.State} {
 		if s.IsUnknown() {

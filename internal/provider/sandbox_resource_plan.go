@@ -19,41 +19,14 @@ func boolReplace() []planmodifier.Bool {
 	return []planmodifier.Bool{boolplanmodifier.RequiresReplace()}
 }
 
-// ValidateConfig rejects combinations E2B would refuse, before any call is made. Only network
-// and secure take part, so only they are read: most configurations set no network at all.
+// ValidateConfig rejects combinations E2B would refuse, before any call is made.
 func (r *sandboxResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg sandboxResourceModel
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("network"), &cfg.Network)...)
-	if resp.Diagnostics.HasError() || cfg.Network.IsNull() || cfg.Network.IsUnknown() {
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("secure"), &cfg.Secure)...)
-	n, diags := cfg.network(ctx)
-	resp.Diagnostics.Append(diags...)
-	if n == nil {
-		return
-	}
-	// secure defaults to true; only an explicit false conflicts.
-	if n.AllowPublicTraffic.Equal(types.BoolValue(false)) && cfg.Secure.Equal(types.BoolValue(false)) {
-		resp.Diagnostics.AddAttributeError(path.Root("network").AtName("allow_public_traffic"),
-			"allow_public_traffic = false needs secure = true",
-			"E2B protects non-public sandbox traffic with a token that only secure sandboxes have. "+
-				"Set secure = true (the default) or remove allow_public_traffic = false.")
-	}
-	if !fullyKnown(ctx, n.AllowOut) || !fullyKnown(ctx, n.DenyOut) {
-		return // Checked again once every rule is known.
-	}
-	allow, _ := stringSetFrom(ctx, n.AllowOut)
-	deny, _ := stringSetFrom(ctx, n.DenyOut)
-	for _, a := range allow {
-		if !isIPOrCIDR(a) && !slices.Contains(deny, "0.0.0.0/0") {
-			resp.Diagnostics.AddAttributeError(path.Root("network").AtName("allow_out"),
-				"Domains in allow_out need deny_out = [\"0.0.0.0/0\"]",
-				"allow_out contains the domain "+quote(a)+"; E2B accepts domains only when all other egress is denied. "+
-					"Add \"0.0.0.0/0\" to network.deny_out, or use IP addresses and CIDR blocks.")
-			return
-		}
-	}
+	cfg.validate(ctx, &resp.Diagnostics)
 }
 
 // ModifyPlan computes metadata_all and the values that follow from paused, and stops plans
@@ -81,6 +54,10 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		}
 	}
 	plan.MetadataAll = r.plannedMetadataAll(ctx, plan.Metadata)
+	if plan.StoreAccessTokens.Equal(types.BoolValue(false)) {
+		plan.EnvdAccessToken = types.StringNull()
+		plan.TrafficAccessToken = types.StringNull()
+	}
 
 	if !req.State.Raw.IsNull() {
 		var state sandboxResourceModel
@@ -98,6 +75,11 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 			}
 		case !plan.MetadataAll.Equal(state.MetadataAll):
 			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("metadata_all"))
+		}
+		if state.StoreAccessTokens.Equal(types.BoolValue(false)) && !plan.StoreAccessTokens.Equal(types.BoolValue(false)) {
+			// Stored again from this apply on.
+			plan.EnvdAccessToken = types.StringUnknown()
+			plan.TrafficAccessToken = types.StringUnknown()
 		}
 		pausedSame := plan.Paused.Equal(state.Paused)
 		if pausedSame {

@@ -26,6 +26,7 @@ const (
 	minSandboxTimeout     = time.Second
 	maxSandboxTimeout     = 24 * time.Hour
 	defaultSandboxTimeout = 5 * time.Minute
+	defaultTemplate       = "base"
 )
 
 func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -44,10 +45,10 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				PlanModifiers:       stable,
 			},
 			"template": schema.StringAttribute{
-				MarkdownDescription: "Template ID or name (`name`, `namespace/name` or `namespace/name:tag`). Default `base`. Changing it replaces the sandbox.",
+				MarkdownDescription: descTemplate + " Changing it replaces the sandbox.",
 				Optional:            true,
 				Computed:            true,
-				Default:             stringdefault.StaticString("base"),
+				Default:             stringdefault.StaticString(defaultTemplate),
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 				Validators:          templateRefValidators(),
 			},
@@ -84,7 +85,7 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				PlanModifiers:       boolReplace(),
 			},
 			"secure": schema.BoolAttribute{
-				MarkdownDescription: "Require `envd_access_token` for all traffic to the sandbox daemon. Default `true`. Changing it replaces the sandbox.",
+				MarkdownDescription: descSecure + " Changing it replaces the sandbox.",
 				Optional:            true,
 				Computed:            true,
 				Default:             booldefault.StaticBool(true),
@@ -103,40 +104,38 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				PlanModifiers: []planmodifier.Object{objectplanmodifier.RequiresReplaceIf(networkIngressChanged, "Changing allow_public_traffic or mask_request_host replaces the sandbox.", "Changing `allow_public_traffic` or `mask_request_host` replaces the sandbox.")},
 				Attributes: map[string]schema.Attribute{
 					"allow_out": schema.SetAttribute{
-						MarkdownDescription: "Outgoing destinations always allowed: IP addresses, CIDR blocks or domains (`example.com`, `*.example.com`). " +
-							"Domains require `0.0.0.0/0` in `deny_out`. Allow rules win over deny rules.",
-						Optional:    true,
-						ElementType: types.StringType,
-						Validators:  allowOutValidators(),
+						MarkdownDescription: descAllowOut,
+						Optional:            true,
+						ElementType:         types.StringType,
+						Validators:          allowOutValidators(),
 					},
 					"deny_out": schema.SetAttribute{
-						MarkdownDescription: "Outgoing destinations blocked: IP addresses or CIDR blocks only (`0.0.0.0/0` blocks everything not allowed).",
+						MarkdownDescription: descDenyOut,
 						Optional:            true,
 						ElementType:         types.StringType,
 						Validators:          denyOutValidators(),
 					},
 					"allow_public_traffic": schema.BoolAttribute{
-						MarkdownDescription: "Let anyone reach the sandbox's ports. When `false`, requests need the `e2b-traffic-access-token` header " +
-							"(`traffic_access_token`) and `secure` must be `true`. E2B's default is `true`.",
-						Optional: true,
+						MarkdownDescription: descAllowPublicTraffic,
+						Optional:            true,
 					},
 					"mask_request_host": schema.StringAttribute{
-						MarkdownDescription: "Host (`host` or `host:port`) written into the `Host` header of requests forwarded to the sandbox.",
+						MarkdownDescription: descMaskRequestHost,
 						Optional:            true,
 						Validators:          []validator.String{hostPortValidator()},
 					},
 				},
 			},
 			"metadata": schema.MapAttribute{
-				MarkdownDescription: "Labels stored with the sandbox (filterable in `e2b_sandboxes`). Merged over the provider's " +
-					"`default_metadata` into `metadata_all`, which is what E2B stores: a change that alters `metadata_all` replaces " +
-					"the sandbox (E2B cannot change metadata); one that does not, such as moving a key to `default_metadata` with the same value, changes nothing.",
+				MarkdownDescription: descMetadata + " The merged result is `metadata_all`, which is what E2B stores: a change that " +
+					"alters `metadata_all` replaces the sandbox (E2B cannot change metadata); one that does not, such as moving a " +
+					"key to `default_metadata` with the same value, changes nothing.",
 				Optional:    true,
 				ElementType: types.StringType,
 				Validators:  metadataValidators(),
 			},
 			"env_vars": schema.MapAttribute{
-				MarkdownDescription: "Environment variables for every process in the sandbox. Sensitive. Changing them replaces the sandbox. " +
+				MarkdownDescription: descEnvVars + " Changing them replaces the sandbox. " +
 					"E2B does not return them, so after an import they follow the configuration: the first apply records them without a replacement.",
 				Optional:    true,
 				Sensitive:   true,
@@ -150,15 +149,25 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 			"template_id":  computedString("ID of the template the sandbox runs.", stable),
 			"alias":        computedString("Alias of the template, when it has one.", stable),
 			"envd_version": computedString("Version of envd, the daemon inside the sandbox.", stable),
+			"store_access_tokens": schema.BoolAttribute{
+				MarkdownDescription: "Keep `envd_access_token` and `traffic_access_token` in state. Default `true`. With `false` both " +
+					"read as null and never reach state or plan files; read them at run time with the `e2b_sandbox_access` " +
+					"ephemeral resource instead. Changed in place, without touching the sandbox's life: switching back to " +
+					"`true` stores both tokens again (the traffic token of a paused sandbox only once it is resumed).",
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(true),
+			},
 			"envd_access_token": schema.StringAttribute{
-				MarkdownDescription: "Token for the sandbox daemon (envd), present when `secure` is `true`. Sensitive.",
-				Computed:            true,
-				Sensitive:           true,
-				PlanModifiers:       stable,
+				MarkdownDescription: "Token for the sandbox daemon (envd), present when `secure` is `true` and `store_access_tokens` " +
+					"is not `false`. Sensitive, but stored in state: see `store_access_tokens`.",
+				Computed:      true,
+				Sensitive:     true,
+				PlanModifiers: stable,
 			},
 			"traffic_access_token": schema.StringAttribute{
 				MarkdownDescription: "Token for the sandbox's ports when `network.allow_public_traffic` is `false` (header `e2b-traffic-access-token`). " +
-					"E2B returns it only on create and resume, so it is empty after an import. Sensitive.",
+					"E2B returns it only on create, resume and connect, so it is empty after an import. Null when `store_access_tokens` is `false`. Sensitive.",
 				Computed:      true,
 				Sensitive:     true,
 				PlanModifiers: stable,

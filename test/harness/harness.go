@@ -55,7 +55,7 @@ func RequireCLI(tb testing.TB) string {
 	}
 	p := filepath.Join(RepoRoot(tb), "bin", "tofu")
 	if _, err := os.Stat(p); err != nil {
-		tb.Fatalf("no CLI: set TF_ACC_TERRAFORM_PATH or run `make tofu` to build %s", p)
+		tb.Fatalf("no CLI: set TF_ACC_TERRAFORM_PATH or run `make test-tools` to build %s", p)
 	}
 	return p
 }

@@ -1,0 +1,24 @@
+# In an ephemeral sandbox: action configuration takes ephemeral values only in write-only
+# attributes, hence sandbox_id_wo.
+ephemeral "e2b_sandbox" "ci" {
+  template = "base"
+  timeout  = "20m"
+}
+
+resource "terraform_data" "release" {
+  input = "v1.2.3"
+
+  lifecycle {
+    action_trigger {
+      events  = [after_create, after_update]
+      actions = [action.e2b_exec.smoke_test]
+    }
+  }
+}
+
+action "e2b_exec" "smoke_test" {
+  config {
+    sandbox_id_wo = ephemeral.e2b_sandbox.ci.id
+    command       = "echo smoke test of the release"
+  }
+}

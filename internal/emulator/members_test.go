@@ -1,0 +1,60 @@
+//go:build linux
+
+package emulator
+
+import (
+	"os/exec"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// startForeignGroup starts a process in a group of its own that no sandbox
+// started: it stands for an unrelated program that was handed the ID of a
+// group a sandbox once had.
+func startForeignGroup(t *testing.T) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command("sleep", "30")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	return cmd
+}
+
+func exited(cmd *exec.Cmd) bool {
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+		return true
+	case <-time.After(2 * time.Second):
+		return false
+	}
+}
+
+func TestSignalsNeverReachAGroupWhoseIDWasHandedOutAgain(t *testing.T) {
+	foreign := startForeignGroup(t)
+	pid := foreign.Process.Pid
+	pt := &processTable{sb: &sandbox{srv: &Server{}}, byPID: map[uint32]*process{}, groups: map[int]uint64{}}
+
+	// The sandbox once had a group with this ID, led by a process that started earlier.
+	pt.groups[pid] = processStart(pid) - 1
+	pt.signalAll(sigKill)
+	(&process{pid: uint32(pid), start: processStart(pid) - 1}).signalGroup(sigKill)
+	if exited(foreign) {
+		t.Fatal("a process that only reuses the ID of a sandbox's old group was killed")
+	}
+	if _, still := pt.groups[pid]; still {
+		t.Error("the stale group was not forgotten")
+	}
+
+	// The same calls with the leader's real start time do reach it.
+	own := startForeignGroup(t)
+	pt.groups[own.Process.Pid] = processStart(own.Process.Pid)
+	pt.signalAll(sigKill)
+	if !exited(own) {
+		t.Fatal("the sandbox's own group was not signalled")
+	}
+}

@@ -1,0 +1,144 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+)
+
+// sandboxCreateOptions are the create settings the e2b_sandbox resource and the e2b_sandbox
+// ephemeral resource share; both embed it in their models.
+type sandboxCreateOptions struct {
+	Template            types.String `tfsdk:"template"`
+	Secure              types.Bool   `tfsdk:"secure"`
+	AllowInternetAccess types.Bool   `tfsdk:"allow_internet_access"`
+	Network             types.Object `tfsdk:"network"`
+	Metadata            types.Map    `tfsdk:"metadata"`
+	EnvVars             types.Map    `tfsdk:"env_vars"`
+}
+
+// Descriptions shared by both sandbox types.
+const (
+	descTemplate = "Template ID or name (`name`, `namespace/name` or `namespace/name:tag`). Default `base`."
+	descSecure   = "Require `envd_access_token` for all traffic to the sandbox daemon. Default `true`."
+	descEnvVars  = "Environment variables for every process in the sandbox. Sensitive."
+	descMetadata = "Labels stored with the sandbox (filterable in `e2b_sandboxes`). Merged over the provider's `default_metadata`."
+
+	descAllowOut = "Outgoing destinations always allowed: IP addresses, CIDR blocks or domains (`example.com`, `*.example.com`). " +
+		"Domains require `0.0.0.0/0` in `deny_out`. Allow rules win over deny rules."
+	descDenyOut            = "Outgoing destinations blocked: IP addresses or CIDR blocks only (`0.0.0.0/0` blocks everything not allowed)."
+	descAllowPublicTraffic = "Let anyone reach the sandbox's ports. When `false`, requests need the `e2b-traffic-access-token` header " +
+		"(`traffic_access_token`) and `secure` must be `true`. E2B's default is `true`."
+	descMaskRequestHost = "Host (`host` or `host:port`) written into the `Host` header of requests forwarded to the sandbox."
+)
+
+// network reads the network attribute; nil when not set.
+func (o *sandboxCreateOptions) network(ctx context.Context) (*sandboxNetworkModel, diag.Diagnostics) {
+	if o.Network.IsNull() || o.Network.IsUnknown() {
+		return nil, nil
+	}
+	var n sandboxNetworkModel
+	diags := o.Network.As(ctx, &n, basetypes.ObjectAsOptions{})
+	return &n, diags
+}
+
+// createRequest builds the API request from planned (or configured) options.
+func (o *sandboxCreateOptions) createRequest(ctx context.Context, data *ProviderData, timeout time.Duration) (e2b.CreateSandboxRequest, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	req := e2b.CreateSandboxRequest{
+		TemplateID:          o.Template.ValueString(),
+		Timeout:             wholeSeconds(timeout),
+		Secure:              boolPtr(o.Secure),
+		AllowInternetAccess: boolPtr(o.AllowInternetAccess),
+	}
+	if req.TemplateID == "" {
+		req.TemplateID = defaultTemplate
+	}
+	own, d := stringMapFrom(ctx, o.Metadata)
+	diags.Append(d...)
+	req.Metadata = data.MergedMetadata(own)
+	env, d := stringMapFrom(ctx, o.EnvVars)
+	diags.Append(d...)
+	if len(env) > 0 {
+		req.EnvVars = env
+	}
+	n, d := o.network(ctx)
+	diags.Append(d...)
+	if n != nil {
+		nc := &e2b.NetworkConfig{AllowPublicTraffic: boolPtr(n.AllowPublicTraffic), MaskRequestHost: n.MaskRequestHost.ValueString()}
+		nc.AllowOut, d = stringSetFrom(ctx, n.AllowOut)
+		diags.Append(d...)
+		nc.DenyOut, d = stringSetFrom(ctx, n.DenyOut)
+		diags.Append(d...)
+		req.Network = nc
+	}
+	return req, diags
+}
+
+// validate rejects combinations E2B would refuse, before any call is made.
+func (o *sandboxCreateOptions) validate(ctx context.Context, diags *diag.Diagnostics) {
+	n, d := o.network(ctx)
+	diags.Append(d...)
+	if n == nil {
+		return
+	}
+	// secure defaults to true; only an explicit false conflicts.
+	if n.AllowPublicTraffic.Equal(types.BoolValue(false)) && o.Secure.Equal(types.BoolValue(false)) {
+		diags.AddAttributeError(path.Root("network").AtName("allow_public_traffic"),
+			"allow_public_traffic = false needs secure = true",
+			"E2B protects non-public sandbox traffic with a token that only secure sandboxes have. "+
+				"Set secure = true (the default) or remove allow_public_traffic = false.")
+	}
+	if !fullyKnown(ctx, n.AllowOut) || !fullyKnown(ctx, n.DenyOut) {
+		return // Checked again once every rule is known.
+	}
+	allow, _ := stringSetFrom(ctx, n.AllowOut)
+	deny, _ := stringSetFrom(ctx, n.DenyOut)
+	for _, a := range allow {
+		if !isIPOrCIDR(a) && !slices.Contains(deny, "0.0.0.0/0") {
+			diags.AddAttributeError(path.Root("network").AtName("allow_out"),
+				"Domains in allow_out need deny_out = [\"0.0.0.0/0\"]",
+				"allow_out contains the domain "+quote(a)+"; E2B accepts domains only when all other egress is denied. "+
+					"Add \"0.0.0.0/0\" to network.deny_out, or use IP addresses and CIDR blocks.")
+			return
+		}
+	}
+}
+
+// lostCreate says what happens to a sandbox that E2B made although its create timed out.
+type lostCreate struct {
+	timeout     time.Duration // the create timeout that ran out
+	timeoutAttr string        // where to raise it
+	fate        string        // what becomes of the sandbox, as a sentence
+}
+
+// createSandbox creates a sandbox; the client settles a lost answer by its own create token, also
+// after ctx ended (E2B may have made the sandbox anyway). Such a sandbox is returned with
+// lost = true and an error diagnostic that tells lc.fate; the caller keeps or kills it. Any other
+// failure returns nil.
+func createSandbox(ctx context.Context, client *e2b.Client, req e2b.CreateSandboxRequest, lc lostCreate, diags *diag.Diagnostics) (sb *e2b.Sandbox, lost bool) {
+	created, err := client.CreateSandbox(ctx, req)
+	var interrupted *e2b.CreateInterruptedError
+	if created != nil && errors.As(err, &interrupted) {
+		diags.AddError("Sandbox creation timed out", fmt.Sprintf(
+			"The create did not finish within the create timeout (%s), but E2B made sandbox %s. %s "+
+				"Raise %s if creates are slow. Cause: %v", lc.timeout, created.SandboxID, lc.fate, lc.timeoutAttr, interrupted.Err))
+		return created, true
+	}
+	if err != nil {
+		addClientError(diags, "Could not create sandbox", err)
+		return nil, false
+	}
+	tflog.Info(ctx, "created sandbox", map[string]any{"sandbox_id": created.SandboxID, "template": req.TemplateID})
+	return created, false
+}

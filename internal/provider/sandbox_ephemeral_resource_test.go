@@ -1,0 +1,183 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+)
+
+// ephemeralVersionChecks skips CLIs without ephemeral resources and write-only attributes.
+var ephemeralVersionChecks = []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)}
+
+// planFileCheck runs fn while the saved plan of a step is on disk.
+type planFileCheck func() error
+
+func (f planFileCheck) CheckPlan(_ context.Context, _ plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	resp.Error = f()
+}
+
+// workFiles lists the files matching pattern in plugin-testing's working directories under base.
+func workFiles(base, pattern string) []string {
+	files, _ := filepath.Glob(filepath.Join(base, "work*", pattern))
+	return files
+}
+
+// allCreatedSecrets returns the IDs and tokens of every sandbox created so far.
+func allCreatedSecrets(rec *e2bRecorder) []string {
+	var out []string
+	for _, c := range rec.created() {
+		out = append(out, c.secrets()...)
+	}
+	return out
+}
+
+// usedSandbox returns the one sandbox the run used through envd.
+func usedSandbox(rec *e2bRecorder) (createdSandbox, error) {
+	var used []createdSandbox
+	for _, c := range rec.created() {
+		if _, _, envd := rec.lifeOf(c.SandboxID); len(envd) > 0 {
+			used = append(used, c)
+		}
+	}
+	if len(used) != 1 {
+		return createdSandbox{}, fmt.Errorf("want one sandbox used through envd, got %d", len(used))
+	}
+	return used[0], nil
+}
+
+// checkAllKilled verifies that every sandbox the run created was killed and none is alive.
+func checkAllKilled(emu *emulator.Server, rec *e2bRecorder) error {
+	for _, c := range rec.created() {
+		if rec.count("kill", c.SandboxID) != 1 {
+			return fmt.Errorf("sandbox %s was killed %d times, want once", c.SandboxID, rec.count("kill", c.SandboxID))
+		}
+	}
+	if alive := emu.SandboxIDs(); len(alive) > 0 {
+		return fmt.Errorf("sandboxes still alive: %v", alive)
+	}
+	return nil
+}
+
+const smokeConfig = `
+ephemeral "e2b_sandbox" "run" {
+  timeout  = "5m"
+  ports    = [8080]
+  env_vars = { STAGE = "smoke" }
+  metadata = { purpose = "acc-ephemeral" }
+}
+
+resource "e2b_sandbox_command" "smoke" {
+  sandbox_id_wo = ephemeral.e2b_sandbox.run.id
+  command       = <<-EOT
+    test "$STAGE" = smoke || exit 7
+    test "$${#TOKEN}" -gt 8 || exit 8
+    case "$HOST" in 8080-*) echo ok ;; *) exit 9 ;; esac
+  EOT
+  env_wo = {
+    TOKEN = ephemeral.e2b_sandbox.run.envd_access_token
+    HOST  = ephemeral.e2b_sandbox.run.hosts["8080"]
+  }
+}
+`
+
+// An ephemeral sandbox is opened by the plan and again by the apply, used by a command during
+// the apply, and killed at the end of each; neither the saved plan nor the state holds its ID or
+// tokens.
+func TestAccEphemeralSandbox_usedDuringApplyNotPersisted(t *testing.T) {
+	emu := newTestEmulator(t)
+	rec := newE2BRecorder(t, emu)
+	work := t.TempDir()
+	resource.Test(t, resource.TestCase{
+		TerraformVersionChecks:   ephemeralVersionChecks,
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		WorkingDir:               work,
+		CheckDestroy:             func(*terraform.State) error { return checkAllKilled(emu, rec) },
+		Steps: []resource.TestStep{{
+			Config: testAccProviderBlockVia(emu, rec) + smokeConfig,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				planFileCheck(func() error {
+					if len(rec.created()) == 0 {
+						return fmt.Errorf("the plan did not open the ephemeral sandbox")
+					}
+					if err := checkAllKilled(emu, rec); err != nil {
+						return fmt.Errorf("after the plan: %w", err)
+					}
+					return checkNotPersisted(workFiles(work, "tfplan"), allCreatedSecrets(rec))
+				}),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("e2b_sandbox_command.smoke", tfjsonpath.New("stdout"), knownvalue.StringExact("ok\n")),
+				statecheck.ExpectKnownValue("e2b_sandbox_command.smoke", tfjsonpath.New("sandbox_id"), knownvalue.Null()),
+			},
+			Check: func(*terraform.State) error {
+				used, err := usedSandbox(rec)
+				if err != nil {
+					return err
+				}
+				if err := rec.checkUsedAndKilled(emu, used.SandboxID); err != nil {
+					return err
+				}
+				if err := checkAllKilled(emu, rec); err != nil {
+					return err
+				}
+				return checkNotPersisted(workFiles(work, "terraform.tfstate*"), allCreatedSecrets(rec))
+			},
+		}},
+	})
+}
+
+// A sandbox with a 3 s timeout stays alive through a 7 s command because the CLI renews it.
+func TestAccEphemeralSandbox_renewedDuringLongApply(t *testing.T) {
+	emu := newTestEmulator(t)
+	rec := newE2BRecorder(t, emu)
+	const life = 3 * time.Second
+	resource.Test(t, resource.TestCase{
+		TerraformVersionChecks:   ephemeralVersionChecks,
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             func(*terraform.State) error { return checkAllKilled(emu, rec) },
+		Steps: []resource.TestStep{{
+			Config: testAccProviderBlockVia(emu, rec) + fmt.Sprintf(`
+ephemeral "e2b_sandbox" "run" {
+  timeout = %q
+}
+
+resource "e2b_sandbox_command" "long" {
+  sandbox_id_wo = ephemeral.e2b_sandbox.run.id
+  command       = "sleep 7; echo survived"
+}
+`, life),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("e2b_sandbox_command.long", tfjsonpath.New("stdout"), knownvalue.StringExact("survived\n")),
+			},
+			Check: func(*terraform.State) error {
+				used, err := usedSandbox(rec)
+				if err != nil {
+					return err
+				}
+				if err := rec.checkUsedAndKilled(emu, used.SandboxID); err != nil {
+					return err
+				}
+				created, killed, _ := rec.lifeOf(used.SandboxID)
+				if lived := killed.Sub(created); lived < 2*life {
+					return fmt.Errorf("the sandbox lived %s, not past its %s timeout", lived, life)
+				}
+				if n := rec.count("timeout", used.SandboxID); n < 2 {
+					return fmt.Errorf("the sandbox was renewed %d times during a 7 s command with a %s timeout", n, life)
+				}
+				return nil
+			},
+		}},
+	})
+}

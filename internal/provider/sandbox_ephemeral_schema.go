@@ -1,0 +1,76 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/ephemeral/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+func (r *sandboxEphemeralResource) Schema(ctx context.Context, _ ephemeral.SchemaRequest, resp *ephemeral.SchemaResponse) {
+	attrs := sandboxAccessAttributes()
+	attrs["id"] = schema.StringAttribute{MarkdownDescription: "Sandbox ID.", Computed: true}
+	attrs["template_id"] = schema.StringAttribute{MarkdownDescription: "ID of the template the sandbox runs.", Computed: true}
+	attrs["template"] = schema.StringAttribute{
+		MarkdownDescription: descTemplate,
+		Optional:            true,
+		Computed:            true,
+		Validators:          templateRefValidators(),
+	}
+	attrs["timeout"] = schema.StringAttribute{
+		MarkdownDescription: "How long the sandbox lives without a renewal, as a duration such as `\"90s\"` or `\"10m\"` " +
+			"(1s to 24h; your plan may allow less). Default `\"5m\"`. While the run needs the sandbox it is renewed before this " +
+			"runs out; if the close cannot reach E2B, the sandbox ends at most this long after its last renewal.",
+		Optional:   true,
+		Computed:   true,
+		CustomType: timetypes.GoDurationType{},
+		Validators: []validator.String{wholeSecondsBetween(minSandboxTimeout, maxSandboxTimeout)},
+	}
+	attrs["secure"] = schema.BoolAttribute{MarkdownDescription: descSecure, Optional: true, Computed: true}
+	attrs["allow_internet_access"] = schema.BoolAttribute{
+		MarkdownDescription: "Allow outgoing internet traffic (`false` behaves like `deny_out = [\"0.0.0.0/0\"]`). Default `true`.",
+		Optional:            true,
+		Computed:            true,
+	}
+	attrs["network"] = schema.SingleNestedAttribute{
+		MarkdownDescription: "Network rules.",
+		Optional:            true,
+		Attributes: map[string]schema.Attribute{
+			"allow_out": schema.SetAttribute{MarkdownDescription: descAllowOut, Optional: true, ElementType: types.StringType,
+				Validators: allowOutValidators()},
+			"deny_out": schema.SetAttribute{MarkdownDescription: descDenyOut, Optional: true, ElementType: types.StringType,
+				Validators: denyOutValidators()},
+			"allow_public_traffic": schema.BoolAttribute{MarkdownDescription: descAllowPublicTraffic, Optional: true},
+			"mask_request_host": schema.StringAttribute{MarkdownDescription: descMaskRequestHost, Optional: true,
+				Validators: []validator.String{hostPortValidator()}},
+		},
+	}
+	attrs["metadata"] = schema.MapAttribute{
+		MarkdownDescription: descMetadata + " The provider adds `" + ephemeralSandboxLabel + " = \"true\"`.",
+		Optional:            true,
+		ElementType:         types.StringType,
+		Validators:          metadataValidators(),
+	}
+	attrs["env_vars"] = schema.MapAttribute{
+		MarkdownDescription: descEnvVars,
+		Optional:            true,
+		Sensitive:           true,
+		ElementType:         types.StringType,
+		Validators:          envVarsValidators(),
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A sandbox for one Terraform run, never written to state or plan files: created when the run " +
+			"first needs it, renewed while the run goes on, and killed when the run is done with it, also when the run " +
+			"fails or is interrupted. Plan and apply are separate runs and each gets its own sandbox. If the kill cannot " +
+			"reach E2B the sandbox still ends at its `timeout`; such leftovers carry the metadata `" + ephemeralSandboxLabel +
+			" = \"true\"`. Needs Terraform 1.10+ or OpenTofu 1.11+.",
+		Attributes: attrs,
+		Blocks: map[string]schema.Block{
+			"timeouts": timeouts.Block(ctx),
+		},
+	}
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The example modules' own test suites (examples/modules/*/tests/*.tftest.hcl),
+# as a user's CI would run them: `tofu test` against a local E2B emulator, with
+# the freshly built provider through dev_overrides. They run again under
+# `terraform test` when a Terraform CLI is installed (TERRAFORM=/path chooses it).
+# Each module is copied to .cache/modules first, so examples/ stays clean.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+
+build_tofu
+build_provider
+work="$CACHE/modules"
+rm -rf "$work"
+mkdir -p "$work"
+write_dev_config "$work/dev.tfrc"
+trap stop_emulator EXIT
+trap 'exit 130' INT TERM
+start_emulator "$work"
+
+clis=("$TOFU")
+terraform="${TERRAFORM:-$(command -v terraform || true)}"
+if [ -z "$terraform" ]; then
+  echo "SKIP terraform test: no terraform binary on PATH (set TERRAFORM=/path/to/terraform)"
+elif ! cli_at_least "$terraform" 1.6 1.6; then
+  echo "SKIP terraform test: $terraform is $("$terraform" version | sed -n 1p); test files need Terraform 1.6+"
+else
+  clis+=("$terraform")
+fi
+
+passed=0 failed=0
+for module in examples/modules/*/; do
+  name="$(basename "$module")"
+  for cli in "${clis[@]}"; do
+    label="$name ($("$cli" version | sed -n 1p))"
+    dir="$work/$name-$(basename "$cli")"
+    cp -r "$module" "$dir"
+    if (cd "$dir" && TF_CLI_CONFIG_FILE="$work/dev.tfrc" "$cli" test -no-color) >"$dir.log" 2>&1; then
+      echo "ok   $label: $(grep -E '^Success!' "$dir.log")"
+      passed=$((passed + 1))
+    else
+      echo "FAIL $label"
+      sed '/Provider development overrides are in effect/,/^releases\.$/d; s/^/     /' "$dir.log"
+      failed=$((failed + 1))
+    fi
+  done
+done
+say "module tests: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
