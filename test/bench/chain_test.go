@@ -169,11 +169,11 @@ var benchRounds = func() int {
 
 // e2bProviderBinary is the provider measured: the working tree's, or the binary named by
 // E2B_BENCH_PROVIDER (to measure an older build under the same conditions).
-func e2bProviderBinary(b *testing.B) string {
+func e2bProviderBinary(tb testing.TB) string {
 	if p := os.Getenv("E2B_BENCH_PROVIDER"); p != "" {
 		return p
 	}
-	return filepath.Join(harness.ProviderDir(b), "terraform-provider-e2b")
+	return filepath.Join(harness.ProviderDir(tb), "terraform-provider-e2b")
 }
 
 // BenchmarkApplyDestroy50 applies, plans and destroys 50 chains of sandbox → file → command at

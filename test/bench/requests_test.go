@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"maps"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -47,7 +48,8 @@ var (
 )
 
 // TestRequestsPerChain applies, plans, changes and destroys 50 chains of sandbox → file → command at
-// -parallelism=10 with the real CLI and checks every request the emulator counted.
+// -parallelism=10 with the real CLI and checks every request the emulator counted. With
+// E2B_BENCH_PROVIDER naming another build it shows (failing) what that build sends.
 func TestRequestsPerChain(t *testing.T) {
 	ctx := context.Background()
 	srv, err := emulator.Start(emulator.Options{})
@@ -55,7 +57,7 @@ func TestRequestsPerChain(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = srv.Close() })
-	ws := harness.NewWorkspace(t, srv)
+	ws := harness.NewWorkspaceWith(t, srv, filepath.Dir(e2bProviderBinary(t)))
 	ws.Write("main.tf", chainConfig(chains, true))
 	changed := strings.Replace(chainConfig(chains, true), `"sandbox ${count.index}\n"`, `"sandbox ${count.index}, changed\n"`, 1)
 	for _, phase := range []struct {
