@@ -48,17 +48,19 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 	fs := flag.NewFlagSet("e2b-emulator", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
-		addr        = fs.String("addr", "127.0.0.1:0", "listen address for the control plane and envd")
-		envdAddr    = fs.String("envd-addr", "", "optional separate listen address for envd traffic only")
-		apiKey      = fs.String("api-key", "", "API key to accept (default: random e2b_<40 hex>)")
-		maxLifetime = fs.Duration("max-lifetime", time.Hour, "maximum sandbox lifetime (create/connect beyond it answer 400)")
-		envFile     = fs.String("env-file", "", "also write the E2B_* lines to this file, atomically, once listening")
-		dataDir     = fs.String("data-dir", "", "directory for sandbox files (default: a temporary directory removed on exit)")
-		isolation   = fs.String("isolation", "auto", `"auto" (private /home/user and /tmp via mount namespaces when root on Linux) or "none"`)
-		quiet       = fs.Bool("quiet", false, "do not log to stderr")
-		adminToken  = fs.String("admin-token", "", "require \"Authorization: Bearer <token>\" on the admin API (/_emulator/*)")
-		idle        = fs.Duration("stream-idle-timeout", 2*time.Minute, "cut a request whose peer neither reads nor sends for this long")
-		seeds       seedFlags
+		addr         = fs.String("addr", "127.0.0.1:0", "listen address for the control plane and envd")
+		envdAddr     = fs.String("envd-addr", "", "optional separate listen address for envd traffic only")
+		apiKey       = fs.String("api-key", "", "API key to accept (default: random e2b_<40 hex>)")
+		maxLifetime  = fs.Duration("max-lifetime", time.Hour, "maximum sandbox lifetime (create/connect beyond it answer 400)")
+		envFile      = fs.String("env-file", "", "also write the E2B_* lines to this file, atomically, once listening")
+		dataDir      = fs.String("data-dir", "", "directory for sandbox files (default: a temporary directory removed on exit)")
+		isolation    = fs.String("isolation", "auto", `"auto" (each sandbox its own root filesystem, an overlay in its own mount namespace, where Linux allows it), "userns" (the same, always through a user namespace) or "none"`)
+		imageStore   = fs.String("image-store", "", "directory of root filesystems (directories or tar archives) named after images, for fromImage template builds")
+		readyTimeout = fs.Duration("ready-timeout", 60*time.Second, "how long a template's ready command may take, in its build and in each sandbox created from it")
+		quiet        = fs.Bool("quiet", false, "do not log to stderr")
+		adminToken   = fs.String("admin-token", "", "require \"Authorization: Bearer <token>\" on the admin API (/_emulator/*)")
+		idle         = fs.Duration("stream-idle-timeout", 2*time.Minute, "cut a request whose peer neither reads nor sends for this long")
+		seeds        seedFlags
 	)
 	fs.Var(&seeds, "seed-template", "seed a team template `name[:builds]` (repeatable)")
 	if err := fs.Parse(args); err != nil {
@@ -71,7 +73,8 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 	}
 	srv, err := emulator.Start(emulator.Options{
 		Addr: *addr, EnvdAddr: *envdAddr, APIKey: *apiKey, MaxLifetime: *maxLifetime,
-		DataDir: *dataDir, Isolation: *isolation, AdminToken: *adminToken, StreamIdleTimeout: *idle, Logf: logf,
+		DataDir: *dataDir, Isolation: *isolation, ImageStore: *imageStore, ReadyTimeout: *readyTimeout,
+		AdminToken: *adminToken, StreamIdleTimeout: *idle, Logf: logf,
 	})
 	if err != nil {
 		return err

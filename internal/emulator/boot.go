@@ -22,6 +22,7 @@ func (sb *sandbox) boot() error {
 	if err := os.WriteFile(sb.bootIDPath(), []byte(newUUID()+"\n"), 0o444); err != nil {
 		return err
 	}
+	sb.showBootID()
 	return sb.makeRootHome()
 }
 

@@ -48,6 +48,14 @@ func (s *Server) newControlMux() *http.ServeMux {
 	// "/templates/aliases/{alias}" and "/templates/{id}/tags" overlap for the
 	// mux ("/templates/aliases/tags"), so one pattern serves both.
 	m.HandleFunc("GET /templates/{id}/{sub}", s.handleTemplateSub)
+	m.HandleFunc("POST /v3/templates", s.handleRequestBuild)
+	m.HandleFunc("GET /templates/{id}/files/{hash}", s.handleFilesLink)
+	m.HandleFunc("POST /v2/templates/{id}/builds/{buildID}", s.handleStartBuild)
+	m.HandleFunc("GET /templates/{id}/builds/{buildID}/status", s.handleBuildStatus)
+	m.HandleFunc("GET /templates/{id}/builds/{buildID}/logs", s.handleBuildLogs)
+	m.HandleFunc("PATCH /v2/templates/{id}", s.handleUpdateTemplate)
+	m.HandleFunc("PATCH /templates/{id}", s.handleUpdateTemplate)
+	m.HandleFunc("POST /templates/tags", s.handleAssignTags)
 	m.HandleFunc("DELETE /templates/tags", s.handleDeleteTags)
 	return m
 }

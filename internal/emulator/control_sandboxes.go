@@ -249,19 +249,21 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusServiceUnavailable, "emulator is shutting down")
 		return
 	}
-	t := s.findTemplateLocked(*req.TemplateID)
-	if t == nil {
+	t, build := s.resolveBuildLocked(*req.TemplateID)
+	if build == nil {
 		s.mu.Unlock()
 		writeErrorf(w, http.StatusNotFound, "template '%s' not found", *req.TemplateID)
 		return
 	}
-	sb, err := s.newSandboxLocked(t, *req.TemplateID)
+	sb, err := s.newSandboxLocked(t, build, *req.TemplateID)
 	if err != nil {
 		s.mu.Unlock()
 		writeErrorf(w, http.StatusInternalServerError, "error creating sandbox: %v", err)
 		return
 	}
 	now := time.Now().UTC()
+	t.spawnCount++
+	t.lastSpawnedAt = &now
 	sb.startedAt, sb.endAt, sb.resumeTimeout = now, now.Add(timeout), timeout
 	sb.autoPause, sb.autoResume, sb.secure = autoPause, autoResume, secure
 	sb.autoPauseKeeps = req.AutoPauseMemory == nil || *req.AutoPauseMemory
@@ -270,8 +272,9 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	if req.Metadata != nil {
 		sb.metadata = copyMap(req.Metadata)
 	}
-	if req.EnvVars != nil {
-		sb.envVars = copyMap(req.EnvVars)
+	sb.envVars = copyMap(build.config.envs)
+	for k, v := range req.EnvVars {
+		sb.envVars[k] = v
 	}
 	s.sandboxes[sb.id] = sb
 	s.counters.SandboxesCreated++
@@ -280,6 +283,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	sb.addLog("info", "Sandbox created", map[string]string{"templateID": t.id})
 	sb.takeSampleFrom(nil) // no processes yet: the first sample needs no /proc scan
+	s.runStartCommand(sb, build.config)
 	respondOrDrop(w, r, http.StatusCreated, resp)
 }
 

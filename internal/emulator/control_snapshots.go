@@ -18,14 +18,22 @@ type snapshotInfo struct {
 
 var snapshotNamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,127}$`)
 
-// captureFiles copies a sandbox's files into a fresh template directory.
-func (s *Server) captureFiles(sb *sandbox, templateID string) (string, error) {
+// captureFiles copies a sandbox's files into a build: its whole layer over
+// the layers it started from with private roots, else its directory.
+func (s *Server) captureFiles(sb *sandbox, templateID string) (*templateBuild, error) {
+	if sb.root != nil {
+		layers, err := s.captureLayer(sb)
+		if err != nil {
+			return nil, err
+		}
+		return &templateBuild{layers: layers, base: sb.build.base, config: sb.build.config}, nil
+	}
 	dir := filepath.Join(s.dataDir, "templates", templateID+"-"+newID("", 8))
 	if err := copyTree(sb.dir, dir); err != nil {
 		_ = os.RemoveAll(dir)
-		return "", err
+		return nil, err
 	}
-	return dir, nil
+	return &templateBuild{filesDir: dir, config: sb.build.config}, nil
 }
 
 // handleCreateSnapshot captures a running sandbox's files as a snapshot
@@ -46,11 +54,12 @@ func (s *Server) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 	if req.Name != nil {
 		name = *req.Name
 		if n, t, found := strings.Cut(name, ":"); found {
-			name, tag = n, strings.ToLower(strings.TrimSpace(t))
-			if !validTag(tag) {
-				writeErrorf(w, http.StatusBadRequest, "Invalid name: invalid tag: %s", t)
+			tags, err := validateTags([]string{t})
+			if err != nil {
+				writeErrorf(w, http.StatusBadRequest, "Invalid name: %v", err)
 				return
 			}
+			name, tag = n, tags[0]
 		}
 		if ns, rest, found := strings.Cut(name, "/"); found {
 			if ns != teamNamespace {
@@ -77,7 +86,7 @@ func (s *Server) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 	}
 	var t *template
 	if name != "" {
-		if existing := s.templateByNameLocked(teamNamespace + "/" + name); existing != nil && existing.snapshot {
+		if existing := s.templateByIdentifierLocked(teamNamespace + "/" + name); existing != nil && existing.snapshot {
 			t = existing
 		} else if existing != nil {
 			s.mu.Unlock()
@@ -88,7 +97,7 @@ func (s *Server) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 	if t == nil {
 		now := time.Now().UTC()
 		t = &template{
-			id: newID("", 20), snapshot: true, sourceSandbox: sb.id,
+			id: newID("", 20), snapshot: true,
 			cpuCount: sb.tmpl.cpuCount, memoryMB: sb.tmpl.memoryMB, diskSizeMB: sb.tmpl.diskSizeMB,
 			createdAt: now,
 		}
@@ -96,36 +105,20 @@ func (s *Server) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 			t.names = []string{teamNamespace + "/" + name}
 		}
 	}
-	dir, err := s.captureFiles(sb, t.id)
+	files, err := s.captureFiles(sb, t.id)
 	if err != nil {
 		s.mu.Unlock()
 		writeErrorf(w, http.StatusInternalServerError, "error snapshotting sandbox: %v", err)
 		return
 	}
 	now := time.Now().UTC()
-	b := templateBuild{id: newUUID(), createdAt: now, sourceSandbox: sb.id, filesDir: dir}
-	old := ""
-	if tag == defaultTag {
-		// The default tag moves to the new build, whose files the template now starts from.
-		old, t.filesDir, b.filesDir = t.filesDir, dir, ""
-	}
-	t.builds = append(t.builds, b)
-	t.tags = append(t.tags, tagAssignment{tag: tag, buildID: b.id, at: now})
-	t.sourceSandbox = sb.id
+	nb := t.addReadyBuild(now, files.filesDir, tag)
+	nb.layers, nb.base, nb.config, nb.sourceSandbox = files.layers, files.base, files.config, sb.id
 	t.updatedAt = now
 	s.templates[t.id] = t
-	base := t.id
-	if len(t.names) > 0 {
-		base = t.names[0]
-	}
-	info := snapshotInfo{SnapshotID: base + ":" + tag, Names: []string{}}
-	for _, n := range t.names {
-		info.Names = append(info.Names, n+":"+tag)
-	}
+	s.saveStateLocked()
+	info := t.snapshotEntry(tag)
 	s.mu.Unlock()
-	if old != "" {
-		_ = os.RemoveAll(old)
-	}
 	sb.addLog("info", "Snapshot created", map[string]string{"snapshotID": info.SnapshotID})
 	writeJSON(w, http.StatusCreated, info)
 }
@@ -143,7 +136,8 @@ func (s *Server) handleListSnapshots(w http.ResponseWriter, r *http.Request) {
 	sandboxID, name := q.Get("sandboxID"), q.Get("name")
 	s.mu.Lock()
 	var byName *template
-	_, nameTag := splitTag(name)
+	_, nameTag, _ := strings.Cut(name, ":") // without a tag: every snapshot of the name
+	nameTag = strings.ToLower(strings.TrimSpace(nameTag))
 	if name != "" {
 		byName = s.findTemplateLocked(name)
 	}
@@ -245,17 +239,25 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 		writeErrorf(w, http.StatusConflict, "Sandbox '%s' cannot be forked while in '%s' state", id, src.state)
 		return
 	}
-	snap := &template{id: src.tmpl.id, filesDir: src.dir}
+	snap := &templateBuild{filesDir: src.dir, config: src.build.config}
+	if src.root != nil {
+		captured, err := s.captureFiles(src, src.tmpl.id)
+		if err != nil {
+			writeErrorf(w, http.StatusInternalServerError, "error forking sandbox: %v", err)
+			return
+		}
+		snap = captured
+	}
 	results := make([]forkResult, 0, count)
 	var created []*sandbox
 	for i := 0; i < count; i++ {
-		sb, err := s.newSandboxLocked(snap, src.templateRef)
+		sb, err := s.newSandboxLocked(src.tmpl, snap, src.templateRef)
 		if err != nil {
 			results = append(results, forkResult{Error: &apiError{Code: http.StatusInternalServerError, Message: "error forking sandbox: " + err.Error()}})
 			continue
 		}
 		now := time.Now().UTC()
-		sb.tmpl = src.tmpl
+		sb.build = src.build
 		sb.startedAt, sb.endAt, sb.resumeTimeout = now, now.Add(timeout), timeout
 		sb.autoPause, sb.autoResume, sb.secure = src.autoPause, src.autoResume, src.secure
 		sb.autoPauseKeeps = src.autoPauseKeeps

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -31,15 +32,15 @@ type templateJSON struct {
 }
 
 type templateBuildJSON struct {
-	BuildID     string    `json:"buildID"`
-	Status      string    `json:"status"`
-	CreatedAt   time.Time `json:"createdAt"`
-	UpdatedAt   time.Time `json:"updatedAt"`
-	FinishedAt  time.Time `json:"finishedAt"`
-	CPUCount    int32     `json:"cpuCount"`
-	MemoryMB    int32     `json:"memoryMB"`
-	DiskSizeMB  int32     `json:"diskSizeMB"`
-	EnvdVersion string    `json:"envdVersion"`
+	BuildID     string     `json:"buildID"`
+	Status      string     `json:"status"`
+	CreatedAt   time.Time  `json:"createdAt"`
+	UpdatedAt   time.Time  `json:"updatedAt"`
+	FinishedAt  *time.Time `json:"finishedAt,omitempty"`
+	CPUCount    int32      `json:"cpuCount"`
+	MemoryMB    int32      `json:"memoryMB"`
+	DiskSizeMB  int32      `json:"diskSizeMB"`
+	EnvdVersion string     `json:"envdVersion"`
 }
 
 type templateWithBuildsJSON struct {
@@ -60,7 +61,8 @@ func (t *template) toJSON() templateJSON {
 		TemplateID: t.id, BuildID: b.id, CPUCount: t.cpuCount, MemoryMB: t.memoryMB, DiskSizeMB: t.diskSizeMB,
 		Public: t.public, Aliases: t.aliases(), Names: append([]string{}, t.names...),
 		CreatedAt: t.createdAt, UpdatedAt: t.updatedAt, LastSpawnedAt: t.lastSpawnedAt,
-		SpawnCount: t.spawnCount, BuildCount: int32(len(t.builds)), EnvdVersion: envdVersion, BuildStatus: "ready",
+		SpawnCount: t.spawnCount, BuildCount: int32(len(t.builds)), EnvdVersion: envdVersion,
+		BuildStatus: t.builds[len(t.builds)-1].status,
 	}
 }
 
@@ -81,7 +83,7 @@ func (s *Server) handleListTemplates(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	var all []templateJSON
 	for _, t := range s.sortedTemplatesLocked() {
-		if !t.public && !t.snapshot {
+		if t.teamOwned() && !t.snapshot {
 			all = append(all, t.toJSON())
 		}
 	}
@@ -123,8 +125,8 @@ func (s *Server) handleGetTemplate(w http.ResponseWriter, r *http.Request) {
 	for i := len(t.builds) - 1; i >= 0; i-- {
 		b := t.builds[i]
 		builds = append(builds, templateBuildJSON{
-			BuildID: b.id, Status: "ready", CreatedAt: b.createdAt, UpdatedAt: b.createdAt, FinishedAt: b.createdAt,
-			CPUCount: t.cpuCount, MemoryMB: t.memoryMB, DiskSizeMB: t.diskSizeMB, EnvdVersion: envdVersion,
+			BuildID: b.id, Status: b.status, CreatedAt: b.createdAt, UpdatedAt: b.updatedAt, FinishedAt: b.finishedAt,
+			CPUCount: b.cpuCount, MemoryMB: b.memoryMB, DiskSizeMB: t.diskSizeMB, EnvdVersion: envdVersion,
 		})
 	}
 	out := templateWithBuildsJSON{
@@ -148,14 +150,14 @@ func (s *Server) handleGetTemplate(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handleDeleteTemplate(w http.ResponseWriter, r *http.Request) {
 	ref := r.PathValue("id")
 	s.mu.Lock()
-	name, _ := splitTag(ref) // E2B deletes the whole template, whatever the tag
-	t := s.templateByNameLocked(name)
+	ident, _, _ := strings.Cut(ref, ":") // E2B deletes the whole template, whatever the tag
+	t := s.findTemplateLocked(ident)
 	if t == nil {
 		s.mu.Unlock()
 		templateNotFound(w, ref)
 		return
 	}
-	if t.public {
+	if !t.teamOwned() {
 		s.mu.Unlock()
 		writeErrorf(w, http.StatusForbidden, "you don't have access to template '%s'", ref)
 		return
@@ -170,6 +172,12 @@ func (s *Server) handleDeleteTemplate(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	delete(s.templates, t.id)
+	for _, b := range t.builds {
+		if b.cancel != nil {
+			b.cancel()
+		}
+	}
+	s.saveStateLocked()
 	s.mu.Unlock()
 	s.removeTemplateFiles(t)
 	w.WriteHeader(http.StatusNoContent)
@@ -181,7 +189,7 @@ func (s *Server) handleTemplateSub(w http.ResponseWriter, r *http.Request) {
 	case r.PathValue("id") == "aliases":
 		s.handleTemplateAlias(w, r.PathValue("sub"))
 	case r.PathValue("sub") == "tags":
-		s.handleTemplateTags(w, r.PathValue("id"))
+		s.handleListTags(w, r.PathValue("id"))
 	default:
 		writeError(w, http.StatusNotFound, "validation error: no matching operation was found")
 	}

@@ -4,20 +4,57 @@
 // RPCs), closely enough that E2B's official SDKs and this repository's client
 // work against it unmodified.
 //
-// It is a test double, not a security boundary. Sandbox commands run for real
-// on the host, as the user running the emulator (root in CI), through
-// `bash -l -c` exactly as envd runs them.
+// It is a test double, not a security boundary. Sandbox commands run for
+// real on the host, as the user running the emulator (root in CI), through
+// `bash -l -c` exactly as envd runs them; they can read the host's files and
+// see its processes and network. Isolation below keeps sandboxes from
+// disturbing the host and each other by accident, nothing more.
 //
 // # Filesystem layout
 //
-// Every sandbox owns a directory under Options.DataDir with three subtrees:
-// home (seen as /home/user), tmp (seen as /tmp) and root (every other
-// absolute path). The files API and the Filesystem RPCs map /home/user/** and
-// /tmp/** to the first two, relative paths and "~" resolve under /home/user,
-// and any other absolute path (for example /opt/x) is kept inside the
-// sandbox's root subtree so the host is never written outside DataDir.
-// Requests as root (the username query or Basic auth user) resolve relative
-// paths against /root instead, which every sandbox has.
+// With Isolation "auto" (or "userns") on Linux, every sandbox has its own
+// root filesystem: an overlay mounted in a mount namespace of its own (as
+// root; otherwise, or with "userns", inside a user namespace that maps the
+// emulator's user to root), held by a small holder process that lives as
+// long as the sandbox (and dies with the emulator). The overlay's upper
+// directory is the sandbox's own layer, DataDir/sandboxes/<id>/upper; below
+// it lie the layers of the build it started from, newest first, and a base
+// root. The host base root is a skeleton made by the emulator (fresh
+// /home/user, /tmp, /root, /run and mount points, the host's relative
+// top-level links such as /bin -> usr/bin, an /etc adding the "user"
+// account and copies of hosts and resolv.conf) plus the host's /usr, /etc,
+// /opt, /var and /srv, each as the lowest, read-only layer of a nested
+// overlay whose upper directory is inside the sandbox's layer. So bash, apt
+// and the host's tools exist in every sandbox, and a write anywhere (even
+// /usr/local/bin or /etc) lands in the sandbox's layer: nothing is written on
+// the host outside DataDir. The host's other top-level directories (/home,
+// /root, /work...) are not visible. /proc, /dev and /sys are the host's,
+// bind-mounted. Commands enter the namespace with nsenter and chroot into
+// the root; the files API and the filesystem RPCs reach the same files
+// through /proc/<holder>/root, resolving symlinks inside the sandbox's root
+// (an absolute link never leads to the host's files). Snapshots and forks
+// copy the sandbox's whole layer (whiteouts included) into a new immutable
+// layer under DataDir/layers; the sandboxes started from them stack it on
+// the layers their source had.
+//
+// Where this cannot work (not Linux, Isolation "none", no overlayfs or
+// namespaces, nsenter/unshare/chroot missing) the emulator logs one line
+// and falls back to the older layout: every sandbox owns a directory under
+// DataDir with three subtrees: home (seen as /home/user), tmp (seen as /tmp)
+// and root (every other absolute path). The files API and the Filesystem
+// RPCs map /home/user/** and /tmp/** to the first two and keep any other
+// absolute path (for example /opt/x) inside the root subtree, so the host is
+// never written outside DataDir. As root on Linux each command then starts
+// in a private mount namespace where the sandbox's home and tmp directories
+// are bind-mounted onto /home/user and /tmp, and sees the host for every
+// other path; without namespaces HOME, TMPDIR and the default working
+// directory point at the sandbox's own directories instead of /home/user and
+// /tmp, and a cwd under /home/user or /tmp is rewritten the same way.
+//
+// In both layouts relative paths and "~" resolve under /home/user, or under
+// /root for requests as root (the username query or Basic auth user). The
+// start event of a command is sent once the command itself runs, after the
+// namespace setup, as envd sends it once its process exists.
 //
 // Files keep what envd keeps on them: upload metadata as user.e2b.<key>
 // extended attributes (so metadata set with setfattr inside the sandbox
@@ -28,25 +65,26 @@
 // reports its fully resolved target as a sandbox path. A file system without
 // user extended attributes keeps neither metadata nor owners, as on envd.
 //
-// With Isolation "auto" on Linux as root, each command starts in a private
-// mount namespace where the sandbox's home and tmp directories are
-// bind-mounted onto /home/user and /tmp, so commands and the files API agree
-// on those two trees and two sandboxes never see each other's files there.
-// Commands see the host for every other path (not the sandbox's root
-// subtree). Without namespaces (Isolation "none", not root, or not Linux) the
-// emulator logs one line and falls back: HOME, TMPDIR and the default working
-// directory point at the sandbox's own directories instead of /home/user and
-// /tmp, and a cwd under /home/user or /tmp is rewritten the same way, so
-// commands that spell out /home/user literally see the host path instead.
-// The start event of a command is sent once the command itself runs, after
-// the namespace setup, as envd sends it once its process exists.
-//
 // PTY commands run on a real pseudo-terminal in their own session; a resize
 // (Process/Update) sets its size and so reaches the command as SIGWINCH.
 // WatchDir and the watcher RPCs use inotify as envd does (create, write,
 // chmod, rename, remove as they happen); a recursive watch also watches
 // folders created after it started and reports what they held before it
 // could. Elsewhere than Linux they poll every 200 ms.
+//
+// # Template builds and images
+//
+// Each finished build is immutable: with private roots its layers (one per
+// step that ran, the upper directory of a sandbox that ran just that step)
+// are shared with the step cache and never change; in the fallback layout
+// it is a copy of the build sandbox's directories. fromImage looks the name
+// up in Options.ImageStore (a directory of root filesystems or tar archives
+// per name, see findImage); a found image replaces the host base root
+// (under the same skeleton directories), an unknown one builds on the host
+// base root and says so in the build log; the build records the name
+// either way. With a DataDir of the caller's, templates, builds, tags and
+// the step cache are saved in DataDir/templates/state.json and restored by
+// the next start, so killing the emulator loses no finished build.
 //
 // # Lifecycle
 //
@@ -81,8 +119,47 @@
 // GET /sandboxes/{id}/metrics, GET /sandboxes/metrics, GET /sandboxes/{id}/logs,
 // GET /v2/sandboxes/{id}/logs, GET /snapshots, GET /v2/templates,
 // GET /templates, GET|DELETE /templates/{id}, GET /templates/{id}/{sub}
-// (/templates/aliases/{alias} and /templates/{id}/tags), DELETE /templates/tags,
-// and GET /health (no key). Envd route keys are "envd METHOD /path" for REST
+// (/templates/aliases/{alias} and /templates/{id}/tags), POST /v3/templates,
+// GET /templates/{id}/files/{hash}, POST /v2/templates/{id}/builds/{buildID},
+// GET /templates/{id}/builds/{buildID}/{status,logs}, PATCH /v2/templates/{id},
+// PATCH /templates/{id}, POST|DELETE /templates/tags, and GET /health (no
+// key). File contexts are PUT to the signed upload URL the files route
+// returns (/_upload/template-files/{hash}, no key; route key
+// "PUT /_upload/template-files/{hash}").
+//
+// # Template builds
+//
+// POST /v3/templates registers a waiting build of a template named
+// "local-team/<name>" with its tags (default when none). Starting it runs the
+// build in the background, in a sandbox of its own: the base (fromTemplate:
+// any built template or snapshot, by name, name:tag or name:buildID;
+// fromImage: the base root filesystem, with a build-log line saying so),
+// then the steps in order: RUN (bash -l, in the workdir, with the ENV
+// values), COPY from the uploaded archive, ENV (values expanded like E2B's
+// envsubst), WORKDIR, USER; then startCmd, waiting for readyCmd
+// (Options.ReadyTimeout). Step output becomes log entries with the step
+// number (stderr as errors); a failing step fails the build with E2B's
+// reason (message, step, the step's warn/error lines). Each step's result is
+// cached under the hash of its inputs chained to the previous step's; force
+// on a step or on the build skips the cache. A tag resolves to the newest
+// ready build it was given to, so a running rebuild never takes a template
+// away from new sandboxes. Sandboxes from a build get its files, env and
+// workdir, and its start command, answering create once the ready command
+// succeeds (or its timeout passes). Commands run as the emulator's own user;
+// USER and a RUN's user set USER/LOGNAME and the home directory only.
+//
+// # Snapshots
+//
+// A snapshot is a build of a snapshot template that gets only the tag its
+// name carries ("name:tag"; the default tag without one), as in E2B: taking
+// "name:v2" leaves "name:v1" and the default tag where they were. GET
+// /snapshots lists one entry per tag ("<name or ID>:<tag>"), its sandboxID
+// filter matches the sandbox each build was taken from, and its name filter
+// with a tag keeps that tag only. DELETE /templates/tags removes tags (never
+// the default one) and keeps the builds; DELETE /templates/{id} removes the
+// whole template whatever tag the ID carries.
+//
+// Envd route keys are "envd METHOD /path" for REST
 // ("envd POST /files") and "envd /process.Process/Start" for RPCs.
 //
 // Admin API (no API key, never faulted, not counted; a POST or PUT must be
@@ -100,6 +177,9 @@
 // snapshots copy files only; processes are not cloned. The base template's
 // ID is E2B's ("rki5dems9wqfm4r03t7g", alias "base"); snapshots live in the
 // team namespace "local-team". Commands run as the emulator's user whatever
-// user the request names (HOME stays /home/user), and there is no sudo unless
-// the host has one. Without mount namespaces commands read the host's boot ID.
+// user the request, a template's USER step or a RUN step names (HOME stays
+// /home/user; USER and LOGNAME follow the step), and there is no sudo unless
+// the host has one; COPY does not chown to the step's user. Without mount
+// namespaces commands read the host's boot ID. An overlay mount takes at
+// most about 100 layers, which bounds how deep templates may stack.
 package emulator

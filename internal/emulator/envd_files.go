@@ -55,7 +55,7 @@ func acceptsGzip(header string) (gz, ok bool) {
 }
 
 func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, sb *sandbox) {
-	v, host := sb.resolvePath(userPath(requestUser(r), r.URL.Query().Get("path")))
+	v, host := sb.followPath(userPath(requestUser(r), r.URL.Query().Get("path")))
 	st, err := os.Stat(host)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -224,7 +224,7 @@ func (s *Server) uploadFiles(w http.ResponseWriter, r *http.Request, sb *sandbox
 // writeFile streams r into the sandbox path like envd: parent directories
 // and the file belong to user, and the file's metadata becomes meta.
 func (sb *sandbox) writeFile(p string, r io.Reader, meta map[string]string, user string) (uploadedEntry, int, error) {
-	v, host := sb.resolvePath(p)
+	v, host := sb.followPath(p)
 	if st, err := os.Stat(host); err == nil && st.IsDir() {
 		return uploadedEntry{}, http.StatusBadRequest, fmt.Errorf("path '%s' is a directory", v)
 	}

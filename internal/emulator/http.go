@@ -26,6 +26,8 @@ func (s *Server) serveMain(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case strings.HasPrefix(r.URL.Path, "/_emulator/"):
 		s.serveAdmin(w, r)
+	case strings.HasPrefix(r.URL.Path, uploadPrefix):
+		s.serveUpload(w, r)
 	case isEnvdRequest(r):
 		s.serveEnvd(w, r)
 	default:

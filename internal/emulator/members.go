@@ -10,8 +10,15 @@ func (pt *processTable) trackLocked(pid int, start uint64) {
 	if !pt.sb.srv.isolate {
 		return
 	}
+	if h := pt.sb.root.holderPID(); h != 0 {
+		pid = h // commands join the holder's namespace only once nsenter has run
+	}
 	ns, f := holdNamespace(pid)
 	if f == nil {
+		return
+	}
+	if ns == ownMountNamespace { // never treat the emulator's own namespace as the sandbox's
+		_ = f.Close()
 		return
 	}
 	if _, dup := pt.mntNS[ns]; dup {
@@ -59,7 +66,11 @@ func (pt *processTable) membersIn(procs []procEntry) []procEntry {
 	pt.mu.Lock()
 	defer pt.mu.Unlock()
 	var out []procEntry
+	holder := pt.sb.root.holderPID() // shares the namespace but is not the sandbox's
 	for _, p := range procs {
+		if holder != 0 && p.pid == holder {
+			continue
+		}
 		start, tracked := pt.groups[p.pgrp]
 		inGroup := tracked && leaderIs(starts, p.pgrp, start)
 		_, inNS := pt.mntNS[p.ns]

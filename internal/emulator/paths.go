@@ -29,6 +29,17 @@ func (sb *sandbox) resolvePath(p string) (virtual, host string) {
 	return virtual, sb.hostPath(virtual)
 }
 
+// followPath is resolvePath for operations that follow a final symlink
+// (reading or writing a file's content): with a private root the link is
+// followed inside the sandbox, never to the host.
+func (sb *sandbox) followPath(p string) (virtual, host string) {
+	virtual, host = sb.resolvePath(p)
+	if sb.root != nil {
+		host = sb.root.rootPath(virtual, true)
+	}
+	return virtual, host
+}
+
 // isPrivatePath reports whether commands see the sandbox's own copy of virtual.
 func isPrivatePath(virtual string) bool {
 	return virtual == virtualHome || strings.HasPrefix(virtual, virtualHome+"/") ||
@@ -39,14 +50,19 @@ func isPrivatePath(virtual string) bool {
 // under /home/user and /tmp, the host's file system everywhere else.
 func (sb *sandbox) commandPath(p string) (virtual, host string) {
 	virtual, host = sb.resolvePath(p)
-	if !isPrivatePath(virtual) {
+	if sb.root == nil && !isPrivatePath(virtual) {
 		host = virtual
 	}
 	return virtual, host
 }
 
-// hostPath maps a clean absolute sandbox path to its storage on the host.
+// hostPath maps a clean absolute sandbox path to the host path that holds
+// it: inside the sandbox's mounted root (parent symlinks resolved inside
+// it), or in the shared layout's home, tmp and root directories.
 func (sb *sandbox) hostPath(virtual string) string {
+	if sb.root != nil {
+		return sb.root.rootPath(virtual, false)
+	}
 	switch {
 	case virtual == virtualHome || strings.HasPrefix(virtual, virtualHome+"/"):
 		return filepath.Join(sb.homeDir(), filepath.FromSlash(strings.TrimPrefix(virtual, virtualHome)))
@@ -120,4 +136,16 @@ func dirSize(dir string) int64 {
 		return nil
 	})
 	return total
+}
+
+// defaultCwd is where commands start without a cwd: the template's workdir,
+// else /home/user.
+func (sb *sandbox) defaultCwd() (virtual, host string) {
+	if sb.build != nil && sb.build.config.workdir != "" {
+		return sb.commandPath(sb.build.config.workdir)
+	}
+	if sb.root != nil {
+		return sb.commandPath(virtualHome)
+	}
+	return virtualHome, sb.homeDir()
 }

@@ -151,7 +151,7 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, ter
 	}
 	vcwd, hostCwd := pt.sb.commandPath(cwd)
 	if cfg.Cwd == nil || *cfg.Cwd == "" {
-		vcwd, hostCwd = virtualHome, pt.sb.homeDir()
+		vcwd, hostCwd = pt.sb.defaultCwd()
 	}
 	if st, err := os.Stat(hostCwd); err != nil || !st.IsDir() {
 		return nil, nil, newRPCError("invalid_argument", "cwd '%s' does not exist", vcwd)
@@ -161,7 +161,14 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, ter
 	}
 	var cmd *exec.Cmd
 	var started *execSync // isolation: the wrapper tells when it execs the command
-	if pt.sb.srv.isolate {
+	if pt.sb.root != nil {
+		cmd = pt.sb.root.command(vcwd, cfg.Cmd, cfg.Args)
+		cmd.Env = pt.buildEnv(cfg.Envs, virtualHome)
+		var err error
+		if started, err = newExecSync(cmd); err != nil {
+			return nil, nil, err
+		}
+	} else if pt.sb.srv.isolate {
 		args := append([]string{"-c", isolationWrapper, "sh", pt.sb.homeDir(), pt.sb.tmpDir(), vcwd, pt.sb.bootIDPath(), cfg.Cmd}, cfg.Args...)
 		cmd = exec.Command("/bin/sh", args...)
 		cmd.Dir = "/"
@@ -175,7 +182,9 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, ter
 		cmd.Dir = hostCwd
 		cmd.Env = pt.buildEnv(cfg.Envs, pt.sb.homeDir())
 	}
-	cmd.SysProcAttr = sysProcAttr(pt.sb.srv.isolate)
+	if pt.sb.root == nil {
+		cmd.SysProcAttr = sysProcAttr(pt.sb.srv.isolate)
+	}
 
 	var pio processIO
 	var err error

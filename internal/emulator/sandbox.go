@@ -30,6 +30,8 @@ type sandbox struct {
 	srv            *Server
 	id             string
 	tmpl           *template
+	build          *templateBuild // the build the sandbox started from
+	root           *sandboxRoot   // private root filesystem; nil in the shared layout
 	templateRef    string
 	state          string
 	startedAt      time.Time
@@ -76,22 +78,34 @@ func (sb *sandbox) tmpDir() string  { return filepath.Join(sb.dir, "tmp") }
 func (sb *sandbox) rootDir() string { return filepath.Join(sb.dir, "root") }
 
 // newSandboxLocked allocates a sandbox with its directories, copied from the
-// template's files when it has any. Caller holds s.mu.
-func (s *Server) newSandboxLocked(t *template, ref string) (*sandbox, error) {
+// build's files when it has any. Caller holds s.mu.
+func (s *Server) newSandboxLocked(t *template, b *templateBuild, ref string) (*sandbox, error) {
 	id := newID("i", 20)
 	for s.sandboxes[id] != nil {
 		id = newID("i", 20)
 	}
 	sb := &sandbox{
-		srv: s, id: id, tmpl: t, templateRef: ref, state: stateRunning,
+		srv: s, id: id, tmpl: t, build: b, templateRef: ref, state: stateRunning,
 		dir:      filepath.Join(s.dataDir, "sandboxes", id),
 		streams:  map[int]chan struct{}{},
 		watchers: map[string]*watcher{},
 		metadata: map[string]string{}, envVars: map[string]string{},
 	}
 	sb.procs = newProcessTable(sb)
-	if files := t.filesFor(ref); files != "" {
-		if err := copyTree(files, sb.dir); err != nil {
+	if s.rootfs != nil {
+		if err := s.mountRoot(sb, b); err != nil {
+			removeTree(sb.dir)
+			return nil, err
+		}
+		if err := sb.boot(); err != nil {
+			sb.root.stop()
+			removeTree(sb.dir)
+			return nil, err
+		}
+		return sb, nil
+	}
+	if b.filesDir != "" {
+		if err := copyTree(b.filesDir, sb.dir); err != nil {
 			_ = os.RemoveAll(sb.dir)
 			return nil, fmt.Errorf("copy template files: %w", err)
 		}
@@ -107,9 +121,6 @@ func (s *Server) newSandboxLocked(t *template, ref string) (*sandbox, error) {
 	if err := sb.boot(); err != nil {
 		return nil, err
 	}
-	now := time.Now().UTC()
-	t.spawnCount++
-	t.lastSpawnedAt = &now
 	return sb, nil
 }
 
@@ -224,6 +235,11 @@ func (sb *sandbox) destroy() {
 	sb.dropStreams()
 	sb.closeWatchers()
 	sb.procs.killAll()
+	if sb.root != nil {
+		sb.root.stop()
+		removeTree(sb.dir)
+		return
+	}
 	if err := os.RemoveAll(sb.dir); err != nil {
 		sb.srv.logf("emulator: remove sandbox %s files: %v", sb.id, err)
 	}

@@ -27,8 +27,20 @@ type Options struct {
 	APIKey      string        // default: random "e2b_" + 40 hex
 	MaxLifetime time.Duration // default 1h
 	DataDir     string        // sandbox filesystems; default a temp dir removed on Close
-	Isolation   string        // "auto" (mount namespaces when root on Linux) or "none"
-	AdminToken  string        // when set, the admin API (/_emulator/*) needs "Authorization: Bearer <AdminToken>"
+	// Isolation "auto" gives each sandbox a private root filesystem (an
+	// overlay in its own mount namespace; as root, else in a user
+	// namespace) where Linux allows it, "userns" does the same but always
+	// through a user namespace, "none" keeps the shared layout.
+	Isolation string
+	// ImageStore is a directory of root filesystems (directories or tar
+	// archives) named after images, which fromImage builds start from.
+	ImageStore string
+	// ReadyTimeout bounds a template's ready command, in its build and in
+	// every sandbox created from it; default 60s.
+	ReadyTimeout time.Duration
+	// AdminToken, when set, makes the admin API (/_emulator/*) need
+	// "Authorization: Bearer <AdminToken>".
+	AdminToken string
 	// StreamIdleTimeout bounds how long a stream waits on a peer that neither
 	// reads what is sent nor sends anything; default 2m.
 	StreamIdleTimeout time.Duration
@@ -43,6 +55,7 @@ type Server struct {
 	dataDir     string
 	ownsDataDir bool
 	isolate     bool
+	rootfs      *rootfs // private root filesystems; nil = shared layout
 	logf        func(format string, args ...any)
 
 	ln, envdLn       net.Listener
@@ -55,6 +68,8 @@ type Server struct {
 	closed           bool
 	sandboxes        map[string]*sandbox
 	templates        map[string]*template
+	stepCache        map[string]cachedLayer // build step hash -> its result
+	buildsRunning    sync.WaitGroup
 	faults           faultState
 	counters         Counters
 }
@@ -73,13 +88,14 @@ func Start(opts Options) (*Server, error) {
 	if opts.Isolation == "" {
 		opts.Isolation = "auto"
 	}
-	if opts.Isolation != "auto" && opts.Isolation != "none" {
-		return nil, fmt.Errorf("emulator: unknown isolation %q (want auto or none)", opts.Isolation)
+	if opts.Isolation != "auto" && opts.Isolation != "none" && opts.Isolation != "userns" {
+		return nil, fmt.Errorf("emulator: unknown isolation %q (want auto, userns or none)", opts.Isolation)
 	}
 	s := &Server{
 		opts:        opts,
 		sandboxes:   map[string]*sandbox{},
 		templates:   map[string]*template{},
+		stepCache:   map[string]cachedLayer{},
 		logf:        opts.Logf,
 		stopSampler: make(chan struct{}),
 		samplerDone: make(chan struct{}),
@@ -95,8 +111,9 @@ func Start(opts Options) (*Server, error) {
 	if err := s.prepareDataDir(); err != nil {
 		return nil, err
 	}
-	s.isolate = opts.Isolation == "auto" && runtime.GOOS == "linux" && os.Geteuid() == 0
-	if s.isolate {
+	s.setupRootfs()
+	s.isolate = s.rootfs != nil || (opts.Isolation != "none" && runtime.GOOS == "linux" && os.Geteuid() == 0)
+	if s.isolate && s.rootfs == nil {
 		if err := os.MkdirAll(virtualHome, 0o755); err != nil {
 			s.isolate = false
 			s.logf("emulator: cannot create %s (%v); commands run without mount namespaces", virtualHome, err)
@@ -109,6 +126,9 @@ func Start(opts Options) (*Server, error) {
 	s.faults.reset(Faults{})
 	s.resetCountersLocked()
 	s.seedBaseTemplate()
+	if err := s.loadState(); err != nil {
+		s.logf("emulator: template state in %s not loaded: %v", s.dataDir, err)
+	}
 	s.controlMux = s.newControlMux()
 
 	ln, err := net.Listen("tcp", opts.Addr)
@@ -157,7 +177,7 @@ func (s *Server) prepareDataDir() error {
 		}
 		s.dataDir = abs
 	}
-	for _, sub := range []string{"sandboxes", "templates"} {
+	for _, sub := range []string{"sandboxes", "templates", "template-files", "layers", "base", "images"} {
 		if err := os.MkdirAll(filepath.Join(s.dataDir, sub), 0o755); err != nil {
 			return fmt.Errorf("emulator: data dir: %w", err)
 		}
@@ -171,6 +191,13 @@ func (s *Server) removeDataDir() {
 			s.logf("emulator: remove %s: %v", s.dataDir, err)
 		}
 	}
+}
+
+func (s *Server) readyTimeout() time.Duration {
+	if s.opts.ReadyTimeout > 0 {
+		return s.opts.ReadyTimeout
+	}
+	return 60 * time.Second
 }
 
 // APIURL is the control-plane base URL, e.g. http://127.0.0.1:PORT.
@@ -195,6 +222,13 @@ func (s *Server) Close() error {
 		<-s.samplerDone
 		s.mu.Lock()
 		s.closed = true
+		for _, t := range s.templates {
+			for _, b := range t.builds {
+				if b.cancel != nil {
+					b.cancel()
+				}
+			}
+		}
 		boxes := make([]*sandbox, 0, len(s.sandboxes))
 		for _, sb := range s.sandboxes {
 			boxes = append(boxes, sb)
@@ -204,6 +238,7 @@ func (s *Server) Close() error {
 		for _, sb := range boxes {
 			sb.destroy()
 		}
+		s.buildsRunning.Wait()
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		if e := s.httpSrv.Shutdown(ctx); e != nil {

@@ -173,3 +173,7 @@ func readProcStat(pid int) (procEntry, bool) {
 }
 
 const clockTicks = 100 // USER_HZ on Linux
+
+// ownMountNamespace is the emulator's own mount namespace, which no sandbox
+// may claim as its own.
+var ownMountNamespace = mountNamespace(os.Getpid())

@@ -49,3 +49,5 @@ func holdNamespace(int) (string, *os.File) { return "", nil }
 func scanProcs(bool) []procEntry           { return nil }
 
 const clockTicks = 100
+
+var ownMountNamespace = ""

@@ -14,6 +14,7 @@ const (
 	teamNamespace    = "local-team"
 	baseTemplateID   = "rki5dems9wqfm4r03t7g"
 	baseTemplateName = "base"
+	baseBuildID      = "6f0b5a1e-2c1d-4e8f-9a7b-0b5e0b5e0b5e"
 	defaultTag       = "default"
 	defaultCPUCount  = 2
 	defaultMemoryMB  = 512
@@ -26,25 +27,61 @@ type template struct {
 	names         []string // as listed: "base", "local-team/snap1"
 	public        bool
 	snapshot      bool
-	sourceSandbox string
-	builds        []templateBuild // oldest first
-	tags          []tagAssignment // oldest first; snapshots only
+	builds        []*templateBuild // oldest first
+	tags          []tagAssignment  // oldest first; a tag may be assigned many times
 	cpuCount      int32
 	memoryMB      int32
 	diskSizeMB    int32
-	filesDir      string // snapshot contents (home, tmp, root); "" = empty filesystem
 	createdAt     time.Time
 	updatedAt     time.Time
 	lastSpawnedAt *time.Time
 	spawnCount    int64
 }
 
+// templateBuild is one build of a template. Status, logs and reason change
+// while it runs (guarded by Server.mu); once ready its files never change.
 type templateBuild struct {
-	id            string
-	createdAt     time.Time
-	filesDir      string // files of a build reached by its own tag ("" = the template's)
-	sourceSandbox string // the sandbox a snapshot build was taken from
+	id         string
+	status     string // buildWaiting, buildBuilding, buildReady, buildError
+	createdAt  time.Time
+	updatedAt  time.Time
+	finishedAt *time.Time
+	cpuCount   int32
+	memoryMB   int32
+	filesDir   string   // shared layout: the build's files (home, tmp, root); "" = none
+	layers     []string // private roots: the build's layers, newest first
+	base       string   // private roots: the base root ("" = the host's, else an image)
+	config     buildConfig
+	fromImage  string // image name the build started from, if any
+	// sourceSandbox is the sandbox a snapshot build was taken from.
+	sourceSandbox string
+	logs          []buildLogEntry
+	reason        *buildReason
+	cancel        func() // stops the build while it runs
 }
+
+// buildConfig is what a build leaves for the sandboxes created from it.
+type buildConfig struct {
+	envs     map[string]string
+	workdir  string // "" = the user's home
+	user     string
+	startCmd string
+	readyCmd string
+}
+
+// tagAssignment points a tag at a build.
+type tagAssignment struct {
+	tag   string
+	build *templateBuild
+	at    time.Time
+}
+
+const (
+	buildWaiting  = "waiting"
+	buildBuilding = "building"
+	buildReady    = "ready"
+	buildError    = "error"
+)
 
 // TemplateSeed describes a team template for SeedTemplate.
 type TemplateSeed struct {
@@ -60,10 +97,11 @@ func (s *Server) seedBaseTemplate() {
 	now := time.Now().UTC()
 	s.templates[baseTemplateID] = &template{
 		id: baseTemplateID, names: []string{baseTemplateName}, public: true,
-		builds:   []templateBuild{{id: newUUID(), createdAt: now}},
 		cpuCount: defaultCPUCount, memoryMB: defaultMemoryMB, diskSizeMB: defaultDiskMB,
 		createdAt: now, updatedAt: now,
 	}
+	// A fixed build ID keeps step-cache hashes of builds on base valid across restarts.
+	s.templates[baseTemplateID].addReadyBuild(now, "", defaultTag).id = baseBuildID
 }
 
 // SeedTemplate adds (or replaces) a team template with the given number of
@@ -97,51 +135,12 @@ func (s *Server) seedTemplateLocked(t TemplateSeed) *template {
 	now := time.Now().UTC()
 	start := now.Add(-time.Duration(t.Builds) * time.Minute)
 	for i := 0; i < t.Builds; i++ {
-		tp.builds = append(tp.builds, templateBuild{id: newUUID(), createdAt: start.Add(time.Duration(i) * time.Minute)})
+		tp.addReadyBuild(start.Add(time.Duration(i)*time.Minute), "", defaultTag)
 	}
 	tp.createdAt = start
 	tp.updatedAt = tp.builds[len(tp.builds)-1].createdAt
 	s.templates[tp.id] = tp
 	return tp
-}
-
-// splitTag splits "name:tag"; "" and "default" are the default tag.
-func splitTag(ref string) (name, tag string) {
-	name, tag, _ = strings.Cut(ref, ":")
-	if tag == defaultTag {
-		tag = ""
-	}
-	return name, tag
-}
-
-// findTemplateLocked resolves a template ID or name ([namespace/]alias[:tag]);
-// a tag other than the default must be one the template has, or a build ID.
-func (s *Server) findTemplateLocked(ref string) *template {
-	name, tag := splitTag(ref)
-	t := s.templateByNameLocked(name)
-	if t == nil || (tag != "" && !t.hasTagOrBuild(tag)) {
-		return nil
-	}
-	return t
-}
-
-// templateByNameLocked finds a template by ID or name, ignoring any tag.
-func (s *Server) templateByNameLocked(name string) *template {
-	if name == "" {
-		return nil
-	}
-	if t, found := s.templates[name]; found {
-		return t
-	}
-	short := strings.TrimPrefix(name, teamNamespace+"/")
-	for _, t := range s.sortedTemplatesLocked() {
-		for _, n := range t.names {
-			if n == name || n == short || strings.TrimPrefix(n, teamNamespace+"/") == short {
-				return t
-			}
-		}
-	}
-	return nil
 }
 
 // sortedTemplatesLocked returns every template, oldest first then by ID.
@@ -175,19 +174,37 @@ func (t *template) aliases() []string {
 	return out
 }
 
-func (t *template) latestBuild() templateBuild { return t.builds[len(t.builds)-1] }
-
-func (s *Server) removeTemplateFiles(t *template) {
-	dirs := []string{t.filesDir}
-	for _, b := range t.builds {
-		dirs = append(dirs, b.filesDir)
+// addReadyBuild records a finished build with the given files and points
+// the tag at it (seeded templates: the default tag; snapshots: theirs).
+func (t *template) addReadyBuild(at time.Time, filesDir, tag string) *templateBuild {
+	b := &templateBuild{
+		id: newUUID(), status: buildReady, createdAt: at, updatedAt: at, finishedAt: &at,
+		cpuCount: t.cpuCount, memoryMB: t.memoryMB, filesDir: filesDir,
+		config: buildConfig{user: "user"},
 	}
-	for _, d := range dirs {
-		if d == "" {
+	t.builds = append(t.builds, b)
+	t.tags = append(t.tags, tagAssignment{tag: tag, build: b, at: at})
+	return b
+}
+
+// latestBuild is the newest ready build, else the newest build.
+func (t *template) latestBuild() *templateBuild {
+	for i := len(t.builds) - 1; i >= 0; i-- {
+		if t.builds[i].status == buildReady {
+			return t.builds[i]
+		}
+	}
+	return t.builds[len(t.builds)-1]
+}
+
+// removeTemplateFiles deletes the files of every build of a deleted template.
+func (s *Server) removeTemplateFiles(t *template) {
+	for _, b := range t.builds {
+		if b.filesDir == "" {
 			continue
 		}
-		if err := os.RemoveAll(d); err != nil {
-			s.logf("emulator: remove template files %s: %v", filepath.Base(d), err)
+		if err := os.RemoveAll(b.filesDir); err != nil {
+			s.logf("emulator: remove template files %s: %v", filepath.Base(b.filesDir), err)
 		}
 	}
 }

@@ -104,6 +104,8 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	switch {
 	case strings.HasPrefix(req.URL.Path, "/_emulator"):
 		return t.next.RoundTrip(req) // test-only admin API, not E2B's
+	case strings.HasPrefix(req.URL.Path, "/_upload/"):
+		return t.next.RoundTrip(req) // a signed storage URL (E2B's is a bucket's), not E2B's API
 	case isConnectPath(req.URL.Path):
 		return t.v.connectRoundTrip(t.next, req)
 	case req.Header.Get("E2b-Sandbox-Id") != "" || envdOnlyPath(req.URL.Path):

@@ -1,0 +1,396 @@
+package emulator
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"time"
+)
+
+type templateBuildRequestV3 struct {
+	Name     *string  `json:"name"`
+	Alias    *string  `json:"alias"`
+	Tags     []string `json:"tags"`
+	CPUCount *int32   `json:"cpuCount"`
+	MemoryMB *int32   `json:"memoryMB"`
+}
+
+type templateRequestResponseV3 struct {
+	TemplateID string   `json:"templateID"`
+	BuildID    string   `json:"buildID"`
+	Public     bool     `json:"public"`
+	Names      []string `json:"names"`
+	Tags       []string `json:"tags"`
+	Aliases    []string `json:"aliases"`
+}
+
+// handleRequestBuild answers POST /v3/templates: it creates the template
+// (or finds it by name) and registers a waiting build carrying the tags.
+func (s *Server) handleRequestBuild(w http.ResponseWriter, r *http.Request) {
+	var req templateBuildRequestV3
+	if err := decodeBody(r, &req); err != nil {
+		validationError(w, err.Error())
+		return
+	}
+	raw := ""
+	switch {
+	case req.Name != nil:
+		raw = *req.Name
+	case req.Alias != nil:
+		raw = *req.Alias
+	}
+	if raw == "" {
+		writeError(w, http.StatusBadRequest, "Template name is required")
+		return
+	}
+	if len(raw) > 128 {
+		validationError(w, `request body has an error: doesn't match schema: Error at "/name": maximum string length is 128`)
+		return
+	}
+	name, err := parseTemplateName(raw)
+	if err != nil {
+		writeErrorf(w, http.StatusBadRequest, "Invalid template name: %v", err)
+		return
+	}
+	if err := namespaceError(name); err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	wantTags := append([]string(nil), req.Tags...)
+	if name.tag != "" {
+		wantTags = append([]string{name.tag}, wantTags...)
+	}
+	tags, err := validateTags(wantTags)
+	if err != nil {
+		writeErrorf(w, http.StatusBadRequest, "Invalid tag: %v", err)
+		return
+	}
+	if len(tags) == 0 {
+		tags = []string{defaultTag}
+	}
+	if req.CPUCount != nil && *req.CPUCount < 1 {
+		validationError(w, `request body has an error: doesn't match schema: Error at "/cpuCount": number must be at least 1`)
+		return
+	}
+	if req.MemoryMB != nil && *req.MemoryMB < 128 {
+		validationError(w, `request body has an error: doesn't match schema: Error at "/memoryMB": number must be at least 128`)
+		return
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := time.Now().UTC()
+	t := s.templateByIdentifierLocked(teamNamespace + "/" + name.alias)
+	if t != nil && (!t.teamOwned() || t.snapshot) {
+		writeErrorf(w, http.StatusBadRequest, "Alias `%s` is already taken", name.alias)
+		return
+	}
+	if t == nil {
+		t = &template{
+			id: newID("", 20), names: []string{teamNamespace + "/" + name.alias},
+			cpuCount: defaultCPUCount, memoryMB: defaultMemoryMB, diskSizeMB: defaultDiskMB,
+			createdAt: now,
+		}
+		s.templates[t.id] = t
+	}
+	if req.CPUCount != nil {
+		t.cpuCount = *req.CPUCount
+	}
+	if req.MemoryMB != nil {
+		t.memoryMB = *req.MemoryMB
+	}
+	b := &templateBuild{
+		id: newUUID(), status: buildWaiting, createdAt: now, updatedAt: now,
+		cpuCount: t.cpuCount, memoryMB: t.memoryMB,
+	}
+	t.builds = append(t.builds, b)
+	for _, tag := range tags {
+		t.tags = append(t.tags, tagAssignment{tag: tag, build: b, at: now})
+	}
+	t.updatedAt = now
+	s.saveStateLocked()
+	writeJSON(w, http.StatusAccepted, templateRequestResponseV3{
+		TemplateID: t.id, BuildID: b.id, Public: t.public,
+		Names: append([]string{}, t.names...), Tags: tags, Aliases: t.aliases(),
+	})
+}
+
+// templateStep is E2B's TemplateStep.
+type templateStep struct {
+	Type      string   `json:"type"`
+	Args      []string `json:"args"`
+	FilesHash *string  `json:"filesHash"`
+	Force     bool     `json:"force"`
+}
+
+// buildStartRequest is E2B's TemplateBuildStartV2.
+type buildStartRequest struct {
+	FromImage         *string         `json:"fromImage"`
+	FromTemplate      *string         `json:"fromTemplate"`
+	FromImageRegistry *map[string]any `json:"fromImageRegistry"`
+	Force             bool            `json:"force"`
+	Steps             []templateStep  `json:"steps"`
+	StartCmd          *string         `json:"startCmd"`
+	ReadyCmd          *string         `json:"readyCmd"`
+}
+
+// handleStartBuild answers POST /v2/templates/{id}/builds/{buildID}: the
+// build runs in the background; a newer build of the same template cancels
+// one still running, as on E2B.
+func (s *Server) handleStartBuild(w http.ResponseWriter, r *http.Request) {
+	var req buildStartRequest
+	if err := decodeBody(r, &req); err != nil {
+		validationError(w, err.Error())
+		return
+	}
+	for i, st := range req.Steps {
+		if st.Type == "" {
+			validationError(w, fmt.Sprintf(`request body has an error: doesn't match schema: Error at "/steps/%d/type": property "type" is missing`, i))
+			return
+		}
+	}
+	if reg := req.FromImageRegistry; reg != nil {
+		if msg := registryError(*reg); msg != "" {
+			validationError(w, msg)
+			return
+		}
+	}
+	templateID, buildID := r.PathValue("id"), r.PathValue("buildID")
+	if !uuidPattern.MatchString(buildID) {
+		writeErrorf(w, http.StatusBadRequest, "Invalid build ID: %s", buildID)
+		return
+	}
+	s.mu.Lock()
+	t := s.templates[templateID]
+	var b *templateBuild
+	if t != nil {
+		b = t.buildByID(buildID)
+	}
+	if b == nil {
+		s.mu.Unlock()
+		writeErrorf(w, http.StatusNotFound, "Error when getting template: build '%s' of template '%s' not found", buildID, templateID)
+		return
+	}
+	if b.status != buildWaiting {
+		s.mu.Unlock()
+		writeError(w, http.StatusBadRequest, "build is not in waiting state")
+		return
+	}
+	if s.closed {
+		s.mu.Unlock()
+		writeError(w, http.StatusServiceUnavailable, "emulator is shutting down")
+		return
+	}
+	job := s.newBuildJobLocked(t, b, req)
+	s.mu.Unlock()
+	go job.run()
+	w.WriteHeader(http.StatusAccepted)
+}
+
+// registryError checks fromImageRegistry against its oneOf schemas.
+func registryError(reg map[string]any) string {
+	required := map[string][]string{
+		"aws":      {"awsAccessKeyId", "awsSecretAccessKey", "awsRegion"},
+		"gcp":      {"serviceAccountJson"},
+		"registry": {"username", "password"},
+	}
+	typ, _ := reg["type"].(string)
+	fields, ok := required[typ]
+	if !ok {
+		return `request body has an error: doesn't match schema: Error at "/fromImageRegistry/type": value is not one of the allowed values ["aws","gcp","registry"]`
+	}
+	for _, f := range fields {
+		if v, ok := reg[f].(string); !ok || v == "" {
+			return fmt.Sprintf(`request body has an error: doesn't match schema: Error at "/fromImageRegistry/%s": property "%s" is missing`, f, f)
+		}
+	}
+	return ""
+}
+
+type buildLogEntry struct {
+	Timestamp time.Time `json:"timestamp"`
+	Message   string    `json:"message"`
+	Level     string    `json:"level"`
+	Step      *string   `json:"step,omitempty"`
+}
+
+type buildReason struct {
+	Message    string          `json:"message"`
+	Step       *string         `json:"step,omitempty"`
+	LogEntries []buildLogEntry `json:"logEntries"`
+}
+
+type templateBuildInfo struct {
+	Logs       []string        `json:"logs"`
+	LogEntries []buildLogEntry `json:"logEntries"`
+	TemplateID string          `json:"templateID"`
+	BuildID    string          `json:"buildID"`
+	Status     string          `json:"status"`
+	Reason     *buildReason    `json:"reason,omitempty"`
+}
+
+var logLevels = map[string]int{"debug": 0, "info": 1, "warn": 2, "error": 3}
+
+// queryInt reads an optional non-negative integer query parameter.
+func queryInt(w http.ResponseWriter, q url.Values, name string, def, max int64) (int64, bool) {
+	raw := q.Get(name)
+	if raw == "" {
+		return def, true
+	}
+	n, err := strconv.ParseInt(raw, 10, 64)
+	switch {
+	case err != nil:
+		validationError(w, fmt.Sprintf(`parameter "%s" in query has an error: value %s: an invalid integer: invalid syntax`, name, raw))
+	case n < 0:
+		validationError(w, fmt.Sprintf(`parameter "%s" in query has an error: number must be at least 0`, name))
+	case max > 0 && n > max:
+		validationError(w, fmt.Sprintf(`parameter "%s" in query has an error: number must be at most %d`, name, max))
+	default:
+		return n, true
+	}
+	return 0, false
+}
+
+// queryEnum reads an optional enum query parameter ("" when absent).
+func queryEnum(w http.ResponseWriter, q url.Values, name string, allowed ...string) (string, bool) {
+	v := q.Get(name)
+	if v == "" {
+		return "", true
+	}
+	for _, a := range allowed {
+		if v == a {
+			return v, true
+		}
+	}
+	validationError(w, fmt.Sprintf(`parameter "%s" in query has an error: value is not one of the allowed values %q`, name, allowed))
+	return "", false
+}
+
+// lookupBuild finds {id} and {buildID} for the status and logs routes.
+func (s *Server) lookupBuildLocked(w http.ResponseWriter, r *http.Request) (*template, *templateBuild) {
+	templateID, buildID := r.PathValue("id"), r.PathValue("buildID")
+	if !uuidPattern.MatchString(buildID) {
+		writeError(w, http.StatusBadRequest, "Invalid build id")
+		return nil, nil
+	}
+	t := s.templates[templateID]
+	if t == nil {
+		t = s.findTemplateLocked(templateID)
+	}
+	var b *templateBuild
+	if t != nil {
+		b = t.buildByID(buildID)
+	}
+	if b == nil {
+		writeErrorf(w, http.StatusNotFound, "Build '%s' not found", buildID)
+		return nil, nil
+	}
+	return t, b
+}
+
+func filterLevel(entries []buildLogEntry, min string) []buildLogEntry {
+	if min == "" {
+		return entries
+	}
+	out := make([]buildLogEntry, 0, len(entries))
+	for _, e := range entries {
+		if logLevels[e.Level] >= logLevels[min] {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// handleBuildStatus answers GET .../builds/{buildID}/status with the log
+// entries from logsOffset (after the level filter), at most limit of them.
+func (s *Server) handleBuildStatus(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	offset, ok := queryInt(w, q, "logsOffset", 0, 1<<31-1)
+	if !ok {
+		return
+	}
+	limit, ok := queryInt(w, q, "limit", 100, 100)
+	if !ok {
+		return
+	}
+	level, ok := queryEnum(w, q, "level", "debug", "info", "warn", "error")
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	t, b := s.lookupBuildLocked(w, r)
+	if b == nil {
+		s.mu.Unlock()
+		return
+	}
+	info := templateBuildInfo{Logs: []string{}, LogEntries: []buildLogEntry{}, TemplateID: t.id, BuildID: b.id, Status: b.status}
+	entries := filterLevel(b.logs, level)
+	if int(offset) < len(entries) {
+		end := min(int(offset+limit), len(entries))
+		info.LogEntries = append(info.LogEntries, entries[offset:end]...)
+	}
+	if b.reason != nil {
+		rs := *b.reason
+		rs.LogEntries = []buildLogEntry{}
+		if rs.Step != nil {
+			for _, e := range filterLevel(b.logs, "warn") {
+				if e.Step != nil && *e.Step == *rs.Step {
+					rs.LogEntries = append(rs.LogEntries, e)
+				}
+			}
+		}
+		info.Reason = &rs
+	}
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, info)
+}
+
+// handleBuildLogs answers GET .../builds/{buildID}/logs: entries from the
+// cursor (milliseconds) forward, or back from it (newest first).
+func (s *Server) handleBuildLogs(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	cursor, ok := queryInt(w, q, "cursor", -1, 0)
+	if !ok {
+		return
+	}
+	limit, ok := queryInt(w, q, "limit", 100, 100)
+	if !ok {
+		return
+	}
+	direction, ok := queryEnum(w, q, "direction", "forward", "backward")
+	if !ok {
+		return
+	}
+	level, ok := queryEnum(w, q, "level", "debug", "info", "warn", "error")
+	if !ok {
+		return
+	}
+	if _, ok := queryEnum(w, q, "source", "temporary", "persistent"); !ok {
+		return
+	}
+	s.mu.Lock()
+	_, b := s.lookupBuildLocked(w, r)
+	if b == nil {
+		s.mu.Unlock()
+		return
+	}
+	entries := append([]buildLogEntry(nil), filterLevel(b.logs, level)...)
+	s.mu.Unlock()
+	out := []buildLogEntry{}
+	if direction == "backward" {
+		sort.SliceStable(entries, func(i, j int) bool { return entries[i].Timestamp.After(entries[j].Timestamp) })
+	}
+	for _, e := range entries {
+		if int64(len(out)) >= limit {
+			break
+		}
+		ms := e.Timestamp.UnixMilli()
+		if cursor >= 0 && ((direction == "backward" && ms > cursor) || (direction != "backward" && ms < cursor)) {
+			continue
+		}
+		out = append(out, e)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"logs": out})
+}

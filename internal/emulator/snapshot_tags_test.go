@@ -1,0 +1,113 @@
+package emulator
+
+import (
+	"net/http"
+	"net/url"
+	"testing"
+	"time"
+)
+
+// TestSnapshotTagsAreBuildsOfOneTemplate takes snapshots under one name with
+// tags of their own: each is a build reached by its tag alone, listed per tag
+// and per source sandbox, removable by tag, and all of it survives a restart.
+func TestSnapshotTagsAreBuildsOfOneTemplate(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	srv, err := Start(Options{DataDir: dir, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &testClient{t: t, srv: srv, hc: &http.Client{Timeout: 60 * time.Second}, streams: &http.Client{}}
+	a, b := c.create(map[string]any{}), c.create(map[string]any{})
+	c.mustRun(a, `echo a > ~/which`)
+	c.mustRun(b, `echo b > ~/which`)
+	snap := func(sb createdSandbox, name string) snapshotInfo {
+		t.Helper()
+		st, data, _ := c.api("POST", "/sandboxes/"+sb.SandboxID+"/snapshots", map[string]any{"name": name})
+		wantStatus(t, "snapshot "+name, st, data, http.StatusCreated)
+		return decode[snapshotInfo](t, data)
+	}
+	v1, v2 := snap(a, "tagged:v1"), snap(b, "tagged:V2 ")
+	if v1.SnapshotID != teamNamespace+"/tagged:v1" || v2.SnapshotID != teamNamespace+"/tagged:v2" ||
+		len(v2.Names) != 1 || v2.Names[0] != v2.SnapshotID {
+		t.Fatalf("snapshots %+v %+v", v1, v2)
+	}
+	// E2B gives the build the name's tag only: there is no default build yet.
+	st, data, _ := c.api("POST", "/sandboxes", map[string]any{"templateID": "tagged"})
+	wantStatus(t, "create from a name without a default build", st, data, http.StatusNotFound)
+	st, data, _ = c.api("POST", "/sandboxes/"+a.SandboxID+"/snapshots", map[string]any{"name": "tagged:" + newUUID()})
+	wantStatus(t, "a build ID as a tag", st, data, http.StatusBadRequest)
+	def := snap(a, "tagged")
+	if def.SnapshotID != teamNamespace+"/tagged:default" {
+		t.Fatalf("default snapshot %+v", def)
+	}
+
+	list := func(query string) []string {
+		t.Helper()
+		st, data, _ := c.api("GET", "/snapshots?"+query, nil)
+		wantStatus(t, "list "+query, st, data, http.StatusOK)
+		var ids []string
+		for _, s := range decode[[]snapshotInfo](t, data) {
+			ids = append(ids, s.SnapshotID)
+		}
+		return ids
+	}
+	wantIDs := func(what string, got []string, want ...string) {
+		t.Helper()
+		if len(got) != len(want) {
+			t.Fatalf("%s: %v, want %v", what, got, want)
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("%s: %v, want %v", what, got, want)
+			}
+		}
+	}
+	wantIDs("by name", list("name=tagged"), v1.SnapshotID, v2.SnapshotID, def.SnapshotID)
+	wantIDs("by name and tag", list("name="+url.QueryEscape("tagged:v2")), v2.SnapshotID)
+	wantIDs("by source sandbox", list("sandboxID="+b.SandboxID), v2.SnapshotID)
+
+	st, data, _ = c.api("GET", "/templates/tagged/tags", nil)
+	wantStatus(t, "tags", st, data, http.StatusOK)
+	tags := decode[[]templateTagJSON](t, data)
+	if len(tags) != 3 || tags[0].Tag != "v1" || tags[1].Tag != "v2" || tags[2].Tag != defaultTag ||
+		tags[0].BuildID == tags[1].BuildID || tags[1].BuildID == tags[2].BuildID {
+		t.Fatalf("tags %+v", tags)
+	}
+
+	reads := func(ref, want string) {
+		t.Helper()
+		sb := c.create(map[string]any{"templateID": ref})
+		if got := c.mustRun(sb, `cat ~/which`); got != want+"\n" {
+			t.Fatalf("sandbox from %s reads %q, want %q", ref, got, want)
+		}
+		st, data, _ := c.api("DELETE", "/sandboxes/"+sb.SandboxID, nil)
+		wantStatus(t, "kill", st, data, http.StatusNoContent)
+	}
+	reads(v1.SnapshotID, "a")
+	reads(v2.SnapshotID, "b")
+	reads("tagged", "a")
+
+	del := func(tags ...string) (int, []byte) {
+		st, data, _ := c.api("DELETE", "/templates/tags", map[string]any{"name": teamNamespace + "/tagged", "tags": tags})
+		return st, data
+	}
+	st, data = del(defaultTag)
+	wantStatus(t, "delete the default tag", st, data, http.StatusBadRequest)
+	st, data = del("v1")
+	wantStatus(t, "delete v1", st, data, http.StatusNoContent)
+	wantIDs("after deleting v1", list("name=tagged"), v2.SnapshotID, def.SnapshotID)
+	st, data, _ = c.api("POST", "/sandboxes", map[string]any{"templateID": v1.SnapshotID})
+	wantStatus(t, "create from a deleted tag", st, data, http.StatusNotFound)
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	c = startTestServer(t, Options{DataDir: dir})
+	wantIDs("after a restart", list("name=tagged"), v2.SnapshotID, def.SnapshotID)
+	wantIDs("by source sandbox after a restart", list("sandboxID="+b.SandboxID), v2.SnapshotID)
+	reads(v2.SnapshotID, "b")
+	st, data, _ = c.api("DELETE", "/templates/"+url.PathEscape(v2.SnapshotID), nil)
+	wantStatus(t, "delete the template by one of its snapshot IDs", st, data, http.StatusNoContent)
+	wantIDs("after deleting the template", list("name=tagged"))
+}

@@ -1,0 +1,345 @@
+package emulator
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// A build runs in its own unregistered sandbox: the base's files, then each
+// step in order (RUN/COPY/ENV/WORKDIR/USER), then the start and ready
+// commands. Every finished step is kept in the step cache under the hash of
+// its inputs chained to the previous step's, as E2B's layers are; the
+// finished build's files become an immutable directory of the template.
+
+type buildJob struct {
+	s      *Server
+	t      *template
+	b      *templateBuild
+	req    buildStartRequest
+	ctx    context.Context
+	cancel context.CancelFunc
+	sb     *sandbox // the build sandbox, nil until the first step runs
+	state  buildState
+}
+
+// buildState is the files and config a build has reached so far.
+type buildState struct {
+	hash     string
+	filesDir string   // shared layout: a cached copy the sandbox does not hold yet ("" = sandbox is current)
+	layers   []string // private roots: the layers so far, newest first
+	base     string   // private roots: the base root
+	config   buildConfig
+}
+
+// cachedLayer is one step's result: its files and the config after it.
+type cachedLayer struct {
+	dir    string   // shared layout: a copy of the whole build sandbox
+	layers []string // private roots: the layers after the step
+	base   string
+	config buildConfig
+}
+
+// buildFailure is a failed build's reason.
+type buildFailure struct {
+	step string
+	msg  string
+}
+
+func (e *buildFailure) Error() string { return e.msg }
+
+func failStep(step, format string, args ...any) error {
+	return &buildFailure{step: step, msg: fmt.Sprintf(format, args...)}
+}
+
+// newBuildJobLocked marks b building and cancels an older build of t that
+// is still running. Caller holds s.mu.
+func (s *Server) newBuildJobLocked(t *template, b *templateBuild, req buildStartRequest) *buildJob {
+	for _, other := range t.builds {
+		if other != b && other.cancel != nil {
+			other.cancel()
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	b.cancel = cancel
+	b.status = buildBuilding
+	b.updatedAt = time.Now().UTC()
+	s.buildsRunning.Add(1)
+	return &buildJob{s: s, t: t, b: b, req: req, ctx: ctx, cancel: cancel}
+}
+
+func hashKeys(keys ...string) string {
+	h := sha256.New()
+	for _, k := range keys {
+		h.Write([]byte(k))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// log appends a build log entry; step is "" for build-wide lines.
+func (j *buildJob) log(level, step, msg string) {
+	e := buildLogEntry{Timestamp: time.Now().UTC(), Message: msg, Level: level}
+	if step != "" {
+		e.Step = &step
+	}
+	j.s.mu.Lock()
+	j.b.logs = append(j.b.logs, e)
+	j.b.updatedAt = e.Timestamp
+	j.s.mu.Unlock()
+}
+
+func (j *buildJob) run() {
+	defer j.s.buildsRunning.Done()
+	defer j.cancel()
+	start := time.Now()
+	j.log("info", "", "Building template "+j.t.id+"/"+j.b.id)
+	err := j.steps()
+	if err == nil {
+		err = j.finalize()
+	}
+	var layer string
+	if err == nil {
+		layer, err = j.keepLayer()
+	}
+	if j.sb != nil {
+		j.sb.destroy()
+	}
+	if err == nil && j.ctx.Err() != nil {
+		err = failStep("", "build was cancelled")
+	}
+	now := time.Now().UTC()
+	j.s.mu.Lock()
+	defer j.s.mu.Unlock()
+	defer j.s.saveStateLocked()
+	j.b.cancel = nil
+	j.b.finishedAt, j.b.updatedAt = &now, now
+	if err != nil {
+		if layer != "" {
+			_ = os.RemoveAll(layer)
+		}
+		reason := &buildReason{Message: err.Error()}
+		var bf *buildFailure
+		if errors.As(err, &bf) && bf.step != "" {
+			reason.Step = &bf.step
+		}
+		j.b.status, j.b.reason = buildError, reason
+		j.b.logs = append(j.b.logs, buildLogEntry{Timestamp: now, Level: "error", Message: "Build failed: " + err.Error(), Step: reason.Step})
+		return
+	}
+	j.b.filesDir, j.b.config, j.b.status = layer, j.state.config, buildReady
+	j.b.layers, j.b.base = j.state.layers, j.state.base
+	j.t.updatedAt = now
+	j.b.logs = append(j.b.logs, buildLogEntry{Timestamp: now, Level: "info",
+		Message: fmt.Sprintf("Build finished, took %s", time.Since(start).Round(time.Millisecond))})
+}
+
+// base resolves the build's starting point: a built template (or snapshot),
+// or an image, which falls back to the base root filesystem.
+func (j *buildJob) base() error {
+	req := j.req
+	switch {
+	case req.FromTemplate != nil && *req.FromTemplate != "":
+		ref := *req.FromTemplate
+		j.s.mu.Lock()
+		_, b := j.s.resolveBuildLocked(ref)
+		j.s.mu.Unlock()
+		if b == nil {
+			return failStep("base", "base template '%s' not found", ref)
+		}
+		j.state = buildState{hash: hashKeys("template", b.id), filesDir: b.filesDir, layers: b.layers, base: b.base, config: b.config.clone()}
+		j.log("info", "base", layerInfo(false, "base", "FROM TEMPLATE "+ref, j.state.hash))
+	default:
+		image := "e2bdev/base"
+		if req.FromImage != nil && *req.FromImage != "" {
+			image = *req.FromImage
+		}
+		j.s.mu.Lock()
+		j.b.fromImage = image
+		j.s.mu.Unlock()
+		key, note, err := j.s.resolveImage(image)
+		if err != nil {
+			return failStep("base", "error preparing image '%s': %v", image, err)
+		}
+		j.state = buildState{hash: hashKeys("image", image, key), base: key, config: buildConfig{user: "user"}}
+		j.log("info", "base", layerInfo(false, "base", "FROM "+image, j.state.hash))
+		j.log("info", "base", note)
+	}
+	return nil
+}
+
+// layerInfo words a step line like E2B's builder: "[prefix] text [hash]".
+func layerInfo(cached bool, prefix, text, hash string) string {
+	c := ""
+	if cached {
+		c = "CACHED "
+	}
+	return fmt.Sprintf("%s[%s] %s [%s]", c, prefix, text, hash)
+}
+
+func (j *buildJob) steps() error {
+	if err := j.base(); err != nil {
+		return err
+	}
+	n := len(j.req.Steps)
+	for i, st := range j.req.Steps {
+		if err := j.ctx.Err(); err != nil {
+			return failStep("", "build was cancelled")
+		}
+		step := strconv.Itoa(i + 1)
+		files := ""
+		if st.FilesHash != nil {
+			files = *st.FilesHash
+		}
+		typ := strings.ToUpper(st.Type)
+		hash := hashKeys(j.state.hash, typ, strings.Join(st.Args, " "), files)
+		prefix := fmt.Sprintf("builder %d/%d", i+1, n)
+		text := strings.TrimSpace(typ + " " + strings.Join(st.Args, " "))
+		if !j.req.Force && !st.Force {
+			if c, ok := j.s.cachedLayer(hash); ok {
+				j.log("info", step, layerInfo(true, prefix, text, hash))
+				if j.sb != nil {
+					j.sb.destroy()
+					j.sb = nil
+				}
+				j.state = buildState{hash: hash, filesDir: c.dir, layers: c.layers, base: c.base, config: c.config.clone()}
+				continue
+			}
+		}
+		j.log("info", step, layerInfo(false, prefix, text, hash))
+		if err := j.materialize(); err != nil {
+			return failStep(step, "error preparing step %s: %v", step, err)
+		}
+		cfg, err := j.runStep(step, typ, st)
+		if err != nil {
+			return err
+		}
+		j.state.hash, j.state.config = hash, cfg
+		if j.sb.root != nil {
+			if err := j.sealStep(hash); err != nil {
+				return failStep(step, "error saving step %s: %v", step, err)
+			}
+		} else if err := j.s.storeLayer(hash, j.sb.dir, cachedLayer{config: cfg}); err != nil {
+			j.log("warn", step, "step not cached: "+err.Error())
+		}
+	}
+	return nil
+}
+
+// materialize makes sure the build sandbox exists and holds the current state.
+func (j *buildJob) materialize() error {
+	if j.sb != nil && j.state.filesDir == "" {
+		return nil
+	}
+	if j.sb != nil {
+		j.sb.destroy()
+		j.sb = nil
+	}
+	j.s.mu.Lock()
+	sb, err := j.s.newSandboxLocked(j.t, &templateBuild{filesDir: j.state.filesDir, layers: j.state.layers, base: j.state.base}, j.t.id)
+	j.s.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	sb.startedAt = time.Now().UTC()
+	j.sb, j.state.filesDir = sb, ""
+	return nil
+}
+
+// keepLayer moves the build sandbox's files (or the cached layer it ended
+// on) to the template's directory, where they never change again.
+func (j *buildJob) keepLayer() (string, error) {
+	if j.s.rootfs != nil {
+		return "", nil // the layers are immutable already
+	}
+	dst := filepath.Join(j.s.dataDir, "templates", j.t.id+"-"+j.b.id)
+	if j.state.filesDir == "" && j.sb == nil {
+		return "", nil // no step ran and the base has no files
+	}
+	if j.state.filesDir != "" {
+		if err := copyTree(j.state.filesDir, dst); err != nil {
+			_ = os.RemoveAll(dst)
+			return "", failStep("finalize", "error saving the build: %v", err)
+		}
+		return dst, nil
+	}
+	j.sb.procs.killAll()
+	if err := copyTree(j.sb.dir, dst); err != nil {
+		_ = os.RemoveAll(dst)
+		return "", failStep("finalize", "error saving the build: %v", err)
+	}
+	return dst, nil
+}
+
+// cachedLayer looks a step hash up in the step cache.
+func (s *Server) cachedLayer(hash string) (cachedLayer, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.stepCache[hash]
+	return c, ok
+}
+
+// sealStep turns the build sandbox's own layer into the step's immutable
+// layer (private roots): the sandbox stops, its upper directory moves.
+func (j *buildJob) sealStep(hash string) error {
+	sb := j.sb
+	j.sb = nil
+	sb.procs.killAll()
+	sb.root.stop()
+	defer sb.destroy()
+	dir := filepath.Join(j.s.dataDir, "layers", hash[:16]+newID("", 4))
+	if err := os.Rename(sb.root.upper, dir); err != nil {
+		return err
+	}
+	j.state.layers = append([]string{dir}, j.state.layers...)
+	return j.s.storeLayer(hash, "", cachedLayer{layers: j.state.layers, base: j.state.base, config: j.state.config})
+}
+
+// storeLayer records a step's result in the cache (first writer wins),
+// copying src (shared layout) into the cache.
+func (s *Server) storeLayer(hash, src string, entry cachedLayer) error {
+	entry.config = entry.config.clone()
+	if src == "" {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if _, ok := s.stepCache[hash]; !ok {
+			s.stepCache[hash] = entry
+		}
+		return nil
+	}
+	if _, ok := s.cachedLayer(hash); ok {
+		return nil
+	}
+	dir := filepath.Join(s.dataDir, "layers", hash)
+	tmp := dir + ".part-" + newID("", 8)
+	if err := copyTree(src, tmp); err != nil {
+		_ = os.RemoveAll(tmp)
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.stepCache[hash]; ok {
+		_ = os.RemoveAll(tmp)
+		return nil
+	}
+	_ = os.RemoveAll(dir)
+	if err := os.Rename(tmp, dir); err != nil {
+		_ = os.RemoveAll(tmp)
+		return err
+	}
+	entry.dir = dir
+	s.stepCache[hash] = entry
+	return nil
+}
+
+func (c buildConfig) clone() buildConfig {
+	c.envs = copyMap(c.envs)
+	return c
+}

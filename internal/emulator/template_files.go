@@ -1,0 +1,107 @@
+package emulator
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Build file contexts: the SDK asks for an upload link per files hash and
+// PUTs a tar (gzip by default) of the files a COPY step uses. E2B answers
+// with a signed storage URL; the emulator signs a URL of its own listener
+// (uploadPrefix) and keeps the archives under DataDir/template-files.
+
+const (
+	uploadPrefix   = "/_upload/template-files/"
+	uploadRouteKey = "PUT " + uploadPrefix + "{hash}"
+	uploadURLTTL   = time.Hour
+)
+
+var filesHashPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
+
+func (s *Server) filesArchivePath(hash string) string {
+	return filepath.Join(s.dataDir, "template-files", hash+".tar")
+}
+
+func (s *Server) hasFilesArchive(hash string) bool {
+	st, err := os.Stat(s.filesArchivePath(hash))
+	return err == nil && st.Mode().IsRegular()
+}
+
+func (s *Server) uploadSignature(hash, expires string) string {
+	m := hmac.New(sha256.New, s.seed)
+	m.Write([]byte("template-files:" + hash + ":" + expires))
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+func (s *Server) uploadURL(hash string) string {
+	expires := strconv.FormatInt(time.Now().Add(uploadURLTTL).Unix(), 10)
+	q := url.Values{"expires": {expires}, "signature": {s.uploadSignature(hash, expires)}}
+	return s.APIURL() + uploadPrefix + hash + "?" + q.Encode()
+}
+
+type fileUploadLink struct {
+	Present bool    `json:"present"`
+	URL     *string `json:"url,omitempty"`
+}
+
+// handleFilesLink answers GET /templates/{id}/files/{hash}: whether the
+// archive is already stored and, when not, where to upload it.
+func (s *Server) handleFilesLink(w http.ResponseWriter, r *http.Request) {
+	ref, hash := r.PathValue("id"), r.PathValue("hash")
+	if !filesHashPattern.MatchString(hash) {
+		writeErrorf(w, http.StatusBadRequest, "Invalid files hash '%s'", hash)
+		return
+	}
+	s.mu.Lock()
+	t := s.findTemplateLocked(ref)
+	s.mu.Unlock()
+	if t == nil {
+		templateNotFound(w, ref)
+		return
+	}
+	if s.hasFilesArchive(hash) {
+		writeJSON(w, http.StatusCreated, fileUploadLink{Present: true})
+		return
+	}
+	u := s.uploadURL(hash)
+	writeJSON(w, http.StatusCreated, fileUploadLink{Present: false, URL: &u})
+}
+
+// serveUpload stores an archive PUT to a signed upload URL (no API key, as
+// with E2B's signed storage URLs).
+func (s *Server) serveUpload(w http.ResponseWriter, r *http.Request) {
+	s.count(uploadRouteKey)
+	hash := strings.TrimPrefix(r.URL.Path, uploadPrefix)
+	if r.Method != http.MethodPut {
+		writeErrorf(w, http.StatusMethodNotAllowed, "method %s not allowed", r.Method)
+		return
+	}
+	q := r.URL.Query()
+	expires, sig := q.Get("expires"), q.Get("signature")
+	exp, err := strconv.ParseInt(expires, 10, 64)
+	if !filesHashPattern.MatchString(hash) || err != nil ||
+		subtle.ConstantTimeCompare([]byte(sig), []byte(s.uploadSignature(hash, expires))) != 1 {
+		writeError(w, http.StatusForbidden, "invalid upload signature")
+		return
+	}
+	if time.Now().Unix() > exp {
+		writeError(w, http.StatusForbidden, "upload URL expired")
+		return
+	}
+	dst := s.filesArchivePath(hash)
+	if err := writeHostFile(dst+".part-"+newID("", 8), dst, r.Body); err != nil {
+		writeErrorf(w, http.StatusInternalServerError, "error storing upload: %v", err)
+		return
+	}
+	w.WriteHeader(http.StatusOK)
+}

@@ -1,0 +1,28 @@
+package emulator
+
+import (
+	"context"
+)
+
+// runStartCommand starts a template's start command in a new sandbox and
+// waits (bounded by the ready timeout) until its ready command succeeds, so
+// create answers with the started process there, as on E2B.
+func (s *Server) runStartCommand(sb *sandbox, cfg buildConfig) {
+	if cfg.startCmd == "" && cfg.readyCmd == "" {
+		return
+	}
+	if cfg.startCmd != "" {
+		p, sub, err := sb.procs.start(commandConfig(cfg.startCmd, cfg.user, cfg), false, "start", nil)
+		if err != nil {
+			sb.addLog("error", "Start command failed: "+err.Error(), nil)
+			return
+		}
+		go drainStart(p, sub, func(bool, string) {})
+	}
+	if cfg.readyCmd == "" {
+		return
+	}
+	if err := waitReady(context.Background(), sb, cfg.readyCmd, cfg, s.readyTimeout()); err != nil {
+		sb.addLog("error", "Ready command did not succeed: "+err.Error(), nil)
+	}
+}
