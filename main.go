@@ -23,6 +23,10 @@ func main() {
 	flag.BoolVar(&debug, "debug", false, "start the provider with support for debuggers such as delve")
 	flag.Parse()
 
+	if !debug {
+		provider.SilenceDiscardedLogs()
+	}
+	stopProfile := startCPUProfile()
 	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
 		Address:         "registry.terraform.io/e2b-terraform/e2b",
 		Debug:           debug,
@@ -32,6 +36,7 @@ func main() {
 	ctx, cancel := context.WithTimeout(context.Background(), leftoverKillTimeout)
 	provider.KillLeftoverEphemeralSandboxes(ctx)
 	cancel()
+	stopProfile()
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -60,6 +60,7 @@ type Client struct {
 	control    *retryablehttp.Client
 	envd       *retryablehttp.Client
 	sandboxes  sandboxCache
+	sealState
 }
 
 // New builds a Client. It fails only for malformed URLs; an empty APIKey is

@@ -15,11 +15,17 @@ import (
 // WriteOptions tunes WriteFile.
 type WriteOptions struct {
 	Gzip bool // compress the body on the fly (Content-Encoding: gzip)
+	// Metadata replaces the file's metadata (envd 0.6.2+ keeps it as extended attributes and
+	// Stat returns it; older envd ignores it). Keys are lower-case printable ASCII.
+	Metadata map[string]string
 }
 
 // WriteInfo is envd's answer to an upload.
 type WriteInfo struct {
 	Path, Name, Type string
+	// Metadata is what envd kept of WriteOptions.Metadata: nil when it keeps none (older envd,
+	// or a file system without extended attributes).
+	Metadata map[string]string
 }
 
 // ReadOptions tunes ReadFile.
@@ -73,6 +79,9 @@ func (e *Envd) WriteFile(ctx context.Context, path string, r io.Reader, o WriteO
 	if o.Gzip {
 		req.Header.Set("Content-Encoding", "gzip")
 	}
+	for k, v := range o.Metadata {
+		req.Header.Set("X-Metadata-"+k, v)
+	}
 	// The plain client: retryablehttp would read the whole body into memory.
 	resp, err := e.c.envd.HTTPClient.Do(req)
 	if pr != nil {
@@ -94,9 +103,10 @@ func (e *Envd) WriteFile(ctx context.Context, path string, r io.Reader, o WriteO
 		return nil, ae
 	}
 	var infos []struct {
-		Path string `json:"path"`
-		Name string `json:"name"`
-		Type string `json:"type"`
+		Path     string            `json:"path"`
+		Name     string            `json:"name"`
+		Type     string            `json:"type"`
+		Metadata map[string]string `json:"metadata"`
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&infos); err != nil {
 		return nil, &transportError{op: op, sandboxID: e.t.SandboxID, err: fmt.Errorf("decode answer for %s: %w", path, err)}
@@ -104,7 +114,7 @@ func (e *Envd) WriteFile(ctx context.Context, path string, r io.Reader, o WriteO
 	if len(infos) == 0 {
 		return nil, fmt.Errorf("%s %q in sandbox %q: envd answered with no entry", op, path, e.t.SandboxID)
 	}
-	return &WriteInfo{Path: infos[0].Path, Name: infos[0].Name, Type: infos[0].Type}, nil
+	return &WriteInfo{Path: infos[0].Path, Name: infos[0].Name, Type: infos[0].Type, Metadata: infos[0].Metadata}, nil
 }
 
 func withPath(path, msg string) string {

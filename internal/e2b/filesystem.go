@@ -16,6 +16,8 @@ type EntryInfo struct {
 	Size         int64
 	Mode         uint32
 	ModifiedTime time.Time
+	// Metadata is the file's upload metadata (see WriteOptions.Metadata); nil when it has none.
+	Metadata map[string]string
 }
 
 // protoInt64 accepts proto-JSON int64 values, which are strings ("1024"),
@@ -43,16 +45,17 @@ func (p *protoInt64) UnmarshalJSON(b []byte) error {
 }
 
 type wireEntry struct {
-	Name          string     `json:"name"`
-	Type          string     `json:"type"`
-	Path          string     `json:"path"`
-	Size          protoInt64 `json:"size"`
-	Mode          uint32     `json:"mode"`
-	Permissions   string     `json:"permissions"`
-	Owner         string     `json:"owner"`
-	Group         string     `json:"group"`
-	ModifiedTime  *time.Time `json:"modifiedTime"`
-	SymlinkTarget *string    `json:"symlinkTarget"`
+	Name          string            `json:"name"`
+	Type          string            `json:"type"`
+	Path          string            `json:"path"`
+	Size          protoInt64        `json:"size"`
+	Mode          uint32            `json:"mode"`
+	Permissions   string            `json:"permissions"`
+	Owner         string            `json:"owner"`
+	Group         string            `json:"group"`
+	ModifiedTime  *time.Time        `json:"modifiedTime"`
+	SymlinkTarget *string           `json:"symlinkTarget"`
+	Metadata      map[string]string `json:"metadata"`
 }
 
 func (w *wireEntry) toEntry() *EntryInfo {
@@ -61,7 +64,7 @@ func (w *wireEntry) toEntry() *EntryInfo {
 	}
 	e := &EntryInfo{
 		Name: w.Name, Type: fileTypeName(w.Type), Path: w.Path, Permissions: w.Permissions,
-		Owner: w.Owner, Group: w.Group, Size: int64(w.Size), Mode: w.Mode,
+		Owner: w.Owner, Group: w.Group, Size: int64(w.Size), Mode: w.Mode, Metadata: w.Metadata,
 	}
 	if w.ModifiedTime != nil {
 		e.ModifiedTime = *w.ModifiedTime

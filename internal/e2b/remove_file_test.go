@@ -36,3 +36,31 @@ func TestEmulatorRemoveFileNeverRemovesADirectory(t *testing.T) {
 		t.Fatalf("RemoveFile of a missing path must succeed: %v", err)
 	}
 }
+
+// Removing a regular file costs one request (rm -f started through envd), and a relative path
+// still reaches the file through the Stat that resolves it.
+func TestEmulatorRemoveFileIsOneRequest(t *testing.T) {
+	e := newEnv(t)
+	envd := e.envd(e.create(t, e2b.CreateSandboxRequest{}))
+	for _, p := range []string{"/home/user/a.txt", "/home/user/b.txt"} {
+		if _, err := envd.WriteFile(e.ctx, p, strings.NewReader("x"), e2b.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.srv.ResetCounters()
+	if err := envd.RemoveFile(e.ctx, "/home/user/a.txt"); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.srv.Counters().Requests; len(got) != 1 || got["envd /process.Process/Start"] != 1 {
+		t.Fatalf("requests for one removal: %v, want one Process/Start", got)
+	}
+	if _, err := envd.Stat(e.ctx, "/home/user/a.txt"); !e2b.IsNotFound(err) {
+		t.Fatalf("a.txt still there: %v", err)
+	}
+	if err := envd.RemoveFile(e.ctx, "b.txt"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := envd.Stat(e.ctx, "/home/user/b.txt"); !e2b.IsNotFound(err) {
+		t.Fatalf("b.txt still there: %v", err)
+	}
+}

@@ -203,7 +203,9 @@ func (p *e2bProvider) Configure(ctx context.Context, req provider.ConfigureReque
 		SandboxURL: sandboxURL,
 		Version:    p.version,
 		UserAgent:  userAgent(req.TerraformVersion),
-		Logger:     tflogLogger{apiKey: apiKey},
+	}
+	if !logsOff.Load() {
+		clientCfg.Logger = tflogLogger{apiKey: apiKey}
 	}
 	if v := cfg.MaxRetries; !v.IsNull() && !v.IsUnknown() {
 		clientCfg.RetryMax = new(int(v.ValueInt32()))

@@ -33,6 +33,11 @@ var (
 // after our last write or hash, so refresh can skip downloading unchanged files.
 const remoteFileKey = "remote_file"
 
+// contentTagKey is the file metadata key under which a write tags the file with the sha256 of
+// what it wrote (envd keeps it as an extended attribute and Stat returns it), so the first
+// refresh after a write can recognise the file without a read-back after the upload.
+const contentTagKey = "terraform-sha256"
+
 // importContentMax is the largest text file whose content an import fills in.
 const importContentMax = 1 << 20
 
@@ -60,9 +65,25 @@ func (m *sandboxFileModel) identity() sandboxFileIdentity {
 
 // remoteFileStamp is the size and modification time a hash belongs to.
 type remoteFileStamp struct {
-	Size     int64     `json:"size"`
+	Size int64 `json:"size"`
+	// Modified is zero after a write (the upload's answer does not tell it) until a refresh
+	// records what Stat says.
 	Modified time.Time `json:"modified"`
 	SHA256   string    `json:"sha256"`
+	// Tagged says that the write tagged the file with SHA256 under contentTagKey.
+	Tagged bool `json:"tagged,omitempty"`
+}
+
+// matches tells whether entry is still the file the stamp describes: the same size and
+// modification time, or, right after a write, the same size and the write's tag.
+func (s *remoteFileStamp) matches(entry *e2b.EntryInfo, stateSHA256 string) bool {
+	if s == nil || s.SHA256 != stateSHA256 || s.Size != entry.Size {
+		return false
+	}
+	if s.Modified.IsZero() {
+		return s.Tagged && entry.Metadata[contentTagKey] == s.SHA256
+	}
+	return s.Modified.Equal(entry.ModifiedTime)
 }
 
 func (r *sandboxFileResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -92,7 +113,7 @@ func (r *sandboxFileResource) writePlanned(ctx context.Context, plan tfsdk.Plan,
 	if diags.HasError() {
 		return diags
 	}
-	stamp, d := r.write(ctx, &m)
+	stamp, d := r.write(ctx, &m, private)
 	diags.Append(d...)
 	if diags.HasError() {
 		return diags
@@ -103,21 +124,28 @@ func (r *sandboxFileResource) writePlanned(ctx context.Context, plan tfsdk.Plan,
 	return diags
 }
 
-// write uploads the configured content and fills the computed attributes.
-func (r *sandboxFileResource) write(ctx context.Context, m *sandboxFileModel) (remoteFileStamp, diag.Diagnostics) {
+// write uploads the configured content and fills the computed attributes. It reaches envd
+// through the sealed access in private (an update) or the client, and leaves there the access
+// for the next update or the delete.
+func (r *sandboxFileResource) write(ctx context.Context, m *sandboxFileModel, private privateState) (remoteFileStamp, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	sandboxID := m.SandboxID.ValueString()
-	envd, d := r.envd(ctx, sandboxID, m.User.ValueString())
-	diags.Append(d...)
-	if diags.HasError() {
+	c := contentFrom(m.Content, m.ContentBase64, m.Source)
+	tag, err := c.knownSum(m.SHA256)
+	if err != nil {
+		diags.AddAttributeError(path.Root(c.attrName), "Cannot read file content", err.Error())
 		return remoteFileStamp{}, diags
 	}
-	c := contentFrom(m.Content, m.ContentBase64, m.Source)
 	first, err := c.open()
 	if err != nil {
 		diags.AddAttributeError(path.Root(c.attrName), "Cannot read file content", err.Error())
 		return remoteFileStamp{}, diags
 	}
+	defer func() {
+		if first != nil {
+			_ = first.Close()
+		}
+	}()
 	// Each upload attempt reads the content from the start and hashes what it sent.
 	var hr *hashingReader
 	open := func() (io.ReadCloser, error) {
@@ -135,12 +163,17 @@ func (r *sandboxFileResource) write(ctx context.Context, m *sandboxFileModel) (r
 			io.Closer
 		}{hr, src}, nil
 	}
-	info, err := envd.WriteFileFrom(ctx, m.Path.ValueString(), open, e2b.WriteOptions{})
-	if first != nil {
-		_ = first.Close()
+	opts := e2b.WriteOptions{}
+	if tag != "" {
+		opts.Metadata = map[string]string{contentTagKey: tag}
 	}
-	if err != nil {
-		diags.Append(envdDiagnostic("Could not write file "+m.Path.ValueString(), sandboxID, err))
+	var info *e2b.WriteInfo
+	access, diags := r.withEnvd(ctx, private, sandboxID, m.User.ValueString(), "Could not write file", func(envd *e2b.Envd) error {
+		var err error
+		info, err = envd.WriteFileFrom(ctx, m.Path.ValueString(), open, opts)
+		return err
+	})
+	if diags.HasError() {
 		return remoteFileStamp{}, diags
 	}
 	sum := hr.sum()
@@ -150,16 +183,12 @@ func (r *sandboxFileResource) write(ctx context.Context, m *sandboxFileModel) (r
 				"The sandbox now holds the new content; run the plan again.", c.attrName, planned.ValueString(), sum))
 		return remoteFileStamp{}, diags
 	}
-	entry, err := envd.Stat(ctx, info.Path)
-	if err != nil {
-		diags.Append(envdDiagnostic("Could not read back file "+info.Path, sandboxID, err))
-		return remoteFileStamp{}, diags
-	}
+	diags.Append(setSealedAccess(ctx, private, access)...)
 	m.AbsolutePath = types.StringValue(info.Path)
 	m.ID = types.StringValue(fileID(sandboxID, info.Path))
 	m.SHA256 = types.StringValue(sum)
 	m.Size = types.Int64Value(hr.n)
-	return remoteFileStamp{Size: entry.Size, Modified: entry.ModifiedTime, SHA256: sum}, diags
+	return remoteFileStamp{Size: hr.n, SHA256: sum, Tagged: tag == sum && info.Metadata[contentTagKey] == sum}, diags
 }
 
 func (r *sandboxFileResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -178,7 +207,10 @@ func (r *sandboxFileResource) Read(ctx context.Context, req resource.ReadRequest
 		return
 	}
 	if envd == nil || resp.Diagnostics.HasError() {
-		return // Paused: nothing can be checked, keep what we know.
+		// Paused: nothing can be checked, keep what we know; a later delete or update looks
+		// the sandbox up again rather than waking it through a stored access.
+		resp.Diagnostics.Append(setSealedAccess(ctx, resp.Private, nil)...)
+		return
 	}
 
 	target := state.AbsolutePath.ValueString()
@@ -211,9 +243,15 @@ func (r *sandboxFileResource) Read(ctx context.Context, req resource.ReadRequest
 	resp.Diagnostics.Append(diags...)
 	state.AbsolutePath = types.StringValue(entry.Path)
 	state.ID = types.StringValue(fileID(sandboxID, entry.Path))
-	unchanged := stamp != nil && stamp.Size == entry.Size && stamp.Modified.Equal(entry.ModifiedTime) &&
-		stamp.SHA256 == state.SHA256.ValueString()
-	if !unchanged {
+	client, _ := r.data.Client() // known to work: envdForRefresh used it
+	resp.Diagnostics.Append(setSealedAccess(ctx, resp.Private, client.SealedEnvdAccess(sandboxID))...)
+	switch {
+	case stamp.matches(entry, state.SHA256.ValueString()) && stamp.Modified.IsZero():
+		// First refresh after a write: from now on the modification time tells changes.
+		stamp.Modified = entry.ModifiedTime
+		resp.Diagnostics.Append(setRemoteStamp(ctx, resp.Private, *stamp)...)
+	case stamp.matches(entry, state.SHA256.ValueString()):
+	default:
 		// Just imported: a small text file also gets its content from the same download, so a
 		// configuration that sets the same content plans no change.
 		newStamp, text, diags := r.hashRemote(ctx, envd, sandboxID, entry, imported)
@@ -303,7 +341,20 @@ func (r *sandboxFileResource) Delete(ctx context.Context, req resource.DeleteReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	sandboxID := state.SandboxID.ValueString()
+	sandboxID, target := state.SandboxID.ValueString(), state.AbsolutePath.ValueString()
+	client, diags := r.data.Client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	// The access the last write or refresh sealed saves reading the sandbox first. When the
+	// sandbox no longer answers through it, the control plane says whether it is gone or paused.
+	if envd := sealedEnvd(ctx, client, req.Private, sandboxID, state.User.ValueString()); envd != nil {
+		if err := envd.RemoveFile(ctx, target); !e2b.IsSandboxNotRunning(err) {
+			resp.Diagnostics.Append(removeFileDiagnostics(err, target, sandboxID)...)
+			return
+		}
+	}
 	envd, gone, diags := r.envdForRefresh(ctx, sandboxID, state.User.ValueString())
 	if gone {
 		return // The file went with its sandbox.
@@ -311,24 +362,33 @@ func (r *sandboxFileResource) Delete(ctx context.Context, req resource.DeleteReq
 	if envd == nil && !diags.HasError() {
 		resp.Diagnostics.AddWarning("File left in paused sandbox",
 			fmt.Sprintf("Sandbox %q is paused, so %s was not deleted from it; it was removed from state.",
-				sandboxID, state.AbsolutePath.ValueString()))
+				sandboxID, target))
 		return
 	}
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	target := state.AbsolutePath.ValueString()
 	err := envd.RemoveFile(ctx, target)
+	if e2b.IsSandboxNotRunning(err) {
+		return // It stopped between the lookup and the removal: the file went with it.
+	}
+	resp.Diagnostics.Append(removeFileDiagnostics(err, target, sandboxID)...)
+}
+
+// removeFileDiagnostics words the outcome of RemoveFile for Delete.
+func removeFileDiagnostics(err error, target, sandboxID string) diag.Diagnostics {
+	var diags diag.Diagnostics
 	switch {
-	case err == nil, e2b.IsSandboxNotRunning(err):
+	case err == nil:
 	case e2b.IsNotAFile(err):
-		resp.Diagnostics.AddWarning("File not deleted",
+		diags.AddWarning("File not deleted",
 			fmt.Sprintf("%s in sandbox %q is not the file this resource wrote any more: %v. It was left in place "+
 				"and removed from state; the provider deletes only regular files, never a directory.", target, sandboxID, err))
 	default:
-		resp.Diagnostics.Append(envdDiagnostic("Could not delete file "+target, sandboxID, err))
+		diags.Append(envdDiagnostic("Could not delete file "+target, sandboxID, err))
 	}
+	return diags
 }
 
 func (r *sandboxFileResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
@@ -366,20 +426,6 @@ func (r *sandboxFileResource) ImportState(ctx context.Context, req resource.Impo
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), fileID(sandboxID, filePath))...)
 }
 
-// envd finds the sandbox's daemon for a write.
-func (r *sandboxFileResource) envd(ctx context.Context, sandboxID, user string) (*e2b.Envd, diag.Diagnostics) {
-	client, diags := r.data.Client()
-	if diags.HasError() {
-		return nil, diags
-	}
-	envd, err := client.SandboxEnvd(ctx, sandboxID, user)
-	if err != nil {
-		diags.Append(sandboxLookupDiagnostic("Could not write file", sandboxID, err))
-		return nil, diags
-	}
-	return envd, diags
-}
-
 // envdForRefresh is envd for Read and Delete: gone reports a sandbox that no
 // longer exists (with a warning); a nil Envd without errors means paused.
 func (r *sandboxFileResource) envdForRefresh(ctx context.Context, sandboxID, user string) (envd *e2b.Envd, gone bool, diags diag.Diagnostics) {
@@ -403,6 +449,40 @@ func (r *sandboxFileResource) envdForRefresh(ctx context.Context, sandboxID, use
 	}
 }
 
+// withEnvd runs call against the sandbox's envd: through the sealed access in private when
+// there is one (no control-plane read), and through a lookup when there is none or the sandbox no
+// longer answers through it (paused, gone, or its token changed). It returns the access to seal
+// for next time.
+func (r *sandboxFileResource) withEnvd(ctx context.Context, private privateState, sandboxID, user, summary string,
+	call func(*e2b.Envd) error) ([]byte, diag.Diagnostics) {
+	client, diags := r.data.Client()
+	if diags.HasError() {
+		return nil, diags
+	}
+	if envd := sealedEnvd(ctx, client, private, sandboxID, user); envd != nil {
+		err := call(envd)
+		if err == nil {
+			envd.KeepAccess() // A command run next in this sandbox needs no lookup either.
+			sealed, _ := getSealedAccess(ctx, private)
+			return sealed, diags
+		}
+		if !e2b.IsSandboxNotRunning(err) && !e2b.IsUnauthorized(err) {
+			diags.Append(envdDiagnostic(summary, sandboxID, err))
+			return nil, diags
+		}
+	}
+	envd, err := client.SandboxEnvd(ctx, sandboxID, user)
+	if err != nil {
+		diags.Append(sandboxLookupDiagnostic(summary, sandboxID, err))
+		return nil, diags
+	}
+	if err := call(envd); err != nil {
+		diags.Append(envdDiagnostic(summary, sandboxID, err))
+		return nil, diags
+	}
+	return client.SealedEnvdAccess(sandboxID), diags
+}
+
 func fileID(sandboxID, absPath string) string { return sandboxID + ":" + absPath }
 
 // privateState is the part of resp.Private the stamp helpers need.
@@ -419,6 +499,41 @@ func setRemoteStamp(ctx context.Context, p privateState, s remoteFileStamp) diag
 		return diags
 	}
 	return p.SetKey(ctx, remoteFileKey, b)
+}
+
+// sealedAccessKey names the private state holding the sandbox's envd access as the client sealed
+// it (see e2b.Client.SealedEnvdAccess): encrypted, so the state never holds the token readable.
+const sealedAccessKey = "envd_access"
+
+// sealedEnvd opens the sealed access in private; nil when there is none or it cannot be opened.
+func sealedEnvd(ctx context.Context, client *e2b.Client, p privateState, sandboxID, user string) *e2b.Envd {
+	sealed, _ := getSealedAccess(ctx, p)
+	if len(sealed) == 0 {
+		return nil
+	}
+	envd, ok := client.EnvdFromSealed(sandboxID, user, sealed)
+	if !ok {
+		return nil
+	}
+	return envd
+}
+
+func getSealedAccess(ctx context.Context, p privateState) ([]byte, diag.Diagnostics) {
+	b, diags := p.GetKey(ctx, sealedAccessKey)
+	var sealed []byte
+	if len(b) == 0 || json.Unmarshal(b, &sealed) != nil {
+		return nil, diags
+	}
+	return sealed, diags
+}
+
+// setSealedAccess stores sealed, or removes the key when sealed is empty.
+func setSealedAccess(ctx context.Context, p privateState, sealed []byte) diag.Diagnostics {
+	if len(sealed) == 0 {
+		return p.SetKey(ctx, sealedAccessKey, nil)
+	}
+	b, _ := json.Marshal(sealed) // a byte slice always encodes (as base64)
+	return p.SetKey(ctx, sealedAccessKey, b)
 }
 
 func getRemoteStamp(ctx context.Context, p privateState) (*remoteFileStamp, diag.Diagnostics) {

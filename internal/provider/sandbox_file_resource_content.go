@@ -70,6 +70,20 @@ func (c fileContent) open() (io.ReadCloser, error) {
 	return nil, fmt.Errorf("no content, content_base64 or source is set")
 }
 
+// knownSum is the sha256 of the content if it can be known before it is sent: planned, or
+// computed from content or content_base64 (held in memory anyway). A source file whose hash was
+// not planned gives "" rather than being read twice.
+func (c fileContent) knownSum(planned types.String) (string, error) {
+	if !planned.IsUnknown() && !planned.IsNull() {
+		return planned.ValueString(), nil
+	}
+	if c.source != "" {
+		return "", nil
+	}
+	sum, _, err := c.digest(context.Background())
+	return sum, err
+}
+
 // digest hashes the content without holding it in memory; it stops when ctx ends.
 func (c fileContent) digest(ctx context.Context) (sum string, size int64, err error) {
 	r, err := c.open()

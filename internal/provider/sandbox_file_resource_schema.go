@@ -38,10 +38,13 @@ func (r *sandboxFileResource) Schema(_ context.Context, _ resource.SchemaRequest
 			"bytes; changing them rewrites the file in place (parent directories are created). Changes made inside " +
 			"the sandbox show up in the next plan: a file that was edited plans a rewrite (its `sha256` differs), " +
 			"one that was deleted plans a re-create. To stay cheap for large files, refresh compares size and " +
-			"modification time first and downloads the file to hash it only when one of them changed. When the " +
+			"modification time first and downloads the file to hash it only when one of them changed; a write " +
+			"tags the file with its sha256 as file metadata (`terraform-sha256`, envd 0.6.2+), which lets the " +
+			"first refresh after it recognise the file without a download (so an edit made in place before that " +
+			"refresh, keeping the size, goes unnoticed). When the " +
 			"sandbox itself is gone the file leaves state with a warning. It only ever manages a regular file: a path " +
 			"that became a directory fails the refresh (nothing is written over or deleted), and destroy never " +
-			"removes a directory. Import a regular file with `<sandbox_id>:<absolute path>` " +
+			"removes a directory (it runs `rm -f` in the file's directory, which cannot remove one). Import a regular file with `<sandbox_id>:<absolute path>` " +
 			"or by identity; a text file of up to 1 MiB gets its `content` filled in, so a configuration with the " +
 			"same content plans no change.",
 		Attributes: map[string]schema.Attribute{
@@ -163,13 +166,19 @@ func resolveSandboxPath(p, user string) string {
 }
 
 // ModifyPlan computes sha256 and size from the configuration, hashing a local
-// source file, so content changes (and edited source files) show in the plan.
+// source file, so content changes (and edited source files) show in the plan. It reads and
+// writes only the attributes involved.
 func (r *sandboxFileResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return
 	}
 	var plan sandboxFileModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	for _, a := range []struct {
+		name string
+		to   *types.String
+	}{{"content", &plan.Content}, {"content_base64", &plan.ContentBase64}, {"source", &plan.Source}} {
+		resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root(a.name), a.to)...)
+	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -186,5 +195,6 @@ func (r *sandboxFileResource) ModifyPlan(ctx context.Context, req resource.Modif
 		plan.SHA256 = types.StringValue(sum)
 		plan.Size = types.Int64Value(size)
 	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("sha256"), plan.SHA256)...)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("size"), plan.Size)...)
 }

@@ -212,8 +212,9 @@ resource "e2b_sandbox_file" "bin" {
 	})
 }
 
-// Refresh of an unchanged file stats it but never downloads it; an edit that
-// keeps the size is still found through the modification time.
+// Refresh of an unchanged file stats it but never downloads it (the first refresh after a write
+// knows it by the tag the write left); a file written again without that tag is downloaded, and
+// an edit that keeps the size is still found through the modification time.
 func TestAccSandboxFile_refreshDownloadsOnlyChangedFiles(t *testing.T) {
 	srv := newTestEmulator(t)
 	cfg := filesTestConfig(srv, `
@@ -244,6 +245,24 @@ resource "e2b_sandbox_file" "note" {
 				Config:           cfg,
 				PlanOnly:         true,
 				ConfigPlanChecks: downloads(func(n int) bool { return n == 0 }, "refresh of an unchanged file downloaded it"),
+			},
+			{
+				// Written again by someone else, with the same bytes: the write's tag is gone, so
+				// the refresh downloads and hashes it, and finds nothing to change.
+				PreConfig: func() {
+					content := strings.Builder{}
+					for i := range 1000 {
+						fmt.Fprintf(&content, "line %d\n", i)
+					}
+					_, err := sandboxEnvd(t, srv, sandboxID).WriteFile(context.Background(), "/home/user/big.txt",
+						strings.NewReader(content.String()), e2b.WriteOptions{})
+					if err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:           cfg,
+				PlanOnly:         true,
+				ConfigPlanChecks: downloads(func(n int) bool { return n > 0 }, "an untagged file must be downloaded and hashed"),
 			},
 			{
 				// Same size, new content: only the modification time tells.

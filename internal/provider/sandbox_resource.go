@@ -110,8 +110,8 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 	}
 	wantPaused := plan.Paused.ValueBool()
 
-	// Save what is known right away: from here on, any failure keeps the sandbox in state
-	// (tainted) instead of orphaning a billed sandbox.
+	// From here on, any failure keeps the sandbox in state (tainted) with what is known, instead
+	// of orphaning a billed sandbox.
 	plan.applyCreated(created, r.data.Domain)
 	if plan.ForkFrom.IsNull() { // a fork carries its source's metadata, read back below
 		plan.MetadataAll = stringMapValue(createReq.Metadata)
@@ -120,31 +120,39 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 	plan.State = types.StringValue(e2b.SandboxStateRunning)
 	saved := plan
 	saved.nullUnknownComputed()
-	resp.Diagnostics.Append(resp.State.Set(ctx, &saved)...)
 	resp.Diagnostics.Append(resp.Identity.Set(ctx, sandboxIdentityModel{SandboxID: plan.ID})...)
-	if resp.Diagnostics.HasError() {
-		return // A timed-out create is saved for the next apply to replace.
-	}
-	if wantPaused {
+	if !resp.Diagnostics.HasError() && wantPaused {
 		if err := client.PauseSandbox(ctx, created.SandboxID); err != nil {
 			addClientError(&resp.Diagnostics, "Sandbox created but could not be paused", err)
-			return
 		}
 	}
-	r.refreshAfterWrite(ctx, client, &plan, resp.State.Set, &resp.Diagnostics)
+	// E2B's create answer has no startedAt, endAt, cpuCount, memoryMB or diskSizeMB: only a read
+	// tells them (and, after a pause, the paused state).
+	if !resp.Diagnostics.HasError() && r.readBack(ctx, client, &plan, &resp.Diagnostics) {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &saved)...) // A timed-out create is saved for the next apply to replace.
 }
 
 // refreshAfterWrite reads the sandbox back and saves it; on failure the last saved state stays.
 func (r *sandboxResource) refreshAfterWrite(ctx context.Context, client *e2b.Client, m *sandboxResourceModel,
 	set func(context.Context, any) diag.Diagnostics, diags *diag.Diagnostics) {
+	if r.readBack(ctx, client, m, diags) {
+		diags.Append(set(ctx, m)...)
+	}
+}
+
+// readBack fills m from a read of the sandbox and reports whether that worked.
+func (r *sandboxResource) readBack(ctx context.Context, client *e2b.Client, m *sandboxResourceModel, diags *diag.Diagnostics) bool {
 	detail, err := client.GetSandbox(ctx, m.ID.ValueString())
 	if err != nil {
 		addClientError(diags, "Could not read sandbox "+m.ID.ValueString()+" after the change", err)
-		return
+		return false
 	}
 	m.applyDetail(detail, r.data.Domain)
 	m.nullUnknownComputed()
-	diags.Append(set(ctx, m)...)
+	return true
 }
 
 func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {

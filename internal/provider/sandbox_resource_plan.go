@@ -33,8 +33,14 @@ func (r *sandboxResource) ValidateConfig(ctx context.Context, req resource.Valid
 // ModifyPlan computes metadata_all and the values that follow from paused, and stops plans
 // E2B cannot carry out.
 func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
+	switch {
+	case req.Plan.Raw.IsNull():
 		return // Destroy.
+	case req.State.Raw.IsNull():
+		r.modifyCreatePlan(ctx, req, resp)
+		return
+	case req.Plan.Raw.Equal(req.State.Raw) && r.sameMetadataAll(ctx, req, resp):
+		return // Nothing changes, not even what default_metadata adds.
 	}
 	var plan sandboxResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -97,6 +103,35 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		}
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// modifyCreatePlan is ModifyPlan for a new sandbox: it sets state and metadata_all, reading and
+// writing only those attributes rather than the whole model.
+func (r *sandboxResource) modifyCreatePlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	var paused types.Bool
+	var metadata types.Map
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("paused"), &paused)...)
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("metadata"), &metadata)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !paused.IsUnknown() {
+		state := e2b.SandboxStateRunning
+		if paused.ValueBool() {
+			state = e2b.SandboxStatePaused
+		}
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("state"), state)...)
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("metadata_all"), r.plannedMetadataAll(ctx, metadata))...)
+}
+
+// sameMetadataAll tells whether the planned metadata, merged with default_metadata, still gives
+// the metadata_all in state.
+func (r *sandboxResource) sameMetadataAll(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) bool {
+	var metadata, metadataAll types.Map
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("metadata"), &metadata)...)
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("metadata_all"), &metadataAll)...)
+	return !resp.Diagnostics.HasError() && r.plannedMetadataAll(ctx, metadata).Equal(metadataAll)
 }
 
 // plannedMetadataAll merges default_metadata with the planned metadata; unknown when either is.

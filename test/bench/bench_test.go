@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -32,50 +31,6 @@ terraform {
   required_providers {
     e2b = { source = "e2b-terraform/e2b" }
   }
-}
-`
-
-// chainConfig is n sandboxes, each with a file and a command after it.
-func chainConfig(n int, withCommands bool) string {
-	cfg := header + fmt.Sprintf(`
-resource "e2b_sandbox" "s" {
-  count   = %[1]d
-  timeout = "1h"
-}
-
-resource "e2b_sandbox_file" "f" {
-  count      = %[1]d
-  sandbox_id = e2b_sandbox.s[count.index].id
-  path       = "/home/user/data.txt"
-  content    = "sandbox ${count.index}\n"
-}
-`, n)
-	if withCommands {
-		cfg += fmt.Sprintf(`
-resource "e2b_sandbox_command" "c" {
-  count      = %[1]d
-  sandbox_id = e2b_sandbox.s[count.index].id
-  command    = "cat /home/user/data.txt"
-  triggers   = { file = e2b_sandbox_file.f[count.index].sha256 }
-}
-`, n)
-	}
-	return cfg
-}
-
-// dataConfig has the same graph with terraform_data, whose objects are tiny:
-// the CLI's time for the graph alone.
-const dataConfig = `
-resource "terraform_data" "s" {
-  count = 50
-}
-resource "terraform_data" "f" {
-  count = 50
-  input = terraform_data.s[count.index].id
-}
-resource "terraform_data" "c" {
-  count = 50
-  input = terraform_data.f[count.index].id
 }
 `
 
@@ -105,84 +60,6 @@ func sum(m map[string]int, pred func(string) bool) int {
 		}
 	}
 	return n
-}
-
-// BenchmarkApplyDestroy50 applies and destroys 50 sandboxes, 50 files and 50
-// commands at -parallelism=10, once with no added latency and once with
-// latency added to every request, and compares the wall time with the lower
-// bound: the CLI's own time for the same graph plus rounds × requests per
-// resource × latency.
-func BenchmarkApplyDestroy50(b *testing.B) {
-	ctx := context.Background()
-	// The no-op twin serves the same schemas and calls nothing: its run is
-	// the CLI's own time for this graph with these object sizes.
-	noop := harness.NewWorkspaceWith(b, nil, harness.BuildProvider(b, "./test/bench/noopprovider"))
-	noop.Write("main.tf", chainConfig(50, true))
-	data := harness.NewWorkspaceWith(b, nil, harness.ProviderDir(b))
-	data.Write("main.tf", dataConfig)
-	for i := 0; i < b.N; i++ {
-		noopApply := run(b, noop.Apply(ctx, "-parallelism=10"), "no-op apply")
-		noopDestroy := run(b, noop.Destroy(ctx, "-parallelism=10"), "no-op destroy")
-		dataApply := run(b, data.Apply(ctx, "-parallelism=10"), "terraform_data apply")
-		dataDestroy := run(b, data.Destroy(ctx, "-parallelism=10"), "terraform_data destroy")
-		self0, children0 := cpuNow()
-		provCPU := watchCPU(harness.ProviderDir(b))
-		apply0, destroy0, _, _ := applyDestroy(b, 0)
-		self1, children1 := cpuNow()
-		emulatorCPU, childrenCPU, providerCPU := self1-self0, children1-children0, provCPU.Stop()
-		apply, destroy, applyReqs, destroyReqs := applyDestroy(b, latency)
-
-		// Three dependent layers of 50 at parallelism 10: 5 rounds each. The
-		// least an apply can send is one request per resource; a destroy
-		// refreshes (one read) and deletes (one call) sandboxes and files and
-		// sends nothing for commands.
-		const rounds = 5
-		applyBound := noopApply + time.Duration(rounds*(1+1+1))*latency
-		destroyBound := noopDestroy + time.Duration(rounds*(2+2+0))*latency
-		// What this provider sends per chain (sandbox, file, command), which
-		// the latency must pay for in sequence.
-		chain := func(m map[string]int) float64 { return float64(sum(m, func(string) bool { return true })) / 50 }
-		applyLatencyBound := time.Duration(float64(rounds) * chain(applyReqs) * float64(latency))
-		destroyLatencyBound := time.Duration(float64(rounds) * chain(destroyReqs) * float64(latency))
-
-		b.ReportMetric(apply.Seconds(), "apply-s")
-		b.ReportMetric(apply.Seconds()/applyBound.Seconds(), "apply-ratio")
-		b.ReportMetric((apply-apply0).Seconds()/applyLatencyBound.Seconds(), "apply-latency-ratio")
-		b.ReportMetric(destroy.Seconds(), "destroy-s")
-		b.ReportMetric(destroy.Seconds()/destroyBound.Seconds(), "destroy-ratio")
-		b.ReportMetric((destroy-destroy0).Seconds()/destroyLatencyBound.Seconds(), "destroy-latency-ratio")
-		b.ReportMetric(chain(applyReqs)/3, "apply-req/resource")
-		b.ReportMetric(chain(destroyReqs)/3, "destroy-req/resource")
-		b.Logf("CLI alone, same graph: no-op provider apply %s, destroy %s; terraform_data apply %s, destroy %s",
-			noopApply.Round(time.Millisecond), noopDestroy.Round(time.Millisecond),
-			dataApply.Round(time.Millisecond), dataDestroy.Round(time.Millisecond))
-		b.Logf("without latency: apply %s, destroy %s; with %s: apply %s (bound %s), destroy %s (bound %s)",
-			apply0.Round(time.Millisecond), destroy0.Round(time.Millisecond), latency,
-			apply.Round(time.Millisecond), applyBound.Round(time.Millisecond), destroy.Round(time.Millisecond), destroyBound.Round(time.Millisecond))
-		b.Logf("CPU during the run without latency, %s of wall time on %d cores: emulator %s; CLI, provider and sandbox shells %s, of which the provider %s",
-			(apply0 + destroy0).Round(time.Millisecond), runtime.NumCPU(), emulatorCPU.Round(time.Millisecond),
-			childrenCPU.Round(time.Millisecond), providerCPU.Round(time.Millisecond))
-		b.Logf("latency share: apply %s for %s of sequential requests, destroy %s for %s",
-			(apply - apply0).Round(time.Millisecond), applyLatencyBound, (destroy - destroy0).Round(time.Millisecond), destroyLatencyBound)
-		b.Logf("apply requests: %v", applyReqs)
-		b.Logf("destroy requests: %v", destroyReqs)
-	}
-}
-
-// applyDestroy runs one apply and one destroy of the 50-chain graph against
-// a fresh emulator that adds lat to every request.
-func applyDestroy(b *testing.B, lat time.Duration) (apply, destroy time.Duration, applyReqs, destroyReqs map[string]int) {
-	ctx := context.Background()
-	srv := start(b)
-	ws := harness.NewWorkspace(b, srv)
-	ws.Write("main.tf", chainConfig(50, true))
-	srv.SetFaults(emulator.Faults{Latency: lat})
-	apply = run(b, ws.Apply(ctx, "-parallelism=10"), "apply")
-	applyReqs = srv.Counters().Requests
-	srv.ResetCounters()
-	destroy = run(b, ws.Destroy(ctx, "-parallelism=10"), "destroy")
-	destroyReqs = srv.Counters().Requests
-	return apply, destroy, applyReqs, destroyReqs
 }
 
 // BenchmarkPlanUnchanged plans N unchanged sandboxes (each with one file) with

@@ -76,21 +76,29 @@ func ProviderDir(tb testing.TB) string {
 // as terraform-provider-e2b, once per test binary, and returns its directory.
 func BuildProvider(tb testing.TB, pkg string) string {
 	tb.Helper()
+	return Build(tb, pkg, "terraform-provider-e2b")
+}
+
+// Build builds the Go package pkg (relative to the repository root) as an
+// executable called name, once per test binary, and returns its directory.
+func Build(tb testing.TB, pkg, name string) string {
+	tb.Helper()
 	buildMu.Lock()
 	defer buildMu.Unlock()
-	if dir, ok := buildDirs[pkg]; ok {
+	key := pkg + "\x00" + name
+	if dir, ok := buildDirs[key]; ok {
 		return dir
 	}
 	dir, err := os.MkdirTemp("", "e2b-provider-")
 	if err != nil {
 		tb.Fatal(err)
 	}
-	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "terraform-provider-e2b"), pkg)
+	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg)
 	cmd.Dir = RepoRoot(tb)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		tb.Fatalf("go build %s: %v\n%s", pkg, err, out)
 	}
-	buildDirs[pkg] = dir
+	buildDirs[key] = dir
 	return dir
 }
 
@@ -117,17 +125,22 @@ func NewWorkspace(tb testing.TB, srv *emulator.Server) *Workspace {
 // (see BuildProvider); srv may be nil for a provider that calls nothing.
 func NewWorkspaceWith(tb testing.TB, srv *emulator.Server, provDir string) *Workspace {
 	tb.Helper()
+	return NewWorkspaceOverriding(tb, srv, map[string]string{ProviderAddress: provDir})
+}
+
+// NewWorkspaceOverriding is NewWorkspace with dev_overrides for every provider
+// source address in overrides (such as "hashicorp/time"), each mapped to the
+// directory holding its binary.
+func NewWorkspaceOverriding(tb testing.TB, srv *emulator.Server, overrides map[string]string) *Workspace {
+	tb.Helper()
 	cli := RequireCLI(tb)
 	dir := tb.TempDir()
 	cfg := filepath.Join(dir, ".tofurc")
-	rc := fmt.Sprintf(`provider_installation {
-  dev_overrides {
-    "registry.opentofu.org/%[1]s"   = %[2]q
-    "registry.terraform.io/%[1]s"   = %[2]q
-  }
-  direct {}
-}
-`, ProviderAddress, provDir)
+	var lines strings.Builder
+	for address, provDir := range overrides {
+		fmt.Fprintf(&lines, "    \"registry.opentofu.org/%[1]s\" = %[2]q\n    \"registry.terraform.io/%[1]s\" = %[2]q\n", address, provDir)
+	}
+	rc := "provider_installation {\n  dev_overrides {\n" + lines.String() + "  }\n  direct {}\n}\n"
 	if err := os.WriteFile(cfg, []byte(rc), 0o600); err != nil {
 		tb.Fatal(err)
 	}
@@ -147,6 +160,9 @@ type Result struct {
 	Stdout, Stderr string
 	Err            error
 	Elapsed        time.Duration
+	// CPU is the user and system time of the CLI and of every process it
+	// started and waited for (its providers).
+	CPU time.Duration
 }
 
 // Output is stdout and stderr together, for error messages.
@@ -192,7 +208,11 @@ func (w *Workspace) Run(ctx context.Context, args ...string) Result {
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	start := time.Now()
 	err := cmd.Run()
-	return Result{Stdout: out.String(), Stderr: errb.String(), Err: err, Elapsed: time.Since(start)}
+	r := Result{Stdout: out.String(), Stderr: errb.String(), Err: err, Elapsed: time.Since(start)}
+	if cmd.ProcessState != nil {
+		r.CPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
+	return r
 }
 
 // Apply runs `apply -auto-approve` with extra arguments.
