@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sort"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -25,14 +26,18 @@ type sandboxCreateOptions struct {
 	Network             types.Object `tfsdk:"network"`
 	Metadata            types.Map    `tfsdk:"metadata"`
 	EnvVars             types.Map    `tfsdk:"env_vars"`
+	VolumeMounts        types.Map    `tfsdk:"volume_mounts"`
 }
 
 // Descriptions shared by both sandbox types.
 const (
-	descTemplate = "Template ID or name (`name`, `namespace/name` or `namespace/name:tag`). Default `base`."
-	descSecure   = "Require `envd_access_token` for all traffic to the sandbox daemon. Default `true`."
-	descEnvVars  = "Environment variables for every process in the sandbox. Sensitive."
-	descMetadata = "Labels stored with the sandbox (filterable in `e2b_sandboxes`). Merged over the provider's `default_metadata`."
+	descTemplate     = "Template ID or name (`name`, `namespace/name` or `namespace/name:tag`). Default `base`."
+	descSecure       = "Require `envd_access_token` for all traffic to the sandbox daemon. Default `true`."
+	descEnvVars      = "Environment variables for every process in the sandbox. Sensitive."
+	descMetadata     = "Labels stored with the sandbox (filterable in `e2b_sandboxes`). Merged over the provider's `default_metadata`."
+	descVolumeMounts = "Volumes to mount, by volume name (`e2b_volume.<x>.name`) to an absolute path in the " +
+		"sandbox, for example `{ (e2b_volume.data.name) = \"/mnt/data\" }`. Paths must be absolute, not `/`, " +
+		"and each used once."
 
 	descAllowOut = "Outgoing destinations always allowed: IP addresses, CIDR blocks or domains (`example.com`, `*.example.com`). " +
 		"Domains require `0.0.0.0/0` in `deny_out`. Allow rules win over deny rules."
@@ -72,6 +77,9 @@ func (o *sandboxCreateOptions) createRequest(ctx context.Context, data *Provider
 	if len(env) > 0 {
 		req.EnvVars = env
 	}
+	mounts, d := stringMapFrom(ctx, o.VolumeMounts)
+	diags.Append(d...)
+	req.VolumeMounts = volumeMountsFrom(mounts)
 	n, d := o.network(ctx)
 	diags.Append(d...)
 	if n != nil {
@@ -87,6 +95,7 @@ func (o *sandboxCreateOptions) createRequest(ctx context.Context, data *Provider
 
 // validate rejects combinations E2B would refuse, before any call is made.
 func (o *sandboxCreateOptions) validate(ctx context.Context, diags *diag.Diagnostics) {
+	o.validateVolumeMounts(ctx, diags)
 	n, d := o.network(ctx)
 	diags.Append(d...)
 	if n == nil {
@@ -113,6 +122,31 @@ func (o *sandboxCreateOptions) validate(ctx context.Context, diags *diag.Diagnos
 			return
 		}
 	}
+}
+
+// validateVolumeMounts applies E2B's mount rules once every mount is known.
+func (o *sandboxCreateOptions) validateVolumeMounts(ctx context.Context, diags *diag.Diagnostics) {
+	if !fullyKnown(ctx, o.VolumeMounts) {
+		return
+	}
+	mounts, d := stringMapFrom(ctx, o.VolumeMounts)
+	diags.Append(d...)
+	if err := e2b.ValidateVolumeMounts(volumeMountsFrom(mounts)); err != nil {
+		diags.AddAttributeError(path.Root("volume_mounts"), "Invalid volume_mounts", err.Error()+".")
+	}
+}
+
+// volumeMountsFrom turns name → path into E2B's mounts, sorted by path.
+func volumeMountsFrom(m map[string]string) []e2b.VolumeMount {
+	out := make([]e2b.VolumeMount, 0, len(m))
+	for name, p := range m {
+		out = append(out, e2b.VolumeMount{Name: name, Path: p})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 // lostCreate says what happens to a sandbox that E2B made although its create timed out.

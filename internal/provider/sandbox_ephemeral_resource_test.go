@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"testing"
 	"time"
 
@@ -179,5 +180,70 @@ resource "e2b_sandbox_command" "long" {
 				return nil
 			},
 		}},
+	})
+}
+
+// A job in an ephemeral sandbox leaves its output on a volume, where a later sandbox finds it;
+// the volume outlives the sandbox that mounted it. The plan opens the ephemeral sandbox too, so
+// its volume is made by an earlier apply, and mounting one that does not exist yet says so.
+func TestAccEphemeralSandbox_mountsAVolume(t *testing.T) {
+	emu := newTestEmulator(t)
+	rec := newE2BRecorder(t, emu)
+	volume := testAccProviderBlockVia(emu, rec) + `
+resource "e2b_volume" "out" {
+  name = "job-output"
+}
+`
+	job := `
+ephemeral "e2b_sandbox" "job" {
+  volume_mounts = { (e2b_volume.out.name) = "/mnt/out" }
+}
+
+resource "e2b_sandbox_command" "job" {
+  sandbox_id_wo = ephemeral.e2b_sandbox.job.id
+  cwd           = "/mnt/out"
+  command       = "echo result-42 > result.txt"
+}
+
+resource "e2b_sandbox" "reader" {
+  depends_on    = [e2b_sandbox_command.job]
+  volume_mounts = { (e2b_volume.out.name) = "/data" }
+}
+
+resource "e2b_sandbox_command" "read" {
+  sandbox_id = e2b_sandbox.reader.id
+  cwd        = "/data"
+  command    = "cat result.txt"
+}
+`
+	resource.Test(t, resource.TestCase{
+		TerraformVersionChecks:   ephemeralVersionChecks,
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             func(*terraform.State) error { return checkAllKilled(emu, rec) },
+		Steps: []resource.TestStep{
+			{
+				Config: testAccProviderBlockVia(emu, rec) + `
+ephemeral "e2b_sandbox" "bad" {
+  volume_mounts = { a = "/mnt/x", b = "/mnt/x/" }
+}
+resource "e2b_sandbox_command" "never" {
+  sandbox_id_wo = ephemeral.e2b_sandbox.bad.id
+  command       = "true"
+}
+`,
+				ExpectError: regexp.MustCompile(`(?s)Invalid volume_mounts.*used by volumes "a" and "b"`),
+			},
+			{
+				Config:      volume + job,
+				ExpectError: regexp.MustCompile(`volume 'job-output' not found`),
+			},
+			{Config: volume},
+			{
+				Config: volume + job,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("e2b_sandbox_command.read", tfjsonpath.New("stdout"), knownvalue.StringExact("result-42\n")),
+				},
+			},
+		},
 	})
 }

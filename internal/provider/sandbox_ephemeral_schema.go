@@ -62,6 +62,12 @@ func (r *sandboxEphemeralResource) Schema(ctx context.Context, _ ephemeral.Schem
 		ElementType:         types.StringType,
 		Validators:          envVarsValidators(),
 	}
+	attrs["volume_mounts"] = schema.MapAttribute{
+		MarkdownDescription: descVolumeMounts + " The volumes stay when the sandbox is killed.",
+		Optional:            true,
+		ElementType:         types.StringType,
+		Validators:          volumeMountsValidators(),
+	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A sandbox for one Terraform run, never written to state or plan files: created when the run " +
 			"first needs it, renewed while the run goes on, and killed when the run is done with it, also when the run " +

@@ -4,10 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sort"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
-	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -33,14 +31,11 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 	}
 	return map[string]schema.Attribute{
 		"volume_mounts": schema.MapAttribute{
-			MarkdownDescription: "Volumes to mount, by volume name (`e2b_volume.<x>.name`) to an absolute path in the " +
-				"sandbox, for example `{ (e2b_volume.data.name) = \"/mnt/data\" }`. Paths must be absolute, not `/`, " +
-				"and each used once. Changing it replaces the sandbox.",
-			Optional:      true,
-			ElementType:   types.StringType,
-			PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplace()},
-			Validators: []validator.Map{mapvalidator.ValueStringsAre(
-				stringvalidator.RegexMatches(absolutePathPattern, "must be an absolute path such as /mnt/data"))},
+			MarkdownDescription: descVolumeMounts + " Changing it replaces the sandbox.",
+			Optional:            true,
+			ElementType:         types.StringType,
+			PlanModifiers:       []planmodifier.Map{mapplanmodifier.RequiresReplace()},
+			Validators:          volumeMountsValidators(),
 		},
 		"auto_pause_memory": schema.BoolAttribute{
 			MarkdownDescription: "With `auto_pause = true`: whether the auto-pause keeps memory and processes (`true`, " +
@@ -95,9 +90,6 @@ type iamTokenModel struct {
 func (m *sandboxResourceModel) addCreateOptions(ctx context.Context, req *e2b.CreateSandboxRequest) diag.Diagnostics {
 	var diags diag.Diagnostics
 	req.AutoPauseMemory = boolPtr(m.AutoPauseMemory)
-	mounts, d := stringMapFrom(ctx, m.VolumeMounts)
-	diags.Append(d...)
-	req.VolumeMounts = volumeMountsFrom(mounts)
 	if !m.MCP.IsNull() && !m.MCP.IsUnknown() {
 		req.MCP = json.RawMessage(m.MCP.ValueString())
 	}
@@ -112,24 +104,10 @@ func (m *sandboxResourceModel) addCreateOptions(ctx context.Context, req *e2b.Cr
 	return diags
 }
 
-// volumeMountsFrom turns name → path into E2B's mounts, sorted by path.
-func volumeMountsFrom(m map[string]string) []e2b.VolumeMount {
-	out := make([]e2b.VolumeMount, 0, len(m))
-	for name, p := range m {
-		out = append(out, e2b.VolumeMount{Name: name, Path: p})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	if len(out) == 0 {
-		return nil
-	}
-	return out
-}
-
 // validateCreateOptions applies E2B's create rules to a configuration whose
 // values are known.
 func (m *sandboxResourceModel) validateCreateOptions(ctx context.Context, diags *diag.Diagnostics) {
-	if m.VolumeMounts.IsUnknown() || m.AutoPause.IsUnknown() || m.AutoResume.IsUnknown() ||
-		m.AutoPauseMemory.IsUnknown() || m.MCP.IsUnknown() || !fullyKnown(ctx, m.VolumeMounts) {
+	if m.AutoPause.IsUnknown() || m.AutoResume.IsUnknown() || m.AutoPauseMemory.IsUnknown() || m.MCP.IsUnknown() {
 		return // Checked again once known.
 	}
 	var req e2b.CreateSandboxRequest
@@ -140,10 +118,6 @@ func (m *sandboxResourceModel) validateCreateOptions(ctx context.Context, diags 
 		return
 	}
 	req.IAMTokens = nil // checked by the schema
-	if err := e2b.ValidateVolumeMounts(req.VolumeMounts); err != nil {
-		diags.AddAttributeError(path.Root("volume_mounts"), "Invalid volume_mounts", err.Error()+".")
-		return
-	}
 	if err := req.Validate(); err != nil {
 		diags.AddAttributeError(path.Root("auto_pause_memory"), "Invalid auto_pause_memory", err.Error()+".")
 	}

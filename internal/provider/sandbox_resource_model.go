@@ -27,7 +27,6 @@ type sandboxResourceModel struct {
 	Timeouts          timeouts.Value       `tfsdk:"timeouts"`
 
 	// Create options (sandbox_resource_create_options.go).
-	VolumeMounts    types.Map            `tfsdk:"volume_mounts"`
 	AutoPauseMemory types.Bool           `tfsdk:"auto_pause_memory"`
 	MCP             jsontypes.Normalized `tfsdk:"mcp"`
 	IAM             types.Map            `tfsdk:"iam"`

@@ -243,5 +243,12 @@ func checkFilePath(p string) string {
 	return ""
 }
 
+// volumeMountsValidators check each mount path's form; E2B's other mount rules
+// (not /, each path once) are checked in ValidateConfig.
+func volumeMountsValidators() []validator.Map {
+	return []validator.Map{mapvalidator.ValueStringsAre(
+		stringvalidator.RegexMatches(absolutePathPattern, "must be an absolute path such as /mnt/data"))}
+}
+
 // absolutePathPattern matches an absolute path.
 var absolutePathPattern = regexp.MustCompile(`^/`)
