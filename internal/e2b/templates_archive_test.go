@@ -43,7 +43,7 @@ func readArchive(t *testing.T, r io.Reader) []archiveEntry {
 			t.Fatal(err)
 		}
 		typ := h.Typeflag
-		if typ == tar.TypeRegA {
+		if typ == '\x00' { // pre-POSIX regular file
 			typ = tar.TypeReg
 		}
 		out = append(out, archiveEntry{Name: h.Name, Link: h.Linkname, Type: typ, Mode: h.Mode & 0o7777, Size: h.Size, Sum: fmt.Sprintf("%x", sum.Sum(nil))})

@@ -16,7 +16,8 @@ import (
 // plane that reads the archive as it arrives, then builds again with the same
 // context. It reports the peak heap growth of the whole process (client and
 // server: an upper bound for the client) and the requests each build sent.
-// Run: go test ./internal/e2b -run '^$' -bench BuildTemplate1GiB -benchtime 1x
+//
+//	go test ./internal/e2b -run '^$' -bench BuildTemplate1GiB -benchtime 1x
 func BenchmarkBuildTemplate1GiBContext(b *testing.B) {
 	dir := b.TempDir()
 	const files, fileSize = 16, 64 << 20

@@ -179,7 +179,7 @@ func (c TemplateContext) HashCopy(src, dest string, resolveSymlinks bool) (strin
 		return "", fmt.Errorf("no files found in %s", filepath.Join(c.Dir, src))
 	}
 	h := sha256.New()
-	io.WriteString(h, "COPY "+src+" "+dest)
+	hashString(h, "COPY "+src+" "+dest)
 	buf := make([]byte, 64<<10)
 	for _, e := range es {
 		if err := hashEntry(h, e, resolveSymlinks, buf); err != nil {
@@ -190,7 +190,7 @@ func (c TemplateContext) HashCopy(src, dest string, resolveSymlinks bool) (strin
 }
 
 func hashEntry(h hash.Hash, e *globEntry, resolveSymlinks bool, buf []byte) error {
-	io.WriteString(h, e.rel)
+	hashString(h, e.rel)
 	lfi, err := os.Lstat(e.full)
 	if err != nil {
 		return err
@@ -203,7 +203,7 @@ func hashEntry(h hash.Hash, e *globEntry, resolveSymlinks bool, buf []byte) erro
 			if err != nil {
 				return err
 			}
-			io.WriteString(h, target)
+			hashString(h, target)
 			return nil
 		}
 	}
@@ -225,9 +225,12 @@ func hashEntry(h hash.Hash, e *globEntry, resolveSymlinks bool, buf []byte) erro
 }
 
 func hashStat(h hash.Hash, fi fs.FileInfo) {
-	io.WriteString(h, strconv.FormatUint(uint64(unixMode(fi.Mode())), 10))
-	io.WriteString(h, strconv.FormatInt(fi.Size(), 10))
+	hashString(h, strconv.FormatUint(uint64(unixMode(fi.Mode())), 10))
+	hashString(h, strconv.FormatInt(fi.Size(), 10))
 }
+
+// hashString adds s to h, whose writes never fail.
+func hashString(h hash.Hash, s string) { _, _ = io.WriteString(h, s) }
 
 // unixMode is st_mode as stat(2) reports it: type bits and permissions.
 func unixMode(m fs.FileMode) uint32 {

@@ -19,7 +19,6 @@ type globWalker struct {
 	pruners [][]globSeg // the ignore patterns ending in "**"
 	seen    map[*globEntry]bool
 	found   []*globEntry
-	err     error
 }
 
 type entryKind int
