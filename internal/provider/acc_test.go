@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -190,4 +191,23 @@ func testAccRefusedWithoutRequests(t *testing.T, srv *emulator.Server, steps []r
 // planErrorStep is a plan-only step that must fail with an error matching want.
 func planErrorStep(config, want string) resource.TestStep {
 	return resource.TestStep{Config: config, PlanOnly: true, ExpectError: regexp.MustCompile(want)}
+}
+
+// testAccCLIIsOpenTofu reports whether the acceptance tests' CLI is OpenTofu, for the few
+// behaviours in which it differs from Terraform.
+func testAccCLIIsOpenTofu(t *testing.T) bool {
+	t.Helper()
+	cli := os.Getenv("TF_ACC_TERRAFORM_PATH")
+	if cli == "" {
+		found, err := exec.LookPath("terraform")
+		if err != nil {
+			t.Fatalf("no CLI for acceptance tests: set TF_ACC_TERRAFORM_PATH (%v)", err)
+		}
+		cli = found
+	}
+	out, err := exec.Command(cli, "version").Output()
+	if err != nil {
+		t.Fatalf("%s version: %v", cli, err)
+	}
+	return strings.Contains(string(out), "OpenTofu")
 }

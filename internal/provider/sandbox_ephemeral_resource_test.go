@@ -184,8 +184,9 @@ resource "e2b_sandbox_command" "long" {
 }
 
 // A job in an ephemeral sandbox leaves its output on a volume, where a later sandbox finds it;
-// the volume outlives the sandbox that mounted it. The plan opens the ephemeral sandbox too, so
-// its volume is made by an earlier apply, and mounting one that does not exist yet says so.
+// the volume outlives the sandbox that mounted it. Terraform opens the ephemeral sandbox during
+// the plan too, so there its volume is made by an earlier apply, and mounting one that does not
+// exist yet says so; OpenTofu waits for the apply when the volume is still to be created.
 func TestAccEphemeralSandbox_mountsAVolume(t *testing.T) {
 	emu := newTestEmulator(t)
 	rec := newE2BRecorder(t, emu)
@@ -216,13 +217,8 @@ resource "e2b_sandbox_command" "read" {
   command    = "cat result.txt"
 }
 `
-	resource.Test(t, resource.TestCase{
-		TerraformVersionChecks:   ephemeralVersionChecks,
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             func(*terraform.State) error { return checkAllKilled(emu, rec) },
-		Steps: []resource.TestStep{
-			{
-				Config: testAccProviderBlockVia(emu, rec) + `
+	bad := resource.TestStep{
+		Config: testAccProviderBlockVia(emu, rec) + `
 ephemeral "e2b_sandbox" "bad" {
   volume_mounts = { a = "/mnt/x", b = "/mnt/x/" }
 }
@@ -231,19 +227,27 @@ resource "e2b_sandbox_command" "never" {
   command       = "true"
 }
 `,
-				ExpectError: regexp.MustCompile(`(?s)Invalid volume_mounts.*used by volumes "a" and "b"`),
-			},
-			{
-				Config:      volume + job,
-				ExpectError: regexp.MustCompile(`volume 'job-output' not found`),
-			},
-			{Config: volume},
-			{
-				Config: volume + job,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("e2b_sandbox_command.read", tfjsonpath.New("stdout"), knownvalue.StringExact("result-42\n")),
-				},
-			},
+		ExpectError: regexp.MustCompile(`(?s)Invalid volume_mounts.*used by volumes "a" and "b"`),
+	}
+	jobRan := resource.TestStep{
+		Config: volume + job,
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue("e2b_sandbox_command.read", tfjsonpath.New("stdout"), knownvalue.StringExact("result-42\n")),
 		},
+	}
+	steps := []resource.TestStep{bad, jobRan}
+	if !testAccCLIIsOpenTofu(t) {
+		steps = []resource.TestStep{
+			bad,
+			{Config: volume + job, ExpectError: regexp.MustCompile(`volume 'job-output' not found`)},
+			{Config: volume},
+			jobRan,
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		TerraformVersionChecks:   ephemeralVersionChecks,
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             func(*terraform.State) error { return checkAllKilled(emu, rec) },
+		Steps:                    steps,
 	})
 }
