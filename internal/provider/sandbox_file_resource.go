@@ -348,9 +348,10 @@ func (r *sandboxFileResource) Delete(ctx context.Context, req resource.DeleteReq
 		return
 	}
 	// The access the last write or refresh sealed saves reading the sandbox first. When the
-	// sandbox no longer answers through it, the control plane says whether it is gone or paused.
+	// sandbox no longer answers through it, or no longer takes its token, the control plane says
+	// whether it is gone or paused and gives the current access.
 	if envd := sealedEnvd(ctx, client, req.Private, sandboxID, state.User.ValueString()); envd != nil {
-		if err := envd.RemoveFile(ctx, target); !e2b.IsSandboxNotRunning(err) {
+		if err := envd.RemoveFile(ctx, target); !e2b.IsSandboxNotRunning(err) && !e2b.IsUnauthorized(err) {
 			resp.Diagnostics.Append(removeFileDiagnostics(err, target, sandboxID)...)
 			return
 		}
