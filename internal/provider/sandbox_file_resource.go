@@ -244,7 +244,8 @@ func (r *sandboxFileResource) Read(ctx context.Context, req resource.ReadRequest
 	state.AbsolutePath = types.StringValue(entry.Path)
 	state.ID = types.StringValue(fileID(sandboxID, entry.Path))
 	client, _ := r.data.Client() // known to work: envdForRefresh used it
-	resp.Diagnostics.Append(setSealedAccess(ctx, resp.Private, client.SealedEnvdAccess(sandboxID))...)
+	prevSealed, _ := getSealedAccess(ctx, resp.Private)
+	resp.Diagnostics.Append(setSealedAccess(ctx, resp.Private, client.ResealEnvdAccess(sandboxID, prevSealed))...)
 	switch {
 	case stamp.matches(entry, state.SHA256.ValueString()) && stamp.Modified.IsZero():
 		// First refresh after a write: from now on the modification time tells changes.
