@@ -105,3 +105,33 @@ func TestEmulatorRemoveFileWithoutRm(t *testing.T) {
 		t.Errorf("the refused directory lost its content: %v", err)
 	}
 }
+
+// A file that may not be removed (here immutable, which even root cannot unlink) is an error
+// that says so, not a refusal of a directory and not a success; the file stays.
+func TestEmulatorRemoveFileNotPermitted(t *testing.T) {
+	e := newEnv(t)
+	envd := e.envd(e.create(t, e2b.CreateSandboxRequest{}))
+	if _, err := envd.WriteFile(e.ctx, "/home/user/locked.txt", strings.NewReader("x"), e2b.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := envd.Exec(e.ctx, e2b.ExecRequest{Command: "chattr +i ~/locked.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitCode != 0 {
+		t.Skipf("chattr +i is not available here (%s), so no file can be made unremovable for root", strings.TrimSpace(res.Stderr))
+	}
+	defer func() {
+		if _, err := envd.Exec(e.ctx, e2b.ExecRequest{Command: "chattr -i ~/locked.txt"}); err != nil {
+			t.Errorf("chattr -i: %v", err)
+		}
+	}()
+	err = envd.RemoveFile(e.ctx, "/home/user/locked.txt")
+	if err == nil || e2b.IsNotAFile(err) || e2b.IsNotFound(err) {
+		t.Fatalf("RemoveFile of an unremovable file: %v, want an error about the removal", err)
+	}
+	t.Logf("RemoveFile: %v", err)
+	if _, err := envd.Stat(e.ctx, "/home/user/locked.txt"); err != nil {
+		t.Errorf("the file is gone: %v", err)
+	}
+}
