@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
@@ -49,7 +48,24 @@ type templateTagIdentity struct {
 	Tag      types.String `tfsdk:"tag"`
 }
 
-var tagPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+// tagValidator and buildIDValidator apply E2B's rules at plan time.
+func tagValidator() validator.String {
+	return stringRule{desc: "must be a tag as E2B stores it", summary: "Invalid tag", check: errText(e2b.ValidateTemplateTag)}
+}
+
+func buildIDValidator() validator.String {
+	return stringRule{desc: "must be a build ID", summary: "Invalid build ID", check: errText(e2b.ValidateBuildID)}
+}
+
+// errText turns an error-returning check into a stringRule check.
+func errText(check func(string) error) func(string) string {
+	return func(s string) string {
+		if err := check(s); err != nil {
+			return err.Error()
+		}
+		return ""
+	}
+}
 
 func (r *templateTagResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_template_tag"
@@ -74,18 +90,18 @@ func (r *templateTagResource) Schema(_ context.Context, _ resource.SchemaRequest
 				Validators:          templateFilterValidators(),
 			},
 			"tag": schema.StringAttribute{
-				MarkdownDescription: "The tag, such as `prod`. `default` is E2B's own: it follows every new build and cannot be removed. Changing it replaces the tag.",
+				MarkdownDescription: "The tag, such as `prod`: lower-case letters, digits, `.`, `_` and `-`, not a UUID. `default` is E2B's own: it follows every new build and cannot be removed. Changing it replaces the tag.",
 				Required:            true,
 				PlanModifiers:       replace,
 				Validators: []validator.String{
-					stringvalidator.RegexMatches(tagPattern, "must be letters, digits, '.', '_' and '-'"),
+					tagValidator(),
 					stringvalidator.NoneOf("default"),
 				},
 			},
 			"build_id": schema.StringAttribute{
-				MarkdownDescription: "Build the tag points at, such as `e2b_template.app.build_id`. Changed in place.",
+				MarkdownDescription: "ID of the build the tag points at, such as `e2b_template.app.build_id` (a build ID, not another tag). Changed in place.",
 				Required:            true,
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+				Validators:          []validator.String{buildIDValidator()},
 			},
 			"created_at": schema.StringAttribute{
 				MarkdownDescription: "When the tag was last pointed at its build (RFC 3339).",

@@ -205,3 +205,39 @@ func checkSandboxFileContains(t *testing.T, srv *emulator.Server, address, file,
 		return nil
 	}
 }
+
+// E2B lower-cases tags and reads a tag after a colon as a build: a tag with
+// capitals would vanish on the next read (and be created again on every
+// apply), and a tag given as build_id would change under the resource. Both
+// are refused at plan time, before any request.
+func TestAccTemplateTag_planTimeTagAndBuildRules(t *testing.T) {
+	srv := newTestEmulator(t)
+	cases := []struct{ tag, build, want string }{
+		{"Prod", "0cba64aa-ca41-4b29-bc7f-f27f81cecb4d", `(?s)Attribute tag must be lower-case letters`},
+		{"0cba64aa-ca41-4b29-bc7f-f27f81cecb4d", "0cba64aa-ca41-4b29-bc7f-f27f81cecb4d", `(?s)Attribute tag must not be a UUID`},
+		{"canary", "prod", `(?s)Attribute build_id must be a build ID`},
+		{"canary", "0CBA64AA-CA41-4B29-BC7F-F27F81CECB4D", `(?s)Attribute build_id must be a build ID`},
+	}
+	for i, c := range cases {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			resource.Test(t, resource.TestCase{
+				PreCheck:                 func() { testAccPreCheck(t) },
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config: testAccProviderBlock(srv) + fmt.Sprintf(`
+resource "e2b_template_tag" "bad" {
+  template = "app"
+  tag      = %q
+  build_id = %q
+}
+`, c.tag, c.build),
+					PlanOnly:    true,
+					ExpectError: regexp.MustCompile(c.want),
+				}},
+			})
+		})
+	}
+	if n, detail := totalRequests(srv); n != 0 {
+		t.Errorf("invalid configurations reached the emulator: %d requests (%s)", n, detail)
+	}
+}
