@@ -76,7 +76,7 @@ func (r *templateTagResource) Schema(_ context.Context, _ resource.SchemaRequest
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Points a tag of a template at a build, to promote a tested build (for example `prod`) " +
 			"without building again. Sandboxes start from it as `<name>:<tag>`. Changing `build_id` moves the tag in " +
-			"place; destroying removes only this tag.",
+			"place; destroying removes only this tag. Creating fails when the template already has the tag (import it instead).",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "`<template>:<tag>`.",
@@ -133,12 +133,35 @@ func (r *templateTagResource) Create(ctx context.Context, req resource.CreateReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if !r.tagFree(ctx, &plan, &resp.Diagnostics) {
+		return
+	}
 	r.assign(ctx, &plan, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	resp.Diagnostics.Append(resp.Identity.Set(ctx, templateTagIdentity{Template: plan.Template, Tag: plan.Tag})...)
+}
+
+// tagFree reports whether the template has no such tag yet. Assigning would
+// silently move an existing tag, which this resource did not make and would
+// then remove on destroy. When the tags cannot be listed, assign reports why.
+func (r *templateTagResource) tagFree(ctx context.Context, m *templateTagModel, diags *diag.Diagnostics) bool {
+	client, d := r.data.Client()
+	diags.Append(d...)
+	if diags.HasError() {
+		return false
+	}
+	existing, err := findTag(ctx, client, m.Template.ValueString(), m.Tag.ValueString())
+	if err != nil || existing == nil {
+		return true
+	}
+	diags.AddAttributeError(path.Root("tag"), "Tag already exists", fmt.Sprintf(
+		"Tag %s of template %s already exists and points at build %s. Import it to manage it with this configuration "+
+			"(terraform import <address> %s:%s, or an import block), or choose another tag.",
+		m.Tag.ValueString(), m.Template.ValueString(), existing.BuildID, m.Template.ValueString(), m.Tag.ValueString()))
+	return false
 }
 
 func (r *templateTagResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {

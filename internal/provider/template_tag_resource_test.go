@@ -124,10 +124,15 @@ func TestAccTemplateTag_promoteMoveImportRemove(t *testing.T) {
 					if err != nil {
 						return fmt.Errorf("the template should still be there: %v", err)
 					}
+					kept := false
 					for _, tg := range tags {
 						if tg.Tag == "prod" {
 							return fmt.Errorf("tag prod still exists after its resource was destroyed: %+v", tags)
 						}
+						kept = kept || tg.Tag == "default"
+					}
+					if !kept {
+						return fmt.Errorf("destroying tag prod removed other tags too: %+v", tags)
 					}
 					return nil
 				},
@@ -239,5 +244,45 @@ resource "e2b_template_tag" "bad" {
 	}
 	if n, detail := totalRequests(srv); n != 0 {
 		t.Errorf("invalid configurations reached the emulator: %d requests (%s)", n, detail)
+	}
+}
+
+// A tag that already exists belongs to whoever made it: creating the
+// resource must not take it over (and remove it on destroy); it is refused,
+// pointing at import, and the tag keeps its build.
+func TestAccTemplateTag_refusesExistingTag(t *testing.T) {
+	srv := newTestEmulator(t)
+	c := testAccClient(t, srv)
+	ctx := context.Background()
+	spec := e2b.TemplateBuildSpec{Name: "acc-tagged", FromTemplate: "base", Steps: []e2b.BuildStep{e2b.RunStep("echo one", "")}}
+	first, err := c.BuildTemplate(ctx, spec, e2b.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.AssignTemplateTags(ctx, "acc-tagged:"+first.BuildID, []string{"prod"}); err != nil {
+		t.Fatal(err)
+	}
+	spec.Steps = []e2b.BuildStep{e2b.RunStep("echo two", "")}
+	second, err := c.BuildTemplate(ctx, spec, e2b.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: testAccProviderBlock(srv) + fmt.Sprintf(`
+resource "e2b_template_tag" "prod" {
+  template = "acc-tagged"
+  tag      = "prod"
+  build_id = %q
+}
+`, second.BuildID),
+			ExpectError: regexp.MustCompile(`(?s)Tag already exists.*` + first.BuildID + `.*import`),
+		}},
+	})
+	tag, err := findTag(ctx, c, "acc-tagged", "prod")
+	if err != nil || tag == nil || tag.BuildID != first.BuildID {
+		t.Errorf("tag prod after the refused create: %+v, %v; want it still at build %s", tag, err, first.BuildID)
 	}
 }
