@@ -167,7 +167,9 @@ func (secretMetadataValidator) Description(context.Context) string {
 		e2b.SecretMetadataMaxEntries, e2b.SecretMetadataMaxKeyBytes, e2b.SecretMetadataMaxValueBytes, e2b.SecretMetadataMaxBytes)
 }
 
-func (v secretMetadataValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v secretMetadataValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
 
 func (secretMetadataValidator) ValidateMap(ctx context.Context, req validator.MapRequest, resp *validator.MapResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
