@@ -43,9 +43,27 @@ func (h *hookReceiver) snapshot() []receivedHook {
 	return append([]receivedHook(nil), h.got...)
 }
 
+// verifySignature is the check E2B's documentation gives receivers: standard
+// base64 of sha256(secret + body), made URL-safe, without padding.
 func verifySignature(secret string, body []byte, sig string) bool {
 	sum := sha256.Sum256([]byte(secret + string(body)))
-	return strings.TrimRight(base64.StdEncoding.EncodeToString(sum[:]), "=") == sig
+	want := base64.StdEncoding.EncodeToString(sum[:])
+	want = strings.TrimRight(strings.NewReplacer("+", "-", "/", "_").Replace(want), "=")
+	return want == sig
+}
+
+// A digest whose standard base64 holds '/' and '+' tells the URL-safe
+// alphabet that E2B's documentation verifies with from the standard one.
+func TestWebhookSignatureIsURLSafeBase64(t *testing.T) {
+	t.Parallel()
+	body := []byte(`{"n":0}`)
+	sig := webhookSignature("whsec", body)
+	if strings.ContainsAny(sig, "+/=") {
+		t.Fatalf("signature %q is not URL-safe unpadded base64", sig)
+	}
+	if !verifySignature("whsec", body, sig) {
+		t.Fatalf("signature %q does not verify as E2B documents", sig)
+	}
 }
 
 func TestWebhooksDeliverSignedLifecycleEvents(t *testing.T) {
