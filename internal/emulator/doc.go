@@ -226,7 +226,7 @@
 // PATCH replaces the fields it names, no answer carries the secret, DELETE
 // answers 200. Deliveries are POSTs of the same event JSON with E2B's
 // headers (e2b-webhook-id, e2b-delivery-id new for every attempt,
-// e2b-signature-version v1, e2b-signature = URL-safe unpadded base64 of
+// e2b-signature-version v1, e2b-signature = unpadded base64 of
 // sha256(secret + body)); an attempt that fails (no 2xx within 10 s) is
 // retried up to 3 times, Options.WebhookRetryInterval (10 s) apart, while
 // the webhook stays enabled. Two workers deliver from a queue of 1,024 that

@@ -17,7 +17,7 @@ import (
 
 // Delivery follows E2B's documentation: a POST of the event JSON with the
 // e2b-webhook-id, e2b-delivery-id (new for every attempt),
-// e2b-signature-version ("v1") and e2b-signature (URL-safe unpadded base64 of
+// e2b-signature-version ("v1") and e2b-signature (unpadded base64 of
 // sha256(signatureSecret + body)) headers; an attempt fails on a transport
 // error, a non-2xx answer or no answer within 10 s, and is retried up to 3
 // times, 10 s apart. Deliveries wait in a bounded queue that the API never
@@ -165,11 +165,9 @@ func (s *Server) attempt(d delivery) {
 	h.timersMu.Unlock()
 }
 
-// webhookSignature is URL-safe base64 without padding, as the verification
-// code in E2B's documentation computes it.
 func webhookSignature(secret string, body []byte) string {
 	sum := sha256.Sum256(append([]byte(secret), body...))
-	return base64.RawURLEncoding.EncodeToString(sum[:])
+	return base64.RawStdEncoding.EncodeToString(sum[:])
 }
 
 func (s *Server) post(target string, d delivery, secret string) error {

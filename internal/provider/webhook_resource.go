@@ -55,8 +55,8 @@ func (r *webhookResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 	oneSecret := []path.Expression{path.MatchRoot("signature_secret"), path.MatchRoot("sensitive_signature_secret")}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A sandbox lifecycle webhook: E2B posts every subscribed event of the team's sandboxes to " +
-			"`url`, signed with the signature secret (header `e2b-signature`: URL-safe base64 without padding " +
-			"of `sha256(secret + body)`), and retries a failed delivery up to 3 times, 10 seconds apart. The secret " +
+			"`url`, signed with the signature secret (header `e2b-signature`: unpadded base64 of " +
+			"`sha256(secret + body)`), and retries a failed delivery up to 3 times, 10 seconds apart. The secret " +
 			"is write-only (`signature_secret` with `signature_secret_version`) or, on Terraform and OpenTofu " +
 			"versions without write-only attributes, `sensitive_signature_secret`. Everything changes in place.",
 		Attributes: map[string]schema.Attribute{

@@ -54,12 +54,10 @@ func (h *hookReceiver) deliveries() []delivery {
 	return append([]delivery(nil), h.got...)
 }
 
-// e2bSignature is E2B's documented signature: standard base64 of
-// sha256(secret + body), made URL-safe, without padding.
+// e2bSignature is E2B's documented signature: unpadded base64 of sha256(secret + body).
 func e2bSignature(secret string, body []byte) string {
 	sum := sha256.Sum256(append([]byte(secret), body...))
-	sig := strings.NewReplacer("+", "-", "/", "_").Replace(base64.StdEncoding.EncodeToString(sum[:]))
-	return strings.TrimRight(sig, "=")
+	return strings.TrimRight(base64.StdEncoding.EncodeToString(sum[:]), "=")
 }
 
 func webhookConfig(srv *emulator.Server, okURL, failURL, sandbox string) string {
