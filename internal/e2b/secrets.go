@@ -39,6 +39,35 @@ func CanonicalSecretName(name string) (string, error) {
 	return canon, nil
 }
 
+// E2B's limits on a secret's metadata.
+const (
+	SecretMetadataMaxEntries    = 32
+	SecretMetadataMaxKeyBytes   = 128
+	SecretMetadataMaxValueBytes = 1024
+	SecretMetadataMaxBytes      = 8192 // keys and values together
+)
+
+// CheckSecretMetadata says why E2B would refuse metadata, or nil.
+func CheckSecretMetadata(m map[string]string) error {
+	if len(m) > SecretMetadataMaxEntries {
+		return fmt.Errorf("metadata has %d entries; E2B allows at most %d", len(m), SecretMetadataMaxEntries)
+	}
+	total := 0
+	for k, v := range m {
+		if len(k) > SecretMetadataMaxKeyBytes {
+			return fmt.Errorf("metadata key %q is %d bytes long; E2B allows at most %d", k, len(k), SecretMetadataMaxKeyBytes)
+		}
+		if len(v) > SecretMetadataMaxValueBytes {
+			return fmt.Errorf("metadata value of %q is %d bytes long; E2B allows at most %d", k, len(v), SecretMetadataMaxValueBytes)
+		}
+		total += len(k) + len(v)
+	}
+	if total > SecretMetadataMaxBytes {
+		return fmt.Errorf("metadata totals %d bytes of keys and values; E2B allows at most %d", total, SecretMetadataMaxBytes)
+	}
+	return nil
+}
+
 type wireSecret struct {
 	SecretID       string            `json:"secretID"`
 	Name           string            `json:"name"`
@@ -65,6 +94,9 @@ func (c *Client) CreateSecret(ctx context.Context, name, value string, metadata 
 	if value == "" {
 		return nil, fmt.Errorf("create secret %q: the value must not be empty", name)
 	}
+	if err := CheckSecretMetadata(metadata); err != nil {
+		return nil, fmt.Errorf("create secret %q: %w", name, err)
+	}
 	var w wireSecret
 	_, err := c.callAPI(ctx, apiCall{
 		op: "create secret " + strconv.Quote(name), method: http.MethodPost, path: "/secrets",
@@ -81,6 +113,9 @@ func (c *Client) CreateSecret(ctx context.Context, name, value string, metadata 
 func (c *Client) UpdateSecret(ctx context.Context, idOrName, value string, metadata map[string]string) (*Secret, error) {
 	if value == "" {
 		return nil, fmt.Errorf("update secret %q: the value must not be empty", idOrName)
+	}
+	if err := CheckSecretMetadata(metadata); err != nil {
+		return nil, fmt.Errorf("update secret %q: %w", idOrName, err)
 	}
 	if metadata == nil {
 		metadata = map[string]string{} // an absent field would keep the old metadata

@@ -39,9 +39,23 @@ func teamRangeQuery(start, end time.Time) url.Values {
 	return q
 }
 
+// CheckTeamMetricsTime says why E2B would refuse t as a bound of a metrics
+// range: E2B takes Unix seconds from 0.
+func CheckTeamMetricsTime(t time.Time) error {
+	if !t.IsZero() && t.Before(time.Unix(0, 0)) {
+		return fmt.Errorf("%s is before 1970-01-01T00:00:00Z; E2B takes Unix seconds from 0", t.Format(time.RFC3339))
+	}
+	return nil
+}
+
 func checkTeamRange(teamID string, start, end time.Time) error {
 	if teamID == "" {
 		return fmt.Errorf("the team ID is required")
+	}
+	for _, t := range []time.Time{start, end} {
+		if err := CheckTeamMetricsTime(t); err != nil {
+			return err
+		}
 	}
 	if !start.IsZero() && !end.IsZero() && start.After(end) {
 		return fmt.Errorf("start %s is after end %s", start.Format(time.RFC3339), end.Format(time.RFC3339))

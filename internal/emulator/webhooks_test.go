@@ -43,9 +43,25 @@ func (h *hookReceiver) snapshot() []receivedHook {
 	return append([]receivedHook(nil), h.got...)
 }
 
+// verifySignature is the check E2B's documentation gives receivers: standard
+// base64 of sha256(secret + body) without its padding (E2B's docs once showed
+// a URL-safe variant and corrected it: deliveries carry '+' and '/').
 func verifySignature(secret string, body []byte, sig string) bool {
 	sum := sha256.Sum256([]byte(secret + string(body)))
 	return strings.TrimRight(base64.StdEncoding.EncodeToString(sum[:]), "=") == sig
+}
+
+// A digest whose standard base64 holds '+' and '/' tells the two alphabets apart.
+func TestWebhookSignatureIsStandardBase64WithoutPadding(t *testing.T) {
+	t.Parallel()
+	body := []byte(`{"n":0}`)
+	sig := webhookSignature("whsec", body)
+	if !strings.ContainsAny(sig, "+/") || strings.Contains(sig, "=") {
+		t.Fatalf("signature %q is not standard unpadded base64 (this body's has '+' or '/')", sig)
+	}
+	if !verifySignature("whsec", body, sig) {
+		t.Fatalf("signature %q does not verify as E2B documents", sig)
+	}
 }
 
 func TestWebhooksDeliverSignedLifecycleEvents(t *testing.T) {

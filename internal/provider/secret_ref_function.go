@@ -3,8 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"strings"
-	"unicode"
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
 
@@ -31,7 +29,7 @@ func (f *secretRefFunction) Definition(_ context.Context, _ function.DefinitionR
 			"value of the secret when a sandbox process sends it in an outgoing request header. Use it in commands " +
 			"and environment variables instead of the value, for example " +
 			"`\"curl -H 'Authorization: Bearer ${provider::e2b::secret_ref(e2b_secret.api.name)}' https://api.example.com\"`. " +
-			"It makes no call and does not check that the secret exists.",
+			"It makes no call and does not check that the secret exists; a string that cannot be a secret name is an error.",
 		Parameters: []function.Parameter{
 			function.StringParameter{Name: "name", MarkdownDescription: "Name of the secret, e.g. `e2b_secret.api.name`."},
 		},
@@ -44,9 +42,11 @@ func (f *secretRefFunction) Run(ctx context.Context, req function.RunRequest, re
 	if resp.Error = req.Arguments.Get(ctx, &name); resp.Error != nil {
 		return
 	}
-	if name == "" || strings.ContainsAny(name, "{}") || strings.IndexFunc(name, unicode.IsControl) >= 0 {
+	// A marker for a name no secret can have is never replaced: the
+	// upstream would get it as it is.
+	if !e2b.SecretNamePattern.MatchString(name) {
 		resp.Error = function.NewArgumentFuncError(0, fmt.Sprintf(
-			"secret name %q cannot be used in a marker: it must be non-empty, without '{', '}' or control characters", name))
+			"%q cannot be a secret name: use 1 to 128 letters, digits, '_' or '-' (the secret's name or ID)", name))
 		return
 	}
 	resp.Error = resp.Result.Set(ctx, e2b.SecretRef(name))

@@ -28,11 +28,21 @@ output "marker" {
 			},
 			{
 				Config:      `output "bad" { value = provider::e2b::secret_ref("a}b") }`,
-				ExpectError: regexp.MustCompile(`without '\{', '\}' or control characters`),
+				ExpectError: regexp.MustCompile(`cannot be a secret name`),
 			},
 			{
 				Config:      `output "empty" { value = provider::e2b::secret_ref("") }`,
-				ExpectError: regexp.MustCompile(`must be non-empty`),
+				ExpectError: regexp.MustCompile(`cannot be a secret name`),
+			},
+			{
+				// No secret can have these names: the marker would reach the
+				// upstream as it is, never replaced.
+				Config:      `output "space" { value = provider::e2b::secret_ref("api key") }`,
+				ExpectError: regexp.MustCompile(`(?s)"api key" cannot be a secret name.*letters, digits`),
+			},
+			{
+				Config:      `output "dot" { value = provider::e2b::secret_ref("api.key") }`,
+				ExpectError: regexp.MustCompile(`"api.key" cannot be a secret name`),
 			},
 		},
 	})

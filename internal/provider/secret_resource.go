@@ -107,9 +107,10 @@ func (r *secretResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			},
 			"metadata": schema.MapAttribute{
 				MarkdownDescription: "Your metadata of the secret: at most 32 entries, keys up to 128 bytes, values up " +
-					"to 1024 bytes. A change stores a new version (E2B updates metadata together with the value).",
+					"to 1024 bytes, 8192 bytes of keys and values in all. A change stores a new version (E2B updates metadata together with the value).",
 				Optional:    true,
 				ElementType: types.StringType,
+				Validators:  []validator.Map{secretMetadataValidator{}},
 			},
 			"current_version": schema.Int64Attribute{
 				MarkdownDescription: "Version that sandboxes get: 1 after create, one more after every change.",
@@ -156,6 +157,35 @@ func (r *secretResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	plan.CurrentVersion = types.Int64Unknown()
 	plan.UpdatedAt = timetypes.NewRFC3339Unknown()
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// secretMetadataValidator applies E2B's metadata limits at plan time.
+type secretMetadataValidator struct{}
+
+func (secretMetadataValidator) Description(context.Context) string {
+	return fmt.Sprintf("at most %d entries, keys up to %d bytes, values up to %d bytes, %d bytes in all",
+		e2b.SecretMetadataMaxEntries, e2b.SecretMetadataMaxKeyBytes, e2b.SecretMetadataMaxValueBytes, e2b.SecretMetadataMaxBytes)
+}
+
+func (v secretMetadataValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (secretMetadataValidator) ValidateMap(ctx context.Context, req validator.MapRequest, resp *validator.MapResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	m := map[string]string{}
+	for k, v := range req.ConfigValue.Elements() {
+		s, ok := v.(types.String)
+		if !ok || s.IsUnknown() {
+			return // checked again at apply
+		}
+		m[k] = s.ValueString()
+	}
+	if err := e2b.CheckSecretMetadata(m); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid secret metadata", err.Error()+".")
+	}
 }
 
 // secretGetter reads an attribute (tfsdk.Config).

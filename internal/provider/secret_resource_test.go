@@ -176,6 +176,10 @@ func TestAccSecret_validation(t *testing.T) {
 		{`name = "a"`, `(?s)No attribute specified.*value`},
 		{`name = "a"` + "\n  value = \"x\"", `(?s)value_version`},
 		{`name = "a"` + "\n  value = \"x\"\n  value_version = 1\n  sensitive_value = \"y\"", `one \(and only one\)`},
+		{`name = "a"` + "\n  sensitive_value = \"x\"\n  metadata = { for i in range(33) : \"k${i}\" => \"v\" }", `(?s)metadata.*33 entries; E2B allows at most 32`},
+		{`name = "a"` + "\n  sensitive_value = \"x\"\n  metadata = { (join(\"\", [for i in range(129) : \"k\"])) = \"v\" }", `(?s)metadata.*129 bytes long; E2B allows at most 128`},
+		{`name = "a"` + "\n  sensitive_value = \"x\"\n  metadata = { k = format(\"%01025d\", 0) }", `(?s)metadata.*1025 bytes long; E2B allows at most 1024`},
+		{`name = "a"` + "\n  sensitive_value = \"x\"\n  metadata = { for i in range(9) : \"k${i}\" => format(\"%01000d\", i) }", `(?s)metadata.*totals 9018 bytes`},
 	} {
 		t.Run(tc.want, func(t *testing.T) {
 			resource.Test(t, resource.TestCase{

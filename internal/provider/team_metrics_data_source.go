@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
@@ -17,8 +18,9 @@ import (
 )
 
 var (
-	_ datasource.DataSource              = &teamMetricsDataSource{}
-	_ datasource.DataSourceWithConfigure = &teamMetricsDataSource{}
+	_ datasource.DataSource                   = &teamMetricsDataSource{}
+	_ datasource.DataSourceWithConfigure      = &teamMetricsDataSource{}
+	_ datasource.DataSourceWithValidateConfig = &teamMetricsDataSource{}
 )
 
 // NewTeamMetricsDataSource returns the e2b_team_metrics data source.
@@ -92,6 +94,33 @@ func (d *teamMetricsDataSource) Configure(_ context.Context, req datasource.Conf
 	data, diags := providerDataFrom(req.ProviderData)
 	resp.Diagnostics.Append(diags...)
 	d.data = data
+}
+
+// ValidateConfig refuses a range E2B cannot answer, naming the bound.
+func (d *teamMetricsDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
+	var m teamMetricsModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	bound := func(name string, v timetypes.RFC3339) time.Time {
+		if v.IsNull() || v.IsUnknown() {
+			return time.Time{}
+		}
+		t, diags := v.ValueRFC3339Time()
+		if diags.HasError() {
+			return time.Time{} // the type reports it
+		}
+		if err := e2b.CheckTeamMetricsTime(t); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root(name), "Invalid time range", name+" "+err.Error()+".")
+		}
+		return t
+	}
+	start, end := bound("start", m.Start), bound("end", m.End)
+	if !start.IsZero() && !end.IsZero() && end.Before(start) {
+		resp.Diagnostics.AddAttributeError(path.Root("end"), "Invalid time range",
+			fmt.Sprintf("end %s is before start %s.", end.Format(time.RFC3339), start.Format(time.RFC3339)))
+	}
 }
 
 func (d *teamMetricsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

@@ -73,6 +73,9 @@ func (r *templateResource) Create(ctx context.Context, req resource.CreateReques
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	if !r.nameFree(ctx, client, plan.Name.ValueString(), &resp.Diagnostics) {
+		return
+	}
 
 	// Once E2B has made the template, state records it right away, so a
 	// build that fails or is interrupted leaves no template behind untracked.
@@ -103,6 +106,26 @@ func (r *templateResource) Create(ctx context.Context, req resource.CreateReques
 	plan.nullUnknowns()
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	resp.Diagnostics.Append(resp.Identity.Set(ctx, templateIdentityModel{TemplateID: plan.TemplateID})...)
+}
+
+// nameFree reports whether no template of the team has the name. E2B
+// builds into an existing template of the same name, so creating must check
+// first: the resource would take over a template it does not own, and
+// destroying it would delete that template. A name E2B refuses to show (403)
+// is left for E2B to judge.
+func (r *templateResource) nameFree(ctx context.Context, client *e2b.Client, name string, diags *diag.Diagnostics) bool {
+	existing, err := client.GetTemplate(ctx, name)
+	switch {
+	case err == nil:
+		diags.AddAttributeError(path.Root("name"), "Template already exists", fmt.Sprintf(
+			"Template %s already exists (template ID %s). Import it to manage it with this configuration "+
+				"(terraform import <address> %s, or an import block), or choose another name.", name, existing.TemplateID, name))
+		return false
+	case e2b.IsNotFound(err) || e2b.IsForbidden(err):
+		return true
+	}
+	addClientError(diags, "Could not check whether template "+name+" exists", err)
+	return false
 }
 
 // build runs one build for the planned configuration (write-only

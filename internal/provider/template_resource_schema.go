@@ -54,6 +54,7 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"nothing. A change to a build input is a new build of the same template, in place (same `template_id`, " +
 			"new `build_id`); sandboxes keep working meanwhile. A failed build is an error naming the failing step " +
 			"with the last lines of its log; the whole log streams to the provider log (`TF_LOG=INFO`). " +
+			"Creating fails when a template of the team already has the name (import it instead): E2B would build into it. " +
 			"Destroying deletes the template with all its builds.",
 		Attributes: map[string]schema.Attribute{
 			"id":          computedStr("Same as `template_id`.", stable),

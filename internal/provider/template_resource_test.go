@@ -347,3 +347,39 @@ func TestAccTemplate_planTimeErrors(t *testing.T) {
 		t.Errorf("invalid configurations reached the emulator: %d requests (%s)", n, detail)
 	}
 }
+
+// E2B builds into an existing template of the same name. Creating the
+// resource must not take over a template it does not own (destroying it
+// would delete someone else's template): it is refused, pointing at import.
+func TestAccTemplate_refusesTakenName(t *testing.T) {
+	srv := newTestEmulator(t)
+	c := testAccClient(t, srv)
+	ctx := context.Background()
+	theirs, err := c.BuildTemplate(ctx, e2b.TemplateBuildSpec{
+		Name: "acc-taken", FromTemplate: "base", Steps: []e2b.BuildStep{e2b.RunStep("echo theirs", "")},
+	}, e2b.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: testAccProviderBlock(srv) + `
+resource "e2b_template" "app" {
+  name          = "acc-taken"
+  from_template = "base"
+  steps         = [{ run = { command = "echo ours" } }]
+}
+`,
+			ExpectError: regexp.MustCompile(`(?s)Template already exists.*` + theirs.TemplateID + `.*import`),
+		}},
+	})
+	got, err := c.GetTemplate(ctx, theirs.TemplateID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Builds) != 1 || got.Builds[0].BuildID != theirs.BuildID {
+		t.Errorf("the existing template has builds %+v; want only its own build %s", got.Builds, theirs.BuildID)
+	}
+}

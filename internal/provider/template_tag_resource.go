@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
@@ -49,7 +48,24 @@ type templateTagIdentity struct {
 	Tag      types.String `tfsdk:"tag"`
 }
 
-var tagPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+// tagValidator and buildIDValidator apply E2B's rules at plan time.
+func tagValidator() validator.String {
+	return stringRule{desc: "must be a tag as E2B stores it", summary: "Invalid tag", check: errText(e2b.ValidateTemplateTag)}
+}
+
+func buildIDValidator() validator.String {
+	return stringRule{desc: "must be a build ID", summary: "Invalid build ID", check: errText(e2b.ValidateBuildID)}
+}
+
+// errText turns an error-returning check into a stringRule check.
+func errText(check func(string) error) func(string) string {
+	return func(s string) string {
+		if err := check(s); err != nil {
+			return err.Error()
+		}
+		return ""
+	}
+}
 
 func (r *templateTagResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_template_tag"
@@ -60,7 +76,7 @@ func (r *templateTagResource) Schema(_ context.Context, _ resource.SchemaRequest
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Points a tag of a template at a build, to promote a tested build (for example `prod`) " +
 			"without building again. Sandboxes start from it as `<name>:<tag>`. Changing `build_id` moves the tag in " +
-			"place; destroying removes only this tag.",
+			"place; destroying removes only this tag. Creating fails when the template already has the tag (import it instead).",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "`<template>:<tag>`.",
@@ -74,18 +90,18 @@ func (r *templateTagResource) Schema(_ context.Context, _ resource.SchemaRequest
 				Validators:          templateFilterValidators(),
 			},
 			"tag": schema.StringAttribute{
-				MarkdownDescription: "The tag, such as `prod`. `default` is E2B's own: it follows every new build and cannot be removed. Changing it replaces the tag.",
+				MarkdownDescription: "The tag, such as `prod`: lower-case letters, digits, `.`, `_` and `-`, not a UUID. `default` is E2B's own: it follows every new build and cannot be removed. Changing it replaces the tag.",
 				Required:            true,
 				PlanModifiers:       replace,
 				Validators: []validator.String{
-					stringvalidator.RegexMatches(tagPattern, "must be letters, digits, '.', '_' and '-'"),
+					tagValidator(),
 					stringvalidator.NoneOf("default"),
 				},
 			},
 			"build_id": schema.StringAttribute{
-				MarkdownDescription: "Build the tag points at, such as `e2b_template.app.build_id`. Changed in place.",
+				MarkdownDescription: "ID of the build the tag points at, such as `e2b_template.app.build_id` (a build ID, not another tag). Changed in place.",
 				Required:            true,
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+				Validators:          []validator.String{buildIDValidator()},
 			},
 			"created_at": schema.StringAttribute{
 				MarkdownDescription: "When the tag was last pointed at its build (RFC 3339).",
@@ -117,12 +133,35 @@ func (r *templateTagResource) Create(ctx context.Context, req resource.CreateReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if !r.tagFree(ctx, &plan, &resp.Diagnostics) {
+		return
+	}
 	r.assign(ctx, &plan, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	resp.Diagnostics.Append(resp.Identity.Set(ctx, templateTagIdentity{Template: plan.Template, Tag: plan.Tag})...)
+}
+
+// tagFree reports whether the template has no such tag yet. Assigning would
+// silently move an existing tag, which this resource did not make and would
+// then remove on destroy. When the tags cannot be listed, assign reports why.
+func (r *templateTagResource) tagFree(ctx context.Context, m *templateTagModel, diags *diag.Diagnostics) bool {
+	client, d := r.data.Client()
+	diags.Append(d...)
+	if diags.HasError() {
+		return false
+	}
+	existing, err := findTag(ctx, client, m.Template.ValueString(), m.Tag.ValueString())
+	if err != nil || existing == nil {
+		return true
+	}
+	diags.AddAttributeError(path.Root("tag"), "Tag already exists", fmt.Sprintf(
+		"Tag %s of template %s already exists and points at build %s. Import it to manage it with this configuration "+
+			"(terraform import <address> %s:%s, or an import block), or choose another tag.",
+		m.Tag.ValueString(), m.Template.ValueString(), existing.BuildID, m.Template.ValueString(), m.Tag.ValueString()))
+	return false
 }
 
 func (r *templateTagResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {

@@ -124,10 +124,15 @@ func TestAccTemplateTag_promoteMoveImportRemove(t *testing.T) {
 					if err != nil {
 						return fmt.Errorf("the template should still be there: %v", err)
 					}
+					kept := false
 					for _, tg := range tags {
 						if tg.Tag == "prod" {
 							return fmt.Errorf("tag prod still exists after its resource was destroyed: %+v", tags)
 						}
+						kept = kept || tg.Tag == "default"
+					}
+					if !kept {
+						return fmt.Errorf("destroying tag prod removed other tags too: %+v", tags)
 					}
 					return nil
 				},
@@ -203,5 +208,81 @@ func checkSandboxFileContains(t *testing.T, srv *emulator.Server, address, file,
 			return fmt.Errorf("%s in %s holds %q, want %q", file, address, res.Stdout, want)
 		}
 		return nil
+	}
+}
+
+// E2B lower-cases tags and reads a tag after a colon as a build: a tag with
+// capitals would vanish on the next read (and be created again on every
+// apply), and a tag given as build_id would change under the resource. Both
+// are refused at plan time, before any request.
+func TestAccTemplateTag_planTimeTagAndBuildRules(t *testing.T) {
+	srv := newTestEmulator(t)
+	cases := []struct{ tag, build, want string }{
+		{"Prod", "0cba64aa-ca41-4b29-bc7f-f27f81cecb4d", `(?s)Attribute tag must be lower-case letters`},
+		{"0cba64aa-ca41-4b29-bc7f-f27f81cecb4d", "0cba64aa-ca41-4b29-bc7f-f27f81cecb4d", `(?s)Attribute tag must not be a UUID`},
+		{"canary", "prod", `(?s)Attribute build_id must be a build ID`},
+		{"canary", "0CBA64AA-CA41-4B29-BC7F-F27F81CECB4D", `(?s)Attribute build_id must be a build ID`},
+	}
+	for i, c := range cases {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			resource.Test(t, resource.TestCase{
+				PreCheck:                 func() { testAccPreCheck(t) },
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config: testAccProviderBlock(srv) + fmt.Sprintf(`
+resource "e2b_template_tag" "bad" {
+  template = "app"
+  tag      = %q
+  build_id = %q
+}
+`, c.tag, c.build),
+					PlanOnly:    true,
+					ExpectError: regexp.MustCompile(c.want),
+				}},
+			})
+		})
+	}
+	if n, detail := totalRequests(srv); n != 0 {
+		t.Errorf("invalid configurations reached the emulator: %d requests (%s)", n, detail)
+	}
+}
+
+// A tag that already exists belongs to whoever made it: creating the
+// resource must not take it over (and remove it on destroy); it is refused,
+// pointing at import, and the tag keeps its build.
+func TestAccTemplateTag_refusesExistingTag(t *testing.T) {
+	srv := newTestEmulator(t)
+	c := testAccClient(t, srv)
+	ctx := context.Background()
+	spec := e2b.TemplateBuildSpec{Name: "acc-tagged", FromTemplate: "base", Steps: []e2b.BuildStep{e2b.RunStep("echo one", "")}}
+	first, err := c.BuildTemplate(ctx, spec, e2b.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.AssignTemplateTags(ctx, "acc-tagged:"+first.BuildID, []string{"prod"}); err != nil {
+		t.Fatal(err)
+	}
+	spec.Steps = []e2b.BuildStep{e2b.RunStep("echo two", "")}
+	second, err := c.BuildTemplate(ctx, spec, e2b.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: testAccProviderBlock(srv) + fmt.Sprintf(`
+resource "e2b_template_tag" "prod" {
+  template = "acc-tagged"
+  tag      = "prod"
+  build_id = %q
+}
+`, second.BuildID),
+			ExpectError: regexp.MustCompile(`(?s)Tag already exists.*` + first.BuildID + `.*import`),
+		}},
+	})
+	tag, err := findTag(ctx, c, "acc-tagged", "prod")
+	if err != nil || tag == nil || tag.BuildID != first.BuildID {
+		t.Errorf("tag prod after the refused create: %+v, %v; want it still at build %s", tag, err, first.BuildID)
 	}
 }

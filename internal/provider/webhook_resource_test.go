@@ -224,3 +224,99 @@ func TestAccWebhook_validation(t *testing.T) {
 		t.Fatalf("invalid webhooks reached E2B: %s", routes)
 	}
 }
+
+// A new signature_secret_version sends the new write-only secret; a change
+// of anything else leaves the secret E2B has as it is. Neither secret ever
+// reaches the state.
+func TestAccWebhook_secretVersion(t *testing.T) {
+	srv := newTestEmulator(t)
+	rec := &hookReceiver{}
+	hook := httptest.NewServer(rec)
+	defer hook.Close()
+	const s1, s2, s3 = "rotate-One-3c1e", "rotate-Two-8d02", "rotate-Three-f4a9"
+	cfg := func(name string, version int, boxes ...string) string {
+		c := testAccProviderBlock(srv) + fmt.Sprintf(`
+variable "hook_secret" {
+  type      = string
+  sensitive = true
+  ephemeral = true
+}
+resource "e2b_webhook" "w" {
+  name                     = %q
+  url                      = %q
+  events                   = ["sandbox.lifecycle.created"]
+  signature_secret         = var.hook_secret
+  signature_secret_version = %d
+}
+`, name, hook.URL, version)
+		for _, b := range boxes {
+			c += fmt.Sprintf("resource \"e2b_sandbox\" %q {\n  timeout    = \"15m\"\n  depends_on = [e2b_webhook.w]\n}\n", b)
+		}
+		return c
+	}
+	ids := map[string]string{}
+	capture := func(box string) resource.TestCheckFunc {
+		return func(s *terraform.State) error {
+			for addr, rs := range s.RootModule().Resources {
+				for k, v := range rs.Primary.Attributes {
+					if strings.Contains(v, s1) || strings.Contains(v, s2) || strings.Contains(v, s3) {
+						return fmt.Errorf("%s.%s holds the signature secret", addr, k)
+					}
+				}
+			}
+			id, err := testAccAttr(s, "e2b_sandbox."+box, "id")
+			ids[box] = id
+			return err
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() { t.Setenv("TF_VAR_hook_secret", s1) },
+				Config:    cfg("rotate", 1, "a"),
+				Check:     capture("a"),
+			},
+			{
+				PreConfig: func() { t.Setenv("TF_VAR_hook_secret", s2) },
+				Config:    cfg("rotate", 2, "a", "b"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("e2b_webhook.w", plancheck.ResourceActionUpdate),
+				}},
+				Check: capture("b"),
+			},
+			{
+				// The secret changes but its version does not: not sent.
+				PreConfig: func() { t.Setenv("TF_VAR_hook_secret", s3) },
+				Config:    cfg("renamed", 2, "a", "b", "c"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("e2b_webhook.w", plancheck.ResourceActionUpdate),
+				}},
+				Check: capture("c"),
+			},
+		},
+	})
+	want := map[string]string{"a": s1, "b": s2, "c": s2}
+	deadline := time.Now().Add(30 * time.Second)
+	for box, secret := range want {
+		for {
+			var got *delivery
+			for _, d := range rec.deliveries() {
+				if strings.Contains(string(d.body), ids[box]) {
+					got = &d
+					break
+				}
+			}
+			if got != nil {
+				if sig := got.header.Get("e2b-signature"); sig != e2bSignature(secret, got.body) {
+					t.Errorf("sandbox %s's created event is not signed with the secret of its time (%q)", box, secret)
+				}
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("no created event for sandbox %s (%s)", box, ids[box])
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+}

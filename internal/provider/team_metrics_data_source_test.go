@@ -1,0 +1,33 @@
+package provider
+
+import (
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+)
+
+// A range that ends before it starts, or starts before 1970 (E2B takes Unix
+// seconds from 0), is refused naming the attribute, without a request.
+func TestAccTeamMetrics_rangeValidation(t *testing.T) {
+	srv := newTestEmulator(t)
+	for _, tc := range []struct{ body, want string }{
+		{"start = \"2026-01-02T00:00:00Z\"\n  end = \"2026-01-01T00:00:00Z\"",
+			`(?s)Invalid time range.*\d+:\s+end\s+= "2026-01-01T00:00:00Z".*before start`},
+		{"start = \"1969-12-31T23:59:59Z\"", `(?s)Invalid time range.*\d+:\s+start\s+= "1969-12-31T23:59:59Z".*1970`},
+	} {
+		t.Run(tc.want, func(t *testing.T) {
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:      testAccProviderBlock(srv) + "data \"e2b_team_metrics\" \"m\" {\n  team_id = \"team-1\"\n  " + tc.body + "\n}\n",
+					PlanOnly:    true,
+					ExpectError: regexp.MustCompile(tc.want),
+				}},
+			})
+		})
+	}
+	if n, routes := totalRequests(srv); n != 0 {
+		t.Fatalf("invalid ranges reached E2B: %s", routes)
+	}
+}
