@@ -35,19 +35,36 @@ func (c *Client) SealedEnvdAccess(sandboxID string) []byte {
 // another sandbox, damaged). The sandbox may have been paused or killed since it was sealed:
 // envd calls then fail with IsSandboxNotRunning.
 func (c *Client) EnvdFromSealed(sandboxID, user string, sealed []byte) (envd *Envd, ok bool) {
-	aead := c.sealer()
-	if aead == nil || len(sealed) < aead.NonceSize() {
-		return nil, false
-	}
-	plain, err := aead.Open(nil, sealed[:aead.NonceSize()], sealed[aead.NonceSize():], []byte(sandboxID))
-	if err != nil {
-		return nil, false
-	}
-	var a sealedAccess
-	if json.Unmarshal(plain, &a) != nil {
+	a, ok := c.openSealed(sandboxID, sealed)
+	if !ok {
 		return nil, false
 	}
 	return c.Envd(EnvdTarget{SandboxID: sandboxID, AccessToken: a.Token, Domain: a.Domain, User: user}), true
+}
+
+// ResealEnvdAccess is SealedEnvdAccess that returns prev unchanged when it still holds the
+// access the client knows: each sealing draws a new nonce, and a refresh that finds nothing
+// changed must leave private state as it was (else every run writes a new state version).
+func (c *Client) ResealEnvdAccess(sandboxID string, prev []byte) []byte {
+	known, ok := c.sandboxes.get(sandboxID)
+	if old, okOld := c.openSealed(sandboxID, prev); ok && okOld && !known.paused &&
+		old.Token == known.token && old.Domain == known.domain {
+		return prev
+	}
+	return c.SealedEnvdAccess(sandboxID)
+}
+
+// openSealed decrypts a SealedEnvdAccess value for sandboxID; ok is false when it cannot.
+func (c *Client) openSealed(sandboxID string, sealed []byte) (a sealedAccess, ok bool) {
+	aead := c.sealer()
+	if aead == nil || len(sealed) < aead.NonceSize() {
+		return a, false
+	}
+	plain, err := aead.Open(nil, sealed[:aead.NonceSize()], sealed[aead.NonceSize():], []byte(sandboxID))
+	if err != nil || json.Unmarshal(plain, &a) != nil {
+		return a, false
+	}
+	return a, true
 }
 
 // KeepAccess lets the client reuse this Envd's access for its sandbox, so that SandboxEnvd

@@ -50,6 +50,13 @@ func TestEmulatorSealedEnvdAccess(t *testing.T) {
 		t.Fatalf("a kept access was read again: %v", got)
 	}
 
+	// Resealing what still holds the known access gives the same bytes; anything else a new seal.
+	if got := e.c.ResealEnvdAccess(sb.SandboxID, sealed); !bytes.Equal(got, sealed) {
+		t.Error("resealing an unchanged access changed it")
+	}
+	if got := e.c.ResealEnvdAccess(sb.SandboxID, damaged(sealed)); len(got) == 0 || bytes.Equal(got, sealed) {
+		t.Error("a damaged access was not replaced by a fresh seal")
+	}
 	if _, ok := fresh.EnvdFromSealed(other.SandboxID, "", sealed); ok {
 		t.Error("the access of one sandbox opened for another")
 	}
@@ -60,9 +67,7 @@ func TestEmulatorSealedEnvdAccess(t *testing.T) {
 	if _, ok := otherKey.EnvdFromSealed(sb.SandboxID, "", sealed); ok {
 		t.Error("another API key opened the sealed access")
 	}
-	damaged := bytes.Clone(sealed)
-	damaged[len(damaged)-1] ^= 1
-	if _, ok := fresh.EnvdFromSealed(sb.SandboxID, "", damaged); ok {
+	if _, ok := fresh.EnvdFromSealed(sb.SandboxID, "", damaged(sealed)); ok {
 		t.Error("a damaged sealed access opened")
 	}
 	if err := e.c.PauseSandbox(e.ctx, sb.SandboxID); err != nil {
@@ -71,4 +76,11 @@ func TestEmulatorSealedEnvdAccess(t *testing.T) {
 	if got := e.c.SealedEnvdAccess(sb.SandboxID); got != nil {
 		t.Error("sealed the access of a paused sandbox")
 	}
+}
+
+// damaged is sealed with its last byte flipped.
+func damaged(sealed []byte) []byte {
+	d := bytes.Clone(sealed)
+	d[len(d)-1] ^= 1
+	return d
 }

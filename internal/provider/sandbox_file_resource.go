@@ -244,7 +244,8 @@ func (r *sandboxFileResource) Read(ctx context.Context, req resource.ReadRequest
 	state.AbsolutePath = types.StringValue(entry.Path)
 	state.ID = types.StringValue(fileID(sandboxID, entry.Path))
 	client, _ := r.data.Client() // known to work: envdForRefresh used it
-	resp.Diagnostics.Append(setSealedAccess(ctx, resp.Private, client.SealedEnvdAccess(sandboxID))...)
+	prevSealed, _ := getSealedAccess(ctx, resp.Private)
+	resp.Diagnostics.Append(setSealedAccess(ctx, resp.Private, client.ResealEnvdAccess(sandboxID, prevSealed))...)
 	switch {
 	case stamp.matches(entry, state.SHA256.ValueString()) && stamp.Modified.IsZero():
 		// First refresh after a write: from now on the modification time tells changes.
@@ -348,9 +349,10 @@ func (r *sandboxFileResource) Delete(ctx context.Context, req resource.DeleteReq
 		return
 	}
 	// The access the last write or refresh sealed saves reading the sandbox first. When the
-	// sandbox no longer answers through it, the control plane says whether it is gone or paused.
+	// sandbox no longer answers through it, or no longer takes its token, the control plane says
+	// whether it is gone or paused and gives the current access.
 	if envd := sealedEnvd(ctx, client, req.Private, sandboxID, state.User.ValueString()); envd != nil {
-		if err := envd.RemoveFile(ctx, target); !e2b.IsSandboxNotRunning(err) {
+		if err := envd.RemoveFile(ctx, target); !e2b.IsSandboxNotRunning(err) && !e2b.IsUnauthorized(err) {
 			resp.Diagnostics.Append(removeFileDiagnostics(err, target, sandboxID)...)
 			return
 		}

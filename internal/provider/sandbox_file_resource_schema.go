@@ -41,7 +41,8 @@ func (r *sandboxFileResource) Schema(_ context.Context, _ resource.SchemaRequest
 			"modification time first and downloads the file to hash it only when one of them changed; a write " +
 			"tags the file with its sha256 as file metadata (`terraform-sha256`, envd 0.6.2+), which lets the " +
 			"first refresh after it recognise the file without a download (so an edit made in place before that " +
-			"refresh, keeping the size, goes unnoticed). When the " +
+			"refresh, keeping the size, goes unnoticed, as does a file replaced by one of the same size carrying the same " +
+			"tag, which only a workload that means to hide the change writes). When the " +
 			"sandbox itself is gone the file leaves state with a warning. It only ever manages a regular file: a path " +
 			"that became a directory fails the refresh (nothing is written over or deleted), and destroy never " +
 			"removes a directory (it runs `rm -f` in the file's directory, which cannot remove one). Import a regular file with `<sandbox_id>:<absolute path>` " +

@@ -151,7 +151,9 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 			"envd_version": computedString("Version of envd, the daemon inside the sandbox.", stable),
 			"store_access_tokens": schema.BoolAttribute{
 				MarkdownDescription: "Keep `envd_access_token` and `traffic_access_token` in state. Default `true`. With `false` both " +
-					"read as null and never reach state or plan files; read them at run time with the `e2b_sandbox_access` " +
+					"read as null and never reach state or plan files readable (an `e2b_sandbox_file` keeps the envd access in its " +
+					"private state only sealed with a key derived from the API key, which can read it from E2B anyway); " +
+					"read them at run time with the `e2b_sandbox_access` " +
 					"ephemeral resource instead. Changed in place, without touching the sandbox's life: switching back to " +
 					"`true` stores both tokens again (the traffic token of a paused sandbox only once it is resumed).",
 				Optional: true,
