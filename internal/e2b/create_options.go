@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"unicode"
 )
 
 // VolumeMount mounts the volume Name at Path (absolute) in a new sandbox.
@@ -66,6 +67,9 @@ func ValidateVolumeMounts(mounts []VolumeMount) error {
 	for _, m := range mounts {
 		if m.Name == "" {
 			return errors.New("a volume mount needs a volume name")
+		}
+		if strings.ContainsFunc(m.Path, unicode.IsControl) {
+			return fmt.Errorf("mount path %q of volume %q must not contain control characters", m.Path, m.Name)
 		}
 		if !strings.HasPrefix(m.Path, "/") {
 			return fmt.Errorf("mount path %q of volume %q must be absolute", m.Path, m.Name)

@@ -153,7 +153,21 @@ func fsError(virtual string, err error) error {
 	if errors.Is(err, os.ErrNotExist) {
 		return notFoundPath(virtual)
 	}
-	return newRPCError("internal", "error accessing '%s': %v", virtual, err)
+	return newRPCError("internal", "error accessing '%s': %v", virtual, inSandbox(err))
+}
+
+// inSandbox drops the host path from a file system error: the sandbox's
+// client sees only its own paths, as envd reports them.
+func inSandbox(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
 }
 
 func (sb *sandbox) fsStat(p string) (any, error) {
@@ -174,7 +188,7 @@ func (sb *sandbox) fsMakeDir(p, user string) (any, error) {
 		return nil, newRPCError("invalid_argument", "path '%s' already exists and is not a directory", v)
 	}
 	if err := ensureDirs(host, user); err != nil {
-		return nil, newRPCError("internal", "error creating directory '%s': %v", v, err)
+		return nil, newRPCError("internal", "error creating directory '%s': %v", v, inSandbox(err))
 	}
 	e, err := sb.entryInfo(v, host)
 	if err != nil {
@@ -190,10 +204,10 @@ func (sb *sandbox) fsMove(src, dst, user string) (any, error) {
 		return nil, fsError(vs, err)
 	}
 	if err := ensureDirs(filepath.Dir(hd), user); err != nil {
-		return nil, newRPCError("internal", "error creating parent of '%s': %v", vd, err)
+		return nil, newRPCError("internal", "error creating parent of '%s': %v", vd, inSandbox(err))
 	}
 	if err := os.Rename(hs, hd); err != nil {
-		return nil, newRPCError("internal", "error renaming '%s' to '%s': %v", vs, vd, err)
+		return nil, newRPCError("internal", "error renaming '%s' to '%s': %v", vs, vd, inSandbox(err))
 	}
 	e, err := sb.entryInfo(vd, hd)
 	if err != nil {
@@ -253,13 +267,13 @@ func (sb *sandbox) fsRemove(p string) (any, error) {
 		}
 		for _, it := range items {
 			if err := os.RemoveAll(filepath.Join(host, it.Name())); err != nil {
-				return nil, newRPCError("internal", "error removing '%s': %v", v, err)
+				return nil, newRPCError("internal", "error removing '%s': %v", v, inSandbox(err))
 			}
 		}
 		return struct{}{}, nil
 	}
 	if err := os.RemoveAll(host); err != nil {
-		return nil, newRPCError("internal", "error removing '%s': %v", v, err)
+		return nil, newRPCError("internal", "error removing '%s': %v", v, inSandbox(err))
 	}
 	return struct{}{}, nil
 }

@@ -78,7 +78,7 @@ func (sb *sandbox) startWatch(p, user string, recursive bool) (vroot, hroot stri
 	}
 	dw, err = watchDirTree(host, recursive)
 	if err != nil {
-		return "", "", nil, newRPCError("internal", "error adding path %s to watcher: %v", v, err)
+		return "", "", nil, newRPCError("internal", "error adding path %s to watcher: %v", v, inSandbox(err))
 	}
 	return v, host, dw, nil
 }

@@ -247,7 +247,8 @@ func checkFilePath(p string) string {
 // (not /, each path once) are checked in ValidateConfig.
 func volumeMountsValidators() []validator.Map {
 	return []validator.Map{mapvalidator.ValueStringsAre(
-		stringvalidator.RegexMatches(absolutePathPattern, "must be an absolute path such as /mnt/data"))}
+		stringvalidator.RegexMatches(absolutePathPattern, "must be an absolute path such as /mnt/data"),
+		noControlCharsValidator())}
 }
 
 // absolutePathPattern matches an absolute path.

@@ -185,6 +185,7 @@ func TestAccSandbox_volumeMountsValidation(t *testing.T) {
 		{`{ v = "data" }`, `must be an absolute path`},
 		{`{ v = "/" }`, `cannot be mounted at /`},
 		{`{ v = "/d", w = "/d/" }`, `is used by volumes "v" and "w"`},
+		{`{ v = "/mnt/a\nb" }`, `must not contain control characters`},
 	} {
 		t.Run(tc.want, func(t *testing.T) {
 			resource.Test(t, resource.TestCase{
