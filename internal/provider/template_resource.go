@@ -91,7 +91,6 @@ func (r *templateResource) Create(ctx context.Context, req resource.CreateReques
 	res, ok := r.build(ctx, client, &plan, &config, saveRequested, &resp.Diagnostics)
 	if !ok {
 		if !plan.TemplateID.IsUnknown() {
-			plan.BuildStatus = types.StringValue(buildStatusOf(res))
 			plan.nullUnknowns()
 			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		}
@@ -190,17 +189,25 @@ func (r *templateResource) build(ctx context.Context, client *e2b.Client, plan, 
 		default:
 			addClientError(diags, "Could not build template "+spec.build.Name, err)
 		}
+		plan.BuildStatus = types.StringValue(statusAfterError(res, err))
 		return res, false
 	}
 	plan.BuildStatus = types.StringValue(res.Status.Status)
 	return res, true
 }
 
-func buildStatusOf(res *e2b.BuildResult) string {
-	if res != nil && res.Status != nil {
+// statusAfterError is what state records of a build that did not succeed:
+// "error" only when E2B said the build failed; a build the provider stopped
+// following keeps its last known status, "building" before the first poll.
+func statusAfterError(res *e2b.BuildResult, err error) string {
+	var bf *e2b.BuildFailedError
+	switch {
+	case errors.As(err, &bf):
+		return e2b.BuildStatusError
+	case res != nil && res.Status != nil && res.Status.Status != "":
 		return res.Status.Status
 	}
-	return e2b.BuildStatusError
+	return e2b.BuildStatusBuilding
 }
 
 // refresh reads names, the public flag and the current build's resources.
