@@ -141,14 +141,26 @@ func TestAccSecret_egressRoundTrip(t *testing.T) {
 	if got := rec.received(); len(got) != 2 || got[0] != "Bearer "+v1 || got[1] != "Bearer "+v2 {
 		t.Fatalf("the upstream received %q, want the two values", got)
 	}
+	checkSecretsNowhere(t, work, logPath, "e2b_secret", v1, v2)
+}
+
+// checkSecretsNowhere fails when any of secrets is in a file below work (states,
+// plans, configurations, kept by TF_ACC_PERSIST_WORKING_DIR) or in the TRACE
+// log at logPath, which must mention typeName (so that it is the right log).
+func checkSecretsNowhere(t *testing.T, work, logPath, typeName string, secrets ...string) {
+	t.Helper()
 	log, err := os.ReadFile(logPath)
 	if err != nil || len(log) == 0 {
 		t.Fatalf("the TRACE log is missing: %v", err)
 	}
-	if !strings.Contains(string(log), "e2b_secret") {
-		t.Fatalf("the TRACE log does not mention e2b_secret; is it the right log? (%d bytes)", len(log))
+	if !strings.Contains(string(log), typeName) {
+		t.Fatalf("the TRACE log does not mention %s; is it the right log? (%d bytes)", typeName, len(log))
 	}
-	leak := regexp.MustCompile(regexp.QuoteMeta(v1) + "|" + regexp.QuoteMeta(v2))
+	quoted := make([]string, len(secrets))
+	for i, v := range secrets {
+		quoted[i] = regexp.QuoteMeta(v)
+	}
+	leak := regexp.MustCompile(strings.Join(quoted, "|"))
 	err = filepath.WalkDir(work, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || strings.Contains(p, string(filepath.Separator)+"plugins"+string(filepath.Separator)) {
 			return err
@@ -159,7 +171,7 @@ func TestAccSecret_egressRoundTrip(t *testing.T) {
 		}
 		if loc := leak.FindIndex(data); loc != nil {
 			lo := max(loc[0]-200, 0)
-			return fmt.Errorf("%s contains the secret value: …%s…", p, data[lo:loc[1]])
+			return fmt.Errorf("%s contains a secret: …%s…", p, data[lo:loc[1]])
 		}
 		return nil
 	})
