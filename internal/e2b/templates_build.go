@@ -186,20 +186,26 @@ func (c *Client) BuildTemplate(ctx context.Context, spec TemplateBuildSpec, opts
 	return res, nil
 }
 
-// startBuildOnce starts the build; when the answer was lost it reads the
-// status and starts again only if the build is still waiting.
+// startBuildOnce starts the build. A start that failed is settled by the
+// build's status: a build no longer waiting was started by an attempt whose
+// answer was lost (or turned into a 5xx by a gateway, so that the retry was
+// refused as already started); a waiting build after a lost answer is
+// started again, and any other failure stands.
 func (c *Client) startBuildOnce(ctx context.Context, templateID, buildID string, start TemplateBuildStart) error {
 	err := c.StartTemplateBuild(ctx, templateID, buildID, start)
-	var te *transportError
-	if err == nil || !errors.As(err, &te) {
-		return err
+	if err == nil {
+		return nil
 	}
 	st, serr := c.GetTemplateBuildStatus(ctx, templateID, buildID, StatusQuery{Limit: 1})
 	if serr != nil {
 		return fmt.Errorf("%w (and its status could not be read: %v)", err, serr)
 	}
 	if st.Status != BuildStatusWaiting {
-		return nil // the lost attempt started it
+		return nil
+	}
+	var te *transportError
+	if !errors.As(err, &te) {
+		return err
 	}
 	return c.StartTemplateBuild(ctx, templateID, buildID, start)
 }

@@ -189,6 +189,45 @@ func TestBuildTemplateRetriesSafely(t *testing.T) {
 	}
 }
 
+// A gateway answers 502 to a start that took effect behind it: the retry is
+// refused as already started, and the status settles that the build runs.
+func TestBuildTemplateStartHiddenByAGatewayError(t *testing.T) {
+	f := newFakeTemplates(t)
+	c := f.client(t)
+	f.fault("POST start", func(w http.ResponseWriter, r *http.Request) bool {
+		f.start(httptestDiscard{}, r)
+		writeJSON(w, 502, `{"code":502,"message":"bad gateway"}`)
+		return true
+	})
+	res, err := c.BuildTemplate(context.Background(), buildSpec(buildContext(t)), fastFollow)
+	if err != nil {
+		t.Fatalf("BuildTemplate after a start hidden by a 502: %v", err)
+	}
+	if res.Status.Status != BuildStatusReady {
+		t.Errorf("status %s, want ready", res.Status.Status)
+	}
+	if n := f.count("POST start"); n != 2 {
+		t.Errorf("start sent %d times, want twice (the retry of the 502, refused)", n)
+	}
+}
+
+// A start E2B refuses for a build that never started stays an error.
+func TestBuildTemplateRefusedStartStaysAnError(t *testing.T) {
+	f := newFakeTemplates(t)
+	c := f.client(t)
+	f.fault("POST start", func(w http.ResponseWriter, _ *http.Request) bool {
+		writeJSON(w, 400, `{"code":400,"message":"step 1 is invalid"}`)
+		return true
+	})
+	_, err := c.BuildTemplate(context.Background(), buildSpec(buildContext(t)), fastFollow)
+	if err == nil || !strings.Contains(err.Error(), "step 1 is invalid") {
+		t.Fatalf("error %v, want E2B's refusal", err)
+	}
+	if n := f.count("POST start"); n != 1 {
+		t.Errorf("start sent %d times, want once", n)
+	}
+}
+
 func TestBuildTemplateRequestIsNotReplayedAfterServerError(t *testing.T) {
 	f := newFakeTemplates(t)
 	c := f.client(t)
