@@ -57,8 +57,14 @@ func checkTeamRange(teamID string, start, end time.Time) error {
 			return err
 		}
 	}
-	if !start.IsZero() && !end.IsZero() && start.After(end) {
-		return fmt.Errorf("start %s is after end %s", start.Format(time.RFC3339), end.Format(time.RFC3339))
+	return CheckTeamMetricsOrder(start, end)
+}
+
+// CheckTeamMetricsOrder says why E2B would refuse a range that ends before it
+// starts (a zero bound is E2B's default and always fits).
+func CheckTeamMetricsOrder(start, end time.Time) error {
+	if !start.IsZero() && !end.IsZero() && end.Before(start) {
+		return fmt.Errorf("end %s is before start %s", end.Format(time.RFC3339), start.Format(time.RFC3339))
 	}
 	return nil
 }

@@ -80,12 +80,7 @@ func TestAccSecret_egressRoundTrip(t *testing.T) {
 	rec := &headerRecorder{}
 	upstream := httptest.NewServer(rec)
 	defer upstream.Close()
-	work := t.TempDir()
-	logPath := filepath.Join(work, "trace.log")
-	t.Setenv("TF_LOG", "TRACE")
-	t.Setenv("TF_ACC_LOG_PATH", logPath)
-	t.Setenv("TF_ACC_TEMP_DIR", work)
-	t.Setenv("TF_ACC_PERSIST_WORKING_DIR", "1")
+	work, logPath := keepWorkAndTraceLog(t)
 	const v1, v2 = "first-Value-9f3a1c", "second-Value-77b2e0"
 	noValue := func(s *terraform.State) error {
 		for addr, rs := range s.RootModule().Resources {
@@ -142,6 +137,20 @@ func TestAccSecret_egressRoundTrip(t *testing.T) {
 		t.Fatalf("the upstream received %q, want the two values", got)
 	}
 	checkSecretsNowhere(t, work, logPath, "e2b_secret", v1, v2)
+}
+
+// keepWorkAndTraceLog makes the test's CLI runs keep their working
+// directories below work and write a TRACE log to logPath, for
+// checkSecretsNowhere.
+func keepWorkAndTraceLog(t *testing.T) (work, logPath string) {
+	t.Helper()
+	work = t.TempDir()
+	logPath = filepath.Join(work, "trace.log")
+	t.Setenv("TF_LOG", "TRACE")
+	t.Setenv("TF_ACC_LOG_PATH", logPath)
+	t.Setenv("TF_ACC_TEMP_DIR", work)
+	t.Setenv("TF_ACC_PERSIST_WORKING_DIR", "1")
+	return work, logPath
 }
 
 // checkSecretsNowhere fails when any of secrets is in a file below work (states,

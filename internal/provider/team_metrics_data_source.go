@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
@@ -117,9 +116,8 @@ func (d *teamMetricsDataSource) ValidateConfig(ctx context.Context, req datasour
 		return t
 	}
 	start, end := bound("start", m.Start), bound("end", m.End)
-	if !start.IsZero() && !end.IsZero() && end.Before(start) {
-		resp.Diagnostics.AddAttributeError(path.Root("end"), "Invalid time range",
-			fmt.Sprintf("end %s is before start %s.", end.Format(time.RFC3339), start.Format(time.RFC3339)))
+	if err := e2b.CheckTeamMetricsOrder(start, end); err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("end"), "Invalid time range", err.Error()+".")
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -234,12 +233,7 @@ func TestAccWebhook_secretVersion(t *testing.T) {
 	rec := &hookReceiver{}
 	hook := httptest.NewServer(rec)
 	defer hook.Close()
-	work := t.TempDir()
-	logPath := filepath.Join(work, "trace.log")
-	t.Setenv("TF_LOG", "TRACE")
-	t.Setenv("TF_ACC_LOG_PATH", logPath)
-	t.Setenv("TF_ACC_TEMP_DIR", work)
-	t.Setenv("TF_ACC_PERSIST_WORKING_DIR", "1")
+	work, logPath := keepWorkAndTraceLog(t)
 	const s1, s2, s3 = "rotate-One-3c1e", "rotate-Two-8d02", "rotate-Three-f4a9"
 	cfg := func(name string, version int, boxes ...string) string {
 		c := testAccProviderBlock(srv) + fmt.Sprintf(`
