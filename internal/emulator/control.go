@@ -103,6 +103,10 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 	if !s.checkAPIKey(w, r) {
 		return
 	}
+	if d.lose != "" {
+		s.serveLosingAnswer(w, r, d.lose)
+		return
+	}
 	if d.dropAfterOK {
 		r = r.WithContext(context.WithValue(r.Context(), dropAfterKey{}, true))
 	}

@@ -1,11 +1,15 @@
 package emulator
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"math/rand"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"time"
@@ -21,6 +25,14 @@ type Faults struct {
 	DropAfterCreate float64       `json:"dropAfterCreate"` // fraction of sandbox creates that take effect, then drop the connection
 	Routes          []string      `json:"routes"`          // route keys; "envd" matches every envd route; empty = all but the health checks
 	Seed            int64         `json:"seed"`
+	// LoseAnswer is the fraction of matching control-plane requests that
+	// are carried out in full and then lose their answer, whatever the
+	// route: the backend committed, the client never hears of it. LostAs
+	// says how, chosen at random among its entries: LostDrop (the default)
+	// cuts the connection, LostGateway has a gateway answer 504 in the
+	// answer's place. Envd routes are never affected.
+	LoseAnswer float64  `json:"loseAnswer"`
+	LostAs     []string `json:"lostAs"`
 	// CreateDelay makes a matching sandbox create take this long before the
 	// sandbox exists. GatewayTimeout makes a gateway answer 504 to a create
 	// still running after this long, while the create goes on (and may
@@ -28,6 +40,12 @@ type Faults struct {
 	CreateDelay    time.Duration `json:"createDelay"`
 	GatewayTimeout time.Duration `json:"gatewayTimeout"`
 }
+
+// How a LoseAnswer fault loses the answer.
+const (
+	LostDrop    = "drop"    // the connection is cut after the request was carried out
+	LostGateway = "gateway" // a gateway answers 504 Gateway Time-out instead
+)
 
 // Counters are observations for tests (GET /_emulator/counters).
 type Counters struct {
@@ -103,7 +121,7 @@ func (fs *faultState) reset(f Faults) {
 // Validate checks that the faults can be served: rates within 0..1, a
 // latency that is not negative, failure statuses within 400..599.
 func (f Faults) Validate() error {
-	for name, rate := range map[string]float64{"errorRate": f.ErrorRate, "dropRate": f.DropRate, "dropAfterCreate": f.DropAfterCreate} {
+	for name, rate := range map[string]float64{"errorRate": f.ErrorRate, "dropRate": f.DropRate, "dropAfterCreate": f.DropAfterCreate, "loseAnswer": f.LoseAnswer} {
 		if rate < 0 || rate > 1 || math.IsNaN(rate) {
 			return fmt.Errorf("%s %v is not between 0 and 1", name, rate)
 		}
@@ -114,6 +132,11 @@ func (f Faults) Validate() error {
 	for _, st := range f.Statuses {
 		if st < 400 || st > 599 {
 			return fmt.Errorf("status %d is not a failure status (400 to 599)", st)
+		}
+	}
+	for _, how := range f.LostAs {
+		if how != LostDrop && how != LostGateway {
+			return fmt.Errorf("lostAs %q is neither %q nor %q", how, LostDrop, LostGateway)
 		}
 	}
 	return nil
@@ -136,6 +159,7 @@ type faultDecision struct {
 	dropAfterOK bool
 	createDelay time.Duration // creates only
 	gateway     time.Duration // creates only
+	lose        string        // LostDrop or LostGateway: carry the request out, then lose its answer
 }
 
 func routeMatches(routes []string, key string) bool {
@@ -169,6 +193,13 @@ func (fs *faultState) decide(key string, isCreate bool) faultDecision {
 		}
 		return d
 	}
+	if f.LoseAnswer > 0 && !strings.HasPrefix(key, "envd ") && fs.rng.Float64() < f.LoseAnswer {
+		d.lose = LostDrop
+		if len(f.LostAs) > 0 {
+			d.lose = f.LostAs[fs.rng.Intn(len(f.LostAs))]
+		}
+		return d
+	}
 	if isCreate {
 		d.createDelay, d.gateway = f.CreateDelay, f.GatewayTimeout
 		d.dropAfterOK = f.DropAfterCreate > 0 && fs.rng.Float64() < f.DropAfterCreate
@@ -186,7 +217,7 @@ func (s *Server) applyFaults(w http.ResponseWriter, r *http.Request, key string,
 // applyFaultDecision is applyFaults that also returns the whole decision.
 func (s *Server) applyFaultDecision(w http.ResponseWriter, r *http.Request, key string, isCreate bool) (faultDecision, bool) {
 	d := s.faults.decide(key, isCreate)
-	if d.drop || d.status != 0 || d.dropAfterOK {
+	if d.drop || d.status != 0 || d.dropAfterOK || d.lose != "" {
 		s.mu.Lock()
 		s.counters.FaultsInjected++
 		s.mu.Unlock()
@@ -213,6 +244,33 @@ func (s *Server) applyFaultDecision(w http.ResponseWriter, r *http.Request, key 
 		return d, false
 	}
 	return d, true
+}
+
+// serveLosingAnswer carries a control-plane request out in full, detached
+// from the client's connection as a backend is, and then loses its answer
+// the way how says: the client cannot know whether the request took effect.
+func (s *Server) serveLosingAnswer(w http.ResponseWriter, r *http.Request, how string) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, 64<<20))
+	if err != nil {
+		return
+	}
+	inner := r.Clone(context.WithoutCancel(r.Context()))
+	inner.Body = io.NopCloser(bytes.NewReader(body))
+	s.controlMux.ServeHTTP(httptest.NewRecorder(), inner)
+	if how == LostGateway {
+		writeGatewayTimeout(w)
+		return
+	}
+	dropConnection(w)
+}
+
+// writeGatewayTimeout answers the way a load balancer in front of E2B's API
+// does when it gave up waiting: 504 with an HTML page, not E2B's JSON.
+func writeGatewayTimeout(w http.ResponseWriter) {
+	w.Header().Set(FaultHeader, "injected")
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(http.StatusGatewayTimeout)
+	_, _ = io.WriteString(w, "<html><body><h1>504 Gateway Time-out</h1></body></html>\n")
 }
 
 func writeFaultStatus(w http.ResponseWriter, status int) {
