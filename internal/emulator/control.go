@@ -103,8 +103,8 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 	if !s.checkAPIKey(w, r) {
 		return
 	}
-	if d.lose != "" {
-		s.serveLosingAnswer(w, r, d.lose)
+	if d.lose != "" || d.hold > 0 {
+		s.serveAfterEffect(w, r, d.lose, d.hold)
 		return
 	}
 	if d.dropAfterOK {

@@ -39,6 +39,11 @@ type Faults struct {
 	// succeed) behind it.
 	CreateDelay    time.Duration `json:"createDelay"`
 	GatewayTimeout time.Duration `json:"gatewayTimeout"`
+	// AnswerDelay holds the answer of every matching control-plane request
+	// this long after the request was carried out in full, while the
+	// client may give up waiting: an interrupt that comes while the answer
+	// is on its way.
+	AnswerDelay time.Duration `json:"answerDelay"`
 }
 
 // How a LoseAnswer fault loses the answer.
@@ -66,6 +71,7 @@ func (f *Faults) UnmarshalJSON(b []byte) error {
 		Latency        json.RawMessage `json:"latency"`
 		CreateDelay    json.RawMessage `json:"createDelay"`
 		GatewayTimeout json.RawMessage `json:"gatewayTimeout"`
+		AnswerDelay    json.RawMessage `json:"answerDelay"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return err
@@ -76,6 +82,9 @@ func (f *Faults) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if f.CreateDelay, err = durationJSON("createDelay", raw.CreateDelay); err != nil {
+		return err
+	}
+	if f.AnswerDelay, err = durationJSON("answerDelay", raw.AnswerDelay); err != nil {
 		return err
 	}
 	f.GatewayTimeout, err = durationJSON("gatewayTimeout", raw.GatewayTimeout)
@@ -126,8 +135,8 @@ func (f Faults) Validate() error {
 			return fmt.Errorf("%s %v is not between 0 and 1", name, rate)
 		}
 	}
-	if f.Latency < 0 || f.CreateDelay < 0 || f.GatewayTimeout < 0 {
-		return fmt.Errorf("latency, createDelay and gatewayTimeout must not be negative")
+	if f.Latency < 0 || f.CreateDelay < 0 || f.GatewayTimeout < 0 || f.AnswerDelay < 0 {
+		return fmt.Errorf("latency, createDelay, gatewayTimeout and answerDelay must not be negative")
 	}
 	for _, st := range f.Statuses {
 		if st < 400 || st > 599 {
@@ -160,6 +169,7 @@ type faultDecision struct {
 	createDelay time.Duration // creates only
 	gateway     time.Duration // creates only
 	lose        string        // LostDrop or LostGateway: carry the request out, then lose its answer
+	hold        time.Duration // carry the request out, then hold its answer this long
 }
 
 func routeMatches(routes []string, key string) bool {
@@ -192,6 +202,9 @@ func (fs *faultState) decide(key string, isCreate bool) faultDecision {
 			d.status = f.Statuses[fs.rng.Intn(len(f.Statuses))]
 		}
 		return d
+	}
+	if !strings.HasPrefix(key, "envd ") {
+		d.hold = f.AnswerDelay
 	}
 	if f.LoseAnswer > 0 && !strings.HasPrefix(key, "envd ") && fs.rng.Float64() < f.LoseAnswer {
 		d.lose = LostDrop
@@ -246,22 +259,40 @@ func (s *Server) applyFaultDecision(w http.ResponseWriter, r *http.Request, key 
 	return d, true
 }
 
-// serveLosingAnswer carries a control-plane request out in full, detached
-// from the client's connection as a backend is, and then loses its answer
-// the way how says: the client cannot know whether the request took effect.
-func (s *Server) serveLosingAnswer(w http.ResponseWriter, r *http.Request, how string) {
+// serveAfterEffect carries a control-plane request out in full, detached
+// from the client's connection as a backend is. Then it loses the answer the
+// way lose says (LostDrop, LostGateway), or holds it for hold and sends it
+// unless the client gave up meanwhile: either way the client may not know
+// whether the request took effect.
+func (s *Server) serveAfterEffect(w http.ResponseWriter, r *http.Request, lose string, hold time.Duration) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, 64<<20))
 	if err != nil {
 		return
 	}
 	inner := r.Clone(context.WithoutCancel(r.Context()))
 	inner.Body = io.NopCloser(bytes.NewReader(body))
-	s.controlMux.ServeHTTP(httptest.NewRecorder(), inner)
-	if how == LostGateway {
+	rec := httptest.NewRecorder()
+	s.controlMux.ServeHTTP(rec, inner)
+	switch lose {
+	case LostGateway:
 		writeGatewayTimeout(w)
 		return
+	case LostDrop:
+		dropConnection(w)
+		return
 	}
-	dropConnection(w)
+	t := time.NewTimer(hold)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-r.Context().Done():
+		return
+	}
+	for k, v := range rec.Header() {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(rec.Code)
+	_, _ = w.Write(rec.Body.Bytes())
 }
 
 // writeGatewayTimeout answers the way a load balancer in front of E2B's API

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestLoseAnswerCarriesOutAnyRoute: on every route it names, a LoseAnswer
@@ -90,4 +91,31 @@ func (c *testClient) send(method, path string, body any) (int, error) {
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, resp.Body)
 	return resp.StatusCode, nil
+}
+
+// TestAnswerDelayHoldsAnAnswerThatTookEffect: the request is carried out at
+// once and only its answer waits; a client that gives up meanwhile leaves
+// the object behind, one that waits gets the answer.
+func TestAnswerDelayHoldsAnAnswerThatTookEffect(t *testing.T) {
+	t.Parallel()
+	c := startTestServer(t, Options{})
+	body := []byte(`{"answerDelay":"1h","routes":["POST /volumes"]}`)
+	st, data, _ := c.request("PUT", c.srv.APIURL()+"/_emulator/faults", json.RawMessage(body), nil)
+	wantStatus(t, "put faults", st, data, http.StatusNoContent)
+	impatient := &http.Client{Timeout: 300 * time.Millisecond}
+	req, _ := http.NewRequest("POST", c.srv.APIURL()+"/volumes", strings.NewReader(`{"name":"held"}`))
+	req.Header.Set(hdrAPIKey, c.srv.APIKey())
+	req.Header.Set("Content-Type", "application/json")
+	if resp, err := impatient.Do(req); err == nil {
+		_ = resp.Body.Close()
+		t.Fatalf("held answer arrived: %d", resp.StatusCode)
+	}
+	c.srv.SetFaults(Faults{AnswerDelay: 10 * time.Millisecond, Routes: []string{"POST /volumes"}})
+	st, data, _ = c.api("POST", "/volumes", map[string]any{"name": "late"})
+	wantStatus(t, "answer after the delay", st, data, http.StatusCreated)
+	c.srv.SetFaults(Faults{})
+	_, data, _ = c.api("GET", "/volumes", nil)
+	if !strings.Contains(string(data), `"held"`) || !strings.Contains(string(data), `"late"`) {
+		t.Fatalf("volumes %s: both creates must have taken effect", data)
+	}
 }

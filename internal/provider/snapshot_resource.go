@@ -140,13 +140,13 @@ func (r *snapshotResource) Create(ctx context.Context, req resource.CreateReques
 	}
 	sandboxID := plan.SandboxID.ValueString()
 	snap, err := client.CreateSnapshot(ctx, sandboxID, plan.Name.ValueString())
-	if err != nil {
-		if e2b.IsNotFound(err) {
-			resp.Diagnostics.AddAttributeError(path.Root("sandbox_id"), "Could not snapshot sandbox",
-				fmt.Sprintf("Sandbox %q was not found or is paused; only a running sandbox can be snapshotted.\n\n%s", sandboxID, err))
-			return
-		}
-		addClientError(&resp.Diagnostics, "Could not snapshot sandbox "+sandboxID, err)
+	if e2b.IsNotFound(err) {
+		resp.Diagnostics.AddAttributeError(path.Root("sandbox_id"), "Could not snapshot sandbox",
+			fmt.Sprintf("Sandbox %q was not found or is paused; only a running sandbox can be snapshotted.\n\n%s", sandboxID, err))
+		return
+	}
+	snapshotCreate := keptCreate{kind: "snapshot", attr: path.Empty(), importID: func(id string) string { return sandboxID + ":" + id }}
+	if !snapshotCreate.settled(&resp.Diagnostics, "Could not snapshot sandbox "+sandboxID, err) {
 		return
 	}
 	plan.apply(*snap)

@@ -91,8 +91,7 @@ func (r *volumeResource) Create(ctx context.Context, req resource.CreateRequest,
 		return
 	}
 	v, err := client.CreateVolume(ctx, plan.Name.ValueString())
-	if err != nil {
-		addClientAttributeError(&resp.Diagnostics, path.Root("name"), "Could not create volume "+plan.Name.ValueString(), err)
+	if !volumeCreate.settled(&resp.Diagnostics, "Could not create volume "+plan.Name.ValueString(), err) {
 		return
 	}
 	plan.apply(v)
@@ -168,6 +167,9 @@ func (r *volumeResource) Delete(ctx context.Context, req resource.DeleteRequest,
 		addClientError(&resp.Diagnostics, "Could not delete volume "+id, err)
 	}
 }
+
+// volumeCreate says how a volume is named and imported, for lost creates.
+var volumeCreate = keptCreate{kind: "volume", attr: path.Root("name"), importID: func(id string) string { return id }}
 
 // ImportState accepts the volume's ID or its name.
 func (r *volumeResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

@@ -168,8 +168,7 @@ func (r *webhookResource) Create(ctx context.Context, req resource.CreateRequest
 		return
 	}
 	wh, err := client.CreateWebhook(ctx, in)
-	if err != nil {
-		addClientError(&resp.Diagnostics, "Could not register webhook", err)
+	if !webhookCreate.settled(&resp.Diagnostics, "Could not register webhook", err) {
 		return
 	}
 	plan.apply(wh)
@@ -235,6 +234,9 @@ func (r *webhookResource) Delete(ctx context.Context, req resource.DeleteRequest
 		addClientError(&resp.Diagnostics, "Could not delete webhook "+state.ID.ValueString(), err)
 	}
 }
+
+// webhookCreate says how a webhook is imported, for lost creates.
+var webhookCreate = keptCreate{kind: "webhook", attr: path.Empty(), importID: func(id string) string { return id }}
 
 // ImportState takes the webhook ID. The secret cannot be read back: give it
 // in the configuration; the next apply with a secret version sends it.
