@@ -65,7 +65,12 @@ func (r *secretResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			"egress replaces it with the value. Set the value with the write-only `value` (never stored in plan or " +
 			"state; bump `value_version` to send a new one) or, on Terraform and OpenTofu versions without " +
 			"write-only attributes, with `sensitive_value` (stored in state, marked sensitive). Every change " +
-			"stores a new version in place.",
+			"stores a new version in place.\n\n" +
+			"**When E2B's answer to the create is lost** (a gateway's error, a cut connection, an interrupted run), " +
+			"the provider recognises its secret exactly: the create stores a random create token in the secret's " +
+			"metadata (key `" + e2b.IdempotencyMetadataKey + "`, never shown in `metadata`), and the secret of the name " +
+			"is recorded only when it carries this create's token. A secret that already had the name is never taken " +
+			"over: the apply fails naming it and how to import it.",
 		Attributes: map[string]schema.Attribute{
 			"id":        computedString("Same as `secret_id`.", stable),
 			"secret_id": computedString("ID of the secret (`sec_…`).", stable),
