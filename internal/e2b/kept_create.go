@@ -25,7 +25,7 @@ type InterruptedCreateError struct {
 }
 
 func (e *InterruptedCreateError) Error() string {
-	return fmt.Sprintf("create %s: interrupted before E2B answered (%v), but E2B made %s %s", e.Kind, e.Err, e.Kind, e.ID)
+	return fmt.Sprintf("%v (interrupted before E2B answered); E2B made %s %s all the same", e.Err, e.Kind, e.ID)
 }
 
 func (e *InterruptedCreateError) Unwrap() error { return e.Err }
