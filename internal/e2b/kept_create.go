@@ -177,7 +177,7 @@ func createKept[T any](ctx context.Context, c *Client, kc keptCreate[T]) (*T, er
 func takenBySomeoneElse[T any](ctx context.Context, kc keptCreate[T], refusal error) error {
 	id, _ := kc.holder(ctx) // best effort: the refusal stands without the ID
 	return &ExistsError{Kind: kc.kind, Name: kc.name, ID: id, Err: refusal,
-		Why: "E2B refused the create because the name is taken, before anything this create sent could take it"}
+		Why: "E2B refused the create because the name was already taken"}
 }
 
 // settleKept looks for the object. With once it looks twice, a moment

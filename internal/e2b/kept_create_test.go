@@ -457,3 +457,23 @@ func TestSecretCreateTokenStaysOutOfMetadata(t *testing.T) {
 		t.Fatalf("the create token takes %d bytes, the limits reserve %d", len(IdempotencyMetadataKey)+len(token), createTokenMetadataBytes)
 	}
 }
+
+// TestLostWebhookCreateIgnoresItsSiblings: another webhook registered at the
+// same moment to the same URL under another name (a second resource of the
+// same configuration) does not stand in the way: it is not this create's.
+func TestLostWebhookCreateIgnoresItsSiblings(t *testing.T) {
+	e := newKeptEnv(t)
+	e.once("POST /events/webhooks", func(r *http.Request, next http.RoundTripper) (*http.Response, error) {
+		e.raw("POST", "/events/webhooks", map[string]any{"name": "sibling", "url": "https://hooks.example.com/e2b",
+			"events": []string{"sandbox.lifecycle.created"}, "signatureSecret": "other"})
+		resp, err := next.RoundTrip(r)
+		if err == nil {
+			_ = resp.Body.Close()
+		}
+		return nil, errors.New("connection reset by peer")
+	})
+	w, err := e.c.CreateWebhook(e.ctx, webhookInput("mine"))
+	if err != nil || w.Name != "mine" {
+		t.Fatalf("lost create next to a sibling: %+v, %v; want this create's webhook", w, err)
+	}
+}

@@ -87,8 +87,8 @@ func (in WebhookInput) wire() wireWebhookInput {
 // exactly one with this create's name, url, events and enabled is this
 // create's; none means the create has not taken effect (the client looks
 // until E2B can no longer be finishing it, and only then sends it again);
-// any other new webhook with the same name or url makes the outcome unknown
-// (*UnknownCreateError naming them). What E2B's API cannot tell: an
+// any other new webhook with the same name and url makes the outcome
+// unknown (*UnknownCreateError naming them). What E2B's API cannot tell: an
 // identical webhook that another client registers while this create's
 // answer is lost is taken for this create's.
 func (c *Client) CreateWebhook(ctx context.Context, in WebhookInput) (*Webhook, error) {
@@ -131,8 +131,8 @@ func (c *Client) CreateWebhook(ctx context.Context, in WebhookInput) (*Webhook, 
 				case existed[w.WebhookID]:
 				case in.describes(w):
 					same = append(same, w)
-				case w.Name == name || sameURL(w.URL, *in.URL):
-					alike = append(alike, w)
+				case w.Name == name && sameURL(w.URL, *in.URL):
+					alike = append(alike, w) // the same webhook, unless E2B changed what it stored
 				}
 			}
 			if len(same) == 1 && len(alike) == 0 {
@@ -146,7 +146,7 @@ func (c *Client) CreateWebhook(ctx context.Context, in WebhookInput) (*Webhook, 
 				ids = append(ids, w.WebhookID)
 			}
 			return nil, &UnknownCreateError{Kind: "webhook", Candidates: ids,
-				MayExist: fmt.Sprintf("webhooks named %q or posting to %s", name, RedactURLString(*in.URL))}
+				MayExist: fmt.Sprintf("webhooks named %q posting to %s", name, RedactURLString(*in.URL))}
 		},
 	})
 }

@@ -62,7 +62,7 @@ func (r *webhookResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			"**When E2B's answer to the create is lost** (a gateway's error, a cut connection, an interrupted run): " +
 			"E2B's webhooks have no unique name and nothing a client can mark them with, so the provider lists the " +
 			"team's webhooks before registering one. Afterwards it records the one new webhook with this name, `url`, " +
-			"`events` and `enabled`, and never one that existed before. When several new webhooks share the name or " +
+			"`events` and `enabled`, and never one that existed before. When several new webhooks share the name and " +
 			"URL it cannot tell which is this run's and fails naming them (import the one to keep, delete the " +
 			"others). It waits up to 75 seconds (E2B ends every request after 70) before it concludes that the create " +
 			"made nothing and registers again. A webhook identical in all four that someone else registers at the " +
