@@ -23,12 +23,17 @@
 //     re-opens the content and sends it again after a connection error, 429
 //     or a 5xx that may go away, since writing a file twice has the effect
 //     of writing it once.
-//   - Fork, snapshot create, Move and SendSignal are not retried on 5xx or
-//     connection errors.
+//   - Fork, Move and SendSignal are not retried on 5xx or connection errors.
 //   - Create tags the sandbox with a create token of its own. When the
 //     outcome is unknown it looks the sandbox up by that token until E2B can
 //     no longer be finishing the create, and only sends it again when none
 //     exists, so one call never makes two sandboxes.
+//   - The creates of the other objects E2B keeps (volume, secret, webhook,
+//     snapshot) settle an unknown outcome the same way (kept_create.go): the
+//     object found is adopted only when it is provably this create's, never
+//     one that existed before; otherwise the error names what exists
+//     (*ExistsError) or what may (*UnknownCreateError). Each create's comment
+//     says how it proves it, and what E2B's API leaves unknowable.
 //   - Redirects are never followed: the API key or an access token would go
 //     with them to another host.
 //

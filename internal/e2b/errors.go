@@ -91,10 +91,22 @@ func (e *APIError) origin() string {
 	if e.URL != "" {
 		where = " from " + e.URL
 	}
+	if e.foreign && isGatewayStatus(e.StatusCode) {
+		if e.side == sideEnvd {
+			return where + " (a gateway's error, not an answer of the sandbox's daemon: the request may or may not have reached the sandbox)"
+		}
+		return where + " (a gateway's error, not an answer of E2B's API: the request may or may not have reached E2B)"
+	}
 	if e.side == sideEnvd {
 		return where + " (not an answer of the sandbox's daemon: check sandbox_url and domain)"
 	}
 	return where + " (not an answer of E2B's API about this object: check api_url)"
+}
+
+// isGatewayStatus reports the statuses with which the load balancers and
+// proxies between a client and E2B say that they could not get an answer.
+func isGatewayStatus(status int) bool {
+	return status == http.StatusBadGateway || status == http.StatusServiceUnavailable || status == http.StatusGatewayTimeout
 }
 
 func asAPIError(err error) (*APIError, bool) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -138,7 +139,33 @@ func TestNotFoundAndNotRunningNeedE2BsOwnAnswer(t *testing.T) {
 	if e := rpcErrorFromResponse("envd Process/Start", "isb2", respWith(502, edge)); IsSandboxNotRunning(e) {
 		t.Errorf("the edge's 502 about another sandbox must not count: %v", e)
 	}
-	if e := rpcErrorFromResponse("envd Process/Start", "isb1", respWith(502, "<html>Bad Gateway</html>")); IsSandboxNotRunning(e) || !strings.Contains(e.Error(), "check sandbox_url") {
+	if e := rpcErrorFromResponse("envd Process/Start", "isb1", respWith(502, "<html>Bad Gateway</html>")); IsSandboxNotRunning(e) || !strings.Contains(e.Error(), "a gateway's error") {
 		t.Errorf("a proxy's 502 is not the sandbox stopping: %v", e)
+	}
+}
+
+// TestGatewayErrorSaysGateway: a 502, 503 or 504 that is not E2B's own
+// answer comes from a gateway in between; the error says so, and does not
+// send the user to check a URL that is right.
+func TestGatewayErrorSaysGateway(t *testing.T) {
+	for _, st := range []int{502, 503, 504} {
+		resp := respWith(st, "<html><body><h1>Gateway Time-out</h1></body></html>")
+		resp.Request = &http.Request{URL: &url.URL{Scheme: "https", Host: "api.e2b.app", Path: "/volumes"}}
+		msg := controlError("create volume", "", "", resp).Error()
+		if !strings.Contains(msg, "a gateway's error, not an answer of E2B's API") || strings.Contains(msg, "check api_url") ||
+			!strings.Contains(msg, "https://api.e2b.app/volumes") {
+			t.Errorf("%d from a gateway: %s", st, msg)
+		}
+		envd := envdError("read file", "isb1", "a.txt", respWith(st, "upstream connect error")).Error()
+		if !strings.Contains(envd, "a gateway's error, not an answer of the sandbox's daemon") || strings.Contains(envd, "check sandbox_url") {
+			t.Errorf("%d from a gateway to envd: %s", st, envd)
+		}
+	}
+	// E2B's own 503 is E2B's answer, and a 404 from elsewhere still points at the URL.
+	if msg := controlError("create sandbox", "", "", respWith(503, `{"code":503,"message":"no capacity"}`)).Error(); strings.Contains(msg, "gateway") {
+		t.Errorf("E2B's own 503: %s", msg)
+	}
+	if msg := controlError("get volume", "", "v1", respWith(404, "<html>Not Found</html>")).Error(); !strings.Contains(msg, "check api_url") {
+		t.Errorf("a 404 that is not E2B's: %s", msg)
 	}
 }

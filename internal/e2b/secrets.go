@@ -3,6 +3,7 @@ package e2b
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -47,10 +48,24 @@ const (
 	SecretMetadataMaxBytes      = 8192 // keys and values together
 )
 
-// CheckSecretMetadata says why E2B would refuse metadata, or nil.
+// What remains of E2B's limits for the caller's own metadata: CreateSecret
+// stores its create token (IdempotencyMetadataKey and 32 hex digits) in it.
+const (
+	createTokenBytes           = 16 // random bytes of newCreateToken's token
+	createTokenMetadataBytes   = len(IdempotencyMetadataKey) + 2*createTokenBytes
+	SecretMetadataUserEntries  = SecretMetadataMaxEntries - 1
+	SecretMetadataUserMaxBytes = SecretMetadataMaxBytes - createTokenMetadataBytes
+)
+
+// CheckSecretMetadata says why E2B would refuse metadata, together with the
+// create token CreateSecret adds, or nil.
 func CheckSecretMetadata(m map[string]string) error {
-	if len(m) > SecretMetadataMaxEntries {
-		return fmt.Errorf("metadata has %d entries; E2B allows at most %d", len(m), SecretMetadataMaxEntries)
+	if _, taken := m[IdempotencyMetadataKey]; taken {
+		return fmt.Errorf("metadata key %q is reserved for the client's own use", IdempotencyMetadataKey)
+	}
+	if len(m) > SecretMetadataUserEntries {
+		return fmt.Errorf("metadata has %d entries; at most %d are allowed (E2B's %d, less one for the create token)",
+			len(m), SecretMetadataUserEntries, SecretMetadataMaxEntries)
 	}
 	total := 0
 	for k, v := range m {
@@ -62,8 +77,9 @@ func CheckSecretMetadata(m map[string]string) error {
 		}
 		total += len(k) + len(v)
 	}
-	if total > SecretMetadataMaxBytes {
-		return fmt.Errorf("metadata totals %d bytes of keys and values; E2B allows at most %d", total, SecretMetadataMaxBytes)
+	if total > SecretMetadataUserMaxBytes {
+		return fmt.Errorf("metadata totals %d bytes of keys and values; at most %d are allowed (E2B's %d, less %d for the create token)",
+			total, SecretMetadataUserMaxBytes, SecretMetadataMaxBytes, createTokenMetadataBytes)
 	}
 	return nil
 }
@@ -77,7 +93,12 @@ type wireSecret struct {
 	UpdatedAt      time.Time         `json:"updatedAt"`
 }
 
-func (w wireSecret) toSecret() *Secret { s := Secret(w); return &s }
+// toSecret converts E2B's answer, without the client's create token.
+func (w wireSecret) toSecret() *Secret {
+	s := Secret(w)
+	s.Metadata = userMetadata(w.Metadata)
+	return &s
+}
 
 type wireSecretWrite struct {
 	Name     string            `json:"name,omitempty"`
@@ -85,10 +106,18 @@ type wireSecretWrite struct {
 	Metadata map[string]string `json:"metadata,omitempty"`
 }
 
-// CreateSecret stores value as the first version of a new secret. It is
-// retried only on 429 (a lost answer would make the name taken).
+// CreateSecret stores value as the first version of a new secret, never
+// two and never adopting one it did not make. E2B keeps secret names unique
+// (409 for a taken one). The create carries a random create token in the
+// metadata (IdempotencyMetadataKey; the client strips it from what it
+// returns, and an update's new metadata drops it). When the answer is lost,
+// the secret of the name is this create's only when it carries the token;
+// found nowhere, the create is sent again (a first one that lands late makes
+// it fail as taken, and is then found by its token). A secret without the
+// token is an *ExistsError (IsExists).
 func (c *Client) CreateSecret(ctx context.Context, name, value string, metadata map[string]string) (*Secret, error) {
-	if _, err := CanonicalSecretName(name); err != nil {
+	canon, err := CanonicalSecretName(name)
+	if err != nil {
 		return nil, fmt.Errorf("create secret: %w", err)
 	}
 	if value == "" {
@@ -97,15 +126,56 @@ func (c *Client) CreateSecret(ctx context.Context, name, value string, metadata 
 	if err := CheckSecretMetadata(metadata); err != nil {
 		return nil, fmt.Errorf("create secret %q: %w", name, err)
 	}
-	var w wireSecret
-	_, err := c.callAPI(ctx, apiCall{
-		op: "create secret " + strconv.Quote(name), method: http.MethodPost, path: "/secrets",
-		body: wireSecretWrite{Name: name, Value: value, Metadata: metadata}, class: retryRateLimited, out: &w,
-	})
+	token, err := newCreateToken()
 	if err != nil {
 		return nil, err
 	}
-	return w.toSecret(), nil
+	withToken := maps.Clone(metadata)
+	if withToken == nil {
+		withToken = map[string]string{}
+	}
+	withToken[IdempotencyMetadataKey] = token
+	op := "create secret " + strconv.Quote(name)
+	return createKept(ctx, c, keptCreate[Secret]{
+		kind: "secret", name: canon, resendable: true,
+		idOf:     func(s *Secret) string { return s.SecretID },
+		mayExist: fmt.Sprintf("a secret named %q whose metadata has %s=%s", canon, IdempotencyMetadataKey, token),
+		post: func(ctx context.Context) (*Secret, error) {
+			var w wireSecret
+			_, err := c.callAPI(ctx, apiCall{
+				op: op, method: http.MethodPost, path: "/secrets",
+				body: wireSecretWrite{Name: name, Value: value, Metadata: withToken}, class: retryRateLimited, out: &w,
+			})
+			if err != nil {
+				return nil, err
+			}
+			return w.toSecret(), nil
+		},
+		taken: IsConflict,
+		holder: func(ctx context.Context) (string, error) {
+			w, err := c.getSecret(ctx, canon)
+			if err != nil {
+				return "", err
+			}
+			return w.SecretID, nil
+		},
+		find: func(ctx context.Context) (*Secret, error) {
+			w, err := c.getSecret(ctx, canon)
+			switch {
+			case IsNotFound(err):
+				return nil, nil
+			case err != nil:
+				return nil, err
+			case w.Metadata[IdempotencyMetadataKey] == token:
+				return w.toSecret(), nil
+			}
+			why := "it does not carry this create's token in its metadata"
+			if w.Metadata[IdempotencyMetadataKey] != "" {
+				why += " but another create's: an earlier create of this client whose answer was lost made it"
+			}
+			return nil, &ExistsError{Kind: "secret", Name: canon, ID: w.SecretID, Why: why}
+		},
+	})
 }
 
 // UpdateSecret stores value as a new version and replaces the metadata.
@@ -136,6 +206,15 @@ func (c *Client) UpdateSecret(ctx context.Context, idOrName, value string, metad
 
 // GetSecret reads a secret's metadata by ID or canonical name.
 func (c *Client) GetSecret(ctx context.Context, idOrName string) (*Secret, error) {
+	w, err := c.getSecret(ctx, idOrName)
+	if err != nil {
+		return nil, err
+	}
+	return w.toSecret(), nil
+}
+
+// getSecret is GetSecret with the metadata as E2B keeps it.
+func (c *Client) getSecret(ctx context.Context, idOrName string) (*wireSecret, error) {
 	var w wireSecret
 	_, err := c.callAPI(ctx, apiCall{
 		op: "get secret " + strconv.Quote(idOrName), method: http.MethodGet,
@@ -144,7 +223,7 @@ func (c *Client) GetSecret(ctx context.Context, idOrName string) (*Secret, error
 	if err != nil {
 		return nil, err
 	}
-	return w.toSecret(), nil
+	return &w, nil
 }
 
 // ListSecrets returns every page of the team's secrets.

@@ -52,31 +52,89 @@ func splitSnapshotID(id string) (template, tag string) {
 // to the template of that name; the client gives the build a tag of its own
 // ("<name>:snap-<random>"), so that every snapshot has an identity of its
 // own, and DeleteSnapshot removes that build's tag and not the other
-// snapshots of the name. It is not retried on 5xx or connection errors: a
-// second attempt would make another snapshot.
+// snapshots of the name.
+//
+// It never makes two snapshots and never adopts one it did not make. When
+// the answer is lost, the client lists the sandbox's snapshots until E2B can
+// no longer be finishing the create, and only then sends it again. A named
+// snapshot is this create's when it carries the create's random tag. An
+// unnamed one has no mark a client can set, so the client lists the
+// sandbox's snapshots first: exactly one new unnamed snapshot is this
+// create's; more than one is an *UnknownCreateError naming them. What E2B's
+// API cannot tell: an unnamed snapshot of the same sandbox that another
+// client takes while this create's answer is lost is taken for this
+// create's.
 func (c *Client) CreateSnapshot(ctx context.Context, sandboxID, name string) (*SnapshotInfo, error) {
 	body := struct {
 		Name string `json:"name,omitempty"`
 	}{}
+	tag := ""
 	if name != "" {
 		if strings.Contains(name, ":") {
 			return nil, fmt.Errorf("create snapshot: name %q must not carry a tag: each snapshot gets a tag of its own", name)
 		}
-		tag, err := newSnapshotTag()
-		if err != nil {
+		var err error
+		if tag, err = newSnapshotTag(); err != nil {
 			return nil, err
 		}
 		body.Name = name + ":" + tag
 	}
-	var w wireSnapshot
-	_, err := c.callAPI(ctx, apiCall{
-		op: "create snapshot", sandboxID: sandboxID, subject: sandboxID, method: http.MethodPost,
-		path: "/sandboxes/" + pathSeg(sandboxID) + "/snapshots", class: retryRateLimited, body: body, out: &w,
-	})
-	if err != nil {
-		return nil, err
+	existed := map[string]bool{}
+	if name == "" {
+		before, err := c.ListSnapshots(ctx, ListSnapshotsParams{SandboxID: sandboxID})
+		if err != nil {
+			return nil, fmt.Errorf("create snapshot of %q: list its snapshots first (to tell the snapshot this create makes from those that exist): %w", sandboxID, err)
+		}
+		for _, s := range before {
+			existed[s.SnapshotID] = true
+		}
 	}
-	return &SnapshotInfo{SnapshotID: w.SnapshotID, Names: w.Names}, nil
+	mayExist := fmt.Sprintf("an unnamed snapshot of sandbox %s taken after this create started", sandboxID)
+	if tag != "" {
+		mayExist = fmt.Sprintf("a snapshot of sandbox %s tagged %q", sandboxID, tag)
+	}
+	return createKept(ctx, c, keptCreate[SnapshotInfo]{
+		kind: "snapshot", name: body.Name, mayExist: mayExist,
+		idOf: func(s *SnapshotInfo) string { return s.SnapshotID },
+		post: func(ctx context.Context) (*SnapshotInfo, error) {
+			var w wireSnapshot
+			_, err := c.callAPI(ctx, apiCall{
+				op: "create snapshot", sandboxID: sandboxID, subject: sandboxID, method: http.MethodPost,
+				path: "/sandboxes/" + pathSeg(sandboxID) + "/snapshots", class: retryRateLimited, body: body, out: &w,
+			})
+			if err != nil {
+				return nil, err
+			}
+			return &SnapshotInfo{SnapshotID: w.SnapshotID, Names: w.Names}, nil
+		},
+		find: func(ctx context.Context) (*SnapshotInfo, error) {
+			snaps, err := c.ListSnapshots(ctx, ListSnapshotsParams{SandboxID: sandboxID})
+			if err != nil {
+				return nil, err
+			}
+			var mine []SnapshotInfo
+			for _, s := range snaps {
+				_, t := splitSnapshotID(s.SnapshotID)
+				switch {
+				case tag != "" && t == tag:
+					return &s, nil
+				case tag == "" && !existed[s.SnapshotID] && len(s.Names) == 0:
+					mine = append(mine, s)
+				}
+			}
+			switch len(mine) {
+			case 0:
+				return nil, nil
+			case 1:
+				return &mine[0], nil
+			}
+			var ids []string
+			for _, s := range mine {
+				ids = append(ids, s.SnapshotID)
+			}
+			return nil, &UnknownCreateError{Kind: "snapshot", Candidates: ids, MayExist: mayExist}
+		},
+	})
 }
 
 func newSnapshotTag() (string, error) {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
+	"strings"
 )
 
 // Volume is a team volume. Token (for the volume-content API) is set by
@@ -29,22 +30,86 @@ func (w wireVolume) toVolume() *Volume {
 	return &Volume{VolumeID: w.VolumeID, Name: w.Name, Token: w.Token, Domain: w.Domain}
 }
 
-// CreateVolume creates a volume. It is retried only on 429: a lost answer
-// cannot be told from a failure, and the name is then taken (look it up
-// with FindVolume).
+// CreateVolume creates a volume, never two and never adopting one it did not
+// make. E2B keeps volume names unique in a team (a second create of a name
+// answers 400 "already exists"). The client lists the team's volumes first;
+// when the answer is lost it looks the name up, and takes a volume of that
+// name as its own only when it was not in that list. Found nowhere, the
+// create is sent again: a first one that lands late makes it fail as taken,
+// and the volume is then found. A name taken before the create is an
+// *ExistsError (IsExists). What E2B's API cannot tell: a volume of the same
+// name that another client made between the list and this create is taken
+// for this create's when this create's answer was lost.
 func (c *Client) CreateVolume(ctx context.Context, name string) (*Volume, error) {
 	if !VolumeNamePattern.MatchString(name) {
 		return nil, fmt.Errorf("create volume: name %q may contain only letters, digits, '_' and '-'", name)
 	}
-	var w wireVolume
-	_, err := c.callAPI(ctx, apiCall{
-		op: "create volume " + strconv.Quote(name), method: http.MethodPost, path: "/volumes",
-		body: map[string]string{"name": name}, class: retryRateLimited, out: &w,
-	})
+	op := "create volume " + strconv.Quote(name)
+	before, err := c.ListVolumes(ctx)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: list the team's volumes first (to tell the volume this create makes from one that exists): %w", op, err)
 	}
-	return w.toVolume(), nil
+	existed := map[string]bool{}
+	for _, v := range before {
+		existed[v.VolumeID] = true
+	}
+	byName := func(ctx context.Context) (*Volume, error) {
+		list, err := c.ListVolumes(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range list {
+			if v.Name == name {
+				return &v, nil
+			}
+		}
+		return nil, nil
+	}
+	return createKept(ctx, c, keptCreate[Volume]{
+		kind: "volume", name: name, resendable: true,
+		idOf:     func(v *Volume) string { return v.VolumeID },
+		mayExist: fmt.Sprintf("a volume named %q", name),
+		post: func(ctx context.Context) (*Volume, error) {
+			var w wireVolume
+			_, err := c.callAPI(ctx, apiCall{
+				op: op, method: http.MethodPost, path: "/volumes",
+				body: map[string]string{"name": name}, class: retryRateLimited, out: &w,
+			})
+			if err != nil {
+				return nil, err
+			}
+			return w.toVolume(), nil
+		},
+		taken: isVolumeNameTaken,
+		holder: func(ctx context.Context) (string, error) {
+			v, err := byName(ctx)
+			if v == nil {
+				return "", err
+			}
+			return v.VolumeID, nil
+		},
+		find: func(ctx context.Context) (*Volume, error) {
+			v, err := byName(ctx)
+			switch {
+			case v == nil:
+				return nil, err
+			case existed[v.VolumeID]:
+				return nil, &ExistsError{Kind: "volume", Name: name, ID: v.VolumeID,
+					Why: "it was in the team's volumes listed before this create was sent"}
+			}
+			if full, err := c.GetVolume(ctx, v.VolumeID); err == nil {
+				return full, nil
+			}
+			return v, nil // it exists: keep it, its token is read later
+		},
+	})
+}
+
+// isVolumeNameTaken reports E2B's refusal of a volume create because the
+// name is taken (400 "Volume with name '<name>' already exists").
+func isVolumeNameTaken(err error) bool {
+	e, ok := asAPIError(err)
+	return ok && IsBadRequest(err) && strings.Contains(strings.ToLower(e.Message), "already exists")
 }
 
 // GetVolume reads a volume by ID, with its token.

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -79,18 +80,102 @@ func (in WebhookInput) wire() wireWebhookInput {
 	return wireWebhookInput{Name: in.Name, URL: in.URL, Enabled: in.Enabled, Events: in.Events, SignatureSecret: in.SignatureSecret}
 }
 
-// CreateWebhook registers a webhook (retried only on 429).
+// CreateWebhook registers a webhook, never two and never adopting one it
+// did not make. E2B's webhooks have no unique name and no field a client
+// could mark its create with, so the client lists the team's webhooks first.
+// When the answer is lost, it looks for webhooks that were not in that list:
+// exactly one with this create's name, url, events and enabled is this
+// create's; none means the create has not taken effect (the client looks
+// until E2B can no longer be finishing it, and only then sends it again);
+// any other new webhook with the same name and url makes the outcome
+// unknown (*UnknownCreateError naming them). What E2B's API cannot tell: an
+// identical webhook that another client registers while this create's
+// answer is lost is taken for this create's.
 func (c *Client) CreateWebhook(ctx context.Context, in WebhookInput) (*Webhook, error) {
 	if err := in.Validate(true); err != nil {
 		return nil, fmt.Errorf("create webhook: %w", err)
 	}
-	var w wireWebhook
-	_, err := c.callAPI(ctx, apiCall{op: "create webhook", method: http.MethodPost, path: "/events/webhooks",
-		body: in.wire(), class: retryRateLimited, out: &w})
+	before, err := c.ListWebhooks(ctx)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("create webhook: list the team's webhooks first (to tell the webhook this create makes from those that exist): %w", err)
 	}
-	return w.toWebhook(), nil
+	existed := map[string]bool{}
+	for _, w := range before {
+		existed[w.WebhookID] = true
+	}
+	name := ""
+	if in.Name != nil {
+		name = *in.Name
+	}
+	return createKept(ctx, c, keptCreate[Webhook]{
+		kind: "webhook", name: name,
+		idOf:     func(w *Webhook) string { return w.WebhookID },
+		mayExist: fmt.Sprintf("a webhook named %q posting to %s, registered after this create started", name, RedactURLString(*in.URL)),
+		post: func(ctx context.Context) (*Webhook, error) {
+			var w wireWebhook
+			_, err := c.callAPI(ctx, apiCall{op: "create webhook", method: http.MethodPost, path: "/events/webhooks",
+				body: in.wire(), class: retryRateLimited, out: &w})
+			if err != nil {
+				return nil, err
+			}
+			return w.toWebhook(), nil
+		},
+		find: func(ctx context.Context) (*Webhook, error) {
+			list, err := c.ListWebhooks(ctx)
+			if err != nil {
+				return nil, err
+			}
+			var same, alike []Webhook
+			for _, w := range list {
+				switch {
+				case existed[w.WebhookID]:
+				case in.describes(w):
+					same = append(same, w)
+				case w.Name == name && sameURL(w.URL, *in.URL):
+					alike = append(alike, w) // the same webhook, unless E2B changed what it stored
+				}
+			}
+			if len(same) == 1 && len(alike) == 0 {
+				return &same[0], nil
+			}
+			if len(same)+len(alike) == 0 {
+				return nil, nil
+			}
+			var ids []string
+			for _, w := range append(same, alike...) {
+				ids = append(ids, w.WebhookID)
+			}
+			return nil, &UnknownCreateError{Kind: "webhook", Candidates: ids,
+				MayExist: fmt.Sprintf("webhooks named %q posting to %s", name, RedactURLString(*in.URL))}
+		},
+	})
+}
+
+// describes reports whether w has exactly the configuration in creates.
+func (in WebhookInput) describes(w Webhook) bool {
+	name, enabled := "", true
+	if in.Name != nil {
+		name = *in.Name
+	}
+	if in.Enabled != nil {
+		enabled = *in.Enabled
+	}
+	events, got := slices.Clone(in.Events), slices.Clone(w.Events)
+	slices.Sort(events)
+	slices.Sort(got)
+	return w.Name == name && sameURL(w.URL, *in.URL) && w.Enabled == enabled && slices.Equal(slices.Compact(events), slices.Compact(got))
+}
+
+// sameURL compares URLs as a server that normalises them might store them:
+// scheme and host in any case, a path with or without its final slash.
+func sameURL(a, b string) bool {
+	ua, ea := url.Parse(a)
+	ub, eb := url.Parse(b)
+	if ea != nil || eb != nil {
+		return a == b
+	}
+	return strings.EqualFold(ua.Scheme, ub.Scheme) && strings.EqualFold(ua.Host, ub.Host) &&
+		strings.TrimSuffix(ua.EscapedPath(), "/") == strings.TrimSuffix(ub.EscapedPath(), "/") && ua.RawQuery == ub.RawQuery
 }
 
 // UpdateWebhook changes the fields set in in.

@@ -103,6 +103,10 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 	if !s.checkAPIKey(w, r) {
 		return
 	}
+	if d.lose != "" || d.hold > 0 {
+		s.serveAfterEffect(w, r, d.lose, d.hold)
+		return
+	}
 	if d.dropAfterOK {
 		r = r.WithContext(context.WithValue(r.Context(), dropAfterKey{}, true))
 	}

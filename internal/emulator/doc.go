@@ -165,7 +165,11 @@
 // Admin API (no API key, never faulted, not counted; a POST or PUT must be
 // application/json, and with Options.AdminToken every request needs
 // "Authorization: Bearer <token>"): PUT|GET|DELETE
-// /_emulator/faults (Faults JSON; latency in nanoseconds or "250ms"),
+// /_emulator/faults (Faults JSON; latency in nanoseconds or "250ms";
+// loseAnswer with lostAs ["drop","gateway"] carries any control-plane
+// request matching routes out in full and then cuts the connection or
+// answers a gateway's 504, the lost answer of a request that took effect;
+// answerDelay holds the answer of such a request, for interrupts),
 // GET|DELETE /_emulator/counters, POST /_emulator/templates (TemplateSeed
 // JSON), POST /_emulator/sandboxes/{id}/expire.
 //

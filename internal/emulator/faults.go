@@ -1,11 +1,15 @@
 package emulator
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"math/rand"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"time"
@@ -21,13 +25,32 @@ type Faults struct {
 	DropAfterCreate float64       `json:"dropAfterCreate"` // fraction of sandbox creates that take effect, then drop the connection
 	Routes          []string      `json:"routes"`          // route keys; "envd" matches every envd route; empty = all but the health checks
 	Seed            int64         `json:"seed"`
+	// LoseAnswer is the fraction of matching control-plane requests that
+	// are carried out in full and then lose their answer, whatever the
+	// route: the backend committed, the client never hears of it. LostAs
+	// says how, chosen at random among its entries: LostDrop (the default)
+	// cuts the connection, LostGateway has a gateway answer 504 in the
+	// answer's place. Envd routes are never affected.
+	LoseAnswer float64  `json:"loseAnswer"`
+	LostAs     []string `json:"lostAs"`
 	// CreateDelay makes a matching sandbox create take this long before the
 	// sandbox exists. GatewayTimeout makes a gateway answer 504 to a create
 	// still running after this long, while the create goes on (and may
 	// succeed) behind it.
 	CreateDelay    time.Duration `json:"createDelay"`
 	GatewayTimeout time.Duration `json:"gatewayTimeout"`
+	// AnswerDelay holds the answer of every matching control-plane request
+	// this long after the request was carried out in full, while the
+	// client may give up waiting: an interrupt that comes while the answer
+	// is on its way.
+	AnswerDelay time.Duration `json:"answerDelay"`
 }
+
+// How a LoseAnswer fault loses the answer.
+const (
+	LostDrop    = "drop"    // the connection is cut after the request was carried out
+	LostGateway = "gateway" // a gateway answers 504 Gateway Time-out instead
+)
 
 // Counters are observations for tests (GET /_emulator/counters).
 type Counters struct {
@@ -48,6 +71,7 @@ func (f *Faults) UnmarshalJSON(b []byte) error {
 		Latency        json.RawMessage `json:"latency"`
 		CreateDelay    json.RawMessage `json:"createDelay"`
 		GatewayTimeout json.RawMessage `json:"gatewayTimeout"`
+		AnswerDelay    json.RawMessage `json:"answerDelay"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return err
@@ -58,6 +82,9 @@ func (f *Faults) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if f.CreateDelay, err = durationJSON("createDelay", raw.CreateDelay); err != nil {
+		return err
+	}
+	if f.AnswerDelay, err = durationJSON("answerDelay", raw.AnswerDelay); err != nil {
 		return err
 	}
 	f.GatewayTimeout, err = durationJSON("gatewayTimeout", raw.GatewayTimeout)
@@ -103,17 +130,22 @@ func (fs *faultState) reset(f Faults) {
 // Validate checks that the faults can be served: rates within 0..1, a
 // latency that is not negative, failure statuses within 400..599.
 func (f Faults) Validate() error {
-	for name, rate := range map[string]float64{"errorRate": f.ErrorRate, "dropRate": f.DropRate, "dropAfterCreate": f.DropAfterCreate} {
+	for name, rate := range map[string]float64{"errorRate": f.ErrorRate, "dropRate": f.DropRate, "dropAfterCreate": f.DropAfterCreate, "loseAnswer": f.LoseAnswer} {
 		if rate < 0 || rate > 1 || math.IsNaN(rate) {
 			return fmt.Errorf("%s %v is not between 0 and 1", name, rate)
 		}
 	}
-	if f.Latency < 0 || f.CreateDelay < 0 || f.GatewayTimeout < 0 {
-		return fmt.Errorf("latency, createDelay and gatewayTimeout must not be negative")
+	if f.Latency < 0 || f.CreateDelay < 0 || f.GatewayTimeout < 0 || f.AnswerDelay < 0 {
+		return fmt.Errorf("latency, createDelay, gatewayTimeout and answerDelay must not be negative")
 	}
 	for _, st := range f.Statuses {
 		if st < 400 || st > 599 {
 			return fmt.Errorf("status %d is not a failure status (400 to 599)", st)
+		}
+	}
+	for _, how := range f.LostAs {
+		if how != LostDrop && how != LostGateway {
+			return fmt.Errorf("lostAs %q is neither %q nor %q", how, LostDrop, LostGateway)
 		}
 	}
 	return nil
@@ -136,6 +168,8 @@ type faultDecision struct {
 	dropAfterOK bool
 	createDelay time.Duration // creates only
 	gateway     time.Duration // creates only
+	lose        string        // LostDrop or LostGateway: carry the request out, then lose its answer
+	hold        time.Duration // carry the request out, then hold its answer this long
 }
 
 func routeMatches(routes []string, key string) bool {
@@ -169,6 +203,16 @@ func (fs *faultState) decide(key string, isCreate bool) faultDecision {
 		}
 		return d
 	}
+	if !strings.HasPrefix(key, "envd ") {
+		d.hold = f.AnswerDelay
+	}
+	if f.LoseAnswer > 0 && !strings.HasPrefix(key, "envd ") && fs.rng.Float64() < f.LoseAnswer {
+		d.lose = LostDrop
+		if len(f.LostAs) > 0 {
+			d.lose = f.LostAs[fs.rng.Intn(len(f.LostAs))]
+		}
+		return d
+	}
 	if isCreate {
 		d.createDelay, d.gateway = f.CreateDelay, f.GatewayTimeout
 		d.dropAfterOK = f.DropAfterCreate > 0 && fs.rng.Float64() < f.DropAfterCreate
@@ -186,7 +230,7 @@ func (s *Server) applyFaults(w http.ResponseWriter, r *http.Request, key string,
 // applyFaultDecision is applyFaults that also returns the whole decision.
 func (s *Server) applyFaultDecision(w http.ResponseWriter, r *http.Request, key string, isCreate bool) (faultDecision, bool) {
 	d := s.faults.decide(key, isCreate)
-	if d.drop || d.status != 0 || d.dropAfterOK {
+	if d.drop || d.status != 0 || d.dropAfterOK || d.lose != "" {
 		s.mu.Lock()
 		s.counters.FaultsInjected++
 		s.mu.Unlock()
@@ -213,6 +257,51 @@ func (s *Server) applyFaultDecision(w http.ResponseWriter, r *http.Request, key 
 		return d, false
 	}
 	return d, true
+}
+
+// serveAfterEffect carries a control-plane request out in full, detached
+// from the client's connection as a backend is. Then it loses the answer the
+// way lose says (LostDrop, LostGateway), or holds it for hold and sends it
+// unless the client gave up meanwhile: either way the client may not know
+// whether the request took effect.
+func (s *Server) serveAfterEffect(w http.ResponseWriter, r *http.Request, lose string, hold time.Duration) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, 64<<20))
+	if err != nil {
+		return
+	}
+	inner := r.Clone(context.WithoutCancel(r.Context()))
+	inner.Body = io.NopCloser(bytes.NewReader(body))
+	rec := httptest.NewRecorder()
+	s.controlMux.ServeHTTP(rec, inner)
+	switch lose {
+	case LostGateway:
+		writeGatewayTimeout(w)
+		return
+	case LostDrop:
+		dropConnection(w)
+		return
+	}
+	t := time.NewTimer(hold)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-r.Context().Done():
+		return
+	}
+	for k, v := range rec.Header() {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(rec.Code)
+	_, _ = w.Write(rec.Body.Bytes())
+}
+
+// writeGatewayTimeout answers the way a load balancer in front of E2B's API
+// does when it gave up waiting: 504 with an HTML page, not E2B's JSON.
+func writeGatewayTimeout(w http.ResponseWriter) {
+	w.Header().Set(FaultHeader, "injected")
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(http.StatusGatewayTimeout)
+	_, _ = io.WriteString(w, "<html><body><h1>504 Gateway Time-out</h1></body></html>\n")
 }
 
 func writeFaultStatus(w http.ResponseWriter, status int) {

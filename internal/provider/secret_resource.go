@@ -65,7 +65,12 @@ func (r *secretResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			"egress replaces it with the value. Set the value with the write-only `value` (never stored in plan or " +
 			"state; bump `value_version` to send a new one) or, on Terraform and OpenTofu versions without " +
 			"write-only attributes, with `sensitive_value` (stored in state, marked sensitive). Every change " +
-			"stores a new version in place.",
+			"stores a new version in place.\n\n" +
+			"**When E2B's answer to the create is lost** (a gateway's error, a cut connection, an interrupted run), " +
+			"the provider recognises its secret exactly: the create stores a random create token in the secret's " +
+			"metadata (key `" + e2b.IdempotencyMetadataKey + "`, never shown in `metadata`), and the secret of the name " +
+			"is recorded only when it carries this create's token. A secret that already had the name is never taken " +
+			"over: the apply fails naming it and how to import it.",
 		Attributes: map[string]schema.Attribute{
 			"id":        computedString("Same as `secret_id`.", stable),
 			"secret_id": computedString("ID of the secret (`sec_…`).", stable),
@@ -106,8 +111,13 @@ func (r *secretResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"metadata": schema.MapAttribute{
-				MarkdownDescription: "Your metadata of the secret: at most 32 entries, keys up to 128 bytes, values up " +
-					"to 1024 bytes, 8192 bytes of keys and values in all. A change stores a new version (E2B updates metadata together with the value).",
+				MarkdownDescription: fmt.Sprintf("Your metadata of the secret: at most %d entries, keys up to %d bytes, values up "+
+					"to %d bytes, %d bytes of keys and values in all. These are E2B's limits less what the provider's create token "+
+					"takes: the create stores the key `%s` with a random value in the metadata, by which it recognises its "+
+					"secret when E2B's answer is lost; the key is never shown here, and the next change drops it. A change "+
+					"stores a new version (E2B updates metadata together with the value).",
+					e2b.SecretMetadataUserEntries, e2b.SecretMetadataMaxKeyBytes, e2b.SecretMetadataMaxValueBytes,
+					e2b.SecretMetadataUserMaxBytes, e2b.IdempotencyMetadataKey),
 				Optional:    true,
 				ElementType: types.StringType,
 				Validators:  []validator.Map{secretMetadataValidator{}},
@@ -163,8 +173,9 @@ func (r *secretResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 type secretMetadataValidator struct{}
 
 func (secretMetadataValidator) Description(context.Context) string {
-	return fmt.Sprintf("at most %d entries, keys up to %d bytes, values up to %d bytes, %d bytes in all",
-		e2b.SecretMetadataMaxEntries, e2b.SecretMetadataMaxKeyBytes, e2b.SecretMetadataMaxValueBytes, e2b.SecretMetadataMaxBytes)
+	return fmt.Sprintf("at most %d entries, keys up to %d bytes, values up to %d bytes, %d bytes in all, no key %s",
+		e2b.SecretMetadataUserEntries, e2b.SecretMetadataMaxKeyBytes, e2b.SecretMetadataMaxValueBytes,
+		e2b.SecretMetadataUserMaxBytes, e2b.IdempotencyMetadataKey)
 }
 
 func (v secretMetadataValidator) MarkdownDescription(ctx context.Context) string {
@@ -225,8 +236,7 @@ func (r *secretResource) Create(ctx context.Context, req resource.CreateRequest,
 	meta, d := stringMapFrom(ctx, plan.Metadata)
 	resp.Diagnostics.Append(d...)
 	s, err := client.CreateSecret(ctx, plan.Name.ValueString(), value, meta)
-	if err != nil {
-		addClientAttributeError(&resp.Diagnostics, path.Root("name"), "Could not create secret "+plan.Name.ValueString(), err)
+	if !secretCreate.settled(&resp.Diagnostics, "Could not create secret "+plan.Name.ValueString(), err) {
 		return
 	}
 	plan.apply(s)
@@ -296,6 +306,9 @@ func (r *secretResource) Delete(ctx context.Context, req resource.DeleteRequest,
 		addClientError(&resp.Diagnostics, "Could not delete secret "+state.Name.ValueString(), err)
 	}
 }
+
+// secretCreate says how a secret is named and imported, for lost creates.
+var secretCreate = keptCreate{kind: "secret", attr: path.Root("name"), importID: func(id string) string { return id }}
 
 // ImportState accepts the secret's ID or its name. The value cannot be
 // imported: the next apply with a value_version stores it as a new version.

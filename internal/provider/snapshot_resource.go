@@ -56,7 +56,14 @@ func (r *snapshotResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 			"the snapshot's `snapshot_id` starts with the snapshot's files. Each resource owns exactly its own snapshot: " +
 			"snapshots that share a `name` are builds of one template, each under a tag of its own, and destroying one " +
 			"deletes only its build's tag (and the template once no other snapshot is left on it). Changing an input " +
-			"takes a new snapshot; destroying deletes it (E2B refuses while sandboxes started from it still exist).",
+			"takes a new snapshot; destroying deletes it (E2B refuses while sandboxes started from it still exist).\n\n" +
+			"**When E2B's answer to the create is lost** (a gateway's error, a cut connection, an interrupted run), " +
+			"the provider looks among the sandbox's snapshots for up to 75 seconds (E2B ends every request after 70) " +
+			"before it snapshots again. A named snapshot is recognised exactly, by its tag of its own. An unnamed one " +
+			"has no mark a client can set: the provider lists the sandbox's snapshots before taking it and records " +
+			"the one new unnamed snapshot; when several appeared (unnamed snapshots of the same sandbox taken at the " +
+			"same moment, by this configuration or anyone) it fails naming them, since E2B's API cannot tell which " +
+			"is this run's.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "Same as `snapshot_id`.",
@@ -140,13 +147,13 @@ func (r *snapshotResource) Create(ctx context.Context, req resource.CreateReques
 	}
 	sandboxID := plan.SandboxID.ValueString()
 	snap, err := client.CreateSnapshot(ctx, sandboxID, plan.Name.ValueString())
-	if err != nil {
-		if e2b.IsNotFound(err) {
-			resp.Diagnostics.AddAttributeError(path.Root("sandbox_id"), "Could not snapshot sandbox",
-				fmt.Sprintf("Sandbox %q was not found or is paused; only a running sandbox can be snapshotted.\n\n%s", sandboxID, err))
-			return
-		}
-		addClientError(&resp.Diagnostics, "Could not snapshot sandbox "+sandboxID, err)
+	if e2b.IsNotFound(err) {
+		resp.Diagnostics.AddAttributeError(path.Root("sandbox_id"), "Could not snapshot sandbox",
+			fmt.Sprintf("Sandbox %q was not found or is paused; only a running sandbox can be snapshotted.\n\n%s", sandboxID, err))
+		return
+	}
+	snapshotCreate := keptCreate{kind: "snapshot", attr: path.Empty(), importID: func(id string) string { return sandboxID + ":" + id }}
+	if !snapshotCreate.settled(&resp.Diagnostics, "Could not snapshot sandbox "+sandboxID, err) {
 		return
 	}
 	plan.apply(*snap)

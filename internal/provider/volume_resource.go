@@ -49,7 +49,13 @@ func (r *volumeResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 		MarkdownDescription: "A team volume: persistent storage that outlives sandboxes. Mount it with " +
 			"`e2b_sandbox.volume_mounts`; every sandbox that mounts it sees the same files. Changing `name` " +
 			"replaces the volume (and its files). Destroying it fails while a running or paused sandbox still " +
-			"mounts it.",
+			"mounts it.\n\n" +
+			"**When E2B's answer to the create is lost** (a gateway's error, a cut connection, an interrupted run), " +
+			"the provider looks the name up (E2B keeps volume names unique in a team) and records the volume only " +
+			"when it was not among the team's volumes listed just before the create. A volume that already had the " +
+			"name is never taken over: the apply fails naming it and how to import it. E2B's API gives a volume no " +
+			"mark of who made it, so a volume of the same name that someone else makes at the same moment as a lost " +
+			"create cannot be told apart from the provider's.",
 		Attributes: map[string]schema.Attribute{
 			"id":        computedString("Same as `volume_id`.", stable),
 			"volume_id": computedString("ID of the volume.", stable),
@@ -91,8 +97,7 @@ func (r *volumeResource) Create(ctx context.Context, req resource.CreateRequest,
 		return
 	}
 	v, err := client.CreateVolume(ctx, plan.Name.ValueString())
-	if err != nil {
-		addClientAttributeError(&resp.Diagnostics, path.Root("name"), "Could not create volume "+plan.Name.ValueString(), err)
+	if !volumeCreate.settled(&resp.Diagnostics, "Could not create volume "+plan.Name.ValueString(), err) {
 		return
 	}
 	plan.apply(v)
@@ -168,6 +173,9 @@ func (r *volumeResource) Delete(ctx context.Context, req resource.DeleteRequest,
 		addClientError(&resp.Diagnostics, "Could not delete volume "+id, err)
 	}
 }
+
+// volumeCreate says how a volume is named and imported, for lost creates.
+var volumeCreate = keptCreate{kind: "volume", attr: path.Root("name"), importID: func(id string) string { return id }}
 
 // ImportState accepts the volume's ID or its name.
 func (r *volumeResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

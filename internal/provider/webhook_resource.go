@@ -58,7 +58,15 @@ func (r *webhookResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			"`url`, signed with the signature secret (header `e2b-signature`: unpadded base64 of " +
 			"`sha256(secret + body)`), and retries a failed delivery up to 3 times, 10 seconds apart. The secret " +
 			"is write-only (`signature_secret` with `signature_secret_version`) or, on Terraform and OpenTofu " +
-			"versions without write-only attributes, `sensitive_signature_secret`. Everything changes in place.",
+			"versions without write-only attributes, `sensitive_signature_secret`. Everything changes in place.\n\n" +
+			"**When E2B's answer to the create is lost** (a gateway's error, a cut connection, an interrupted run): " +
+			"E2B's webhooks have no unique name and nothing a client can mark them with, so the provider lists the " +
+			"team's webhooks before registering one. Afterwards it records the one new webhook with this name, `url`, " +
+			"`events` and `enabled`, and never one that existed before. When several new webhooks share the name and " +
+			"URL it cannot tell which is this run's and fails naming them (import the one to keep, delete the " +
+			"others). It waits up to 75 seconds (E2B ends every request after 70) before it concludes that the create " +
+			"made nothing and registers again. A webhook identical in all four that someone else registers at the " +
+			"same moment as a lost create cannot be told apart from the provider's.",
 		Attributes: map[string]schema.Attribute{
 			"id": computedString("ID of the webhook.", stable),
 			"name": schema.StringAttribute{
@@ -168,8 +176,7 @@ func (r *webhookResource) Create(ctx context.Context, req resource.CreateRequest
 		return
 	}
 	wh, err := client.CreateWebhook(ctx, in)
-	if err != nil {
-		addClientError(&resp.Diagnostics, "Could not register webhook", err)
+	if !webhookCreate.settled(&resp.Diagnostics, "Could not register webhook", err) {
 		return
 	}
 	plan.apply(wh)
@@ -235,6 +242,9 @@ func (r *webhookResource) Delete(ctx context.Context, req resource.DeleteRequest
 		addClientError(&resp.Diagnostics, "Could not delete webhook "+state.ID.ValueString(), err)
 	}
 }
+
+// webhookCreate says how a webhook is imported, for lost creates.
+var webhookCreate = keptCreate{kind: "webhook", attr: path.Empty(), importID: func(id string) string { return id }}
 
 // ImportState takes the webhook ID. The secret cannot be read back: give it
 // in the configuration; the next apply with a secret version sends it.
