@@ -236,7 +236,7 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, ter
 	if killed { // the sandbox went away while this command started
 		killGroup(cmd.Process.Pid, p.start, sigKill)
 	}
-	pt.sb.addLog("info", "Process started", map[string]string{"pid": fmt.Sprint(p.pid), "cmd": cfg.Cmd})
+	pt.sb.addLog("info", "Process started", map[string]string{"logger": processLogger, "pid": fmt.Sprint(p.pid), "cmd": cfg.Cmd})
 	go p.run(pt, pio.out, pio.errOut)
 	return p, sub, nil
 }
