@@ -65,8 +65,11 @@ fi
 export CONFORMANCE_EXPECT_NAMESPACES
 # A private TMPDIR shows whether the emulator removes its data on shutdown.
 mkdir -p "$work/tmp"
+# The template scenario builds fromImage('ubuntu:22.04'), which the emulator has
+# no image of: it may build that one on the host's root; any other missing image
+# fails its build (the scenario checks that too).
 TMPDIR="$work/tmp" "$bin_dir/e2b-emulator" -addr 127.0.0.1:0 -isolation "$isolation" -env-file "$env_file" \
-  >"$work/emulator.stdout" 2>"$work/emulator.log" &
+  -host-root-images ubuntu:22.04 >"$work/emulator.stdout" 2>"$work/emulator.log" &
 emulator_pid=$!
 for _ in $(seq 1 300); do
   [ -s "$env_file" ] && break

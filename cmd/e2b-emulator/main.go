@@ -60,6 +60,7 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 		dataDir      = fs.String("data-dir", "", "directory for sandbox files (default: a temporary directory removed on exit)")
 		isolation    = fs.String("isolation", "auto", `"auto" (each sandbox its own root filesystem, an overlay in its own mount namespace, where Linux allows it), "userns" (the same, always through a user namespace) or "none"`)
 		imageStore   = fs.String("image-store", "", "directory of root filesystems (directories or tar archives) named after images, for fromImage template builds")
+		hostRoot     = fs.String("host-root-images", "", "comma-separated images (\"*\" for any) that build on the host's root filesystem when -image-store lacks them; any other missing image fails its build")
 		readyTimeout = fs.Duration("ready-timeout", 60*time.Second, "how long a template's ready command may take, in its build and in each sandbox created from it")
 		quiet        = fs.Bool("quiet", false, "do not log to stderr, and keep the API key off stdout (it goes only to -env-file)")
 		adminToken   = fs.String("admin-token", "", "require \"Authorization: Bearer <token>\" on the admin API (/_emulator/*)")
@@ -80,7 +81,7 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 	}
 	srv, err := emulator.Start(emulator.Options{
 		Addr: *addr, EnvdAddr: *envdAddr, APIKey: *apiKey, MaxLifetime: *maxLifetime,
-		DataDir: *dataDir, Isolation: *isolation, ImageStore: *imageStore, ReadyTimeout: *readyTimeout,
+		DataDir: *dataDir, Isolation: *isolation, ImageStore: *imageStore, HostRootImages: splitList(*hostRoot), ReadyTimeout: *readyTimeout,
 		AdminToken: *adminToken, StreamIdleTimeout: *idle, Logf: logf,
 	})
 	if err != nil {
@@ -113,6 +114,17 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 	<-stop
 	logf("e2b-emulator: shutting down")
 	return srv.Close()
+}
+
+// splitList reads a comma-separated flag value, dropping empty items.
+func splitList(v string) []string {
+	var out []string
+	for _, item := range strings.Split(v, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
 }
 
 // parseSeed reads "name[:builds]".
