@@ -105,13 +105,16 @@ func newRPCError(code, format string, args ...any) *rpcError {
 }
 
 // buildEnv is envd's order: PATH, HOME, USER, LOGNAME, the egress proxy,
-// sandbox envs, request envs.
+// the sandbox's identity (sandbox_identity.go), sandbox envs, request envs.
 func (pt *processTable) buildEnv(reqEnvs map[string]string, home string) []string {
 	env := map[string]string{"PATH": defaultPath, "HOME": home, "USER": "user", "LOGNAME": "user"}
 	if !pt.sb.srv.isolate {
 		env["TMPDIR"] = pt.sb.tmpDir()
 	}
 	for k, v := range pt.sb.srv.proxyEnv() {
+		env[k] = v
+	}
+	for k, v := range pt.sb.identityEnv() {
 		env[k] = v
 	}
 	pt.sb.srv.mu.Lock()

@@ -36,7 +36,7 @@ func (s *Server) imageBase(root string) (*baseRoot, error) {
 		return b, nil
 	}
 	skel := filepath.Join(s.dataDir, "base", "image-"+hashKeys(root)[:16])
-	if err := prepareImageBase(skel); err != nil {
+	if err := prepareImageBase(skel, root); err != nil {
 		return nil, err
 	}
 	b := &baseRoot{key: root, skeleton: skel, image: root}
