@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs E2B's official JavaScript SDK (e2b 2.51.0, then 2.50.0) against the
-# local emulator command and prints a closing "N passed, N failed" line.
+# Runs E2B's official JavaScript SDK (e2b 2.51.0, then 2.50.0) and E2B's CLI
+# (@e2b/cli 2.19.0) against the local emulator command and prints a closing
+# "N passed, N failed" line.
 # Needs only Go, Node 20+ and npm. Exits non-zero on any failure.
 #
 # Usage: bash conformance/run.sh [sdk-module ...]   (default: e2b e2b-2-50)
@@ -15,6 +16,7 @@ bin_dir="$repo/.cache/bin"
 
 # module -> the exact version package.json pins for it.
 declare -A sdk_versions=([e2b]=2.51.0 [e2b-2-50]=2.50.0)
+cli_version=2.19.0 # @e2b/cli, as package.json pins it
 modules=("$@")
 [ ${#modules[@]} -gt 0 ] || modules=(e2b e2b-2-50)
 
@@ -65,8 +67,11 @@ fi
 export CONFORMANCE_EXPECT_NAMESPACES
 # A private TMPDIR shows whether the emulator removes its data on shutdown.
 mkdir -p "$work/tmp"
+# The template scenario builds fromImage('ubuntu:22.04'), which the emulator has
+# no image of: it may build that one on the host's root; any other missing image
+# fails its build (the scenario checks that too).
 TMPDIR="$work/tmp" "$bin_dir/e2b-emulator" -addr 127.0.0.1:0 -isolation "$isolation" -env-file "$env_file" \
-  >"$work/emulator.stdout" 2>"$work/emulator.log" &
+  -host-root-images ubuntu:22.04 >"$work/emulator.stdout" 2>"$work/emulator.log" &
 emulator_pid=$!
 for _ in $(seq 1 300); do
   [ -s "$env_file" ] && break
@@ -119,6 +124,7 @@ for module in "${modules[@]}"; do
   [ -n "$version" ] || fail_setup "unknown SDK module $module (known: ${!sdk_versions[*]})"
   run_counted "$here/scenario.mjs" "$module" "$version"
   run_counted "$here/team-objects.mjs" "$module" "$version"
+  run_counted "$here/env-vars.mjs" "$module" "$version"
   run_counted "$here/wire-check.mjs" "$version"
 done
 # Template builds with the current SDK (its Template API is what the provider
@@ -126,6 +132,10 @@ done
 for module in "${modules[@]}"; do
   if [ "$module" = e2b ]; then
     run_counted "$here/template-scenario.mjs" "$module" "${sdk_versions[$module]}"
+    # E2B's CLI, as a user runs it (it uses the current SDK).
+    cli_started=$SECONDS
+    run_counted "$here/cli-scenario.mjs" "$cli_version"
+    echo "conformance: the CLI scenario took $((SECONDS - cli_started)) s"
   fi
 done
 

@@ -58,6 +58,7 @@ const names = {
   main: `conf-tpl-${runId}`,
   image: `conf-img-${runId}`,
   fails: `conf-fail-${runId}`,
+  missing: `conf-missing-${runId}`,
 };
 const sandboxes = [];
 
@@ -167,6 +168,17 @@ await r.step(
     assert.ok(img.info.buildId);
     const { out } = await sandboxRun(names.image, 'cat /home/user/img.txt');
     assert.match(out, /from-image/);
+  },
+  { timeoutMs: BUILD_MS },
+);
+
+await r.step(
+  'template: fromImage of an image nobody has fails the build with BuildError naming it',
+  async () => {
+    const image = `e2b-conformance-missing/none:${runId}`;
+    const err = await rejects(Template.build(Template().fromImage(image).runCmd('echo never'), names.missing), 'a build from a missing image');
+    assert.ok(err instanceof BuildError, `want BuildError, got ${err?.name}: ${err?.message}`);
+    assert.ok(err.message.includes(image), `the error does not name the image: ${err.message}`);
   },
   { timeoutMs: BUILD_MS },
 );

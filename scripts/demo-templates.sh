@@ -20,6 +20,7 @@ mkdir -p "$work"
 cp -r "$ROOT/examples/template-pipeline/." "$work/"
 
 step "templates: $name apply: build from the Dockerfile, smoke-test the build in a sandbox, tag it prod"
+echo "(the emulator has no ubuntu:22.04 image: demo.sh lets it build on this machine's root filesystem, -host-root-images)"
 tf apply -auto-approve | grep -E 'Creating|Creation complete|Apply complete|Error|Warning|│' || true
 tf output
 first_build="$(tf output -raw build_id)"

@@ -48,7 +48,10 @@ export TF_CLI_CONFIG_FILE="$work/dev.tfrc"
 export TF_IN_AUTOMATION=1 # no "run tofu apply next" hints
 trap stop_emulator EXIT
 trap 'exit 130' INT TERM
-start_emulator "$work"
+# examples/template-pipeline builds FROM ubuntu:22.04, which the emulator has no
+# image of: it may build on this machine's root filesystem instead (and says so
+# in the build log). Any other missing image would fail its build.
+start_emulator "$work" -host-root-images ubuntu:22.04
 echo "E2B_API_URL=$E2B_API_URL  E2B_SANDBOX_URL=$E2B_SANDBOX_URL  (API key in ${work#"$ROOT"/}/emulator.env)"
 
 run() { (cd "$work" && "$cli" "$1" -no-color "${@:2}") 2>&1 | sed '/Provider development overrides are in effect/,/^releases\.$/d'; return "${PIPESTATUS[0]}"; }

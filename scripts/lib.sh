@@ -94,15 +94,15 @@ spec_env() {
   fi
 }
 
-# start_emulator DIR: build and start the emulator on a random local port (log in
-# DIR/emulator.log) and export the E2B_* variables it writes to DIR/emulator.env.
-# Callers trap EXIT to stop_emulator.
+# start_emulator DIR [FLAG...]: build and start the emulator on a random local port
+# (log in DIR/emulator.log), with any extra emulator flags, and export the E2B_*
+# variables it writes to DIR/emulator.env. Callers trap EXIT to stop_emulator.
 EMULATOR_PID=""
 start_emulator() {
   local dir=$1
   go build -C "$ROOT" -o "$EMULATOR_BIN" ./cmd/e2b-emulator
   rm -f "$dir/emulator.env"
-  "$EMULATOR_BIN" -addr 127.0.0.1:0 -env-file "$dir/emulator.env" >"$dir/emulator.log" 2>&1 &
+  "$EMULATOR_BIN" -addr 127.0.0.1:0 -env-file "$dir/emulator.env" "${@:2}" >"$dir/emulator.log" 2>&1 &
   EMULATOR_PID=$!
   for _ in $(seq 1 300); do
     [ -s "$dir/emulator.env" ] && break

@@ -5,6 +5,10 @@
 //	E2B_SANDBOX_URL=http://127.0.0.1:PORT
 //	E2B_API_KEY=e2b_...
 //
+// With -quiet the API key is not printed (stdout ends up in CI logs): it goes
+// only to the -env-file, and -quiet without -env-file or -api-key is refused,
+// since the key would then be known to nobody.
+//
 // It serves until SIGINT or SIGTERM and then kills every sandbox process.
 // It is a test double, not a security boundary: commands run on the host.
 package main
@@ -56,8 +60,9 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 		dataDir      = fs.String("data-dir", "", "directory for sandbox files (default: a temporary directory removed on exit)")
 		isolation    = fs.String("isolation", "auto", `"auto" (each sandbox its own root filesystem, an overlay in its own mount namespace, where Linux allows it), "userns" (the same, always through a user namespace) or "none"`)
 		imageStore   = fs.String("image-store", "", "directory of root filesystems (directories or tar archives) named after images, for fromImage template builds")
+		hostRoot     = fs.String("host-root-images", "", "comma-separated images (\"*\" for any) that build on the host's root filesystem when -image-store lacks them; any other missing image fails its build")
 		readyTimeout = fs.Duration("ready-timeout", 60*time.Second, "how long a template's ready command may take, in its build and in each sandbox created from it")
-		quiet        = fs.Bool("quiet", false, "do not log to stderr")
+		quiet        = fs.Bool("quiet", false, "do not log to stderr, and keep the API key off stdout (it goes only to -env-file)")
 		adminToken   = fs.String("admin-token", "", "require \"Authorization: Bearer <token>\" on the admin API (/_emulator/*)")
 		idle         = fs.Duration("stream-idle-timeout", 2*time.Minute, "cut a request whose peer neither reads nor sends for this long")
 		seeds        seedFlags
@@ -66,6 +71,9 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if *quiet && *envFile == "" && *apiKey == "" {
+		return errors.New("-quiet keeps the API key off stdout: give -env-file FILE to receive it, or choose it with -api-key")
+	}
 	logger := log.New(stderr, "", log.LstdFlags)
 	logf := logger.Printf
 	if *quiet {
@@ -73,7 +81,7 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 	}
 	srv, err := emulator.Start(emulator.Options{
 		Addr: *addr, EnvdAddr: *envdAddr, APIKey: *apiKey, MaxLifetime: *maxLifetime,
-		DataDir: *dataDir, Isolation: *isolation, ImageStore: *imageStore, ReadyTimeout: *readyTimeout,
+		DataDir: *dataDir, Isolation: *isolation, ImageStore: *imageStore, HostRootImages: splitList(*hostRoot), ReadyTimeout: *readyTimeout,
 		AdminToken: *adminToken, StreamIdleTimeout: *idle, Logf: logf,
 	})
 	if err != nil {
@@ -87,20 +95,36 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 		}
 		srv.SeedTemplate(seed)
 	}
-	env := fmt.Sprintf("E2B_API_URL=%s\nE2B_SANDBOX_URL=%s\nE2B_API_KEY=%s\n", srv.APIURL(), srv.SandboxURL(), srv.APIKey())
+	urls := fmt.Sprintf("E2B_API_URL=%s\nE2B_SANDBOX_URL=%s\n", srv.APIURL(), srv.SandboxURL())
+	keyLine := "E2B_API_KEY=" + srv.APIKey() + "\n"
 	if *envFile != "" {
-		if err := writeAtomically(*envFile, env); err != nil {
+		if err := writeAtomically(*envFile, urls+keyLine); err != nil {
 			_ = srv.Close()
 			return err
 		}
 	}
-	if _, err := io.WriteString(stdout, env); err != nil {
+	printed := urls + keyLine
+	if *quiet {
+		printed = urls
+	}
+	if _, err := io.WriteString(stdout, printed); err != nil {
 		_ = srv.Close()
 		return err
 	}
 	<-stop
 	logf("e2b-emulator: shutting down")
 	return srv.Close()
+}
+
+// splitList reads a comma-separated flag value, dropping empty items.
+func splitList(v string) []string {
+	var out []string
+	for _, item := range strings.Split(v, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
 }
 
 // parseSeed reads "name[:builds]".

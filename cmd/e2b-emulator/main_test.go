@@ -21,7 +21,7 @@ func TestRunPrintsEnvAndServesUntilSignalled(t *testing.T) {
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- run([]string{"-env-file", envFile, "-data-dir", dataDir, "-quiet", "-seed-template", "tpl:3"}, pw, io.Discard, stop)
+		done <- run([]string{"-env-file", envFile, "-data-dir", dataDir, "-seed-template", "tpl:3"}, pw, io.Discard, stop)
 		_ = pw.Close()
 	}()
 	env := map[string]string{}

@@ -23,6 +23,9 @@ func (sb *sandbox) boot() error {
 		return err
 	}
 	sb.showBootID()
+	if err := sb.writeRunInfo(); err != nil {
+		return err
+	}
 	return sb.makeRootHome()
 }
 

@@ -165,7 +165,7 @@ func (s *Server) handleLogsV1(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		entries = append(entries, logEntryJSON{Timestamp: e.at, Level: e.level, Message: e.message, Fields: e.fields})
-		logs = append(logs, logLineJSON{Timestamp: e.at, Line: e.message})
+		logs = append(logs, logLineJSON{Timestamp: e.at, Line: e.rawLine()})
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"logs": logs, "logEntries": entries})
 }

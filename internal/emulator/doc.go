@@ -80,9 +80,13 @@
 // it is a copy of the build sandbox's directories. fromImage looks the name
 // up in Options.ImageStore (a directory of root filesystems or tar archives
 // per name, see findImage); a found image replaces the host base root
-// (under the same skeleton directories), an unknown one builds on the host
-// base root and says so in the build log; the build records the name
-// either way. With a DataDir of the caller's, templates, builds, tags and
+// (under the same skeleton directories). E2B's base image (e2bdev/base) is
+// the host base root, as the base template is. Any other image the store
+// lacks (or any image at all without private roots) fails the build at its
+// base step with a reason naming the image, -image-store and
+// -host-root-images, unless Options.HostRootImages names it (or holds "*"):
+// then it builds on the host base root, with a warning in the build log.
+// The build records the name either way. With a DataDir of the caller's, templates, builds, tags and
 // the step cache are saved in DataDir/templates/state.json and restored by
 // the next start, so killing the emulator loses no finished build.
 //
@@ -133,7 +137,9 @@
 // "local-team/<name>" with its tags (default when none). Starting it runs the
 // build in the background, in a sandbox of its own: the base (fromTemplate:
 // any built template or snapshot, by name, name:tag or name:buildID;
-// fromImage: the base root filesystem, with a build-log line saying so),
+// fromImage: an image from the store, or the base root filesystem for
+// E2B's base image or an image HostRootImages names, with a build-log line
+// saying which; any other image fails the build),
 // then the steps in order: RUN (bash -l, in the workdir, with the ENV
 // values), COPY from the uploaded archive, ENV (values expanded like E2B's
 // envsubst), WORKDIR, USER; then startCmd, waiting for readyCmd
@@ -204,6 +210,40 @@
 // volumes again, a sandbox started from a snapshot only those its create asks
 // for.
 //
+// # Sandbox identity and logs
+//
+// Commands get E2B_SANDBOX=true, E2B_SANDBOX_ID, E2B_TEMPLATE_ID and
+// E2B_TEAM_ID, as envd gives them, and each boot writes the same values to
+// /run/e2b/.<NAME> (sandbox_identity.go). Sandbox log lines (creation,
+// lifecycle, processes) are kept as E2B keeps them: the legacy
+// GET /sandboxes/{id}/logs answers each "line" as a flat JSON object of
+// level, logger ("process" for process events, a guess from E2B's log
+// mapping; "emulator" otherwise), message and the fields, which E2B's CLI
+// parses; logEntries and the v2 route carry the same entries structured.
+//
+// # Network
+//
+// Sandboxes share the host's network namespace (only mount namespaces
+// separate them). So a port a sandbox listens on is the host's port: two
+// sandboxes, a sandbox and a template build's start command (a rebuild
+// while a sandbox from the previous build still runs it), or a sandbox and
+// the host cannot listen on the same one; the second fails with "Address
+// already in use". localhost in a sandbox is the host's, every sandbox can
+// reach every other's ports and the host's, and a server bound to 0.0.0.0
+// is reachable on the host's interfaces. The host reaches a sandbox's
+// server at 127.0.0.1:<port> directly; the emulator has no proxy for
+// <port>-<sandbox id>.<domain> hosts (envd requests naming another port
+// than 49983 answer E2B's 502 "port is not open"). Egress is the host's;
+// allowInternetAccess and the network rules are validated and stored, not
+// enforced. A network namespace per sandbox would give each its own ports,
+// but internet access from it would need either changes to the host's
+// network (a veth pair, forwarding and NAT rules) or a user-space stack
+// (slirp4netns, pasta), and clients that ignore the egress proxy variables
+// would lose the network; so the emulator does not make one. Give servers
+// that tests run side by side their port through an env var, and kill a
+// sandbox holding a port before rebuilding a template whose start command
+// needs it.
+//
 // # Secrets and egress
 //
 // /secrets and /secrets/{id} (ID or canonical lower-case name) keep secrets
@@ -258,8 +298,14 @@
 // ID is E2B's ("rki5dems9wqfm4r03t7g", alias "base"); snapshots live in the
 // team namespace "local-team". Commands run as the emulator's user whatever
 // user the request, a template's USER step or a RUN step names (HOME stays
-// /home/user; USER and LOGNAME follow the step), and there is no sudo unless
-// the host has one; COPY does not chown to the step's user. Without mount
+// /home/user; USER and LOGNAME follow the step); COPY does not chown to
+// the step's user. sudo is a stand-in (sudo_shim.go) in sandboxes with a
+// private root: it takes sudo's options (-E, --preserve-env, -u, -i, -s,
+// -H, VAR=value...) and sets the environment sudo would for the target
+// user, then runs the command as the emulator's user, so it cannot change
+// `id -u` or file ownership; it hides a host's or image's sudo (which would
+// really switch users) but not one a template step installs. The shared
+// layout has no sudo unless the host has one. Without mount
 // namespaces commands read the host's boot ID. An overlay mount takes at
 // most about 100 layers, which bounds how deep templates may stack.
 package emulator

@@ -1,6 +1,9 @@
 package emulator
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 const (
 	sampleInterval = 5 * time.Second
@@ -8,6 +11,14 @@ const (
 	maxLogEntries  = 5000
 	memTotalBytes  = int64(defaultMemoryMB) << 20
 	diskTotalBytes = int64(defaultDiskMB) << 20
+)
+
+// Loggers name a log line's source, as E2B's lines do: envd's process
+// service for process events (E2B's CLI filters on it with --loggers),
+// the emulator for the rest.
+const (
+	processLogger = "process"
+	defaultLogger = "emulator"
 )
 
 type logEntry struct {
@@ -27,7 +38,7 @@ type metricSample struct {
 }
 
 func (sb *sandbox) addLog(level, msg string, fields map[string]string) {
-	f := map[string]string{"sandboxID": sb.id, "logger": "emulator"}
+	f := map[string]string{"sandboxID": sb.id, "logger": defaultLogger}
 	for k, v := range fields {
 		f[k] = v
 	}
@@ -41,6 +52,20 @@ func (sb *sandbox) addLog(level, msg string, fields map[string]string) {
 	if len(sb.logs) > maxLogEntries {
 		sb.logs = sb.logs[len(sb.logs)-maxLogEntries:]
 	}
+}
+
+// rawLine is the entry as E2B stores it and the legacy logs route answers it
+// in "line": one flat JSON object holding level, logger, message and the
+// fields (E2B's API derives logEntries from these lines, and E2B's CLI parses
+// every line as such an object).
+func (e logEntry) rawLine() string {
+	obj := make(map[string]string, len(e.fields)+2)
+	for k, v := range e.fields {
+		obj[k] = v
+	}
+	obj["level"], obj["message"] = e.level, e.message
+	data, _ := json.Marshal(obj) // a map of strings always marshals
+	return string(data)
 }
 
 func (sb *sandbox) logsCopy() []logEntry {

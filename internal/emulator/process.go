@@ -105,13 +105,16 @@ func newRPCError(code, format string, args ...any) *rpcError {
 }
 
 // buildEnv is envd's order: PATH, HOME, USER, LOGNAME, the egress proxy,
-// sandbox envs, request envs.
+// the sandbox's identity (sandbox_identity.go), sandbox envs, request envs.
 func (pt *processTable) buildEnv(reqEnvs map[string]string, home string) []string {
 	env := map[string]string{"PATH": defaultPath, "HOME": home, "USER": "user", "LOGNAME": "user"}
 	if !pt.sb.srv.isolate {
 		env["TMPDIR"] = pt.sb.tmpDir()
 	}
 	for k, v := range pt.sb.srv.proxyEnv() {
+		env[k] = v
+	}
+	for k, v := range pt.sb.identityEnv() {
 		env[k] = v
 	}
 	pt.sb.srv.mu.Lock()
@@ -236,7 +239,7 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, ter
 	if killed { // the sandbox went away while this command started
 		killGroup(cmd.Process.Pid, p.start, sigKill)
 	}
-	pt.sb.addLog("info", "Process started", map[string]string{"pid": fmt.Sprint(p.pid), "cmd": cfg.Cmd})
+	pt.sb.addLog("info", "Process started", map[string]string{"logger": processLogger, "pid": fmt.Sprint(p.pid), "cmd": cfg.Cmd})
 	go p.run(pt, pio.out, pio.errOut)
 	return p, sub, nil
 }

@@ -23,7 +23,8 @@ import (
 // /root, /run, mount points, the host's top-level symlinks such as
 // /bin -> usr/bin, an /etc overlay adding the "user" account) plus, for each
 // of the host's /usr, /etc, /opt, /var and /srv, a nested overlay whose
-// lowest layer is the host directory itself, read-only. Writes always land
+// lowest layer is the host directory itself, read-only (with the skeleton's
+// /etc and /usr, which adds the sudo shim, just over it). Writes always land
 // in the sandbox's upper directory under DataDir. /proc, /dev and /sys are
 // the host's, bind-mounted. Commands enter the namespace with nsenter and
 // chroot into the root; the emulator reaches the same files through
@@ -87,6 +88,9 @@ func prepareHostBase(dir string) error {
 	if err := makeFreshDirs(dir); err != nil {
 		return err
 	}
+	if err := writeSudoShim(dir); err != nil {
+		return err
+	}
 	return writeEtcOverrides(filepath.Join(dir, "etc"))
 }
 
@@ -144,10 +148,20 @@ func hasEntry(table, name string) bool {
 	return false
 }
 
-// prepareImageBase writes the skeleton put over an image's root filesystem.
-func prepareImageBase(dir string) error {
+// prepareImageBase writes the skeleton put over an image's root filesystem
+// (image): fresh directories, hosts and resolv.conf, and the sudo shim where
+// the image's /usr/bin is a plain directory (a skeleton directory would hide
+// a link there).
+func prepareImageBase(dir, image string) error {
 	if err := makeFreshDirs(dir); err != nil {
 		return err
+	}
+	usr, errUsr := os.Lstat(filepath.Join(image, "usr"))
+	bin, errBin := os.Lstat(filepath.Join(image, "usr", "bin"))
+	if errUsr == nil && usr.IsDir() && errBin == nil && bin.IsDir() {
+		if err := writeSudoShim(dir); err != nil {
+			return err
+		}
 	}
 	etc := filepath.Join(dir, "etc")
 	if err := os.MkdirAll(etc, 0o755); err != nil {
@@ -203,7 +217,8 @@ func (r *sandboxRoot) mountScript(dataDir string) (string, error) {
 					ls = append(ls, relTo(dataDir, filepath.Join(l, d)))
 				}
 			}
-			if st, err := os.Lstat(filepath.Join(r.base.skeleton, d)); err == nil && st.IsDir() && d == "etc" {
+			// The skeleton's /etc (accounts) and /usr (the sudo shim) lie just over the host's.
+			if st, err := os.Lstat(filepath.Join(r.base.skeleton, d)); err == nil && st.IsDir() && (d == "etc" || d == "usr") {
 				ls = append(ls, relTo(dataDir, filepath.Join(r.base.skeleton, d)))
 			}
 			ls = append(ls, "/"+d)

@@ -11,7 +11,7 @@ var errNoRootfs = errors.New("private root filesystems need Linux")
 
 func findRootfsTools(bool) (*rootfsTools, error)               { return nil, errNoRootfs }
 func prepareHostBase(string) error                             { return errNoRootfs }
-func prepareImageBase(string) error                            { return errNoRootfs }
+func prepareImageBase(string, string) error                    { return errNoRootfs }
 func copyLayer(string, string, bool) error                     { return errNoRootfs }
 func (r *sandboxRoot) start(string) error                      { return errNoRootfs }
 func (r *sandboxRoot) stop()                                   {}

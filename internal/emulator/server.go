@@ -35,6 +35,10 @@ type Options struct {
 	// ImageStore is a directory of root filesystems (directories or tar
 	// archives) named after images, which fromImage builds start from.
 	ImageStore string
+	// HostRootImages names images (as fromImage or FROM writes them; "*"
+	// for any) that build on the host's base root filesystem when
+	// ImageStore lacks them. Any other missing image fails its build.
+	HostRootImages []string
 	// ReadyTimeout bounds a template's ready command, in its build and in
 	// every sandbox created from it; default 60s.
 	ReadyTimeout time.Duration

@@ -202,7 +202,7 @@ func TestMetricsAndLogs(t *testing.T) {
 		t.Fatalf("error-level logs %d %s", st, data)
 	}
 	st, data, _ = c.api("GET", "/sandboxes/"+sb.SandboxID+"/logs", nil)
-	if st != 200 || !strings.Contains(string(data), `"logEntries":[`) || !strings.Contains(string(data), `"line":"Sandbox created"`) {
+	if st != 200 || !strings.Contains(string(data), `"logEntries":[`) || !strings.Contains(string(data), `"line":"{`) {
 		t.Fatalf("legacy logs %d %s", st, data)
 	}
 }

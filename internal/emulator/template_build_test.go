@@ -224,7 +224,7 @@ func TestTemplateBuildRunsSteps(t *testing.T) {
 func TestTemplateBuildFailsWithReason(t *testing.T) {
 	t.Parallel()
 	v := spectest.New(t)
-	c := startTestServer(t, Options{})
+	c := startTestServer(t, Options{HostRootImages: []string{"ubuntu:22.04"}})
 	c.hc = &http.Client{Transport: v.Wrap(nil), Timeout: 60 * time.Second}
 	b := c.requestBuild(map[string]any{"name": "fails"})
 	c.startBuild(b, map[string]any{"fromImage": "ubuntu:22.04", "steps": []map[string]any{
@@ -244,7 +244,7 @@ func TestTemplateBuildFailsWithReason(t *testing.T) {
 		t.Fatalf("reason entries %+v", reason.LogEntries)
 	}
 	logs := logText(res.LogEntries)
-	if strings.Contains(logs, "never") || !strings.Contains(logs, "Image 'ubuntu:22.04' is not in the local image store") {
+	if strings.Contains(logs, "never") || !strings.Contains(logs, "image 'ubuntu:22.04' is not in the emulator's image store (the emulator runs without -image-store); building on the host's root filesystem instead") {
 		t.Fatalf("logs:\n%s", logs)
 	}
 	st, data, _ = c.api("POST", "/sandboxes", map[string]any{"templateID": "fails", "timeout": 60})

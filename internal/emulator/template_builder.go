@@ -142,7 +142,7 @@ func (j *buildJob) run() {
 }
 
 // base resolves the build's starting point: a built template (or snapshot),
-// or an image, which falls back to the base root filesystem.
+// or an image (resolveImage).
 func (j *buildJob) base() error {
 	req := j.req
 	switch {
@@ -157,20 +157,20 @@ func (j *buildJob) base() error {
 		j.state = buildState{hash: hashKeys("template", b.id), filesDir: b.filesDir, layers: b.layers, base: b.base, config: b.config.clone()}
 		j.log("info", "base", layerInfo(false, "base", "FROM TEMPLATE "+ref, j.state.hash))
 	default:
-		image := "e2bdev/base"
+		image := baseImageName
 		if req.FromImage != nil && *req.FromImage != "" {
 			image = *req.FromImage
 		}
 		j.s.mu.Lock()
 		j.b.fromImage = image
 		j.s.mu.Unlock()
-		key, note, err := j.s.resolveImage(image)
+		key, level, note, err := j.s.resolveImage(image)
 		if err != nil {
 			return failStep("base", "error preparing image '%s': %v", image, err)
 		}
 		j.state = buildState{hash: hashKeys("image", image, key), base: key, config: buildConfig{user: "user"}}
 		j.log("info", "base", layerInfo(false, "base", "FROM "+image, j.state.hash))
-		j.log("info", "base", note)
+		j.log(level, "base", note)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -12,7 +13,19 @@ import (
 // .tar.gz, .tgz) named after it: "ubuntu:22.04" is looked up as
 // "ubuntu:22.04" and "ubuntu_22.04" (a name without a tag also as
 // "<name>:latest"). Archives are unpacked once into DataDir/images.
-// Unknown names build on the base root filesystem, saying so in the log.
+//
+// E2B's base image (e2bdev/base, what the SDK's fromBaseImage and a build
+// without a base name) is the emulator's base root, as the base template
+// is. Any other image the store lacks fails the build naming the image,
+// unless Options.HostRootImages lists it (or holds "*"): then the build runs
+// on the host's base root and its log says so in a warning.
+
+// baseImageName is E2B's base image, which the emulator's base root stands in for.
+const baseImageName = "e2bdev/base"
+
+func isBaseImage(name string) bool {
+	return name == baseImageName || strings.HasPrefix(name, baseImageName+":")
+}
 
 // imageBase registers (once) the base root over an image's files.
 func (s *Server) imageBase(root string) (*baseRoot, error) {
@@ -23,7 +36,7 @@ func (s *Server) imageBase(root string) (*baseRoot, error) {
 		return b, nil
 	}
 	skel := filepath.Join(s.dataDir, "base", "image-"+hashKeys(root)[:16])
-	if err := prepareImageBase(skel); err != nil {
+	if err := prepareImageBase(skel, root); err != nil {
 		return nil, err
 	}
 	b := &baseRoot{key: root, skeleton: skel, image: root}
@@ -62,18 +75,30 @@ func (s *Server) findImage(name string) string {
 }
 
 // resolveImage gives the base root key for an image ("" = the host's base
-// root) and the build-log line that says which one the build uses.
-func (s *Server) resolveImage(name string) (key, note string, err error) {
+// root) and the build-log line (level and text) that says which one the
+// build uses; an image it cannot provide is an error naming it.
+func (s *Server) resolveImage(name string) (key, level, note string, err error) {
 	entry := s.findImage(name)
 	switch {
-	case entry == "":
-		return "", fmt.Sprintf("Image '%s' is not in the local image store; building on the base root filesystem", name), nil
-	case s.rootfs == nil:
-		return "", fmt.Sprintf("Image '%s' is in the local image store, but images need private root filesystems, which are unavailable; building on the base root filesystem", name), nil
+	case isBaseImage(name) && entry == "":
+		return "", "info", fmt.Sprintf("Image '%s' is E2B's base image: building on the emulator's base root filesystem", name), nil
+	case entry == "" || s.rootfs == nil:
+		why := fmt.Sprintf("image '%s' is not in the emulator's image store", name)
+		switch {
+		case entry != "":
+			why = fmt.Sprintf("image '%s' is in the emulator's image store, but images need private root filesystems, which are unavailable here (see the emulator's log)", name)
+		case s.opts.ImageStore == "":
+			why += " (the emulator runs without -image-store)"
+		}
+		if !s.hostRootAllowed(name) {
+			return "", "", "", fmt.Errorf("%s: give the emulator -image-store DIR holding a root filesystem (a directory or a .tar, .tar.gz or .tgz archive) named %s, or let it build on the host's root filesystem with -host-root-images %s",
+				why, imageCandidates(name)[1], name)
+		}
+		return "", "warn", fmt.Sprintf("Warning: %s; building on the host's root filesystem instead (-host-root-images), so the build does not see the image's files", why), nil
 	}
 	st, err := os.Stat(entry)
 	if err != nil {
-		return "", "", err
+		return "", "", "", err
 	}
 	root := entry
 	if !st.IsDir() {
@@ -82,7 +107,7 @@ func (s *Server) resolveImage(name string) (key, note string, err error) {
 			tmp := root + ".part-" + newID("", 6)
 			if err := extractArchive(entry, tmp); err != nil {
 				removeTree(tmp)
-				return "", "", fmt.Errorf("unpack %s: %w", filepath.Base(entry), err)
+				return "", "", "", fmt.Errorf("unpack %s: %w", filepath.Base(entry), err)
 			}
 			if err := os.Rename(tmp, root); err != nil && !os.IsExist(err) {
 				removeTree(tmp)
@@ -90,7 +115,13 @@ func (s *Server) resolveImage(name string) (key, note string, err error) {
 		}
 	}
 	if _, err := s.imageBase(root); err != nil {
-		return "", "", err
+		return "", "", "", err
 	}
-	return root, fmt.Sprintf("Using image '%s' from the local image store (%s)", name, filepath.Base(entry)), nil
+	return root, "info", fmt.Sprintf("Using image '%s' from the local image store (%s)", name, filepath.Base(entry)), nil
+}
+
+// hostRootAllowed tells whether Options.HostRootImages lets name build on
+// the host's base root.
+func (s *Server) hostRootAllowed(name string) bool {
+	return slices.Contains(s.opts.HostRootImages, "*") || slices.Contains(s.opts.HostRootImages, name)
 }

@@ -43,11 +43,17 @@ func testAccPreCheck(t *testing.T) {
 // need the emulator's controls (faults, expiry, counters, seeding) call it and skip in live mode.
 func newTestEmulator(t *testing.T) *emulator.Server {
 	t.Helper()
+	return newTestEmulatorWith(t, emulator.Options{})
+}
+
+// newTestEmulatorWith is newTestEmulator with options, e.g. the images a build may take from the host.
+func newTestEmulatorWith(t *testing.T, opts emulator.Options) *emulator.Server {
+	t.Helper()
 	testAccPreCheck(t) // A live run without a key fails here too, never skips.
 	if testAccLive() {
 		t.Skip("needs the emulator's test controls (seeding, faults, expiry or counters), which real E2B does not have")
 	}
-	srv, err := emulator.Start(emulator.Options{})
+	srv, err := emulator.Start(opts)
 	if err != nil {
 		t.Fatalf("start emulator: %v", err)
 	}

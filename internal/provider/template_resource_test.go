@@ -232,7 +232,8 @@ func TestAccTemplate_importByIdentity(t *testing.T) {
 }
 
 func TestAccTemplate_dockerfileStartCommand(t *testing.T) {
-	srv := newTestEmulator(t)
+	// The emulator has no ubuntu image; it may build this one on the host's root.
+	srv := newTestEmulatorWith(t, emulator.Options{HostRootImages: []string{"ubuntu:22.04"}})
 	dir := t.TempDir()
 	writeContext(t, dir, map[string]string{"server.sh": "#!/bin/bash\necho serving > /tmp/served\nexec sleep 600\n", "unused.md": "x\n"})
 	// Outside /home/user and /tmp the emulator gives commands a private root

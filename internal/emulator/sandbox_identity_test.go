@@ -1,0 +1,42 @@
+package emulator
+
+import (
+	"net/http"
+	"testing"
+)
+
+// TestSandboxIdentity ports E2B's SDK test "default env vars": commands see
+// E2B_SANDBOX=true and the sandbox's ID (also E2B_TEMPLATE_ID and
+// E2B_TEAM_ID, which envd sets with it), and the same values in
+// /run/e2b/.<NAME>, read by commands with a private root and by the files
+// API in either layout; a sandbox started from a snapshot has its own ID.
+func TestSandboxIdentity(t *testing.T) {
+	t.Parallel()
+	c := startTestServer(t, Options{})
+	sb := c.create(map[string]any{})
+	want := sb.SandboxID + " true " + sb.TemplateID + " " + teamID + "\n"
+	if got := c.mustRun(sb, `echo "$E2B_SANDBOX_ID $E2B_SANDBOX $E2B_TEMPLATE_ID $E2B_TEAM_ID"`); got != want {
+		t.Fatalf("env: %q, want %q", got, want)
+	}
+	for name, value := range map[string]string{"E2B_SANDBOX": "true", "E2B_SANDBOX_ID": sb.SandboxID, "E2B_TEMPLATE_ID": sb.TemplateID, "E2B_TEAM_ID": teamID} {
+		st, data := c.download(sb, "/run/e2b/."+name)
+		wantStatus(t, "read ."+name, st, data, http.StatusOK)
+		if string(data) != value {
+			t.Fatalf(".%s holds %q, want %q", name, data, value)
+		}
+	}
+	if c.srv.rootfs == nil {
+		t.Log("private root filesystems unavailable: commands read the host's /run, so the files are checked through the files API only")
+		return
+	}
+	if got := c.mustRun(sb, "cat /run/e2b/.E2B_SANDBOX; echo; cat /run/e2b/.E2B_SANDBOX_ID"); got != "true\n"+sb.SandboxID {
+		t.Fatalf("files seen by a command: %q", got)
+	}
+	st, data, _ := c.api("POST", "/sandboxes/"+sb.SandboxID+"/snapshots", map[string]any{})
+	wantStatus(t, "snapshot", st, data, http.StatusCreated)
+	snap := decode[map[string]any](t, data)
+	from := c.create(map[string]any{"templateID": snap["snapshotID"]})
+	if got := c.mustRun(from, "cat /run/e2b/.E2B_SANDBOX_ID; echo \" $E2B_SANDBOX_ID\""); got != from.SandboxID+" "+from.SandboxID+"\n" {
+		t.Fatalf("sandbox from a snapshot sees %q, want its own ID %s", got, from.SandboxID)
+	}
+}

@@ -1,0 +1,60 @@
+package emulator
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/spectest"
+)
+
+// TestMissingImageFailsTheBuild: an image the emulator cannot provide fails
+// the build at its base step, naming the image and both ways to provide it,
+// and no step runs on the host's root instead. -host-root-images lets the
+// images it names (only those) build on the host's root, with a warning in
+// the log; E2B's base image is the emulator's base root without it.
+func TestMissingImageFailsTheBuild(t *testing.T) {
+	t.Parallel()
+	v := spectest.New(t)
+	c := startTestServer(t, Options{HostRootImages: []string{"debian:12"}})
+	c.hc = &http.Client{Transport: v.Wrap(nil), Timeout: 60 * time.Second}
+	steps := []map[string]any{{"type": "RUN", "args": []string{"echo step-ran"}}}
+
+	b := c.requestBuild(map[string]any{"name": "missing-image"})
+	c.startBuild(b, map[string]any{"fromImage": "python:3.12-slim", "steps": steps})
+	res := c.waitBuild(b)
+	if res.Status != buildError || res.Reason == nil || res.Reason.Step == nil || *res.Reason.Step != "base" {
+		t.Fatalf("status %s reason %+v\n%s", res.Status, res.Reason, logText(res.LogEntries))
+	}
+	for _, want := range []string{"image 'python:3.12-slim' is not in the emulator's image store", "-image-store DIR", "named python_3.12-slim", "-host-root-images python:3.12-slim"} {
+		if !strings.Contains(res.Reason.Message, want) {
+			t.Fatalf("reason %q lacks %q", res.Reason.Message, want)
+		}
+	}
+	if logs := logText(res.LogEntries); strings.Contains(logs, "step-ran") || !strings.Contains(logs, "Build failed: error preparing image 'python:3.12-slim'") {
+		t.Fatalf("logs:\n%s", logs)
+	}
+
+	b = c.requestBuild(map[string]any{"name": "host-root-image"})
+	c.startBuild(b, map[string]any{"fromImage": "debian:12", "steps": steps})
+	res = c.waitBuild(b)
+	if res.Status != buildReady {
+		t.Fatalf("opted-in image: %+v\n%s", res.Reason, logText(res.LogEntries))
+	}
+	warned := false
+	for _, e := range res.LogEntries {
+		warned = warned || (e.Level == "warn" && strings.Contains(e.Message, "image 'debian:12' is not in the emulator's image store") &&
+			strings.Contains(e.Message, "building on the host's root filesystem instead"))
+	}
+	if !warned {
+		t.Fatalf("no warning that the build ran on the host's root:\n%s", logText(res.LogEntries))
+	}
+
+	b = c.requestBuild(map[string]any{"name": "base-image"})
+	c.startBuild(b, map[string]any{"fromImage": baseImageName, "steps": steps})
+	if res = c.waitBuild(b); res.Status != buildReady || !strings.Contains(logText(res.LogEntries), "is E2B's base image") {
+		t.Fatalf("base image: %+v\n%s", res.Reason, logText(res.LogEntries))
+	}
+	v.AssertClean(t)
+}
