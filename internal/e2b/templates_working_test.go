@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -195,4 +196,34 @@ func TestNormalizeModes(t *testing.T) {
 			t.Errorf("archive entry %s has mode %o; want %o", e.Name, e.Mode, m)
 		}
 	}
+}
+
+// BenchmarkHashCopy10kFiles hashes a context of 10,000 small files in 100
+// folders: the cost per file of walking, opening and hashing (a plan reads
+// the context once per template).
+//
+//	go test ./internal/e2b -run '^$' -bench HashCopy10k
+func BenchmarkHashCopy10kFiles(b *testing.B) {
+	dir := b.TempDir()
+	for d := 0; d < 100; d++ {
+		for f := 0; f < 100; f++ {
+			p := filepath.Join(dir, "app", "d"+strconv.Itoa(d), "f"+strconv.Itoa(f)+".py")
+			if f == 0 {
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := os.WriteFile(p, []byte("print('hello')\n"), 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	ctx := TemplateContext{Dir: dir}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := ctx.HashCopy("app", "/app", false); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/10000, "µs/file")
 }
