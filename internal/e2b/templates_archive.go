@@ -14,14 +14,14 @@ import (
 // relative to the context, one entry per path (folders are not recursed,
 // their content follows as entries of its own). Links are stored as links
 // unless resolveSymlinks is set. Owners are left out (E2B sets them from the
-// step's user). Content is streamed.
+// step's user). Modes are the ones HashCopy hashes. Content is streamed.
 func (c TemplateContext) WriteCopyArchive(w io.Writer, src string, resolveSymlinks bool) error {
-	es, err := c.copyEntries(src)
+	es, skipped, err := c.copyEntries(src, resolveSymlinks)
 	if err != nil {
 		return err
 	}
 	if len(es) == 0 {
-		return fmt.Errorf("no files found for %q in %s", src, c.Dir)
+		return noFilesError(c.Dir, src, skipped)
 	}
 	zw, err := gzip.NewWriterLevel(w, gzip.BestSpeed)
 	if err != nil {
@@ -30,7 +30,7 @@ func (c TemplateContext) WriteCopyArchive(w io.Writer, src string, resolveSymlin
 	tw := tar.NewWriter(zw)
 	buf := make([]byte, 64<<10)
 	for _, e := range es {
-		if err := writeArchiveEntry(tw, e, resolveSymlinks, buf); err != nil {
+		if err := writeArchiveEntry(tw, e, resolveSymlinks, c.NormalizeModes, buf); err != nil {
 			return err
 		}
 	}
@@ -40,23 +40,22 @@ func (c TemplateContext) WriteCopyArchive(w io.Writer, src string, resolveSymlin
 	return zw.Close()
 }
 
-func writeArchiveEntry(tw *tar.Writer, e *globEntry, resolveSymlinks bool, buf []byte) error {
+func writeArchiveEntry(tw *tar.Writer, e *globEntry, resolveSymlinks, normalize bool, buf []byte) error {
 	fi, err := os.Lstat(e.full)
 	if err != nil {
 		return err
 	}
-	if resolveSymlinks && fi.Mode()&fs.ModeSymlink != 0 {
-		if st, err := os.Stat(e.full); err == nil {
-			fi = st
-		}
+	if target := followed(e, fi, resolveSymlinks); target != nil {
+		fi = target
 	}
 	name := e.rel
 	if name == "" {
 		name = "."
 	}
+	mode := entryMode(fi.Mode(), normalize)
 	h := &tar.Header{
 		Name:    name,
-		Mode:    int64(fi.Mode().Perm()) | int64(unixMode(fi.Mode())&0o7000),
+		Mode:    int64(mode.Perm()) | int64(unixMode(mode)&0o7000),
 		ModTime: fi.ModTime().Truncate(1e9),
 		Format:  tar.FormatPAX,
 	}

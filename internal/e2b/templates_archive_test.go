@@ -59,11 +59,11 @@ func TestCopyArchiveMatchesSDK(t *testing.T) {
 	cases := []struct {
 		src    string
 		follow bool
-	}{{"app", false}, {"app", true}, {"run.sh", false}, {"src/**/*.go", false}, {"dangling", false}}
+	}{{"app", false}, {"app", true}, {"run.sh", false}, {"src/**/*.go", false}, {"dangling", false}, {"links", false}}
 	out := t.TempDir()
 	var archives []map[string]any
 	for i, c := range cases {
-		es, err := ctx.CopyEntries(c.src)
+		es, err := ctx.CopyEntries(c.src, c.follow)
 		if err != nil {
 			t.Fatal(err)
 		}

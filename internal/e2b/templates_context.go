@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash"
@@ -24,6 +25,11 @@ import (
 type TemplateContext struct {
 	Dir    string
 	Ignore []string
+	// NormalizeModes sends (and hashes) every file with the mode git would
+	// give it: 0755 when its owner may execute it, else 0644; folders 0755,
+	// links 0777. Two checkouts made with different umasks then hash alike.
+	// Off, each entry keeps its own mode, as in E2B's SDK.
+	NormalizeModes bool
 }
 
 // ContextEntry is one path a COPY step sends, relative to the context.
@@ -54,8 +60,11 @@ func ValidateCopySource(src string) error {
 
 // ignorePatterns is Ignore plus the .dockerignore lines (no comments, no
 // blank lines), in that order.
-func (c TemplateContext) ignorePatterns() ([]string, error) {
+func (c TemplateContext) ignorePatterns(scope *contextScope) ([]string, error) {
 	out := append([]string(nil), c.Ignore...)
+	if _, err := scope.resolve(".dockerignore"); err != nil {
+		return nil, err
+	}
 	f, err := os.Open(filepath.Join(c.Dir, ".dockerignore"))
 	if errors.Is(err, fs.ErrNotExist) {
 		return out, nil
@@ -76,31 +85,38 @@ func (c TemplateContext) ignorePatterns() ([]string, error) {
 }
 
 // copyEntries is the SDK's getAllFilesInPath: what src matches, plus
-// everything under each matched directory, sorted by full path.
-func (c TemplateContext) copyEntries(src string) ([]*globEntry, error) {
+// everything under each matched directory, sorted by full path; without
+// Terraform's working files, and never through a link out of the context.
+// follow is the step's resolve_symlinks: links it would follow must lead
+// inside the context too. skipped names the working files left out.
+func (c TemplateContext) copyEntries(src string, follow bool) (entries []*globEntry, skipped []string, err error) {
 	if err := ValidateCopySource(src); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	dir, err := filepath.Abs(c.Dir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if fi, err := os.Stat(dir); err != nil {
-		return nil, fmt.Errorf("context directory: %w", err)
+		return nil, nil, fmt.Errorf("context directory: %w", err)
 	} else if !fi.IsDir() {
-		return nil, fmt.Errorf("context directory %s is not a directory", c.Dir)
+		return nil, nil, fmt.Errorf("context directory %s is not a directory", c.Dir)
 	}
-	ignore, err := c.ignorePatterns()
+	scope, err := newContextScope(dir)
 	if err != nil {
-		return nil, fmt.Errorf("read .dockerignore: %w", err)
+		return nil, nil, err
 	}
-	w, err := newGlobWalker(dir, ignore)
+	ignore, err := c.ignorePatterns(scope)
 	if err != nil {
-		return nil, fmt.Errorf("ignore pattern: %w", err)
+		return nil, nil, fmt.Errorf("read .dockerignore: %w", err)
+	}
+	w, err := newGlobWalker(dir, scope, ignore)
+	if err != nil {
+		return nil, nil, fmt.Errorf("ignore pattern: %w", err)
 	}
 	top, err := w.glob(src)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	byPath := map[string]*globEntry{}
 	for _, e := range top {
@@ -115,18 +131,58 @@ func (c TemplateContext) copyEntries(src string) ([]*globEntry, error) {
 		// Joined unescaped, as the SDK does, so both read the same entries.
 		under, err := w.glob(base + "/**/*")
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, u := range under {
 			byPath[u.full] = u
 		}
 	}
-	out := make([]*globEntry, 0, len(byPath))
+	all := make([]*globEntry, 0, len(byPath))
 	for _, e := range byPath {
-		out = append(out, e)
+		all = append(all, e)
 	}
-	sort.Slice(out, func(i, j int) bool { return utf16Less(out[i].full, out[j].full) })
-	return out, nil
+	sort.Slice(all, func(i, j int) bool { return utf16Less(all[i].full, all[j].full) })
+	out := all[:0]
+	for _, e := range all {
+		keep, err := c.keepEntry(scope, e, follow)
+		if err != nil {
+			return nil, nil, err
+		}
+		if keep {
+			out = append(out, e)
+		} else {
+			w.working[e.rel] = true
+		}
+	}
+	for rel := range w.working {
+		skipped = append(skipped, rel)
+	}
+	sort.Strings(skipped)
+	return out, skipped, nil
+}
+
+// keepEntry checks a link the step follows (it must lead inside the
+// context; a dangling one is sent as a link, as the SDK does) and leaves out
+// saved plans.
+func (c TemplateContext) keepEntry(scope *contextScope, e *globEntry, follow bool) (bool, error) {
+	switch e.kind {
+	case kindFile:
+		return !isPlanFile(e.full), nil
+	case kindLink:
+		if !follow {
+			return true, nil // sent as a link: nothing it points at is read
+		}
+		real, err := scope.resolve(e.rel)
+		if err != nil {
+			return false, err
+		}
+		if real == "" {
+			return true, nil
+		}
+		fi, err := os.Stat(real)
+		return err != nil || !fi.Mode().IsRegular() || !isPlanFile(real), nil
+	}
+	return true, nil
 }
 
 // utf16Less orders strings as JavaScript's < does.
@@ -140,9 +196,25 @@ func utf16Less(a, b string) bool {
 	return len(ua) < len(ub)
 }
 
+// CopyInputs identifies what the files hashes of steps depend on besides
+// the files themselves: the context (its path, ignore patterns and
+// NormalizeModes) and each COPY step's source, destination and
+// ResolveSymlinks. Equal CopyInputs read the same files the same way.
+func CopyInputs(ctx TemplateContext, steps []BuildStep) string {
+	parts := []any{ctx.Dir, ctx.Ignore, ctx.NormalizeModes}
+	for _, s := range steps {
+		if s.Type == StepCopy && len(s.Args) >= 2 {
+			parts = append(parts, []any{s.Args[0], s.Args[1], s.ResolveSymlinks})
+		}
+	}
+	b, _ := json.Marshal(parts) // plain values always encode
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
 // CopyEntries lists what a COPY of src sends, in the order it is hashed.
-func (c TemplateContext) CopyEntries(src string) ([]ContextEntry, error) {
-	es, err := c.copyEntries(src)
+func (c TemplateContext) CopyEntries(src string, resolveSymlinks bool) ([]ContextEntry, error) {
+	es, _, err := c.copyEntries(src, resolveSymlinks)
 	if err != nil {
 		return nil, err
 	}
@@ -169,49 +241,69 @@ func kindName(k entryKind) string {
 // sha256 over "COPY <src> <dest>", then per entry its relative path, mode
 // and size (and a regular file's content, or a link's target). Owners and
 // times are left out so the hash is the same on every machine. Contents are
-// streamed: memory use does not grow with the context.
+// streamed: memory use does not grow with the context. It departs from the
+// SDK where the SDK would read outside the context or send Terraform's
+// working files (see copyEntries), and with NormalizeModes.
 func (c TemplateContext) HashCopy(src, dest string, resolveSymlinks bool) (string, error) {
-	es, err := c.copyEntries(src)
+	es, skipped, err := c.copyEntries(src, resolveSymlinks)
 	if err != nil {
 		return "", err
 	}
 	if len(es) == 0 {
-		return "", fmt.Errorf("no files found in %s", filepath.Join(c.Dir, src))
+		return "", noFilesError(c.Dir, src, skipped)
 	}
 	h := sha256.New()
 	hashString(h, "COPY "+src+" "+dest)
 	buf := make([]byte, 64<<10)
 	for _, e := range es {
-		if err := hashEntry(h, e, resolveSymlinks, buf); err != nil {
+		if err := hashEntry(h, e, resolveSymlinks, c.NormalizeModes, buf); err != nil {
 			return "", err
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-func hashEntry(h hash.Hash, e *globEntry, resolveSymlinks bool, buf []byte) error {
+func noFilesError(dir, src string, skipped []string) error {
+	if len(skipped) == 0 {
+		return fmt.Errorf("no files found in %s", filepath.Join(dir, src))
+	}
+	return fmt.Errorf("no files to send for %s: it matches only %s; %s", src, strings.Join(skipped, ", "), WorkingFilesNote)
+}
+
+// followed returns what a link entry stands for in a step that follows
+// links: its target's stat when that is a file or a folder (copyEntries
+// checked it is inside the context); nil to send the link itself.
+func followed(e *globEntry, lfi fs.FileInfo, resolveSymlinks bool) fs.FileInfo {
+	if !resolveSymlinks || lfi.Mode()&fs.ModeSymlink == 0 {
+		return nil
+	}
+	fi, err := os.Stat(e.full)
+	if err != nil || !(fi.Mode().IsRegular() || fi.IsDir()) {
+		return nil
+	}
+	return fi
+}
+
+func hashEntry(h hash.Hash, e *globEntry, resolveSymlinks, normalize bool, buf []byte) error {
 	hashString(h, e.rel)
-	lfi, err := os.Lstat(e.full)
+	fi, err := os.Lstat(e.full)
 	if err != nil {
 		return err
 	}
-	if lfi.Mode()&fs.ModeSymlink != 0 {
-		fi, serr := os.Stat(e.full)
-		if !(resolveSymlinks && serr == nil && (fi.Mode().IsRegular() || fi.IsDir())) {
-			hashStat(h, lfi)
-			target, err := os.Readlink(e.full)
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		target := followed(e, fi, resolveSymlinks)
+		if target == nil {
+			hashStat(h, fi, normalize)
+			link, err := os.Readlink(e.full)
 			if err != nil {
 				return err
 			}
-			hashString(h, target)
+			hashString(h, link)
 			return nil
 		}
+		fi = target
 	}
-	fi, err := os.Stat(e.full)
-	if err != nil {
-		return err
-	}
-	hashStat(h, fi)
+	hashStat(h, fi, normalize)
 	if !fi.Mode().IsRegular() {
 		return nil
 	}
@@ -224,9 +316,27 @@ func hashEntry(h hash.Hash, e *globEntry, resolveSymlinks bool, buf []byte) erro
 	return err
 }
 
-func hashStat(h hash.Hash, fi fs.FileInfo) {
-	hashString(h, strconv.FormatUint(uint64(unixMode(fi.Mode())), 10))
+func hashStat(h hash.Hash, fi fs.FileInfo, normalize bool) {
+	hashString(h, strconv.FormatUint(uint64(unixMode(entryMode(fi.Mode(), normalize))), 10))
 	hashString(h, strconv.FormatInt(fi.Size(), 10))
+}
+
+// entryMode is the mode an entry is hashed and archived with: its own, or
+// with NormalizeModes the one git would give it.
+func entryMode(m fs.FileMode, normalize bool) fs.FileMode {
+	if !normalize {
+		return m
+	}
+	switch typ := m.Type(); {
+	case typ&fs.ModeSymlink != 0:
+		return typ | 0o777
+	case m.IsDir():
+		return typ | 0o755
+	case m&0o100 != 0:
+		return typ | 0o755
+	default:
+		return typ | 0o644
+	}
 }
 
 // hashString adds s to h, whose writes never fail.

@@ -64,11 +64,13 @@ type sdkCopy struct {
 }
 
 // parityContext builds a context with the cases that make hashing subtle:
-// nested and empty directories, dot files, executables, links to files, to
-// directories inside and outside the context, a dangling link, ignored
-// files and names that sort differently by bytes and by UTF-16. The dangling
-// link stays outside the copied folders: the SDK fails on one inside a
-// copied folder (see TestHashCopyDanglingLinkInFolder).
+// nested and empty directories, dot files, executables, links to files and
+// to directories inside the context, links to a file outside it (sent as
+// links), a dangling link, ignored files and names that sort differently by
+// bytes and by UTF-16. The dangling link stays outside the copied folders:
+// the SDK fails on one inside a copied folder (see
+// TestHashCopyDanglingLinkInFolder). Links the SDK would follow out of the
+// context are refused instead (TestCopyOutsideLinkSDKFollows).
 func parityContext(t *testing.T) (string, string) {
 	t.Helper()
 	root := t.TempDir()
@@ -116,7 +118,10 @@ func parityContext(t *testing.T) (string, string) {
 	must(os.WriteFile(filepath.Join(outside, "inner", "i.txt"), []byte("inner\n"), 0o644))
 	must(os.Symlink("main.py", filepath.Join(dir, "app", "link-file")))
 	must(os.Symlink("lib", filepath.Join(dir, "app", "link-dir")))
-	must(os.Symlink(outside, filepath.Join(dir, "app", "link-outside")))
+	must(os.MkdirAll(filepath.Join(dir, "links"), 0o755))
+	must(os.Symlink(filepath.Join(outside, "o.txt"), filepath.Join(dir, "links", "abs-outside-file")))
+	must(os.Symlink("../../outside/o.txt", filepath.Join(dir, "links", "rel-outside-file")))
+	must(os.Symlink("../app/main.py", filepath.Join(dir, "links", "inside-file")))
 	must(os.Symlink("nowhere", filepath.Join(dir, "dangling")))
 	must(os.Symlink("app", filepath.Join(dir, "applink")))
 	return dir, outside
@@ -148,6 +153,9 @@ func TestHashCopyMatchesSDK(t *testing.T) {
 		{Src: "big.bin", Dest: "/big.bin"},
 		{Src: "missing.txt", Dest: "/m"},
 		{Src: "app/lib/../main.py", Dest: "/main.py"},
+		{Src: "links", Dest: "/links"},
+		{Src: "links/*", Dest: "/links/"},
+		{Src: "links/inside-file", Dest: "/links/f", ResolveSymlinks: true},
 	}
 	ignore := []string{"src/c.txt"}
 	want, sdkErrs := sdkHashes(t, dir, ignore, copies)
@@ -162,7 +170,7 @@ func TestHashCopyMatchesSDK(t *testing.T) {
 		case err != nil:
 			t.Errorf("copy %q: SDK hashed %s but we failed: %v", c.Src, *want[i], err)
 		case got != *want[i]:
-			es, _ := ctx.CopyEntries(c.Src)
+			es, _ := ctx.CopyEntries(c.Src, c.ResolveSymlinks)
 			t.Errorf("copy %q -> %q (resolve %v): hash %s, SDK %s; our entries: %v", c.Src, c.Dest, c.ResolveSymlinks, got, *want[i], es)
 		}
 	}
@@ -205,5 +213,50 @@ func TestHashCopyDanglingLinkInFolder(t *testing.T) {
 	}
 	if h1 == h2 {
 		t.Errorf("retargeting a dangling link kept the hash %s", h1)
+	}
+}
+
+// E2B's SDK reads through links out of the context: its hash of these
+// copies changes with a file outside the context, and it would upload that
+// file. The provider refuses them, naming the link (see
+// TestCopyNeverReadsOutsideContext); this test keeps the reason on record.
+func TestCopyOutsideLinkSDKFollows(t *testing.T) {
+	root := t.TempDir()
+	dir, outside := filepath.Join(root, "ctx"), filepath.Join(root, "outside")
+	outsideFile := filepath.Join(outside, "creds.txt")
+	for _, d := range []string{filepath.Join(dir, "sub"), outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(outsideFile, []byte("secret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for l, target := range map[string]string{"linkdir": "../outside", "sub/inner": "../../outside", "filelink": "../outside/creds.txt"} {
+		if err := os.Symlink(target, filepath.Join(dir, l)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copies := []sdkCopy{
+		{Src: "linkdir/creds.txt", Dest: "/c"},
+		{Src: "sub", Dest: "/sub"},
+		{Src: "filelink", Dest: "/f", ResolveSymlinks: true},
+	}
+	before, errs := sdkHashes(t, dir, nil, copies)
+	if err := os.WriteFile(outsideFile, []byte("changed outside\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := sdkHashes(t, dir, nil, copies)
+	for i, c := range copies {
+		if before[i] == nil {
+			t.Errorf("SDK copy %q failed (%s); the test expects it to read through the link", c.Src, strOr(errs[i]))
+			continue
+		}
+		if after[i] == nil || *after[i] == *before[i] {
+			t.Errorf("SDK copy %q: hash did not follow the file outside the context", c.Src)
+		}
+		if _, err := (TemplateContext{Dir: dir}).HashCopy(c.Src, c.Dest, c.ResolveSymlinks); err == nil {
+			t.Errorf("copy %q: hashed; want it refused", c.Src)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package e2b
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,14 +12,19 @@ import (
 // with node-glob's rules as E2B's SDK uses them (dot:true, no follow):
 // a "**" does not descend into symbolic links, except that a "**" that is not
 // the first part of its pattern looks one level into a linked directory, and
-// ignore patterns ending in "/**" prune whole directories.
+// ignore patterns ending in "/**" prune whole directories. Unlike node-glob
+// it never looks through a link out of the context (see contextScope), and
+// Terraform's and OpenTofu's working files are never found (workingFile).
 type globWalker struct {
 	dir     string
+	scope   *contextScope
 	root    *globEntry
 	ignores [][]globSeg // relative ignore patterns
 	pruners [][]globSeg // the ignore patterns ending in "**"
 	seen    map[*globEntry]bool
 	found   []*globEntry
+	err     error           // the first link the walk would have to follow out of the context
+	working map[string]bool // working files left out, for messages
 }
 
 type entryKind int
@@ -44,8 +50,8 @@ type globEntry struct {
 	noChildren      bool
 }
 
-func newGlobWalker(dir string, ignore []string) (*globWalker, error) {
-	w := &globWalker{dir: dir}
+func newGlobWalker(dir string, scope *contextScope, ignore []string) (*globWalker, error) {
+	w := &globWalker{dir: dir, scope: scope, working: map[string]bool{}}
 	for _, ig := range ignore {
 		alts, err := compileGlob(ig)
 		if err != nil {
@@ -148,7 +154,15 @@ func (w *globWalker) ignored(e *globEntry) bool {
 	if w.seen[e] {
 		return true
 	}
-	rel := w.relOf(e)
+	if e.rel != "" && workingFile(e.rel) {
+		w.working[e.rel] = true
+		return true
+	}
+	return w.userIgnored(w.relOf(e))
+}
+
+// userIgnored applies the ignore patterns (node-glob's rule) to a path.
+func (w *globWalker) userIgnored(rel string) bool {
 	for _, p := range w.ignores {
 		if matchPath(rel, p) || matchPath(rel+"/", p) {
 			return true
@@ -158,6 +172,9 @@ func (w *globWalker) ignored(e *globEntry) bool {
 }
 
 func (w *globWalker) childrenIgnored(e *globEntry) bool {
+	if e.rel != "" && workingFile(e.rel) {
+		return true // nothing under .terraform is ever looked at
+	}
 	rel := w.relOf(e) + "/"
 	for _, p := range w.pruners {
 		if matchPath(rel, p) {
@@ -165,6 +182,65 @@ func (w *globWalker) childrenIgnored(e *globEntry) bool {
 		}
 	}
 	return false
+}
+
+// reachable reports whether e can be looked at: the folders on its way
+// resolve inside the context. A link out of the context on the way is the
+// walk's error, unless the link is ignored.
+func (w *globWalker) reachable(e *globEntry) bool {
+	if e.parent == nil || e.parent.parent == nil {
+		return true
+	}
+	_, err := w.scope.resolve(e.parent.rel)
+	if err == nil {
+		return true
+	}
+	w.fail(err)
+	return false
+}
+
+// listable reports whether e can be listed. A link to a folder outside the
+// context, which the SDK would list, is the walk's error unless ignored; a
+// link to a file outside leaves nothing to list, as for the SDK.
+func (w *globWalker) listable(e *globEntry) bool {
+	if e.parent == nil {
+		return true
+	}
+	_, err := w.scope.resolve(e.rel)
+	if err == nil {
+		return true
+	}
+	var esc *LinkEscapeError
+	if errors.As(err, &esc) && esc.Link == e.rel {
+		// Where the link leads is looked up (not listed, not read) to tell
+		// a folder from a file.
+		if fi, serr := os.Stat(e.full); serr != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	w.fail(err)
+	return false
+}
+
+// fail records the first link out of the context the walk would have to
+// follow; a link the user excluded (or a working file) is no error: what is
+// behind it is simply not sent. Other errors (a loop of links) leave the
+// entry unreadable, as they do for the SDK.
+func (w *globWalker) fail(err error) {
+	var esc *LinkEscapeError
+	if !errors.As(err, &esc) || w.userIgnored(esc.Link) || workingFile(esc.Link) {
+		return
+	}
+	if w.err == nil {
+		w.err = err
+	}
+}
+
+func (w *globWalker) readdir(e *globEntry) []*globEntry {
+	if !e.readDone && !w.listable(e) {
+		e.readDone, e.noChildren = true, true
+	}
+	return e.readdir()
 }
 
 // globPat is a pattern from one position on; follow is shared by all
@@ -359,6 +435,9 @@ func (g *globProc) testName(e *globEntry, s globSeg, rest *globPat) {
 }
 
 func (w *globWalker) match(e *globEntry, ifDir bool) {
+	if !w.reachable(e) {
+		return
+	}
 	e.lstat()
 	if e.kind == kindMissing || (ifDir && !e.canReaddir()) || w.ignored(e) {
 		return
@@ -381,7 +460,7 @@ func (w *globWalker) walk2(t *globEntry, pats []*globPat, g *globProc) {
 		if !target.canReaddir() {
 			continue
 		}
-		w.walk3(target, target.readdir(), g)
+		w.walk3(target, w.readdir(target), g)
 	}
 }
 
@@ -417,5 +496,8 @@ func (w *globWalker) glob(pattern string) ([]*globEntry, error) {
 	w.root = &globEntry{full: w.dir, kind: kindDir}
 	w.seen, w.found = map[*globEntry]bool{}, nil
 	w.walk2(w.root, pats, newGlobProc(map[string]map[string]bool{}))
+	if w.err != nil {
+		return nil, w.err
+	}
 	return w.found, nil
 }

@@ -96,6 +96,7 @@ func (r *templateResource) Create(ctx context.Context, req resource.CreateReques
 		}
 		return
 	}
+	resp.Diagnostics.Append(recordContextBuilt(ctx, &plan, resp.Private)...)
 	if plan.Public.ValueBool() {
 		if _, err := client.SetTemplatePublic(ctx, res.TemplateID, true); err != nil {
 			addClientError(&resp.Diagnostics, "Template built but could not be made public", err)
@@ -273,6 +274,7 @@ func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, r
 		return
 	}
 	state.apply(t)
+	resp.Diagnostics.Append(recordContextRead(ctx, &state, resp.Private)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 	resp.Diagnostics.Append(resp.Identity.Set(ctx, templateIdentityModel{TemplateID: state.TemplateID})...)
 }
@@ -304,6 +306,7 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 		if !ok {
 			return
 		}
+		resp.Diagnostics.Append(recordContextBuilt(ctx, &plan, resp.Private)...)
 		if res.TemplateID != state.TemplateID.ValueString() {
 			resp.Diagnostics.AddWarning("Template ID changed",
 				fmt.Sprintf("E2B built %s into template %s, not %s as before.", plan.Name.ValueString(), res.TemplateID, state.TemplateID.ValueString()))

@@ -29,6 +29,7 @@ type templateResourceModel struct {
 	Dockerfile        types.String   `tfsdk:"dockerfile"`
 	Context           types.String   `tfsdk:"context"`
 	Ignore            []types.String `tfsdk:"ignore"`
+	NormalizeModes    types.Bool     `tfsdk:"normalize_file_modes"`
 	Steps             []stepModel    `tfsdk:"steps"`
 	StartCmd          types.String   `tfsdk:"start_cmd"`
 	ReadyCmd          types.String   `tfsdk:"ready_cmd"`
@@ -85,15 +86,37 @@ type readyModel struct {
 
 // templateSpec is what a build needs, derived from the configuration.
 type templateSpec struct {
-	build    e2b.TemplateBuildSpec
-	warnings []string // Dockerfile instructions without effect
-	digest   string   // context_sha256; "" without COPY steps
+	build      e2b.TemplateBuildSpec
+	warnings   []string // Dockerfile instructions without effect
+	digest     string   // context_sha256; "" without COPY steps
+	copyInputs string   // what digest depends on besides the files (e2b.CopyInputs)
 }
 
 // spec turns the configuration into a build spec and hashes the COPY steps'
 // files. Problems are attribute errors. Unknown values must be checked by
 // the caller first (buildInputsKnown).
 func (m *templateResourceModel) spec(ctx context.Context) (*templateSpec, diag.Diagnostics) {
+	out, diags := m.specWithoutFiles(ctx)
+	if diags.HasError() || out.copyInputs == "" {
+		return out, diags
+	}
+	if m.Context.IsNull() {
+		diags.AddAttributeError(path.Root("context"), "Missing context directory",
+			"A step copies files, so `context` must name the local directory they come from.")
+		return nil, diags
+	}
+	hashes, err := e2b.CopyFilesHashes(out.build.Context, out.build.Steps)
+	if err != nil {
+		diags.AddAttributeError(path.Root("context"), "Cannot read the files a COPY step sends", err.Error())
+		return nil, diags
+	}
+	out.digest = e2b.ContextDigest(hashes)
+	return out, diags
+}
+
+// specWithoutFiles is spec without reading the context: copyInputs is set
+// when a step copies files, digest is not.
+func (m *templateResourceModel) specWithoutFiles(ctx context.Context) (*templateSpec, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	out := &templateSpec{build: e2b.TemplateBuildSpec{
 		Name:         m.Name.ValueString(),
@@ -104,7 +127,7 @@ func (m *templateResourceModel) spec(ctx context.Context) (*templateSpec, diag.D
 		StartCmd:     m.StartCmd.ValueString(),
 		ReadyCmd:     m.ReadyCmd.ValueString(),
 		Force:        m.SkipCache.ValueBool(),
-		Context:      e2b.TemplateContext{Dir: m.Context.ValueString()},
+		Context:      e2b.TemplateContext{Dir: m.Context.ValueString(), NormalizeModes: m.NormalizeModes.ValueBool()},
 	}}
 	for _, ig := range m.Ignore {
 		out.build.Context.Ignore = append(out.build.Context.Ignore, ig.ValueString())
@@ -142,24 +165,12 @@ func (m *templateResourceModel) spec(ctx context.Context) (*templateSpec, diag.D
 	if diags.HasError() {
 		return nil, diags
 	}
-	hasCopy := false
 	for _, s := range out.build.Steps {
-		hasCopy = hasCopy || s.Type == e2b.StepCopy
+		if s.Type == e2b.StepCopy {
+			out.copyInputs = e2b.CopyInputs(out.build.Context, out.build.Steps)
+			break
+		}
 	}
-	if !hasCopy {
-		return out, diags
-	}
-	if m.Context.IsNull() {
-		diags.AddAttributeError(path.Root("context"), "Missing context directory",
-			"A step copies files, so `context` must name the local directory they come from.")
-		return nil, diags
-	}
-	hashes, err := e2b.CopyFilesHashes(out.build.Context, out.build.Steps)
-	if err != nil {
-		diags.AddAttributeError(path.Root("context"), "Cannot read the files a COPY step sends", err.Error())
-		return nil, diags
-	}
-	out.digest = e2b.ContextDigest(hashes)
 	return out, diags
 }
 
@@ -262,7 +273,7 @@ func (r *readyModel) command() (string, diag.Diagnostics) {
 // so the plan can hash the context and decide whether a build is needed.
 func (m *templateResourceModel) buildInputsKnown() bool {
 	vals := []interface{ IsUnknown() bool }{m.Name, m.CPUCount, m.MemoryMB, m.FromImage, m.FromTemplate,
-		m.Dockerfile, m.Context, m.StartCmd, m.ReadyCmd, m.SkipCache}
+		m.Dockerfile, m.Context, m.NormalizeModes, m.StartCmd, m.ReadyCmd, m.SkipCache}
 	for _, ig := range m.Ignore {
 		vals = append(vals, ig)
 	}

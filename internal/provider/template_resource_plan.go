@@ -2,9 +2,11 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -67,6 +69,16 @@ func (r *templateResource) ValidateConfig(ctx context.Context, req resource.Vali
 
 // ModifyPlan hashes the files the COPY steps send and decides whether the
 // change is a new build: build_id stays when no build input changed.
+//
+// Terraform plans every change twice: at plan, and again at apply before
+// applying it, where each known value must come out the same or Terraform
+// fails with "Provider produced inconsistent final plan". That second plan
+// sees the prior state (as refreshed by the plan), never the first plan's
+// values, so context_sha256 is planned known only when it can be the same
+// both times: taken from the prior state's record of what the context held
+// when Terraform refreshed the template (contextRecord), or equal to the
+// state's value. Otherwise it is known after apply, and a changed context
+// is caught by the apply itself ("Context changed during apply").
 func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return
@@ -83,9 +95,12 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		}
 		return
 	}
-	var plan, config templateResourceModel
+	var plan, config, state templateResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if !creating {
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -102,15 +117,16 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		for _, w := range spec.warnings {
 			resp.Diagnostics.AddAttributeWarning(path.Root("dockerfile"), "Dockerfile instruction ignored", w)
 		}
-		plan.ContextSHA256 = optionalString(spec.digest)
+		rec, diags := readContextRecord(ctx, req.Private)
+		resp.Diagnostics.Append(diags...)
+		var prior *templateResourceModel
+		if !creating {
+			prior = &state
+		}
+		plan.ContextSHA256 = plannedContext(spec, rec, prior, &resp.Diagnostics)
 	}
 	set("context_sha256", plan.ContextSHA256)
 	if creating {
-		return
-	}
-	var state templateResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
 		return
 	}
 	set("id", state.ID)
@@ -128,6 +144,88 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	} else {
 		set("names", types.ListUnknown(types.StringType))
 	}
+}
+
+// plannedContext is the planned context_sha256 for spec (hashed now): what
+// the refresh recorded when it read the same COPY inputs, else the state's
+// value when the files still hash to it, else known after apply.
+func plannedContext(spec *templateSpec, rec *contextRecord, state *templateResourceModel, diags *diag.Diagnostics) types.String {
+	switch {
+	case spec.digest == "":
+		return types.StringNull()
+	case rec != nil && rec.Inputs == spec.copyInputs:
+		if rec.SHA256 != spec.digest {
+			diags.AddAttributeWarning(path.Root("context"), "Context changed since Terraform read it",
+				"A file that a COPY step sends changed after Terraform read the context for this run (when it refreshed the "+
+					"template, or, with -refresh=false, when it last refreshed or applied it). The plan keeps what was read then: "+
+					"an apply that builds stops with \"Context changed during apply\" and builds nothing. "+
+					"Run plan again (with refresh) to build what is there now.")
+		}
+		return types.StringValue(rec.SHA256)
+	case state != nil && state.ContextSHA256.ValueString() == spec.digest:
+		return types.StringValue(spec.digest)
+	}
+	return types.StringUnknown()
+}
+
+// contextRecordKey is the private state key of contextRecord.
+const contextRecordKey = "context"
+
+// contextRecord is what the context held when Terraform last read it for
+// this template (at refresh, or when an apply built it): private state, so
+// that the plan and Terraform's second plan at apply agree on it.
+type contextRecord struct {
+	Inputs string `json:"inputs"` // templateSpec.copyInputs
+	SHA256 string `json:"sha256"` // the digest then
+}
+
+func readContextRecord(ctx context.Context, p privateState) (*contextRecord, diag.Diagnostics) {
+	if p == nil {
+		return nil, nil
+	}
+	raw, diags := p.GetKey(ctx, contextRecordKey)
+	if len(raw) == 0 || diags.HasError() {
+		return nil, diags
+	}
+	var rec contextRecord
+	if json.Unmarshal(raw, &rec) != nil || rec.Inputs == "" || rec.SHA256 == "" {
+		return nil, diags // from another version: ignored
+	}
+	return &rec, diags
+}
+
+// writeContextRecord records rec, or removes the record when rec is nil.
+func writeContextRecord(ctx context.Context, p privateState, rec *contextRecord) diag.Diagnostics {
+	if p == nil {
+		return nil
+	}
+	var raw []byte
+	if rec != nil {
+		raw, _ = json.Marshal(rec) // two strings always encode
+	}
+	return p.SetKey(ctx, contextRecordKey, raw)
+}
+
+// recordContextRead reads the context the state's COPY steps name and
+// records it; when it cannot be read the record is removed, and the plan
+// reports why. Never an error: a refresh must not fail on local files.
+func recordContextRead(ctx context.Context, m *templateResourceModel, p privateState) diag.Diagnostics {
+	var rec *contextRecord
+	if m.buildInputsKnown() && !m.Context.IsNull() {
+		if spec, diags := m.spec(ctx); !diags.HasError() && spec.digest != "" {
+			rec = &contextRecord{Inputs: spec.copyInputs, SHA256: spec.digest}
+		}
+	}
+	return writeContextRecord(ctx, p, rec)
+}
+
+// recordContextBuilt records the context an apply just built from.
+func recordContextBuilt(ctx context.Context, m *templateResourceModel, p privateState) diag.Diagnostics {
+	spec, diags := m.specWithoutFiles(ctx)
+	if diags.HasError() || spec.copyInputs == "" || m.ContextSHA256.IsNull() || m.ContextSHA256.IsUnknown() {
+		return writeContextRecord(ctx, p, nil)
+	}
+	return writeContextRecord(ctx, p, &contextRecord{Inputs: spec.copyInputs, SHA256: m.ContextSHA256.ValueString()})
 }
 
 // collectionsKnown reports whether no list, set, map or object in v is

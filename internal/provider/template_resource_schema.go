@@ -49,9 +49,9 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "An E2B template built from a base (an image, another template, an image in a private " +
 			"registry, or a Dockerfile) and typed steps, with files from a local `context` directory. " +
-			"The plan knows whether a build is needed: `context_sha256` is computed at plan time from exactly the " +
+			"The plan knows whether a build is needed: `context_sha256` is read when Terraform plans, from exactly the " +
 			"files the COPY steps send, so editing one of them plans a new build and editing any other file plans " +
-			"nothing. A change to a build input is a new build of the same template, in place (same `template_id`, " +
+			"nothing; an apply that finds them changed since the plan stops before building. A change to a build input is a new build of the same template, in place (same `template_id`, " +
 			"new `build_id`); sandboxes keep working meanwhile. A failed build is an error naming the failing step " +
 			"with the last lines of its log; the whole log streams to the provider log (`TF_LOG=INFO`). " +
 			"Creating fails when a template of the team already has the name (import it instead): E2B would build into it. " +
@@ -109,7 +109,11 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			},
 			"context": schema.StringAttribute{
 				MarkdownDescription: "Local directory that COPY steps take files from (relative paths are relative to where Terraform runs). " +
-					"A `.dockerignore` in it is honoured. Needed when a step copies files.",
+					"Needed when a step copies files. A `.dockerignore` in it is honoured. Terraform's and OpenTofu's working files in it " +
+					"are never sent, whatever the steps say: `.terraform` folders, state files (`*.tfstate`, their backups and lock files, " +
+					"`terraform.tfstate.d`), `.terraform.lock.hcl`, crash logs (`crash.log`, `crash.*.log`) and saved plans (recognised by " +
+					"their content, whatever their name). Nothing outside the directory is ever read: a COPY that would follow a symbolic " +
+					"link out of it fails at plan time naming the link; links themselves are sent as links.",
 				Optional:   true,
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
@@ -118,6 +122,14 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				Optional:            true,
 				ElementType:         types.StringType,
 				Validators:          []validator.List{listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1))},
+			},
+			"normalize_file_modes": schema.BoolAttribute{
+				MarkdownDescription: "Send the files of `context` with the modes git gives them: `0755` when the owner may execute a file, " +
+					"else `0644`; folders `0755`. Both the upload and `context_sha256` then ignore the rest of each mode, so a checkout " +
+					"made under another umask (`0664` files in CI, `0644` on a laptop) plans no new build. Default `false`: every file " +
+					"keeps its own mode, as with E2B's SDK. On a checkout made with umask `022` both settings send and hash the same. " +
+					"A step's `mode` still sets the modes in the template.",
+				Optional: true,
 			},
 			"steps": stepsSchema(),
 			"start_cmd": schema.StringAttribute{
@@ -154,8 +166,11 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				Computed:            true,
 				ElementType:         types.StringType,
 			},
-			"context_sha256": computedStr("Digest of the files hashes of all COPY steps (each as E2B's SDK computes it), "+
-				"computed at plan time; null when no step copies files.", nil),
+			"context_sha256": computedStr("Digest of the files hashes of all COPY steps (each as E2B's SDK computes it: paths, "+
+				"modes, sizes and contents); null when no step copies files. Read with the template at refresh, so the plan of an "+
+				"existing template shows it and decides whether a build is needed; known after apply for a new template or changed "+
+				"COPY steps. An apply that builds reads the files again and stops with \"Context changed during apply\" when they "+
+				"differ from what the plan read.", nil),
 		},
 		Blocks: map[string]schema.Block{
 			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
@@ -240,7 +255,12 @@ func stepsSchema() schema.ListNestedAttribute {
 							Optional:            true,
 							Validators:          []validator.String{stringvalidator.RegexMatches(octalModePattern, "must be an octal mode such as \"0755\"")},
 						},
-						"resolve_symlinks": schema.BoolAttribute{MarkdownDescription: "Copy what links point at instead of the links. Default `false`.", Optional: true},
+						"resolve_symlinks": schema.BoolAttribute{
+							MarkdownDescription: "Copy what links point at instead of the links. Default `false`. A link that leads outside " +
+								"`context` is an error at plan time either way (E2B's SDK would copy what it points at; the provider never reads " +
+								"outside `context`); a dangling link is sent as a link.",
+							Optional: true,
+						},
 					},
 				},
 				"env": schema.MapAttribute{

@@ -19,11 +19,13 @@ resource "e2b_template" "python_app" {
   ready     = { port = 8000 }
 }
 
-# From a Dockerfile: its COPY lines take files from `context`.
+# From a Dockerfile: its COPY lines take files from `context`. Terraform's own
+# files in it (.terraform, state, lock files, saved plans) are never sent.
 resource "e2b_template" "from_dockerfile" {
-  name       = "node-tools"
-  dockerfile = file("${path.module}/Dockerfile")
-  context    = path.module
+  name                 = "node-tools"
+  dockerfile           = file("${path.module}/Dockerfile")
+  context              = path.module
+  normalize_file_modes = true # a checkout under another umask builds nothing new
 }
 
 # From an image in a private registry; the password is write-only.
