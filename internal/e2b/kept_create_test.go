@@ -477,3 +477,39 @@ func TestLostWebhookCreateIgnoresItsSiblings(t *testing.T) {
 		t.Fatalf("lost create next to a sibling: %+v, %v; want this create's webhook", w, err)
 	}
 }
+
+// TestKeptCreateWhoseFirstAttemptLandsLate: the first create got no answer
+// and was not found, so it was sent again; the first then lands just before
+// the second, which E2B refuses as taken. The object the first made is this
+// create's (a volume that was not there before; a secret with this create's
+// token) and is adopted: one object, no error.
+func TestKeptCreateWhoseFirstAttemptLandsLate(t *testing.T) {
+	quickSettle(t, 300*time.Millisecond)
+	e := newKeptEnv(t)
+	for _, route := range []string{"POST /volumes", "POST /secrets"} {
+		e.once(route, func(first *http.Request, next http.RoundTripper) (*http.Response, error) {
+			body, _ := io.ReadAll(first.Body)
+			e.once(route, func(second *http.Request, next http.RoundTripper) (*http.Response, error) {
+				late := first.Clone(context.Background())
+				late.Body = io.NopCloser(bytes.NewReader(body))
+				if resp, err := next.RoundTrip(late); err == nil {
+					_ = resp.Body.Close()
+				}
+				return next.RoundTrip(second)
+			})
+			return nil, errors.New("read: connection reset by peer")
+		})
+	}
+	v, err := e.c.CreateVolume(e.ctx, "late")
+	if err != nil || len(mustList(e.c.ListVolumes(e.ctx))) != 1 {
+		t.Fatalf("volume whose first create landed late: %+v, %v", v, err)
+	}
+	s, err := e.c.CreateSecret(e.ctx, "late", "v", nil)
+	if err != nil || len(mustList(e.c.ListSecrets(e.ctx))) != 1 {
+		t.Fatalf("secret whose first create landed late: %+v, %v", s, err)
+	}
+	if e.posts("POST /volumes") != 2 || e.posts("POST /secrets") != 2 {
+		t.Fatalf("creates that reached E2B: %d volumes, %d secrets; want 2 each (the late one and the refused one)",
+			e.posts("POST /volumes"), e.posts("POST /secrets"))
+	}
+}
