@@ -9,25 +9,30 @@ import (
 	"time"
 )
 
-// startForeignGroup starts a process in a group of its own that no sandbox
-// started: it stands for an unrelated program that was handed the ID of a
-// group a sandbox once had.
-func startForeignGroup(t *testing.T) *exec.Cmd {
+// foreignGroup is a process in a group of its own that no sandbox started:
+// it stands for an unrelated program that was handed the ID of a group a
+// sandbox once had. One goroutine waits for it (a second Wait would race).
+type foreignGroup struct {
+	*exec.Cmd
+	done chan struct{}
+}
+
+func startForeignGroup(t *testing.T) foreignGroup {
 	t.Helper()
 	cmd := exec.Command("sleep", "30")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	return cmd
+	g := foreignGroup{Cmd: cmd, done: make(chan struct{})}
+	go func() { _ = cmd.Wait(); close(g.done) }()
+	t.Cleanup(func() { _ = cmd.Process.Kill(); <-g.done })
+	return g
 }
 
-func exited(cmd *exec.Cmd) bool {
-	done := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(done) }()
+func exited(g foreignGroup) bool {
 	select {
-	case <-done:
+	case <-g.done:
 		return true
 	case <-time.After(2 * time.Second):
 		return false

@@ -14,9 +14,8 @@ import (
 // "ubuntu:22.04" and "ubuntu_22.04" (a name without a tag also as
 // "<name>:latest"). Archives are unpacked once into DataDir/images.
 //
-// E2B's base image (e2bdev/base, what the SDK's fromBaseImage and a build
-// without a base name) is the emulator's base root, as the base template
-// is. Any other image the store lacks fails the build naming the image,
+// E2B's base image (e2bdev/base, which the SDK's fromBaseImage and a build
+// naming no base use) is the emulator's base root, as the base template is. Any other image the store lacks fails the build naming the image,
 // unless Options.HostRootImages lists it (or holds "*"): then the build runs
 // on the host's base root and its log says so in a warning.
 
@@ -84,15 +83,16 @@ func (s *Server) resolveImage(name string) (key, level, note string, err error) 
 		return "", "info", fmt.Sprintf("Image '%s' is E2B's base image: building on the emulator's base root filesystem", name), nil
 	case entry == "" || s.rootfs == nil:
 		why := fmt.Sprintf("image '%s' is not in the emulator's image store", name)
+		remedy := fmt.Sprintf("give the emulator -image-store DIR holding a root filesystem (a directory or a .tar, .tar.gz or .tgz archive) named %s", imageCandidates(name)[1])
 		switch {
 		case entry != "":
-			why = fmt.Sprintf("image '%s' is in the emulator's image store, but images need private root filesystems, which are unavailable here (see the emulator's log)", name)
+			why = fmt.Sprintf("image '%s' is in the emulator's image store, but images need private root filesystems, which are unavailable here", name)
+			remedy = "run the emulator where it can make them (Linux with overlayfs and mount or user namespaces, -isolation auto; its log says what is missing)"
 		case s.opts.ImageStore == "":
 			why += " (the emulator runs without -image-store)"
 		}
 		if !s.hostRootAllowed(name) {
-			return "", "", "", fmt.Errorf("%s: give the emulator -image-store DIR holding a root filesystem (a directory or a .tar, .tar.gz or .tgz archive) named %s, or let it build on the host's root filesystem with -host-root-images %s",
-				why, imageCandidates(name)[1], name)
+			return "", "", "", fmt.Errorf("%s: %s, or let it build on the host's root filesystem with -host-root-images %s", why, remedy, name)
 		}
 		return "", "warn", fmt.Sprintf("Warning: %s; building on the host's root filesystem instead (-host-root-images), so the build does not see the image's files", why), nil
 	}

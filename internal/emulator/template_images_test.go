@@ -2,6 +2,8 @@ package emulator
 
 import (
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -57,4 +59,23 @@ func TestMissingImageFailsTheBuild(t *testing.T) {
 		t.Fatalf("base image: %+v\n%s", res.Reason, logText(res.LogEntries))
 	}
 	v.AssertClean(t)
+}
+
+// TestStoredImageWithoutPrivateRootsFailsTheBuild: without private roots an
+// image from the store cannot be used, and the build says so instead of
+// running on the host's root.
+func TestStoredImageWithoutPrivateRootsFailsTheBuild(t *testing.T) {
+	t.Parallel()
+	store := t.TempDir()
+	if err := os.Mkdir(filepath.Join(store, "stored_1"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c := startTestServer(t, Options{Isolation: "none", ImageStore: store})
+	b := c.requestBuild(map[string]any{"name": "stored-image"})
+	c.startBuild(b, map[string]any{"fromImage": "stored:1", "steps": []map[string]any{{"type": "RUN", "args": []string{"echo step-ran"}}}})
+	res := c.waitBuild(b)
+	if res.Status != buildError || res.Reason == nil || !strings.Contains(res.Reason.Message, "image 'stored:1' is in the emulator's image store, but images need private root filesystems") ||
+		!strings.Contains(res.Reason.Message, "-host-root-images stored:1") || strings.Contains(logText(res.LogEntries), "step-ran") {
+		t.Fatalf("status %s reason %+v\n%s", res.Status, res.Reason, logText(res.LogEntries))
+	}
 }
