@@ -211,7 +211,10 @@ func (w *globWalker) listable(e *globEntry) bool {
 		return true
 	}
 	var esc *LinkEscapeError
-	if errors.As(err, &esc) && esc.Link == e.rel {
+	if !errors.As(err, &esc) || w.excluded(esc) {
+		return false
+	}
+	if esc.Link == e.rel {
 		// Where the link leads is looked up (not listed, not read) to tell
 		// a folder from a file.
 		if fi, serr := os.Stat(e.full); serr != nil || !fi.IsDir() {
@@ -222,13 +225,18 @@ func (w *globWalker) listable(e *globEntry) bool {
 	return false
 }
 
+// excluded reports whether the link is one the user excluded (or a working
+// file): no error, what is behind it is simply not sent.
+func (w *globWalker) excluded(esc *LinkEscapeError) bool {
+	return w.userIgnored(esc.Link) || workingFile(esc.Link)
+}
+
 // fail records the first link out of the context the walk would have to
-// follow; a link the user excluded (or a working file) is no error: what is
-// behind it is simply not sent. Other errors (a loop of links) leave the
-// entry unreadable, as they do for the SDK.
+// follow, unless excluded. Other errors (a loop of links) leave the entry
+// unreadable, as they do for the SDK.
 func (w *globWalker) fail(err error) {
 	var esc *LinkEscapeError
-	if !errors.As(err, &esc) || w.userIgnored(esc.Link) || workingFile(esc.Link) {
+	if !errors.As(err, &esc) || w.excluded(esc) {
 		return
 	}
 	if w.err == nil {
