@@ -78,7 +78,9 @@ type localReadError struct {
 	err  error
 }
 
-func (e *localReadError) Error() string { return fmt.Sprintf("read the file for %s: %v", e.path, e.err) }
+func (e *localReadError) Error() string {
+	return fmt.Sprintf("read the file for %s: %v", e.path, e.err)
+}
 func (e *localReadError) Unwrap() error { return e.err }
 
 // errReader remembers the error its reader returned, to tell a local read failure from the

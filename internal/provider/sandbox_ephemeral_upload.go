@@ -70,13 +70,13 @@ func uploadBlock() schema.ListNestedBlock {
 				Validators: []validator.String{noControlCharsValidator(), folderDestinationValidator()},
 			},
 			"include": schema.ListAttribute{
-				MarkdownDescription: "Only with a folder `source`. " + folderDocs.include + " " + folderDocs.patterns,
+				MarkdownDescription: "Only with a folder `source`. " + folderDocs.include + " Patterns as in `exclude`.",
 				Optional:            true,
 				ElementType:         types.StringType,
 				Validators:          folderPatternValidators(),
 			},
 			"exclude": schema.ListAttribute{
-				MarkdownDescription: "Only with a folder `source`. " + folderDocs.exclude,
+				MarkdownDescription: "Only with a folder `source`. " + folderDocs.exclude + " " + folderDocs.patterns,
 				Optional:            true,
 				ElementType:         types.StringType,
 				Validators:          folderPatternValidators(),

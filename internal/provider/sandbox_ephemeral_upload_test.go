@@ -1,11 +1,15 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"regexp"
 	"testing"
+	"time"
 
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
@@ -13,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
 )
 
 // A per-pull-request job: a folder, a text and a script go into an ephemeral sandbox when it
@@ -22,7 +27,7 @@ func TestAccEphemeralSandbox_uploadsBeforeUse(t *testing.T) {
 	rec := newE2BRecorder(t, emu)
 	src := t.TempDir()
 	writeLocal(t, src, map[string]string{
-		"app/main.sh*": "#!/bin/sh\necho \"app says $(cat \"$(dirname \"$0\")/lib/word.txt\")\"\n",
+		"app/main.sh*":     "#!/bin/sh\necho \"app says $(cat \"$(dirname \"$0\")/lib/word.txt\")\"\n",
 		"app/lib/word.txt": "hello", "app/node_modules/big.js": "never sent", "check.sh*": "#!/bin/sh\necho checked\n",
 	})
 	app := filepath.Join(src, "app")
@@ -136,4 +141,56 @@ ephemeral "e2b_sandbox" "bad" {
 			},
 		},
 	})
+}
+
+// uploadBlocks is the upload attribute's value for a protocol request: one block per element of
+// blocks (attribute name -> string), the other attributes null.
+func (p *protoProvider) uploadBlocks(blocks ...map[string]string) tftypes.Value {
+	p.t.Helper()
+	list := p.schema.EphemeralResourceSchemas["e2b_sandbox"].ValueType().(tftypes.Object).AttributeTypes["upload"].(tftypes.List)
+	obj := list.ElementType.(tftypes.Object)
+	var elems []tftypes.Value
+	for _, b := range blocks {
+		vals := map[string]tftypes.Value{}
+		for name, at := range obj.AttributeTypes {
+			vals[name] = tftypes.NewValue(at, nil)
+		}
+		for name, v := range b {
+			vals[name] = tftypes.NewValue(tftypes.String, v)
+		}
+		elems = append(elems, tftypes.NewValue(obj, vals))
+	}
+	return tftypes.NewValue(list, elems)
+}
+
+// A sandbox whose uploads are still running when the CLI stops the provider is killed with the
+// other leftovers: it is tracked from its creation, not from the end of the open.
+func TestEphemeralSandboxKilledWhenStoppedDuringUpload(t *testing.T) {
+	srv := newTestEmulator(t)
+	p := newProtoProvider(t, srv)
+	srv.SetFaults(emulator.Faults{Latency: 3 * time.Second, Routes: []string{"envd POST /files"}})
+	done := make(chan *tfprotov6.OpenEphemeralResourceResponse, 1)
+	go func() {
+		resp, _ := p.openEphemeral("e2b_sandbox", map[string]tftypes.Value{
+			"upload": p.uploadBlocks(map[string]string{"content": "slow", "destination": "/home/user/slow.txt"}),
+		})
+		done <- resp
+	}()
+	deadline := time.Now().Add(time.Minute)
+	for srv.Counters().Requests["envd POST /files"] == 0 { // The upload has started (and waits).
+		if time.Now().After(deadline) {
+			t.Fatal("the upload never started")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := KillLeftoverEphemeralSandboxes(context.Background()); n != 1 {
+		t.Fatalf("killed %d sandboxes while the upload ran, want 1", n)
+	}
+	resp := <-done
+	if len(resp.Diagnostics) == 0 {
+		t.Fatal("the open succeeded although its sandbox was killed during the upload")
+	}
+	if ids := srv.SandboxIDs(); len(ids) != 0 {
+		t.Fatalf("sandboxes left: %v", ids)
+	}
 }

@@ -190,11 +190,11 @@ func TestAccSandboxFolder_lifecycle(t *testing.T) {
 			{
 				// Import by ID adopts every file under the destination: the same files, so the
 				// same state.
-				Config:            cfg,
-				ResourceName:      folderAddr,
-				ImportState:       true,
-				ImportStateVerify: true,
-				ImportStateIdFunc: func(*terraform.State) (string, error) { return sandboxID + ":" + dest, nil },
+				Config:                  cfg,
+				ResourceName:            folderAddr,
+				ImportState:             true,
+				ImportStateVerify:       true,
+				ImportStateIdFunc:       func(*terraform.State) (string, error) { return sandboxID + ":" + dest, nil },
 				ImportStateVerifyIgnore: []string{"source", "exclude"},
 			},
 			{

@@ -90,13 +90,13 @@ func (r *sandboxFolderResource) Schema(_ context.Context, _ resource.SchemaReque
 				Validators:    []validator.String{noControlCharsValidator(), folderDestinationValidator()},
 			},
 			"include": schema.ListAttribute{
-				MarkdownDescription: folderDocs.include + " " + folderDocs.patterns,
+				MarkdownDescription: folderDocs.include + " Patterns as in `exclude`.",
 				Optional:            true,
 				ElementType:         types.StringType,
 				Validators:          folderPatternValidators(),
 			},
 			"exclude": schema.ListAttribute{
-				MarkdownDescription: folderDocs.exclude,
+				MarkdownDescription: folderDocs.exclude + " " + folderDocs.patterns,
 				Optional:            true,
 				ElementType:         types.StringType,
 				Validators:          folderPatternValidators(),
