@@ -125,7 +125,10 @@ func (r *sandboxFolderResource) apply(ctx context.Context, plan tfsdk.Plan, prio
 	}
 	err = s.run(ctx, envd)
 	m.ID = types.StringValue(fileID(sandboxID, dest))
-	m.setFolderFiles(slices.Collect(maps.Values(s.have)))
+	if err != nil || len(s.changed) > 0 || !s.verify {
+		// What the sandbox holds now; after a planned apply that worked, it is the plan.
+		m.setFolderFiles(slices.Collect(maps.Values(s.have)))
+	}
 	if err != nil || len(s.changed) > 0 {
 		if err != nil {
 			diags.Append(envdDiagnostic("Could not upload folder to "+dest, sandboxID, err))
