@@ -65,56 +65,71 @@ func (e *Envd) WriteFile(ctx context.Context, path string, r io.Reader, o WriteO
 		}()
 		body = pr
 	}
-	ci := e.call(op, retryNever, timeoutNone)
-	req, err := http.NewRequestWithContext(withCall(ctx, ci), http.MethodPost, e.filesURL(path), body)
-	if err != nil {
-		if pr != nil {
-			_ = pr.CloseWithError(err)
+	infos, err := e.postFiles(ctx, op, e.filesURL(path), path, body, func(h http.Header) {
+		h.Set("Content-Type", "application/octet-stream")
+		if o.Gzip {
+			h.Set("Content-Encoding", "gzip")
 		}
+		for k, v := range o.Metadata {
+			h.Set("X-Metadata-"+k, v)
+		}
+	}, func() {
+		if pr != nil {
+			// Unblock the compressor if the transport stopped reading early.
+			_ = pr.CloseWithError(errors.New("upload finished"))
+		}
+		// Never return while the compressor may still read r.
 		<-compressed
-		return nil, fmt.Errorf("%s %q: %w", op, path, err)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &WriteInfo{Path: infos[0].Path, Name: infos[0].Name, Type: infos[0].Type, Metadata: infos[0].Metadata}, nil
+}
+
+// uploadedEntry is one entry of envd's answer to an upload.
+type uploadedEntry struct {
+	Path     string            `json:"path"`
+	Name     string            `json:"name"`
+	Type     string            `json:"type"`
+	Metadata map[string]string `json:"metadata"`
+}
+
+// postFiles sends body to envd's upload endpoint at url and decodes its answer, which has at
+// least one entry. label names what is sent in errors. done runs as soon as the transport has
+// finished with body, before the answer is read.
+func (e *Envd) postFiles(ctx context.Context, op, url, label string, body io.Reader, headers func(http.Header), done func()) ([]uploadedEntry, error) {
+	ci := e.call(op, retryNever, timeoutNone)
+	req, err := http.NewRequestWithContext(withCall(ctx, ci), http.MethodPost, url, body)
+	if err != nil {
+		done()
+		return nil, fmt.Errorf("%s %q: %w", op, label, err)
 	}
 	e.setHeaders(req.Header, false)
-	req.Header.Set("Content-Type", "application/octet-stream")
-	if o.Gzip {
-		req.Header.Set("Content-Encoding", "gzip")
-	}
-	for k, v := range o.Metadata {
-		req.Header.Set("X-Metadata-"+k, v)
-	}
+	headers(req.Header)
 	// The plain client: retryablehttp would read the whole body into memory.
 	resp, err := e.c.envd.HTTPClient.Do(req)
-	if pr != nil {
-		// Unblock the compressor if the transport stopped reading early.
-		_ = pr.CloseWithError(errors.New("upload finished"))
-	}
-	// Never return while the compressor may still read r.
-	<-compressed
+	done()
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("%s %q in sandbox %q: %w", op, path, e.t.SandboxID, ctx.Err())
+			return nil, fmt.Errorf("%s %q in sandbox %q: %w", op, label, e.t.SandboxID, ctx.Err())
 		}
-		return nil, &transportError{op: op, sandboxID: e.t.SandboxID, err: fmt.Errorf("%s: %w", path, redactURLError(err))}
+		return nil, &transportError{op: op, sandboxID: e.t.SandboxID, err: fmt.Errorf("%s: %w", label, redactURLError(err))}
 	}
 	defer drainClose(resp.Body)
 	if resp.StatusCode != http.StatusOK {
-		ae := envdError(op, e.t.SandboxID, pathpkg.Base(path), resp)
-		ae.Message = withPath(path, ae.Message)
+		ae := envdError(op, e.t.SandboxID, pathpkg.Base(label), resp)
+		ae.Message = withPath(label, ae.Message)
 		return nil, ae
 	}
-	var infos []struct {
-		Path     string            `json:"path"`
-		Name     string            `json:"name"`
-		Type     string            `json:"type"`
-		Metadata map[string]string `json:"metadata"`
-	}
+	var infos []uploadedEntry
 	if err := json.NewDecoder(resp.Body).Decode(&infos); err != nil {
-		return nil, &transportError{op: op, sandboxID: e.t.SandboxID, err: fmt.Errorf("decode answer for %s: %w", path, err)}
+		return nil, &transportError{op: op, sandboxID: e.t.SandboxID, err: fmt.Errorf("decode answer for %s: %w", label, err)}
 	}
 	if len(infos) == 0 {
-		return nil, fmt.Errorf("%s %q in sandbox %q: envd answered with no entry", op, path, e.t.SandboxID)
+		return nil, fmt.Errorf("%s %q in sandbox %q: envd answered with no entry", op, label, e.t.SandboxID)
 	}
-	return &WriteInfo{Path: infos[0].Path, Name: infos[0].Name, Type: infos[0].Type, Metadata: infos[0].Metadata}, nil
+	return infos, nil
 }
 
 func withPath(path, msg string) string {

@@ -3,8 +3,11 @@ package e2b_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -194,5 +197,70 @@ func BenchmarkCommandOutput100MiB(b *testing.B) {
 	b.StopTimer()
 	if growth := h.report(b, "stdout"); growth >= 32 {
 		b.Errorf("heap grew by %.1f MiB streaming 100 MiB of output", growth)
+	}
+}
+
+// BenchmarkFolderUpload hashes a folder of 2,000 small files and four of 32 MiB (136 MiB),
+// as a plan does, then uploads it as an apply does (multipart batches, hashed on the way);
+// the heap must stay far below the folder's size.
+func BenchmarkFolderUpload(b *testing.B) {
+	_, c, ctx := benchEnv(b)
+	sb, err := c.CreateSandbox(ctx, e2b.CreateSandboxRequest{TemplateID: "base", Timeout: 3600})
+	if err != nil {
+		b.Fatal(err)
+	}
+	envd := c.Envd(e2b.EnvdTarget{SandboxID: sb.SandboxID, AccessToken: sb.EnvdAccessToken})
+	dir := b.TempDir()
+	var total int64
+	write := func(rel string, size int64) {
+		full := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		f, err := os.Create(full)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := io.Copy(f, &patternReader{left: size, pos: byte(len(rel))}); err != nil {
+			b.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			b.Fatal(err)
+		}
+		total += size
+	}
+	for i := range 2000 {
+		write(fmt.Sprintf("src/m%02d/f%04d.txt", i%50, i), 4<<10)
+	}
+	for i := range 4 {
+		write(fmt.Sprintf("data/part-%d.bin", i), 32*mib)
+	}
+	folder := e2b.LocalFolder{Dir: dir}
+	b.SetBytes(2 * total) // read twice: hashed, then sent
+	b.ResetTimer()
+	h := startHeapWatch()
+	for range b.N {
+		files, _, err := folder.Scan(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		uploads := make([]e2b.UploadFile, len(files))
+		for i, f := range files {
+			uploads[i] = e2b.UploadFile{Path: "/home/user/app/" + f.Path, Size: f.Size,
+				Open: func() (io.ReadCloser, error) { return folder.Open(f.Path) }}
+		}
+		written, err := envd.WriteFiles(ctx, uploads)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := range written {
+			if written[i].SHA256 != files[i].SHA256 {
+				b.Fatalf("%s: sent %s, hashed %s", files[i].Path, written[i].SHA256, files[i].SHA256)
+			}
+		}
+	}
+	b.StopTimer()
+	if growth := h.report(b, "folder"); growth >= 32 {
+		b.Errorf("heap grew by %.1f MiB moving a %d MiB folder; the budget is 32 MiB", growth, total/mib)
 	}
 }

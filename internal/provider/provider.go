@@ -242,6 +242,7 @@ func (p *e2bProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		NewSandboxResource,
 		NewSandboxFileResource,
+		NewSandboxFolderResource,
 		NewSnapshotResource,
 		NewSandboxCommandResource,
 		NewTemplateResource,

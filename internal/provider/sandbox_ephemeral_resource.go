@@ -54,6 +54,7 @@ type sandboxEphemeralModel struct {
 
 	Timeout    timetypes.GoDuration `tfsdk:"timeout"`
 	Timeouts   timeouts.Value       `tfsdk:"timeouts"`
+	Uploads    types.List           `tfsdk:"upload"`
 	ID         types.String         `tfsdk:"id"`
 	TemplateID types.String         `tfsdk:"template_id"`
 }
@@ -81,6 +82,7 @@ func (r *sandboxEphemeralResource) ValidateConfig(ctx context.Context, req ephem
 		return
 	}
 	cfg.validate(ctx, &resp.Diagnostics)
+	validateUploads(ctx, cfg.Uploads, &resp.Diagnostics)
 }
 
 func (r *sandboxEphemeralResource) Open(ctx context.Context, req ephemeral.OpenRequest, resp *ephemeral.OpenResponse) {
@@ -116,9 +118,18 @@ func (r *sandboxEphemeralResource) Open(ctx context.Context, req ephemeral.OpenR
 		return
 	}
 
+	// Tracked from now on, so that a CLI that stops the provider during the uploads below does not
+	// leave it behind.
+	openEphemeralSandboxes.add(created.SandboxID, client)
 	m.ID = types.StringValue(created.SandboxID)
 	m.TemplateID = optionalString(created.TemplateID)
 	resp.Diagnostics.Append(m.fill(client, created, r.data.Domain)...)
+	if !resp.Diagnostics.HasError() {
+		// The files are in place before anything that uses the sandbox gets its ID.
+		var diags diag.Diagnostics
+		m.Uploads, diags = uploadAll(ctx, client, created.SandboxID, m.Uploads)
+		resp.Diagnostics.Append(diags...)
+	}
 	private, _ := json.Marshal(openSandbox{ID: created.SandboxID, Timeout: createReq.Timeout}) // Cannot fail.
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateSandboxKey, private)...)
 	if !resp.Diagnostics.HasError() {
@@ -129,7 +140,6 @@ func (r *sandboxEphemeralResource) Open(ctx context.Context, req ephemeral.OpenR
 		killEphemeral(ctx, client, created.SandboxID, &resp.Diagnostics)
 		return
 	}
-	openEphemeralSandboxes.add(created.SandboxID, client)
 	resp.RenewAt = renewAt(life)
 	tflog.Info(ctx, "opened ephemeral sandbox", map[string]any{"sandbox_id": created.SandboxID, "renew_at": resp.RenewAt})
 }

@@ -77,6 +77,7 @@ func (r *sandboxEphemeralResource) Schema(ctx context.Context, _ ephemeral.Schem
 		Attributes: attrs,
 		Blocks: map[string]schema.Block{
 			"timeouts": timeouts.Block(ctx),
+			"upload":   uploadBlock(),
 		},
 	}
 }

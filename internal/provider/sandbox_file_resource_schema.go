@@ -47,7 +47,8 @@ func (r *sandboxFileResource) Schema(_ context.Context, _ resource.SchemaRequest
 			"that became a directory fails the refresh (nothing is written over or deleted), and destroy never " +
 			"removes a directory (it runs `rm -f` in the file's directory, which cannot remove one). Import a regular file with `<sandbox_id>:<absolute path>` " +
 			"or by identity; a text file of up to 1 MiB gets its `content` filled in, so a configuration with the " +
-			"same content plans no change.",
+			"same content plans no change. For a whole folder use `e2b_sandbox_folder`; for an ephemeral sandbox, " +
+			"whose ID no managed resource can keep, the `upload` block of `ephemeral \"e2b_sandbox\"`.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "`<sandbox_id>:<absolute_path>`.",

@@ -1,0 +1,3 @@
+from lib.greeting import greet
+
+print(greet("sandbox"))

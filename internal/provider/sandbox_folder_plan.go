@@ -1,0 +1,118 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+)
+
+// ModifyPlan hashes the source folder, so the plan shows the files that change and the new
+// digest. It reads and writes only the attributes involved.
+func (r *sandboxFolderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	var m sandboxFolderModel
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("source"), &m.Source)...)
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("include"), &m.Include)...)
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("exclude"), &m.Exclude)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	folder, known, diags := localFolderOf(ctx, m.Source, m.Include, m.Exclude)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !known {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("sha256"), types.StringUnknown())...)
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("files"), types.MapUnknown(folderFileType))...)
+		return
+	}
+	files, diags := scanFolder(ctx, folder, path.Root("source"), true)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	m.setFolderFiles(files)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("sha256"), m.SHA256)...)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("files"), m.Files)...)
+}
+
+// localFolderOf builds the local folder from the attributes; known is false while one of them
+// is not known yet.
+func localFolderOf(ctx context.Context, source types.String, include, exclude types.List) (e2b.LocalFolder, bool, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	if source.IsUnknown() || include.IsUnknown() || exclude.IsUnknown() {
+		return e2b.LocalFolder{}, false, diags
+	}
+	f := e2b.LocalFolder{Dir: source.ValueString()}
+	for _, l := range []struct {
+		from types.List
+		into *[]string
+	}{{include, &f.Include}, {exclude, &f.Exclude}} {
+		if l.from.IsNull() {
+			continue
+		}
+		var elems []types.String
+		diags.Append(l.from.ElementsAs(ctx, &elems, false)...)
+		for _, e := range elems {
+			if e.IsUnknown() {
+				return f, false, diags
+			}
+			*l.into = append(*l.into, e.ValueString())
+		}
+	}
+	return f, true, diags
+}
+
+// scanFolder lists the folder's files (hashing them when hash is set), refuses a selection
+// without files and warns about what it leaves out. Diagnostics point at at.
+func scanFolder(ctx context.Context, f e2b.LocalFolder, at path.Path, hash bool) ([]e2b.FolderFile, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	list := f.List
+	if hash {
+		list = f.Scan
+	}
+	files, skipped, err := list(ctx)
+	if err != nil {
+		diags.AddAttributeError(at, "Cannot read source folder", fmt.Sprintf("Reading %s: %v", f.Dir, err))
+		return nil, diags
+	}
+	if len(skipped) > 0 {
+		diags.AddAttributeWarning(at, "Some entries of the source folder are not uploaded", skippedText(f.Dir, skipped))
+	}
+	if len(files) == 0 {
+		what := "holds no regular file"
+		if len(f.Include) > 0 || len(f.Exclude) > 0 {
+			what = "has no regular file that include and exclude select"
+		}
+		diags.AddAttributeError(at, "Nothing to upload",
+			fmt.Sprintf("The folder %s %s, so there is nothing to upload. Check the path (relative paths start in the "+
+				"directory Terraform runs in; prefer \"${path.module}/...\") and the patterns.", f.Dir, what))
+	}
+	return files, diags
+}
+
+// skippedText lists the first few entries left out, with why, and how to silence the warning.
+func skippedText(dir string, skipped []e2b.SkippedEntry) string {
+	const shown = 5
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d entries of %s are left out:\n", len(skipped), dir)
+	for i, s := range skipped {
+		if i == shown {
+			fmt.Fprintf(&b, "  … and %d more\n", len(skipped)-shown)
+			break
+		}
+		fmt.Fprintf(&b, "  %s: %s\n", s.Path, s.Reason)
+	}
+	b.WriteString("Add them to exclude to silence this warning.")
+	return b.String()
+}

@@ -1,0 +1,344 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+)
+
+const folderAddr = "e2b_sandbox_folder.app"
+
+// writeLocal writes files (path -> content) under dir; a path ending in "*" is executable.
+func writeLocal(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for p, content := range files {
+		mode := os.FileMode(0o644)
+		if strings.HasSuffix(p, "*") {
+			p, mode = strings.TrimSuffix(p, "*"), 0o755
+		}
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(content), mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(full, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// localDigest is the folder digest the plan must show for dir.
+func localDigest(t *testing.T, f e2b.LocalFolder) string {
+	t.Helper()
+	files, _, err := f.Scan(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e2b.FolderDigest(files)
+}
+
+// checkRemoteFolder verifies files (path -> content, "" for absent) under dir in the sandbox.
+func checkRemoteFolder(t *testing.T, srv *emulator.Server, sandboxID *string, dir string, files map[string]string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		envd := sandboxEnvd(t, srv, *sandboxID)
+		for p, want := range files {
+			got, err := readRemote(envd, dir+"/"+p)
+			switch {
+			case want == "" && e2b.IsNotFound(err):
+			case want == "":
+				return fmt.Errorf("%s/%s should be gone (read: %q, %v)", dir, p, got, err)
+			case err != nil:
+				return fmt.Errorf("read %s/%s: %w", dir, p, err)
+			case got != want:
+				return fmt.Errorf("%s/%s holds %q, want %q", dir, p, got, want)
+			}
+		}
+		return nil
+	}
+}
+
+// checkRemoteMode verifies a file's permission bits in the sandbox.
+func checkRemoteMode(t *testing.T, srv *emulator.Server, sandboxID *string, p string, want uint32) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		en, err := sandboxEnvd(t, srv, *sandboxID).Stat(context.Background(), p)
+		if err != nil {
+			return err
+		}
+		if en.Mode&0o777 != want {
+			return fmt.Errorf("%s has mode %04o, want %04o", p, en.Mode&0o777, want)
+		}
+		return nil
+	}
+}
+
+func folderConfig(srv *emulator.Server, src string) string {
+	return testAccRequiredProviders() + filesTestConfig(srv, fmt.Sprintf(`
+resource "e2b_sandbox_folder" "app" {
+  sandbox_id  = e2b_sandbox.test.id
+  source      = %q
+  destination = "/home/user/app"
+  exclude     = [".git", "**/__pycache__"]
+}
+`, src))
+}
+
+// A folder is uploaded with its modes, updated file by file, its drift inside the sandbox is
+// planned back, it imports, and destroy removes only its own files and the directories it made.
+func TestAccSandboxFolder_lifecycle(t *testing.T) {
+	srv := newTestEmulator(t)
+	src := t.TempDir()
+	writeLocal(t, src, map[string]string{
+		"main.py": "print('v1')\n", "run.sh*": "#!/bin/sh\npython3 main.py\n", "lib/util.py": "X = 1\n",
+		".git/HEAD": "ref", "lib/__pycache__/util.pyc": "bytecode",
+	})
+	cfg := folderConfig(srv, src)
+	folder := e2b.LocalFolder{Dir: src, Exclude: []string{".git", "**/__pycache__"}}
+	const dest = "/home/user/app"
+	var sandboxID string
+	var utilModified time.Time
+	statUtil := func(into *time.Time) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			en, err := sandboxEnvd(t, srv, sandboxID).Stat(context.Background(), dest+"/lib/util.py")
+			if err != nil {
+				return err
+			}
+			if into != nil {
+				*into = en.ModifiedTime
+			} else if !en.ModifiedTime.Equal(utilModified) {
+				return fmt.Errorf("lib/util.py was written again although it did not change")
+			}
+			return nil
+		}
+	}
+	digestIs := func() statecheck.StateCheck {
+		return statecheck.ExpectKnownValue(folderAddr, tfjsonpath.New("sha256"), knownvalue.StringFunc(func(v string) error {
+			if want := localDigest(t, folder); v != want {
+				return fmt.Errorf("sha256 %s, want the local folder's %s", v, want)
+			}
+			return nil
+		}))
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					digestIs(),
+					statecheck.ExpectKnownValue(folderAddr, tfjsonpath.New("files"), knownvalue.MapSizeExact(3)),
+					statecheck.ExpectKnownValue(folderAddr, tfjsonpath.New("files").AtMapKey("run.sh").AtMapKey("mode"),
+						knownvalue.StringExact("0755")),
+					statecheck.ExpectKnownValue(folderAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`:/home/user/app$`))),
+				},
+				Check: resource.ComposeTestCheckFunc(
+					captureAttr(sbAddr, "id", &sandboxID),
+					checkRemoteFolder(t, srv, &sandboxID, dest, map[string]string{
+						"main.py": "print('v1')\n", "lib/util.py": "X = 1\n", ".git/HEAD": "", "lib/__pycache__/util.pyc": "",
+					}),
+					checkRemoteMode(t, srv, &sandboxID, dest+"/run.sh", 0o755),
+					checkRemoteMode(t, srv, &sandboxID, dest+"/main.py", 0o644),
+					statUtil(&utilModified),
+				),
+			},
+			{
+				// One file edited: an update in place that writes that file only.
+				PreConfig: func() { writeLocal(t, src, map[string]string{"main.py": "print('v2')\n"}) },
+				Config:    cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(folderAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(folderAddr, tfjsonpath.New("files").AtMapKey("main.py").AtMapKey("sha256"),
+						knownvalue.StringExact(sha256Hex("print('v2')\n"))),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{digestIs()},
+				Check: resource.ComposeTestCheckFunc(
+					checkRemoteFolder(t, srv, &sandboxID, dest, map[string]string{"main.py": "print('v2')\n"}),
+					statUtil(nil),
+				),
+			},
+			{
+				// Drift inside the sandbox: an edit, a mode change and a deletion are planned back.
+				PreConfig: sandboxShell(t, srv, &sandboxID,
+					"cd /home/user/app && echo hacked > main.py && chmod 644 run.sh && rm lib/util.py"),
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(folderAddr, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{digestIs()},
+				Check: resource.ComposeTestCheckFunc(
+					checkRemoteFolder(t, srv, &sandboxID, dest, map[string]string{"main.py": "print('v2')\n", "lib/util.py": "X = 1\n"}),
+					checkRemoteMode(t, srv, &sandboxID, dest+"/run.sh", 0o755),
+				),
+			},
+			{Config: cfg, PlanOnly: true},
+			{
+				// Import by ID adopts every file under the destination: the same files, so the
+				// same state.
+				Config:                  cfg,
+				ResourceName:            folderAddr,
+				ImportState:             true,
+				ImportStateVerify:       true,
+				ImportStateIdFunc:       func(*terraform.State) (string, error) { return sandboxID + ":" + dest, nil },
+				ImportStateVerifyIgnore: []string{"source", "exclude"},
+			},
+			{
+				// A file gone from the source is removed, with the directory the resource made
+				// for it.
+				PreConfig: func() {
+					if err := os.RemoveAll(filepath.Join(src, "lib")); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: cfg,
+				Check: func(s *terraform.State) error {
+					_, err := sandboxEnvd(t, srv, sandboxID).Stat(context.Background(), dest+"/lib")
+					if !e2b.IsNotFound(err) {
+						return fmt.Errorf("the emptied lib directory is still there (stat error %v)", err)
+					}
+					return checkRemoteFolder(t, srv, &sandboxID, dest, map[string]string{"lib/util.py": "", "main.py": "print('v2')\n"})(s)
+				},
+			},
+			{
+				// Destroy removes the resource's files and leaves what others put there.
+				PreConfig: sandboxShell(t, srv, &sandboxID, "echo mine > /home/user/app/other.txt"),
+				Config:    testAccRequiredProviders() + filesTestConfig(srv, ""),
+				Check: resource.ComposeTestCheckFunc(
+					checkRemoteFolder(t, srv, &sandboxID, dest, map[string]string{"main.py": "", "run.sh": "", "other.txt": "mine\n"}),
+				),
+			},
+			{
+				// Uploaded again into a destination that no longer holds anything of it, then
+				// destroyed: the destination it created goes too.
+				PreConfig: sandboxShell(t, srv, &sandboxID, "rm -r /home/user/app"),
+				Config:    cfg,
+			},
+			{
+				Config: testAccRequiredProviders() + filesTestConfig(srv, ""),
+				Check: func(*terraform.State) error {
+					_, err := sandboxEnvd(t, srv, sandboxID).Stat(context.Background(), dest)
+					if !e2b.IsNotFound(err) {
+						return fmt.Errorf("the destination the resource created is still there (stat error %v)", err)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+// A refresh of an unchanged folder lists its directories and downloads nothing.
+func TestAccSandboxFolder_refreshDownloadsOnlyChangedFiles(t *testing.T) {
+	srv := newTestEmulator(t)
+	src := t.TempDir()
+	files := map[string]string{}
+	for i := range 40 {
+		files[fmt.Sprintf("d%d/f%d.txt", i%4, i)] = strings.Repeat("x", i)
+	}
+	writeLocal(t, src, files)
+	cfg := folderConfig(srv, src)
+	var sandboxID string
+	downloads := func(want int) resource.ConfigPlanChecks {
+		return resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{planCheckFunc(func() error {
+			if n := srv.Counters().Requests["envd GET /files"]; n != want {
+				return fmt.Errorf("the refresh downloaded %d files, want %d", n, want)
+			}
+			return nil
+		})}}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg, Check: resource.ComposeTestCheckFunc(
+				captureAttr(sbAddr, "id", &sandboxID),
+				func(*terraform.State) error { srv.ResetCounters(); return nil },
+			)},
+			{Config: cfg, PlanOnly: true, ConfigPlanChecks: downloads(0)},
+			{
+				// Same size, new content: the modification time tells, and only that file is read.
+				PreConfig:          sandboxShell(t, srv, &sandboxID, "sleep 0.01; echo -n yyyyy > /home/user/app/d1/f5.txt"),
+				Config:             cfg,
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+				ConfigPlanChecks:   downloads(1),
+			},
+		},
+	})
+}
+
+// A killed sandbox takes the folder out of state, and the next apply uploads it to the new one.
+func TestAccSandboxFolder_sandboxGone(t *testing.T) {
+	srv := newTestEmulator(t)
+	src := t.TempDir()
+	writeLocal(t, src, map[string]string{"a.txt": "a"})
+	cfg := folderConfig(srv, src)
+	var sandboxID string
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg, Check: captureAttr(sbAddr, "id", &sandboxID)},
+			{
+				PreConfig: func() {
+					if err := testAccClient(t, srv).KillSandbox(context.Background(), sandboxID); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionCreate),
+					plancheck.ExpectResourceAction(folderAddr, plancheck.ResourceActionCreate),
+				}},
+			},
+		},
+	})
+}
+
+// Bad inputs fail at plan time, before any request.
+func TestAccSandboxFolder_badInputs(t *testing.T) {
+	srv := newTestEmulator(t)
+	src := t.TempDir()
+	writeLocal(t, src, map[string]string{"only.md": "x"})
+	file := filepath.Join(src, "only.md")
+	cases := []struct{ name, source, dest, extra, want string }{
+		{"missing source", "does/not/exist", "/home/user/app", "", `(?s)must name an existing local folder, but\s+does/not/exist\s+does\s+not\s+exist`},
+		{"source is a file", file, "/home/user/app", "", `(?s)must be a folder, but.*is a file`},
+		{"relative destination", src, "app", "", `(?s)destination must be an absolute path`},
+		{"root destination", src, "/", "", `(?s)must name a directory below "/"`},
+		{"unclean destination", src, "/home/user/app/", "", `(?s)clean form \(/home/user/app\)`},
+		{"absolute pattern", src, "/home/user/app", `exclude = ["/etc"]`, `(?s)Invalid pattern.*is absolute`},
+		{"nothing selected", src, "/home/user/app", `include = ["*.py"]`, `(?s)Nothing to upload.*include and exclude`},
+	}
+	for _, c := range cases {
+		t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{planErrorStep(testAccProviderBlock(srv)+fmt.Sprintf(`
+resource "e2b_sandbox_folder" "bad" {
+  sandbox_id  = "isandbox"
+  source      = %q
+  destination = %q
+  %s
+}
+`, c.source, c.dest, c.extra), c.want)},
+			})
+		})
+	}
+	if n, routes := totalRequests(srv); n != 0 {
+		t.Errorf("bad folder inputs made %d requests: %s", n, routes)
+	}
+}

@@ -1,0 +1,76 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
+)
+
+// BenchmarkProviderFolderMemory measures the provider process's peak RSS while an
+// e2b_sandbox_folder uploads a small folder and a 264 MiB one (2,000 files of 4 KiB and four
+// of 64 MiB that do not compress): the plan hashes the folder, the apply sends it in multipart
+// batches. It also counts the upload requests and the downloads of a refresh that finds
+// nothing changed.
+func BenchmarkProviderFolderMemory(b *testing.B) {
+	ctx := context.Background()
+	srv := start(b)
+	small, big := b.TempDir(), b.TempDir()
+	writeRandomish(b, filepath.Join(small, "one.bin"), 1<<20)
+	for i := 0; i < 2000; i++ {
+		p := filepath.Join(big, "src", fmt.Sprintf("m%02d", i%50), fmt.Sprintf("f%04d.txt", i))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(strings.Repeat(fmt.Sprintf("line %04d\n", i), 410)[:4096]), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for i := 0; i < 4; i++ {
+		if err := os.MkdirAll(filepath.Join(big, "data"), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		writeRandomish(b, filepath.Join(big, "data", fmt.Sprintf("part-%d.bin", i)), 64<<20)
+	}
+	config := func(dir string) string {
+		return header + fmt.Sprintf(`
+resource "e2b_sandbox" "s" {}
+resource "e2b_sandbox_folder" "f" {
+  sandbox_id  = e2b_sandbox.s.id
+  source      = %q
+  destination = "/home/user/app"
+}
+`, dir)
+	}
+	cases := []struct{ name, dir string }{{"baseline-1MiB", small}, {"folder-264MiB", big}}
+	for i := 0; i < b.N; i++ {
+		var baseline int64
+		for _, c := range cases {
+			ws := harness.NewWorkspace(b, srv)
+			ws.Write("main.tf", config(c.dir))
+			srv.ResetCounters()
+			watch := harness.WatchPeakRSS(harness.ProviderDir(b))
+			elapsed := run(b, ws.Apply(ctx), c.name+" apply")
+			peak := watch.Stop()
+			uploads := srv.Counters().Requests["envd POST /files"]
+			srv.ResetCounters()
+			run(b, ws.Run(ctx, "plan", "-detailed-exitcode", "-no-color", "-input=false"), c.name+" plan")
+			downloads := srv.Counters().Requests["envd GET /files"]
+			run(b, ws.Destroy(ctx), c.name+" destroy")
+			if baseline == 0 {
+				baseline = peak
+			}
+			b.ReportMetric(float64(peak)/(1<<20), c.name+"-peak-MiB")
+			if c.name != cases[0].name {
+				b.ReportMetric(float64(peak-baseline)/(1<<20), c.name+"-growth-MiB")
+			}
+			b.ReportMetric(elapsed.Seconds(), c.name+"-apply-s")
+			b.ReportMetric(float64(uploads), c.name+"-upload-requests")
+			b.ReportMetric(float64(downloads), c.name+"-refresh-downloads")
+		}
+	}
+}
