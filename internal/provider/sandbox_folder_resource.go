@@ -401,8 +401,8 @@ func (r *sandboxFolderResource) Read(ctx context.Context, req resource.ReadReque
 	}
 	if len(rep.NotFiles) > 0 {
 		resp.Diagnostics.AddWarning("Files replaced in the sandbox",
-			fmt.Sprintf("These paths under %s in sandbox %q are no longer regular files: %s. The provider never writes over "+
-				"or removes them; the next apply fails to write them until they are moved away.", dest, sandboxID,
+			fmt.Sprintf("These paths under %s in sandbox %q are no longer regular files: %s. The provider never removes "+
+				"them; move them away inside the sandbox before the next apply, which writes the files there again.", dest, sandboxID,
 				strings.Join(rep.NotFiles, ", ")))
 	}
 	files := make([]e2b.FolderFile, 0, len(rep.Files))
