@@ -35,7 +35,7 @@ func TestValidateTemplateName(t *testing.T) {
 	for name, ok := range map[string]bool{
 		"my-app": true, "my_app": true, "team/my-app": true, "0app": true, "-a": true, "a_": true,
 		strings.Repeat("a", 128): true,
-		"a_b.c-d": false, "a..b": false, "a.b.": false, "team.x/app": false, "team/a.b": false,
+		"a_b.c-d":                false, "a..b": false, "a.b.": false, "team.x/app": false, "team/a.b": false,
 		"": false, "My-App": false, "a b": false, "a:tag": false, "a/b/c": false, "/a": false, "a/": false,
 		strings.Repeat("a", 129): false,
 	} {

@@ -95,7 +95,7 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				Required: true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(templateNameChanged,
 					"Changing the name replaces the template.", "Changing the name replaces the template.")},
-				Validators:          []validator.String{templateNameValidator()},
+				Validators: []validator.String{templateNameValidator()},
 			},
 			"cpu_count": schema.Int32Attribute{
 				MarkdownDescription: "vCPUs of sandboxes from this template: 1 or an even number up to 32 (E2B's rule; the team's tier may allow fewer). " +
@@ -284,7 +284,7 @@ func stepsSchema() schema.ListNestedAttribute {
 					Optional:            true,
 					Validators:          []validator.String{workdirValidator()},
 				},
-				"user":    schema.StringAttribute{MarkdownDescription: "User of later steps and of sandboxes.", Optional: true, Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
+				"user": schema.StringAttribute{MarkdownDescription: "User of later steps and of sandboxes.", Optional: true, Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
 			},
 		},
 	}
