@@ -32,13 +32,14 @@ func TestValidateBuildID(t *testing.T) {
 // The names of the issue that passed plan and failed at E2B ("Invalid
 // template name") are refused; E2B's own alphabet passes.
 func TestValidateTemplateName(t *testing.T) {
-	for name, ok := range map[string]bool{
+	cases := map[string]bool{
 		"my-app": true, "my_app": true, "team/my-app": true, "0app": true, "-a": true, "a_": true,
-		strings.Repeat("a", 128): true,
-		"a_b.c-d":                false, "a..b": false, "a.b.": false, "team.x/app": false, "team/a.b": false,
+		"a_b.c-d": false, "a..b": false, "a.b.": false, "team.x/app": false, "team/a.b": false,
 		"": false, "My-App": false, "a b": false, "a:tag": false, "a/b/c": false, "/a": false, "a/": false,
-		strings.Repeat("a", 129): false,
-	} {
+	}
+	cases[strings.Repeat("a", 128)] = true
+	cases[strings.Repeat("a", 129)] = false
+	for name, ok := range cases {
 		if err := ValidateTemplateName(name); (err == nil) != ok {
 			t.Errorf("ValidateTemplateName(%q) = %v; want ok %v", name, err, ok)
 		}
