@@ -85,6 +85,14 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"new `build_id`); sandboxes keep working meanwhile. A failed build is an error naming the failing step " +
 			"with the last lines of its log; the whole log streams to the provider log (`TF_LOG=INFO`). " +
 			"Creating fails when a template of the team already has the name (import it instead): E2B would build into it. " +
+			"At most one resource owns a template: when two resources (or runs) create the same name at once, E2B builds the " +
+			"second into the template the first made, and the second fails naming it, never in state. A create whose answer is " +
+			"lost (a gateway's 504, an interrupt) is looked up by its name: nothing found means nothing was made and the create is " +
+			"sent again; a template found is never taken over, because E2B's API keeps nothing that tells this apply's request from " +
+			"another made at the same moment, and the apply fails naming it and how to import it. " +
+			"A build the provider stops following (`timeouts`, Ctrl-C) goes on at E2B and is no error: state records the template with " +
+			"`build_status = \"building\"`, and the next plan settles it: nothing to do once the build is ready, a new build in place " +
+			"if it failed, and otherwise an update that carries the same build on and waits for it. The template is never replaced for it. " +
 			"Destroying deletes the template with all its builds.",
 		Attributes: map[string]schema.Attribute{
 			"id":          computedStr("Same as `template_id`.", stable),
@@ -176,8 +184,9 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				Computed:            true,
 				Default:             booldefault.StaticBool(false),
 			},
-			"build_id":     computedStr("ID of the current build, made by the last apply that changed a build input.", nil),
-			"build_status": computedStr("Status of the current build: `building`, `waiting`, `ready` or `error`.", nil),
+			"build_id": computedStr("ID of the current build, made by the last apply that changed a build input.", nil),
+			"build_status": computedStr("Status of the current build: `building`, `waiting`, `ready` or `error`. "+
+				"Anything but `ready` after an apply means the provider stopped following the build; the next plan settles it.", nil),
 			"names": schema.ListAttribute{
 				MarkdownDescription: "Names of the template (`namespace/name`).",
 				Computed:            true,
