@@ -115,7 +115,8 @@ func (s *Server) handleRequestBuild(w http.ResponseWriter, r *http.Request) {
 	}
 	t.updatedAt = now
 	s.saveStateLocked()
-	// A fault may drop the answer once the template is made (see Faults).
+	// Answered like a sandbox create, so that a fault dropping the answer
+	// after the effect (Faults.DropAfterCreate) can cover this route.
 	respondOrDrop(w, r, http.StatusAccepted, templateRequestResponseV3{
 		TemplateID: t.id, BuildID: b.id, Public: t.public,
 		Names: append([]string{}, t.names...), Tags: tags, Aliases: t.aliases(),
