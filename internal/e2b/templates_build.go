@@ -16,7 +16,11 @@ import (
 
 // TemplateBuildSpec is everything one build of a template needs.
 type TemplateBuildSpec struct {
-	Name     string // "name" or "name:tag"; an existing name gets a new build
+	Name string // "name" or "name:tag"; an existing name gets a new build
+	// New asks for a new template: the build is requested with
+	// RequestNewTemplate, which settles a lost answer and refuses a template
+	// another request made.
+	New      bool
 	Tags     []string
 	CPUCount int32
 	MemoryMB int32
@@ -125,13 +129,18 @@ func ContextDigest(hashes []string) string {
 // anything is created, so a bad context fails early), requests the build,
 // uploads only the file sets E2B does not have, starts the build and follows
 // it, handing log entries to OnLog as they arrive. Canceling ctx stops the
-// work here; a build already started keeps running at E2B.
+// work here; a build already started keeps running at E2B, and
+// ContinueTemplateBuild carries on one that was not.
 func (c *Client) BuildTemplate(ctx context.Context, spec TemplateBuildSpec, opts BuildOptions) (*BuildResult, error) {
 	steps := append([]BuildStep(nil), spec.Steps...)
 	if _, err := CopyFilesHashes(spec.Context, steps); err != nil {
 		return nil, err
 	}
-	req, err := c.RequestTemplateBuild(ctx, TemplateRequest{Name: spec.Name, Tags: spec.Tags, CPUCount: spec.CPUCount, MemoryMB: spec.MemoryMB})
+	request := c.RequestTemplateBuild
+	if spec.New {
+		request = c.RequestNewTemplate
+	}
+	req, err := request(ctx, TemplateRequest{Name: spec.Name, Tags: spec.Tags, CPUCount: spec.CPUCount, MemoryMB: spec.MemoryMB})
 	if err != nil {
 		return nil, err
 	}
@@ -139,14 +148,72 @@ func (c *Client) BuildTemplate(ctx context.Context, spec TemplateBuildSpec, opts
 		opts.OnRequested(*req)
 	}
 	res := &BuildResult{TemplateRequested: *req}
+	return res, c.runBuild(ctx, res, spec, steps, opts, true)
+}
+
+// ContinueTemplateBuild carries on a build of spec that an earlier run
+// requested and stopped following: a build still waiting gets its files and
+// is started; one under way (or finished) is followed to its end. spec must
+// be the one the build was requested for.
+func (c *Client) ContinueTemplateBuild(ctx context.Context, templateID, buildID string, spec TemplateBuildSpec, opts BuildOptions) (*BuildResult, error) {
+	steps := append([]BuildStep(nil), spec.Steps...)
+	if _, err := CopyFilesHashes(spec.Context, steps); err != nil {
+		return nil, err
+	}
+	st, err := c.GetTemplateBuildStatus(ctx, templateID, buildID, StatusQuery{Limit: 1})
+	if err != nil {
+		return nil, err
+	}
+	res := &BuildResult{TemplateRequested: TemplateRequested{TemplateID: templateID, BuildID: buildID}}
+	return res, c.runBuild(ctx, res, spec, steps, opts, st.Status == BuildStatusWaiting)
+}
+
+// runBuild uploads the COPY steps' files and starts the requested build (when
+// start is set), then follows it to its end; it fills res.
+func (c *Client) runBuild(ctx context.Context, res *BuildResult, spec TemplateBuildSpec, steps []BuildStep, opts BuildOptions, start bool) error {
+	startBody := TemplateBuildStart{
+		FromImage: spec.FromImage, FromImageRegistry: spec.FromImageRegistry, FromTemplate: spec.FromTemplate,
+		Force: spec.Force, StartCmd: spec.StartCmd, ReadyCmd: spec.ReadyCmd,
+		Steps: make([]TemplateStep, len(steps)),
+	}
+	for i, s := range steps {
+		startBody.Steps[i] = s.TemplateStep
+		if startBody.Steps[i].Args == nil {
+			startBody.Steps[i].Args = []string{}
+		}
+		startBody.Steps[i].Force = s.Force || s.ForceUpload
+	}
+	if start {
+		if err := c.uploadAll(ctx, res, spec.Context, steps, opts); err != nil {
+			return err
+		}
+		if err := c.startBuildOnce(ctx, res.TemplateID, res.BuildID, startBody); err != nil {
+			return err
+		}
+	}
+	st, err := c.FollowTemplateBuild(ctx, res.TemplateID, res.BuildID, FollowOptions{
+		OnLog: opts.OnLog, PollInterval: opts.PollInterval, MaxPollInterval: opts.MaxPollInterval,
+	})
+	res.Status = st
+	if err != nil {
+		return err
+	}
+	if st.Status == BuildStatusError {
+		return buildFailure(st, startBody.Steps)
+	}
+	return nil
+}
+
+// uploadAll uploads the file sets of the COPY steps that E2B does not have.
+func (c *Client) uploadAll(ctx context.Context, res *BuildResult, tc TemplateContext, steps []BuildStep, opts BuildOptions) error {
 	done := map[string]bool{}
 	for i, s := range steps {
 		if s.Type != StepCopy || (done[s.FilesHash] && !s.ForceUpload) {
 			continue
 		}
-		uploaded, err := c.uploadCopyFiles(ctx, req.TemplateID, spec.Context, s)
+		uploaded, err := c.uploadCopyFiles(ctx, res.TemplateID, tc, s)
 		if err != nil {
-			return res, fmt.Errorf("step %d (COPY %s): %w", i+1, s.Args[0], err)
+			return fmt.Errorf("step %d (COPY %s): %w", i+1, s.Args[0], err)
 		}
 		done[s.FilesHash] = true
 		if uploaded {
@@ -158,32 +225,7 @@ func (c *Client) BuildTemplate(ctx context.Context, spec TemplateBuildSpec, opts
 			opts.OnUpload(i+1, s.Args[0], uploaded)
 		}
 	}
-	start := TemplateBuildStart{
-		FromImage: spec.FromImage, FromImageRegistry: spec.FromImageRegistry, FromTemplate: spec.FromTemplate,
-		Force: spec.Force, StartCmd: spec.StartCmd, ReadyCmd: spec.ReadyCmd,
-		Steps: make([]TemplateStep, len(steps)),
-	}
-	for i, s := range steps {
-		start.Steps[i] = s.TemplateStep
-		if start.Steps[i].Args == nil {
-			start.Steps[i].Args = []string{}
-		}
-		start.Steps[i].Force = s.Force || s.ForceUpload
-	}
-	if err := c.startBuildOnce(ctx, req.TemplateID, req.BuildID, start); err != nil {
-		return res, err
-	}
-	st, err := c.FollowTemplateBuild(ctx, req.TemplateID, req.BuildID, FollowOptions{
-		OnLog: opts.OnLog, PollInterval: opts.PollInterval, MaxPollInterval: opts.MaxPollInterval,
-	})
-	res.Status = st
-	if err != nil {
-		return res, err
-	}
-	if st.Status == BuildStatusError {
-		return res, buildFailure(st, start.Steps)
-	}
-	return res, nil
+	return nil
 }
 
 // startBuildOnce starts the build. A start that failed is settled by the

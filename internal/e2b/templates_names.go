@@ -3,12 +3,47 @@ package e2b
 import (
 	"fmt"
 	"regexp"
+	"strings"
 )
 
+// E2B's rules for template names and tags are those of its API, which parses
+// every name with ParseName in e2b-dev/infra, packages/shared/pkg/id/id.go:
+// "[namespace/]alias[:tag]", trimmed and lower-cased, where the namespace and
+// the alias match ^[a-z0-9-_]+$ (no '.') and a tag ^[a-z0-9-_.]+$ and is not
+// a UUID. The spec caps a name (POST /v3/templates "name") at 128 characters.
+// The emulator (internal/emulator/template_names.go) applies the same rules;
+// a test there keeps the two equal.
 var (
-	templateTagPattern = regexp.MustCompile(`^[a-z0-9_.-]+$`)
-	buildIDPattern     = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+	templateIdentifierPattern = regexp.MustCompile(`^[a-z0-9_-]+$`)
+	templateTagPattern        = regexp.MustCompile(`^[a-z0-9_.-]+$`)
+	buildIDPattern            = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
 )
+
+// MaxTemplateNameLen is the longest name POST /v3/templates takes.
+const MaxTemplateNameLen = 128
+
+// ValidateTemplateName checks a name to create a template under: "alias" or
+// "namespace/alias", without a tag, in the lower-case form E2B stores (a name
+// with capitals would be stored, and found again, under another spelling).
+func ValidateTemplateName(name string) error {
+	if name == "" || len(name) > MaxTemplateNameLen {
+		return fmt.Errorf("must be 1 to %d characters long", MaxTemplateNameLen)
+	}
+	if strings.Contains(name, ":") {
+		return fmt.Errorf("must not carry a tag (\":tag\"); tags are e2b_template_tag's")
+	}
+	ns, alias, hasNS := strings.Cut(name, "/")
+	if !hasNS {
+		ns, alias = "", name
+	}
+	if hasNS && !templateIdentifierPattern.MatchString(ns) {
+		return fmt.Errorf("must have a namespace of lower-case letters, digits, '_' and '-' only (E2B's rule; no '.', no second '/')")
+	}
+	if !templateIdentifierPattern.MatchString(alias) {
+		return fmt.Errorf("must be lower-case letters, digits, '_' and '-' only, optionally after \"namespace/\" (E2B's rule; no '.')")
+	}
+	return nil
+}
 
 // ValidateTemplateTag applies E2B's rules for a tag. E2B lower-cases tags, so
 // a tag with capitals would never be found again under the name it was given;

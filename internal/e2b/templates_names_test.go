@@ -1,6 +1,9 @@
 package e2b
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestValidateTemplateTag(t *testing.T) {
 	for tag, ok := range map[string]bool{
@@ -22,6 +25,23 @@ func TestValidateBuildID(t *testing.T) {
 	} {
 		if err := ValidateBuildID(id); (err == nil) != ok {
 			t.Errorf("ValidateBuildID(%q) = %v; want ok %v", id, err, ok)
+		}
+	}
+}
+
+// The names of the issue that passed plan and failed at E2B ("Invalid
+// template name") are refused; E2B's own alphabet passes.
+func TestValidateTemplateName(t *testing.T) {
+	cases := map[string]bool{
+		"my-app": true, "my_app": true, "team/my-app": true, "0app": true, "-a": true, "a_": true,
+		"a_b.c-d": false, "a..b": false, "a.b.": false, "team.x/app": false, "team/a.b": false,
+		"": false, "My-App": false, "a b": false, "a:tag": false, "a/b/c": false, "/a": false, "a/": false,
+	}
+	cases[strings.Repeat("a", 128)] = true
+	cases[strings.Repeat("a", 129)] = false
+	for name, ok := range cases {
+		if err := ValidateTemplateName(name); (err == nil) != ok {
+			t.Errorf("ValidateTemplateName(%q) = %v; want ok %v", name, err, ok)
 		}
 	}
 }

@@ -78,6 +78,10 @@ func (s *Server) handleRequestBuild(w http.ResponseWriter, r *http.Request) {
 		validationError(w, `request body has an error: doesn't match schema: Error at "/memoryMB": number must be at least 128`)
 		return
 	}
+	if msg := resourceLimitError(req.CPUCount, req.MemoryMB); msg != "" {
+		writeError(w, http.StatusBadRequest, msg)
+		return
+	}
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -111,10 +115,28 @@ func (s *Server) handleRequestBuild(w http.ResponseWriter, r *http.Request) {
 	}
 	t.updatedAt = now
 	s.saveStateLocked()
-	writeJSON(w, http.StatusAccepted, templateRequestResponseV3{
+	// Answered like a sandbox create, so that a fault dropping the answer
+	// after the effect (Faults.DropAfterCreate) can cover this route.
+	respondOrDrop(w, r, http.StatusAccepted, templateRequestResponseV3{
 		TemplateID: t.id, BuildID: b.id, Public: t.public,
 		Names: append([]string{}, t.names...), Tags: tags, Aliases: t.aliases(),
 	})
+}
+
+// resourceLimitError applies E2B's rules for a build's resources beyond the
+// spec's minimums (LimitResources in e2b-dev/infra
+// packages/api/internal/team/limits.go): at most 32 vCPUs, 1 or an even
+// number, and an even number of MiB. The emulator's team has no tier limits.
+func resourceLimitError(cpu, memoryMB *int32) string {
+	switch {
+	case cpu != nil && *cpu > 32:
+		return "CPU count must be at most 32"
+	case cpu != nil && *cpu != 1 && *cpu%2 != 0:
+		return "CPU count must be 1 or an even number"
+	case memoryMB != nil && *memoryMB%2 != 0:
+		return "Memory must be divisible by 2"
+	}
+	return ""
 }
 
 // templateStep is E2B's TemplateStep.

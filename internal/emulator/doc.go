@@ -134,7 +134,9 @@
 // # Template builds
 //
 // POST /v3/templates registers a waiting build of a template named
-// "local-team/<name>" with its tags (default when none). Starting it runs the
+// "local-team/<name>" with its tags (default when none). It refuses what
+// E2B's API refuses: names outside E2B's rule (no '.'), more than 32 vCPUs or
+// an odd number above 1, an odd number of MiB. Starting it runs the
 // build in the background, in a sandbox of its own: the base (fromTemplate:
 // any built template or snapshot, by name, name:tag or name:buildID;
 // fromImage: an image from the store, or the base root filesystem for

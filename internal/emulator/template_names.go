@@ -6,9 +6,12 @@ import (
 	"strings"
 )
 
-// Template names follow E2B's rules: "[namespace/]alias[:tag]", lower-cased
-// and trimmed; aliases and namespaces use [a-z0-9_-], tags also '.'; the tag
-// "default" is the same as no tag; a tag may also be a build ID.
+// Template names follow E2B's rules, those of id.ParseName in e2b-dev/infra
+// (packages/shared/pkg/id/id.go): "[namespace/]alias[:tag]", lower-cased and
+// trimmed; aliases and namespaces use [a-z0-9_-] (no '.'), tags also '.';
+// the tag "default" is the same as no tag; a tag may also be a build ID. The
+// provider checks names at plan with the same rule (e2b.ValidateTemplateName);
+// TestTemplateNameRuleMatchesProvider keeps the two equal.
 var (
 	identifierPattern = regexp.MustCompile(`^[a-z0-9_-]+$`)
 	tagPattern        = regexp.MustCompile(`^[a-z0-9_.-]+$`)

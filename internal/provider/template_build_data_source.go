@@ -56,7 +56,10 @@ func (d *templateBuildDataSource) Metadata(_ context.Context, req datasource.Met
 
 func (d *templateBuildDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "One build of a template: its status, why it failed, and the last lines of its log.",
+		MarkdownDescription: "One build of a template: its status, why it failed, and the last lines of its log. " +
+			"A build log holds whatever the build's steps print, and E2B's own lines repeat each step with its arguments, " +
+			"`env` values included: `log_entries` and `reason` are sensitive, so that plan, apply and `state show` never print them " +
+			"(`nonsensitive()` shows them where that is safe). The state still holds them, as it holds every sensitive value.",
 		Attributes: map[string]schema.Attribute{
 			"template": schema.StringAttribute{
 				MarkdownDescription: "Template ID or name.",
@@ -80,11 +83,12 @@ func (d *templateBuildDataSource) Schema(_ context.Context, _ datasource.SchemaR
 			},
 			"template_id": schema.StringAttribute{Computed: true, MarkdownDescription: "Template ID."},
 			"status":      schema.StringAttribute{Computed: true, MarkdownDescription: "`building`, `waiting`, `ready` or `error`."},
-			"reason":      schema.StringAttribute{Computed: true, MarkdownDescription: "Why the build failed, when it did."},
+			"reason":      schema.StringAttribute{Computed: true, Sensitive: true, MarkdownDescription: "Why the build failed, when it did. Sensitive: it may quote the failing step."},
 			"reason_step": schema.StringAttribute{Computed: true, MarkdownDescription: "The step that failed: a step number (1 is the first step), `base` or `finalize`."},
 			"log_entries": schema.ListNestedAttribute{
-				MarkdownDescription: "The last `log_limit` log entries at `log_level` or above, oldest first.",
+				MarkdownDescription: "The last `log_limit` log entries at `log_level` or above, oldest first. Sensitive: steps print what they like, secrets too.",
 				Computed:            true,
+				Sensitive:           true,
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"timestamp": schema.StringAttribute{Computed: true, CustomType: timetypes.RFC3339Type{}, MarkdownDescription: "When it was logged (RFC 3339)."},
 					"level":     schema.StringAttribute{Computed: true, MarkdownDescription: "`debug`, `info`, `warn` or `error`."},

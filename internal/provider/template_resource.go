@@ -88,8 +88,10 @@ func (r *templateResource) Create(ctx context.Context, req resource.CreateReques
 		resp.Diagnostics.Append(resp.State.Set(ctx, &saved)...)
 		resp.Diagnostics.Append(resp.Identity.Set(ctx, templateIdentityModel{TemplateID: plan.TemplateID})...)
 	}
-	res, ok := r.build(ctx, client, &plan, &config, saveRequested, &resp.Diagnostics)
-	if !ok {
+	res, outcome := r.build(ctx, client, &plan, &config, buildNewTemplate, saveRequested, &resp.Diagnostics)
+	if outcome != buildDone {
+		// A failed build is an error, and Terraform taints the template; one
+		// the provider stopped following is not (see buildUnfinished).
 		if !plan.TemplateID.IsUnknown() {
 			plan.nullUnknowns()
 			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -129,14 +131,15 @@ func (r *templateResource) nameFree(ctx context.Context, client *e2b.Client, nam
 }
 
 // build runs one build for the planned configuration (write-only
-// credentials come from config) and records it in plan. It reports whether
-// the build succeeded; errors are in diags.
+// credentials come from config) and records it in plan: a new template, a
+// new build, or the build in plan carried on (mode). Errors and warnings are
+// in diags.
 func (r *templateResource) build(ctx context.Context, client *e2b.Client, plan, config *templateResourceModel,
-	onRequested func(e2b.TemplateRequested), diags *diag.Diagnostics) (*e2b.BuildResult, bool) {
+	mode buildMode, onRequested func(e2b.TemplateRequested), diags *diag.Diagnostics) (*e2b.BuildResult, buildOutcome) {
 	spec, d := plan.spec(ctx)
 	diags.Append(d...)
 	if diags.HasError() {
-		return nil, false
+		return nil, buildFailed
 	}
 	if config.FromImageRegistry != nil {
 		spec.build.FromImageRegistry = config.FromImageRegistry.auth()
@@ -144,14 +147,14 @@ func (r *templateResource) build(ctx context.Context, client *e2b.Client, plan, 
 	if spec.digest != plan.ContextSHA256.ValueString() && !plan.ContextSHA256.IsUnknown() && !plan.ContextSHA256.IsNull() {
 		diags.AddAttributeError(path.Root("context"), "Context changed during apply",
 			"A file that a COPY step sends changed between plan and apply. Run plan again to build what is there now.")
-		return nil, false
+		return nil, buildFailed
 	}
 	plan.ContextSHA256 = optionalString(spec.digest)
 	// Values of env steps are sensitive; build logs may echo them.
 	secrets := envSecrets(spec.build.Steps, plan.Steps)
 	ctx = tflog.MaskAllFieldValuesStrings(tflog.MaskMessageStrings(ctx, secrets...), secrets...)
 	fields := map[string]any{"template": spec.build.Name}
-	res, err := client.BuildTemplate(ctx, spec.build, e2b.BuildOptions{
+	opts := e2b.BuildOptions{
 		OnRequested: func(req e2b.TemplateRequested) {
 			fields["template_id"], fields["build_id"] = req.TemplateID, req.BuildID
 			tflog.Info(ctx, "template build requested", fields)
@@ -171,30 +174,39 @@ func (r *templateResource) build(ctx context.Context, client *e2b.Client, plan, 
 				"template_id": fields["template_id"], "build_id": fields["build_id"], "step": l.Step, "level": l.Level,
 			})
 		},
-	})
-	if res != nil {
+	}
+	var res *e2b.BuildResult
+	var err error
+	if mode == buildCarryOn {
+		fields["template_id"], fields["build_id"] = plan.TemplateID.ValueString(), plan.BuildID.ValueString()
+		res, err = client.ContinueTemplateBuild(ctx, plan.TemplateID.ValueString(), plan.BuildID.ValueString(), spec.build, opts)
+	} else {
+		spec.build.New = mode == buildNewTemplate
+		res, err = client.BuildTemplate(ctx, spec.build, opts)
+	}
+	if res != nil && mode != buildCarryOn {
 		plan.TemplateID, plan.ID = types.StringValue(res.TemplateID), types.StringValue(res.TemplateID)
 		plan.BuildID = types.StringValue(res.BuildID)
 		plan.Names = stringListValue(res.Names)
 	}
 	if err != nil {
+		plan.BuildStatus = types.StringValue(statusAfterError(res, err))
 		var bf *e2b.BuildFailedError
 		switch {
 		case errors.As(err, &bf):
 			diags.AddError("Template build failed", maskAll(err.Error(), secrets)+
-				"\n\nThe whole build log is in the provider log (TF_LOG=INFO) and in the e2b_template_build data source.")
+				"\n\nThe whole build log is in the provider log (TF_LOG=INFO) and in the e2b_template_build data source."+
+				failedBuildNext(mode))
 		case ctx.Err() != nil && res != nil:
-			diags.AddError("Template build not finished",
-				fmt.Sprintf("Stopped following build %s of template %s (%v). The build goes on at E2B; "+
-					"raise timeouts or check it with the e2b_template_build data source.", res.BuildID, res.TemplateID, ctx.Err()))
+			diags.AddWarning("Template build not finished", unfinishedBuildMessage(ctx, mode, res))
+			return res, buildUnfinished
 		default:
-			addClientError(diags, "Could not build template "+spec.build.Name, err)
+			addCreateError(diags, spec.build.Name, err)
 		}
-		plan.BuildStatus = types.StringValue(statusAfterError(res, err))
-		return res, false
+		return res, buildFailed
 	}
 	plan.BuildStatus = types.StringValue(res.Status.Status)
-	return res, true
+	return res, buildDone
 }
 
 // statusAfterError is what state records of a build that did not succeed:
@@ -267,6 +279,9 @@ func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, r
 		resp.Diagnostics.AddWarning("Template no longer exists",
 			fmt.Sprintf("Template %s was deleted outside Terraform; it was removed from state and the next apply builds it again.", state.TemplateID.ValueString()))
 		resp.State.RemoveResource(ctx)
+		// The framework wants an identity even for a removed resource when
+		// none was stored (CLIs older than 1.12 store none).
+		resp.Diagnostics.Append(resp.Identity.Set(ctx, templateIdentityModel{TemplateID: state.TemplateID})...)
 		return
 	}
 	if err != nil {
@@ -299,11 +314,17 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	if plan.BuildID.IsUnknown() {
+	if mode, ok := updateBuildMode(&plan); ok {
 		// A new build of the same template; on failure the state keeps the
-		// last good build, so the next plan tries again.
-		res, ok := r.build(ctx, client, &plan, &config, nil, &resp.Diagnostics)
-		if !ok {
+		// last good build, so the next plan tries again. A build carried on
+		// that failed is recorded as failed: the next plan starts a new one.
+		res, outcome := r.build(ctx, client, &plan, &config, mode, nil, &resp.Diagnostics)
+		if outcome == buildUnfinished || outcome == buildFailed && mode == buildCarryOn && !plan.BuildStatus.IsUnknown() {
+			plan.nullUnknowns()
+			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+			resp.Diagnostics.Append(resp.Identity.Set(ctx, templateIdentityModel{TemplateID: plan.TemplateID})...)
+		}
+		if outcome != buildDone {
 			return
 		}
 		resp.Diagnostics.Append(recordContextBuilt(ctx, &plan, resp.Private)...)
@@ -379,11 +400,17 @@ func (r *templateResource) ImportState(ctx context.Context, req resource.ImportS
 	if len(t.Names) > 0 {
 		name = aliasOf(t.Names[0])
 	}
-	var latest *e2b.TemplateBuild
+	// The newest ready build is the template's; without one (a create whose
+	// answer was lost leaves only a build never started), the newest build
+	// still tells the resources E2B gave it.
+	var latest, newest *e2b.TemplateBuild
 	for i := range t.Builds {
 		b := &t.Builds[i]
 		if b.Status == e2b.BuildStatusReady && (latest == nil || b.CreatedAt.After(latest.CreatedAt)) {
 			latest = b
+		}
+		if newest == nil || b.CreatedAt.After(newest.CreatedAt) {
+			newest = b
 		}
 	}
 	set := func(p string, v any) { resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(p), v)...) }
@@ -396,6 +423,11 @@ func (r *templateResource) ImportState(ctx context.Context, req resource.ImportS
 	if latest != nil {
 		set("build_id", latest.BuildID)
 		set("build_status", latest.Status)
+	}
+	if latest == nil {
+		latest = newest
+	}
+	if latest != nil {
 		set("cpu_count", latest.CPUCount)
 		set("memory_mb", latest.MemoryMB)
 	}

@@ -131,7 +131,7 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	}
 	set("id", state.ID)
 	set("template_id", state.TemplateID)
-	if plan.ContextSHA256.IsUnknown() || buildInputsDiffer(&plan, &state) {
+	if plan.ContextSHA256.IsUnknown() || buildInputsDiffer(&plan, &state) || state.buildFailedAtE2B() {
 		set("build_id", types.StringUnknown())
 		set("build_status", types.StringUnknown())
 		set("names", types.ListUnknown(types.StringType))
@@ -139,6 +139,9 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	}
 	set("build_id", state.BuildID)
 	set("build_status", state.BuildStatus)
+	if state.buildSettling() {
+		set("build_status", types.StringUnknown()) // the update carries the build on
+	}
 	if plan.Public.Equal(state.Public) {
 		set("names", state.Names)
 	} else {

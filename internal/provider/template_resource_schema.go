@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -22,11 +23,40 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-// templateNamePattern is an E2B template name: optionally "namespace/", then
-// the name, without a tag (tags are e2b_template_tag's).
-var templateNamePattern = regexp.MustCompile(`^([a-z0-9][a-z0-9._-]*/)?[a-z0-9][a-z0-9._-]*$`)
+// The template's own checks, each E2B's rule from internal/e2b.
+func templateNameValidator() validator.String {
+	return stringRule{desc: "must be a template name as E2B takes it", summary: "Invalid template name", check: errText(e2b.ValidateTemplateName)}
+}
+
+func imageRefValidator() validator.String {
+	return stringRule{desc: "must be an image reference", summary: "Invalid image reference", check: errText(e2b.ValidateImageRef)}
+}
+
+func workdirValidator() validator.String {
+	return stringRule{desc: "must be an absolute path", summary: "Invalid workdir", check: errText(e2b.ValidateWorkdir)}
+}
+
+// int32Rule is stringRule for numbers: check returns "" when n is fine.
+type int32Rule struct {
+	desc, summary string
+	check         func(n int32) error
+}
+
+func (v int32Rule) Description(_ context.Context) string         { return v.desc }
+func (v int32Rule) MarkdownDescription(_ context.Context) string { return v.desc }
+
+func (v int32Rule) ValidateInt32(_ context.Context, req validator.Int32Request, resp *validator.Int32Response) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if err := v.check(req.ConfigValue.ValueInt32()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, v.summary, fmt.Sprintf("Attribute %s %s, got: %d", req.Path, err, req.ConfigValue.ValueInt32()))
+	}
+}
 
 var octalModePattern = regexp.MustCompile(`^0?[0-7]{3,4}$`)
 
@@ -55,40 +85,47 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"new `build_id`); sandboxes keep working meanwhile. A failed build is an error naming the failing step " +
 			"with the last lines of its log; the whole log streams to the provider log (`TF_LOG=INFO`). " +
 			"Creating fails when a template of the team already has the name (import it instead): E2B would build into it. " +
+			"At most one resource owns a template: when two resources (or runs) create the same name at once, E2B builds the " +
+			"second into the template the first made, and the second fails naming it, never in state. A create whose answer is " +
+			"lost (a gateway's 504, an interrupt) is looked up by its name: nothing found means nothing was made and the create is " +
+			"sent again; a template found is never taken over, because E2B's API keeps nothing that tells this apply's request from " +
+			"another made at the same moment, and the apply fails naming it and how to import it. " +
+			"A build the provider stops following (`timeouts`, Ctrl-C) goes on at E2B and is no error: state records the template with " +
+			"`build_status = \"building\"`, and the next plan settles it: nothing to do once the build is ready, a new build in place " +
+			"if it failed, and otherwise an update that carries the same build on and waits for it. The template is never replaced for it. " +
 			"Destroying deletes the template with all its builds.",
 		Attributes: map[string]schema.Attribute{
 			"id":          computedStr("Same as `template_id`.", stable),
 			"template_id": computedStr("Template ID.", stable),
 			"name": schema.StringAttribute{
-				MarkdownDescription: "Template name (lower-case letters, digits, `.`, `_`, `-`; optionally `namespace/name`). " +
+				MarkdownDescription: "Template name: lower-case letters, digits, `_` and `-` (no `.`: E2B refuses it), at most 128 characters, optionally as `namespace/name`. " +
 					"Sandboxes start from it as `name`, `name:<tag>` or `name:<build_id>`. Changing it replaces the template.",
 				Required: true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(templateNameChanged,
 					"Changing the name replaces the template.", "Changing the name replaces the template.")},
-				Validators: []validator.String{
-					stringvalidator.LengthBetween(1, 128),
-					stringvalidator.RegexMatches(templateNamePattern, "must be a template name such as \"my-app\" or \"my-team/my-app\", without a tag"),
-				},
+				Validators: []validator.String{templateNameValidator()},
 			},
 			"cpu_count": schema.Int32Attribute{
-				MarkdownDescription: "vCPUs of sandboxes from this template. E2B's default when unset. A change is a new build.",
-				Optional:            true,
-				Computed:            true,
-				PlanModifiers:       []planmodifier.Int32{int32planmodifier.UseStateForUnknown()},
-				Validators:          []validator.Int32{int32validator.AtLeast(1)},
+				MarkdownDescription: "vCPUs of sandboxes from this template: 1 or an even number up to 32 (E2B's rule; the team's tier may allow fewer). " +
+					"E2B's default when unset. A change is a new build.",
+				Optional:      true,
+				Computed:      true,
+				PlanModifiers: []planmodifier.Int32{int32planmodifier.UseStateForUnknown()},
+				Validators:    []validator.Int32{int32Rule{desc: "E2B's vCPU rule", summary: "Invalid cpu_count", check: e2b.ValidateTemplateCPU}},
 			},
 			"memory_mb": schema.Int32Attribute{
-				MarkdownDescription: "Memory in MiB of sandboxes from this template (at least 128). E2B's default when unset. A change is a new build.",
-				Optional:            true,
-				Computed:            true,
-				PlanModifiers:       []planmodifier.Int32{int32planmodifier.UseStateForUnknown()},
-				Validators:          []validator.Int32{int32validator.AtLeast(128)},
+				MarkdownDescription: "Memory in MiB of sandboxes from this template: an even number, at least 128 (E2B's rule; the team's tier sets the most). " +
+					"E2B's default when unset. A change is a new build.",
+				Optional:      true,
+				Computed:      true,
+				PlanModifiers: []planmodifier.Int32{int32planmodifier.UseStateForUnknown()},
+				Validators:    []validator.Int32{int32Rule{desc: "E2B's memory rule", summary: "Invalid memory_mb", check: e2b.ValidateTemplateMemory}},
 			},
 			"from_image": schema.StringAttribute{
-				MarkdownDescription: "Base image from a public registry, such as `python:3.12`. One of `from_image`, `from_template`, `from_image_registry` and `dockerfile`.",
+				MarkdownDescription: "Base image from a public registry, such as `python:3.12` (an image reference, checked at plan). One of `from_image`, `from_template`, `from_image_registry` and `dockerfile`.",
 				Optional:            true,
 				Validators: []validator.String{
-					stringvalidator.LengthAtLeast(1),
+					imageRefValidator(),
 					stringvalidator.ExactlyOneOf(basePaths()...),
 				},
 			},
@@ -159,8 +196,9 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				Computed:            true,
 				Default:             booldefault.StaticBool(false),
 			},
-			"build_id":     computedStr("ID of the current build, made by the last apply that changed a build input.", nil),
-			"build_status": computedStr("Status of the current build: `building`, `waiting`, `ready` or `error`.", nil),
+			"build_id": computedStr("ID of the current build, made by the last apply that changed a build input.", nil),
+			"build_status": computedStr("Status of the current build: `building`, `waiting`, `ready` or `error`. "+
+				"Anything but `ready` after an apply means the provider stopped following the build; the next plan settles it.", nil),
 			"names": schema.ListAttribute{
 				MarkdownDescription: "Names of the template (`namespace/name`).",
 				Computed:            true,
@@ -201,9 +239,9 @@ func registrySchema() schema.SingleNestedAttribute {
 		Optional: true,
 		Attributes: map[string]schema.Attribute{
 			"image": schema.StringAttribute{
-				MarkdownDescription: "Image reference, such as `ghcr.io/acme/app:1.2`.",
+				MarkdownDescription: "Image reference, such as `ghcr.io/acme/app:1.2` (checked at plan).",
 				Required:            true,
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+				Validators:          []validator.String{imageRefValidator()},
 			},
 			"username":    schema.StringAttribute{MarkdownDescription: "Registry user name.", Optional: true},
 			"password_wo": wo("Registry password or token."),
@@ -270,8 +308,12 @@ func stepsSchema() schema.ListNestedAttribute {
 					ElementType:         types.StringType,
 					Validators:          []validator.Map{mapvalidator.SizeAtLeast(1), mapvalidator.KeysAre(stringvalidator.RegexMatches(envNamePattern, "must be an environment variable name"))},
 				},
-				"workdir": schema.StringAttribute{MarkdownDescription: "Working directory of later steps and of sandboxes.", Optional: true, Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
-				"user":    schema.StringAttribute{MarkdownDescription: "User of later steps and of sandboxes.", Optional: true, Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
+				"workdir": schema.StringAttribute{
+					MarkdownDescription: "Working directory of later steps and of sandboxes: an absolute path (E2B's builder does not resolve a relative one against the previous workdir, as Docker does).",
+					Optional:            true,
+					Validators:          []validator.String{workdirValidator()},
+				},
+				"user": schema.StringAttribute{MarkdownDescription: "User of later steps and of sandboxes.", Optional: true, Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
 			},
 		},
 	}

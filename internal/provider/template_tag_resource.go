@@ -239,6 +239,9 @@ func (r *templateTagResource) Read(ctx context.Context, req resource.ReadRequest
 			fmt.Sprintf("Tag %s of template %s was removed outside Terraform (or its template was deleted); it was removed from state.",
 				state.Tag.ValueString(), state.Template.ValueString()))
 		resp.State.RemoveResource(ctx)
+		// The framework wants an identity even for a removed resource when
+		// none was stored (CLIs older than 1.12 store none).
+		resp.Diagnostics.Append(resp.Identity.Set(ctx, templateTagIdentity{Template: state.Template, Tag: state.Tag})...)
 		return
 	}
 	state.ID = types.StringValue(state.Template.ValueString() + ":" + state.Tag.ValueString())

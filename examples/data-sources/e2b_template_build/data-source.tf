@@ -10,6 +10,9 @@ output "build_status" {
   value = data.e2b_template_build.last.status
 }
 
+# The reason and the log are sensitive: a build's log holds whatever its steps
+# print. `terraform output -raw failure` shows it.
 output "failure" {
-  value = data.e2b_template_build.last.reason
+  value     = data.e2b_template_build.last.reason
+  sensitive = true
 }

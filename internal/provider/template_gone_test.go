@@ -1,0 +1,64 @@
+package provider
+
+import (
+	"context"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+)
+
+// A tag, then its template, deleted outside Terraform are dropped from state
+// and planned again, on every CLI: Terraform before 1.12 stores no identity,
+// and a read that drops a resource without one failed every plan, apply and
+// destroy with "Missing Resource Identity After Read".
+func TestAccTemplate_deletedOutsideIsPlannedAgain(t *testing.T) {
+	srv := newTestEmulator(t)
+	client := testAccClient(t, srv)
+	ctx := context.Background()
+	cfg := testAccProviderBlock(srv) + `
+resource "e2b_template" "app" {
+  name          = "acc-gone"
+  from_template = "base"
+  steps         = [{ run = { command = "echo built" } }]
+}
+
+resource "e2b_template_tag" "prod" {
+  template = e2b_template.app.name
+  tag      = "prod"
+  build_id = e2b_template.app.build_id
+}
+`
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkTemplatesGone(t, srv),
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{
+				PreConfig: func() {
+					if err := client.RemoveTemplateTags(ctx, "acc-gone", []string{"prod"}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(tagAddr, plancheck.ResourceActionCreate),
+					plancheck.ExpectResourceAction(tplAddr, plancheck.ResourceActionNoop),
+				}},
+			},
+			{
+				PreConfig: func() {
+					if err := client.DeleteTemplate(ctx, "acc-gone"); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(tplAddr, plancheck.ResourceActionCreate),
+					plancheck.ExpectResourceAction(tagAddr, plancheck.ResourceActionCreate),
+				}},
+			},
+		},
+	})
+}
