@@ -3,11 +3,15 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/actionvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -82,6 +86,10 @@ func (a *execAction) Invoke(ctx context.Context, req action.InvokeRequest, resp 
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	resp.Diagnostics.Append(droppedEphemeralValues(m.execModel)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	progress := newProgressRelay(ctx, resp.SendProgress)
 	res, diags := runExec(ctx, a.data, m.execModel, e2b.DefaultMaxOutputBytes, progress.send)
 	progress.close()
@@ -96,6 +104,31 @@ func (a *execAction) Invoke(ctx context.Context, req action.InvokeRequest, resp 
 	resp.SendProgress(action.InvokeProgressEvent{
 		Message: fmt.Sprintf("Command finished with exit code 0 (%d lines of output).", res.TotalLines),
 	})
+}
+
+// droppedEphemeralHint explains a value that validated but is missing when the action runs.
+const droppedEphemeralHint = "Terraform passes ephemeral values to an action only when a resource's action_trigger " +
+	"runs it after create or update. When it runs the action from its plan (`terraform apply -invoke`, or a " +
+	"before_destroy or after_destroy trigger), it removes every ephemeral value from the configuration first. Run " +
+	"the action from an action_trigger, or give it values that are not ephemeral (the ID of an e2b_sandbox " +
+	"resource in sandbox_id)."
+
+// droppedEphemeralValues reports the required values that arrived without a value: what
+// Terraform leaves of an ephemeral value when it runs an action from its plan.
+func droppedEphemeralValues(m execModel) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if m.SandboxID.IsNull() && m.SandboxIDWO.IsNull() {
+		diags.AddAttributeError(path.Root("sandbox_id_wo"), "No sandbox ID reached the action",
+			"Neither sandbox_id nor sandbox_id_wo has a value. "+droppedEphemeralHint)
+	}
+	elems := m.Env.Elements()
+	for _, name := range slices.Sorted(maps.Keys(elems)) {
+		if elems[name].IsNull() {
+			diags.AddAttributeError(path.Root("env").AtMapKey(name), "Environment variable without a value",
+				fmt.Sprintf("env[%q] has no value. %s", name, droppedEphemeralHint))
+		}
+	}
+	return diags
 }
 
 // progressRelay hands output batches to Terraform from its own goroutine, so

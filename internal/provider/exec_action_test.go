@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
@@ -31,7 +30,7 @@ func newProtoProvider(t *testing.T, srv *emulator.Server) *protoProvider {
 // newProtoProviderAt is newProtoProvider with the control plane at apiURL (a proxy to srv).
 func newProtoProviderAt(t *testing.T, srv *emulator.Server, apiURL string) *protoProvider {
 	t.Helper()
-	ps, err := providerserver.NewProtocol6WithError(New("test")())()
+	ps, err := ProtocolServer(New("test")())()
 	if err != nil {
 		t.Fatal(err)
 	}
