@@ -54,17 +54,18 @@ func (a *execAction) Schema(_ context.Context, _ action.SchemaRequest, resp *act
 			"`e2b_sandbox_command` resource.",
 		Attributes: map[string]schema.Attribute{
 			"sandbox_id": schema.StringAttribute{MarkdownDescription: execDocs.sandboxID, Optional: true, Validators: sandboxIDValidators()},
-			"sandbox_id_wo": schema.StringAttribute{MarkdownDescription: execDocs.sandboxIDWO + " Terraform accepts ephemeral values in " +
-				"an action's configuration only in write-only attributes, so an ephemeral sandbox is named here.",
+			"sandbox_id_wo": schema.StringAttribute{MarkdownDescription: execDocs.sandboxIDWO + " Terraform passes ephemeral " +
+				"values to an action only in write-only attributes, so an ephemeral sandbox is named here. " + actionWriteOnlyDoc,
 				Optional: true, WriteOnly: true, Validators: sandboxIDValidators()},
 			"command": schema.StringAttribute{MarkdownDescription: execDocs.command, Required: true, Validators: commandValidators()},
 			"cwd":     schema.StringAttribute{MarkdownDescription: execDocs.cwd, Optional: true, Validators: []validator.String{noControlCharsValidator()}},
 			"user":    schema.StringAttribute{MarkdownDescription: execDocs.user, Optional: true, Validators: []validator.String{noControlCharsValidator()}},
 			"timeout": schema.StringAttribute{MarkdownDescription: execDocs.timeout, Optional: true,
 				CustomType: timetypes.GoDurationType{}, Validators: execTimeoutValidators()},
-			"env": schema.MapAttribute{MarkdownDescription: execDocs.env + " Write-only: accepts ephemeral values and is never stored.",
+			"env": schema.MapAttribute{MarkdownDescription: execDocs.env + " Write-only, as an action cannot mark values " +
+				"sensitive: it takes ephemeral values and plans show `(write-only attribute)` in its place. " + actionWriteOnlyDoc,
 				Optional: true, WriteOnly: true, ElementType: types.StringType, Validators: envVarsValidators()},
-			"stdin": schema.StringAttribute{MarkdownDescription: execDocs.stdin + " Write-only: accepts ephemeral values.",
+			"stdin": schema.StringAttribute{MarkdownDescription: execDocs.stdin + " Write-only, like `env`. " + actionWriteOnlyDoc,
 				Optional: true, WriteOnly: true},
 		},
 	}
@@ -102,9 +103,21 @@ func (a *execAction) Invoke(ctx context.Context, req action.InvokeRequest, resp 
 		return
 	}
 	resp.SendProgress(action.InvokeProgressEvent{
-		Message: fmt.Sprintf("Command finished with exit code 0 (%d lines of output).", res.TotalLines),
+		Message: fmt.Sprintf("Command finished with exit code 0 (%s of output).", countLines(res.TotalLines)),
 	})
 }
+
+// countLines is "1 line" or "N lines".
+func countLines(n int) string {
+	if n == 1 {
+		return "1 line"
+	}
+	return fmt.Sprintf("%d lines", n)
+}
+
+// actionWriteOnlyDoc says when ephemeral values reach the action.
+const actionWriteOnlyDoc = "Ephemeral values reach the action when a resource's `action_trigger` runs it after " +
+	"create or update, not with `terraform apply -invoke` or at destroy (Terraform then removes them)."
 
 // droppedEphemeralHint explains a value that validated but is missing when the action runs.
 const droppedEphemeralHint = "Terraform passes ephemeral values to an action only when a resource's action_trigger " +

@@ -323,3 +323,11 @@ func TestExecActionProtocolValidation(t *testing.T) {
 		}
 	}
 }
+
+func TestCountLines(t *testing.T) {
+	for n, want := range map[int]string{0: "0 lines", 1: "1 line", 2: "2 lines"} {
+		if got := countLines(n); got != want {
+			t.Errorf("countLines(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
