@@ -7,7 +7,8 @@ import (
 	"log"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider"
 )
@@ -27,11 +28,17 @@ func main() {
 		provider.SilenceDiscardedLogs()
 	}
 	stopProfile := startCPUProfile()
-	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
-		Address:         "registry.terraform.io/e2b-terraform/e2b",
-		Debug:           debug,
-		ProtocolVersion: 6,
-	})
+	var opts []tf6server.ServeOpt
+	if debug {
+		opts = append(opts, tf6server.WithManagedDebug())
+	}
+	err := tf6server.Serve("registry.terraform.io/e2b-terraform/e2b", func() tfprotov6.ProviderServer {
+		server, err := provider.ProtocolServer(provider.New(version)())()
+		if err != nil {
+			log.Fatal(err)
+		}
+		return server
+	}, opts...)
 	// The CLI has stopped the provider: kill the ephemeral sandboxes whose close never came.
 	ctx, cancel := context.WithTimeout(context.Background(), leftoverKillTimeout)
 	provider.KillLeftoverEphemeralSandboxes(ctx)

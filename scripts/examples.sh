@@ -1,48 +1,170 @@
 #!/usr/bin/env bash
-# Every example must be formatted and valid: `tofu fmt -check -recursive examples`, then
-# `tofu validate` in every folder with .tf files, against the freshly built provider
-# through dev_overrides (no registry, no init, nothing written into examples/).
+# Every example must be formatted, and valid on every CLI the README's compatibility table lists
+# for it: OpenTofu (bin/tofu), Terraform when one is installed (`terraform` on PATH, or
+# TERRAFORM=/path), and the pinned Terraform 1.16.1 (bin/, built by build_terraform). Action
+# blocks and .tfquery.hcl files need Terraform 1.14+; import blocks by identity Terraform 1.12+.
+#
+# Each folder is checked as a user would copy it: in a scratch copy, with a required_providers
+# block naming e2b-terraform/e2b added when the folder has none, against the fresh provider
+# through dev_overrides for that address only (so an example that would resolve to hashicorp/e2b
+# fails). A warning fails the example too. Nothing is written into examples/. Then the action
+# examples are applied with Terraform 1.16.1 against a local emulator, so their action_trigger
+# runs the action, and destroyed.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 build_tofu
+build_terraform
 build_provider
-config="$(mktemp)"
-trap 'rm -f "$config"' EXIT
-write_dev_config "$config"
+work="$(mktemp -d)"
+trap 'stop_emulator; rm -rf "$work"' EXIT
+config="$work/cli.tfrc"
+cat >"$config" <<CFG
+provider_installation {
+  dev_overrides {
+    "registry.terraform.io/e2b-terraform/e2b" = "$PROVIDER_DIR"
+    "registry.opentofu.org/e2b-terraform/e2b" = "$PROVIDER_DIR"
+  }
+  direct {}
+}
+CFG
 
 say "tofu fmt -check -recursive examples"
 "$TOFU" fmt -check -recursive -diff "$ROOT/examples" || die "examples are not formatted: run 'bin/tofu fmt -recursive examples'"
 
-checked=0 skipped=0 failed=0
+# The CLIs, each with its name as printed.
+clis=("$TOFU")
+installed="${TERRAFORM:-$(command -v terraform || true)}"
+if [ -n "$installed" ] && [ "$installed" != "$TERRAFORM14" ]; then
+  clis+=("$installed")
+else
+  echo "note: no terraform on PATH (set TERRAFORM=/path/to/terraform); checking with OpenTofu and Terraform $TERRAFORM_VERSION only"
+fi
+clis+=("$TERRAFORM14")
+declare -A cli_name
+for cli in "${clis[@]}"; do
+  cli_name[$cli]="$("$cli" version | sed -n 1p)"
+  echo "CLI: ${cli_name[$cli]} ($cli)"
+done
+
+# needs FILE: the oldest OpenTofu and Terraform (major.minor) the file's features need, as the
+# compatibility table gives them; "none" when OpenTofu has the feature in no version.
+needs() {
+  local file=$1 tofu=1.6 tf=1.0
+  # raise TOFU_MIN TF_MIN: keep the higher of each.
+  raise() {
+    if [ "$1" = none ] || { [ "$tofu" != none ] && [ "$(printf '%s\n' "$tofu" "$1" | sort -V | tail -1)" = "$1" ]; }; then tofu=$1; fi
+    if [ "$(printf '%s\n' "$tf" "$2" | sort -V | tail -1)" = "$2" ]; then tf=$2; fi
+  }
+  grep -qE 'provider::e2b::' "$file" && raise 1.7 1.8
+  grep -qE '^ephemeral "' "$file" && raise 1.11 1.10
+  grep -qE '_wo[[:space:]]*=' "$file" && raise 1.11 1.11
+  grep -qE '^[[:space:]]*identity[[:space:]]*=' "$file" && raise 1.12 1.12
+  grep -qE '^action "|action_trigger' "$file" && raise none 1.14
+  [[ "$file" != *.tfquery.hcl ]] || raise none 1.14
+  echo "$tofu $tf"
+}
+
+# supports CLI FILE: whether the compatibility table lists CLI for everything FILE uses.
+supports() {
+  local tofu_min tf_min
+  read -r tofu_min tf_min < <(needs "$2")
+  if [ "$tofu_min" = none ]; then
+    [[ "${cli_name[$1]}" != OpenTofu* ]] || return 1
+    tofu_min=99.0
+  fi
+  cli_at_least "$1" "$tofu_min" "$tf_min"
+}
+
+# scratch_copy DIR [SKIP_FILE...]: a copy of the folder to run a CLI in, without the files named,
+# with the provider block it needs.
+scratch_copy() {
+  local dir=$1 copy f
+  copy="$work/$(basename "$dir")-$RANDOM"
+  cp -r "$dir" "$copy"
+  rm -rf "$copy/.terraform" "$copy"/.terraform.lock.hcl "$copy"/terraform.tfstate*
+  for f in "${@:2}"; do rm -f "$copy/$(basename "$f")"; done
+  if ! grep -qs 'required_providers' "$copy"/*.tf; then
+    cat >"$copy/e2b_provider_source.tf" <<'TF'
+terraform {
+  required_providers {
+    e2b = {
+      source = "e2b-terraform/e2b"
+    }
+  }
+}
+TF
+  fi
+  echo "$copy"
+}
+
+# run CLI DIR ARGS...: the CLI in DIR with the dev_overrides config; output without its banner.
+run() {
+  local cli=$1 dir=$2 out status=0
+  out="$(cd "$dir" && TF_CLI_CONFIG_FILE="$config" "$cli" "${@:3}" -no-color 2>&1)" || status=$?
+  printf '%s\n' "$out" | sed '/Provider development overrides are in effect/,/^releases\.$/d'
+  return "$status"
+}
+
+# Each folder on each CLI, with the files the table lists that CLI for (an import block by
+# identity is left out on Terraform 1.11, the rest of its folder is still checked there).
+checked=0 failed=0 unlisted=0
 while IFS= read -r dir; do
   rel="${dir#"$ROOT"/}"
-  cli="$TOFU"
-  if [[ "$rel" == examples/actions/* ]]; then
-    # OpenTofu 1.12 rejects action blocks; Terraform 1.14+ can check them.
-    if [ -z "${E2B_ACTIONS_CLI:-}" ]; then
-      echo "SKIP $rel: action blocks need Terraform >= 1.14 (set E2B_ACTIONS_CLI to one to validate)"
-      skipped=$((skipped + 1))
+  for cli in "${clis[@]}"; do
+    name="${cli_name[$cli]}"
+    left_out=() kept=0 query=()
+    for f in "$dir"/*.tf "$dir"/*.tfquery.hcl; do
+      [ -e "$f" ] || continue
+      if supports "$cli" "$f"; then
+        kept=$((kept + 1))
+        [[ "$f" != *.tfquery.hcl ]] || query=(-query)
+      else
+        left_out+=("$f")
+      fi
+    done
+    if [ "$kept" -eq 0 ]; then
+      echo "--   $rel on $name: not listed for it"
+      unlisted=$((unlisted + 1))
       continue
     fi
-    cli="$E2B_ACTIONS_CLI"
-  fi
-  if out="$(cd "$dir" && TF_CLI_CONFIG_FILE="$config" "$cli" validate -no-color 2>&1)"; then
-    echo "ok   $rel"
-    checked=$((checked + 1))
+    note=""
+    [ ${#left_out[@]} -eq 0 ] || note=" (without $(for f in "${left_out[@]}"; do basename "$f"; done | paste -sd, -): not listed for it)"
+    copy="$(scratch_copy "$dir" "${left_out[@]}")"
+    if out="$(run "$cli" "$copy" validate "${query[@]}")" && ! grep -q '^Warning:' <<<"$out"; then
+      echo "ok   $rel on $name$note"
+      checked=$((checked + 1))
+    else
+      echo "FAIL $rel on $name$note"
+      printf '%s\n' "$out" | sed 's/^/     /'
+      failed=$((failed + 1))
+    fi
+  done
+done < <(find "$ROOT/examples" \( -name '*.tf' -o -name '*.tfquery.hcl' \) -not -path '*/.terraform/*' -printf '%h\n' | sort -u)
+say "validate: $checked passed, $failed failed ($unlisted folder/CLI pairs the compatibility table does not list)"
+
+# The action examples run: apply (each action_trigger runs its action), then destroy.
+start_emulator "$work"
+ran=0
+for dir in "$ROOT"/examples/actions/*/; do
+  rel="examples/actions/$(basename "$dir")"
+  copy="$(scratch_copy "$dir")"
+  want="$(cat "$dir"/*.tf | grep -c '^action "')"
+  if out="$(run "$TERRAFORM14" "$copy" apply -auto-approve -input=false)" &&
+    got="$(grep -c 'Command finished with exit code 0' <<<"$out")" && [ "$got" -ge "$want" ]; then
+    echo "ok   $rel: applied on ${cli_name[$TERRAFORM14]}, $got of its $want actions ran"
+    ran=$((ran + 1))
   else
-    echo "FAIL $rel"
-    # Drop the dev_overrides banner; keep the real diagnostics.
-    printf '%s\n' "$out" | sed '/Provider development overrides are in effect/,/^releases\.$/d' | sed 's/^/     /'
+    echo "FAIL $rel: apply on ${cli_name[$TERRAFORM14]} (want $want actions to finish)"
+    printf '%s\n' "$out" | sed 's/^/     /'
     failed=$((failed + 1))
   fi
-done < <(find "$ROOT/examples" -name '*.tf' -not -path '*/.terraform/*' -printf '%h\n' | sort -u)
+  if ! out="$(run "$TERRAFORM14" "$copy" destroy -auto-approve -input=false)"; then
+    echo "FAIL $rel: destroy"
+    printf '%s\n' "$out" | sed 's/^/     /'
+    failed=$((failed + 1))
+  fi
+done
 
-# List resource examples (*.tfquery.hcl) are read only by `terraform query` (Terraform 1.14+).
-while IFS= read -r dir; do
-  echo "SKIP ${dir#"$ROOT"/}: .tfquery.hcl files need Terraform >= 1.14 (terraform query); not checked here"
-  skipped=$((skipped + 1))
-done < <(find "$ROOT/examples" -name '*.tfquery.hcl' -printf '%h\n' | sort -u)
-
-say "examples: $checked valid, $failed invalid, $skipped skipped"
+say "examples: $checked validations passed, $ran action examples applied, $failed failed"
 [ "$failed" -eq 0 ]

@@ -50,6 +50,56 @@ build_tofu() {
   echo "$want" >"$stamp"
 }
 
+# A Terraform with actions, list resources and `terraform query` (1.14+), built from
+# its Go module the way OpenTofu is: bin/terraform-$TERRAFORM_VERSION. The module's
+# checksum is pinned here (go.sum's h1: form) so a changed upstream zip fails the build.
+TERRAFORM_VERSION=1.16.1
+TERRAFORM_MODULE_SUM="h1:BDmdkV5Xwgn1Fc1q5ldEtSjculxzKu5SJWKQ40UkKLg="
+TERRAFORM14="$ROOT/bin/terraform-$TERRAFORM_VERSION"
+# Remote-state backends whose modules the Go module proxy does not serve (tests use local state).
+TERRAFORM_CUT_BACKENDS=(azure consul cos gcs kubernetes oss pg s3 oci)
+
+# build_terraform: build bin/terraform-$TERRAFORM_VERSION when missing or when this
+# recipe (the function, its pins) or Go changed since the last build (a stamp holds their hash).
+build_terraform() {
+  local stamp="$ROOT/bin/.terraform-$TERRAFORM_VERSION.stamp" want info dir sum tmp src b
+  want="$(declare -f build_terraform | cat - <(echo "$TERRAFORM_MODULE_SUM ${TERRAFORM_CUT_BACKENDS[*]}") |
+    sha256sum | cut -c1-64) $(go env GOVERSION)"
+  if [ -x "$TERRAFORM14" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
+    return 0
+  fi
+  say "building Terraform $TERRAFORM_VERSION into bin/terraform-$TERRAFORM_VERSION (cold: about 7 minutes on 2 idle cores; cached afterwards)"
+  # `go mod download -json` prints one JSON object with one "Key": "value" per line.
+  # From / so no go.mod around is read or changed.
+  info="$(cd / && go mod download -json "github.com/hashicorp/terraform@v$TERRAFORM_VERSION")" ||
+    die "could not download github.com/hashicorp/terraform@v$TERRAFORM_VERSION: $info"
+  dir="$(sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p' <<<"$info")"
+  sum="$(sed -n 's/^[[:space:]]*"Sum": "\(.*\)",\{0,1\}$/\1/p' <<<"$info")"
+  [ "$sum" = "$TERRAFORM_MODULE_SUM" ] ||
+    die "github.com/hashicorp/terraform@v$TERRAFORM_VERSION has checksum '$sum', pinned '$TERRAFORM_MODULE_SUM'"
+  [ -f "$dir/go.mod" ] || die "no Terraform source in '$dir'"
+  # The module cache is read-only: build a writable copy with the backends cut out.
+  tmp="$(mktemp -d)"
+  src="$tmp/terraform"
+  cp -r "$dir" "$src"
+  chmod -R u+w "$src"
+  for b in "${TERRAFORM_CUT_BACKENDS[@]}"; do
+    sed -i "\#internal/backend/remote-state/$b\b#d" "$src/go.mod" "$src/internal/backend/init/init.go"
+  done
+  sed -i '\#internal/legacy\b#d' "$src/go.mod"
+  sed -i -E '/backend(Azure|Consul|Cos|GCS|Kubernetes|OSS|Pg|S3|OCI)\.New/d' "$src/internal/backend/init/init.go"
+  mkdir -p "$ROOT/bin"
+  # version.dev=no makes it report "Terraform v1.16.1", as a release build does.
+  if ! go build -C "$src" -trimpath -ldflags "-s -w -X github.com/hashicorp/terraform/version.dev=no" \
+    -o "$TERRAFORM14.tmp.$$" .; then
+    rm -rf "$tmp" "$TERRAFORM14.tmp.$$"
+    die "could not build Terraform $TERRAFORM_VERSION"
+  fi
+  rm -rf "$tmp"
+  mv "$TERRAFORM14.tmp.$$" "$TERRAFORM14"
+  echo "$want" >"$stamp"
+}
+
 # cli_at_least CLI OPENTOFU_MIN TERRAFORM_MIN: succeeds when CLI is OpenTofu or
 # Terraform at least that version (major.minor).
 cli_at_least() {

@@ -2,7 +2,7 @@
 # The whole test suite, stage by stage, with a timing summary at the end.
 #   scripts/test.sh                 every stage (what `make test` and CI run)
 #   scripts/test.sh vet gotest ...  only the named stages
-# Stages: tools vet gotest terraform conformance docs examples modules lint release.
+# Stages: tools vet gotest terraform terraform14 conformance docs examples modules lint release.
 # Every stage runs even when an earlier one failed (one run shows every
 # problem); the exit status is non-zero when any stage failed.
 set -euo pipefail
@@ -10,15 +10,19 @@ source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 spec_env
 
-ALL_STAGES=(tools vet gotest terraform conformance docs examples modules lint release)
+ALL_STAGES=(tools vet gotest terraform terraform14 conformance docs examples modules lint release)
 COUNTS="$CACHE/test/counts" # the Go test counts, written by gotestsum after the run
 
-# Builds OpenTofu into bin/tofu when tools/go.mod changed, and every Go tool that
+# Builds OpenTofu into bin/tofu when tools/go.mod changed, Terraform into
+# bin/terraform-$TERRAFORM_VERSION when its recipe changed, and every Go tool that
 # tools/*/go.mod pins into Go's build cache; says what each one is.
 stage_tools() {
   local t start
   build_tofu
   echo "tofu: $("$TOFU" version | sed -n 1p)"
+  start=$SECONDS
+  build_terraform
+  echo "terraform-$TERRAFORM_VERSION: $("$TERRAFORM14" version | sed -n 1p) ($((SECONDS - start)) s)"
   for t in "${GO_TOOLS[@]}"; do
     start=$SECONDS
     tool_bin "$t" >/dev/null
@@ -61,6 +65,42 @@ stage_terraform() {
   "$tf" version | sed -n 1p
   TF_ACC=1 TF_ACC_TERRAFORM_PATH="$tf" TF_ACC_PROVIDER_NAMESPACE=e2b-terraform \
     go test -count=1 -timeout "${GO_TEST_TIMEOUT:-40m}" ./internal/provider/
+}
+
+# The acceptance tests that need Terraform 1.14+ (actions, list resources, `terraform query`),
+# which skip on OpenTofu and older Terraform, on the pinned Terraform built into bin/. They are
+# found by their version check (see terraform14_tests); here none may skip.
+stage_terraform14() {
+  build_terraform
+  local tests json="$CACHE/test/terraform14.json"
+  tests="$(terraform14_tests)"
+  "$TERRAFORM14" version | sed -n 1p
+  echo "tests: ${tests//|/ }"
+  mkdir -p "$CACHE/test"
+  TF_ACC=1 TF_ACC_TERRAFORM_PATH="$TERRAFORM14" TF_ACC_PROVIDER_NAMESPACE=e2b-terraform \
+    tool gotestsum --format testname --jsonfile "$json" -- \
+    -count=1 -timeout "${GO_TEST_TIMEOUT:-40m}" -run "^(${tests})\$" ./internal/provider/
+  if grep -q '"Action":"skip","Package":"[^"]*","Test"' "$json"; then
+    die "a test skipped on Terraform $TERRAFORM_VERSION (above); this stage exists to run them"
+  fi
+}
+
+# terraform14_tests: the provider's tests whose version check names Terraform 1.14 or later
+# (tfversion.Version1_14_0 ...), as a -run alternation. A check outside a Test function (in a
+# helper) would hide its tests from this search, so it fails instead.
+terraform14_tests() {
+  local found
+  found="$(awk '
+    /^func / { name = "" }
+    /^func Test[A-Za-z0-9_]*\(t \*testing\.T\)/ { name = $2; sub(/\(.*/, "", name) }
+    /tfversion\.Version1_(1[4-9]|[2-9][0-9])_[0-9]+/ {
+      if (name == "") { printf "ERROR %s:%d\n", FILENAME, FNR } else { print name }
+    }' "$ROOT"/internal/provider/*_test.go | sort -u)"
+  if grep '^ERROR' <<<"$found"; then
+    die "a Terraform 1.14+ version check outside a Test function (above): name it in the test itself, so this stage finds the test"
+  fi
+  [ -n "$found" ] || die "no test checks for Terraform 1.14+; the terraform14 stage would run nothing"
+  paste -sd'|' <<<"$found"
 }
 
 stage_conformance() { bash conformance/run.sh; }

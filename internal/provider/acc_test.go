@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
@@ -25,7 +24,7 @@ import (
 
 // testAccProtoV6ProviderFactories serves the provider in-process to the Terraform CLI.
 var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"e2b": providerserver.NewProtocol6WithError(New("test")()),
+	"e2b": ProtocolServer(New("test")()),
 }
 
 // testAccLive reports whether tests target real E2B.

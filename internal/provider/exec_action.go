@@ -3,11 +3,15 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/actionvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -50,17 +54,18 @@ func (a *execAction) Schema(_ context.Context, _ action.SchemaRequest, resp *act
 			"`e2b_sandbox_command` resource.",
 		Attributes: map[string]schema.Attribute{
 			"sandbox_id": schema.StringAttribute{MarkdownDescription: execDocs.sandboxID, Optional: true, Validators: sandboxIDValidators()},
-			"sandbox_id_wo": schema.StringAttribute{MarkdownDescription: execDocs.sandboxIDWO + " Terraform accepts ephemeral values in " +
-				"an action's configuration only in write-only attributes, so an ephemeral sandbox is named here.",
+			"sandbox_id_wo": schema.StringAttribute{MarkdownDescription: execDocs.sandboxIDWO + " Terraform passes ephemeral " +
+				"values to an action only in write-only attributes, so an ephemeral sandbox is named here. " + actionWriteOnlyDoc,
 				Optional: true, WriteOnly: true, Validators: sandboxIDValidators()},
 			"command": schema.StringAttribute{MarkdownDescription: execDocs.command, Required: true, Validators: commandValidators()},
 			"cwd":     schema.StringAttribute{MarkdownDescription: execDocs.cwd, Optional: true, Validators: []validator.String{noControlCharsValidator()}},
 			"user":    schema.StringAttribute{MarkdownDescription: execDocs.user, Optional: true, Validators: []validator.String{noControlCharsValidator()}},
 			"timeout": schema.StringAttribute{MarkdownDescription: execDocs.timeout, Optional: true,
 				CustomType: timetypes.GoDurationType{}, Validators: execTimeoutValidators()},
-			"env": schema.MapAttribute{MarkdownDescription: execDocs.env + " Write-only: accepts ephemeral values and is never stored.",
+			"env": schema.MapAttribute{MarkdownDescription: execDocs.env + " Write-only, as an action cannot mark values " +
+				"sensitive: it takes ephemeral values and plans show `(write-only attribute)` in its place. " + actionWriteOnlyDoc,
 				Optional: true, WriteOnly: true, ElementType: types.StringType, Validators: envVarsValidators()},
-			"stdin": schema.StringAttribute{MarkdownDescription: execDocs.stdin + " Write-only: accepts ephemeral values.",
+			"stdin": schema.StringAttribute{MarkdownDescription: execDocs.stdin + " Write-only, like `env`. " + actionWriteOnlyDoc,
 				Optional: true, WriteOnly: true},
 		},
 	}
@@ -82,6 +87,10 @@ func (a *execAction) Invoke(ctx context.Context, req action.InvokeRequest, resp 
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	resp.Diagnostics.Append(droppedEphemeralValues(m.execModel)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	progress := newProgressRelay(ctx, resp.SendProgress)
 	res, diags := runExec(ctx, a.data, m.execModel, e2b.DefaultMaxOutputBytes, progress.send)
 	progress.close()
@@ -94,8 +103,45 @@ func (a *execAction) Invoke(ctx context.Context, req action.InvokeRequest, resp 
 		return
 	}
 	resp.SendProgress(action.InvokeProgressEvent{
-		Message: fmt.Sprintf("Command finished with exit code 0 (%d lines of output).", res.TotalLines),
+		Message: fmt.Sprintf("Command finished with exit code 0 (%s of output).", countLines(res.TotalLines)),
 	})
+}
+
+// countLines is "1 line" or "N lines".
+func countLines(n int) string {
+	if n == 1 {
+		return "1 line"
+	}
+	return fmt.Sprintf("%d lines", n)
+}
+
+// actionWriteOnlyDoc says when ephemeral values reach the action.
+const actionWriteOnlyDoc = "Ephemeral values reach the action when a resource's `action_trigger` runs it after " +
+	"create or update, not with `terraform apply -invoke` or at destroy (Terraform then removes them)."
+
+// droppedEphemeralHint explains a value that validated but is missing when the action runs.
+const droppedEphemeralHint = "Terraform passes ephemeral values to an action only when a resource's action_trigger " +
+	"runs it after create or update. When it runs the action from its plan (`terraform apply -invoke`, or a " +
+	"before_destroy or after_destroy trigger), it removes every ephemeral value from the configuration first. Run " +
+	"the action from an action_trigger, or give it values that are not ephemeral (the ID of an e2b_sandbox " +
+	"resource in sandbox_id)."
+
+// droppedEphemeralValues reports the required values that arrived without a value: what
+// Terraform leaves of an ephemeral value when it runs an action from its plan.
+func droppedEphemeralValues(m execModel) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if m.SandboxID.IsNull() && m.SandboxIDWO.IsNull() {
+		diags.AddAttributeError(path.Root("sandbox_id_wo"), "No sandbox ID reached the action",
+			"Neither sandbox_id nor sandbox_id_wo has a value. "+droppedEphemeralHint)
+	}
+	elems := m.Env.Elements()
+	for _, name := range slices.Sorted(maps.Keys(elems)) {
+		if elems[name].IsNull() {
+			diags.AddAttributeError(path.Root("env").AtMapKey(name), "Environment variable without a value",
+				fmt.Sprintf("env[%q] has no value. %s", name, droppedEphemeralHint))
+		}
+	}
+	return diags
 }
 
 // progressRelay hands output batches to Terraform from its own goroutine, so

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
@@ -31,7 +30,7 @@ func newProtoProvider(t *testing.T, srv *emulator.Server) *protoProvider {
 // newProtoProviderAt is newProtoProvider with the control plane at apiURL (a proxy to srv).
 func newProtoProviderAt(t *testing.T, srv *emulator.Server, apiURL string) *protoProvider {
 	t.Helper()
-	ps, err := providerserver.NewProtocol6WithError(New("test")())()
+	ps, err := ProtocolServer(New("test")())()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,6 +320,14 @@ func TestExecActionProtocolValidation(t *testing.T) {
 		d := errorDiag(resp.Diagnostics)
 		if d == nil || d.Summary != c.want || !strings.Contains(d.Detail, c.detail) {
 			t.Errorf("%s: got %+v, want %q saying %q", c.name, d, c.want, c.detail)
+		}
+	}
+}
+
+func TestCountLines(t *testing.T) {
+	for n, want := range map[int]string{0: "0 lines", 1: "1 line", 2: "2 lines"} {
+		if got := countLines(n); got != want {
+			t.Errorf("countLines(%d) = %q, want %q", n, got, want)
 		}
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
@@ -27,7 +26,7 @@ func TestProviderUserAgent(t *testing.T) {
 	defer api.Close()
 
 	ctx := context.Background()
-	ps, err := providerserver.NewProtocol6WithError(New("1.2.3")())()
+	ps, err := ProtocolServer(New("1.2.3")())()
 	if err != nil {
 		t.Fatal(err)
 	}

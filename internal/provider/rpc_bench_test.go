@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
@@ -27,7 +26,7 @@ func newRPCBench(b *testing.B) *rpcBench {
 	for _, name := range silencedLogLevels {
 		b.Setenv(name, "OFF")
 	}
-	ps, err := providerserver.NewProtocol6WithError(New("bench")())()
+	ps, err := ProtocolServer(New("bench")())()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -120,7 +119,7 @@ func BenchmarkRPCGetProviderSchema(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		ps, err := providerserver.NewProtocol6WithError(New("bench")())()
+		ps, err := ProtocolServer(New("bench")())()
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
@@ -37,7 +36,7 @@ func protoObject(t *testing.T, typ tftypes.Type, set map[string]tftypes.Value) t
 func protoConfiguredServer(t *testing.T, srv *emulator.Server) (tfprotov6.ProviderServer, *tfprotov6.GetProviderSchemaResponse) {
 	t.Helper()
 	ctx := context.Background()
-	ps, err := providerserver.NewProtocol6WithError(New("test")())()
+	ps, err := ProtocolServer(New("test")())()
 	if err != nil {
 		t.Fatal(err)
 	}

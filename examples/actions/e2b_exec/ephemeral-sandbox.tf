@@ -1,5 +1,5 @@
-# In an ephemeral sandbox: action configuration takes ephemeral values only in write-only
-# attributes, hence sandbox_id_wo.
+# A sandbox for this run only. Terraform passes ephemeral values to an action only in
+# write-only attributes, hence sandbox_id_wo (env and stdin are write-only too).
 ephemeral "e2b_sandbox" "ci" {
   template = "base"
   timeout  = "20m"
@@ -19,6 +19,9 @@ resource "terraform_data" "release" {
 action "e2b_exec" "smoke_test" {
   config {
     sandbox_id_wo = ephemeral.e2b_sandbox.ci.id
-    command       = "echo smoke test of the release"
+    command       = "echo \"smoke test of release $RELEASE\""
+    env = {
+      RELEASE = caller.input
+    }
   }
 }

@@ -10,8 +10,6 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
-
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/devtools/schemajson"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider"
 )
@@ -29,7 +27,7 @@ func main() {
 }
 
 func run(out, address string) error {
-	server, err := providerserver.NewProtocol6WithError(provider.New("dev")())()
+	server, err := provider.ProtocolServer(provider.New("dev")())()
 	if err != nil {
 		return fmt.Errorf("start provider server: %w", err)
 	}
