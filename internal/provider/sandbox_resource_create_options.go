@@ -27,7 +27,7 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 		path.MatchRoot("metadata"), path.MatchRoot("env_vars"), path.MatchRoot("network"),
 		path.MatchRoot("volume_mounts"), path.MatchRoot("mcp"), path.MatchRoot("iam"),
 		path.MatchRoot("auto_pause_memory"), path.MatchRoot("secure"), path.MatchRoot("allow_internet_access"),
-		path.MatchRoot("template"),
+		path.MatchRoot("template"), path.MatchRoot("auto_pause"), path.MatchRoot("auto_resume"),
 	}
 	return map[string]schema.Attribute{
 		"volume_mounts": schema.MapAttribute{
@@ -70,9 +70,11 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 		},
 		"fork_from": schema.StringAttribute{
 			MarkdownDescription: "ID of a running sandbox to fork: the new sandbox starts as a copy of it (files, and " +
-				"its template, metadata, environment and network settings) through E2B's fork API, instead of from " +
-				"`template`. The source keeps running. Settings that a fork copies cannot be set here. Changing it " +
-				"replaces the sandbox.",
+				"its template, metadata, environment, lifecycle and network settings) through E2B's fork API, instead of from " +
+				"`template`. The source keeps running. Settings that a fork copies cannot be set here: `template`, `secure`, " +
+				"`auto_pause`, `auto_resume`, `allow_internet_access` and `metadata_all` read the source's after the apply; " +
+				"`network`, `volume_mounts` and `env_vars` stay null although the fork has its source's (E2B does not return " +
+				"env_vars; see the source for the rest). Changing it replaces the sandbox.",
 			Optional:      true,
 			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			Validators:    append(sandboxIDValidators(), stringvalidator.ConflictsWith(forkConflicts...)),

@@ -251,9 +251,15 @@ func (m *sandboxResourceModel) nullUnknownComputed() {
 		m.TrafficAccessToken = types.StringNull()
 	}
 	for _, s := range []*types.String{&m.TemplateID, &m.Alias, &m.EnvdVersion, &m.EnvdAccessToken,
-		&m.TrafficAccessToken, &m.Domain, &m.State} {
+		&m.TrafficAccessToken, &m.Domain, &m.State, &m.Template} {
 		if s.IsUnknown() {
 			*s = types.StringNull()
+		}
+	}
+	// What a fork copies is unknown until read.
+	for _, b := range []*types.Bool{&m.Secure, &m.AutoPause, &m.AutoResume, &m.AllowInternetAccess} {
+		if b.IsUnknown() {
+			*b = types.BoolNull()
 		}
 	}
 	for _, t := range []*timetypes.RFC3339{&m.StartedAt, &m.EndAt} {
