@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/actionvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
@@ -57,7 +56,7 @@ func (a *execAction) Schema(_ context.Context, _ action.SchemaRequest, resp *act
 			"cwd":     schema.StringAttribute{MarkdownDescription: execDocs.cwd, Optional: true, Validators: []validator.String{noControlCharsValidator()}},
 			"user":    schema.StringAttribute{MarkdownDescription: execDocs.user, Optional: true, Validators: []validator.String{noControlCharsValidator()}},
 			"timeout": schema.StringAttribute{MarkdownDescription: execDocs.timeout, Optional: true,
-				CustomType: timetypes.GoDurationType{}, Validators: execTimeoutValidators()},
+				CustomType: goDurationType{}, Validators: execTimeoutValidators()},
 			"env": schema.MapAttribute{MarkdownDescription: execDocs.env + " Write-only: accepts ephemeral values and is never stored.",
 				Optional: true, WriteOnly: true, ElementType: types.StringType, Validators: envVarsValidators()},
 			"stdin": schema.StringAttribute{MarkdownDescription: execDocs.stdin + " Write-only: accepts ephemeral values.",

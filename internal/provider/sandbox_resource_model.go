@@ -18,13 +18,13 @@ import (
 type sandboxResourceModel struct {
 	sandboxCreateOptions
 
-	ID                types.String         `tfsdk:"id"`
-	Timeout           timetypes.GoDuration `tfsdk:"timeout"`
-	Paused            types.Bool           `tfsdk:"paused"`
-	AutoPause         types.Bool           `tfsdk:"auto_pause"`
-	AutoResume        types.Bool           `tfsdk:"auto_resume"`
-	StoreAccessTokens types.Bool           `tfsdk:"store_access_tokens"`
-	Timeouts          timeouts.Value       `tfsdk:"timeouts"`
+	ID                types.String   `tfsdk:"id"`
+	Timeout           goDuration     `tfsdk:"timeout"`
+	Paused            types.Bool     `tfsdk:"paused"`
+	AutoPause         types.Bool     `tfsdk:"auto_pause"`
+	AutoResume        types.Bool     `tfsdk:"auto_resume"`
+	StoreAccessTokens types.Bool     `tfsdk:"store_access_tokens"`
+	Timeouts          timeouts.Value `tfsdk:"timeouts"`
 
 	// Create options (sandbox_resource_create_options.go).
 	AutoPauseMemory types.Bool           `tfsdk:"auto_pause_memory"`

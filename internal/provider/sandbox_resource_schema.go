@@ -51,7 +51,7 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				Computed: true,
 				PlanModifiers: []planmodifier.String{forkCopiedString{def: defaultTemplate},
 					stringplanmodifier.RequiresReplace()},
-				Validators:          templateRefValidators(),
+				Validators: templateRefValidators(),
 			},
 			"timeout": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("How long the sandbox lives from creation, resume or the last change of this value, "+
@@ -60,7 +60,7 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 					shortDuration(minSandboxTimeout), shortDuration(maxSandboxTimeout), shortDuration(defaultSandboxTimeout)),
 				Optional:   true,
 				Computed:   true,
-				CustomType: timetypes.GoDurationType{},
+				CustomType: goDurationType{},
 				Default:    stringdefault.StaticString(shortDuration(defaultSandboxTimeout)),
 				Validators: []validator.String{wholeSecondsBetween(minSandboxTimeout, maxSandboxTimeout)},
 			},
@@ -189,7 +189,7 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 			},
 		},
 		Blocks: map[string]schema.Block{
-			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
+			"timeouts": resourceTimeoutsBlock(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
 		},
 	}
 	for name, a := range sandboxCreateOptionAttributes() {
