@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -46,15 +47,20 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 		},
 		"mcp": schema.StringAttribute{
 			MarkdownDescription: "MCP configuration of the sandbox as a JSON object (use `jsonencode`). E2B starts its " +
-				"MCP gateway in the sandbox with it. Changing it replaces the sandbox.",
+				"MCP gateway in the sandbox with it. Sensitive: it usually carries the MCP servers' tokens. Changing it " +
+				"replaces the sandbox.",
 			Optional:      true,
+			Sensitive:     true,
 			CustomType:    jsontypes.NormalizedType{},
 			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 		},
 		"iam": schema.MapNestedAttribute{
-			MarkdownDescription: "Workload-identity tokens for the sandbox, by token name. Changing them replaces the sandbox.",
-			Optional:            true,
-			PlanModifiers:       []planmodifier.Map{mapplanmodifier.RequiresReplace()},
+			MarkdownDescription: "Workload-identity tokens for the sandbox, by token name (not empty, without `{`, `}` or " +
+				"control characters). Changing them replaces the sandbox.",
+			Optional:      true,
+			PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplace()},
+			Validators: []validator.Map{mapvalidator.KeysAre(stringRule{desc: "must be a usable token name",
+				summary: "Invalid iam token name", check: errText(e2b.ValidateIAMTokenName)})},
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 				"audience": schema.StringAttribute{
 					MarkdownDescription: "Audience of the token, stored exactly as given.",
