@@ -33,7 +33,7 @@ type CreateInterruptedError struct {
 }
 
 func (e *CreateInterruptedError) Error() string {
-	return fmt.Sprintf("create sandbox: no answer before the deadline (%v), but E2B made sandbox %s", e.Err, e.SandboxID)
+	return fmt.Sprintf("create sandbox: the caller stopped waiting before E2B answered (%v), but E2B made sandbox %s", e.Err, e.SandboxID)
 }
 
 func (e *CreateInterruptedError) Unwrap() error { return e.Err }

@@ -42,9 +42,27 @@ func (r CreateSandboxRequest) Validate() error {
 		return err
 	}
 	for name, t := range r.IAMTokens {
+		if err := ValidateIAMTokenName(name); err != nil {
+			return err
+		}
 		if t.Audience == "" || t.TokenType == "" {
 			return fmt.Errorf("iam token %q needs both an audience and a token type", name)
 		}
+	}
+	return nil
+}
+
+// ValidateIAMTokenName applies E2B's rule for workload-token names: not empty, without '{', '}'
+// or control characters, since the name goes into the "${e2b.identity.tokens.<name>}"
+// placeholder E2B's egress proxy resolves (validate_iam_token_name in E2B's Python SDK,
+// packages/python-sdk/e2b/sandbox/iam.py; the JS SDK has the same rule).
+func ValidateIAMTokenName(name string) error {
+	if name == "" {
+		return errors.New("an iam token name must not be empty")
+	}
+	if i := strings.IndexFunc(name, func(r rune) bool { return r == '{' || r == '}' || unicode.Is(unicode.Cc, r) }); i >= 0 {
+		return fmt.Errorf("iam token name %q must not contain '{', '}' or control characters (found %q): it is "+
+			"written into the ${e2b.identity.tokens.<name>} placeholder", name, []rune(name[i:])[0])
 	}
 	return nil
 }
@@ -61,7 +79,10 @@ func ValidateMCP(raw json.RawMessage) error {
 	return nil
 }
 
-// ValidateVolumeMounts checks mount paths: absolute, not "/", each once.
+// ValidateVolumeMounts checks mount paths: absolute, in clean form, not "/", each once. E2B
+// refuses a path that path.Clean would change ("path must not contain any '.' or '..'
+// components": isValidMountPath in e2b-dev/infra, packages/api/internal/handlers/sandbox_create.go),
+// so "/mnt/a/", "/mnt//b" and "/mnt/./c" are refused here with their clean form named.
 func ValidateVolumeMounts(mounts []VolumeMount) error {
 	seen := map[string]string{}
 	for _, m := range mounts {
@@ -77,6 +98,10 @@ func ValidateVolumeMounts(mounts []VolumeMount) error {
 		clean := path.Clean(m.Path)
 		if clean == "/" {
 			return fmt.Errorf("volume %q cannot be mounted at /", m.Name)
+		}
+		if clean != m.Path {
+			return fmt.Errorf("mount path %q of volume %q is not in clean form: write %q (E2B takes mount paths "+
+				"without trailing '/', '//', '.' or '..')", m.Path, m.Name, clean)
 		}
 		if other, ok := seen[clean]; ok {
 			return fmt.Errorf("mount path %q is used by volumes %q and %q; each path takes one volume", clean, other, m.Name)

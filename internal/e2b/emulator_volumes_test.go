@@ -56,7 +56,9 @@ func TestCreateOptionsValidatedBeforeAnyCall(t *testing.T) {
 	}{
 		{e2b.CreateSandboxRequest{VolumeMounts: []e2b.VolumeMount{{Name: "v", Path: "rel"}}}, "must be absolute"},
 		{e2b.CreateSandboxRequest{VolumeMounts: []e2b.VolumeMount{{Name: "v", Path: "/"}}}, "cannot be mounted at /"},
-		{e2b.CreateSandboxRequest{VolumeMounts: []e2b.VolumeMount{{Name: "a", Path: "/d"}, {Name: "b", Path: "/d/"}}}, "used by volumes"},
+		{e2b.CreateSandboxRequest{VolumeMounts: []e2b.VolumeMount{{Name: "a", Path: "/d"}, {Name: "b", Path: "/d"}}}, "used by volumes"},
+		{e2b.CreateSandboxRequest{VolumeMounts: []e2b.VolumeMount{{Name: "a", Path: "/d/"}}}, `write "/d"`},
+		{e2b.CreateSandboxRequest{IAMTokens: map[string]e2b.IAMToken{"a}b": {Audience: "a", TokenType: "jwt"}}}, "must not contain '{', '}'"},
 		{e2b.CreateSandboxRequest{AutoPauseMemory: &no}, "only when the sandbox auto-pauses"},
 		{e2b.CreateSandboxRequest{AutoPause: &yes, AutoPauseMemory: &no, AutoResume: &yes}, "cannot be combined with auto_resume"},
 		{e2b.CreateSandboxRequest{MCP: []byte(`[1]`)}, "JSON object"},

@@ -6,7 +6,6 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/actionvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
@@ -61,7 +60,7 @@ func (a *execAction) Schema(_ context.Context, _ action.SchemaRequest, resp *act
 			"cwd":     schema.StringAttribute{MarkdownDescription: execDocs.cwd, Optional: true, Validators: []validator.String{noControlCharsValidator()}},
 			"user":    schema.StringAttribute{MarkdownDescription: execDocs.user, Optional: true, Validators: []validator.String{noControlCharsValidator()}},
 			"timeout": schema.StringAttribute{MarkdownDescription: execDocs.timeout, Optional: true,
-				CustomType: timetypes.GoDurationType{}, Validators: execTimeoutValidators()},
+				CustomType: goDurationType{}, Validators: execTimeoutValidators()},
 			"env": schema.MapAttribute{MarkdownDescription: execDocs.env + " Write-only, as an action cannot mark values " +
 				"sensitive: it takes ephemeral values and plans show `(write-only attribute)` in its place. " + actionWriteOnlyDoc,
 				Optional: true, WriteOnly: true, ElementType: types.StringType, Validators: envVarsValidators()},

@@ -304,7 +304,7 @@ func TestExecActionProtocolValidation(t *testing.T) {
 		name, command, timeout, want, detail string
 	}{
 		{"empty command", "   ", "", "Invalid Attribute Value Match", "command must contain a shell command"},
-		{"not a duration", "true", "ten minutes", "Invalid Time Duration String Value", "ten minutes"},
+		{"not a duration", "true", "ten minutes", "Invalid duration", `Attribute timeout must be a Go duration such as "90s"`},
 		{"too long", "true", "48h", "Duration out of range", "timeout must be a duration from 1s to 24h"},
 	}
 	for _, c := range cases {

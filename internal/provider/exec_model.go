@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -25,14 +24,14 @@ const (
 // execModel is one command run as both the e2b_exec action and the e2b_sandbox_command resource
 // take it; their models embed it.
 type execModel struct {
-	SandboxID   types.String         `tfsdk:"sandbox_id"`
-	SandboxIDWO types.String         `tfsdk:"sandbox_id_wo"`
-	Command     types.String         `tfsdk:"command"`
-	Cwd         types.String         `tfsdk:"cwd"`
-	Env         types.Map            `tfsdk:"env"`
-	User        types.String         `tfsdk:"user"`
-	Stdin       types.String         `tfsdk:"stdin"`
-	Timeout     timetypes.GoDuration `tfsdk:"timeout"`
+	SandboxID   types.String `tfsdk:"sandbox_id"`
+	SandboxIDWO types.String `tfsdk:"sandbox_id_wo"`
+	Command     types.String `tfsdk:"command"`
+	Cwd         types.String `tfsdk:"cwd"`
+	Env         types.Map    `tfsdk:"env"`
+	User        types.String `tfsdk:"user"`
+	Stdin       types.String `tfsdk:"stdin"`
+	Timeout     goDuration   `tfsdk:"timeout"`
 }
 
 // execDocs describe the inputs both command types take, so both document them alike.

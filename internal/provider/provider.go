@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int32validator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -71,15 +70,15 @@ type e2bProvider struct {
 
 // providerModel maps the provider block.
 type providerModel struct {
-	APIKey          types.String         `tfsdk:"api_key"`
-	Domain          types.String         `tfsdk:"domain"`
-	APIURL          types.String         `tfsdk:"api_url"`
-	SandboxURL      types.String         `tfsdk:"sandbox_url"`
-	MaxRetries      types.Int32          `tfsdk:"max_retries"`
-	RetryWaitMin    timetypes.GoDuration `tfsdk:"retry_wait_min"`
-	RetryWaitMax    timetypes.GoDuration `tfsdk:"retry_wait_max"`
-	RequestTimeout  timetypes.GoDuration `tfsdk:"request_timeout"`
-	DefaultMetadata types.Map            `tfsdk:"default_metadata"`
+	APIKey          types.String `tfsdk:"api_key"`
+	Domain          types.String `tfsdk:"domain"`
+	APIURL          types.String `tfsdk:"api_url"`
+	SandboxURL      types.String `tfsdk:"sandbox_url"`
+	MaxRetries      types.Int32  `tfsdk:"max_retries"`
+	RetryWaitMin    goDuration   `tfsdk:"retry_wait_min"`
+	RetryWaitMax    goDuration   `tfsdk:"retry_wait_max"`
+	RequestTimeout  goDuration   `tfsdk:"request_timeout"`
+	DefaultMetadata types.Map    `tfsdk:"default_metadata"`
 }
 
 // New returns a constructor of the provider for the given version.
@@ -130,21 +129,21 @@ func (p *e2bProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 				MarkdownDescription: fmt.Sprintf("Shortest wait before a retry, as a Go duration (%s to %s), at most `retry_wait_max`. Default `\"500ms\"`.",
 					shortDuration(minRetryWait), shortDuration(maxRetryWait)),
 				Optional:   true,
-				CustomType: timetypes.GoDurationType{},
+				CustomType: goDurationType{},
 				Validators: []validator.String{durationBetween(minRetryWait, maxRetryWait)},
 			},
 			"retry_wait_max": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("Longest wait before a retry, as a Go duration (%s to %s); a longer `Retry-After` is cut to it. Default `\"10s\"`.",
 					shortDuration(minRetryWait), shortDuration(maxRetryWait)),
 				Optional:   true,
-				CustomType: timetypes.GoDurationType{},
+				CustomType: goDurationType{},
 				Validators: []validator.String{durationBetween(minRetryWait, maxRetryWait)},
 			},
 			"request_timeout": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("How long one attempt of an API request may take, as a Go duration (%s to %s). Default `\"60s\"`.",
 					shortDuration(minRequestTimeout), shortDuration(maxRequestTimeout)),
 				Optional:   true,
-				CustomType: timetypes.GoDurationType{},
+				CustomType: goDurationType{},
 				Validators: []validator.String{durationBetween(minRequestTimeout, maxRequestTimeout)},
 			},
 			"default_metadata": schema.MapAttribute{

@@ -67,7 +67,7 @@ func TestAccProvider_badInputsFailAtPlan(t *testing.T) {
 		{`resource "e2b_sandbox" "x" { timeout = "0s" }`, `timeout must be a duration from 1s\s+to\s+24h`},
 		{`resource "e2b_sandbox" "x" { timeout = "25h" }`, `timeout must be a duration from 1s\s+to\s+24h`},
 		{`resource "e2b_sandbox" "x" { timeout = "1500ms" }`, `(?s)in whole\s+seconds.*"2s"`},
-		{`resource "e2b_sandbox" "x" { timeout = 300 }`, `(?s)Invalid Time Duration String Value.*missing unit`},
+		{`resource "e2b_sandbox" "x" { timeout = 300 }`, `(?s)Invalid duration.*must\s+be\s+a\s+Go\s+duration\s+with\s+a\s+unit`},
 		{`resource "e2b_sandbox" "x" { template = "not a template!" }`, `must be a template ID\s+or\s+name`},
 		{`resource "e2b_sandbox" "x" { template = "a/b/c" }`, `must be a template ID\s+or\s+name`},
 		{`resource "e2b_sandbox" "x" { network = { deny_out = ["example.com"] } }`, `(?s)must be an IP\s+address\s+or\s+CIDR\s+block.*"example.com"`},
@@ -121,7 +121,7 @@ func TestAccProvider_badSettingsFailAtPlan(t *testing.T) {
 	}
 	cases := []struct{ settings, want string }{
 		{"  retry_wait_min = \"2s\"\n  retry_wait_max = \"1s\"", `retry_wait_min \(2s\) must not be longer than\s+retry_wait_max \(1s\)`},
-		{`  retry_wait_min = 500`, `(?s)Invalid Time Duration String Value.*missing unit`},
+		{`  retry_wait_min = 500`, `(?s)Invalid duration.*must\s+be\s+a\s+Go\s+duration\s+with\s+a\s+unit`},
 		{`  retry_wait_max = "11m"`, `retry_wait_max must be a duration from 1ms\s+to\s+10m`},
 		{`  request_timeout = "0s"`, `request_timeout must be a duration from 1s\s+to\s+1h`},
 		{`  max_retries = 21`, `max_retries value must be between 0 and 20`},

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -37,9 +36,9 @@ type sandboxAccessEphemeralResource struct {
 type sandboxAccessModel struct {
 	sandboxAccessResults
 
-	SandboxID types.String         `tfsdk:"sandbox_id"`
-	Timeout   timetypes.GoDuration `tfsdk:"timeout"`
-	Resume    types.Bool           `tfsdk:"resume"`
+	SandboxID types.String `tfsdk:"sandbox_id"`
+	Timeout   goDuration   `tfsdk:"timeout"`
+	Resume    types.Bool   `tfsdk:"resume"`
 }
 
 // sandboxAccessResults are the access details both ephemeral sandbox types return.
@@ -67,7 +66,7 @@ func (r *sandboxAccessEphemeralResource) Schema(_ context.Context, _ ephemeral.S
 		MarkdownDescription: "Keep the sandbox running at least this long from the read, as a duration such as `\"10m\"` " +
 			"(0s to 24h). It never shortens the sandbox's life. Default `\"0s\"`: the sandbox's end does not move.",
 		Optional:   true,
-		CustomType: timetypes.GoDurationType{},
+		CustomType: goDurationType{},
 		Validators: []validator.String{wholeSecondsBetween(0, maxSandboxTimeout)},
 	}
 	attrs["resume"] = schema.BoolAttribute{

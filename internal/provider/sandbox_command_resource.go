@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int32validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -99,7 +98,7 @@ func (r *sandboxCommandResource) Schema(_ context.Context, _ resource.SchemaRequ
 			"user": schema.StringAttribute{MarkdownDescription: execDocs.user, Optional: true,
 				PlanModifiers: replaceStr, Validators: []validator.String{noControlCharsValidator()}},
 			"timeout": schema.StringAttribute{MarkdownDescription: execDocs.timeout, Optional: true,
-				CustomType: timetypes.GoDurationType{}, PlanModifiers: replaceStr, Validators: execTimeoutValidators()},
+				CustomType: goDurationType{}, PlanModifiers: replaceStr, Validators: execTimeoutValidators()},
 			"env": schema.MapAttribute{MarkdownDescription: execDocs.env + " Sensitive.", Optional: true, Sensitive: true,
 				ElementType: types.StringType, PlanModifiers: replaceMap, Validators: envVarsValidators()},
 			"env_wo": schema.MapAttribute{MarkdownDescription: execDocs.env + " Write-only: they accept ephemeral values " +

@@ -183,7 +183,7 @@ func TestAccSandboxCommand_badInputs(t *testing.T) {
 	srv := testAccBackend(t)
 	cases := []struct{ name, body, want string }{
 		{"empty command", `command = "  "`, `command must contain a\s+shell\s+command`},
-		{"bad timeout", "command = \"true\"\n  timeout = \"5 minutes\"", `(?s)Invalid Time Duration String Value.*5 minutes`},
+		{"bad timeout", "command = \"true\"\n  timeout = \"5 minutes\"", `(?s)Invalid duration.*Go\s+duration\s+such\s+as\s+"90s".*"5\s+minutes"`},
 		{"timeout out of range", "command = \"true\"\n  timeout = \"25h\"", `(?s)timeout must be a duration from 1s\s+to\s+24h`},
 		{"env name", "command = \"true\"\n  env = { \"1X\" = \"v\" }", `must be an environment\s+variable\s+name`},
 		{"NUL in cwd", "command = \"true\"\n  cwd = \"/tmp\\u0000x\"", `must not contain\s+control\s+characters`},

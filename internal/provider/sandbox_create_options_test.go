@@ -91,6 +91,15 @@ func TestAccSandbox_createOptionsValidation(t *testing.T) {
 		{`mcp = "[1]"`, `mcp must be a JSON object`},
 		{"fork_from = \"iabc\"\n  template = \"base\"", `(?s)Invalid Attribute Combination.*fork_from`},
 		{`iam = { t = { audience = "", token_type = "jwt" } }`, `at least 1`},
+		// E2B refuses a workload-token name that is empty or has braces (E2B's SDKs check it too).
+		{`iam = { "" = { audience = "sts", token_type = "jwt" } }`, `(?s)Invalid iam token name.*must\s+not\s+be\s+empty`},
+		{`iam = { "a}b" = { audience = "sts", token_type = "jwt" } }`, `(?s)Invalid iam token name.*must\s+not\s+contain\s+'\{',\s+'\}'`},
+		// E2B refuses a mount path path.Clean would change; the error names the clean form, so an
+		// import never plans a replacement over a spelling.
+		{`volume_mounts = { v = "/mnt/a/" }`, `(?s)"/mnt/a/".*not\s+in\s+clean\s+form:\s+write\s+"/mnt/a"`},
+		{`volume_mounts = { v = "/mnt//b" }`, `(?s)not\s+in\s+clean\s+form:\s+write\s+"/mnt/b"`},
+		{`volume_mounts = { v = "/mnt/./c" }`, `(?s)not\s+in\s+clean\s+form:\s+write\s+"/mnt/c"`},
+		{`volume_mounts = { v = "/mnt/x/../d" }`, `(?s)not\s+in\s+clean\s+form:\s+write\s+"/mnt/d"`},
 	} {
 		t.Run(tc.want, func(t *testing.T) {
 			resource.Test(t, resource.TestCase{

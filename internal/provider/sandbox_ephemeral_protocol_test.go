@@ -200,7 +200,9 @@ func TestEphemeralProtocolValidation(t *testing.T) {
 	}{
 		{"e2b_sandbox", "timeout not whole seconds", map[string]tftypes.Value{"timeout": str("1500ms")}, "Duration out of range"},
 		{"e2b_sandbox", "timeout too long", map[string]tftypes.Value{"timeout": str("25h")}, "Duration out of range"},
-		{"e2b_sandbox", "timeout no unit", map[string]tftypes.Value{"timeout": str("300")}, "Invalid Time Duration String Value"},
+		{"e2b_sandbox", "timeout no unit", map[string]tftypes.Value{"timeout": str("300")}, "Invalid duration"},
+		{"e2b_sandbox", "mount path not clean", map[string]tftypes.Value{"volume_mounts": tftypes.NewValue(
+			tftypes.Map{ElementType: tftypes.String}, map[string]tftypes.Value{"v": str("/mnt/data/")})}, "Invalid volume_mounts"},
 		{"e2b_sandbox", "private traffic, not secure", map[string]tftypes.Value{
 			"secure": tftypes.NewValue(tftypes.Bool, false),
 			"network": tftypes.NewValue(p.schema.EphemeralResourceSchemas["e2b_sandbox"].ValueType().(tftypes.Object).AttributeTypes["network"],

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/ephemeral/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -52,11 +51,11 @@ type sandboxEphemeralModel struct {
 	sandboxCreateOptions
 	sandboxAccessResults
 
-	Timeout    timetypes.GoDuration `tfsdk:"timeout"`
-	Timeouts   timeouts.Value       `tfsdk:"timeouts"`
-	Uploads    types.List           `tfsdk:"upload"`
-	ID         types.String         `tfsdk:"id"`
-	TemplateID types.String         `tfsdk:"template_id"`
+	Timeout    goDuration     `tfsdk:"timeout"`
+	Timeouts   timeouts.Value `tfsdk:"timeouts"`
+	Uploads    types.List     `tfsdk:"upload"`
+	ID         types.String   `tfsdk:"id"`
+	TemplateID types.String   `tfsdk:"template_id"`
 }
 
 // openSandbox is what Renew and Close need, kept in the run's private data (never in state).

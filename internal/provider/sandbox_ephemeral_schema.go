@@ -3,8 +3,6 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework-timeouts/ephemeral/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -27,7 +25,7 @@ func (r *sandboxEphemeralResource) Schema(ctx context.Context, _ ephemeral.Schem
 			"runs out; if the close cannot reach E2B, the sandbox ends at most this long after its last renewal.",
 		Optional:   true,
 		Computed:   true,
-		CustomType: timetypes.GoDurationType{},
+		CustomType: goDurationType{},
 		Validators: []validator.String{wholeSecondsBetween(minSandboxTimeout, maxSandboxTimeout)},
 	}
 	attrs["secure"] = schema.BoolAttribute{MarkdownDescription: descSecure, Optional: true, Computed: true}
@@ -76,7 +74,7 @@ func (r *sandboxEphemeralResource) Schema(ctx context.Context, _ ephemeral.Schem
 			" = \"true\"`. Needs Terraform 1.10+ or OpenTofu 1.11+.",
 		Attributes: attrs,
 		Blocks: map[string]schema.Block{
-			"timeouts": timeouts.Block(ctx),
+			"timeouts": ephemeralTimeoutsBlock(ctx),
 			"upload":   uploadBlock(),
 		},
 	}

@@ -151,8 +151,22 @@ func (r *sandboxResource) readBack(ctx context.Context, client *e2b.Client, m *s
 		return false
 	}
 	m.applyDetail(detail, r.data.Domain)
+	m.applyForkCopies(detail)
 	m.nullUnknownComputed()
 	return true
+}
+
+// applyForkCopies fills what a fork copied from its source and only a read tells (applyDetail
+// reads the lifecycle, internet access and metadata).
+func (m *sandboxResourceModel) applyForkCopies(d *e2b.SandboxDetail) {
+	if m.ForkFrom.IsNull() {
+		return
+	}
+	m.Template = types.StringValue(d.TemplateID)
+	if d.Alias != "" {
+		m.Template = types.StringValue(d.Alias)
+	}
+	m.Secure = types.BoolValue(d.EnvdAccessToken != "")
 }
 
 func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -183,8 +197,9 @@ func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, re
 		addClientError(&resp.Diagnostics, "Could not read sandbox "+id, err)
 		return
 	}
-	importing := state.Template.IsNull() // An import sets only the ID.
+	importing := state.Template.IsNull() && state.ForkFrom.IsNull() // An import sets only the ID.
 	state.applyDetail(detail, r.data.Domain)
+	state.applyForkCopies(detail)
 	if importing {
 		state.applyImported(detail, r.data.DefaultMetadata)
 	}

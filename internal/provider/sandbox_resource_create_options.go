@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -27,7 +28,7 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 		path.MatchRoot("metadata"), path.MatchRoot("env_vars"), path.MatchRoot("network"),
 		path.MatchRoot("volume_mounts"), path.MatchRoot("mcp"), path.MatchRoot("iam"),
 		path.MatchRoot("auto_pause_memory"), path.MatchRoot("secure"), path.MatchRoot("allow_internet_access"),
-		path.MatchRoot("template"),
+		path.MatchRoot("template"), path.MatchRoot("auto_pause"), path.MatchRoot("auto_resume"),
 	}
 	return map[string]schema.Attribute{
 		"volume_mounts": schema.MapAttribute{
@@ -46,15 +47,20 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 		},
 		"mcp": schema.StringAttribute{
 			MarkdownDescription: "MCP configuration of the sandbox as a JSON object (use `jsonencode`). E2B starts its " +
-				"MCP gateway in the sandbox with it. Changing it replaces the sandbox.",
+				"MCP gateway in the sandbox with it. Sensitive: it usually carries the MCP servers' tokens. Changing it " +
+				"replaces the sandbox.",
 			Optional:      true,
+			Sensitive:     true,
 			CustomType:    jsontypes.NormalizedType{},
 			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 		},
 		"iam": schema.MapNestedAttribute{
-			MarkdownDescription: "Workload-identity tokens for the sandbox, by token name. Changing them replaces the sandbox.",
-			Optional:            true,
-			PlanModifiers:       []planmodifier.Map{mapplanmodifier.RequiresReplace()},
+			MarkdownDescription: "Workload-identity tokens for the sandbox, by token name (not empty, without `{`, `}` or " +
+				"control characters). Changing them replaces the sandbox.",
+			Optional:      true,
+			PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplace()},
+			Validators: []validator.Map{mapvalidator.KeysAre(stringRule{desc: "must be a usable token name",
+				summary: "Invalid iam token name", check: errText(e2b.ValidateIAMTokenName)})},
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 				"audience": schema.StringAttribute{
 					MarkdownDescription: "Audience of the token, stored exactly as given.",
@@ -70,9 +76,11 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 		},
 		"fork_from": schema.StringAttribute{
 			MarkdownDescription: "ID of a running sandbox to fork: the new sandbox starts as a copy of it (files, and " +
-				"its template, metadata, environment and network settings) through E2B's fork API, instead of from " +
-				"`template`. The source keeps running. Settings that a fork copies cannot be set here. Changing it " +
-				"replaces the sandbox.",
+				"its template, metadata, environment, lifecycle and network settings) through E2B's fork API, instead of from " +
+				"`template`. The source keeps running. Settings that a fork copies cannot be set here: `template`, `secure`, " +
+				"`auto_pause`, `auto_resume`, `allow_internet_access` and `metadata_all` read the source's after the apply; " +
+				"`network`, `volume_mounts` and `env_vars` stay null although the fork has its source's (E2B does not return " +
+				"env_vars; see the source for the rest). Changing it replaces the sandbox.",
 			Optional:      true,
 			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			Validators:    append(sandboxIDValidators(), stringvalidator.ConflictsWith(forkConflicts...)),

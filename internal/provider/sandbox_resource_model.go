@@ -18,13 +18,13 @@ import (
 type sandboxResourceModel struct {
 	sandboxCreateOptions
 
-	ID                types.String         `tfsdk:"id"`
-	Timeout           timetypes.GoDuration `tfsdk:"timeout"`
-	Paused            types.Bool           `tfsdk:"paused"`
-	AutoPause         types.Bool           `tfsdk:"auto_pause"`
-	AutoResume        types.Bool           `tfsdk:"auto_resume"`
-	StoreAccessTokens types.Bool           `tfsdk:"store_access_tokens"`
-	Timeouts          timeouts.Value       `tfsdk:"timeouts"`
+	ID                types.String   `tfsdk:"id"`
+	Timeout           goDuration     `tfsdk:"timeout"`
+	Paused            types.Bool     `tfsdk:"paused"`
+	AutoPause         types.Bool     `tfsdk:"auto_pause"`
+	AutoResume        types.Bool     `tfsdk:"auto_resume"`
+	StoreAccessTokens types.Bool     `tfsdk:"store_access_tokens"`
+	Timeouts          timeouts.Value `tfsdk:"timeouts"`
 
 	// Create options (sandbox_resource_create_options.go).
 	AutoPauseMemory types.Bool           `tfsdk:"auto_pause_memory"`
@@ -251,9 +251,15 @@ func (m *sandboxResourceModel) nullUnknownComputed() {
 		m.TrafficAccessToken = types.StringNull()
 	}
 	for _, s := range []*types.String{&m.TemplateID, &m.Alias, &m.EnvdVersion, &m.EnvdAccessToken,
-		&m.TrafficAccessToken, &m.Domain, &m.State} {
+		&m.TrafficAccessToken, &m.Domain, &m.State, &m.Template} {
 		if s.IsUnknown() {
 			*s = types.StringNull()
+		}
+	}
+	// What a fork copies is unknown until read.
+	for _, b := range []*types.Bool{&m.Secure, &m.AutoPause, &m.AutoResume, &m.AllowInternetAccess} {
+		if b.IsUnknown() {
+			*b = types.BoolNull()
 		}
 	}
 	for _, t := range []*timetypes.RFC3339{&m.StartedAt, &m.EndAt} {

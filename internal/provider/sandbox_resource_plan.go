@@ -2,7 +2,12 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"slices"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -15,8 +20,87 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-func boolReplace() []planmodifier.Bool {
-	return []planmodifier.Bool{boolplanmodifier.RequiresReplace()}
+// forkCopiedReplace plans a bool a fork copies (default def) whose change replaces the sandbox.
+func forkCopiedReplace(def bool) []planmodifier.Bool {
+	return []planmodifier.Bool{forkCopiedBool{def: def}, boolplanmodifier.RequiresReplace()}
+}
+
+// forkCopy is what the plan holds for a setting a fork copies from its source (E2B's fork API
+// takes none of them): def without fork_from; the value in state while fork_from stays the same;
+// else unknown, read from E2B after the apply.
+type forkCopy int
+
+const (
+	forkCopyDefault forkCopy = iota
+	forkCopyState
+	forkCopyUnknown
+)
+
+// forkCopyOf decides forkCopy for an attribute the configuration leaves out.
+func forkCopyOf(ctx context.Context, config tfsdk.Config, state tfsdk.State, stateValue attr.Value) (forkCopy, diag.Diagnostics) {
+	var planned, prior types.String
+	diags := config.GetAttribute(ctx, path.Root("fork_from"), &planned)
+	switch {
+	case diags.HasError():
+		return forkCopyDefault, diags
+	case planned.IsNull():
+		return forkCopyDefault, diags
+	case planned.IsUnknown() || state.Raw.IsNull() || stateValue.IsNull() || stateValue.IsUnknown():
+		return forkCopyUnknown, diags
+	}
+	diags.Append(state.GetAttribute(ctx, path.Root("fork_from"), &prior)...)
+	if prior.Equal(planned) {
+		return forkCopyState, diags
+	}
+	return forkCopyUnknown, diags
+}
+
+// forkCopiedString plans a string a fork copies (see forkCopy); it replaces the attribute's Default.
+type forkCopiedString struct{ def string }
+
+func (m forkCopiedString) Description(context.Context) string {
+	return fmt.Sprintf("Default %q; a fork's is its source's.", m.def)
+}
+func (m forkCopiedString) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
+
+func (m forkCopiedString) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	if !req.ConfigValue.IsNull() {
+		return
+	}
+	how, diags := forkCopyOf(ctx, req.Config, req.State, req.StateValue)
+	resp.Diagnostics.Append(diags...)
+	switch how {
+	case forkCopyDefault:
+		resp.PlanValue = types.StringValue(m.def)
+	case forkCopyState:
+		resp.PlanValue = req.StateValue
+	default:
+		resp.PlanValue = types.StringUnknown()
+	}
+}
+
+// forkCopiedBool plans a bool a fork copies (see forkCopy); it replaces the attribute's Default.
+type forkCopiedBool struct{ def bool }
+
+func (m forkCopiedBool) Description(context.Context) string {
+	return fmt.Sprintf("Default %t; a fork's is its source's.", m.def)
+}
+func (m forkCopiedBool) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
+
+func (m forkCopiedBool) PlanModifyBool(ctx context.Context, req planmodifier.BoolRequest, resp *planmodifier.BoolResponse) {
+	if !req.ConfigValue.IsNull() {
+		return
+	}
+	how, diags := forkCopyOf(ctx, req.Config, req.State, req.StateValue)
+	resp.Diagnostics.Append(diags...)
+	switch how {
+	case forkCopyDefault:
+		resp.PlanValue = types.BoolValue(m.def)
+	case forkCopyState:
+		resp.PlanValue = req.StateValue
+	default:
+		resp.PlanValue = types.BoolUnknown()
+	}
 }
 
 // ValidateConfig rejects combinations E2B would refuse, before any call is made.
@@ -110,8 +194,10 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 func (r *sandboxResource) modifyCreatePlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	var paused types.Bool
 	var metadata types.Map
+	var forkFrom types.String
 	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("paused"), &paused)...)
 	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("metadata"), &metadata)...)
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("fork_from"), &forkFrom)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -122,7 +208,11 @@ func (r *sandboxResource) modifyCreatePlan(ctx context.Context, req resource.Mod
 		}
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("state"), state)...)
 	}
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("metadata_all"), r.plannedMetadataAll(ctx, metadata))...)
+	metadataAll := r.plannedMetadataAll(ctx, metadata)
+	if !forkFrom.IsNull() { // A fork carries its source's metadata.
+		metadataAll = types.MapUnknown(types.StringType)
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("metadata_all"), metadataAll)...)
 }
 
 // sameMetadataAll tells whether the planned metadata, merged with default_metadata, still gives

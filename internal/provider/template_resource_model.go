@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -76,12 +75,12 @@ type copyModel struct {
 }
 
 type readyModel struct {
-	Port       types.Int32          `tfsdk:"port"`
-	URL        types.String         `tfsdk:"url"`
-	StatusCode types.Int32          `tfsdk:"status_code"`
-	Process    types.String         `tfsdk:"process"`
-	File       types.String         `tfsdk:"file"`
-	After      timetypes.GoDuration `tfsdk:"after"`
+	Port       types.Int32  `tfsdk:"port"`
+	URL        types.String `tfsdk:"url"`
+	StatusCode types.Int32  `tfsdk:"status_code"`
+	Process    types.String `tfsdk:"process"`
+	File       types.String `tfsdk:"file"`
+	After      goDuration   `tfsdk:"after"`
 }
 
 // templateSpec is what a build needs, derived from the configuration.

@@ -6,7 +6,6 @@ import (
 	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int32validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
@@ -211,7 +210,7 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				"differ from what the plan read.", nil),
 		},
 		Blocks: map[string]schema.Block{
-			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
+			"timeouts": resourceTimeoutsBlock(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
 		},
 	}
 }
@@ -356,7 +355,8 @@ func readySchema() schema.SingleNestedAttribute {
 			"after": schema.StringAttribute{
 				MarkdownDescription: "Ready after this long (a duration such as `20s`; whole seconds, at least `1s`).",
 				Optional:            true,
-				CustomType:          timetypes.GoDurationType{},
+				CustomType:          goDurationType{},
+				Validators:          []validator.String{goDurationSyntax()},
 			},
 		},
 	}

@@ -107,6 +107,7 @@ type stringRule struct {
 	desc    string
 	summary string
 	check   func(s string) string
+	secret  bool // the value is sensitive: the error does not repeat it
 }
 
 var _ validator.String = stringRule{}
@@ -118,7 +119,12 @@ func (v stringRule) ValidateString(_ context.Context, req validator.StringReques
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	if msg := v.check(req.ConfigValue.ValueString()); msg != "" {
+	msg := v.check(req.ConfigValue.ValueString())
+	switch {
+	case msg == "":
+	case v.secret:
+		resp.Diagnostics.AddAttributeError(req.Path, v.summary, fmt.Sprintf("Attribute %s %s.", req.Path, msg))
+	default:
 		resp.Diagnostics.AddAttributeError(req.Path, v.summary, fmt.Sprintf("Attribute %s %s, got: %q", req.Path, msg, req.ConfigValue.ValueString()))
 	}
 }
@@ -134,6 +140,28 @@ func checkHTTPURL(s string) string {
 		return err.Error()
 	}
 	return ""
+}
+
+// webhookURLValidator validates where E2B posts webhook events: any absolute http(s) URL, a query
+// included, as E2B's dashboard checks it (zod's httpUrl in e2b-dev/dashboard,
+// src/core/server/functions/webhooks/schema.ts; E2B's webhook docs set no other rule). Unlike
+// api_url it may carry a token, so the attribute is sensitive and the error does not repeat it.
+func webhookURLValidator() validator.String {
+	return stringRule{desc: "must be an absolute http:// or https:// URL", summary: "Invalid webhook URL", secret: true,
+		check: func(s string) string {
+			if err := (e2b.WebhookInput{URL: &s}).Validate(false); err != nil {
+				return `must be an absolute http:// or https:// URL, such as "https://example.com/hooks/e2b" ` +
+					`(a query such as "?token=..." is allowed)`
+			}
+			return ""
+		}}
+}
+
+// webhookNameValidators refuse an empty or blank webhook name, as E2B's dashboard does
+// (name: z.string().min(1) in e2b-dev/dashboard, src/core/server/functions/webhooks/schema.ts).
+func webhookNameValidators() []validator.String {
+	return []validator.String{stringvalidator.RegexMatches(notBlankPattern,
+		`must contain a display name such as "sandbox events", or be left out`)}
 }
 
 // hostPortValidator validates host or host:port.

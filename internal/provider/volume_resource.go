@@ -63,6 +63,8 @@ func (r *volumeResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 				MarkdownDescription: "Name of the volume, unique in the team: letters, digits, `_` and `-`. Changing it replaces the volume.",
 				Required:            true,
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				// E2B's whole rule: the pattern, no length limit (isValidVolumeName in e2b-dev/infra,
+				// packages/api/internal/handlers/volume_create.go; NewVolume.name in E2B's OpenAPI spec).
 				Validators: []validator.String{stringvalidator.RegexMatches(e2b.VolumeNamePattern,
 					"may contain only letters, digits, '_' and '-'")},
 			},

@@ -70,13 +70,16 @@ func (r *webhookResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 		Attributes: map[string]schema.Attribute{
 			"id": computedString("ID of the webhook.", stable),
 			"name": schema.StringAttribute{
-				MarkdownDescription: "Display name.",
+				MarkdownDescription: "Display name, not empty.",
 				Optional:            true,
+				Validators:          webhookNameValidators(),
 			},
 			"url": schema.StringAttribute{
-				MarkdownDescription: "Where E2B posts the events: an absolute `http://` or `https://` URL.",
-				Required:            true,
-				Validators:          []validator.String{httpURLValidator()},
+				MarkdownDescription: "Where E2B posts the events: an absolute `http://` or `https://` URL, which may have " +
+					"a query (such as a token your endpoint checks). Sensitive, since it can carry such a token.",
+				Required:   true,
+				Sensitive:  true,
+				Validators: []validator.String{webhookURLValidator()},
 			},
 			"events": schema.SetAttribute{
 				MarkdownDescription: fmt.Sprintf("Event types to deliver, at least one of %s.", quotedList(e2b.SandboxEventTypes)),

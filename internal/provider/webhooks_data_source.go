@@ -46,7 +46,7 @@ func (d *webhooksDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"id":         schema.StringAttribute{Computed: true, MarkdownDescription: "ID of the webhook."},
 					"name":       schema.StringAttribute{Computed: true, MarkdownDescription: "Display name."},
-					"url":        schema.StringAttribute{Computed: true, MarkdownDescription: "Where events are posted."},
+					"url":        schema.StringAttribute{Computed: true, Sensitive: true, MarkdownDescription: "Where events are posted (sensitive: it may carry a token)."},
 					"enabled":    schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether events are delivered."},
 					"events":     schema.SetAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Subscribed event types."},
 					"created_at": schema.StringAttribute{Computed: true, CustomType: timetypes.RFC3339Type{}, MarkdownDescription: "Registration time (RFC 3339)."},

@@ -1,0 +1,133 @@
+package provider
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// Every duration attribute of every type checks its syntax with the provider's error: it has
+// goDurationType (not the library's type, whose error is garbled) and a validator that reports
+// bad syntax (durationRange or goDurationSyntax); so have the timeouts blocks' attributes.
+func TestDurationAttributesReportSyntaxOnce(t *testing.T) {
+	ctx := context.Background()
+	p := New("test")().(*e2bProvider)
+	schemas := map[string]any{}
+	var ps provider.SchemaResponse
+	p.Schema(ctx, provider.SchemaRequest{}, &ps)
+	schemas["provider"] = ps.Schema
+	for _, f := range p.Resources(ctx) {
+		r := f()
+		var m resource.MetadataResponse
+		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "e2b"}, &m)
+		var s resource.SchemaResponse
+		r.Schema(ctx, resource.SchemaRequest{}, &s)
+		schemas["resource "+m.TypeName] = s.Schema
+	}
+	for _, f := range p.DataSources(ctx) {
+		d := f()
+		var m datasource.MetadataResponse
+		d.Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: "e2b"}, &m)
+		var s datasource.SchemaResponse
+		d.Schema(ctx, datasource.SchemaRequest{}, &s)
+		schemas["data "+m.TypeName] = s.Schema
+	}
+	for _, f := range p.EphemeralResources(ctx) {
+		e := f()
+		var m ephemeral.MetadataResponse
+		e.Metadata(ctx, ephemeral.MetadataRequest{ProviderTypeName: "e2b"}, &m)
+		var s ephemeral.SchemaResponse
+		e.Schema(ctx, ephemeral.SchemaRequest{}, &s)
+		schemas["ephemeral "+m.TypeName] = s.Schema
+	}
+	for _, f := range p.Actions(ctx) {
+		a := f()
+		var m action.MetadataResponse
+		a.Metadata(ctx, action.MetadataRequest{ProviderTypeName: "e2b"}, &m)
+		var s action.SchemaResponse
+		a.Schema(ctx, action.SchemaRequest{}, &s)
+		schemas["action "+m.TypeName] = s.Schema
+	}
+	durations := 0
+	for name, s := range schemas {
+		walkStringAttributes(s, name, false, func(at string, typ attr.Type, vs []validator.String, inTimeouts bool) {
+			switch typ.(type) {
+			case timetypes.GoDurationType:
+				t.Errorf("%s: uses timetypes.GoDurationType; use goDurationType", at)
+				return
+			case goDurationType:
+			default:
+				if !inTimeouts {
+					return
+				}
+			}
+			durations++
+			if !hasSyntaxValidator(ctx, vs) {
+				t.Errorf("%s: a duration without durationRange or goDurationSyntax reports no bad syntax", at)
+			}
+		})
+	}
+	if durations < 10 {
+		t.Fatalf("found %d duration attributes; the walk misses some", durations)
+	}
+}
+
+func hasSyntaxValidator(ctx context.Context, vs []validator.String) bool {
+	for _, v := range vs {
+		if _, ok := v.(durationRange); ok || v.Description(ctx) == goDurationSyntax().Description(ctx) {
+			return true
+		}
+	}
+	return false
+}
+
+// walkStringAttributes calls visit for every string attribute of a schema of any kind, nested
+// ones included; the schema packages share no exported interface, so it goes by method names.
+func walkStringAttributes(s any, at string, inTimeouts bool, visit func(at string, typ attr.Type, vs []validator.String, inTimeouts bool)) {
+	v := reflect.ValueOf(s)
+	if m := v.MethodByName("GetAttributes"); m.IsValid() {
+		iter := m.Call(nil)[0].MapRange()
+		for iter.Next() {
+			name := at + "." + iter.Key().String()
+			a := iter.Value().Interface()
+			if sa, ok := a.(interface {
+				GetType() attr.Type
+				StringValidators() []validator.String
+			}); ok {
+				visit(name, sa.GetType(), sa.StringValidators(), inTimeouts)
+			}
+			if sa, ok := a.(interface{ GetType() attr.Type }); ok && sa.GetType() == types.StringType && !hasStringValidators(a) {
+				visit(name, sa.GetType(), nil, inTimeouts)
+			}
+			if n := reflect.ValueOf(a).MethodByName("GetNestedObject"); n.IsValid() {
+				walkStringAttributes(n.Call(nil)[0].Interface(), name, inTimeouts, visit)
+			}
+		}
+	}
+	if m := v.MethodByName("GetBlocks"); m.IsValid() {
+		iter := m.Call(nil)[0].MapRange()
+		for iter.Next() {
+			name := at + "." + iter.Key().String()
+			b := iter.Value().Interface()
+			if n := reflect.ValueOf(b).MethodByName("GetNestedObject"); n.IsValid() {
+				walkStringAttributes(n.Call(nil)[0].Interface(), name, inTimeouts || strings.HasSuffix(name, ".timeouts"), visit)
+			}
+		}
+	}
+}
+
+func hasStringValidators(a any) bool {
+	_, ok := a.(interface{ StringValidators() []validator.String })
+	return ok
+}

@@ -1,0 +1,84 @@
+package provider
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+)
+
+// A fork copies its source's template, metadata, lifecycle, secure and internet settings. They
+// are unknown in the fork's first plan and read from E2B after it: the apply is consistent, and
+// the next plan is empty, also once the fork's own timeout changes in place.
+func TestAccSandbox_forkCopiesItsSourceAndConverges(t *testing.T) {
+	srv := newTestEmulator(t)
+	srv.SeedTemplate(emulator.TemplateSeed{TemplateID: "forksourcetpl", Names: []string{"agent"}})
+	cfg := func(forkTimeout string) string {
+		return testAccProviderBlockWith(srv, `default_metadata = { env = "test" }`) + fmt.Sprintf(`
+resource "e2b_sandbox" "source" {
+  template              = "agent"
+  timeout               = "15m"
+  auto_pause            = true
+  auto_resume           = true
+  allow_internet_access = false
+  secure                = false
+  metadata              = { owner = "team-a" }
+}
+
+resource "e2b_sandbox" "fork" {
+  fork_from = e2b_sandbox.source.id
+  timeout   = %q
+}
+`, forkTimeout)
+	}
+	const fork = "e2b_sandbox.fork"
+	sameTemplateID := statecheck.CompareValuePairs("e2b_sandbox.source", tfjsonpath.New("template_id"), fork, tfjsonpath.New("template_id"), compare.ValuesSame())
+	sameMetadata := statecheck.CompareValuePairs("e2b_sandbox.source", tfjsonpath.New("metadata_all"), fork, tfjsonpath.New("metadata_all"), compare.ValuesSame())
+	forkID := statecheck.CompareValue(compare.ValuesSame())
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckSandboxGone(t, srv),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg("15m"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectUnknownValue(fork, tfjsonpath.New("auto_pause")),
+					plancheck.ExpectUnknownValue(fork, tfjsonpath.New("allow_internet_access")),
+					plancheck.ExpectUnknownValue(fork, tfjsonpath.New("metadata_all")),
+					plancheck.ExpectUnknownValue(fork, tfjsonpath.New("template")),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(fork, tfjsonpath.New("auto_pause"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(fork, tfjsonpath.New("auto_resume"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(fork, tfjsonpath.New("allow_internet_access"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(fork, tfjsonpath.New("secure"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(fork, tfjsonpath.New("template"), knownvalue.StringExact("agent")),
+					statecheck.ExpectKnownValue(fork, tfjsonpath.New("metadata_all"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"env": knownvalue.StringExact("test"), "owner": knownvalue.StringExact("team-a"),
+					})),
+					sameTemplateID, sameMetadata,
+					forkID.AddStateValue(fork, tfjsonpath.New("id")),
+				},
+			},
+			{Config: cfg("15m"), ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+			{
+				Config: cfg("20m"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(fork, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					forkID.AddStateValue(fork, tfjsonpath.New("id")),
+					statecheck.ExpectKnownValue(fork, tfjsonpath.New("allow_internet_access"), knownvalue.Bool(false)),
+				},
+			},
+			{Config: cfg("20m"), ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+		},
+	})
+}
