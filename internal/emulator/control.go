@@ -103,6 +103,9 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 	if !s.checkAPIKey(w, r) {
 		return
 	}
+	if !s.allowRate(w, pattern == routeCreate || pattern == routeCreateV2) {
+		return
+	}
 	if d.dropAfterOK {
 		r = r.WithContext(context.WithValue(r.Context(), dropAfterKey{}, true))
 	}
