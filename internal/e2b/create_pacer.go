@@ -12,6 +12,9 @@ const (
 	// that one sent a hair early (network jitter) is not refused: E2B's
 	// bucket may hold no spare create at all (a burst of one).
 	paceMargin = 1.03
+	// jitterAllowance is how much slower than the pace E2B must have let
+	// creates through for a measurement to slow the pace.
+	jitterAllowance = 1.1
 	// matureRun is how many paced creates E2B must let through while it
 	// keeps refusing others before their spacing is taken as its rate.
 	matureRun = 4
@@ -40,15 +43,18 @@ const (
 //     Retry-After above 1 (whole seconds, rounded down), one create per
 //     that many seconds and one more, when that is slower.
 //   - While refusals keep coming, E2B lets creates through as fast as it
-//     allows: the spacing of the paced creates it let through since the
-//     run began measures its rate once matureRun of them were counted.
+//     allows: the spacing of the paced creates it let through during the
+//     run measures its rate once matureRun of them were counted, and slows
+//     the pace when it is jitterAllowance slower than the pace or more
+//     (refusals of creates sent at about E2B's rate come from jitter).
 //   - Creates let through in a row make the pacer try faster: doubling
 //     until E2B first refuses (a guess may be far too slow), then by
 //     probeFactor; a refusal starts the learning again.
 //
-// The pace is paceMargin slower than the rate learned and never faster
-// than a stated rate. A refused create waits its turn again; it delays no
-// other.
+// A guessed pace is paceMargin slower than the rate guessed; no pace is
+// faster than a stated rate. A refused create waits its turn again; after
+// a lone refusal (a create that arrived a hair early) the next turn comes a
+// quarter slot later rather than a whole one.
 type createPacer struct {
 	gate chan struct{} // held by the create whose turn it is
 
@@ -61,6 +67,7 @@ type createPacer struct {
 	recent    []sentCreate  // creates let through in the last while
 	run       refusalRun
 	calm      int  // paced creates sent after the last refusal and let through
+	streak    int  // refusals since a create sent after the last one was let through
 	confirmed bool // E2B refused a pace faster than a guess, or one was measured
 }
 
@@ -73,6 +80,7 @@ type sentCreate struct {
 type refusalRun struct {
 	start    time.Time     // send time of the refusal that began it
 	admitted int           // paced creates sent after start that E2B let through
+	first    time.Time     // send time of the earliest of them
 	lastSent time.Time     // send time of the latest of them
 	guessN   int           // creates let through that the first guess counts
 	measured bool          // the pace comes from the run's measurement
@@ -167,6 +175,9 @@ func (p *createPacer) admitted(sent time.Time, paced bool) {
 		if paced && sent.After(p.run.start) {
 			p.run.admitted++
 			p.run.lastSent = maxTime(p.run.lastSent, sent)
+			if p.run.first.IsZero() || sent.Before(p.run.first) {
+				p.run.first = sent
+			}
 		}
 		if p.run.guessCounts(sentCreate{sent, paced}) {
 			p.run.guessN++
@@ -174,6 +185,9 @@ func (p *createPacer) admitted(sent time.Time, paced bool) {
 				p.setIntervalLocked(p.run.guess()) // answers of the burst before the refusal keep coming
 			}
 		}
+	}
+	if sent.After(p.refused) {
+		p.streak = 0
 	}
 	if paced && sent.After(p.refused) {
 		p.calm++
@@ -212,20 +226,28 @@ func (p *createPacer) throttled(sent time.Time, retryAfter time.Duration) {
 		}
 	}
 	p.calm = 0
+	p.streak++
 	p.refused = maxTime(p.refused, sent)
 	p.run.retry = max(p.run.retry, retryAfter)
-	p.last = maxTime(p.last, sent) // the next create waits a whole slot after this one
 	// E2B let the run's paced creates through one spacing apart (it kept
-	// refusing others): their spacing, counted from the refusal that began
-	// the run to the latest answered, is its rate. It only slows the pace:
-	// a faster one is found by probing.
-	if span := p.run.lastSent.Sub(p.run.start); p.run.admitted >= matureRun && span >= recentWindow {
+	// refusing others): their spacing is its rate. It only slows the pace,
+	// and only when clearly slower than the pace: refusals of creates sent
+	// at about E2B's rate come from jitter, and the time they cost is in the
+	// spacing too. A faster pace is found by probing.
+	if span := p.run.lastSent.Sub(p.run.first); p.run.admitted >= matureRun && span >= recentWindow {
 		p.run.measured, p.confirmed = true, true
-		p.setIntervalLocked(max(p.interval, time.Duration(float64(span)/float64(p.run.admitted)*paceMargin)))
-		return
-	}
-	if !p.run.measured {
+		if spacing := span / time.Duration(p.run.admitted-1); float64(spacing) > float64(p.interval)*jitterAllowance {
+			p.setIntervalLocked(spacing)
+		}
+	} else if !p.run.measured {
 		p.setIntervalLocked(p.run.guess())
+	}
+	// The next create waits a quarter slot after a refusal that follows
+	// creates let through (this one was likely sent a hair early, network
+	// jitter), a whole slot once refusals repeat.
+	wait := time.Duration(float64(p.interval) * min(1, float64(p.streak)/4))
+	if next := sent.Add(wait - p.interval); !p.last.After(sent) || next.After(p.last) {
+		p.last = next // no create was sent since this one: its slot comes again sooner
 	}
 }
 

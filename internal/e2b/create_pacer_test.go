@@ -59,10 +59,14 @@ const simCreateTime = 250 * time.Millisecond
 // a measurement. Refusals come back at once; a create E2B lets through takes
 // a while longer to answer, as E2B's do.
 func simulateCreates(p *createPacer, b *simBucket, workers, creates int, seed int64) simResult {
+	return simulateJitter(p, b, workers, creates, seed, 10*time.Millisecond)
+}
+
+// simulateJitter is simulateCreates with one-way latencies spread over
+// 20 ms + jitter (a busy machine or network).
+func simulateJitter(p *createPacer, b *simBucket, workers, creates int, seed int64, jitter time.Duration) simResult {
 	rng := rand.New(rand.NewSource(seed))
-	latency := func() time.Duration {
-		return 20*time.Millisecond + time.Duration(rng.Int63n(int64(10*time.Millisecond)))
-	}
+	latency := func() time.Duration { return 20*time.Millisecond + time.Duration(rng.Int63n(int64(jitter))) }
 	start := time.Unix(1_800_000_000, 0)
 	var queue []int         // workers waiting for their turn, in order
 	var pending []simAnswer // sorted by at
@@ -147,15 +151,18 @@ func TestCreatePacerLearnsTheRate(t *testing.T) {
 		{"burst of two seconds", 50, 100, 1000},
 	}
 	for _, c := range cases {
-		for _, workers := range []int{1, 10, 30} {
+		for _, run := range []struct {
+			workers int
+			jitter  time.Duration
+		}{{1, 10 * time.Millisecond}, {10, 10 * time.Millisecond}, {30, 10 * time.Millisecond}, {10, 150 * time.Millisecond}, {30, 150 * time.Millisecond}} {
 			p := newCreatePacer()
-			res := simulateCreates(p, newSimBucket(c.rate, c.burst), workers, c.creates, 1)
+			res := simulateJitter(p, newSimBucket(c.rate, c.burst), run.workers, c.creates, 1, run.jitter)
 			// The rate's floor, or the answers' when there are too few workers for the rate.
-			floor := max(time.Duration(float64(c.creates)/c.rate*float64(time.Second)), time.Duration(c.creates/workers)*simCreateTime)
-			t.Logf("%s, %d at a time: %s for %d creates (floor %s, %.2fx), %d refused, pace %s",
-				c.name, workers, res.elapsed.Round(time.Millisecond), c.creates, floor, res.elapsed.Seconds()/floor.Seconds(), res.refusals, p.Interval())
+			floor := max(time.Duration(float64(c.creates)/c.rate*float64(time.Second)), time.Duration(c.creates/run.workers)*(simCreateTime+run.jitter))
+			t.Logf("%s, %d at a time, jitter %s: %s for %d creates (floor %s, %.2fx), %d refused, pace %s",
+				c.name, run.workers, run.jitter, res.elapsed.Round(time.Millisecond), c.creates, floor, res.elapsed.Seconds()/floor.Seconds(), res.refusals, p.Interval())
 			if res.elapsed > floor*115/100 {
-				t.Errorf("%s, %d at a time: %s, more than 1.15x the %s the rate allows", c.name, workers, res.elapsed, floor)
+				t.Errorf("%s, %d at a time, jitter %s: %s, more than 1.15x the %s the rate allows", c.name, run.workers, run.jitter, res.elapsed, floor)
 			}
 		}
 	}
@@ -190,8 +197,16 @@ func TestCreatePacerFirstGuess(t *testing.T) {
 	if got, want := p.Interval(), time.Duration(float64(200*time.Millisecond)*paceMargin); got != want {
 		t.Fatalf("pace after 5 let through and a refusal: %s, want %s", got, want)
 	}
-	if ok, paced, wait, _ := p.claim(now.Add(time.Millisecond)); ok || !paced || wait < 200*time.Millisecond-time.Millisecond {
-		t.Fatalf("the next create may go in %s (ok %v, paced %v), before E2B's next free create", wait, ok, paced)
+	// A lone refusal after creates let through: the next try comes a quarter slot later.
+	if ok, paced, wait, _ := p.claim(now.Add(time.Millisecond)); ok || !paced || wait < 50*time.Millisecond-time.Millisecond {
+		t.Fatalf("the next create may go in %s (ok %v, paced %v), want a quarter slot", wait, ok, paced)
+	}
+	// Refusals in a row: a whole slot.
+	for i := 0; i < 3; i++ {
+		p.throttled(now.Add(time.Millisecond), time.Second)
+	}
+	if ok, _, wait, _ := p.claim(now.Add(time.Millisecond)); ok || wait < 200*time.Millisecond {
+		t.Fatalf("after four refusals in a row the next create may go in %s, want a whole slot", wait)
 	}
 }
 
