@@ -131,7 +131,9 @@ func (c *Client) createOnce(ctx context.Context, token string, body wireNewSandb
 			if err := throttle.refused(e, sent, header); err != nil {
 				return nil, err
 			}
+			before := c.limits.pacer.Interval()
 			c.limits.pacer.throttled(sent, throttle.retryAfter)
+			c.logPace(ctx, before)
 			continue
 		} else if ok {
 			c.limits.pacer.admitted(sent, paced)

@@ -290,3 +290,12 @@ func (p *createPacer) trimRecentLocked(now time.Time) {
 	}
 	p.recent = kept
 }
+
+// logPace tells the logger when a refusal changed the pace of creates.
+func (c *Client) logPace(ctx context.Context, before time.Duration) {
+	if after := c.limits.pacer.Interval(); after != before && c.cfg.Logger != nil {
+		c.cfg.Logger.Log(ctx, "info", "E2B refused a sandbox create for its rate: creates are paced", map[string]any{
+			"op": "create sandbox", "interval_ms": after.Milliseconds(), "previous_interval_ms": before.Milliseconds(),
+		})
+	}
+}

@@ -1,8 +1,12 @@
 package e2b
 
 import (
+	"context"
 	"math/rand"
+	"net/http"
 	"sort"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -288,5 +292,34 @@ func TestClientsOfOneTeamShareTheirLimits(t *testing.T) {
 	}
 	if b.limits.pacer.Interval() != 500*time.Millisecond || other.limits.pacer.Interval() != 0 {
 		t.Fatalf("a stated rate is the team's: %s, %s", b.limits.pacer.Interval(), other.limits.pacer.Interval())
+	}
+}
+
+// TestRefusedCreateLogsThePace: a refusal for the rate sends the create
+// again in a later turn (made once) and tells the logger the new pace.
+func TestRefusedCreateLogsThePace(t *testing.T) {
+	t.Parallel()
+	var creates atomic.Int32
+	rs := newRouteServer(t, map[string]http.HandlerFunc{
+		"POST /sandboxes": func(w http.ResponseWriter, _ *http.Request) {
+			if creates.Add(1) == 1 {
+				writeJSON(w, http.StatusTooManyRequests, `{"code":429,"message":"Rate limit exceeded"}`)
+				return
+			}
+			writeJSON(w, http.StatusCreated, `{"sandboxID":"iabc","templateID":"base","clientID":"x","envdVersion":"0.2.0"}`)
+		},
+	})
+	log := &recordingLogger{}
+	cfg := fastConfig(rs.URL)
+	cfg.Logger = log
+	c := newTestClient(t, cfg)
+	if _, err := c.CreateSandbox(context.Background(), CreateSandboxRequest{TemplateID: "base"}); err != nil {
+		t.Fatalf("create after one refusal: %v", err)
+	}
+	if n := rs.count("POST /sandboxes"); n != 2 {
+		t.Fatalf("%d creates sent, want the refused one and its retry", n)
+	}
+	if !strings.Contains(log.all(), "creates are paced") {
+		t.Fatalf("the new pace was not logged:\n%s", log.all())
 	}
 }
