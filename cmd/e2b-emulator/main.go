@@ -65,6 +65,10 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 		quiet        = fs.Bool("quiet", false, "do not log to stderr, and keep the API key off stdout (it goes only to -env-file)")
 		adminToken   = fs.String("admin-token", "", "require \"Authorization: Bearer <token>\" on the admin API (/_emulator/*)")
 		idle         = fs.Duration("stream-idle-timeout", 2*time.Minute, "cut a request whose peer neither reads nor sends for this long")
+		maxSandboxes = fs.Int("max-concurrent-sandboxes", 0, "answer a create, resume or fork over this many running sandboxes 429 as E2B does (Hobby 20, Pro 100; 0 = no limit)")
+		createRate   = fs.Float64("create-rate", 0, "sandbox creates per second before E2B's 429 (Hobby 1, Pro 5; 0 = no limit)")
+		createBurst  = fs.Int("create-burst", 0, "creates that may go at once under -create-rate (default: one second's worth)")
+		apiRate      = fs.String("api-rate", "", "control-plane requests per period before E2B's 429, as N/period (E2B: 20000/30s; default: no limit)")
 		seeds        seedFlags
 	)
 	fs.Var(&seeds, "seed-template", "seed a team template `name[:builds]` (repeatable)")
@@ -74,6 +78,17 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 	if *quiet && *envFile == "" && *apiKey == "" {
 		return errors.New("-quiet keeps the API key off stdout: give -env-file FILE to receive it, or choose it with -api-key")
 	}
+	limits := emulator.Limits{MaxConcurrentSandboxes: *maxSandboxes, CreateRate: *createRate, CreateBurst: *createBurst}
+	if *apiRate != "" {
+		n, period, err := parseRate(*apiRate)
+		if err != nil {
+			return err
+		}
+		limits.APIRequests, limits.APIPeriod = n, period
+	}
+	if err := limits.Validate(); err != nil {
+		return fmt.Errorf("limits: %w", err)
+	}
 	logger := log.New(stderr, "", log.LstdFlags)
 	logf := logger.Printf
 	if *quiet {
@@ -82,7 +97,7 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 	srv, err := emulator.Start(emulator.Options{
 		Addr: *addr, EnvdAddr: *envdAddr, APIKey: *apiKey, MaxLifetime: *maxLifetime,
 		DataDir: *dataDir, Isolation: *isolation, ImageStore: *imageStore, HostRootImages: splitList(*hostRoot), ReadyTimeout: *readyTimeout,
-		AdminToken: *adminToken, StreamIdleTimeout: *idle, Logf: logf,
+		AdminToken: *adminToken, StreamIdleTimeout: *idle, Limits: limits, Logf: logf,
 	})
 	if err != nil {
 		return err
@@ -125,6 +140,20 @@ func splitList(v string) []string {
 		}
 	}
 	return out
+}
+
+// parseRate reads "N/period", such as "20000/30s".
+func parseRate(s string) (int, time.Duration, error) {
+	n, p, ok := strings.Cut(s, "/")
+	count, err := strconv.Atoi(n)
+	if !ok || err != nil || count < 1 {
+		return 0, 0, fmt.Errorf("-api-rate %q: want requests/period, such as 20000/30s", s)
+	}
+	period, err := time.ParseDuration(p)
+	if err != nil || period <= 0 {
+		return 0, 0, fmt.Errorf("-api-rate %q: the period must be a positive duration, such as 30s", s)
+	}
+	return count, period, nil
 }
 
 // parseSeed reads "name[:builds]".

@@ -27,6 +27,15 @@ type Config struct {
 	RetryWaitMax   time.Duration // default 10s
 	HTTPClient     *http.Client  // optional base transport (tests may wrap RoundTripper)
 	Logger         Logger        // optional; gets redacted request/response lines
+
+	// CreateRate states the team's sandbox creates per second (E2B: 1 on
+	// Hobby, 5 on Pro): creates are paced to it from the first. 0 = learn
+	// it from E2B's refusals (see createPacer).
+	CreateRate float64
+	// SandboxLimitWait bounds how long a start refused at the team's
+	// concurrent-sandbox limit waits for sandboxes this process deletes or
+	// pauses; nil = DefaultSandboxLimitWait, 0 = no wait.
+	SandboxLimitWait *time.Duration
 }
 
 // Logger receives one line per HTTP attempt. Secrets are redacted before
@@ -61,6 +70,9 @@ type Client struct {
 	envd       *retryablehttp.Client
 	sandboxes  sandboxCache
 	sealState
+
+	limits           *teamLimits // shared by every Client of the process for the team
+	sandboxLimitWait time.Duration
 }
 
 // New builds a Client. It fails only for malformed URLs; an empty APIKey is
@@ -92,7 +104,12 @@ func New(cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{cfg: cfg, retryMax: retryMax, apiURL: apiURL}
+	c := &Client{cfg: cfg, retryMax: retryMax, apiURL: apiURL, sandboxLimitWait: DefaultSandboxLimitWait}
+	if cfg.SandboxLimitWait != nil {
+		c.sandboxLimitWait = max(*cfg.SandboxLimitWait, 0)
+	}
+	c.limits = limitsFor(c.apiURL.String(), cfg.APIKey)
+	c.limits.pacer.state(cfg.CreateRate)
 	if cfg.SandboxURL != "" {
 		if c.sandboxURL, err = parseBaseURL("sandbox_url", cfg.SandboxURL); err != nil {
 			return nil, err

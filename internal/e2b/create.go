@@ -99,12 +99,44 @@ func (c *Client) CreateSandbox(ctx context.Context, req CreateSandboxRequest) (*
 }
 
 // createOnce sends the create and settles unknown outcomes by the token.
+// Every attempt waits its turn within the team's create rate (createPacer);
+// a refusal for the rate (429) made nothing and is sent again in a later
+// turn until ctx ends, and a refusal at the concurrent-sandbox limit waits
+// for a place (awaitPlace).
 func (c *Client) createOnce(ctx context.Context, token string, body wireNewSandbox) (*Sandbox, error) {
-	for attempt := 0; ; attempt++ {
+	limit := limitWait{op: "create sandbox", slots: c.limits.slots}
+	defer limit.done()
+	var throttle createThrottle
+	for attempt := 0; ; {
+		paced, err := c.limits.pacer.wait(ctx, throttle.notBefore)
+		if err != nil {
+			return nil, throttle.ended(err)
+		}
+		freed := c.limits.slots.freedCount()
 		sent := time.Now()
-		sb, err := c.postSandbox(ctx, body)
+		sb, header, err := c.postSandbox(ctx, body)
 		if err == nil {
+			c.limits.pacer.admitted(sent, paced)
+			c.limits.slots.startedOne(1)
 			return sb, nil
+		}
+		if refusal, _, ok := sandboxLimitOf(err); ok {
+			c.limits.pacer.admitted(sent, paced) // it passed E2B's rate limit
+			if err := c.awaitPlace(ctx, &limit, freed, refusal); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if e, ok := asAPIError(err); ok && e.StatusCode == http.StatusTooManyRequests {
+			if err := throttle.refused(e, sent, header); err != nil {
+				return nil, err
+			}
+			before := c.limits.pacer.Interval()
+			c.limits.pacer.throttled(sent, throttle.retryAfter)
+			c.logPace(ctx, before)
+			continue
+		} else if ok {
+			c.limits.pacer.admitted(sent, paced)
 		}
 		switch createOutcome(ctx, err) {
 		case outcomeFailed:
@@ -116,6 +148,7 @@ func (c *Client) createOnce(ctx context.Context, token string, body wireNewSandb
 			case found != nil && ctx.Err() != nil:
 				return found, &CreateInterruptedError{SandboxID: found.SandboxID, Err: err}
 			case found != nil:
+				c.limits.slots.startedOne(1)
 				return found, nil
 			case lerr != nil:
 				return nil, &CreateUnsettledError{Token: token, Err: err, LookupErr: lerr}
@@ -127,19 +160,62 @@ func (c *Client) createOnce(ctx context.Context, token string, body wireNewSandb
 		if err := sleepCtx(ctx, backoff(c.cfg.RetryWaitMin, c.cfg.RetryWaitMax, attempt, nil)); err != nil {
 			return nil, err
 		}
+		attempt++
 	}
 }
 
-func (c *Client) postSandbox(ctx context.Context, body wireNewSandbox) (*Sandbox, error) {
+// createThrottleBound ends the retries of a create that E2B keeps refusing
+// for its rate when the caller's context has no deadline of its own.
+const createThrottleBound = 10 * time.Minute
+
+// createThrottle follows one create's refusals for E2B's rate: they are
+// retried until the caller's context ends, not a number of times.
+type createThrottle struct {
+	first, notBefore time.Time
+	retryAfter       time.Duration
+	count            int
+	last             *APIError
+}
+
+// refused records a refusal and sets when the create may go again.
+func (t *createThrottle) refused(e *APIError, sent time.Time, header http.Header) error {
+	if t.count == 0 {
+		t.first = sent
+	}
+	t.count++
+	t.last = e
+	t.retryAfter, _ = parseRetryAfter(header.Get("Retry-After"), time.Now())
+	t.notBefore = time.Time{}
+	if t.retryAfter > time.Second { // E2B sends at least 1 however soon the next create may go
+		t.notBefore = sent.Add(t.retryAfter)
+	}
+	if time.Since(t.first) > createThrottleBound {
+		return t.ended(fmt.Errorf("still refused after %s", createThrottleBound))
+	}
+	return nil
+}
+
+// ended explains a create that stopped waiting for its turn (cause: the
+// context's error).
+func (t *createThrottle) ended(cause error) error {
+	if t.count == 0 {
+		return fmt.Errorf("create sandbox: waiting for a turn within E2B's create rate: %w", cause)
+	}
+	return fmt.Errorf("%w; E2B refused this create %d time(s) over %s for its rate limit, and it stopped waiting: %w",
+		t.last, t.count, time.Since(t.first).Round(time.Second), cause)
+}
+
+func (c *Client) postSandbox(ctx context.Context, body wireNewSandbox) (*Sandbox, http.Header, error) {
 	var w wireSandbox
-	_, err := c.callAPI(ctx, apiCall{
+	res, err := c.callAPI(ctx, apiCall{
 		op: "create sandbox", subject: templateSubject(body.TemplateID), method: http.MethodPost, path: "/sandboxes",
-		class: retryRateLimited, body: body, out: &w,
+		// The transport retries nothing: createOnce paces and retries refusals itself.
+		class: retryNever, body: body, out: &w,
 	})
 	if err != nil {
-		return nil, err
+		return nil, res.header, err
 	}
-	return w.toSandbox(), nil
+	return w.toSandbox(), res.header, nil
 }
 
 // createOutcomeKind says what a failed create attempt may have done.

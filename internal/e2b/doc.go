@@ -4,7 +4,9 @@
 //
 // Retry policy (see retry.go for the code):
 //   - 429 is retried for every call, honoring Retry-After (capped by
-//     Config.RetryWaitMax), except WriteFile, whose reader cannot be replayed.
+//     Config.RetryWaitMax), except WriteFile, whose reader cannot be
+//     replayed, and sandbox creates and starts at the concurrency limit
+//     (below).
 //   - 5xx and connection errors are retried only for idempotent calls: all
 //     GETs, PUT network, DELETE sandbox/template/tags, set-timeout, connect,
 //     pause (a 409 for a paused sandbox is success) and the read-only or
@@ -34,6 +36,17 @@
 //     one that existed before; otherwise the error names what exists
 //     (*ExistsError) or what may (*UnknownCreateError). Each create's comment
 //     says how it proves it, and what E2B's API leaves unknowable.
+//   - Creates wait their turn within the team's create rate, shared by every
+//     Client of the process for the same API and key (create_pacer.go): the
+//     rate is stated (Config.CreateRate) or learned from E2B's refusals. A
+//     create refused for the rate (429) made nothing and is sent again in a
+//     later turn until its context ends, however many times.
+//   - A start refused at the team's concurrent-sandbox limit (E2B's 429
+//     "maximum number of concurrent E2B sandboxes") is not retried by the
+//     transport: a create, a resume (connect) or a fork waits up to
+//     Config.SandboxLimitWait for a sandbox this process deletes or pauses,
+//     is sent again each time one is gone, and otherwise fails with a
+//     *SandboxLimitError (sandbox_limit.go).
 //   - Redirects are never followed: the API key or an access token would go
 //     with them to another host.
 //

@@ -133,7 +133,7 @@ func checkRetry(envd bool) retryablehttp.CheckRetry {
 		// only on connection errors, handled above.
 		switch {
 		case resp.StatusCode == http.StatusTooManyRequests:
-			return true, nil
+			return !atSandboxLimit(resp), nil // no retry frees a place at the concurrency cap
 		case class == retryRateLimited:
 			return false, nil
 		case envd && resp.StatusCode >= 500:

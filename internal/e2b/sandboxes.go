@@ -197,10 +197,12 @@ func (c *Client) GetSandbox(ctx context.Context, id string) (*SandboxDetail, err
 // KillSandbox kills a running sandbox or deletes a paused one. A sandbox
 // that does not exist gives an error for which IsNotFound is true.
 func (c *Client) KillSandbox(ctx context.Context, id string) error {
+	stopped := c.limits.slots.stop()
 	_, err := c.callAPI(ctx, apiCall{
 		op: "kill sandbox", sandboxID: id, subject: id, method: http.MethodDelete,
 		path: "/sandboxes/" + pathSeg(id), class: retryIdempotent,
 	})
+	stopped(err == nil)
 	if err == nil || IsNotFound(err) {
 		c.sandboxes.forget(id)
 	}
@@ -222,6 +224,7 @@ func (c *Client) SetSandboxTimeout(ctx context.Context, id string, seconds int32
 // counts as success: E2B answers 409 then, and a read confirms the state
 // (409 also means "in a transition", which is returned as an error).
 func (c *Client) PauseSandbox(ctx context.Context, id string) error {
+	stopped := c.limits.slots.stop()
 	_, err := c.callAPI(ctx, apiCall{
 		op: "pause sandbox", sandboxID: id, subject: id, method: http.MethodPost,
 		path: "/sandboxes/" + pathSeg(id) + "/pause", class: retryIdempotent,
@@ -232,6 +235,7 @@ func (c *Client) PauseSandbox(ctx context.Context, id string) error {
 			err = nil
 		}
 	}
+	stopped(err == nil)
 	if err == nil {
 		c.sandboxes.markPaused(id)
 	}
@@ -241,21 +245,37 @@ func (c *Client) PauseSandbox(ctx context.Context, id string) error {
 // ConnectSandbox resumes a paused sandbox (resumed = true, HTTP 201) or
 // extends a running one's timeout (HTTP 200; never shortens it). If an
 // earlier attempt of this call resumed the sandbox and its answer was lost,
-// the retry reports resumed = false.
+// the retry reports resumed = false. A resume refused at the team's
+// concurrent-sandbox limit waits for a place as a create does, then fails
+// with a *SandboxLimitError.
 func (c *Client) ConnectSandbox(ctx context.Context, id string, timeout int32) (*Sandbox, bool, error) {
-	var w wireSandbox
-	res, err := c.callAPI(ctx, apiCall{
-		op: "connect sandbox", sandboxID: id, subject: id, method: http.MethodPost,
-		path: "/sandboxes/" + pathSeg(id) + "/connect", class: retryIdempotent,
-		body: map[string]int32{"timeout": timeout}, out: &w,
-	})
-	if err != nil {
-		c.sandboxes.observe(id, nil, err)
-		return nil, false, err
+	limit := limitWait{op: "resume sandbox", sandboxID: id, slots: c.limits.slots}
+	defer limit.done()
+	for {
+		var w wireSandbox
+		freed := c.limits.slots.freedCount()
+		res, err := c.callAPI(ctx, apiCall{
+			op: "connect sandbox", sandboxID: id, subject: id, method: http.MethodPost,
+			path: "/sandboxes/" + pathSeg(id) + "/connect", class: retryIdempotent,
+			body: map[string]int32{"timeout": timeout}, out: &w,
+		})
+		if refusal, _, ok := sandboxLimitOf(err); ok {
+			if err := c.awaitPlace(ctx, &limit, freed, refusal); err != nil {
+				return nil, false, err
+			}
+			continue
+		}
+		if err != nil {
+			c.sandboxes.observe(id, nil, err)
+			return nil, false, err
+		}
+		sb := w.toSandbox()
+		c.sandboxes.rememberSandbox(sb)
+		if res.status == http.StatusCreated {
+			c.limits.slots.startedOne(1)
+		}
+		return sb, res.status == http.StatusCreated, nil
 	}
-	sb := w.toSandbox()
-	c.sandboxes.rememberSandbox(sb)
-	return sb, res.status == http.StatusCreated, nil
 }
 
 // NetworkUpdate replaces a running sandbox's egress rules; omitted fields are cleared.
@@ -285,8 +305,48 @@ type ForkResult struct {
 }
 
 // ForkSandbox creates count new sandboxes from a running one. It creates
-// sandboxes, so it is not retried on 5xx or connection errors.
+// sandboxes, so it is not retried on 5xx or connection errors. When E2B
+// refuses every fork at the team's concurrent-sandbox limit (nothing was
+// made), it waits for a place as a create does and forks again, then fails
+// with a *SandboxLimitError.
 func (c *Client) ForkSandbox(ctx context.Context, id string, timeout, count int32) ([]ForkResult, error) {
+	limit := limitWait{op: "fork sandbox", sandboxID: id, slots: c.limits.slots}
+	defer limit.done()
+	for {
+		freed := c.limits.slots.freedCount()
+		out, err := c.forkOnce(ctx, id, timeout, count)
+		refusal := forkLimitRefusal(out, err)
+		if refusal == nil {
+			return out, err
+		}
+		if err := c.awaitPlace(ctx, &limit, freed, refusal); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// forkLimitRefusal returns E2B's refusal when a fork made nothing because
+// of the concurrent-sandbox limit: the whole request, or every fork.
+func forkLimitRefusal(out []ForkResult, err error) *APIError {
+	if err != nil {
+		refusal, _, _ := sandboxLimitOf(err)
+		return refusal
+	}
+	var refusal *APIError
+	for _, r := range out {
+		if r.Sandbox != nil || r.Err == nil {
+			return nil
+		}
+		if e, _, ok := sandboxLimitOf(r.Err); ok {
+			refusal = e
+		} else {
+			return nil
+		}
+	}
+	return refusal
+}
+
+func (c *Client) forkOnce(ctx context.Context, id string, timeout, count int32) ([]ForkResult, error) {
 	body := struct {
 		Timeout *int32 `json:"timeout,omitempty"`
 		Count   *int32 `json:"count,omitempty"`
@@ -317,6 +377,7 @@ func (c *Client) ForkSandbox(ctx context.Context, id string, timeout, count int3
 		if r.Sandbox != nil {
 			fr.Sandbox = r.Sandbox.toSandbox()
 			c.sandboxes.rememberSandbox(fr.Sandbox)
+			c.limits.slots.startedOne(1)
 		}
 		if r.Error != nil {
 			fr.Err = &APIError{Op: "fork sandbox", SandboxID: id, StatusCode: r.Error.Code, Message: r.Error.Message}

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// serveAdmin serves /_emulator/*: faults, counters, templates and expiry.
+// serveAdmin serves /_emulator/*: faults, limits, counters, templates and expiry.
 // Admin routes are exempt from faults and need no API key. With
 // Options.AdminToken they need "Authorization: Bearer <token>". A POST or
 // PUT must say it sends JSON, which a web page cannot do without the
@@ -50,6 +50,8 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	case p == "/faults" && r.Method == http.MethodDelete:
 		s.SetFaults(Faults{})
 		w.WriteHeader(http.StatusNoContent)
+	case strings.HasPrefix(p, "/limits"):
+		s.serveAdminLimits(w, r, p)
 	case p == "/counters" && r.Method == http.MethodGet:
 		writeJSON(w, http.StatusOK, s.Counters())
 	case p == "/counters" && r.Method == http.MethodDelete:

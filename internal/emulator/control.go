@@ -103,6 +103,9 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 	if !s.checkAPIKey(w, r) {
 		return
 	}
+	if !s.allowRate(w, pattern == routeCreate || pattern == routeCreateV2) {
+		return
+	}
 	if d.lose != "" || d.hold > 0 {
 		s.serveAfterEffect(w, r, d.lose, d.hold)
 		return

@@ -167,6 +167,11 @@ func (s *Server) handleConnect(w http.ResponseWriter, r *http.Request) {
 	if req.Timeout == nil {
 		timeout = defaultTimeoutV2
 	}
+	if msg := s.sandboxLimitLocked(); msg != "" {
+		s.mu.Unlock()
+		writeError(w, http.StatusTooManyRequests, msg)
+		return
+	}
 	s.resumeLocked(sb, timeout)
 	resp := s.sandboxResponseLocked(sb)
 	s.mu.Unlock()
@@ -201,6 +206,11 @@ func (s *Server) handleResume(w http.ResponseWriter, r *http.Request) {
 	if sb.state == stateRunning {
 		s.mu.Unlock()
 		writeErrorf(w, http.StatusConflict, "Sandbox %s is already running", id)
+		return
+	}
+	if msg := s.sandboxLimitLocked(); msg != "" {
+		s.mu.Unlock()
+		writeError(w, http.StatusTooManyRequests, msg)
 		return
 	}
 	if req.AutoPause != nil {

@@ -293,6 +293,11 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
+	if msg := s.sandboxLimitLocked(); msg != "" {
+		s.mu.Unlock()
+		writeError(w, http.StatusTooManyRequests, msg)
+		return
+	}
 	sb, err := s.newSandboxLocked(t, build, *req.TemplateID, mounts)
 	if err != nil {
 		s.mu.Unlock()

@@ -227,6 +227,10 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 		}
 		count = int(*req.Count)
 	}
+	if msg := s.forkCountOverLimit(count); msg != "" {
+		writeError(w, http.StatusBadRequest, msg)
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -253,6 +257,10 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 	results := make([]forkResult, 0, count)
 	var created []*sandbox
 	for i := 0; i < count; i++ {
+		if msg := s.sandboxLimitLocked(); msg != "" { // each fork starts or fails on its own
+			results = append(results, forkResult{Error: &apiError{Code: http.StatusTooManyRequests, Message: msg}})
+			continue
+		}
 		sb, err := s.newSandboxLocked(src.tmpl, snap, src.templateRef, src.mounts)
 		if err != nil {
 			results = append(results, forkResult{Error: &apiError{Code: http.StatusInternalServerError, Message: "error forking sandbox: " + err.Error()}})

@@ -50,7 +50,10 @@ type Options struct {
 	StreamIdleTimeout time.Duration
 	// WebhookRetryInterval separates webhook delivery retries; default 10 s (E2B's).
 	WebhookRetryInterval time.Duration
-	Logf                 func(format string, args ...any)
+	// Limits are E2B's team limits (create rate, concurrent sandboxes,
+	// management rate); off by default.
+	Limits Limits
+	Logf   func(format string, args ...any)
 }
 
 // Server is a running emulator.
@@ -85,6 +88,7 @@ type Server struct {
 	startsSinceSample int
 	hooks             hookState
 	faults            faultState
+	limits            limitState
 	counters          Counters
 }
 
@@ -104,6 +108,9 @@ func Start(opts Options) (*Server, error) {
 	}
 	if opts.Isolation == "" {
 		opts.Isolation = "auto"
+	}
+	if err := opts.Limits.Validate(); err != nil {
+		return nil, fmt.Errorf("emulator: limits: %w", err)
 	}
 	if opts.Isolation != "auto" && opts.Isolation != "none" && opts.Isolation != "userns" {
 		return nil, fmt.Errorf("emulator: unknown isolation %q (want auto, userns or none)", opts.Isolation)
@@ -143,6 +150,7 @@ func Start(opts Options) (*Server, error) {
 			opts.Isolation, runtime.GOOS, os.Geteuid())
 	}
 	s.faults.reset(Faults{})
+	s.limits.set(opts.Limits)
 	s.resetCountersLocked()
 	s.seedBaseTemplate()
 	if err := s.loadState(); err != nil {

@@ -2,6 +2,9 @@ package provider
 
 import (
 	"errors"
+	"fmt"
+	"strings"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -31,10 +34,14 @@ func clientErrorDiagnostic(summary string, err error) diag.Diagnostic {
 		return diag.NewErrorDiagnostic(missingKeySummary, missingKeyDetail)
 	case e2b.IsUnauthorized(err):
 		return diag.NewErrorDiagnostic(invalidKeySummary, invalidKeyDetail+"\n\nE2B said: "+err.Error())
+	case e2b.IsSandboxLimit(err):
+		return diag.NewErrorDiagnostic(summary, sandboxLimitDetail(err))
 	case e2b.IsRateLimited(err):
 		return diag.NewErrorDiagnostic(summary,
-			"E2B kept answering 429 Too Many Requests after all retries. Wait, lower parallelism "+
-				"(terraform -parallelism), or raise max_retries in the provider block.\n\n"+err.Error())
+			"E2B kept answering 429 Too Many Requests. Sandbox creates are paced to E2B's create rate and "+
+				"retried until their create timeout; other requests are retried max_retries times. State your "+
+				"plan's rate with create_rate_limit, raise the create timeout or max_retries, or lower parallelism "+
+				"(terraform -parallelism).\n\n"+err.Error())
 	case e2b.IsSandboxGone(err):
 		return diag.NewErrorDiagnostic(summary, sandboxGoneHint+"\n\n"+err.Error())
 	case e2b.IsSandboxNotRunning(err):
@@ -57,4 +64,49 @@ func addClientAttributeError(diags *diag.Diagnostics, p path.Path, summary strin
 		return
 	}
 	diags.AddAttributeError(p, d.Summary(), d.Detail())
+}
+
+// sandboxLimitDetail explains a start refused at the team's limit of concurrent sandboxes with
+// what the provider knows: the limit, the team's running sandboxes, and what this run started.
+// Terraform does not tell a provider how many sandboxes the whole configuration adds.
+func sandboxLimitDetail(err error) string {
+	var le *e2b.SandboxLimitError
+	if !errors.As(err, &le) {
+		return "E2B refused to start the sandbox: the team runs as many sandboxes as its plan allows " +
+			"(running sandboxes count, paused ones do not). Kill or pause sandboxes, or raise the limit: " +
+			"https://e2b.dev/docs/billing\n\n" + err.Error()
+	}
+	var b strings.Builder
+	b.WriteString("E2B refused to start the sandbox: ")
+	if le.Limit > 0 {
+		fmt.Fprintf(&b, "the team's plan allows %d concurrent sandboxes", le.Limit)
+	} else {
+		b.WriteString("the team's plan allows no more concurrent sandboxes")
+	}
+	if le.Running >= 0 {
+		fmt.Fprintf(&b, " and the team runs %d", le.Running)
+	}
+	b.WriteString(" (running sandboxes count, paused ones do not). ")
+	refused := plural(le.Waiting, "start", "starts") + " of this run (this one included) were"
+	if le.Waiting == 1 {
+		refused = "1 start of this run (this one) was"
+	}
+	fmt.Fprintf(&b, "This run has started %s, and %s refused at the limit; Terraform does not tell the provider "+
+		"how many more sandboxes the configuration adds. ", plural(le.Started, "sandbox", "sandboxes"), refused)
+	fmt.Fprintf(&b, "The provider waited %s for sandboxes this run deletes or pauses", le.Waited.Round(time.Second))
+	if !le.Stops {
+		b.WriteString(" (none was being deleted or paused)")
+	}
+	b.WriteString(". Kill or pause sandboxes outside this configuration, create fewer, or raise the limit " +
+		"(https://e2b.dev/docs/billing); when the same apply also deletes sandboxes, a longer sandbox_limit_wait " +
+		"lets their places be taken.\n\nE2B said: " + le.Err.Message)
+	return b.String()
+}
+
+// plural writes n with the word's singular or plural form.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

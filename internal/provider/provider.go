@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int32validator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -61,6 +62,9 @@ const (
 	maxRetryWait      = 10 * time.Minute
 	minRequestTimeout = time.Second
 	maxRequestTimeout = time.Hour
+	minCreateRate     = 0.01
+	maxCreateRate     = 1000
+	maxLimitWait      = time.Hour
 )
 
 // e2bProvider is the provider implementation.
@@ -70,15 +74,17 @@ type e2bProvider struct {
 
 // providerModel maps the provider block.
 type providerModel struct {
-	APIKey          types.String `tfsdk:"api_key"`
-	Domain          types.String `tfsdk:"domain"`
-	APIURL          types.String `tfsdk:"api_url"`
-	SandboxURL      types.String `tfsdk:"sandbox_url"`
-	MaxRetries      types.Int32  `tfsdk:"max_retries"`
-	RetryWaitMin    goDuration   `tfsdk:"retry_wait_min"`
-	RetryWaitMax    goDuration   `tfsdk:"retry_wait_max"`
-	RequestTimeout  goDuration   `tfsdk:"request_timeout"`
-	DefaultMetadata types.Map    `tfsdk:"default_metadata"`
+	APIKey          types.String  `tfsdk:"api_key"`
+	Domain          types.String  `tfsdk:"domain"`
+	APIURL          types.String  `tfsdk:"api_url"`
+	SandboxURL      types.String  `tfsdk:"sandbox_url"`
+	MaxRetries      types.Int32   `tfsdk:"max_retries"`
+	RetryWaitMin    goDuration    `tfsdk:"retry_wait_min"`
+	RetryWaitMax    goDuration    `tfsdk:"retry_wait_max"`
+	RequestTimeout  goDuration    `tfsdk:"request_timeout"`
+	DefaultMetadata types.Map     `tfsdk:"default_metadata"`
+	CreateRate      types.Float64 `tfsdk:"create_rate_limit"`
+	LimitWait       goDuration    `tfsdk:"sandbox_limit_wait"`
 }
 
 // New returns a constructor of the provider for the given version.
@@ -121,7 +127,8 @@ func (p *e2bProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 			},
 			"max_retries": schema.Int32Attribute{
 				MarkdownDescription: fmt.Sprintf("How many times a failed request (rate limit, or a 5xx on a safe call) is retried, "+
-					"0 to %d; `0` sends every request once. Default `4`.", maxRetries),
+					"0 to %d; `0` sends every request once. Default `4`. A sandbox create refused for E2B's create rate is "+
+					"retried until its create timeout instead (see Limits).", maxRetries),
 				Optional:   true,
 				Validators: []validator.Int32{int32validator.Between(0, maxRetries)},
 			},
@@ -145,6 +152,22 @@ func (p *e2bProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 				Optional:   true,
 				CustomType: goDurationType{},
 				Validators: []validator.String{durationBetween(minRequestTimeout, maxRequestTimeout)},
+			},
+			"create_rate_limit": schema.Float64Attribute{
+				MarkdownDescription: fmt.Sprintf("Sandbox creates per second that your E2B plan allows (`1` on Hobby, `5` on Pro), "+
+					"%v to %v: creates are spaced to it from the first. Unset, the provider learns the rate from E2B's "+
+					"429 answers (see Limits).", minCreateRate, maxCreateRate),
+				Optional:   true,
+				Validators: []validator.Float64{float64validator.Between(minCreateRate, maxCreateRate)},
+			},
+			"sandbox_limit_wait": schema.StringAttribute{
+				MarkdownDescription: fmt.Sprintf("How long a sandbox create, resume or fork that E2B refuses at the team's limit of "+
+					"concurrent sandboxes waits for sandboxes this run deletes or pauses, as a Go duration (0s to %s); `\"0s\"` "+
+					"fails at once. The wait also ends once nothing has been deleted or paused for 5s. Default `\"1m\"`.",
+					shortDuration(maxLimitWait)),
+				Optional:   true,
+				CustomType: goDurationType{},
+				Validators: []validator.String{durationBetween(0, maxLimitWait)},
 			},
 			"default_metadata": schema.MapAttribute{
 				MarkdownDescription: "Metadata merged into every sandbox's `metadata` (the sandbox's own keys win). " +
@@ -213,6 +236,12 @@ func (p *e2bProvider) Configure(ctx context.Context, req provider.ConfigureReque
 	clientCfg.RetryWaitMin = durationOr(cfg.RetryWaitMin, 0)
 	clientCfg.RetryWaitMax = durationOr(cfg.RetryWaitMax, 0)
 	clientCfg.RequestTimeout = durationOr(cfg.RequestTimeout, 0)
+	if v := cfg.CreateRate; !v.IsNull() && !v.IsUnknown() {
+		clientCfg.CreateRate = v.ValueFloat64()
+	}
+	if v := cfg.LimitWait; !v.IsNull() && !v.IsUnknown() {
+		clientCfg.SandboxLimitWait = new(durationOr(v, 0))
+	}
 
 	client, err := e2b.New(clientCfg)
 	if err != nil {

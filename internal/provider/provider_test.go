@@ -125,6 +125,9 @@ func TestAccProvider_badSettingsFailAtPlan(t *testing.T) {
 		{`  retry_wait_max = "11m"`, `retry_wait_max must be a duration from 1ms\s+to\s+10m`},
 		{`  request_timeout = "0s"`, `request_timeout must be a duration from 1s\s+to\s+1h`},
 		{`  max_retries = 21`, `max_retries value must be between 0 and 20`},
+		{`  create_rate_limit = 0`, `create_rate_limit value must be between 0.010000 and\s+1000.000000`},
+		{`  sandbox_limit_wait = "2h"`, `sandbox_limit_wait must be a duration from 0s\s+to\s+1h`},
+		{`  sandbox_limit_wait = "-1s"`, `sandbox_limit_wait must be a duration from 0s\s+to\s+1h`},
 	}
 	steps := make([]resource.TestStep, 0, len(cases))
 	for _, c := range cases {
@@ -133,20 +136,22 @@ func TestAccProvider_badSettingsFailAtPlan(t *testing.T) {
 	testAccRefusedWithoutRequests(t, srv, steps)
 }
 
-// max_retries = 0 sends each request once: a 429 is reported, not retried.
+// max_retries = 0 sends each request once: a 429 is reported, not retried. (Sandbox creates
+// refused for E2B's create rate are paced and retried until their create timeout instead: see
+// limits_acc_test.go.)
 func TestAccProvider_zeroRetries(t *testing.T) {
 	srv := newTestEmulator(t)
-	srv.SetFaults(emulator.Faults{ErrorRate: 1, Statuses: []int{429}, Routes: []string{"POST /sandboxes"}})
+	srv.SetFaults(emulator.Faults{ErrorRate: 1, Statuses: []int{429}, Routes: []string{"GET /v2/templates"}})
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config:      testAccProviderBlockWith(srv, "  max_retries = 0") + `resource "e2b_sandbox" "test" {}`,
+			Config:      testAccProviderBlockWith(srv, "  max_retries = 0") + `data "e2b_templates" "all" {}`,
 			ExpectError: regexp.MustCompile(`429`),
 		}},
 	})
-	if n := srv.Counters().Requests["POST /sandboxes"]; n != 1 {
-		t.Errorf("max_retries = 0 sent %d creates, want exactly 1", n)
+	if n := srv.Counters().Requests["GET /v2/templates"]; n != 1 {
+		t.Errorf("max_retries = 0 sent %d template lists, want exactly 1", n)
 	}
 }
 
