@@ -19,7 +19,7 @@ func TestLimitFlagsReachTheEmulator(t *testing.T) {
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- run([]string{"-quiet", "-max-concurrent-sandboxes", "20", "-create-rate", "1", "-api-rate", "20000/30s"}, pw, io.Discard, stop)
+		done <- run([]string{"-quiet", "-api-key", "e2b_limits_test", "-max-concurrent-sandboxes", "20", "-create-rate", "1", "-api-rate", "20000/30s"}, pw, io.Discard, stop)
 		_ = pw.Close()
 	}()
 	sc := bufio.NewScanner(pr)
