@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
@@ -341,4 +342,65 @@ resource "e2b_sandbox_folder" "bad" {
 	if n, routes := totalRequests(srv); n != 0 {
 		t.Errorf("bad folder inputs made %d requests: %s", n, routes)
 	}
+}
+
+// Import blocks by identity and by ID (Terraform/OpenTofu 1.12+) adopt the folder's files as they
+// are: the plan only records source and the patterns, which the sandbox cannot tell.
+func TestAccSandboxFolder_importByIdentity(t *testing.T) {
+	srv := newTestEmulator(t)
+	src := t.TempDir()
+	writeLocal(t, src, map[string]string{"a.txt": "a", "bin/run*": "#!/bin/sh\n"})
+	cfg := folderConfig(srv, src)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{
+			// Resource identity and import blocks with identity exist from 1.12 on.
+			tfversion.SkipBelow(tfversion.Version1_12_0),
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectIdentity(folderAddr, map[string]knownvalue.Check{
+						"sandbox_id":  knownvalue.NotNull(),
+						"destination": knownvalue.StringExact("/home/user/app"),
+					}),
+				},
+			},
+			importStep(cfg, resource.ImportBlockWithResourceIdentity),
+			importStep(cfg, resource.ImportBlockWithID),
+		},
+	})
+}
+
+// importStep imports the folder with an import block and expects an update that changes no file.
+func importStep(cfg string, kind resource.ImportStateKind) resource.TestStep {
+	return resource.TestStep{
+		Config: cfg, ResourceName: folderAddr, ImportState: true, ImportStateKind: kind, ExpectNonEmptyPlan: true,
+		ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{
+			plancheck.ExpectResourceAction(folderAddr, plancheck.ResourceActionUpdate),
+			filesUnchanged{},
+		}},
+	}
+}
+
+// filesUnchanged checks that a plan leaves the folder's files and digest as they are.
+type filesUnchanged struct{}
+
+func (filesUnchanged) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	for _, rc := range req.Plan.ResourceChanges {
+		if rc.Address != folderAddr {
+			continue
+		}
+		before, _ := rc.Change.Before.(map[string]any)
+		after, _ := rc.Change.After.(map[string]any)
+		for _, attr := range []string{"files", "sha256"} {
+			if fmt.Sprint(before[attr]) != fmt.Sprint(after[attr]) || before[attr] == nil {
+				resp.Error = fmt.Errorf("the import plans a change of %s: %v -> %v", attr, before[attr], after[attr])
+				return
+			}
+		}
+		return
+	}
+	resp.Error = fmt.Errorf("%s is not in the plan", folderAddr)
 }
