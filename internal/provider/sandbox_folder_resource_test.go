@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -403,4 +405,95 @@ func (filesUnchanged) CheckPlan(_ context.Context, req plancheck.CheckPlanReques
 		return
 	}
 	resp.Error = fmt.Errorf("%s is not in the plan", folderAddr)
+}
+
+// A file edited between plan and apply fails the apply before anything is written: the CLI plans
+// again at apply time and refuses the new digest; the next plan uploads the edited file.
+func TestAccSandboxFolder_changedBetweenPlanAndApply(t *testing.T) {
+	srv := newTestEmulator(t)
+	src := t.TempDir()
+	writeLocal(t, src, map[string]string{"a.txt": "planned", "b.txt": "b"})
+	cfg := folderConfig(srv, src)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{planFileCheck(func() error {
+					writeLocal(t, src, map[string]string{"a.txt": "edited after the plan"})
+					srv.ResetCounters()
+					return nil
+				})}},
+				ExpectError: regexp.MustCompile(`(?s)inconsistent final plan.*files\["a\.txt"\]`),
+			},
+			{
+				PreConfig: func() {
+					if n := srv.Counters().Requests["envd POST /files"]; n != 0 {
+						t.Fatalf("the failed apply uploaded %d times", n)
+					}
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(folderAddr, plancheck.ResourceActionCreate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(folderAddr, tfjsonpath.New("files").AtMapKey("a.txt").AtMapKey("sha256"),
+						knownvalue.StringExact(sha256Hex("edited after the plan"))),
+				},
+			},
+		},
+	})
+}
+
+// A file that differs from the plan when it is sent (edited after the CLI's last plan) fails the
+// apply, naming it, and the new state records what the sandbox holds, so nothing written is
+// forgotten and the next plan writes the file again.
+func TestSandboxFolderApply_fileChangedSincePlan(t *testing.T) {
+	srv := newTestEmulator(t)
+	p := newProtoProvider(t, srv)
+	sb, err := testAccClient(t, srv).CreateSandbox(context.Background(), e2b.CreateSandboxRequest{TemplateID: "base", Timeout: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := t.TempDir()
+	writeLocal(t, src, map[string]string{"a.txt": "sent"})
+	typ := p.schema.ResourceSchemas["e2b_sandbox_folder"].ValueType()
+	filesType := typ.(tftypes.Object).AttributeTypes["files"].(tftypes.Map)
+	fileType := filesType.ElementType.(tftypes.Object)
+	files := tftypes.NewValue(filesType, map[string]tftypes.Value{"a.txt": tftypes.NewValue(fileType, map[string]tftypes.Value{
+		"sha256": str(sha256Hex("planned")), "size": tftypes.NewValue(tftypes.Number, 7), "mode": str("0644"),
+	})})
+	cfg := map[string]tftypes.Value{"sandbox_id": str(sb.SandboxID), "source": str(src), "destination": str("/home/user/app")}
+	planned := map[string]tftypes.Value{"files": files, "sha256": str("planned-digest"),
+		"id": tftypes.NewValue(tftypes.String, tftypes.UnknownValue)}
+	for k, v := range cfg {
+		planned[k] = v
+	}
+	prior, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := p.server.ApplyResourceChange(context.Background(), &tfprotov6.ApplyResourceChangeRequest{
+		TypeName: "e2b_sandbox_folder", PriorState: &prior, PlannedState: p.dynamicValue(typ, planned), Config: p.dynamicValue(typ, cfg),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Diagnostics) != 1 || resp.Diagnostics[0].Summary != "Folder changed during apply" ||
+		!strings.Contains(resp.Diagnostics[0].Detail, "a.txt") {
+		t.Fatalf("diagnostics %+v, want one naming a.txt", resp.Diagnostics)
+	}
+	state, err := resp.NewState.Unmarshal(typ)
+	if err != nil || state.IsNull() {
+		t.Fatalf("no state recorded for the files written: %v", err)
+	}
+	var attrs map[string]tftypes.Value
+	_ = state.As(&attrs)
+	var got map[string]tftypes.Value
+	_ = attrs["files"].As(&got)
+	var file map[string]tftypes.Value
+	_ = got["a.txt"].As(&file)
+	if sum := stringOf(t, file["sha256"]); sum != sha256Hex("sent") {
+		t.Fatalf("state records sha256 %s for a.txt, want that of what was sent", sum)
+	}
 }
