@@ -10,12 +10,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
@@ -340,5 +343,157 @@ resource "e2b_sandbox_folder" "bad" {
 	}
 	if n, routes := totalRequests(srv); n != 0 {
 		t.Errorf("bad folder inputs made %d requests: %s", n, routes)
+	}
+}
+
+// Import blocks by identity and by ID (Terraform/OpenTofu 1.12+) adopt the folder's files as they
+// are: the plan only records source and the patterns, which the sandbox cannot tell.
+func TestAccSandboxFolder_importByIdentity(t *testing.T) {
+	srv := newTestEmulator(t)
+	src := t.TempDir()
+	writeLocal(t, src, map[string]string{"a.txt": "a", "bin/run*": "#!/bin/sh\n"})
+	cfg := folderConfig(srv, src)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{
+			// Resource identity and import blocks with identity exist from 1.12 on.
+			tfversion.SkipBelow(tfversion.Version1_12_0),
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectIdentity(folderAddr, map[string]knownvalue.Check{
+						"sandbox_id":  knownvalue.NotNull(),
+						"destination": knownvalue.StringExact("/home/user/app"),
+					}),
+				},
+			},
+			importStep(cfg, resource.ImportBlockWithResourceIdentity),
+			importStep(cfg, resource.ImportBlockWithID),
+		},
+	})
+}
+
+// importStep imports the folder with an import block and expects an update that changes no file.
+func importStep(cfg string, kind resource.ImportStateKind) resource.TestStep {
+	return resource.TestStep{
+		Config: cfg, ResourceName: folderAddr, ImportState: true, ImportStateKind: kind, ExpectNonEmptyPlan: true,
+		ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{
+			plancheck.ExpectResourceAction(folderAddr, plancheck.ResourceActionUpdate),
+			filesUnchanged{},
+		}},
+	}
+}
+
+// filesUnchanged checks that a plan leaves the folder's files and digest as they are.
+type filesUnchanged struct{}
+
+func (filesUnchanged) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	for _, rc := range req.Plan.ResourceChanges {
+		if rc.Address != folderAddr {
+			continue
+		}
+		before, _ := rc.Change.Before.(map[string]any)
+		after, _ := rc.Change.After.(map[string]any)
+		for _, attr := range []string{"files", "sha256"} {
+			if fmt.Sprint(before[attr]) != fmt.Sprint(after[attr]) || before[attr] == nil {
+				resp.Error = fmt.Errorf("the import plans a change of %s: %v -> %v", attr, before[attr], after[attr])
+				return
+			}
+		}
+		return
+	}
+	resp.Error = fmt.Errorf("%s is not in the plan", folderAddr)
+}
+
+// A file edited between plan and apply fails the apply before anything is written: the CLI plans
+// again at apply time and refuses the new digest; the next plan uploads the edited file.
+func TestAccSandboxFolder_changedBetweenPlanAndApply(t *testing.T) {
+	srv := newTestEmulator(t)
+	src := t.TempDir()
+	writeLocal(t, src, map[string]string{"a.txt": "planned", "b.txt": "b"})
+	cfg := folderConfig(srv, src)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{planFileCheck(func() error {
+					writeLocal(t, src, map[string]string{"a.txt": "edited after the plan"})
+					srv.ResetCounters()
+					return nil
+				})}},
+				ExpectError: regexp.MustCompile(`(?s)inconsistent final plan.*files\["a\.txt"\]`),
+			},
+			{
+				PreConfig: func() {
+					if n := srv.Counters().Requests["envd POST /files"]; n != 0 {
+						t.Fatalf("the failed apply uploaded %d times", n)
+					}
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(folderAddr, plancheck.ResourceActionCreate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(folderAddr, tfjsonpath.New("files").AtMapKey("a.txt").AtMapKey("sha256"),
+						knownvalue.StringExact(sha256Hex("edited after the plan"))),
+				},
+			},
+		},
+	})
+}
+
+// A file that differs from the plan when it is sent (edited after the CLI's last plan) fails the
+// apply, naming it, and the new state records what the sandbox holds, so nothing written is
+// forgotten and the next plan writes the file again.
+func TestSandboxFolderApply_fileChangedSincePlan(t *testing.T) {
+	srv := newTestEmulator(t)
+	p := newProtoProvider(t, srv)
+	sb, err := testAccClient(t, srv).CreateSandbox(context.Background(), e2b.CreateSandboxRequest{TemplateID: "base", Timeout: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := t.TempDir()
+	writeLocal(t, src, map[string]string{"a.txt": "sent"})
+	typ := p.schema.ResourceSchemas["e2b_sandbox_folder"].ValueType()
+	filesType := typ.(tftypes.Object).AttributeTypes["files"].(tftypes.Map)
+	fileType := filesType.ElementType.(tftypes.Object)
+	files := tftypes.NewValue(filesType, map[string]tftypes.Value{"a.txt": tftypes.NewValue(fileType, map[string]tftypes.Value{
+		"sha256": str(sha256Hex("planned")), "size": tftypes.NewValue(tftypes.Number, 7), "mode": str("0644"),
+	})})
+	cfg := map[string]tftypes.Value{"sandbox_id": str(sb.SandboxID), "source": str(src), "destination": str("/home/user/app")}
+	planned := map[string]tftypes.Value{"files": files, "sha256": str("planned-digest"),
+		"id": tftypes.NewValue(tftypes.String, tftypes.UnknownValue)}
+	for k, v := range cfg {
+		planned[k] = v
+	}
+	prior, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := p.server.ApplyResourceChange(context.Background(), &tfprotov6.ApplyResourceChangeRequest{
+		TypeName: "e2b_sandbox_folder", PriorState: &prior, PlannedState: p.dynamicValue(typ, planned), Config: p.dynamicValue(typ, cfg),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Diagnostics) != 1 || resp.Diagnostics[0].Summary != "Folder changed during apply" ||
+		!strings.Contains(resp.Diagnostics[0].Detail, "a.txt") {
+		t.Fatalf("diagnostics %+v, want one naming a.txt", resp.Diagnostics)
+	}
+	state, err := resp.NewState.Unmarshal(typ)
+	if err != nil || state.IsNull() {
+		t.Fatalf("no state recorded for the files written: %v", err)
+	}
+	var attrs map[string]tftypes.Value
+	_ = state.As(&attrs)
+	var got map[string]tftypes.Value
+	_ = attrs["files"].As(&got)
+	var file map[string]tftypes.Value
+	_ = got["a.txt"].As(&file)
+	if sum := stringOf(t, file["sha256"]); sum != sha256Hex("sent") {
+		t.Fatalf("state records sha256 %s for a.txt, want that of what was sent", sum)
 	}
 }
