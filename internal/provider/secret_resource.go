@@ -66,6 +66,10 @@ func (r *secretResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			"state; bump `value_version` to send a new one) or, on Terraform and OpenTofu versions without " +
 			"write-only attributes, with `sensitive_value` (stored in state, marked sensitive). Every change " +
 			"stores a new version in place.\n\n" +
+			"**Where the marker is replaced.** Only in request headers, by the egress proxy. E2B's published " +
+			"material does not say which other parts of a request, or whether headers of HTTPS requests, are " +
+			"covered: check with E2B before relying on it. The repository's emulator replaces markers in the " +
+			"headers of plain-HTTP requests only (HTTPS would need TLS interception), never in bodies or URLs.\n\n" +
 			"**When E2B's answer to the create is lost** (a gateway's error, a cut connection, an interrupted run), " +
 			"the provider recognises its secret exactly: the create stores a random create token in the secret's " +
 			"metadata (key `" + e2b.IdempotencyMetadataKey + "`, never shown in `metadata`), and the secret of the name " +
