@@ -5,6 +5,10 @@ import (
 	"context"
 	"flag"
 	"log"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -19,6 +23,9 @@ var version = "dev"
 // leftoverKillTimeout fits in the two seconds the CLI gives a stopping provider.
 const leftoverKillTimeout = 1500 * time.Millisecond
 
+// orphanKillTimeout bounds the cleanup of a provider whose CLI is gone: nobody waits for it.
+const orphanKillTimeout = 30 * time.Second
+
 func main() {
 	var debug bool
 	flag.BoolVar(&debug, "debug", false, "start the provider with support for debuggers such as delve")
@@ -28,6 +35,26 @@ func main() {
 		provider.SilenceDiscardedLogs()
 	}
 	stopProfile := startCPUProfile()
+	// The ephemeral sandboxes whose close never came are killed once, whether the CLI stops the
+	// provider or is gone; an exit for a gone CLI waits for a cleanup already under way.
+	var cleanup sync.Once
+	finish := func(timeout time.Duration) {
+		cleanup.Do(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), timeout)
+			provider.KillLeftoverEphemeralSandboxes(ctx)
+			cancel()
+			stopProfile()
+		})
+	}
+	if !debug {
+		go watchCLI(os.Getppid(), cliWatchInterval, func() {
+			// The CLI's end of stderr is gone: a write to it must not end the process by SIGPIPE
+			// before the sandboxes are killed.
+			signal.Ignore(syscall.SIGPIPE)
+			finish(orphanKillTimeout)
+			os.Exit(1)
+		})
+	}
 	var opts []tf6server.ServeOpt
 	if debug {
 		opts = append(opts, tf6server.WithManagedDebug())
@@ -39,11 +66,7 @@ func main() {
 		}
 		return server
 	}, opts...)
-	// The CLI has stopped the provider: kill the ephemeral sandboxes whose close never came.
-	ctx, cancel := context.WithTimeout(context.Background(), leftoverKillTimeout)
-	provider.KillLeftoverEphemeralSandboxes(ctx)
-	cancel()
-	stopProfile()
+	finish(leftoverKillTimeout) // The CLI has stopped the provider.
 	if err != nil {
 		log.Fatal(err)
 	}

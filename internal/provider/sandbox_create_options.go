@@ -36,8 +36,8 @@ const (
 	descEnvVars      = "Environment variables for every process in the sandbox. Sensitive."
 	descMetadata     = "Labels stored with the sandbox (filterable in `e2b_sandboxes`). Merged over the provider's `default_metadata`."
 	descVolumeMounts = "Volumes to mount, by volume name (`e2b_volume.<x>.name`) to an absolute path in the " +
-		"sandbox, for example `{ (e2b_volume.data.name) = \"/mnt/data\" }`. Paths must be absolute, not `/`, " +
-		"and each used once."
+		"sandbox, for example `{ (e2b_volume.data.name) = \"/mnt/data\" }`. Paths must be absolute, in clean form " +
+		"(no trailing `/`, `//`, `.` or `..`, which E2B refuses), not `/`, and each used once."
 
 	descAllowOut = "Outgoing destinations always allowed: IP addresses, CIDR blocks or domains (`example.com`, `*.example.com`). " +
 		"Domains require `0.0.0.0/0` in `deny_out`. Allow rules win over deny rules."

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -52,8 +53,9 @@ resource "e2b_sandbox" "box" {
 	}
 	emu.SetFaults(emulator.Faults{})
 	plan := ws.Run(context.Background(), "plan", "-no-color", "-input=false")
-	if plan.Err != nil || !strings.Contains(plan.Output(), "e2b_sandbox.box is tainted, so must be replaced") {
-		t.Fatalf("the sandbox E2B made should be in state, tainted: %v\n%s", plan.Err, plan.Output())
+	tainted := regexp.MustCompile(`e2b_sandbox\.box is tainted, so (it )?must be replaced`) // Terraform's, OpenTofu's
+	if plan.Err != nil || !tainted.MatchString(plan.Output()) {
+		t.Fatalf("the sandbox E2B made should be in state, tainted: %v\n%s\n-- apply:\n%s", plan.Err, plan.Output(), got)
 	}
 	if d := ws.Run(context.Background(), "destroy", "-auto-approve", "-no-color", "-input=false"); d.Err != nil {
 		t.Fatalf("destroy: %v\n%s", d.Err, d.Output())
