@@ -132,7 +132,7 @@ func (c *Client) createOnce(ctx context.Context, token string, body wireNewSandb
 				return nil, err
 			}
 			before := c.limits.pacer.Interval()
-			c.limits.pacer.throttled(sent, throttle.retryAfter)
+			c.limits.pacer.throttled(sent, paced, throttle.retryAfter)
 			c.logPace(ctx, before)
 			continue
 		} else if ok {

@@ -12,9 +12,6 @@ const (
 	// that one sent a hair early (network jitter) is not refused: E2B's
 	// bucket may hold no spare create at all (a burst of one).
 	paceMargin = 1.03
-	// jitterAllowance is how much slower than the pace E2B must have let
-	// creates through for a measurement to slow the pace.
-	jitterAllowance = 1.1
 	// matureRun is how many paced creates E2B must let through while it
 	// keeps refusing others before their spacing is taken as its rate.
 	matureRun = 4
@@ -42,11 +39,11 @@ const (
 //     (counting the answers as they come back), or, when E2B sends a
 //     Retry-After above 1 (whole seconds, rounded down), one create per
 //     that many seconds and one more, when that is slower.
-//   - While refusals keep coming, E2B lets creates through as fast as it
-//     allows: the spacing of the paced creates it let through during the
-//     run measures its rate once matureRun of them were counted, and slows
-//     the pace when it is jitterAllowance slower than the pace or more
-//     (refusals of creates sent at about E2B's rate come from jitter).
+//   - While E2B refuses about one paced create for every two it lets
+//     through, it lets them through as fast as it allows: their spacing
+//     measures its rate once matureRun of them were counted, and slows the
+//     pace when slower (rarer refusals of creates sent at about E2B's rate
+//     come from jitter).
 //   - Creates let through in a row make the pacer try faster: doubling
 //     until E2B first refuses (a guess may be far too slow), then by
 //     probeFactor; a refusal starts the learning again.
@@ -64,6 +61,7 @@ type createPacer struct {
 	floor     time.Duration // the stated rate's spacing: never faster
 	last      time.Time     // the last create sent (or refused)
 	refused   time.Time     // send time of the last refusal
+	passed    time.Time     // send time of the last paced create let through
 	recent    []sentCreate  // creates let through in the last while
 	run       refusalRun
 	calm      int  // paced creates sent after the last refusal and let through
@@ -83,6 +81,8 @@ type refusalRun struct {
 	first    time.Time     // send time of the earliest of them
 	lastSent time.Time     // send time of the latest of them
 	guessN   int           // creates let through that the first guess counts
+	burst    time.Time     // send time of the earliest unpaced create refused
+	refusals int           // paced creates refused during the run
 	measured bool          // the pace comes from the run's measurement
 	retry    time.Duration // the longest Retry-After of the run
 }
@@ -189,6 +189,9 @@ func (p *createPacer) admitted(sent time.Time, paced bool) {
 	if sent.After(p.refused) {
 		p.streak = 0
 	}
+	if paced {
+		p.passed = maxTime(p.passed, sent)
+	}
 	if paced && sent.After(p.refused) {
 		p.calm++
 		p.probeLocked()
@@ -210,8 +213,9 @@ func (p *createPacer) probeLocked() {
 }
 
 // throttled records a create sent at sent that E2B refused with 429 for
-// its rate, with the answer's Retry-After (0 when none).
-func (p *createPacer) throttled(sent time.Time, retryAfter time.Duration) {
+// its rate, with the answer's Retry-After (0 when none); paced says it
+// waited for a slot.
+func (p *createPacer) throttled(sent time.Time, paced bool, retryAfter time.Duration) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.run.start.IsZero() {
@@ -226,28 +230,42 @@ func (p *createPacer) throttled(sent time.Time, retryAfter time.Duration) {
 		}
 	}
 	p.calm = 0
-	p.streak++
 	p.refused = maxTime(p.refused, sent)
 	p.run.retry = max(p.run.retry, retryAfter)
-	// E2B let the run's paced creates through one spacing apart (it kept
-	// refusing others): their spacing is its rate. It only slows the pace,
-	// and only when clearly slower than the pace: refusals of creates sent
-	// at about E2B's rate come from jitter, and the time they cost is in the
-	// spacing too. A faster pace is found by probing.
+	if paced {
+		p.run.refusals++
+	}
+	// E2B let the run's paced creates through one spacing apart while it
+	// refused about as many others: their spacing is its rate. It only
+	// slows the pace (a faster one is found by probing), and only when E2B
+	// refused that often: a few refusals of creates sent at about its rate
+	// come from jitter, and the time they cost is in the spacing too.
 	if span := p.run.lastSent.Sub(p.run.first); p.run.admitted >= matureRun && span >= recentWindow {
 		p.run.measured, p.confirmed = true, true
-		if spacing := span / time.Duration(p.run.admitted-1); float64(spacing) > float64(p.interval)*jitterAllowance {
-			p.setIntervalLocked(spacing)
+		if 2*p.run.refusals >= p.run.admitted {
+			p.setIntervalLocked(max(p.interval, span/time.Duration(p.run.admitted-1)))
 		}
 	} else if !p.run.measured {
 		p.setIntervalLocked(p.run.guess())
 	}
+	if !paced {
+		// Creates sent before there was a pace (a burst): E2B lets the
+		// next one through within a slot of the earliest it refused.
+		if p.run.burst.IsZero() || sent.Before(p.run.burst) {
+			p.run.burst = sent
+		}
+		p.last = maxTime(p.last, p.run.burst)
+		return
+	}
 	// The next create waits a quarter slot after a refusal that follows
 	// creates let through (this one was likely sent a hair early, network
-	// jitter), a whole slot once refusals repeat.
+	// jitter), a whole slot once refusals repeat, and at least a slot after
+	// the last create let through (a faster pace tried too early).
+	p.streak++
 	wait := time.Duration(float64(p.interval) * min(1, float64(p.streak)/4))
-	if next := sent.Add(wait - p.interval); !p.last.After(sent) || next.After(p.last) {
-		p.last = next // no create was sent since this one: its slot comes again sooner
+	next := maxTime(sent.Add(wait), p.passed.Add(p.interval))
+	if last := next.Add(-p.interval); !p.last.After(sent) || last.After(p.last) {
+		p.last = last // no create was sent since this one: its slot comes again sooner
 	}
 }
 

@@ -111,7 +111,7 @@ func simulateJitter(p *createPacer, b *simBucket, workers, creates int, seed int
 				}
 			default:
 				res.refusals++
-				p.throttled(a.sent, a.retry)
+				p.throttled(a.sent, a.paced, a.retry)
 				readyAt[a.worker] = a.at
 				if a.retry > time.Second {
 					readyAt[a.worker] = a.sent.Add(a.retry)
@@ -197,19 +197,30 @@ func TestCreatePacerFirstGuess(t *testing.T) {
 	if p.Interval() != 0 {
 		t.Fatal("creates are paced before any refusal")
 	}
-	p.throttled(now.Add(time.Millisecond), time.Second)
+	p.throttled(now.Add(time.Millisecond), false, time.Second)
 	if got, want := p.Interval(), time.Duration(float64(200*time.Millisecond)*paceMargin); got != want {
 		t.Fatalf("pace after 5 let through and a refusal: %s, want %s", got, want)
 	}
-	// A lone refusal after creates let through: the next try comes a quarter slot later.
-	if ok, paced, wait, _ := p.claim(now.Add(time.Millisecond)); ok || !paced || wait < 50*time.Millisecond-time.Millisecond {
-		t.Fatalf("the next create may go in %s (ok %v, paced %v), want a quarter slot", wait, ok, paced)
+	// Refusals of the same burst sent later do not push the next slot: E2B
+	// lets a create through within a slot of the earliest it refused.
+	p.throttled(now.Add(100*time.Millisecond), false, time.Second)
+	if ok, paced, wait, _ := p.claim(now.Add(time.Millisecond)); ok || !paced || wait != p.Interval() {
+		t.Fatalf("the next create may go in %s (ok %v, paced %v), want one slot after the first refusal", wait, ok, paced)
+	}
+	sent := now.Add(time.Millisecond + p.Interval())
+	if ok, _, _, _ := p.claim(sent); !ok {
+		t.Fatal("the slot after the burst is not free")
+	}
+	// A lone refusal of a paced create: the next try comes a quarter slot later.
+	p.throttled(sent, true, time.Second)
+	if _, _, wait, _ := p.claim(sent); wait != p.Interval()/4 {
+		t.Fatalf("after a lone refusal the next create may go in %s, want a quarter slot (%s)", wait, p.Interval()/4)
 	}
 	// Refusals in a row: a whole slot.
 	for i := 0; i < 3; i++ {
-		p.throttled(now.Add(time.Millisecond), time.Second)
+		p.throttled(sent, true, time.Second)
 	}
-	if ok, _, wait, _ := p.claim(now.Add(time.Millisecond)); ok || wait < 200*time.Millisecond {
+	if _, _, wait, _ := p.claim(sent); wait != p.Interval() {
 		t.Fatalf("after four refusals in a row the next create may go in %s, want a whole slot", wait)
 	}
 }
@@ -221,7 +232,7 @@ func TestCreatePacerLongRetryAfter(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0)
 	p := newCreatePacer()
 	p.admitted(now, false)
-	p.throttled(now, 9*time.Second)
+	p.throttled(now, false, 9*time.Second)
 	if got := p.Interval(); got < 10*time.Second {
 		t.Fatalf("pace %s after Retry-After: 10", got)
 	}
@@ -261,7 +272,7 @@ func TestCreatePacerProbesFaster(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0)
 	p := newCreatePacer()
 	p.admitted(now, false)
-	p.throttled(now, 0)
+	p.throttled(now, false, 0)
 	before := p.Interval()
 	for i := 1; i <= calmProbe; i++ {
 		p.admitted(now.Add(time.Duration(i)*time.Second), true)

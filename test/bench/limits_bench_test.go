@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -25,15 +26,25 @@ type limitOutcome struct {
 	// firstCreate and lastCreate are when the first and the last sandbox
 	// started (their started_at), counted from the start of the apply.
 	firstCreate, lastCreate time.Duration
+	gaps                    string // seconds between consecutive starts
 }
 
-func outcome(ctx context.Context, srv *emulator.Server, ws *harness.Workspace, r harness.Result, began time.Time) limitOutcome {
-	o := limitOutcome{
+func outcome(ctx context.Context, srv *emulator.Server, ws *harness.Workspace, r harness.Result, began time.Time) (o limitOutcome) {
+	o = limitOutcome{
 		failed: len(regexp.MustCompile(`(?m)^Error: `).FindAllString(r.Output(), -1)),
 		alive:  len(srv.SandboxIDs()), made: srv.Counters().SandboxesCreated,
 		refusedRate: srv.LimitRefusals().CreateRate, refusedCap: srv.LimitRefusals().SandboxLimit,
 	}
 	var first, last time.Time
+	var starts []time.Time
+	defer func() {
+		sort.Slice(starts, func(i, j int) bool { return starts[i].Before(starts[j]) })
+		var gaps []string
+		for i := 1; i < len(starts); i++ {
+			gaps = append(gaps, fmt.Sprintf("%.2f", starts[i].Sub(starts[i-1]).Seconds()))
+		}
+		o.gaps = strings.Join(gaps, " ")
+	}()
 	for _, res := range ws.State(ctx) {
 		if res.Type != "e2b_sandbox" {
 			continue
@@ -43,6 +54,7 @@ func outcome(ctx context.Context, srv *emulator.Server, ws *harness.Workspace, r
 		if err != nil {
 			continue
 		}
+		starts = append(starts, at)
 		if first.IsZero() || at.Before(first) {
 			first = at
 		}
@@ -150,6 +162,7 @@ func BenchmarkApplyWithinPlanLimits(b *testing.B) {
 						base.Elapsed.Round(10*time.Millisecond), r.Elapsed.Seconds()/bound.Seconds(),
 						o.firstCreate.Seconds(), o.lastCreate.Seconds(), span.Seconds()/spanFloor.Seconds(), spanFloor,
 						o.failed, o.inState, o.alive, o.made, o.refusedRate)
+					b.Logf("seconds between sandbox starts: %s", o.gaps)
 					if r.Err != nil {
 						b.Logf("apply failed: %v\n%s", r.Err, lastLines(r.Output(), 30))
 					}
