@@ -321,3 +321,29 @@ func TestEphemeralSandboxProtocolTimedOutCreateKilled(t *testing.T) {
 		t.Fatalf("created %d, alive %d; want the timed-out sandbox killed", c.SandboxesCreated, c.SandboxesAlive)
 	}
 }
+
+// A create interrupted (the CLI stops the provider, which cancels the open) after E2B made the
+// sandbox: the error says the run was interrupted, and the sandbox is killed.
+func TestEphemeralSandboxProtocolInterruptedCreateKilled(t *testing.T) {
+	srv := newTestEmulator(t)
+	p := newProtoProviderAt(t, srv, slowCreateProxy(t, srv, 3*time.Second))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		_ = waitForRequest(srv, "POST /sandboxes", 30*time.Second)
+		cancel()
+	}()
+	typ := p.schema.EphemeralResourceSchemas["e2b_sandbox"].ValueType()
+	resp, err := p.server.OpenEphemeralResource(ctx, &tfprotov6.OpenEphemeralResourceRequest{
+		TypeName: "e2b_sandbox", Config: p.dynamicValue(typ, map[string]tftypes.Value{})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := errorDiag(resp.Diagnostics)
+	if d == nil || d.Summary != "Sandbox creation interrupted" || !strings.Contains(d.Detail, "has been killed") {
+		t.Fatalf("want an interrupted create whose sandbox was killed, got %+v", resp.Diagnostics)
+	}
+	if c := srv.Counters(); c.SandboxesCreated != 1 || c.SandboxesAlive != 0 {
+		t.Fatalf("created %d, alive %d; want the interrupted sandbox killed", c.SandboxesCreated, c.SandboxesAlive)
+	}
+}
