@@ -213,7 +213,7 @@ func lastError(out string) string {
 
 func startEmulator(t *testing.T) *emulator.Server {
 	t.Helper()
-	srv, err := emulator.Start(emulator.Options{})
+	srv, err := emulator.Start(emulator.Options{Limits: chaosLimits(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

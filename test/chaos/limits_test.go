@@ -1,0 +1,116 @@
+package chaos
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
+)
+
+// chaosPlans are E2B's limits per plan, as the emulator models them.
+var chaosPlans = map[string]emulator.Limits{
+	"hobby": {CreateRate: 1, MaxConcurrentSandboxes: 20, APIRequests: 20000, APIPeriod: 30 * time.Second},
+	"pro":   {CreateRate: 5, MaxConcurrentSandboxes: 100, APIRequests: 20000, APIPeriod: 30 * time.Second},
+}
+
+// chaosLimits are the limits every emulator of the suite starts with:
+// E2B_CHAOS_LIMITS=hobby or pro runs the whole suite within a plan's
+// limits; unset, none.
+func chaosLimits(t *testing.T) emulator.Limits {
+	t.Helper()
+	name := os.Getenv("E2B_CHAOS_LIMITS")
+	if name == "" {
+		return emulator.Limits{}
+	}
+	l, ok := chaosPlans[name]
+	if !ok {
+		t.Fatalf("E2B_CHAOS_LIMITS=%q: want hobby or pro", name)
+	}
+	return l
+}
+
+// TestChaosLimitsInterruptedPacedApply: SIGINT while creates wait their turn
+// within Hobby's create rate leaves every sandbox made in state, and the
+// next apply makes only the missing ones.
+func TestChaosLimitsInterruptedPacedApply(t *testing.T) {
+	ctx := context.Background()
+	srv := startEmulator(t)
+	srv.SetLimits(chaosPlans["hobby"])
+	ws := harness.NewWorkspace(t, srv)
+	ws.Write("main.tf", cyclesConfig)
+	vars := []string{"-var", "n=10", "-var", "gen=0"}
+
+	cmd := ws.Command(ctx, append([]string{"apply", "-auto-approve", "-no-color", "-input=false", "-parallelism=10"}, vars...)...)
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(90 * time.Second)
+	for srv.Counters().SandboxesCreated < 3 || srv.LimitRefusals().CreateRate == 0 {
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			t.Fatalf("creates never reached the rate:\n%s", out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitTimeout(cmd.Wait, 60*time.Second); errors.Is(err, errStillRunning) {
+		_ = cmd.Process.Kill()
+		t.Fatalf("CLI did not stop within 60 s of SIGINT:\n%s", out.String())
+	} else {
+		t.Logf("interrupted apply ended after %d creates: %v", srv.Counters().SandboxesCreated, err)
+	}
+	inState, alive := ws.SandboxIDsInState(ctx), srv.SandboxIDs()
+	sort.Strings(inState)
+	if strings.Join(inState, ",") != strings.Join(alive, ",") {
+		t.Fatalf("after the interrupt state has sandboxes %v, the emulator %v", inState, alive)
+	}
+	mustApply(t, ctx, ws, vars...)
+	if n := srv.Counters().SandboxesCreated; n != 10 {
+		t.Fatalf("%d sandboxes made for 10", n)
+	}
+	destroyAndCheck(t, ctx, ws, srv, vars...)
+}
+
+// TestChaosLimitsUnderFaults: cycles of apply and destroy within a small
+// plan's limits (a create every two seconds, eight sandboxes at once) while
+// requests fail, drop or lose their answers: no orphan, no duplicate,
+// nothing dropped from state.
+func TestChaosLimitsUnderFaults(t *testing.T) {
+	ctx := context.Background()
+	srv := startEmulator(t)
+	srv.SetLimits(emulator.Limits{CreateRate: 0.5, MaxConcurrentSandboxes: 8})
+	ws := harness.NewWorkspace(t, srv)
+	ws.Write("main.tf", cyclesConfig)
+	var fig figures
+	const n = 6
+	for c := 0; c < 2; c++ {
+		args := []string{"-parallelism=10", "-var", fmt.Sprintf("n=%d", n), "-var", fmt.Sprintf("gen=%d", c)}
+		converge(t, ctx, ws, srv, chaosFaults(int64(1000+c)), &fig, "apply", args)
+		converge(t, ctx, ws, srv, chaosFaults(int64(2000+c)), &fig, "destroy", args)
+		for _, id := range srv.SandboxIDs() {
+			fig.orphans++
+			t.Errorf("cycle %d: sandbox %s left behind after destroy", c, id)
+		}
+	}
+	fig.duplicates = srv.Counters().SandboxesCreated - 2*n
+	r := srv.LimitRefusals()
+	t.Logf("limits under faults: %+v, refusals %+v, faults injected %d", fig, r, srv.Counters().FaultsInjected)
+	if r.CreateRate == 0 {
+		t.Fatal("no create was refused for the rate: the run proves nothing")
+	}
+	if fig.orphans != 0 || fig.duplicates != 0 || fig.droppedOrLost != 0 || fig.unconverged != 0 || fig.planDriftAfterA != 0 {
+		t.Fatalf("chaos targets missed: %+v", fig)
+	}
+}
