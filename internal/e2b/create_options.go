@@ -104,7 +104,8 @@ func ValidateVolumeMounts(mounts []VolumeMount) error {
 				"without trailing '/', '//', '.' or '..')", m.Path, m.Name, clean)
 		}
 		if other, ok := seen[clean]; ok {
-			return fmt.Errorf("mount path %q is used by volumes %q and %q; each path takes one volume", clean, other, m.Name)
+			first, second := min(other, m.Name), max(other, m.Name) // the same message whatever the map order
+			return fmt.Errorf("mount path %q is used by volumes %q and %q; each path takes one volume", clean, first, second)
 		}
 		seen[clean] = m.Name
 	}

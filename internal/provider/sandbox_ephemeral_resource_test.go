@@ -220,7 +220,7 @@ resource "e2b_sandbox_command" "read" {
 	bad := resource.TestStep{
 		Config: testAccProviderBlockVia(emu, rec) + `
 ephemeral "e2b_sandbox" "bad" {
-  volume_mounts = { a = "/mnt/x", b = "/mnt/x/" }
+  volume_mounts = { a = "/mnt/x", b = "/mnt/x" }
 }
 resource "e2b_sandbox_command" "never" {
   sandbox_id_wo = ephemeral.e2b_sandbox.bad.id
