@@ -120,7 +120,8 @@ func TestAccTemplate_contextLinksSentAsLinks(t *testing.T) {
 // run. They are never part of the context: the template builds, converges,
 // and holds none of them.
 func TestAccTemplate_contextIsTheModule(t *testing.T) {
-	srv := newTestEmulator(t)
+	// The emulator has no ubuntu image; it may build this one on the host's root.
+	srv := newTestEmulatorWith(t, emulator.Options{HostRootImages: []string{"ubuntu:22.04"}})
 	cfg := testAccProviderBlock(srv) + `
 resource "e2b_template" "app" {
   name       = "acc-module"
