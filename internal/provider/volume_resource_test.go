@@ -184,7 +184,8 @@ func TestAccSandbox_volumeMountsValidation(t *testing.T) {
 	for _, tc := range []struct{ mounts, want string }{
 		{`{ v = "data" }`, `must be an absolute path`},
 		{`{ v = "/" }`, `cannot be mounted at /`},
-		{`{ v = "/d", w = "/d/" }`, `is used by volumes "v" and "w"`},
+		{`{ v = "/d", w = "/d" }`, `is used by volumes "v" and "w"`},
+		{`{ v = "/d/" }`, `is not in clean form: write "/d"`},
 		{`{ v = "/mnt/a\nb" }`, `must not contain control characters`},
 	} {
 		t.Run(tc.want, func(t *testing.T) {
