@@ -76,10 +76,21 @@ func TestChaosLimitsInterruptedPacedApply(t *testing.T) {
 	if strings.Join(inState, ",") != strings.Join(alive, ",") {
 		t.Fatalf("after the interrupt state has sandboxes %v, the emulator %v", inState, alive)
 	}
+	// The next apply makes the missing sandboxes, and replaces those an interrupted create
+	// found after its context ended (kept in state, tainted): each replacement deletes one.
+	srv.ResetCounters()
 	mustApply(t, ctx, ws, vars...)
-	if n := srv.Counters().SandboxesCreated; n != 10 {
-		t.Fatalf("%d sandboxes made for 10", n)
+	c := srv.Counters()
+	made, replaced := c.SandboxesCreated, c.Requests["DELETE /sandboxes/{id}"]
+	after := ws.SandboxIDsInState(ctx)
+	sort.Strings(after)
+	if len(after) != 10 || strings.Join(after, ",") != strings.Join(srv.SandboxIDs(), ",") {
+		t.Fatalf("after the next apply state has %v, the emulator %v", after, srv.SandboxIDs())
 	}
+	if made != 10-len(inState)+replaced {
+		t.Fatalf("the next apply made %d sandboxes with %d in state and %d replaced: want %d", made, len(inState), replaced, 10-len(inState)+replaced)
+	}
+	t.Logf("the next apply made %d sandboxes (%d kept, %d replaced)", made, len(inState), replaced)
 	destroyAndCheck(t, ctx, ws, srv, vars...)
 }
 
