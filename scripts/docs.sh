@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Registry docs with tfplugindocs (pinned by tools/tfplugindocs/go.mod), offline.
-#   scripts/docs.sh generate   write docs/ from templates/, examples/ and the provider schema
+#   scripts/docs.sh generate   write docs/ from templates/, examples/ and the provider schema, and
+#                              README.md's compatibility section from templates/index.md.tmpl
 #   scripts/docs.sh check      regenerate into a temporary copy, fail on any difference, then
 #                              run `tfplugindocs validate`
 # The schema comes from the provider's own protocol server (internal/devtools/providerschema)
@@ -25,9 +26,30 @@ generate() { # generate PROVIDER_DIR
   fi
 }
 
+# The compatibility section has one source, templates/index.md.tmpl; README.md holds a copy
+# between the same two marker lines.
+readme_with_compatibility() { # prints README.md with the template's section in place of its own
+  awk -v tmpl="$ROOT/templates/index.md.tmpl" '
+    BEGIN {
+      while ((getline line < tmpl) > 0) {
+        if (line ~ /^<!-- compatibility: /) copying = 1
+        if (copying) block = block line "\n"
+        if (line ~ /^<!-- compatibility end -->/) copying = 0
+      }
+      if (block == "") { print "templates/index.md.tmpl has no compatibility section" > "/dev/stderr"; exit 1 }
+    }
+    /^<!-- compatibility: / { printf "%s", block; skipping = 1; found = 1 }
+    skipping { if ($0 ~ /^<!-- compatibility end -->/) skipping = 0; next }
+    { print }
+    END { if (!found) { print "README.md has no compatibility section" > "/dev/stderr"; exit 1 } }
+  ' "$ROOT/README.md"
+}
+
 case "$mode" in
 generate)
   generate "$ROOT"
+  readme_with_compatibility >"$CACHE/docs/README.md"
+  mv "$CACHE/docs/README.md" "$ROOT/README.md"
   say "docs/ regenerated"
   ;;
 check)
@@ -37,6 +59,10 @@ check)
   generate "$work"
   if ! diff -ru --exclude=.terraform "$ROOT/docs" "$work/docs"; then
     die "docs/ is out of date: run 'make docs' and commit the result"
+  fi
+  readme_with_compatibility >"$work/README.md"
+  if ! diff -u "$ROOT/README.md" "$work/README.md"; then
+    die "README.md's compatibility section differs from templates/index.md.tmpl: run 'make docs' and commit the result"
   fi
   if ! (cd "$ROOT" && tool tfplugindocs validate --provider-name e2b --providers-schema "$schema") >"$CACHE/docs/validate.log" 2>&1; then
     grep -v '\[DEBUG\]' "$CACHE/docs/validate.log"
