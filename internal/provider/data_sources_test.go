@@ -66,6 +66,8 @@ data "e2b_template" "by_id" { template_id = "accmanybuilds" }
 
 // e2b_sandboxes pages past 100 and filters; e2b_sandbox, metrics, logs and snapshots read one sandbox.
 func TestAccDataSource_sandboxes(t *testing.T) {
+	// Parallel before the sandboxes exist: a test waiting for its slot must not outlive their timeout.
+	t.Parallel()
 	srv := newTestEmulator(t)
 	client := testAccClient(t, srv)
 	ctx := context.Background()
@@ -131,7 +133,7 @@ data "e2b_sandbox_logs" "warnings" {
 data "e2b_snapshots" "of_first" { sandbox_id = %[1]q }
 data "e2b_snapshots" "all" {}
 `, first, before, time.Now().Add(time.Hour).UTC().Format(time.RFC3339), time.Now().Add(2*time.Hour).UTC().Format(time.RFC3339))
-	resource.ParallelTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{

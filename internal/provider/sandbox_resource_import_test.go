@@ -123,6 +123,8 @@ resource "e2b_snapshot" "s" {
 // configuration with the given env_vars lines, then runs steps made by the same configuration
 // function.
 func testAccAfterImport(t *testing.T, steps func(cfg func(env string) string) []resource.TestStep) {
+	// Parallel before the sandbox exists: a test waiting for its slot must not outlive its timeout.
+	t.Parallel()
 	srv := testAccBackend(t)
 	secure := true // As e2b_sandbox creates them by default.
 	sb, err := testAccClient(t, srv).CreateSandbox(context.Background(), e2b.CreateSandboxRequest{TemplateID: "base", Timeout: 600, Secure: &secure})
@@ -133,7 +135,7 @@ func testAccAfterImport(t *testing.T, steps func(cfg func(env string) string) []
 		return testAccRequiredProviders() + sandboxConfig(srv, "timeout = \"10m\"\n"+env)
 	}
 	imported := resource.TestStep{Config: cfg(""), ResourceName: sbAddr, ImportState: true, ImportStateId: sb.SandboxID, ImportStatePersist: true}
-	resource.ParallelTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             testAccCheckSandboxGone(t, srv),
