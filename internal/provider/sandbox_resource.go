@@ -90,6 +90,9 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 
 	createReq, diags := plan.createRequest(ctx, r.data)
 	resp.Diagnostics.Append(diags...)
+	if createReq.Network != nil && createReq.Network.EgressProxy != nil {
+		createReq.Network.EgressProxy.Password = proxyPasswordFrom(ctx, req.Config, &resp.Diagnostics)
+	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -260,7 +263,7 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 		plan.applyCreated(sb, r.data.Domain)
 	}
 	if egressChanged {
-		u, diags := plan.networkUpdate(ctx)
+		u, diags := plan.networkUpdate(ctx, proxyPasswordFrom(ctx, req.Config, &resp.Diagnostics))
 		resp.Diagnostics.Append(diags...)
 		if resp.Diagnostics.HasError() {
 			return

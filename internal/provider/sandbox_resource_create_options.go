@@ -88,6 +88,17 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 	}
 }
 
+// iamTokenNames are the names iam declares; known is false while the map is unknown.
+func (m *sandboxResourceModel) iamTokenNames() (names []string, known bool) {
+	if m.IAM.IsUnknown() {
+		return nil, false
+	}
+	for name := range m.IAM.Elements() {
+		names = append(names, name)
+	}
+	return names, true
+}
+
 // iamTokenModel maps one entry of iam.
 type iamTokenModel struct {
 	Audience  types.String `tfsdk:"audience"`
