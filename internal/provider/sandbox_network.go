@@ -100,7 +100,9 @@ func ruleHeadersValidators() []validator.Map {
 
 func proxyAddressValidators() []validator.String {
 	return []validator.String{stringRule{desc: "must be host:port", summary: "Invalid egress proxy address",
-		check: func(s string) string { return errText(func(a string) error { return e2b.ValidateEgressProxy(e2b.EgressProxy{Address: a}) })(s) }}}
+		check: func(s string) string {
+			return errText(func(a string) error { return e2b.ValidateEgressProxy(e2b.EgressProxy{Address: a}) })(s)
+		}}}
 }
 
 func proxyCredentialValidators() []validator.String {
