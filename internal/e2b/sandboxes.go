@@ -196,11 +196,24 @@ func (c *Client) SetSandboxTimeout(ctx context.Context, id string, seconds int32
 // counts as success: E2B answers 409 then, and a read confirms the state
 // (409 also means "in a transition", which is returned as an error).
 func (c *Client) PauseSandbox(ctx context.Context, id string) error {
+	return c.pauseSandbox(ctx, id, struct{}{})
+}
+
+// PauseSandboxFilesystem pauses a sandbox keeping only its filesystem: no memory snapshot, so
+// the resume reboots it (files stay, processes and open connections do not), and E2B's
+// auto-resume refuses it.
+func (c *Client) PauseSandboxFilesystem(ctx context.Context, id string) error {
+	return c.pauseSandbox(ctx, id, struct {
+		Memory bool `json:"memory"`
+	}{false})
+}
+
+func (c *Client) pauseSandbox(ctx context.Context, id string, body any) error {
 	stopped := c.limits.slots.stop()
 	_, err := c.callAPI(ctx, apiCall{
 		op: "pause sandbox", sandboxID: id, subject: id, method: http.MethodPost,
 		path: "/sandboxes/" + pathSeg(id) + "/pause", class: retryIdempotent,
-		body: struct{}{},
+		body: body,
 	})
 	if err != nil && IsConflict(err) {
 		if d, gerr := c.GetSandbox(ctx, id); gerr == nil && d.State == SandboxStatePaused {

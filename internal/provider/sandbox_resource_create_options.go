@@ -140,6 +140,11 @@ func (m *sandboxResourceModel) validateCreateOptions(ctx context.Context, diags 
 	if err := req.Validate(); err != nil {
 		diags.AddAttributeError(path.Root("auto_pause_memory"), "Invalid auto_pause_memory", err.Error()+".")
 	}
+	if m.PauseMemory.Equal(types.BoolValue(false)) && m.AutoResume.Equal(types.BoolValue(true)) {
+		diags.AddAttributeError(path.Root("pause_memory"), "pause_memory = false cannot be combined with auto_resume",
+			"E2B's auto-resume refuses a sandbox paused without its memory: it must be resumed explicitly "+
+				"(paused = false). Remove auto_resume = true or pause_memory = false.")
+	}
 }
 
 // applyCreateOptionsDetail fills the inputs an import can learn from E2B.

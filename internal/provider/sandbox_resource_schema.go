@@ -71,6 +71,13 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				Computed: true,
 				Default:  booldefault.StaticBool(false),
 			},
+			"pause_memory": schema.BoolAttribute{
+				MarkdownDescription: "Whether `paused = true` keeps memory and processes (`true`, E2B's default) or only the " +
+					"filesystem (`false`: no memory snapshot, so `paused = false` reboots the sandbox; files stay, processes " +
+					"and open connections do not, and `auto_resume` cannot wake it). The same choice for the pause at the " +
+					"timeout is `auto_pause_memory`. Changed in place: it applies to the next pause.",
+				Optional: true,
+			},
 			"auto_pause": schema.BoolAttribute{
 				MarkdownDescription: "Pause instead of kill when the timeout runs out. Default `false`; a fork's is its source's. " +
 					"Changing it replaces the sandbox.",
