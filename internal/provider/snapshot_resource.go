@@ -82,9 +82,9 @@ func (r *snapshotResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 				MarkdownDescription: "ID of the running sandbox to snapshot. Required to take a snapshot; an imported " +
 					"snapshot may leave it out (E2B's listing of snapshots does not name their source sandbox). " +
 					"Setting it on a snapshot imported without it takes a new snapshot of that sandbox.",
-				Optional:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				Validators:          sandboxIDValidators(),
+				Optional:      true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:    sandboxIDValidators(),
 			},
 			"name": schema.StringAttribute{
 				MarkdownDescription: "Optional name of the snapshot template, without a tag. Snapshots with the same name " +
