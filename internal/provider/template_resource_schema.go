@@ -214,14 +214,6 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 	}
 }
 
-func basePaths() []path.Expression {
-	out := make([]path.Expression, 0, len(templateBases))
-	for _, b := range templateBases {
-		out = append(out, path.MatchRoot(b))
-	}
-	return out
-}
-
 func computedStr(desc string, mods []planmodifier.String) schema.StringAttribute {
 	return schema.StringAttribute{MarkdownDescription: desc, Computed: true, PlanModifiers: mods}
 }
