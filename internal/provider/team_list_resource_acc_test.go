@@ -148,18 +148,49 @@ func TestAccTeamObjects_adoptByIdentity(t *testing.T) {
 	id := func(addr, attr string) statecheck.StateCheck {
 		return statecheck.ExpectIdentity(addr, map[string]knownvalue.Check{attr: knownvalue.NotNull()})
 	}
+	cfg := testAccProviderBlock(srv) + a.identityImports()
+	with := func(old, new string) string {
+		if !strings.Contains(cfg, old) {
+			t.Fatalf("configuration lacks %q", old)
+		}
+		return strings.Replace(cfg, old, new, 1)
+	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
-		Steps: []resource.TestStep{{
-			Config: testAccProviderBlock(srv) + a.identityImports(),
-			ConfigStateChecks: []statecheck.StateCheck{
-				id("e2b_snapshot.ready", "snapshot_id"), id("e2b_volume.data", "volume_id"),
-				id("e2b_secret.token", "secret_id"), id("e2b_webhook.hook", "webhook_id"),
-				statecheck.ExpectKnownValue("e2b_snapshot.ready", tfjsonpath.New("snapshot_id"), knownvalue.StringExact(a.snapshotID)),
-				statecheck.ExpectKnownValue("e2b_secret.token", tfjsonpath.New("current_version"), knownvalue.Int64Exact(1)),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					id("e2b_snapshot.ready", "snapshot_id"), id("e2b_volume.data", "volume_id"),
+					id("e2b_secret.token", "secret_id"), id("e2b_webhook.hook", "webhook_id"),
+					statecheck.ExpectKnownValue("e2b_snapshot.ready", tfjsonpath.New("snapshot_id"), knownvalue.StringExact(a.snapshotID)),
+					statecheck.ExpectKnownValue("e2b_secret.token", tfjsonpath.New("current_version"), knownvalue.Int64Exact(1)),
+				},
 			},
-		}},
+			{
+				// E2B stores a metadata change with a value: refused at plan without one.
+				Config:      with(`metadata = { team = "data" }`, `metadata = { team = "ml" }`),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Missing secret value.*new\s+version\s+with\s+its\s+value`),
+			},
+			{
+				// A template adopted without its base cannot be built again.
+				Config:      with(`name = "adopt-app"`, "name = \"adopt-app\"\n  cpu_count = 4"),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Missing template base.*needs\s+a\s+new\s+build`),
+			},
+			{
+				// What needs no value, URL or build changes in place on adopted objects.
+				Config: strings.NewReplacer(`name = "adopt-app"`, "name = \"adopt-app\"\n  public = true",
+					`name   = "adopt-hook"`, "name    = \"adopt-hook\"\n  enabled = false").Replace(cfg),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("e2b_template.app", tfjsonpath.New("public"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue("e2b_webhook.hook", tfjsonpath.New("enabled"), knownvalue.Bool(false)),
+					statecheck.ExpectSensitiveValue("e2b_webhook.hook", tfjsonpath.New("url")),
+				},
+			},
+		},
 	})
 }
 
