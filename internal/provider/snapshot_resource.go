@@ -81,7 +81,8 @@ func (r *snapshotResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 			"sandbox_id": schema.StringAttribute{
 				MarkdownDescription: "ID of the running sandbox to snapshot. Required to take a snapshot; an imported " +
 					"snapshot may leave it out (E2B's listing of snapshots does not name their source sandbox). " +
-					"Setting it on a snapshot imported without it takes a new snapshot of that sandbox.",
+					"Setting it on a snapshot imported without it replaces the snapshot: a new snapshot of that sandbox, and the " +
+					"imported one deleted.",
 				Optional:      true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 				Validators:    sandboxIDValidators(),
