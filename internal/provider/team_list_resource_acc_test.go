@@ -13,7 +13,9 @@ import (
 	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
@@ -274,4 +276,75 @@ provider "e2b" {}
 		}
 	}
 	run("destroy", "-auto-approve", "-no-color", "-input=false")
+}
+
+// Volumes, secrets, webhooks and snapshots deleted outside Terraform leave
+// the state with a warning and are planned again, also on CLIs older than
+// 1.12 that store no identity (the provider sets one on the way out, which
+// the framework wants).
+func TestAccTeamObjects_deletedOutside(t *testing.T) {
+	srv := newTestEmulator(t)
+	cfg := testAccProviderBlock(srv) + `
+resource "e2b_sandbox" "src" {}
+
+resource "e2b_snapshot" "snap" {
+  sandbox_id = e2b_sandbox.src.id
+}
+
+resource "e2b_volume" "data" {
+  name = "gone-vol"
+}
+
+resource "e2b_secret" "token" {
+  name            = "gone-secret"
+  sensitive_value = "v"
+}
+
+resource "e2b_webhook" "hook" {
+  url                        = "https://hooks.example/gone"
+  events                     = ["sandbox.lifecycle.killed"]
+  sensitive_signature_secret = "s"
+}
+`
+	ids := map[string]string{}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				Check: func(s *terraform.State) error {
+					for _, addr := range []string{"e2b_snapshot.snap", "e2b_volume.data", "e2b_secret.token", "e2b_webhook.hook"} {
+						id, err := testAccAttr(s, addr, "id")
+						if err != nil {
+							return err
+						}
+						ids[addr] = id
+					}
+					return nil
+				},
+			},
+			{
+				PreConfig: func() {
+					ctx, c := context.Background(), testAccClient(t, srv)
+					for _, err := range []error{
+						c.DeleteSnapshot(ctx, ids["e2b_snapshot.snap"]), c.DeleteVolume(ctx, ids["e2b_volume.data"]),
+						c.DeleteSecret(ctx, ids["e2b_secret.token"]), c.DeleteWebhook(ctx, ids["e2b_webhook.hook"]),
+					} {
+						if err != nil {
+							t.Fatal(err)
+						}
+					}
+				},
+				Config:             cfg,
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("e2b_snapshot.snap", plancheck.ResourceActionCreate),
+					plancheck.ExpectResourceAction("e2b_volume.data", plancheck.ResourceActionCreate),
+					plancheck.ExpectResourceAction("e2b_secret.token", plancheck.ResourceActionCreate),
+					plancheck.ExpectResourceAction("e2b_webhook.hook", plancheck.ResourceActionCreate),
+				}},
+			},
+		},
+	})
 }
