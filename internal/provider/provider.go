@@ -322,6 +322,12 @@ func (p *e2bProvider) Actions(_ context.Context) []func() action.Action {
 func (p *e2bProvider) ListResources(_ context.Context) []func() list.ListResource {
 	return []func() list.ListResource{
 		NewSandboxListResource,
+		NewTemplateListResource,
+		NewTemplateTagListResource,
+		NewSnapshotListResource,
+		NewVolumeListResource,
+		NewSecretListResource,
+		NewWebhookListResource,
 	}
 }
 
