@@ -276,6 +276,7 @@ func (p *e2bProvider) Resources(_ context.Context) []func() resource.Resource {
 		NewTemplateResource,
 		NewTemplateTagResource,
 		NewVolumeResource,
+		NewVolumeFileResource,
 		NewSecretResource,
 		NewWebhookResource,
 	}
