@@ -134,7 +134,7 @@ func TestAccVolumeFile_lifecycle(t *testing.T) {
 				Check: checkVolumeFile(t, srv, &volumeID, "version two", 0o600),
 			},
 			{
-				Config:            volumeFileConfig(srv, volumeFileBlock(`content = "version two"
+				Config: volumeFileConfig(srv, volumeFileBlock(`content = "version two"
   mode = "0600"`)),
 				ResourceName:      volumeFileAddr,
 				ImportState:       true,
