@@ -177,7 +177,7 @@ func (v *VolumeFiles) setHeaders(h http.Header, token string) {
 // the volume or the path does not exist.
 func volumeContentError(op string, resp *http.Response) *APIError {
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-	e := &APIError{Op: op, StatusCode: resp.StatusCode, URL: requestURL(resp), side: sideControl, foreign: true}
+	e := &APIError{Op: op, StatusCode: resp.StatusCode, URL: requestURL(resp), side: sideVolume, foreign: true}
 	var w struct {
 		Code    *string `json:"code"`
 		Message *string `json:"message"`

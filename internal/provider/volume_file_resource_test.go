@@ -86,7 +86,7 @@ func TestAccVolumeFile_lifecycle(t *testing.T) {
 				// Create, with the parent directories.
 				Config: volumeFileConfig(srv, volumeFileBlock(`content = "v1"
   mode = "0640"`)),
-				Check: checkVolumeFile(t, srv, &volumeID, "v1", 0o640),
+				Check: resource.ComposeTestCheckFunc(checkVolumeFile(t, srv, &volumeID, "v1", 0o640), checkNoVolumeToken(t, srv)),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(volumeFileAddr, tfjsonpath.New("sha256"),
 						knownvalue.StringExact("3bfc269594ef649228e9a74bab00f042efc91d5acc6fbee31a382e80d42388fe")),
@@ -258,4 +258,26 @@ resource "e2b_volume_file" "bad" {
 		planErrorStep(file("/a.txt", `content_base64 = "not base64!"`), `standard base64`),
 		planErrorStep(file("/a.txt", `source = "/no/such/file"`), `does not exist`),
 	})
+}
+
+// checkNoVolumeToken fails when the volume's content token is anywhere in state.
+func checkNoVolumeToken(t *testing.T, srv *emulator.Server) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		id, err := testAccAttr(s, "e2b_volume.data", "id")
+		if err != nil {
+			return err
+		}
+		vol, err := testAccClient(t, srv).GetVolume(context.Background(), id)
+		if err != nil {
+			return err
+		}
+		for addr, rs := range s.RootModule().Resources {
+			for k, v := range rs.Primary.Attributes {
+				if strings.Contains(v, vol.Token) {
+					return fmt.Errorf("%s.%s holds the volume's token", addr, k)
+				}
+			}
+		}
+		return nil
+	}
 }
