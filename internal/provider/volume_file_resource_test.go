@@ -91,10 +91,6 @@ func TestAccVolumeFile_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(volumeFileAddr, tfjsonpath.New("sha256"),
 						knownvalue.StringExact("3bfc269594ef649228e9a74bab00f042efc91d5acc6fbee31a382e80d42388fe")),
 					statecheck.ExpectKnownValue(volumeFileAddr, tfjsonpath.New("size"), knownvalue.Int64Exact(2)),
-					statecheck.ExpectIdentity(volumeFileAddr, map[string]knownvalue.Check{
-						"volume_id": knownvalue.NotNull(),
-						"path":      knownvalue.StringExact("/conf/app/settings.txt"),
-					}),
 				},
 			},
 			{
@@ -191,7 +187,12 @@ func TestAccVolumeFile_identityImport(t *testing.T) {
 			tfversion.SkipBelow(tfversion.Version1_12_0),
 		},
 		Steps: []resource.TestStep{
-			{Config: cfg},
+			{Config: cfg, ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectIdentity(volumeFileAddr, map[string]knownvalue.Check{
+					"volume_id": knownvalue.NotNull(),
+					"path":      knownvalue.StringExact("/conf/app/settings.txt"),
+				}),
+			}},
 			{Config: cfg, ResourceName: volumeFileAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity},
 		},
 	})
