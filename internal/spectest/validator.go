@@ -224,7 +224,7 @@ func (v *Validator) authenticate(kind string) openapi3filter.AuthenticationFunc 
 			if kind == "volumecontent" && strings.HasPrefix(h.Get("Authorization"), "Bearer ") {
 				return nil
 			}
-			return errors.New("Authorization: Bearer <volume token> missing")
+			return errors.New("no bearer token (the volume's) in the Authorization header")
 		case "AccessTokenAuth":
 			if kind == "envd" && h.Get("X-Access-Token") != "" {
 				return nil
