@@ -209,7 +209,7 @@ func TestAccVolumeFile_source(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config: volumeFileConfig(srv, volumeFileBlock(fmt.Sprintf("source = %q\n  uid = 0\n  gid = 0", src))),
+				Config: volumeFileConfig(srv, volumeFileBlock(fmt.Sprintf("source = %q\n  uid = %d\n  gid = %d", src, os.Getuid(), os.Getgid()))),
 				Check:  checkVolumeFile(t, srv, &volumeID, "seed data", 0o644),
 			},
 			{
@@ -219,7 +219,7 @@ func TestAccVolumeFile_source(t *testing.T) {
 						t.Fatal(err)
 					}
 				},
-				Config: volumeFileConfig(srv, volumeFileBlock(fmt.Sprintf("source = %q\n  uid = 0\n  gid = 0", src))),
+				Config: volumeFileConfig(srv, volumeFileBlock(fmt.Sprintf("source = %q\n  uid = %d\n  gid = %d", src, os.Getuid(), os.Getgid()))),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(volumeFileAddr, plancheck.ResourceActionUpdate),
 				}},
