@@ -56,7 +56,8 @@ func (r *volumeFileResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"outside Terraform, or whose volume was deleted, leaves state with a warning and is planned again. " +
 			"The volume's content token is fetched from the volume when needed and never stored in state. Writing " +
 			"the same content to the same path twice has the effect of writing it once, so a write whose answer " +
-			"was lost is sent again. Import with `<volume_id>:<path>` or by identity; a text file of up to 1 MiB " +
+			"was lost is sent again, and a create that was interrupted leaves at most the file, which the next apply " +
+			"writes over. Import with `<volume_id>:<path>` or by identity; a text file of up to 1 MiB " +
 			"gets its `content` filled in.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{

@@ -225,6 +225,19 @@ func TestAccVolumeFile_source(t *testing.T) {
 				}},
 				Check: checkVolumeFile(t, srv, &volumeID, "seed data, edited", 0o644),
 			},
+			{
+				// Deleted outside Terraform: planned again.
+				PreConfig: func() {
+					if err := testAccClient(t, srv).VolumeFiles(volumeID).RemoveFile(context.Background(), "/conf/app/settings.txt"); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: volumeFileConfig(srv, volumeFileBlock(fmt.Sprintf("source = %q\n  uid = %d\n  gid = %d", src, os.Getuid(), os.Getgid()))),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(volumeFileAddr, plancheck.ResourceActionCreate),
+				}},
+				Check: checkVolumeFile(t, srv, &volumeID, "seed data, edited", 0o644),
+			},
 		},
 	})
 }
