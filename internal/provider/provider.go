@@ -276,6 +276,7 @@ func (p *e2bProvider) Resources(_ context.Context) []func() resource.Resource {
 		NewTemplateResource,
 		NewTemplateTagResource,
 		NewVolumeResource,
+		NewVolumeFileResource,
 		NewSecretResource,
 		NewWebhookResource,
 	}
@@ -292,6 +293,10 @@ func (p *e2bProvider) DataSources(_ context.Context) []func() datasource.DataSou
 		NewSandboxLogsDataSource,
 		NewSnapshotsDataSource,
 		NewVolumesDataSource,
+		NewVolumeDataSource,
+		NewVolumeFilesDataSource,
+		NewSecretDataSource,
+		NewWebhookDataSource,
 		NewSecretsDataSource,
 		NewWebhooksDataSource,
 		NewSandboxEventsDataSource,
