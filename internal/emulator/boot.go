@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
+
 	"os"
 	"path/filepath"
 )
@@ -36,7 +38,7 @@ func (sb *sandbox) makeRootHome() error {
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return err
 	}
-	if err := setFileOwner(home, rootUser); err != nil && !xattrUnsupported(err) {
+	if err := hostfs.SetOwner(home, rootUser); err != nil && !hostfs.XattrUnsupported(err) {
 		return err
 	}
 	return nil

@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
+
 	"encoding/base64"
 	"net/http"
 	"os"
@@ -29,7 +31,7 @@ func (s *Server) captureFiles(sb *sandbox, templateID string) (*templateBuild, e
 		return &templateBuild{layers: layers, base: sb.build.base, config: sb.build.config}, nil
 	}
 	dir := filepath.Join(s.dataDir, "templates", templateID+"-"+newID("", 8))
-	if err := copyTree(sb.dir, dir); err != nil {
+	if err := hostfs.CopyTree(sb.dir, dir); err != nil {
 		_ = os.RemoveAll(dir)
 		return nil, err
 	}

@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
+
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -123,7 +125,7 @@ func uploadMetadata(h http.Header) (map[string]string, error) {
 		}
 		out[key] = values[0]
 	}
-	return out, validateMetadata(out)
+	return out, hostfs.ValidateMetadata(out)
 }
 
 func printableASCII(s string) bool {
@@ -228,7 +230,7 @@ func (sb *sandbox) writeFile(p string, r io.Reader, meta map[string]string, user
 	if st, err := os.Stat(host); err == nil && st.IsDir() {
 		return uploadedEntry{}, http.StatusBadRequest, fmt.Errorf("path '%s' is a directory", v)
 	}
-	if err := ensureDirs(filepath.Dir(host), user); err != nil {
+	if err := hostfs.EnsureDirs(filepath.Dir(host), user); err != nil {
 		return uploadedEntry{}, http.StatusInternalServerError, fmt.Errorf("error creating parent directories of '%s': %v", v, err)
 	}
 	f, err := os.OpenFile(host, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
@@ -246,16 +248,16 @@ func (sb *sandbox) writeFile(p string, r io.Reader, meta map[string]string, user
 		return uploadedEntry{}, http.StatusInternalServerError, fmt.Errorf("error writing file metadata of '%s': %v", v, err)
 	}
 	// The answer reports what the file now carries, as envd reads it back.
-	return uploadedEntry{Path: v, Name: path.Base(v), Type: "file", Metadata: readFileMetadata(host)}, 0, nil
+	return uploadedEntry{Path: v, Name: path.Base(v), Type: "file", Metadata: hostfs.ReadMetadata(host)}, 0, nil
 }
 
 // persistUpload records owner and metadata of an uploaded file. A file
 // system without extended attributes keeps neither, as on envd.
 func (sb *sandbox) persistUpload(host string, meta map[string]string, user string) error {
-	for _, err := range []error{setFileOwner(host, user), writeFileMetadata(host, meta)} {
+	for _, err := range []error{hostfs.SetOwner(host, user), hostfs.WriteMetadata(host, meta)} {
 		switch {
 		case err == nil:
-		case !xattrUnsupported(err):
+		case !hostfs.XattrUnsupported(err):
 			return err
 		case len(meta) > 0 || user != defaultUser:
 			sb.srv.logf("emulator: %s: the file system has no extended attributes; owner and metadata not kept", host)

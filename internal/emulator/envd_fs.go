@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
+
 	"errors"
 	"io/fs"
 	"net/http"
@@ -49,9 +51,9 @@ func (sb *sandbox) entryInfo(virtual, host string) (*entryInfoJSON, error) {
 		Name: path.Base(virtual), Type: fileType(lst.Mode()), Path: virtual,
 		Mode: uint32(lst.Mode().Perm()), Permissions: lst.Mode().String(),
 		ModifiedTime: lst.ModTime().UTC().Format(time.RFC3339Nano),
-		Metadata:     readFileMetadata(host),
+		Metadata:     hostfs.ReadMetadata(host),
 	}
-	e.Owner = fileOwner(host)
+	e.Owner = hostfs.Owner(host)
 	e.Group = e.Owner
 	if lst.Mode()&os.ModeSymlink != 0 {
 		sb.describeSymlinkTarget(e, virtual)
@@ -74,7 +76,7 @@ func (sb *sandbox) describeSymlinkTarget(e *entryInfoJSON, virtual string) {
 	host := sb.hostPath(target)
 	if st, err := os.Stat(host); err == nil {
 		e.Type, e.Mode = fileType(st.Mode()), uint32(st.Mode().Perm())
-		e.Metadata = readFileMetadata(host)
+		e.Metadata = hostfs.ReadMetadata(host)
 	}
 }
 
@@ -187,7 +189,7 @@ func (sb *sandbox) fsMakeDir(p, user string) (any, error) {
 		}
 		return nil, newRPCError("invalid_argument", "path '%s' already exists and is not a directory", v)
 	}
-	if err := ensureDirs(host, user); err != nil {
+	if err := hostfs.EnsureDirs(host, user); err != nil {
 		return nil, newRPCError("internal", "error creating directory '%s': %v", v, inSandbox(err))
 	}
 	e, err := sb.entryInfo(v, host)
@@ -203,7 +205,7 @@ func (sb *sandbox) fsMove(src, dst, user string) (any, error) {
 	if _, err := os.Lstat(hs); err != nil {
 		return nil, fsError(vs, err)
 	}
-	if err := ensureDirs(filepath.Dir(hd), user); err != nil {
+	if err := hostfs.EnsureDirs(filepath.Dir(hd), user); err != nil {
 		return nil, newRPCError("internal", "error creating parent of '%s': %v", vd, inSandbox(err))
 	}
 	if err := os.Rename(hs, hd); err != nil {

@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
+
 	"encoding/json"
 	"time"
 )
@@ -89,7 +91,7 @@ func (sb *sandbox) takeSampleFrom(procs []procEntry) {
 		rss += p.rss
 	}
 	now := time.Now().UTC()
-	s := metricSample{at: now, memUsed: rss, diskUsed: dirSize(sb.dir), cpuTicks: ticks, procCount: len(members)}
+	s := metricSample{at: now, memUsed: rss, diskUsed: hostfs.DirSize(sb.dir), cpuTicks: ticks, procCount: len(members)}
 	sb.mu.Lock()
 	defer sb.mu.Unlock()
 	if n := len(sb.samples); n > 0 {

@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
+
 	"bufio"
 	"errors"
 	"fmt"
@@ -384,7 +386,7 @@ func copyLayer(src, dst string, userns bool) error {
 			if n, err := syscall.Getxattr(p, opaque, buf); err == nil && n > 0 {
 				_ = syscall.Setxattr(target, opaque, buf[:n], 0)
 			}
-			copyXattrs(p, target) // file metadata (user.*)
+			hostfs.CopyXattrs(p, target) // file metadata (user.*)
 		case m&os.ModeSymlink != 0:
 			link, err := os.Readlink(p)
 			if err != nil {
@@ -398,10 +400,10 @@ func copyLayer(src, dst string, userns bool) error {
 				return fmt.Errorf("copy whiteout %s: %w", rel, err)
 			}
 		case m.IsRegular():
-			if err := copyFile(p, target, m.Perm()); err != nil {
+			if err := hostfs.CopyFile(p, target, m.Perm()); err != nil {
 				return err
 			}
-			copyXattrs(p, target)
+			hostfs.CopyXattrs(p, target)
 		default:
 			return nil // sockets, fifos and devices are not kept
 		}

@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
+
 	"net/http"
 	"os"
 	"os/exec"
@@ -194,7 +196,7 @@ func makeMiniImage(t *testing.T, dir string) {
 			if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			if err := copyFile(real, target, 0o755); err != nil && !os.IsExist(err) {
+			if err := hostfs.CopyFile(real, target, 0o755); err != nil && !os.IsExist(err) {
 				t.Fatal(err)
 			}
 		}
@@ -205,7 +207,7 @@ func makeMiniImage(t *testing.T, dir string) {
 		}
 	}
 	for _, cp := range copies {
-		if err := copyFile(cp[0], filepath.Join(dir, cp[1]), 0o755); err != nil {
+		if err := hostfs.CopyFile(cp[0], filepath.Join(dir, cp[1]), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
+
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
@@ -116,7 +118,7 @@ func (s *Server) newSandboxLocked(t *template, b *templateBuild, ref string, mou
 		return sb, nil
 	}
 	if b.filesDir != "" {
-		if err := copyTree(b.filesDir, sb.dir); err != nil {
+		if err := hostfs.CopyTree(b.filesDir, sb.dir); err != nil {
 			_ = os.RemoveAll(sb.dir)
 			return nil, fmt.Errorf("copy template files: %w", err)
 		}

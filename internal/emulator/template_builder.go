@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
+
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -264,14 +266,14 @@ func (j *buildJob) keepLayer() (string, error) {
 		return "", nil // no step ran and the base has no files
 	}
 	if j.state.filesDir != "" {
-		if err := copyTree(j.state.filesDir, dst); err != nil {
+		if err := hostfs.CopyTree(j.state.filesDir, dst); err != nil {
 			_ = os.RemoveAll(dst)
 			return "", failStep("finalize", "error saving the build: %v", err)
 		}
 		return dst, nil
 	}
 	j.sb.procs.killAll()
-	if err := copyTree(j.sb.dir, dst); err != nil {
+	if err := hostfs.CopyTree(j.sb.dir, dst); err != nil {
 		_ = os.RemoveAll(dst)
 		return "", failStep("finalize", "error saving the build: %v", err)
 	}
@@ -319,7 +321,7 @@ func (s *Server) storeLayer(hash, src string, entry cachedLayer) error {
 	}
 	dir := filepath.Join(s.dataDir, "layers", hash)
 	tmp := dir + ".part-" + newID("", 8)
-	if err := copyTree(src, tmp); err != nil {
+	if err := hostfs.CopyTree(src, tmp); err != nil {
 		_ = os.RemoveAll(tmp)
 		return err
 	}

@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
+
 	"encoding/base64"
 	"net/http"
 	"path"
@@ -8,8 +10,8 @@ import (
 )
 
 const (
-	defaultUser = "user"
-	rootUser    = "root"
+	defaultUser = hostfs.DefaultOwner
+	rootUser    = hostfs.RootOwner
 	rootHome    = "/root"
 )
 
