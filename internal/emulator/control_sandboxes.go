@@ -323,7 +323,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	s.sandboxes[sb.id] = sb
 	sb.executionID = newUUID()
 	s.recordEventLocked(sb, evCreated, nil)
-	s.startsSinceSample++
+	s.store.CountStart()
 	s.counters.SandboxesCreated++
 	s.armTimerLocked(sb)
 	resp := s.sandboxResponseLocked(sb)

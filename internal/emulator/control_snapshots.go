@@ -278,7 +278,7 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 		s.sandboxes[sb.id] = sb
 		sb.executionID = newUUID()
 		s.recordEventLocked(sb, evCreated, map[string]any{"source_sandbox_id": src.id})
-		s.startsSinceSample++
+		s.store.CountStart()
 		s.counters.SandboxesCreated++
 		s.armTimerLocked(sb)
 		resp := s.sandboxResponseLocked(sb)

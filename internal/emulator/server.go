@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -67,29 +69,26 @@ type Server struct {
 	rootfs      *rootfs // private root filesystems; nil = shared layout
 	logf        func(format string, args ...any)
 
-	ln, envdLn        net.Listener
-	httpSrv, envdSrv  *http.Server
-	controlMux        *http.ServeMux
-	volumeMux         *http.ServeMux
-	closeOnce         sync.Once
-	stopSampler       chan struct{}
-	samplerDone       chan struct{}
-	mu                sync.Mutex
-	closed            bool
-	sandboxes         map[string]*sandbox
-	templates         map[string]*template
-	stepCache         map[string]cachedLayer // build step hash -> its result
-	buildsRunning     sync.WaitGroup
-	volumes           map[string]*volume
-	secrets           map[string]*secret
-	egress            *egressProxy
-	events            []sandboxEvent
-	teamSamples       []teamSample
-	startsSinceSample int
-	hooks             hookState
-	faults            faultState
-	limits            limitState
-	counters          Counters
+	ln, envdLn       net.Listener
+	httpSrv, envdSrv *http.Server
+	controlMux       *http.ServeMux
+	volumeMux        *http.ServeMux
+	closeOnce        sync.Once
+	stopSampler      chan struct{}
+	samplerDone      chan struct{}
+	mu               sync.Mutex
+	closed           bool
+	sandboxes        map[string]*sandbox
+	templates        map[string]*template
+	stepCache        map[string]cachedLayer // build step hash -> its result
+	buildsRunning    sync.WaitGroup
+	volumes          map[string]*volume
+	egress           *egressProxy
+	store            *state.Store // secrets, events, webhooks, team samples
+	hooks            hookState
+	faults           faultState
+	limits           limitState
+	counters         Counters
 }
 
 // Start listens on loopback and serves until Close.
@@ -120,7 +119,7 @@ func Start(opts Options) (*Server, error) {
 		sandboxes:   map[string]*sandbox{},
 		templates:   map[string]*template{},
 		volumes:     map[string]*volume{},
-		secrets:     map[string]*secret{},
+		store:       state.New(),
 		stepCache:   map[string]cachedLayer{},
 		logf:        opts.Logf,
 		stopSampler: make(chan struct{}),

@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -10,7 +12,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"sort"
 	"sync"
 	"time"
 )
@@ -31,7 +32,8 @@ const (
 	webhookAttemptTime = 10 * time.Second
 )
 
-type webhook struct {
+// webhookJSON is E2B's webhook schema: the registration without its secret.
+type webhookJSON struct {
 	ID        string    `json:"id"`
 	TeamID    string    `json:"teamID"`
 	Name      string    `json:"name"`
@@ -39,7 +41,11 @@ type webhook struct {
 	Enabled   bool      `json:"enabled"`
 	Events    []string  `json:"events"`
 	CreatedAt time.Time `json:"createdAt"`
-	secret    string
+}
+
+func webhookJSONOf(wh state.Webhook) webhookJSON {
+	return webhookJSON{ID: wh.ID, TeamID: wh.TeamID, Name: wh.Name, URL: wh.URL,
+		Enabled: wh.Enabled, Events: wh.Events, CreatedAt: wh.CreatedAt}
 }
 
 type delivery struct {
@@ -50,7 +56,6 @@ type delivery struct {
 
 // hookState holds the webhooks and their delivery queue.
 type hookState struct {
-	byID     map[string]*webhook
 	queue    chan delivery
 	retry    time.Duration
 	client   *http.Client
@@ -64,7 +69,6 @@ type hookState struct {
 
 func (s *Server) startWebhooks() {
 	h := &s.hooks
-	h.byID = map[string]*webhook{}
 	h.queue = make(chan delivery, webhookQueueSize)
 	h.stop = make(chan struct{})
 	h.ctx, h.cancel = context.WithCancel(context.Background())
@@ -91,17 +95,18 @@ func (s *Server) stopWebhooks() {
 	h.wg.Wait()
 }
 
-// dispatchLocked queues ev for every enabled webhook subscribed to its
-// type, without blocking. Caller holds s.mu.
-func (h *hookState) dispatchLocked(s *Server, ev sandboxEvent) {
+// dispatchLocked queues ev for the webhooks named, without blocking.
+// Caller holds s.mu.
+func (s *Server) dispatchLocked(ev state.Event, webhookIDs []string) {
+	if len(webhookIDs) == 0 {
+		return
+	}
 	body, err := json.Marshal(ev)
 	if err != nil {
 		return
 	}
-	for _, wh := range h.byID {
-		if wh.Enabled && contains(wh.Events, ev.Type) {
-			h.enqueueLocked(s, delivery{hookID: wh.ID, body: body})
-		}
+	for _, id := range webhookIDs {
+		s.hooks.enqueueLocked(s, delivery{hookID: id, body: body})
 	}
 }
 
@@ -130,13 +135,10 @@ func (s *Server) deliverLoop() {
 // attempt sends one delivery and schedules its retry on failure.
 func (s *Server) attempt(d delivery) {
 	h := &s.hooks
-	s.mu.Lock()
-	wh := h.byID[d.hookID]
 	var target, secret string
-	if wh != nil && wh.Enabled {
-		target, secret = wh.URL, wh.secret
+	if wh, ok := s.store.Webhook(d.hookID); ok && wh.Enabled {
+		target, secret = wh.URL, wh.Secret
 	}
-	s.mu.Unlock()
 	if target == "" {
 		return // deleted or disabled meanwhile: no more attempts
 	}
@@ -232,23 +234,9 @@ func (req webhookRequest) validate(create bool) string {
 	return ""
 }
 
-func (wh *webhook) apply(req webhookRequest) {
-	if req.Name != nil {
-		wh.Name = *req.Name
-	}
-	if req.URL != nil {
-		wh.URL = *req.URL
-	}
-	if req.Enabled != nil {
-		wh.Enabled = *req.Enabled
-	}
-	if req.Events != nil {
-		wh.Events = append([]string(nil), (*req.Events)...)
-		sort.Strings(wh.Events)
-	}
-	if req.SignatureSecret != nil {
-		wh.secret = *req.SignatureSecret
-	}
+func (req webhookRequest) change() state.WebhookChange {
+	return state.WebhookChange{Name: req.Name, URL: req.URL, Secret: req.SignatureSecret,
+		Enabled: req.Enabled, Events: req.Events}
 }
 
 func (s *Server) handleCreateWebhook(w http.ResponseWriter, r *http.Request) {
@@ -261,39 +249,25 @@ func (s *Server) handleCreateWebhook(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
-	wh := &webhook{ID: newUUID(), TeamID: teamID, Enabled: true, CreatedAt: time.Now().UTC()}
-	wh.apply(req)
-	s.mu.Lock()
-	s.hooks.byID[wh.ID] = wh
-	out := *wh
-	s.mu.Unlock()
-	respondOrDrop(w, r, http.StatusCreated, out)
+	wh := s.store.AddWebhook(state.Webhook{ID: newUUID(), TeamID: teamID, Enabled: true, CreatedAt: time.Now().UTC()}, req.change())
+	respondOrDrop(w, r, http.StatusCreated, webhookJSONOf(wh))
 }
 
 func (s *Server) handleListWebhooks(w http.ResponseWriter, _ *http.Request) {
-	s.mu.Lock()
-	out := make([]webhook, 0, len(s.hooks.byID))
-	for _, wh := range s.hooks.byID {
-		out = append(out, *wh)
+	out := []webhookJSON{}
+	for _, wh := range s.store.Webhooks() {
+		out = append(out, webhookJSONOf(wh))
 	}
-	s.mu.Unlock()
-	sort.Slice(out, func(i, j int) bool { return out[i].CreatedAt.Before(out[j].CreatedAt) })
 	writeJSON(w, http.StatusOK, out)
 }
 
 func (s *Server) handleGetWebhook(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	wh := s.hooks.byID[r.PathValue("id")]
-	var out webhook
-	if wh != nil {
-		out = *wh
-	}
-	s.mu.Unlock()
-	if wh == nil {
+	wh, ok := s.store.Webhook(r.PathValue("id"))
+	if !ok {
 		writeErrorf(w, http.StatusNotFound, "webhook '%s' not found", r.PathValue("id"))
 		return
 	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, webhookJSONOf(wh))
 }
 
 // handleUpdateWebhook replaces the fields the body names.
@@ -307,25 +281,16 @@ func (s *Server) handleUpdateWebhook(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
-	s.mu.Lock()
-	wh := s.hooks.byID[r.PathValue("id")]
-	if wh == nil {
-		s.mu.Unlock()
+	wh, ok := s.store.UpdateWebhook(r.PathValue("id"), req.change())
+	if !ok {
 		writeErrorf(w, http.StatusNotFound, "webhook '%s' not found", r.PathValue("id"))
 		return
 	}
-	wh.apply(req)
-	out := *wh
-	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, webhookJSONOf(wh))
 }
 
 func (s *Server) handleDeleteWebhook(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	_, ok := s.hooks.byID[r.PathValue("id")]
-	delete(s.hooks.byID, r.PathValue("id"))
-	s.mu.Unlock()
-	if !ok {
+	if !s.store.DeleteWebhook(r.PathValue("id")) {
 		writeErrorf(w, http.StatusNotFound, "webhook '%s' not found", r.PathValue("id"))
 		return
 	}
