@@ -316,7 +316,7 @@
 // team namespace "local-team". Commands run as the emulator's user whatever
 // user the request, a template's USER step or a RUN step names (HOME stays
 // /home/user; USER and LOGNAME follow the step); COPY does not chown to
-// the step's user. sudo is a stand-in (sudo_shim.go) in sandboxes with a
+// the step's user. sudo is a stand-in (sandboxos/sudo_shim.go) in sandboxes with a
 // private root: it takes sudo's options (-E, --preserve-env, -u, -i, -s,
 // -H, VAR=value...) and sets the environment sudo would for the target
 // user, then runs the command as the emulator's user, so it cannot change

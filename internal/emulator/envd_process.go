@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
+
 	"encoding/json"
 	"errors"
 	"io"
@@ -158,13 +160,13 @@ func (s *Server) processUnary(r *http.Request, sb *sandbox, method string) (any,
 }
 
 // parseSignal accepts the enum name or number; only SIGTERM and SIGKILL exist.
-func parseSignal(raw json.RawMessage) (signalKind, error) {
+func parseSignal(raw json.RawMessage) (sandboxos.Signal, error) {
 	v := strings.Trim(strings.TrimSpace(string(raw)), `"`)
 	switch trimSignalName(v) {
 	case "SIGKILL", "9":
-		return sigKill, nil
+		return sandboxos.SigKill, nil
 	case "SIGTERM", "15":
-		return sigTerm, nil
+		return sandboxos.SigTerm, nil
 	}
 	return 0, newRPCError("unimplemented", "invalid signal: %s", v)
 }

@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
+
 	"net/http"
 	"os"
 	"path"
@@ -8,30 +10,6 @@ import (
 	"sync"
 	"time"
 )
-
-// envd's filesystem.EventType names.
-const (
-	eventCreate = "EVENT_TYPE_CREATE"
-	eventWrite  = "EVENT_TYPE_WRITE"
-	eventRemove = "EVENT_TYPE_REMOVE"
-	eventRename = "EVENT_TYPE_RENAME"
-	eventChmod  = "EVENT_TYPE_CHMOD"
-)
-
-// fsChange is one event of a watched directory: the path relative to it
-// ("." for the directory itself) and the envd event type.
-type fsChange struct {
-	name string
-	op   string
-}
-
-// dirWatch watches one directory (and, recursive, every directory below it,
-// including those created later). watchDirTree starts one; the channel
-// closes after close or when the watch fails.
-type dirWatch interface {
-	changes() <-chan fsChange
-	close()
-}
 
 type fsEventJSON struct {
 	Name  string         `json:"name"`
@@ -41,10 +19,10 @@ type fsEventJSON struct {
 
 // fsEvent is the envd event for c, with the entry's info when asked for and
 // the entry still exists.
-func (sb *sandbox) fsEvent(vroot, hroot string, c fsChange, withEntry bool) fsEventJSON {
-	ev := fsEventJSON{Name: c.name, Type: c.op}
+func (sb *sandbox) fsEvent(vroot, hroot string, c sandboxos.Change, withEntry bool) fsEventJSON {
+	ev := fsEventJSON{Name: c.Name, Type: c.Op}
 	if withEntry {
-		if e, err := sb.entryInfo(path.Join(vroot, c.name), filepath.Join(hroot, filepath.FromSlash(c.name))); err == nil {
+		if e, err := sb.entryInfo(path.Join(vroot, c.Name), filepath.Join(hroot, filepath.FromSlash(c.Name))); err == nil {
 			ev.Entry = e
 		}
 	}
@@ -71,12 +49,12 @@ func (sb *sandbox) watchRoot(p string) (string, string, error) {
 }
 
 // startWatch resolves p for user and starts watching it.
-func (sb *sandbox) startWatch(p, user string, recursive bool) (vroot, hroot string, dw dirWatch, err error) {
+func (sb *sandbox) startWatch(p, user string, recursive bool) (vroot, hroot string, dw sandboxos.DirWatch, err error) {
 	v, host, err := sb.watchRoot(userPath(user, p))
 	if err != nil {
 		return "", "", nil, err
 	}
-	dw, err = watchDirTree(host, recursive)
+	dw, err = sandboxos.WatchDirTree(host, recursive)
 	if err != nil {
 		return "", "", nil, newRPCError("internal", "error adding path %s to watcher: %v", v, inSandbox(err))
 	}
@@ -95,7 +73,7 @@ func (s *Server) watchDir(w http.ResponseWriter, r *http.Request, sb *sandbox) {
 		newStreamWriter(w).end(err)
 		return
 	}
-	defer dw.close()
+	defer dw.Close()
 	withEntry := req.IncludeEntry || req.IncludeEntrySnake
 	drop, unregister := sb.addStream()
 	defer unregister()
@@ -114,7 +92,7 @@ func (s *Server) watchDir(w http.ResponseWriter, r *http.Request, sb *sandbox) {
 	defer ka.Stop()
 	for {
 		select {
-		case c, ok := <-dw.changes():
+		case c, ok := <-dw.Changes():
 			if !ok {
 				sw.end(newRPCError("internal", "watcher for %s ended", v))
 				return
@@ -142,7 +120,7 @@ func (s *Server) watchDir(w http.ResponseWriter, r *http.Request, sb *sandbox) {
 // watcher collects the events of a CreateWatcher watch until they are
 // fetched with GetWatcherEvents.
 type watcher struct {
-	dw     dirWatch
+	dw     sandboxos.DirWatch
 	mu     sync.Mutex
 	events []fsEventJSON
 }
@@ -154,7 +132,7 @@ func (sb *sandbox) createWatcher(p, user string, recursive, withEntry bool) (any
 	}
 	wt := &watcher{dw: dw}
 	go func() {
-		for c := range dw.changes() {
+		for c := range dw.Changes() {
 			ev := sb.fsEvent(v, host, c, withEntry)
 			wt.mu.Lock()
 			wt.events = append(wt.events, ev)
@@ -165,7 +143,7 @@ func (sb *sandbox) createWatcher(p, user string, recursive, withEntry bool) (any
 	sb.mu.Lock()
 	defer sb.mu.Unlock()
 	if sb.killed {
-		dw.close()
+		dw.Close()
 		return nil, newRPCError("unavailable", "sandbox is shutting down")
 	}
 	sb.watchers[id] = wt
@@ -197,7 +175,7 @@ func (sb *sandbox) removeWatcher(id string) (any, error) {
 	if wt == nil {
 		return nil, newRPCError("not_found", "watcher with id %s not found", id)
 	}
-	wt.dw.close()
+	wt.dw.Close()
 	return struct{}{}, nil
 }
 
@@ -208,6 +186,6 @@ func (sb *sandbox) closeWatchers() {
 	sb.watchers = map[string]*watcher{}
 	sb.mu.Unlock()
 	for _, wt := range watchers {
-		wt.dw.close()
+		wt.dw.Close()
 	}
 }

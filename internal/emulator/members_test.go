@@ -3,6 +3,8 @@
 package emulator
 
 import (
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
+
 	"os/exec"
 	"syscall"
 	"testing"
@@ -45,9 +47,9 @@ func TestSignalsNeverReachAGroupWhoseIDWasHandedOutAgain(t *testing.T) {
 	pt := &processTable{sb: &sandbox{srv: &Server{}}, byPID: map[uint32]*process{}, groups: map[int]uint64{}}
 
 	// The sandbox once had a group with this ID, led by a process that started earlier.
-	pt.groups[pid] = processStart(pid) - 1
-	pt.signalAll(sigKill)
-	(&process{pid: uint32(pid), start: processStart(pid) - 1}).signalGroup(sigKill)
+	pt.groups[pid] = sandboxos.ProcessStart(pid) - 1
+	pt.signalAll(sandboxos.SigKill)
+	(&process{pid: uint32(pid), start: sandboxos.ProcessStart(pid) - 1}).signalGroup(sandboxos.SigKill)
 	if exited(foreign) {
 		t.Fatal("a process that only reuses the ID of a sandbox's old group was killed")
 	}
@@ -57,8 +59,8 @@ func TestSignalsNeverReachAGroupWhoseIDWasHandedOutAgain(t *testing.T) {
 
 	// The same calls with the leader's real start time do reach it.
 	own := startForeignGroup(t)
-	pt.groups[own.Process.Pid] = processStart(own.Process.Pid)
-	pt.signalAll(sigKill)
+	pt.groups[own.Process.Pid] = sandboxos.ProcessStart(own.Process.Pid)
+	pt.signalAll(sandboxos.SigKill)
 	if !exited(own) {
 		t.Fatal("the sandbox's own group was not signalled")
 	}

@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
+
 	"fmt"
 	"os"
 	"os/exec"
@@ -142,7 +144,7 @@ func (pt *processTable) buildEnv(reqEnvs map[string]string, home string) []strin
 // kernel's is, mounts the volumes (volumeMountScript), then execs the
 // command. The sources may live under /tmp, so they are bound before /tmp
 // is; the recursive binds of home and tmp carry the volumes mounted inside
-// them. Closing fd 3 at the exec tells start the command runs (execSync).
+// them. Closing fd 3 at the exec tells start the command runs (sandboxos.ExecSync).
 func isolationWrapper(sb *sandbox) string {
 	return `mount --make-rprivate / && { mount --bind "$4" /proc/sys/kernel/random/boot_id 2>/dev/null || :; }` +
 		volumeMountScript(sb) +
@@ -171,12 +173,12 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, ter
 		return nil, nil, err
 	}
 	var cmd *exec.Cmd
-	var started *execSync // isolation: the wrapper tells when it execs the command
+	var started *sandboxos.ExecSync // isolation: the wrapper tells when it execs the command
 	if pt.sb.root != nil {
-		cmd = pt.sb.root.command(vcwd, cfg.Cmd, cfg.Args)
+		cmd = pt.sb.root.Command(vcwd, cfg.Cmd, cfg.Args)
 		cmd.Env = pt.buildEnv(cfg.Envs, virtualHome)
 		var err error
-		if started, err = newExecSync(cmd); err != nil {
+		if started, err = sandboxos.NewExecSync(cmd); err != nil {
 			return nil, nil, err
 		}
 	} else if pt.sb.srv.isolate {
@@ -185,7 +187,7 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, ter
 		cmd.Dir = "/"
 		cmd.Env = pt.buildEnv(cfg.Envs, virtualHome)
 		var err error
-		if started, err = newExecSync(cmd); err != nil {
+		if started, err = sandboxos.NewExecSync(cmd); err != nil {
 			return nil, nil, err
 		}
 	} else {
@@ -194,7 +196,7 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, ter
 		cmd.Env = pt.buildEnv(cfg.Envs, pt.sb.homeDir())
 	}
 	if pt.sb.root == nil {
-		cmd.SysProcAttr = sysProcAttr(pt.sb.srv.isolate)
+		cmd.SysProcAttr = sandboxos.SysProcAttr(pt.sb.srv.isolate)
 	}
 
 	var pio processIO
@@ -206,24 +208,24 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, ter
 	}
 	if err != nil {
 		if started != nil {
-			started.abort()
+			started.Abort()
 		}
 		return nil, nil, err
 	}
 	if err := cmd.Start(); err != nil {
 		pio.closeAll()
 		if started != nil {
-			started.abort()
+			started.Abort()
 		}
 		return nil, nil, newRPCError("internal", "error starting process: %v", err)
 	}
 	closeAll(pio.childEnds...)
 	if started != nil {
-		started.wait()
+		started.Wait()
 	}
 
 	p := &process{
-		pid: uint32(cmd.Process.Pid), start: processStart(cmd.Process.Pid), tag: tag, config: cfg, cmd: cmd,
+		pid: uint32(cmd.Process.Pid), start: sandboxos.ProcessStart(cmd.Process.Pid), tag: tag, config: cfg, cmd: cmd,
 		stdin: pio.in, hasPipe: withStdin, pty: term != nil, tty: pio.tty,
 		subs: map[*subscriber]struct{}{}, done: make(chan struct{}),
 	}
@@ -237,7 +239,7 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, ter
 	killed := pt.sb.killed
 	pt.sb.mu.Unlock()
 	if killed { // the sandbox went away while this command started
-		killGroup(cmd.Process.Pid, p.start, sigKill)
+		sandboxos.KillGroup(cmd.Process.Pid, p.start, sandboxos.SigKill)
 	}
 	pt.sb.addLog("info", "Process started", map[string]string{"logger": processLogger, "pid": fmt.Sprint(p.pid), "cmd": cfg.Cmd})
 	go p.run(pt, pio.out, pio.errOut)
@@ -301,8 +303,8 @@ func (p *process) closeStdin() {
 }
 
 // signalGroup signals the process's whole process group.
-func (p *process) signalGroup(sig signalKind) {
-	killGroup(int(p.pid), p.start, sig)
+func (p *process) signalGroup(sig sandboxos.Signal) {
+	sandboxos.KillGroup(int(p.pid), p.start, sig)
 }
 
 // prune forgets processes that ended more than exitedRetention ago. Caller holds pt.mu.
@@ -405,7 +407,7 @@ func (p *process) setDeadline(d time.Duration) {
 
 func (p *process) deadlineHit() {
 	if p.running() {
-		p.signalGroup(sigKill)
+		p.signalGroup(sandboxos.SigKill)
 	}
 }
 

@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
+
 	"bufio"
 	"bytes"
 	"encoding/base64"
@@ -145,8 +147,8 @@ func TestProcessStdinSignalsConnectAndList(t *testing.T) {
 		t.Fatalf("killed end %v", res.end)
 	}
 	eventually(t, "background child killed", func() bool {
-		for _, p := range scanProcs(false) {
-			if p.pgrp == int(group.pid) && procState(uint32(p.pid)) != "Z" {
+		for _, p := range sandboxos.ScanProcs(false) {
+			if p.PGRP == int(group.pid) && procState(uint32(p.PID)) != "Z" {
 				return false
 			}
 		}

@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
+
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -59,7 +61,7 @@ func attachTerminal(cmd *exec.Cmd, term *ptyRequest) (processIO, error) {
 		return processIO{}, newRPCError("invalid_argument", "error setting pty size to %d cols and %d rows: %v", term.Size.Cols, term.Size.Rows, err)
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
-	cmd.SysProcAttr = asTerminalSession(cmd.SysProcAttr)
+	cmd.SysProcAttr = sandboxos.AsTerminalSession(cmd.SysProcAttr)
 	return processIO{out: ptm, in: ptm, tty: ptm, childEnds: []*os.File{tty}}, nil
 }
 

@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
+
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
 
 	"crypto/hmac"
@@ -33,8 +35,8 @@ type sandbox struct {
 	srv            *Server
 	id             string
 	tmpl           *template
-	build          *templateBuild // the build the sandbox started from
-	root           *sandboxRoot   // private root filesystem; nil in the shared layout
+	build          *templateBuild  // the build the sandbox started from
+	root           *sandboxos.Root // private root filesystem; nil in the shared layout
 	templateRef    string
 	state          string
 	startedAt      time.Time
@@ -102,17 +104,17 @@ func (s *Server) newSandboxLocked(t *template, b *templateBuild, ref string, mou
 	sb.procs = newProcessTable(sb)
 	if s.rootfs != nil {
 		if err := s.mountRoot(sb, b); err != nil {
-			removeTree(sb.dir)
+			sandboxos.RemoveTree(sb.dir)
 			return nil, err
 		}
 		if err := s.mountVolumes(sb, mounts); err != nil {
-			sb.root.stop()
-			removeTree(sb.dir)
+			sb.root.Stop()
+			sandboxos.RemoveTree(sb.dir)
 			return nil, err
 		}
 		if err := sb.boot(); err != nil {
-			sb.root.stop()
-			removeTree(sb.dir)
+			sb.root.Stop()
+			sandboxos.RemoveTree(sb.dir)
 			return nil, err
 		}
 		return sb, nil
@@ -226,9 +228,9 @@ func (s *Server) pauseLocked(sb *sandbox, memory bool) {
 	sb.dropStreams()
 	if memory {
 		sb.procs.forEach((*process).freezeDeadline)
-		sb.procs.signalAll(sigStop)
+		sb.procs.signalAll(sandboxos.SigStop)
 	} else {
-		sb.procs.signalAll(sigKill)
+		sb.procs.signalAll(sandboxos.SigKill)
 	}
 }
 
@@ -241,7 +243,7 @@ func (s *Server) resumeLocked(sb *sandbox, timeout time.Duration) {
 	sb.executionID = newUUID()
 	s.recordEventLocked(sb, evResumed, nil)
 	if sb.pausedByMemory {
-		sb.procs.signalAll(sigCont)
+		sb.procs.signalAll(sandboxos.SigCont)
 		sb.procs.forEach((*process).thawDeadline)
 	} else {
 		sb.reboot()
@@ -258,8 +260,8 @@ func (sb *sandbox) destroy() {
 	sb.closeWatchers()
 	sb.procs.killAll()
 	if sb.root != nil {
-		sb.root.stop()
-		removeTree(sb.dir)
+		sb.root.Stop()
+		sandboxos.RemoveTree(sb.dir)
 		return
 	}
 	if err := os.RemoveAll(sb.dir); err != nil {

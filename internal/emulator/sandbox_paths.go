@@ -33,7 +33,7 @@ func (sb *sandbox) resolvePath(p string) (virtual, host string) {
 func (sb *sandbox) followPath(p string) (virtual, host string) {
 	virtual, host = sb.resolvePath(p)
 	if sb.root != nil {
-		host = sb.root.rootPath(virtual, true)
+		host = sb.root.Path(virtual, true)
 	}
 	return virtual, host
 }
@@ -69,7 +69,7 @@ func (sb *sandbox) hostPath(virtual string) string {
 // in the shared layout's home, tmp and root directories.
 func (sb *sandbox) storagePath(virtual string) string {
 	if sb.root != nil {
-		return sb.root.rootPath(virtual, false)
+		return sb.root.Path(virtual, false)
 	}
 	switch {
 	case virtual == virtualHome || strings.HasPrefix(virtual, virtualHome+"/"):

@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
+
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 
 	"context"
@@ -66,7 +68,7 @@ type Server struct {
 	dataDir     string
 	ownsDataDir bool
 	isolate     bool
-	rootfs      *rootfs // private root filesystems; nil = shared layout
+	rootfs      *sandboxos.Rootfs // private root filesystems; nil = shared layout
 	logf        func(format string, args ...any)
 
 	ln, envdLn       net.Listener

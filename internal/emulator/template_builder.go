@@ -294,10 +294,10 @@ func (j *buildJob) sealStep(hash string) error {
 	sb := j.sb
 	j.sb = nil
 	sb.procs.killAll()
-	sb.root.stop()
+	sb.root.Stop()
 	defer sb.destroy()
 	dir := filepath.Join(j.s.dataDir, "layers", hash[:16]+newID("", 4))
-	if err := os.Rename(sb.root.upper, dir); err != nil {
+	if err := os.Rename(sb.root.Upper, dir); err != nil {
 		return err
 	}
 	j.state.layers = append([]string{dir}, j.state.layers...)

@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
+
 	"bytes"
 	"context"
 	"fmt"
@@ -138,7 +140,7 @@ func runLogged(ctx context.Context, sb *sandbox, cmd, user string, cfg buildConf
 	for {
 		select {
 		case <-ctx.Done():
-			p.signalGroup(sigKill)
+			p.signalGroup(sandboxos.SigKill)
 			p.unsubscribe(sub) // the end event must not wait for this reader
 			<-p.done
 			return -1, fmt.Errorf("cancelled")

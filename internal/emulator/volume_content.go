@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
+
 	"errors"
 	"fmt"
 	"io"
@@ -124,8 +126,8 @@ func statVolumeEntry(host, virtual string) (volumeEntryStat, error) {
 		e.Type = "unknown"
 	}
 	e.Atime, e.Ctime = e.Mtime, e.Mtime
-	if o, ok := fileOwnerTimes(fi); ok {
-		e.UID, e.GID, e.Atime, e.Ctime = o.uid, o.gid, o.atime, o.ctime
+	if o, ok := sandboxos.FileOwnerTimes(fi); ok {
+		e.UID, e.GID, e.Atime, e.Ctime = o.UID, o.GID, o.Atime, o.Ctime
 	}
 	return e, nil
 }
