@@ -28,7 +28,7 @@ var connectHTTPStatus = map[string]int{
 	"internal": 500, "unavailable": 503, "data_loss": 500, "unauthenticated": 401,
 }
 
-type connectErrorBody struct {
+type connectErrorJSON struct {
 	Code    string `json:"code"`
 	Message string `json:"message,omitempty"`
 }
@@ -45,7 +45,7 @@ func writeConnectError(w http.ResponseWriter, err error) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(connectErrorBody{Code: re.code, Message: re.msg})
+	_ = json.NewEncoder(w).Encode(connectErrorJSON{Code: re.code, Message: re.msg})
 }
 
 // readUnary decodes a unary Connect JSON request.
@@ -163,19 +163,19 @@ func (sw *streamWriter) write(flags byte, v any) error {
 // send writes one message envelope.
 func (sw *streamWriter) send(v any) error { return sw.write(0, v) }
 
-type endStreamMessage struct {
-	Error *connectErrorBody `json:"error,omitempty"`
+type endStreamJSON struct {
+	Error *connectErrorJSON `json:"error,omitempty"`
 }
 
 // end writes the end-stream envelope, with err as the stream's error if set.
 func (sw *streamWriter) end(err error) {
-	msg := endStreamMessage{}
+	msg := endStreamJSON{}
 	if err != nil {
 		var re *rpcError
 		if !errors.As(err, &re) {
 			re = &rpcError{code: "internal", msg: err.Error()}
 		}
-		msg.Error = &connectErrorBody{Code: re.code, Message: re.msg}
+		msg.Error = &connectErrorJSON{Code: re.code, Message: re.msg}
 	}
 	_ = sw.write(flagEndStream, msg)
 	sw.mu.Lock()

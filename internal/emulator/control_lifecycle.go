@@ -6,18 +6,14 @@ import (
 	"time"
 )
 
-type timeoutRequest struct {
+type timeoutJSON struct {
 	Timeout *int32 `json:"timeout"`
 }
 
 func (s *Server) handleSetTimeout(w http.ResponseWriter, r *http.Request) {
-	id, ok := sandboxIDParam(w, r)
+	var req timeoutJSON
+	id, ok := sandboxRequest(w, r, &req, false)
 	if !ok {
-		return
-	}
-	var req timeoutRequest
-	if err := decodeBody(r, &req); err != nil {
-		validationError(w, err.Error())
 		return
 	}
 	if req.Timeout == nil {
@@ -28,12 +24,11 @@ func (s *Server) handleSetTimeout(w http.ResponseWriter, r *http.Request) {
 		validationError(w, timeoutNegative)
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sb := s.lookupLocked(w, id)
+	sb := s.lockSandbox(w, id)
 	if sb == nil {
 		return
 	}
+	defer s.mu.Unlock()
 	if sb.state != stateRunning {
 		notFoundSandbox(w, id)
 		return
@@ -50,15 +45,11 @@ func (s *Server) handleSetTimeout(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleRefresh(w http.ResponseWriter, r *http.Request) {
-	id, ok := sandboxIDParam(w, r)
-	if !ok {
-		return
-	}
 	var req struct {
 		Duration *int `json:"duration"`
 	}
-	if err := decodeBody(r, &req); err != nil && err != errEmptyBody {
-		validationError(w, err.Error())
+	id, ok := sandboxRequest(w, r, &req, true)
+	if !ok {
 		return
 	}
 	d := 15
@@ -71,12 +62,11 @@ func (s *Server) handleRefresh(w http.ResponseWriter, r *http.Request) {
 			d = *req.Duration
 		}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sb := s.lookupLocked(w, id)
+	sb := s.lockSandbox(w, id)
 	if sb == nil {
 		return
 	}
+	defer s.mu.Unlock()
 	if sb.state != stateRunning {
 		notFoundSandbox(w, id)
 		return
@@ -99,22 +89,16 @@ func (s *Server) extendLocked(sb *sandbox, d time.Duration) {
 }
 
 func (s *Server) handlePause(w http.ResponseWriter, r *http.Request) {
-	id, ok := sandboxIDParam(w, r)
-	if !ok {
-		return
-	}
 	var req struct {
 		Memory *bool `json:"memory"`
 	}
-	if err := decodeBody(r, &req); err != nil && err != errEmptyBody {
-		validationError(w, err.Error())
+	id, ok := sandboxRequest(w, r, &req, true)
+	if !ok {
 		return
 	}
 	memory := req.Memory == nil || *req.Memory
-	s.mu.Lock()
-	sb := s.lookupLocked(w, id)
+	sb := s.lockSandbox(w, id)
 	if sb == nil {
-		s.mu.Unlock()
 		return
 	}
 	if sb.state == statePaused {
@@ -131,14 +115,10 @@ func (s *Server) handlePause(w http.ResponseWriter, r *http.Request) {
 // handleConnect serves /sandboxes/{id}/connect and /v2/...: 200 when running
 // (TTL only extended), 201 when it resumed a paused sandbox.
 func (s *Server) handleConnect(w http.ResponseWriter, r *http.Request) {
-	id, ok := sandboxIDParam(w, r)
-	if !ok {
-		return
-	}
 	v2 := strings.HasPrefix(r.Pattern, "POST /v2/")
-	var req timeoutRequest
-	if err := decodeBody(r, &req); err != nil && (err != errEmptyBody || !v2) {
-		validationError(w, err.Error())
+	var req timeoutJSON
+	id, ok := sandboxRequest(w, r, &req, v2)
+	if !ok {
 		return
 	}
 	if req.Timeout == nil && !v2 {
@@ -149,10 +129,8 @@ func (s *Server) handleConnect(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.mu.Lock()
-	sb := s.lookupLocked(w, id)
+	sb := s.lockSandbox(w, id)
 	if sb == nil {
-		s.mu.Unlock()
 		return
 	}
 	if sb.state == stateRunning {
@@ -181,26 +159,20 @@ func (s *Server) handleConnect(w http.ResponseWriter, r *http.Request) {
 
 // handleResume is the deprecated POST /sandboxes/{id}/resume.
 func (s *Server) handleResume(w http.ResponseWriter, r *http.Request) {
-	id, ok := sandboxIDParam(w, r)
-	if !ok {
-		return
-	}
 	var req struct {
 		Timeout   *int32 `json:"timeout"`
 		AutoPause *bool  `json:"autoPause"`
 	}
-	if err := decodeBody(r, &req); err != nil && err != errEmptyBody {
-		validationError(w, err.Error())
+	id, ok := sandboxRequest(w, r, &req, true)
+	if !ok {
 		return
 	}
 	timeout, ok := s.timeoutField(w, req.Timeout, defaultTimeoutV1)
 	if !ok {
 		return
 	}
-	s.mu.Lock()
-	sb := s.lookupLocked(w, id)
+	sb := s.lockSandbox(w, id)
 	if sb == nil {
-		s.mu.Unlock()
 		return
 	}
 	if sb.state == stateRunning {
@@ -223,7 +195,7 @@ func (s *Server) handleResume(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, resp)
 }
 
-type networkUpdateRequest struct {
+type networkUpdateJSON struct {
 	AllowOut            []string        `json:"allowOut"`
 	DenyOut             []string        `json:"denyOut"`
 	AllowInternetAccess *bool           `json:"allow_internet_access"`
@@ -231,13 +203,9 @@ type networkUpdateRequest struct {
 }
 
 func (s *Server) handleNetwork(w http.ResponseWriter, r *http.Request) {
-	id, ok := sandboxIDParam(w, r)
+	var req networkUpdateJSON
+	id, ok := sandboxRequest(w, r, &req, false)
 	if !ok {
-		return
-	}
-	var req networkUpdateRequest
-	if err := decodeBody(r, &req); err != nil {
-		validationError(w, err.Error())
 		return
 	}
 	if req.EgressProxy != nil {
@@ -252,12 +220,11 @@ func (s *Server) handleNetwork(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sb := s.lookupLocked(w, id)
+	sb := s.lockSandbox(w, id)
 	if sb == nil {
 		return
 	}
+	defer s.mu.Unlock()
 	if sb.state != stateRunning {
 		writeErrorf(w, http.StatusConflict, "Sandbox '%s' cannot be updated while in '%s' state", id, sb.state)
 		return

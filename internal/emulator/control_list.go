@@ -85,7 +85,7 @@ func (s *Server) handleListV1(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	out := []listedSandbox{}
+	out := []listedSandboxJSON{}
 	for _, sb := range s.sortedSandboxesLocked(false) {
 		if sb.state == stateRunning && metadataMatches(sb.metadata, meta) {
 			out = append(out, s.listedLocked(sb))
@@ -228,7 +228,7 @@ func (s *Server) handleListV2(w http.ResponseWriter, r *http.Request) {
 		}
 		matched = append(matched, sb)
 	}
-	out := []listedSandbox{}
+	out := []listedSandboxJSON{}
 	for i, sb := range matched {
 		if i == limit {
 			w.Header().Set(hdrNextToken, encodeListToken(matched[i-1], asc))

@@ -14,7 +14,7 @@ const (
 	defaultTimeoutV2 = 300 * time.Second // default of the /v2 create and connect routes (SDK 2.51 omits timeout)
 )
 
-type networkRequest struct {
+type networkJSON struct {
 	AllowPublicTraffic *bool           `json:"allowPublicTraffic"`
 	AllowOut           []string        `json:"allowOut"`
 	DenyOut            []string        `json:"denyOut"`
@@ -22,7 +22,7 @@ type networkRequest struct {
 	EgressProxy        *map[string]any `json:"egressProxy"`
 }
 
-type newSandboxRequest struct {
+type newSandboxJSON struct {
 	TemplateID          *string                  `json:"templateID"`
 	Timeout             *int32                   `json:"timeout"`
 	AutoPause           *bool                    `json:"autoPause"`
@@ -30,16 +30,16 @@ type newSandboxRequest struct {
 	AutoResume          *struct{ Enabled *bool } `json:"autoResume"`
 	Secure              *bool                    `json:"secure"`
 	AllowInternetAccess *bool                    `json:"allow_internet_access"`
-	Network             *networkRequest          `json:"network"`
+	Network             *networkJSON             `json:"network"`
 	Metadata            map[string]string        `json:"metadata"`
 	EnvVars             map[string]string        `json:"envVars"`
 	VolumeMounts        []volumeMountJSON        `json:"volumeMounts"`
 	MCP                 json.RawMessage          `json:"mcp"`
-	IAM                 *iamRequest              `json:"iam"`
+	IAM                 *iamJSON                 `json:"iam"`
 }
 
-// iamRequest is SandboxIam: named workload-token definitions.
-type iamRequest struct {
+// iamJSON is SandboxIam: named workload-token definitions.
+type iamJSON struct {
 	Tokens map[string]struct {
 		Audience  *string `json:"audience"`
 		TokenType *string `json:"tokenType"`
@@ -48,7 +48,7 @@ type iamRequest struct {
 
 // checkMCPAndIAM validates the two options the emulator accepts and keeps
 // without acting on them (see the package doc).
-func checkMCPAndIAM(req *newSandboxRequest) string {
+func checkMCPAndIAM(req *newSandboxJSON) string {
 	if m := strings.TrimSpace(string(req.MCP)); m != "" && m != "null" && !strings.HasPrefix(m, "{") {
 		return `request body has an error: doesn't match schema: Error at "/mcp": value must be an object`
 	}
@@ -62,8 +62,8 @@ func checkMCPAndIAM(req *newSandboxRequest) string {
 	return ""
 }
 
-// sandboxResponse is E2B's Sandbox schema (create, connect, resume, fork).
-type sandboxResponse struct {
+// sandboxJSON is E2B's Sandbox schema (create, connect, resume, fork).
+type sandboxJSON struct {
 	TemplateID         string  `json:"templateID"`
 	SandboxID          string  `json:"sandboxID"`
 	Alias              string  `json:"alias,omitempty"`
@@ -79,8 +79,8 @@ type lifecycleJSON struct {
 	OnTimeout  string `json:"onTimeout"`
 }
 
-// sandboxDetail is E2B's SandboxDetail schema.
-type sandboxDetail struct {
+// sandboxDetailJSON is E2B's SandboxDetail schema.
+type sandboxDetailJSON struct {
 	TemplateID          string            `json:"templateID"`
 	Alias               string            `json:"alias,omitempty"`
 	SandboxID           string            `json:"sandboxID"`
@@ -101,8 +101,8 @@ type sandboxDetail struct {
 	VolumeMounts        []volumeMountJSON `json:"volumeMounts"`
 }
 
-// listedSandbox is E2B's ListedSandbox schema.
-type listedSandbox struct {
+// listedSandboxJSON is E2B's ListedSandbox schema.
+type listedSandboxJSON struct {
 	TemplateID   string            `json:"templateID"`
 	Alias        string            `json:"alias,omitempty"`
 	SandboxID    string            `json:"sandboxID"`
@@ -118,8 +118,8 @@ type listedSandbox struct {
 	VolumeMounts []volumeMountJSON `json:"volumeMounts"`
 }
 
-func (s *Server) sandboxResponseLocked(sb *sandbox) sandboxResponse {
-	resp := sandboxResponse{
+func (s *Server) sandboxResponseLocked(sb *sandbox) sandboxJSON {
+	resp := sandboxJSON{
 		TemplateID: sb.tmpl.id, SandboxID: sb.id, Alias: sb.tmpl.alias(),
 		ClientID: clientID, EnvdVersion: envdVersion,
 	}
@@ -133,8 +133,8 @@ func (s *Server) sandboxResponseLocked(sb *sandbox) sandboxResponse {
 	return resp
 }
 
-func (s *Server) sandboxDetailLocked(sb *sandbox) sandboxDetail {
-	d := sandboxDetail{
+func (s *Server) sandboxDetailLocked(sb *sandbox) sandboxDetailJSON {
+	d := sandboxDetailJSON{
 		TemplateID: sb.tmpl.id, Alias: sb.tmpl.alias(), SandboxID: sb.id, ClientID: clientID,
 		StartedAt: sb.startedAt, EndAt: sb.endAt, EnvdVersion: envdVersion,
 		AllowInternetAccess: sb.allowInternet,
@@ -153,8 +153,8 @@ func (s *Server) sandboxDetailLocked(sb *sandbox) sandboxDetail {
 	return d
 }
 
-func (s *Server) listedLocked(sb *sandbox) listedSandbox {
-	return listedSandbox{
+func (s *Server) listedLocked(sb *sandbox) listedSandboxJSON {
+	return listedSandboxJSON{
 		TemplateID: sb.tmpl.id, Alias: sb.tmpl.alias(), SandboxID: sb.id, ClientID: clientID,
 		StartedAt: sb.startedAt, EndAt: sb.endAt,
 		CPUCount: sb.tmpl.cpuCount, MemoryMB: sb.tmpl.memoryMB, DiskSizeMB: sb.tmpl.diskSizeMB,
@@ -208,7 +208,7 @@ func isIPOrCIDR(v string) bool {
 }
 
 func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
-	var req newSandboxRequest
+	var req newSandboxJSON
 	if err := decodeBody(r, &req); err != nil {
 		validationError(w, err.Error())
 		return
@@ -348,12 +348,11 @@ func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sb := s.lookupLocked(w, id)
+	sb := s.lockSandbox(w, id)
 	if sb == nil {
 		return
 	}
+	defer s.mu.Unlock()
 	writeJSON(w, http.StatusOK, s.sandboxDetailLocked(sb))
 }
 
@@ -362,10 +361,8 @@ func (s *Server) handleKill(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.mu.Lock()
-	sb := s.lookupLocked(w, id)
+	sb := s.lockSandbox(w, id)
 	if sb == nil {
-		s.mu.Unlock()
 		return
 	}
 	s.removeLocked(sb)

@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-type snapshotInfo struct {
+type snapshotInfoJSON struct {
 	SnapshotID string   `json:"snapshotID"`
 	Names      []string `json:"names"`
 }
@@ -42,15 +42,11 @@ func (s *Server) captureFiles(sb *sandbox, templateID string) (*templateBuild, e
 // handleCreateSnapshot captures a running sandbox's files as a snapshot
 // template; the same name again adds a build to the existing template.
 func (s *Server) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
-	id, ok := sandboxIDParam(w, r)
-	if !ok {
-		return
-	}
 	var req struct {
 		Name *string `json:"name"`
 	}
-	if err := decodeBody(r, &req); err != nil {
-		validationError(w, err.Error())
+	id, ok := sandboxRequest(w, r, &req, false)
+	if !ok {
 		return
 	}
 	name, tag := "", defaultTag
@@ -76,10 +72,8 @@ func (s *Server) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	s.mu.Lock()
-	sb := s.lookupLocked(w, id)
+	sb := s.lockSandbox(w, id)
 	if sb == nil {
-		s.mu.Unlock()
 		return
 	}
 	if sb.state != stateRunning {
@@ -145,7 +139,7 @@ func (s *Server) handleListSnapshots(w http.ResponseWriter, r *http.Request) {
 	if name != "" {
 		byName = s.findTemplateLocked(name)
 	}
-	var all []snapshotInfo
+	var all []snapshotInfoJSON
 	for _, t := range s.sortedTemplatesLocked() {
 		if !t.snapshot || (name != "" && t != byName) {
 			continue
@@ -162,7 +156,7 @@ func (s *Server) handleListSnapshots(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set(hdrNextToken, next)
 	}
 	if page == nil {
-		page = []snapshotInfo{}
+		page = []snapshotInfoJSON{}
 	}
 	writeJSON(w, http.StatusOK, page)
 }
@@ -197,24 +191,20 @@ func paginate[T any](all []T, offset, limit int) ([]T, string) {
 	return all[offset:end], encodeOffsetToken(end)
 }
 
-type forkResult struct {
-	Sandbox *sandboxResponse `json:"sandbox,omitempty"`
-	Error   *apiError        `json:"error,omitempty"`
+type forkResultJSON struct {
+	Sandbox *sandboxJSON  `json:"sandbox,omitempty"`
+	Error   *apiErrorJSON `json:"error,omitempty"`
 }
 
 // handleFork copies a running sandbox's files into count new sandboxes.
 // Processes are not cloned (E2B forks memory too; the emulator cannot).
 func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
-	id, ok := sandboxIDParam(w, r)
-	if !ok {
-		return
-	}
 	var req struct {
 		Timeout *int32 `json:"timeout"`
 		Count   *int32 `json:"count"`
 	}
-	if err := decodeBody(r, &req); err != nil && err != errEmptyBody {
-		validationError(w, err.Error())
+	id, ok := sandboxRequest(w, r, &req, true)
+	if !ok {
 		return
 	}
 	timeout, ok := s.timeoutField(w, req.Timeout, defaultTimeoutV1)
@@ -256,16 +246,16 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 		}
 		snap = captured
 	}
-	results := make([]forkResult, 0, count)
+	results := make([]forkResultJSON, 0, count)
 	var created []*sandbox
 	for i := 0; i < count; i++ {
 		if msg := s.sandboxLimitLocked(); msg != "" { // each fork starts or fails on its own
-			results = append(results, forkResult{Error: &apiError{Code: http.StatusTooManyRequests, Message: msg}})
+			results = append(results, forkResultJSON{Error: &apiErrorJSON{Code: http.StatusTooManyRequests, Message: msg}})
 			continue
 		}
 		sb, err := s.newSandboxLocked(src.tmpl, snap, src.templateRef, src.mounts)
 		if err != nil {
-			results = append(results, forkResult{Error: &apiError{Code: http.StatusInternalServerError, Message: "error forking sandbox: " + err.Error()}})
+			results = append(results, forkResultJSON{Error: &apiErrorJSON{Code: http.StatusInternalServerError, Message: "error forking sandbox: " + err.Error()}})
 			continue
 		}
 		now := time.Now().UTC()
@@ -282,7 +272,7 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 		s.counters.SandboxesCreated++
 		s.armTimerLocked(sb)
 		resp := s.sandboxResponseLocked(sb)
-		results = append(results, forkResult{Sandbox: &resp})
+		results = append(results, forkResultJSON{Sandbox: &resp})
 		created = append(created, sb)
 	}
 	go func() {

@@ -6,29 +6,29 @@ import (
 	"time"
 )
 
-type teamUser struct {
+type teamUserJSON struct {
 	ID    string  `json:"id"`
 	Email *string `json:"email"`
 }
 
 // templateJSON is E2B's Template schema (GET /v2/templates).
 type templateJSON struct {
-	TemplateID    string     `json:"templateID"`
-	BuildID       string     `json:"buildID"`
-	CPUCount      int32      `json:"cpuCount"`
-	MemoryMB      int32      `json:"memoryMB"`
-	DiskSizeMB    int32      `json:"diskSizeMB"`
-	Public        bool       `json:"public"`
-	Aliases       []string   `json:"aliases"`
-	Names         []string   `json:"names"`
-	CreatedAt     time.Time  `json:"createdAt"`
-	UpdatedAt     time.Time  `json:"updatedAt"`
-	CreatedBy     *teamUser  `json:"createdBy"`
-	LastSpawnedAt *time.Time `json:"lastSpawnedAt"`
-	SpawnCount    int64      `json:"spawnCount"`
-	BuildCount    int32      `json:"buildCount"`
-	EnvdVersion   string     `json:"envdVersion"`
-	BuildStatus   string     `json:"buildStatus"`
+	TemplateID    string        `json:"templateID"`
+	BuildID       string        `json:"buildID"`
+	CPUCount      int32         `json:"cpuCount"`
+	MemoryMB      int32         `json:"memoryMB"`
+	DiskSizeMB    int32         `json:"diskSizeMB"`
+	Public        bool          `json:"public"`
+	Aliases       []string      `json:"aliases"`
+	Names         []string      `json:"names"`
+	CreatedAt     time.Time     `json:"createdAt"`
+	UpdatedAt     time.Time     `json:"updatedAt"`
+	CreatedBy     *teamUserJSON `json:"createdBy"`
+	LastSpawnedAt *time.Time    `json:"lastSpawnedAt"`
+	SpawnCount    int64         `json:"spawnCount"`
+	BuildCount    int32         `json:"buildCount"`
+	EnvdVersion   string        `json:"envdVersion"`
+	BuildStatus   string        `json:"buildStatus"`
 }
 
 type templateBuildJSON struct {

@@ -101,7 +101,7 @@ func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, sb *sandbo
 	_ = zw.Close()
 }
 
-type uploadedEntry struct {
+type uploadedEntryJSON struct {
 	Path     string            `json:"path"`
 	Name     string            `json:"name"`
 	Type     string            `json:"type"`
@@ -165,7 +165,7 @@ func (s *Server) uploadFiles(w http.ResponseWriter, r *http.Request, sb *sandbox
 	}
 	user := requestUser(r)
 	target := r.URL.Query().Get("path")
-	var entries []uploadedEntry
+	var entries []uploadedEntryJSON
 	switch ct {
 	case "application/octet-stream":
 		if target == "" {
@@ -225,30 +225,30 @@ func (s *Server) uploadFiles(w http.ResponseWriter, r *http.Request, sb *sandbox
 
 // writeFile streams r into the sandbox path like envd: parent directories
 // and the file belong to user, and the file's metadata becomes meta.
-func (sb *sandbox) writeFile(p string, r io.Reader, meta map[string]string, user string) (uploadedEntry, int, error) {
+func (sb *sandbox) writeFile(p string, r io.Reader, meta map[string]string, user string) (uploadedEntryJSON, int, error) {
 	v, host := sb.followPath(p)
 	if st, err := os.Stat(host); err == nil && st.IsDir() {
-		return uploadedEntry{}, http.StatusBadRequest, fmt.Errorf("path '%s' is a directory", v)
+		return uploadedEntryJSON{}, http.StatusBadRequest, fmt.Errorf("path '%s' is a directory", v)
 	}
 	if err := hostfs.EnsureDirs(filepath.Dir(host), user); err != nil {
-		return uploadedEntry{}, http.StatusInternalServerError, fmt.Errorf("error creating parent directories of '%s': %v", v, err)
+		return uploadedEntryJSON{}, http.StatusInternalServerError, fmt.Errorf("error creating parent directories of '%s': %v", v, err)
 	}
 	f, err := os.OpenFile(host, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
 	if err != nil {
-		return uploadedEntry{}, http.StatusInternalServerError, fmt.Errorf("error opening file '%s': %v", v, err)
+		return uploadedEntryJSON{}, http.StatusInternalServerError, fmt.Errorf("error opening file '%s': %v", v, err)
 	}
 	if _, err := io.Copy(f, r); err != nil {
 		_ = f.Close()
-		return uploadedEntry{}, http.StatusBadRequest, fmt.Errorf("error writing file '%s': %v", v, err)
+		return uploadedEntryJSON{}, http.StatusBadRequest, fmt.Errorf("error writing file '%s': %v", v, err)
 	}
 	if err := f.Close(); err != nil {
-		return uploadedEntry{}, http.StatusInternalServerError, fmt.Errorf("error closing file '%s': %v", v, err)
+		return uploadedEntryJSON{}, http.StatusInternalServerError, fmt.Errorf("error closing file '%s': %v", v, err)
 	}
 	if err := sb.persistUpload(host, meta, user); err != nil {
-		return uploadedEntry{}, http.StatusInternalServerError, fmt.Errorf("error writing file metadata of '%s': %v", v, err)
+		return uploadedEntryJSON{}, http.StatusInternalServerError, fmt.Errorf("error writing file metadata of '%s': %v", v, err)
 	}
 	// The answer reports what the file now carries, as envd reads it back.
-	return uploadedEntry{Path: v, Name: path.Base(v), Type: "file", Metadata: hostfs.ReadMetadata(host)}, 0, nil
+	return uploadedEntryJSON{Path: v, Name: path.Base(v), Type: "file", Metadata: hostfs.ReadMetadata(host)}, 0, nil
 }
 
 // persistUpload records owner and metadata of an uploaded file. A file
@@ -318,7 +318,7 @@ func (s *Server) composeFiles(w http.ResponseWriter, r *http.Request, sb *sandbo
 		writeErrorf(w, http.StatusInternalServerError, "error writing '%s': %v", dv, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, uploadedEntry{Path: dv, Name: path.Base(dv), Type: "file"})
+	writeJSON(w, http.StatusOK, uploadedEntryJSON{Path: dv, Name: path.Base(dv), Type: "file"})
 }
 
 // writeHostFile writes r to tmp, then renames it to dst (parents created).

@@ -143,7 +143,7 @@ func (s *Server) serveFilesystemRPC(w http.ResponseWriter, r *http.Request, sb *
 	writeUnary(w, resp)
 }
 
-type entryResponse struct {
+type entryResponseJSON struct {
 	Entry *entryInfoJSON `json:"entry"`
 }
 
@@ -178,7 +178,7 @@ func (sb *sandbox) fsStat(p string) (any, error) {
 	if err != nil {
 		return nil, fsError(v, err)
 	}
-	return entryResponse{Entry: e}, nil
+	return entryResponseJSON{Entry: e}, nil
 }
 
 func (sb *sandbox) fsMakeDir(p, user string) (any, error) {
@@ -196,7 +196,7 @@ func (sb *sandbox) fsMakeDir(p, user string) (any, error) {
 	if err != nil {
 		return nil, fsError(v, err)
 	}
-	return entryResponse{Entry: e}, nil
+	return entryResponseJSON{Entry: e}, nil
 }
 
 func (sb *sandbox) fsMove(src, dst, user string) (any, error) {
@@ -215,7 +215,7 @@ func (sb *sandbox) fsMove(src, dst, user string) (any, error) {
 	if err != nil {
 		return nil, fsError(vd, err)
 	}
-	return entryResponse{Entry: e}, nil
+	return entryResponseJSON{Entry: e}, nil
 }
 
 func (sb *sandbox) fsListDir(p string, depth uint32) (any, error) {

@@ -14,12 +14,12 @@ import (
 
 // Proto-JSON shapes of process.proto (defaults omitted like protojson).
 
-type processSelector struct {
+type processSelectorJSON struct {
 	PID *flexUint32 `json:"pid,omitempty"`
 	Tag *string     `json:"tag,omitempty"`
 }
 
-type startRequest struct {
+type processStartJSON struct {
 	Process processConfig   `json:"process"`
 	Pty     json.RawMessage `json:"pty,omitempty"`
 	Tag     *string         `json:"tag,omitempty"`
@@ -50,11 +50,11 @@ type processEventJSON struct {
 	Keepalive *struct{}       `json:"keepalive,omitempty"`
 }
 
-type processResponse struct {
+type processResponseJSON struct {
 	Event processEventJSON `json:"event"`
 }
 
-type processInput struct {
+type processInputJSON struct {
 	Stdin []byte `json:"stdin,omitempty"`
 	Pty   []byte `json:"pty,omitempty"`
 }
@@ -105,10 +105,10 @@ func (s *Server) processUnary(r *http.Request, sb *sandbox, method string) (any,
 		return map[string]any{"processes": out}, nil
 	}
 	var req struct {
-		Process processSelector `json:"process"`
-		Input   processInput    `json:"input"`
-		Signal  json.RawMessage `json:"signal"`
-		Pty     json.RawMessage `json:"pty"`
+		Process processSelectorJSON `json:"process"`
+		Input   processInputJSON    `json:"input"`
+		Signal  json.RawMessage     `json:"signal"`
+		Pty     json.RawMessage     `json:"pty"`
 	}
 	if err := readUnary(r, &req); err != nil {
 		return nil, err
@@ -172,7 +172,7 @@ func parseSignal(raw json.RawMessage) (sandboxos.Signal, error) {
 }
 
 // findProcess resolves a ProcessSelector.
-func (sb *sandbox) findProcess(sel processSelector) (*process, error) {
+func (sb *sandbox) findProcess(sel processSelectorJSON) (*process, error) {
 	var pid *uint32
 	if sel.PID != nil {
 		v := uint32(*sel.PID)
@@ -204,7 +204,7 @@ func streamOptions(r *http.Request) (deadline, keepalive time.Duration) {
 }
 
 func (s *Server) processStart(w http.ResponseWriter, r *http.Request, sb *sandbox) {
-	var req startRequest
+	var req processStartJSON
 	if err := readStreamRequest(r, &req); err != nil {
 		newStreamWriter(w).end(err)
 		return
@@ -233,7 +233,7 @@ func (s *Server) processStart(w http.ResponseWriter, r *http.Request, sb *sandbo
 
 func (s *Server) processConnect(w http.ResponseWriter, r *http.Request, sb *sandbox) {
 	var req struct {
-		Process processSelector `json:"process"`
+		Process processSelectorJSON `json:"process"`
 	}
 	if err := readStreamRequest(r, &req); err != nil {
 		newStreamWriter(w).end(err)
@@ -247,7 +247,7 @@ func (s *Server) processConnect(w http.ResponseWriter, r *http.Request, sb *sand
 	sub, ended := p.subscribe()
 	if ended != nil {
 		sw := newStreamWriter(w)
-		_ = sw.send(processResponse{Event: processEventJSON{Start: &startEventJSON{PID: p.pid}}})
+		_ = sw.send(processResponseJSON{Event: processEventJSON{Start: &startEventJSON{PID: p.pid}}})
 		_ = sw.send(endResponse(*ended))
 		sw.end(nil)
 		return
@@ -256,8 +256,8 @@ func (s *Server) processConnect(w http.ResponseWriter, r *http.Request, sb *sand
 	s.pumpProcess(w, r, sb, p, sub, deadline, keepalive)
 }
 
-func endResponse(e endInfo) processResponse {
-	return processResponse{Event: processEventJSON{End: &endEventJSON{ExitCode: e.ExitCode, Exited: e.Exited, Status: e.Status, Error: e.Error}}}
+func endResponse(e endInfo) processResponseJSON {
+	return processResponseJSON{Event: processEventJSON{End: &endEventJSON{ExitCode: e.ExitCode, Exited: e.Exited, Status: e.Status, Error: e.Error}}}
 }
 
 // pumpProcess streams a process's events until it ends, the deadline passes,
@@ -268,7 +268,7 @@ func (s *Server) pumpProcess(w http.ResponseWriter, r *http.Request, sb *sandbox
 	drop, unregister := sb.addStream()
 	defer unregister()
 	sw := newStreamWriter(w)
-	if err := sw.send(processResponse{Event: processEventJSON{Start: &startEventJSON{PID: p.pid}}}); err != nil {
+	if err := sw.send(processResponseJSON{Event: processEventJSON{Start: &startEventJSON{PID: p.pid}}}); err != nil {
 		return
 	}
 	var deadlineC <-chan time.Time
@@ -282,7 +282,7 @@ func (s *Server) pumpProcess(w http.ResponseWriter, r *http.Request, sb *sandbox
 	for {
 		select {
 		case ev := <-sub.ch:
-			var msg processResponse
+			var msg processResponseJSON
 			switch ev.kind {
 			case evEnd:
 				if err := sw.send(endResponse(ev.end)); err == nil {
@@ -303,7 +303,7 @@ func (s *Server) pumpProcess(w http.ResponseWriter, r *http.Request, sb *sandbox
 			}
 			ka.Reset(keepalive)
 		case <-ka.C:
-			if err := sw.send(processResponse{Event: processEventJSON{Keepalive: &struct{}{}}}); err != nil {
+			if err := sw.send(processResponseJSON{Event: processEventJSON{Keepalive: &struct{}{}}}); err != nil {
 				return
 			}
 			ka.Reset(keepalive)
@@ -336,10 +336,10 @@ func (s *Server) processStreamInput(w http.ResponseWriter, r *http.Request, sb *
 		}
 		var msg struct {
 			Start *struct {
-				Process processSelector `json:"process"`
+				Process processSelectorJSON `json:"process"`
 			} `json:"start"`
 			Data *struct {
-				Input processInput `json:"input"`
+				Input processInputJSON `json:"input"`
 			} `json:"data"`
 		}
 		if err := json.Unmarshal(payload, &msg); err != nil {

@@ -29,7 +29,7 @@ func (sb *sandbox) fsEvent(vroot, hroot string, c sandboxos.Change, withEntry bo
 	return ev
 }
 
-type watchRequest struct {
+type watchJSON struct {
 	Path              string `json:"path"`
 	Recursive         bool   `json:"recursive"`
 	IncludeEntry      bool   `json:"includeEntry"`
@@ -63,7 +63,7 @@ func (sb *sandbox) startWatch(p, user string, recursive bool) (vroot, hroot stri
 
 // watchDir serves the WatchDir stream.
 func (s *Server) watchDir(w http.ResponseWriter, r *http.Request, sb *sandbox) {
-	var req watchRequest
+	var req watchJSON
 	if err := readStreamRequest(r, &req); err != nil {
 		newStreamWriter(w).end(err)
 		return

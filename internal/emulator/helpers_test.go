@@ -113,11 +113,11 @@ func (c *testClient) create(body map[string]any) createdSandbox {
 	return decode[createdSandbox](c.t, data)
 }
 
-func (c *testClient) detail(id string) sandboxDetail {
+func (c *testClient) detail(id string) sandboxDetailJSON {
 	c.t.Helper()
 	st, data, _ := c.api("GET", "/sandboxes/"+id, nil)
 	wantStatus(c.t, "get sandbox", st, data, http.StatusOK)
-	return decode[sandboxDetail](c.t, data)
+	return decode[sandboxDetailJSON](c.t, data)
 }
 
 // envdHeaders addresses a sandbox through the shared listener.

@@ -71,14 +71,14 @@ func (s *Server) recoverPanic(w http.ResponseWriter, r *http.Request) {
 	writeError(w, http.StatusInternalServerError, "internal emulator error")
 }
 
-// apiError is E2B's control-plane error body.
-type apiError struct {
+// apiErrorJSON is E2B's control-plane error body.
+type apiErrorJSON struct {
 	Code    int    `json:"code"`
 	Message string `json:"message"`
 }
 
 func writeError(w http.ResponseWriter, status int, msg string) {
-	writeJSON(w, status, apiError{Code: status, Message: msg})
+	writeJSON(w, status, apiErrorJSON{Code: status, Message: msg})
 }
 
 func writeErrorf(w http.ResponseWriter, status int, format string, args ...any) {

@@ -154,7 +154,7 @@ func isolationWrapper(sb *sandbox) string {
 // start runs cfg like envd does and returns once the process exists, with a
 // subscriber attached before any output is read. With term it runs on a
 // pseudo-terminal of that size.
-func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, term *ptyRequest) (*process, *subscriber, error) {
+func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, term *ptyJSON) (*process, *subscriber, error) {
 	if cfg.Cmd == "" {
 		return nil, nil, newRPCError("invalid_argument", "process cmd is empty")
 	}

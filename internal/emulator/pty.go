@@ -10,8 +10,8 @@ import (
 	"github.com/creack/pty"
 )
 
-// ptyRequest is process.PTY: the terminal size of a Start or Update.
-type ptyRequest struct {
+// ptyJSON is process.PTY: the terminal size of a Start or Update.
+type ptyJSON struct {
 	Size struct {
 		Cols flexUint32 `json:"cols"`
 		Rows flexUint32 `json:"rows"`
@@ -19,18 +19,18 @@ type ptyRequest struct {
 }
 
 // parsePty reads the pty field of a request; nil when there is none.
-func parsePty(raw json.RawMessage) (*ptyRequest, error) {
+func parsePty(raw json.RawMessage) (*ptyJSON, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
-	var p ptyRequest
+	var p ptyJSON
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return nil, newRPCError("invalid_argument", "invalid pty: %v", err)
 	}
 	return &p, nil
 }
 
-func (p *ptyRequest) winsize() *pty.Winsize {
+func (p *ptyJSON) winsize() *pty.Winsize {
 	return &pty.Winsize{Cols: uint16(p.Size.Cols), Rows: uint16(p.Size.Rows)}
 }
 
@@ -51,7 +51,7 @@ func (pio processIO) closeAll() {
 // stdin, stdout and stderr, in a new session where it is the controlling
 // terminal, as envd does: the command sees a terminal, and a resize reaches
 // it as SIGWINCH.
-func attachTerminal(cmd *exec.Cmd, term *ptyRequest) (processIO, error) {
+func attachTerminal(cmd *exec.Cmd, term *ptyJSON) (processIO, error) {
 	ptm, tty, err := pty.Open()
 	if err != nil {
 		return processIO{}, newRPCError("internal", "error opening pty: %v", err)
@@ -94,7 +94,7 @@ func attachPipes(cmd *exec.Cmd, withStdin bool) (processIO, error) {
 }
 
 // resize sets the terminal size of a pty process.
-func (p *process) resize(term *ptyRequest) error {
+func (p *process) resize(term *ptyJSON) error {
 	if p.tty == nil {
 		return newRPCError("failed_precondition", "tty not assigned to process %d", p.pid)
 	}

@@ -53,7 +53,7 @@ type sandbox struct {
 	mounts         []volumeMount // longest path first; fixed at create
 	executionID    string        // new at create and at every resume
 	mcp            json.RawMessage
-	iam            *iamRequest
+	iam            *iamJSON
 	dir            string
 	timer          *time.Timer
 	timerGen       int

@@ -70,14 +70,14 @@ func checkSecretValue(v *string) string {
 	return ""
 }
 
-type secretRequest struct {
+type secretRequestJSON struct {
 	Name     *string           `json:"name"`
 	Value    *string           `json:"value"`
 	Metadata map[string]string `json:"metadata"`
 }
 
 func (s *Server) handleCreateSecret(w http.ResponseWriter, r *http.Request) {
-	var req secretRequest
+	var req secretRequestJSON
 	if err := decodeBody(r, &req); err != nil {
 		validationError(w, err.Error())
 		return
@@ -149,7 +149,7 @@ func (s *Server) handleGetSecret(w http.ResponseWriter, r *http.Request) {
 
 // handleUpdateSecret appends a version; metadata is replaced when given.
 func (s *Server) handleUpdateSecret(w http.ResponseWriter, r *http.Request) {
-	var req secretRequest
+	var req secretRequestJSON
 	if err := decodeBody(r, &req); err != nil {
 		validationError(w, err.Error())
 		return

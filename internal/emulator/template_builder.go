@@ -25,7 +25,7 @@ type buildJob struct {
 	s      *Server
 	t      *template
 	b      *templateBuild
-	req    buildStartRequest
+	req    buildStartJSON
 	ctx    context.Context
 	cancel context.CancelFunc
 	sb     *sandbox // the build sandbox, nil until the first step runs
@@ -63,7 +63,7 @@ func failStep(step, format string, args ...any) error {
 
 // newBuildJobLocked marks b building and cancels an older build of t that
 // is still running. Caller holds s.mu.
-func (s *Server) newBuildJobLocked(t *template, b *templateBuild, req buildStartRequest) *buildJob {
+func (s *Server) newBuildJobLocked(t *template, b *templateBuild, req buildStartJSON) *buildJob {
 	for _, other := range t.builds {
 		if other != b && other.cancel != nil {
 			other.cancel()
@@ -88,7 +88,7 @@ func hashKeys(keys ...string) string {
 
 // log appends a build log entry; step is "" for build-wide lines.
 func (j *buildJob) log(level, step, msg string) {
-	e := buildLogEntry{Timestamp: time.Now().UTC(), Message: msg, Level: level}
+	e := buildLogEntryJSON{Timestamp: time.Now().UTC(), Message: msg, Level: level}
 	if step != "" {
 		e.Step = &step
 	}
@@ -127,19 +127,19 @@ func (j *buildJob) run() {
 		if layer != "" {
 			_ = os.RemoveAll(layer)
 		}
-		reason := &buildReason{Message: err.Error()}
+		reason := &buildReasonJSON{Message: err.Error()}
 		var bf *buildFailure
 		if errors.As(err, &bf) && bf.step != "" {
 			reason.Step = &bf.step
 		}
 		j.b.status, j.b.reason = buildError, reason
-		j.b.logs = append(j.b.logs, buildLogEntry{Timestamp: now, Level: "error", Message: "Build failed: " + err.Error(), Step: reason.Step})
+		j.b.logs = append(j.b.logs, buildLogEntryJSON{Timestamp: now, Level: "error", Message: "Build failed: " + err.Error(), Step: reason.Step})
 		return
 	}
 	j.b.filesDir, j.b.config, j.b.status = layer, j.state.config, buildReady
 	j.b.layers, j.b.base = j.state.layers, j.state.base
 	j.t.updatedAt = now
-	j.b.logs = append(j.b.logs, buildLogEntry{Timestamp: now, Level: "info",
+	j.b.logs = append(j.b.logs, buildLogEntryJSON{Timestamp: now, Level: "info",
 		Message: fmt.Sprintf("Build finished, took %s", time.Since(start).Round(time.Millisecond))})
 }
 

@@ -49,7 +49,7 @@ func (s *Server) uploadURL(hash string) string {
 	return s.APIURL() + uploadPrefix + hash + "?" + q.Encode()
 }
 
-type fileUploadLink struct {
+type fileUploadLinkJSON struct {
 	Present bool    `json:"present"`
 	URL     *string `json:"url,omitempty"`
 }
@@ -70,11 +70,11 @@ func (s *Server) handleFilesLink(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.hasFilesArchive(hash) {
-		writeJSON(w, http.StatusCreated, fileUploadLink{Present: true})
+		writeJSON(w, http.StatusCreated, fileUploadLinkJSON{Present: true})
 		return
 	}
 	u := s.uploadURL(hash)
-	writeJSON(w, http.StatusCreated, fileUploadLink{Present: false, URL: &u})
+	writeJSON(w, http.StatusCreated, fileUploadLinkJSON{Present: false, URL: &u})
 }
 
 // serveUpload stores an archive PUT to a signed upload URL (no API key, as

@@ -14,7 +14,7 @@ import (
 
 // runStep executes one build step in the build sandbox and returns the
 // config the next step starts from.
-func (j *buildJob) runStep(step, typ string, st templateStep) (buildConfig, error) {
+func (j *buildJob) runStep(step, typ string, st templateStepJSON) (buildConfig, error) {
 	cfg := j.state.config.clone()
 	args := st.Args
 	switch typ {

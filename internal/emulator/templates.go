@@ -55,8 +55,8 @@ type templateBuild struct {
 	fromImage  string // image name the build started from, if any
 	// sourceSandbox is the sandbox a snapshot build was taken from.
 	sourceSandbox string
-	logs          []buildLogEntry
-	reason        *buildReason
+	logs          []buildLogEntryJSON
+	reason        *buildReasonJSON
 	cancel        func() // stops the build while it runs
 }
 

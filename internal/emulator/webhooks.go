@@ -198,7 +198,7 @@ func (s *Server) post(target string, d delivery, secret string) error {
 
 // ---------------------------------------------------------------- API
 
-type webhookRequest struct {
+type webhookRequestJSON struct {
 	Name            *string   `json:"name"`
 	URL             *string   `json:"url"`
 	Enabled         *bool     `json:"enabled"`
@@ -208,7 +208,7 @@ type webhookRequest struct {
 
 // validate checks the fields present; create needs url, events and
 // signatureSecret.
-func (req webhookRequest) validate(create bool) string {
+func (req webhookRequestJSON) validate(create bool) string {
 	if create && (req.URL == nil || req.Events == nil || req.SignatureSecret == nil) {
 		return "url, events and signatureSecret are required"
 	}
@@ -234,13 +234,13 @@ func (req webhookRequest) validate(create bool) string {
 	return ""
 }
 
-func (req webhookRequest) change() state.WebhookChange {
+func (req webhookRequestJSON) change() state.WebhookChange {
 	return state.WebhookChange{Name: req.Name, URL: req.URL, Secret: req.SignatureSecret,
 		Enabled: req.Enabled, Events: req.Events}
 }
 
 func (s *Server) handleCreateWebhook(w http.ResponseWriter, r *http.Request) {
-	var req webhookRequest
+	var req webhookRequestJSON
 	if err := decodeBody(r, &req); err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
@@ -272,7 +272,7 @@ func (s *Server) handleGetWebhook(w http.ResponseWriter, r *http.Request) {
 
 // handleUpdateWebhook replaces the fields the body names.
 func (s *Server) handleUpdateWebhook(w http.ResponseWriter, r *http.Request) {
-	var req webhookRequest
+	var req webhookRequestJSON
 	if err := decodeBody(r, &req); err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
