@@ -84,9 +84,8 @@ type Server struct {
 	templates        map[string]*template
 	stepCache        map[string]cachedLayer // build step hash -> its result
 	buildsRunning    sync.WaitGroup
-	volumes          map[string]*volume
 	egress           *egressProxy
-	store            *state.Store // secrets, events, webhooks, team samples
+	store            *state.Store // secrets, events, webhooks, team samples, volumes
 	hooks            hookState
 	faults           faultState
 	limits           limitState
@@ -120,7 +119,6 @@ func Start(opts Options) (*Server, error) {
 		opts:        opts,
 		sandboxes:   map[string]*sandbox{},
 		templates:   map[string]*template{},
-		volumes:     map[string]*volume{},
 		store:       state.New(),
 		stepCache:   map[string]cachedLayer{},
 		logf:        opts.Logf,

@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 
 	"errors"
@@ -58,7 +60,7 @@ func volumeError(w http.ResponseWriter, status int, format string, args ...any) 
 
 // volumeTarget is the authorised volume and the host path of ?path=.
 type volumeTarget struct {
-	vol     *volume
+	vol     state.Volume
 	root    string // the volume's content directory
 	virtual string // clean, absolute inside the volume
 	host    string
@@ -72,10 +74,8 @@ func (s *Server) volumeHandler(h func(http.ResponseWriter, *http.Request, volume
 			volumeError(w, http.StatusUnauthorized, "authorization header is missing")
 			return
 		}
-		s.mu.Lock()
-		v := s.volumes[r.PathValue("id")]
-		s.mu.Unlock()
-		if v == nil {
+		v, ok := s.store.Volume(r.PathValue("id"))
+		if !ok {
 			volumeError(w, http.StatusNotFound, "volume '%s' not found", r.PathValue("id"))
 			return
 		}
