@@ -1,10 +1,10 @@
 package emulator
 
 import (
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
-
 	"os"
 	"path/filepath"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
 )
 
 // A sandbox boots when it is created and again when a filesystem-only pause
@@ -51,7 +51,7 @@ func (sb *sandbox) reboot() {
 	sb.procs.forgetAll()
 	sb.closeWatchers()
 	if err := sb.boot(); err != nil {
-		sb.srv.logf("emulator: sandbox %s: boot: %v", sb.id, err)
+		sb.host.logf("emulator: sandbox %s: boot: %v", sb.id, err)
 	}
 }
 

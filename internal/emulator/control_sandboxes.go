@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
 const (
@@ -36,14 +38,6 @@ type newSandboxJSON struct {
 	VolumeMounts        []volumeMountJSON        `json:"volumeMounts"`
 	MCP                 json.RawMessage          `json:"mcp"`
 	IAM                 *iamJSON                 `json:"iam"`
-}
-
-// iamJSON is SandboxIam: named workload-token definitions.
-type iamJSON struct {
-	Tokens map[string]struct {
-		Audience  *string `json:"audience"`
-		TokenType *string `json:"tokenType"`
-	} `json:"tokens"`
 }
 
 // checkMCPAndIAM validates the two options the emulator accepts and keeps
@@ -185,20 +179,6 @@ func validateNetwork(allowOut, denyOut []string) string {
 	return ""
 }
 
-// checkEnvVars refuses what no process environment can hold: a NUL byte
-// anywhere, an empty name or a name with "=".
-func checkEnvVars(envs map[string]string) string {
-	for k, v := range envs {
-		switch {
-		case strings.ContainsRune(k, 0) || strings.ContainsRune(v, 0):
-			return fmt.Sprintf("envVars: %q or its value contains a NUL byte", k)
-		case k == "" || strings.ContainsRune(k, '='):
-			return fmt.Sprintf("envVars: %q is not a variable name", k)
-		}
-	}
-	return ""
-}
-
 func isIPOrCIDR(v string) bool {
 	if net.ParseIP(v) != nil {
 		return true
@@ -229,7 +209,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "Timeout must be greater than 0")
 		return
 	}
-	if msg := checkEnvVars(req.EnvVars); msg != "" {
+	if msg := sandboxos.CheckEnv(req.EnvVars); msg != "" {
 		writeError(w, http.StatusBadRequest, msg)
 		return
 	}

@@ -1,8 +1,6 @@
 package emulator
 
 import (
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
-
 	"encoding/base64"
 	"net/http"
 	"os"
@@ -11,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
 )
 
 type snapshotInfoJSON struct {

@@ -139,14 +139,6 @@ func resourceLimitError(cpu, memoryMB *int32) string {
 	return ""
 }
 
-// templateStepJSON is E2B's TemplateStep.
-type templateStepJSON struct {
-	Type      string   `json:"type"`
-	Args      []string `json:"args"`
-	FilesHash *string  `json:"filesHash"`
-	Force     bool     `json:"force"`
-}
-
 // buildStartJSON is E2B's TemplateBuildStartV2.
 type buildStartJSON struct {
 	FromImage         *string            `json:"fromImage"`
@@ -229,19 +221,6 @@ func registryError(reg map[string]any) string {
 		}
 	}
 	return ""
-}
-
-type buildLogEntryJSON struct {
-	Timestamp time.Time `json:"timestamp"`
-	Message   string    `json:"message"`
-	Level     string    `json:"level"`
-	Step      *string   `json:"step,omitempty"`
-}
-
-type buildReasonJSON struct {
-	Message    string              `json:"message"`
-	Step       *string             `json:"step,omitempty"`
-	LogEntries []buildLogEntryJSON `json:"logEntries"`
 }
 
 type templateBuildInfoJSON struct {

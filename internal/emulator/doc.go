@@ -10,6 +10,29 @@
 // see its processes and network. Isolation below keeps sandboxes from
 // disturbing the host and each other by accident, nothing more.
 //
+// # Layout
+//
+// Dependencies run one way, downwards; no package below holds a pointer to
+// the Server or imports anything above it:
+//
+//	emulator     Start, Options, Server; the control plane (control_*.go),
+//	   |         envd (envd_*.go), template builds (template_*.go), the
+//	   |         sandbox runtime (sandbox*.go, process*.go), admin, faults,
+//	   |         limits; the records of sandboxes and templates under s.mu
+//	   v
+//	state        secrets, lifecycle events, webhooks, team samples, volumes:
+//	   |         one lock of its own, operations that return copies
+//	   v
+//	sandboxos    private roots, host processes and signals, watches, sudo
+//	   |
+//	   v
+//	hostfs       copying trees, extended attributes, file metadata and owners
+//
+//	connectrpc   Connect framing and errors for envd's RPCs (a leaf)
+//
+// The server takes s.mu before it calls the store, never the reverse.
+// Wire shapes (request and answer bodies) are named xJSON.
+//
 // # Filesystem layout
 //
 // With Isolation "auto" (or "userns") on Linux, every sandbox has its own

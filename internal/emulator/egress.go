@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
 // The egress proxy stands in for E2B's egress: sandbox processes get it as
@@ -19,7 +21,7 @@ import (
 var secretMarker = regexp.MustCompile(`\$\{e2b\.secrets\.([^{}\s]+)\}`)
 
 type egressProxy struct {
-	srv       *Server
+	secrets   *state.Store
 	ln        net.Listener
 	http      *http.Server
 	transport *http.Transport
@@ -30,7 +32,7 @@ func (s *Server) startEgressProxy() error {
 	if err != nil {
 		return err
 	}
-	p := &egressProxy{srv: s, ln: ln, transport: &http.Transport{
+	p := &egressProxy{secrets: s.store, ln: ln, transport: &http.Transport{
 		Proxy: nil, DialContext: (&net.Dialer{Timeout: 30 * time.Second}).DialContext,
 		MaxIdleConns: 16, IdleConnTimeout: 30 * time.Second,
 	}}
@@ -42,6 +44,13 @@ func (s *Server) startEgressProxy() error {
 
 // URL is what sandbox processes get as their proxy.
 func (p *egressProxy) URL() string { return "http://" + p.ln.Addr().String() }
+
+// stopEgress closes the egress proxy, if it runs.
+func (s *Server) stopEgress() {
+	if s.egress != nil {
+		s.egress.close()
+	}
+}
 
 // close stops accepting; open CONNECT tunnels end with their peers.
 func (p *egressProxy) close() {
@@ -96,7 +105,7 @@ func (p *egressProxy) substitute(v string) (string, string) {
 	missing := ""
 	out := secretMarker.ReplaceAllStringFunc(v, func(m string) string {
 		name := secretMarker.FindStringSubmatch(m)[1]
-		val, ok := p.srv.secretValue(name)
+		val, ok := p.secrets.SecretValue(strings.ToLower(name))
 		if !ok && missing == "" {
 			missing = name
 		}

@@ -1,8 +1,6 @@
 package emulator
 
 import (
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
-
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -14,6 +12,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
 )
 
 func (s *Server) serveFiles(w http.ResponseWriter, r *http.Request, sb *sandbox) {
@@ -260,7 +260,7 @@ func (sb *sandbox) persistUpload(host string, meta map[string]string, user strin
 		case !hostfs.XattrUnsupported(err):
 			return err
 		case len(meta) > 0 || user != defaultUser:
-			sb.srv.logf("emulator: %s: the file system has no extended attributes; owner and metadata not kept", host)
+			sb.host.logf("emulator: %s: the file system has no extended attributes; owner and metadata not kept", host)
 			return nil
 		}
 	}

@@ -1,8 +1,6 @@
 package emulator
 
 import (
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
-
 	"errors"
 	"io/fs"
 	"net/http"
@@ -12,6 +10,9 @@ import (
 	"sort"
 	"strconv"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/connectrpc"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
 )
 
 // entryInfoJSON is filesystem.EntryInfo in proto-JSON (defaults omitted).
@@ -89,21 +90,21 @@ func (s *Server) serveFilesystemRPC(w http.ResponseWriter, r *http.Request, sb *
 		return
 	case "Stat", "MakeDir", "Move", "ListDir", "Remove", "CreateWatcher", "GetWatcherEvents", "RemoveWatcher":
 	default:
-		writeConnectError(w, newRPCError("unimplemented", "filesystem.Filesystem/%s is not implemented", method))
+		connectrpc.WriteError(w, connectrpc.Errorf("unimplemented", "filesystem.Filesystem/%s is not implemented", method))
 		return
 	}
 	var req struct {
-		Path           string     `json:"path"`
-		Source         string     `json:"source"`
-		Destination    string     `json:"destination"`
-		Depth          flexUint32 `json:"depth"`
-		Recursive      bool       `json:"recursive"`
-		IncludeEntry   bool       `json:"includeEntry"`
-		WatcherID      string     `json:"watcherId"`
-		WatcherIDSnake string     `json:"watcher_id"`
+		Path           string                `json:"path"`
+		Source         string                `json:"source"`
+		Destination    string                `json:"destination"`
+		Depth          connectrpc.FlexUint32 `json:"depth"`
+		Recursive      bool                  `json:"recursive"`
+		IncludeEntry   bool                  `json:"includeEntry"`
+		WatcherID      string                `json:"watcherId"`
+		WatcherIDSnake string                `json:"watcher_id"`
 	}
-	if err := readUnary(r, &req); err != nil {
-		writeConnectError(w, err)
+	if err := connectrpc.ReadUnary(r, &req); err != nil {
+		connectrpc.WriteError(w, err)
 		return
 	}
 	user := requestUser(r)
@@ -137,10 +138,10 @@ func (s *Server) serveFilesystemRPC(w http.ResponseWriter, r *http.Request, sb *
 		resp, err = sb.removeWatcher(id)
 	}
 	if err != nil {
-		writeConnectError(w, err)
+		connectrpc.WriteError(w, err)
 		return
 	}
-	writeUnary(w, resp)
+	connectrpc.WriteUnary(w, resp)
 }
 
 type entryResponseJSON struct {
@@ -148,14 +149,14 @@ type entryResponseJSON struct {
 }
 
 func notFoundPath(virtual string) error {
-	return newRPCError("not_found", "path '%s' does not exist", virtual)
+	return connectrpc.Errorf("not_found", "path '%s' does not exist", virtual)
 }
 
 func fsError(virtual string, err error) error {
 	if errors.Is(err, os.ErrNotExist) {
 		return notFoundPath(virtual)
 	}
-	return newRPCError("internal", "error accessing '%s': %v", virtual, inSandbox(err))
+	return connectrpc.Errorf("internal", "error accessing '%s': %v", virtual, inSandbox(err))
 }
 
 // inSandbox drops the host path from a file system error: the sandbox's
@@ -185,12 +186,12 @@ func (sb *sandbox) fsMakeDir(p, user string) (any, error) {
 	v, host := sb.resolvePath(p)
 	if st, err := os.Stat(host); err == nil {
 		if st.IsDir() {
-			return nil, newRPCError("already_exists", "directory '%s' already exists", v)
+			return nil, connectrpc.Errorf("already_exists", "directory '%s' already exists", v)
 		}
-		return nil, newRPCError("invalid_argument", "path '%s' already exists and is not a directory", v)
+		return nil, connectrpc.Errorf("invalid_argument", "path '%s' already exists and is not a directory", v)
 	}
 	if err := hostfs.EnsureDirs(host, user); err != nil {
-		return nil, newRPCError("internal", "error creating directory '%s': %v", v, inSandbox(err))
+		return nil, connectrpc.Errorf("internal", "error creating directory '%s': %v", v, inSandbox(err))
 	}
 	e, err := sb.entryInfo(v, host)
 	if err != nil {
@@ -206,10 +207,10 @@ func (sb *sandbox) fsMove(src, dst, user string) (any, error) {
 		return nil, fsError(vs, err)
 	}
 	if err := hostfs.EnsureDirs(filepath.Dir(hd), user); err != nil {
-		return nil, newRPCError("internal", "error creating parent of '%s': %v", vd, inSandbox(err))
+		return nil, connectrpc.Errorf("internal", "error creating parent of '%s': %v", vd, inSandbox(err))
 	}
 	if err := os.Rename(hs, hd); err != nil {
-		return nil, newRPCError("internal", "error renaming '%s' to '%s': %v", vs, vd, inSandbox(err))
+		return nil, connectrpc.Errorf("internal", "error renaming '%s' to '%s': %v", vs, vd, inSandbox(err))
 	}
 	e, err := sb.entryInfo(vd, hd)
 	if err != nil {
@@ -228,7 +229,7 @@ func (sb *sandbox) fsListDir(p string, depth uint32) (any, error) {
 		return nil, fsError(v, err)
 	}
 	if !st.IsDir() {
-		return nil, newRPCError("invalid_argument", "path '%s' is not a directory", v)
+		return nil, connectrpc.Errorf("invalid_argument", "path '%s' is not a directory", v)
 	}
 	entries := []*entryInfoJSON{}
 	var walk func(vdir, hdir string, level uint32) error
@@ -269,13 +270,13 @@ func (sb *sandbox) fsRemove(p string) (any, error) {
 		}
 		for _, it := range items {
 			if err := os.RemoveAll(filepath.Join(host, it.Name())); err != nil {
-				return nil, newRPCError("internal", "error removing '%s': %v", v, inSandbox(err))
+				return nil, connectrpc.Errorf("internal", "error removing '%s': %v", v, inSandbox(err))
 			}
 		}
 		return struct{}{}, nil
 	}
 	if err := os.RemoveAll(host); err != nil {
-		return nil, newRPCError("internal", "error removing '%s': %v", v, inSandbox(err))
+		return nil, connectrpc.Errorf("internal", "error removing '%s': %v", v, inSandbox(err))
 	}
 	return struct{}{}, nil
 }

@@ -1,8 +1,6 @@
 package emulator
 
 import (
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
-
 	"encoding/json"
 	"errors"
 	"io"
@@ -10,13 +8,16 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/connectrpc"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
 // Proto-JSON shapes of process.proto (defaults omitted like protojson).
 
 type processSelectorJSON struct {
-	PID *flexUint32 `json:"pid,omitempty"`
-	Tag *string     `json:"tag,omitempty"`
+	PID *connectrpc.FlexUint32 `json:"pid,omitempty"`
+	Tag *string                `json:"tag,omitempty"`
 }
 
 type processStartJSON struct {
@@ -78,19 +79,19 @@ func (s *Server) serveProcessRPC(w http.ResponseWriter, r *http.Request, sb *san
 	case "List", "SendInput", "SendSignal", "CloseStdin", "Update":
 		resp, err := s.processUnary(r, sb, method)
 		if err != nil {
-			writeConnectError(w, err)
+			connectrpc.WriteError(w, err)
 			return
 		}
-		writeUnary(w, resp)
+		connectrpc.WriteUnary(w, resp)
 	default:
-		writeConnectError(w, newRPCError("unimplemented", "process.Process/%s is not implemented", method))
+		connectrpc.WriteError(w, connectrpc.Errorf("unimplemented", "process.Process/%s is not implemented", method))
 	}
 }
 
 func (s *Server) processUnary(r *http.Request, sb *sandbox, method string) (any, error) {
 	if method == "List" {
 		var req struct{}
-		if err := readUnary(r, &req); err != nil {
+		if err := connectrpc.ReadUnary(r, &req); err != nil {
 			return nil, err
 		}
 		out := []processInfoJSON{}
@@ -110,7 +111,7 @@ func (s *Server) processUnary(r *http.Request, sb *sandbox, method string) (any,
 		Signal  json.RawMessage     `json:"signal"`
 		Pty     json.RawMessage     `json:"pty"`
 	}
-	if err := readUnary(r, &req); err != nil {
+	if err := connectrpc.ReadUnary(r, &req); err != nil {
 		return nil, err
 	}
 	p, err := sb.findProcess(req.Process)
@@ -120,13 +121,13 @@ func (s *Server) processUnary(r *http.Request, sb *sandbox, method string) (any,
 	switch method {
 	case "SendInput":
 		if !p.running() {
-			return nil, newRPCError("not_found", "process with pid %d not found", p.pid)
+			return nil, connectrpc.Errorf("not_found", "process with pid %d not found", p.pid)
 		}
 		data := req.Input.Stdin
 		if p.pty {
 			data = append(data, req.Input.Pty...)
 		} else if len(req.Input.Pty) > 0 {
-			return nil, newRPCError("failed_precondition", "process %d has no pty", p.pid)
+			return nil, connectrpc.Errorf("failed_precondition", "process %d has no pty", p.pid)
 		}
 		if err := p.writeStdin(data); err != nil {
 			return nil, err
@@ -137,12 +138,12 @@ func (s *Server) processUnary(r *http.Request, sb *sandbox, method string) (any,
 			return nil, err
 		}
 		if !p.running() {
-			return nil, newRPCError("not_found", "process with pid %d not found", p.pid)
+			return nil, connectrpc.Errorf("not_found", "process with pid %d not found", p.pid)
 		}
 		p.signalGroup(sig)
 	case "CloseStdin":
 		if p.pty {
-			return nil, newRPCError("failed_precondition", "cannot close stdin of a pty process")
+			return nil, connectrpc.Errorf("failed_precondition", "cannot close stdin of a pty process")
 		}
 		p.closeStdin()
 	case "Update":
@@ -168,7 +169,7 @@ func parseSignal(raw json.RawMessage) (sandboxos.Signal, error) {
 	case "SIGTERM", "15":
 		return sandboxos.SigTerm, nil
 	}
-	return 0, newRPCError("unimplemented", "invalid signal: %s", v)
+	return 0, connectrpc.Errorf("unimplemented", "invalid signal: %s", v)
 }
 
 // findProcess resolves a ProcessSelector.
@@ -179,14 +180,14 @@ func (sb *sandbox) findProcess(sel processSelectorJSON) (*process, error) {
 		pid = &v
 	}
 	if pid == nil && sel.Tag == nil {
-		return nil, newRPCError("invalid_argument", "process selector is required")
+		return nil, connectrpc.Errorf("invalid_argument", "process selector is required")
 	}
 	p := sb.procs.find(pid, sel.Tag)
 	if p == nil {
 		if pid != nil {
-			return nil, newRPCError("not_found", "process with pid %d not found", *pid)
+			return nil, connectrpc.Errorf("not_found", "process with pid %d not found", *pid)
 		}
-		return nil, newRPCError("not_found", "process with tag %s not found", *sel.Tag)
+		return nil, connectrpc.Errorf("not_found", "process with tag %s not found", *sel.Tag)
 	}
 	return p, nil
 }
@@ -205,14 +206,14 @@ func streamOptions(r *http.Request) (deadline, keepalive time.Duration) {
 
 func (s *Server) processStart(w http.ResponseWriter, r *http.Request, sb *sandbox) {
 	var req processStartJSON
-	if err := readStreamRequest(r, &req); err != nil {
-		newStreamWriter(w).end(err)
+	if err := connectrpc.ReadStreamRequest(r, &req); err != nil {
+		connectrpc.NewStreamWriter(w).End(err)
 		return
 	}
 	withStdin := req.Stdin == nil || *req.Stdin
 	term, err := parsePty(req.Pty)
 	if err != nil {
-		newStreamWriter(w).end(err)
+		connectrpc.NewStreamWriter(w).End(err)
 		return
 	}
 	tag := ""
@@ -221,7 +222,7 @@ func (s *Server) processStart(w http.ResponseWriter, r *http.Request, sb *sandbo
 	}
 	p, sub, err := sb.procs.start(req.Process, withStdin, tag, term)
 	if err != nil {
-		newStreamWriter(w).end(err)
+		connectrpc.NewStreamWriter(w).End(err)
 		return
 	}
 	deadline, keepalive := streamOptions(r)
@@ -235,21 +236,21 @@ func (s *Server) processConnect(w http.ResponseWriter, r *http.Request, sb *sand
 	var req struct {
 		Process processSelectorJSON `json:"process"`
 	}
-	if err := readStreamRequest(r, &req); err != nil {
-		newStreamWriter(w).end(err)
+	if err := connectrpc.ReadStreamRequest(r, &req); err != nil {
+		connectrpc.NewStreamWriter(w).End(err)
 		return
 	}
 	p, err := sb.findProcess(req.Process)
 	if err != nil {
-		newStreamWriter(w).end(err)
+		connectrpc.NewStreamWriter(w).End(err)
 		return
 	}
 	sub, ended := p.subscribe()
 	if ended != nil {
-		sw := newStreamWriter(w)
-		_ = sw.send(processResponseJSON{Event: processEventJSON{Start: &startEventJSON{PID: p.pid}}})
-		_ = sw.send(endResponse(*ended))
-		sw.end(nil)
+		sw := connectrpc.NewStreamWriter(w)
+		_ = sw.Send(processResponseJSON{Event: processEventJSON{Start: &startEventJSON{PID: p.pid}}})
+		_ = sw.Send(endResponse(*ended))
+		sw.End(nil)
 		return
 	}
 	deadline, keepalive := streamOptions(r)
@@ -267,8 +268,8 @@ func (s *Server) pumpProcess(w http.ResponseWriter, r *http.Request, sb *sandbox
 	defer p.unsubscribe(sub)
 	drop, unregister := sb.addStream()
 	defer unregister()
-	sw := newStreamWriter(w)
-	if err := sw.send(processResponseJSON{Event: processEventJSON{Start: &startEventJSON{PID: p.pid}}}); err != nil {
+	sw := connectrpc.NewStreamWriter(w)
+	if err := sw.Send(processResponseJSON{Event: processEventJSON{Start: &startEventJSON{PID: p.pid}}}); err != nil {
 		return
 	}
 	var deadlineC <-chan time.Time
@@ -285,8 +286,8 @@ func (s *Server) pumpProcess(w http.ResponseWriter, r *http.Request, sb *sandbox
 			var msg processResponseJSON
 			switch ev.kind {
 			case evEnd:
-				if err := sw.send(endResponse(ev.end)); err == nil {
-					sw.end(nil)
+				if err := sw.Send(endResponse(ev.end)); err == nil {
+					sw.End(nil)
 				}
 				return
 			case evStdout:
@@ -298,17 +299,17 @@ func (s *Server) pumpProcess(w http.ResponseWriter, r *http.Request, sb *sandbox
 			case evStderr:
 				msg.Event.Data = &dataEventJSON{Stderr: ev.data}
 			}
-			if err := sw.send(msg); err != nil {
+			if err := sw.Send(msg); err != nil {
 				return
 			}
 			ka.Reset(keepalive)
 		case <-ka.C:
-			if err := sw.send(processResponseJSON{Event: processEventJSON{Keepalive: &struct{}{}}}); err != nil {
+			if err := sw.Send(processResponseJSON{Event: processEventJSON{Keepalive: &struct{}{}}}); err != nil {
 				return
 			}
 			ka.Reset(keepalive)
 		case <-deadlineC:
-			sw.end(newRPCError("deadline_exceeded", "context deadline exceeded"))
+			sw.End(connectrpc.Errorf("deadline_exceeded", "context deadline exceeded"))
 			return
 		case <-drop:
 			panic(http.ErrAbortHandler)
@@ -322,11 +323,11 @@ func (s *Server) pumpProcess(w http.ResponseWriter, r *http.Request, sb *sandbox
 func (s *Server) processStreamInput(w http.ResponseWriter, r *http.Request, sb *sandbox) {
 	var p *process
 	fail := func(err error) {
-		sw := newStreamWriter(w)
-		sw.end(err)
+		sw := connectrpc.NewStreamWriter(w)
+		sw.End(err)
 	}
 	for {
-		_, payload, err := readEnvelope(r.Body)
+		_, payload, err := connectrpc.ReadEnvelope(r.Body)
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -343,7 +344,7 @@ func (s *Server) processStreamInput(w http.ResponseWriter, r *http.Request, sb *
 			} `json:"data"`
 		}
 		if err := json.Unmarshal(payload, &msg); err != nil {
-			fail(newRPCError("invalid_argument", "unmarshal request: %v", err))
+			fail(connectrpc.Errorf("invalid_argument", "unmarshal request: %v", err))
 			return
 		}
 		switch {
@@ -354,7 +355,7 @@ func (s *Server) processStreamInput(w http.ResponseWriter, r *http.Request, sb *
 			}
 		case msg.Data != nil:
 			if p == nil {
-				fail(newRPCError("failed_precondition", "start message must come first"))
+				fail(connectrpc.Errorf("failed_precondition", "start message must come first"))
 				return
 			}
 			if err := p.writeStdin(append(msg.Data.Input.Stdin, msg.Data.Input.Pty...)); err != nil {
@@ -363,7 +364,7 @@ func (s *Server) processStreamInput(w http.ResponseWriter, r *http.Request, sb *
 			}
 		}
 	}
-	sw := newStreamWriter(w)
-	_ = sw.send(struct{}{})
-	sw.end(nil)
+	sw := connectrpc.NewStreamWriter(w)
+	_ = sw.Send(struct{}{})
+	sw.End(nil)
 }

@@ -1,14 +1,15 @@
 package emulator
 
 import (
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
-
 	"net/http"
 	"os"
 	"path"
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/connectrpc"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
 type fsEventJSON struct {
@@ -43,7 +44,7 @@ func (sb *sandbox) watchRoot(p string) (string, string, error) {
 		return "", "", fsError(v, err)
 	}
 	if !st.IsDir() {
-		return "", "", newRPCError("invalid_argument", "path '%s' is not a directory", v)
+		return "", "", connectrpc.Errorf("invalid_argument", "path '%s' is not a directory", v)
 	}
 	return v, host, nil
 }
@@ -56,7 +57,7 @@ func (sb *sandbox) startWatch(p, user string, recursive bool) (vroot, hroot stri
 	}
 	dw, err = sandboxos.WatchDirTree(host, recursive)
 	if err != nil {
-		return "", "", nil, newRPCError("internal", "error adding path %s to watcher: %v", v, inSandbox(err))
+		return "", "", nil, connectrpc.Errorf("internal", "error adding path %s to watcher: %v", v, inSandbox(err))
 	}
 	return v, host, dw, nil
 }
@@ -64,21 +65,21 @@ func (sb *sandbox) startWatch(p, user string, recursive bool) (vroot, hroot stri
 // watchDir serves the WatchDir stream.
 func (s *Server) watchDir(w http.ResponseWriter, r *http.Request, sb *sandbox) {
 	var req watchJSON
-	if err := readStreamRequest(r, &req); err != nil {
-		newStreamWriter(w).end(err)
+	if err := connectrpc.ReadStreamRequest(r, &req); err != nil {
+		connectrpc.NewStreamWriter(w).End(err)
 		return
 	}
 	v, host, dw, err := sb.startWatch(req.Path, requestUser(r), req.Recursive)
 	if err != nil {
-		newStreamWriter(w).end(err)
+		connectrpc.NewStreamWriter(w).End(err)
 		return
 	}
 	defer dw.Close()
 	withEntry := req.IncludeEntry || req.IncludeEntrySnake
 	drop, unregister := sb.addStream()
 	defer unregister()
-	sw := newStreamWriter(w)
-	if err := sw.send(map[string]any{"start": struct{}{}}); err != nil {
+	sw := connectrpc.NewStreamWriter(w)
+	if err := sw.Send(map[string]any{"start": struct{}{}}); err != nil {
 		return
 	}
 	deadline, keepalive := streamOptions(r)
@@ -94,20 +95,20 @@ func (s *Server) watchDir(w http.ResponseWriter, r *http.Request, sb *sandbox) {
 		select {
 		case c, ok := <-dw.Changes():
 			if !ok {
-				sw.end(newRPCError("internal", "watcher for %s ended", v))
+				sw.End(connectrpc.Errorf("internal", "watcher for %s ended", v))
 				return
 			}
-			if err := sw.send(map[string]any{"filesystem": sb.fsEvent(v, host, c, withEntry)}); err != nil {
+			if err := sw.Send(map[string]any{"filesystem": sb.fsEvent(v, host, c, withEntry)}); err != nil {
 				return
 			}
 			ka.Reset(keepalive)
 		case <-ka.C:
-			if err := sw.send(map[string]any{"keepalive": struct{}{}}); err != nil {
+			if err := sw.Send(map[string]any{"keepalive": struct{}{}}); err != nil {
 				return
 			}
 			ka.Reset(keepalive)
 		case <-deadlineC:
-			sw.end(newRPCError("deadline_exceeded", "context deadline exceeded"))
+			sw.End(connectrpc.Errorf("deadline_exceeded", "context deadline exceeded"))
 			return
 		case <-drop:
 			panic(http.ErrAbortHandler)
@@ -144,7 +145,7 @@ func (sb *sandbox) createWatcher(p, user string, recursive, withEntry bool) (any
 	defer sb.mu.Unlock()
 	if sb.killed {
 		dw.Close()
-		return nil, newRPCError("unavailable", "sandbox is shutting down")
+		return nil, connectrpc.Errorf("unavailable", "sandbox is shutting down")
 	}
 	sb.watchers[id] = wt
 	return map[string]string{"watcherId": id}, nil
@@ -155,7 +156,7 @@ func (sb *sandbox) watcherEvents(id string) (any, error) {
 	wt := sb.watchers[id]
 	sb.mu.Unlock()
 	if wt == nil {
-		return nil, newRPCError("not_found", "watcher with id %s not found", id)
+		return nil, connectrpc.Errorf("not_found", "watcher with id %s not found", id)
 	}
 	wt.mu.Lock()
 	evs := wt.events
@@ -173,7 +174,7 @@ func (sb *sandbox) removeWatcher(id string) (any, error) {
 	delete(sb.watchers, id)
 	sb.mu.Unlock()
 	if wt == nil {
-		return nil, newRPCError("not_found", "watcher with id %s not found", id)
+		return nil, connectrpc.Errorf("not_found", "watcher with id %s not found", id)
 	}
 	wt.dw.Close()
 	return struct{}{}, nil

@@ -1,11 +1,11 @@
 package emulator
 
 import (
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
-
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
 // Sandbox lifecycle event types, as E2B names them.

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/connectrpc"
 )
 
 // startTestServer starts an emulator closed at the end of the test.
@@ -254,7 +256,7 @@ func (ps *procStream) collect() result {
 			res.dropped = err
 			break
 		}
-		if f.flags&flagEndStream != 0 {
+		if f.flags&connectrpc.FlagEndStream != 0 {
 			res.endStream = f.msg
 			break
 		}

@@ -3,12 +3,12 @@
 package emulator
 
 import (
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
-
 	"os/exec"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
 // foreignGroup is a process in a group of its own that no sandbox started:
@@ -44,7 +44,7 @@ func exited(g foreignGroup) bool {
 func TestSignalsNeverReachAGroupWhoseIDWasHandedOutAgain(t *testing.T) {
 	foreign := startForeignGroup(t)
 	pid := foreign.Process.Pid
-	pt := &processTable{sb: &sandbox{srv: &Server{}}, byPID: map[uint32]*process{}, groups: map[int]uint64{}}
+	pt := &processTable{sb: &sandbox{host: &sandboxHost{logf: func(string, ...any) {}}}, byPID: map[uint32]*process{}, groups: map[int]uint64{}}
 
 	// The sandbox once had a group with this ID, led by a process that started earlier.
 	pt.groups[pid] = sandboxos.ProcessStart(pid) - 1

@@ -1,8 +1,6 @@
 package emulator
 
 import (
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
-
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,6 +10,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/connectrpc"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
 const (
@@ -94,36 +95,24 @@ func newProcessTable(sb *sandbox) *processTable {
 	return &processTable{sb: sb, byPID: map[uint32]*process{}, groups: map[int]uint64{}, mntNS: map[string]*os.File{}}
 }
 
-// rpcError is a Connect error: a code such as "not_found" and a message.
-type rpcError struct {
-	code string
-	msg  string
-}
-
-func (e *rpcError) Error() string { return e.code + ": " + e.msg }
-
-func newRPCError(code, format string, args ...any) *rpcError {
-	return &rpcError{code: code, msg: fmt.Sprintf(format, args...)}
-}
-
 // buildEnv is envd's order: PATH, HOME, USER, LOGNAME, the egress proxy,
 // the sandbox's identity (sandbox_identity.go), sandbox envs, request envs.
 func (pt *processTable) buildEnv(reqEnvs map[string]string, home string) []string {
 	env := map[string]string{"PATH": defaultPath, "HOME": home, "USER": "user", "LOGNAME": "user"}
-	if !pt.sb.srv.isolate {
+	if !pt.sb.host.isolate {
 		env["TMPDIR"] = pt.sb.tmpDir()
 	}
-	for k, v := range pt.sb.srv.proxyEnv() {
+	for k, v := range pt.sb.host.proxyEnv {
 		env[k] = v
 	}
 	for k, v := range pt.sb.identityEnv() {
 		env[k] = v
 	}
-	pt.sb.srv.mu.Lock()
+	pt.sb.host.lifecycle.Lock()
 	for k, v := range pt.sb.envVars {
 		env[k] = v
 	}
-	pt.sb.srv.mu.Unlock()
+	pt.sb.host.lifecycle.Unlock()
 	for k, v := range reqEnvs {
 		env[k] = v
 	}
@@ -156,7 +145,7 @@ func isolationWrapper(sb *sandbox) string {
 // pseudo-terminal of that size.
 func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, term *ptyJSON) (*process, *subscriber, error) {
 	if cfg.Cmd == "" {
-		return nil, nil, newRPCError("invalid_argument", "process cmd is empty")
+		return nil, nil, connectrpc.Errorf("invalid_argument", "process cmd is empty")
 	}
 	cwd := ""
 	if cfg.Cwd != nil {
@@ -167,7 +156,7 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, ter
 		vcwd, hostCwd = pt.sb.defaultCwd()
 	}
 	if st, err := os.Stat(hostCwd); err != nil || !st.IsDir() {
-		return nil, nil, newRPCError("invalid_argument", "cwd '%s' does not exist", vcwd)
+		return nil, nil, connectrpc.Errorf("invalid_argument", "cwd '%s' does not exist", vcwd)
 	}
 	if err := pt.checkCommand(cfg.Cmd, cfg.Envs); err != nil {
 		return nil, nil, err
@@ -181,7 +170,7 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, ter
 		if started, err = sandboxos.NewExecSync(cmd); err != nil {
 			return nil, nil, err
 		}
-	} else if pt.sb.srv.isolate {
+	} else if pt.sb.host.isolate {
 		args := append([]string{"-c", isolationWrapper(pt.sb), "sh", pt.sb.homeDir(), pt.sb.tmpDir(), vcwd, pt.sb.bootIDPath(), cfg.Cmd}, cfg.Args...)
 		cmd = exec.Command("/bin/sh", args...)
 		cmd.Dir = "/"
@@ -196,7 +185,7 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, ter
 		cmd.Env = pt.buildEnv(cfg.Envs, pt.sb.homeDir())
 	}
 	if pt.sb.root == nil {
-		cmd.SysProcAttr = sandboxos.SysProcAttr(pt.sb.srv.isolate)
+		cmd.SysProcAttr = sandboxos.SysProcAttr(pt.sb.host.isolate)
 	}
 
 	var pio processIO
@@ -217,7 +206,7 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, ter
 		if started != nil {
 			started.Abort()
 		}
-		return nil, nil, newRPCError("internal", "error starting process: %v", err)
+		return nil, nil, connectrpc.Errorf("internal", "error starting process: %v", err)
 	}
 	closeAll(pio.childEnds...)
 	if started != nil {
@@ -285,10 +274,10 @@ func (p *process) writeStdin(data []byte) error {
 	p.stdinMu.Lock()
 	defer p.stdinMu.Unlock()
 	if p.stdin == nil {
-		return newRPCError("internal", "stdin not enabled or closed")
+		return connectrpc.Errorf("internal", "stdin not enabled or closed")
 	}
 	if _, err := p.stdin.Write(data); err != nil {
-		return newRPCError("internal", "error writing to stdin: %v", err)
+		return connectrpc.Errorf("internal", "error writing to stdin: %v", err)
 	}
 	return nil
 }
@@ -361,13 +350,13 @@ func trimSignalName(s string) string { return strings.TrimPrefix(s, "SIGNAL_") }
 // checkCommand fails like envd's start when the executable does not exist
 // (in the isolated case the wrapper would otherwise exit with 127).
 func (pt *processTable) checkCommand(name string, envs map[string]string) error {
-	if msg := checkEnvVars(envs); msg != "" {
-		return newRPCError("invalid_argument", "%s", strings.Replace(msg, "envVars", "envs", 1))
+	if msg := sandboxos.CheckEnv(envs); msg != "" {
+		return connectrpc.Errorf("invalid_argument", "%s", strings.Replace(msg, "envVars", "envs", 1))
 	}
 	if strings.Contains(name, "/") {
 		_, host := pt.sb.commandPath(name)
 		if st, err := os.Stat(host); err != nil || st.IsDir() {
-			return newRPCError("internal", "error starting process: fork/exec %s: no such file or directory", name)
+			return connectrpc.Errorf("internal", "error starting process: fork/exec %s: no such file or directory", name)
 		}
 		return nil
 	}
@@ -385,7 +374,7 @@ func (pt *processTable) checkCommand(name string, envs map[string]string) error 
 			return nil
 		}
 	}
-	return newRPCError("internal", "error starting process: exec: %q: executable file not found in $PATH", name)
+	return connectrpc.Errorf("internal", "error starting process: exec: %q: executable file not found in $PATH", name)
 }
 
 // processDeadline kills a process when its Start request's deadline passes.

@@ -1,8 +1,6 @@
 package emulator
 
 import (
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
-
 	"bufio"
 	"bytes"
 	"encoding/base64"
@@ -11,6 +9,9 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/connectrpc"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
 func TestProcessOutputExitCodeAndEnv(t *testing.T) {
@@ -55,7 +56,7 @@ func TestProcessInvalidCwdFailsTheStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	e, _ := f.msg["error"].(map[string]any)
-	if f.flags != flagEndStream || e["code"] != "invalid_argument" || !strings.Contains(fmt.Sprint(e["message"]), "cwd '/home/user/missing' does not exist") {
+	if f.flags != connectrpc.FlagEndStream || e["code"] != "invalid_argument" || !strings.Contains(fmt.Sprint(e["message"]), "cwd '/home/user/missing' does not exist") {
 		t.Fatalf("frame %d %v", f.flags, f.msg)
 	}
 }
@@ -136,7 +137,7 @@ func TestProcessStdinSignalsConnectAndList(t *testing.T) {
 	}
 	missing := c.openStream(sb, "process.Process/Connect", map[string]any{"process": map[string]any{"pid": 1}}, nil)
 	f, err := missing.next()
-	if err != nil || f.flags != flagEndStream || !strings.Contains(fmt.Sprint(f.msg), "not_found") {
+	if err != nil || f.flags != connectrpc.FlagEndStream || !strings.Contains(fmt.Sprint(f.msg), "not_found") {
 		t.Fatalf("connect unknown: %v %v", f, err)
 	}
 	// SIGKILL reaches the whole process group (the background child too).
@@ -212,7 +213,7 @@ func TestStreamInputAndPty(t *testing.T) {
 	if f, err := ps.next(); err != nil || f.flags != 0 {
 		t.Fatalf("StreamInput response %v %v", f, err)
 	}
-	if f, err := ps.next(); err != nil || f.flags != flagEndStream || len(f.msg) != 0 {
+	if f, err := ps.next(); err != nil || f.flags != connectrpc.FlagEndStream || len(f.msg) != 0 {
 		t.Fatalf("StreamInput end %v %v", f, err)
 	}
 	_ = resp.Body.Close()
@@ -229,7 +230,7 @@ func TestStreamInputAndPty(t *testing.T) {
 	var got strings.Builder
 	for {
 		f, err := pty.next()
-		if err != nil || f.flags == flagEndStream {
+		if err != nil || f.flags == connectrpc.FlagEndStream {
 			break
 		}
 		if d, ok := f.msg["event"].(map[string]any)["data"].(map[string]any); ok {
@@ -257,7 +258,7 @@ func TestUnknownCommandAndUser(t *testing.T) {
 		ps := c.openStream(sb, "process.Process/Start", map[string]any{"process": map[string]any{"cmd": cmd}}, nil)
 		f, err := ps.next()
 		e, _ := f.msg["error"].(map[string]any)
-		if err != nil || f.flags != flagEndStream || e["code"] != "internal" || !strings.Contains(fmt.Sprint(e["message"]), "error starting process") {
+		if err != nil || f.flags != connectrpc.FlagEndStream || e["code"] != "internal" || !strings.Contains(fmt.Sprint(e["message"]), "error starting process") {
 			t.Fatalf("start %s: %v %v", cmd, f.msg, err)
 		}
 	}

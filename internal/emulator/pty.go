@@ -1,20 +1,21 @@
 package emulator
 
 import (
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
-
 	"encoding/json"
 	"os"
 	"os/exec"
 
 	"github.com/creack/pty"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/connectrpc"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
 // ptyJSON is process.PTY: the terminal size of a Start or Update.
 type ptyJSON struct {
 	Size struct {
-		Cols flexUint32 `json:"cols"`
-		Rows flexUint32 `json:"rows"`
+		Cols connectrpc.FlexUint32 `json:"cols"`
+		Rows connectrpc.FlexUint32 `json:"rows"`
 	} `json:"size"`
 }
 
@@ -25,7 +26,7 @@ func parsePty(raw json.RawMessage) (*ptyJSON, error) {
 	}
 	var p ptyJSON
 	if err := json.Unmarshal(raw, &p); err != nil {
-		return nil, newRPCError("invalid_argument", "invalid pty: %v", err)
+		return nil, connectrpc.Errorf("invalid_argument", "invalid pty: %v", err)
 	}
 	return &p, nil
 }
@@ -54,11 +55,11 @@ func (pio processIO) closeAll() {
 func attachTerminal(cmd *exec.Cmd, term *ptyJSON) (processIO, error) {
 	ptm, tty, err := pty.Open()
 	if err != nil {
-		return processIO{}, newRPCError("internal", "error opening pty: %v", err)
+		return processIO{}, connectrpc.Errorf("internal", "error opening pty: %v", err)
 	}
 	if err := pty.Setsize(ptm, term.winsize()); err != nil {
 		closeAll(ptm, tty)
-		return processIO{}, newRPCError("invalid_argument", "error setting pty size to %d cols and %d rows: %v", term.Size.Cols, term.Size.Rows, err)
+		return processIO{}, connectrpc.Errorf("invalid_argument", "error setting pty size to %d cols and %d rows: %v", term.Size.Cols, term.Size.Rows, err)
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
 	cmd.SysProcAttr = sandboxos.AsTerminalSession(cmd.SysProcAttr)
@@ -96,10 +97,10 @@ func attachPipes(cmd *exec.Cmd, withStdin bool) (processIO, error) {
 // resize sets the terminal size of a pty process.
 func (p *process) resize(term *ptyJSON) error {
 	if p.tty == nil {
-		return newRPCError("failed_precondition", "tty not assigned to process %d", p.pid)
+		return connectrpc.Errorf("failed_precondition", "tty not assigned to process %d", p.pid)
 	}
 	if err := pty.Setsize(p.tty, term.winsize()); err != nil {
-		return newRPCError("internal", "error resizing tty of process %d: %v", p.pid, err)
+		return connectrpc.Errorf("internal", "error resizing tty of process %d: %v", p.pid, err)
 	}
 	return nil
 }

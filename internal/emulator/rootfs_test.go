@@ -1,14 +1,14 @@
 package emulator
 
 import (
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
-
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
 )
 
 // startRootfsServer starts an emulator whose sandboxes have private roots

@@ -1,10 +1,6 @@
 package emulator
 
 import (
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
-
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
-
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
@@ -14,6 +10,9 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
 const (
@@ -29,10 +28,27 @@ type networkConfig struct {
 	MaskRequestHost    string   `json:"maskRequestHost,omitempty"`
 }
 
+// iamJSON is SandboxIam: named workload-token definitions.
+type iamJSON struct {
+	Tokens map[string]struct {
+		Audience  *string `json:"audience"`
+		TokenType *string `json:"tokenType"`
+	} `json:"tokens"`
+}
+
+// sandboxHost is what a sandbox needs of the emulator that runs it, in
+// place of a pointer back to the Server.
+type sandboxHost struct {
+	isolate   bool // commands get mount namespaces
+	logf      func(format string, args ...any)
+	proxyEnv  map[string]string // the egress proxy variables; nil without a proxy
+	lifecycle *sync.Mutex       // Server.mu, which guards the lifecycle fields
+}
+
 // sandbox is one emulated sandbox. Lifecycle fields are guarded by Server.mu;
 // logs, samples, streams and watchers by sandbox.mu.
 type sandbox struct {
-	srv            *Server
+	host           *sandboxHost
 	id             string
 	tmpl           *template
 	build          *templateBuild  // the build the sandbox started from
@@ -95,7 +111,7 @@ func (s *Server) newSandboxLocked(t *template, b *templateBuild, ref string, mou
 		id = newID("i", 20)
 	}
 	sb := &sandbox{
-		srv: s, id: id, tmpl: t, build: b, templateRef: ref, state: stateRunning,
+		host: s.sandboxHost, id: id, tmpl: t, build: b, templateRef: ref, state: stateRunning,
 		dir:      filepath.Join(s.dataDir, "sandboxes", id),
 		streams:  map[int]chan struct{}{},
 		watchers: map[string]*watcher{},
@@ -265,7 +281,7 @@ func (sb *sandbox) destroy() {
 		return
 	}
 	if err := os.RemoveAll(sb.dir); err != nil {
-		sb.srv.logf("emulator: remove sandbox %s files: %v", sb.id, err)
+		sb.host.logf("emulator: remove sandbox %s files: %v", sb.id, err)
 	}
 }
 

@@ -1,12 +1,11 @@
 package emulator
 
 import (
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
-
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
-
 	"encoding/json"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
 const (
@@ -80,7 +79,7 @@ func (sb *sandbox) logsCopy() []logEntry {
 
 // takeSample records one metrics sample from /proc and the sandbox's files.
 func (sb *sandbox) takeSample() {
-	sb.takeSampleFrom(sandboxos.ScanProcs(sb.srv.isolate))
+	sb.takeSampleFrom(sandboxos.ScanProcs(sb.host.isolate))
 }
 
 // takeSampleFrom samples using a host process scan shared by all sandboxes.

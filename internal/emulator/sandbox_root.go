@@ -1,11 +1,11 @@
 package emulator
 
 import (
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
-
 	"os"
 	"path/filepath"
 	"runtime"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
 // setupRootfs prepares private roots and proves them with a probe mount;

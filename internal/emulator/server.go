@@ -1,10 +1,6 @@
 package emulator
 
 import (
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
-
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
-
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -18,6 +14,9 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
 // defaultStreamIdleTimeout is longer than the 90 s between keepalives that
@@ -85,6 +84,7 @@ type Server struct {
 	stepCache        map[string]cachedLayer // build step hash -> its result
 	buildsRunning    sync.WaitGroup
 	egress           *egressProxy
+	sandboxHost      *sandboxHost // what every sandbox gets of the server
 	store            *state.Store // secrets, events, webhooks, team samples, volumes
 	hooks            hookState
 	faults           faultState
@@ -148,6 +148,10 @@ func Start(opts Options) (*Server, error) {
 		s.logf("emulator: mount namespaces unavailable (isolation=%s, os=%s, euid=%d); commands see the sandbox directory as HOME and TMPDIR instead of private /home/user and /tmp",
 			opts.Isolation, runtime.GOOS, os.Geteuid())
 	}
+	if err := s.startEgressProxy(); err != nil {
+		s.logf("emulator: egress proxy unavailable (%v); secret markers are not substituted", err)
+	}
+	s.sandboxHost = &sandboxHost{isolate: s.isolate, logf: s.logf, proxyEnv: s.proxyEnv(), lifecycle: &s.mu}
 	s.faults.reset(Faults{})
 	s.limits.set(opts.Limits)
 	s.resetCountersLocked()
@@ -160,6 +164,7 @@ func Start(opts Options) (*Server, error) {
 
 	ln, err := net.Listen("tcp", opts.Addr)
 	if err != nil {
+		s.stopEgress()
 		s.removeDataDir()
 		return nil, fmt.Errorf("emulator: listen %s: %w", opts.Addr, err)
 	}
@@ -170,6 +175,7 @@ func Start(opts Options) (*Server, error) {
 		eln, err := net.Listen("tcp", opts.EnvdAddr)
 		if err != nil {
 			_ = ln.Close()
+			s.stopEgress()
 			s.removeDataDir()
 			return nil, fmt.Errorf("emulator: listen %s: %w", opts.EnvdAddr, err)
 		}
@@ -179,9 +185,6 @@ func Start(opts Options) (*Server, error) {
 	}
 	s.startWebhooks()
 	s.teamSampleLocked(time.Now()) // the team's baseline: nothing running
-	if err := s.startEgressProxy(); err != nil {
-		s.logf("emulator: egress proxy unavailable (%v); secret markers are not substituted", err)
-	}
 	go s.runSampler()
 	return s, nil
 }
@@ -284,9 +287,7 @@ func (s *Server) Close() error {
 				_ = s.envdSrv.Close()
 			}
 		}
-		if s.egress != nil {
-			s.egress.close()
-		}
+		s.stopEgress()
 		s.stopWebhooks()
 		s.removeDataDir()
 	})

@@ -1,8 +1,6 @@
 package emulator
 
 import (
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
-
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -13,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
 )
 
 // A build runs in its own unregistered sandbox: the base's files, then each

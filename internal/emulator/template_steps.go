@@ -1,8 +1,6 @@
 package emulator
 
 import (
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
-
 	"bytes"
 	"context"
 	"fmt"
@@ -10,6 +8,8 @@ import (
 	"path"
 	"strings"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
 // runStep executes one build step in the build sandbox and returns the

@@ -1,10 +1,6 @@
 package emulator
 
 import (
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
-
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
-
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +13,9 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
 // The volume-content API (openapi-volumecontent.yml) reads and writes a

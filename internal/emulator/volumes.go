@@ -1,14 +1,11 @@
 package emulator
 
 import (
-	"errors"
-
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
-
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"path/filepath"
@@ -16,6 +13,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
 var volumeNamePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)

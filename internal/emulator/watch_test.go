@@ -1,13 +1,14 @@
 package emulator
 
 import (
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
-
 	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/connectrpc"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
 // watchEvents reads filesystem events from a WatchDir stream in the
@@ -29,7 +30,7 @@ func (c *testClient) watch(sb createdSandbox, path string, recursive bool) *watc
 		defer close(we.events)
 		for {
 			f, err := ws.next()
-			if err != nil || f.flags&flagEndStream != 0 {
+			if err != nil || f.flags&connectrpc.FlagEndStream != 0 {
 				return
 			}
 			if ev, ok := f.msg["filesystem"].(map[string]any); ok {

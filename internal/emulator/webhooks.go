@@ -1,8 +1,6 @@
 package emulator
 
 import (
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
-
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -14,6 +12,8 @@ import (
 	"net/url"
 	"sync"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
 // Delivery follows E2B's documentation: a POST of the event JSON with the

@@ -1,8 +1,6 @@
 package emulator
 
 import (
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
-
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -14,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
 type receivedHook struct {
