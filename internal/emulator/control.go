@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 )
 
 type dropAfterKey struct{}
@@ -156,7 +158,7 @@ func sandboxRequest(w http.ResponseWriter, r *http.Request, req any, bodyOptiona
 	if !ok {
 		return "", false
 	}
-	if err := decodeBody(r, req); err != nil && (err != errEmptyBody || !bodyOptional) {
+	if err := httpjson.Decode(r, req); err != nil && (err != httpjson.ErrEmptyBody || !bodyOptional) {
 		validationError(w, err.Error())
 		return "", false
 	}
@@ -241,5 +243,5 @@ func respondOrDrop(w http.ResponseWriter, r *http.Request, status int, v any) {
 		dropConnection(w)
 		return
 	}
-	writeJSON(w, status, v)
+	httpjson.Write(w, status, v)
 }

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 )
 
 type timeoutJSON struct {
@@ -139,7 +141,7 @@ func (s *Server) handleConnect(w http.ResponseWriter, r *http.Request) {
 		}
 		resp := s.sandboxResponseLocked(sb)
 		s.mu.Unlock()
-		writeJSON(w, http.StatusOK, resp)
+		httpjson.Write(w, http.StatusOK, resp)
 		return
 	}
 	if req.Timeout == nil {
@@ -154,7 +156,7 @@ func (s *Server) handleConnect(w http.ResponseWriter, r *http.Request) {
 	resp := s.sandboxResponseLocked(sb)
 	s.mu.Unlock()
 	sb.addLog("info", "Sandbox resumed", nil)
-	writeJSON(w, http.StatusCreated, resp)
+	httpjson.Write(w, http.StatusCreated, resp)
 }
 
 // handleResume is the deprecated POST /sandboxes/{id}/resume.
@@ -192,7 +194,7 @@ func (s *Server) handleResume(w http.ResponseWriter, r *http.Request) {
 	resp := s.sandboxResponseLocked(sb)
 	s.mu.Unlock()
 	sb.addLog("info", "Sandbox resumed", nil)
-	writeJSON(w, http.StatusCreated, resp)
+	httpjson.Write(w, http.StatusCreated, resp)
 }
 
 type networkUpdateJSON struct {

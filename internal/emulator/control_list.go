@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 )
 
 // parseMetadataQuery decodes E2B's metadata filter: a URL-query-like string
@@ -92,7 +94,7 @@ func (s *Server) handleListV1(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, out)
+	httpjson.Write(w, http.StatusOK, out)
 }
 
 // sortedSandboxesLocked orders by startedAt desc then sandboxID asc (asc = reverse).
@@ -240,5 +242,5 @@ func (s *Server) handleListV2(w http.ResponseWriter, r *http.Request) {
 	if states[stateRunning] {
 		w.Header().Set("X-Total-Running", strconv.Itoa(totalRunning))
 	}
-	writeJSON(w, http.StatusOK, out)
+	httpjson.Write(w, http.StatusOK, out)
 }

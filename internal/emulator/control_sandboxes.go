@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
@@ -189,7 +190,7 @@ func isIPOrCIDR(v string) bool {
 
 func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	var req newSandboxJSON
-	if err := decodeBody(r, &req); err != nil {
+	if err := httpjson.Decode(r, &req); err != nil {
 		validationError(w, err.Error())
 		return
 	}
@@ -333,7 +334,7 @@ func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.mu.Unlock()
-	writeJSON(w, http.StatusOK, s.sandboxDetailLocked(sb))
+	httpjson.Write(w, http.StatusOK, s.sandboxDetailLocked(sb))
 }
 
 func (s *Server) handleKill(w http.ResponseWriter, r *http.Request) {

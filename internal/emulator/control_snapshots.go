@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 )
 
 type snapshotInfoJSON struct {
@@ -118,7 +119,7 @@ func (s *Server) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 	s.recordEventLocked(sb, evCheckpointed, map[string]any{"snapshot_id": info.SnapshotID})
 	s.mu.Unlock()
 	sb.addLog("info", "Snapshot created", map[string]string{"snapshotID": info.SnapshotID})
-	writeJSON(w, http.StatusCreated, info)
+	httpjson.Write(w, http.StatusCreated, info)
 }
 
 func (s *Server) handleListSnapshots(w http.ResponseWriter, r *http.Request) {
@@ -158,7 +159,7 @@ func (s *Server) handleListSnapshots(w http.ResponseWriter, r *http.Request) {
 	if page == nil {
 		page = []snapshotInfoJSON{}
 	}
-	writeJSON(w, http.StatusOK, page)
+	httpjson.Write(w, http.StatusOK, page)
 }
 
 // Offset tokens page lists that have a stable order.
@@ -281,5 +282,5 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 			sb.takeSample()
 		}
 	}()
-	writeJSON(w, http.StatusCreated, results)
+	httpjson.Write(w, http.StatusCreated, results)
 }

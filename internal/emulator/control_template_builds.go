@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 )
 
 type templateBuildRequestV3 struct {
@@ -30,7 +32,7 @@ type templateRequestResponseV3 struct {
 // (or finds it by name) and registers a waiting build carrying the tags.
 func (s *Server) handleRequestBuild(w http.ResponseWriter, r *http.Request) {
 	var req templateBuildRequestV3
-	if err := decodeBody(r, &req); err != nil {
+	if err := httpjson.Decode(r, &req); err != nil {
 		validationError(w, err.Error())
 		return
 	}
@@ -155,7 +157,7 @@ type buildStartJSON struct {
 // one still running, as on E2B.
 func (s *Server) handleStartBuild(w http.ResponseWriter, r *http.Request) {
 	var req buildStartJSON
-	if err := decodeBody(r, &req); err != nil {
+	if err := httpjson.Decode(r, &req); err != nil {
 		validationError(w, err.Error())
 		return
 	}
@@ -345,7 +347,7 @@ func (s *Server) handleBuildStatus(w http.ResponseWriter, r *http.Request) {
 		info.Reason = &rs
 	}
 	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, info)
+	httpjson.Write(w, http.StatusOK, info)
 }
 
 // handleBuildLogs answers GET .../builds/{buildID}/logs: entries from the
@@ -393,5 +395,5 @@ func (s *Server) handleBuildLogs(w http.ResponseWriter, r *http.Request) {
 		}
 		out = append(out, e)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"logs": out})
+	httpjson.Write(w, http.StatusOK, map[string]any{"logs": out})
 }

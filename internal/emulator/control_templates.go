@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 )
 
 type teamUserJSON struct {
@@ -95,7 +97,7 @@ func (s *Server) handleListTemplates(w http.ResponseWriter, r *http.Request) {
 	if page == nil {
 		page = []templateJSON{}
 	}
-	writeJSON(w, http.StatusOK, page)
+	httpjson.Write(w, http.StatusOK, page)
 }
 
 func templateNotFound(w http.ResponseWriter, ref string) {
@@ -142,7 +144,7 @@ func (s *Server) handleGetTemplate(w http.ResponseWriter, r *http.Request) {
 		page = []templateBuildJSON{}
 	}
 	out.Builds = page
-	writeJSON(w, http.StatusOK, out)
+	httpjson.Write(w, http.StatusOK, out)
 }
 
 // handleDeleteTemplate deletes a team template or snapshot; E2B refuses while
@@ -203,5 +205,5 @@ func (s *Server) handleTemplateAlias(w http.ResponseWriter, alias string) {
 		writeErrorf(w, http.StatusNotFound, "template with alias '%s' not found", alias)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"templateID": t.id, "public": t.public})
+	httpjson.Write(w, http.StatusOK, map[string]any{"templateID": t.id, "public": t.public})
 }

@@ -12,23 +12,28 @@
 //
 // # Layout
 //
-// Dependencies run one way, downwards; no package below holds a pointer to
-// the Server or imports anything above it:
+// Dependencies run one way, downwards (each package names what it may
+// import); no package below holds a pointer to the Server or imports
+// anything above it:
 //
-//	emulator     Start, Options, Server; the control plane (control_*.go),
-//	   |         envd (envd_*.go), template builds (template_*.go), the
-//	   |         sandbox runtime (sandbox*.go, process*.go), admin, faults,
-//	   |         limits; the records of sandboxes and templates under s.mu
-//	   v
-//	state        secrets, lifecycle events, webhooks, team samples, volumes:
-//	   |         one lock of its own, operations that return copies
-//	   v
-//	sandboxos    private roots, host processes and signals, watches, sudo
-//	   |
-//	   v
-//	hostfs       copying trees, extended attributes, file metadata and owners
-//
-//	connectrpc   Connect framing and errors for envd's RPCs (a leaf)
+//	emulator    Start, Options, Server; the control plane (control_*.go),
+//	            envd (envd_*.go), template builds (template_*.go), the
+//	            sandbox runtime (sandbox*.go, process*.go), admin, faults,
+//	            limits; the records of sandboxes and templates, under s.mu
+//	              imports every package below
+//	volumeapi   E2B's volume-content API over the volumes' directories
+//	              imports state, sandboxos, httpjson
+//	delivery    webhook deliveries: queue, workers, retries, signatures
+//	              imports nothing of the emulator
+//	state       secrets, lifecycle events, webhooks, team samples, volumes:
+//	            one lock of its own, operations that return copies
+//	              imports nothing of the emulator
+//	sandboxos   private roots, host processes and signals, watches, sudo
+//	              imports hostfs
+//	hostfs      copying trees, extended attributes, file metadata, owners
+//	connectrpc  Connect framing and errors for envd's RPCs
+//	httpjson    JSON bodies of the HTTP APIs
+//	              (these three import nothing of the emulator)
 //
 // The server takes s.mu before it calls the store, never the reverse.
 // Wire shapes (request and answer bodies) are named xJSON.

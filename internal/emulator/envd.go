@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 )
 
 const envdPort = "49983"
@@ -107,9 +109,9 @@ func (s *Server) serveEnvd(w http.ResponseWriter, r *http.Request) {
 		envs := copyMap(sb.envVars)
 		s.mu.Unlock()
 		w.Header().Set("Cache-Control", "no-store")
-		writeJSON(w, http.StatusOK, envs)
+		httpjson.Write(w, http.StatusOK, envs)
 	case path == "/metrics" && r.Method == http.MethodGet:
-		writeJSON(w, http.StatusOK, sb.envdMetrics())
+		httpjson.Write(w, http.StatusOK, sb.envdMetrics())
 	case strings.HasPrefix(path, "/process.Process/") && r.Method == http.MethodPost:
 		s.serveProcessRPC(w, r, sb, strings.TrimPrefix(path, "/process.Process/"))
 	case strings.HasPrefix(path, "/filesystem.Filesystem/") && r.Method == http.MethodPost:

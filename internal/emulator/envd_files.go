@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 )
 
 func (s *Server) serveFiles(w http.ResponseWriter, r *http.Request, sb *sandbox) {
@@ -220,7 +221,7 @@ func (s *Server) uploadFiles(w http.ResponseWriter, r *http.Request, sb *sandbox
 		writeError(w, http.StatusBadRequest, "no file was uploaded")
 		return
 	}
-	writeJSON(w, http.StatusOK, entries)
+	httpjson.Write(w, http.StatusOK, entries)
 }
 
 // writeFile streams r into the sandbox path like envd: parent directories
@@ -274,7 +275,7 @@ func (s *Server) composeFiles(w http.ResponseWriter, r *http.Request, sb *sandbo
 		SourcePaths []string `json:"source_paths"`
 		Destination string   `json:"destination"`
 	}
-	if err := decodeBody(r, &req); err != nil {
+	if err := httpjson.Decode(r, &req); err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
@@ -318,7 +319,7 @@ func (s *Server) composeFiles(w http.ResponseWriter, r *http.Request, sb *sandbo
 		writeErrorf(w, http.StatusInternalServerError, "error writing '%s': %v", dv, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, uploadedEntryJSON{Path: dv, Name: path.Base(dv), Type: "file"})
+	httpjson.Write(w, http.StatusOK, uploadedEntryJSON{Path: dv, Name: path.Base(dv), Type: "file"})
 }
 
 // writeHostFile writes r to tmp, then renames it to dst (parents created).

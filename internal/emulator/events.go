@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
@@ -86,5 +87,5 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	if out == nil {
 		out = []state.Event{}
 	}
-	writeJSON(w, http.StatusOK, out)
+	httpjson.Write(w, http.StatusOK, out)
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
@@ -78,7 +79,7 @@ type secretRequestJSON struct {
 
 func (s *Server) handleCreateSecret(w http.ResponseWriter, r *http.Request) {
 	var req secretRequestJSON
-	if err := decodeBody(r, &req); err != nil {
+	if err := httpjson.Decode(r, &req); err != nil {
 		validationError(w, err.Error())
 		return
 	}
@@ -135,7 +136,7 @@ func (s *Server) handleListSecrets(w http.ResponseWriter, r *http.Request) {
 	if next != "" {
 		w.Header().Set(hdrNextToken, next)
 	}
-	writeJSON(w, http.StatusOK, page)
+	httpjson.Write(w, http.StatusOK, page)
 }
 
 func (s *Server) handleGetSecret(w http.ResponseWriter, r *http.Request) {
@@ -144,13 +145,13 @@ func (s *Server) handleGetSecret(w http.ResponseWriter, r *http.Request) {
 		writeErrorf(w, http.StatusNotFound, "secret '%s' not found", r.PathValue("id"))
 		return
 	}
-	writeJSON(w, http.StatusOK, secretJSONOf(sc))
+	httpjson.Write(w, http.StatusOK, secretJSONOf(sc))
 }
 
 // handleUpdateSecret appends a version; metadata is replaced when given.
 func (s *Server) handleUpdateSecret(w http.ResponseWriter, r *http.Request) {
 	var req secretRequestJSON
-	if err := decodeBody(r, &req); err != nil {
+	if err := httpjson.Decode(r, &req); err != nil {
 		validationError(w, err.Error())
 		return
 	}
@@ -167,7 +168,7 @@ func (s *Server) handleUpdateSecret(w http.ResponseWriter, r *http.Request) {
 		writeErrorf(w, http.StatusNotFound, "secret '%s' not found", r.PathValue("id"))
 		return
 	}
-	writeJSON(w, http.StatusOK, secretJSONOf(sc))
+	httpjson.Write(w, http.StatusOK, secretJSONOf(sc))
 }
 
 func (s *Server) handleDeleteSecret(w http.ResponseWriter, r *http.Request) {

@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/delivery"
+
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -17,6 +19,7 @@ import (
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/volumeapi"
 )
 
 // defaultStreamIdleTimeout is longer than the 90 s between keepalives that
@@ -86,7 +89,7 @@ type Server struct {
 	egress           *egressProxy
 	sandboxHost      *sandboxHost // what every sandbox gets of the server
 	store            *state.Store // secrets, events, webhooks, team samples, volumes
-	hooks            hookState
+	hooks            *delivery.Sender
 	faults           faultState
 	limits           limitState
 	counters         Counters
@@ -160,7 +163,7 @@ func Start(opts Options) (*Server, error) {
 		s.logf("emulator: template state in %s not loaded: %v", s.dataDir, err)
 	}
 	s.controlMux = s.newControlMux()
-	s.volumeMux = s.newVolumeContentMux()
+	s.volumeMux = volumeapi.NewMux(s.store)
 
 	ln, err := net.Listen("tcp", opts.Addr)
 	if err != nil {
@@ -260,6 +263,7 @@ func (s *Server) Close() error {
 		<-s.samplerDone
 		s.mu.Lock()
 		s.closed = true
+		s.hooks.Hold()
 		for _, t := range s.templates {
 			for _, b := range t.builds {
 				if b.cancel != nil {

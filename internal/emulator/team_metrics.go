@@ -3,6 +3,8 @@ package emulator
 import (
 	"net/http"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 )
 
 // The team's metrics come from a sample the sampler takes every
@@ -74,7 +76,7 @@ func (s *Server) handleTeamMetrics(w http.ResponseWriter, r *http.Request) {
 	for _, t := range s.store.TeamSamples(start, end) {
 		out = append(out, teamMetricJSON{Timestamp: t.At, TimestampUnix: t.At.Unix(), ConcurrentSandboxes: t.Concurrent, SandboxStartRate: t.StartRate})
 	}
-	writeJSON(w, http.StatusOK, out)
+	httpjson.Write(w, http.StatusOK, out)
 }
 
 func (s *Server) handleTeamMetricsMax(w http.ResponseWriter, r *http.Request) {
@@ -98,7 +100,7 @@ func (s *Server) handleTeamMetricsMax(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	best.TimestampUnix = best.Timestamp.Unix()
-	writeJSON(w, http.StatusOK, best)
+	httpjson.Write(w, http.StatusOK, best)
 }
 
 // TeamID is the ID of the emulator's one team (for /teams/{teamID}/metrics).

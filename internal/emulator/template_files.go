@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 )
 
 // Build file contexts: the SDK asks for an upload link per files hash and
@@ -70,11 +72,11 @@ func (s *Server) handleFilesLink(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.hasFilesArchive(hash) {
-		writeJSON(w, http.StatusCreated, fileUploadLinkJSON{Present: true})
+		httpjson.Write(w, http.StatusCreated, fileUploadLinkJSON{Present: true})
 		return
 	}
 	u := s.uploadURL(hash)
-	writeJSON(w, http.StatusCreated, fileUploadLinkJSON{Present: false, URL: &u})
+	httpjson.Write(w, http.StatusCreated, fileUploadLinkJSON{Present: false, URL: &u})
 }
 
 // serveUpload stores an archive PUT to a signed upload URL (no API key, as

@@ -1,10 +1,6 @@
 package emulator
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -14,7 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/volumeapi"
 )
 
 var volumeNamePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
@@ -31,31 +29,6 @@ func (s *Server) loadVolumes() error {
 	return err
 }
 
-// volumeToken is a JWT (HS256) naming the volume, signed with its key, so
-// it stays valid across restarts and is useless for any other volume.
-func volumeToken(v state.Volume) string {
-	enc := base64.RawURLEncoding
-	head := enc.EncodeToString([]byte(`{"alg":"HS256","typ":"JWT"}`))
-	claims, _ := json.Marshal(map[string]any{"volumeID": v.ID, "iat": v.CreatedAt.Unix()})
-	body := head + "." + enc.EncodeToString(claims)
-	return body + "." + enc.EncodeToString(volumeSign(v, body))
-}
-
-func volumeSign(v state.Volume, body string) []byte {
-	m := hmac.New(sha256.New, []byte(v.Key))
-	m.Write([]byte(body))
-	return m.Sum(nil)
-}
-
-func validVolumeToken(v state.Volume, token string) bool {
-	i := strings.LastIndexByte(token, '.')
-	if i < 0 {
-		return false
-	}
-	sig, err := base64.RawURLEncoding.DecodeString(token[i+1:])
-	return err == nil && hmac.Equal(sig, volumeSign(v, token[:i]))
-}
-
 type volumeJSON struct {
 	VolumeID string `json:"volumeID"`
 	Name     string `json:"name"`
@@ -66,7 +39,7 @@ func (s *Server) handleCreateVolume(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Name *string `json:"name"`
 	}
-	if err := decodeBody(r, &req); err != nil {
+	if err := httpjson.Decode(r, &req); err != nil {
 		validationError(w, err.Error())
 		return
 	}
@@ -87,7 +60,7 @@ func (s *Server) handleCreateVolume(w http.ResponseWriter, r *http.Request) {
 		writeErrorf(w, http.StatusInternalServerError, "error creating volume: %v", err)
 		return
 	}
-	respondOrDrop(w, r, http.StatusCreated, volumeJSON{VolumeID: v.ID, Name: v.Name, Token: volumeToken(v)})
+	respondOrDrop(w, r, http.StatusCreated, volumeJSON{VolumeID: v.ID, Name: v.Name, Token: volumeapi.Token(v)})
 }
 
 func (s *Server) handleListVolumes(w http.ResponseWriter, _ *http.Request) {
@@ -95,7 +68,7 @@ func (s *Server) handleListVolumes(w http.ResponseWriter, _ *http.Request) {
 	for _, v := range s.store.Volumes() {
 		out = append(out, volumeJSON{VolumeID: v.ID, Name: v.Name})
 	}
-	writeJSON(w, http.StatusOK, out)
+	httpjson.Write(w, http.StatusOK, out)
 }
 
 func (s *Server) handleGetVolume(w http.ResponseWriter, r *http.Request) {
@@ -104,7 +77,7 @@ func (s *Server) handleGetVolume(w http.ResponseWriter, r *http.Request) {
 		writeErrorf(w, http.StatusNotFound, "volume '%s' not found", r.PathValue("id"))
 		return
 	}
-	writeJSON(w, http.StatusOK, volumeJSON{VolumeID: v.ID, Name: v.Name, Token: volumeToken(v)})
+	httpjson.Write(w, http.StatusOK, volumeJSON{VolumeID: v.ID, Name: v.Name, Token: volumeapi.Token(v)})
 }
 
 // handleDeleteVolume refuses while a running or paused sandbox mounts the

@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/delivery"
+
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -57,7 +59,7 @@ func verifySignature(secret string, body []byte, sig string) bool {
 func TestWebhookSignatureIsStandardBase64WithoutPadding(t *testing.T) {
 	t.Parallel()
 	body := []byte(`{"n":0}`)
-	sig := webhookSignature("whsec", body)
+	sig := delivery.Signature("whsec", body)
 	if !strings.ContainsAny(sig, "+/") || strings.Contains(sig, "=") {
 		t.Fatalf("signature %q is not standard unpadded base64 (this body's has '+' or '/')", sig)
 	}
