@@ -28,7 +28,8 @@
 //	state       secrets, lifecycle events, webhooks, team samples, volumes:
 //	            one lock of its own, operations that return copies
 //	              imports nothing of the emulator
-//	sandboxos   private roots, host processes and signals, watches, sudo
+//	sandboxos   private roots, host processes and signals, watches, sudo,
+//	            the egress proxy
 //	              imports hostfs
 //	hostfs      copying trees, extended attributes, file metadata, owners
 //	connectrpc  Connect framing and errors for envd's RPCs

@@ -86,9 +86,9 @@ type Server struct {
 	templates        map[string]*template
 	stepCache        map[string]cachedLayer // build step hash -> its result
 	buildsRunning    sync.WaitGroup
-	egress           *egressProxy
-	sandboxHost      *sandboxHost // what every sandbox gets of the server
-	store            *state.Store // secrets, events, webhooks, team samples, volumes
+	egress           *sandboxos.Egress // nil when it could not start
+	sandboxHost      *sandboxHost      // what every sandbox gets of the server
+	store            *state.Store      // secrets, events, webhooks, team samples, volumes
 	hooks            *delivery.Sender
 	faults           faultState
 	limits           limitState
@@ -151,10 +151,13 @@ func Start(opts Options) (*Server, error) {
 		s.logf("emulator: mount namespaces unavailable (isolation=%s, os=%s, euid=%d); commands see the sandbox directory as HOME and TMPDIR instead of private /home/user and /tmp",
 			opts.Isolation, runtime.GOOS, os.Geteuid())
 	}
-	if err := s.startEgressProxy(); err != nil {
+	var proxyEnv map[string]string
+	if eg, err := sandboxos.StartEgress(s.secretValue, s.logf); err != nil {
 		s.logf("emulator: egress proxy unavailable (%v); secret markers are not substituted", err)
+	} else {
+		s.egress, proxyEnv = eg, eg.Env()
 	}
-	s.sandboxHost = &sandboxHost{isolate: s.isolate, logf: s.logf, proxyEnv: s.proxyEnv(), lifecycle: &s.mu}
+	s.sandboxHost = &sandboxHost{isolate: s.isolate, logf: s.logf, proxyEnv: proxyEnv, lifecycle: &s.mu}
 	s.faults.reset(Faults{})
 	s.limits.set(opts.Limits)
 	s.resetCountersLocked()
@@ -190,6 +193,13 @@ func Start(opts Options) (*Server, error) {
 	s.teamSampleLocked(time.Now()) // the team's baseline: nothing running
 	go s.runSampler()
 	return s, nil
+}
+
+// stopEgress closes the egress proxy, if it runs.
+func (s *Server) stopEgress() {
+	if s.egress != nil {
+		s.egress.Close()
+	}
 }
 
 func (s *Server) serve(srv *http.Server, ln net.Listener) {

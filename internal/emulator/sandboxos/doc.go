@@ -4,7 +4,9 @@
 // layers), host processes (signals, process groups, mount namespaces,
 // /proc scans for members and metrics), the exec handshake of the
 // isolation wrapper, directory watches (inotify on Linux, polling
-// elsewhere) and the sudo stand-in written into every base root.
+// elsewhere), the sudo stand-in written into every base root, and the
+// egress proxy every sandbox process gets (secret markers in plain-HTTP
+// headers replaced through a lookup the server hands it).
 //
 // It speaks in host paths, pids and layer directories. It knows nothing of
 // sandboxes as E2B sees them (IDs, templates, state, envd or the REST API)
