@@ -1,4 +1,4 @@
-package emulator
+package hostfs
 
 import (
 	"errors"
@@ -24,8 +24,8 @@ const (
 // file's uid; without the attribute a file belongs to "user".
 const ownerXattr = "user.e2b-emulator.owner"
 
-// validateMetadata applies envd's limits to an upload's metadata.
-func validateMetadata(meta map[string]string) error {
+// ValidateMetadata applies envd's limits to an upload's metadata.
+func ValidateMetadata(meta map[string]string) error {
 	total := 0
 	for k, v := range meta {
 		if k == "" {
@@ -42,12 +42,12 @@ func validateMetadata(meta map[string]string) error {
 	return nil
 }
 
-// readFileMetadata returns the user.e2b.* attributes of host (following a
+// ReadMetadata returns the user.e2b.* attributes of host (following a
 // symlink) with the prefix stripped; nil when there are none or the file
 // system has no extended attributes. Entries that are not valid UTF-8 (set
 // from inside the sandbox) are skipped, as envd skips them.
-func readFileMetadata(host string) map[string]string {
-	names, err := listXattrs(host, false)
+func ReadMetadata(host string) map[string]string {
+	names, err := ListXattrs(host, false)
 	if err != nil {
 		return nil
 	}
@@ -57,7 +57,7 @@ func readFileMetadata(host string) map[string]string {
 		if !ok {
 			continue
 		}
-		value, ok, err := getXattr(host, name, false)
+		value, ok, err := GetXattr(host, name, false)
 		if err != nil || !ok || !utf8.ValidString(key) || !utf8.Valid(value) {
 			continue
 		}
@@ -69,10 +69,10 @@ func readFileMetadata(host string) map[string]string {
 	return meta
 }
 
-// writeFileMetadata replaces the file's metadata with meta: keys it lacks are
+// WriteMetadata replaces the file's metadata with meta: keys it lacks are
 // removed, so an upload without metadata clears what an earlier one set.
-func writeFileMetadata(host string, meta map[string]string) error {
-	names, err := listXattrs(host, false)
+func WriteMetadata(host string, meta map[string]string) error {
+	names, err := ListXattrs(host, false)
 	if err != nil {
 		return err
 	}
@@ -84,39 +84,39 @@ func writeFileMetadata(host string, meta map[string]string) error {
 		if _, keep := meta[key]; keep {
 			continue
 		}
-		if err := removeXattr(host, name, false); err != nil {
+		if err := RemoveXattr(host, name, false); err != nil {
 			return err
 		}
 	}
 	for k, v := range meta {
-		if err := setXattr(host, metadataXattrPrefix+k, []byte(v), false); err != nil {
+		if err := SetXattr(host, metadataXattrPrefix+k, []byte(v), false); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// fileOwner is the owner envd reports for host (the link itself for a
+// Owner is the owner envd reports for host (the link itself for a
 // symlink): "root" for what envd created as root, else "user".
-func fileOwner(host string) string {
-	if v, ok, err := getXattr(host, ownerXattr, true); err == nil && ok && string(v) == rootUser {
-		return rootUser
+func Owner(host string) string {
+	if v, ok, err := GetXattr(host, ownerXattr, true); err == nil && ok && string(v) == RootOwner {
+		return RootOwner
 	}
-	return defaultUser
+	return DefaultOwner
 }
 
-// setFileOwner records that envd created or overwrote host as user, as its
+// SetOwner records that envd created or overwrote host as user, as its
 // chown does.
-func setFileOwner(host, user string) error {
-	if user == rootUser {
-		return setXattr(host, ownerXattr, []byte(rootUser), true)
+func SetOwner(host, user string) error {
+	if user == RootOwner {
+		return SetXattr(host, ownerXattr, []byte(RootOwner), true)
 	}
-	return removeXattr(host, ownerXattr, true)
+	return RemoveXattr(host, ownerXattr, true)
 }
 
-// ensureDirs creates dir and its missing parents, owned by user like envd's
+// EnsureDirs creates dir and its missing parents, owned by user like envd's
 // EnsureDirs; existing directories keep their owner.
-func ensureDirs(dir, user string) error {
+func EnsureDirs(dir, user string) error {
 	var missing []string
 	for d := dir; ; d = filepath.Dir(d) {
 		if _, err := os.Lstat(d); err == nil {
@@ -132,21 +132,21 @@ func ensureDirs(dir, user string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if user == defaultUser {
+	if user == DefaultOwner {
 		return nil // no attribute means "user"
 	}
 	for _, d := range missing {
-		if err := setFileOwner(d, user); err != nil && !xattrUnsupported(err) {
+		if err := SetOwner(d, user); err != nil && !XattrUnsupported(err) {
 			return err
 		}
 	}
 	return nil
 }
 
-// copyXattrs copies the user.* attributes of src to dst, so snapshots and
+// CopyXattrs copies the user.* attributes of src to dst, so snapshots and
 // templates keep file metadata and ownership. Best effort, like cp -a.
-func copyXattrs(src, dst string) {
-	names, err := listXattrs(src, true)
+func CopyXattrs(src, dst string) {
+	names, err := ListXattrs(src, true)
 	if err != nil {
 		return
 	}
@@ -154,8 +154,8 @@ func copyXattrs(src, dst string) {
 		if !strings.HasPrefix(name, "user.") {
 			continue
 		}
-		if v, ok, err := getXattr(src, name, true); err == nil && ok {
-			_ = setXattr(dst, name, v, true)
+		if v, ok, err := GetXattr(src, name, true); err == nil && ok {
+			_ = SetXattr(dst, name, v, true)
 		}
 	}
 }

@@ -1,6 +1,7 @@
-package emulator
+package sandboxos
 
 import (
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -18,38 +19,44 @@ import (
 
 var secretMarker = regexp.MustCompile(`\$\{e2b\.secrets\.([^{}\s]+)\}`)
 
-type egressProxy struct {
-	srv       *Server
+// Egress is a running egress proxy.
+type Egress struct {
+	secret    func(name string) (string, bool) // a secret's current value by name
 	ln        net.Listener
 	http      *http.Server
 	transport *http.Transport
 }
 
-func (s *Server) startEgressProxy() error {
+// StartEgress listens on loopback and proxies until Close; secret looks up
+// the current value of the secret a marker names.
+func StartEgress(secret func(name string) (string, bool), logf func(format string, args ...any)) (*Egress, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	p := &egressProxy{srv: s, ln: ln, transport: &http.Transport{
+	p := &Egress{secret: secret, ln: ln, transport: &http.Transport{
 		Proxy: nil, DialContext: (&net.Dialer{Timeout: 30 * time.Second}).DialContext,
 		MaxIdleConns: 16, IdleConnTimeout: 30 * time.Second,
 	}}
 	p.http = &http.Server{Handler: p, ReadHeaderTimeout: 30 * time.Second}
-	go s.serve(p.http, ln)
-	s.egress = p
-	return nil
+	go func() {
+		if err := p.http.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			logf("emulator: serve: %v", err)
+		}
+	}()
+	return p, nil
 }
 
 // URL is what sandbox processes get as their proxy.
-func (p *egressProxy) URL() string { return "http://" + p.ln.Addr().String() }
+func (p *Egress) URL() string { return "http://" + p.ln.Addr().String() }
 
-// close stops accepting; open CONNECT tunnels end with their peers.
-func (p *egressProxy) close() {
+// Close stops accepting; open CONNECT tunnels end with their peers.
+func (p *Egress) Close() {
 	_ = p.http.Close()
 	p.transport.CloseIdleConnections()
 }
 
-func (p *egressProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (p *Egress) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodConnect {
 		p.tunnel(w, r)
 		return
@@ -89,14 +96,14 @@ func (p *egressProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // substitute replaces every marker in v; it names the first unknown secret.
-func (p *egressProxy) substitute(v string) (string, string) {
+func (p *Egress) substitute(v string) (string, string) {
 	if !strings.Contains(v, "${e2b.secrets.") {
 		return v, ""
 	}
 	missing := ""
 	out := secretMarker.ReplaceAllStringFunc(v, func(m string) string {
 		name := secretMarker.FindStringSubmatch(m)[1]
-		val, ok := p.srv.secretValue(name)
+		val, ok := p.secret(name)
 		if !ok && missing == "" {
 			missing = name
 		}
@@ -106,7 +113,7 @@ func (p *egressProxy) substitute(v string) (string, string) {
 }
 
 // tunnel relays a CONNECT stream unchanged (HTTPS is not intercepted).
-func (p *egressProxy) tunnel(w http.ResponseWriter, r *http.Request) {
+func (p *Egress) tunnel(w http.ResponseWriter, r *http.Request) {
 	up, err := net.DialTimeout("tcp", r.Host, 30*time.Second)
 	if err != nil {
 		http.Error(w, "egress: "+err.Error(), http.StatusBadGateway)
@@ -135,11 +142,8 @@ func (p *egressProxy) tunnel(w http.ResponseWriter, r *http.Request) {
 	}()
 }
 
-// proxyEnv is what every sandbox process gets (request envs may override).
-func (s *Server) proxyEnv() map[string]string {
-	if s.egress == nil {
-		return nil
-	}
-	u := s.egress.URL()
+// Env is what every sandbox process gets (request envs may override).
+func (p *Egress) Env() map[string]string {
+	u := p.URL()
 	return map[string]string{"HTTP_PROXY": u, "http_proxy": u, "HTTPS_PROXY": u, "https_proxy": u}
 }

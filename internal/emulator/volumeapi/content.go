@@ -1,4 +1,4 @@
-package emulator
+package volumeapi
 
 import (
 	"errors"
@@ -13,12 +13,21 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
-// The volume-content API (openapi-volumecontent.yml) reads and writes a
-// volume's files with the volume's token as a bearer JWT, on the API host.
+// api serves the routes over the volumes of a store.
+type api struct {
+	store *state.Store
+}
 
-func (s *Server) newVolumeContentMux() *http.ServeMux {
+// NewMux routes the volume-content API over the store's volumes; its
+// patterns are the route keys the emulator counts and faults.
+func NewMux(store *state.Store) *http.ServeMux {
+	s := &api{store: store}
 	m := http.NewServeMux()
 	m.HandleFunc("GET /volumecontent/{id}/path", s.volumeHandler(s.handleVolumeStat))
 	m.HandleFunc("PATCH /volumecontent/{id}/path", s.volumeHandler(s.handleVolumePatch))
@@ -30,64 +39,47 @@ func (s *Server) newVolumeContentMux() *http.ServeMux {
 	return m
 }
 
-// serveVolumeContent counts, faults and dispatches volume-content requests.
-func (s *Server) serveVolumeContent(w http.ResponseWriter, r *http.Request) {
-	_, pattern := s.volumeMux.Handler(r)
-	if pattern == "" {
-		s.count("unknown")
-		volumeError(w, http.StatusNotFound, "%s %s is not a route of this emulator", r.Method, r.URL.Path)
-		return
-	}
-	s.count(pattern)
-	if ok, _ := s.applyFaults(w, r, pattern, false); !ok {
-		return
-	}
-	s.volumeMux.ServeHTTP(w, r)
-}
-
-// volumeError writes the volume-content Error schema (code is a string).
-func volumeError(w http.ResponseWriter, status int, format string, args ...any) {
+// Error writes the volume-content Error schema (code is a string).
+func Error(w http.ResponseWriter, status int, format string, args ...any) {
 	msg := format
 	if len(args) > 0 {
 		msg = fmt.Sprintf(format, args...)
 	}
-	writeJSON(w, status, map[string]string{"code": strconv.Itoa(status), "message": msg})
+	httpjson.Write(w, status, map[string]string{"code": strconv.Itoa(status), "message": msg})
 }
 
 // volumeTarget is the authorised volume and the host path of ?path=.
 type volumeTarget struct {
-	vol     *volume
+	vol     state.Volume
 	root    string // the volume's content directory
 	virtual string // clean, absolute inside the volume
 	host    string
 }
 
 // volumeHandler checks the bearer token and resolves ?path= inside the volume.
-func (s *Server) volumeHandler(h func(http.ResponseWriter, *http.Request, volumeTarget)) http.HandlerFunc {
+func (s *api) volumeHandler(h func(http.ResponseWriter, *http.Request, volumeTarget)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		if !ok || token == "" {
-			volumeError(w, http.StatusUnauthorized, "authorization header is missing")
+			Error(w, http.StatusUnauthorized, "authorization header is missing")
 			return
 		}
-		s.mu.Lock()
-		v := s.volumes[r.PathValue("id")]
-		s.mu.Unlock()
-		if v == nil {
-			volumeError(w, http.StatusNotFound, "volume '%s' not found", r.PathValue("id"))
+		v, ok := s.store.Volume(r.PathValue("id"))
+		if !ok {
+			Error(w, http.StatusNotFound, "volume '%s' not found", r.PathValue("id"))
 			return
 		}
-		if !validVolumeToken(v, token) {
-			volumeError(w, http.StatusUnauthorized, "invalid volume token")
+		if !validToken(v, token) {
+			Error(w, http.StatusUnauthorized, "invalid volume token")
 			return
 		}
 		p := r.URL.Query().Get("path")
 		if p == "" {
-			volumeError(w, http.StatusBadRequest, "query parameter \"path\" is required")
+			Error(w, http.StatusBadRequest, "query parameter \"path\" is required")
 			return
 		}
 		virtual := path.Clean("/" + p)
-		root := s.volumeData(v.ID)
+		root := s.store.VolumeData(v.ID)
 		h(w, r, volumeTarget{vol: v, root: root, virtual: virtual, host: filepath.Join(root, filepath.FromSlash(virtual))})
 	}
 }
@@ -124,46 +116,46 @@ func statVolumeEntry(host, virtual string) (volumeEntryStat, error) {
 		e.Type = "unknown"
 	}
 	e.Atime, e.Ctime = e.Mtime, e.Mtime
-	if o, ok := fileOwnerTimes(fi); ok {
-		e.UID, e.GID, e.Atime, e.Ctime = o.uid, o.gid, o.atime, o.ctime
+	if o, ok := sandboxos.FileOwnerTimes(fi); ok {
+		e.UID, e.GID, e.Atime, e.Ctime = o.UID, o.GID, o.Atime, o.Ctime
 	}
 	return e, nil
 }
 
-func (s *Server) writeVolumeStat(w http.ResponseWriter, t volumeTarget, status int) {
+func (s *api) writeVolumeStat(w http.ResponseWriter, t volumeTarget, status int) {
 	e, err := statVolumeEntry(t.host, t.virtual)
 	if err != nil {
 		volumeFSError(w, t, err)
 		return
 	}
-	writeJSON(w, status, e)
+	httpjson.Write(w, status, e)
 }
 
 func volumeFSError(w http.ResponseWriter, t volumeTarget, err error) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		volumeError(w, http.StatusNotFound, "path '%s' not found", t.virtual)
+		Error(w, http.StatusNotFound, "path '%s' not found", t.virtual)
 	case errors.Is(err, fs.ErrExist):
-		volumeError(w, http.StatusConflict, "path '%s' already exists", t.virtual)
+		Error(w, http.StatusConflict, "path '%s' already exists", t.virtual)
 	case errors.Is(err, syscall.ENOTDIR):
-		volumeError(w, http.StatusBadRequest, "path '%s' is not a directory", t.virtual)
+		Error(w, http.StatusBadRequest, "path '%s' is not a directory", t.virtual)
 	default:
-		volumeError(w, http.StatusInternalServerError, "%s: %v", t.virtual, err)
+		Error(w, http.StatusInternalServerError, "%s: %v", t.virtual, err)
 	}
 }
 
-func (s *Server) handleVolumeStat(w http.ResponseWriter, _ *http.Request, t volumeTarget) {
+func (s *api) handleVolumeStat(w http.ResponseWriter, _ *http.Request, t volumeTarget) {
 	s.writeVolumeStat(w, t, http.StatusOK)
 }
 
-func (s *Server) handleVolumePatch(w http.ResponseWriter, r *http.Request, t volumeTarget) {
+func (s *api) handleVolumePatch(w http.ResponseWriter, r *http.Request, t volumeTarget) {
 	var req struct {
 		UID  *uint32 `json:"uid"`
 		GID  *uint32 `json:"gid"`
 		Mode *uint32 `json:"mode"`
 	}
-	if err := decodeBody(r, &req); err != nil {
-		volumeError(w, http.StatusBadRequest, "invalid metadata: %v", err)
+	if err := httpjson.Decode(r, &req); err != nil {
+		Error(w, http.StatusBadRequest, "invalid metadata: %v", err)
 		return
 	}
 	if _, err := os.Lstat(t.host); err != nil {
@@ -172,7 +164,7 @@ func (s *Server) handleVolumePatch(w http.ResponseWriter, r *http.Request, t vol
 	}
 	if req.Mode != nil {
 		if *req.Mode > 0o7777 {
-			volumeError(w, http.StatusBadRequest, "invalid mode %o", *req.Mode)
+			Error(w, http.StatusBadRequest, "invalid mode %o", *req.Mode)
 			return
 		}
 		if err := os.Chmod(t.host, fs.FileMode(*req.Mode)); err != nil {
@@ -196,9 +188,9 @@ func (s *Server) handleVolumePatch(w http.ResponseWriter, r *http.Request, t vol
 	s.writeVolumeStat(w, t, http.StatusOK)
 }
 
-func (s *Server) handleVolumeRemove(w http.ResponseWriter, _ *http.Request, t volumeTarget) {
+func (s *api) handleVolumeRemove(w http.ResponseWriter, _ *http.Request, t volumeTarget) {
 	if t.virtual == "/" {
-		volumeError(w, http.StatusBadRequest, "the volume root cannot be deleted")
+		Error(w, http.StatusBadRequest, "the volume root cannot be deleted")
 		return
 	}
 	if _, err := os.Lstat(t.host); err != nil {
@@ -212,12 +204,12 @@ func (s *Server) handleVolumeRemove(w http.ResponseWriter, _ *http.Request, t vo
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (s *Server) handleVolumeList(w http.ResponseWriter, r *http.Request, t volumeTarget) {
+func (s *api) handleVolumeList(w http.ResponseWriter, r *http.Request, t volumeTarget) {
 	depth := 1
 	if d := r.URL.Query().Get("depth"); d != "" {
 		n, err := strconv.Atoi(d)
 		if err != nil || n < 0 {
-			volumeError(w, http.StatusBadRequest, "invalid depth %q", d)
+			Error(w, http.StatusBadRequest, "invalid depth %q", d)
 			return
 		}
 		if n > 0 {
@@ -230,7 +222,7 @@ func (s *Server) handleVolumeList(w http.ResponseWriter, r *http.Request, t volu
 		return
 	}
 	if !fi.IsDir() {
-		volumeError(w, http.StatusBadRequest, "path '%s' is not a directory", t.virtual)
+		Error(w, http.StatusBadRequest, "path '%s' is not a directory", t.virtual)
 		return
 	}
 	out := []volumeEntryStat{}
@@ -259,7 +251,7 @@ func (s *Server) handleVolumeList(w http.ResponseWriter, r *http.Request, t volu
 		volumeFSError(w, t, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, out)
+	httpjson.Write(w, http.StatusOK, out)
 }
 
 // ownership reads the optional uid, gid, mode and force query parameters.
@@ -283,7 +275,7 @@ func parseOwnership(w http.ResponseWriter, r *http.Request, defMode fs.FileMode)
 		if v := q.Get(f.name); v != "" {
 			n, err := strconv.ParseUint(v, 10, 32)
 			if err != nil {
-				volumeError(w, http.StatusBadRequest, "invalid %s %q", f.name, v)
+				Error(w, http.StatusBadRequest, "invalid %s %q", f.name, v)
 				return o, false
 			}
 			f.set(n)
@@ -304,7 +296,7 @@ func (o ownership) apply(host string) error {
 }
 
 // handleVolumeMkdir creates a directory; force creates missing parents.
-func (s *Server) handleVolumeMkdir(w http.ResponseWriter, r *http.Request, t volumeTarget) {
+func (s *api) handleVolumeMkdir(w http.ResponseWriter, r *http.Request, t volumeTarget) {
 	o, ok := parseOwnership(w, r, 0o755)
 	if !ok {
 		return
@@ -325,7 +317,7 @@ func (s *Server) handleVolumeMkdir(w http.ResponseWriter, r *http.Request, t vol
 	s.writeVolumeStat(w, t, http.StatusCreated)
 }
 
-func (s *Server) handleVolumeDownload(w http.ResponseWriter, _ *http.Request, t volumeTarget) {
+func (s *api) handleVolumeDownload(w http.ResponseWriter, _ *http.Request, t volumeTarget) {
 	f, err := os.Open(t.host)
 	if err != nil {
 		volumeFSError(w, t, err)
@@ -333,7 +325,7 @@ func (s *Server) handleVolumeDownload(w http.ResponseWriter, _ *http.Request, t 
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err != nil || fi.IsDir() {
-		volumeError(w, http.StatusBadRequest, "path '%s' is not a file", t.virtual)
+		Error(w, http.StatusBadRequest, "path '%s' is not a file", t.virtual)
 		return
 	}
 	w.Header().Set("Content-Type", "application/octet-stream")
@@ -343,13 +335,13 @@ func (s *Server) handleVolumeDownload(w http.ResponseWriter, _ *http.Request, t 
 
 // handleVolumeUpload writes a file: missing parents are created only with
 // force (404 otherwise), and an existing file is overwritten.
-func (s *Server) handleVolumeUpload(w http.ResponseWriter, r *http.Request, t volumeTarget) {
+func (s *api) handleVolumeUpload(w http.ResponseWriter, r *http.Request, t volumeTarget) {
 	o, ok := parseOwnership(w, r, 0o644)
 	if !ok {
 		return
 	}
 	if t.virtual == "/" {
-		volumeError(w, http.StatusBadRequest, "the volume root is a directory")
+		Error(w, http.StatusBadRequest, "the volume root is a directory")
 		return
 	}
 	if o.force {

@@ -1,5 +1,5 @@
 #!/bin/bash
-# sudo as the E2B emulator provides it (see internal/emulator/sudo_shim.go).
+# sudo as the E2B emulator provides it (see internal/emulator/sandboxos/sudo_shim.go).
 # E2B's base template lets its default user run any command with sudo,
 # without a password. The emulator runs every command as its own user, so
 # this stand-in cannot switch users: it sets up the environment sudo would

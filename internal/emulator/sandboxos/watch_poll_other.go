@@ -1,6 +1,6 @@
 //go:build !linux
 
-package emulator
+package sandboxos
 
 import (
 	"os"
@@ -15,13 +15,13 @@ import (
 const watchPollInterval = 200 * time.Millisecond
 
 type pollWatch struct {
-	out       chan fsChange
+	out       chan Change
 	done      chan struct{}
 	closeOnce sync.Once
 }
 
-func watchDirTree(root string, recursive bool) (dirWatch, error) {
-	w := &pollWatch{out: make(chan fsChange, 256), done: make(chan struct{})}
+func WatchDirTree(root string, recursive bool) (DirWatch, error) {
+	w := &pollWatch{out: make(chan Change, 256), done: make(chan struct{})}
 	prev := scanTree(root, recursive)
 	go func() {
 		defer close(w.out)
@@ -47,9 +47,9 @@ func watchDirTree(root string, recursive bool) (dirWatch, error) {
 	return w, nil
 }
 
-func (w *pollWatch) changes() <-chan fsChange { return w.out }
+func (w *pollWatch) Changes() <-chan Change { return w.out }
 
-func (w *pollWatch) close() { w.closeOnce.Do(func() { close(w.done) }) }
+func (w *pollWatch) Close() { w.closeOnce.Do(func() { close(w.done) }) }
 
 // fileStamp is what a poll compares to detect changes.
 type fileStamp struct {
@@ -82,24 +82,24 @@ func scanTree(root string, recursive bool) map[string]fileStamp {
 }
 
 // diffTrees turns two scans into changes, sorted by name.
-func diffTrees(old, cur map[string]fileStamp) []fsChange {
-	var out []fsChange
+func diffTrees(old, cur map[string]fileStamp) []Change {
+	var out []Change
 	for name, st := range cur {
 		prev, ok := old[name]
 		switch {
 		case !ok:
-			out = append(out, fsChange{name: name, op: eventCreate})
+			out = append(out, Change{Name: name, Op: EventCreate})
 		case !prev.mod.Equal(st.mod) || prev.size != st.size:
-			out = append(out, fsChange{name: name, op: eventWrite})
+			out = append(out, Change{Name: name, Op: EventWrite})
 		case prev.mode != st.mode:
-			out = append(out, fsChange{name: name, op: eventChmod})
+			out = append(out, Change{Name: name, Op: EventChmod})
 		}
 	}
 	for name := range old {
 		if _, ok := cur[name]; !ok {
-			out = append(out, fsChange{name: name, op: eventRemove})
+			out = append(out, Change{Name: name, Op: EventRemove})
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }

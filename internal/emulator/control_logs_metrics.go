@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 )
 
 type sandboxMetricJSON struct {
@@ -74,7 +76,7 @@ func (s *Server) handleSandboxMetrics(w http.ResponseWriter, r *http.Request) {
 		}
 		out = append(out, metricJSON(m))
 	}
-	writeJSON(w, http.StatusOK, out)
+	httpjson.Write(w, http.StatusOK, out)
 }
 
 func (s *Server) handleManyMetrics(w http.ResponseWriter, r *http.Request) {
@@ -107,7 +109,7 @@ func (s *Server) handleManyMetrics(w http.ResponseWriter, r *http.Request) {
 			out[sb.id] = metricJSON(samples[len(samples)-1])
 		}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"sandboxes": out})
+	httpjson.Write(w, http.StatusOK, map[string]any{"sandboxes": out})
 }
 
 type logEntryJSON struct {
@@ -167,7 +169,7 @@ func (s *Server) handleLogsV1(w http.ResponseWriter, r *http.Request) {
 		entries = append(entries, logEntryJSON{Timestamp: e.at, Level: e.level, Message: e.message, Fields: e.fields})
 		logs = append(logs, logLineJSON{Timestamp: e.at, Line: e.rawLine()})
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"logs": logs, "logEntries": entries})
+	httpjson.Write(w, http.StatusOK, map[string]any{"logs": logs, "logEntries": entries})
 }
 
 // handleLogsV2 pages by cursor (ms): backward = (cursor-7d, cursor],
@@ -246,5 +248,5 @@ func (s *Server) handleLogsV2(w http.ResponseWriter, r *http.Request) {
 	if matched == nil {
 		matched = []logEntryJSON{}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"logs": matched})
+	httpjson.Write(w, http.StatusOK, map[string]any{"logs": matched})
 }

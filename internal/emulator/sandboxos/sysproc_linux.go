@@ -1,4 +1,4 @@
-package emulator
+package sandboxos
 
 import (
 	"os"
@@ -9,31 +9,31 @@ import (
 	"time"
 )
 
-type signalKind int
+type Signal int
 
 const (
-	sigStop signalKind = iota
-	sigCont
-	sigKill
-	sigTerm
+	SigStop Signal = iota
+	SigCont
+	SigKill
+	SigTerm
 )
 
-func (k signalKind) sys() syscall.Signal {
+func (k Signal) sys() syscall.Signal {
 	switch k {
-	case sigStop:
+	case SigStop:
 		return syscall.SIGSTOP
-	case sigCont:
+	case SigCont:
 		return syscall.SIGCONT
-	case sigTerm:
+	case SigTerm:
 		return syscall.SIGTERM
 	default:
 		return syscall.SIGKILL
 	}
 }
 
-// sysProcAttr puts every command in its own process group and, with
+// SysProcAttr puts every command in its own process group and, with
 // isolation, in a new mount namespace.
-func sysProcAttr(isolate bool) *syscall.SysProcAttr {
+func SysProcAttr(isolate bool) *syscall.SysProcAttr {
 	a := &syscall.SysProcAttr{Setpgid: true}
 	if isolate {
 		a.Cloneflags = syscall.CLONE_NEWNS
@@ -41,9 +41,9 @@ func sysProcAttr(isolate bool) *syscall.SysProcAttr {
 	return a
 }
 
-// asTerminalSession makes a command the leader of a new session whose
+// AsTerminalSession makes a command the leader of a new session whose
 // controlling terminal is its stdin (a pty): its own process group too.
-func asTerminalSession(a *syscall.SysProcAttr) *syscall.SysProcAttr {
+func AsTerminalSession(a *syscall.SysProcAttr) *syscall.SysProcAttr {
 	if a == nil {
 		a = &syscall.SysProcAttr{}
 	}
@@ -51,40 +51,40 @@ func asTerminalSession(a *syscall.SysProcAttr) *syscall.SysProcAttr {
 	return a
 }
 
-// killGroup signals process group pgid, whose leader started at start (clock
+// KillGroup signals process group pgid, whose leader started at start (clock
 // ticks after boot, as /proc reports it). Group IDs are process IDs, and the
 // kernel hands a process ID out again once nothing uses it (pid_max can be as
 // low as 32768): a group whose leader slot now holds a process that started at
 // another time is someone else's, and is left alone.
-func killGroup(pgid int, start uint64, sig signalKind) {
-	if pgid <= 1 || !sameProcess(pgid, start) {
+func KillGroup(pgid int, start uint64, sig Signal) {
+	if pgid <= 1 || !SameProcess(pgid, start) {
 		return
 	}
 	_ = syscall.Kill(-pgid, sig.sys()) // ESRCH: the group is gone
 }
 
-// sameProcess reports whether pid, if it is running, is the process that
+// SameProcess reports whether pid, if it is running, is the process that
 // started at start. A pid with no process is "the same": while any member
 // of a group lives, the kernel does not give its ID to a new process.
-func sameProcess(pid int, start uint64) bool {
+func SameProcess(pid int, start uint64) bool {
 	e, ok := readProcStat(pid)
-	return !ok || e.start == start
+	return !ok || e.Start == start
 }
 
-// processStart is pid's start time in clock ticks after boot (0 if unknown).
-func processStart(pid int) uint64 {
+// ProcessStart is pid's start time in clock ticks after boot (0 if unknown).
+func ProcessStart(pid int) uint64 {
 	e, _ := readProcStat(pid)
-	return e.start
+	return e.Start
 }
 
-func killPID(pid int, sig signalKind) {
+func KillPID(pid int, sig Signal) {
 	if pid > 1 {
 		_ = syscall.Kill(pid, sig.sys())
 	}
 }
 
-// mountNamespace identifies the mount namespace of pid ("" if unknown).
-func mountNamespace(pid int) string {
+// MountNamespace identifies the mount namespace of pid ("" if unknown).
+func MountNamespace(pid int) string {
 	ns, err := os.Readlink(filepath.Join("/proc", strconv.Itoa(pid), "ns", "mnt"))
 	if err != nil {
 		return ""
@@ -92,7 +92,7 @@ func mountNamespace(pid int) string {
 	return ns
 }
 
-func procPIDs() []int {
+func ProcPIDs() []int {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil
@@ -106,9 +106,9 @@ func procPIDs() []int {
 	return out
 }
 
-// holdNamespace opens pid's mount namespace; the open file keeps the
+// HoldNamespace opens pid's mount namespace; the open file keeps the
 // namespace (and so its ID) alive.
-func holdNamespace(pid int) (string, *os.File) {
+func HoldNamespace(pid int) (string, *os.File) {
 	p := filepath.Join("/proc", strconv.Itoa(pid), "ns", "mnt")
 	ns, err := os.Readlink(p)
 	if err != nil {
@@ -121,29 +121,29 @@ func holdNamespace(pid int) (string, *os.File) {
 	return ns, f
 }
 
-type procEntry struct {
-	pid, pgrp int
-	ns        string
-	ticks     uint64 // utime+stime
-	rss       int64  // bytes
-	start     uint64 // start time, clock ticks after boot: with pid, a process's identity
+type ProcEntry struct {
+	PID, PGRP int
+	NS        string
+	Ticks     uint64 // utime+stime
+	RSS       int64  // bytes
+	Start     uint64 // start time, clock ticks after boot: with pid, a process's identity
 }
 
-// scanProcs lists host processes with their group, CPU ticks, RSS and
+// ScanProcs lists host processes with their group, CPU ticks, RSS and
 // (optionally) mount namespace, reading each /proc/<pid>/stat once.
-func scanProcs(withNS bool) []procEntry {
+func ScanProcs(withNS bool) []ProcEntry {
 	self := os.Getpid()
-	var out []procEntry
-	for _, pid := range procPIDs() {
+	var out []ProcEntry
+	for _, pid := range ProcPIDs() {
 		if pid == self {
 			continue
 		}
 		e, ok := readProcStat(pid)
-		if !ok || e.pgrp == 0 {
+		if !ok || e.PGRP == 0 {
 			continue
 		}
 		if withNS {
-			e.ns = mountNamespace(pid)
+			e.NS = MountNamespace(pid)
 		}
 		out = append(out, e)
 	}
@@ -151,48 +151,48 @@ func scanProcs(withNS bool) []procEntry {
 }
 
 // readProcStat parses pgrp, utime+stime and RSS from /proc/<pid>/stat.
-func readProcStat(pid int) (procEntry, bool) {
+func readProcStat(pid int) (ProcEntry, bool) {
 	data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
 	if err != nil {
-		return procEntry{}, false
+		return ProcEntry{}, false
 	}
 	s := string(data)
 	i := strings.LastIndexByte(s, ')')
 	if i < 0 {
-		return procEntry{}, false
+		return ProcEntry{}, false
 	}
 	f := strings.Fields(s[i+1:]) // f[0] is the state (field 3 of stat)
 	if len(f) < 22 {
-		return procEntry{}, false
+		return ProcEntry{}, false
 	}
 	pgrp, _ := strconv.Atoi(f[2])
 	ut, _ := strconv.ParseUint(f[11], 10, 64)
 	st, _ := strconv.ParseUint(f[12], 10, 64)
 	start, _ := strconv.ParseUint(f[19], 10, 64)
 	pages, _ := strconv.ParseInt(f[21], 10, 64)
-	return procEntry{pid: pid, pgrp: pgrp, ticks: ut + st, rss: pages * int64(os.Getpagesize()), start: start}, true
+	return ProcEntry{PID: pid, PGRP: pgrp, Ticks: ut + st, RSS: pages * int64(os.Getpagesize()), Start: start}, true
 }
 
-const clockTicks = 100 // USER_HZ on Linux
+const ClockTicks = 100 // USER_HZ on Linux
 
-// ownerTimes is what Stat_t adds to os.FileInfo.
-type ownerTimes struct {
-	uid, gid     uint32
-	atime, ctime time.Time
+// OwnerTimes is what Stat_t adds to os.FileInfo.
+type OwnerTimes struct {
+	UID, GID     uint32
+	Atime, Ctime time.Time
 }
 
-func fileOwnerTimes(fi os.FileInfo) (ownerTimes, bool) {
+func FileOwnerTimes(fi os.FileInfo) (OwnerTimes, bool) {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
-		return ownerTimes{}, false
+		return OwnerTimes{}, false
 	}
-	return ownerTimes{
-		uid: st.Uid, gid: st.Gid,
-		atime: time.Unix(st.Atim.Sec, st.Atim.Nsec).UTC(),
-		ctime: time.Unix(st.Ctim.Sec, st.Ctim.Nsec).UTC(),
+	return OwnerTimes{
+		UID: st.Uid, GID: st.Gid,
+		Atime: time.Unix(st.Atim.Sec, st.Atim.Nsec).UTC(),
+		Ctime: time.Unix(st.Ctim.Sec, st.Ctim.Nsec).UTC(),
 	}, true
 }
 
-// ownMountNamespace is the emulator's own mount namespace, which no sandbox
+// OwnMountNamespace is the emulator's own mount namespace, which no sandbox
 // may claim as its own.
-var ownMountNamespace = mountNamespace(os.Getpid())
+var OwnMountNamespace = MountNamespace(os.Getpid())

@@ -1,6 +1,6 @@
 //go:build linux
 
-package emulator
+package sandboxos
 
 import (
 	"encoding/binary"
@@ -19,7 +19,7 @@ import (
 const inotifyMask = unix.IN_CREATE | unix.IN_MODIFY | unix.IN_DELETE | unix.IN_MOVED_FROM | unix.IN_MOVED_TO |
 	unix.IN_ATTRIB | unix.IN_DELETE_SELF | unix.IN_MOVE_SELF
 
-// inotifyWatch is a dirWatch on inotify, as envd's: one kernel watch per
+// inotifyWatch is a DirWatch on inotify, as envd's: one kernel watch per
 // directory, and in recursive mode one more for every directory that
 // appears later.
 type inotifyWatch struct {
@@ -27,7 +27,7 @@ type inotifyWatch struct {
 	fd        int
 	root      string
 	recursive bool
-	out       chan fsChange
+	out       chan Change
 	done      chan struct{}
 	closeOnce sync.Once
 
@@ -35,14 +35,14 @@ type inotifyWatch struct {
 	dirs map[int]string // watch descriptor -> directory relative to root ("" for root)
 }
 
-func watchDirTree(root string, recursive bool) (dirWatch, error) {
+func WatchDirTree(root string, recursive bool) (DirWatch, error) {
 	fd, err := unix.InotifyInit1(unix.IN_CLOEXEC | unix.IN_NONBLOCK)
 	if err != nil {
 		return nil, err
 	}
 	w := &inotifyWatch{
 		f: os.NewFile(uintptr(fd), "inotify"), fd: fd, root: root, recursive: recursive,
-		out: make(chan fsChange, 256), done: make(chan struct{}), dirs: map[int]string{},
+		out: make(chan Change, 256), done: make(chan struct{}), dirs: map[int]string{},
 	}
 	if err := w.add(""); err != nil {
 		_ = w.f.Close()
@@ -55,9 +55,9 @@ func watchDirTree(root string, recursive bool) (dirWatch, error) {
 	return w, nil
 }
 
-func (w *inotifyWatch) changes() <-chan fsChange { return w.out }
+func (w *inotifyWatch) Changes() <-chan Change { return w.out }
 
-func (w *inotifyWatch) close() {
+func (w *inotifyWatch) Close() {
 	w.closeOnce.Do(func() {
 		close(w.done)
 		_ = w.f.Close() // ends the pending read
@@ -83,7 +83,7 @@ func (w *inotifyWatch) add(rel string) error {
 // addTree watches every directory below rel. With announce set it reports
 // each entry it finds as created: they appeared before their directory's
 // watch existed, so the kernel reported none of them.
-func (w *inotifyWatch) addTree(rel string, announce func(fsChange) bool) {
+func (w *inotifyWatch) addTree(rel string, announce func(Change) bool) {
 	base := filepath.Join(w.root, filepath.FromSlash(rel))
 	_ = filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || p == base {
@@ -94,7 +94,7 @@ func (w *inotifyWatch) addTree(rel string, announce func(fsChange) bool) {
 		if d.IsDir() {
 			_ = w.add(sub)
 		}
-		if announce != nil && !announce(fsChange{name: sub, op: eventCreate}) {
+		if announce != nil && !announce(Change{Name: sub, Op: EventCreate}) {
 			return filepath.SkipAll
 		}
 		return nil
@@ -113,7 +113,7 @@ func (w *inotifyWatch) forgetTree(rel string) {
 	}
 }
 
-func (w *inotifyWatch) send(c fsChange) bool {
+func (w *inotifyWatch) send(c Change) bool {
 	select {
 	case w.out <- c:
 		return true
@@ -172,12 +172,12 @@ func (w *inotifyWatch) handle(wd int, mask uint32, name string) bool {
 		}
 	}
 	for _, op := range inotifyOps(mask) {
-		if !w.send(fsChange{name: rel, op: op}) {
+		if !w.send(Change{Name: rel, Op: op}) {
 			return false
 		}
 	}
 	if newDir {
-		var announce func(fsChange) bool
+		var announce func(Change) bool
 		if mask&unix.IN_CREATE != 0 {
 			announce = w.send
 		}
@@ -190,19 +190,19 @@ func (w *inotifyWatch) handle(wd int, mask uint32, name string) bool {
 func inotifyOps(mask uint32) []string {
 	var ops []string
 	if mask&(unix.IN_CREATE|unix.IN_MOVED_TO) != 0 {
-		ops = append(ops, eventCreate)
+		ops = append(ops, EventCreate)
 	}
 	if mask&(unix.IN_MOVED_FROM|unix.IN_MOVE_SELF) != 0 {
-		ops = append(ops, eventRename)
+		ops = append(ops, EventRename)
 	}
 	if mask&unix.IN_ATTRIB != 0 {
-		ops = append(ops, eventChmod)
+		ops = append(ops, EventChmod)
 	}
 	if mask&unix.IN_MODIFY != 0 {
-		ops = append(ops, eventWrite)
+		ops = append(ops, EventWrite)
 	}
 	if mask&(unix.IN_DELETE|unix.IN_DELETE_SELF) != 0 {
-		ops = append(ops, eventRemove)
+		ops = append(ops, EventRemove)
 	}
 	return ops
 }

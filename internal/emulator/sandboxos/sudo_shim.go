@@ -1,4 +1,4 @@
-package emulator
+package sandboxos
 
 import (
 	_ "embed" // the shim script
@@ -22,8 +22,8 @@ import (
 //go:embed sudo_shim.sh
 var sudoShim []byte
 
-// writeSudoShim puts the shim at usr/bin/sudo under dir (a base skeleton).
-func writeSudoShim(dir string) error {
+// WriteSudoShim puts the shim at usr/bin/sudo under dir (a base skeleton).
+func WriteSudoShim(dir string) error {
 	bin := filepath.Join(dir, "usr", "bin")
 	if err := os.MkdirAll(bin, 0o755); err != nil {
 		return err

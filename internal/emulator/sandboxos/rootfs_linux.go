@@ -1,4 +1,4 @@
-package emulator
+package sandboxos
 
 import (
 	"bufio"
@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
 )
 
 // Every sandbox's root filesystem is an overlay mounted in a mount namespace
@@ -39,8 +41,8 @@ var freshDirs = map[string]os.FileMode{
 	"mnt": 0o755, "media": 0o755, "proc": 0o555, "sys": 0o555, "dev": 0o755, "boot": 0o755,
 }
 
-func findRootfsTools(userns bool) (*rootfsTools, error) {
-	t := &rootfsTools{userns: userns}
+func FindRootfsTools(userns bool) (*Tools, error) {
+	t := &Tools{Userns: userns}
 	for _, x := range []struct {
 		dst  *string
 		name string
@@ -56,8 +58,8 @@ func findRootfsTools(userns bool) (*rootfsTools, error) {
 	return t, nil
 }
 
-// prepareHostBase writes the host base skeleton into dir.
-func prepareHostBase(dir string) error {
+// PrepareHostBase writes the host base skeleton into dir.
+func PrepareHostBase(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -88,7 +90,7 @@ func prepareHostBase(dir string) error {
 	if err := makeFreshDirs(dir); err != nil {
 		return err
 	}
-	if err := writeSudoShim(dir); err != nil {
+	if err := WriteSudoShim(dir); err != nil {
 		return err
 	}
 	return writeEtcOverrides(filepath.Join(dir, "etc"))
@@ -148,18 +150,18 @@ func hasEntry(table, name string) bool {
 	return false
 }
 
-// prepareImageBase writes the skeleton put over an image's root filesystem
+// PrepareImageBase writes the skeleton put over an image's root filesystem
 // (image): fresh directories, hosts and resolv.conf, and the sudo shim where
 // the image's /usr/bin is a plain directory (a skeleton directory would hide
 // a link there).
-func prepareImageBase(dir, image string) error {
+func PrepareImageBase(dir, image string) error {
 	if err := makeFreshDirs(dir); err != nil {
 		return err
 	}
 	usr, errUsr := os.Lstat(filepath.Join(image, "usr"))
 	bin, errBin := os.Lstat(filepath.Join(image, "usr", "bin"))
 	if errUsr == nil && usr.IsDir() && errBin == nil && bin.IsDir() {
-		if err := writeSudoShim(dir); err != nil {
+		if err := WriteSudoShim(dir); err != nil {
 			return err
 		}
 	}
@@ -179,16 +181,16 @@ func prepareImageBase(dir, image string) error {
 
 // mountScript is the holder's shell script: mount the root and its nested
 // overlays, bind /proc, /dev and /sys, report "ready", then wait on stdin.
-func (r *sandboxRoot) mountScript(dataDir string) (string, error) {
+func (r *Root) mountScript(dataDir string) (string, error) {
 	q := shellQuote
 	opt := ""
-	if r.tools.userns {
+	if r.Tools.Userns {
 		opt = ",userxattr"
 	}
 	var lines []string
 	lines = append(lines, "set -e", "cd "+q(dataDir))
-	lower := make([]string, 0, len(r.layers)+2)
-	for _, l := range r.layers {
+	lower := make([]string, 0, len(r.Layers)+2)
+	for _, l := range r.Layers {
 		lower = append(lower, relTo(dataDir, l))
 	}
 	lower = append(lower, relTo(dataDir, r.base.skeleton))
@@ -203,7 +205,7 @@ func (r *sandboxRoot) mountScript(dataDir string) (string, error) {
 		lines = append(lines, "mount -t overlay overlay -o "+q(o)+" "+q(target))
 		return nil
 	}
-	if err := mount(lower, r.upper, filepath.Join(r.work, "root"), r.merged); err != nil {
+	if err := mount(lower, r.Upper, filepath.Join(r.work, "root"), r.Merged); err != nil {
 		return "", err
 	}
 	if r.base.image == "" {
@@ -212,7 +214,7 @@ func (r *sandboxRoot) mountScript(dataDir string) (string, error) {
 				continue
 			}
 			var ls []string
-			for _, l := range r.layers {
+			for _, l := range r.Layers {
 				if st, err := os.Lstat(filepath.Join(l, d)); err == nil && st.IsDir() {
 					ls = append(ls, relTo(dataDir, filepath.Join(l, d)))
 				}
@@ -222,18 +224,18 @@ func (r *sandboxRoot) mountScript(dataDir string) (string, error) {
 				ls = append(ls, relTo(dataDir, filepath.Join(r.base.skeleton, d)))
 			}
 			ls = append(ls, "/"+d)
-			for _, dir := range []string{filepath.Join(r.upper, d), filepath.Join(r.work, d)} {
+			for _, dir := range []string{filepath.Join(r.Upper, d), filepath.Join(r.work, d)} {
 				if err := os.MkdirAll(dir, 0o755); err != nil {
 					return "", err
 				}
 			}
-			if err := mount(ls, filepath.Join(r.upper, d), filepath.Join(r.work, d), filepath.Join(r.merged, d)); err != nil {
+			if err := mount(ls, filepath.Join(r.Upper, d), filepath.Join(r.work, d), filepath.Join(r.Merged, d)); err != nil {
 				return "", err
 			}
 		}
 	}
 	for _, d := range []string{"proc", "dev", "sys"} {
-		lines = append(lines, "mkdir -p "+q(filepath.Join(r.merged, d)), "mount --rbind /"+d+" "+q(filepath.Join(r.merged, d)))
+		lines = append(lines, "mkdir -p "+q(filepath.Join(r.Merged, d)), "mount --rbind /"+d+" "+q(filepath.Join(r.Merged, d)))
 	}
 	lines = append(lines, "echo ready", "exec cat")
 	return strings.Join(lines, "\n") + "\n", nil
@@ -248,9 +250,9 @@ func relTo(base, p string) string {
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
-// start mounts the root in a new mount namespace and waits until it is ready.
-func (r *sandboxRoot) start(dataDir string) error {
-	for _, d := range []string{r.upper, filepath.Join(r.work, "root"), r.merged} {
+// Start mounts the root in a new mount namespace and waits until it is ready.
+func (r *Root) Start(dataDir string) error {
+	for _, d := range []string{r.Upper, filepath.Join(r.work, "root"), r.Merged} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return err
 		}
@@ -260,11 +262,11 @@ func (r *sandboxRoot) start(dataDir string) error {
 		return err
 	}
 	args := []string{"--mount", "--propagation", "private"}
-	if r.tools.userns {
+	if r.Tools.Userns {
 		args = append(args, "--user", "--map-root-user")
 	}
-	args = append(args, "--", r.tools.sh, "-c", script)
-	cmd := exec.Command(r.tools.unshare, args...)
+	args = append(args, "--", r.Tools.sh, "-c", script)
+	cmd := exec.Command(r.Tools.unshare, args...)
 	// No Pdeathsig (it follows the forking thread, not the process): the
 	// holder ends when its stdin, which only the emulator holds, closes.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -301,14 +303,14 @@ func (r *sandboxRoot) start(dataDir string) error {
 		err = errors.New("timed out")
 	}
 	if err != nil {
-		r.stop()
+		r.Stop()
 		return fmt.Errorf("mount the sandbox root: %v: %s", err, strings.TrimSpace(stderr.String()))
 	}
 	return nil
 }
 
-// stop ends the holder; the namespace and its mounts go with it.
-func (r *sandboxRoot) stop() {
+// Stop ends the holder; the namespace and its mounts go with it.
+func (r *Root) Stop() {
 	if r.holder == nil {
 		return
 	}
@@ -321,41 +323,41 @@ func (r *sandboxRoot) stop() {
 	}
 }
 
-func (r *sandboxRoot) holderPID() int {
+func (r *Root) HolderPID() int {
 	if r == nil || r.holder == nil || r.holder.Process == nil {
 		return 0
 	}
 	return r.holder.Process.Pid
 }
 
-// command runs name in the root, in cwd (a path inside the root). The shell
-// closes fd 3 as it execs the command (execSync).
-func (r *sandboxRoot) command(cwd, name string, args []string) *exec.Cmd {
-	ns := []string{"--target", strconv.Itoa(r.holderPID()), "--mount"}
-	if r.tools.userns {
+// Command runs name in the root, in cwd (a path inside the root). The shell
+// closes fd 3 as it execs the command (ExecSync).
+func (r *Root) Command(cwd, name string, args []string) *exec.Cmd {
+	ns := []string{"--target", strconv.Itoa(r.HolderPID()), "--mount"}
+	if r.Tools.Userns {
 		ns = append(ns, "--user", "--preserve-credentials")
 	}
-	full := append(ns, "--", r.tools.chroot, r.merged, "/bin/sh", "-c", `cd "$1" || exit 1; shift; exec 3>&- "$@"`, "sh", cwd, name)
-	cmd := exec.Command(r.tools.nsenter, append(full, args...)...)
+	full := append(ns, "--", r.Tools.chroot, r.Merged, "/bin/sh", "-c", `cd "$1" || exit 1; shift; exec 3>&- "$@"`, "sh", cwd, name)
+	cmd := exec.Command(r.Tools.nsenter, append(full, args...)...)
 	cmd.Dir = "/"
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	return cmd
 }
 
-// hostCommand runs a host program inside the sandbox's mount namespace
+// HostCommand runs a host program inside the sandbox's mount namespace
 // (not chrooted), for mounts the holder adds later.
-func (r *sandboxRoot) hostCommand(name string, args ...string) *exec.Cmd {
-	ns := []string{"--target", strconv.Itoa(r.holderPID()), "--mount"}
-	if r.tools.userns {
+func (r *Root) HostCommand(name string, args ...string) *exec.Cmd {
+	ns := []string{"--target", strconv.Itoa(r.HolderPID()), "--mount"}
+	if r.Tools.Userns {
 		ns = append(ns, "--user", "--preserve-credentials")
 	}
-	return exec.Command(r.tools.nsenter, append(append(ns, "--", name), args...)...)
+	return exec.Command(r.Tools.nsenter, append(append(ns, "--", name), args...)...)
 }
 
-// copyLayer copies an overlay upper directory: files, directories,
+// CopyLayer copies an overlay upper directory: files, directories,
 // symlinks, whiteouts (0/0 character devices) and the opaque-directory
 // marker, keeping modes and (as root) owners.
-func copyLayer(src, dst string, userns bool) error {
+func CopyLayer(src, dst string, userns bool) error {
 	opaque := "trusted.overlay.opaque"
 	if userns {
 		opaque = "user.overlay.opaque"
@@ -384,7 +386,7 @@ func copyLayer(src, dst string, userns bool) error {
 			if n, err := syscall.Getxattr(p, opaque, buf); err == nil && n > 0 {
 				_ = syscall.Setxattr(target, opaque, buf[:n], 0)
 			}
-			copyXattrs(p, target) // file metadata (user.*)
+			hostfs.CopyXattrs(p, target) // file metadata (user.*)
 		case m&os.ModeSymlink != 0:
 			link, err := os.Readlink(p)
 			if err != nil {
@@ -398,10 +400,10 @@ func copyLayer(src, dst string, userns bool) error {
 				return fmt.Errorf("copy whiteout %s: %w", rel, err)
 			}
 		case m.IsRegular():
-			if err := copyFile(p, target, m.Perm()); err != nil {
+			if err := hostfs.CopyFile(p, target, m.Perm()); err != nil {
 				return err
 			}
-			copyXattrs(p, target)
+			hostfs.CopyXattrs(p, target)
 		default:
 			return nil // sockets, fifos and devices are not kept
 		}

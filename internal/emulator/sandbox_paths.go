@@ -1,8 +1,6 @@
 package emulator
 
 import (
-	"io"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -35,7 +33,7 @@ func (sb *sandbox) resolvePath(p string) (virtual, host string) {
 func (sb *sandbox) followPath(p string) (virtual, host string) {
 	virtual, host = sb.resolvePath(p)
 	if sb.root != nil {
-		host = sb.root.rootPath(virtual, true)
+		host = sb.root.Path(virtual, true)
 	}
 	return virtual, host
 }
@@ -71,7 +69,7 @@ func (sb *sandbox) hostPath(virtual string) string {
 // in the shared layout's home, tmp and root directories.
 func (sb *sandbox) storagePath(virtual string) string {
 	if sb.root != nil {
-		return sb.root.rootPath(virtual, false)
+		return sb.root.Path(virtual, false)
 	}
 	switch {
 	case virtual == virtualHome || strings.HasPrefix(virtual, virtualHome+"/"):
@@ -81,71 +79,6 @@ func (sb *sandbox) storagePath(virtual string) string {
 	default:
 		return filepath.Join(sb.rootDir(), filepath.FromSlash(virtual))
 	}
-}
-
-// copyTree copies src into dst (files, dirs, symlinks, modes, user.*
-// extended attributes).
-func copyTree(src, dst string) error {
-	return filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(dst, rel)
-		switch {
-		case info.IsDir():
-			if err := os.MkdirAll(target, info.Mode().Perm()|0o700); err != nil {
-				return err
-			}
-			copyXattrs(p, target)
-			return nil
-		case info.Mode()&os.ModeSymlink != 0:
-			link, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			return os.Symlink(link, target)
-		case info.Mode().IsRegular():
-			if err := copyFile(p, target, info.Mode().Perm()); err != nil {
-				return err
-			}
-			copyXattrs(p, target)
-			return nil
-		}
-		return nil // sockets, fifos, devices are not copied
-	})
-}
-
-func copyFile(src, dst string, mode os.FileMode) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, mode)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		_ = out.Close()
-		return err
-	}
-	return out.Close()
-}
-
-// dirSize sums the sizes of regular files under dir.
-func dirSize(dir string) int64 {
-	var total int64
-	_ = filepath.Walk(dir, func(_ string, info os.FileInfo, err error) error {
-		if err == nil && info.Mode().IsRegular() {
-			total += info.Size()
-		}
-		return nil
-	})
-	return total
 }
 
 // defaultCwd is where commands start without a cwd: the template's workdir,

@@ -1,6 +1,6 @@
 //go:build linux
 
-package emulator
+package hostfs
 
 import (
 	"errors"
@@ -9,9 +9,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// listXattrs names the extended attributes of p (following symlinks unless
+// ListXattrs names the extended attributes of p (following symlinks unless
 // noFollow).
-func listXattrs(p string, noFollow bool) ([]string, error) {
+func ListXattrs(p string, noFollow bool) ([]string, error) {
 	list := unix.Listxattr
 	if noFollow {
 		list = unix.Llistxattr
@@ -39,8 +39,8 @@ func listXattrs(p string, noFollow bool) ([]string, error) {
 	}
 }
 
-// getXattr reads one attribute; ok is false when it is not set.
-func getXattr(p, name string, noFollow bool) (value []byte, ok bool, err error) {
+// GetXattr reads one attribute; ok is false when it is not set.
+func GetXattr(p, name string, noFollow bool) (value []byte, ok bool, err error) {
 	get := unix.Getxattr
 	if noFollow {
 		get = unix.Lgetxattr
@@ -68,15 +68,15 @@ func getXattr(p, name string, noFollow bool) (value []byte, ok bool, err error) 
 	}
 }
 
-func setXattr(p, name string, value []byte, noFollow bool) error {
+func SetXattr(p, name string, value []byte, noFollow bool) error {
 	if noFollow {
 		return unix.Lsetxattr(p, name, value, 0)
 	}
 	return unix.Setxattr(p, name, value, 0)
 }
 
-// removeXattr deletes one attribute; a missing one is not an error.
-func removeXattr(p, name string, noFollow bool) error {
+// RemoveXattr deletes one attribute; a missing one is not an error.
+func RemoveXattr(p, name string, noFollow bool) error {
 	remove := unix.Removexattr
 	if noFollow {
 		remove = unix.Lremovexattr
@@ -87,7 +87,7 @@ func removeXattr(p, name string, noFollow bool) error {
 	return nil
 }
 
-// xattrUnsupported reports a file system without (user) extended attributes.
-func xattrUnsupported(err error) bool {
+// XattrUnsupported reports a file system without (user) extended attributes.
+func XattrUnsupported(err error) bool {
 	return errors.Is(err, unix.ENOTSUP) || errors.Is(err, unix.EOPNOTSUPP)
 }

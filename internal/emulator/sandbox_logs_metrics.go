@@ -3,6 +3,9 @@ package emulator
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
 const (
@@ -76,26 +79,26 @@ func (sb *sandbox) logsCopy() []logEntry {
 
 // takeSample records one metrics sample from /proc and the sandbox's files.
 func (sb *sandbox) takeSample() {
-	sb.takeSampleFrom(scanProcs(sb.srv.isolate))
+	sb.takeSampleFrom(sandboxos.ScanProcs(sb.host.isolate))
 }
 
 // takeSampleFrom samples using a host process scan shared by all sandboxes.
-func (sb *sandbox) takeSampleFrom(procs []procEntry) {
+func (sb *sandbox) takeSampleFrom(procs []sandboxos.ProcEntry) {
 	var ticks uint64
 	var rss int64
 	members := sb.procs.membersIn(procs)
 	for _, p := range members {
-		ticks += p.ticks
-		rss += p.rss
+		ticks += p.Ticks
+		rss += p.RSS
 	}
 	now := time.Now().UTC()
-	s := metricSample{at: now, memUsed: rss, diskUsed: dirSize(sb.dir), cpuTicks: ticks, procCount: len(members)}
+	s := metricSample{at: now, memUsed: rss, diskUsed: hostfs.DirSize(sb.dir), cpuTicks: ticks, procCount: len(members)}
 	sb.mu.Lock()
 	defer sb.mu.Unlock()
 	if n := len(sb.samples); n > 0 {
 		prev := sb.samples[n-1]
 		if el := now.Sub(prev.at).Seconds(); el > 0 && ticks >= prev.cpuTicks {
-			pct := float64(ticks-prev.cpuTicks) / clockTicks / el / float64(defaultCPUCount) * 100
+			pct := float64(ticks-prev.cpuTicks) / sandboxos.ClockTicks / el / float64(defaultCPUCount) * 100
 			if pct > 100 {
 				pct = 100
 			}
@@ -136,7 +139,7 @@ func (s *Server) runSampler() {
 			if len(running) == 0 {
 				continue
 			}
-			procs := scanProcs(s.isolate)
+			procs := sandboxos.ScanProcs(s.isolate)
 			for _, sb := range running {
 				sb.takeSampleFrom(procs)
 			}
