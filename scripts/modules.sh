@@ -4,6 +4,8 @@
 # the freshly built provider through dev_overrides. They run again under
 # `terraform test` when a Terraform CLI is installed (TERRAFORM=/path chooses it).
 # Each module is copied to .cache/modules first, so examples/ stays clean.
+# Test files named *_mock.tftest.hcl mock the provider; they also run without
+# the emulator's address and key, to show that they need no E2B at all.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -36,6 +38,27 @@ for module in examples/modules/*/; do
     dir="$work/$name-$(basename "$cli")"
     cp -r "$module" "$dir"
     if (cd "$dir" && TF_CLI_CONFIG_FILE="$work/dev.tfrc" "$cli" test -no-color) >"$dir.log" 2>&1; then
+      echo "ok   $label: $(grep -E '^Success!' "$dir.log")"
+      passed=$((passed + 1))
+    else
+      echo "FAIL $label"
+      sed '/Provider development overrides are in effect/,/^releases\.$/d; s/^/     /' "$dir.log"
+      failed=$((failed + 1))
+    fi
+  done
+done
+# Test files that mock the provider (mock_provider "e2b") must pass without
+# any E2B: they run again with the emulator's address and key removed.
+for file in examples/modules/*/tests/*_mock.tftest.hcl; do
+  [ -e "$file" ] || continue
+  module="$(dirname "$(dirname "$file")")"
+  name="$(basename "$module")"
+  for cli in "${clis[@]}"; do
+    label="$name $(basename "$file") without E2B ($("$cli" version | sed -n 1p))"
+    dir="$work/$name-mock-$(basename "$cli")"
+    cp -r "$module" "$dir"
+    if (cd "$dir" && env -u E2B_API_KEY -u E2B_API_URL -u E2B_SANDBOX_URL -u E2B_DOMAIN \
+      TF_CLI_CONFIG_FILE="$work/dev.tfrc" "$cli" test -no-color -filter="tests/$(basename "$file")") >"$dir.log" 2>&1; then
       echo "ok   $label: $(grep -E '^Success!' "$dir.log")"
       passed=$((passed + 1))
     else

@@ -32,6 +32,7 @@ type answerSide int
 const (
 	sideControl answerSide = iota // the control-plane API
 	sideEnvd                      // envd, through the edge
+	sideVolume                    // the volume-content API (the volume's token, not the API key)
 )
 
 // Error reads like `pause sandbox "ixxx": 409 Conflict: <message>`. An
@@ -52,9 +53,12 @@ func (e *APIError) Error() string {
 		return b.String()
 	case e.StatusCode == http.StatusUnauthorized && !e.foreign:
 		b.WriteString("401 Unauthorized: ")
-		if e.side == sideEnvd {
+		switch e.side {
+		case sideEnvd:
 			b.WriteString("the sandbox access token was rejected")
-		} else {
+		case sideVolume:
+			b.WriteString("the volume's token was rejected")
+		default:
 			b.WriteString("the E2B API key was rejected")
 		}
 		if e.Message != "" {

@@ -5,6 +5,8 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 )
 
 // serveAdmin serves /_emulator/*: faults, limits, counters, templates and expiry.
@@ -32,7 +34,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case p == "/faults" && (r.Method == http.MethodPut || r.Method == http.MethodPost):
 		var f Faults
-		if err := decodeBody(r, &f); err != nil && err != errEmptyBody {
+		if err := httpjson.Decode(r, &f); err != nil && err != httpjson.ErrEmptyBody {
 			writeError(w, http.StatusBadRequest, err.Error())
 			return
 		}
@@ -46,20 +48,20 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		s.faults.mu.Lock()
 		f := s.faults.f
 		s.faults.mu.Unlock()
-		writeJSON(w, http.StatusOK, f)
+		httpjson.Write(w, http.StatusOK, f)
 	case p == "/faults" && r.Method == http.MethodDelete:
 		s.SetFaults(Faults{})
 		w.WriteHeader(http.StatusNoContent)
 	case strings.HasPrefix(p, "/limits"):
 		s.serveAdminLimits(w, r, p)
 	case p == "/counters" && r.Method == http.MethodGet:
-		writeJSON(w, http.StatusOK, s.Counters())
+		httpjson.Write(w, http.StatusOK, s.Counters())
 	case p == "/counters" && r.Method == http.MethodDelete:
 		s.ResetCounters()
 		w.WriteHeader(http.StatusNoContent)
 	case p == "/templates" && r.Method == http.MethodPost:
 		var t TemplateSeed
-		if err := decodeBody(r, &t); err != nil {
+		if err := httpjson.Decode(r, &t); err != nil {
 			writeError(w, http.StatusBadRequest, err.Error())
 			return
 		}
@@ -67,7 +69,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		tp := s.seedTemplateLocked(t)
 		out := tp.toJSON()
 		s.mu.Unlock()
-		writeJSON(w, http.StatusCreated, out)
+		httpjson.Write(w, http.StatusCreated, out)
 	case strings.HasPrefix(p, "/sandboxes/") && strings.HasSuffix(p, "/expire") && r.Method == http.MethodPost:
 		id := strings.TrimSuffix(strings.TrimPrefix(p, "/sandboxes/"), "/expire")
 		if err := s.Expire(id); err != nil {

@@ -1,5 +1,7 @@
 package emulator
 
+import "github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
+
 import "net/http"
 
 // serveAdminLimits serves /_emulator/limits: PUT or POST sets the limits
@@ -9,7 +11,7 @@ func (s *Server) serveAdminLimits(w http.ResponseWriter, r *http.Request, p stri
 	switch {
 	case p == "/limits" && (r.Method == http.MethodPut || r.Method == http.MethodPost):
 		var l Limits
-		if err := decodeBody(r, &l); err != nil && err != errEmptyBody {
+		if err := httpjson.Decode(r, &l); err != nil && err != httpjson.ErrEmptyBody {
 			writeError(w, http.StatusBadRequest, err.Error())
 			return
 		}
@@ -20,12 +22,12 @@ func (s *Server) serveAdminLimits(w http.ResponseWriter, r *http.Request, p stri
 		s.SetLimits(l)
 		w.WriteHeader(http.StatusNoContent)
 	case p == "/limits" && r.Method == http.MethodGet:
-		writeJSON(w, http.StatusOK, s.Limits())
+		httpjson.Write(w, http.StatusOK, s.Limits())
 	case p == "/limits" && r.Method == http.MethodDelete:
 		s.SetLimits(Limits{})
 		w.WriteHeader(http.StatusNoContent)
 	case p == "/limits/refused" && r.Method == http.MethodGet:
-		writeJSON(w, http.StatusOK, s.LimitRefusals())
+		httpjson.Write(w, http.StatusOK, s.LimitRefusals())
 	default:
 		writeErrorf(w, http.StatusNotFound, "%s %s is not an emulator admin route", r.Method, r.URL.Path)
 	}

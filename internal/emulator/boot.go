@@ -3,6 +3,8 @@ package emulator
 import (
 	"os"
 	"path/filepath"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
 )
 
 // A sandbox boots when it is created and again when a filesystem-only pause
@@ -36,7 +38,7 @@ func (sb *sandbox) makeRootHome() error {
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return err
 	}
-	if err := setFileOwner(home, rootUser); err != nil && !xattrUnsupported(err) {
+	if err := hostfs.SetOwner(home, rootUser); err != nil && !hostfs.XattrUnsupported(err) {
 		return err
 	}
 	return nil
@@ -49,7 +51,7 @@ func (sb *sandbox) reboot() {
 	sb.procs.forgetAll()
 	sb.closeWatchers()
 	if err := sb.boot(); err != nil {
-		sb.srv.logf("emulator: sandbox %s: boot: %v", sb.id, err)
+		sb.host.logf("emulator: sandbox %s: boot: %v", sb.id, err)
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 )
 
 type dropAfterKey struct{}
@@ -148,6 +150,21 @@ func sandboxIDParam(w http.ResponseWriter, r *http.Request) (string, bool) {
 	return id, true
 }
 
+// sandboxRequest opens a handler of /sandboxes/{id}/...: the sandbox ID
+// from the path, then the JSON body into req; an empty body is accepted
+// when bodyOptional. On false the answer is written.
+func sandboxRequest(w http.ResponseWriter, r *http.Request, req any, bodyOptional bool) (string, bool) {
+	id, ok := sandboxIDParam(w, r)
+	if !ok {
+		return "", false
+	}
+	if err := httpjson.Decode(r, req); err != nil && (err != httpjson.ErrEmptyBody || !bodyOptional) {
+		validationError(w, err.Error())
+		return "", false
+	}
+	return id, true
+}
+
 // routeMissMessage is E2B's answer for a request that matches no operation
 // of its spec: an unknown path (a wrong api_url), or a known path with
 // another method.
@@ -171,6 +188,17 @@ func (s *Server) lookupLocked(w http.ResponseWriter, id string) *sandbox {
 	sb := s.sandboxes[id]
 	if sb == nil {
 		notFoundSandbox(w, id)
+	}
+	return sb
+}
+
+// lockSandbox takes s.mu and returns the sandbox, or releases s.mu again
+// and writes the 404 when there is none. The caller unlocks.
+func (s *Server) lockSandbox(w http.ResponseWriter, id string) *sandbox {
+	s.mu.Lock()
+	sb := s.lookupLocked(w, id)
+	if sb == nil {
+		s.mu.Unlock()
 	}
 	return sb
 }
@@ -215,5 +243,5 @@ func respondOrDrop(w http.ResponseWriter, r *http.Request, status int, v any) {
 		dropConnection(w)
 		return
 	}
-	writeJSON(w, status, v)
+	httpjson.Write(w, status, v)
 }

@@ -4,20 +4,18 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 )
 
-type timeoutRequest struct {
+type timeoutJSON struct {
 	Timeout *int32 `json:"timeout"`
 }
 
 func (s *Server) handleSetTimeout(w http.ResponseWriter, r *http.Request) {
-	id, ok := sandboxIDParam(w, r)
+	var req timeoutJSON
+	id, ok := sandboxRequest(w, r, &req, false)
 	if !ok {
-		return
-	}
-	var req timeoutRequest
-	if err := decodeBody(r, &req); err != nil {
-		validationError(w, err.Error())
 		return
 	}
 	if req.Timeout == nil {
@@ -28,12 +26,11 @@ func (s *Server) handleSetTimeout(w http.ResponseWriter, r *http.Request) {
 		validationError(w, timeoutNegative)
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sb := s.lookupLocked(w, id)
+	sb := s.lockSandbox(w, id)
 	if sb == nil {
 		return
 	}
+	defer s.mu.Unlock()
 	if sb.state != stateRunning {
 		notFoundSandbox(w, id)
 		return
@@ -50,15 +47,11 @@ func (s *Server) handleSetTimeout(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleRefresh(w http.ResponseWriter, r *http.Request) {
-	id, ok := sandboxIDParam(w, r)
-	if !ok {
-		return
-	}
 	var req struct {
 		Duration *int `json:"duration"`
 	}
-	if err := decodeBody(r, &req); err != nil && err != errEmptyBody {
-		validationError(w, err.Error())
+	id, ok := sandboxRequest(w, r, &req, true)
+	if !ok {
 		return
 	}
 	d := 15
@@ -71,12 +64,11 @@ func (s *Server) handleRefresh(w http.ResponseWriter, r *http.Request) {
 			d = *req.Duration
 		}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sb := s.lookupLocked(w, id)
+	sb := s.lockSandbox(w, id)
 	if sb == nil {
 		return
 	}
+	defer s.mu.Unlock()
 	if sb.state != stateRunning {
 		notFoundSandbox(w, id)
 		return
@@ -99,22 +91,16 @@ func (s *Server) extendLocked(sb *sandbox, d time.Duration) {
 }
 
 func (s *Server) handlePause(w http.ResponseWriter, r *http.Request) {
-	id, ok := sandboxIDParam(w, r)
-	if !ok {
-		return
-	}
 	var req struct {
 		Memory *bool `json:"memory"`
 	}
-	if err := decodeBody(r, &req); err != nil && err != errEmptyBody {
-		validationError(w, err.Error())
+	id, ok := sandboxRequest(w, r, &req, true)
+	if !ok {
 		return
 	}
 	memory := req.Memory == nil || *req.Memory
-	s.mu.Lock()
-	sb := s.lookupLocked(w, id)
+	sb := s.lockSandbox(w, id)
 	if sb == nil {
-		s.mu.Unlock()
 		return
 	}
 	if sb.state == statePaused {
@@ -131,14 +117,10 @@ func (s *Server) handlePause(w http.ResponseWriter, r *http.Request) {
 // handleConnect serves /sandboxes/{id}/connect and /v2/...: 200 when running
 // (TTL only extended), 201 when it resumed a paused sandbox.
 func (s *Server) handleConnect(w http.ResponseWriter, r *http.Request) {
-	id, ok := sandboxIDParam(w, r)
-	if !ok {
-		return
-	}
 	v2 := strings.HasPrefix(r.Pattern, "POST /v2/")
-	var req timeoutRequest
-	if err := decodeBody(r, &req); err != nil && (err != errEmptyBody || !v2) {
-		validationError(w, err.Error())
+	var req timeoutJSON
+	id, ok := sandboxRequest(w, r, &req, v2)
+	if !ok {
 		return
 	}
 	if req.Timeout == nil && !v2 {
@@ -149,10 +131,8 @@ func (s *Server) handleConnect(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.mu.Lock()
-	sb := s.lookupLocked(w, id)
+	sb := s.lockSandbox(w, id)
 	if sb == nil {
-		s.mu.Unlock()
 		return
 	}
 	if sb.state == stateRunning {
@@ -161,7 +141,7 @@ func (s *Server) handleConnect(w http.ResponseWriter, r *http.Request) {
 		}
 		resp := s.sandboxResponseLocked(sb)
 		s.mu.Unlock()
-		writeJSON(w, http.StatusOK, resp)
+		httpjson.Write(w, http.StatusOK, resp)
 		return
 	}
 	if req.Timeout == nil {
@@ -176,31 +156,25 @@ func (s *Server) handleConnect(w http.ResponseWriter, r *http.Request) {
 	resp := s.sandboxResponseLocked(sb)
 	s.mu.Unlock()
 	sb.addLog("info", "Sandbox resumed", nil)
-	writeJSON(w, http.StatusCreated, resp)
+	httpjson.Write(w, http.StatusCreated, resp)
 }
 
 // handleResume is the deprecated POST /sandboxes/{id}/resume.
 func (s *Server) handleResume(w http.ResponseWriter, r *http.Request) {
-	id, ok := sandboxIDParam(w, r)
-	if !ok {
-		return
-	}
 	var req struct {
 		Timeout   *int32 `json:"timeout"`
 		AutoPause *bool  `json:"autoPause"`
 	}
-	if err := decodeBody(r, &req); err != nil && err != errEmptyBody {
-		validationError(w, err.Error())
+	id, ok := sandboxRequest(w, r, &req, true)
+	if !ok {
 		return
 	}
 	timeout, ok := s.timeoutField(w, req.Timeout, defaultTimeoutV1)
 	if !ok {
 		return
 	}
-	s.mu.Lock()
-	sb := s.lookupLocked(w, id)
+	sb := s.lockSandbox(w, id)
 	if sb == nil {
-		s.mu.Unlock()
 		return
 	}
 	if sb.state == stateRunning {
@@ -220,10 +194,10 @@ func (s *Server) handleResume(w http.ResponseWriter, r *http.Request) {
 	resp := s.sandboxResponseLocked(sb)
 	s.mu.Unlock()
 	sb.addLog("info", "Sandbox resumed", nil)
-	writeJSON(w, http.StatusCreated, resp)
+	httpjson.Write(w, http.StatusCreated, resp)
 }
 
-type networkUpdateRequest struct {
+type networkUpdateJSON struct {
 	AllowOut            []string        `json:"allowOut"`
 	DenyOut             []string        `json:"denyOut"`
 	AllowInternetAccess *bool           `json:"allow_internet_access"`
@@ -231,13 +205,9 @@ type networkUpdateRequest struct {
 }
 
 func (s *Server) handleNetwork(w http.ResponseWriter, r *http.Request) {
-	id, ok := sandboxIDParam(w, r)
+	var req networkUpdateJSON
+	id, ok := sandboxRequest(w, r, &req, false)
 	if !ok {
-		return
-	}
-	var req networkUpdateRequest
-	if err := decodeBody(r, &req); err != nil {
-		validationError(w, err.Error())
 		return
 	}
 	if req.EgressProxy != nil {
@@ -252,12 +222,11 @@ func (s *Server) handleNetwork(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sb := s.lookupLocked(w, id)
+	sb := s.lockSandbox(w, id)
 	if sb == nil {
 		return
 	}
+	defer s.mu.Unlock()
 	if sb.state != stateRunning {
 		writeErrorf(w, http.StatusConflict, "Sandbox '%s' cannot be updated while in '%s' state", id, sb.state)
 		return

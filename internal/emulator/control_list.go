@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 )
 
 // parseMetadataQuery decodes E2B's metadata filter: a URL-query-like string
@@ -85,14 +87,14 @@ func (s *Server) handleListV1(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	out := []listedSandbox{}
+	out := []listedSandboxJSON{}
 	for _, sb := range s.sortedSandboxesLocked(false) {
 		if sb.state == stateRunning && metadataMatches(sb.metadata, meta) {
 			out = append(out, s.listedLocked(sb))
 		}
 	}
 	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, out)
+	httpjson.Write(w, http.StatusOK, out)
 }
 
 // sortedSandboxesLocked orders by startedAt desc then sandboxID asc (asc = reverse).
@@ -228,7 +230,7 @@ func (s *Server) handleListV2(w http.ResponseWriter, r *http.Request) {
 		}
 		matched = append(matched, sb)
 	}
-	out := []listedSandbox{}
+	out := []listedSandboxJSON{}
 	for i, sb := range matched {
 		if i == limit {
 			w.Header().Set(hdrNextToken, encodeListToken(matched[i-1], asc))
@@ -240,5 +242,5 @@ func (s *Server) handleListV2(w http.ResponseWriter, r *http.Request) {
 	if states[stateRunning] {
 		w.Header().Set("X-Total-Running", strconv.Itoa(totalRunning))
 	}
-	writeJSON(w, http.StatusOK, out)
+	httpjson.Write(w, http.StatusOK, out)
 }

@@ -7,6 +7,9 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
 const (
@@ -14,7 +17,7 @@ const (
 	defaultTimeoutV2 = 300 * time.Second // default of the /v2 create and connect routes (SDK 2.51 omits timeout)
 )
 
-type networkRequest struct {
+type networkJSON struct {
 	AllowPublicTraffic *bool           `json:"allowPublicTraffic"`
 	AllowOut           []string        `json:"allowOut"`
 	DenyOut            []string        `json:"denyOut"`
@@ -22,7 +25,7 @@ type networkRequest struct {
 	EgressProxy        *map[string]any `json:"egressProxy"`
 }
 
-type newSandboxRequest struct {
+type newSandboxJSON struct {
 	TemplateID          *string                  `json:"templateID"`
 	Timeout             *int32                   `json:"timeout"`
 	AutoPause           *bool                    `json:"autoPause"`
@@ -30,25 +33,17 @@ type newSandboxRequest struct {
 	AutoResume          *struct{ Enabled *bool } `json:"autoResume"`
 	Secure              *bool                    `json:"secure"`
 	AllowInternetAccess *bool                    `json:"allow_internet_access"`
-	Network             *networkRequest          `json:"network"`
+	Network             *networkJSON             `json:"network"`
 	Metadata            map[string]string        `json:"metadata"`
 	EnvVars             map[string]string        `json:"envVars"`
 	VolumeMounts        []volumeMountJSON        `json:"volumeMounts"`
 	MCP                 json.RawMessage          `json:"mcp"`
-	IAM                 *iamRequest              `json:"iam"`
-}
-
-// iamRequest is SandboxIam: named workload-token definitions.
-type iamRequest struct {
-	Tokens map[string]struct {
-		Audience  *string `json:"audience"`
-		TokenType *string `json:"tokenType"`
-	} `json:"tokens"`
+	IAM                 *iamJSON                 `json:"iam"`
 }
 
 // checkMCPAndIAM validates the two options the emulator accepts and keeps
 // without acting on them (see the package doc).
-func checkMCPAndIAM(req *newSandboxRequest) string {
+func checkMCPAndIAM(req *newSandboxJSON) string {
 	if m := strings.TrimSpace(string(req.MCP)); m != "" && m != "null" && !strings.HasPrefix(m, "{") {
 		return `request body has an error: doesn't match schema: Error at "/mcp": value must be an object`
 	}
@@ -62,8 +57,8 @@ func checkMCPAndIAM(req *newSandboxRequest) string {
 	return ""
 }
 
-// sandboxResponse is E2B's Sandbox schema (create, connect, resume, fork).
-type sandboxResponse struct {
+// sandboxJSON is E2B's Sandbox schema (create, connect, resume, fork).
+type sandboxJSON struct {
 	TemplateID         string  `json:"templateID"`
 	SandboxID          string  `json:"sandboxID"`
 	Alias              string  `json:"alias,omitempty"`
@@ -79,8 +74,8 @@ type lifecycleJSON struct {
 	OnTimeout  string `json:"onTimeout"`
 }
 
-// sandboxDetail is E2B's SandboxDetail schema.
-type sandboxDetail struct {
+// sandboxDetailJSON is E2B's SandboxDetail schema.
+type sandboxDetailJSON struct {
 	TemplateID          string            `json:"templateID"`
 	Alias               string            `json:"alias,omitempty"`
 	SandboxID           string            `json:"sandboxID"`
@@ -101,8 +96,8 @@ type sandboxDetail struct {
 	VolumeMounts        []volumeMountJSON `json:"volumeMounts"`
 }
 
-// listedSandbox is E2B's ListedSandbox schema.
-type listedSandbox struct {
+// listedSandboxJSON is E2B's ListedSandbox schema.
+type listedSandboxJSON struct {
 	TemplateID   string            `json:"templateID"`
 	Alias        string            `json:"alias,omitempty"`
 	SandboxID    string            `json:"sandboxID"`
@@ -118,8 +113,8 @@ type listedSandbox struct {
 	VolumeMounts []volumeMountJSON `json:"volumeMounts"`
 }
 
-func (s *Server) sandboxResponseLocked(sb *sandbox) sandboxResponse {
-	resp := sandboxResponse{
+func (s *Server) sandboxResponseLocked(sb *sandbox) sandboxJSON {
+	resp := sandboxJSON{
 		TemplateID: sb.tmpl.id, SandboxID: sb.id, Alias: sb.tmpl.alias(),
 		ClientID: clientID, EnvdVersion: envdVersion,
 	}
@@ -133,8 +128,8 @@ func (s *Server) sandboxResponseLocked(sb *sandbox) sandboxResponse {
 	return resp
 }
 
-func (s *Server) sandboxDetailLocked(sb *sandbox) sandboxDetail {
-	d := sandboxDetail{
+func (s *Server) sandboxDetailLocked(sb *sandbox) sandboxDetailJSON {
+	d := sandboxDetailJSON{
 		TemplateID: sb.tmpl.id, Alias: sb.tmpl.alias(), SandboxID: sb.id, ClientID: clientID,
 		StartedAt: sb.startedAt, EndAt: sb.endAt, EnvdVersion: envdVersion,
 		AllowInternetAccess: sb.allowInternet,
@@ -153,8 +148,8 @@ func (s *Server) sandboxDetailLocked(sb *sandbox) sandboxDetail {
 	return d
 }
 
-func (s *Server) listedLocked(sb *sandbox) listedSandbox {
-	return listedSandbox{
+func (s *Server) listedLocked(sb *sandbox) listedSandboxJSON {
+	return listedSandboxJSON{
 		TemplateID: sb.tmpl.id, Alias: sb.tmpl.alias(), SandboxID: sb.id, ClientID: clientID,
 		StartedAt: sb.startedAt, EndAt: sb.endAt,
 		CPUCount: sb.tmpl.cpuCount, MemoryMB: sb.tmpl.memoryMB, DiskSizeMB: sb.tmpl.diskSizeMB,
@@ -185,20 +180,6 @@ func validateNetwork(allowOut, denyOut []string) string {
 	return ""
 }
 
-// checkEnvVars refuses what no process environment can hold: a NUL byte
-// anywhere, an empty name or a name with "=".
-func checkEnvVars(envs map[string]string) string {
-	for k, v := range envs {
-		switch {
-		case strings.ContainsRune(k, 0) || strings.ContainsRune(v, 0):
-			return fmt.Sprintf("envVars: %q or its value contains a NUL byte", k)
-		case k == "" || strings.ContainsRune(k, '='):
-			return fmt.Sprintf("envVars: %q is not a variable name", k)
-		}
-	}
-	return ""
-}
-
 func isIPOrCIDR(v string) bool {
 	if net.ParseIP(v) != nil {
 		return true
@@ -208,8 +189,8 @@ func isIPOrCIDR(v string) bool {
 }
 
 func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
-	var req newSandboxRequest
-	if err := decodeBody(r, &req); err != nil {
+	var req newSandboxJSON
+	if err := httpjson.Decode(r, &req); err != nil {
 		validationError(w, err.Error())
 		return
 	}
@@ -229,7 +210,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "Timeout must be greater than 0")
 		return
 	}
-	if msg := checkEnvVars(req.EnvVars); msg != "" {
+	if msg := sandboxos.CheckEnv(req.EnvVars); msg != "" {
 		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
@@ -323,7 +304,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	s.sandboxes[sb.id] = sb
 	sb.executionID = newUUID()
 	s.recordEventLocked(sb, evCreated, nil)
-	s.startsSinceSample++
+	s.store.CountStart()
 	s.counters.SandboxesCreated++
 	s.armTimerLocked(sb)
 	resp := s.sandboxResponseLocked(sb)
@@ -348,13 +329,12 @@ func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sb := s.lookupLocked(w, id)
+	sb := s.lockSandbox(w, id)
 	if sb == nil {
 		return
 	}
-	writeJSON(w, http.StatusOK, s.sandboxDetailLocked(sb))
+	defer s.mu.Unlock()
+	httpjson.Write(w, http.StatusOK, s.sandboxDetailLocked(sb))
 }
 
 func (s *Server) handleKill(w http.ResponseWriter, r *http.Request) {
@@ -362,10 +342,8 @@ func (s *Server) handleKill(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.mu.Lock()
-	sb := s.lookupLocked(w, id)
+	sb := s.lockSandbox(w, id)
 	if sb == nil {
-		s.mu.Unlock()
 		return
 	}
 	s.removeLocked(sb)

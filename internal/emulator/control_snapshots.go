@@ -9,9 +9,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 )
 
-type snapshotInfo struct {
+type snapshotInfoJSON struct {
 	SnapshotID string   `json:"snapshotID"`
 	Names      []string `json:"names"`
 }
@@ -29,7 +32,7 @@ func (s *Server) captureFiles(sb *sandbox, templateID string) (*templateBuild, e
 		return &templateBuild{layers: layers, base: sb.build.base, config: sb.build.config}, nil
 	}
 	dir := filepath.Join(s.dataDir, "templates", templateID+"-"+newID("", 8))
-	if err := copyTree(sb.dir, dir); err != nil {
+	if err := hostfs.CopyTree(sb.dir, dir); err != nil {
 		_ = os.RemoveAll(dir)
 		return nil, err
 	}
@@ -40,15 +43,11 @@ func (s *Server) captureFiles(sb *sandbox, templateID string) (*templateBuild, e
 // handleCreateSnapshot captures a running sandbox's files as a snapshot
 // template; the same name again adds a build to the existing template.
 func (s *Server) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
-	id, ok := sandboxIDParam(w, r)
-	if !ok {
-		return
-	}
 	var req struct {
 		Name *string `json:"name"`
 	}
-	if err := decodeBody(r, &req); err != nil {
-		validationError(w, err.Error())
+	id, ok := sandboxRequest(w, r, &req, false)
+	if !ok {
 		return
 	}
 	name, tag := "", defaultTag
@@ -74,10 +73,8 @@ func (s *Server) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	s.mu.Lock()
-	sb := s.lookupLocked(w, id)
+	sb := s.lockSandbox(w, id)
 	if sb == nil {
-		s.mu.Unlock()
 		return
 	}
 	if sb.state != stateRunning {
@@ -122,7 +119,7 @@ func (s *Server) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 	s.recordEventLocked(sb, evCheckpointed, map[string]any{"snapshot_id": info.SnapshotID})
 	s.mu.Unlock()
 	sb.addLog("info", "Snapshot created", map[string]string{"snapshotID": info.SnapshotID})
-	writeJSON(w, http.StatusCreated, info)
+	httpjson.Write(w, http.StatusCreated, info)
 }
 
 func (s *Server) handleListSnapshots(w http.ResponseWriter, r *http.Request) {
@@ -143,7 +140,7 @@ func (s *Server) handleListSnapshots(w http.ResponseWriter, r *http.Request) {
 	if name != "" {
 		byName = s.findTemplateLocked(name)
 	}
-	var all []snapshotInfo
+	var all []snapshotInfoJSON
 	for _, t := range s.sortedTemplatesLocked() {
 		if !t.snapshot || (name != "" && t != byName) {
 			continue
@@ -160,9 +157,9 @@ func (s *Server) handleListSnapshots(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set(hdrNextToken, next)
 	}
 	if page == nil {
-		page = []snapshotInfo{}
+		page = []snapshotInfoJSON{}
 	}
-	writeJSON(w, http.StatusOK, page)
+	httpjson.Write(w, http.StatusOK, page)
 }
 
 // Offset tokens page lists that have a stable order.
@@ -195,24 +192,20 @@ func paginate[T any](all []T, offset, limit int) ([]T, string) {
 	return all[offset:end], encodeOffsetToken(end)
 }
 
-type forkResult struct {
-	Sandbox *sandboxResponse `json:"sandbox,omitempty"`
-	Error   *apiError        `json:"error,omitempty"`
+type forkResultJSON struct {
+	Sandbox *sandboxJSON  `json:"sandbox,omitempty"`
+	Error   *apiErrorJSON `json:"error,omitempty"`
 }
 
 // handleFork copies a running sandbox's files into count new sandboxes.
 // Processes are not cloned (E2B forks memory too; the emulator cannot).
 func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
-	id, ok := sandboxIDParam(w, r)
-	if !ok {
-		return
-	}
 	var req struct {
 		Timeout *int32 `json:"timeout"`
 		Count   *int32 `json:"count"`
 	}
-	if err := decodeBody(r, &req); err != nil && err != errEmptyBody {
-		validationError(w, err.Error())
+	id, ok := sandboxRequest(w, r, &req, true)
+	if !ok {
 		return
 	}
 	timeout, ok := s.timeoutField(w, req.Timeout, defaultTimeoutV1)
@@ -254,16 +247,16 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 		}
 		snap = captured
 	}
-	results := make([]forkResult, 0, count)
+	results := make([]forkResultJSON, 0, count)
 	var created []*sandbox
 	for i := 0; i < count; i++ {
 		if msg := s.sandboxLimitLocked(); msg != "" { // each fork starts or fails on its own
-			results = append(results, forkResult{Error: &apiError{Code: http.StatusTooManyRequests, Message: msg}})
+			results = append(results, forkResultJSON{Error: &apiErrorJSON{Code: http.StatusTooManyRequests, Message: msg}})
 			continue
 		}
 		sb, err := s.newSandboxLocked(src.tmpl, snap, src.templateRef, src.mounts)
 		if err != nil {
-			results = append(results, forkResult{Error: &apiError{Code: http.StatusInternalServerError, Message: "error forking sandbox: " + err.Error()}})
+			results = append(results, forkResultJSON{Error: &apiErrorJSON{Code: http.StatusInternalServerError, Message: "error forking sandbox: " + err.Error()}})
 			continue
 		}
 		now := time.Now().UTC()
@@ -276,11 +269,11 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 		s.sandboxes[sb.id] = sb
 		sb.executionID = newUUID()
 		s.recordEventLocked(sb, evCreated, map[string]any{"source_sandbox_id": src.id})
-		s.startsSinceSample++
+		s.store.CountStart()
 		s.counters.SandboxesCreated++
 		s.armTimerLocked(sb)
 		resp := s.sandboxResponseLocked(sb)
-		results = append(results, forkResult{Sandbox: &resp})
+		results = append(results, forkResultJSON{Sandbox: &resp})
 		created = append(created, sb)
 	}
 	go func() {
@@ -289,5 +282,5 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 			sb.takeSample()
 		}
 	}()
-	writeJSON(w, http.StatusCreated, results)
+	httpjson.Write(w, http.StatusCreated, results)
 }

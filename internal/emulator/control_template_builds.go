@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 )
 
 type templateBuildRequestV3 struct {
@@ -30,7 +32,7 @@ type templateRequestResponseV3 struct {
 // (or finds it by name) and registers a waiting build carrying the tags.
 func (s *Server) handleRequestBuild(w http.ResponseWriter, r *http.Request) {
 	var req templateBuildRequestV3
-	if err := decodeBody(r, &req); err != nil {
+	if err := httpjson.Decode(r, &req); err != nil {
 		validationError(w, err.Error())
 		return
 	}
@@ -139,31 +141,23 @@ func resourceLimitError(cpu, memoryMB *int32) string {
 	return ""
 }
 
-// templateStep is E2B's TemplateStep.
-type templateStep struct {
-	Type      string   `json:"type"`
-	Args      []string `json:"args"`
-	FilesHash *string  `json:"filesHash"`
-	Force     bool     `json:"force"`
-}
-
-// buildStartRequest is E2B's TemplateBuildStartV2.
-type buildStartRequest struct {
-	FromImage         *string         `json:"fromImage"`
-	FromTemplate      *string         `json:"fromTemplate"`
-	FromImageRegistry *map[string]any `json:"fromImageRegistry"`
-	Force             bool            `json:"force"`
-	Steps             []templateStep  `json:"steps"`
-	StartCmd          *string         `json:"startCmd"`
-	ReadyCmd          *string         `json:"readyCmd"`
+// buildStartJSON is E2B's TemplateBuildStartV2.
+type buildStartJSON struct {
+	FromImage         *string            `json:"fromImage"`
+	FromTemplate      *string            `json:"fromTemplate"`
+	FromImageRegistry *map[string]any    `json:"fromImageRegistry"`
+	Force             bool               `json:"force"`
+	Steps             []templateStepJSON `json:"steps"`
+	StartCmd          *string            `json:"startCmd"`
+	ReadyCmd          *string            `json:"readyCmd"`
 }
 
 // handleStartBuild answers POST /v2/templates/{id}/builds/{buildID}: the
 // build runs in the background; a newer build of the same template cancels
 // one still running, as on E2B.
 func (s *Server) handleStartBuild(w http.ResponseWriter, r *http.Request) {
-	var req buildStartRequest
-	if err := decodeBody(r, &req); err != nil {
+	var req buildStartJSON
+	if err := httpjson.Decode(r, &req); err != nil {
 		validationError(w, err.Error())
 		return
 	}
@@ -231,26 +225,13 @@ func registryError(reg map[string]any) string {
 	return ""
 }
 
-type buildLogEntry struct {
-	Timestamp time.Time `json:"timestamp"`
-	Message   string    `json:"message"`
-	Level     string    `json:"level"`
-	Step      *string   `json:"step,omitempty"`
-}
-
-type buildReason struct {
-	Message    string          `json:"message"`
-	Step       *string         `json:"step,omitempty"`
-	LogEntries []buildLogEntry `json:"logEntries"`
-}
-
-type templateBuildInfo struct {
-	Logs       []string        `json:"logs"`
-	LogEntries []buildLogEntry `json:"logEntries"`
-	TemplateID string          `json:"templateID"`
-	BuildID    string          `json:"buildID"`
-	Status     string          `json:"status"`
-	Reason     *buildReason    `json:"reason,omitempty"`
+type templateBuildInfoJSON struct {
+	Logs       []string            `json:"logs"`
+	LogEntries []buildLogEntryJSON `json:"logEntries"`
+	TemplateID string              `json:"templateID"`
+	BuildID    string              `json:"buildID"`
+	Status     string              `json:"status"`
+	Reason     *buildReasonJSON    `json:"reason,omitempty"`
 }
 
 var logLevels = map[string]int{"debug": 0, "info": 1, "warn": 2, "error": 3}
@@ -312,11 +293,11 @@ func (s *Server) lookupBuildLocked(w http.ResponseWriter, r *http.Request) (*tem
 	return t, b
 }
 
-func filterLevel(entries []buildLogEntry, min string) []buildLogEntry {
+func filterLevel(entries []buildLogEntryJSON, min string) []buildLogEntryJSON {
 	if min == "" {
 		return entries
 	}
-	out := make([]buildLogEntry, 0, len(entries))
+	out := make([]buildLogEntryJSON, 0, len(entries))
 	for _, e := range entries {
 		if logLevels[e.Level] >= logLevels[min] {
 			out = append(out, e)
@@ -347,7 +328,7 @@ func (s *Server) handleBuildStatus(w http.ResponseWriter, r *http.Request) {
 		s.mu.Unlock()
 		return
 	}
-	info := templateBuildInfo{Logs: []string{}, LogEntries: []buildLogEntry{}, TemplateID: t.id, BuildID: b.id, Status: b.status}
+	info := templateBuildInfoJSON{Logs: []string{}, LogEntries: []buildLogEntryJSON{}, TemplateID: t.id, BuildID: b.id, Status: b.status}
 	entries := filterLevel(b.logs, level)
 	if int(offset) < len(entries) {
 		end := min(int(offset+limit), len(entries))
@@ -355,7 +336,7 @@ func (s *Server) handleBuildStatus(w http.ResponseWriter, r *http.Request) {
 	}
 	if b.reason != nil {
 		rs := *b.reason
-		rs.LogEntries = []buildLogEntry{}
+		rs.LogEntries = []buildLogEntryJSON{}
 		if rs.Step != nil {
 			for _, e := range filterLevel(b.logs, "warn") {
 				if e.Step != nil && *e.Step == *rs.Step {
@@ -366,7 +347,7 @@ func (s *Server) handleBuildStatus(w http.ResponseWriter, r *http.Request) {
 		info.Reason = &rs
 	}
 	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, info)
+	httpjson.Write(w, http.StatusOK, info)
 }
 
 // handleBuildLogs answers GET .../builds/{buildID}/logs: entries from the
@@ -398,9 +379,9 @@ func (s *Server) handleBuildLogs(w http.ResponseWriter, r *http.Request) {
 		s.mu.Unlock()
 		return
 	}
-	entries := append([]buildLogEntry(nil), filterLevel(b.logs, level)...)
+	entries := append([]buildLogEntryJSON(nil), filterLevel(b.logs, level)...)
 	s.mu.Unlock()
-	out := []buildLogEntry{}
+	out := []buildLogEntryJSON{}
 	if direction == "backward" {
 		sort.SliceStable(entries, func(i, j int) bool { return entries[i].Timestamp.After(entries[j].Timestamp) })
 	}
@@ -414,5 +395,5 @@ func (s *Server) handleBuildLogs(w http.ResponseWriter, r *http.Request) {
 		}
 		out = append(out, e)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"logs": out})
+	httpjson.Write(w, http.StatusOK, map[string]any{"logs": out})
 }

@@ -3,6 +3,8 @@ package emulator
 import (
 	"net/http"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 )
 
 // teamOwned tells the team's templates from E2B's public base template.
@@ -19,7 +21,7 @@ func (s *Server) handleAssignTags(w http.ResponseWriter, r *http.Request) {
 		Target *string  `json:"target"`
 		Tags   []string `json:"tags"`
 	}
-	if err := decodeBody(r, &req); err != nil {
+	if err := httpjson.Decode(r, &req); err != nil {
 		validationError(w, err.Error())
 		return
 	}
@@ -73,7 +75,7 @@ func (s *Server) handleAssignTags(w http.ResponseWriter, r *http.Request) {
 		t.tags = append(t.tags, tagAssignment{tag: tag, build: b, at: now})
 	}
 	s.saveStateLocked()
-	writeJSON(w, http.StatusCreated, map[string]any{"tags": tags, "buildID": b.id})
+	httpjson.Write(w, http.StatusCreated, map[string]any{"tags": tags, "buildID": b.id})
 }
 
 // handleDeleteTags answers DELETE /templates/tags; the default tag stays.
@@ -82,7 +84,7 @@ func (s *Server) handleDeleteTags(w http.ResponseWriter, r *http.Request) {
 		Name *string  `json:"name"`
 		Tags []string `json:"tags"`
 	}
-	if err := decodeBody(r, &req); err != nil {
+	if err := httpjson.Decode(r, &req); err != nil {
 		validationError(w, err.Error())
 		return
 	}
@@ -167,7 +169,7 @@ func (s *Server) handleListTags(w http.ResponseWriter, ref string) {
 	for _, a := range t.tagList() {
 		out = append(out, templateTagJSON{Tag: a.tag, BuildID: a.build.id, CreatedAt: a.at})
 	}
-	writeJSON(w, http.StatusOK, out)
+	httpjson.Write(w, http.StatusOK, out)
 }
 
 // handleUpdateTemplate answers PATCH /v2/templates/{id} (names back) and the
@@ -176,7 +178,7 @@ func (s *Server) handleUpdateTemplate(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Public *bool `json:"public"`
 	}
-	if err := decodeBody(r, &req); err != nil {
+	if err := httpjson.Decode(r, &req); err != nil {
 		validationError(w, err.Error())
 		return
 	}
@@ -204,5 +206,5 @@ func (s *Server) handleUpdateTemplate(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusOK)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"names": names})
+	httpjson.Write(w, http.StatusOK, map[string]any{"names": names})
 }

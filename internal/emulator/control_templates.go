@@ -4,31 +4,33 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 )
 
-type teamUser struct {
+type teamUserJSON struct {
 	ID    string  `json:"id"`
 	Email *string `json:"email"`
 }
 
 // templateJSON is E2B's Template schema (GET /v2/templates).
 type templateJSON struct {
-	TemplateID    string     `json:"templateID"`
-	BuildID       string     `json:"buildID"`
-	CPUCount      int32      `json:"cpuCount"`
-	MemoryMB      int32      `json:"memoryMB"`
-	DiskSizeMB    int32      `json:"diskSizeMB"`
-	Public        bool       `json:"public"`
-	Aliases       []string   `json:"aliases"`
-	Names         []string   `json:"names"`
-	CreatedAt     time.Time  `json:"createdAt"`
-	UpdatedAt     time.Time  `json:"updatedAt"`
-	CreatedBy     *teamUser  `json:"createdBy"`
-	LastSpawnedAt *time.Time `json:"lastSpawnedAt"`
-	SpawnCount    int64      `json:"spawnCount"`
-	BuildCount    int32      `json:"buildCount"`
-	EnvdVersion   string     `json:"envdVersion"`
-	BuildStatus   string     `json:"buildStatus"`
+	TemplateID    string        `json:"templateID"`
+	BuildID       string        `json:"buildID"`
+	CPUCount      int32         `json:"cpuCount"`
+	MemoryMB      int32         `json:"memoryMB"`
+	DiskSizeMB    int32         `json:"diskSizeMB"`
+	Public        bool          `json:"public"`
+	Aliases       []string      `json:"aliases"`
+	Names         []string      `json:"names"`
+	CreatedAt     time.Time     `json:"createdAt"`
+	UpdatedAt     time.Time     `json:"updatedAt"`
+	CreatedBy     *teamUserJSON `json:"createdBy"`
+	LastSpawnedAt *time.Time    `json:"lastSpawnedAt"`
+	SpawnCount    int64         `json:"spawnCount"`
+	BuildCount    int32         `json:"buildCount"`
+	EnvdVersion   string        `json:"envdVersion"`
+	BuildStatus   string        `json:"buildStatus"`
 }
 
 type templateBuildJSON struct {
@@ -95,7 +97,7 @@ func (s *Server) handleListTemplates(w http.ResponseWriter, r *http.Request) {
 	if page == nil {
 		page = []templateJSON{}
 	}
-	writeJSON(w, http.StatusOK, page)
+	httpjson.Write(w, http.StatusOK, page)
 }
 
 func templateNotFound(w http.ResponseWriter, ref string) {
@@ -142,7 +144,7 @@ func (s *Server) handleGetTemplate(w http.ResponseWriter, r *http.Request) {
 		page = []templateBuildJSON{}
 	}
 	out.Builds = page
-	writeJSON(w, http.StatusOK, out)
+	httpjson.Write(w, http.StatusOK, out)
 }
 
 // handleDeleteTemplate deletes a team template or snapshot; E2B refuses while
@@ -203,5 +205,5 @@ func (s *Server) handleTemplateAlias(w http.ResponseWriter, alias string) {
 		writeErrorf(w, http.StatusNotFound, "template with alias '%s' not found", alias)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"templateID": t.id, "public": t.public})
+	httpjson.Write(w, http.StatusOK, map[string]any{"templateID": t.id, "public": t.public})
 }

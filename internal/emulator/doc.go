@@ -10,6 +10,35 @@
 // see its processes and network. Isolation below keeps sandboxes from
 // disturbing the host and each other by accident, nothing more.
 //
+// # Layout
+//
+// Dependencies run one way, downwards (each package names what it may
+// import); no package below holds a pointer to the Server or imports
+// anything above it:
+//
+//	emulator    Start, Options, Server; the control plane (control_*.go),
+//	            envd (envd_*.go), template builds (template_*.go), the
+//	            sandbox runtime (sandbox*.go, process*.go), admin, faults,
+//	            limits; the records of sandboxes and templates, under s.mu
+//	              imports every package below
+//	volumeapi   E2B's volume-content API over the volumes' directories
+//	              imports state, sandboxos, httpjson
+//	delivery    webhook deliveries: queue, workers, retries, signatures
+//	              imports nothing of the emulator
+//	state       secrets, lifecycle events, webhooks, team samples, volumes:
+//	            one lock of its own, operations that return copies
+//	              imports nothing of the emulator
+//	sandboxos   private roots, host processes and signals, watches, sudo,
+//	            the egress proxy
+//	              imports hostfs
+//	hostfs      copying trees, extended attributes, file metadata, owners
+//	connectrpc  Connect framing and errors for envd's RPCs
+//	httpjson    JSON bodies of the HTTP APIs
+//	              (these three import nothing of the emulator)
+//
+// The server takes s.mu before it calls the store, never the reverse.
+// Wire shapes (request and answer bodies) are named xJSON.
+//
 // # Filesystem layout
 //
 // With Isolation "auto" (or "userns") on Linux, every sandbox has its own
@@ -316,7 +345,7 @@
 // team namespace "local-team". Commands run as the emulator's user whatever
 // user the request, a template's USER step or a RUN step names (HOME stays
 // /home/user; USER and LOGNAME follow the step); COPY does not chown to
-// the step's user. sudo is a stand-in (sudo_shim.go) in sandboxes with a
+// the step's user. sudo is a stand-in (sandboxos/sudo_shim.go) in sandboxes with a
 // private root: it takes sudo's options (-E, --preserve-env, -u, -i, -s,
 // -H, VAR=value...) and sets the environment sudo would for the target
 // user, then runs the command as the emulator's user, so it cannot change

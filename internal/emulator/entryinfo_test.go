@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
 )
 
 type entryJSON struct {
@@ -104,13 +106,13 @@ func TestFileMetadataLivesInExtendedAttributes(t *testing.T) {
 	wantStatus(t, "upload", st, data, http.StatusOK)
 	host := c.sandboxHostPath(sb, "/home/user/meta/a.txt")
 	// What setfattr -n user.e2b.author -v mish does inside the sandbox.
-	if err := setXattr(host, "user.e2b.author", []byte("mish"), false); xattrUnsupported(err) {
+	if err := hostfs.SetXattr(host, "user.e2b.author", []byte("mish"), false); hostfs.XattrUnsupported(err) {
 		t.Skipf("the test's temporary directory has no extended attributes (%v): envd keeps no metadata there either", err)
 	} else if err != nil {
 		t.Fatal(err)
 	}
 	for name, value := range map[string]string{"user.other": "not ours", "user.e2b.bad": "\xff\xfe"} {
-		if err := setXattr(host, name, []byte(value), false); err != nil {
+		if err := hostfs.SetXattr(host, name, []byte(value), false); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -129,10 +131,10 @@ func TestFileMetadataLivesInExtendedAttributes(t *testing.T) {
 	if got := c.stat(sb, "meta/a.txt").Metadata; len(got) != 1 || got["stage"] != "two" {
 		t.Fatalf("metadata after a second upload %v", got)
 	}
-	if v, ok, _ := getXattr(host, "user.e2b.stage", false); !ok || string(v) != "two" {
+	if v, ok, _ := hostfs.GetXattr(host, "user.e2b.stage", false); !ok || string(v) != "two" {
 		t.Fatalf("xattr user.e2b.stage = %q, %v", v, ok)
 	}
-	if v, ok, _ := getXattr(host, "user.other", false); !ok || string(v) != "not ours" {
+	if v, ok, _ := hostfs.GetXattr(host, "user.other", false); !ok || string(v) != "not ours" {
 		t.Fatalf("an upload removed a foreign attribute: %q %v", v, ok)
 	}
 	// Rename keeps it (it is on the file); an upload without metadata clears it.

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 )
 
 const envdPort = "49983"
@@ -26,7 +28,7 @@ func envdRouteKey(r *http.Request) string {
 	return "envd unknown"
 }
 
-type edgeError struct {
+type edgeErrorJSON struct {
 	SandboxID string `json:"sandboxId"`
 	Message   string `json:"message"`
 	Code      int    `json:"code"`
@@ -36,7 +38,7 @@ type edgeError struct {
 func sandboxGone(w http.ResponseWriter, id string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusBadGateway)
-	_ = json.NewEncoder(w).Encode(edgeError{SandboxID: id, Message: "The sandbox was not found", Code: http.StatusBadGateway})
+	_ = json.NewEncoder(w).Encode(edgeErrorJSON{SandboxID: id, Message: "The sandbox was not found", Code: http.StatusBadGateway})
 }
 
 const unauthorizedEnvd = "unauthorized access, please provide a valid access token or method signing if supported"
@@ -107,9 +109,9 @@ func (s *Server) serveEnvd(w http.ResponseWriter, r *http.Request) {
 		envs := copyMap(sb.envVars)
 		s.mu.Unlock()
 		w.Header().Set("Cache-Control", "no-store")
-		writeJSON(w, http.StatusOK, envs)
+		httpjson.Write(w, http.StatusOK, envs)
 	case path == "/metrics" && r.Method == http.MethodGet:
-		writeJSON(w, http.StatusOK, sb.envdMetrics())
+		httpjson.Write(w, http.StatusOK, sb.envdMetrics())
 	case strings.HasPrefix(path, "/process.Process/") && r.Method == http.MethodPost:
 		s.serveProcessRPC(w, r, sb, strings.TrimPrefix(path, "/process.Process/"))
 	case strings.HasPrefix(path, "/filesystem.Filesystem/") && r.Method == http.MethodPost:
@@ -142,7 +144,7 @@ func (s *Server) runningSandbox(id string) *sandbox {
 	return sb
 }
 
-type envdMetrics struct {
+type envdMetricsJSON struct {
 	TS          int64   `json:"ts"`
 	CPUCount    int     `json:"cpu_count"`
 	CPUUsedPct  float64 `json:"cpu_used_pct"`
@@ -155,11 +157,11 @@ type envdMetrics struct {
 	DiskTotal   int64   `json:"disk_total"`
 }
 
-func (sb *sandbox) envdMetrics() envdMetrics {
+func (sb *sandbox) envdMetrics() envdMetricsJSON {
 	sb.takeSample()
 	samples := sb.samplesCopy()
 	last := samples[len(samples)-1]
-	return envdMetrics{
+	return envdMetricsJSON{
 		TS: time.Now().Unix(), CPUCount: defaultCPUCount, CPUUsedPct: last.cpuPct,
 		MemTotal: memTotalBytes, MemUsed: last.memUsed, MemTotalMiB: memTotalBytes >> 20, MemUsedMiB: last.memUsed >> 20,
 		DiskUsed: last.diskUsed, DiskTotal: diskTotalBytes,

@@ -12,6 +12,9 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 )
 
 func (s *Server) serveFiles(w http.ResponseWriter, r *http.Request, sb *sandbox) {
@@ -99,7 +102,7 @@ func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, sb *sandbo
 	_ = zw.Close()
 }
 
-type uploadedEntry struct {
+type uploadedEntryJSON struct {
 	Path     string            `json:"path"`
 	Name     string            `json:"name"`
 	Type     string            `json:"type"`
@@ -123,7 +126,7 @@ func uploadMetadata(h http.Header) (map[string]string, error) {
 		}
 		out[key] = values[0]
 	}
-	return out, validateMetadata(out)
+	return out, hostfs.ValidateMetadata(out)
 }
 
 func printableASCII(s string) bool {
@@ -163,7 +166,7 @@ func (s *Server) uploadFiles(w http.ResponseWriter, r *http.Request, sb *sandbox
 	}
 	user := requestUser(r)
 	target := r.URL.Query().Get("path")
-	var entries []uploadedEntry
+	var entries []uploadedEntryJSON
 	switch ct {
 	case "application/octet-stream":
 		if target == "" {
@@ -218,47 +221,47 @@ func (s *Server) uploadFiles(w http.ResponseWriter, r *http.Request, sb *sandbox
 		writeError(w, http.StatusBadRequest, "no file was uploaded")
 		return
 	}
-	writeJSON(w, http.StatusOK, entries)
+	httpjson.Write(w, http.StatusOK, entries)
 }
 
 // writeFile streams r into the sandbox path like envd: parent directories
 // and the file belong to user, and the file's metadata becomes meta.
-func (sb *sandbox) writeFile(p string, r io.Reader, meta map[string]string, user string) (uploadedEntry, int, error) {
+func (sb *sandbox) writeFile(p string, r io.Reader, meta map[string]string, user string) (uploadedEntryJSON, int, error) {
 	v, host := sb.followPath(p)
 	if st, err := os.Stat(host); err == nil && st.IsDir() {
-		return uploadedEntry{}, http.StatusBadRequest, fmt.Errorf("path '%s' is a directory", v)
+		return uploadedEntryJSON{}, http.StatusBadRequest, fmt.Errorf("path '%s' is a directory", v)
 	}
-	if err := ensureDirs(filepath.Dir(host), user); err != nil {
-		return uploadedEntry{}, http.StatusInternalServerError, fmt.Errorf("error creating parent directories of '%s': %v", v, err)
+	if err := hostfs.EnsureDirs(filepath.Dir(host), user); err != nil {
+		return uploadedEntryJSON{}, http.StatusInternalServerError, fmt.Errorf("error creating parent directories of '%s': %v", v, err)
 	}
 	f, err := os.OpenFile(host, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
 	if err != nil {
-		return uploadedEntry{}, http.StatusInternalServerError, fmt.Errorf("error opening file '%s': %v", v, err)
+		return uploadedEntryJSON{}, http.StatusInternalServerError, fmt.Errorf("error opening file '%s': %v", v, err)
 	}
 	if _, err := io.Copy(f, r); err != nil {
 		_ = f.Close()
-		return uploadedEntry{}, http.StatusBadRequest, fmt.Errorf("error writing file '%s': %v", v, err)
+		return uploadedEntryJSON{}, http.StatusBadRequest, fmt.Errorf("error writing file '%s': %v", v, err)
 	}
 	if err := f.Close(); err != nil {
-		return uploadedEntry{}, http.StatusInternalServerError, fmt.Errorf("error closing file '%s': %v", v, err)
+		return uploadedEntryJSON{}, http.StatusInternalServerError, fmt.Errorf("error closing file '%s': %v", v, err)
 	}
 	if err := sb.persistUpload(host, meta, user); err != nil {
-		return uploadedEntry{}, http.StatusInternalServerError, fmt.Errorf("error writing file metadata of '%s': %v", v, err)
+		return uploadedEntryJSON{}, http.StatusInternalServerError, fmt.Errorf("error writing file metadata of '%s': %v", v, err)
 	}
 	// The answer reports what the file now carries, as envd reads it back.
-	return uploadedEntry{Path: v, Name: path.Base(v), Type: "file", Metadata: readFileMetadata(host)}, 0, nil
+	return uploadedEntryJSON{Path: v, Name: path.Base(v), Type: "file", Metadata: hostfs.ReadMetadata(host)}, 0, nil
 }
 
 // persistUpload records owner and metadata of an uploaded file. A file
 // system without extended attributes keeps neither, as on envd.
 func (sb *sandbox) persistUpload(host string, meta map[string]string, user string) error {
-	for _, err := range []error{setFileOwner(host, user), writeFileMetadata(host, meta)} {
+	for _, err := range []error{hostfs.SetOwner(host, user), hostfs.WriteMetadata(host, meta)} {
 		switch {
 		case err == nil:
-		case !xattrUnsupported(err):
+		case !hostfs.XattrUnsupported(err):
 			return err
 		case len(meta) > 0 || user != defaultUser:
-			sb.srv.logf("emulator: %s: the file system has no extended attributes; owner and metadata not kept", host)
+			sb.host.logf("emulator: %s: the file system has no extended attributes; owner and metadata not kept", host)
 			return nil
 		}
 	}
@@ -272,7 +275,7 @@ func (s *Server) composeFiles(w http.ResponseWriter, r *http.Request, sb *sandbo
 		SourcePaths []string `json:"source_paths"`
 		Destination string   `json:"destination"`
 	}
-	if err := decodeBody(r, &req); err != nil {
+	if err := httpjson.Decode(r, &req); err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
@@ -316,7 +319,7 @@ func (s *Server) composeFiles(w http.ResponseWriter, r *http.Request, sb *sandbo
 		writeErrorf(w, http.StatusInternalServerError, "error writing '%s': %v", dv, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, uploadedEntry{Path: dv, Name: path.Base(dv), Type: "file"})
+	httpjson.Write(w, http.StatusOK, uploadedEntryJSON{Path: dv, Name: path.Base(dv), Type: "file"})
 }
 
 // writeHostFile writes r to tmp, then renames it to dst (parents created).

@@ -10,6 +10,9 @@ import (
 	"sort"
 	"strconv"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/connectrpc"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
 )
 
 // entryInfoJSON is filesystem.EntryInfo in proto-JSON (defaults omitted).
@@ -49,9 +52,9 @@ func (sb *sandbox) entryInfo(virtual, host string) (*entryInfoJSON, error) {
 		Name: path.Base(virtual), Type: fileType(lst.Mode()), Path: virtual,
 		Mode: uint32(lst.Mode().Perm()), Permissions: lst.Mode().String(),
 		ModifiedTime: lst.ModTime().UTC().Format(time.RFC3339Nano),
-		Metadata:     readFileMetadata(host),
+		Metadata:     hostfs.ReadMetadata(host),
 	}
-	e.Owner = fileOwner(host)
+	e.Owner = hostfs.Owner(host)
 	e.Group = e.Owner
 	if lst.Mode()&os.ModeSymlink != 0 {
 		sb.describeSymlinkTarget(e, virtual)
@@ -74,7 +77,7 @@ func (sb *sandbox) describeSymlinkTarget(e *entryInfoJSON, virtual string) {
 	host := sb.hostPath(target)
 	if st, err := os.Stat(host); err == nil {
 		e.Type, e.Mode = fileType(st.Mode()), uint32(st.Mode().Perm())
-		e.Metadata = readFileMetadata(host)
+		e.Metadata = hostfs.ReadMetadata(host)
 	}
 }
 
@@ -87,21 +90,21 @@ func (s *Server) serveFilesystemRPC(w http.ResponseWriter, r *http.Request, sb *
 		return
 	case "Stat", "MakeDir", "Move", "ListDir", "Remove", "CreateWatcher", "GetWatcherEvents", "RemoveWatcher":
 	default:
-		writeConnectError(w, newRPCError("unimplemented", "filesystem.Filesystem/%s is not implemented", method))
+		connectrpc.WriteError(w, connectrpc.Errorf("unimplemented", "filesystem.Filesystem/%s is not implemented", method))
 		return
 	}
 	var req struct {
-		Path           string     `json:"path"`
-		Source         string     `json:"source"`
-		Destination    string     `json:"destination"`
-		Depth          flexUint32 `json:"depth"`
-		Recursive      bool       `json:"recursive"`
-		IncludeEntry   bool       `json:"includeEntry"`
-		WatcherID      string     `json:"watcherId"`
-		WatcherIDSnake string     `json:"watcher_id"`
+		Path           string                `json:"path"`
+		Source         string                `json:"source"`
+		Destination    string                `json:"destination"`
+		Depth          connectrpc.FlexUint32 `json:"depth"`
+		Recursive      bool                  `json:"recursive"`
+		IncludeEntry   bool                  `json:"includeEntry"`
+		WatcherID      string                `json:"watcherId"`
+		WatcherIDSnake string                `json:"watcher_id"`
 	}
-	if err := readUnary(r, &req); err != nil {
-		writeConnectError(w, err)
+	if err := connectrpc.ReadUnary(r, &req); err != nil {
+		connectrpc.WriteError(w, err)
 		return
 	}
 	user := requestUser(r)
@@ -135,25 +138,25 @@ func (s *Server) serveFilesystemRPC(w http.ResponseWriter, r *http.Request, sb *
 		resp, err = sb.removeWatcher(id)
 	}
 	if err != nil {
-		writeConnectError(w, err)
+		connectrpc.WriteError(w, err)
 		return
 	}
-	writeUnary(w, resp)
+	connectrpc.WriteUnary(w, resp)
 }
 
-type entryResponse struct {
+type entryResponseJSON struct {
 	Entry *entryInfoJSON `json:"entry"`
 }
 
 func notFoundPath(virtual string) error {
-	return newRPCError("not_found", "path '%s' does not exist", virtual)
+	return connectrpc.Errorf("not_found", "path '%s' does not exist", virtual)
 }
 
 func fsError(virtual string, err error) error {
 	if errors.Is(err, os.ErrNotExist) {
 		return notFoundPath(virtual)
 	}
-	return newRPCError("internal", "error accessing '%s': %v", virtual, inSandbox(err))
+	return connectrpc.Errorf("internal", "error accessing '%s': %v", virtual, inSandbox(err))
 }
 
 // inSandbox drops the host path from a file system error: the sandbox's
@@ -176,25 +179,25 @@ func (sb *sandbox) fsStat(p string) (any, error) {
 	if err != nil {
 		return nil, fsError(v, err)
 	}
-	return entryResponse{Entry: e}, nil
+	return entryResponseJSON{Entry: e}, nil
 }
 
 func (sb *sandbox) fsMakeDir(p, user string) (any, error) {
 	v, host := sb.resolvePath(p)
 	if st, err := os.Stat(host); err == nil {
 		if st.IsDir() {
-			return nil, newRPCError("already_exists", "directory '%s' already exists", v)
+			return nil, connectrpc.Errorf("already_exists", "directory '%s' already exists", v)
 		}
-		return nil, newRPCError("invalid_argument", "path '%s' already exists and is not a directory", v)
+		return nil, connectrpc.Errorf("invalid_argument", "path '%s' already exists and is not a directory", v)
 	}
-	if err := ensureDirs(host, user); err != nil {
-		return nil, newRPCError("internal", "error creating directory '%s': %v", v, inSandbox(err))
+	if err := hostfs.EnsureDirs(host, user); err != nil {
+		return nil, connectrpc.Errorf("internal", "error creating directory '%s': %v", v, inSandbox(err))
 	}
 	e, err := sb.entryInfo(v, host)
 	if err != nil {
 		return nil, fsError(v, err)
 	}
-	return entryResponse{Entry: e}, nil
+	return entryResponseJSON{Entry: e}, nil
 }
 
 func (sb *sandbox) fsMove(src, dst, user string) (any, error) {
@@ -203,17 +206,17 @@ func (sb *sandbox) fsMove(src, dst, user string) (any, error) {
 	if _, err := os.Lstat(hs); err != nil {
 		return nil, fsError(vs, err)
 	}
-	if err := ensureDirs(filepath.Dir(hd), user); err != nil {
-		return nil, newRPCError("internal", "error creating parent of '%s': %v", vd, inSandbox(err))
+	if err := hostfs.EnsureDirs(filepath.Dir(hd), user); err != nil {
+		return nil, connectrpc.Errorf("internal", "error creating parent of '%s': %v", vd, inSandbox(err))
 	}
 	if err := os.Rename(hs, hd); err != nil {
-		return nil, newRPCError("internal", "error renaming '%s' to '%s': %v", vs, vd, inSandbox(err))
+		return nil, connectrpc.Errorf("internal", "error renaming '%s' to '%s': %v", vs, vd, inSandbox(err))
 	}
 	e, err := sb.entryInfo(vd, hd)
 	if err != nil {
 		return nil, fsError(vd, err)
 	}
-	return entryResponse{Entry: e}, nil
+	return entryResponseJSON{Entry: e}, nil
 }
 
 func (sb *sandbox) fsListDir(p string, depth uint32) (any, error) {
@@ -226,7 +229,7 @@ func (sb *sandbox) fsListDir(p string, depth uint32) (any, error) {
 		return nil, fsError(v, err)
 	}
 	if !st.IsDir() {
-		return nil, newRPCError("invalid_argument", "path '%s' is not a directory", v)
+		return nil, connectrpc.Errorf("invalid_argument", "path '%s' is not a directory", v)
 	}
 	entries := []*entryInfoJSON{}
 	var walk func(vdir, hdir string, level uint32) error
@@ -267,13 +270,13 @@ func (sb *sandbox) fsRemove(p string) (any, error) {
 		}
 		for _, it := range items {
 			if err := os.RemoveAll(filepath.Join(host, it.Name())); err != nil {
-				return nil, newRPCError("internal", "error removing '%s': %v", v, inSandbox(err))
+				return nil, connectrpc.Errorf("internal", "error removing '%s': %v", v, inSandbox(err))
 			}
 		}
 		return struct{}{}, nil
 	}
 	if err := os.RemoveAll(host); err != nil {
-		return nil, newRPCError("internal", "error removing '%s': %v", v, inSandbox(err))
+		return nil, connectrpc.Errorf("internal", "error removing '%s': %v", v, inSandbox(err))
 	}
 	return struct{}{}, nil
 }

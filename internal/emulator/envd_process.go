@@ -8,16 +8,19 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/connectrpc"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
 // Proto-JSON shapes of process.proto (defaults omitted like protojson).
 
-type processSelector struct {
-	PID *flexUint32 `json:"pid,omitempty"`
-	Tag *string     `json:"tag,omitempty"`
+type processSelectorJSON struct {
+	PID *connectrpc.FlexUint32 `json:"pid,omitempty"`
+	Tag *string                `json:"tag,omitempty"`
 }
 
-type startRequest struct {
+type processStartJSON struct {
 	Process processConfig   `json:"process"`
 	Pty     json.RawMessage `json:"pty,omitempty"`
 	Tag     *string         `json:"tag,omitempty"`
@@ -48,11 +51,11 @@ type processEventJSON struct {
 	Keepalive *struct{}       `json:"keepalive,omitempty"`
 }
 
-type processResponse struct {
+type processResponseJSON struct {
 	Event processEventJSON `json:"event"`
 }
 
-type processInput struct {
+type processInputJSON struct {
 	Stdin []byte `json:"stdin,omitempty"`
 	Pty   []byte `json:"pty,omitempty"`
 }
@@ -76,19 +79,19 @@ func (s *Server) serveProcessRPC(w http.ResponseWriter, r *http.Request, sb *san
 	case "List", "SendInput", "SendSignal", "CloseStdin", "Update":
 		resp, err := s.processUnary(r, sb, method)
 		if err != nil {
-			writeConnectError(w, err)
+			connectrpc.WriteError(w, err)
 			return
 		}
-		writeUnary(w, resp)
+		connectrpc.WriteUnary(w, resp)
 	default:
-		writeConnectError(w, newRPCError("unimplemented", "process.Process/%s is not implemented", method))
+		connectrpc.WriteError(w, connectrpc.Errorf("unimplemented", "process.Process/%s is not implemented", method))
 	}
 }
 
 func (s *Server) processUnary(r *http.Request, sb *sandbox, method string) (any, error) {
 	if method == "List" {
 		var req struct{}
-		if err := readUnary(r, &req); err != nil {
+		if err := connectrpc.ReadUnary(r, &req); err != nil {
 			return nil, err
 		}
 		out := []processInfoJSON{}
@@ -103,12 +106,12 @@ func (s *Server) processUnary(r *http.Request, sb *sandbox, method string) (any,
 		return map[string]any{"processes": out}, nil
 	}
 	var req struct {
-		Process processSelector `json:"process"`
-		Input   processInput    `json:"input"`
-		Signal  json.RawMessage `json:"signal"`
-		Pty     json.RawMessage `json:"pty"`
+		Process processSelectorJSON `json:"process"`
+		Input   processInputJSON    `json:"input"`
+		Signal  json.RawMessage     `json:"signal"`
+		Pty     json.RawMessage     `json:"pty"`
 	}
-	if err := readUnary(r, &req); err != nil {
+	if err := connectrpc.ReadUnary(r, &req); err != nil {
 		return nil, err
 	}
 	p, err := sb.findProcess(req.Process)
@@ -118,13 +121,13 @@ func (s *Server) processUnary(r *http.Request, sb *sandbox, method string) (any,
 	switch method {
 	case "SendInput":
 		if !p.running() {
-			return nil, newRPCError("not_found", "process with pid %d not found", p.pid)
+			return nil, connectrpc.Errorf("not_found", "process with pid %d not found", p.pid)
 		}
 		data := req.Input.Stdin
 		if p.pty {
 			data = append(data, req.Input.Pty...)
 		} else if len(req.Input.Pty) > 0 {
-			return nil, newRPCError("failed_precondition", "process %d has no pty", p.pid)
+			return nil, connectrpc.Errorf("failed_precondition", "process %d has no pty", p.pid)
 		}
 		if err := p.writeStdin(data); err != nil {
 			return nil, err
@@ -135,12 +138,12 @@ func (s *Server) processUnary(r *http.Request, sb *sandbox, method string) (any,
 			return nil, err
 		}
 		if !p.running() {
-			return nil, newRPCError("not_found", "process with pid %d not found", p.pid)
+			return nil, connectrpc.Errorf("not_found", "process with pid %d not found", p.pid)
 		}
 		p.signalGroup(sig)
 	case "CloseStdin":
 		if p.pty {
-			return nil, newRPCError("failed_precondition", "cannot close stdin of a pty process")
+			return nil, connectrpc.Errorf("failed_precondition", "cannot close stdin of a pty process")
 		}
 		p.closeStdin()
 	case "Update":
@@ -158,33 +161,33 @@ func (s *Server) processUnary(r *http.Request, sb *sandbox, method string) (any,
 }
 
 // parseSignal accepts the enum name or number; only SIGTERM and SIGKILL exist.
-func parseSignal(raw json.RawMessage) (signalKind, error) {
+func parseSignal(raw json.RawMessage) (sandboxos.Signal, error) {
 	v := strings.Trim(strings.TrimSpace(string(raw)), `"`)
 	switch trimSignalName(v) {
 	case "SIGKILL", "9":
-		return sigKill, nil
+		return sandboxos.SigKill, nil
 	case "SIGTERM", "15":
-		return sigTerm, nil
+		return sandboxos.SigTerm, nil
 	}
-	return 0, newRPCError("unimplemented", "invalid signal: %s", v)
+	return 0, connectrpc.Errorf("unimplemented", "invalid signal: %s", v)
 }
 
 // findProcess resolves a ProcessSelector.
-func (sb *sandbox) findProcess(sel processSelector) (*process, error) {
+func (sb *sandbox) findProcess(sel processSelectorJSON) (*process, error) {
 	var pid *uint32
 	if sel.PID != nil {
 		v := uint32(*sel.PID)
 		pid = &v
 	}
 	if pid == nil && sel.Tag == nil {
-		return nil, newRPCError("invalid_argument", "process selector is required")
+		return nil, connectrpc.Errorf("invalid_argument", "process selector is required")
 	}
 	p := sb.procs.find(pid, sel.Tag)
 	if p == nil {
 		if pid != nil {
-			return nil, newRPCError("not_found", "process with pid %d not found", *pid)
+			return nil, connectrpc.Errorf("not_found", "process with pid %d not found", *pid)
 		}
-		return nil, newRPCError("not_found", "process with tag %s not found", *sel.Tag)
+		return nil, connectrpc.Errorf("not_found", "process with tag %s not found", *sel.Tag)
 	}
 	return p, nil
 }
@@ -202,15 +205,15 @@ func streamOptions(r *http.Request) (deadline, keepalive time.Duration) {
 }
 
 func (s *Server) processStart(w http.ResponseWriter, r *http.Request, sb *sandbox) {
-	var req startRequest
-	if err := readStreamRequest(r, &req); err != nil {
-		newStreamWriter(w).end(err)
+	var req processStartJSON
+	if err := connectrpc.ReadStreamRequest(r, &req); err != nil {
+		connectrpc.NewStreamWriter(w).End(err)
 		return
 	}
 	withStdin := req.Stdin == nil || *req.Stdin
 	term, err := parsePty(req.Pty)
 	if err != nil {
-		newStreamWriter(w).end(err)
+		connectrpc.NewStreamWriter(w).End(err)
 		return
 	}
 	tag := ""
@@ -219,7 +222,7 @@ func (s *Server) processStart(w http.ResponseWriter, r *http.Request, sb *sandbo
 	}
 	p, sub, err := sb.procs.start(req.Process, withStdin, tag, term)
 	if err != nil {
-		newStreamWriter(w).end(err)
+		connectrpc.NewStreamWriter(w).End(err)
 		return
 	}
 	deadline, keepalive := streamOptions(r)
@@ -231,31 +234,31 @@ func (s *Server) processStart(w http.ResponseWriter, r *http.Request, sb *sandbo
 
 func (s *Server) processConnect(w http.ResponseWriter, r *http.Request, sb *sandbox) {
 	var req struct {
-		Process processSelector `json:"process"`
+		Process processSelectorJSON `json:"process"`
 	}
-	if err := readStreamRequest(r, &req); err != nil {
-		newStreamWriter(w).end(err)
+	if err := connectrpc.ReadStreamRequest(r, &req); err != nil {
+		connectrpc.NewStreamWriter(w).End(err)
 		return
 	}
 	p, err := sb.findProcess(req.Process)
 	if err != nil {
-		newStreamWriter(w).end(err)
+		connectrpc.NewStreamWriter(w).End(err)
 		return
 	}
 	sub, ended := p.subscribe()
 	if ended != nil {
-		sw := newStreamWriter(w)
-		_ = sw.send(processResponse{Event: processEventJSON{Start: &startEventJSON{PID: p.pid}}})
-		_ = sw.send(endResponse(*ended))
-		sw.end(nil)
+		sw := connectrpc.NewStreamWriter(w)
+		_ = sw.Send(processResponseJSON{Event: processEventJSON{Start: &startEventJSON{PID: p.pid}}})
+		_ = sw.Send(endResponse(*ended))
+		sw.End(nil)
 		return
 	}
 	deadline, keepalive := streamOptions(r)
 	s.pumpProcess(w, r, sb, p, sub, deadline, keepalive)
 }
 
-func endResponse(e endInfo) processResponse {
-	return processResponse{Event: processEventJSON{End: &endEventJSON{ExitCode: e.ExitCode, Exited: e.Exited, Status: e.Status, Error: e.Error}}}
+func endResponse(e endInfo) processResponseJSON {
+	return processResponseJSON{Event: processEventJSON{End: &endEventJSON{ExitCode: e.ExitCode, Exited: e.Exited, Status: e.Status, Error: e.Error}}}
 }
 
 // pumpProcess streams a process's events until it ends, the deadline passes,
@@ -265,8 +268,8 @@ func (s *Server) pumpProcess(w http.ResponseWriter, r *http.Request, sb *sandbox
 	defer p.unsubscribe(sub)
 	drop, unregister := sb.addStream()
 	defer unregister()
-	sw := newStreamWriter(w)
-	if err := sw.send(processResponse{Event: processEventJSON{Start: &startEventJSON{PID: p.pid}}}); err != nil {
+	sw := connectrpc.NewStreamWriter(w)
+	if err := sw.Send(processResponseJSON{Event: processEventJSON{Start: &startEventJSON{PID: p.pid}}}); err != nil {
 		return
 	}
 	var deadlineC <-chan time.Time
@@ -280,11 +283,11 @@ func (s *Server) pumpProcess(w http.ResponseWriter, r *http.Request, sb *sandbox
 	for {
 		select {
 		case ev := <-sub.ch:
-			var msg processResponse
+			var msg processResponseJSON
 			switch ev.kind {
 			case evEnd:
-				if err := sw.send(endResponse(ev.end)); err == nil {
-					sw.end(nil)
+				if err := sw.Send(endResponse(ev.end)); err == nil {
+					sw.End(nil)
 				}
 				return
 			case evStdout:
@@ -296,17 +299,17 @@ func (s *Server) pumpProcess(w http.ResponseWriter, r *http.Request, sb *sandbox
 			case evStderr:
 				msg.Event.Data = &dataEventJSON{Stderr: ev.data}
 			}
-			if err := sw.send(msg); err != nil {
+			if err := sw.Send(msg); err != nil {
 				return
 			}
 			ka.Reset(keepalive)
 		case <-ka.C:
-			if err := sw.send(processResponse{Event: processEventJSON{Keepalive: &struct{}{}}}); err != nil {
+			if err := sw.Send(processResponseJSON{Event: processEventJSON{Keepalive: &struct{}{}}}); err != nil {
 				return
 			}
 			ka.Reset(keepalive)
 		case <-deadlineC:
-			sw.end(newRPCError("deadline_exceeded", "context deadline exceeded"))
+			sw.End(connectrpc.Errorf("deadline_exceeded", "context deadline exceeded"))
 			return
 		case <-drop:
 			panic(http.ErrAbortHandler)
@@ -320,11 +323,11 @@ func (s *Server) pumpProcess(w http.ResponseWriter, r *http.Request, sb *sandbox
 func (s *Server) processStreamInput(w http.ResponseWriter, r *http.Request, sb *sandbox) {
 	var p *process
 	fail := func(err error) {
-		sw := newStreamWriter(w)
-		sw.end(err)
+		sw := connectrpc.NewStreamWriter(w)
+		sw.End(err)
 	}
 	for {
-		_, payload, err := readEnvelope(r.Body)
+		_, payload, err := connectrpc.ReadEnvelope(r.Body)
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -334,14 +337,14 @@ func (s *Server) processStreamInput(w http.ResponseWriter, r *http.Request, sb *
 		}
 		var msg struct {
 			Start *struct {
-				Process processSelector `json:"process"`
+				Process processSelectorJSON `json:"process"`
 			} `json:"start"`
 			Data *struct {
-				Input processInput `json:"input"`
+				Input processInputJSON `json:"input"`
 			} `json:"data"`
 		}
 		if err := json.Unmarshal(payload, &msg); err != nil {
-			fail(newRPCError("invalid_argument", "unmarshal request: %v", err))
+			fail(connectrpc.Errorf("invalid_argument", "unmarshal request: %v", err))
 			return
 		}
 		switch {
@@ -352,7 +355,7 @@ func (s *Server) processStreamInput(w http.ResponseWriter, r *http.Request, sb *
 			}
 		case msg.Data != nil:
 			if p == nil {
-				fail(newRPCError("failed_precondition", "start message must come first"))
+				fail(connectrpc.Errorf("failed_precondition", "start message must come first"))
 				return
 			}
 			if err := p.writeStdin(append(msg.Data.Input.Stdin, msg.Data.Input.Pty...)); err != nil {
@@ -361,7 +364,7 @@ func (s *Server) processStreamInput(w http.ResponseWriter, r *http.Request, sb *
 			}
 		}
 	}
-	sw := newStreamWriter(w)
-	_ = sw.send(struct{}{})
-	sw.end(nil)
+	sw := connectrpc.NewStreamWriter(w)
+	_ = sw.Send(struct{}{})
+	sw.End(nil)
 }

@@ -7,31 +7,10 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/connectrpc"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
-
-// envd's filesystem.EventType names.
-const (
-	eventCreate = "EVENT_TYPE_CREATE"
-	eventWrite  = "EVENT_TYPE_WRITE"
-	eventRemove = "EVENT_TYPE_REMOVE"
-	eventRename = "EVENT_TYPE_RENAME"
-	eventChmod  = "EVENT_TYPE_CHMOD"
-)
-
-// fsChange is one event of a watched directory: the path relative to it
-// ("." for the directory itself) and the envd event type.
-type fsChange struct {
-	name string
-	op   string
-}
-
-// dirWatch watches one directory (and, recursive, every directory below it,
-// including those created later). watchDirTree starts one; the channel
-// closes after close or when the watch fails.
-type dirWatch interface {
-	changes() <-chan fsChange
-	close()
-}
 
 type fsEventJSON struct {
 	Name  string         `json:"name"`
@@ -41,17 +20,17 @@ type fsEventJSON struct {
 
 // fsEvent is the envd event for c, with the entry's info when asked for and
 // the entry still exists.
-func (sb *sandbox) fsEvent(vroot, hroot string, c fsChange, withEntry bool) fsEventJSON {
-	ev := fsEventJSON{Name: c.name, Type: c.op}
+func (sb *sandbox) fsEvent(vroot, hroot string, c sandboxos.Change, withEntry bool) fsEventJSON {
+	ev := fsEventJSON{Name: c.Name, Type: c.Op}
 	if withEntry {
-		if e, err := sb.entryInfo(path.Join(vroot, c.name), filepath.Join(hroot, filepath.FromSlash(c.name))); err == nil {
+		if e, err := sb.entryInfo(path.Join(vroot, c.Name), filepath.Join(hroot, filepath.FromSlash(c.Name))); err == nil {
 			ev.Entry = e
 		}
 	}
 	return ev
 }
 
-type watchRequest struct {
+type watchJSON struct {
 	Path              string `json:"path"`
 	Recursive         bool   `json:"recursive"`
 	IncludeEntry      bool   `json:"includeEntry"`
@@ -65,42 +44,42 @@ func (sb *sandbox) watchRoot(p string) (string, string, error) {
 		return "", "", fsError(v, err)
 	}
 	if !st.IsDir() {
-		return "", "", newRPCError("invalid_argument", "path '%s' is not a directory", v)
+		return "", "", connectrpc.Errorf("invalid_argument", "path '%s' is not a directory", v)
 	}
 	return v, host, nil
 }
 
 // startWatch resolves p for user and starts watching it.
-func (sb *sandbox) startWatch(p, user string, recursive bool) (vroot, hroot string, dw dirWatch, err error) {
+func (sb *sandbox) startWatch(p, user string, recursive bool) (vroot, hroot string, dw sandboxos.DirWatch, err error) {
 	v, host, err := sb.watchRoot(userPath(user, p))
 	if err != nil {
 		return "", "", nil, err
 	}
-	dw, err = watchDirTree(host, recursive)
+	dw, err = sandboxos.WatchDirTree(host, recursive)
 	if err != nil {
-		return "", "", nil, newRPCError("internal", "error adding path %s to watcher: %v", v, inSandbox(err))
+		return "", "", nil, connectrpc.Errorf("internal", "error adding path %s to watcher: %v", v, inSandbox(err))
 	}
 	return v, host, dw, nil
 }
 
 // watchDir serves the WatchDir stream.
 func (s *Server) watchDir(w http.ResponseWriter, r *http.Request, sb *sandbox) {
-	var req watchRequest
-	if err := readStreamRequest(r, &req); err != nil {
-		newStreamWriter(w).end(err)
+	var req watchJSON
+	if err := connectrpc.ReadStreamRequest(r, &req); err != nil {
+		connectrpc.NewStreamWriter(w).End(err)
 		return
 	}
 	v, host, dw, err := sb.startWatch(req.Path, requestUser(r), req.Recursive)
 	if err != nil {
-		newStreamWriter(w).end(err)
+		connectrpc.NewStreamWriter(w).End(err)
 		return
 	}
-	defer dw.close()
+	defer dw.Close()
 	withEntry := req.IncludeEntry || req.IncludeEntrySnake
 	drop, unregister := sb.addStream()
 	defer unregister()
-	sw := newStreamWriter(w)
-	if err := sw.send(map[string]any{"start": struct{}{}}); err != nil {
+	sw := connectrpc.NewStreamWriter(w)
+	if err := sw.Send(map[string]any{"start": struct{}{}}); err != nil {
 		return
 	}
 	deadline, keepalive := streamOptions(r)
@@ -114,22 +93,22 @@ func (s *Server) watchDir(w http.ResponseWriter, r *http.Request, sb *sandbox) {
 	defer ka.Stop()
 	for {
 		select {
-		case c, ok := <-dw.changes():
+		case c, ok := <-dw.Changes():
 			if !ok {
-				sw.end(newRPCError("internal", "watcher for %s ended", v))
+				sw.End(connectrpc.Errorf("internal", "watcher for %s ended", v))
 				return
 			}
-			if err := sw.send(map[string]any{"filesystem": sb.fsEvent(v, host, c, withEntry)}); err != nil {
+			if err := sw.Send(map[string]any{"filesystem": sb.fsEvent(v, host, c, withEntry)}); err != nil {
 				return
 			}
 			ka.Reset(keepalive)
 		case <-ka.C:
-			if err := sw.send(map[string]any{"keepalive": struct{}{}}); err != nil {
+			if err := sw.Send(map[string]any{"keepalive": struct{}{}}); err != nil {
 				return
 			}
 			ka.Reset(keepalive)
 		case <-deadlineC:
-			sw.end(newRPCError("deadline_exceeded", "context deadline exceeded"))
+			sw.End(connectrpc.Errorf("deadline_exceeded", "context deadline exceeded"))
 			return
 		case <-drop:
 			panic(http.ErrAbortHandler)
@@ -142,7 +121,7 @@ func (s *Server) watchDir(w http.ResponseWriter, r *http.Request, sb *sandbox) {
 // watcher collects the events of a CreateWatcher watch until they are
 // fetched with GetWatcherEvents.
 type watcher struct {
-	dw     dirWatch
+	dw     sandboxos.DirWatch
 	mu     sync.Mutex
 	events []fsEventJSON
 }
@@ -154,7 +133,7 @@ func (sb *sandbox) createWatcher(p, user string, recursive, withEntry bool) (any
 	}
 	wt := &watcher{dw: dw}
 	go func() {
-		for c := range dw.changes() {
+		for c := range dw.Changes() {
 			ev := sb.fsEvent(v, host, c, withEntry)
 			wt.mu.Lock()
 			wt.events = append(wt.events, ev)
@@ -165,8 +144,8 @@ func (sb *sandbox) createWatcher(p, user string, recursive, withEntry bool) (any
 	sb.mu.Lock()
 	defer sb.mu.Unlock()
 	if sb.killed {
-		dw.close()
-		return nil, newRPCError("unavailable", "sandbox is shutting down")
+		dw.Close()
+		return nil, connectrpc.Errorf("unavailable", "sandbox is shutting down")
 	}
 	sb.watchers[id] = wt
 	return map[string]string{"watcherId": id}, nil
@@ -177,7 +156,7 @@ func (sb *sandbox) watcherEvents(id string) (any, error) {
 	wt := sb.watchers[id]
 	sb.mu.Unlock()
 	if wt == nil {
-		return nil, newRPCError("not_found", "watcher with id %s not found", id)
+		return nil, connectrpc.Errorf("not_found", "watcher with id %s not found", id)
 	}
 	wt.mu.Lock()
 	evs := wt.events
@@ -195,9 +174,9 @@ func (sb *sandbox) removeWatcher(id string) (any, error) {
 	delete(sb.watchers, id)
 	sb.mu.Unlock()
 	if wt == nil {
-		return nil, newRPCError("not_found", "watcher with id %s not found", id)
+		return nil, connectrpc.Errorf("not_found", "watcher with id %s not found", id)
 	}
-	wt.dw.close()
+	wt.dw.Close()
 	return struct{}{}, nil
 }
 
@@ -208,6 +187,6 @@ func (sb *sandbox) closeWatchers() {
 	sb.watchers = map[string]*watcher{}
 	sb.mu.Unlock()
 	for _, wt := range watchers {
-		wt.dw.close()
+		wt.dw.Close()
 	}
 }

@@ -4,6 +4,9 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
 // Sandbox lifecycle event types, as E2B names them.
@@ -18,26 +21,8 @@ const (
 
 var eventTypes = map[string]bool{evCreated: true, evUpdated: true, evPaused: true, evResumed: true, evKilled: true, evCheckpointed: true}
 
-// maxEvents bounds the event history kept for /events/sandboxes.
-const maxEvents = 10_000
-
 // teamID is the emulator's one team.
 const teamID = "00000000-0000-0000-0000-000000000000"
-
-// sandboxEvent is one lifecycle event, in the format E2B's events API and
-// webhook payloads share (version v2).
-type sandboxEvent struct {
-	ID                 string         `json:"id"`
-	Version            string         `json:"version"`
-	Type               string         `json:"type"`
-	EventData          map[string]any `json:"eventData"`
-	SandboxBuildID     string         `json:"sandboxBuildId"`
-	SandboxExecutionID string         `json:"sandboxExecutionId"`
-	SandboxID          string         `json:"sandboxId"`
-	SandboxTeamID      string         `json:"sandboxTeamId"`
-	SandboxTemplateID  string         `json:"sandboxTemplateId"`
-	Timestamp          time.Time      `json:"timestamp"`
-}
 
 // recordEventLocked stores an event and queues its webhook deliveries; it
 // never blocks. Caller holds s.mu.
@@ -56,15 +41,11 @@ func (s *Server) recordEventLocked(sb *sandbox, typ string, extra map[string]any
 			"memory_mb": sb.tmpl.memoryMB, "execution_time": now.Sub(sb.startedAt).Milliseconds(),
 		}
 	}
-	ev := sandboxEvent{
+	ev := state.Event{
 		ID: newUUID(), Version: "v2", Type: typ, EventData: data, SandboxExecutionID: sb.executionID,
 		SandboxID: sb.id, SandboxTeamID: teamID, SandboxTemplateID: sb.tmpl.id, Timestamp: now,
 	}
-	s.events = append(s.events, ev)
-	if len(s.events) > maxEvents {
-		s.events = append([]sandboxEvent(nil), s.events[len(s.events)-maxEvents:]...)
-	}
-	s.hooks.dispatchLocked(s, ev)
+	s.dispatchLocked(ev, s.store.RecordEvent(ev))
 }
 
 // handleEvents serves GET /events/sandboxes and /events/sandboxes/{id}:
@@ -97,25 +78,14 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		types[t] = true
 	}
 	id := r.PathValue("id")
-	s.mu.Lock()
-	var out []sandboxEvent
-	for i := range s.events {
-		ev := s.events[i]
-		if !asc {
-			ev = s.events[len(s.events)-1-i]
-		}
-		if (id == "" || ev.SandboxID == id) && (len(types) == 0 || types[ev.Type]) {
-			out = append(out, ev)
-		}
-	}
-	s.mu.Unlock()
+	out := s.store.Events(id, types, asc)
 	if offset >= len(out) {
 		out = nil
 	} else {
 		out = out[offset:min(len(out), offset+limit)]
 	}
 	if out == nil {
-		out = []sandboxEvent{}
+		out = []state.Event{}
 	}
-	writeJSON(w, http.StatusOK, out)
+	httpjson.Write(w, http.StatusOK, out)
 }

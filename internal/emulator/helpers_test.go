@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/connectrpc"
 )
 
 // startTestServer starts an emulator closed at the end of the test.
@@ -113,11 +115,11 @@ func (c *testClient) create(body map[string]any) createdSandbox {
 	return decode[createdSandbox](c.t, data)
 }
 
-func (c *testClient) detail(id string) sandboxDetail {
+func (c *testClient) detail(id string) sandboxDetailJSON {
 	c.t.Helper()
 	st, data, _ := c.api("GET", "/sandboxes/"+id, nil)
 	wantStatus(c.t, "get sandbox", st, data, http.StatusOK)
-	return decode[sandboxDetail](c.t, data)
+	return decode[sandboxDetailJSON](c.t, data)
 }
 
 // envdHeaders addresses a sandbox through the shared listener.
@@ -254,7 +256,7 @@ func (ps *procStream) collect() result {
 			res.dropped = err
 			break
 		}
-		if f.flags&flagEndStream != 0 {
+		if f.flags&connectrpc.FlagEndStream != 0 {
 			res.endStream = f.msg
 			break
 		}

@@ -1,13 +1,13 @@
 package emulator
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"runtime/debug"
 	"strings"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/volumeapi"
 )
 
 // Header names used by E2B's edge and SDKs.
@@ -71,45 +71,19 @@ func (s *Server) recoverPanic(w http.ResponseWriter, r *http.Request) {
 	writeError(w, http.StatusInternalServerError, "internal emulator error")
 }
 
-// apiError is E2B's control-plane error body.
-type apiError struct {
+// apiErrorJSON is E2B's control-plane error body.
+type apiErrorJSON struct {
 	Code    int    `json:"code"`
 	Message string `json:"message"`
 }
 
 func writeError(w http.ResponseWriter, status int, msg string) {
-	writeJSON(w, status, apiError{Code: status, Message: msg})
+	httpjson.Write(w, status, apiErrorJSON{Code: status, Message: msg})
 }
 
 func writeErrorf(w http.ResponseWriter, status int, format string, args ...any) {
 	writeError(w, status, fmt.Sprintf(format, args...))
 }
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	if v == nil {
-		return
-	}
-	_ = json.NewEncoder(w).Encode(v) // the client may be gone; nothing to do then
-}
-
-// decodeBody reads an optional JSON body into v; an empty body leaves v untouched.
-func decodeBody(r *http.Request, v any) error {
-	data, err := io.ReadAll(io.LimitReader(r.Body, 8<<20))
-	if err != nil {
-		return err
-	}
-	if len(strings.TrimSpace(string(data))) == 0 {
-		return errEmptyBody
-	}
-	if err := json.Unmarshal(data, v); err != nil {
-		return fmt.Errorf("request body has an error: doesn't match schema: %w", err)
-	}
-	return nil
-}
-
-var errEmptyBody = errors.New("request body has an error: value is required but missing")
 
 // validationError words a 400 like E2B's OpenAPI request validator does.
 func validationError(w http.ResponseWriter, detail string) {
@@ -123,4 +97,19 @@ func dropConnection(w http.ResponseWriter) {
 		return
 	}
 	panic(http.ErrAbortHandler)
+}
+
+// serveVolumeContent counts, faults and dispatches volume-content requests.
+func (s *Server) serveVolumeContent(w http.ResponseWriter, r *http.Request) {
+	_, pattern := s.volumeMux.Handler(r)
+	if pattern == "" {
+		s.count("unknown")
+		volumeapi.Error(w, http.StatusNotFound, "%s %s is not a route of this emulator", r.Method, r.URL.Path)
+		return
+	}
+	s.count(pattern)
+	if ok, _ := s.applyFaults(w, r, pattern, false); !ok {
+		return
+	}
+	s.volumeMux.ServeHTTP(w, r)
 }

@@ -72,7 +72,7 @@ func TestListPagingAndFilters(t *testing.T) {
 			if hdr.Get("X-Total-Running") != "5" {
 				t.Fatalf("X-Total-Running = %q, want 5", hdr.Get("X-Total-Running"))
 			}
-			for _, l := range decode[[]listedSandbox](t, data) {
+			for _, l := range decode[[]listedSandboxJSON](t, data) {
 				if got[l.SandboxID] {
 					t.Fatalf("%s listed twice", l.SandboxID)
 				}
@@ -99,7 +99,7 @@ func TestListPagingAndFilters(t *testing.T) {
 	wantStatus(t, "pause", st, data, http.StatusNoContent)
 	st, data, hdr = c.api("GET", "/v2/sandboxes?state=paused", nil)
 	wantStatus(t, "list paused", st, data, http.StatusOK)
-	if l := decode[[]listedSandbox](t, data); len(l) != 1 || l[0].SandboxID != other.SandboxID || l[0].State != statePaused {
+	if l := decode[[]listedSandboxJSON](t, data); len(l) != 1 || l[0].SandboxID != other.SandboxID || l[0].State != statePaused {
 		t.Fatalf("paused list = %+v", l)
 	}
 	if hdr.Get("X-Total-Running") != "" {
@@ -107,18 +107,18 @@ func TestListPagingAndFilters(t *testing.T) {
 	}
 	st, data, _ = c.api("GET", "/sandboxes", nil) // v1: running only
 	wantStatus(t, "list v1", st, data, http.StatusOK)
-	if l := decode[[]listedSandbox](t, data); len(l) != 5 {
+	if l := decode[[]listedSandboxJSON](t, data); len(l) != 5 {
 		t.Fatalf("v1 list has %d sandboxes, want 5 running", len(l))
 	}
 	st, data, _ = c.api("GET", "/v2/sandboxes?template=base&state=running,paused", nil)
 	wantStatus(t, "list by template", st, data, http.StatusOK)
-	if l := decode[[]listedSandbox](t, data); len(l) != 6 {
+	if l := decode[[]listedSandboxJSON](t, data); len(l) != 6 {
 		t.Fatalf("template filter: %d sandboxes, want 6", len(l))
 	}
 	after := url.QueryEscape(c.detail(other.SandboxID).StartedAt.Format(time.RFC3339Nano))
 	st, data, _ = c.api("GET", "/v2/sandboxes?startedAfter="+after, nil)
 	wantStatus(t, "list startedAfter", st, data, http.StatusOK)
-	if l := decode[[]listedSandbox](t, data); len(l) != 1 || l[0].SandboxID != other.SandboxID {
+	if l := decode[[]listedSandboxJSON](t, data); len(l) != 1 || l[0].SandboxID != other.SandboxID {
 		t.Fatalf("startedAfter (inclusive) listed %+v", l)
 	}
 	st, data, _ = c.api("GET", "/v2/sandboxes?template=nope", nil)
@@ -168,7 +168,7 @@ func TestBadInput(t *testing.T) {
 	}
 	for _, tc := range cases {
 		st, data, _ := c.api(tc.method, tc.path, tc.body)
-		e := decode[apiError](t, data)
+		e := decode[apiErrorJSON](t, data)
 		if st != tc.status || !strings.Contains(e.Message, tc.msg) {
 			t.Errorf("%s %s: %d %s, want %d containing %q", tc.method, tc.path, st, data, tc.status, tc.msg)
 			continue
@@ -259,7 +259,7 @@ func TestPauseResumeKeepsProcess(t *testing.T) {
 	wantStatus(t, "get killed", st, data, http.StatusNotFound)
 	st, data, _ = c.request("POST", c.srv.SandboxURL()+"/filesystem.Filesystem/Stat", map[string]any{"path": "/"}, envdHeaders(sb))
 	wantStatus(t, "envd after kill", st, data, http.StatusBadGateway)
-	if e := decode[edgeError](t, data); e.SandboxID != sb.SandboxID || e.Message != "The sandbox was not found" || e.Code != 502 {
+	if e := decode[edgeErrorJSON](t, data); e.SandboxID != sb.SandboxID || e.Message != "The sandbox was not found" || e.Code != 502 {
 		t.Fatalf("edge body %s", data)
 	}
 }
@@ -349,7 +349,7 @@ func TestSeparateEnvdListenerTokensAndAutoResume(t *testing.T) {
 	}
 	st, data, _ := c.api("POST", "/sandboxes", map[string]any{"templateID": "base", "secure": true, "network": map[string]any{"allowPublicTraffic": false}})
 	wantStatus(t, "create private", st, data, http.StatusCreated)
-	created := decode[sandboxResponse](t, data)
+	created := decode[sandboxJSON](t, data)
 	if created.TrafficAccessToken == nil || *created.TrafficAccessToken == "" || created.EnvdAccessToken == "" {
 		t.Fatalf("tokens missing: %s", data)
 	}

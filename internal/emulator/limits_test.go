@@ -50,7 +50,7 @@ func TestCreateRateAnswersAsE2B(t *testing.T) {
 	}
 	st, data, hdr = c.api("POST", "/v2/sandboxes", map[string]any{"templateID": "base"})
 	wantStatus(t, "second create within the second", st, data, http.StatusTooManyRequests)
-	if got := decode[apiError](t, data); got.Code != 429 || got.Message != "Rate limit exceeded" {
+	if got := decode[apiErrorJSON](t, data); got.Code != 429 || got.Message != "Rate limit exceeded" {
 		t.Fatalf("refusal body %s", data)
 	}
 	if hdr.Get("Retry-After") != "1" || hdr.Get("RateLimit-Remaining") != "0" || hdr.Get(FaultHeader) != "" {
@@ -118,7 +118,7 @@ func TestConcurrencyCapCountsRunningSandboxes(t *testing.T) {
 	refused := func(what string, st int, data []byte, hdr http.Header) {
 		t.Helper()
 		wantStatus(t, what, st, data, http.StatusTooManyRequests)
-		if got := decode[apiError](t, data); got.Code != 429 || got.Message != want {
+		if got := decode[apiErrorJSON](t, data); got.Code != 429 || got.Message != want {
 			t.Fatalf("%s: body %s", what, data)
 		}
 		if hdr.Get("Retry-After") != "" {
@@ -131,13 +131,13 @@ func TestConcurrencyCapCountsRunningSandboxes(t *testing.T) {
 	// A fork over the cap is a 201 whose entry carries the refusal.
 	st, data, _ = c.api("POST", "/sandboxes/"+a.SandboxID+"/fork", map[string]any{"count": 1})
 	wantStatus(t, "fork at the cap", st, data, http.StatusCreated)
-	forks := decode[[]forkResult](t, data)
+	forks := decode[[]forkResultJSON](t, data)
 	if len(forks) != 1 || forks[0].Sandbox != nil || forks[0].Error == nil || forks[0].Error.Code != 429 || forks[0].Error.Message != want {
 		t.Fatalf("fork at the cap: %s", data)
 	}
 	st, data, _ = c.api("POST", "/sandboxes/"+a.SandboxID+"/fork", map[string]any{"count": 2})
 	wantStatus(t, "fork of as many as the cap", st, data, http.StatusBadRequest)
-	if got := decode[apiError](t, data).Message; got != "Count must be lower than the maximum number of concurrent sandboxes (2)" {
+	if got := decode[apiErrorJSON](t, data).Message; got != "Count must be lower than the maximum number of concurrent sandboxes (2)" {
 		t.Fatalf("fork count message %q", got)
 	}
 

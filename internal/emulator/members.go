@@ -1,5 +1,7 @@
 package emulator
 
+import "github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
+
 // Which host processes belong to a sandbox: the process groups it started
 // and, with isolation, every process inside the mount namespaces it created
 // (this also catches daemons that left their process group).
@@ -7,17 +9,17 @@ package emulator
 // trackLocked records a new command's group and namespace. Caller holds pt.mu.
 func (pt *processTable) trackLocked(pid int, start uint64) {
 	pt.groups[pid] = start
-	if !pt.sb.srv.isolate {
+	if !pt.sb.host.isolate {
 		return
 	}
-	if h := pt.sb.root.holderPID(); h != 0 {
+	if h := pt.sb.root.HolderPID(); h != 0 {
 		pid = h // commands join the holder's namespace only once nsenter has run
 	}
-	ns, f := holdNamespace(pid)
+	ns, f := sandboxos.HoldNamespace(pid)
 	if f == nil {
 		return
 	}
-	if ns == ownMountNamespace { // never treat the emulator's own namespace as the sandbox's
+	if ns == sandboxos.OwnMountNamespace { // never treat the emulator's own namespace as the sandbox's
 		_ = f.Close()
 		return
 	}
@@ -31,17 +33,17 @@ func (pt *processTable) trackLocked(pid int, start uint64) {
 // pruneMembers forgets groups and namespaces without live processes, so a
 // recycled group or namespace ID can never point at another sandbox.
 func (pt *processTable) pruneMembers() {
-	pt.pruneMembersIn(scanProcs(pt.sb.srv.isolate))
+	pt.pruneMembersIn(sandboxos.ScanProcs(pt.sb.host.isolate))
 }
 
 // pruneMembersIn is pruneMembers with a host scan the caller already has.
-func (pt *processTable) pruneMembersIn(procs []procEntry) {
+func (pt *processTable) pruneMembersIn(procs []sandboxos.ProcEntry) {
 	liveGroups := map[int]bool{}
 	liveNS := map[string]bool{}
 	for _, p := range procs {
-		liveGroups[p.pgrp] = true
-		if p.ns != "" {
-			liveNS[p.ns] = true
+		liveGroups[p.PGRP] = true
+		if p.NS != "" {
+			liveNS[p.NS] = true
 		}
 	}
 	starts := startsOf(procs)
@@ -61,20 +63,20 @@ func (pt *processTable) pruneMembersIn(procs []procEntry) {
 }
 
 // membersIn picks the sandbox's processes out of a host scan.
-func (pt *processTable) membersIn(procs []procEntry) []procEntry {
+func (pt *processTable) membersIn(procs []sandboxos.ProcEntry) []sandboxos.ProcEntry {
 	starts := startsOf(procs)
 	pt.mu.Lock()
 	defer pt.mu.Unlock()
-	var out []procEntry
-	holder := pt.sb.root.holderPID() // shares the namespace but is not the sandbox's
+	var out []sandboxos.ProcEntry
+	holder := pt.sb.root.HolderPID() // shares the namespace but is not the sandbox's
 	for _, p := range procs {
-		if holder != 0 && p.pid == holder {
+		if holder != 0 && p.PID == holder {
 			continue
 		}
-		start, tracked := pt.groups[p.pgrp]
-		inGroup := tracked && leaderIs(starts, p.pgrp, start)
-		_, inNS := pt.mntNS[p.ns]
-		if inGroup || (p.ns != "" && inNS) {
+		start, tracked := pt.groups[p.PGRP]
+		inGroup := tracked && leaderIs(starts, p.PGRP, start)
+		_, inNS := pt.mntNS[p.NS]
+		if inGroup || (p.NS != "" && inNS) {
 			out = append(out, p)
 		}
 	}
@@ -82,8 +84,8 @@ func (pt *processTable) membersIn(procs []procEntry) []procEntry {
 }
 
 // signalAll signals every live process of the sandbox.
-func (pt *processTable) signalAll(sig signalKind) {
-	procs := scanProcs(pt.sb.srv.isolate)
+func (pt *processTable) signalAll(sig sandboxos.Signal) {
+	procs := sandboxos.ScanProcs(pt.sb.host.isolate)
 	pt.pruneMembersIn(procs)
 	pt.mu.Lock()
 	groups := make(map[int]uint64, len(pt.groups))
@@ -92,17 +94,17 @@ func (pt *processTable) signalAll(sig signalKind) {
 	}
 	pt.mu.Unlock()
 	for g, start := range groups {
-		killGroup(g, start, sig)
+		sandboxos.KillGroup(g, start, sig)
 	}
 	for _, p := range pt.membersIn(procs) {
-		killPID(p.pid, sig)
+		sandboxos.KillPID(p.PID, sig)
 	}
 }
 
 // killAll kills every process of the sandbox, closes their stdin and
 // releases the namespaces.
 func (pt *processTable) killAll() {
-	pt.signalAll(sigKill)
+	pt.signalAll(sandboxos.SigKill)
 	pt.mu.Lock()
 	procs := make([]*process, 0, len(pt.byPID))
 	for _, p := range pt.byPID {
@@ -119,10 +121,10 @@ func (pt *processTable) killAll() {
 }
 
 // startsOf maps each scanned pid to its start time.
-func startsOf(procs []procEntry) map[int]uint64 {
+func startsOf(procs []sandboxos.ProcEntry) map[int]uint64 {
 	m := make(map[int]uint64, len(procs))
 	for _, p := range procs {
-		m[p.pid] = p.start
+		m[p.PID] = p.Start
 	}
 	return m
 }

@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
 // foreignGroup is a process in a group of its own that no sandbox started:
@@ -42,12 +44,12 @@ func exited(g foreignGroup) bool {
 func TestSignalsNeverReachAGroupWhoseIDWasHandedOutAgain(t *testing.T) {
 	foreign := startForeignGroup(t)
 	pid := foreign.Process.Pid
-	pt := &processTable{sb: &sandbox{srv: &Server{}}, byPID: map[uint32]*process{}, groups: map[int]uint64{}}
+	pt := &processTable{sb: &sandbox{host: &sandboxHost{logf: func(string, ...any) {}}}, byPID: map[uint32]*process{}, groups: map[int]uint64{}}
 
 	// The sandbox once had a group with this ID, led by a process that started earlier.
-	pt.groups[pid] = processStart(pid) - 1
-	pt.signalAll(sigKill)
-	(&process{pid: uint32(pid), start: processStart(pid) - 1}).signalGroup(sigKill)
+	pt.groups[pid] = sandboxos.ProcessStart(pid) - 1
+	pt.signalAll(sandboxos.SigKill)
+	(&process{pid: uint32(pid), start: sandboxos.ProcessStart(pid) - 1}).signalGroup(sandboxos.SigKill)
 	if exited(foreign) {
 		t.Fatal("a process that only reuses the ID of a sandbox's old group was killed")
 	}
@@ -57,8 +59,8 @@ func TestSignalsNeverReachAGroupWhoseIDWasHandedOutAgain(t *testing.T) {
 
 	// The same calls with the leader's real start time do reach it.
 	own := startForeignGroup(t)
-	pt.groups[own.Process.Pid] = processStart(own.Process.Pid)
-	pt.signalAll(sigKill)
+	pt.groups[own.Process.Pid] = sandboxos.ProcessStart(own.Process.Pid)
+	pt.signalAll(sandboxos.SigKill)
 	if !exited(own) {
 		t.Fatal("the sandbox's own group was not signalled")
 	}

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/connectrpc"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
 const (
@@ -92,36 +95,24 @@ func newProcessTable(sb *sandbox) *processTable {
 	return &processTable{sb: sb, byPID: map[uint32]*process{}, groups: map[int]uint64{}, mntNS: map[string]*os.File{}}
 }
 
-// rpcError is a Connect error: a code such as "not_found" and a message.
-type rpcError struct {
-	code string
-	msg  string
-}
-
-func (e *rpcError) Error() string { return e.code + ": " + e.msg }
-
-func newRPCError(code, format string, args ...any) *rpcError {
-	return &rpcError{code: code, msg: fmt.Sprintf(format, args...)}
-}
-
 // buildEnv is envd's order: PATH, HOME, USER, LOGNAME, the egress proxy,
 // the sandbox's identity (sandbox_identity.go), sandbox envs, request envs.
 func (pt *processTable) buildEnv(reqEnvs map[string]string, home string) []string {
 	env := map[string]string{"PATH": defaultPath, "HOME": home, "USER": "user", "LOGNAME": "user"}
-	if !pt.sb.srv.isolate {
+	if !pt.sb.host.isolate {
 		env["TMPDIR"] = pt.sb.tmpDir()
 	}
-	for k, v := range pt.sb.srv.proxyEnv() {
+	for k, v := range pt.sb.host.proxyEnv {
 		env[k] = v
 	}
 	for k, v := range pt.sb.identityEnv() {
 		env[k] = v
 	}
-	pt.sb.srv.mu.Lock()
+	pt.sb.host.lifecycle.Lock()
 	for k, v := range pt.sb.envVars {
 		env[k] = v
 	}
-	pt.sb.srv.mu.Unlock()
+	pt.sb.host.lifecycle.Unlock()
 	for k, v := range reqEnvs {
 		env[k] = v
 	}
@@ -142,7 +133,7 @@ func (pt *processTable) buildEnv(reqEnvs map[string]string, home string) []strin
 // kernel's is, mounts the volumes (volumeMountScript), then execs the
 // command. The sources may live under /tmp, so they are bound before /tmp
 // is; the recursive binds of home and tmp carry the volumes mounted inside
-// them. Closing fd 3 at the exec tells start the command runs (execSync).
+// them. Closing fd 3 at the exec tells start the command runs (sandboxos.ExecSync).
 func isolationWrapper(sb *sandbox) string {
 	return `mount --make-rprivate / && { mount --bind "$4" /proc/sys/kernel/random/boot_id 2>/dev/null || :; }` +
 		volumeMountScript(sb) +
@@ -152,9 +143,9 @@ func isolationWrapper(sb *sandbox) string {
 // start runs cfg like envd does and returns once the process exists, with a
 // subscriber attached before any output is read. With term it runs on a
 // pseudo-terminal of that size.
-func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, term *ptyRequest) (*process, *subscriber, error) {
+func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, term *ptyJSON) (*process, *subscriber, error) {
 	if cfg.Cmd == "" {
-		return nil, nil, newRPCError("invalid_argument", "process cmd is empty")
+		return nil, nil, connectrpc.Errorf("invalid_argument", "process cmd is empty")
 	}
 	cwd := ""
 	if cfg.Cwd != nil {
@@ -165,27 +156,27 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, ter
 		vcwd, hostCwd = pt.sb.defaultCwd()
 	}
 	if st, err := os.Stat(hostCwd); err != nil || !st.IsDir() {
-		return nil, nil, newRPCError("invalid_argument", "cwd '%s' does not exist", vcwd)
+		return nil, nil, connectrpc.Errorf("invalid_argument", "cwd '%s' does not exist", vcwd)
 	}
 	if err := pt.checkCommand(cfg.Cmd, cfg.Envs); err != nil {
 		return nil, nil, err
 	}
 	var cmd *exec.Cmd
-	var started *execSync // isolation: the wrapper tells when it execs the command
+	var started *sandboxos.ExecSync // isolation: the wrapper tells when it execs the command
 	if pt.sb.root != nil {
-		cmd = pt.sb.root.command(vcwd, cfg.Cmd, cfg.Args)
+		cmd = pt.sb.root.Command(vcwd, cfg.Cmd, cfg.Args)
 		cmd.Env = pt.buildEnv(cfg.Envs, virtualHome)
 		var err error
-		if started, err = newExecSync(cmd); err != nil {
+		if started, err = sandboxos.NewExecSync(cmd); err != nil {
 			return nil, nil, err
 		}
-	} else if pt.sb.srv.isolate {
+	} else if pt.sb.host.isolate {
 		args := append([]string{"-c", isolationWrapper(pt.sb), "sh", pt.sb.homeDir(), pt.sb.tmpDir(), vcwd, pt.sb.bootIDPath(), cfg.Cmd}, cfg.Args...)
 		cmd = exec.Command("/bin/sh", args...)
 		cmd.Dir = "/"
 		cmd.Env = pt.buildEnv(cfg.Envs, virtualHome)
 		var err error
-		if started, err = newExecSync(cmd); err != nil {
+		if started, err = sandboxos.NewExecSync(cmd); err != nil {
 			return nil, nil, err
 		}
 	} else {
@@ -194,7 +185,7 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, ter
 		cmd.Env = pt.buildEnv(cfg.Envs, pt.sb.homeDir())
 	}
 	if pt.sb.root == nil {
-		cmd.SysProcAttr = sysProcAttr(pt.sb.srv.isolate)
+		cmd.SysProcAttr = sandboxos.SysProcAttr(pt.sb.host.isolate)
 	}
 
 	var pio processIO
@@ -206,24 +197,24 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, ter
 	}
 	if err != nil {
 		if started != nil {
-			started.abort()
+			started.Abort()
 		}
 		return nil, nil, err
 	}
 	if err := cmd.Start(); err != nil {
 		pio.closeAll()
 		if started != nil {
-			started.abort()
+			started.Abort()
 		}
-		return nil, nil, newRPCError("internal", "error starting process: %v", err)
+		return nil, nil, connectrpc.Errorf("internal", "error starting process: %v", err)
 	}
 	closeAll(pio.childEnds...)
 	if started != nil {
-		started.wait()
+		started.Wait()
 	}
 
 	p := &process{
-		pid: uint32(cmd.Process.Pid), start: processStart(cmd.Process.Pid), tag: tag, config: cfg, cmd: cmd,
+		pid: uint32(cmd.Process.Pid), start: sandboxos.ProcessStart(cmd.Process.Pid), tag: tag, config: cfg, cmd: cmd,
 		stdin: pio.in, hasPipe: withStdin, pty: term != nil, tty: pio.tty,
 		subs: map[*subscriber]struct{}{}, done: make(chan struct{}),
 	}
@@ -237,7 +228,7 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, ter
 	killed := pt.sb.killed
 	pt.sb.mu.Unlock()
 	if killed { // the sandbox went away while this command started
-		killGroup(cmd.Process.Pid, p.start, sigKill)
+		sandboxos.KillGroup(cmd.Process.Pid, p.start, sandboxos.SigKill)
 	}
 	pt.sb.addLog("info", "Process started", map[string]string{"logger": processLogger, "pid": fmt.Sprint(p.pid), "cmd": cfg.Cmd})
 	go p.run(pt, pio.out, pio.errOut)
@@ -283,10 +274,10 @@ func (p *process) writeStdin(data []byte) error {
 	p.stdinMu.Lock()
 	defer p.stdinMu.Unlock()
 	if p.stdin == nil {
-		return newRPCError("internal", "stdin not enabled or closed")
+		return connectrpc.Errorf("internal", "stdin not enabled or closed")
 	}
 	if _, err := p.stdin.Write(data); err != nil {
-		return newRPCError("internal", "error writing to stdin: %v", err)
+		return connectrpc.Errorf("internal", "error writing to stdin: %v", err)
 	}
 	return nil
 }
@@ -301,8 +292,8 @@ func (p *process) closeStdin() {
 }
 
 // signalGroup signals the process's whole process group.
-func (p *process) signalGroup(sig signalKind) {
-	killGroup(int(p.pid), p.start, sig)
+func (p *process) signalGroup(sig sandboxos.Signal) {
+	sandboxos.KillGroup(int(p.pid), p.start, sig)
 }
 
 // prune forgets processes that ended more than exitedRetention ago. Caller holds pt.mu.
@@ -359,13 +350,13 @@ func trimSignalName(s string) string { return strings.TrimPrefix(s, "SIGNAL_") }
 // checkCommand fails like envd's start when the executable does not exist
 // (in the isolated case the wrapper would otherwise exit with 127).
 func (pt *processTable) checkCommand(name string, envs map[string]string) error {
-	if msg := checkEnvVars(envs); msg != "" {
-		return newRPCError("invalid_argument", "%s", strings.Replace(msg, "envVars", "envs", 1))
+	if msg := sandboxos.CheckEnv(envs); msg != "" {
+		return connectrpc.Errorf("invalid_argument", "%s", strings.Replace(msg, "envVars", "envs", 1))
 	}
 	if strings.Contains(name, "/") {
 		_, host := pt.sb.commandPath(name)
 		if st, err := os.Stat(host); err != nil || st.IsDir() {
-			return newRPCError("internal", "error starting process: fork/exec %s: no such file or directory", name)
+			return connectrpc.Errorf("internal", "error starting process: fork/exec %s: no such file or directory", name)
 		}
 		return nil
 	}
@@ -383,7 +374,7 @@ func (pt *processTable) checkCommand(name string, envs map[string]string) error 
 			return nil
 		}
 	}
-	return newRPCError("internal", "error starting process: exec: %q: executable file not found in $PATH", name)
+	return connectrpc.Errorf("internal", "error starting process: exec: %q: executable file not found in $PATH", name)
 }
 
 // processDeadline kills a process when its Start request's deadline passes.
@@ -405,7 +396,7 @@ func (p *process) setDeadline(d time.Duration) {
 
 func (p *process) deadlineHit() {
 	if p.running() {
-		p.signalGroup(sigKill)
+		p.signalGroup(sandboxos.SigKill)
 	}
 }
 

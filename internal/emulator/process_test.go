@@ -9,6 +9,9 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/connectrpc"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
 func TestProcessOutputExitCodeAndEnv(t *testing.T) {
@@ -53,7 +56,7 @@ func TestProcessInvalidCwdFailsTheStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	e, _ := f.msg["error"].(map[string]any)
-	if f.flags != flagEndStream || e["code"] != "invalid_argument" || !strings.Contains(fmt.Sprint(e["message"]), "cwd '/home/user/missing' does not exist") {
+	if f.flags != connectrpc.FlagEndStream || e["code"] != "invalid_argument" || !strings.Contains(fmt.Sprint(e["message"]), "cwd '/home/user/missing' does not exist") {
 		t.Fatalf("frame %d %v", f.flags, f.msg)
 	}
 }
@@ -134,7 +137,7 @@ func TestProcessStdinSignalsConnectAndList(t *testing.T) {
 	}
 	missing := c.openStream(sb, "process.Process/Connect", map[string]any{"process": map[string]any{"pid": 1}}, nil)
 	f, err := missing.next()
-	if err != nil || f.flags != flagEndStream || !strings.Contains(fmt.Sprint(f.msg), "not_found") {
+	if err != nil || f.flags != connectrpc.FlagEndStream || !strings.Contains(fmt.Sprint(f.msg), "not_found") {
 		t.Fatalf("connect unknown: %v %v", f, err)
 	}
 	// SIGKILL reaches the whole process group (the background child too).
@@ -145,8 +148,8 @@ func TestProcessStdinSignalsConnectAndList(t *testing.T) {
 		t.Fatalf("killed end %v", res.end)
 	}
 	eventually(t, "background child killed", func() bool {
-		for _, p := range scanProcs(false) {
-			if p.pgrp == int(group.pid) && procState(uint32(p.pid)) != "Z" {
+		for _, p := range sandboxos.ScanProcs(false) {
+			if p.PGRP == int(group.pid) && procState(uint32(p.PID)) != "Z" {
 				return false
 			}
 		}
@@ -210,7 +213,7 @@ func TestStreamInputAndPty(t *testing.T) {
 	if f, err := ps.next(); err != nil || f.flags != 0 {
 		t.Fatalf("StreamInput response %v %v", f, err)
 	}
-	if f, err := ps.next(); err != nil || f.flags != flagEndStream || len(f.msg) != 0 {
+	if f, err := ps.next(); err != nil || f.flags != connectrpc.FlagEndStream || len(f.msg) != 0 {
 		t.Fatalf("StreamInput end %v %v", f, err)
 	}
 	_ = resp.Body.Close()
@@ -227,7 +230,7 @@ func TestStreamInputAndPty(t *testing.T) {
 	var got strings.Builder
 	for {
 		f, err := pty.next()
-		if err != nil || f.flags == flagEndStream {
+		if err != nil || f.flags == connectrpc.FlagEndStream {
 			break
 		}
 		if d, ok := f.msg["event"].(map[string]any)["data"].(map[string]any); ok {
@@ -255,7 +258,7 @@ func TestUnknownCommandAndUser(t *testing.T) {
 		ps := c.openStream(sb, "process.Process/Start", map[string]any{"process": map[string]any{"cmd": cmd}}, nil)
 		f, err := ps.next()
 		e, _ := f.msg["error"].(map[string]any)
-		if err != nil || f.flags != flagEndStream || e["code"] != "internal" || !strings.Contains(fmt.Sprint(e["message"]), "error starting process") {
+		if err != nil || f.flags != connectrpc.FlagEndStream || e["code"] != "internal" || !strings.Contains(fmt.Sprint(e["message"]), "error starting process") {
 			t.Fatalf("start %s: %v %v", cmd, f.msg, err)
 		}
 	}

@@ -6,29 +6,32 @@ import (
 	"os/exec"
 
 	"github.com/creack/pty"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/connectrpc"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
-// ptyRequest is process.PTY: the terminal size of a Start or Update.
-type ptyRequest struct {
+// ptyJSON is process.PTY: the terminal size of a Start or Update.
+type ptyJSON struct {
 	Size struct {
-		Cols flexUint32 `json:"cols"`
-		Rows flexUint32 `json:"rows"`
+		Cols connectrpc.FlexUint32 `json:"cols"`
+		Rows connectrpc.FlexUint32 `json:"rows"`
 	} `json:"size"`
 }
 
 // parsePty reads the pty field of a request; nil when there is none.
-func parsePty(raw json.RawMessage) (*ptyRequest, error) {
+func parsePty(raw json.RawMessage) (*ptyJSON, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
-	var p ptyRequest
+	var p ptyJSON
 	if err := json.Unmarshal(raw, &p); err != nil {
-		return nil, newRPCError("invalid_argument", "invalid pty: %v", err)
+		return nil, connectrpc.Errorf("invalid_argument", "invalid pty: %v", err)
 	}
 	return &p, nil
 }
 
-func (p *ptyRequest) winsize() *pty.Winsize {
+func (p *ptyJSON) winsize() *pty.Winsize {
 	return &pty.Winsize{Cols: uint16(p.Size.Cols), Rows: uint16(p.Size.Rows)}
 }
 
@@ -49,17 +52,17 @@ func (pio processIO) closeAll() {
 // stdin, stdout and stderr, in a new session where it is the controlling
 // terminal, as envd does: the command sees a terminal, and a resize reaches
 // it as SIGWINCH.
-func attachTerminal(cmd *exec.Cmd, term *ptyRequest) (processIO, error) {
+func attachTerminal(cmd *exec.Cmd, term *ptyJSON) (processIO, error) {
 	ptm, tty, err := pty.Open()
 	if err != nil {
-		return processIO{}, newRPCError("internal", "error opening pty: %v", err)
+		return processIO{}, connectrpc.Errorf("internal", "error opening pty: %v", err)
 	}
 	if err := pty.Setsize(ptm, term.winsize()); err != nil {
 		closeAll(ptm, tty)
-		return processIO{}, newRPCError("invalid_argument", "error setting pty size to %d cols and %d rows: %v", term.Size.Cols, term.Size.Rows, err)
+		return processIO{}, connectrpc.Errorf("invalid_argument", "error setting pty size to %d cols and %d rows: %v", term.Size.Cols, term.Size.Rows, err)
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
-	cmd.SysProcAttr = asTerminalSession(cmd.SysProcAttr)
+	cmd.SysProcAttr = sandboxos.AsTerminalSession(cmd.SysProcAttr)
 	return processIO{out: ptm, in: ptm, tty: ptm, childEnds: []*os.File{tty}}, nil
 }
 
@@ -92,12 +95,12 @@ func attachPipes(cmd *exec.Cmd, withStdin bool) (processIO, error) {
 }
 
 // resize sets the terminal size of a pty process.
-func (p *process) resize(term *ptyRequest) error {
+func (p *process) resize(term *ptyJSON) error {
 	if p.tty == nil {
-		return newRPCError("failed_precondition", "tty not assigned to process %d", p.pid)
+		return connectrpc.Errorf("failed_precondition", "tty not assigned to process %d", p.pid)
 	}
 	if err := pty.Setsize(p.tty, term.winsize()); err != nil {
-		return newRPCError("internal", "error resizing tty of process %d: %v", p.pid, err)
+		return connectrpc.Errorf("internal", "error resizing tty of process %d: %v", p.pid, err)
 	}
 	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/connectrpc"
 )
 
 // ptyUntil reads a pty process's output until want appears.
@@ -16,7 +18,7 @@ func (ps *procStream) ptyUntil(out *strings.Builder, want string) {
 	defer timer.Stop()
 	for !strings.Contains(out.String(), want) {
 		f, err := ps.next()
-		if err != nil || f.flags&flagEndStream != 0 {
+		if err != nil || f.flags&connectrpc.FlagEndStream != 0 {
 			ps.t.Fatalf("no %q in the terminal output (within 10 s): %q (%v %v)", want, out.String(), f.msg, err)
 		}
 		ev, _ := f.msg["event"].(map[string]any)

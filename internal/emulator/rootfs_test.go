@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
 )
 
 // startRootfsServer starts an emulator whose sandboxes have private roots
@@ -95,7 +97,7 @@ func TestRootfsSnapshotAndForkCaptureTheWholeLayer(t *testing.T) {
 	check("sandbox from snapshot", c.create(map[string]any{"templateID": "optsnap"}), "v1")
 	st, data, _ = c.api("POST", "/sandboxes/"+sb.SandboxID+"/fork", map[string]any{"count": 1})
 	wantStatus(t, "fork", st, data, http.StatusCreated)
-	forks := decode[[]forkResult](t, data)
+	forks := decode[[]forkResultJSON](t, data)
 	if len(forks) != 1 || forks[0].Sandbox == nil {
 		t.Fatalf("fork %s", data)
 	}
@@ -194,7 +196,7 @@ func makeMiniImage(t *testing.T, dir string) {
 			if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			if err := copyFile(real, target, 0o755); err != nil && !os.IsExist(err) {
+			if err := hostfs.CopyFile(real, target, 0o755); err != nil && !os.IsExist(err) {
 				t.Fatal(err)
 			}
 		}
@@ -205,7 +207,7 @@ func makeMiniImage(t *testing.T, dir string) {
 		}
 	}
 	for _, cp := range copies {
-		if err := copyFile(cp[0], filepath.Join(dir, cp[1]), 0o755); err != nil {
+		if err := hostfs.CopyFile(cp[0], filepath.Join(dir, cp[1]), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -10,6 +10,9 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
 const (
@@ -25,14 +28,31 @@ type networkConfig struct {
 	MaskRequestHost    string   `json:"maskRequestHost,omitempty"`
 }
 
+// iamJSON is SandboxIam: named workload-token definitions.
+type iamJSON struct {
+	Tokens map[string]struct {
+		Audience  *string `json:"audience"`
+		TokenType *string `json:"tokenType"`
+	} `json:"tokens"`
+}
+
+// sandboxHost is what a sandbox needs of the emulator that runs it, in
+// place of a pointer back to the Server.
+type sandboxHost struct {
+	isolate   bool // commands get mount namespaces
+	logf      func(format string, args ...any)
+	proxyEnv  map[string]string // the egress proxy variables; nil without a proxy
+	lifecycle *sync.Mutex       // Server.mu, which guards the lifecycle fields
+}
+
 // sandbox is one emulated sandbox. Lifecycle fields are guarded by Server.mu;
 // logs, samples, streams and watchers by sandbox.mu.
 type sandbox struct {
-	srv            *Server
+	host           *sandboxHost
 	id             string
 	tmpl           *template
-	build          *templateBuild // the build the sandbox started from
-	root           *sandboxRoot   // private root filesystem; nil in the shared layout
+	build          *templateBuild  // the build the sandbox started from
+	root           *sandboxos.Root // private root filesystem; nil in the shared layout
 	templateRef    string
 	state          string
 	startedAt      time.Time
@@ -49,7 +69,7 @@ type sandbox struct {
 	mounts         []volumeMount // longest path first; fixed at create
 	executionID    string        // new at create and at every resume
 	mcp            json.RawMessage
-	iam            *iamRequest
+	iam            *iamJSON
 	dir            string
 	timer          *time.Timer
 	timerGen       int
@@ -91,7 +111,7 @@ func (s *Server) newSandboxLocked(t *template, b *templateBuild, ref string, mou
 		id = newID("i", 20)
 	}
 	sb := &sandbox{
-		srv: s, id: id, tmpl: t, build: b, templateRef: ref, state: stateRunning,
+		host: s.sandboxHost, id: id, tmpl: t, build: b, templateRef: ref, state: stateRunning,
 		dir:      filepath.Join(s.dataDir, "sandboxes", id),
 		streams:  map[int]chan struct{}{},
 		watchers: map[string]*watcher{},
@@ -100,23 +120,23 @@ func (s *Server) newSandboxLocked(t *template, b *templateBuild, ref string, mou
 	sb.procs = newProcessTable(sb)
 	if s.rootfs != nil {
 		if err := s.mountRoot(sb, b); err != nil {
-			removeTree(sb.dir)
+			sandboxos.RemoveTree(sb.dir)
 			return nil, err
 		}
 		if err := s.mountVolumes(sb, mounts); err != nil {
-			sb.root.stop()
-			removeTree(sb.dir)
+			sb.root.Stop()
+			sandboxos.RemoveTree(sb.dir)
 			return nil, err
 		}
 		if err := sb.boot(); err != nil {
-			sb.root.stop()
-			removeTree(sb.dir)
+			sb.root.Stop()
+			sandboxos.RemoveTree(sb.dir)
 			return nil, err
 		}
 		return sb, nil
 	}
 	if b.filesDir != "" {
-		if err := copyTree(b.filesDir, sb.dir); err != nil {
+		if err := hostfs.CopyTree(b.filesDir, sb.dir); err != nil {
 			_ = os.RemoveAll(sb.dir)
 			return nil, fmt.Errorf("copy template files: %w", err)
 		}
@@ -224,9 +244,9 @@ func (s *Server) pauseLocked(sb *sandbox, memory bool) {
 	sb.dropStreams()
 	if memory {
 		sb.procs.forEach((*process).freezeDeadline)
-		sb.procs.signalAll(sigStop)
+		sb.procs.signalAll(sandboxos.SigStop)
 	} else {
-		sb.procs.signalAll(sigKill)
+		sb.procs.signalAll(sandboxos.SigKill)
 	}
 }
 
@@ -239,7 +259,7 @@ func (s *Server) resumeLocked(sb *sandbox, timeout time.Duration) {
 	sb.executionID = newUUID()
 	s.recordEventLocked(sb, evResumed, nil)
 	if sb.pausedByMemory {
-		sb.procs.signalAll(sigCont)
+		sb.procs.signalAll(sandboxos.SigCont)
 		sb.procs.forEach((*process).thawDeadline)
 	} else {
 		sb.reboot()
@@ -256,12 +276,12 @@ func (sb *sandbox) destroy() {
 	sb.closeWatchers()
 	sb.procs.killAll()
 	if sb.root != nil {
-		sb.root.stop()
-		removeTree(sb.dir)
+		sb.root.Stop()
+		sandboxos.RemoveTree(sb.dir)
 		return
 	}
 	if err := os.RemoveAll(sb.dir); err != nil {
-		sb.srv.logf("emulator: remove sandbox %s files: %v", sb.id, err)
+		sb.host.logf("emulator: remove sandbox %s files: %v", sb.id, err)
 	}
 }
 

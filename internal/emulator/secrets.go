@@ -8,18 +8,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
-)
 
-// secret is a team secret: its versions' values are only ever used by the
-// egress proxy, never returned.
-type secret struct {
-	id        string
-	name      string // canonical (lower case)
-	versions  []string
-	metadata  map[string]string
-	createdAt time.Time
-	updatedAt time.Time
-}
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+)
 
 // secretJSON is E2B's Secret schema: metadata only.
 type secretJSON struct {
@@ -31,9 +23,9 @@ type secretJSON struct {
 	UpdatedAt      time.Time         `json:"updatedAt"`
 }
 
-func (sc *secret) json() secretJSON {
-	return secretJSON{SecretID: sc.id, Name: sc.name, CurrentVersion: int64(len(sc.versions)),
-		Metadata: copyMap(sc.metadata), CreatedAt: sc.createdAt, UpdatedAt: sc.updatedAt}
+func secretJSONOf(sc state.Secret) secretJSON {
+	return secretJSON{SecretID: sc.ID, Name: sc.Name, CurrentVersion: sc.CurrentVersion,
+		Metadata: copyMap(sc.Metadata), CreatedAt: sc.CreatedAt, UpdatedAt: sc.UpdatedAt}
 }
 
 var secretNamePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,128}$`)
@@ -79,15 +71,15 @@ func checkSecretValue(v *string) string {
 	return ""
 }
 
-type secretRequest struct {
+type secretRequestJSON struct {
 	Name     *string           `json:"name"`
 	Value    *string           `json:"value"`
 	Metadata map[string]string `json:"metadata"`
 }
 
 func (s *Server) handleCreateSecret(w http.ResponseWriter, r *http.Request) {
-	var req secretRequest
-	if err := decodeBody(r, &req); err != nil {
+	var req secretRequestJSON
+	if err := httpjson.Decode(r, &req); err != nil {
 		validationError(w, err.Error())
 		return
 	}
@@ -112,30 +104,12 @@ func (s *Server) handleCreateSecret(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.secretLocked(name) != nil {
+	sc, ok := s.store.CreateSecret(newID("sec_", 24), name, *req.Value, req.Metadata)
+	if !ok {
 		writeErrorf(w, http.StatusConflict, "secret '%s' already exists", name)
 		return
 	}
-	now := time.Now().UTC()
-	sc := &secret{id: newID("sec_", 24), name: name, versions: []string{*req.Value},
-		metadata: copyMap(req.Metadata), createdAt: now, updatedAt: now}
-	s.secrets[sc.id] = sc
-	respondOrDrop(w, r, http.StatusCreated, sc.json())
-}
-
-// secretLocked finds a secret by ID or canonical name. Caller holds s.mu.
-func (s *Server) secretLocked(idOrName string) *secret {
-	if sc := s.secrets[idOrName]; sc != nil {
-		return sc
-	}
-	for _, sc := range s.secrets {
-		if sc.name == idOrName {
-			return sc
-		}
-	}
-	return nil
+	respondOrDrop(w, r, http.StatusCreated, secretJSONOf(sc))
 }
 
 func (s *Server) handleListSecrets(w http.ResponseWriter, r *http.Request) {
@@ -153,35 +127,31 @@ func (s *Server) handleListSecrets(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.mu.Lock()
-	all := make([]secretJSON, 0, len(s.secrets))
-	for _, sc := range s.secrets {
-		all = append(all, sc.json())
+	all := make([]secretJSON, 0)
+	for _, sc := range s.store.Secrets() {
+		all = append(all, secretJSONOf(sc))
 	}
-	s.mu.Unlock()
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
 	page, next := paginate(all, offset, limit)
 	if next != "" {
 		w.Header().Set(hdrNextToken, next)
 	}
-	writeJSON(w, http.StatusOK, page)
+	httpjson.Write(w, http.StatusOK, page)
 }
 
 func (s *Server) handleGetSecret(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sc := s.secretLocked(r.PathValue("id"))
-	if sc == nil {
+	sc, ok := s.store.Secret(r.PathValue("id"))
+	if !ok {
 		writeErrorf(w, http.StatusNotFound, "secret '%s' not found", r.PathValue("id"))
 		return
 	}
-	writeJSON(w, http.StatusOK, sc.json())
+	httpjson.Write(w, http.StatusOK, secretJSONOf(sc))
 }
 
 // handleUpdateSecret appends a version; metadata is replaced when given.
 func (s *Server) handleUpdateSecret(w http.ResponseWriter, r *http.Request) {
-	var req secretRequest
-	if err := decodeBody(r, &req); err != nil {
+	var req secretRequestJSON
+	if err := httpjson.Decode(r, &req); err != nil {
 		validationError(w, err.Error())
 		return
 	}
@@ -193,40 +163,23 @@ func (s *Server) handleUpdateSecret(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sc := s.secretLocked(r.PathValue("id"))
-	if sc == nil {
+	sc, ok := s.store.AddSecretVersion(r.PathValue("id"), *req.Value, req.Metadata)
+	if !ok {
 		writeErrorf(w, http.StatusNotFound, "secret '%s' not found", r.PathValue("id"))
 		return
 	}
-	sc.versions = append(sc.versions, *req.Value)
-	if req.Metadata != nil {
-		sc.metadata = copyMap(req.Metadata)
-	}
-	sc.updatedAt = time.Now().UTC()
-	writeJSON(w, http.StatusOK, sc.json())
+	httpjson.Write(w, http.StatusOK, secretJSONOf(sc))
 }
 
 func (s *Server) handleDeleteSecret(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sc := s.secretLocked(r.PathValue("id"))
-	if sc == nil {
+	if !s.store.DeleteSecret(r.PathValue("id")) {
 		writeErrorf(w, http.StatusNotFound, "secret '%s' not found", r.PathValue("id"))
 		return
 	}
-	delete(s.secrets, sc.id)
 	w.WriteHeader(http.StatusNoContent)
 }
 
 // secretValue is the current value of the named secret, for the proxy.
 func (s *Server) secretValue(name string) (string, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sc := s.secretLocked(strings.ToLower(name))
-	if sc == nil {
-		return "", false
-	}
-	return sc.versions[len(sc.versions)-1], true
+	return s.store.SecretValue(strings.ToLower(name))
 }

@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/delivery"
+
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -14,6 +16,10 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/volumeapi"
 )
 
 // defaultStreamIdleTimeout is longer than the 90 s between keepalives that
@@ -64,32 +70,29 @@ type Server struct {
 	dataDir     string
 	ownsDataDir bool
 	isolate     bool
-	rootfs      *rootfs // private root filesystems; nil = shared layout
+	rootfs      *sandboxos.Rootfs // private root filesystems; nil = shared layout
 	logf        func(format string, args ...any)
 
-	ln, envdLn        net.Listener
-	httpSrv, envdSrv  *http.Server
-	controlMux        *http.ServeMux
-	volumeMux         *http.ServeMux
-	closeOnce         sync.Once
-	stopSampler       chan struct{}
-	samplerDone       chan struct{}
-	mu                sync.Mutex
-	closed            bool
-	sandboxes         map[string]*sandbox
-	templates         map[string]*template
-	stepCache         map[string]cachedLayer // build step hash -> its result
-	buildsRunning     sync.WaitGroup
-	volumes           map[string]*volume
-	secrets           map[string]*secret
-	egress            *egressProxy
-	events            []sandboxEvent
-	teamSamples       []teamSample
-	startsSinceSample int
-	hooks             hookState
-	faults            faultState
-	limits            limitState
-	counters          Counters
+	ln, envdLn       net.Listener
+	httpSrv, envdSrv *http.Server
+	controlMux       *http.ServeMux
+	volumeMux        *http.ServeMux
+	closeOnce        sync.Once
+	stopSampler      chan struct{}
+	samplerDone      chan struct{}
+	mu               sync.Mutex
+	closed           bool
+	sandboxes        map[string]*sandbox
+	templates        map[string]*template
+	stepCache        map[string]cachedLayer // build step hash -> its result
+	buildsRunning    sync.WaitGroup
+	egress           *sandboxos.Egress // nil when it could not start
+	sandboxHost      *sandboxHost      // what every sandbox gets of the server
+	store            *state.Store      // secrets, events, webhooks, team samples, volumes
+	hooks            *delivery.Sender
+	faults           faultState
+	limits           limitState
+	counters         Counters
 }
 
 // Start listens on loopback and serves until Close.
@@ -119,8 +122,7 @@ func Start(opts Options) (*Server, error) {
 		opts:        opts,
 		sandboxes:   map[string]*sandbox{},
 		templates:   map[string]*template{},
-		volumes:     map[string]*volume{},
-		secrets:     map[string]*secret{},
+		store:       state.New(),
 		stepCache:   map[string]cachedLayer{},
 		logf:        opts.Logf,
 		stopSampler: make(chan struct{}),
@@ -149,6 +151,13 @@ func Start(opts Options) (*Server, error) {
 		s.logf("emulator: mount namespaces unavailable (isolation=%s, os=%s, euid=%d); commands see the sandbox directory as HOME and TMPDIR instead of private /home/user and /tmp",
 			opts.Isolation, runtime.GOOS, os.Geteuid())
 	}
+	var proxyEnv map[string]string
+	if eg, err := sandboxos.StartEgress(s.secretValue, s.logf); err != nil {
+		s.logf("emulator: egress proxy unavailable (%v); secret markers are not substituted", err)
+	} else {
+		s.egress, proxyEnv = eg, eg.Env()
+	}
+	s.sandboxHost = &sandboxHost{isolate: s.isolate, logf: s.logf, proxyEnv: proxyEnv, lifecycle: &s.mu}
 	s.faults.reset(Faults{})
 	s.limits.set(opts.Limits)
 	s.resetCountersLocked()
@@ -157,10 +166,11 @@ func Start(opts Options) (*Server, error) {
 		s.logf("emulator: template state in %s not loaded: %v", s.dataDir, err)
 	}
 	s.controlMux = s.newControlMux()
-	s.volumeMux = s.newVolumeContentMux()
+	s.volumeMux = volumeapi.NewMux(s.store)
 
 	ln, err := net.Listen("tcp", opts.Addr)
 	if err != nil {
+		s.stopEgress()
 		s.removeDataDir()
 		return nil, fmt.Errorf("emulator: listen %s: %w", opts.Addr, err)
 	}
@@ -171,6 +181,7 @@ func Start(opts Options) (*Server, error) {
 		eln, err := net.Listen("tcp", opts.EnvdAddr)
 		if err != nil {
 			_ = ln.Close()
+			s.stopEgress()
 			s.removeDataDir()
 			return nil, fmt.Errorf("emulator: listen %s: %w", opts.EnvdAddr, err)
 		}
@@ -180,11 +191,15 @@ func Start(opts Options) (*Server, error) {
 	}
 	s.startWebhooks()
 	s.teamSampleLocked(time.Now()) // the team's baseline: nothing running
-	if err := s.startEgressProxy(); err != nil {
-		s.logf("emulator: egress proxy unavailable (%v); secret markers are not substituted", err)
-	}
 	go s.runSampler()
 	return s, nil
+}
+
+// stopEgress closes the egress proxy, if it runs.
+func (s *Server) stopEgress() {
+	if s.egress != nil {
+		s.egress.Close()
+	}
 }
 
 func (s *Server) serve(srv *http.Server, ln net.Listener) {
@@ -258,6 +273,7 @@ func (s *Server) Close() error {
 		<-s.samplerDone
 		s.mu.Lock()
 		s.closed = true
+		s.hooks.Hold()
 		for _, t := range s.templates {
 			for _, b := range t.builds {
 				if b.cancel != nil {
@@ -285,9 +301,7 @@ func (s *Server) Close() error {
 				_ = s.envdSrv.Close()
 			}
 		}
-		if s.egress != nil {
-			s.egress.close()
-		}
+		s.stopEgress()
 		s.stopWebhooks()
 		s.removeDataDir()
 	})

@@ -14,18 +14,18 @@ func (t *template) snapshotBase() string {
 }
 
 // snapshotEntry is the snapshot the tag names.
-func (t *template) snapshotEntry(tag string) snapshotInfo {
+func (t *template) snapshotEntry(tag string) snapshotInfoJSON {
 	names := make([]string, 0, len(t.names))
 	for _, n := range t.names {
 		names = append(names, n+":"+tag)
 	}
-	return snapshotInfo{SnapshotID: t.snapshotBase() + ":" + tag, Names: names}
+	return snapshotInfoJSON{SnapshotID: t.snapshotBase() + ":" + tag, Names: names}
 }
 
 // snapshotEntries lists a snapshot template as one entry per tag,
 // optionally only the builds taken from one sandbox.
-func (t *template) snapshotEntries(fromSandbox string) []snapshotInfo {
-	var out []snapshotInfo
+func (t *template) snapshotEntries(fromSandbox string) []snapshotInfoJSON {
+	var out []snapshotInfoJSON
 	for _, a := range t.tagList() {
 		if fromSandbox != "" && a.build.sourceSandbox != fromSandbox {
 			continue

@@ -21,11 +21,11 @@ func TestSnapshotTagsAreBuildsOfOneTemplate(t *testing.T) {
 	a, b := c.create(map[string]any{}), c.create(map[string]any{})
 	c.mustRun(a, `echo a > ~/which`)
 	c.mustRun(b, `echo b > ~/which`)
-	snap := func(sb createdSandbox, name string) snapshotInfo {
+	snap := func(sb createdSandbox, name string) snapshotInfoJSON {
 		t.Helper()
 		st, data, _ := c.api("POST", "/sandboxes/"+sb.SandboxID+"/snapshots", map[string]any{"name": name})
 		wantStatus(t, "snapshot "+name, st, data, http.StatusCreated)
-		return decode[snapshotInfo](t, data)
+		return decode[snapshotInfoJSON](t, data)
 	}
 	v1, v2 := snap(a, "tagged:v1"), snap(b, "tagged:V2 ")
 	if v1.SnapshotID != teamNamespace+"/tagged:v1" || v2.SnapshotID != teamNamespace+"/tagged:v2" ||
@@ -47,7 +47,7 @@ func TestSnapshotTagsAreBuildsOfOneTemplate(t *testing.T) {
 		st, data, _ := c.api("GET", "/snapshots?"+query, nil)
 		wantStatus(t, "list "+query, st, data, http.StatusOK)
 		var ids []string
-		for _, s := range decode[[]snapshotInfo](t, data) {
+		for _, s := range decode[[]snapshotInfoJSON](t, data) {
 			ids = append(ids, s.SnapshotID)
 		}
 		return ids

@@ -16,13 +16,13 @@ func TestSnapshotsAndFork(t *testing.T) {
 	c.mustRun(src, `echo kept > ~/state.txt`)
 	st, data, _ := c.api("POST", "/sandboxes/"+src.SandboxID+"/snapshots", map[string]any{"name": "snap1"})
 	wantStatus(t, "named snapshot", st, data, http.StatusCreated)
-	named := decode[snapshotInfo](t, data)
+	named := decode[snapshotInfoJSON](t, data)
 	if named.SnapshotID != teamNamespace+"/snap1:default" || len(named.Names) != 1 || named.Names[0] != named.SnapshotID {
 		t.Fatalf("named snapshot %+v", named)
 	}
 	st, data, _ = c.api("POST", "/sandboxes/"+src.SandboxID+"/snapshots", map[string]any{})
 	wantStatus(t, "unnamed snapshot", st, data, http.StatusCreated)
-	unnamed := decode[snapshotInfo](t, data)
+	unnamed := decode[snapshotInfoJSON](t, data)
 	if !strings.HasSuffix(unnamed.SnapshotID, ":default") || len(unnamed.Names) != 0 {
 		t.Fatalf("unnamed snapshot %+v", unnamed)
 	}
@@ -30,7 +30,7 @@ func TestSnapshotsAndFork(t *testing.T) {
 	wantStatus(t, "bad name", st, data, http.StatusBadRequest)
 
 	// List by sandbox, paged, and by name.
-	var all []snapshotInfo
+	var all []snapshotInfoJSON
 	next := ""
 	for page := 0; page < 5; page++ {
 		path := "/snapshots?limit=1&sandboxID=" + src.SandboxID
@@ -39,7 +39,7 @@ func TestSnapshotsAndFork(t *testing.T) {
 		}
 		st, data, hdr := c.api("GET", path, nil)
 		wantStatus(t, "list snapshots", st, data, http.StatusOK)
-		all = append(all, decode[[]snapshotInfo](t, data)...)
+		all = append(all, decode[[]snapshotInfoJSON](t, data)...)
 		if next = hdr.Get(hdrNextToken); next == "" {
 			break
 		}
@@ -76,7 +76,7 @@ func TestSnapshotsAndFork(t *testing.T) {
 	// Fork copies files into new sandboxes with their own IDs.
 	st, data, _ = c.api("POST", "/sandboxes/"+src.SandboxID+"/fork", map[string]any{"count": 2, "timeout": 60})
 	wantStatus(t, "fork", st, data, http.StatusCreated)
-	forks := decode[[]forkResult](t, data)
+	forks := decode[[]forkResultJSON](t, data)
 	if len(forks) != 2 || forks[0].Sandbox == nil || forks[0].Sandbox.SandboxID == src.SandboxID {
 		t.Fatalf("forks %s", data)
 	}

@@ -3,6 +3,8 @@ package emulator
 import (
 	"net/http"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 )
 
 // The team's metrics come from a sample the sampler takes every
@@ -10,12 +12,6 @@ import (
 // since the previous sample per second. A day of samples is kept.
 
 const maxTeamSamples = int(24 * time.Hour / sampleInterval)
-
-type teamSample struct {
-	at         time.Time
-	concurrent int32
-	startRate  float64
-}
 
 // teamSampleLocked records the team's current figures. Caller holds s.mu.
 func (s *Server) teamSampleLocked(now time.Time) {
@@ -25,19 +21,7 @@ func (s *Server) teamSampleLocked(now time.Time) {
 			running++
 		}
 	}
-	window := sampleInterval
-	if n := len(s.teamSamples); n > 0 {
-		window = now.Sub(s.teamSamples[n-1].at)
-	}
-	rate := 0.0
-	if window > 0 {
-		rate = float64(s.startsSinceSample) / window.Seconds()
-	}
-	s.startsSinceSample = 0
-	s.teamSamples = append(s.teamSamples, teamSample{at: now.UTC().Truncate(time.Second), concurrent: running, startRate: rate})
-	if len(s.teamSamples) > maxTeamSamples {
-		s.teamSamples = append([]teamSample(nil), s.teamSamples[len(s.teamSamples)-maxTeamSamples:]...)
-	}
+	s.store.SampleTeam(now, running, sampleInterval, maxTeamSamples)
 }
 
 type teamMetricJSON struct {
@@ -83,28 +67,16 @@ func (s *Server) teamRange(w http.ResponseWriter, r *http.Request) (start, end t
 	return start, end, true
 }
 
-func (s *Server) teamSamplesIn(start, end time.Time) []teamSample {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []teamSample
-	for _, t := range s.teamSamples {
-		if !t.at.Before(start.Truncate(time.Second)) && !t.at.After(end) {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
 func (s *Server) handleTeamMetrics(w http.ResponseWriter, r *http.Request) {
 	start, end, ok := s.teamRange(w, r)
 	if !ok {
 		return
 	}
 	out := []teamMetricJSON{}
-	for _, t := range s.teamSamplesIn(start, end) {
-		out = append(out, teamMetricJSON{Timestamp: t.at, TimestampUnix: t.at.Unix(), ConcurrentSandboxes: t.concurrent, SandboxStartRate: t.startRate})
+	for _, t := range s.store.TeamSamples(start, end) {
+		out = append(out, teamMetricJSON{Timestamp: t.At, TimestampUnix: t.At.Unix(), ConcurrentSandboxes: t.Concurrent, SandboxStartRate: t.StartRate})
 	}
-	writeJSON(w, http.StatusOK, out)
+	httpjson.Write(w, http.StatusOK, out)
 }
 
 func (s *Server) handleTeamMetricsMax(w http.ResponseWriter, r *http.Request) {
@@ -118,17 +90,17 @@ func (s *Server) handleTeamMetricsMax(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	best := maxTeamMetricJSON{Timestamp: end.UTC().Truncate(time.Second)}
-	for _, t := range s.teamSamplesIn(start, end) {
-		v := float64(t.concurrent)
+	for _, t := range s.store.TeamSamples(start, end) {
+		v := float64(t.Concurrent)
 		if metric == "sandbox_start_rate" {
-			v = t.startRate
+			v = t.StartRate
 		}
 		if v > best.Value {
-			best = maxTeamMetricJSON{Timestamp: t.at, Value: v}
+			best = maxTeamMetricJSON{Timestamp: t.At, Value: v}
 		}
 	}
 	best.TimestampUnix = best.Timestamp.Unix()
-	writeJSON(w, http.StatusOK, best)
+	httpjson.Write(w, http.StatusOK, best)
 }
 
 // TeamID is the ID of the emulator's one team (for /teams/{teamID}/metrics).

@@ -21,9 +21,9 @@ type requestedBuild struct {
 }
 
 type buildStatus struct {
-	Status     string          `json:"status"`
-	LogEntries []buildLogEntry `json:"logEntries"`
-	Reason     *buildReason    `json:"reason"`
+	Status     string              `json:"status"`
+	LogEntries []buildLogEntryJSON `json:"logEntries"`
+	Reason     *buildReasonJSON    `json:"reason"`
 }
 
 // contextArchive builds a gzip tar like the SDK's upload: files by relative
@@ -70,7 +70,7 @@ func (c *testClient) uploadContext(templateID, hash string, archive []byte) {
 	c.t.Helper()
 	st, data, _ := c.api("GET", "/templates/"+templateID+"/files/"+hash, nil)
 	wantStatus(c.t, "files link", st, data, http.StatusCreated)
-	link := decode[fileUploadLink](c.t, data)
+	link := decode[fileUploadLinkJSON](c.t, data)
 	if link.Present {
 		return
 	}
@@ -95,7 +95,7 @@ func (c *testClient) uploadContext(templateID, hash string, archive []byte) {
 // build ends, and returns the final status with every log entry.
 func (c *testClient) waitBuild(b requestedBuild) buildStatus {
 	c.t.Helper()
-	var all []buildLogEntry
+	var all []buildLogEntryJSON
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		st, data, _ := c.api("GET", "/templates/"+b.TemplateID+"/builds/"+b.BuildID+"/status?logsOffset="+itoa64(int64(len(all))), nil)
@@ -119,7 +119,7 @@ func (c *testClient) startBuild(b requestedBuild, body map[string]any) {
 	wantStatus(c.t, "start build", st, data, http.StatusAccepted)
 }
 
-func logText(entries []buildLogEntry) string {
+func logText(entries []buildLogEntryJSON) string {
 	var sb strings.Builder
 	for _, e := range entries {
 		step := ""
@@ -154,7 +154,7 @@ func TestTemplateBuildRunsSteps(t *testing.T) {
 	c.uploadContext(b.TemplateID, "hashapp", archive)
 	c.uploadContext(b.TemplateID, "hashone", contextArchive(t, map[string]string{"one.txt": "one\n"}))
 	st, data, _ := c.api("GET", "/templates/"+b.TemplateID+"/files/hashapp", nil)
-	if st != http.StatusCreated || !decode[fileUploadLink](t, data).Present {
+	if st != http.StatusCreated || !decode[fileUploadLinkJSON](t, data).Present {
 		t.Fatalf("files link after upload: %d %s", st, data)
 	}
 	steps := []map[string]any{
@@ -184,12 +184,12 @@ func TestTemplateBuildRunsSteps(t *testing.T) {
 	// logs with a cursor: forward from the first entry, and backward.
 	st, data, _ = c.api("GET", "/templates/"+b.TemplateID+"/builds/"+b.BuildID+"/logs?limit=3&direction=forward&cursor="+itoa64(res.LogEntries[0].Timestamp.UnixMilli()), nil)
 	wantStatus(t, "logs", st, data, http.StatusOK)
-	if got := decode[map[string][]buildLogEntry](t, data)["logs"]; len(got) != 3 || got[0].Message != res.LogEntries[0].Message {
+	if got := decode[map[string][]buildLogEntryJSON](t, data)["logs"]; len(got) != 3 || got[0].Message != res.LogEntries[0].Message {
 		t.Fatalf("forward logs %s", data)
 	}
 	st, data, _ = c.api("GET", "/templates/"+b.TemplateID+"/builds/"+b.BuildID+"/logs?limit=1&direction=backward&level=info", nil)
 	wantStatus(t, "logs backward", st, data, http.StatusOK)
-	if got := decode[map[string][]buildLogEntry](t, data)["logs"]; len(got) != 1 || !strings.HasPrefix(got[0].Message, "Build finished") {
+	if got := decode[map[string][]buildLogEntryJSON](t, data)["logs"]; len(got) != 1 || !strings.HasPrefix(got[0].Message, "Build finished") {
 		t.Fatalf("backward logs %s", data)
 	}
 

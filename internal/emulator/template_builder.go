@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
 )
 
 // A build runs in its own unregistered sandbox: the base's files, then each
@@ -23,7 +25,7 @@ type buildJob struct {
 	s      *Server
 	t      *template
 	b      *templateBuild
-	req    buildStartRequest
+	req    buildStartJSON
 	ctx    context.Context
 	cancel context.CancelFunc
 	sb     *sandbox // the build sandbox, nil until the first step runs
@@ -61,7 +63,7 @@ func failStep(step, format string, args ...any) error {
 
 // newBuildJobLocked marks b building and cancels an older build of t that
 // is still running. Caller holds s.mu.
-func (s *Server) newBuildJobLocked(t *template, b *templateBuild, req buildStartRequest) *buildJob {
+func (s *Server) newBuildJobLocked(t *template, b *templateBuild, req buildStartJSON) *buildJob {
 	for _, other := range t.builds {
 		if other != b && other.cancel != nil {
 			other.cancel()
@@ -86,7 +88,7 @@ func hashKeys(keys ...string) string {
 
 // log appends a build log entry; step is "" for build-wide lines.
 func (j *buildJob) log(level, step, msg string) {
-	e := buildLogEntry{Timestamp: time.Now().UTC(), Message: msg, Level: level}
+	e := buildLogEntryJSON{Timestamp: time.Now().UTC(), Message: msg, Level: level}
 	if step != "" {
 		e.Step = &step
 	}
@@ -125,19 +127,19 @@ func (j *buildJob) run() {
 		if layer != "" {
 			_ = os.RemoveAll(layer)
 		}
-		reason := &buildReason{Message: err.Error()}
+		reason := &buildReasonJSON{Message: err.Error()}
 		var bf *buildFailure
 		if errors.As(err, &bf) && bf.step != "" {
 			reason.Step = &bf.step
 		}
 		j.b.status, j.b.reason = buildError, reason
-		j.b.logs = append(j.b.logs, buildLogEntry{Timestamp: now, Level: "error", Message: "Build failed: " + err.Error(), Step: reason.Step})
+		j.b.logs = append(j.b.logs, buildLogEntryJSON{Timestamp: now, Level: "error", Message: "Build failed: " + err.Error(), Step: reason.Step})
 		return
 	}
 	j.b.filesDir, j.b.config, j.b.status = layer, j.state.config, buildReady
 	j.b.layers, j.b.base = j.state.layers, j.state.base
 	j.t.updatedAt = now
-	j.b.logs = append(j.b.logs, buildLogEntry{Timestamp: now, Level: "info",
+	j.b.logs = append(j.b.logs, buildLogEntryJSON{Timestamp: now, Level: "info",
 		Message: fmt.Sprintf("Build finished, took %s", time.Since(start).Round(time.Millisecond))})
 }
 
@@ -264,14 +266,14 @@ func (j *buildJob) keepLayer() (string, error) {
 		return "", nil // no step ran and the base has no files
 	}
 	if j.state.filesDir != "" {
-		if err := copyTree(j.state.filesDir, dst); err != nil {
+		if err := hostfs.CopyTree(j.state.filesDir, dst); err != nil {
 			_ = os.RemoveAll(dst)
 			return "", failStep("finalize", "error saving the build: %v", err)
 		}
 		return dst, nil
 	}
 	j.sb.procs.killAll()
-	if err := copyTree(j.sb.dir, dst); err != nil {
+	if err := hostfs.CopyTree(j.sb.dir, dst); err != nil {
 		_ = os.RemoveAll(dst)
 		return "", failStep("finalize", "error saving the build: %v", err)
 	}
@@ -292,10 +294,10 @@ func (j *buildJob) sealStep(hash string) error {
 	sb := j.sb
 	j.sb = nil
 	sb.procs.killAll()
-	sb.root.stop()
+	sb.root.Stop()
 	defer sb.destroy()
 	dir := filepath.Join(j.s.dataDir, "layers", hash[:16]+newID("", 4))
-	if err := os.Rename(sb.root.upper, dir); err != nil {
+	if err := os.Rename(sb.root.Upper, dir); err != nil {
 		return err
 	}
 	j.state.layers = append([]string{dir}, j.state.layers...)
@@ -319,7 +321,7 @@ func (s *Server) storeLayer(hash, src string, entry cachedLayer) error {
 	}
 	dir := filepath.Join(s.dataDir, "layers", hash)
 	tmp := dir + ".part-" + newID("", 8)
-	if err := copyTree(src, tmp); err != nil {
+	if err := hostfs.CopyTree(src, tmp); err != nil {
 		_ = os.RemoveAll(tmp)
 		return err
 	}

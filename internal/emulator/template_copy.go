@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
 )
 
 // copyStep runs COPY [src, dest, owner?, mode?] from the archive the SDK
@@ -76,7 +78,7 @@ func (j *buildJob) copyStep(args []string, filesHash *string, cfg buildConfig) e
 		if err := os.MkdirAll(hostDest, 0o755); err != nil {
 			return err
 		}
-		return copyTree(src, hostDest)
+		return hostfs.CopyTree(src, hostDest)
 	default:
 		if d, err := os.Stat(hostDest); strings.HasSuffix(dest, "/") || (err == nil && d.IsDir()) {
 			hostDest = filepath.Join(hostDest, filepath.Base(src))
@@ -92,7 +94,7 @@ func (j *buildJob) copyStep(args []string, filesHash *string, cfg buildConfig) e
 			}
 			return os.Symlink(link, hostDest)
 		}
-		if err := copyFile(src, hostDest, st.Mode().Perm()); err != nil {
+		if err := hostfs.CopyFile(src, hostDest, st.Mode().Perm()); err != nil {
 			return err
 		}
 		return os.Chmod(hostDest, st.Mode().Perm()) // not narrowed by the umask

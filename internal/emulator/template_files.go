@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 )
 
 // Build file contexts: the SDK asks for an upload link per files hash and
@@ -49,7 +51,7 @@ func (s *Server) uploadURL(hash string) string {
 	return s.APIURL() + uploadPrefix + hash + "?" + q.Encode()
 }
 
-type fileUploadLink struct {
+type fileUploadLinkJSON struct {
 	Present bool    `json:"present"`
 	URL     *string `json:"url,omitempty"`
 }
@@ -70,11 +72,11 @@ func (s *Server) handleFilesLink(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.hasFilesArchive(hash) {
-		writeJSON(w, http.StatusCreated, fileUploadLink{Present: true})
+		httpjson.Write(w, http.StatusCreated, fileUploadLinkJSON{Present: true})
 		return
 	}
 	u := s.uploadURL(hash)
-	writeJSON(w, http.StatusCreated, fileUploadLink{Present: false, URL: &u})
+	httpjson.Write(w, http.StatusCreated, fileUploadLinkJSON{Present: false, URL: &u})
 }
 
 // serveUpload stores an archive PUT to a signed upload URL (no API key, as

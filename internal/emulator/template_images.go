@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
 // fromImage builds resolve images through Options.ImageStore, a directory
@@ -27,20 +29,8 @@ func isBaseImage(name string) bool {
 }
 
 // imageBase registers (once) the base root over an image's files.
-func (s *Server) imageBase(root string) (*baseRoot, error) {
-	rf := s.rootfs
-	rf.mu.Lock()
-	defer rf.mu.Unlock()
-	if b := rf.images[root]; b != nil {
-		return b, nil
-	}
-	skel := filepath.Join(s.dataDir, "base", "image-"+hashKeys(root)[:16])
-	if err := prepareImageBase(skel, root); err != nil {
-		return nil, err
-	}
-	b := &baseRoot{key: root, skeleton: skel, image: root}
-	rf.images[root] = b
-	return b, nil
+func (s *Server) imageBase(root string) (*sandboxos.BaseRoot, error) {
+	return s.rootfs.ImageBase(root, filepath.Join(s.dataDir, "base", "image-"+hashKeys(root)[:16]))
 }
 
 // imageCandidates lists the store entries an image name may have.
@@ -106,11 +96,11 @@ func (s *Server) resolveImage(name string) (key, level, note string, err error) 
 		if _, err := os.Stat(root); err != nil {
 			tmp := root + ".part-" + newID("", 6)
 			if err := extractArchive(entry, tmp); err != nil {
-				removeTree(tmp)
+				sandboxos.RemoveTree(tmp)
 				return "", "", "", fmt.Errorf("unpack %s: %w", filepath.Base(entry), err)
 			}
 			if err := os.Rename(tmp, root); err != nil && !os.IsExist(err) {
-				removeTree(tmp)
+				sandboxos.RemoveTree(tmp)
 			}
 		}
 	}

@@ -37,20 +37,20 @@ type savedTemplate struct {
 }
 
 type savedBuild struct {
-	ID         string          `json:"id"`
-	Status     string          `json:"status"`
-	CreatedAt  time.Time       `json:"createdAt"`
-	UpdatedAt  time.Time       `json:"updatedAt"`
-	FinishedAt *time.Time      `json:"finishedAt,omitempty"`
-	CPUCount   int32           `json:"cpuCount"`
-	MemoryMB   int32           `json:"memoryMB"`
-	FilesDir   string          `json:"filesDir,omitempty"`
-	Layers     []string        `json:"layers,omitempty"`
-	Base       string          `json:"base,omitempty"`
-	Config     savedConfig     `json:"config"`
-	FromImage  string          `json:"fromImage,omitempty"`
-	Logs       []buildLogEntry `json:"logs"`
-	Reason     *buildReason    `json:"reason,omitempty"`
+	ID         string              `json:"id"`
+	Status     string              `json:"status"`
+	CreatedAt  time.Time           `json:"createdAt"`
+	UpdatedAt  time.Time           `json:"updatedAt"`
+	FinishedAt *time.Time          `json:"finishedAt,omitempty"`
+	CPUCount   int32               `json:"cpuCount"`
+	MemoryMB   int32               `json:"memoryMB"`
+	FilesDir   string              `json:"filesDir,omitempty"`
+	Layers     []string            `json:"layers,omitempty"`
+	Base       string              `json:"base,omitempty"`
+	Config     savedConfig         `json:"config"`
+	FromImage  string              `json:"fromImage,omitempty"`
+	Logs       []buildLogEntryJSON `json:"logs"`
+	Reason     *buildReasonJSON    `json:"reason,omitempty"`
 	// SourceSandbox is the sandbox a snapshot build was taken from.
 	SourceSandbox string `json:"sourceSandbox,omitempty"`
 }
@@ -161,7 +161,7 @@ func (s *Server) loadState() error {
 			}
 			if nb.status == buildBuilding {
 				nb.status, nb.finishedAt, nb.updatedAt = buildError, &now, now
-				nb.reason = &buildReason{Message: "the emulator stopped during the build"}
+				nb.reason = &buildReasonJSON{Message: "the emulator stopped during the build"}
 			}
 			t.builds = append(t.builds, nb)
 			byID[nb.id] = nb

@@ -8,11 +8,13 @@ import (
 	"path"
 	"strings"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
 // runStep executes one build step in the build sandbox and returns the
 // config the next step starts from.
-func (j *buildJob) runStep(step, typ string, st templateStep) (buildConfig, error) {
+func (j *buildJob) runStep(step, typ string, st templateStepJSON) (buildConfig, error) {
 	cfg := j.state.config.clone()
 	args := st.Args
 	switch typ {
@@ -138,7 +140,7 @@ func runLogged(ctx context.Context, sb *sandbox, cmd, user string, cfg buildConf
 	for {
 		select {
 		case <-ctx.Done():
-			p.signalGroup(sigKill)
+			p.signalGroup(sandboxos.SigKill)
 			p.unsubscribe(sub) // the end event must not wait for this reader
 			<-p.done
 			return -1, fmt.Errorf("cancelled")

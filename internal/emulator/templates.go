@@ -55,9 +55,35 @@ type templateBuild struct {
 	fromImage  string // image name the build started from, if any
 	// sourceSandbox is the sandbox a snapshot build was taken from.
 	sourceSandbox string
-	logs          []buildLogEntry
-	reason        *buildReason
+	logs          []buildLogEntryJSON
+	reason        *buildReasonJSON
 	cancel        func() // stops the build while it runs
+}
+
+// The build's logs and failure reason are kept in E2B's wire shapes, as
+// the status route answers them.
+
+// buildLogEntryJSON is one of E2B's BuildLogEntry.
+type buildLogEntryJSON struct {
+	Timestamp time.Time `json:"timestamp"`
+	Message   string    `json:"message"`
+	Level     string    `json:"level"`
+	Step      *string   `json:"step,omitempty"`
+}
+
+// buildReasonJSON is E2B's BuildStatusReason.
+type buildReasonJSON struct {
+	Message    string              `json:"message"`
+	Step       *string             `json:"step,omitempty"`
+	LogEntries []buildLogEntryJSON `json:"logEntries"`
+}
+
+// templateStepJSON is E2B's TemplateStep.
+type templateStepJSON struct {
+	Type      string   `json:"type"`
+	Args      []string `json:"args"`
+	FilesHash *string  `json:"filesHash"`
+	Force     bool     `json:"force"`
 }
 
 // buildConfig is what a build leaves for the sandboxes created from it.

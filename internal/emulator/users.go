@@ -5,11 +5,13 @@ import (
 	"net/http"
 	"path"
 	"strings"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
 )
 
 const (
-	defaultUser = "user"
-	rootUser    = "root"
+	defaultUser = hostfs.DefaultOwner
+	rootUser    = hostfs.RootOwner
 	rootHome    = "/root"
 )
 

@@ -101,7 +101,7 @@ func (s *Server) mountVolumes(sb *sandbox, mounts []volumeMount) error {
 	case len(mounts) == 0:
 		return nil
 	case sb.root != nil:
-		out, err := sb.root.hostCommand("/bin/sh", "-c", rootMountScript(sb.root.merged, mounts)).CombinedOutput()
+		out, err := sb.root.HostCommand("/bin/sh", "-c", rootMountScript(sb.root.Merged, mounts)).CombinedOutput()
 		if err != nil {
 			return fmt.Errorf("mount volumes: %v: %s", err, strings.TrimSpace(string(out)))
 		}

@@ -1,80 +1,32 @@
 package emulator
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 	"time"
-)
 
-// volume is a team volume: a directory shared by every sandbox that mounts
-// it. Its record and content live under <data dir>/volumes/<id>, so they
-// survive sandbox kills and, with a fixed data dir, emulator restarts.
-type volume struct {
-	ID        string    `json:"volumeID"`
-	Name      string    `json:"name"`
-	Key       string    `json:"key"` // signs the volume's content token
-	CreatedAt time.Time `json:"createdAt"`
-}
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/volumeapi"
+)
 
 var volumeNamePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
 
-func (s *Server) volumesDir() string          { return filepath.Join(s.dataDir, "volumes") }
-func (s *Server) volumeDir(id string) string  { return filepath.Join(s.volumesDir(), id) }
-func (s *Server) volumeData(id string) string { return filepath.Join(s.volumeDir(id), "data") }
+func (s *Server) volumeDir(id string) string  { return s.store.VolumeDir(id) }
+func (s *Server) volumeData(id string) string { return s.store.VolumeData(id) }
 
 // loadVolumes reads the volumes a previous run left in the data dir.
 func (s *Server) loadVolumes() error {
-	entries, err := os.ReadDir(s.volumesDir())
-	if err != nil {
-		return err
+	ignored, err := s.store.OpenVolumes(filepath.Join(s.dataDir, "volumes"))
+	for _, e := range ignored {
+		s.logf("emulator: ignoring %v", e)
 	}
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join(s.volumesDir(), e.Name(), "volume.json"))
-		if err != nil {
-			continue // a half-created or foreign directory
-		}
-		var v volume
-		if err := json.Unmarshal(b, &v); err != nil || v.ID != e.Name() {
-			s.logf("emulator: ignoring volume record %s: %v", e.Name(), err)
-			continue
-		}
-		s.volumes[v.ID] = &v
-	}
-	return nil
-}
-
-// volumeToken is a JWT (HS256) naming the volume, signed with its key, so
-// it stays valid across restarts and is useless for any other volume.
-func volumeToken(v *volume) string {
-	enc := base64.RawURLEncoding
-	head := enc.EncodeToString([]byte(`{"alg":"HS256","typ":"JWT"}`))
-	claims, _ := json.Marshal(map[string]any{"volumeID": v.ID, "iat": v.CreatedAt.Unix()})
-	body := head + "." + enc.EncodeToString(claims)
-	return body + "." + enc.EncodeToString(volumeSign(v, body))
-}
-
-func volumeSign(v *volume, body string) []byte {
-	m := hmac.New(sha256.New, []byte(v.Key))
-	m.Write([]byte(body))
-	return m.Sum(nil)
-}
-
-func validVolumeToken(v *volume, token string) bool {
-	i := strings.LastIndexByte(token, '.')
-	if i < 0 {
-		return false
-	}
-	sig, err := base64.RawURLEncoding.DecodeString(token[i+1:])
-	return err == nil && hmac.Equal(sig, volumeSign(v, token[:i]))
+	return err
 }
 
 type volumeJSON struct {
@@ -87,7 +39,7 @@ func (s *Server) handleCreateVolume(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Name *string `json:"name"`
 	}
-	if err := decodeBody(r, &req); err != nil {
+	if err := httpjson.Decode(r, &req); err != nil {
 		validationError(w, err.Error())
 		return
 	}
@@ -99,66 +51,33 @@ func (s *Server) handleCreateVolume(w http.ResponseWriter, r *http.Request) {
 		validationError(w, `request body has an error: doesn't match schema: Error at "/name": string doesn't match the regular expression "^[a-zA-Z0-9_-]+$"`)
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.volumeByNameLocked(*req.Name) != nil {
+	v, err := s.store.CreateVolume(state.Volume{ID: newID("vol", 17), Name: *req.Name, Key: randomHex(32), CreatedAt: time.Now().UTC()})
+	if errors.Is(err, state.ErrVolumeExists) {
 		writeErrorf(w, http.StatusBadRequest, "volume with name '%s' already exists", *req.Name)
 		return
 	}
-	v := &volume{ID: newID("vol", 17), Name: *req.Name, Key: randomHex(32), CreatedAt: time.Now().UTC()}
-	if err := s.persistVolume(v); err != nil {
+	if err != nil {
 		writeErrorf(w, http.StatusInternalServerError, "error creating volume: %v", err)
 		return
 	}
-	s.volumes[v.ID] = v
-	respondOrDrop(w, r, http.StatusCreated, volumeJSON{VolumeID: v.ID, Name: v.Name, Token: volumeToken(v)})
-}
-
-// persistVolume writes the content directory, then the record: a record
-// always has its content.
-func (s *Server) persistVolume(v *volume) error {
-	if err := os.MkdirAll(s.volumeData(v.ID), 0o777); err != nil {
-		return err
-	}
-	if err := os.Chmod(s.volumeData(v.ID), 0o777); err != nil { // sandbox users share it
-		return err
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(s.volumeDir(v.ID), "volume.json"), b, 0o600)
-}
-
-func (s *Server) volumeByNameLocked(name string) *volume {
-	for _, v := range s.volumes {
-		if v.Name == name {
-			return v
-		}
-	}
-	return nil
+	respondOrDrop(w, r, http.StatusCreated, volumeJSON{VolumeID: v.ID, Name: v.Name, Token: volumeapi.Token(v)})
 }
 
 func (s *Server) handleListVolumes(w http.ResponseWriter, _ *http.Request) {
-	s.mu.Lock()
-	out := make([]volumeJSON, 0, len(s.volumes))
-	for _, v := range s.volumes {
+	out := []volumeJSON{}
+	for _, v := range s.store.Volumes() {
 		out = append(out, volumeJSON{VolumeID: v.ID, Name: v.Name})
 	}
-	s.mu.Unlock()
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	writeJSON(w, http.StatusOK, out)
+	httpjson.Write(w, http.StatusOK, out)
 }
 
 func (s *Server) handleGetVolume(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	v := s.volumes[r.PathValue("id")]
-	s.mu.Unlock()
-	if v == nil {
+	v, ok := s.store.Volume(r.PathValue("id"))
+	if !ok {
 		writeErrorf(w, http.StatusNotFound, "volume '%s' not found", r.PathValue("id"))
 		return
 	}
-	writeJSON(w, http.StatusOK, volumeJSON{VolumeID: v.ID, Name: v.Name, Token: volumeToken(v)})
+	httpjson.Write(w, http.StatusOK, volumeJSON{VolumeID: v.ID, Name: v.Name, Token: volumeapi.Token(v)})
 }
 
 // handleDeleteVolume refuses while a running or paused sandbox mounts the
@@ -167,8 +86,8 @@ func (s *Server) handleDeleteVolume(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	v := s.volumes[id]
-	if v == nil {
+	v, ok := s.store.Volume(id)
+	if !ok {
 		writeErrorf(w, http.StatusNotFound, "volume '%s' not found", id)
 		return
 	}
@@ -177,8 +96,7 @@ func (s *Server) handleDeleteVolume(w http.ResponseWriter, r *http.Request) {
 			v.Name, strings.Join(users, ", "))
 		return
 	}
-	delete(s.volumes, id)
-	if err := os.RemoveAll(s.volumeDir(id)); err != nil {
+	if _, err := s.store.DeleteVolume(id); err != nil {
 		s.logf("emulator: remove volume %s: %v", id, err)
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -217,8 +135,8 @@ func (s *Server) resolveMountsLocked(req []volumeMountJSON) ([]volumeMount, stri
 			return nil, fmt.Sprintf("volume mount path '%s' is used more than once", clean)
 		}
 		seen[clean] = true
-		v := s.volumeByNameLocked(m.Name)
-		if v == nil {
+		v, ok := s.store.VolumeByName(m.Name)
+		if !ok {
 			return nil, fmt.Sprintf("volume '%s' not found", m.Name)
 		}
 		out = append(out, volumeMount{Name: v.Name, Path: clean, dir: s.volumeData(v.ID)})

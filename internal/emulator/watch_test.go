@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/connectrpc"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
 // watchEvents reads filesystem events from a WatchDir stream in the
@@ -27,7 +30,7 @@ func (c *testClient) watch(sb createdSandbox, path string, recursive bool) *watc
 		defer close(we.events)
 		for {
 			f, err := ws.next()
-			if err != nil || f.flags&flagEndStream != 0 {
+			if err != nil || f.flags&connectrpc.FlagEndStream != 0 {
 				return
 			}
 			if ev, ok := f.msg["filesystem"].(map[string]any); ok {
@@ -86,28 +89,28 @@ func TestRecursiveWatchSeesFoldersCreatedLater(t *testing.T) {
 
 	// Overwriting a file is a write, as inotify reports it.
 	c.upload(sb, "w/existing.txt", strings.NewReader("second"), nil)
-	rec.wait("existing.txt", eventWrite)
-	flat.wait("existing.txt", eventWrite)
+	rec.wait("existing.txt", sandboxos.EventWrite)
+	flat.wait("existing.txt", sandboxos.EventWrite)
 
 	// A folder made after the watch started is watched too: the SDK waits for
 	// the folder's event, then writes into it.
 	st, data := c.rpc(sb, "filesystem.Filesystem/MakeDir", map[string]any{"path": "w/nested"})
 	wantStatus(t, "makedir", st, data, http.StatusOK)
-	rec.wait("nested", eventCreate)
-	flat.wait("nested", eventCreate)
+	rec.wait("nested", sandboxos.EventCreate)
+	flat.wait("nested", sandboxos.EventCreate)
 	c.upload(sb, "w/nested/new.txt", strings.NewReader("content"), nil)
-	rec.wait("nested/new.txt", eventCreate)
-	rec.wait("nested/new.txt", eventWrite)
+	rec.wait("nested/new.txt", sandboxos.EventCreate)
+	rec.wait("nested/new.txt", sandboxos.EventWrite)
 	flat.none("nested", 500*time.Millisecond)
 
 	// A tree made in one go by a command: what existed before its folders
 	// were watched is reported as created, what follows as it happens.
 	c.mustRun(sb, "mkdir -p ~/w/a/b/c && echo x > ~/w/a/b/c/deep.txt")
-	rec.wait("a/b/c/deep.txt", eventCreate)
+	rec.wait("a/b/c/deep.txt", sandboxos.EventCreate)
 	c.mustRun(sb, "echo more >> ~/w/a/b/c/deep.txt")
-	rec.wait("a/b/c/deep.txt", eventWrite)
+	rec.wait("a/b/c/deep.txt", sandboxos.EventWrite)
 	c.mustRun(sb, "rm ~/w/a/b/c/deep.txt")
-	rec.wait("a/b/c/deep.txt", eventRemove)
+	rec.wait("a/b/c/deep.txt", sandboxos.EventRemove)
 
 	// The polling RPCs watch new folders the same way.
 	st, data = c.rpc(sb, "filesystem.Filesystem/CreateWatcher", map[string]any{"path": "w", "recursive": true})

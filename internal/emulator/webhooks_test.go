@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/delivery"
+
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -12,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
 type receivedHook struct {
@@ -55,7 +59,7 @@ func verifySignature(secret string, body []byte, sig string) bool {
 func TestWebhookSignatureIsStandardBase64WithoutPadding(t *testing.T) {
 	t.Parallel()
 	body := []byte(`{"n":0}`)
-	sig := webhookSignature("whsec", body)
+	sig := delivery.Signature("whsec", body)
 	if !strings.ContainsAny(sig, "+/") || strings.Contains(sig, "=") {
 		t.Fatalf("signature %q is not standard unpadded base64 (this body's has '+' or '/')", sig)
 	}
@@ -76,7 +80,7 @@ func TestWebhooksDeliverSignedLifecycleEvents(t *testing.T) {
 	all := []string{evCreated, evPaused, evResumed, evKilled}
 	st, data, _ := c.api("POST", "/events/webhooks", map[string]any{"name": "all", "url": okSrv.URL, "enabled": true, "events": all, "signatureSecret": "s3cret"})
 	wantStatus(t, "create webhook", st, data, http.StatusCreated)
-	hook := decode[webhook](t, data)
+	hook := decode[webhookJSON](t, data)
 	if strings.Contains(string(data), "s3cret") {
 		t.Fatalf("the webhook answer carries its secret: %s", data)
 	}
@@ -103,7 +107,7 @@ func TestWebhooksDeliverSignedLifecycleEvents(t *testing.T) {
 	wantStatus(t, "kill", st, data, http.StatusNoContent)
 
 	eventually(t, "four deliveries and three attempts", func() bool { return len(ok.snapshot()) == 4 && len(flaky.snapshot()) == 3 })
-	var evsSeen []sandboxEvent // two workers deliver: arrival order is not event order
+	var evsSeen []state.Event // two workers deliver: arrival order is not event order
 	ids := map[string]bool{}
 	for _, d := range ok.snapshot() {
 		if !verifySignature("s3cret", d.body, d.header.Get("e2b-signature")) {
@@ -113,7 +117,7 @@ func TestWebhooksDeliverSignedLifecycleEvents(t *testing.T) {
 			t.Fatalf("headers %v", d.header)
 		}
 		ids[d.header.Get("e2b-delivery-id")] = true
-		var ev sandboxEvent
+		var ev state.Event
 		if err := json.Unmarshal(d.body, &ev); err != nil {
 			t.Fatal(err)
 		}
@@ -144,18 +148,18 @@ func TestWebhooksDeliverSignedLifecycleEvents(t *testing.T) {
 	// Polling: newest first by default, filters by type and sandbox.
 	st, data, _ = c.api("GET", "/events/sandboxes/"+sb.SandboxID+"?orderAsc=true", nil)
 	wantStatus(t, "events", st, data, http.StatusOK)
-	evs := decode[[]sandboxEvent](t, data)
+	evs := decode[[]state.Event](t, data)
 	if len(evs) != 4 || evs[0].Type != evCreated || evs[3].Type != evKilled {
 		t.Fatalf("events %s", data)
 	}
 	st, data, _ = c.api("GET", "/events/sandboxes?types="+evPaused+"&limit=1", nil)
 	wantStatus(t, "filtered events", st, data, http.StatusOK)
-	if evs := decode[[]sandboxEvent](t, data); len(evs) != 1 || evs[0].Type != evPaused {
+	if evs := decode[[]state.Event](t, data); len(evs) != 1 || evs[0].Type != evPaused {
 		t.Fatalf("filtered %s", data)
 	}
 	st, data, _ = c.api("PATCH", "/events/webhooks/"+hook.ID, map[string]any{"enabled": false})
 	wantStatus(t, "disable", st, data, http.StatusOK)
-	if got := decode[webhook](t, data); got.Enabled || got.URL != okSrv.URL {
+	if got := decode[webhookJSON](t, data); got.Enabled || got.URL != okSrv.URL {
 		t.Fatalf("after PATCH %s", data)
 	}
 	st, data, _ = c.api("DELETE", "/events/webhooks/"+hook.ID, nil)

@@ -276,6 +276,7 @@ func (p *e2bProvider) Resources(_ context.Context) []func() resource.Resource {
 		NewTemplateResource,
 		NewTemplateTagResource,
 		NewVolumeResource,
+		NewVolumeFileResource,
 		NewSecretResource,
 		NewWebhookResource,
 	}
@@ -292,6 +293,10 @@ func (p *e2bProvider) DataSources(_ context.Context) []func() datasource.DataSou
 		NewSandboxLogsDataSource,
 		NewSnapshotsDataSource,
 		NewVolumesDataSource,
+		NewVolumeDataSource,
+		NewVolumeFilesDataSource,
+		NewSecretDataSource,
+		NewWebhookDataSource,
 		NewSecretsDataSource,
 		NewWebhooksDataSource,
 		NewSandboxEventsDataSource,
@@ -323,6 +328,12 @@ func (p *e2bProvider) Actions(_ context.Context) []func() action.Action {
 func (p *e2bProvider) ListResources(_ context.Context) []func() list.ListResource {
 	return []func() list.ListResource{
 		NewSandboxListResource,
+		NewTemplateListResource,
+		NewTemplateTagListResource,
+		NewSnapshotListResource,
+		NewVolumeListResource,
+		NewSecretListResource,
+		NewWebhookListResource,
 	}
 }
 

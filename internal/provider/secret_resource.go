@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -26,6 +27,7 @@ var (
 	_ resource.ResourceWithConfigure   = &secretResource{}
 	_ resource.ResourceWithImportState = &secretResource{}
 	_ resource.ResourceWithModifyPlan  = &secretResource{}
+	_ resource.ResourceWithIdentity    = &secretResource{}
 )
 
 // NewSecretResource returns the e2b_secret resource.
@@ -50,6 +52,11 @@ type secretModel struct {
 	UpdatedAt      timetypes.RFC3339 `tfsdk:"updated_at"`
 }
 
+// secretIdentity is the resource identity: the secret's ID.
+type secretIdentity struct {
+	SecretID types.String `tfsdk:"secret_id"`
+}
+
 var canonicalSecretName = regexp.MustCompile(`^[a-z0-9_-]{1,128}$`)
 
 func (r *secretResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -58,7 +65,6 @@ func (r *secretResource) Metadata(_ context.Context, req resource.MetadataReques
 
 func (r *secretResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	stable := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
-	oneValue := []path.Expression{path.MatchRoot("value"), path.MatchRoot("sensitive_value")}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A team secret. Sandbox processes never see its value: a header of `e2b_sandbox`'s " +
 			"`network.rules` holds the placeholder `provider::e2b::secret_ref(name)` (`${e2b.secrets.<name>}`), and E2B's " +
@@ -93,12 +99,13 @@ func (r *secretResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			"value": schema.StringAttribute{
 				MarkdownDescription: "The secret value, write-only: sent to E2B on create and whenever `value_version` " +
 					"changes, never stored in plan or state. Needs Terraform 1.11+ or OpenTofu 1.11+; elsewhere use " +
-					"`sensitive_value`.",
+					"`sensitive_value`. This or `sensitive_value` is required to create the secret and for every change; " +
+					"an imported secret left as it is needs neither (E2B keeps its value).",
 				Optional:  true,
 				WriteOnly: true,
 				Sensitive: true,
 				Validators: []validator.String{
-					stringvalidator.ExactlyOneOf(oneValue...),
+					stringvalidator.ConflictsWith(path.MatchRoot("sensitive_value")),
 					stringvalidator.AlsoRequires(path.MatchRoot("value_version")),
 					stringvalidator.LengthAtLeast(1),
 				},
@@ -149,25 +156,54 @@ func (r *secretResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 	}
 }
 
+func (r *secretResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identityschema.Schema{
+		Attributes: map[string]identityschema.Attribute{
+			"secret_id": identityschema.StringAttribute{RequiredForImport: true, Description: "Secret ID (`sec_…`)."},
+		},
+	}
+}
+
 func (r *secretResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	data, diags := providerDataFrom(req.ProviderData)
 	resp.Diagnostics.Append(diags...)
 	r.data = data
 }
 
-// ModifyPlan marks the version and update time unknown when a change will
-// store a new version.
+// ModifyPlan refuses a create or a change without a value (E2B stores every
+// change as a new version with its value; an imported secret left as it is
+// needs none), and marks the version and update time unknown when a change
+// will store a new version.
 func (r *secretResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || req.State.Raw.IsNull() {
+	if req.Plan.Raw.IsNull() {
 		return
 	}
 	var plan, state secretModel
+	var value types.String
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("value"), &value)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	hasValue := !value.IsNull() || !plan.SensitiveValue.IsNull()
+	if req.State.Raw.IsNull() {
+		if !hasValue {
+			resp.Diagnostics.AddAttributeError(path.Root("value"), "Missing secret value",
+				"A new secret needs its value: set value (with value_version) or sensitive_value.")
+		}
+		return
+	}
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	if plan.ValueVersion.Equal(state.ValueVersion) && plan.SensitiveValue.Equal(state.SensitiveValue) && plan.Metadata.Equal(state.Metadata) {
+		return
+	}
+	if !hasValue {
+		resp.Diagnostics.AddAttributeError(path.Root("value"), "Missing secret value",
+			"E2B stores a change of a secret (also of its metadata) as a new version with its value: set value "+
+				"(with value_version) or sensitive_value. An imported secret needs none while it is left as it is.")
 		return
 	}
 	plan.CurrentVersion = types.Int64Unknown()
@@ -247,6 +283,7 @@ func (r *secretResource) Create(ctx context.Context, req resource.CreateRequest,
 	}
 	plan.apply(s)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(resp.Identity.Set(ctx, secretIdentity{SecretID: plan.SecretID})...)
 }
 
 func (r *secretResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -265,6 +302,9 @@ func (r *secretResource) Read(ctx context.Context, req resource.ReadRequest, res
 	if e2b.IsNotFound(err) {
 		resp.Diagnostics.AddWarning("Secret no longer exists", fmt.Sprintf("Secret %q was not found; it was removed from state.", key))
 		resp.State.RemoveResource(ctx)
+		// The framework wants an identity even for a removed resource when
+		// none was stored (CLIs older than 1.12 store none).
+		resp.Diagnostics.Append(resp.Identity.Set(ctx, secretIdentity{SecretID: types.StringValue(key)})...)
 		return
 	}
 	if err != nil {
@@ -273,6 +313,7 @@ func (r *secretResource) Read(ctx context.Context, req resource.ReadRequest, res
 	}
 	state.apply(s)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(resp.Identity.Set(ctx, secretIdentity{SecretID: state.SecretID})...)
 }
 
 func (r *secretResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -298,6 +339,7 @@ func (r *secretResource) Update(ctx context.Context, req resource.UpdateRequest,
 	}
 	plan.apply(s)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(resp.Identity.Set(ctx, secretIdentity{SecretID: plan.SecretID})...)
 }
 
 func (r *secretResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -316,10 +358,11 @@ func (r *secretResource) Delete(ctx context.Context, req resource.DeleteRequest,
 // secretCreate says how a secret is named and imported, for lost creates.
 var secretCreate = keptCreate{kind: "secret", attr: path.Root("name"), importID: func(id string) string { return id }}
 
-// ImportState accepts the secret's ID or its name. The value cannot be
-// imported: the next apply with a value_version stores it as a new version.
+// ImportState accepts the secret's ID or its name, or the identity. The
+// value cannot be imported: the next apply with a value_version stores it as
+// a new version.
 func (r *secretResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+	resource.ImportStatePassthroughWithIdentity(ctx, path.Root("id"), path.Root("secret_id"), req, resp)
 }
 
 // apply copies E2B's answer; an empty metadata map stays null when unset.

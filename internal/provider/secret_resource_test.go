@@ -194,9 +194,9 @@ func TestAccSecret_validation(t *testing.T) {
 	for _, tc := range []struct{ body, want string }{
 		{`name = "Upper"` + "\n  sensitive_value = \"x\"", `lower-case`},
 		{`name = "sec_x"` + "\n  sensitive_value = \"x\"", `must not start with "sec_"`},
-		{`name = "a"`, `(?s)No attribute specified.*value`},
+		{`name = "a"`, `(?s)A new secret needs its value`},
 		{`name = "a"` + "\n  value = \"x\"", `(?s)value_version`},
-		{`name = "a"` + "\n  value = \"x\"\n  value_version = 1\n  sensitive_value = \"y\"", `one \(and only one\)`},
+		{`name = "a"` + "\n  value = \"x\"\n  value_version = 1\n  sensitive_value = \"y\"", `cannot be specified when`},
 		{`name = "a"` + "\n  sensitive_value = \"x\"\n  metadata = { for i in range(32) : \"k${i}\" => \"v\" }", `(?s)metadata.*32 entries; at most 31 are\s+allowed`},
 		{`name = "a"` + "\n  sensitive_value = \"x\"\n  metadata = { e2b-terraform-create-token = \"v\" }", `(?s)metadata.*reserved`},
 		{`name = "a"` + "\n  sensitive_value = \"x\"\n  metadata = { (join(\"\", [for i in range(129) : \"k\"])) = \"v\" }", `(?s)metadata.*129 bytes long; E2B allows at most 128`},

@@ -8,6 +8,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
 var (
@@ -47,14 +49,7 @@ func (d *secretsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 			"secrets": schema.ListNestedAttribute{
 				MarkdownDescription: "The secrets.",
 				Computed:            true,
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"secret_id":       schema.StringAttribute{Computed: true, MarkdownDescription: "ID of the secret."},
-					"name":            schema.StringAttribute{Computed: true, MarkdownDescription: "Name of the secret (lower case)."},
-					"current_version": schema.Int64Attribute{Computed: true, MarkdownDescription: "Version that sandboxes get."},
-					"metadata":        schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Metadata of the secret."},
-					"created_at":      schema.StringAttribute{Computed: true, CustomType: timetypes.RFC3339Type{}, MarkdownDescription: "Creation time (RFC 3339)."},
-					"updated_at":      schema.StringAttribute{Computed: true, CustomType: timetypes.RFC3339Type{}, MarkdownDescription: "Time of the last new version (RFC 3339)."},
-				}},
+				NestedObject:        schema.NestedAttributeObject{Attributes: secretAttributes()},
 			},
 		},
 	}
@@ -79,12 +74,29 @@ func (d *secretsDataSource) Read(ctx context.Context, _ datasource.ReadRequest, 
 	}
 	elems := make([]attr.Value, 0, len(list))
 	for _, s := range list {
-		elems = append(elems, types.ObjectValueMust(secretAttrTypes, map[string]attr.Value{
-			"secret_id": types.StringValue(s.SecretID), "name": types.StringValue(s.Name),
-			"current_version": types.Int64Value(s.CurrentVersion), "metadata": stringMapValue(s.Metadata),
-			"created_at": timetypes.NewRFC3339TimeValue(s.CreatedAt), "updated_at": timetypes.NewRFC3339TimeValue(s.UpdatedAt),
-		}))
+		elems = append(elems, types.ObjectValueMust(secretAttrTypes, secretAttrs(s)))
 	}
 	model := secretsDataSourceModel{Secrets: types.ListValueMust(types.ObjectType{AttrTypes: secretAttrTypes}, elems)}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
+}
+
+// secretAttrs is a secret's metadata as the attributes of secretAttrTypes.
+func secretAttrs(s e2b.Secret) map[string]attr.Value {
+	return map[string]attr.Value{
+		"secret_id": types.StringValue(s.SecretID), "name": types.StringValue(s.Name),
+		"current_version": types.Int64Value(s.CurrentVersion), "metadata": stringMapValue(s.Metadata),
+		"created_at": timetypes.NewRFC3339TimeValue(s.CreatedAt), "updated_at": timetypes.NewRFC3339TimeValue(s.UpdatedAt),
+	}
+}
+
+// secretAttributes are the attributes of one secret, in the list and in the single-object data source.
+func secretAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"secret_id":       schema.StringAttribute{Computed: true, MarkdownDescription: "ID of the secret."},
+		"name":            schema.StringAttribute{Computed: true, MarkdownDescription: "Name of the secret (lower case)."},
+		"current_version": schema.Int64Attribute{Computed: true, MarkdownDescription: "Version that sandboxes get."},
+		"metadata":        schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Metadata of the secret."},
+		"created_at":      schema.StringAttribute{Computed: true, CustomType: timetypes.RFC3339Type{}, MarkdownDescription: "Creation time (RFC 3339)."},
+		"updated_at":      schema.StringAttribute{Computed: true, CustomType: timetypes.RFC3339Type{}, MarkdownDescription: "Time of the last new version (RFC 3339)."},
+	}
 }

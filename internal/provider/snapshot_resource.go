@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -24,6 +25,8 @@ var (
 	_ resource.Resource                = &snapshotResource{}
 	_ resource.ResourceWithConfigure   = &snapshotResource{}
 	_ resource.ResourceWithImportState = &snapshotResource{}
+	_ resource.ResourceWithIdentity    = &snapshotResource{}
+	_ resource.ResourceWithModifyPlan  = &snapshotResource{}
 )
 
 // NewSnapshotResource returns the e2b_snapshot resource.
@@ -42,6 +45,11 @@ type snapshotModel struct {
 	SnapshotID types.String `tfsdk:"snapshot_id"`
 	TemplateID types.String `tfsdk:"template_id"`
 	Names      types.List   `tfsdk:"names"`
+}
+
+// snapshotIdentity is the resource identity: the snapshot ID, tag included.
+type snapshotIdentity struct {
+	SnapshotID types.String `tfsdk:"snapshot_id"`
 }
 
 func (r *snapshotResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -71,10 +79,13 @@ func (r *snapshotResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 				PlanModifiers:       stable,
 			},
 			"sandbox_id": schema.StringAttribute{
-				MarkdownDescription: "ID of the running sandbox to snapshot.",
-				Required:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				Validators:          sandboxIDValidators(),
+				MarkdownDescription: "ID of the running sandbox to snapshot. Required to take a snapshot; an imported " +
+					"snapshot may leave it out (E2B's listing of snapshots does not name their source sandbox). " +
+					"Setting it on a snapshot imported without it replaces the snapshot: a new snapshot of that sandbox, and the " +
+					"imported one deleted.",
+				Optional:      true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:    sandboxIDValidators(),
 			},
 			"name": schema.StringAttribute{
 				MarkdownDescription: "Optional name of the snapshot template, without a tag. Snapshots with the same name " +
@@ -128,6 +139,27 @@ func snapshotHasName(names []string, name string) bool {
 	})
 }
 
+func (r *snapshotResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identityschema.Schema{
+		Attributes: map[string]identityschema.Attribute{
+			"snapshot_id": identityschema.StringAttribute{RequiredForImport: true, Description: "Snapshot ID, with its tag."},
+		},
+	}
+}
+
+// ModifyPlan refuses, at plan, a new snapshot without the sandbox to take it of.
+func (r *snapshotResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || !req.State.Raw.IsNull() {
+		return
+	}
+	var sandboxID types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("sandbox_id"), &sandboxID)...)
+	if !resp.Diagnostics.HasError() && sandboxID.IsNull() {
+		resp.Diagnostics.AddAttributeError(path.Root("sandbox_id"), "Missing sandbox_id",
+			"A new snapshot needs sandbox_id, the running sandbox to snapshot.")
+	}
+}
+
 func (r *snapshotResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	data, diags := providerDataFrom(req.ProviderData)
 	resp.Diagnostics.Append(diags...)
@@ -158,6 +190,7 @@ func (r *snapshotResource) Create(ctx context.Context, req resource.CreateReques
 	}
 	plan.apply(*snap)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(resp.Identity.Set(ctx, snapshotIdentity{SnapshotID: plan.SnapshotID})...)
 }
 
 func (r *snapshotResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -180,10 +213,17 @@ func (r *snapshotResource) Read(ctx context.Context, req resource.ReadRequest, r
 		resp.Diagnostics.AddWarning("Snapshot no longer exists",
 			fmt.Sprintf("Snapshot %q was not found; it was removed from state.", state.SnapshotID.ValueString()))
 		resp.State.RemoveResource(ctx)
+		// The framework wants an identity even for a removed resource when
+		// none was stored (CLIs older than 1.12 store none).
+		resp.Diagnostics.Append(resp.Identity.Set(ctx, snapshotIdentity{SnapshotID: state.SnapshotID})...)
 		return
 	}
 	state.apply(*snap)
+	if state.Name.IsNull() {
+		state.Name = snapshotName(snap.Names) // imported: the name it has
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(resp.Identity.Set(ctx, snapshotIdentity{SnapshotID: state.SnapshotID})...)
 }
 
 // Update only happens when an imported snapshot gets its existing name in
@@ -192,6 +232,7 @@ func (r *snapshotResource) Update(ctx context.Context, req resource.UpdateReques
 	var plan snapshotModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(resp.Identity.Set(ctx, snapshotIdentity{SnapshotID: plan.SnapshotID})...)
 }
 
 func (r *snapshotResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -218,7 +259,16 @@ func (r *snapshotResource) Delete(ctx context.Context, req resource.DeleteReques
 	}
 }
 
+// ImportState takes <sandbox_id>:<snapshot_id>, or the identity (the
+// snapshot ID alone: E2B's listing does not name a snapshot's sandbox).
 func (r *snapshotResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if req.ID == "" {
+		var ident snapshotIdentity
+		resp.Diagnostics.Append(req.Identity.Get(ctx, &ident)...)
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("snapshot_id"), ident.SnapshotID)...)
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), ident.SnapshotID)...)
+		return
+	}
 	sandboxID, snapshotID, ok := strings.Cut(req.ID, ":")
 	if !ok || sandboxID == "" || snapshotID == "" {
 		resp.Diagnostics.AddError("Invalid import ID",
@@ -232,6 +282,16 @@ func (r *snapshotResource) ImportState(ctx context.Context, req resource.ImportS
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("sandbox_id"), sandboxID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("snapshot_id"), snapshotID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), snapshotID)...)
+}
+
+// snapshotName is the name of a named snapshot ("<namespace>/<name>:<tag>"
+// gives name), null for an unnamed one.
+func snapshotName(names []string) types.String {
+	if len(names) == 0 {
+		return types.StringNull()
+	}
+	n, _, _ := strings.Cut(names[0], ":")
+	return types.StringValue(n[strings.LastIndex(n, "/")+1:])
 }
 
 func (m *snapshotModel) apply(s e2b.SnapshotInfo) {

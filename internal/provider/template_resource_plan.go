@@ -54,6 +54,12 @@ func (r *templateResource) ValidateConfig(ctx context.Context, req resource.Vali
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	// At most one base here; a new build needs exactly one (ModifyPlan), an
+	// imported template left as it is none.
+	if set := m.basesSet(); len(set) > 1 {
+		resp.Diagnostics.AddAttributeError(path.Root(set[1]), "More than one template base",
+			"Only one of from_image, from_template, from_image_registry and dockerfile may be set; "+strings.Join(set, " and ")+" are.")
+	}
 	if reg := m.FromImageRegistry; reg != nil && m.buildInputsKnown() && !reg.PasswordWO.IsUnknown() &&
 		!reg.AWSSecretAccessKeyWO.IsUnknown() && !reg.GCPServiceAccountJSONWO.IsUnknown() {
 		if msg := reg.check(); msg != "" {
@@ -104,6 +110,11 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if creating && config.hasNoBase() {
+		resp.Diagnostics.AddAttributeError(path.Root("from_image"), "Missing template base",
+			"A new template needs one of from_image, from_template, from_image_registry and dockerfile.")
+		return
+	}
 	// The configuration, not the plan: cpu_count and memory_mb are unknown in
 	// a plan when E2B picks them.
 	if !config.buildInputsKnown() {
@@ -132,6 +143,13 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	set("id", state.ID)
 	set("template_id", state.TemplateID)
 	if plan.ContextSHA256.IsUnknown() || buildInputsDiffer(&plan, &state) || state.buildFailedAtE2B() {
+		if config.hasNoBase() {
+			resp.Diagnostics.AddAttributeError(path.Root("from_image"), "Missing template base",
+				"This change needs a new build, and a build needs one of from_image, from_template, from_image_registry "+
+					"and dockerfile (with the steps). An imported template without them is kept as E2B has it only while "+
+					"nothing that takes a build changes.")
+			return
+		}
 		set("build_id", types.StringUnknown())
 		set("build_status", types.StringUnknown())
 		set("names", types.ListUnknown(types.StringType))
@@ -147,6 +165,23 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	} else {
 		set("names", types.ListUnknown(types.StringType))
 	}
+}
+
+// hasNoBase reports a configuration without any base: an imported template
+// whose build inputs were never given (E2B does not return them).
+func (m *templateResourceModel) hasNoBase() bool {
+	return len(m.basesSet()) == 0
+}
+
+// basesSet names the bases the configuration sets (unknown counts as set).
+func (m *templateResourceModel) basesSet() []string {
+	var set []string
+	for i, null := range []bool{m.FromImage.IsNull(), m.FromTemplate.IsNull(), m.FromImageRegistry == nil, m.Dockerfile.IsNull()} {
+		if !null {
+			set = append(set, templateBases[i])
+		}
+	}
+	return set
 }
 
 // plannedContext is the planned context_sha256 for spec (hashed now): what

@@ -121,11 +121,10 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				Validators:    []validator.Int32{int32Rule{desc: "E2B's memory rule", summary: "Invalid memory_mb", check: e2b.ValidateTemplateMemory}},
 			},
 			"from_image": schema.StringAttribute{
-				MarkdownDescription: "Base image from a public registry, such as `python:3.12` (an image reference, checked at plan). One of `from_image`, `from_template`, `from_image_registry` and `dockerfile`.",
+				MarkdownDescription: "Base image from a public registry, such as `python:3.12` (an image reference, checked at plan). One of `from_image`, `from_template`, `from_image_registry` and `dockerfile`: a new template and every new build need exactly one; an imported template may have none while nothing that takes a build changes.",
 				Optional:            true,
 				Validators: []validator.String{
 					imageRefValidator(),
-					stringvalidator.ExactlyOneOf(basePaths()...),
 				},
 			},
 			"from_template": schema.StringAttribute{
@@ -213,14 +212,6 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"timeouts": resourceTimeoutsBlock(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
 		},
 	}
-}
-
-func basePaths() []path.Expression {
-	out := make([]path.Expression, 0, len(templateBases))
-	for _, b := range templateBases {
-		out = append(out, path.MatchRoot(b))
-	}
-	return out
 }
 
 func computedStr(desc string, mods []planmodifier.String) schema.StringAttribute {

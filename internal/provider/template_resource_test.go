@@ -329,10 +329,11 @@ func TestAccTemplate_planTimeErrors(t *testing.T) {
 		{`  from_template = "base"
   steps = [{ copy = { src = "../etc/passwd", dest = "/x" } }]`, `leaves the context directory`},
 		{`  from_template = "base"
-  from_image    = "ubuntu"`, `(?s)2 attributes specified when one \(and only one\)`},
+  from_image    = "ubuntu"`, `(?s)Only one of from_image, from_template.*from_image and\s+from_template are`},
 		{`  from_template = "base"
   steps = [{ workdir = "/a", user = "x" }]`, `(?s)only one\)`},
 		{`  name2 = 1`, `Unsupported argument`},
+		{`  public = false`, `(?s)A new template needs one of from_image`},
 		{`  from_image_registry = { image = "ghcr.io/x/y", username = "me" }`, `needs both .username. and\s+.password_wo.`},
 	}
 	for i, c := range cases {

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -21,6 +22,7 @@ var (
 	_ resource.Resource                = &volumeResource{}
 	_ resource.ResourceWithConfigure   = &volumeResource{}
 	_ resource.ResourceWithImportState = &volumeResource{}
+	_ resource.ResourceWithIdentity    = &volumeResource{}
 )
 
 // NewVolumeResource returns the e2b_volume resource.
@@ -37,6 +39,11 @@ type volumeModel struct {
 	Name        types.String `tfsdk:"name"`
 	ExposeToken types.Bool   `tfsdk:"expose_token"`
 	Token       types.String `tfsdk:"token"`
+}
+
+// volumeIdentity is the resource identity: the volume's ID.
+type volumeIdentity struct {
+	VolumeID types.String `tfsdk:"volume_id"`
 }
 
 func (r *volumeResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -84,6 +91,14 @@ func (r *volumeResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 	}
 }
 
+func (r *volumeResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identityschema.Schema{
+		Attributes: map[string]identityschema.Attribute{
+			"volume_id": identityschema.StringAttribute{RequiredForImport: true, Description: "Volume ID."},
+		},
+	}
+}
+
 func (r *volumeResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	data, diags := providerDataFrom(req.ProviderData)
 	resp.Diagnostics.Append(diags...)
@@ -104,6 +119,7 @@ func (r *volumeResource) Create(ctx context.Context, req resource.CreateRequest,
 	}
 	plan.apply(v)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(resp.Identity.Set(ctx, volumeIdentity{VolumeID: plan.VolumeID})...)
 }
 
 func (r *volumeResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -128,6 +144,9 @@ func (r *volumeResource) Read(ctx context.Context, req resource.ReadRequest, res
 		resp.Diagnostics.AddWarning("Volume no longer exists",
 			fmt.Sprintf("Volume %q was not found; it was removed from state.", key))
 		resp.State.RemoveResource(ctx)
+		// The framework wants an identity even for a removed resource when
+		// none was stored (CLIs older than 1.12 store none).
+		resp.Diagnostics.Append(resp.Identity.Set(ctx, volumeIdentity{VolumeID: types.StringValue(key)})...)
 		return
 	}
 	if state.ExposeToken.IsNull() {
@@ -135,6 +154,7 @@ func (r *volumeResource) Read(ctx context.Context, req resource.ReadRequest, res
 	}
 	state.apply(v)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(resp.Identity.Set(ctx, volumeIdentity{VolumeID: state.VolumeID})...)
 }
 
 // Update only changes expose_token: the token is read again or dropped.
@@ -153,6 +173,7 @@ func (r *volumeResource) Update(ctx context.Context, req resource.UpdateRequest,
 	}
 	plan.apply(v)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(resp.Identity.Set(ctx, volumeIdentity{VolumeID: plan.VolumeID})...)
 }
 
 func (r *volumeResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -179,9 +200,9 @@ func (r *volumeResource) Delete(ctx context.Context, req resource.DeleteRequest,
 // volumeCreate says how a volume is named and imported, for lost creates.
 var volumeCreate = keptCreate{kind: "volume", attr: path.Root("name"), importID: func(id string) string { return id }}
 
-// ImportState accepts the volume's ID or its name.
+// ImportState accepts the volume's ID or its name, or the identity.
 func (r *volumeResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+	resource.ImportStatePassthroughWithIdentity(ctx, path.Root("id"), path.Root("volume_id"), req, resp)
 }
 
 func (m *volumeModel) apply(v *e2b.Volume) {

@@ -43,10 +43,7 @@ func (d *volumesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 			"volumes": schema.ListNestedAttribute{
 				MarkdownDescription: "The volumes.",
 				Computed:            true,
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"volume_id": schema.StringAttribute{Computed: true, MarkdownDescription: "ID of the volume."},
-					"name":      schema.StringAttribute{Computed: true, MarkdownDescription: "Name of the volume; the key of `e2b_sandbox.volume_mounts`."},
-				}},
+				NestedObject:        schema.NestedAttributeObject{Attributes: volumeAttributes()},
 			},
 		},
 	}
@@ -72,10 +69,21 @@ func (d *volumesDataSource) Read(ctx context.Context, _ datasource.ReadRequest, 
 	slices.SortFunc(list, func(a, b e2b.Volume) int { return strings.Compare(a.Name, b.Name) })
 	elems := make([]attr.Value, 0, len(list))
 	for _, v := range list {
-		elems = append(elems, types.ObjectValueMust(volumeAttrTypes, map[string]attr.Value{
-			"volume_id": types.StringValue(v.VolumeID), "name": types.StringValue(v.Name),
-		}))
+		elems = append(elems, types.ObjectValueMust(volumeAttrTypes, volumeAttrs(v)))
 	}
 	model := volumesDataSourceModel{Volumes: types.ListValueMust(types.ObjectType{AttrTypes: volumeAttrTypes}, elems)}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
+}
+
+// volumeAttrs is a volume as the attributes of volumeAttrTypes (never its token).
+func volumeAttrs(v e2b.Volume) map[string]attr.Value {
+	return map[string]attr.Value{"volume_id": types.StringValue(v.VolumeID), "name": types.StringValue(v.Name)}
+}
+
+// volumeAttributes are the attributes of one volume, in the list and in the single-object data source.
+func volumeAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"volume_id": schema.StringAttribute{Computed: true, MarkdownDescription: "ID of the volume."},
+		"name":      schema.StringAttribute{Computed: true, MarkdownDescription: "Name of the volume; the key of `e2b_sandbox.volume_mounts`."},
+	}
 }

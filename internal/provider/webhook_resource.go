@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -24,6 +25,8 @@ var (
 	_ resource.Resource                = &webhookResource{}
 	_ resource.ResourceWithConfigure   = &webhookResource{}
 	_ resource.ResourceWithImportState = &webhookResource{}
+	_ resource.ResourceWithIdentity    = &webhookResource{}
+	_ resource.ResourceWithModifyPlan  = &webhookResource{}
 )
 
 // NewWebhookResource returns the e2b_webhook resource.
@@ -46,13 +49,17 @@ type webhookModel struct {
 	CreatedAt                timetypes.RFC3339 `tfsdk:"created_at"`
 }
 
+// webhookIdentity is the resource identity: the webhook's ID.
+type webhookIdentity struct {
+	WebhookID types.String `tfsdk:"webhook_id"`
+}
+
 func (r *webhookResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_webhook"
 }
 
 func (r *webhookResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	stable := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
-	oneSecret := []path.Expression{path.MatchRoot("signature_secret"), path.MatchRoot("sensitive_signature_secret")}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A sandbox lifecycle webhook: E2B posts every subscribed event of the team's sandboxes to " +
 			"`url`, signed with the signature secret (header `e2b-signature`: unpadded base64 of " +
@@ -76,10 +83,14 @@ func (r *webhookResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			},
 			"url": schema.StringAttribute{
 				MarkdownDescription: "Where E2B posts the events: an absolute `http://` or `https://` URL, which may have " +
-					"a query (such as a token your endpoint checks). Sensitive, since it can carry such a token.",
-				Required:   true,
-				Sensitive:  true,
-				Validators: []validator.String{webhookURLValidator()},
+					"a query (such as a token your endpoint checks). Sensitive, since it can carry such a token. Required to " +
+					"register a webhook; an imported webhook may leave it out to keep the URL E2B has (configuration that " +
+					"`terraform query -generate-config-out` writes shows a sensitive value as `null`).",
+				Optional:      true,
+				Computed:      true,
+				Sensitive:     true,
+				Validators:    []validator.String{webhookURLValidator()},
+				PlanModifiers: stable,
 			},
 			"events": schema.SetAttribute{
 				MarkdownDescription: fmt.Sprintf("Event types to deliver, at least one of %s.", quotedList(e2b.SandboxEventTypes)),
@@ -104,7 +115,7 @@ func (r *webhookResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 				WriteOnly: true,
 				Sensitive: true,
 				Validators: []validator.String{
-					stringvalidator.ExactlyOneOf(oneSecret...),
+					stringvalidator.ConflictsWith(path.MatchRoot("sensitive_signature_secret")),
 					stringvalidator.AlsoRequires(path.MatchRoot("signature_secret_version")),
 					stringvalidator.LengthAtLeast(1),
 				},
@@ -128,6 +139,37 @@ func (r *webhookResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 				PlanModifiers:       stable,
 			},
 		},
+	}
+}
+
+func (r *webhookResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identityschema.Schema{
+		Attributes: map[string]identityschema.Attribute{
+			"webhook_id": identityschema.StringAttribute{RequiredForImport: true, Description: "Webhook ID."},
+		},
+	}
+}
+
+// ModifyPlan refuses, at plan, a new webhook without its URL or signature
+// secret; an imported one needs neither while it keeps E2B's.
+func (r *webhookResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || !req.State.Raw.IsNull() {
+		return
+	}
+	var url, secret, sensitive types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("url"), &url)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("signature_secret"), &secret)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("sensitive_signature_secret"), &sensitive)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if url.IsNull() {
+		resp.Diagnostics.AddAttributeError(path.Root("url"), "Missing webhook URL",
+			"A new webhook needs the url E2B posts the events to.")
+	}
+	if secret.IsNull() && sensitive.IsNull() {
+		resp.Diagnostics.AddAttributeError(path.Root("signature_secret"), "Missing signature secret",
+			"A new webhook needs its signature secret: set signature_secret (with signature_secret_version) or sensitive_signature_secret.")
 	}
 }
 
@@ -184,6 +226,7 @@ func (r *webhookResource) Create(ctx context.Context, req resource.CreateRequest
 	}
 	plan.apply(wh)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(resp.Identity.Set(ctx, webhookIdentity{WebhookID: plan.ID})...)
 }
 
 func (r *webhookResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -198,6 +241,9 @@ func (r *webhookResource) Read(ctx context.Context, req resource.ReadRequest, re
 	if e2b.IsNotFound(err) {
 		resp.Diagnostics.AddWarning("Webhook no longer exists", fmt.Sprintf("Webhook %q was not found; it was removed from state.", state.ID.ValueString()))
 		resp.State.RemoveResource(ctx)
+		// The framework wants an identity even for a removed resource when
+		// none was stored (CLIs older than 1.12 store none).
+		resp.Diagnostics.Append(resp.Identity.Set(ctx, webhookIdentity{WebhookID: state.ID})...)
 		return
 	}
 	if err != nil {
@@ -206,6 +252,7 @@ func (r *webhookResource) Read(ctx context.Context, req resource.ReadRequest, re
 	}
 	state.apply(wh)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(resp.Identity.Set(ctx, webhookIdentity{WebhookID: state.ID})...)
 }
 
 func (r *webhookResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -231,6 +278,7 @@ func (r *webhookResource) Update(ctx context.Context, req resource.UpdateRequest
 	}
 	plan.apply(wh)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(resp.Identity.Set(ctx, webhookIdentity{WebhookID: plan.ID})...)
 }
 
 func (r *webhookResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -249,10 +297,11 @@ func (r *webhookResource) Delete(ctx context.Context, req resource.DeleteRequest
 // webhookCreate says how a webhook is imported, for lost creates.
 var webhookCreate = keptCreate{kind: "webhook", attr: path.Empty(), importID: func(id string) string { return id }}
 
-// ImportState takes the webhook ID. The secret cannot be read back: give it
-// in the configuration; the next apply with a secret version sends it.
+// ImportState takes the webhook ID or the identity. The secret cannot be
+// read back: give it in the configuration; the next apply with a secret
+// version sends it.
 func (r *webhookResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+	resource.ImportStatePassthroughWithIdentity(ctx, path.Root("id"), path.Root("webhook_id"), req, resp)
 }
 
 func (m *webhookModel) apply(wh *e2b.Webhook) {

@@ -207,7 +207,8 @@ func TestAccWebhook_validation(t *testing.T) {
 		{`url = "https://x.example"` + "\n  events = [\"sandbox.lifecycle.exploded\"]\n  sensitive_signature_secret = \"s\"", `value must be one of`},
 		{`url = "ftp://x.example"` + "\n  events = [\"sandbox.lifecycle.killed\"]\n  sensitive_signature_secret = \"s\"", `http:// or https://`},
 		{`url = "https://x.example"` + "\n  events = []\n  sensitive_signature_secret = \"s\"", `at least 1`},
-		{`url = "https://x.example"` + "\n  events = [\"sandbox.lifecycle.killed\"]", `(?s)No attribute specified.*signature_secret`},
+		{`url = "https://x.example"` + "\n  events = [\"sandbox.lifecycle.killed\"]", `(?s)needs its signature\s+secret`},
+		{`events = ["sandbox.lifecycle.killed"]` + "\n  sensitive_signature_secret = \"s\"", `(?s)needs the url`},
 	} {
 		t.Run(tc.want, func(t *testing.T) {
 			resource.Test(t, resource.TestCase{

@@ -8,6 +8,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
 var (
@@ -43,14 +45,7 @@ func (d *webhooksDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			"webhooks": schema.ListNestedAttribute{
 				MarkdownDescription: "The webhooks.",
 				Computed:            true,
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"id":         schema.StringAttribute{Computed: true, MarkdownDescription: "ID of the webhook."},
-					"name":       schema.StringAttribute{Computed: true, MarkdownDescription: "Display name."},
-					"url":        schema.StringAttribute{Computed: true, Sensitive: true, MarkdownDescription: "Where events are posted (sensitive: it may carry a token)."},
-					"enabled":    schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether events are delivered."},
-					"events":     schema.SetAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Subscribed event types."},
-					"created_at": schema.StringAttribute{Computed: true, CustomType: timetypes.RFC3339Type{}, MarkdownDescription: "Registration time (RFC 3339)."},
-				}},
+				NestedObject:        schema.NestedAttributeObject{Attributes: webhookAttributes()},
 			},
 		},
 	}
@@ -75,12 +70,29 @@ func (d *webhooksDataSource) Read(ctx context.Context, _ datasource.ReadRequest,
 	}
 	elems := make([]attr.Value, 0, len(list))
 	for _, w := range list {
-		elems = append(elems, types.ObjectValueMust(webhookAttrTypes, map[string]attr.Value{
-			"id": types.StringValue(w.WebhookID), "name": types.StringValue(w.Name), "url": types.StringValue(w.URL),
-			"enabled": types.BoolValue(w.Enabled), "events": stringSetValue(w.Events),
-			"created_at": timetypes.NewRFC3339TimeValue(w.CreatedAt),
-		}))
+		elems = append(elems, types.ObjectValueMust(webhookAttrTypes, webhookAttrs(w)))
 	}
 	model := webhooksDataSourceModel{Webhooks: types.ListValueMust(types.ObjectType{AttrTypes: webhookAttrTypes}, elems)}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
+}
+
+// webhookAttrs is a webhook as the attributes of webhookAttrTypes.
+func webhookAttrs(w e2b.Webhook) map[string]attr.Value {
+	return map[string]attr.Value{
+		"id": types.StringValue(w.WebhookID), "name": types.StringValue(w.Name), "url": types.StringValue(w.URL),
+		"enabled": types.BoolValue(w.Enabled), "events": stringSetValue(w.Events),
+		"created_at": timetypes.NewRFC3339TimeValue(w.CreatedAt),
+	}
+}
+
+// webhookAttributes are the attributes of one webhook, in the list and in the single-object data source.
+func webhookAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"id":         schema.StringAttribute{Computed: true, MarkdownDescription: "ID of the webhook."},
+		"name":       schema.StringAttribute{Computed: true, MarkdownDescription: "Display name."},
+		"url":        schema.StringAttribute{Computed: true, Sensitive: true, MarkdownDescription: "Where events are posted (sensitive: it may carry a token)."},
+		"enabled":    schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether events are delivered."},
+		"events":     schema.SetAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Subscribed event types."},
+		"created_at": schema.StringAttribute{Computed: true, CustomType: timetypes.RFC3339Type{}, MarkdownDescription: "Registration time (RFC 3339)."},
+	}
 }

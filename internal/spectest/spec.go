@@ -39,6 +39,9 @@ const MissingSpecMessage = "put E2B's published specs (openapi.yml, envd/envd.ya
 type specs struct {
 	control, envd             *openapi3.T
 	controlRouter, envdRouter routers.Router
+	// volumeRouter matches the volume-content API (openapi-volumecontent.yml);
+	// nil when that spec is not in the directory.
+	volumeRouter routers.Router
 }
 
 var (
@@ -110,6 +113,16 @@ func load(dir string) (*specs, error) {
 	}
 	if s.envdRouter, err = gorillamux.NewRouter(envd); err != nil {
 		return nil, fmt.Errorf("envd router: %w", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "openapi-volumecontent.yml")); err == nil {
+		vol, err := loadDoc(filepath.Join(dir, "openapi-volumecontent.yml"))
+		if err != nil {
+			return nil, err
+		}
+		vol.Servers = openapi3.Servers{{URL: controlServer}}
+		if s.volumeRouter, err = gorillamux.NewRouter(vol); err != nil {
+			return nil, fmt.Errorf("volume-content router: %w", err)
+		}
 	}
 	return s, nil
 }

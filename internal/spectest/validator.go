@@ -110,6 +110,8 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return t.v.connectRoundTrip(t.next, req)
 	case req.Header.Get("E2b-Sandbox-Id") != "" || envdOnlyPath(req.URL.Path):
 		return t.v.openAPIRoundTrip(t.next, req, "envd")
+	case strings.HasPrefix(req.URL.Path, "/volumecontent/") && t.v.s.volumeRouter != nil:
+		return t.v.openAPIRoundTrip(t.next, req, "volumecontent")
 	default:
 		return t.v.openAPIRoundTrip(t.next, req, "control")
 	}
@@ -129,6 +131,12 @@ func label(req *http.Request) string {
 func (v *Validator) openAPIRoundTrip(next http.RoundTripper, req *http.Request, kind string) (*http.Response, error) {
 	v.count(kind)
 	router := v.s.controlRouter
+	if kind == "volumecontent" {
+		router = v.s.volumeRouter
+		if req.Header.Get("X-API-Key") != "" {
+			v.failf("%s: the E2B API key was sent to the volume-content API, which takes the volume's token", label(req))
+		}
+	}
 	if kind == "envd" {
 		router = v.s.envdRouter
 		if req.Header.Get("E2b-Sandbox-Id") != "" || req.URL.Query().Get("signature") == "" {
@@ -154,7 +162,7 @@ func (v *Validator) openAPIRoundTrip(next http.RoundTripper, req *http.Request, 
 	}
 
 	matchReq := cloneWithBody(req, reqBody)
-	if kind == "control" {
+	if kind == "control" || kind == "volumecontent" {
 		u := *req.URL
 		u.Scheme, u.Host = "https", strings.TrimPrefix(controlServer, "https://")
 		matchReq.URL = &u
@@ -212,6 +220,11 @@ func (v *Validator) authenticate(kind string) openapi3filter.AuthenticationFunc 
 				return errors.New("X-API-Key missing")
 			}
 			return nil
+		case "VolumeJWT":
+			if kind == "volumecontent" && strings.HasPrefix(h.Get("Authorization"), "Bearer ") {
+				return nil
+			}
+			return errors.New("no bearer token (the volume's) in the Authorization header")
 		case "AccessTokenAuth":
 			if kind == "envd" && h.Get("X-Access-Token") != "" {
 				return nil

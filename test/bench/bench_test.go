@@ -95,7 +95,8 @@ func BenchmarkPlanUnchanged(b *testing.B) {
 }
 
 // BenchmarkProviderMemory measures the provider process's peak RSS for a tiny
-// apply, a 256 MiB source file, and a command that prints 100 MiB.
+// apply, a 256 MiB source file (into a sandbox, and into a volume), and a
+// command that prints 100 MiB.
 func BenchmarkProviderMemory(b *testing.B) {
 	ctx := context.Background()
 	srv := start(b)
@@ -115,6 +116,15 @@ resource "e2b_sandbox_file" "f" {
   sandbox_id = e2b_sandbox.s.id
   path       = "big.bin"
   source     = %q
+}`, big)},
+		{"volume-upload-256MiB", fmt.Sprintf(`
+resource "e2b_volume" "v" {
+  name = "bench-volume"
+}
+resource "e2b_volume_file" "f" {
+  volume_id = e2b_volume.v.id
+  path      = "/models/big.bin"
+  source    = %q
 }`, big)},
 		{"command-100MiB", `
 resource "e2b_sandbox" "s" {}

@@ -1,0 +1,41 @@
+// Package httpjson writes and reads the JSON bodies of the emulator's HTTP
+// APIs. It imports nothing of the emulator.
+package httpjson
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// Write answers status with v as JSON (no body for nil).
+func Write(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	if v == nil {
+		return
+	}
+	_ = json.NewEncoder(w).Encode(v) // the client may be gone; nothing to do then
+}
+
+// Decode reads an optional JSON body into v; an empty body leaves v untouched.
+func Decode(r *http.Request, v any) error {
+	data, err := io.ReadAll(io.LimitReader(r.Body, 8<<20))
+	if err != nil {
+		return err
+	}
+	if len(strings.TrimSpace(string(data))) == 0 {
+		return ErrEmptyBody
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("request body has an error: doesn't match schema: %w", err)
+	}
+	return nil
+}
+
+// ErrEmptyBody is Decode's error for a body without content, worded as
+// E2B's OpenAPI request validator words it.
+var ErrEmptyBody = errors.New("request body has an error: value is required but missing")

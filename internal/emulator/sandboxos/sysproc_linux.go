@@ -1,0 +1,198 @@
+package sandboxos
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+type Signal int
+
+const (
+	SigStop Signal = iota
+	SigCont
+	SigKill
+	SigTerm
+)
+
+func (k Signal) sys() syscall.Signal {
+	switch k {
+	case SigStop:
+		return syscall.SIGSTOP
+	case SigCont:
+		return syscall.SIGCONT
+	case SigTerm:
+		return syscall.SIGTERM
+	default:
+		return syscall.SIGKILL
+	}
+}
+
+// SysProcAttr puts every command in its own process group and, with
+// isolation, in a new mount namespace.
+func SysProcAttr(isolate bool) *syscall.SysProcAttr {
+	a := &syscall.SysProcAttr{Setpgid: true}
+	if isolate {
+		a.Cloneflags = syscall.CLONE_NEWNS
+	}
+	return a
+}
+
+// AsTerminalSession makes a command the leader of a new session whose
+// controlling terminal is its stdin (a pty): its own process group too.
+func AsTerminalSession(a *syscall.SysProcAttr) *syscall.SysProcAttr {
+	if a == nil {
+		a = &syscall.SysProcAttr{}
+	}
+	a.Setpgid, a.Setsid, a.Setctty, a.Ctty = false, true, true, 0
+	return a
+}
+
+// KillGroup signals process group pgid, whose leader started at start (clock
+// ticks after boot, as /proc reports it). Group IDs are process IDs, and the
+// kernel hands a process ID out again once nothing uses it (pid_max can be as
+// low as 32768): a group whose leader slot now holds a process that started at
+// another time is someone else's, and is left alone.
+func KillGroup(pgid int, start uint64, sig Signal) {
+	if pgid <= 1 || !SameProcess(pgid, start) {
+		return
+	}
+	_ = syscall.Kill(-pgid, sig.sys()) // ESRCH: the group is gone
+}
+
+// SameProcess reports whether pid, if it is running, is the process that
+// started at start. A pid with no process is "the same": while any member
+// of a group lives, the kernel does not give its ID to a new process.
+func SameProcess(pid int, start uint64) bool {
+	e, ok := readProcStat(pid)
+	return !ok || e.Start == start
+}
+
+// ProcessStart is pid's start time in clock ticks after boot (0 if unknown).
+func ProcessStart(pid int) uint64 {
+	e, _ := readProcStat(pid)
+	return e.Start
+}
+
+func KillPID(pid int, sig Signal) {
+	if pid > 1 {
+		_ = syscall.Kill(pid, sig.sys())
+	}
+}
+
+// MountNamespace identifies the mount namespace of pid ("" if unknown).
+func MountNamespace(pid int) string {
+	ns, err := os.Readlink(filepath.Join("/proc", strconv.Itoa(pid), "ns", "mnt"))
+	if err != nil {
+		return ""
+	}
+	return ns
+}
+
+func ProcPIDs() []int {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	out := make([]int, 0, len(entries))
+	for _, e := range entries {
+		if pid, err := strconv.Atoi(e.Name()); err == nil {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// HoldNamespace opens pid's mount namespace; the open file keeps the
+// namespace (and so its ID) alive.
+func HoldNamespace(pid int) (string, *os.File) {
+	p := filepath.Join("/proc", strconv.Itoa(pid), "ns", "mnt")
+	ns, err := os.Readlink(p)
+	if err != nil {
+		return "", nil
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return "", nil
+	}
+	return ns, f
+}
+
+type ProcEntry struct {
+	PID, PGRP int
+	NS        string
+	Ticks     uint64 // utime+stime
+	RSS       int64  // bytes
+	Start     uint64 // start time, clock ticks after boot: with pid, a process's identity
+}
+
+// ScanProcs lists host processes with their group, CPU ticks, RSS and
+// (optionally) mount namespace, reading each /proc/<pid>/stat once.
+func ScanProcs(withNS bool) []ProcEntry {
+	self := os.Getpid()
+	var out []ProcEntry
+	for _, pid := range ProcPIDs() {
+		if pid == self {
+			continue
+		}
+		e, ok := readProcStat(pid)
+		if !ok || e.PGRP == 0 {
+			continue
+		}
+		if withNS {
+			e.NS = MountNamespace(pid)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// readProcStat parses pgrp, utime+stime and RSS from /proc/<pid>/stat.
+func readProcStat(pid int) (ProcEntry, bool) {
+	data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return ProcEntry{}, false
+	}
+	s := string(data)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return ProcEntry{}, false
+	}
+	f := strings.Fields(s[i+1:]) // f[0] is the state (field 3 of stat)
+	if len(f) < 22 {
+		return ProcEntry{}, false
+	}
+	pgrp, _ := strconv.Atoi(f[2])
+	ut, _ := strconv.ParseUint(f[11], 10, 64)
+	st, _ := strconv.ParseUint(f[12], 10, 64)
+	start, _ := strconv.ParseUint(f[19], 10, 64)
+	pages, _ := strconv.ParseInt(f[21], 10, 64)
+	return ProcEntry{PID: pid, PGRP: pgrp, Ticks: ut + st, RSS: pages * int64(os.Getpagesize()), Start: start}, true
+}
+
+const ClockTicks = 100 // USER_HZ on Linux
+
+// OwnerTimes is what Stat_t adds to os.FileInfo.
+type OwnerTimes struct {
+	UID, GID     uint32
+	Atime, Ctime time.Time
+}
+
+func FileOwnerTimes(fi os.FileInfo) (OwnerTimes, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return OwnerTimes{}, false
+	}
+	return OwnerTimes{
+		UID: st.Uid, GID: st.Gid,
+		Atime: time.Unix(st.Atim.Sec, st.Atim.Nsec).UTC(),
+		Ctime: time.Unix(st.Ctim.Sec, st.Ctim.Nsec).UTC(),
+	}, true
+}
+
+// OwnMountNamespace is the emulator's own mount namespace, which no sandbox
+// may claim as its own.
+var OwnMountNamespace = MountNamespace(os.Getpid())

@@ -1,0 +1,63 @@
+//go:build !linux
+
+package sandboxos
+
+import (
+	"os"
+	"syscall"
+	"time"
+)
+
+type Signal int
+
+const (
+	SigStop Signal = iota
+	SigCont
+	SigKill
+	SigTerm
+)
+
+func SysProcAttr(bool) *syscall.SysProcAttr { return nil }
+
+// AsTerminalSession leaves the attributes alone: the terminal is the
+// command's stdin and stdout, not its controlling terminal.
+func AsTerminalSession(a *syscall.SysProcAttr) *syscall.SysProcAttr { return a }
+
+// KillGroup falls back to signalling the leader only.
+func KillGroup(pgid int, _ uint64, sig Signal) { KillPID(pgid, sig) }
+
+func ProcessStart(int) uint64 { return 0 }
+
+func KillPID(pid int, sig Signal) {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return
+	}
+	if sig == SigKill {
+		_ = p.Kill()
+	}
+}
+
+// ProcEntry is one host process: its group, CPU ticks and RSS.
+type ProcEntry struct {
+	PID, PGRP int
+	NS        string
+	Ticks     uint64
+	RSS       int64
+	Start     uint64
+}
+
+func HoldNamespace(int) (string, *os.File) { return "", nil }
+func ScanProcs(bool) []ProcEntry           { return nil }
+
+const ClockTicks = 100
+
+type OwnerTimes struct {
+	UID, GID     uint32
+	Atime, Ctime time.Time
+}
+
+// FileOwnerTimes is unavailable here: entries report uid/gid 0 and mtime.
+func FileOwnerTimes(os.FileInfo) (OwnerTimes, bool) { return OwnerTimes{}, false }
+
+var OwnMountNamespace = ""

@@ -1,0 +1,350 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/go-version"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
+)
+
+// Values of the objects made out of band that must never reach a generated
+// configuration, a plan or a state.
+const (
+	adoptSecretValue    = "adopt-secret-value-5d1f"
+	adoptSignature      = "adopt-signature-secret-9c2e"
+	adoptWebhookURLPart = "token=adopt-url-token-7b3a"
+)
+
+// adopted is one object of every team type, made through the E2B API
+// without Terraform, as a team that already runs E2B has them.
+type adopted struct {
+	templateID, buildID, snapshotID, volumeID, secretID, webhookID string
+}
+
+func createTeamObjectsOutOfBand(t *testing.T, srv *emulator.Server) adopted {
+	t.Helper()
+	ctx := context.Background()
+	c := testAccClient(t, srv)
+	var a adopted
+	a.templateID = "adopt" + randomHex(8)
+	srv.SeedTemplate(emulator.TemplateSeed{TemplateID: a.templateID, Names: []string{"adopt-app"}, Builds: 2})
+	buildID, _, err := c.AssignTemplateTags(ctx, "adopt-app:default", []string{"prod"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.buildID = buildID
+	sb, err := c.CreateSandbox(ctx, e2b.CreateSandboxRequest{TemplateID: "base", Timeout: 600})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := c.CreateSnapshot(ctx, sb.SandboxID, "adopt-snap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.snapshotID = snap.SnapshotID
+	if err := c.KillSandbox(ctx, sb.SandboxID); err != nil {
+		t.Fatal(err)
+	}
+	v, err := c.CreateVolume(ctx, "adopt-vol")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.volumeID = v.VolumeID
+	s, err := c.CreateSecret(ctx, "adopt-secret", adoptSecretValue, map[string]string{"team": "data"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.secretID = s.SecretID
+	name, url, secret, enabled := "adopt-hook", "https://hooks.example/e2b?"+adoptWebhookURLPart, adoptSignature, true
+	wh, err := c.CreateWebhook(ctx, e2b.WebhookInput{Name: &name, URL: &url, SignatureSecret: &secret, Enabled: &enabled,
+		Events: []string{"sandbox.lifecycle.created", "sandbox.lifecycle.killed"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.webhookID = wh.WebhookID
+	return a
+}
+
+// The configuration a user writes to adopt the objects by import blocks with
+// identities: the build inputs, secrets and URL that E2B does not return
+// are left out, and nothing changes.
+func (a adopted) identityImports() string {
+	return fmt.Sprintf(`
+import {
+  to       = e2b_template.app
+  identity = { template_id = %[1]q }
+}
+resource "e2b_template" "app" {
+  name = "adopt-app"
+}
+
+import {
+  to       = e2b_template_tag.prod
+  identity = { template = "adopt-app", tag = "prod" }
+}
+resource "e2b_template_tag" "prod" {
+  template = "adopt-app"
+  tag      = "prod"
+  build_id = %[2]q
+}
+
+import {
+  to       = e2b_snapshot.ready
+  identity = { snapshot_id = %[3]q }
+}
+resource "e2b_snapshot" "ready" {
+  name = "adopt-snap"
+}
+
+import {
+  to       = e2b_volume.data
+  identity = { volume_id = %[4]q }
+}
+resource "e2b_volume" "data" {
+  name = "adopt-vol"
+}
+
+import {
+  to       = e2b_secret.token
+  identity = { secret_id = %[5]q }
+}
+resource "e2b_secret" "token" {
+  name     = "adopt-secret"
+  metadata = { team = "data" }
+}
+
+import {
+  to       = e2b_webhook.hook
+  identity = { webhook_id = %[6]q }
+}
+resource "e2b_webhook" "hook" {
+  name   = "adopt-hook"
+  events = ["sandbox.lifecycle.created", "sandbox.lifecycle.killed"]
+}
+`, a.templateID, a.buildID, a.snapshotID, a.volumeID, a.secretID, a.webhookID)
+}
+
+// Objects of every type made out of band are adopted by import blocks with
+// their identities (Terraform and OpenTofu 1.12+), and the plan after the
+// apply is empty (the test framework checks it after every apply).
+func TestAccTeamObjects_adoptByIdentity(t *testing.T) {
+	srv := newTestEmulator(t)
+	a := createTeamObjectsOutOfBand(t, srv)
+	id := func(addr, attr string) statecheck.StateCheck {
+		return statecheck.ExpectIdentity(addr, map[string]knownvalue.Check{attr: knownvalue.NotNull()})
+	}
+	cfg := testAccProviderBlock(srv) + a.identityImports()
+	with := func(old, new string) string {
+		if !strings.Contains(cfg, old) {
+			t.Fatalf("configuration lacks %q", old)
+		}
+		return strings.Replace(cfg, old, new, 1)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					id("e2b_snapshot.ready", "snapshot_id"), id("e2b_volume.data", "volume_id"),
+					id("e2b_secret.token", "secret_id"), id("e2b_webhook.hook", "webhook_id"),
+					statecheck.ExpectKnownValue("e2b_snapshot.ready", tfjsonpath.New("snapshot_id"), knownvalue.StringExact(a.snapshotID)),
+					statecheck.ExpectKnownValue("e2b_secret.token", tfjsonpath.New("current_version"), knownvalue.Int64Exact(1)),
+				},
+			},
+			{
+				// E2B stores a metadata change with a value: refused at plan without one.
+				Config:      with(`metadata = { team = "data" }`, `metadata = { team = "ml" }`),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Missing secret value.*new\s+version\s+with\s+its\s+value`),
+			},
+			{
+				// A template adopted without its base cannot be built again.
+				Config:      with(`name = "adopt-app"`, "name = \"adopt-app\"\n  cpu_count = 4"),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Missing template base.*needs\s+a\s+new\s+build`),
+			},
+			{
+				// What needs no value, URL or build changes in place on adopted objects.
+				Config: strings.NewReplacer(`name = "adopt-app"`, "name = \"adopt-app\"\n  public = true",
+					`name   = "adopt-hook"`, "name    = \"adopt-hook\"\n  enabled = false").Replace(cfg),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("e2b_template.app", tfjsonpath.New("public"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue("e2b_webhook.hook", tfjsonpath.New("enabled"), knownvalue.Bool(false)),
+					statecheck.ExpectSensitiveValue("e2b_webhook.hook", tfjsonpath.New("url")),
+				},
+			},
+		},
+	})
+}
+
+// The whole onboarding on Terraform 1.14+: `terraform query
+// -generate-config-out` writes configuration and import blocks for objects of
+// every type made out of band, the plan of it only imports, the apply adopts
+// them, and the plan after is empty. The values E2B never returns (a
+// secret's value, a webhook's secret) and the sensitive URL appear as
+// `null # sensitive`, never as values.
+func TestAccTeamObjects_queryGeneratesAdoptableConfig(t *testing.T) {
+	srv := newTestEmulator(t)
+	ws := harness.NewWorkspace(t, srv)
+	r := ws.Run(context.Background(), "version", "-json")
+	var v struct {
+		Version string `json:"terraform_version"`
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &v); err != nil {
+		t.Fatalf("%s version -json: %v\n%s", ws.CLI, err, r.Output())
+	}
+	got, err := version.NewVersion(v.Version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.LessThan(tfversion.Version1_14_0) || strings.Contains(ws.CLI, "tofu") {
+		t.Skipf("%s %s has no `terraform query` (Terraform 1.14+ has)", ws.CLI, got)
+	}
+	a := createTeamObjectsOutOfBand(t, srv)
+	ws.Write("main.tf", `
+terraform {
+  required_providers {
+    e2b = { source = "e2b-terraform/e2b" }
+  }
+}
+
+provider "e2b" {}
+`)
+	var query strings.Builder
+	for _, typ := range []string{"template", "template_tag", "snapshot", "volume", "secret", "webhook"} {
+		fmt.Fprintf(&query, "list \"e2b_%s\" \"all\" {\n  provider         = e2b\n  include_resource = true\n}\n\n", typ)
+	}
+	ws.Write("adopt.tfquery.hcl", query.String())
+
+	ctx := context.Background()
+	run := func(args ...string) string {
+		t.Helper()
+		r := ws.Run(ctx, args...)
+		if r.Err != nil {
+			t.Fatalf("%s: %v\n%s", strings.Join(args, " "), r.Err, r.Output())
+		}
+		return r.Output()
+	}
+	run("query", "-no-color", "-generate-config-out=generated.tf")
+	gen, err := os.ReadFile(filepath.Join(ws.Dir, "generated.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{a.templateID, a.buildID, a.snapshotID, a.volumeID, a.secretID, a.webhookID,
+		`\bvalue\s+= null # sensitive`, `\bsignature_secret\s+= null # sensitive`, `\burl\s+= null # sensitive`} {
+		if !regexp.MustCompile(want).Match(gen) {
+			t.Errorf("generated.tf lacks %q:\n%s", want, gen)
+		}
+	}
+	for _, secret := range []string{adoptSecretValue, adoptSignature, adoptWebhookURLPart} {
+		if strings.Contains(string(gen), secret) {
+			t.Fatalf("generated.tf contains %q:\n%s", secret, gen)
+		}
+	}
+	if t.Failed() {
+		return
+	}
+	if out := run("plan", "-no-color", "-input=false"); !strings.Contains(out, "Plan: 6 to import, 0 to add, 0 to change, 0 to destroy.") {
+		t.Fatalf("the plan of the generated configuration does more than import:\n%s\n%s", out, gen)
+	}
+	run("apply", "-auto-approve", "-no-color", "-input=false")
+	if r := ws.Run(ctx, "plan", "-no-color", "-input=false", "-detailed-exitcode"); r.Err != nil {
+		t.Fatalf("the plan after adopting is not empty: %v\n%s", r.Err, r.Output())
+	}
+	for _, addr := range []string{"e2b_template.all_0", "e2b_template_tag.all_0", "e2b_snapshot.all_0", "e2b_volume.all_0", "e2b_secret.all_0", "e2b_webhook.all_0"} {
+		if !strings.Contains(run("state", "list"), addr) {
+			t.Errorf("%s is not in state", addr)
+		}
+	}
+	run("destroy", "-auto-approve", "-no-color", "-input=false")
+}
+
+// Volumes, secrets, webhooks and snapshots deleted outside Terraform leave
+// the state with a warning and are planned again, also on CLIs older than
+// 1.12 that store no identity (the provider sets one on the way out, which
+// the framework wants).
+func TestAccTeamObjects_deletedOutside(t *testing.T) {
+	srv := newTestEmulator(t)
+	cfg := testAccProviderBlock(srv) + `
+resource "e2b_sandbox" "src" {}
+
+resource "e2b_snapshot" "snap" {
+  sandbox_id = e2b_sandbox.src.id
+}
+
+resource "e2b_volume" "data" {
+  name = "gone-vol"
+}
+
+resource "e2b_secret" "token" {
+  name            = "gone-secret"
+  sensitive_value = "v"
+}
+
+resource "e2b_webhook" "hook" {
+  url                        = "https://hooks.example/gone"
+  events                     = ["sandbox.lifecycle.killed"]
+  sensitive_signature_secret = "s"
+}
+`
+	ids := map[string]string{}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				Check: func(s *terraform.State) error {
+					for _, addr := range []string{"e2b_snapshot.snap", "e2b_volume.data", "e2b_secret.token", "e2b_webhook.hook"} {
+						id, err := testAccAttr(s, addr, "id")
+						if err != nil {
+							return err
+						}
+						ids[addr] = id
+					}
+					return nil
+				},
+			},
+			{
+				PreConfig: func() {
+					ctx, c := context.Background(), testAccClient(t, srv)
+					for _, err := range []error{
+						c.DeleteSnapshot(ctx, ids["e2b_snapshot.snap"]), c.DeleteVolume(ctx, ids["e2b_volume.data"]),
+						c.DeleteSecret(ctx, ids["e2b_secret.token"]), c.DeleteWebhook(ctx, ids["e2b_webhook.hook"]),
+					} {
+						if err != nil {
+							t.Fatal(err)
+						}
+					}
+				},
+				Config:             cfg,
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("e2b_snapshot.snap", plancheck.ResourceActionCreate),
+					plancheck.ExpectResourceAction("e2b_volume.data", plancheck.ResourceActionCreate),
+					plancheck.ExpectResourceAction("e2b_secret.token", plancheck.ResourceActionCreate),
+					plancheck.ExpectResourceAction("e2b_webhook.hook", plancheck.ResourceActionCreate),
+				}},
+			},
+		},
+	})
+}

@@ -1,0 +1,179 @@
+package provider
+
+import (
+	"context"
+	"math"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+)
+
+// volumeFileModel maps e2b_volume_file.
+type volumeFileModel struct {
+	ID            types.String `tfsdk:"id"`
+	VolumeID      types.String `tfsdk:"volume_id"`
+	Path          types.String `tfsdk:"path"`
+	Content       types.String `tfsdk:"content"`
+	ContentBase64 types.String `tfsdk:"content_base64"`
+	Source        types.String `tfsdk:"source"`
+	Mode          types.String `tfsdk:"mode"`
+	UID           types.Int64  `tfsdk:"uid"`
+	GID           types.Int64  `tfsdk:"gid"`
+	SHA256        types.String `tfsdk:"sha256"`
+	Size          types.Int64  `tfsdk:"size"`
+}
+
+// volumePathValidator applies E2B's rules for a path in a volume at plan time.
+func volumePathValidator() validator.String {
+	return stringRule{desc: "must be a clean absolute path inside the volume", summary: "Invalid volume path", check: e2b.CheckVolumePath}
+}
+
+func (r *volumeFileResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
+	stable := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
+	stableInt := []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}
+	owner := []validator.Int64{int64validator.Between(0, math.MaxUint32)}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A file in a volume, written through E2B's volume-content API: no sandbox is started. " +
+			"Exactly one of `content`, `content_base64` or `source` gives its bytes; changing them rewrites the file " +
+			"in place, and changing only `mode`, `uid` or `gid` changes them in place. Missing parent directories " +
+			"are created; destroy deletes the file only, never a directory (a path that became a directory is left " +
+			"alone). Changes made through a sandbox that mounts the volume show up in the next plan: refresh " +
+			"compares size and modification time with those of the last write or hash, and downloads the file to " +
+			"hash it only when one of them changed (so an edit that keeps both goes unnoticed). A file deleted " +
+			"outside Terraform, or whose volume was deleted, leaves state with a warning and is planned again. " +
+			"The volume's content token is fetched from the volume when needed and never stored in state. Writing " +
+			"the same content to the same path twice has the effect of writing it once, so a write whose answer " +
+			"was lost is sent again, and a create that was interrupted leaves at most the file, which the next apply " +
+			"writes over. Import with `<volume_id>:<path>` or by identity; a text file of up to 1 MiB " +
+			"gets its `content` filled in.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				MarkdownDescription: "`<volume_id>:<path>`.",
+				Computed:            true,
+				PlanModifiers:       stable,
+			},
+			"volume_id": schema.StringAttribute{
+				MarkdownDescription: "ID of the volume (`e2b_volume.<name>.id`). Changing it writes the file in the new volume.",
+				Required:            true,
+				PlanModifiers:       replace,
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1), noControlCharsValidator()},
+			},
+			"path": schema.StringAttribute{
+				MarkdownDescription: "Absolute path of the file inside the volume, such as `/data/config.json`: clean " +
+					"(no `//`, `.` or `..` parts) and not the root. Changing it replaces the resource (the old file is deleted).",
+				Required:      true,
+				PlanModifiers: replace,
+				Validators:    []validator.String{noControlCharsValidator(), volumePathValidator()},
+			},
+			"content": schema.StringAttribute{
+				MarkdownDescription: "Text content of the file (UTF-8). Conflicts with `content_base64` and `source`.",
+				Optional:            true,
+			},
+			"content_base64": schema.StringAttribute{
+				MarkdownDescription: "Binary content of the file, base64-encoded (e.g. `filebase64(...)`). " +
+					"Conflicts with `content` and `source`.",
+				Optional:   true,
+				Validators: []validator.String{base64Validator()},
+			},
+			"source": schema.StringAttribute{
+				MarkdownDescription: "Path of a local regular file to upload (symlinks are followed; directories, devices " +
+					"and pipes are refused at plan time), relative to the directory Terraform runs in " +
+					"(prefer `\"${path.module}/...\"`). The file is streamed, never held in memory, and hashed at plan " +
+					"time, so editing it plans a rewrite. Conflicts with `content` and `content_base64`.",
+				Optional:   true,
+				Validators: []validator.String{sourceFileValidator()},
+			},
+			"mode": schema.StringAttribute{
+				MarkdownDescription: "Permission bits in octal, such as `0644`. Unset, a new file gets E2B's default " +
+					"(`0644` in the emulator) and a rewrite keeps what the file has.",
+				Optional:      true,
+				Computed:      true,
+				PlanModifiers: stable,
+				Validators:    []validator.String{stringvalidator.RegexMatches(octalModePattern, "must be an octal mode such as \"0644\"")},
+			},
+			"uid": schema.Int64Attribute{
+				MarkdownDescription: "Owner's user ID. Unset, E2B chooses it for a new file and a rewrite keeps it.",
+				Optional:            true,
+				Computed:            true,
+				PlanModifiers:       stableInt,
+				Validators:          owner,
+			},
+			"gid": schema.Int64Attribute{
+				MarkdownDescription: "Owner's group ID. Unset, E2B chooses it for a new file and a rewrite keeps it.",
+				Optional:            true,
+				Computed:            true,
+				PlanModifiers:       stableInt,
+				Validators:          owner,
+			},
+			"sha256": schema.StringAttribute{
+				MarkdownDescription: "SHA-256 (hex) of the file's content. Known at plan time from the configuration; " +
+					"after a refresh it is the hash of what the volume holds, so a difference means drift.",
+				Computed: true,
+			},
+			"size": schema.Int64Attribute{
+				MarkdownDescription: "Size of the file in bytes.",
+				Computed:            true,
+			},
+		},
+	}
+}
+
+// ConfigValidators require exactly one source of the file's bytes.
+func (r *volumeFileResource) ConfigValidators(_ context.Context) []resource.ConfigValidator {
+	return []resource.ConfigValidator{resourcevalidator.ExactlyOneOf(
+		path.MatchRoot("content"), path.MatchRoot("content_base64"), path.MatchRoot("source"))}
+}
+
+func (r *volumeFileResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identityschema.Schema{
+		Attributes: map[string]identityschema.Attribute{
+			"volume_id": identityschema.StringAttribute{
+				Description:       "ID of the volume the file lives in.",
+				RequiredForImport: true,
+			},
+			"path": identityschema.StringAttribute{
+				Description:       "Absolute path of the file in the volume.",
+				RequiredForImport: true,
+			},
+		},
+	}
+}
+
+// ModifyPlan computes sha256 and size from the configuration, hashing a local
+// source file, so content changes (and edited source files) show in the plan.
+func (r *volumeFileResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	var content, contentBase64, source types.String
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("content"), &content)...)
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("content_base64"), &contentBase64)...)
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("source"), &source)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	sum, size := types.StringUnknown(), types.Int64Unknown()
+	if c := contentFrom(content, contentBase64, source); !c.unknown && c.attrName != "" {
+		s, n, err := c.digest(ctx)
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root(c.attrName), "Cannot read file content", err.Error())
+			return
+		}
+		sum, size = types.StringValue(s), types.Int64Value(n)
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("sha256"), sum)...)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("size"), size)...)
+}

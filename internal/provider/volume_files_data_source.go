@@ -1,0 +1,149 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+)
+
+var (
+	_ datasource.DataSource              = &volumeFilesDataSource{}
+	_ datasource.DataSourceWithConfigure = &volumeFilesDataSource{}
+)
+
+// NewVolumeFilesDataSource returns the e2b_volume_files data source.
+func NewVolumeFilesDataSource() datasource.DataSource { return &volumeFilesDataSource{} }
+
+// volumeFilesDataSource lists a folder of a volume through the volume-content API.
+type volumeFilesDataSource struct {
+	data *ProviderData
+}
+
+type volumeFilesModel struct {
+	VolumeID types.String `tfsdk:"volume_id"`
+	Path     types.String `tfsdk:"path"`
+	Depth    types.Int64  `tfsdk:"depth"`
+	Entries  types.List   `tfsdk:"entries"`
+}
+
+var volumeEntryAttrTypes = map[string]attr.Type{
+	"name": types.StringType, "path": types.StringType, "type": types.StringType, "size": types.Int64Type,
+	"mode": types.StringType, "uid": types.Int64Type, "gid": types.Int64Type, "target": types.StringType,
+	"modified_at": timetypes.RFC3339Type{}, "accessed_at": timetypes.RFC3339Type{}, "changed_at": timetypes.RFC3339Type{},
+}
+
+func (d *volumeFilesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_volume_files"
+}
+
+func (d *volumeFilesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	computed := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	rfc := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, CustomType: timetypes.RFC3339Type{}, MarkdownDescription: desc}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The files, directories and links in a folder of a volume, read through E2B's " +
+			"volume-content API (no sandbox is started), in the order E2B gives them. The volume's content token is " +
+			"fetched from the volume and never stored.",
+		Attributes: map[string]schema.Attribute{
+			"volume_id": schema.StringAttribute{
+				MarkdownDescription: "ID of the volume.", Required: true,
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1), noControlCharsValidator()},
+			},
+			"path": schema.StringAttribute{
+				MarkdownDescription: "Absolute path of the folder in the volume. Default `/`, the volume's root.",
+				Optional:            true, Computed: true,
+				Validators: []validator.String{noControlCharsValidator(), stringRule{desc: "must be a clean absolute path",
+					summary: "Invalid volume path", check: checkVolumeFolder}},
+			},
+			"depth": schema.Int64Attribute{
+				MarkdownDescription: "How many levels to list: `1` (the default) lists the folder's own entries, `2` also those of its subfolders, and so on.",
+				Optional:            true, Computed: true,
+				Validators: []validator.Int64{int64validator.Between(1, 64)},
+			},
+			"entries": schema.ListNestedAttribute{
+				MarkdownDescription: "The entries.",
+				Computed:            true,
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"name":        computed("Base name."),
+					"path":        computed("Absolute path in the volume."),
+					"type":        computed("`file`, `directory`, `symlink` or `unknown`."),
+					"size":        schema.Int64Attribute{Computed: true, MarkdownDescription: "Size in bytes."},
+					"mode":        computed("Permission bits in octal, such as `0644`."),
+					"uid":         schema.Int64Attribute{Computed: true, MarkdownDescription: "Owner's user ID."},
+					"gid":         schema.Int64Attribute{Computed: true, MarkdownDescription: "Owner's group ID."},
+					"target":      computed("Where a link points (empty for other entries)."),
+					"modified_at": rfc("Last modification (RFC 3339)."),
+					"accessed_at": rfc("Last access (RFC 3339)."),
+					"changed_at":  rfc("Last status change (RFC 3339)."),
+				}},
+			},
+		},
+	}
+}
+
+// checkVolumeFolder is e2b.CheckVolumePath that also takes the root.
+func checkVolumeFolder(p string) string {
+	if p == "/" {
+		return ""
+	}
+	return e2b.CheckVolumePath(p)
+}
+
+func (d *volumeFilesDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	data, diags := providerDataFrom(req.ProviderData)
+	resp.Diagnostics.Append(diags...)
+	d.data = data
+}
+
+func (d *volumeFilesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m volumeFilesModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	client, diags := d.data.Client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if m.Path.IsNull() {
+		m.Path = types.StringValue("/")
+	}
+	if m.Depth.IsNull() {
+		m.Depth = types.Int64Value(1)
+	}
+	volumeID, dir := m.VolumeID.ValueString(), m.Path.ValueString()
+	list, err := client.VolumeFiles(volumeID).List(ctx, dir, int(m.Depth.ValueInt64()))
+	if e2b.IsNotFound(err) {
+		resp.Diagnostics.AddAttributeError(path.Root("path"), "Folder not found",
+			fmt.Sprintf("Volume %q has no folder %s, or the volume does not exist: %v", volumeID, dir, err))
+		return
+	}
+	if err != nil {
+		addClientError(&resp.Diagnostics, fmt.Sprintf("Could not list %s in volume %q", dir, volumeID), err)
+		return
+	}
+	elems := make([]attr.Value, 0, len(list))
+	for _, e := range list {
+		elems = append(elems, types.ObjectValueMust(volumeEntryAttrTypes, map[string]attr.Value{
+			"name": types.StringValue(e.Name), "path": types.StringValue(e.Path), "type": types.StringValue(e.Type),
+			"size": types.Int64Value(e.Size), "mode": types.StringValue(fmt.Sprintf("%04o", e.Mode)),
+			"uid": types.Int64Value(int64(e.UID)), "gid": types.Int64Value(int64(e.GID)), "target": types.StringValue(e.Target),
+			"modified_at": timetypes.NewRFC3339TimeValue(e.MTime), "accessed_at": timetypes.NewRFC3339TimeValue(e.ATime),
+			"changed_at": timetypes.NewRFC3339TimeValue(e.CTime),
+		}))
+	}
+	m.Entries = types.ListValueMust(types.ObjectType{AttrTypes: volumeEntryAttrTypes}, elems)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
