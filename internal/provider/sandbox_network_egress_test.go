@@ -187,7 +187,7 @@ resource "e2b_sandbox_command" "call" {
 				ImportStateVerify:                    true,
 				ImportStateVerifyIdentifierAttribute: "id",
 				ImportStateVerifyIgnore: []string{"network.egress_proxy.password_wo_version", "env_vars", "timeouts",
-					"metadata", "timeout", "pause_memory"},
+					"metadata", "timeout", "pause_memory", "iam"}, // E2B returns neither iam nor the proxy password
 			},
 		},
 	})

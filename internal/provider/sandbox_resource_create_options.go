@@ -46,9 +46,10 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 			PlanModifiers: []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
 		},
 		"mcp": schema.StringAttribute{
-			MarkdownDescription: "MCP configuration of the sandbox as a JSON object (use `jsonencode`). E2B starts its " +
-				"MCP gateway in the sandbox with it. Sensitive: it usually carries the MCP servers' tokens. Changing it " +
-				"replaces the sandbox.",
+			MarkdownDescription: "MCP configuration of the sandbox as a JSON object (use `jsonencode`), which E2B stores. " +
+				"E2B's SDK also starts the MCP gateway in the new sandbox (`mcp-gateway --config <json>` as root, from the " +
+				"`mcp-gateway` template); the provider does not, so start it with an `e2b_sandbox_command` when you need it. " +
+				"Sensitive: it usually carries the MCP servers' tokens. Changing it replaces the sandbox.",
 			Optional:      true,
 			Sensitive:     true,
 			CustomType:    jsontypes.NormalizedType{},

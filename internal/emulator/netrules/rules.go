@@ -107,6 +107,9 @@ func Match(rules map[string][]Rule, host string) []Rule {
 	return rules[best]
 }
 
+// Domains lists the rules' domains in order.
+func Domains(rules map[string][]Rule) []string { return sortedDomains(rules) }
+
 func sortedDomains(rules map[string][]Rule) []string {
 	out := make([]string, 0, len(rules))
 	for d := range rules {
