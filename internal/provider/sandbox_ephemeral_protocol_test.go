@@ -190,6 +190,11 @@ func TestEphemeralSandboxProtocolCloseUnreachable(t *testing.T) {
 }
 
 // Bad ephemeral configurations fail validation, before any sandbox is made.
+// networkType is the type of the ephemeral e2b_sandbox's network attribute.
+func networkType(p *protoProvider) tftypes.Object {
+	return p.schema.EphemeralResourceSchemas["e2b_sandbox"].ValueType().(tftypes.Object).AttributeTypes["network"].(tftypes.Object)
+}
+
 func TestEphemeralProtocolValidation(t *testing.T) {
 	srv := newTestEmulator(t)
 	p := newProtoProvider(t, srv)
@@ -211,6 +216,8 @@ func TestEphemeralProtocolValidation(t *testing.T) {
 					"deny_out":             tftypes.NewValue(tftypes.Set{ElementType: tftypes.String}, nil),
 					"allow_public_traffic": tftypes.NewValue(tftypes.Bool, false),
 					"mask_request_host":    tftypes.NewValue(tftypes.String, nil),
+					"rules":                tftypes.NewValue(networkType(p).AttributeTypes["rules"], nil),
+					"egress_proxy":         tftypes.NewValue(networkType(p).AttributeTypes["egress_proxy"], nil),
 				}),
 		}, "allow_public_traffic = false needs secure = true"},
 		{"e2b_sandbox", "port out of range", map[string]tftypes.Value{
