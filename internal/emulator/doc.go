@@ -19,14 +19,15 @@
 //	emulator    Start, Options, Server; the control plane (control_*.go),
 //	            envd (envd_*.go), template builds (template_*.go), the
 //	            sandbox runtime (sandbox*.go, process*.go), admin, faults,
-//	            limits; the records of sandboxes and templates, under s.mu
+//	            limits; the records of sandboxes, under s.mu
 //	              imports every package below
 //	volumeapi   E2B's volume-content API over the volumes' directories
 //	              imports state, sandboxos, httpjson
 //	delivery    webhook deliveries: queue, workers, retries, signatures
 //	              imports nothing of the emulator
-//	state       secrets, lifecycle events, webhooks, team samples, volumes:
-//	            one lock of its own, operations that return copies
+//	state       templates, builds, tags, the step cache, secrets, lifecycle
+//	            events, webhooks, team samples, volumes: one lock of its
+//	            own, operations that return copies
 //	              imports nothing of the emulator
 //	sandboxos   private roots, host processes and signals, watches, sudo,
 //	            the egress proxy

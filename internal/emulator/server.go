@@ -83,12 +83,11 @@ type Server struct {
 	mu               sync.Mutex
 	closed           bool
 	sandboxes        map[string]*sandbox
-	templates        map[string]*template
-	stepCache        map[string]cachedLayer // build step hash -> its result
 	buildsRunning    sync.WaitGroup
 	egress           *sandboxos.Egress // nil when it could not start
 	sandboxHost      *sandboxHost      // what every sandbox gets of the server
-	store            *state.Store      // secrets, events, webhooks, team samples, volumes
+	store            *state.Store      // templates, secrets, events, webhooks, team samples, volumes
+	layerMu          sync.Mutex        // orders step-cache copies (shared layout)
 	hooks            *delivery.Sender
 	faults           faultState
 	limits           limitState
@@ -121,9 +120,7 @@ func Start(opts Options) (*Server, error) {
 	s := &Server{
 		opts:        opts,
 		sandboxes:   map[string]*sandbox{},
-		templates:   map[string]*template{},
 		store:       state.New(),
-		stepCache:   map[string]cachedLayer{},
 		logf:        opts.Logf,
 		stopSampler: make(chan struct{}),
 		samplerDone: make(chan struct{}),
@@ -161,9 +158,11 @@ func Start(opts Options) (*Server, error) {
 	s.faults.reset(Faults{})
 	s.limits.set(opts.Limits)
 	s.resetCountersLocked()
-	s.seedBaseTemplate()
-	if err := s.loadState(); err != nil {
-		s.logf("emulator: template state in %s not loaded: %v", s.dataDir, err)
+	s.store.SeedBase(time.Now().UTC())
+	if s.persistent() {
+		if err := s.store.OpenTemplates(filepath.Join(s.dataDir, "templates", "state.json"), s.logf); err != nil {
+			s.logf("emulator: template state in %s not loaded: %v", s.dataDir, err)
+		}
 	}
 	s.controlMux = s.newControlMux()
 	s.volumeMux = volumeapi.NewMux(s.store)
@@ -274,13 +273,7 @@ func (s *Server) Close() error {
 		s.mu.Lock()
 		s.closed = true
 		s.hooks.Hold()
-		for _, t := range s.templates {
-			for _, b := range t.builds {
-				if b.cancel != nil {
-					b.cancel()
-				}
-			}
-		}
+		s.store.CancelBuilds()
 		boxes := make([]*sandbox, 0, len(s.sandboxes))
 		for _, sb := range s.sandboxes {
 			boxes = append(boxes, sb)

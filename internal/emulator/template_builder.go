@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
 // A build runs in its own unregistered sandbox: the base's files, then each
@@ -22,14 +23,14 @@ import (
 // finished build's files become an immutable directory of the template.
 
 type buildJob struct {
-	s      *Server
-	t      *template
-	b      *templateBuild
-	req    buildStartJSON
-	ctx    context.Context
-	cancel context.CancelFunc
-	sb     *sandbox // the build sandbox, nil until the first step runs
-	state  buildState
+	s       *Server
+	t       state.Template // as it was when the build started
+	buildID string
+	req     buildStartJSON
+	ctx     context.Context
+	cancel  context.CancelFunc
+	sb      *sandbox // the build sandbox, nil until the first step runs
+	state   buildState
 }
 
 // buildState is the files and config a build has reached so far.
@@ -39,14 +40,6 @@ type buildState struct {
 	layers   []string // private roots: the layers so far, newest first
 	base     string   // private roots: the base root
 	config   buildConfig
-}
-
-// cachedLayer is one step's result: its files and the config after it.
-type cachedLayer struct {
-	dir    string   // shared layout: a copy of the whole build sandbox
-	layers []string // private roots: the layers after the step
-	base   string
-	config buildConfig
 }
 
 // buildFailure is a failed build's reason.
@@ -61,20 +54,18 @@ func failStep(step, format string, args ...any) error {
 	return &buildFailure{step: step, msg: fmt.Sprintf(format, args...)}
 }
 
-// newBuildJobLocked marks b building and cancels an older build of t that
-// is still running. Caller holds s.mu.
-func (s *Server) newBuildJobLocked(t *template, b *templateBuild, req buildStartJSON) *buildJob {
-	for _, other := range t.builds {
-		if other != b && other.cancel != nil {
-			other.cancel()
-		}
-	}
+// newBuildJobLocked marks the build building (the store cancels an older
+// build of the template that is still running). Caller holds s.mu, so that
+// Close waits for the job.
+func (s *Server) newBuildJobLocked(templateID, buildID string, req buildStartJSON) (*buildJob, error) {
 	ctx, cancel := context.WithCancel(context.Background())
-	b.cancel = cancel
-	b.status = buildBuilding
-	b.updatedAt = time.Now().UTC()
+	t, err := s.store.StartBuild(templateID, buildID, cancel)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
 	s.buildsRunning.Add(1)
-	return &buildJob{s: s, t: t, b: b, req: req, ctx: ctx, cancel: cancel}
+	return &buildJob{s: s, t: t, buildID: buildID, req: req, ctx: ctx, cancel: cancel}, nil
 }
 
 func hashKeys(keys ...string) string {
@@ -92,17 +83,14 @@ func (j *buildJob) log(level, step, msg string) {
 	if step != "" {
 		e.Step = &step
 	}
-	j.s.mu.Lock()
-	j.b.logs = append(j.b.logs, e)
-	j.b.updatedAt = e.Timestamp
-	j.s.mu.Unlock()
+	j.s.store.AppendBuildLog(j.t.ID, j.buildID, e)
 }
 
 func (j *buildJob) run() {
 	defer j.s.buildsRunning.Done()
 	defer j.cancel()
 	start := time.Now()
-	j.log("info", "", "Building template "+j.t.id+"/"+j.b.id)
+	j.log("info", "", "Building template "+j.t.ID+"/"+j.buildID)
 	err := j.steps()
 	if err == nil {
 		err = j.finalize()
@@ -118,11 +106,6 @@ func (j *buildJob) run() {
 		err = failStep("", "build was cancelled")
 	}
 	now := time.Now().UTC()
-	j.s.mu.Lock()
-	defer j.s.mu.Unlock()
-	defer j.s.saveStateLocked()
-	j.b.cancel = nil
-	j.b.finishedAt, j.b.updatedAt = &now, now
 	if err != nil {
 		if layer != "" {
 			_ = os.RemoveAll(layer)
@@ -132,15 +115,15 @@ func (j *buildJob) run() {
 		if errors.As(err, &bf) && bf.step != "" {
 			reason.Step = &bf.step
 		}
-		j.b.status, j.b.reason = buildError, reason
-		j.b.logs = append(j.b.logs, buildLogEntryJSON{Timestamp: now, Level: "error", Message: "Build failed: " + err.Error(), Step: reason.Step})
+		j.s.store.FinishBuild(j.t.ID, j.buildID, state.BuildResult{Reason: reason,
+			Last: buildLogEntryJSON{Timestamp: now, Level: "error", Message: "Build failed: " + err.Error(), Step: reason.Step}}, now)
 		return
 	}
-	j.b.filesDir, j.b.config, j.b.status = layer, j.state.config, buildReady
-	j.b.layers, j.b.base = j.state.layers, j.state.base
-	j.t.updatedAt = now
-	j.b.logs = append(j.b.logs, buildLogEntryJSON{Timestamp: now, Level: "info",
-		Message: fmt.Sprintf("Build finished, took %s", time.Since(start).Round(time.Millisecond))})
+	j.s.store.FinishBuild(j.t.ID, j.buildID, state.BuildResult{
+		FilesDir: layer, Layers: j.state.layers, Base: j.state.base, Config: j.state.config,
+		Last: buildLogEntryJSON{Timestamp: now, Level: "info",
+			Message: fmt.Sprintf("Build finished, took %s", time.Since(start).Round(time.Millisecond))},
+	}, now)
 }
 
 // base resolves the build's starting point: a built template (or snapshot),
@@ -150,27 +133,23 @@ func (j *buildJob) base() error {
 	switch {
 	case req.FromTemplate != nil && *req.FromTemplate != "":
 		ref := *req.FromTemplate
-		j.s.mu.Lock()
-		_, b := j.s.resolveBuildLocked(ref)
-		j.s.mu.Unlock()
-		if b == nil {
+		_, b, found := j.s.store.ResolveBuild(ref)
+		if !found {
 			return failStep("base", "base template '%s' not found", ref)
 		}
-		j.state = buildState{hash: hashKeys("template", b.id), filesDir: b.filesDir, layers: b.layers, base: b.base, config: b.config.clone()}
+		j.state = buildState{hash: hashKeys("template", b.ID), filesDir: b.FilesDir, layers: b.Layers, base: b.Base, config: b.Config.Clone()}
 		j.log("info", "base", layerInfo(false, "base", "FROM TEMPLATE "+ref, j.state.hash))
 	default:
 		image := baseImageName
 		if req.FromImage != nil && *req.FromImage != "" {
 			image = *req.FromImage
 		}
-		j.s.mu.Lock()
-		j.b.fromImage = image
-		j.s.mu.Unlock()
+		j.s.store.SetBuildImage(j.t.ID, j.buildID, image)
 		key, level, note, err := j.s.resolveImage(image)
 		if err != nil {
 			return failStep("base", "error preparing image '%s': %v", image, err)
 		}
-		j.state = buildState{hash: hashKeys("image", image, key), base: key, config: buildConfig{user: "user"}}
+		j.state = buildState{hash: hashKeys("image", image, key), base: key, config: buildConfig{User: "user"}}
 		j.log("info", "base", layerInfo(false, "base", "FROM "+image, j.state.hash))
 		j.log(level, "base", note)
 	}
@@ -205,13 +184,13 @@ func (j *buildJob) steps() error {
 		prefix := fmt.Sprintf("builder %d/%d", i+1, n)
 		text := strings.TrimSpace(typ + " " + strings.Join(st.Args, " "))
 		if !j.req.Force && !st.Force {
-			if c, ok := j.s.cachedLayer(hash); ok {
+			if c, ok := j.s.store.CachedLayer(hash); ok {
 				j.log("info", step, layerInfo(true, prefix, text, hash))
 				if j.sb != nil {
 					j.sb.destroy()
 					j.sb = nil
 				}
-				j.state = buildState{hash: hash, filesDir: c.dir, layers: c.layers, base: c.base, config: c.config.clone()}
+				j.state = buildState{hash: hash, filesDir: c.Dir, layers: c.Layers, base: c.Base, config: c.Config.Clone()}
 				continue
 			}
 		}
@@ -228,7 +207,7 @@ func (j *buildJob) steps() error {
 			if err := j.sealStep(hash); err != nil {
 				return failStep(step, "error saving step %s: %v", step, err)
 			}
-		} else if err := j.s.storeLayer(hash, j.sb.dir, cachedLayer{config: cfg}); err != nil {
+		} else if err := j.s.storeLayer(hash, j.sb.dir, state.Layer{Config: cfg}); err != nil {
 			j.log("warn", step, "step not cached: "+err.Error())
 		}
 	}
@@ -245,7 +224,7 @@ func (j *buildJob) materialize() error {
 		j.sb = nil
 	}
 	j.s.mu.Lock()
-	sb, err := j.s.newSandboxLocked(j.t, &templateBuild{filesDir: j.state.filesDir, layers: j.state.layers, base: j.state.base}, j.t.id, nil)
+	sb, err := j.s.newSandboxLocked(j.t, state.Build{FilesDir: j.state.filesDir, Layers: j.state.layers, Base: j.state.base}, j.t.ID, nil)
 	j.s.mu.Unlock()
 	if err != nil {
 		return err
@@ -261,7 +240,7 @@ func (j *buildJob) keepLayer() (string, error) {
 	if j.s.rootfs != nil {
 		return "", nil // the layers are immutable already
 	}
-	dst := filepath.Join(j.s.dataDir, "templates", j.t.id+"-"+j.b.id)
+	dst := filepath.Join(j.s.dataDir, "templates", j.t.ID+"-"+j.buildID)
 	if j.state.filesDir == "" && j.sb == nil {
 		return "", nil // no step ran and the base has no files
 	}
@@ -280,14 +259,6 @@ func (j *buildJob) keepLayer() (string, error) {
 	return dst, nil
 }
 
-// cachedLayer looks a step hash up in the step cache.
-func (s *Server) cachedLayer(hash string) (cachedLayer, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c, ok := s.stepCache[hash]
-	return c, ok
-}
-
 // sealStep turns the build sandbox's own layer into the step's immutable
 // layer (private roots): the sandbox stops, its upper directory moves.
 func (j *buildJob) sealStep(hash string) error {
@@ -301,22 +272,18 @@ func (j *buildJob) sealStep(hash string) error {
 		return err
 	}
 	j.state.layers = append([]string{dir}, j.state.layers...)
-	return j.s.storeLayer(hash, "", cachedLayer{layers: j.state.layers, base: j.state.base, config: j.state.config})
+	return j.s.storeLayer(hash, "", state.Layer{Layers: j.state.layers, Base: j.state.base, Config: j.state.config})
 }
 
 // storeLayer records a step's result in the cache (first writer wins),
-// copying src (shared layout) into the cache.
-func (s *Server) storeLayer(hash, src string, entry cachedLayer) error {
-	entry.config = entry.config.clone()
+// copying src (shared layout) into the cache. layerMu keeps the check, the
+// rename and the record of one hash together.
+func (s *Server) storeLayer(hash, src string, entry state.Layer) error {
 	if src == "" {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if _, ok := s.stepCache[hash]; !ok {
-			s.stepCache[hash] = entry
-		}
+		s.store.StoreLayer(hash, entry)
 		return nil
 	}
-	if _, ok := s.cachedLayer(hash); ok {
+	if _, ok := s.store.CachedLayer(hash); ok {
 		return nil
 	}
 	dir := filepath.Join(s.dataDir, "layers", hash)
@@ -325,9 +292,9 @@ func (s *Server) storeLayer(hash, src string, entry cachedLayer) error {
 		_ = os.RemoveAll(tmp)
 		return err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := s.stepCache[hash]; ok {
+	s.layerMu.Lock()
+	defer s.layerMu.Unlock()
+	if _, ok := s.store.CachedLayer(hash); ok {
 		_ = os.RemoveAll(tmp)
 		return nil
 	}
@@ -336,12 +303,7 @@ func (s *Server) storeLayer(hash, src string, entry cachedLayer) error {
 		_ = os.RemoveAll(tmp)
 		return err
 	}
-	entry.dir = dir
-	s.stepCache[hash] = entry
+	entry.Dir = dir
+	s.store.StoreLayer(hash, entry)
 	return nil
-}
-
-func (c buildConfig) clone() buildConfig {
-	c.envs = copyMap(c.envs)
-	return c
 }

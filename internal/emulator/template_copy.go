@@ -58,9 +58,9 @@ func (j *buildJob) copyStep(args []string, filesHash *string, cfg buildConfig) e
 	}
 	dest := args[1]
 	if !strings.HasPrefix(dest, "/") {
-		base := cfg.workdir
+		base := cfg.Workdir
 		if base == "" {
-			base = homeOf(cfg.user)
+			base = homeOf(cfg.User)
 		}
 		dest = path.Join(base, dest) + map[bool]string{true: "/", false: ""}[strings.HasSuffix(dest, "/")]
 	}

@@ -15,14 +15,14 @@ import (
 // runStep executes one build step in the build sandbox and returns the
 // config the next step starts from.
 func (j *buildJob) runStep(step, typ string, st templateStepJSON) (buildConfig, error) {
-	cfg := j.state.config.clone()
+	cfg := j.state.config.Clone()
 	args := st.Args
 	switch typ {
 	case "RUN":
 		if len(args) < 1 {
 			return cfg, failStep(step, "RUN requires command argument")
 		}
-		user := cfg.user
+		user := cfg.User
 		if len(args) >= 2 && args[1] != "" {
 			user = args[1]
 		}
@@ -44,26 +44,26 @@ func (j *buildJob) runStep(step, typ string, st templateStepJSON) (buildConfig, 
 		if len(args)%2 != 0 {
 			return cfg, failStep(step, "ENV requires both a key and value arguments")
 		}
-		if cfg.envs == nil {
-			cfg.envs = map[string]string{}
+		if cfg.Envs == nil {
+			cfg.Envs = map[string]string{}
 		}
 		for i := 0; i+1 < len(args); i += 2 {
-			cfg.envs[args[i]] = expandAsRoot(args[i+1])
+			cfg.Envs[args[i]] = expandAsRoot(args[i+1])
 		}
 	case "WORKDIR":
 		if len(args) < 1 || args[0] == "" {
 			return cfg, failStep(step, "WORKDIR requires a path argument")
 		}
-		code, err := j.command(step, `mkdir -p "`+args[0]+`"`, cfg.user, cfg, "info")
+		code, err := j.command(step, `mkdir -p "`+args[0]+`"`, cfg.User, cfg, "info")
 		if err != nil || code != 0 {
 			return cfg, failStep(step, "error building step %s: failed to create workdir: exit status %d %v", step, code, errString(err))
 		}
-		cfg.workdir = j.absWorkdir(args[0], cfg)
+		cfg.Workdir = j.absWorkdir(args[0], cfg)
 	case "USER":
 		if len(args) < 1 || args[0] == "" {
 			return cfg, failStep(step, "USER requires a user argument")
 		}
-		cfg.user = args[0]
+		cfg.User = args[0]
 	default:
 		return cfg, failStep(step, "unsupported step type '%s'", st.Type)
 	}
@@ -89,9 +89,9 @@ func (j *buildJob) absWorkdir(dir string, cfg buildConfig) string {
 	if strings.HasPrefix(dir, "/") {
 		return path.Clean(dir)
 	}
-	base := cfg.workdir
+	base := cfg.Workdir
 	if base == "" {
-		base = homeOf(cfg.user)
+		base = homeOf(cfg.User)
 	}
 	return path.Join(base, dir)
 }
@@ -163,12 +163,12 @@ func runLogged(ctx context.Context, sb *sandbox, cmd, user string, cfg buildConf
 
 // commandConfig is the Process/Start config a build or start command uses.
 func commandConfig(cmd, user string, cfg buildConfig) processConfig {
-	envs := copyMap(cfg.envs)
+	envs := copyMap(cfg.Envs)
 	if user == "" {
 		user = "user"
 	}
 	envs["USER"], envs["LOGNAME"] = user, user
-	cwd := cfg.workdir
+	cwd := cfg.Workdir
 	if cwd == "" {
 		cwd = homeOf(user)
 	}
@@ -186,7 +186,7 @@ func (j *buildJob) finalize() error {
 	if j.req.ReadyCmd != nil {
 		ready = *j.req.ReadyCmd
 	}
-	j.state.config.startCmd, j.state.config.readyCmd = start, ready
+	j.state.config.StartCmd, j.state.config.ReadyCmd = start, ready
 	if start == "" && ready == "" {
 		return nil
 	}
@@ -195,7 +195,7 @@ func (j *buildJob) finalize() error {
 	}
 	if start != "" {
 		j.log("info", "finalize", "[finalize] START "+start)
-		p, sub, err := j.sb.procs.start(commandConfig(start, cfg.user, cfg), false, "start", nil)
+		p, sub, err := j.sb.procs.start(commandConfig(start, cfg.User, cfg), false, "start", nil)
 		if err != nil {
 			return failStep("finalize", "error starting the start command: %v", err)
 		}
@@ -237,7 +237,7 @@ func waitReady(ctx context.Context, sb *sandbox, ready string, cfg buildConfig, 
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	for {
-		code, err := runLogged(ctx, sb, ready, cfg.user, cfg, func(bool, string) {})
+		code, err := runLogged(ctx, sb, ready, cfg.User, cfg, func(bool, string) {})
 		if err == nil && code == 0 {
 			return nil
 		}
