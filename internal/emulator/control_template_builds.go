@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/builder"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
@@ -116,22 +117,11 @@ func resourceLimitError(cpu, memoryMB *int32) string {
 	return ""
 }
 
-// buildStartJSON is E2B's TemplateBuildStartV2.
-type buildStartJSON struct {
-	FromImage         *string            `json:"fromImage"`
-	FromTemplate      *string            `json:"fromTemplate"`
-	FromImageRegistry *map[string]any    `json:"fromImageRegistry"`
-	Force             bool               `json:"force"`
-	Steps             []templateStepJSON `json:"steps"`
-	StartCmd          *string            `json:"startCmd"`
-	ReadyCmd          *string            `json:"readyCmd"`
-}
-
 // handleStartBuild answers POST /v2/templates/{id}/builds/{buildID}: the
 // build runs in the background; a newer build of the same template cancels
 // one still running, as on E2B.
 func (s *Server) handleStartBuild(w http.ResponseWriter, r *http.Request) {
-	var req buildStartJSON
+	var req builder.Request
 	if err := httpjson.Decode(r, &req); err != nil {
 		validationError(w, err.Error())
 		return
@@ -170,13 +160,12 @@ func (s *Server) handleStartBuild(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusServiceUnavailable, "emulator is shutting down")
 		return
 	}
-	job, err := s.newBuildJobLocked(templateID, buildID, req)
+	err := s.builder.Start(templateID, buildID, req)
 	s.mu.Unlock()
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "build is not in waiting state")
 		return
 	}
-	go job.run()
 	w.WriteHeader(http.StatusAccepted)
 }
 

@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/builder"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/delivery"
 
 	"context"
@@ -83,11 +84,10 @@ type Server struct {
 	mu               sync.Mutex
 	closed           bool
 	sandboxes        map[string]*sandbox
-	buildsRunning    sync.WaitGroup
+	builder          *builder.Builder  // template builds
 	egress           *sandboxos.Egress // nil when it could not start
 	sandboxHost      *sandboxHost      // what every sandbox gets of the server
 	store            *state.Store      // templates, secrets, events, webhooks, team samples, volumes
-	layerMu          sync.Mutex        // orders step-cache copies (shared layout)
 	hooks            *delivery.Sender
 	faults           faultState
 	limits           limitState
@@ -164,6 +164,7 @@ func Start(opts Options) (*Server, error) {
 			s.logf("emulator: template state in %s not loaded: %v", s.dataDir, err)
 		}
 	}
+	s.builder = builder.New(s.store, buildHost{s}, s.dataDir, s.rootfs != nil)
 	s.controlMux = s.newControlMux()
 	s.volumeMux = volumeapi.NewMux(s.store)
 
@@ -283,7 +284,7 @@ func (s *Server) Close() error {
 		for _, sb := range boxes {
 			sb.destroy()
 		}
-		s.buildsRunning.Wait()
+		s.builder.Wait()
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		if e := s.httpSrv.Shutdown(ctx); e != nil {

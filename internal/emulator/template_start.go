@@ -2,6 +2,8 @@ package emulator
 
 import (
 	"context"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/builder"
 )
 
 // runStartCommand starts a template's start command in a new sandbox and
@@ -22,7 +24,7 @@ func (s *Server) runStartCommand(sb *sandbox, cfg buildConfig) {
 	if cfg.ReadyCmd == "" {
 		return
 	}
-	if err := waitReady(context.Background(), sb, cfg.ReadyCmd, cfg, s.readyTimeout()); err != nil {
+	if err := builder.WaitReady(context.Background(), buildSandbox{sb}, cfg.ReadyCmd, cfg, s.readyTimeout()); err != nil {
 		sb.addLog("error", "Ready command did not succeed: "+err.Error(), nil)
 	}
 }

@@ -36,14 +36,6 @@ type (
 	buildReasonJSON   = state.BuildReason   // E2B's BuildStatusReason
 )
 
-// templateStepJSON is E2B's TemplateStep.
-type templateStepJSON struct {
-	Type      string   `json:"type"`
-	Args      []string `json:"args"`
-	FilesHash *string  `json:"filesHash"`
-	Force     bool     `json:"force"`
-}
-
 // TemplateSeed describes a team template for SeedTemplate.
 type TemplateSeed struct {
 	TemplateID string   `json:"templateID"`
