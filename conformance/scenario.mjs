@@ -1019,6 +1019,37 @@ await r.step(
   created,
 );
 
+// --------------------------------------------------------------- network
+
+await r.step('network: rules and an egress proxy at create, in getInfo (never the password), replaced by updateNetwork', async () => {
+  const sbx = await Sandbox.create({
+    metadata: { run: runId },
+    iam: sdk.Secret?.iamToken ? { tokens: { ci: sdk.Secret.iamToken({ audience: 'conformance.test', tokenType: 'JWT-SVID' }) } } : undefined,
+    network: {
+      allowOut: ['api.example.com'],
+      denyOut: ['0.0.0.0/0'],
+      rules: {
+        'api.example.com': [{ transform: { headers: { Authorization: 'Bearer ${e2b.secrets.conformance-key}' } } }],
+      },
+      egressProxy: { address: 'proxy.example.com:1080', username: 'sandbox', password: 'conformance-pw' },
+    },
+  });
+  try {
+    const info = await sbx.getInfo();
+    assert.deepEqual(info.network?.rules?.['api.example.com']?.[0]?.transform?.headers, {
+      Authorization: 'Bearer ${e2b.secrets.conformance-key}',
+    });
+    assert.equal(info.network?.egressProxy?.address, 'proxy.example.com:1080');
+    assert.ok(!JSON.stringify(info).includes('conformance-pw'), 'getInfo never returns the proxy password');
+    await sbx.updateNetwork({ allowOut: ['1.1.1.1'], denyOut: ['0.0.0.0/0'] });
+    const after = await sbx.getInfo();
+    assert.deepEqual(after.network?.rules ?? {}, {}, 'an update without rules clears them');
+    assert.equal(after.network?.egressProxy, undefined, 'an update without a proxy clears it');
+  } finally {
+    await sbx.kill();
+  }
+});
+
 // --------------------------------------------------------------- cleanup
 
 await r.step('cleanup: kill every sandbox of this run', async () => {

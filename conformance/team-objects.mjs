@@ -1,7 +1,8 @@
 // Runs E2B's official JavaScript SDK, unmodified, through the team objects
 // it manages besides sandboxes: volumes (with the volume-content API and a
-// mount into sandboxes) and secrets (with the egress substitution of
-// Secret.fill markers). Same environment and output as scenario.mjs, plus
+// mount into sandboxes), secrets (with the egress substitution of
+// Secret.fill markers) and the egress they meet there: network rules whose
+// headers carry secret and identity placeholders, and a SOCKS5 egress proxy. Same environment and output as scenario.mjs, plus
 // E2B_VOLUME_API_URL (run.sh points it at the emulator).
 //
 // Usage: node team-objects.mjs [sdk-module] [expected-version]
@@ -12,6 +13,7 @@ import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 
 import { Runner } from './lib/runner.mjs';
+import { startSocks5 } from './lib/socks5.mjs';
 
 const moduleName = process.argv[2] || process.env.E2B_SDK_MODULE || 'e2b';
 const expectedVersion = process.argv[3] || '';
@@ -135,6 +137,57 @@ await r.step(
     } finally {
       await sbx.kill();
       upstream.close();
+    }
+  },
+  { needs: ['secret: create, getInfo, list, update, never a value'] },
+);
+
+await r.step(
+  'network: a rule sets a secret and a workload token on its domain only; a SOCKS5 egress proxy carries the traffic',
+  async () => {
+    const seen = [];
+    const upstream = createServer((req, res) => {
+      seen.push({ host: req.headers.host.split(':')[0], auth: req.headers.authorization, id: req.headers['x-identity'] });
+      res.end('upstream-ok');
+    });
+    await new Promise((ok) => upstream.listen(0, '127.0.0.1', ok));
+    const port = upstream.address().port;
+    const socks = await startSocks5('sandbox', 'socks-pass');
+    const sbx = await Sandbox.create({
+      metadata: { run },
+      iam: { tokens: { ci: Secret.iamToken({ audience: 'conformance.test', tokenType: 'JWT-SVID' }) } },
+      network: {
+        allowOut: ['localhost', '127.0.0.1'],
+        denyOut: ['0.0.0.0/0'],
+        rules: {
+          localhost: [
+            {
+              transform: ({ iam }) => ({
+                headers: { Authorization: `Bearer ${Secret.fill(secretName)}`, 'X-Identity': iam.tokens.ci },
+              }),
+            },
+          ],
+        },
+        egressProxy: { address: socks.address, username: 'sandbox', password: 'socks-pass' },
+      },
+    });
+    try {
+      const info = await sbx.getInfo();
+      assert.deepEqual(Object.keys(info.network?.rules ?? {}), ['localhost'], 'getInfo returns the rules');
+      assert.equal(info.network?.egressProxy?.address, socks.address, 'getInfo returns the proxy address');
+      assert.equal(info.network?.egressProxy?.password, undefined, 'never the proxy password');
+      for (const host of ['localhost', '127.0.0.1']) {
+        const res = await sbx.commands.run(`curl -sS http://${host}:${port}/`);
+        assert.equal(res.stdout, 'upstream-ok');
+      }
+      assert.equal(seen[0].auth, 'Bearer value-two', 'the rule fills the secret on its domain');
+      assert.ok(seen[0].id && !seen[0].id.includes('${'), 'the rule fills the workload token');
+      assert.equal(seen[1].auth, undefined, 'another domain gets nothing');
+      assert.deepEqual(socks.seen.logins, ['sandbox:socks-pass', 'sandbox:socks-pass'], 'both went through the proxy');
+    } finally {
+      await sbx.kill();
+      upstream.close();
+      socks.server.close();
     }
   },
   { needs: ['secret: create, getInfo, list, update, never a value'] },

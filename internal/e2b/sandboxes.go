@@ -7,13 +7,6 @@ import (
 	"time"
 )
 
-// NetworkConfig is a sandbox's egress/ingress configuration.
-type NetworkConfig struct {
-	AllowOut, DenyOut  []string
-	AllowPublicTraffic *bool
-	MaskRequestHost    string
-}
-
 // CreateSandboxRequest is the body of POST /sandboxes.
 type CreateSandboxRequest struct {
 	TemplateID                                         string
@@ -74,27 +67,6 @@ type SandboxDetail struct {
 	Network                                                                             *NetworkConfig
 	Lifecycle                                                                           *Lifecycle
 	VolumeMounts                                                                        []VolumeMount
-}
-
-type wireNetwork struct {
-	AllowOut           []string `json:"allowOut,omitempty"`
-	DenyOut            []string `json:"denyOut,omitempty"`
-	AllowPublicTraffic *bool    `json:"allowPublicTraffic,omitempty"`
-	MaskRequestHost    string   `json:"maskRequestHost,omitempty"`
-}
-
-func (n *wireNetwork) toNetwork() *NetworkConfig {
-	if n == nil {
-		return nil
-	}
-	return &NetworkConfig{AllowOut: n.AllowOut, DenyOut: n.DenyOut, AllowPublicTraffic: n.AllowPublicTraffic, MaskRequestHost: n.MaskRequestHost}
-}
-
-func fromNetwork(n *NetworkConfig) *wireNetwork {
-	if n == nil {
-		return nil
-	}
-	return &wireNetwork{AllowOut: n.AllowOut, DenyOut: n.DenyOut, AllowPublicTraffic: n.AllowPublicTraffic, MaskRequestHost: n.MaskRequestHost}
 }
 
 type wireAutoResume struct {
@@ -224,11 +196,24 @@ func (c *Client) SetSandboxTimeout(ctx context.Context, id string, seconds int32
 // counts as success: E2B answers 409 then, and a read confirms the state
 // (409 also means "in a transition", which is returned as an error).
 func (c *Client) PauseSandbox(ctx context.Context, id string) error {
+	return c.pauseSandbox(ctx, id, struct{}{})
+}
+
+// PauseSandboxFilesystem pauses a sandbox keeping only its filesystem: no memory snapshot, so
+// the resume reboots it (files stay, processes and open connections do not), and E2B's
+// auto-resume refuses it.
+func (c *Client) PauseSandboxFilesystem(ctx context.Context, id string) error {
+	return c.pauseSandbox(ctx, id, struct {
+		Memory bool `json:"memory"`
+	}{false})
+}
+
+func (c *Client) pauseSandbox(ctx context.Context, id string, body any) error {
 	stopped := c.limits.slots.stop()
 	_, err := c.callAPI(ctx, apiCall{
 		op: "pause sandbox", sandboxID: id, subject: id, method: http.MethodPost,
 		path: "/sandboxes/" + pathSeg(id) + "/pause", class: retryIdempotent,
-		body: struct{}{},
+		body: body,
 	})
 	if err != nil && IsConflict(err) {
 		if d, gerr := c.GetSandbox(ctx, id); gerr == nil && d.State == SandboxStatePaused {
@@ -276,26 +261,6 @@ func (c *Client) ConnectSandbox(ctx context.Context, id string, timeout int32) (
 		}
 		return sb, res.status == http.StatusCreated, nil
 	}
-}
-
-// NetworkUpdate replaces a running sandbox's egress rules; omitted fields are cleared.
-type NetworkUpdate struct {
-	AllowOut, DenyOut   []string
-	AllowInternetAccess *bool
-}
-
-// UpdateSandboxNetwork is PUT /sandboxes/{id}/network.
-func (c *Client) UpdateSandboxNetwork(ctx context.Context, id string, u NetworkUpdate) error {
-	body := struct {
-		AllowOut            []string `json:"allowOut,omitempty"`
-		DenyOut             []string `json:"denyOut,omitempty"`
-		AllowInternetAccess *bool    `json:"allow_internet_access,omitempty"`
-	}{u.AllowOut, u.DenyOut, u.AllowInternetAccess}
-	_, err := c.callAPI(ctx, apiCall{
-		op: "update sandbox network", sandboxID: id, subject: id, method: http.MethodPut,
-		path: "/sandboxes/" + pathSeg(id) + "/network", class: retryIdempotent, body: body,
-	})
-	return err
 }
 
 // ForkResult is one fork's outcome: exactly one of Sandbox and Err is set.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/netrules"
 )
 
 type timeoutJSON struct {
@@ -197,11 +198,14 @@ func (s *Server) handleResume(w http.ResponseWriter, r *http.Request) {
 	httpjson.Write(w, http.StatusCreated, resp)
 }
 
+// networkUpdateJSON is SandboxNetworkUpdateConfig: it replaces the egress settings as a whole,
+// so a field left out is cleared.
 type networkUpdateJSON struct {
-	AllowOut            []string        `json:"allowOut"`
-	DenyOut             []string        `json:"denyOut"`
-	AllowInternetAccess *bool           `json:"allow_internet_access"`
-	EgressProxy         *map[string]any `json:"egressProxy"`
+	AllowOut            []string                   `json:"allowOut"`
+	DenyOut             []string                   `json:"denyOut"`
+	AllowInternetAccess *bool                      `json:"allow_internet_access"`
+	Rules               map[string][]netrules.Rule `json:"rules"`
+	EgressProxy         *netrules.Proxy            `json:"egressProxy"`
 }
 
 func (s *Server) handleNetwork(w http.ResponseWriter, r *http.Request) {
@@ -210,15 +214,11 @@ func (s *Server) handleNetwork(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if req.EgressProxy != nil {
-		writeError(w, http.StatusForbidden, "egress proxy is not enabled for this team")
-		return
-	}
 	deny := append([]string(nil), req.DenyOut...)
 	if req.AllowInternetAccess != nil && !*req.AllowInternetAccess && !contains(deny, "0.0.0.0/0") {
 		deny = append(deny, "0.0.0.0/0")
 	}
-	if msg := validateNetwork(req.AllowOut, deny); msg != "" {
+	if msg := validateEgress(req.AllowOut, deny, req.Rules, req.EgressProxy); msg != "" {
 		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
@@ -233,7 +233,10 @@ func (s *Server) handleNetwork(w http.ResponseWriter, r *http.Request) {
 	}
 	sb.network.AllowOut = req.AllowOut
 	sb.network.DenyOut = deny
+	sb.network.Rules = netrules.Normalize(req.Rules)
+	sb.network.EgressProxy = req.EgressProxy
 	sb.allowInternet = req.AllowInternetAccess
-	s.recordEventLocked(sb, evUpdated, map[string]any{"network": map[string]any{"allowOut": req.AllowOut, "denyOut": deny}})
+	s.recordEventLocked(sb, evUpdated, map[string]any{"network": map[string]any{"allowOut": req.AllowOut, "denyOut": deny,
+		"rules": netrules.Domains(sb.network.Rules), "egressProxy": sb.network.EgressProxy != nil}})
 	w.WriteHeader(http.StatusNoContent)
 }

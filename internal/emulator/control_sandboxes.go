@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/netrules"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
@@ -18,11 +19,12 @@ const (
 )
 
 type networkJSON struct {
-	AllowPublicTraffic *bool           `json:"allowPublicTraffic"`
-	AllowOut           []string        `json:"allowOut"`
-	DenyOut            []string        `json:"denyOut"`
-	MaskRequestHost    string          `json:"maskRequestHost"`
-	EgressProxy        *map[string]any `json:"egressProxy"`
+	AllowPublicTraffic *bool                      `json:"allowPublicTraffic"`
+	AllowOut           []string                   `json:"allowOut"`
+	DenyOut            []string                   `json:"denyOut"`
+	MaskRequestHost    string                     `json:"maskRequestHost"`
+	Rules              map[string][]netrules.Rule `json:"rules"`
+	EgressProxy        *netrules.Proxy            `json:"egressProxy"`
 }
 
 type newSandboxJSON struct {
@@ -142,8 +144,7 @@ func (s *Server) sandboxDetailLocked(sb *sandbox) sandboxDetailJSON {
 	if sb.secure {
 		d.EnvdAccessToken = s.accessToken(sb.id)
 	}
-	n := sb.network
-	if len(n.AllowOut) > 0 || len(n.DenyOut) > 0 || n.AllowPublicTraffic != nil || n.MaskRequestHost != "" {
+	if n := sb.network.shown(); !n.empty() {
 		d.Network = &n
 	}
 	return d
@@ -158,6 +159,18 @@ func (s *Server) listedLocked(sb *sandbox) listedSandboxJSON {
 		Metadata: copyMap(sb.metadata), State: sb.state, EnvdVersion: envdVersion,
 		VolumeMounts: mountsJSON(sb.mounts),
 	}
+}
+
+// validateEgress checks the egress settings the way E2B does. E2B also refuses a proxy address
+// in a private or internal range; the emulator accepts one, so tests can run a proxy locally.
+func validateEgress(allowOut, denyOut []string, rules map[string][]netrules.Rule, proxy *netrules.Proxy) string {
+	if msg := validateNetwork(allowOut, denyOut); msg != "" {
+		return msg
+	}
+	if msg := netrules.Validate(rules); msg != "" {
+		return msg
+	}
+	return netrules.ValidateProxy(proxy)
 }
 
 // validateNetwork checks allowOut/denyOut the way E2B does.
@@ -243,15 +256,12 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusBadRequest, "allowPublicTraffic=false requires the sandbox to be created with secure=true")
 			return
 		}
-		if n.EgressProxy != nil {
-			writeError(w, http.StatusForbidden, "egress proxy is not enabled for this team")
-			return
-		}
-		if msg := validateNetwork(n.AllowOut, n.DenyOut); msg != "" {
+		if msg := validateEgress(n.AllowOut, n.DenyOut, n.Rules, n.EgressProxy); msg != "" {
 			writeError(w, http.StatusBadRequest, msg)
 			return
 		}
-		netCfg = networkConfig{AllowOut: n.AllowOut, DenyOut: n.DenyOut, AllowPublicTraffic: n.AllowPublicTraffic, MaskRequestHost: n.MaskRequestHost}
+		netCfg = networkConfig{AllowOut: n.AllowOut, DenyOut: n.DenyOut, AllowPublicTraffic: n.AllowPublicTraffic,
+			MaskRequestHost: n.MaskRequestHost, Rules: netrules.Normalize(n.Rules), EgressProxy: n.EgressProxy}
 	}
 	if req.AllowInternetAccess != nil && !*req.AllowInternetAccess && !contains(netCfg.DenyOut, "0.0.0.0/0") {
 		netCfg.DenyOut = append(netCfg.DenyOut, "0.0.0.0/0")

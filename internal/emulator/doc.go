@@ -35,11 +35,13 @@
 //	              imports nothing of the emulator
 //	sandboxos   private roots, host processes and signals, watches, sudo,
 //	            the egress proxy
-//	              imports hostfs
+//	              imports hostfs, netrules
+//	netrules    E2B's egress model without state: admission, rule matching,
+//	            placeholders, a SOCKS5 dialer
 //	hostfs      copying trees, extended attributes, file metadata, owners
 //	connectrpc  Connect framing and errors for envd's RPCs
 //	httpjson    JSON bodies of the HTTP APIs
-//	              (these three import nothing of the emulator)
+//	              (these four import nothing of the emulator)
 //
 // The server takes s.mu before it calls the store, never the reverse.
 // TestPackagesImportOnlyDownwards checks the imports above.
@@ -286,8 +288,8 @@
 // server at 127.0.0.1:<port> directly; the emulator has no proxy for
 // <port>-<sandbox id>.<domain> hosts (envd requests naming another port
 // than 49983 answer E2B's 502 "port is not open"). Egress is the host's;
-// allowInternetAccess and the network rules are validated and stored, not
-// enforced. A network namespace per sandbox would give each its own ports,
+// allowOut, denyOut and allowInternetAccess are enforced only for traffic
+// that goes through the egress proxy (below). A network namespace per sandbox would give each its own ports,
 // but internet access from it would need either changes to the host's
 // network (a veth pair, forwarding and NAT rules) or a user-space stack
 // (slirp4netns, pasta), and clients that ignore the egress proxy variables
@@ -301,13 +303,33 @@
 // /secrets and /secrets/{id} (ID or canonical lower-case name) keep secrets
 // in memory: every write appends a version, no answer carries a value. Sandbox
 // processes get HTTP_PROXY/HTTPS_PROXY (and the lower-case forms) pointing at
-// the emulator's egress proxy, which replaces ${e2b.secrets.<name>} markers
-// in the header values of plain-HTTP requests with the secret's current value
-// (an unknown name answers 400 without forwarding). HTTPS goes through
-// CONNECT as an opaque tunnel: without intercepting TLS its headers cannot be
-// read, so markers there are not substituted. Processes that ignore the proxy
-// variables (or set NO_PROXY for the target) reach the network directly and
-// get no substitution either; URLs and bodies are never rewritten.
+// the emulator's egress proxy, with the sandbox's ID and an egress token as the
+// proxy credentials (sandboxos/egress.go), so the proxy applies that sandbox's
+// settings, as E2B's egress does:
+//   - a destination allowOut does not admit and denyOut blocks is refused (403);
+//     names are resolved by the emulator to check denyOut's CIDR blocks;
+//   - the network rules (network.rules, replaced as a whole by PUT .../network)
+//     set their headers on plain-HTTP requests to the rule's domain (an exact
+//     domain first, else the longest matching "*." wildcard; never merged), with
+//     ${e2b.secrets.<name>} filled with the secret's current value and
+//     ${e2b.identity.tokens.<name>} with a token minted per request for a
+//     token the sandbox declares in iam (JWT-shaped but signed with the
+//     emulator's own key: nothing can verify it, unlike E2B's JWT-SVIDs);
+//   - with egressProxy set, every connection the proxy makes goes through that
+//     SOCKS5 proxy, logged in with its username and password (E2B refuses
+//     proxy addresses in private ranges; the emulator accepts them, so tests
+//     can run one locally). GET /sandboxes/{id} returns rules and the proxy
+//     without its password.
+//
+// It also replaces ${e2b.secrets.<name>} markers that a process writes into its
+// own plain-HTTP request headers (an unknown name answers 400 without
+// forwarding); E2B's published material does not say that E2B does. HTTPS goes
+// through CONNECT as an opaque tunnel (admission and the SOCKS5 proxy apply):
+// without intercepting TLS its headers can be neither read nor set, so neither
+// rules nor markers apply to HTTPS here, although E2B's egress applies rules to
+// HTTPS. Processes that ignore the proxy variables (or set NO_PROXY for the
+// target) reach the network directly with none of this; URLs and bodies are
+// never rewritten.
 //
 // # Lifecycle events and webhooks
 //

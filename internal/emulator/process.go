@@ -102,8 +102,10 @@ func (pt *processTable) buildEnv(reqEnvs map[string]string, home string) []strin
 	if !pt.sb.host.isolate {
 		env["TMPDIR"] = pt.sb.tmpDir()
 	}
-	for k, v := range pt.sb.host.proxyEnv {
-		env[k] = v
+	if pt.sb.host.proxyEnv != nil {
+		for k, v := range pt.sb.host.proxyEnv(pt.sb.id) {
+			env[k] = v
+		}
 	}
 	for k, v := range pt.sb.identityEnv() {
 		env[k] = v

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/netrules"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
@@ -23,10 +24,28 @@ const (
 
 // networkConfig is what the sandbox stores of SandboxNetworkConfig.
 type networkConfig struct {
-	AllowOut           []string `json:"allowOut,omitempty"`
-	DenyOut            []string `json:"denyOut,omitempty"`
-	AllowPublicTraffic *bool    `json:"allowPublicTraffic,omitempty"`
-	MaskRequestHost    string   `json:"maskRequestHost,omitempty"`
+	AllowOut           []string                   `json:"allowOut,omitempty"`
+	DenyOut            []string                   `json:"denyOut,omitempty"`
+	AllowPublicTraffic *bool                      `json:"allowPublicTraffic,omitempty"`
+	MaskRequestHost    string                     `json:"maskRequestHost,omitempty"`
+	Rules              map[string][]netrules.Rule `json:"rules,omitempty"`
+	EgressProxy        *netrules.Proxy            `json:"egressProxy,omitempty"`
+}
+
+// shown is the configuration as E2B's API returns it: never the proxy's password.
+func (n networkConfig) shown() networkConfig {
+	if n.EgressProxy != nil {
+		p := *n.EgressProxy
+		p.Password = ""
+		n.EgressProxy = &p
+	}
+	return n
+}
+
+// empty reports whether nothing was configured.
+func (n networkConfig) empty() bool {
+	return len(n.AllowOut) == 0 && len(n.DenyOut) == 0 && n.AllowPublicTraffic == nil && n.MaskRequestHost == "" &&
+		len(n.Rules) == 0 && n.EgressProxy == nil
 }
 
 // iamJSON is SandboxIam: named workload-token definitions.
@@ -42,8 +61,8 @@ type iamJSON struct {
 type sandboxHost struct {
 	isolate   bool // commands get mount namespaces
 	logf      func(format string, args ...any)
-	proxyEnv  map[string]string // the egress proxy variables; nil without a proxy
-	lifecycle *sync.Mutex       // Server.mu, which guards the lifecycle fields
+	proxyEnv  func(sandboxID string) map[string]string // the egress proxy variables; nil without a proxy
+	lifecycle *sync.Mutex                              // Server.mu, which guards the lifecycle fields
 }
 
 // sandbox is one emulated sandbox. Lifecycle fields are guarded by Server.mu;
@@ -90,6 +109,13 @@ type sandbox struct {
 func (s *Server) accessToken(id string) string {
 	m := hmac.New(sha256.New, s.seed)
 	m.Write([]byte(id))
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+// egressToken is the password a sandbox's processes give the egress proxy.
+func (s *Server) egressToken(id string) string {
+	m := hmac.New(sha256.New, s.seed)
+	m.Write([]byte("sandbox-egress-" + id))
 	return hex.EncodeToString(m.Sum(nil))
 }
 

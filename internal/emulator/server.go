@@ -148,11 +148,12 @@ func Start(opts Options) (*Server, error) {
 		s.logf("emulator: mount namespaces unavailable (isolation=%s, os=%s, euid=%d); commands see the sandbox directory as HOME and TMPDIR instead of private /home/user and /tmp",
 			opts.Isolation, runtime.GOOS, os.Geteuid())
 	}
-	var proxyEnv map[string]string
-	if eg, err := sandboxos.StartEgress(s.secretValue, s.logf); err != nil {
-		s.logf("emulator: egress proxy unavailable (%v); secret markers are not substituted", err)
+	var proxyEnv func(string) map[string]string
+	if eg, err := sandboxos.StartEgress(s.secretValue, s.egressPolicy, s.logf); err != nil {
+		s.logf("emulator: egress proxy unavailable (%v); network rules and secret markers are not applied", err)
 	} else {
-		s.egress, proxyEnv = eg, eg.Env()
+		s.egress = eg
+		proxyEnv = func(id string) map[string]string { return eg.Env(id, s.egressToken(id)) }
 	}
 	s.sandboxHost = &sandboxHost{isolate: s.isolate, logf: s.logf, proxyEnv: proxyEnv, lifecycle: &s.mu}
 	s.faults.reset(Faults{})

@@ -42,7 +42,7 @@ func TestSudoShim(t *testing.T) {
 		{`sudo -i echo 'a  b' '$HOME'`, "a  b $HOME\n"},
 		{`sudo -s echo shell`, "shell\n"},
 		{`sudo -nE true && sudo -v && sudo -l | tail -n 1`, "    (ALL : ALL) NOPASSWD: ALL\n"},
-		{`sudo sh -c 'echo "$HTTP_PROXY"' | grep -c '^http://127.0.0.1:'`, "1\n"},
+		{`sudo sh -c 'echo "$HTTP_PROXY"' | grep -c '^http://[^@]*@127.0.0.1:'`, "1\n"},
 		{`sudo env | grep '^SUDO_COMMAND='`, "SUDO_COMMAND=/usr/bin/env\n"},
 		{`sudo -u nobody-here true; echo $?`, "1\n"},
 		{`sudo no-such-command-here; echo $?`, "1\n"},

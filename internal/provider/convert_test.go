@@ -92,11 +92,11 @@ func TestSandboxDomain(t *testing.T) {
 }
 
 func TestImportedNetwork(t *testing.T) {
-	if !importedNetwork(nil).IsNull() {
+	if !importedNetwork(nil, types.Int64Null()).IsNull() {
 		t.Error("no network config should be null")
 	}
 	f := false
-	o := importedNetwork(&e2b.NetworkConfig{DenyOut: []string{"0.0.0.0/0"}, AllowPublicTraffic: &f})
+	o := importedNetwork(&e2b.NetworkConfig{DenyOut: []string{"0.0.0.0/0"}, AllowPublicTraffic: &f}, types.Int64Null())
 	if o.IsNull() {
 		t.Fatal("network with rules should not be null")
 	}

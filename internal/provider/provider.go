@@ -315,6 +315,7 @@ func (p *e2bProvider) Functions(_ context.Context) []func() function.Function {
 	return []func() function.Function{
 		NewSandboxHostFunction,
 		NewSecretRefFunction,
+		NewIAMTokenRefFunction,
 	}
 }
 

@@ -88,19 +88,24 @@ func (o *sandboxCreateOptions) createRequest(ctx context.Context, data *Provider
 		diags.Append(d...)
 		nc.DenyOut, d = stringSetFrom(ctx, n.DenyOut)
 		diags.Append(d...)
+		nc.Rules, d = networkRulesFrom(ctx, n.Rules)
+		diags.Append(d...)
+		nc.EgressProxy = egressProxyFrom(n.EgressProxy)
 		req.Network = nc
 	}
 	return req, diags
 }
 
-// validate rejects combinations E2B would refuse, before any call is made.
-func (o *sandboxCreateOptions) validate(ctx context.Context, diags *diag.Diagnostics) {
+// validate rejects combinations E2B would refuse, before any call is made. iamTokens are the
+// workload tokens the sandbox declares (iamKnown false while they are unknown).
+func (o *sandboxCreateOptions) validate(ctx context.Context, iamTokens []string, iamKnown bool, diags *diag.Diagnostics) {
 	o.validateVolumeMounts(ctx, diags)
 	n, d := o.network(ctx)
 	diags.Append(d...)
 	if n == nil {
 		return
 	}
+	validateNetworkRules(ctx, n, iamTokens, iamKnown, diags)
 	// secure defaults to true; only an explicit false conflicts.
 	if n.AllowPublicTraffic.Equal(types.BoolValue(false)) && o.Secure.Equal(types.BoolValue(false)) {
 		diags.AddAttributeError(path.Root("network").AtName("allow_public_traffic"),

@@ -44,6 +44,10 @@ type sandboxDataSourceModel struct {
 	AutoResume          types.Bool        `tfsdk:"auto_resume"`
 	AllowOut            types.List        `tfsdk:"allow_out"`
 	DenyOut             types.List        `tfsdk:"deny_out"`
+	OnTimeout           types.String      `tfsdk:"on_timeout"`
+	Rules               types.Map         `tfsdk:"rules"`
+	EgressProxyAddress  types.String      `tfsdk:"egress_proxy_address"`
+	VolumeMounts        types.Map         `tfsdk:"volume_mounts"`
 }
 
 func (d *sandboxDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -79,6 +83,16 @@ func (d *sandboxDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 			"auto_resume":           schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether traffic resumes it when paused."},
 			"allow_out":             schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Egress allow rules."},
 			"deny_out":              schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Egress deny rules."},
+			"on_timeout":            computed("What happens when the timeout runs out: `kill` or `pause`, as E2B reports it."),
+			"rules": schema.MapNestedAttribute{Computed: true, MarkdownDescription: "Network rules by domain, as in " +
+				"`e2b_sandbox`'s `network.rules` (header values as stored: placeholders, never secret values E2B fills in).",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"headers": schema.MapAttribute{Computed: true, Sensitive: true, ElementType: types.StringType,
+						MarkdownDescription: "Headers E2B's egress sets. Sensitive: a value may be a literal credential."},
+				}}},
+			"egress_proxy_address": computed("`host:port` of the SOCKS5 egress proxy, when one is set (E2B never returns its password)."),
+			"volume_mounts": schema.MapAttribute{Computed: true, ElementType: types.StringType,
+				MarkdownDescription: "Mounted volumes, by volume name to mount path."},
 		},
 	}
 }
@@ -137,6 +151,22 @@ func (d *sandboxDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		allow, deny = s.Network.AllowOut, s.Network.DenyOut
 	}
 	model.AllowOut, model.DenyOut = stringListValue(allow), stringListValue(deny)
+	model.OnTimeout = types.StringNull()
+	if s.Lifecycle != nil {
+		model.OnTimeout = optionalString(s.Lifecycle.OnTimeout)
+	}
+	model.Rules, model.EgressProxyAddress = networkRulesValue(nil), types.StringNull()
+	if s.Network != nil {
+		model.Rules = networkRulesValue(s.Network.Rules)
+		if s.Network.EgressProxy != nil {
+			model.EgressProxyAddress = optionalString(s.Network.EgressProxy.Address)
+		}
+	}
+	mounts := map[string]string{}
+	for _, m := range s.VolumeMounts {
+		mounts[m.Name] = m.Path
+	}
+	model.VolumeMounts = stringMapValue(mounts)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
 }
 

@@ -80,7 +80,7 @@ func (r *sandboxEphemeralResource) ValidateConfig(ctx context.Context, req ephem
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	cfg.validate(ctx, &resp.Diagnostics)
+	cfg.validate(ctx, nil, true, &resp.Diagnostics) // no iam here: identity placeholders have no token
 	validateUploads(ctx, cfg.Uploads, &resp.Diagnostics)
 }
 

@@ -35,9 +35,9 @@ func (r *sandboxEphemeralResource) Schema(ctx context.Context, _ ephemeral.Schem
 		Computed:            true,
 	}
 	attrs["network"] = schema.SingleNestedAttribute{
-		MarkdownDescription: "Network rules.",
+		MarkdownDescription: "Network settings.",
 		Optional:            true,
-		Attributes: map[string]schema.Attribute{
+		Attributes: withAttributes(ephemeralNetworkEgressAttributes(), map[string]schema.Attribute{
 			"allow_out": schema.SetAttribute{MarkdownDescription: descAllowOut, Optional: true, ElementType: types.StringType,
 				Validators: allowOutValidators()},
 			"deny_out": schema.SetAttribute{MarkdownDescription: descDenyOut, Optional: true, ElementType: types.StringType,
@@ -45,7 +45,7 @@ func (r *sandboxEphemeralResource) Schema(ctx context.Context, _ ephemeral.Schem
 			"allow_public_traffic": schema.BoolAttribute{MarkdownDescription: descAllowPublicTraffic, Optional: true},
 			"mask_request_host": schema.StringAttribute{MarkdownDescription: descMaskRequestHost, Optional: true,
 				Validators: []validator.String{hostPortValidator()}},
-		},
+		}),
 	}
 	attrs["metadata"] = schema.MapAttribute{
 		MarkdownDescription: descMetadata + " The provider adds `" + ephemeralSandboxLabel + " = \"true\"`.",

@@ -90,6 +90,9 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 
 	createReq, diags := plan.createRequest(ctx, r.data)
 	resp.Diagnostics.Append(diags...)
+	if createReq.Network != nil && createReq.Network.EgressProxy != nil {
+		createReq.Network.EgressProxy.Password = proxyPasswordFrom(ctx, req.Config, &resp.Diagnostics)
+	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -122,7 +125,7 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 	saved.nullUnknownComputed()
 	resp.Diagnostics.Append(resp.Identity.Set(ctx, sandboxIdentityModel{SandboxID: plan.ID})...)
 	if !resp.Diagnostics.HasError() && wantPaused {
-		if err := client.PauseSandbox(ctx, created.SandboxID); err != nil {
+		if err := pauseSandbox(ctx, client, created.SandboxID, plan.PauseMemory); err != nil {
 			addClientError(&resp.Diagnostics, "Sandbox created but could not be paused", err)
 		}
 	}
@@ -133,6 +136,14 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &saved)...) // A timed-out create is saved for the next apply to replace.
+}
+
+// pauseSandbox pauses with or without memory, as pause_memory says (null: with).
+func pauseSandbox(ctx context.Context, client *e2b.Client, id string, memory types.Bool) error {
+	if memory.Equal(types.BoolValue(false)) {
+		return client.PauseSandboxFilesystem(ctx, id)
+	}
+	return client.PauseSandbox(ctx, id)
 }
 
 // refreshAfterWrite reads the sandbox back and saves it; on failure the last saved state stays.
@@ -260,7 +271,7 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 		plan.applyCreated(sb, r.data.Domain)
 	}
 	if egressChanged {
-		u, diags := plan.networkUpdate(ctx)
+		u, diags := plan.networkUpdate(ctx, proxyPasswordFrom(ctx, req.Config, &resp.Diagnostics))
 		resp.Diagnostics.Append(diags...)
 		if resp.Diagnostics.HasError() {
 			return
@@ -271,7 +282,7 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 		}
 	}
 	if !wasPaused && wantPaused {
-		if err := client.PauseSandbox(ctx, id); err != nil {
+		if err := pauseSandbox(ctx, client, id, plan.PauseMemory); err != nil {
 			addClientAttributeError(&resp.Diagnostics, path.Root("paused"), "Could not pause sandbox "+id, err)
 			return
 		}

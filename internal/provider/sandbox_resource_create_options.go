@@ -46,9 +46,10 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 			PlanModifiers: []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
 		},
 		"mcp": schema.StringAttribute{
-			MarkdownDescription: "MCP configuration of the sandbox as a JSON object (use `jsonencode`). E2B starts its " +
-				"MCP gateway in the sandbox with it. Sensitive: it usually carries the MCP servers' tokens. Changing it " +
-				"replaces the sandbox.",
+			MarkdownDescription: "MCP configuration of the sandbox as a JSON object (use `jsonencode`), which E2B stores. " +
+				"E2B's SDK also starts the MCP gateway in the new sandbox (`mcp-gateway --config <json>` as root, from the " +
+				"`mcp-gateway` template); the provider does not, so start it with an `e2b_sandbox_command` when you need it. " +
+				"Sensitive: it usually carries the MCP servers' tokens. Changing it replaces the sandbox.",
 			Optional:      true,
 			Sensitive:     true,
 			CustomType:    jsontypes.NormalizedType{},
@@ -86,6 +87,17 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 			Validators:    append(sandboxIDValidators(), stringvalidator.ConflictsWith(forkConflicts...)),
 		},
 	}
+}
+
+// iamTokenNames are the names iam declares; known is false while the map is unknown.
+func (m *sandboxResourceModel) iamTokenNames() (names []string, known bool) {
+	if m.IAM.IsUnknown() {
+		return nil, false
+	}
+	for name := range m.IAM.Elements() {
+		names = append(names, name)
+	}
+	return names, true
 }
 
 // iamTokenModel maps one entry of iam.
@@ -128,6 +140,11 @@ func (m *sandboxResourceModel) validateCreateOptions(ctx context.Context, diags 
 	req.IAMTokens = nil // checked by the schema
 	if err := req.Validate(); err != nil {
 		diags.AddAttributeError(path.Root("auto_pause_memory"), "Invalid auto_pause_memory", err.Error()+".")
+	}
+	if m.PauseMemory.Equal(types.BoolValue(false)) && m.AutoResume.Equal(types.BoolValue(true)) {
+		diags.AddAttributeError(path.Root("pause_memory"), "pause_memory = false cannot be combined with auto_resume",
+			"E2B's auto-resume refuses a sandbox paused without its memory: it must be resumed explicitly "+
+				"(paused = false). Remove auto_resume = true or pause_memory = false.")
 	}
 }
 

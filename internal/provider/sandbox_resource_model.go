@@ -21,6 +21,7 @@ type sandboxResourceModel struct {
 	ID                types.String   `tfsdk:"id"`
 	Timeout           goDuration     `tfsdk:"timeout"`
 	Paused            types.Bool     `tfsdk:"paused"`
+	PauseMemory       types.Bool     `tfsdk:"pause_memory"`
 	AutoPause         types.Bool     `tfsdk:"auto_pause"`
 	AutoResume        types.Bool     `tfsdk:"auto_resume"`
 	StoreAccessTokens types.Bool     `tfsdk:"store_access_tokens"`
@@ -53,6 +54,8 @@ type sandboxNetworkModel struct {
 	DenyOut            types.Set    `tfsdk:"deny_out"`
 	AllowPublicTraffic types.Bool   `tfsdk:"allow_public_traffic"`
 	MaskRequestHost    types.String `tfsdk:"mask_request_host"`
+	Rules              types.Map    `tfsdk:"rules"`
+	EgressProxy        types.Object `tfsdk:"egress_proxy"` // its attributes differ by type (sandbox_network.go)
 }
 
 var sandboxNetworkAttrTypes = map[string]attr.Type{
@@ -60,6 +63,8 @@ var sandboxNetworkAttrTypes = map[string]attr.Type{
 	"deny_out":             types.SetType{ElemType: types.StringType},
 	"allow_public_traffic": types.BoolType,
 	"mask_request_host":    types.StringType,
+	"rules":                types.MapType{ElemType: types.ObjectType{AttrTypes: ruleAttrTypes}},
+	"egress_proxy":         types.ObjectType{AttrTypes: egressProxyResourceAttrTypes},
 }
 
 // createRequest builds the API request from a planned model.
@@ -71,13 +76,19 @@ func (m *sandboxResourceModel) createRequest(ctx context.Context, data *Provider
 	return req, diags
 }
 
-// networkUpdate builds the PUT network body from a planned model (it replaces the egress rules).
-func (m *sandboxResourceModel) networkUpdate(ctx context.Context) (e2b.NetworkUpdate, diag.Diagnostics) {
+// networkUpdate builds the PUT network body from a planned model and the configured proxy
+// password: E2B replaces the whole egress configuration, so it carries all of it.
+func (m *sandboxResourceModel) networkUpdate(ctx context.Context, proxyPassword string) (e2b.NetworkUpdate, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	u := e2b.NetworkUpdate{AllowInternetAccess: boolPtr(m.AllowInternetAccess), AllowOut: []string{}, DenyOut: []string{}}
 	n, d := m.network(ctx)
 	diags.Append(d...)
 	if n != nil {
+		u.Rules, d = networkRulesFrom(ctx, n.Rules)
+		diags.Append(d...)
+		if u.EgressProxy = egressProxyFrom(n.EgressProxy); u.EgressProxy != nil {
+			u.EgressProxy.Password = proxyPassword
+		}
 		if v, d := stringSetFrom(ctx, n.AllowOut); v != nil {
 			diags.Append(d...)
 			u.AllowOut = v
@@ -167,7 +178,7 @@ func (m *sandboxResourceModel) applyImported(d *e2b.SandboxDetail, defaultMetada
 		m.Metadata = stringMapValue(meta)
 	}
 	m.EnvVars = types.MapNull(types.StringType)
-	m.Network = importedNetwork(d.Network)
+	m.Network = importedNetwork(d.Network, types.Int64Null())
 	m.applyCreateOptionsDetail(d)
 }
 
@@ -201,10 +212,11 @@ func (m *sandboxResourceModel) timeoutSeconds() int32 {
 	return wholeSeconds(durationOr(m.Timeout, defaultSandboxTimeout))
 }
 
-// importedNetwork converts the API's network config; nil or empty gives null.
-func importedNetwork(n *e2b.NetworkConfig) types.Object {
+// importedNetwork converts the API's network config; nil or empty gives null. proxyVersion is
+// the state's password_wo_version (E2B knows nothing of it).
+func importedNetwork(n *e2b.NetworkConfig, proxyVersion types.Int64) types.Object {
 	if n == nil || (len(n.AllowOut) == 0 && len(n.DenyOut) == 0 && n.MaskRequestHost == "" &&
-		(n.AllowPublicTraffic == nil || *n.AllowPublicTraffic)) {
+		(n.AllowPublicTraffic == nil || *n.AllowPublicTraffic) && len(n.Rules) == 0 && n.EgressProxy == nil) {
 		return types.ObjectNull(sandboxNetworkAttrTypes)
 	}
 	// Null when public: that is E2B's default and what a configuration usually leaves out.
@@ -224,6 +236,8 @@ func importedNetwork(n *e2b.NetworkConfig) types.Object {
 		"deny_out":             stringSetValue(deny),
 		"allow_public_traffic": public,
 		"mask_request_host":    optionalString(n.MaskRequestHost),
+		"rules":                networkRulesValue(n.Rules),
+		"egress_proxy":         egressProxyResourceValue(n.EgressProxy, proxyVersion),
 	})
 }
 

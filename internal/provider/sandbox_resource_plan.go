@@ -111,7 +111,8 @@ func (r *sandboxResource) ValidateConfig(ctx context.Context, req resource.Valid
 		return
 	}
 	cfg.validateCreateOptions(ctx, &resp.Diagnostics)
-	cfg.validate(ctx, &resp.Diagnostics)
+	tokens, known := cfg.iamTokenNames()
+	cfg.validate(ctx, tokens, known, &resp.Diagnostics)
 }
 
 // ModifyPlan computes metadata_all and the values that follow from paused, and stops plans
@@ -266,24 +267,34 @@ func networkIngressChanged(ctx context.Context, req planmodifier.ObjectRequest, 
 
 // networkEgressChanged reports whether allow_out or deny_out differ (null equals empty).
 func networkEgressChanged(ctx context.Context, state, plan types.Object) bool {
-	rules := func(o types.Object) (allow, deny []string) {
+	type egress struct {
+		allow, deny  []string
+		rules, proxy attr.Value
+	}
+	read := func(o types.Object) egress {
+		e := egress{rules: types.MapNull(types.ObjectType{AttrTypes: ruleAttrTypes}), proxy: types.ObjectNull(egressProxyResourceAttrTypes)}
 		if o.IsNull() || o.IsUnknown() {
-			return nil, nil
+			return e
 		}
 		var n sandboxNetworkModel
 		if d := o.As(ctx, &n, basetypes.ObjectAsOptions{}); d.HasError() {
-			return nil, nil
+			return e
 		}
-		allow, _ = stringSetFrom(ctx, n.AllowOut)
-		deny, _ = stringSetFrom(ctx, n.DenyOut)
-		return allow, deny
+		e.allow, _ = stringSetFrom(ctx, n.AllowOut)
+		e.deny, _ = stringSetFrom(ctx, n.DenyOut)
+		if !n.Rules.IsNull() {
+			e.rules = n.Rules
+		}
+		if !n.EgressProxy.IsNull() {
+			e.proxy = n.EgressProxy // its write-only password is null on both sides; its version counts
+		}
+		return e
 	}
 	if plan.IsUnknown() {
 		return true
 	}
-	sa, sd := rules(state)
-	pa, pd := rules(plan)
-	return !slices.Equal(sa, pa) || !slices.Equal(sd, pd)
+	s, p := read(state), read(plan)
+	return !slices.Equal(s.allow, p.allow) || !slices.Equal(s.deny, p.deny) || !s.rules.Equal(p.rules) || !s.proxy.Equal(p.proxy)
 }
 
 func quote(s string) string { return "\"" + s + "\"" }

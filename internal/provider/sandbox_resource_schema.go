@@ -71,6 +71,13 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				Computed: true,
 				Default:  booldefault.StaticBool(false),
 			},
+			"pause_memory": schema.BoolAttribute{
+				MarkdownDescription: "Whether `paused = true` keeps memory and processes (`true`, E2B's default) or only the " +
+					"filesystem (`false`: no memory snapshot, so `paused = false` reboots the sandbox; files stay, processes " +
+					"and open connections do not, and `auto_resume` cannot wake it). The same choice for the pause at the " +
+					"timeout is `auto_pause_memory`. Changed in place: it applies to the next pause.",
+				Optional: true,
+			},
 			"auto_pause": schema.BoolAttribute{
 				MarkdownDescription: "Pause instead of kill when the timeout runs out. Default `false`; a fork's is its source's. " +
 					"Changing it replaces the sandbox.",
@@ -99,11 +106,12 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				PlanModifiers: []planmodifier.Bool{forkCopiedBool{def: true}},
 			},
 			"network": schema.SingleNestedAttribute{
-				MarkdownDescription: "Network rules. `allow_out` and `deny_out` change in place (they replace the sandbox's egress rules); " +
-					"changing `allow_public_traffic` or `mask_request_host` replaces the sandbox.",
+				MarkdownDescription: "Network settings. The egress ones (`allow_out`, `deny_out`, `rules`, `egress_proxy`) change in " +
+					"place, together in one update (E2B replaces the egress configuration as a whole); changing " +
+					"`allow_public_traffic` or `mask_request_host` replaces the sandbox.",
 				Optional:      true,
 				PlanModifiers: []planmodifier.Object{objectplanmodifier.RequiresReplaceIf(networkIngressChanged, "Changing allow_public_traffic or mask_request_host replaces the sandbox.", "Changing `allow_public_traffic` or `mask_request_host` replaces the sandbox.")},
-				Attributes: map[string]schema.Attribute{
+				Attributes: withAttributes(resourceNetworkEgressAttributes(), map[string]schema.Attribute{
 					"allow_out": schema.SetAttribute{
 						MarkdownDescription: descAllowOut,
 						Optional:            true,
@@ -125,7 +133,7 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 						Optional:            true,
 						Validators:          []validator.String{hostPortValidator()},
 					},
-				},
+				}),
 			},
 			"metadata": schema.MapAttribute{
 				MarkdownDescription: descMetadata + " The merged result is `metadata_all`, which is what E2B stores: a change that " +

@@ -49,6 +49,8 @@ func TestNetworkIngressChanged_unknownSetting(t *testing.T) {
 			"deny_out":             types.SetNull(types.StringType),
 			"allow_public_traffic": public,
 			"mask_request_host":    types.StringNull(),
+			"rules":                networkRulesValue(nil),
+			"egress_proxy":         types.ObjectNull(egressProxyResourceAttrTypes),
 		})
 	}
 	var resp objectplanmodifier.RequiresReplaceIfFuncResponse

@@ -66,16 +66,18 @@ func (r *secretResource) Metadata(_ context.Context, req resource.MetadataReques
 func (r *secretResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	stable := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "A team secret. Sandbox processes never see its value: they send the marker " +
-			"`provider::e2b::secret_ref(name)` (`${e2b.secrets.<name>}`) in an outgoing request header and E2B's " +
-			"egress replaces it with the value. Set the value with the write-only `value` (never stored in plan or " +
-			"state; bump `value_version` to send a new one) or, on Terraform and OpenTofu versions without " +
-			"write-only attributes, with `sensitive_value` (stored in state, marked sensitive). Every change " +
-			"stores a new version in place.\n\n" +
-			"**Where the marker is replaced.** Only in request headers, by the egress proxy. E2B's published " +
-			"material does not say which other parts of a request, or whether headers of HTTPS requests, are " +
-			"covered: check with E2B before relying on it. The repository's emulator replaces markers in the " +
-			"headers of plain-HTTP requests only (HTTPS would need TLS interception), never in bodies or URLs.\n\n" +
+		MarkdownDescription: "A team secret. Sandbox processes never see its value: a header of `e2b_sandbox`'s " +
+			"`network.rules` holds the placeholder `provider::e2b::secret_ref(name)` (`${e2b.secrets.<name>}`), and E2B's " +
+			"egress proxy sets that header, with the secret's current value, on the sandbox's requests to the rule's " +
+			"domain (the way E2B documents, with `Secret.fill` in its SDK). Requests to other domains carry nothing. " +
+			"Set the value with the write-only `value` (never stored in plan or state; bump `value_version` to send a " +
+			"new one) or, on Terraform and OpenTofu versions without write-only attributes, with `sensitive_value` " +
+			"(stored in state, marked sensitive). Every change stores a new version in place, and later requests carry it " +
+			"without touching the sandbox.\n\n" +
+			"**What E2B documents, and what it does not.** Rules apply to the sandbox's outgoing HTTP and HTTPS requests. " +
+			"E2B's published material does not say that a placeholder a sandbox process writes into its own request is " +
+			"replaced: do not rely on that. The repository's emulator applies rules to plain-HTTP requests only (HTTPS " +
+			"would need TLS interception).\n\n" +
 			"**When E2B's answer to the create is lost** (a gateway's error, a cut connection, an interrupted run), " +
 			"the provider recognises its secret exactly: the create stores a random create token in the secret's " +
 			"metadata (key `" + e2b.IdempotencyMetadataKey + "`, never shown in `metadata`), and the secret of the name " +

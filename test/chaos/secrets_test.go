@@ -1,7 +1,9 @@
 package chaos
 
 import (
+	"archive/zip"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,8 +19,27 @@ terraform {
   }
 }
 
+variable "proxy_password" {
+  type      = string
+  sensitive = true
+  ephemeral = true
+}
+
 resource "e2b_sandbox" "s" {
   env_vars = { SANDBOX_SECRET = "sandbox-env-5f1c2e9a7d" }
+  network = {
+    allow_out = ["api.example.com"]
+    deny_out  = ["0.0.0.0/0"]
+    rules = {
+      "api.example.com" = { headers = { X-Api-Key = "rule-header-0c6e1a" } }
+    }
+    egress_proxy = {
+      address             = "127.0.0.1:1080"
+      username            = "sandbox"
+      password_wo         = var.proxy_password
+      password_wo_version = 1
+    }
+  }
 }
 
 resource "e2b_sandbox_file" "f" {
@@ -35,8 +56,9 @@ resource "e2b_sandbox_command" "c" {
 `
 
 // TestChaosSecretsStayOutOfLogs applies with TF_LOG=TRACE and checks that the
-// API key, the envd access token, env var values and the credentials in
-// api_url never reach the log, and that envd never received the API key.
+// API key, the envd access token, env var values, the credentials in api_url,
+// a network rule's header value and the egress proxy's password never reach
+// the log (nor the password a plan file), and that envd never received the API key.
 func TestChaosSecretsStayOutOfLogs(t *testing.T) {
 	ctx := context.Background()
 	srv := startEmulator(t)
@@ -44,9 +66,22 @@ func TestChaosSecretsStayOutOfLogs(t *testing.T) {
 	ws.Write("main.tf", secretsConfig)
 	ws.LogFile = filepath.Join(t.TempDir(), "trace.log")
 	// User information in api_url (a proxy's basic auth) is a credential too.
-	ws.ExtraEnv = append(ws.ExtraEnv, "E2B_API_URL="+strings.Replace(srv.APIURL(), "http://", "http://urluser-b41d:url-pw-7c3e@", 1))
+	ws.ExtraEnv = append(ws.ExtraEnv, "E2B_API_URL="+strings.Replace(srv.APIURL(), "http://", "http://urluser-b41d:url-pw-7c3e@", 1),
+		"TF_VAR_proxy_password=socks-password-4e8b27")
 
 	mustApply(t, ctx, ws)
+	// A plan file holds configuration values too; the proxy password is write-only.
+	ws.Write("main.tf", strings.Replace(secretsConfig, "hello\n", "hello again\n", 1))
+	if r := ws.Run(ctx, "plan", "-no-color", "-input=false", "-out=tfplan"); r.Err != nil {
+		t.Fatalf("plan: %v\n%s", r.Err, r.Output())
+	}
+	plan := planFileText(t, filepath.Join(ws.Dir, "tfplan"))
+	if !strings.Contains(plan, "rule-header-0c6e1a") {
+		t.Fatal("the plan file does not hold the configuration's values: the check would prove nothing")
+	}
+	if strings.Contains(plan, "socks-password-4e8b27") {
+		t.Error("the egress proxy password is in the plan file")
+	}
 	var token string
 	for _, r := range ws.State(ctx) {
 		if r.Type == "e2b_sandbox" {
@@ -73,6 +108,8 @@ func TestChaosSecretsStayOutOfLogs(t *testing.T) {
 		"command env var value": "command-env-93b0d4e611",
 		"api_url user":          "urluser-b41d",
 		"api_url password":      "url-pw-7c3e",
+		"egress proxy password": "socks-password-4e8b27",
+		"rule header value":     "rule-header-0c6e1a",
 	} {
 		if i := strings.Index(log, secret); i >= 0 {
 			start := max(0, i-200)
@@ -82,4 +119,32 @@ func TestChaosSecretsStayOutOfLogs(t *testing.T) {
 	if n := srv.Counters().EnvdAPIKeySeen; n != 0 {
 		t.Errorf("envd received the API key in %d requests", n)
 	}
+}
+
+// planFileText is every file of a plan file (a zip archive) uncompressed, one after another,
+// but the copy of the configuration's source it carries.
+func planFileText(t *testing.T, path string) string {
+	t.Helper()
+	z, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer z.Close()
+	var all strings.Builder
+	for _, f := range z.File {
+		if strings.HasPrefix(f.Name, "tfconfig/") {
+			continue
+		}
+		r, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(r)
+		_ = r.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		all.Write(b)
+	}
+	return all.String()
 }

@@ -55,3 +55,35 @@ resource "e2b_sandbox" "agent" {
 resource "e2b_sandbox" "agent_copy" {
   fork_from = e2b_sandbox.agent.id
 }
+
+# Egress the E2B way: a rule sets headers on requests to one domain, filling a secret's value
+# and a workload token per request, and all egress goes through a SOCKS5 proxy of your own.
+variable "proxy_password" {
+  type      = string
+  sensitive = true
+  ephemeral = true
+}
+
+resource "e2b_sandbox" "egress" {
+  iam = {
+    internal = { audience = "api.internal.example.com", token_type = "JWT-SVID" }
+  }
+  network = {
+    allow_out = ["api.openai.com", "api.internal.example.com"]
+    deny_out  = ["0.0.0.0/0"]
+    rules = {
+      "api.openai.com" = {
+        headers = { Authorization = "Bearer ${provider::e2b::secret_ref("openai-key")}" }
+      }
+      "api.internal.example.com" = {
+        headers = { Authorization = "Bearer ${provider::e2b::iam_token_ref("internal")}" }
+      }
+    }
+    egress_proxy = {
+      address             = "proxy.example.com:1080"
+      username            = "sandbox"
+      password_wo         = var.proxy_password # write-only: never in plan or state
+      password_wo_version = 1                  # change it to send a new password
+    }
+  }
+}

@@ -21,13 +21,23 @@ resource "e2b_secret" "github" {
   metadata      = { owner = "platform" }
 }
 
-resource "e2b_sandbox" "agent" {}
+# E2B's egress sets the header on the sandbox's requests to api.github.com, with the
+# secret's current value; the sandbox itself never sees it.
+resource "e2b_sandbox" "agent" {
+  network = {
+    allow_out = ["api.github.com"]
+    deny_out  = ["0.0.0.0/0"]
+    rules = {
+      "api.github.com" = {
+        headers = { Authorization = "Bearer ${provider::e2b::secret_ref(e2b_secret.github.name)}" }
+      }
+    }
+  }
+}
 
-# The command sends the marker; E2B's egress puts the value in the header.
 resource "e2b_sandbox_command" "whoami" {
   sandbox_id = e2b_sandbox.agent.id
-  env        = { AUTH = "Bearer ${provider::e2b::secret_ref(e2b_secret.github.name)}" }
-  command    = "curl -sS -H \"Authorization: $AUTH\" http://api.github.com/user"
+  command    = "curl -sS https://api.github.com/user"
 }
 
 # Without write-only attributes (older Terraform or OpenTofu): stored in state, marked sensitive.

@@ -1,40 +1,63 @@
 package sandboxos
 
 import (
+	"context"
+	"encoding/base64"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
+	"net/url"
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/netrules"
 )
 
-// The egress proxy stands in for E2B's egress: sandbox processes get it as
-// HTTP_PROXY and HTTPS_PROXY, and it replaces ${e2b.secrets.<name>} markers
-// in the headers of plain-HTTP requests with the secret's current value, so
-// a process never sees the value while the upstream receives it. HTTPS goes
-// through CONNECT as an opaque tunnel: without intercepting TLS its headers
-// cannot be read, so markers there are sent as they are.
+// The egress proxy stands in for E2B's egress. Sandbox processes get it as HTTP_PROXY and
+// HTTPS_PROXY, with their sandbox's ID and an egress token as the proxy's user and password, so
+// the proxy knows whose network settings apply:
+//   - allowOut and denyOut decide which destinations it admits (403 otherwise);
+//   - the sandbox's network rules set their headers on plain-HTTP requests to the rule's domain,
+//     with ${e2b.secrets.<name>} and ${e2b.identity.tokens.<name>} filled per request;
+//   - with an egress proxy configured, every connection it makes goes through that SOCKS5 proxy.
+//
+// It also replaces ${e2b.secrets.<name>} markers a process writes into its own plain-HTTP request
+// headers. HTTPS goes through CONNECT as an opaque tunnel: without intercepting TLS its headers
+// cannot be read or set, so rules do not apply to it here (E2B's egress does apply them).
 
 var secretMarker = regexp.MustCompile(`\$\{e2b\.secrets\.([^{}\s]+)\}`)
+
+// EgressPolicy is what the proxy applies to one sandbox's traffic.
+type EgressPolicy struct {
+	AllowOut, DenyOut []string
+	Rules             map[string][]netrules.Rule
+	Proxy             *netrules.Proxy
+	Lookup            netrules.Lookup
+}
 
 // Egress is a running egress proxy.
 type Egress struct {
 	secret    func(name string) (string, bool) // a secret's current value by name
+	policy    func(sandboxID, token string) (*EgressPolicy, bool)
 	ln        net.Listener
 	http      *http.Server
 	transport *http.Transport
 }
 
-// StartEgress listens on loopback and proxies until Close; secret looks up
-// the current value of the secret a marker names.
-func StartEgress(secret func(name string) (string, bool), logf func(format string, args ...any)) (*Egress, error) {
+// StartEgress listens on loopback and proxies until Close. secret looks up the current value of
+// a secret; policy gives a sandbox's settings from the proxy credentials its processes send
+// (false for credentials that name no sandbox).
+func StartEgress(secret func(name string) (string, bool), policy func(sandboxID, token string) (*EgressPolicy, bool),
+	logf func(format string, args ...any)) (*Egress, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
-	p := &Egress{secret: secret, ln: ln, transport: &http.Transport{
+	p := &Egress{secret: secret, policy: policy, ln: ln, transport: &http.Transport{
 		Proxy: nil, DialContext: (&net.Dialer{Timeout: 30 * time.Second}).DialContext,
 		MaxIdleConns: 16, IdleConnTimeout: 30 * time.Second,
 	}}
@@ -47,7 +70,7 @@ func StartEgress(secret func(name string) (string, bool), logf func(format strin
 	return p, nil
 }
 
-// URL is what sandbox processes get as their proxy.
+// URL is the proxy's address, without credentials.
 func (p *Egress) URL() string { return "http://" + p.ln.Addr().String() }
 
 // Close stops accepting; open CONNECT tunnels end with their peers.
@@ -56,18 +79,38 @@ func (p *Egress) Close() {
 	p.transport.CloseIdleConnections()
 }
 
+// Env is what every process of a sandbox gets (request envs may override): the proxy, with the
+// sandbox's ID and egress token as its credentials.
+func (p *Egress) Env(sandboxID, token string) map[string]string {
+	u := url.URL{Scheme: "http", User: url.UserPassword(sandboxID, token), Host: p.ln.Addr().String()}
+	s := u.String()
+	return map[string]string{"HTTP_PROXY": s, "http_proxy": s, "HTTPS_PROXY": s, "https_proxy": s}
+}
+
 func (p *Egress) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	pol, ok := p.sandboxPolicy(r)
+	if !ok {
+		w.Header().Set("Proxy-Authenticate", `Basic realm="e2b-egress"`)
+		http.Error(w, "egress: the proxy credentials name no sandbox", http.StatusProxyAuthRequired)
+		return
+	}
 	if r.Method == http.MethodConnect {
-		p.tunnel(w, r)
+		p.tunnel(w, r, pol)
 		return
 	}
 	if r.URL.Host == "" || (r.URL.Scheme != "http" && r.URL.Scheme != "") {
 		http.Error(w, "the egress proxy forwards absolute http:// URLs only", http.StatusBadRequest)
 		return
 	}
+	if msg := admit(r.Context(), pol, r.URL.Hostname()); msg != "" {
+		http.Error(w, msg, http.StatusForbidden)
+		return
+	}
 	out := r.Clone(r.Context())
 	out.RequestURI = ""
 	out.URL.Scheme = "http"
+	out.Header.Del("Proxy-Connection")
+	out.Header.Del("Proxy-Authorization")
 	for k, vals := range out.Header {
 		for i, v := range vals {
 			resolved, missing := p.substitute(v)
@@ -78,9 +121,20 @@ func (p *Egress) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			vals[i] = resolved
 		}
 	}
-	out.Header.Del("Proxy-Connection")
-	out.Header.Del("Proxy-Authorization")
-	resp, err := p.transport.RoundTrip(out)
+	transport := p.transport
+	if pol != nil {
+		if err := netrules.Apply(netrules.Match(pol.Rules, r.URL.Hostname()), out.Header.Set, pol.Lookup); err != nil {
+			http.Error(w, "egress: network rule for "+r.URL.Hostname()+": "+err.Error(), http.StatusBadGateway)
+			return
+		}
+		if pol.Proxy != nil {
+			proxy := *pol.Proxy
+			transport = &http.Transport{DisableKeepAlives: true, DialContext: func(ctx context.Context, _, addr string) (net.Conn, error) {
+				return netrules.DialSOCKS5(ctx, proxy, addr)
+			}}
+		}
+	}
+	resp, err := transport.RoundTrip(out)
 	if err != nil {
 		http.Error(w, "egress: "+err.Error(), http.StatusBadGateway)
 		return
@@ -93,6 +147,44 @@ func (p *Egress) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.WriteHeader(resp.StatusCode)
 	_, _ = io.Copy(w, resp.Body)
+}
+
+// sandboxPolicy reads the proxy credentials: none gives a nil policy (no rules, everything
+// admitted, as for a client that is no sandbox's); credentials must name a sandbox.
+func (p *Egress) sandboxPolicy(r *http.Request) (*EgressPolicy, bool) {
+	auth := r.Header.Get("Proxy-Authorization")
+	if auth == "" || p.policy == nil {
+		return nil, true
+	}
+	raw, ok := strings.CutPrefix(auth, "Basic ")
+	if !ok {
+		return nil, false
+	}
+	b, err := base64.StdEncoding.DecodeString(raw)
+	if err != nil {
+		return nil, false
+	}
+	id, token, _ := strings.Cut(string(b), ":")
+	return p.policy(id, token)
+}
+
+// admit says why a destination is refused ("" when it is admitted).
+func admit(ctx context.Context, pol *EgressPolicy, host string) string {
+	if pol == nil || (len(pol.AllowOut) == 0 && len(pol.DenyOut) == 0) {
+		return ""
+	}
+	var addr netip.Addr
+	if _, err := netip.ParseAddr(host); err != nil {
+		lctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		if addrs, err := net.DefaultResolver.LookupNetIP(lctx, "ip", host); err == nil && len(addrs) > 0 {
+			addr = addrs[0].Unmap()
+		}
+		cancel()
+	}
+	if netrules.Admits(pol.AllowOut, pol.DenyOut, host, addr) {
+		return ""
+	}
+	return fmt.Sprintf("egress: %s is not allowed by the sandbox's network settings (allowOut %v, denyOut %v)", host, pol.AllowOut, pol.DenyOut)
 }
 
 // substitute replaces every marker in v; it names the first unknown secret.
@@ -112,9 +204,23 @@ func (p *Egress) substitute(v string) (string, string) {
 	return out, missing
 }
 
-// tunnel relays a CONNECT stream unchanged (HTTPS is not intercepted).
-func (p *Egress) tunnel(w http.ResponseWriter, r *http.Request) {
-	up, err := net.DialTimeout("tcp", r.Host, 30*time.Second)
+// tunnel relays a CONNECT stream unchanged (HTTPS is not intercepted), through the sandbox's
+// SOCKS5 proxy when it has one.
+func (p *Egress) tunnel(w http.ResponseWriter, r *http.Request, pol *EgressPolicy) {
+	host, _, _ := net.SplitHostPort(r.Host)
+	if msg := admit(r.Context(), pol, host); msg != "" {
+		http.Error(w, msg, http.StatusForbidden)
+		return
+	}
+	var up net.Conn
+	var err error
+	if pol != nil && pol.Proxy != nil {
+		ctx, cancel := context.WithTimeout(r.Context(), 30*time.Second)
+		up, err = netrules.DialSOCKS5(ctx, *pol.Proxy, r.Host)
+		cancel()
+	} else {
+		up, err = net.DialTimeout("tcp", r.Host, 30*time.Second)
+	}
 	if err != nil {
 		http.Error(w, "egress: "+err.Error(), http.StatusBadGateway)
 		return
@@ -133,17 +239,13 @@ func (p *Egress) tunnel(w http.ResponseWriter, r *http.Request) {
 	_, _ = conn.Write([]byte("HTTP/1.1 200 Connection established\r\n\r\n"))
 	go func() {
 		_, _ = io.Copy(up, buf)
-		_ = up.(*net.TCPConn).CloseWrite()
+		if cw, ok := up.(interface{ CloseWrite() error }); ok {
+			_ = cw.CloseWrite()
+		}
 	}()
 	go func() {
 		_, _ = io.Copy(conn, up)
 		_ = conn.Close()
 		_ = up.Close()
 	}()
-}
-
-// Env is what every sandbox process gets (request envs may override).
-func (p *Egress) Env() map[string]string {
-	u := p.URL()
-	return map[string]string{"HTTP_PROXY": u, "http_proxy": u, "HTTPS_PROXY": u, "https_proxy": u}
 }

@@ -1,0 +1,67 @@
+package emulator
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/netrules"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
+)
+
+// egressPolicy gives the egress proxy a sandbox's network settings, from the credentials its
+// processes send: the sandbox's ID and its egress token.
+func (s *Server) egressPolicy(id, token string) (*sandboxos.EgressPolicy, bool) {
+	if !hmac.Equal([]byte(token), []byte(s.egressToken(id))) {
+		return nil, false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sb, ok := s.sandboxes[id]
+	if !ok {
+		return nil, false
+	}
+	n := sb.network
+	tokens := map[string]string{}
+	if sb.iam != nil {
+		for name, t := range sb.iam.Tokens {
+			if t.Audience != nil {
+				tokens[name] = *t.Audience
+			}
+		}
+	}
+	return &sandboxos.EgressPolicy{
+		AllowOut: append([]string(nil), n.AllowOut...), DenyOut: append([]string(nil), n.DenyOut...),
+		Rules: n.Rules, Proxy: n.EgressProxy,
+		Lookup: netrules.Lookup{
+			Secret: s.secretValue,
+			Identity: func(name string) (string, bool) {
+				aud, ok := tokens[name]
+				if !ok {
+					return "", false
+				}
+				return s.workloadToken(id, name, aud), true
+			},
+		},
+	}, true
+}
+
+// workloadToken mints what the emulator fills ${e2b.identity.tokens.<name>} with: a token in
+// a JWT's shape (header.claims.signature, signed with the emulator's own key) naming the
+// sandbox, the token's name and audience, new at every request. It is a stand-in: E2B mints a
+// JWT-SVID that a relying party can verify against E2B's keys; nothing can verify this one.
+func (s *Server) workloadToken(sandboxID, name, audience string) string {
+	enc := base64.RawURLEncoding
+	header, _ := json.Marshal(map[string]string{"alg": "HS256", "typ": "JWT"})
+	now := time.Now()
+	claims, _ := json.Marshal(map[string]any{
+		"sub": "spiffe://e2b-emulator/sandbox/" + sandboxID, "aud": audience, "name": name,
+		"iat": now.Unix(), "exp": now.Add(5 * time.Minute).Unix(), "nonce": now.UnixNano(),
+	})
+	body := enc.EncodeToString(header) + "." + enc.EncodeToString(claims)
+	m := hmac.New(sha256.New, s.seed)
+	m.Write([]byte("workload-token." + body))
+	return body + "." + enc.EncodeToString(m.Sum(nil))
+}
