@@ -65,11 +65,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusBadRequest, err.Error())
 			return
 		}
-		s.mu.Lock()
-		tp := s.seedTemplateLocked(t)
-		out := tp.toJSON()
-		s.mu.Unlock()
-		httpjson.Write(w, http.StatusCreated, out)
+		httpjson.Write(w, http.StatusCreated, templateToJSON(s.seedTemplate(t)))
 	case strings.HasPrefix(p, "/sandboxes/") && strings.HasSuffix(p, "/expire") && r.Method == http.MethodPost:
 		id := strings.TrimSuffix(strings.TrimPrefix(p, "/sandboxes/"), "/expire")
 		if err := s.Expire(id); err != nil {

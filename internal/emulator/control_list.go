@@ -209,8 +209,8 @@ func (s *Server) handleListV2(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	var tmplID string
 	if tmplRef != "" {
-		if t := s.findTemplateLocked(tmplRef); t != nil {
-			tmplID = t.id
+		if t, found := s.store.FindTemplate(tmplRef); found {
+			tmplID = t.ID
 		} else {
 			tmplID = "\x00unknown"
 		}
@@ -219,7 +219,7 @@ func (s *Server) handleListV2(w http.ResponseWriter, r *http.Request) {
 	totalRunning := 0
 	for _, sb := range s.sortedSandboxesLocked(asc) {
 		if !states[sb.state] || !metadataMatches(sb.metadata, meta) ||
-			(tmplID != "" && sb.tmpl.id != tmplID) || sb.startedAt.Before(startedAfter) {
+			(tmplID != "" && sb.tmpl.ID != tmplID) || sb.startedAt.Before(startedAfter) {
 			continue
 		}
 		if sb.state == stateRunning {

@@ -117,7 +117,7 @@ type listedSandboxJSON struct {
 
 func (s *Server) sandboxResponseLocked(sb *sandbox) sandboxJSON {
 	resp := sandboxJSON{
-		TemplateID: sb.tmpl.id, SandboxID: sb.id, Alias: sb.tmpl.alias(),
+		TemplateID: sb.tmpl.ID, SandboxID: sb.id, Alias: sb.tmpl.Alias(),
 		ClientID: clientID, EnvdVersion: envdVersion,
 	}
 	if sb.secure {
@@ -131,11 +131,12 @@ func (s *Server) sandboxResponseLocked(sb *sandbox) sandboxJSON {
 }
 
 func (s *Server) sandboxDetailLocked(sb *sandbox) sandboxDetailJSON {
+	tm := s.templateOf(sb)
 	d := sandboxDetailJSON{
-		TemplateID: sb.tmpl.id, Alias: sb.tmpl.alias(), SandboxID: sb.id, ClientID: clientID,
+		TemplateID: sb.tmpl.ID, Alias: sb.tmpl.Alias(), SandboxID: sb.id, ClientID: clientID,
 		StartedAt: sb.startedAt, EndAt: sb.endAt, EnvdVersion: envdVersion,
 		AllowInternetAccess: sb.allowInternet,
-		CPUCount:            sb.tmpl.cpuCount, MemoryMB: sb.tmpl.memoryMB, DiskSizeMB: sb.tmpl.diskSizeMB,
+		CPUCount:            tm.CPUCount, MemoryMB: tm.MemoryMB, DiskSizeMB: tm.DiskSizeMB,
 		Metadata: copyMap(sb.metadata), State: sb.state,
 		Lifecycle:    lifecycleJSON{AutoResume: sb.autoResume, OnTimeout: sb.lifecycleOnTimeout()},
 		VolumeMounts: mountsJSON(sb.mounts),
@@ -150,10 +151,11 @@ func (s *Server) sandboxDetailLocked(sb *sandbox) sandboxDetailJSON {
 }
 
 func (s *Server) listedLocked(sb *sandbox) listedSandboxJSON {
+	tm := s.templateOf(sb)
 	return listedSandboxJSON{
-		TemplateID: sb.tmpl.id, Alias: sb.tmpl.alias(), SandboxID: sb.id, ClientID: clientID,
+		TemplateID: sb.tmpl.ID, Alias: sb.tmpl.Alias(), SandboxID: sb.id, ClientID: clientID,
 		StartedAt: sb.startedAt, EndAt: sb.endAt,
-		CPUCount: sb.tmpl.cpuCount, MemoryMB: sb.tmpl.memoryMB, DiskSizeMB: sb.tmpl.diskSizeMB,
+		CPUCount: tm.CPUCount, MemoryMB: tm.MemoryMB, DiskSizeMB: tm.DiskSizeMB,
 		Metadata: copyMap(sb.metadata), State: sb.state, EnvdVersion: envdVersion,
 		VolumeMounts: mountsJSON(sb.mounts),
 	}
@@ -272,8 +274,8 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusServiceUnavailable, "emulator is shutting down")
 		return
 	}
-	t, build := s.resolveBuildLocked(*req.TemplateID)
-	if build == nil {
+	t, build, found := s.store.ResolveBuild(*req.TemplateID)
+	if !found {
 		s.mu.Unlock()
 		writeErrorf(w, http.StatusNotFound, "template '%s' not found", *req.TemplateID)
 		return
@@ -296,8 +298,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := time.Now().UTC()
-	t.spawnCount++
-	t.lastSpawnedAt = &now
+	s.store.CountSpawn(t.ID, now)
 	sb.startedAt, sb.endAt, sb.resumeTimeout = now, now.Add(timeout), timeout
 	sb.autoPause, sb.autoResume, sb.secure = autoPause, autoResume, secure
 	sb.autoPauseKeeps = req.AutoPauseMemory == nil || *req.AutoPauseMemory
@@ -306,7 +307,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	if req.Metadata != nil {
 		sb.metadata = copyMap(req.Metadata)
 	}
-	sb.envVars = copyMap(build.config.envs)
+	sb.envVars = copyMap(build.Config.Envs)
 	for k, v := range req.EnvVars {
 		sb.envVars[k] = v
 	}
@@ -319,9 +320,9 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	s.armTimerLocked(sb)
 	resp := s.sandboxResponseLocked(sb)
 	s.mu.Unlock()
-	sb.addLog("info", "Sandbox created", map[string]string{"templateID": t.id})
+	sb.addLog("info", "Sandbox created", map[string]string{"templateID": t.ID})
 	sb.takeSampleFrom(nil) // no processes yet: the first sample needs no /proc scan
-	s.runStartCommand(sb, build.config)
+	s.runStartCommand(sb, build.Config)
 	respondOrDrop(w, r, http.StatusCreated, resp)
 }
 

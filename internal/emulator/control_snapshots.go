@@ -12,6 +12,7 @@ import (
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
 type snapshotInfoJSON struct {
@@ -23,21 +24,21 @@ var snapshotNamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,127}$`)
 
 // captureFiles copies a sandbox's files into a build: its whole layer over
 // the layers it started from with private roots, else its directory.
-func (s *Server) captureFiles(sb *sandbox, templateID string) (*templateBuild, error) {
+func (s *Server) captureFiles(sb *sandbox, templateID string) (state.Build, error) {
 	if sb.root != nil {
 		layers, err := s.captureLayer(sb)
 		if err != nil {
-			return nil, err
+			return state.Build{}, err
 		}
-		return &templateBuild{layers: layers, base: sb.build.base, config: sb.build.config}, nil
+		return state.Build{Layers: layers, Base: sb.build.Base, Config: sb.build.Config}, nil
 	}
 	dir := filepath.Join(s.dataDir, "templates", templateID+"-"+newID("", 8))
 	if err := hostfs.CopyTree(sb.dir, dir); err != nil {
 		_ = os.RemoveAll(dir)
-		return nil, err
+		return state.Build{}, err
 	}
 	unlinkMounts(dir, sb.mounts)
-	return &templateBuild{filesDir: dir, config: sb.build.config}, nil
+	return state.Build{FilesDir: dir, Config: sb.build.Config}, nil
 }
 
 // handleCreateSnapshot captures a running sandbox's files as a snapshot
@@ -82,40 +83,32 @@ func (s *Server) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 		notFoundSandbox(w, id)
 		return
 	}
-	var t *template
-	if name != "" {
-		if existing := s.templateByIdentifierLocked(teamNamespace + "/" + name); existing != nil && existing.snapshot {
-			t = existing
-		} else if existing != nil {
-			s.mu.Unlock()
-			writeErrorf(w, http.StatusBadRequest, "name '%s' is already used by a template that is not a snapshot", name)
-			return
-		}
+	t, found, ok := s.store.SnapshotTemplate(name)
+	if !ok {
+		s.mu.Unlock()
+		writeErrorf(w, http.StatusBadRequest, "name '%s' is already used by a template that is not a snapshot", name)
+		return
 	}
-	if t == nil {
-		now := time.Now().UTC()
-		t = &template{
-			id: newID("", 20), snapshot: true,
-			cpuCount: sb.tmpl.cpuCount, memoryMB: sb.tmpl.memoryMB, diskSizeMB: sb.tmpl.diskSizeMB,
-			createdAt: now,
+	if !found {
+		src := s.templateOf(sb)
+		t = state.Template{
+			ID: newID("", 20), Snapshot: true,
+			CPUCount: src.CPUCount, MemoryMB: src.MemoryMB, DiskSizeMB: src.DiskSizeMB,
+			CreatedAt: time.Now().UTC(),
 		}
 		if name != "" {
-			t.names = []string{teamNamespace + "/" + name}
+			t.Names = []string{teamNamespace + "/" + name}
 		}
 	}
-	files, err := s.captureFiles(sb, t.id)
+	files, err := s.captureFiles(sb, t.ID)
 	if err != nil {
 		s.mu.Unlock()
 		writeErrorf(w, http.StatusInternalServerError, "error snapshotting sandbox: %v", err)
 		return
 	}
-	now := time.Now().UTC()
-	nb := t.addReadyBuild(now, files.filesDir, tag)
-	nb.layers, nb.base, nb.config, nb.sourceSandbox = files.layers, files.base, files.config, sb.id
-	t.updatedAt = now
-	s.templates[t.id] = t
-	s.saveStateLocked()
-	info := t.snapshotEntry(tag)
+	files.SourceSandbox = sb.id
+	t = s.store.AddSnapshot(t, tag, newUUID(), files, time.Now().UTC())
+	info := snapshotEntry(t, tag)
 	s.recordEventLocked(sb, evCheckpointed, map[string]any{"snapshot_id": info.SnapshotID})
 	s.mu.Unlock()
 	sb.addLog("info", "Snapshot created", map[string]string{"snapshotID": info.SnapshotID})
@@ -133,25 +126,24 @@ func (s *Server) handleListSnapshots(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sandboxID, name := q.Get("sandboxID"), q.Get("name")
-	s.mu.Lock()
-	var byName *template
+	var byName state.Template
 	_, nameTag, _ := strings.Cut(name, ":") // without a tag: every snapshot of the name
 	nameTag = strings.ToLower(strings.TrimSpace(nameTag))
+	found := true
 	if name != "" {
-		byName = s.findTemplateLocked(name)
+		byName, found = s.store.FindTemplate(name)
 	}
 	var all []snapshotInfoJSON
-	for _, t := range s.sortedTemplatesLocked() {
-		if !t.snapshot || (name != "" && t != byName) {
+	for _, t := range s.store.Templates() {
+		if !t.Snapshot || (name != "" && (!found || t.ID != byName.ID)) {
 			continue
 		}
-		for _, e := range t.snapshotEntries(sandboxID) {
+		for _, e := range snapshotEntries(t, sandboxID) {
 			if nameTag == "" || strings.HasSuffix(e.SnapshotID, ":"+nameTag) {
 				all = append(all, e)
 			}
 		}
 	}
-	s.mu.Unlock()
 	page, next := paginate(all, offset, limit)
 	if next != "" {
 		w.Header().Set(hdrNextToken, next)
@@ -238,9 +230,9 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 		writeErrorf(w, http.StatusConflict, "Sandbox '%s' cannot be forked while in '%s' state", id, src.state)
 		return
 	}
-	snap := &templateBuild{filesDir: src.dir, config: src.build.config}
+	snap := state.Build{FilesDir: src.dir, Config: src.build.Config}
 	if src.root != nil {
-		captured, err := s.captureFiles(src, src.tmpl.id)
+		captured, err := s.captureFiles(src, src.tmpl.ID)
 		if err != nil {
 			writeErrorf(w, http.StatusInternalServerError, "error forking sandbox: %v", err)
 			return

@@ -8,7 +8,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/builder"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
 type templateBuildRequestV3 struct {
@@ -85,43 +87,17 @@ func (s *Server) handleRequestBuild(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := time.Now().UTC()
-	t := s.templateByIdentifierLocked(teamNamespace + "/" + name.alias)
-	if t != nil && (!t.teamOwned() || t.snapshot) {
+	buildID := newUUID()
+	t, err := s.store.RequestBuild(name.alias, newID("", 20), buildID, req.CPUCount, req.MemoryMB, tags, time.Now().UTC())
+	if err != nil {
 		writeErrorf(w, http.StatusBadRequest, "Alias `%s` is already taken", name.alias)
 		return
 	}
-	if t == nil {
-		t = &template{
-			id: newID("", 20), names: []string{teamNamespace + "/" + name.alias},
-			cpuCount: defaultCPUCount, memoryMB: defaultMemoryMB, diskSizeMB: defaultDiskMB,
-			createdAt: now,
-		}
-		s.templates[t.id] = t
-	}
-	if req.CPUCount != nil {
-		t.cpuCount = *req.CPUCount
-	}
-	if req.MemoryMB != nil {
-		t.memoryMB = *req.MemoryMB
-	}
-	b := &templateBuild{
-		id: newUUID(), status: buildWaiting, createdAt: now, updatedAt: now,
-		cpuCount: t.cpuCount, memoryMB: t.memoryMB,
-	}
-	t.builds = append(t.builds, b)
-	for _, tag := range tags {
-		t.tags = append(t.tags, tagAssignment{tag: tag, build: b, at: now})
-	}
-	t.updatedAt = now
-	s.saveStateLocked()
 	// Answered like a sandbox create, so that a fault dropping the answer
 	// after the effect (Faults.DropAfterCreate) can cover this route.
 	respondOrDrop(w, r, http.StatusAccepted, templateRequestResponseV3{
-		TemplateID: t.id, BuildID: b.id, Public: t.public,
-		Names: append([]string{}, t.names...), Tags: tags, Aliases: t.aliases(),
+		TemplateID: t.ID, BuildID: buildID, Public: t.Public,
+		Names: append([]string{}, t.Names...), Tags: tags, Aliases: t.Aliases(),
 	})
 }
 
@@ -141,22 +117,11 @@ func resourceLimitError(cpu, memoryMB *int32) string {
 	return ""
 }
 
-// buildStartJSON is E2B's TemplateBuildStartV2.
-type buildStartJSON struct {
-	FromImage         *string            `json:"fromImage"`
-	FromTemplate      *string            `json:"fromTemplate"`
-	FromImageRegistry *map[string]any    `json:"fromImageRegistry"`
-	Force             bool               `json:"force"`
-	Steps             []templateStepJSON `json:"steps"`
-	StartCmd          *string            `json:"startCmd"`
-	ReadyCmd          *string            `json:"readyCmd"`
-}
-
 // handleStartBuild answers POST /v2/templates/{id}/builds/{buildID}: the
 // build runs in the background; a newer build of the same template cancels
 // one still running, as on E2B.
 func (s *Server) handleStartBuild(w http.ResponseWriter, r *http.Request) {
-	var req buildStartJSON
+	var req builder.Request
 	if err := httpjson.Decode(r, &req); err != nil {
 		validationError(w, err.Error())
 		return
@@ -179,17 +144,13 @@ func (s *Server) handleStartBuild(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	t := s.templates[templateID]
-	var b *templateBuild
-	if t != nil {
-		b = t.buildByID(buildID)
-	}
-	if b == nil {
+	t, b, found := s.store.BuildByID(templateID, buildID)
+	if !found || t.ID != templateID {
 		s.mu.Unlock()
 		writeErrorf(w, http.StatusNotFound, "Error when getting template: build '%s' of template '%s' not found", buildID, templateID)
 		return
 	}
-	if b.status != buildWaiting {
+	if b.Status != buildWaiting {
 		s.mu.Unlock()
 		writeError(w, http.StatusBadRequest, "build is not in waiting state")
 		return
@@ -199,9 +160,12 @@ func (s *Server) handleStartBuild(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusServiceUnavailable, "emulator is shutting down")
 		return
 	}
-	job := s.newBuildJobLocked(t, b, req)
+	err := s.builder.Start(templateID, buildID, req)
 	s.mu.Unlock()
-	go job.run()
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "build is not in waiting state")
+		return
+	}
 	w.WriteHeader(http.StatusAccepted)
 }
 
@@ -272,25 +236,17 @@ func queryEnum(w http.ResponseWriter, q url.Values, name string, allowed ...stri
 }
 
 // lookupBuild finds {id} and {buildID} for the status and logs routes.
-func (s *Server) lookupBuildLocked(w http.ResponseWriter, r *http.Request) (*template, *templateBuild) {
+func (s *Server) lookupBuild(w http.ResponseWriter, r *http.Request) (state.Template, state.Build, bool) {
 	templateID, buildID := r.PathValue("id"), r.PathValue("buildID")
 	if !uuidPattern.MatchString(buildID) {
 		writeError(w, http.StatusBadRequest, "Invalid build id")
-		return nil, nil
+		return state.Template{}, state.Build{}, false
 	}
-	t := s.templates[templateID]
-	if t == nil {
-		t = s.findTemplateLocked(templateID)
-	}
-	var b *templateBuild
-	if t != nil {
-		b = t.buildByID(buildID)
-	}
-	if b == nil {
+	t, b, found := s.store.BuildByID(templateID, buildID)
+	if !found {
 		writeErrorf(w, http.StatusNotFound, "Build '%s' not found", buildID)
-		return nil, nil
 	}
-	return t, b
+	return t, b, found
 }
 
 func filterLevel(entries []buildLogEntryJSON, min string) []buildLogEntryJSON {
@@ -322,23 +278,21 @@ func (s *Server) handleBuildStatus(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.mu.Lock()
-	t, b := s.lookupBuildLocked(w, r)
-	if b == nil {
-		s.mu.Unlock()
+	t, b, found := s.lookupBuild(w, r)
+	if !found {
 		return
 	}
-	info := templateBuildInfoJSON{Logs: []string{}, LogEntries: []buildLogEntryJSON{}, TemplateID: t.id, BuildID: b.id, Status: b.status}
-	entries := filterLevel(b.logs, level)
+	info := templateBuildInfoJSON{Logs: []string{}, LogEntries: []buildLogEntryJSON{}, TemplateID: t.ID, BuildID: b.ID, Status: b.Status}
+	entries := filterLevel(b.Logs, level)
 	if int(offset) < len(entries) {
 		end := min(int(offset+limit), len(entries))
 		info.LogEntries = append(info.LogEntries, entries[offset:end]...)
 	}
-	if b.reason != nil {
-		rs := *b.reason
+	if b.Reason != nil {
+		rs := *b.Reason
 		rs.LogEntries = []buildLogEntryJSON{}
 		if rs.Step != nil {
-			for _, e := range filterLevel(b.logs, "warn") {
+			for _, e := range filterLevel(b.Logs, "warn") {
 				if e.Step != nil && *e.Step == *rs.Step {
 					rs.LogEntries = append(rs.LogEntries, e)
 				}
@@ -346,7 +300,6 @@ func (s *Server) handleBuildStatus(w http.ResponseWriter, r *http.Request) {
 		}
 		info.Reason = &rs
 	}
-	s.mu.Unlock()
 	httpjson.Write(w, http.StatusOK, info)
 }
 
@@ -373,14 +326,11 @@ func (s *Server) handleBuildLogs(w http.ResponseWriter, r *http.Request) {
 	if _, ok := queryEnum(w, q, "source", "temporary", "persistent"); !ok {
 		return
 	}
-	s.mu.Lock()
-	_, b := s.lookupBuildLocked(w, r)
-	if b == nil {
-		s.mu.Unlock()
+	_, b, found := s.lookupBuild(w, r)
+	if !found {
 		return
 	}
-	entries := append([]buildLogEntryJSON(nil), filterLevel(b.logs, level)...)
-	s.mu.Unlock()
+	entries := append([]buildLogEntryJSON(nil), filterLevel(b.Logs, level)...)
 	out := []buildLogEntryJSON{}
 	if direction == "backward" {
 		sort.SliceStable(entries, func(i, j int) bool { return entries[i].Timestamp.After(entries[j].Timestamp) })

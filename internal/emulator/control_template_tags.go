@@ -1,14 +1,13 @@
 package emulator
 
 import (
+	"errors"
 	"net/http"
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
-
-// teamOwned tells the team's templates from E2B's public base template.
-func (t *template) teamOwned() bool { return t.id != baseTemplateID }
 
 func noTemplateAccess(w http.ResponseWriter, ident string) {
 	writeErrorf(w, http.StatusForbidden, "You don't have access to sandbox template '%s'", ident)
@@ -46,22 +45,15 @@ func (s *Server) handleAssignTags(w http.ResponseWriter, r *http.Request) {
 	if fromTag == "" {
 		fromTag = defaultTag
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t := s.templateByIdentifierLocked(target.identifier())
-	if t == nil {
+	t, b, err := s.store.TagTarget(target.identifier(), fromTag)
+	switch {
+	case errors.Is(err, state.ErrNotFound):
 		templateNotFound(w, target.identifier())
 		return
-	}
-	b := t.taggedBuild(fromTag)
-	if bb := t.buildByID(fromTag); bb != nil && bb.status == buildReady {
-		b = bb
-	}
-	if b == nil {
+	case errors.Is(err, state.ErrNoTaggedBuild):
 		writeErrorf(w, http.StatusNotFound, "Template '%s' with tag '%s' not found", *req.Target, fromTag)
 		return
-	}
-	if !t.teamOwned() {
+	case err != nil:
 		noTemplateAccess(w, target.identifier())
 		return
 	}
@@ -70,12 +62,11 @@ func (s *Server) handleAssignTags(w http.ResponseWriter, r *http.Request) {
 		writeErrorf(w, http.StatusBadRequest, "Invalid tag: %v", err)
 		return
 	}
-	now := time.Now().UTC()
-	for _, tag := range tags {
-		t.tags = append(t.tags, tagAssignment{tag: tag, build: b, at: now})
+	if !s.store.AssignTags(t.ID, b.ID, tags, time.Now().UTC()) {
+		templateNotFound(w, target.identifier())
+		return
 	}
-	s.saveStateLocked()
-	httpjson.Write(w, http.StatusCreated, map[string]any{"tags": tags, "buildID": b.id})
+	httpjson.Write(w, http.StatusCreated, map[string]any{"tags": tags, "buildID": b.ID})
 }
 
 // handleDeleteTags answers DELETE /templates/tags; the default tag stays.
@@ -120,29 +111,16 @@ func (s *Server) handleDeleteTags(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "Template name should not contain a tag, use the 'tags' field instead")
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t := s.templateByIdentifierLocked(name.identifier())
-	if t == nil {
+	t, found := s.store.TemplateByIdentifier(name.identifier())
+	if !found {
 		templateNotFound(w, name.identifier())
 		return
 	}
-	if !t.teamOwned() {
+	if !t.TeamOwned() {
 		noTemplateAccess(w, name.identifier())
 		return
 	}
-	drop := map[string]bool{}
-	for _, tag := range tags {
-		drop[tag] = true
-	}
-	kept := t.tags[:0]
-	for _, a := range t.tags {
-		if !drop[a.tag] {
-			kept = append(kept, a)
-		}
-	}
-	t.tags = kept
-	s.saveStateLocked()
+	s.store.DeleteTags(t.ID, tags)
 	w.WriteHeader(http.StatusNoContent)
 }
 
@@ -154,20 +132,18 @@ type templateTagJSON struct {
 
 // handleListTags answers GET /templates/{id}/tags.
 func (s *Server) handleListTags(w http.ResponseWriter, ref string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t := s.findTemplateLocked(ref)
-	if t == nil {
+	t, found := s.store.FindTemplate(ref)
+	if !found {
 		templateNotFound(w, ref)
 		return
 	}
-	if !t.teamOwned() {
+	if !t.TeamOwned() {
 		noTemplateAccess(w, ref)
 		return
 	}
 	out := []templateTagJSON{}
-	for _, a := range t.tagList() {
-		out = append(out, templateTagJSON{Tag: a.tag, BuildID: a.build.id, CreatedAt: a.at})
+	for _, a := range t.Tags {
+		out = append(out, templateTagJSON{Tag: a.Tag, BuildID: a.BuildID, CreatedAt: a.At})
 	}
 	httpjson.Write(w, http.StatusOK, out)
 }
@@ -178,30 +154,25 @@ func (s *Server) handleUpdateTemplate(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Public *bool `json:"public"`
 	}
-	if err := httpjson.Decode(r, &req); err != nil {
+	err := httpjson.Decode(r, &req)
+	if err != nil {
 		validationError(w, err.Error())
 		return
 	}
 	ref := r.PathValue("id")
-	s.mu.Lock()
-	t := s.findTemplateLocked(ref)
-	if t == nil {
-		s.mu.Unlock()
+	t, found := s.store.FindTemplate(ref)
+	if found {
+		t, err = s.store.SetPublic(t.ID, req.Public)
+	}
+	switch {
+	case !found || errors.Is(err, state.ErrNotFound):
 		templateNotFound(w, ref)
 		return
-	}
-	if !t.teamOwned() {
-		s.mu.Unlock()
+	case err != nil:
 		noTemplateAccess(w, ref)
 		return
 	}
-	if req.Public != nil {
-		t.public = *req.Public
-		t.updatedAt = time.Now().UTC()
-		s.saveStateLocked()
-	}
-	names := append([]string{}, t.names...)
-	s.mu.Unlock()
+	names := append([]string{}, t.Names...)
 	if r.Pattern == "PATCH /templates/{id}" {
 		w.WriteHeader(http.StatusOK)
 		return

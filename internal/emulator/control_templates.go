@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
 type teamUserJSON struct {
@@ -57,14 +58,14 @@ type templateWithBuildsJSON struct {
 	Builds        []templateBuildJSON `json:"builds"`
 }
 
-func (t *template) toJSON() templateJSON {
-	b := t.latestBuild()
+func templateToJSON(t state.Template) templateJSON {
+	b := t.LatestBuild()
 	return templateJSON{
-		TemplateID: t.id, BuildID: b.id, CPUCount: t.cpuCount, MemoryMB: t.memoryMB, DiskSizeMB: t.diskSizeMB,
-		Public: t.public, Aliases: t.aliases(), Names: append([]string{}, t.names...),
-		CreatedAt: t.createdAt, UpdatedAt: t.updatedAt, LastSpawnedAt: t.lastSpawnedAt,
-		SpawnCount: t.spawnCount, BuildCount: int32(len(t.builds)), EnvdVersion: envdVersion,
-		BuildStatus: t.builds[len(t.builds)-1].status,
+		TemplateID: t.ID, BuildID: b.ID, CPUCount: t.CPUCount, MemoryMB: t.MemoryMB, DiskSizeMB: t.DiskSizeMB,
+		Public: t.Public, Aliases: t.Aliases(), Names: append([]string{}, t.Names...),
+		CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt, LastSpawnedAt: t.LastSpawnedAt,
+		SpawnCount: t.SpawnCount, BuildCount: int32(len(t.Builds)), EnvdVersion: envdVersion,
+		BuildStatus: t.Builds[len(t.Builds)-1].Status,
 	}
 }
 
@@ -82,14 +83,12 @@ func (s *Server) handleListTemplates(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	s.mu.Lock()
 	var all []templateJSON
-	for _, t := range s.sortedTemplatesLocked() {
-		if t.teamOwned() && !t.snapshot {
-			all = append(all, t.toJSON())
+	for _, t := range s.store.Templates() {
+		if t.TeamOwned() && !t.Snapshot {
+			all = append(all, templateToJSON(t))
 		}
 	}
-	s.mu.Unlock()
 	page, next := paginate(all, offset, limit)
 	if next != "" {
 		w.Header().Set(hdrNextToken, next)
@@ -116,26 +115,23 @@ func (s *Server) handleGetTemplate(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.mu.Lock()
-	t := s.findTemplateLocked(ref)
-	if t == nil {
-		s.mu.Unlock()
+	t, found := s.store.FindTemplate(ref)
+	if !found {
 		templateNotFound(w, ref)
 		return
 	}
-	builds := make([]templateBuildJSON, 0, len(t.builds))
-	for i := len(t.builds) - 1; i >= 0; i-- {
-		b := t.builds[i]
+	builds := make([]templateBuildJSON, 0, len(t.Builds))
+	for i := len(t.Builds) - 1; i >= 0; i-- {
+		b := t.Builds[i]
 		builds = append(builds, templateBuildJSON{
-			BuildID: b.id, Status: b.status, CreatedAt: b.createdAt, UpdatedAt: b.updatedAt, FinishedAt: b.finishedAt,
-			CPUCount: b.cpuCount, MemoryMB: b.memoryMB, DiskSizeMB: t.diskSizeMB, EnvdVersion: envdVersion,
+			BuildID: b.ID, Status: b.Status, CreatedAt: b.CreatedAt, UpdatedAt: b.UpdatedAt, FinishedAt: b.FinishedAt,
+			CPUCount: b.CPUCount, MemoryMB: b.MemoryMB, DiskSizeMB: t.DiskSizeMB, EnvdVersion: envdVersion,
 		})
 	}
 	out := templateWithBuildsJSON{
-		TemplateID: t.id, Public: t.public, Aliases: t.aliases(), Names: append([]string{}, t.names...),
-		CreatedAt: t.createdAt, UpdatedAt: t.updatedAt, LastSpawnedAt: t.lastSpawnedAt, SpawnCount: t.spawnCount,
+		TemplateID: t.ID, Public: t.Public, Aliases: t.Aliases(), Names: append([]string{}, t.Names...),
+		CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt, LastSpawnedAt: t.LastSpawnedAt, SpawnCount: t.SpawnCount,
 	}
-	s.mu.Unlock()
 	page, next := paginate(builds, offset, limit)
 	if next != "" {
 		w.Header().Set(hdrNextToken, next)
@@ -153,35 +149,31 @@ func (s *Server) handleDeleteTemplate(w http.ResponseWriter, r *http.Request) {
 	ref := r.PathValue("id")
 	s.mu.Lock()
 	ident, _, _ := strings.Cut(ref, ":") // E2B deletes the whole template, whatever the tag
-	t := s.findTemplateLocked(ident)
-	if t == nil {
+	t, found := s.store.FindTemplate(ident)
+	if !found {
 		s.mu.Unlock()
 		templateNotFound(w, ref)
 		return
 	}
-	if !t.teamOwned() {
+	if !t.TeamOwned() {
 		s.mu.Unlock()
 		writeErrorf(w, http.StatusForbidden, "you don't have access to template '%s'", ref)
 		return
 	}
 	for _, st := range []string{stateRunning, statePaused} {
 		for _, sb := range s.sandboxes {
-			if sb.tmpl == t && sb.state == st {
+			if sb.tmpl.ID == t.ID && sb.state == st {
 				s.mu.Unlock()
 				writeErrorf(w, http.StatusBadRequest, "cannot delete template '%s' because there are %s sandboxes using it", ref, st)
 				return
 			}
 		}
 	}
-	delete(s.templates, t.id)
-	for _, b := range t.builds {
-		if b.cancel != nil {
-			b.cancel()
-		}
-	}
-	s.saveStateLocked()
+	t, found = s.store.DeleteTemplate(t.ID)
 	s.mu.Unlock()
-	s.removeTemplateFiles(t)
+	if found {
+		s.removeTemplateFiles(t)
+	}
 	w.WriteHeader(http.StatusNoContent)
 }
 
@@ -198,12 +190,10 @@ func (s *Server) handleTemplateSub(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleTemplateAlias(w http.ResponseWriter, alias string) {
-	s.mu.Lock()
-	t := s.findTemplateLocked(alias)
-	s.mu.Unlock()
-	if t == nil || t.id == alias {
+	t, found := s.store.FindTemplate(alias)
+	if !found || t.ID == alias {
 		writeErrorf(w, http.StatusNotFound, "template with alias '%s' not found", alias)
 		return
 	}
-	httpjson.Write(w, http.StatusOK, map[string]any{"templateID": t.id, "public": t.public})
+	httpjson.Write(w, http.StatusOK, map[string]any{"templateID": t.ID, "public": t.Public})
 }

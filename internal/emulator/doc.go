@@ -17,16 +17,21 @@
 // anything above it:
 //
 //	emulator    Start, Options, Server; the control plane (control_*.go),
-//	            envd (envd_*.go), template builds (template_*.go), the
-//	            sandbox runtime (sandbox*.go, process*.go), admin, faults,
-//	            limits; the records of sandboxes and templates, under s.mu
+//	            envd (envd_*.go), the builder's host, images and file
+//	            contexts (template_*.go), the sandbox runtime (sandbox*.go,
+//	            process*.go), admin, faults, limits; the records of
+//	            sandboxes, under s.mu
 //	              imports every package below
+//	builder     template builds: base, steps, start and ready commands, the
+//	            step cache's layers; sandboxes through a Host interface
+//	              imports state, hostfs
 //	volumeapi   E2B's volume-content API over the volumes' directories
 //	              imports state, sandboxos, httpjson
 //	delivery    webhook deliveries: queue, workers, retries, signatures
 //	              imports nothing of the emulator
-//	state       secrets, lifecycle events, webhooks, team samples, volumes:
-//	            one lock of its own, operations that return copies
+//	state       templates, builds, tags, the step cache, secrets, lifecycle
+//	            events, webhooks, team samples, volumes: one lock of its
+//	            own, operations that return copies
 //	              imports nothing of the emulator
 //	sandboxos   private roots, host processes and signals, watches, sudo,
 //	            the egress proxy
@@ -39,6 +44,7 @@
 //	              (these four import nothing of the emulator)
 //
 // The server takes s.mu before it calls the store, never the reverse.
+// TestPackagesImportOnlyDownwards checks the imports above.
 // Wire shapes (request and answer bodies) are named xJSON.
 //
 // # Filesystem layout

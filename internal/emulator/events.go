@@ -36,14 +36,15 @@ func (s *Server) recordEventLocked(sb *sandbox, typ string, extra map[string]any
 		data[k] = v
 	}
 	if typ == evKilled || typ == evPaused {
+		tm := s.templateOf(sb)
 		data["execution"] = map[string]any{
-			"started_at": sb.startedAt.Format(time.RFC3339), "vcpu_count": sb.tmpl.cpuCount,
-			"memory_mb": sb.tmpl.memoryMB, "execution_time": now.Sub(sb.startedAt).Milliseconds(),
+			"started_at": sb.startedAt.Format(time.RFC3339), "vcpu_count": tm.CPUCount,
+			"memory_mb": tm.MemoryMB, "execution_time": now.Sub(sb.startedAt).Milliseconds(),
 		}
 	}
 	ev := state.Event{
 		ID: newUUID(), Version: "v2", Type: typ, EventData: data, SandboxExecutionID: sb.executionID,
-		SandboxID: sb.id, SandboxTeamID: teamID, SandboxTemplateID: sb.tmpl.id, Timestamp: now,
+		SandboxID: sb.id, SandboxTeamID: teamID, SandboxTemplateID: sb.tmpl.ID, Timestamp: now,
 	}
 	s.dispatchLocked(ev, s.store.RecordEvent(ev))
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/netrules"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
 const (
@@ -69,8 +70,8 @@ type sandboxHost struct {
 type sandbox struct {
 	host           *sandboxHost
 	id             string
-	tmpl           *template
-	build          *templateBuild  // the build the sandbox started from
+	tmpl           state.Template  // as it was when the sandbox started
+	build          state.Build     // the build the sandbox started from
 	root           *sandboxos.Root // private root filesystem; nil in the shared layout
 	templateRef    string
 	state          string
@@ -131,7 +132,7 @@ func (sb *sandbox) rootDir() string { return filepath.Join(sb.dir, "root") }
 // newSandboxLocked allocates a sandbox with its directories, copied from the
 // build's files when it has any, and its volumes mounted before it boots.
 // Caller holds s.mu.
-func (s *Server) newSandboxLocked(t *template, b *templateBuild, ref string, mounts []volumeMount) (*sandbox, error) {
+func (s *Server) newSandboxLocked(t state.Template, b state.Build, ref string, mounts []volumeMount) (*sandbox, error) {
 	id := newID("i", 20)
 	for s.sandboxes[id] != nil {
 		id = newID("i", 20)
@@ -161,8 +162,8 @@ func (s *Server) newSandboxLocked(t *template, b *templateBuild, ref string, mou
 		}
 		return sb, nil
 	}
-	if b.filesDir != "" {
-		if err := hostfs.CopyTree(b.filesDir, sb.dir); err != nil {
+	if b.FilesDir != "" {
+		if err := hostfs.CopyTree(b.FilesDir, sb.dir); err != nil {
 			_ = os.RemoveAll(sb.dir)
 			return nil, fmt.Errorf("copy template files: %w", err)
 		}
@@ -182,6 +183,15 @@ func (s *Server) newSandboxLocked(t *template, b *templateBuild, ref string, mou
 		return nil, err
 	}
 	return sb, nil
+}
+
+// templateOf is the sandbox's template as it is now (its
+// resources follow the template's), or as it was if it is gone.
+func (s *Server) templateOf(sb *sandbox) state.Template {
+	if t, ok := s.store.Template(sb.tmpl.ID); ok {
+		return t
+	}
+	return sb.tmpl
 }
 
 // armTimerLocked (re)starts the TTL timer for endAt. Caller holds s.mu.

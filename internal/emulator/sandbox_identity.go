@@ -19,7 +19,7 @@ func (sb *sandbox) identityEnv() map[string]string {
 	return map[string]string{
 		"E2B_SANDBOX":     "true",
 		"E2B_SANDBOX_ID":  sb.id,
-		"E2B_TEMPLATE_ID": sb.tmpl.id,
+		"E2B_TEMPLATE_ID": sb.tmpl.ID,
 		"E2B_TEAM_ID":     teamID,
 	}
 }

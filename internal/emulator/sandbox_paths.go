@@ -84,8 +84,8 @@ func (sb *sandbox) storagePath(virtual string) string {
 // defaultCwd is where commands start without a cwd: the template's workdir,
 // else /home/user.
 func (sb *sandbox) defaultCwd() (virtual, host string) {
-	if sb.build != nil && sb.build.config.workdir != "" {
-		return sb.commandPath(sb.build.config.workdir)
+	if sb.build.Config.Workdir != "" {
+		return sb.commandPath(sb.build.Config.Workdir)
 	}
 	if sb.root != nil {
 		return sb.commandPath(virtualHome)

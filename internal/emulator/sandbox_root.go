@@ -6,6 +6,7 @@ import (
 	"runtime"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
 // setupRootfs prepares private roots and proves them with a probe mount;
@@ -23,15 +24,15 @@ func (s *Server) setupRootfs() {
 }
 
 // mountRoot gives a new sandbox its root over the build's layers.
-func (s *Server) mountRoot(sb *sandbox, b *templateBuild) error {
+func (s *Server) mountRoot(sb *sandbox, b state.Build) error {
 	base := s.rootfs.HostBase()
-	if b.base != "" {
+	if b.Base != "" {
 		var err error
-		if base, err = s.imageBase(b.base); err != nil {
+		if base, err = s.imageBase(b.Base); err != nil {
 			return err
 		}
 	}
-	sb.root = s.rootfs.NewRoot(base, b.layers, sb.dir)
+	sb.root = s.rootfs.NewRoot(base, b.Layers, sb.dir)
 	if err := sb.root.Start(s.dataDir); err != nil {
 		sb.root = nil
 		return err

@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/builder"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/delivery"
 
 	"context"
@@ -83,12 +84,10 @@ type Server struct {
 	mu               sync.Mutex
 	closed           bool
 	sandboxes        map[string]*sandbox
-	templates        map[string]*template
-	stepCache        map[string]cachedLayer // build step hash -> its result
-	buildsRunning    sync.WaitGroup
+	builder          *builder.Builder  // template builds
 	egress           *sandboxos.Egress // nil when it could not start
 	sandboxHost      *sandboxHost      // what every sandbox gets of the server
-	store            *state.Store      // secrets, events, webhooks, team samples, volumes
+	store            *state.Store      // templates, secrets, events, webhooks, team samples, volumes
 	hooks            *delivery.Sender
 	faults           faultState
 	limits           limitState
@@ -121,9 +120,7 @@ func Start(opts Options) (*Server, error) {
 	s := &Server{
 		opts:        opts,
 		sandboxes:   map[string]*sandbox{},
-		templates:   map[string]*template{},
 		store:       state.New(),
-		stepCache:   map[string]cachedLayer{},
 		logf:        opts.Logf,
 		stopSampler: make(chan struct{}),
 		samplerDone: make(chan struct{}),
@@ -162,10 +159,13 @@ func Start(opts Options) (*Server, error) {
 	s.faults.reset(Faults{})
 	s.limits.set(opts.Limits)
 	s.resetCountersLocked()
-	s.seedBaseTemplate()
-	if err := s.loadState(); err != nil {
-		s.logf("emulator: template state in %s not loaded: %v", s.dataDir, err)
+	s.store.SeedBase(time.Now().UTC())
+	if s.persistent() {
+		if err := s.store.OpenTemplates(filepath.Join(s.dataDir, "templates", "state.json"), s.logf); err != nil {
+			s.logf("emulator: template state in %s not loaded: %v", s.dataDir, err)
+		}
 	}
+	s.builder = builder.New(s.store, buildHost{s}, s.dataDir, s.rootfs != nil)
 	s.controlMux = s.newControlMux()
 	s.volumeMux = volumeapi.NewMux(s.store)
 
@@ -275,13 +275,7 @@ func (s *Server) Close() error {
 		s.mu.Lock()
 		s.closed = true
 		s.hooks.Hold()
-		for _, t := range s.templates {
-			for _, b := range t.builds {
-				if b.cancel != nil {
-					b.cancel()
-				}
-			}
-		}
+		s.store.CancelBuilds()
 		boxes := make([]*sandbox, 0, len(s.sandboxes))
 		for _, sb := range s.sandboxes {
 			boxes = append(boxes, sb)
@@ -291,7 +285,7 @@ func (s *Server) Close() error {
 		for _, sb := range boxes {
 			sb.destroy()
 		}
-		s.buildsRunning.Wait()
+		s.builder.Wait()
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		if e := s.httpSrv.Shutdown(ctx); e != nil {

@@ -1,36 +1,42 @@
 package emulator
 
+import "github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+
 // A snapshot is one build of a snapshot template, known by the tag it was
 // created under: "<name or ID>:<tag>". E2B gives the new build only that tag
 // (the default one when the name has none), so snapshots taken under one name
 // with tags of their own stay apart, and deleting one tag leaves the others.
 
 // snapshotBase is what a snapshot ID starts with: the first name, else the ID.
-func (t *template) snapshotBase() string {
-	if len(t.names) > 0 {
-		return t.names[0]
+func snapshotBase(t state.Template) string {
+	if len(t.Names) > 0 {
+		return t.Names[0]
 	}
-	return t.id
+	return t.ID
 }
 
 // snapshotEntry is the snapshot the tag names.
-func (t *template) snapshotEntry(tag string) snapshotInfoJSON {
-	names := make([]string, 0, len(t.names))
-	for _, n := range t.names {
+func snapshotEntry(t state.Template, tag string) snapshotInfoJSON {
+	names := make([]string, 0, len(t.Names))
+	for _, n := range t.Names {
 		names = append(names, n+":"+tag)
 	}
-	return snapshotInfoJSON{SnapshotID: t.snapshotBase() + ":" + tag, Names: names}
+	return snapshotInfoJSON{SnapshotID: snapshotBase(t) + ":" + tag, Names: names}
 }
 
 // snapshotEntries lists a snapshot template as one entry per tag,
 // optionally only the builds taken from one sandbox.
-func (t *template) snapshotEntries(fromSandbox string) []snapshotInfoJSON {
+func snapshotEntries(t state.Template, fromSandbox string) []snapshotInfoJSON {
+	source := map[string]string{}
+	for _, b := range t.Builds {
+		source[b.ID] = b.SourceSandbox
+	}
 	var out []snapshotInfoJSON
-	for _, a := range t.tagList() {
-		if fromSandbox != "" && a.build.sourceSandbox != fromSandbox {
+	for _, a := range t.Tags {
+		if fromSandbox != "" && source[a.BuildID] != fromSandbox {
 			continue
 		}
-		out = append(out, t.snapshotEntry(a.tag))
+		out = append(out, snapshotEntry(t, a.Tag))
 	}
 	return out
 }

@@ -444,12 +444,11 @@ func TestTemplateBuildsOfDifferentTemplatesOverlap(t *testing.T) {
 		return decode[buildStatus](t, data).Status
 	}
 	eventually(t, "both builds running their step", func() bool {
-		c.srv.mu.Lock()
-		defer c.srv.mu.Unlock()
 		n := 0
-		for _, tp := range c.srv.templates {
-			for _, bl := range tp.builds {
-				if bl.status == buildBuilding && len(bl.logs) >= 3 { // started, base, the step line
+		for _, tp := range c.srv.store.Templates() {
+			for _, bl := range tp.Builds {
+				_, full, _ := c.srv.store.BuildByID(tp.ID, bl.ID)
+				if full.Status == buildBuilding && len(full.Logs) >= 3 { // started, base, the step line
 					n++
 				}
 			}

@@ -64,10 +64,7 @@ func (s *Server) handleFilesLink(w http.ResponseWriter, r *http.Request) {
 		writeErrorf(w, http.StatusBadRequest, "Invalid files hash '%s'", hash)
 		return
 	}
-	s.mu.Lock()
-	t := s.findTemplateLocked(ref)
-	s.mu.Unlock()
-	if t == nil {
+	if _, found := s.store.FindTemplate(ref); !found {
 		templateNotFound(w, ref)
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/builder"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
@@ -22,7 +23,7 @@ import (
 // on the host's base root and its log says so in a warning.
 
 // baseImageName is E2B's base image, which the emulator's base root stands in for.
-const baseImageName = "e2bdev/base"
+const baseImageName = builder.BaseImage
 
 func isBaseImage(name string) bool {
 	return name == baseImageName || strings.HasPrefix(name, baseImageName+":")
@@ -30,7 +31,7 @@ func isBaseImage(name string) bool {
 
 // imageBase registers (once) the base root over an image's files.
 func (s *Server) imageBase(root string) (*sandboxos.BaseRoot, error) {
-	return s.rootfs.ImageBase(root, filepath.Join(s.dataDir, "base", "image-"+hashKeys(root)[:16]))
+	return s.rootfs.ImageBase(root, filepath.Join(s.dataDir, "base", "image-"+builder.HashKeys(root)[:16]))
 }
 
 // imageCandidates lists the store entries an image name may have.
@@ -92,10 +93,10 @@ func (s *Server) resolveImage(name string) (key, level, note string, err error) 
 	}
 	root := entry
 	if !st.IsDir() {
-		root = filepath.Join(s.dataDir, "images", hashKeys(entry, st.ModTime().String(), fmt.Sprint(st.Size()))[:16])
+		root = filepath.Join(s.dataDir, "images", builder.HashKeys(entry, st.ModTime().String(), fmt.Sprint(st.Size()))[:16])
 		if _, err := os.Stat(root); err != nil {
 			tmp := root + ".part-" + newID("", 6)
-			if err := extractArchive(entry, tmp); err != nil {
+			if err := builder.ExtractArchive(entry, tmp); err != nil {
 				sandboxos.RemoveTree(tmp)
 				return "", "", "", fmt.Errorf("unpack %s: %w", filepath.Base(entry), err)
 			}

@@ -1,4 +1,4 @@
-package emulator
+package builder
 
 import (
 	"archive/tar"
@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
 // copyStep runs COPY [src, dest, owner?, mode?] from the archive the SDK
@@ -22,14 +23,15 @@ import (
 // into dest, a file or symlink becomes dest (or goes into dest when dest
 // ends with "/" or is a directory); a relative dest is relative to the
 // workdir. Symlinks are kept as links.
-func (j *buildJob) copyStep(args []string, filesHash *string, cfg buildConfig) error {
+func (j *buildJob) copyStep(args []string, filesHash *string, cfg state.BuildConfig) error {
 	if len(args) < 2 {
 		return errors.New("COPY requires a local path and a container path argument")
 	}
 	if filesHash == nil || *filesHash == "" {
 		return errors.New("COPY requires files hash to be set")
 	}
-	if !filesHashPattern.MatchString(*filesHash) || !j.s.hasFilesArchive(*filesHash) {
+	archive, ok := j.bl.host.FilesArchive(*filesHash)
+	if !ok {
 		return fmt.Errorf("files with hash '%s' were not uploaded", *filesHash)
 	}
 	var mode os.FileMode
@@ -40,12 +42,12 @@ func (j *buildJob) copyStep(args []string, filesHash *string, cfg buildConfig) e
 		}
 		mode = os.FileMode(m) & os.ModePerm
 	}
-	unpack, err := os.MkdirTemp(filepath.Join(j.s.dataDir, "template-files"), "unpack-")
+	unpack, err := os.MkdirTemp(filepath.Join(j.bl.dataDir, "template-files"), "unpack-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(unpack)
-	if err := extractArchive(j.s.filesArchivePath(*filesHash), unpack); err != nil {
+	if err := ExtractArchive(archive, unpack); err != nil {
 		return fmt.Errorf("failed to extract files: %w", err)
 	}
 	src := filepath.Join(unpack, filepath.FromSlash(staticPrefix(args[0])))
@@ -58,13 +60,13 @@ func (j *buildJob) copyStep(args []string, filesHash *string, cfg buildConfig) e
 	}
 	dest := args[1]
 	if !strings.HasPrefix(dest, "/") {
-		base := cfg.workdir
+		base := cfg.Workdir
 		if base == "" {
-			base = homeOf(cfg.user)
+			base = HomeOf(cfg.User)
 		}
 		dest = path.Join(base, dest) + map[bool]string{true: "/", false: ""}[strings.HasSuffix(dest, "/")]
 	}
-	_, hostDest := j.sb.resolvePath(dest)
+	hostDest := j.sb.HostPath(dest)
 	if mode != 0 {
 		if err := chmodTree(src, mode); err != nil {
 			return err
@@ -122,9 +124,9 @@ func chmodTree(root string, mode os.FileMode) error {
 	})
 }
 
-// extractArchive unpacks a tar (gzip or plain) into dst, refusing entries
+// ExtractArchive unpacks a tar (gzip or plain) into dst, refusing entries
 // that would land outside it.
-func extractArchive(archive, dst string) error {
+func ExtractArchive(archive, dst string) error {
 	f, err := os.Open(archive)
 	if err != nil {
 		return err

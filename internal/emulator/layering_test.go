@@ -1,0 +1,67 @@
+package emulator
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestPackagesImportOnlyDownwards keeps the emulator's dependencies one way
+// (doc.go, Layout): each package below the root imports only the packages
+// of the emulator listed for it, so none reaches back to the server.
+func TestPackagesImportOnlyDownwards(t *testing.T) {
+	allowed := map[string][]string{
+		"builder":    {"state", "hostfs"},
+		"volumeapi":  {"state", "sandboxos", "httpjson"},
+		"delivery":   nil,
+		"state":      nil,
+		"sandboxos":  {"hostfs", "netrules"},
+		"netrules":   nil,
+		"hostfs":     nil,
+		"connectrpc": nil,
+		"httpjson":   nil,
+	}
+	const prefix = "github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") || e.Name() == "testdata" {
+			continue
+		}
+		ok, known := allowed[e.Name()]
+		if !known {
+			t.Errorf("package %s is not in the layout: add it to doc.go and to this test", e.Name())
+			continue
+		}
+		files, _ := filepath.Glob(filepath.Join(e.Name(), "*.go"))
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			parsed, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, imp := range parsed.Imports {
+				path, _ := strconv.Unquote(imp.Path.Value)
+				if path != prefix && !strings.HasPrefix(path, prefix+"/") {
+					continue
+				}
+				dep := strings.TrimPrefix(strings.TrimPrefix(path, prefix), "/")
+				found := false
+				for _, a := range ok {
+					found = found || a == dep
+				}
+				if !found {
+					t.Errorf("%s imports %q; %s may import only %v of the emulator", f, path, e.Name(), ok)
+				}
+			}
+		}
+	}
+}
