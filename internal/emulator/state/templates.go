@@ -261,7 +261,9 @@ func (t *template) addReadyBuild(id string, at time.Time, tag string) *build {
 }
 
 // SeedBase adds E2B's public base template with its one build.
-func (st *Store) SeedBase(now time.Time) { st.SeedBuiltin(BaseTemplateID, BaseTemplateName, BaseBuildID, now) }
+func (st *Store) SeedBase(now time.Time) {
+	st.SeedBuiltin(BaseTemplateID, BaseTemplateName, BaseBuildID, now)
+}
 
 // SeedBuiltin adds one of E2B's own public templates with its one build: listed with no team's
 // templates, never saved, and not the team's to change.
