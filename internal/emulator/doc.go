@@ -331,6 +331,17 @@
 // target) reach the network directly with none of this; URLs and bodies are
 // never rewritten.
 //
+// # MCP gateway
+//
+// E2B's public mcp-gateway template is seeded beside base; its sandboxes are
+// base's. E2B's SDK (and the provider) start the gateway after a create with
+// mcp by running `mcp-gateway --config <json>` as root with GATEWAY_ACCESS_TOKEN.
+// Every sandbox has a stand-in for that command (sandboxos/mcp_gateway.sh: in
+// the skeleton of private roots; where sandboxes share the host's root, on
+// PATH and as an exported bash function, since a login shell resets PATH): it
+// keeps the token in the sandbox's /etc/mcp-gateway/.token and the
+// configuration beside it, and serves nothing on port 50005.
+//
 // # Lifecycle events and webhooks
 //
 // Every transition is recorded (sandbox.lifecycle.created, updated on a

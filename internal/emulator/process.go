@@ -102,6 +102,12 @@ func (pt *processTable) buildEnv(reqEnvs map[string]string, home string) []strin
 	if !pt.sb.host.isolate {
 		env["TMPDIR"] = pt.sb.tmpDir()
 	}
+	if p := pt.sb.host.standInPath; p != "" && pt.sb.root == nil {
+		// On PATH, and as an exported bash function too: a login shell's /etc/profile resets PATH.
+		env["PATH"] = defaultPath + ":" + p
+		env["BASH_FUNC_mcp-gateway%%"] = "() { '" + strings.ReplaceAll(filepath.Join(p, "mcp-gateway"), "'", `'\''`) + "' \"$@\"; }"
+		env["E2B_EMULATOR_SANDBOX_ROOT"] = pt.sb.rootDir() // where the sandbox's own / is, for the stand-ins
+	}
 	if pt.sb.host.proxyEnv != nil {
 		for k, v := range pt.sb.host.proxyEnv(pt.sb.id) {
 			env[k] = v

@@ -63,6 +63,9 @@ type sandboxHost struct {
 	logf      func(format string, args ...any)
 	proxyEnv  func(sandboxID string) map[string]string // the egress proxy variables; nil without a proxy
 	lifecycle *sync.Mutex                              // Server.mu, which guards the lifecycle fields
+	// standInPath is a directory of stand-in commands (mcp-gateway) appended to PATH where
+	// sandboxes share the host's root; "" with private roots, whose skeleton has them.
+	standInPath string
 }
 
 // sandbox is one emulated sandbox. Lifecycle fields are guarded by Server.mu;

@@ -156,10 +156,19 @@ func Start(opts Options) (*Server, error) {
 		proxyEnv = func(id string) map[string]string { return eg.Env(id, s.egressToken(id)) }
 	}
 	s.sandboxHost = &sandboxHost{isolate: s.isolate, logf: s.logf, proxyEnv: proxyEnv, lifecycle: &s.mu}
+	if s.rootfs == nil { // without private roots, stand-ins reach commands through PATH
+		standIns := filepath.Join(s.dataDir, "stand-ins")
+		if err := sandboxos.WriteMCPGateway(standIns); err != nil {
+			s.logf("emulator: %v; sandboxes have no mcp-gateway", err)
+		} else {
+			s.sandboxHost.standInPath = filepath.Join(standIns, "usr", "local", "bin")
+		}
+	}
 	s.faults.reset(Faults{})
 	s.limits.set(opts.Limits)
 	s.resetCountersLocked()
 	s.store.SeedBase(time.Now().UTC())
+	s.store.SeedBuiltin(mcpTemplateID, sandboxos.MCPGatewayCommand, mcpBuildID, time.Now().UTC())
 	if s.persistent() {
 		if err := s.store.OpenTemplates(filepath.Join(s.dataDir, "templates", "state.json"), s.logf); err != nil {
 			s.logf("emulator: template state in %s not loaded: %v", s.dataDir, err)

@@ -21,6 +21,11 @@ const (
 	defaultCPUCount  = state.DefaultCPUCount
 	defaultMemoryMB  = state.DefaultMemoryMB
 	defaultDiskMB    = state.DefaultDiskMB
+
+	// E2B's public mcp-gateway template, which E2B's SDK starts sandboxes with mcp from. The
+	// emulator's sandboxes from it are base's, with the mcp-gateway stand-in (sandboxos).
+	mcpTemplateID = "mcp0gateway0e2b0tmpl"
+	mcpBuildID    = "5f2a9d71-0c1e-4b8a-9d3e-6a7b8c9d0e1f"
 )
 
 const (

@@ -39,6 +39,8 @@ type sandboxAccessModel struct {
 	SandboxID types.String `tfsdk:"sandbox_id"`
 	Timeout   goDuration   `tfsdk:"timeout"`
 	Resume    types.Bool   `tfsdk:"resume"`
+	MCPURL    types.String `tfsdk:"mcp_url"`
+	MCPToken  types.String `tfsdk:"mcp_token"`
 }
 
 // sandboxAccessResults are the access details both ephemeral sandbox types return.
@@ -74,8 +76,18 @@ func (r *sandboxAccessEphemeralResource) Schema(_ context.Context, _ ephemeral.S
 			"Default `false`: a paused sandbox is an error, since its daemon cannot be reached.",
 		Optional: true,
 	}
+	attrs["mcp_url"] = schema.StringAttribute{
+		MarkdownDescription: "URL of the sandbox's MCP gateway (`https://50005-<id>.<domain>/mcp`) when it runs one; null otherwise.",
+		Computed:            true,
+	}
+	attrs["mcp_token"] = schema.StringAttribute{
+		MarkdownDescription: "Access token of the sandbox's MCP gateway (read from the sandbox, as E2B's SDK does); null " +
+			"when the sandbox runs no gateway. Sensitive.",
+		Computed:  true,
+		Sensitive: true,
+	}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "How to reach an existing sandbox's daemon (envd) and ports, read from E2B at run time " +
+		MarkdownDescription: "How to reach an existing sandbox's daemon (envd), ports and MCP gateway, read from E2B at run time " +
 			"(its connect call) and never written to state or plan files. Use it with `store_access_tokens = false` on " +
 			"`e2b_sandbox` to hand the tokens to another provider's configuration or to a write-only attribute without " +
 			"storing them. Needs Terraform 1.10+ or OpenTofu 1.11+.",
@@ -169,6 +181,15 @@ func (r *sandboxAccessEphemeralResource) Open(ctx context.Context, req ephemeral
 	}
 	resp.Diagnostics.Append(m.fill(client, sb, r.data.Domain)...)
 	if resp.Diagnostics.HasError() {
+		return
+	}
+	m.MCPURL, m.MCPToken = types.StringNull(), types.StringNull()
+	envd := client.Envd(e2b.EnvdTarget{SandboxID: sb.SandboxID, AccessToken: sb.EnvdAccessToken, Domain: m.Domain.ValueString()})
+	switch token, err := envd.ReadMCPToken(ctx); {
+	case err == nil && token != "":
+		m.MCPURL, m.MCPToken = types.StringValue(e2b.MCPURL(sb.SandboxID, m.Domain.ValueString())), types.StringValue(token)
+	case err != nil && !e2b.IsNotFound(err):
+		addClientAttributeError(&resp.Diagnostics, path.Root("mcp_token"), "Could not read the MCP gateway token of sandbox "+id, err)
 		return
 	}
 	resp.Diagnostics.Append(resp.Result.Set(ctx, &m)...)

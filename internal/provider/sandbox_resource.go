@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -124,6 +125,12 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 	saved := plan
 	saved.nullUnknownComputed()
 	resp.Diagnostics.Append(resp.Identity.Set(ctx, sandboxIdentityModel{SandboxID: plan.ID})...)
+	if !resp.Diagnostics.HasError() && !plan.MCP.IsNull() { // E2B's SDK starts the gateway; so does the provider
+		envd := client.Envd(e2b.EnvdTarget{SandboxID: created.SandboxID, AccessToken: created.EnvdAccessToken, Domain: created.Domain})
+		if err := envd.StartMCPGateway(ctx, json.RawMessage(plan.MCP.ValueString())); err != nil {
+			addClientAttributeError(&resp.Diagnostics, path.Root("mcp"), "Sandbox created but its MCP gateway did not start", err)
+		}
+	}
 	if !resp.Diagnostics.HasError() && wantPaused {
 		if err := pauseSandbox(ctx, client, created.SandboxID, plan.PauseMemory); err != nil {
 			addClientError(&resp.Diagnostics, "Sandbox created but could not be paused", err)

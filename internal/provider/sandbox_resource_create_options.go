@@ -46,10 +46,12 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 			PlanModifiers: []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
 		},
 		"mcp": schema.StringAttribute{
-			MarkdownDescription: "MCP configuration of the sandbox as a JSON object (use `jsonencode`), which E2B stores. " +
-				"E2B's SDK also starts the MCP gateway in the new sandbox (`mcp-gateway --config <json>` as root, from the " +
-				"`mcp-gateway` template); the provider does not, so start it with an `e2b_sandbox_command` when you need it. " +
-				"Sensitive: it usually carries the MCP servers' tokens. Changing it replaces the sandbox.",
+			MarkdownDescription: "MCP configuration of the sandbox as a JSON object (use `jsonencode`). E2B stores it; as " +
+				"E2B's SDK does, the provider then starts the MCP gateway in the new sandbox with it (`mcp-gateway --config`, " +
+				"as root, with an access token of its own), so the template must have the gateway (`mcp-gateway`, the " +
+				"default `template` with `mcp`, or one built from it). The gateway listens at `mcp_url`; " +
+				"`ephemeral \"e2b_sandbox_access\"` reads its token. A gateway that does not start fails the create and " +
+				"leaves the sandbox tainted. Sensitive: it usually carries the MCP servers' tokens. Changing it replaces the sandbox.",
 			Optional:      true,
 			Sensitive:     true,
 			CustomType:    jsontypes.NormalizedType{},

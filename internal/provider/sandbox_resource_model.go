@@ -39,6 +39,7 @@ type sandboxResourceModel struct {
 	EnvdAccessToken    types.String      `tfsdk:"envd_access_token"`
 	TrafficAccessToken types.String      `tfsdk:"traffic_access_token"`
 	Domain             types.String      `tfsdk:"domain"`
+	MCPURL             types.String      `tfsdk:"mcp_url"`
 	State              types.String      `tfsdk:"state"`
 	StartedAt          timetypes.RFC3339 `tfsdk:"started_at"`
 	EndAt              timetypes.RFC3339 `tfsdk:"end_at"`
@@ -120,6 +121,7 @@ func (m *sandboxResourceModel) applyCreated(s *e2b.Sandbox, providerDomain strin
 		m.TrafficAccessToken = optionalString(s.TrafficAccessToken)
 	}
 	m.Domain = types.StringValue(sandboxDomain(s.Domain, m.Domain, providerDomain))
+	m.setMCPURL()
 }
 
 // applyDetail copies what GET /sandboxes/{id} tells.
@@ -135,6 +137,7 @@ func (m *sandboxResourceModel) applyDetail(d *e2b.SandboxDetail, providerDomain 
 		m.TrafficAccessToken = types.StringNull() // Only create and connect responses carry it.
 	}
 	m.Domain = types.StringValue(sandboxDomain(d.Domain, m.Domain, providerDomain))
+	m.setMCPURL()
 	m.State = types.StringValue(d.State)
 	m.Paused = types.BoolValue(d.Paused())
 	m.StartedAt = timeValue(d.StartedAt)
@@ -241,6 +244,14 @@ func importedNetwork(n *e2b.NetworkConfig, proxyVersion types.Int64) types.Objec
 	})
 }
 
+// setMCPURL sets mcp_url from the ID and domain, for a sandbox with mcp.
+func (m *sandboxResourceModel) setMCPURL() {
+	m.MCPURL = types.StringNull()
+	if !m.MCP.IsNull() && !m.MCP.IsUnknown() && m.ID.ValueString() != "" && m.Domain.ValueString() != "" {
+		m.MCPURL = types.StringValue(e2b.MCPURL(m.ID.ValueString(), m.Domain.ValueString()))
+	}
+}
+
 // sandboxDomain picks the sandbox's traffic domain: the API's value, else what is already
 // known, else the provider's domain (E2B leaves it empty for the default cluster and for paused
 // sandboxes).
@@ -265,7 +276,7 @@ func (m *sandboxResourceModel) nullUnknownComputed() {
 		m.TrafficAccessToken = types.StringNull()
 	}
 	for _, s := range []*types.String{&m.TemplateID, &m.Alias, &m.EnvdVersion, &m.EnvdAccessToken,
-		&m.TrafficAccessToken, &m.Domain, &m.State, &m.Template} {
+		&m.TrafficAccessToken, &m.Domain, &m.State, &m.Template, &m.MCPURL} {
 		if s.IsUnknown() {
 			*s = types.StringNull()
 		}

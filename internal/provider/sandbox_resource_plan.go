@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
@@ -72,6 +73,13 @@ func (m forkCopiedString) PlanModifyString(ctx context.Context, req planmodifier
 	switch how {
 	case forkCopyDefault:
 		resp.PlanValue = types.StringValue(m.def)
+		var mcp jsontypes.Normalized
+		if req.Path.Equal(path.Root("template")) {
+			resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("mcp"), &mcp)...)
+		}
+		if !mcp.IsNull() { // as E2B's SDK: a sandbox with mcp starts from the gateway's template
+			resp.PlanValue = types.StringValue(e2b.MCPTemplate)
+		}
 	case forkCopyState:
 		resp.PlanValue = req.StateValue
 	default:

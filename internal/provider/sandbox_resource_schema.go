@@ -45,7 +45,8 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				PlanModifiers:       stable,
 			},
 			"template": schema.StringAttribute{
-				MarkdownDescription: descTemplate + " A fork's is its source's (as E2B names it), known after the apply. " +
+				MarkdownDescription: descTemplate + " With `mcp` the default is `mcp-gateway`, as in E2B's SDK. A fork's is its " +
+					"source's (as E2B names it), known after the apply. " +
 					"Changing it replaces the sandbox.",
 				Optional: true,
 				Computed: true,
@@ -168,6 +169,13 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				Optional: true,
 				Computed: true,
 				Default:  booldefault.StaticBool(true),
+			},
+			"mcp_url": schema.StringAttribute{
+				MarkdownDescription: "URL of the sandbox's MCP gateway (`https://50005-<id>.<domain>/mcp`), for sandboxes with " +
+					"`mcp`; clients send its access token, which `ephemeral \"e2b_sandbox_access\"` reads (`mcp_token`) and " +
+					"state never holds.",
+				Computed:      true,
+				PlanModifiers: stable,
 			},
 			"envd_access_token": schema.StringAttribute{
 				MarkdownDescription: "Token for the sandbox daemon (envd), present when `secure` is `true` and `store_access_tokens` " +

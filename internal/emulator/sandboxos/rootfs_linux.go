@@ -93,6 +93,9 @@ func PrepareHostBase(dir string) error {
 	if err := WriteSudoShim(dir); err != nil {
 		return err
 	}
+	if err := WriteMCPGateway(dir); err != nil {
+		return err
+	}
 	return writeEtcOverrides(filepath.Join(dir, "etc"))
 }
 

@@ -14,7 +14,7 @@ func (st *Store) RequestBuild(alias, templateID, buildID string, cpu, memoryMB *
 	defer st.mu.Unlock()
 	name := TeamNamespace + "/" + alias
 	t := st.templateByIdentifierLocked(name)
-	if t != nil && (t.id == BaseTemplateID || t.snapshot) {
+	if t != nil && (t.builtin || t.snapshot) {
 		return Template{}, ErrAliasTaken
 	}
 	if t == nil {

@@ -157,7 +157,7 @@ func (st *Store) TagTarget(ident, fromTag string) (Template, Build, error) {
 	if b == nil {
 		return t.view(), Build{}, ErrNoTaggedBuild
 	}
-	if t.id == BaseTemplateID {
+	if t.builtin {
 		return t.view(), Build{}, ErrNotTeamOwned
 	}
 	return t.view(), b.view(false), nil

@@ -133,6 +133,7 @@ type template struct {
 	id            string
 	names         []string // as listed: "base", "local-team/snap1"
 	public        bool
+	builtin       bool // one of E2B's own (base, mcp-gateway): not the team's to change
 	snapshot      bool
 	builds        []*build     // oldest first
 	tags          []assignment // oldest first; a tag may be assigned many times
@@ -151,6 +152,7 @@ type Template struct {
 	ID            string
 	Names         []string
 	Public        bool
+	Builtin       bool
 	Snapshot      bool
 	CPUCount      int32
 	MemoryMB      int32
@@ -165,7 +167,7 @@ type Template struct {
 
 func (t *template) view() Template {
 	out := Template{
-		ID: t.id, Names: slices.Clone(t.names), Public: t.public, Snapshot: t.snapshot,
+		ID: t.id, Names: slices.Clone(t.names), Public: t.public, Builtin: t.builtin, Snapshot: t.snapshot,
 		CPUCount: t.cpuCount, MemoryMB: t.memoryMB, DiskSizeMB: t.diskSizeMB,
 		CreatedAt: t.createdAt, UpdatedAt: t.updatedAt, SpawnCount: t.spawnCount,
 	}
@@ -182,8 +184,8 @@ func (t *template) view() Template {
 	return out
 }
 
-// TeamOwned tells the team's templates from E2B's public base template.
-func (t Template) TeamOwned() bool { return t.ID != BaseTemplateID }
+// TeamOwned tells the team's templates from E2B's own public ones.
+func (t Template) TeamOwned() bool { return !t.Builtin }
 
 // Alias is the template's first name without namespace, as E2B reports it.
 func (t Template) Alias() string {
@@ -260,14 +262,20 @@ func (t *template) addReadyBuild(id string, at time.Time, tag string) *build {
 
 // SeedBase adds E2B's public base template with its one build.
 func (st *Store) SeedBase(now time.Time) {
+	st.SeedBuiltin(BaseTemplateID, BaseTemplateName, BaseBuildID, now)
+}
+
+// SeedBuiltin adds one of E2B's own public templates with its one build: listed with no team's
+// templates, never saved, and not the team's to change.
+func (st *Store) SeedBuiltin(id, name, buildID string, now time.Time) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	t := &template{
-		id: BaseTemplateID, names: []string{BaseTemplateName}, public: true,
+		id: id, names: []string{name}, public: true, builtin: true,
 		cpuCount: DefaultCPUCount, memoryMB: DefaultMemoryMB, diskSizeMB: DefaultDiskMB,
 		createdAt: now, updatedAt: now,
 	}
-	t.addReadyBuild(BaseBuildID, now, DefaultTag)
+	t.addReadyBuild(buildID, now, DefaultTag)
 	st.templates[t.id] = t
 }
 
@@ -316,7 +324,7 @@ func (st *Store) SetPublic(id string, public *bool) (Template, error) {
 	if t == nil {
 		return Template{}, ErrNotFound
 	}
-	if t.id == BaseTemplateID {
+	if t.builtin {
 		return Template{}, ErrNotTeamOwned
 	}
 	if public != nil {

@@ -121,7 +121,7 @@ func (st *Store) saveTemplatesLocked() {
 	}
 	saved := savedState{StepCache: map[string]Layer{}}
 	for _, t := range st.sortedTemplatesLocked() {
-		if t.id == BaseTemplateID {
+		if t.builtin {
 			continue
 		}
 		out := savedTemplate{
