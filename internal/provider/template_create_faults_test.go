@@ -55,10 +55,20 @@ func newTemplateGateway(t *testing.T, srv *emulator.Server, hold string) *templa
 			first := held <= 2
 			mu.Unlock()
 			if first {
+				// Ask E2B first and hold the answer: both name checks then see the state
+				// from before either create, however the two requests are scheduled.
+				rec := httptest.NewRecorder()
+				proxy.ServeHTTP(rec, r)
 				select {
 				case <-both:
 				case <-time.After(30 * time.Second):
 				}
+				for k, v := range rec.Header() {
+					w.Header()[k] = v
+				}
+				w.WriteHeader(rec.Code)
+				_, _ = w.Write(rec.Body.Bytes())
+				return
 			}
 		case r.Method == http.MethodPost && r.URL.Path == "/v3/templates":
 			g.creates.Add(1)
