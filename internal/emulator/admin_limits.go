@@ -1,8 +1,10 @@
 package emulator
 
-import "github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
+import (
+	"net/http"
 
-import "net/http"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
+)
 
 // serveAdminLimits serves /_emulator/limits: PUT or POST sets the limits
 // (the Limits JSON), GET reads them, DELETE turns them off, and GET

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -18,7 +19,7 @@ func (c *testClient) bootID(sb createdSandbox) string {
 	c.srv.mu.Lock()
 	s := c.srv.sandboxes[sb.SandboxID]
 	c.srv.mu.Unlock()
-	data, err := os.ReadFile(s.bootIDPath())
+	data, err := os.ReadFile(filepath.Join(s.Dir(), "boot_id"))
 	if err != nil {
 		c.t.Fatal(err)
 	}

@@ -43,7 +43,7 @@ func (s *Server) handleSetTimeout(w http.ResponseWriter, r *http.Request) {
 	sb.endAt = end
 	s.armTimerLocked(sb)
 	s.recordEventLocked(sb, evUpdated, map[string]any{"set_timeout": *req.Timeout})
-	go sb.addLog("info", "Sandbox timeout updated", map[string]string{"endAt": end.Format(time.RFC3339)})
+	go sb.AddLog("info", "Sandbox timeout updated", map[string]string{"endAt": end.Format(time.RFC3339)})
 	w.WriteHeader(http.StatusNoContent)
 }
 
@@ -111,7 +111,7 @@ func (s *Server) handlePause(w http.ResponseWriter, r *http.Request) {
 	}
 	s.pauseLocked(sb, memory)
 	s.mu.Unlock()
-	sb.addLog("info", "Sandbox paused", nil)
+	sb.AddLog("info", "Sandbox paused", nil)
 	w.WriteHeader(http.StatusNoContent)
 }
 
@@ -156,7 +156,7 @@ func (s *Server) handleConnect(w http.ResponseWriter, r *http.Request) {
 	s.resumeLocked(sb, timeout)
 	resp := s.sandboxResponseLocked(sb)
 	s.mu.Unlock()
-	sb.addLog("info", "Sandbox resumed", nil)
+	sb.AddLog("info", "Sandbox resumed", nil)
 	httpjson.Write(w, http.StatusCreated, resp)
 }
 
@@ -194,7 +194,7 @@ func (s *Server) handleResume(w http.ResponseWriter, r *http.Request) {
 	s.resumeLocked(sb, timeout)
 	resp := s.sandboxResponseLocked(sb)
 	s.mu.Unlock()
-	sb.addLog("info", "Sandbox resumed", nil)
+	sb.AddLog("info", "Sandbox resumed", nil)
 	httpjson.Write(w, http.StatusCreated, resp)
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 )
 
@@ -22,11 +23,11 @@ type sandboxMetricJSON struct {
 	DiskTotal     int64     `json:"diskTotal"`
 }
 
-func metricJSON(m metricSample) sandboxMetricJSON {
-	at := m.at.Truncate(time.Second)
+func metricJSON(m envd.MetricSample) sandboxMetricJSON {
+	at := m.At.Truncate(time.Second)
 	return sandboxMetricJSON{
-		Timestamp: at, TimestampUnix: at.Unix(), CPUCount: defaultCPUCount, CPUUsedPct: m.cpuPct,
-		MemUsed: m.memUsed, MemTotal: memTotalBytes, DiskUsed: m.diskUsed, DiskTotal: diskTotalBytes,
+		Timestamp: at, TimestampUnix: at.Unix(), CPUCount: defaultCPUCount, CPUUsedPct: m.CPUPct,
+		MemUsed: m.MemUsed, MemTotal: envd.MemTotalBytes, DiskUsed: m.DiskUsed, DiskTotal: envd.DiskTotalBytes,
 	}
 }
 
@@ -69,8 +70,8 @@ func (s *Server) handleSandboxMetrics(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := []sandboxMetricJSON{}
-	for _, m := range sb.samplesCopy() {
-		sec := m.at.Truncate(time.Second)
+	for _, m := range sb.SamplesCopy() {
+		sec := m.At.Truncate(time.Second)
 		if (start != nil && sec.Before(*start)) || (end != nil && sec.After(*end)) {
 			continue
 		}
@@ -105,7 +106,7 @@ func (s *Server) handleManyMetrics(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 	for _, sb := range boxes {
-		if samples := sb.samplesCopy(); len(samples) > 0 {
+		if samples := sb.SamplesCopy(); len(samples) > 0 {
 			out[sb.id] = metricJSON(samples[len(samples)-1])
 		}
 	}
@@ -162,12 +163,12 @@ func (s *Server) handleLogsV1(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	logs, entries := []logLineJSON{}, []logEntryJSON{}
-	for _, e := range sb.logsCopy() {
-		if e.at.UnixMilli() < start || len(entries) >= limit {
+	for _, e := range sb.LogsCopy() {
+		if e.At.UnixMilli() < start || len(entries) >= limit {
 			continue
 		}
-		entries = append(entries, logEntryJSON{Timestamp: e.at, Level: e.level, Message: e.message, Fields: e.fields})
-		logs = append(logs, logLineJSON{Timestamp: e.at, Line: e.rawLine()})
+		entries = append(entries, logEntryJSON{Timestamp: e.At, Level: e.Level, Message: e.Message, Fields: e.Fields})
+		logs = append(logs, logLineJSON{Timestamp: e.At, Line: e.RawLine()})
 	}
 	httpjson.Write(w, http.StatusOK, map[string]any{"logs": logs, "logEntries": entries})
 }
@@ -232,12 +233,12 @@ func (s *Server) handleLogsV2(w http.ResponseWriter, r *http.Request) {
 		lo, hi = *cursor, *cursor+window.Milliseconds()-1
 	}
 	var matched []logEntryJSON
-	for _, e := range sb.logsCopy() {
-		ms := e.at.UnixMilli()
-		if ms < lo || ms > hi || logLevelRank[e.level] < minLevel || (search != "" && !strings.Contains(e.message, search)) {
+	for _, e := range sb.LogsCopy() {
+		ms := e.At.UnixMilli()
+		if ms < lo || ms > hi || logLevelRank[e.Level] < minLevel || (search != "" && !strings.Contains(e.Message, search)) {
 			continue
 		}
-		matched = append(matched, logEntryJSON{Timestamp: e.at, Level: e.level, Message: e.message, Fields: e.fields})
+		matched = append(matched, logEntryJSON{Timestamp: e.At, Level: e.Level, Message: e.Message, Fields: e.Fields})
 	}
 	if direction == "backward" {
 		sort.SliceStable(matched, func(i, j int) bool { return matched[i].Timestamp.After(matched[j].Timestamp) })

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/netrules"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
@@ -291,7 +292,11 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusTooManyRequests, msg)
 		return
 	}
-	sb, err := s.newSandboxLocked(t, build, *req.TemplateID, mounts)
+	envVars := copyMap(build.Config.Envs)
+	for k, v := range req.EnvVars {
+		envVars[k] = v
+	}
+	sb, err := s.newSandboxLocked(t, build, *req.TemplateID, mounts, envVars, secure)
 	if err != nil {
 		s.mu.Unlock()
 		writeErrorf(w, http.StatusInternalServerError, "error creating sandbox: %v", err)
@@ -300,28 +305,24 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	now := time.Now().UTC()
 	s.store.CountSpawn(t.ID, now)
 	sb.startedAt, sb.endAt, sb.resumeTimeout = now, now.Add(timeout), timeout
-	sb.autoPause, sb.autoResume, sb.secure = autoPause, autoResume, secure
+	sb.autoPause, sb.autoResume = autoPause, autoResume
 	sb.autoPauseKeeps = req.AutoPauseMemory == nil || *req.AutoPauseMemory
 	sb.allowInternet = req.AllowInternetAccess
 	sb.network = netCfg
 	if req.Metadata != nil {
 		sb.metadata = copyMap(req.Metadata)
 	}
-	sb.envVars = copyMap(build.Config.Envs)
-	for k, v := range req.EnvVars {
-		sb.envVars[k] = v
-	}
 	sb.mcp, sb.iam = req.MCP, req.IAM
 	s.sandboxes[sb.id] = sb
-	sb.executionID = newUUID()
+	sb.executionID = ids.UUID()
 	s.recordEventLocked(sb, evCreated, nil)
 	s.store.CountStart()
 	s.counters.SandboxesCreated++
 	s.armTimerLocked(sb)
 	resp := s.sandboxResponseLocked(sb)
 	s.mu.Unlock()
-	sb.addLog("info", "Sandbox created", map[string]string{"templateID": t.ID})
-	sb.takeSampleFrom(nil) // no processes yet: the first sample needs no /proc scan
+	sb.AddLog("info", "Sandbox created", map[string]string{"templateID": t.ID})
+	sb.TakeSampleFrom(nil) // no processes yet: the first sample needs no /proc scan
 	s.runStartCommand(sb, build.Config)
 	respondOrDrop(w, r, http.StatusCreated, resp)
 }
@@ -359,7 +360,7 @@ func (s *Server) handleKill(w http.ResponseWriter, r *http.Request) {
 	}
 	s.removeLocked(sb)
 	s.mu.Unlock()
-	sb.addLog("info", "Sandbox killed", nil)
-	sb.destroy()
+	sb.AddLog("info", "Sandbox killed", nil)
+	sb.Destroy()
 	w.WriteHeader(http.StatusNoContent)
 }

@@ -10,8 +10,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
@@ -25,19 +27,19 @@ var snapshotNamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,127}$`)
 // captureFiles copies a sandbox's files into a build: its whole layer over
 // the layers it started from with private roots, else its directory.
 func (s *Server) captureFiles(sb *sandbox, templateID string) (state.Build, error) {
-	if sb.root != nil {
+	if sb.Root() != nil {
 		layers, err := s.captureLayer(sb)
 		if err != nil {
 			return state.Build{}, err
 		}
 		return state.Build{Layers: layers, Base: sb.build.Base, Config: sb.build.Config}, nil
 	}
-	dir := filepath.Join(s.dataDir, "templates", templateID+"-"+newID("", 8))
-	if err := hostfs.CopyTree(sb.dir, dir); err != nil {
+	dir := filepath.Join(s.dataDir, "templates", templateID+"-"+ids.New("", 8))
+	if err := hostfs.CopyTree(sb.Dir(), dir); err != nil {
 		_ = os.RemoveAll(dir)
 		return state.Build{}, err
 	}
-	unlinkMounts(dir, sb.mounts)
+	envd.UnlinkMounts(dir, sb.mounts)
 	return state.Build{FilesDir: dir, Config: sb.build.Config}, nil
 }
 
@@ -92,7 +94,7 @@ func (s *Server) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 	if !found {
 		src := s.templateOf(sb)
 		t = state.Template{
-			ID: newID("", 20), Snapshot: true,
+			ID: ids.New("", 20), Snapshot: true,
 			CPUCount: src.CPUCount, MemoryMB: src.MemoryMB, DiskSizeMB: src.DiskSizeMB,
 			CreatedAt: time.Now().UTC(),
 		}
@@ -107,11 +109,11 @@ func (s *Server) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	files.SourceSandbox = sb.id
-	t = s.store.AddSnapshot(t, tag, newUUID(), files, time.Now().UTC())
+	t = s.store.AddSnapshot(t, tag, ids.UUID(), files, time.Now().UTC())
 	info := snapshotEntry(t, tag)
 	s.recordEventLocked(sb, evCheckpointed, map[string]any{"snapshot_id": info.SnapshotID})
 	s.mu.Unlock()
-	sb.addLog("info", "Snapshot created", map[string]string{"snapshotID": info.SnapshotID})
+	sb.AddLog("info", "Snapshot created", map[string]string{"snapshotID": info.SnapshotID})
 	httpjson.Write(w, http.StatusCreated, info)
 }
 
@@ -230,8 +232,8 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 		writeErrorf(w, http.StatusConflict, "Sandbox '%s' cannot be forked while in '%s' state", id, src.state)
 		return
 	}
-	snap := state.Build{FilesDir: src.dir, Config: src.build.Config}
-	if src.root != nil {
+	snap := state.Build{FilesDir: src.Dir(), Config: src.build.Config}
+	if src.Root() != nil {
 		captured, err := s.captureFiles(src, src.tmpl.ID)
 		if err != nil {
 			writeErrorf(w, http.StatusInternalServerError, "error forking sandbox: %v", err)
@@ -246,7 +248,7 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 			results = append(results, forkResultJSON{Error: &apiErrorJSON{Code: http.StatusTooManyRequests, Message: msg}})
 			continue
 		}
-		sb, err := s.newSandboxLocked(src.tmpl, snap, src.templateRef, src.mounts)
+		sb, err := s.newSandboxLocked(src.tmpl, snap, src.templateRef, src.mounts, src.envVars, src.secure)
 		if err != nil {
 			results = append(results, forkResultJSON{Error: &apiErrorJSON{Code: http.StatusInternalServerError, Message: "error forking sandbox: " + err.Error()}})
 			continue
@@ -254,12 +256,12 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 		now := time.Now().UTC()
 		sb.build = src.build
 		sb.startedAt, sb.endAt, sb.resumeTimeout = now, now.Add(timeout), timeout
-		sb.autoPause, sb.autoResume, sb.secure = src.autoPause, src.autoResume, src.secure
+		sb.autoPause, sb.autoResume = src.autoPause, src.autoResume
 		sb.autoPauseKeeps = src.autoPauseKeeps
 		sb.allowInternet, sb.network = src.allowInternet, src.network
-		sb.metadata, sb.envVars = copyMap(src.metadata), copyMap(src.envVars)
+		sb.metadata = copyMap(src.metadata)
 		s.sandboxes[sb.id] = sb
-		sb.executionID = newUUID()
+		sb.executionID = ids.UUID()
 		s.recordEventLocked(sb, evCreated, map[string]any{"source_sandbox_id": src.id})
 		s.store.CountStart()
 		s.counters.SandboxesCreated++
@@ -270,8 +272,8 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 	}
 	go func() {
 		for _, sb := range created {
-			sb.addLog("info", "Sandbox created by fork", map[string]string{"sourceSandboxID": id})
-			sb.takeSample()
+			sb.AddLog("info", "Sandbox created by fork", map[string]string{"sourceSandboxID": id})
+			sb.TakeSample()
 		}
 	}()
 	httpjson.Write(w, http.StatusCreated, results)

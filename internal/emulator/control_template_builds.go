@@ -10,6 +10,7 @@ import (
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/builder"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
@@ -87,8 +88,8 @@ func (s *Server) handleRequestBuild(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	buildID := newUUID()
-	t, err := s.store.RequestBuild(name.alias, newID("", 20), buildID, req.CPUCount, req.MemoryMB, tags, time.Now().UTC())
+	buildID := ids.UUID()
+	t, err := s.store.RequestBuild(name.alias, ids.New("", 20), buildID, req.CPUCount, req.MemoryMB, tags, time.Now().UTC())
 	if err != nil {
 		writeErrorf(w, http.StatusBadRequest, "Alias `%s` is already taken", name.alias)
 		return

@@ -17,14 +17,18 @@
 // anything above it:
 //
 //	emulator    Start, Options, Server; the control plane (control_*.go),
-//	            envd (envd_*.go), the builder's host, images and file
-//	            contexts (template_*.go), the sandbox runtime (sandbox*.go,
-//	            process*.go), admin, faults, limits; the records of
-//	            sandboxes, under s.mu
+//	            envd's routing (envd.go: which sandbox, auto-resume), the
+//	            builder's host, images and file contexts (template_*.go),
+//	            admin, faults, limits; the records of sandboxes (sandbox.go:
+//	            state, timers, network, metadata), under s.mu
 //	              imports every package below
+//	envd        the daemon in each sandbox and its machine: files, processes,
+//	            pty, watchers, the files routes and the Connect RPCs, the
+//	            sandbox's log and samples; the server through a Host
+//	              imports state, sandboxos, hostfs, connectrpc, httpjson, ids
 //	builder     template builds: base, steps, start and ready commands, the
 //	            step cache's layers; sandboxes through a Host interface
-//	              imports state, hostfs
+//	              imports state, sandboxos, hostfs, ids
 //	volumeapi   E2B's volume-content API over the volumes' directories
 //	              imports state, sandboxos, httpjson
 //	delivery    webhook deliveries: queue, workers, retries, signatures
@@ -38,10 +42,12 @@
 //	              imports hostfs, netrules
 //	netrules    E2B's egress model without state: admission, rule matching,
 //	            placeholders, a SOCKS5 dialer
-//	hostfs      copying trees, extended attributes, file metadata, owners
+//	hostfs      copying trees, writing files, extended attributes, file
+//	            metadata, owners
 //	connectrpc  Connect framing and errors for envd's RPCs
 //	httpjson    JSON bodies of the HTTP APIs
-//	              (these four import nothing of the emulator)
+//	ids         random IDs and UUIDs
+//	              (these five import nothing of the emulator)
 //
 // The server takes s.mu before it calls the store, never the reverse.
 // TestPackagesImportOnlyDownwards checks the imports above.
@@ -251,9 +257,9 @@
 // A create's volumeMounts (name → absolute path, not /, each path once)
 // mount the volume's directory into the sandbox before it boots: with a
 // private root it is bind-mounted at the path inside the root, in the root's
-// mount namespace (rootMountScript; the mount point is made inside the root,
+// mount namespace (envd.rootMountScript; the mount point is made inside the root,
 // an empty directory in its layer). Without private roots but with
-// namespaces, each command's namespace bind-mounts it (volumeMountScript;
+// namespaces, each command's namespace bind-mounts it (envd.volumeMountScript;
 // mounts inside /home/user and /tmp go onto the sandbox's own mount point,
 // which the recursive binds carry, mount points elsewhere are created on the
 // host as empty directories). Without namespaces the mount point in the sandbox's own
@@ -268,7 +274,7 @@
 //
 // Commands get E2B_SANDBOX=true, E2B_SANDBOX_ID, E2B_TEMPLATE_ID and
 // E2B_TEAM_ID, as envd gives them, and each boot writes the same values to
-// /run/e2b/.<NAME> (sandbox_identity.go). Sandbox log lines (creation,
+// /run/e2b/.<NAME> (envd/identity.go). Sandbox log lines (creation,
 // lifecycle, processes) are kept as E2B keeps them: the legacy
 // GET /sandboxes/{id}/logs answers each "line" as a flat JSON object of
 // level, logger ("process" for process events, a guess from E2B's log

@@ -95,7 +95,7 @@ func (c *testClient) sandboxHostPath(sb createdSandbox, virtual string) string {
 	if s == nil {
 		c.t.Fatalf("no sandbox %s", sb.SandboxID)
 	}
-	return s.hostPath(virtual)
+	return s.HostPath(virtual)
 }
 
 func TestFileMetadataLivesInExtendedAttributes(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
@@ -43,7 +44,7 @@ func (s *Server) recordEventLocked(sb *sandbox, typ string, extra map[string]any
 		}
 	}
 	ev := state.Event{
-		ID: newUUID(), Version: "v2", Type: typ, EventData: data, SandboxExecutionID: sb.executionID,
+		ID: ids.UUID(), Version: "v2", Type: typ, EventData: data, SandboxExecutionID: sb.executionID,
 		SandboxID: sb.id, SandboxTeamID: teamID, SandboxTemplateID: sb.tmpl.ID, Timestamp: now,
 	}
 	s.dispatchLocked(ev, s.store.RecordEvent(ev))

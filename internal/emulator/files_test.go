@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 )
 
 func (c *testClient) upload(sb createdSandbox, path string, body io.Reader, headers map[string]string) (int, []byte) {
@@ -275,7 +277,7 @@ func TestSecureSandboxTokensAndSignatures(t *testing.T) {
 	plain := createdSandbox{SandboxID: sb.SandboxID}
 	// RPC without the token: 401 with E2B's body; health needs none.
 	st, data, _ := c.request("POST", c.srv.SandboxURL()+"/process.Process/List", map[string]any{}, envdHeaders(plain))
-	if st != 401 || !strings.Contains(string(data), unauthorizedEnvd) {
+	if st != 401 || !strings.Contains(string(data), envd.Unauthorized) {
 		t.Fatalf("rpc without token: %d %s", st, data)
 	}
 	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/health", nil, envdHeaders(plain))
@@ -288,13 +290,13 @@ func TestSecureSandboxTokensAndSignatures(t *testing.T) {
 	}
 	// Signed URLs work without any header, like the SDK's downloadUrl.
 	exp := strconv.FormatInt(time.Now().Add(time.Minute).Unix(), 10)
-	sig := fileSignature("/home/user/s.txt", "read", "", sb.EnvdAccessToken, exp)
+	sig := envd.FileSignature("/home/user/s.txt", "read", "", sb.EnvdAccessToken, exp)
 	signed := c.srv.SandboxURL() + "/files?path=" + url.QueryEscape("/home/user/s.txt") + "&signature=" + url.QueryEscape(sig) + "&signature_expiration=" + exp
 	st, data, _ = c.request("GET", signed, nil, nil)
 	if st != 200 || string(data) != "secret" {
 		t.Fatalf("signed download: %d %q", st, data)
 	}
-	wsig := fileSignature("up.txt", "write", "", sb.EnvdAccessToken, "")
+	wsig := envd.FileSignature("up.txt", "write", "", sb.EnvdAccessToken, "")
 	req, _ := http.NewRequest("POST", c.srv.SandboxURL()+"/files?path=up.txt&signature="+url.QueryEscape(wsig), strings.NewReader("up"))
 	req.Header.Set("Content-Type", "application/octet-stream")
 	resp, err := c.hc.Do(req)
@@ -308,7 +310,7 @@ func TestSecureSandboxTokensAndSignatures(t *testing.T) {
 	st, data, _ = c.request("GET", strings.Replace(signed, "signature=v1_", "signature=v1_x", 1), nil, nil)
 	wantStatus(t, "bad signature", st, data, http.StatusUnauthorized)
 	old := strconv.FormatInt(time.Now().Add(-time.Minute).Unix(), 10)
-	expired := fileSignature("/home/user/s.txt", "read", "", sb.EnvdAccessToken, old)
+	expired := envd.FileSignature("/home/user/s.txt", "read", "", sb.EnvdAccessToken, old)
 	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/files?path=%2Fhome%2Fuser%2Fs.txt&signature="+url.QueryEscape(expired)+"&signature_expiration="+old, nil, envdHeaders(plain))
 	if st != 401 || !strings.Contains(string(data), "expired") {
 		t.Fatalf("expired signature: %d %s", st, data)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -312,3 +313,7 @@ func eventually(t *testing.T, what string, cond func() bool) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// homeDir and tmpDir are where the shared layout keeps a sandbox's /home/user and /tmp.
+func homeDir(sb *sandbox) string { return filepath.Join(sb.Dir(), "home") }
+func tmpDir(sb *sandbox) string  { return filepath.Join(sb.Dir(), "tmp") }

@@ -15,7 +15,8 @@ import (
 // of the emulator listed for it, so none reaches back to the server.
 func TestPackagesImportOnlyDownwards(t *testing.T) {
 	allowed := map[string][]string{
-		"builder":    {"state", "hostfs"},
+		"envd":       {"state", "sandboxos", "hostfs", "connectrpc", "httpjson", "ids"},
+		"builder":    {"state", "hostfs", "sandboxos", "ids"},
 		"volumeapi":  {"state", "sandboxos", "httpjson"},
 		"delivery":   nil,
 		"state":      nil,
@@ -24,6 +25,7 @@ func TestPackagesImportOnlyDownwards(t *testing.T) {
 		"hostfs":     nil,
 		"connectrpc": nil,
 		"httpjson":   nil,
+		"ids":        nil,
 	}
 	const prefix = "github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
 	entries, err := os.ReadDir(".")

@@ -51,7 +51,7 @@ func TestLegacyLogLinesAreStructured(t *testing.T) {
 		}
 		loggers[e.Message] = logger
 	}
-	if loggers["Sandbox created"] != defaultLogger || loggers["Process started"] != processLogger || loggers["Process exited"] != processLogger {
+	if loggers["Sandbox created"] != "emulator" || loggers["Process started"] != "process" || loggers["Process exited"] != "process" {
 		t.Fatalf("loggers %v", loggers)
 	}
 	v.AssertClean(t)

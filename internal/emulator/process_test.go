@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/connectrpc"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
@@ -20,9 +21,9 @@ func TestProcessOutputExitCodeAndEnv(t *testing.T) {
 	sb := c.create(map[string]any{"envVars": map[string]string{"FOO": "sandbox", "KEEP": "k"}})
 	res := c.startProcess(sb, `echo out; echo err >&2; echo "$FOO $KEEP $BAR $HOME $USER $LOGNAME"; pwd; exit 3`,
 		map[string]any{"envs": map[string]string{"FOO": "request", "BAR": "b"}}, nil).collect()
-	home := virtualHome
+	home := envd.VirtualHome
 	if !c.srv.isolate {
-		home = c.srv.sandboxes[sb.SandboxID].homeDir()
+		home = homeDir(c.srv.sandboxes[sb.SandboxID])
 	}
 	wantOut := fmt.Sprintf("out\nrequest k b %s user user\n%s\n", home, home)
 	if res.stdout != wantOut || res.stderr != "err\n" {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
 )
 
 // startRootfsServer starts an emulator whose sandboxes have private roots
@@ -40,7 +41,7 @@ func TestRootfsLeavesHostUntouched(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
 			c := startRootfsServer(t, mode)
-			tag := newID("emu", 10)
+			tag := ids.New("emu", 10)
 			bin, etc, opt := "/usr/local/bin/"+tag, "/etc/"+tag, "/opt/"+tag
 			a, b := c.create(map[string]any{}), c.create(map[string]any{})
 			c.mustRun(a, "echo bin > "+bin+" && chmod +x "+bin+" && echo etc > "+etc+" && mkdir -p /app && echo app > /app/f && rm /etc/hostname")
@@ -114,7 +115,7 @@ func TestRootfsSnapshotAndForkCaptureTheWholeLayer(t *testing.T) {
 func TestRootfsBuildWritesSystemPaths(t *testing.T) {
 	t.Parallel()
 	c := startRootfsServer(t, "auto")
-	tag := newID("emubuild", 8)
+	tag := ids.New("emubuild", 8)
 	b := c.requestBuild(map[string]any{"name": "sysbuild"})
 	c.startBuild(b, map[string]any{"fromTemplate": "base", "steps": []map[string]any{
 		{"type": "RUN", "args": []string{"printf '#!/bin/sh\\necho tool-ran\\n' > /usr/local/bin/" + tag + " && chmod +x /usr/local/bin/" + tag, "root"}},

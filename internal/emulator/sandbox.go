@@ -6,12 +6,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
-	"sync"
 	"time"
 
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/netrules"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
@@ -56,26 +55,13 @@ type iamJSON struct {
 	} `json:"tokens"`
 }
 
-// sandboxHost is what a sandbox needs of the emulator that runs it, in
-// place of a pointer back to the Server.
-type sandboxHost struct {
-	isolate   bool // commands get mount namespaces
-	logf      func(format string, args ...any)
-	proxyEnv  func(sandboxID string) map[string]string // the egress proxy variables; nil without a proxy
-	lifecycle *sync.Mutex                              // Server.mu, which guards the lifecycle fields
-	// standInPath is a directory of stand-in commands (mcp-gateway) appended to PATH where
-	// sandboxes share the host's root; "" with private roots, whose skeleton has them.
-	standInPath string
-}
-
-// sandbox is one emulated sandbox. Lifecycle fields are guarded by Server.mu;
-// logs, samples, streams and watchers by sandbox.mu.
+// sandbox is one emulated sandbox: what E2B's control plane keeps of it,
+// guarded by Server.mu, over the machine its envd serves.
 type sandbox struct {
-	host           *sandboxHost
+	*envd.Machine
 	id             string
-	tmpl           state.Template  // as it was when the sandbox started
-	build          state.Build     // the build the sandbox started from
-	root           *sandboxos.Root // private root filesystem; nil in the shared layout
+	tmpl           state.Template // as it was when the sandbox started
+	build          state.Build    // the build the sandbox started from
 	templateRef    string
 	state          string
 	startedAt      time.Time
@@ -89,24 +75,13 @@ type sandbox struct {
 	network        networkConfig
 	metadata       map[string]string
 	envVars        map[string]string
-	mounts         []volumeMount // longest path first; fixed at create
-	executionID    string        // new at create and at every resume
+	mounts         []envd.VolumeMount // fixed at create
+	executionID    string             // new at create and at every resume
 	mcp            json.RawMessage
 	iam            *iamJSON
-	dir            string
 	timer          *time.Timer
 	timerGen       int
 	pausedByMemory bool
-
-	procs *processTable
-
-	mu       sync.Mutex
-	logs     []logEntry
-	samples  []metricSample
-	streams  map[int]chan struct{}
-	streamID int
-	watchers map[string]*watcher
-	killed   bool
 }
 
 func (s *Server) accessToken(id string) string {
@@ -128,64 +103,38 @@ func (s *Server) trafficToken(id string) string {
 	return hex.EncodeToString(m.Sum(nil))
 }
 
-func (sb *sandbox) homeDir() string { return filepath.Join(sb.dir, "home") }
-func (sb *sandbox) tmpDir() string  { return filepath.Join(sb.dir, "tmp") }
-func (sb *sandbox) rootDir() string { return filepath.Join(sb.dir, "root") }
-
-// newSandboxLocked allocates a sandbox with its directories, copied from the
-// build's files when it has any, and its volumes mounted before it boots.
-// Caller holds s.mu.
-func (s *Server) newSandboxLocked(t state.Template, b state.Build, ref string, mounts []volumeMount) (*sandbox, error) {
-	id := newID("i", 20)
+// newSandboxLocked starts a sandbox's machine from the build: a private root
+// over its layers, or a copy of its files, with its volumes mounted before it
+// boots. The caller fills in the record. Caller holds s.mu.
+func (s *Server) newSandboxLocked(t state.Template, b state.Build, ref string, mounts []envd.VolumeMount,
+	envVars map[string]string, secure bool) (*sandbox, error) {
+	id := ids.New("i", 20)
 	for s.sandboxes[id] != nil {
-		id = newID("i", 20)
+		id = ids.New("i", 20)
 	}
-	sb := &sandbox{
-		host: s.sandboxHost, id: id, tmpl: t, build: b, templateRef: ref, state: stateRunning,
-		dir:      filepath.Join(s.dataDir, "sandboxes", id),
-		streams:  map[int]chan struct{}{},
-		watchers: map[string]*watcher{},
-		metadata: map[string]string{}, envVars: map[string]string{},
+	cfg := envd.Config{
+		ID: id, TemplateID: t.ID, TeamID: teamID, Dir: filepath.Join(s.dataDir, "sandboxes", id),
+		FilesDir: b.FilesDir, Workdir: b.Config.Workdir, EnvVars: envVars, Mounts: mounts,
 	}
-	sb.procs = newProcessTable(sb)
+	if secure {
+		cfg.AccessToken = s.accessToken(id)
+	}
 	if s.rootfs != nil {
-		if err := s.mountRoot(sb, b); err != nil {
-			sandboxos.RemoveTree(sb.dir)
+		root, err := s.mountRoot(b, cfg.Dir)
+		if err != nil {
+			sandboxos.RemoveTree(cfg.Dir)
 			return nil, err
 		}
-		if err := s.mountVolumes(sb, mounts); err != nil {
-			sb.root.Stop()
-			sandboxos.RemoveTree(sb.dir)
-			return nil, err
-		}
-		if err := sb.boot(); err != nil {
-			sb.root.Stop()
-			sandboxos.RemoveTree(sb.dir)
-			return nil, err
-		}
-		return sb, nil
+		cfg.Root, cfg.FilesDir = root, ""
 	}
-	if b.FilesDir != "" {
-		if err := hostfs.CopyTree(b.FilesDir, sb.dir); err != nil {
-			_ = os.RemoveAll(sb.dir)
-			return nil, fmt.Errorf("copy template files: %w", err)
-		}
-	}
-	for _, d := range []string{sb.homeDir(), sb.tmpDir(), sb.rootDir()} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return nil, err
-		}
-	}
-	if err := os.Chmod(sb.tmpDir(), 0o777|os.ModeSticky); err != nil {
+	m, err := envd.Start(s.machineHost, cfg)
+	if err != nil {
 		return nil, err
 	}
-	if err := s.mountVolumes(sb, mounts); err != nil {
-		return nil, err
-	}
-	if err := sb.boot(); err != nil {
-		return nil, err
-	}
-	return sb, nil
+	return &sandbox{
+		Machine: m, id: id, tmpl: t, build: b, templateRef: ref, state: stateRunning,
+		secure: secure, metadata: map[string]string{}, envVars: copyMap(envVars), mounts: mounts,
+	}, nil
 }
 
 // templateOf is the sandbox's template as it is now (its
@@ -231,13 +180,13 @@ func (s *Server) expireLocked(sb *sandbox) {
 	if sb.autoPause {
 		s.pauseLocked(sb, sb.autoPauseKeeps)
 		s.mu.Unlock()
-		sb.addLog("info", "Sandbox paused after timeout", nil)
+		sb.AddLog("info", "Sandbox paused after timeout", nil)
 		return
 	}
 	s.removeLocked(sb)
 	s.mu.Unlock()
-	sb.addLog("info", "Sandbox killed after timeout", nil)
-	sb.destroy()
+	sb.AddLog("info", "Sandbox killed after timeout", nil)
+	sb.Destroy()
 }
 
 // Expire runs the TTL end of a sandbox now (kill, or pause with autoPause).
@@ -280,12 +229,10 @@ func (s *Server) pauseLocked(sb *sandbox, memory bool) {
 		sb.timer.Stop()
 	}
 	sb.timerGen++
-	sb.dropStreams()
 	if memory {
-		sb.procs.forEach((*process).freezeDeadline)
-		sb.procs.signalAll(sandboxos.SigStop)
+		sb.Freeze()
 	} else {
-		sb.procs.signalAll(sandboxos.SigKill)
+		sb.Halt()
 	}
 }
 
@@ -295,62 +242,14 @@ func (s *Server) resumeLocked(sb *sandbox, timeout time.Duration) {
 	sb.state = stateRunning
 	sb.startedAt = now
 	sb.endAt = now.Add(timeout)
-	sb.executionID = newUUID()
+	sb.executionID = ids.UUID()
 	s.recordEventLocked(sb, evResumed, nil)
 	if sb.pausedByMemory {
-		sb.procs.signalAll(sandboxos.SigCont)
-		sb.procs.forEach((*process).thawDeadline)
+		sb.Thaw()
 	} else {
-		sb.reboot()
+		sb.Reboot()
 	}
 	s.armTimerLocked(sb)
-}
-
-// destroy kills every process, drops streams and removes the files.
-func (sb *sandbox) destroy() {
-	sb.mu.Lock()
-	sb.killed = true
-	sb.mu.Unlock()
-	sb.dropStreams()
-	sb.closeWatchers()
-	sb.procs.killAll()
-	if sb.root != nil {
-		sb.root.Stop()
-		sandboxos.RemoveTree(sb.dir)
-		return
-	}
-	if err := os.RemoveAll(sb.dir); err != nil {
-		sb.host.logf("emulator: remove sandbox %s files: %v", sb.id, err)
-	}
-}
-
-// addStream registers an open envd stream; the channel closes when the
-// sandbox is paused or killed and the stream must be dropped.
-func (sb *sandbox) addStream() (<-chan struct{}, func()) {
-	sb.mu.Lock()
-	defer sb.mu.Unlock()
-	ch := make(chan struct{})
-	if sb.killed {
-		close(ch)
-		return ch, func() {}
-	}
-	sb.streamID++
-	id := sb.streamID
-	sb.streams[id] = ch
-	return ch, func() {
-		sb.mu.Lock()
-		defer sb.mu.Unlock()
-		delete(sb.streams, id)
-	}
-}
-
-func (sb *sandbox) dropStreams() {
-	sb.mu.Lock()
-	defer sb.mu.Unlock()
-	for id, ch := range sb.streams {
-		close(ch)
-		delete(sb.streams, id)
-	}
 }
 
 func (sb *sandbox) lifecycleOnTimeout() string {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
@@ -104,7 +105,7 @@ func (s *Server) handleCreateSecret(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
-	sc, ok := s.store.CreateSecret(newID("sec_", 24), name, *req.Value, req.Metadata)
+	sc, ok := s.store.CreateSecret(ids.New("sec_", 24), name, *req.Value, req.Metadata)
 	if !ok {
 		writeErrorf(w, http.StatusConflict, "secret '%s' already exists", name)
 		return

@@ -3,10 +3,10 @@ package emulator
 import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/builder"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/delivery"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
 
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
@@ -86,7 +86,7 @@ type Server struct {
 	sandboxes        map[string]*sandbox
 	builder          *builder.Builder  // template builds
 	egress           *sandboxos.Egress // nil when it could not start
-	sandboxHost      *sandboxHost      // what every sandbox gets of the server
+	machineHost      *envd.Host        // what every sandbox's machine gets of the server
 	store            *state.Store      // templates, secrets, events, webhooks, team samples, volumes
 	hooks            *delivery.Sender
 	faults           faultState
@@ -130,18 +130,18 @@ func Start(opts Options) (*Server, error) {
 	}
 	s.apiKey = opts.APIKey
 	if s.apiKey == "" {
-		s.apiKey = "e2b_" + randomHex(20)
+		s.apiKey = "e2b_" + ids.Hex(20)
 	}
-	s.seed = []byte(randomHex(32))
+	s.seed = []byte(ids.Hex(32))
 	if err := s.prepareDataDir(); err != nil {
 		return nil, err
 	}
 	s.setupRootfs()
 	s.isolate = s.rootfs != nil || (opts.Isolation != "none" && runtime.GOOS == "linux" && os.Geteuid() == 0)
 	if s.isolate && s.rootfs == nil {
-		if err := os.MkdirAll(virtualHome, 0o755); err != nil {
+		if err := os.MkdirAll(envd.VirtualHome, 0o755); err != nil {
 			s.isolate = false
-			s.logf("emulator: cannot create %s (%v); commands run without mount namespaces", virtualHome, err)
+			s.logf("emulator: cannot create %s (%v); commands run without mount namespaces", envd.VirtualHome, err)
 		}
 	}
 	if !s.isolate {
@@ -155,13 +155,13 @@ func Start(opts Options) (*Server, error) {
 		s.egress = eg
 		proxyEnv = func(id string) map[string]string { return eg.Env(id, s.egressToken(id)) }
 	}
-	s.sandboxHost = &sandboxHost{isolate: s.isolate, logf: s.logf, proxyEnv: proxyEnv, lifecycle: &s.mu}
+	s.machineHost = &envd.Host{Isolate: s.isolate, Logf: s.logf, ProxyEnv: proxyEnv}
 	if s.rootfs == nil { // without private roots, stand-ins reach commands through PATH
 		standIns := filepath.Join(s.dataDir, "stand-ins")
 		if err := sandboxos.WriteMCPGateway(standIns); err != nil {
 			s.logf("emulator: %v; sandboxes have no mcp-gateway", err)
 		} else {
-			s.sandboxHost.standInPath = filepath.Join(standIns, "usr", "local", "bin")
+			s.machineHost.StandInPath = filepath.Join(standIns, "usr", "local", "bin")
 		}
 	}
 	s.faults.reset(Faults{})
@@ -292,7 +292,7 @@ func (s *Server) Close() error {
 		}
 		s.mu.Unlock()
 		for _, sb := range boxes {
-			sb.destroy()
+			sb.Destroy()
 		}
 		s.builder.Wait()
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -322,37 +322,4 @@ func (s *Server) SandboxIDs() []string {
 	}
 	sort.Strings(ids)
 	return ids
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	if _, err := rand.Read(b); err != nil {
-		panic(err) // crypto/rand never fails on supported platforms
-	}
-	return hex.EncodeToString(b)
-}
-
-const idAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
-
-// newID returns prefix + n characters of [a-z0-9].
-func newID(prefix string, n int) string {
-	b := make([]byte, n)
-	if _, err := rand.Read(b); err != nil {
-		panic(err)
-	}
-	for i := range b {
-		b[i] = idAlphabet[int(b[i])%len(idAlphabet)]
-	}
-	return prefix + string(b)
-}
-
-func newUUID() string {
-	b := make([]byte, 16)
-	if _, err := rand.Read(b); err != nil {
-		panic(err)
-	}
-	b[6] = (b[6] & 0x0f) | 0x40
-	b[8] = (b[8] & 0x3f) | 0x80
-	h := hex.EncodeToString(b)
-	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"testing"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
 )
 
 // TestSnapshotTagsAreBuildsOfOneTemplate takes snapshots under one name with
@@ -35,7 +37,7 @@ func TestSnapshotTagsAreBuildsOfOneTemplate(t *testing.T) {
 	// E2B gives the build the name's tag only: there is no default build yet.
 	st, data, _ := c.api("POST", "/sandboxes", map[string]any{"templateID": "tagged"})
 	wantStatus(t, "create from a name without a default build", st, data, http.StatusNotFound)
-	st, data, _ = c.api("POST", "/sandboxes/"+a.SandboxID+"/snapshots", map[string]any{"name": "tagged:" + newUUID()})
+	st, data, _ = c.api("POST", "/sandboxes/"+a.SandboxID+"/snapshots", map[string]any{"name": "tagged:" + ids.UUID()})
 	wantStatus(t, "a build ID as a tag", st, data, http.StatusBadRequest)
 	def := snap(a, "tagged")
 	if def.SnapshotID != teamNamespace+"/tagged:default" {

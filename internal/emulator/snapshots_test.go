@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 )
 
 func TestSnapshotsAndFork(t *testing.T) {
@@ -164,7 +166,7 @@ func TestMetricsAndLogs(t *testing.T) {
 	st, data, _ := c.api("GET", "/sandboxes/"+sb.SandboxID+"/metrics", nil)
 	wantStatus(t, "metrics", st, data, http.StatusOK)
 	ms := decode[[]sandboxMetricJSON](t, data)
-	if len(ms) == 0 || ms[0].CPUCount != 2 || ms[0].MemTotal != memTotalBytes || ms[0].DiskTotal <= 0 || ms[0].TimestampUnix == 0 {
+	if len(ms) == 0 || ms[0].CPUCount != 2 || ms[0].MemTotal != envd.MemTotalBytes || ms[0].DiskTotal <= 0 || ms[0].TimestampUnix == 0 {
 		t.Fatalf("metrics %s", data)
 	}
 	future := strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10)

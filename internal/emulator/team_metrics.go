@@ -4,14 +4,15 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 )
 
 // The team's metrics come from a sample the sampler takes every
-// sampleInterval: the sandboxes running then, and the sandboxes started
+// envd.SampleInterval: the sandboxes running then, and the sandboxes started
 // since the previous sample per second. A day of samples is kept.
 
-const maxTeamSamples = int(24 * time.Hour / sampleInterval)
+const maxTeamSamples = int(24 * time.Hour / envd.SampleInterval)
 
 // teamSampleLocked records the team's current figures. Caller holds s.mu.
 func (s *Server) teamSampleLocked(now time.Time) {
@@ -21,7 +22,7 @@ func (s *Server) teamSampleLocked(now time.Time) {
 			running++
 		}
 	}
-	s.store.SampleTeam(now, running, sampleInterval, maxTeamSamples)
+	s.store.SampleTeam(now, running, envd.SampleInterval, maxTeamSamples)
 }
 
 type teamMetricJSON struct {

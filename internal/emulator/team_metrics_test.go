@@ -2,9 +2,12 @@ package emulator
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 )
 
 func TestTeamMetricsFollowTheSandboxes(t *testing.T) {
@@ -28,8 +31,8 @@ func TestTeamMetricsFollowTheSandboxes(t *testing.T) {
 	}
 	last := metrics[len(metrics)-1]
 	// Two starts within the first sample's window (about one interval).
-	if r := last.SandboxStartRate; r < 2/(2*sampleInterval.Seconds()) || r > 2/(sampleInterval.Seconds()/2) {
-		t.Fatalf("start rate %v, want about %v", r, 2/sampleInterval.Seconds())
+	if r := last.SandboxStartRate; r < 2/(2*envd.SampleInterval.Seconds()) || r > 2/(envd.SampleInterval.Seconds()/2) {
+		t.Fatalf("start rate %v, want about %v", r, 2/envd.SampleInterval.Seconds())
 	}
 	st, data, _ = c.api("GET", "/teams/"+teamID+"/metrics/max?metric=sandbox_start_rate", nil)
 	wantStatus(t, "max", st, data, http.StatusOK)
@@ -39,7 +42,7 @@ func TestTeamMetricsFollowTheSandboxes(t *testing.T) {
 	for path, want := range map[string]int{
 		"/teams/other/metrics":              http.StatusForbidden,
 		"/teams/" + teamID + "/metrics/max": http.StatusBadRequest,
-		"/teams/" + teamID + "/metrics?start=" + itoa64(time.Now().Unix()+100) + "&end=" + itoa64(time.Now().Unix()): http.StatusBadRequest,
+		"/teams/" + teamID + "/metrics?start=" + strconv.FormatInt(time.Now().Unix()+100, 10) + "&end=" + strconv.FormatInt(time.Now().Unix(), 10): http.StatusBadRequest,
 	} {
 		if st, data, _ := c.api("GET", path, nil); st != want {
 			t.Errorf("%s: %d %s, want %d", path, st, data, want)

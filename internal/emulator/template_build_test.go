@@ -6,10 +6,13 @@ import (
 	"compress/gzip"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/spectest"
 )
 
@@ -98,7 +101,7 @@ func (c *testClient) waitBuild(b requestedBuild) buildStatus {
 	var all []buildLogEntryJSON
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		st, data, _ := c.api("GET", "/templates/"+b.TemplateID+"/builds/"+b.BuildID+"/status?logsOffset="+itoa64(int64(len(all))), nil)
+		st, data, _ := c.api("GET", "/templates/"+b.TemplateID+"/builds/"+b.BuildID+"/status?logsOffset="+strconv.Itoa(len(all)), nil)
 		wantStatus(c.t, "build status", st, data, http.StatusOK)
 		s := decode[buildStatus](c.t, data)
 		all = append(all, s.LogEntries...)
@@ -182,7 +185,7 @@ func TestTemplateBuildRunsSteps(t *testing.T) {
 		}
 	}
 	// logs with a cursor: forward from the first entry, and backward.
-	st, data, _ = c.api("GET", "/templates/"+b.TemplateID+"/builds/"+b.BuildID+"/logs?limit=3&direction=forward&cursor="+itoa64(res.LogEntries[0].Timestamp.UnixMilli()), nil)
+	st, data, _ = c.api("GET", "/templates/"+b.TemplateID+"/builds/"+b.BuildID+"/logs?limit=3&direction=forward&cursor="+strconv.FormatInt(res.LogEntries[0].Timestamp.UnixMilli(), 10), nil)
 	wantStatus(t, "logs", st, data, http.StatusOK)
 	if got := decode[map[string][]buildLogEntryJSON](t, data)["logs"]; len(got) != 3 || got[0].Message != res.LogEntries[0].Message {
 		t.Fatalf("forward logs %s", data)
@@ -198,9 +201,9 @@ func TestTemplateBuildRunsSteps(t *testing.T) {
 		t.Fatalf("sandbox template %s, want %s", sb.TemplateID, b.TemplateID)
 	}
 	got := c.mustRun(sb, `pwd; cat out.txt who.txt who-user.txt renamed.txt dest/main.txt dest/sub/x.txt; readlink dest/link; stat -c %a renamed.txt; echo "$GREETING $P"; cat started.txt`)
-	want := "/home/user/work\nhello from /home/user/work\nroot\nas user\none\nmain\nx\nmain.txt\n600\nhello " + defaultPath + ":/extra\nstarted\n"
+	want := "/home/user/work\nhello from /home/user/work\nroot\nas user\none\nmain\nx\nmain.txt\n600\nhello " + sandboxos.DefaultPath + ":/extra\nstarted\n"
 	if !c.srv.isolate {
-		got = strings.ReplaceAll(got, c.srv.sandboxes[sb.SandboxID].homeDir(), virtualHome)
+		got = strings.ReplaceAll(got, homeDir(c.srv.sandboxes[sb.SandboxID]), envd.VirtualHome)
 	}
 	if got != want {
 		t.Fatalf("sandbox sees\n%s\nwant\n%s", got, want)

@@ -14,7 +14,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
 )
 
 // Build file contexts: the SDK asks for an upload link per files hash and
@@ -98,7 +100,7 @@ func (s *Server) serveUpload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	dst := s.filesArchivePath(hash)
-	if err := writeHostFile(dst+".part-"+newID("", 8), dst, r.Body); err != nil {
+	if err := hostfs.WriteFile(dst+".part-"+ids.New("", 8), dst, r.Body); err != nil {
 		writeErrorf(w, http.StatusInternalServerError, "error storing upload: %v", err)
 		return
 	}

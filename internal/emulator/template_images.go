@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/builder"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
@@ -95,7 +96,7 @@ func (s *Server) resolveImage(name string) (key, level, note string, err error) 
 	if !st.IsDir() {
 		root = filepath.Join(s.dataDir, "images", builder.HashKeys(entry, st.ModTime().String(), fmt.Sprint(st.Size()))[:16])
 		if _, err := os.Stat(root); err != nil {
-			tmp := root + ".part-" + newID("", 6)
+			tmp := root + ".part-" + ids.New("", 6)
 			if err := builder.ExtractArchive(entry, tmp); err != nil {
 				sandboxos.RemoveTree(tmp)
 				return "", "", "", fmt.Errorf("unpack %s: %w", filepath.Base(entry), err)

@@ -14,17 +14,15 @@ func (s *Server) runStartCommand(sb *sandbox, cfg buildConfig) {
 		return
 	}
 	if cfg.StartCmd != "" {
-		p, sub, err := sb.procs.start(commandConfig(cfg.StartCmd, cfg.User, cfg), false, "start", nil)
-		if err != nil {
-			sb.addLog("error", "Start command failed: "+err.Error(), nil)
+		if err := sb.StartBackground(command(cfg.StartCmd, cfg.User, cfg), func(bool, string) {}); err != nil {
+			sb.AddLog("error", "Start command failed: "+err.Error(), nil)
 			return
 		}
-		go drainStart(p, sub, func(bool, string) {})
 	}
 	if cfg.ReadyCmd == "" {
 		return
 	}
 	if err := builder.WaitReady(context.Background(), buildSandbox{sb}, cfg.ReadyCmd, cfg, s.readyTimeout()); err != nil {
-		sb.addLog("error", "Ready command did not succeed: "+err.Error(), nil)
+		sb.AddLog("error", "Ready command did not succeed: "+err.Error(), nil)
 	}
 }

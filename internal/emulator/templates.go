@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
@@ -59,13 +60,13 @@ func (s *Server) SeedTemplate(t TemplateSeed) {
 
 func (s *Server) seedTemplate(t TemplateSeed) state.Template {
 	if t.TemplateID == "" {
-		t.TemplateID = newID("", 20)
+		t.TemplateID = ids.New("", 20)
 	}
-	ids := make([]string, max(t.Builds, 1))
-	for i := range ids {
-		ids[i] = newUUID()
+	builds := make([]string, max(t.Builds, 1))
+	for i := range builds {
+		builds[i] = ids.UUID()
 	}
-	return s.store.SeedTemplate(t.TemplateID, t.Names, ids, t.CPUCount, t.MemoryMB, t.DiskSizeMB, time.Now().UTC())
+	return s.store.SeedTemplate(t.TemplateID, t.Names, builds, t.CPUCount, t.MemoryMB, t.DiskSizeMB, time.Now().UTC())
 }
 
 // removeTemplateFiles deletes the files of every build of a deleted template.

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 )
 
 // rpcAs calls a unary RPC as user (Basic auth, as the SDK's user option).
@@ -31,13 +33,13 @@ func TestRootFilesLiveInRootsHomeAndBelongToRoot(t *testing.T) {
 	// A signed upload URL for root, used without any header (the SDK's
 	// uploadUrl('hello.txt', { user: 'root' }) fetched by a browser).
 	exp := strconv.FormatInt(time.Now().Add(time.Minute).Unix(), 10)
-	sig := fileSignature("hello.txt", "write", rootUser, sb.EnvdAccessToken, exp)
+	sig := envd.FileSignature("hello.txt", "write", "root", sb.EnvdAccessToken, exp)
 	var form bytes.Buffer
 	mw := multipart.NewWriter(&form)
 	fw, _ := mw.CreateFormFile("file", "blob")
 	_, _ = io.WriteString(fw, "file content")
 	_ = mw.Close()
-	q := url.Values{"path": {"hello.txt"}, "username": {rootUser}, "signature": {sig}, "signature_expiration": {exp}}
+	q := url.Values{"path": {"hello.txt"}, "username": {"root"}, "signature": {sig}, "signature_expiration": {exp}}
 	req, _ := http.NewRequest("POST", c.srv.SandboxURL()+"/files?"+q.Encode(), &form)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	resp, err := c.hc.Do(req)
@@ -51,7 +53,7 @@ func TestRootFilesLiveInRootsHomeAndBelongToRoot(t *testing.T) {
 	}
 
 	// Root sees it in its home, relative or absolute, and owns it.
-	st, data := c.rpcAs(sb, rootUser, "filesystem.Filesystem/ListDir", map[string]any{"path": "", "depth": 1})
+	st, data := c.rpcAs(sb, "root", "filesystem.Filesystem/ListDir", map[string]any{"path": "", "depth": 1})
 	wantStatus(t, "list root's home", st, data, http.StatusOK)
 	var hello *entryJSON
 	for _, e := range decode[struct{ Entries []entryJSON }](t, data).Entries {
@@ -59,10 +61,10 @@ func TestRootFilesLiveInRootsHomeAndBelongToRoot(t *testing.T) {
 			hello = &e
 		}
 	}
-	if hello == nil || hello.Path != "/root/hello.txt" || hello.Owner != rootUser || hello.Group != rootUser {
+	if hello == nil || hello.Path != "/root/hello.txt" || hello.Owner != "root" || hello.Group != "root" {
 		t.Fatalf("root's home lists %s", data)
 	}
-	if e := c.stat(sb, "/root"); e.Owner != rootUser || e.Type != "FILE_TYPE_DIRECTORY" {
+	if e := c.stat(sb, "/root"); e.Owner != "root" || e.Type != "FILE_TYPE_DIRECTORY" {
 		t.Fatalf("/root: %+v", e)
 	}
 	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/files?path=hello.txt&username=root", nil, envdHeaders(sb))
@@ -74,21 +76,21 @@ func TestRootFilesLiveInRootsHomeAndBelongToRoot(t *testing.T) {
 	}
 
 	// Directories envd creates for root are root's; user's stay user's.
-	st, data = c.rpcAs(sb, rootUser, "filesystem.Filesystem/MakeDir", map[string]any{"path": "made/deeper"})
+	st, data = c.rpcAs(sb, "root", "filesystem.Filesystem/MakeDir", map[string]any{"path": "made/deeper"})
 	if st != 200 || !strings.Contains(string(data), `"path":"/root/made/deeper"`) || !strings.Contains(string(data), `"owner":"root"`) {
 		t.Fatalf("makedir as root: %d %s", st, data)
 	}
-	if e := c.stat(sb, "/root/made"); e.Owner != rootUser {
+	if e := c.stat(sb, "/root/made"); e.Owner != "root" {
 		t.Fatalf("parent made for root: %+v", e)
 	}
 	st, data = c.upload(sb, "/root/made/by-user.txt", strings.NewReader("u"), nil)
 	wantStatus(t, "upload as user", st, data, http.StatusOK)
-	if e := c.stat(sb, "/root/made/by-user.txt"); e.Owner != defaultUser {
+	if e := c.stat(sb, "/root/made/by-user.txt"); e.Owner != "user" {
 		t.Fatalf("file uploaded by user: %+v", e)
 	}
 	// Overwriting as user hands the file over, as envd's chown does.
 	c.upload(sb, "/root/hello.txt", strings.NewReader("mine now"), nil)
-	if e := c.stat(sb, "/root/hello.txt"); e.Owner != defaultUser {
+	if e := c.stat(sb, "/root/hello.txt"); e.Owner != "user" {
 		t.Fatalf("root's file overwritten by user: %+v", e)
 	}
 }

@@ -10,7 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/volumeapi"
 )
@@ -51,7 +53,7 @@ func (s *Server) handleCreateVolume(w http.ResponseWriter, r *http.Request) {
 		validationError(w, `request body has an error: doesn't match schema: Error at "/name": string doesn't match the regular expression "^[a-zA-Z0-9_-]+$"`)
 		return
 	}
-	v, err := s.store.CreateVolume(state.Volume{ID: newID("vol", 17), Name: *req.Name, Key: randomHex(32), CreatedAt: time.Now().UTC()})
+	v, err := s.store.CreateVolume(state.Volume{ID: ids.New("vol", 17), Name: *req.Name, Key: ids.Hex(32), CreatedAt: time.Now().UTC()})
 	if errors.Is(err, state.ErrVolumeExists) {
 		writeErrorf(w, http.StatusBadRequest, "volume with name '%s' already exists", *req.Name)
 		return
@@ -119,9 +121,9 @@ func (s *Server) volumeUsersLocked(name string) []string {
 
 // resolveMountsLocked validates a create's volumeMounts and binds each to
 // its volume's directory. It returns a message for a 400 on bad input.
-func (s *Server) resolveMountsLocked(req []volumeMountJSON) ([]volumeMount, string) {
+func (s *Server) resolveMountsLocked(req []volumeMountJSON) ([]envd.VolumeMount, string) {
 	seen := map[string]bool{}
-	out := make([]volumeMount, 0, len(req))
+	out := make([]envd.VolumeMount, 0, len(req))
 	for _, m := range req {
 		clean := filepath.ToSlash(filepath.Clean(m.Path))
 		switch {
@@ -139,7 +141,7 @@ func (s *Server) resolveMountsLocked(req []volumeMountJSON) ([]volumeMount, stri
 		if !ok {
 			return nil, fmt.Sprintf("volume '%s' not found", m.Name)
 		}
-		out = append(out, volumeMount{Name: v.Name, Path: clean, dir: s.volumeData(v.ID)})
+		out = append(out, envd.VolumeMount{Name: v.Name, Path: clean, Dir: s.volumeData(v.ID)})
 	}
 	// Longest path first: a nested mount wins over the one it sits in.
 	sort.Slice(out, func(i, j int) bool { return len(out[i].Path) > len(out[j].Path) })

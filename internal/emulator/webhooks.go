@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/delivery"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
 
 	"encoding/json"
 	"fmt"
@@ -53,7 +54,7 @@ func (s *Server) startWebhooks() {
 			defer s.mu.Unlock()
 			s.webhookDroppedLocked(hookID)
 		},
-		NewID: newUUID, Logf: s.logf,
+		NewID: ids.UUID, Logf: s.logf,
 	})
 }
 
@@ -136,7 +137,7 @@ func (s *Server) handleCreateWebhook(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
-	wh := s.store.AddWebhook(state.Webhook{ID: newUUID(), TeamID: teamID, Enabled: true, CreatedAt: time.Now().UTC()}, req.change())
+	wh := s.store.AddWebhook(state.Webhook{ID: ids.UUID(), TeamID: teamID, Enabled: true, CreatedAt: time.Now().UTC()}, req.change())
 	respondOrDrop(w, r, http.StatusCreated, webhookJSONOf(wh))
 }
 

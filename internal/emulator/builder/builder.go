@@ -2,7 +2,6 @@ package builder
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
@@ -338,7 +338,7 @@ func (j *buildJob) keepLayer() (string, error) {
 func (j *buildJob) sealStep(hash string) error {
 	sb := j.sb
 	j.sb = nil
-	dir := filepath.Join(j.bl.dataDir, "layers", hash[:16]+randomSuffix(4))
+	dir := filepath.Join(j.bl.dataDir, "layers", hash[:16]+ids.New("", 4))
 	if err := sb.Seal(dir); err != nil {
 		return err
 	}
@@ -358,7 +358,7 @@ func (bl *Builder) storeLayer(hash, src string, entry state.Layer) error {
 		return nil
 	}
 	dir := filepath.Join(bl.dataDir, "layers", hash)
-	tmp := dir + ".part-" + randomSuffix(8)
+	tmp := dir + ".part-" + ids.New("", 8)
 	if err := hostfs.CopyTree(src, tmp); err != nil {
 		_ = os.RemoveAll(tmp)
 		return err
@@ -382,16 +382,3 @@ func (bl *Builder) storeLayer(hash, src string, entry state.Layer) error {
 // BaseImage is E2B's base image, which the emulator's base root stands in
 // for; a build naming no base starts from it.
 const BaseImage = "e2bdev/base"
-
-// randomSuffix is n random lower-case letters and digits, for unique names.
-func randomSuffix(n int) string {
-	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
-	b := make([]byte, n)
-	if _, err := rand.Read(b); err != nil {
-		panic(err)
-	}
-	for i := range b {
-		b[i] = alphabet[int(b[i])%len(alphabet)]
-	}
-	return string(b)
-}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
@@ -79,7 +80,7 @@ func errString(err error) string {
 // expandAsRoot expands $VAR and ${VAR} in an ENV value the way E2B's
 // builder does (envsubst in a root shell, not the template's own env).
 func expandAsRoot(v string) string {
-	env := map[string]string{"PATH": defaultPath, "HOME": "/root", "USER": "root", "LOGNAME": "root"}
+	env := map[string]string{"PATH": sandboxos.DefaultPath, "HOME": "/root", "USER": "root", "LOGNAME": "root"}
 	return os.Expand(v, func(k string) string { return env[k] })
 }
 
@@ -102,9 +103,6 @@ func HomeOf(user string) string {
 	}
 	return "/home/user"
 }
-
-// defaultPath is the PATH of a root shell, as envd sets it.
-const defaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 // command runs cmd through bash -l as envd does, in the config's workdir
 // and env, logging each output line with the step (stderr as errors).

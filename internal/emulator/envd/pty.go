@@ -1,4 +1,4 @@
-package emulator
+package envd
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package emulator
+package envd
 
 import (
 	"path"
@@ -7,21 +7,22 @@ import (
 )
 
 const (
-	virtualHome = "/home/user"
+	// VirtualHome is the home directory of the sandbox's user.
+	VirtualHome = "/home/user"
 	virtualTmp  = "/tmp"
 )
 
 // resolvePath maps a path as envd receives it (absolute, "~", "~/x" or
 // relative to /home/user; "" is /home/user) to the absolute path the sandbox
 // sees and the host path that stores it.
-func (sb *sandbox) resolvePath(p string) (virtual, host string) {
+func (sb *Machine) resolvePath(p string) (virtual, host string) {
 	switch {
 	case p == "" || p == "~":
-		p = virtualHome
+		p = VirtualHome
 	case strings.HasPrefix(p, "~/"):
-		p = virtualHome + p[1:]
+		p = VirtualHome + p[1:]
 	case !strings.HasPrefix(p, "/"):
-		p = virtualHome + "/" + p
+		p = VirtualHome + "/" + p
 	}
 	virtual = path.Clean(p)
 	return virtual, sb.hostPath(virtual)
@@ -30,7 +31,7 @@ func (sb *sandbox) resolvePath(p string) (virtual, host string) {
 // followPath is resolvePath for operations that follow a final symlink
 // (reading or writing a file's content): with a private root the link is
 // followed inside the sandbox, never to the host.
-func (sb *sandbox) followPath(p string) (virtual, host string) {
+func (sb *Machine) followPath(p string) (virtual, host string) {
 	virtual, host = sb.resolvePath(p)
 	if sb.root != nil {
 		host = sb.root.Path(virtual, true)
@@ -40,14 +41,14 @@ func (sb *sandbox) followPath(p string) (virtual, host string) {
 
 // isPrivatePath reports whether commands see the sandbox's own copy of virtual.
 func isPrivatePath(virtual string) bool {
-	return virtual == virtualHome || strings.HasPrefix(virtual, virtualHome+"/") ||
+	return virtual == VirtualHome || strings.HasPrefix(virtual, VirtualHome+"/") ||
 		virtual == virtualTmp || strings.HasPrefix(virtual, virtualTmp+"/")
 }
 
 // commandPath is resolvePath as a command sees it: mounted volumes, the
 // sandbox's own copy under /home/user and /tmp, the host's file system
 // everywhere else.
-func (sb *sandbox) commandPath(p string) (virtual, host string) {
+func (sb *Machine) commandPath(p string) (virtual, host string) {
 	virtual, host = sb.resolvePath(p)
 	if _, mounted := sb.mountFor(virtual); sb.root == nil && !mounted && !isPrivatePath(virtual) {
 		host = virtual
@@ -57,7 +58,7 @@ func (sb *sandbox) commandPath(p string) (virtual, host string) {
 
 // hostPath maps a clean absolute sandbox path to the host path that holds
 // it: a mounted volume's directory, else storagePath.
-func (sb *sandbox) hostPath(virtual string) string {
+func (sb *Machine) hostPath(virtual string) string {
 	if p, ok := sb.mountFor(virtual); ok {
 		return p
 	}
@@ -67,13 +68,13 @@ func (sb *sandbox) hostPath(virtual string) string {
 // storagePath maps a clean absolute sandbox path into the sandbox's own
 // storage: inside its mounted root (parent symlinks resolved inside it), or
 // in the shared layout's home, tmp and root directories.
-func (sb *sandbox) storagePath(virtual string) string {
+func (sb *Machine) storagePath(virtual string) string {
 	if sb.root != nil {
 		return sb.root.Path(virtual, false)
 	}
 	switch {
-	case virtual == virtualHome || strings.HasPrefix(virtual, virtualHome+"/"):
-		return filepath.Join(sb.homeDir(), filepath.FromSlash(strings.TrimPrefix(virtual, virtualHome)))
+	case virtual == VirtualHome || strings.HasPrefix(virtual, VirtualHome+"/"):
+		return filepath.Join(sb.homeDir(), filepath.FromSlash(strings.TrimPrefix(virtual, VirtualHome)))
 	case virtual == virtualTmp || strings.HasPrefix(virtual, virtualTmp+"/"):
 		return filepath.Join(sb.tmpDir(), filepath.FromSlash(strings.TrimPrefix(virtual, virtualTmp)))
 	default:
@@ -83,12 +84,12 @@ func (sb *sandbox) storagePath(virtual string) string {
 
 // defaultCwd is where commands start without a cwd: the template's workdir,
 // else /home/user.
-func (sb *sandbox) defaultCwd() (virtual, host string) {
-	if sb.build.Config.Workdir != "" {
-		return sb.commandPath(sb.build.Config.Workdir)
+func (sb *Machine) defaultCwd() (virtual, host string) {
+	if sb.workdir != "" {
+		return sb.commandPath(sb.workdir)
 	}
 	if sb.root != nil {
-		return sb.commandPath(virtualHome)
+		return sb.commandPath(VirtualHome)
 	}
-	return virtualHome, sb.homeDir()
+	return VirtualHome, sb.homeDir()
 }

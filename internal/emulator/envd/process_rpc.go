@@ -1,4 +1,4 @@
-package emulator
+package envd
 
 import (
 	"encoding/json"
@@ -68,16 +68,16 @@ type processInfoJSON struct {
 
 const defaultKeepalive = 90 * time.Second
 
-func (s *Server) serveProcessRPC(w http.ResponseWriter, r *http.Request, sb *sandbox, method string) {
+func (sb *Machine) serveProcessRPC(w http.ResponseWriter, r *http.Request, method string) {
 	switch method {
 	case "Start":
-		s.processStart(w, r, sb)
+		sb.processStart(w, r)
 	case "Connect":
-		s.processConnect(w, r, sb)
+		sb.processConnect(w, r)
 	case "StreamInput":
-		s.processStreamInput(w, r, sb)
+		sb.processStreamInput(w, r)
 	case "List", "SendInput", "SendSignal", "CloseStdin", "Update":
-		resp, err := s.processUnary(r, sb, method)
+		resp, err := sb.processUnary(r, method)
 		if err != nil {
 			connectrpc.WriteError(w, err)
 			return
@@ -88,7 +88,7 @@ func (s *Server) serveProcessRPC(w http.ResponseWriter, r *http.Request, sb *san
 	}
 }
 
-func (s *Server) processUnary(r *http.Request, sb *sandbox, method string) (any, error) {
+func (sb *Machine) processUnary(r *http.Request, method string) (any, error) {
 	if method == "List" {
 		var req struct{}
 		if err := connectrpc.ReadUnary(r, &req); err != nil {
@@ -173,7 +173,7 @@ func parseSignal(raw json.RawMessage) (sandboxos.Signal, error) {
 }
 
 // findProcess resolves a ProcessSelector.
-func (sb *sandbox) findProcess(sel processSelectorJSON) (*process, error) {
+func (sb *Machine) findProcess(sel processSelectorJSON) (*process, error) {
 	var pid *uint32
 	if sel.PID != nil {
 		v := uint32(*sel.PID)
@@ -204,7 +204,7 @@ func streamOptions(r *http.Request) (deadline, keepalive time.Duration) {
 	return deadline, keepalive
 }
 
-func (s *Server) processStart(w http.ResponseWriter, r *http.Request, sb *sandbox) {
+func (sb *Machine) processStart(w http.ResponseWriter, r *http.Request) {
 	var req processStartJSON
 	if err := connectrpc.ReadStreamRequest(r, &req); err != nil {
 		connectrpc.NewStreamWriter(w).End(err)
@@ -229,10 +229,10 @@ func (s *Server) processStart(w http.ResponseWriter, r *http.Request, sb *sandbo
 	if deadline > 0 {
 		p.setDeadline(deadline) // envd ties the process's life to the request deadline
 	}
-	s.pumpProcess(w, r, sb, p, sub, deadline, keepalive)
+	sb.pumpProcess(w, r, p, sub, deadline, keepalive)
 }
 
-func (s *Server) processConnect(w http.ResponseWriter, r *http.Request, sb *sandbox) {
+func (sb *Machine) processConnect(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Process processSelectorJSON `json:"process"`
 	}
@@ -254,7 +254,7 @@ func (s *Server) processConnect(w http.ResponseWriter, r *http.Request, sb *sand
 		return
 	}
 	deadline, keepalive := streamOptions(r)
-	s.pumpProcess(w, r, sb, p, sub, deadline, keepalive)
+	sb.pumpProcess(w, r, p, sub, deadline, keepalive)
 }
 
 func endResponse(e endInfo) processResponseJSON {
@@ -264,7 +264,7 @@ func endResponse(e endInfo) processResponseJSON {
 // pumpProcess streams a process's events until it ends, the deadline passes,
 // the client leaves (the process keeps running) or the sandbox stops (the
 // connection is dropped without an end-stream frame).
-func (s *Server) pumpProcess(w http.ResponseWriter, r *http.Request, sb *sandbox, p *process, sub *subscriber, deadline, keepalive time.Duration) {
+func (sb *Machine) pumpProcess(w http.ResponseWriter, r *http.Request, p *process, sub *subscriber, deadline, keepalive time.Duration) {
 	defer p.unsubscribe(sub)
 	drop, unregister := sb.addStream()
 	defer unregister()
@@ -320,7 +320,7 @@ func (s *Server) pumpProcess(w http.ResponseWriter, r *http.Request, sb *sandbox
 }
 
 // processStreamInput serves the client-streaming StreamInput RPC.
-func (s *Server) processStreamInput(w http.ResponseWriter, r *http.Request, sb *sandbox) {
+func (sb *Machine) processStreamInput(w http.ResponseWriter, r *http.Request) {
 	var p *process
 	fail := func(err error) {
 		sw := connectrpc.NewStreamWriter(w)

@@ -1,4 +1,4 @@
-package emulator
+package envd
 
 import (
 	"compress/gzip"
@@ -15,18 +15,19 @@ import (
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
 )
 
-func (s *Server) serveFiles(w http.ResponseWriter, r *http.Request, sb *sandbox) {
-	if status, msg := s.authorizeFiles(r, sb); status != 0 {
+func (sb *Machine) serveFiles(w http.ResponseWriter, r *http.Request) {
+	if status, msg := sb.authorizeFiles(r); status != 0 {
 		writeError(w, status, msg)
 		return
 	}
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
-		s.downloadFile(w, r, sb)
+		sb.downloadFile(w, r)
 	case http.MethodPost:
-		s.uploadFiles(w, r, sb)
+		sb.uploadFiles(w, r)
 	default:
 		writeErrorf(w, http.StatusMethodNotAllowed, "method %s not allowed", r.Method)
 	}
@@ -57,7 +58,7 @@ func acceptsGzip(header string) (gz, ok bool) {
 	return gz, gz || identity
 }
 
-func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, sb *sandbox) {
+func (sb *Machine) downloadFile(w http.ResponseWriter, r *http.Request) {
 	v, host := sb.followPath(userPath(requestUser(r), r.URL.Query().Get("path")))
 	st, err := os.Stat(host)
 	if err != nil {
@@ -138,7 +139,7 @@ func printableASCII(s string) bool {
 	return true
 }
 
-func (s *Server) uploadFiles(w http.ResponseWriter, r *http.Request, sb *sandbox) {
+func (sb *Machine) uploadFiles(w http.ResponseWriter, r *http.Request) {
 	meta, err := uploadMetadata(r.Header)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
@@ -226,7 +227,7 @@ func (s *Server) uploadFiles(w http.ResponseWriter, r *http.Request, sb *sandbox
 
 // writeFile streams r into the sandbox path like envd: parent directories
 // and the file belong to user, and the file's metadata becomes meta.
-func (sb *sandbox) writeFile(p string, r io.Reader, meta map[string]string, user string) (uploadedEntryJSON, int, error) {
+func (sb *Machine) writeFile(p string, r io.Reader, meta map[string]string, user string) (uploadedEntryJSON, int, error) {
 	v, host := sb.followPath(p)
 	if st, err := os.Stat(host); err == nil && st.IsDir() {
 		return uploadedEntryJSON{}, http.StatusBadRequest, fmt.Errorf("path '%s' is a directory", v)
@@ -254,14 +255,14 @@ func (sb *sandbox) writeFile(p string, r io.Reader, meta map[string]string, user
 
 // persistUpload records owner and metadata of an uploaded file. A file
 // system without extended attributes keeps neither, as on envd.
-func (sb *sandbox) persistUpload(host string, meta map[string]string, user string) error {
+func (sb *Machine) persistUpload(host string, meta map[string]string, user string) error {
 	for _, err := range []error{hostfs.SetOwner(host, user), hostfs.WriteMetadata(host, meta)} {
 		switch {
 		case err == nil:
 		case !hostfs.XattrUnsupported(err):
 			return err
 		case len(meta) > 0 || user != defaultUser:
-			sb.host.logf("emulator: %s: the file system has no extended attributes; owner and metadata not kept", host)
+			sb.host.Logf("emulator: %s: the file system has no extended attributes; owner and metadata not kept", host)
 			return nil
 		}
 	}
@@ -270,7 +271,7 @@ func (sb *sandbox) persistUpload(host string, meta map[string]string, user strin
 
 // composeFiles concatenates source files into destination and deletes the
 // sources (POST /files/compose).
-func (s *Server) composeFiles(w http.ResponseWriter, r *http.Request, sb *sandbox) {
+func (sb *Machine) composeFiles(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		SourcePaths []string `json:"source_paths"`
 		Destination string   `json:"destination"`
@@ -304,7 +305,7 @@ func (s *Server) composeFiles(w http.ResponseWriter, r *http.Request, sb *sandbo
 		hosts = append(hosts, host)
 	}
 	dv, dhost := sb.resolvePath(userPath(user, req.Destination))
-	err := writeHostFile(dhost+".compose-"+newID("", 8), dhost, io.MultiReader(readers...))
+	err := hostfs.WriteFile(dhost+".compose-"+ids.New("", 8), dhost, io.MultiReader(readers...))
 	closeAll(files...)
 	if err != nil {
 		writeErrorf(w, http.StatusInternalServerError, "error writing '%s': %v", dv, err)
@@ -320,25 +321,4 @@ func (s *Server) composeFiles(w http.ResponseWriter, r *http.Request, sb *sandbo
 		return
 	}
 	httpjson.Write(w, http.StatusOK, uploadedEntryJSON{Path: dv, Name: path.Base(dv), Type: "file"})
-}
-
-// writeHostFile writes r to tmp, then renames it to dst (parents created).
-func writeHostFile(tmp, dst string, r io.Reader) error {
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(f, r); err != nil {
-		_ = f.Close()
-		_ = os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		_ = os.Remove(tmp)
-		return err
-	}
-	return os.Rename(tmp, dst)
 }

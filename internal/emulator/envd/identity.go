@@ -1,4 +1,4 @@
-package emulator
+package envd
 
 import (
 	"os"
@@ -15,17 +15,17 @@ import (
 const runInfoDir = "/run/e2b"
 
 // identityEnv is what envd adds to every process's environment.
-func (sb *sandbox) identityEnv() map[string]string {
+func (sb *Machine) identityEnv() map[string]string {
 	return map[string]string{
 		"E2B_SANDBOX":     "true",
 		"E2B_SANDBOX_ID":  sb.id,
-		"E2B_TEMPLATE_ID": sb.tmpl.ID,
-		"E2B_TEAM_ID":     teamID,
+		"E2B_TEMPLATE_ID": sb.templateID,
+		"E2B_TEAM_ID":     sb.teamID,
 	}
 }
 
 // writeRunInfo writes /run/e2b/.<NAME> for each identity variable.
-func (sb *sandbox) writeRunInfo() error {
+func (sb *Machine) writeRunInfo() error {
 	dir := sb.hostPath(runInfoDir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err

@@ -1,10 +1,11 @@
-package emulator
+package envd
 
 import (
 	"os"
 	"path/filepath"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
 )
 
 // A sandbox boots when it is created and again when a filesystem-only pause
@@ -14,14 +15,14 @@ import (
 // bootIDPath holds the sandbox's kernel boot ID. With mount namespaces it is
 // bound over /proc/sys/kernel/random/boot_id for the sandbox's commands, so
 // a new boot is visible where it is on E2B.
-func (sb *sandbox) bootIDPath() string { return filepath.Join(sb.dir, "boot_id") }
+func (sb *Machine) bootIDPath() string { return filepath.Join(sb.dir, "boot_id") }
 
 // boot gives the sandbox a new boot ID and the directories every boot has.
-func (sb *sandbox) boot() error {
+func (sb *Machine) boot() error {
 	if err := os.Remove(sb.bootIDPath()); err != nil && !os.IsNotExist(err) {
 		return err // a snapshot's copy is read-only
 	}
-	if err := os.WriteFile(sb.bootIDPath(), []byte(newUUID()+"\n"), 0o444); err != nil {
+	if err := os.WriteFile(sb.bootIDPath(), []byte(ids.UUID()+"\n"), 0o444); err != nil {
 		return err
 	}
 	sb.showBootID()
@@ -33,7 +34,7 @@ func (sb *sandbox) boot() error {
 
 // makeRootHome creates /root, root's home, owned by root, where envd puts
 // relative paths of root's requests.
-func (sb *sandbox) makeRootHome() error {
+func (sb *Machine) makeRootHome() error {
 	home := sb.hostPath(rootHome)
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return err
@@ -44,14 +45,14 @@ func (sb *sandbox) makeRootHome() error {
 	return nil
 }
 
-// reboot is the cold boot that resumes a filesystem-only pause: the
+// Reboot is the cold boot that resumes a filesystem-only pause: the
 // processes were killed at the pause, and the new envd knows none of them
 // nor any watcher of the old one.
-func (sb *sandbox) reboot() {
+func (sb *Machine) Reboot() {
 	sb.procs.forgetAll()
 	sb.closeWatchers()
 	if err := sb.boot(); err != nil {
-		sb.host.logf("emulator: sandbox %s: boot: %v", sb.id, err)
+		sb.host.Logf("emulator: sandbox %s: boot: %v", sb.id, err)
 	}
 }
 
@@ -67,4 +68,16 @@ func (pt *processTable) forgetAll() {
 	for _, p := range procs {
 		p.closeStdin()
 	}
+}
+
+// showBootID binds the sandbox's boot ID file over the kernel's in its
+// private root (done again at every boot, since boot writes a new file).
+// Where the kernel refuses, commands read the host's boot ID.
+func (sb *Machine) showBootID() {
+	if sb.root == nil {
+		return
+	}
+	target := filepath.Join(sb.root.Merged, "proc/sys/kernel/random/boot_id")
+	// The previous boot's file is deleted, so its bind mount goes first.
+	_ = sb.root.HostCommand("sh", "-c", `umount "$2" 2>/dev/null; mount --bind "$1" "$2"`, "sh", sb.bootIDPath(), target).Run()
 }

@@ -1,4 +1,4 @@
-package emulator
+package envd
 
 import (
 	"fmt"
@@ -16,7 +16,6 @@ import (
 )
 
 const (
-	defaultPath      = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 	exitedRetention  = 30 * time.Second
 	outputChunkSize  = 32 << 10
 	pipeIdleAfterEnd = 250 * time.Millisecond
@@ -84,43 +83,41 @@ type process struct {
 
 // processTable holds the processes of one sandbox.
 type processTable struct {
-	sb     *sandbox
+	sb     *Machine
 	mu     sync.Mutex
 	byPID  map[uint32]*process
 	groups map[int]uint64      // process groups that may still have members → their leader's start time
 	mntNS  map[string]*os.File // mount namespaces (isolation mode), held open so their IDs are not reused
 }
 
-func newProcessTable(sb *sandbox) *processTable {
+func newProcessTable(sb *Machine) *processTable {
 	return &processTable{sb: sb, byPID: map[uint32]*process{}, groups: map[int]uint64{}, mntNS: map[string]*os.File{}}
 }
 
 // buildEnv is envd's order: PATH, HOME, USER, LOGNAME, the egress proxy,
 // the sandbox's identity (sandbox_identity.go), sandbox envs, request envs.
 func (pt *processTable) buildEnv(reqEnvs map[string]string, home string) []string {
-	env := map[string]string{"PATH": defaultPath, "HOME": home, "USER": "user", "LOGNAME": "user"}
-	if !pt.sb.host.isolate {
+	env := map[string]string{"PATH": sandboxos.DefaultPath, "HOME": home, "USER": "user", "LOGNAME": "user"}
+	if !pt.sb.host.Isolate {
 		env["TMPDIR"] = pt.sb.tmpDir()
 	}
-	if p := pt.sb.host.standInPath; p != "" && pt.sb.root == nil {
+	if p := pt.sb.host.StandInPath; p != "" && pt.sb.root == nil {
 		// On PATH, and as an exported bash function too: a login shell's /etc/profile resets PATH.
-		env["PATH"] = defaultPath + ":" + p
+		env["PATH"] = sandboxos.DefaultPath + ":" + p
 		env["BASH_FUNC_mcp-gateway%%"] = "() { '" + strings.ReplaceAll(filepath.Join(p, "mcp-gateway"), "'", `'\''`) + "' \"$@\"; }"
 		env["E2B_EMULATOR_SANDBOX_ROOT"] = pt.sb.rootDir() // where the sandbox's own / is, for the stand-ins
 	}
-	if pt.sb.host.proxyEnv != nil {
-		for k, v := range pt.sb.host.proxyEnv(pt.sb.id) {
+	if pt.sb.host.ProxyEnv != nil {
+		for k, v := range pt.sb.host.ProxyEnv(pt.sb.id) {
 			env[k] = v
 		}
 	}
 	for k, v := range pt.sb.identityEnv() {
 		env[k] = v
 	}
-	pt.sb.host.lifecycle.Lock()
 	for k, v := range pt.sb.envVars {
 		env[k] = v
 	}
-	pt.sb.host.lifecycle.Unlock()
 	for k, v := range reqEnvs {
 		env[k] = v
 	}
@@ -142,7 +139,7 @@ func (pt *processTable) buildEnv(reqEnvs map[string]string, home string) []strin
 // command. The sources may live under /tmp, so they are bound before /tmp
 // is; the recursive binds of home and tmp carry the volumes mounted inside
 // them. Closing fd 3 at the exec tells start the command runs (sandboxos.ExecSync).
-func isolationWrapper(sb *sandbox) string {
+func isolationWrapper(sb *Machine) string {
 	return `mount --make-rprivate / && { mount --bind "$4" /proc/sys/kernel/random/boot_id 2>/dev/null || :; }` +
 		volumeMountScript(sb) +
 		` && mount --rbind "$1" /home/user && mount --rbind "$2" /tmp && cd "$3" && shift 4 && exec 3>&- "$@"`
@@ -173,16 +170,16 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, ter
 	var started *sandboxos.ExecSync // isolation: the wrapper tells when it execs the command
 	if pt.sb.root != nil {
 		cmd = pt.sb.root.Command(vcwd, cfg.Cmd, cfg.Args)
-		cmd.Env = pt.buildEnv(cfg.Envs, virtualHome)
+		cmd.Env = pt.buildEnv(cfg.Envs, VirtualHome)
 		var err error
 		if started, err = sandboxos.NewExecSync(cmd); err != nil {
 			return nil, nil, err
 		}
-	} else if pt.sb.host.isolate {
+	} else if pt.sb.host.Isolate {
 		args := append([]string{"-c", isolationWrapper(pt.sb), "sh", pt.sb.homeDir(), pt.sb.tmpDir(), vcwd, pt.sb.bootIDPath(), cfg.Cmd}, cfg.Args...)
 		cmd = exec.Command("/bin/sh", args...)
 		cmd.Dir = "/"
-		cmd.Env = pt.buildEnv(cfg.Envs, virtualHome)
+		cmd.Env = pt.buildEnv(cfg.Envs, VirtualHome)
 		var err error
 		if started, err = sandboxos.NewExecSync(cmd); err != nil {
 			return nil, nil, err
@@ -193,7 +190,7 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, ter
 		cmd.Env = pt.buildEnv(cfg.Envs, pt.sb.homeDir())
 	}
 	if pt.sb.root == nil {
-		cmd.SysProcAttr = sandboxos.SysProcAttr(pt.sb.host.isolate)
+		cmd.SysProcAttr = sandboxos.SysProcAttr(pt.sb.host.Isolate)
 	}
 
 	var pio processIO
@@ -238,7 +235,7 @@ func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, ter
 	if killed { // the sandbox went away while this command started
 		sandboxos.KillGroup(cmd.Process.Pid, p.start, sandboxos.SigKill)
 	}
-	pt.sb.addLog("info", "Process started", map[string]string{"logger": processLogger, "pid": fmt.Sprint(p.pid), "cmd": cfg.Cmd})
+	pt.sb.AddLog("info", "Process started", map[string]string{"logger": processLogger, "pid": fmt.Sprint(p.pid), "cmd": cfg.Cmd})
 	go p.run(pt, pio.out, pio.errOut)
 	return p, sub, nil
 }
@@ -368,7 +365,7 @@ func (pt *processTable) checkCommand(name string, envs map[string]string) error 
 		}
 		return nil
 	}
-	pathEnv := defaultPath
+	pathEnv := sandboxos.DefaultPath
 	if p, ok := envs["PATH"]; ok {
 		pathEnv = p
 	}

@@ -1,4 +1,4 @@
-package emulator
+package envd
 
 import (
 	"net/http"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/connectrpc"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
@@ -20,7 +21,7 @@ type fsEventJSON struct {
 
 // fsEvent is the envd event for c, with the entry's info when asked for and
 // the entry still exists.
-func (sb *sandbox) fsEvent(vroot, hroot string, c sandboxos.Change, withEntry bool) fsEventJSON {
+func (sb *Machine) fsEvent(vroot, hroot string, c sandboxos.Change, withEntry bool) fsEventJSON {
 	ev := fsEventJSON{Name: c.Name, Type: c.Op}
 	if withEntry {
 		if e, err := sb.entryInfo(path.Join(vroot, c.Name), filepath.Join(hroot, filepath.FromSlash(c.Name))); err == nil {
@@ -37,7 +38,7 @@ type watchJSON struct {
 	IncludeEntrySnake bool   `json:"include_entry"`
 }
 
-func (sb *sandbox) watchRoot(p string) (string, string, error) {
+func (sb *Machine) watchRoot(p string) (string, string, error) {
 	v, host := sb.resolvePath(p)
 	st, err := os.Stat(host)
 	if err != nil {
@@ -50,7 +51,7 @@ func (sb *sandbox) watchRoot(p string) (string, string, error) {
 }
 
 // startWatch resolves p for user and starts watching it.
-func (sb *sandbox) startWatch(p, user string, recursive bool) (vroot, hroot string, dw sandboxos.DirWatch, err error) {
+func (sb *Machine) startWatch(p, user string, recursive bool) (vroot, hroot string, dw sandboxos.DirWatch, err error) {
 	v, host, err := sb.watchRoot(userPath(user, p))
 	if err != nil {
 		return "", "", nil, err
@@ -63,7 +64,7 @@ func (sb *sandbox) startWatch(p, user string, recursive bool) (vroot, hroot stri
 }
 
 // watchDir serves the WatchDir stream.
-func (s *Server) watchDir(w http.ResponseWriter, r *http.Request, sb *sandbox) {
+func (sb *Machine) watchDir(w http.ResponseWriter, r *http.Request) {
 	var req watchJSON
 	if err := connectrpc.ReadStreamRequest(r, &req); err != nil {
 		connectrpc.NewStreamWriter(w).End(err)
@@ -126,7 +127,7 @@ type watcher struct {
 	events []fsEventJSON
 }
 
-func (sb *sandbox) createWatcher(p, user string, recursive, withEntry bool) (any, error) {
+func (sb *Machine) createWatcher(p, user string, recursive, withEntry bool) (any, error) {
 	v, host, dw, err := sb.startWatch(p, user, recursive)
 	if err != nil {
 		return nil, err
@@ -140,7 +141,7 @@ func (sb *sandbox) createWatcher(p, user string, recursive, withEntry bool) (any
 			wt.mu.Unlock()
 		}
 	}()
-	id := newID("", 16)
+	id := ids.New("", 16)
 	sb.mu.Lock()
 	defer sb.mu.Unlock()
 	if sb.killed {
@@ -151,7 +152,7 @@ func (sb *sandbox) createWatcher(p, user string, recursive, withEntry bool) (any
 	return map[string]string{"watcherId": id}, nil
 }
 
-func (sb *sandbox) watcherEvents(id string) (any, error) {
+func (sb *Machine) watcherEvents(id string) (any, error) {
 	sb.mu.Lock()
 	wt := sb.watchers[id]
 	sb.mu.Unlock()
@@ -168,7 +169,7 @@ func (sb *sandbox) watcherEvents(id string) (any, error) {
 	return map[string]any{"events": evs}, nil
 }
 
-func (sb *sandbox) removeWatcher(id string) (any, error) {
+func (sb *Machine) removeWatcher(id string) (any, error) {
 	sb.mu.Lock()
 	wt := sb.watchers[id]
 	delete(sb.watchers, id)
@@ -181,7 +182,7 @@ func (sb *sandbox) removeWatcher(id string) (any, error) {
 }
 
 // closeWatchers ends every CreateWatcher watch (the sandbox stops or reboots).
-func (sb *sandbox) closeWatchers() {
+func (sb *Machine) closeWatchers() {
 	sb.mu.Lock()
 	watchers := sb.watchers
 	sb.watchers = map[string]*watcher{}

@@ -1,4 +1,4 @@
-package emulator
+package envd
 
 import (
 	"encoding/base64"
@@ -34,7 +34,7 @@ func userHome(user string) string {
 	if user == rootUser {
 		return rootHome
 	}
-	return virtualHome
+	return VirtualHome
 }
 
 // userPath expands "~" and relative paths against user's home directory, as

@@ -1,4 +1,4 @@
-package emulator
+package envd
 
 import (
 	"errors"
@@ -43,7 +43,7 @@ func fileType(m fs.FileMode) string {
 // entryInfo describes virtual (stored at host) like envd: a symlink reports
 // its fully resolved absolute target, and the type, mode and metadata of
 // that target; an unresolvable one reports itself as target and no type.
-func (sb *sandbox) entryInfo(virtual, host string) (*entryInfoJSON, error) {
+func (sb *Machine) entryInfo(virtual, host string) (*entryInfoJSON, error) {
 	lst, err := os.Lstat(host)
 	if err != nil {
 		return nil, err
@@ -66,7 +66,7 @@ func (sb *sandbox) entryInfo(virtual, host string) (*entryInfoJSON, error) {
 }
 
 // describeSymlinkTarget fills in what envd reports about a link's target.
-func (sb *sandbox) describeSymlinkTarget(e *entryInfoJSON, virtual string) {
+func (sb *Machine) describeSymlinkTarget(e *entryInfoJSON, virtual string) {
 	e.Type, e.Mode, e.Metadata = "", 0, nil // unspecified until the target is found
 	target, err := sb.evalSymlinks(virtual)
 	if err != nil {
@@ -83,10 +83,10 @@ func (sb *sandbox) describeSymlinkTarget(e *entryInfoJSON, virtual string) {
 
 func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
 
-func (s *Server) serveFilesystemRPC(w http.ResponseWriter, r *http.Request, sb *sandbox, method string) {
+func (sb *Machine) serveFilesystemRPC(w http.ResponseWriter, r *http.Request, method string) {
 	switch method {
 	case "WatchDir":
-		s.watchDir(w, r, sb)
+		sb.watchDir(w, r)
 		return
 	case "Stat", "MakeDir", "Move", "ListDir", "Remove", "CreateWatcher", "GetWatcherEvents", "RemoveWatcher":
 	default:
@@ -173,7 +173,7 @@ func inSandbox(err error) error {
 	return err
 }
 
-func (sb *sandbox) fsStat(p string) (any, error) {
+func (sb *Machine) fsStat(p string) (any, error) {
 	v, host := sb.resolvePath(p)
 	e, err := sb.entryInfo(v, host)
 	if err != nil {
@@ -182,7 +182,7 @@ func (sb *sandbox) fsStat(p string) (any, error) {
 	return entryResponseJSON{Entry: e}, nil
 }
 
-func (sb *sandbox) fsMakeDir(p, user string) (any, error) {
+func (sb *Machine) fsMakeDir(p, user string) (any, error) {
 	v, host := sb.resolvePath(p)
 	if st, err := os.Stat(host); err == nil {
 		if st.IsDir() {
@@ -200,7 +200,7 @@ func (sb *sandbox) fsMakeDir(p, user string) (any, error) {
 	return entryResponseJSON{Entry: e}, nil
 }
 
-func (sb *sandbox) fsMove(src, dst, user string) (any, error) {
+func (sb *Machine) fsMove(src, dst, user string) (any, error) {
 	vs, hs := sb.resolvePath(src)
 	vd, hd := sb.resolvePath(dst)
 	if _, err := os.Lstat(hs); err != nil {
@@ -219,7 +219,7 @@ func (sb *sandbox) fsMove(src, dst, user string) (any, error) {
 	return entryResponseJSON{Entry: e}, nil
 }
 
-func (sb *sandbox) fsListDir(p string, depth uint32) (any, error) {
+func (sb *Machine) fsListDir(p string, depth uint32) (any, error) {
 	if depth == 0 {
 		depth = 1
 	}
@@ -260,7 +260,7 @@ func (sb *sandbox) fsListDir(p string, depth uint32) (any, error) {
 	return map[string]any{"entries": entries}, nil
 }
 
-func (sb *sandbox) fsRemove(p string) (any, error) {
+func (sb *Machine) fsRemove(p string) (any, error) {
 	v, host := sb.resolvePath(p)
 	if host == sb.homeDir() || host == sb.tmpDir() || host == sb.rootDir() {
 		// Keep the mount points; empty them instead.

@@ -1,4 +1,4 @@
-package emulator
+package envd
 
 import (
 	"errors"
@@ -14,7 +14,7 @@ const maxSymlinkHops = 40 // Linux's MAXSYMLINKS
 // virtual the way the sandbox sees it: a link's absolute target is a sandbox
 // path, not a host one. It is filepath.EvalSymlinks inside the sandbox, which
 // envd uses for a symlink's target.
-func (sb *sandbox) evalSymlinks(virtual string) (string, error) {
+func (sb *Machine) evalSymlinks(virtual string) (string, error) {
 	resolved := "/"
 	rest := splitPath(virtual)
 	hops := 0
@@ -63,7 +63,7 @@ func (sb *sandbox) evalSymlinks(virtual string) (string, error) {
 // the sandbox stores on its own (/home for /home/user), which exists in the
 // sandbox even where nothing stores it.
 func holdsSandboxTree(virtual string) bool {
-	for _, tree := range []string{virtualHome, virtualTmp} {
+	for _, tree := range []string{VirtualHome, virtualTmp} {
 		if strings.HasPrefix(tree, virtual+"/") || virtual == "/" {
 			return true
 		}

@@ -1,4 +1,4 @@
-package emulator
+package envd
 
 import (
 	"errors"
@@ -70,7 +70,7 @@ func (p *process) run(pt *processTable, outR, errR *os.File) {
 	p.closeStdin()
 	pt.pruneMembers()
 	end := endFromState(p.cmd.ProcessState, waitErr)
-	pt.sb.addLog("info", "Process exited", map[string]string{"logger": processLogger, "pid": fmt.Sprint(p.pid), "status": end.Status})
+	pt.sb.AddLog("info", "Process exited", map[string]string{"logger": processLogger, "pid": fmt.Sprint(p.pid), "status": end.Status})
 	p.stopDeadline()
 	p.mu.Lock()
 	p.end = &end

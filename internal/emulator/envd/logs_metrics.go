@@ -1,0 +1,127 @@
+package envd
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+)
+
+const (
+	// SampleInterval separates the resource samples of a running sandbox.
+	SampleInterval = 5 * time.Second
+	maxSamples     = 2000
+	maxLogEntries  = 5000
+	// MemTotalBytes and DiskTotalBytes are what envd reports as the
+	// sandbox's memory and disk: the defaults of E2B's base template.
+	MemTotalBytes  = int64(state.DefaultMemoryMB) << 20
+	DiskTotalBytes = int64(state.DefaultDiskMB) << 20
+)
+
+// Loggers name a log line's source, as E2B's lines do: envd's process
+// service for process events (E2B's CLI filters on it with --loggers),
+// the emulator for the rest.
+const (
+	processLogger = "process"
+	defaultLogger = "emulator"
+)
+
+// LogEntry is one line of the sandbox's log.
+type LogEntry struct {
+	At      time.Time
+	Level   string
+	Message string
+	Fields  map[string]string
+}
+
+// MetricSample is one resource sample of the sandbox.
+type MetricSample struct {
+	At        time.Time
+	CPUPct    float64
+	MemUsed   int64
+	DiskUsed  int64
+	cpuTicks  uint64
+	procCount int
+}
+
+// AddLog appends a line to the sandbox's log.
+func (sb *Machine) AddLog(level, msg string, fields map[string]string) {
+	f := map[string]string{"sandboxID": sb.id, "logger": defaultLogger}
+	for k, v := range fields {
+		f[k] = v
+	}
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	at := time.Now().UTC()
+	if n := len(sb.logs); n > 0 && !at.After(sb.logs[n-1].At) {
+		at = sb.logs[n-1].At.Add(time.Millisecond) // keep timestamps strictly increasing for cursors
+	}
+	sb.logs = append(sb.logs, LogEntry{At: at, Level: level, Message: msg, Fields: f})
+	if len(sb.logs) > maxLogEntries {
+		sb.logs = sb.logs[len(sb.logs)-maxLogEntries:]
+	}
+}
+
+// RawLine is the entry as E2B stores it and the legacy logs route answers it
+// in "line": one flat JSON object holding level, logger, message and the
+// fields (E2B's API derives logEntries from these lines, and E2B's CLI parses
+// every line as such an object).
+func (e LogEntry) RawLine() string {
+	obj := make(map[string]string, len(e.Fields)+2)
+	for k, v := range e.Fields {
+		obj[k] = v
+	}
+	obj["level"], obj["message"] = e.Level, e.Message
+	data, _ := json.Marshal(obj) // a map of strings always marshals
+	return string(data)
+}
+
+// LogsCopy is the sandbox's log as it is now.
+func (sb *Machine) LogsCopy() []LogEntry {
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	return append([]LogEntry(nil), sb.logs...)
+}
+
+// TakeSample records one metrics sample from /proc and the sandbox's files.
+func (sb *Machine) TakeSample() {
+	sb.TakeSampleFrom(sandboxos.ScanProcs(sb.host.Isolate))
+}
+
+// TakeSampleFrom samples using a host process scan shared by all sandboxes.
+func (sb *Machine) TakeSampleFrom(procs []sandboxos.ProcEntry) {
+	var ticks uint64
+	var rss int64
+	members := sb.procs.membersIn(procs)
+	for _, p := range members {
+		ticks += p.Ticks
+		rss += p.RSS
+	}
+	now := time.Now().UTC()
+	s := MetricSample{At: now, MemUsed: rss, DiskUsed: hostfs.DirSize(sb.dir), cpuTicks: ticks, procCount: len(members)}
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	if n := len(sb.samples); n > 0 {
+		prev := sb.samples[n-1]
+		if el := now.Sub(prev.At).Seconds(); el > 0 && ticks >= prev.cpuTicks {
+			pct := float64(ticks-prev.cpuTicks) / sandboxos.ClockTicks / el / float64(state.DefaultCPUCount) * 100
+			if pct > 100 {
+				pct = 100
+			}
+			s.CPUPct = pct
+		}
+	}
+	sb.samples = append(sb.samples, s)
+	if len(sb.samples) > maxSamples {
+		sb.samples = sb.samples[len(sb.samples)-maxSamples:]
+	}
+}
+
+// SamplesCopy is the sandbox's samples as they are now.
+func (sb *Machine) SamplesCopy() []MetricSample {
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	return append([]MetricSample(nil), sb.samples...)
+}

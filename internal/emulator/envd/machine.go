@@ -1,0 +1,205 @@
+package envd
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
+)
+
+// Host is what a machine needs of the emulator that runs it, in place of a
+// pointer back to the emulator.
+type Host struct {
+	Isolate  bool // commands get mount namespaces
+	Logf     func(format string, args ...any)
+	ProxyEnv func(sandboxID string) map[string]string // the egress proxy variables; nil without a proxy
+	// StandInPath is a directory of stand-in commands (mcp-gateway) appended to PATH where
+	// sandboxes share the host's root; "" with private roots, whose skeleton has them.
+	StandInPath string
+	// StreamIdleTimeout bounds how long a stream waits on a peer that neither
+	// reads what is sent nor sends anything.
+	StreamIdleTimeout time.Duration
+}
+
+// Config is what a machine is made of; none of it changes for its life.
+type Config struct {
+	ID, TemplateID, TeamID string
+	Dir                    string          // the sandbox's directory under the data dir
+	Root                   *sandboxos.Root // a started private root; nil in the shared layout
+	FilesDir               string          // shared layout: the build's files, copied into Dir
+	Workdir                string          // the build's working directory; "" is /home/user
+	EnvVars                map[string]string
+	Mounts                 []VolumeMount // clean absolute paths
+	AccessToken            string        // envd's access token; "" for a sandbox that is not secure
+}
+
+// Machine is one sandbox as its envd sees it: its files, its processes and
+// watchers, its log and its resource samples. What E2B's control plane keeps
+// of a sandbox (state, timeout, network) is not here.
+type Machine struct {
+	host        *Host
+	id          string
+	templateID  string
+	teamID      string
+	dir         string
+	root        *sandboxos.Root // private root filesystem; nil in the shared layout
+	workdir     string
+	envVars     map[string]string
+	mounts      []VolumeMount // longest path first
+	accessToken string
+
+	procs *processTable
+
+	mu       sync.Mutex // guards what follows
+	logs     []LogEntry
+	samples  []MetricSample
+	streams  map[int]chan struct{}
+	streamID int
+	watchers map[string]*watcher
+	killed   bool
+}
+
+// Start makes the sandbox's disk (the private root as given, or the build's
+// files copied into its directory), mounts its volumes and boots it. On an
+// error nothing of it is left.
+func Start(host *Host, cfg Config) (*Machine, error) {
+	sb := &Machine{
+		host: host, id: cfg.ID, templateID: cfg.TemplateID, teamID: cfg.TeamID, dir: cfg.Dir, root: cfg.Root,
+		workdir: cfg.Workdir, envVars: copyMap(cfg.EnvVars), mounts: sortMounts(cfg.Mounts),
+		accessToken: cfg.AccessToken,
+		streams:     map[int]chan struct{}{},
+		watchers:    map[string]*watcher{},
+	}
+	sb.procs = newProcessTable(sb)
+	if err := sb.makeDisk(cfg.FilesDir); err != nil {
+		sb.removeDisk()
+		return nil, err
+	}
+	if err := sb.mountVolumes(); err != nil {
+		sb.removeDisk()
+		return nil, err
+	}
+	if err := sb.boot(); err != nil {
+		sb.removeDisk()
+		return nil, err
+	}
+	return sb, nil
+}
+
+// makeDisk prepares the shared layout's directories; a private root has its own.
+func (sb *Machine) makeDisk(filesDir string) error {
+	if sb.root != nil {
+		return nil
+	}
+	if filesDir != "" {
+		if err := hostfs.CopyTree(filesDir, sb.dir); err != nil {
+			return fmt.Errorf("copy template files: %w", err)
+		}
+	}
+	for _, d := range []string{sb.homeDir(), sb.tmpDir(), sb.rootDir()} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
+	return os.Chmod(sb.tmpDir(), 0o777|os.ModeSticky)
+}
+
+func (sb *Machine) removeDisk() {
+	if sb.root != nil {
+		sb.root.Stop()
+		sandboxos.RemoveTree(sb.dir)
+		return
+	}
+	if err := os.RemoveAll(sb.dir); err != nil {
+		sb.host.Logf("emulator: remove sandbox %s files: %v", sb.id, err)
+	}
+}
+
+// ID is the sandbox's ID.
+func (sb *Machine) ID() string { return sb.id }
+
+// Root is the sandbox's private root filesystem; nil in the shared layout.
+func (sb *Machine) Root() *sandboxos.Root { return sb.root }
+
+// Dir is the sandbox's directory under the data dir.
+func (sb *Machine) Dir() string { return sb.dir }
+
+// EnvVars are the variables every command of the sandbox gets.
+func (sb *Machine) EnvVars() map[string]string { return copyMap(sb.envVars) }
+
+func (sb *Machine) homeDir() string { return filepath.Join(sb.dir, "home") }
+func (sb *Machine) tmpDir() string  { return filepath.Join(sb.dir, "tmp") }
+func (sb *Machine) rootDir() string { return filepath.Join(sb.dir, "root") }
+
+// Freeze stops every process (a pause that keeps memory): their deadlines
+// stop counting, and the envd streams are dropped.
+func (sb *Machine) Freeze() {
+	sb.dropStreams()
+	sb.procs.forEach((*process).freezeDeadline)
+	sb.procs.signalAll(sandboxos.SigStop)
+}
+
+// Thaw continues what Freeze stopped.
+func (sb *Machine) Thaw() {
+	sb.procs.signalAll(sandboxos.SigCont)
+	sb.procs.forEach((*process).thawDeadline)
+}
+
+// Halt kills every process and drops the envd streams (a pause that keeps
+// only the files); Reboot then starts the machine again.
+func (sb *Machine) Halt() {
+	sb.dropStreams()
+	sb.procs.signalAll(sandboxos.SigKill)
+}
+
+// Destroy kills every process, drops streams and removes the files.
+func (sb *Machine) Destroy() {
+	sb.mu.Lock()
+	sb.killed = true
+	sb.mu.Unlock()
+	sb.dropStreams()
+	sb.closeWatchers()
+	sb.procs.killAll()
+	sb.removeDisk()
+}
+
+// addStream registers an open envd stream; the channel closes when the
+// sandbox is paused or killed and the stream must be dropped.
+func (sb *Machine) addStream() (<-chan struct{}, func()) {
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	ch := make(chan struct{})
+	if sb.killed {
+		close(ch)
+		return ch, func() {}
+	}
+	sb.streamID++
+	id := sb.streamID
+	sb.streams[id] = ch
+	return ch, func() {
+		sb.mu.Lock()
+		defer sb.mu.Unlock()
+		delete(sb.streams, id)
+	}
+}
+
+func (sb *Machine) dropStreams() {
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	for id, ch := range sb.streams {
+		close(ch)
+		delete(sb.streams, id)
+	}
+}
+
+func copyMap(m map[string]string) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}

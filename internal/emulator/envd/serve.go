@@ -1,0 +1,120 @@
+package envd
+
+import (
+	"crypto/subtle"
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+)
+
+const (
+	hdrAccessToken = "X-Access-Token"
+	// Unauthorized is envd's answer to a request without a valid access token.
+	Unauthorized = "unauthorized access, please provide a valid access token or method signing if supported"
+)
+
+// Serve answers one envd request for this sandbox, as envd does: the access
+// token of a secure sandbox (or a signature, for /files), the user, then
+// files, environment, metrics and the process and filesystem RPCs.
+func (sb *Machine) Serve(w http.ResponseWriter, r *http.Request) {
+	path := r.URL.Path
+	if sb.accessToken != "" && path != "/health" && path != "/files" {
+		if subtle.ConstantTimeCompare([]byte(r.Header.Get(hdrAccessToken)), []byte(sb.accessToken)) != 1 {
+			writeError(w, http.StatusUnauthorized, Unauthorized)
+			return
+		}
+	}
+	if path != "/health" {
+		if status, msg := checkEnvdUser(r); status != 0 {
+			writeError(w, status, msg)
+			return
+		}
+	}
+	switch {
+	case path == "/health":
+		w.WriteHeader(http.StatusNoContent)
+	case path == "/files":
+		sb.serveFiles(w, r)
+	case path == "/files/compose" && r.Method == http.MethodPost:
+		sb.composeFiles(w, r)
+	case path == "/envs" && r.Method == http.MethodGet:
+		w.Header().Set("Cache-Control", "no-store")
+		httpjson.Write(w, http.StatusOK, sb.envVars)
+	case path == "/metrics" && r.Method == http.MethodGet:
+		httpjson.Write(w, http.StatusOK, sb.envdMetrics())
+	case strings.HasPrefix(path, "/process.Process/") && r.Method == http.MethodPost:
+		sb.serveProcessRPC(w, r, strings.TrimPrefix(path, "/process.Process/"))
+	case strings.HasPrefix(path, "/filesystem.Filesystem/") && r.Method == http.MethodPost:
+		sb.serveFilesystemRPC(w, r, strings.TrimPrefix(path, "/filesystem.Filesystem/"))
+	default:
+		http.NotFound(w, r) // envd's router answers unknown paths in plain text
+	}
+}
+
+type envdMetricsJSON struct {
+	TS          int64   `json:"ts"`
+	CPUCount    int     `json:"cpu_count"`
+	CPUUsedPct  float64 `json:"cpu_used_pct"`
+	MemTotal    int64   `json:"mem_total"`
+	MemUsed     int64   `json:"mem_used"`
+	MemCache    int64   `json:"mem_cache"`
+	MemTotalMiB int64   `json:"mem_total_mib"`
+	MemUsedMiB  int64   `json:"mem_used_mib"`
+	DiskUsed    int64   `json:"disk_used"`
+	DiskTotal   int64   `json:"disk_total"`
+}
+
+func (sb *Machine) envdMetrics() envdMetricsJSON {
+	sb.TakeSample()
+	samples := sb.SamplesCopy()
+	last := samples[len(samples)-1]
+	return envdMetricsJSON{
+		TS: time.Now().Unix(), CPUCount: state.DefaultCPUCount, CPUUsedPct: last.CPUPct,
+		MemTotal: MemTotalBytes, MemUsed: last.MemUsed, MemTotalMiB: MemTotalBytes >> 20, MemUsedMiB: last.MemUsed >> 20,
+		DiskUsed: last.DiskUsed, DiskTotal: DiskTotalBytes,
+	}
+}
+
+// knownUsers are the users of E2B's standard templates. The files API puts
+// their relative paths in their homes (users.go); commands run as the
+// emulator's own user whichever is named.
+var knownUsers = map[string]bool{"user": true, "root": true}
+
+// checkEnvdUser validates the username query (REST) or Basic auth user (RPC).
+func checkEnvdUser(r *http.Request) (int, string) {
+	if u := r.URL.Query().Get("username"); u != "" && !knownUsers[u] {
+		return http.StatusUnauthorized, fmt.Sprintf("error looking up user '%s': user: unknown user %s", u, u)
+	}
+	auth := r.Header.Get("Authorization")
+	if !strings.HasPrefix(auth, "Basic ") {
+		return 0, ""
+	}
+	raw, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(auth, "Basic "))
+	if err != nil {
+		return http.StatusUnauthorized, "invalid authorization header"
+	}
+	u, _, _ := strings.Cut(string(raw), ":")
+	if u != "" && !knownUsers[u] {
+		return http.StatusUnauthorized, fmt.Sprintf("invalid username: '%s'", u)
+	}
+	return 0, ""
+}
+
+// errorJSON is envd's error body.
+type errorJSON struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+func writeError(w http.ResponseWriter, status int, msg string) {
+	httpjson.Write(w, status, errorJSON{Code: status, Message: msg})
+}
+
+func writeErrorf(w http.ResponseWriter, status int, format string, args ...any) {
+	writeError(w, status, fmt.Sprintf(format, args...))
+}

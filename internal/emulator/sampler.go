@@ -1,0 +1,38 @@
+package emulator
+
+import (
+	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
+)
+
+// runSampler samples every running sandbox every envd.SampleInterval.
+func (s *Server) runSampler() {
+	defer close(s.samplerDone)
+	t := time.NewTicker(envd.SampleInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.stopSampler:
+			return
+		case now := <-t.C:
+			s.mu.Lock()
+			s.teamSampleLocked(now)
+			var running []*sandbox
+			for _, sb := range s.sandboxes {
+				if sb.state == stateRunning {
+					running = append(running, sb)
+				}
+			}
+			s.mu.Unlock()
+			if len(running) == 0 {
+				continue
+			}
+			procs := sandboxos.ScanProcs(s.isolate)
+			for _, sb := range running {
+				sb.TakeSampleFrom(procs)
+			}
+		}
+	}
+}
