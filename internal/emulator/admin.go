@@ -45,10 +45,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		s.SetFaults(f)
 		w.WriteHeader(http.StatusNoContent)
 	case p == "/faults" && r.Method == http.MethodGet:
-		s.faults.mu.Lock()
-		f := s.faults.f
-		s.faults.mu.Unlock()
-		httpjson.Write(w, http.StatusOK, f)
+		httpjson.Write(w, http.StatusOK, s.faults.current())
 	case p == "/faults" && r.Method == http.MethodDelete:
 		s.SetFaults(Faults{})
 		w.WriteHeader(http.StatusNoContent)

@@ -317,7 +317,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	sb.executionID = ids.UUID()
 	s.recordEventLocked(sb, evCreated, nil)
 	s.store.CountStart()
-	s.counters.SandboxesCreated++
+	s.counters.add(func(c *Counters) { c.SandboxesCreated++ })
 	s.armTimerLocked(sb)
 	resp := s.sandboxResponseLocked(sb)
 	s.mu.Unlock()

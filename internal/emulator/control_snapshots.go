@@ -264,7 +264,7 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 		sb.executionID = ids.UUID()
 		s.recordEventLocked(sb, evCreated, map[string]any{"source_sandbox_id": src.id})
 		s.store.CountStart()
-		s.counters.SandboxesCreated++
+		s.counters.add(func(c *Counters) { c.SandboxesCreated++ })
 		s.armTimerLocked(sb)
 		resp := s.sandboxResponseLocked(sb)
 		results = append(results, forkResultJSON{Sandbox: &resp})

@@ -49,7 +49,9 @@
 //	ids         random IDs and UUIDs
 //	              (these five import nothing of the emulator)
 //
-// The server takes s.mu before it calls the store, never the reverse.
+// s.mu guards the sandboxes' records and nothing else (counters, faults and
+// limits keep locks of their own); the server takes it before it calls the
+// store or a machine, never the reverse.
 // TestPackagesImportOnlyDownwards checks the imports above.
 // Wire shapes (request and answer bodies) are named xJSON.
 //

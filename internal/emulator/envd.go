@@ -37,12 +37,13 @@ func sandboxGone(w http.ResponseWriter, id string) {
 
 func (s *Server) serveEnvd(w http.ResponseWriter, r *http.Request) {
 	key := envdRouteKey(r)
-	s.mu.Lock()
-	s.counters.Requests[key]++
-	if r.Header.Get(hdrAPIKey) != "" {
-		s.counters.EnvdAPIKeySeen++
-	}
-	s.mu.Unlock()
+	apiKey := r.Header.Get(hdrAPIKey) != ""
+	s.counters.add(func(c *Counters) {
+		c.Requests[key]++
+		if apiKey {
+			c.EnvdAPIKeySeen++
+		}
+	})
 	if ok, _ := s.applyFaults(w, r, key, false); !ok {
 		return
 	}

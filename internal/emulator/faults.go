@@ -52,16 +52,6 @@ const (
 	LostGateway = "gateway" // a gateway answers 504 Gateway Time-out instead
 )
 
-// Counters are observations for tests (GET /_emulator/counters).
-type Counters struct {
-	Requests         map[string]int `json:"requests"`         // by route key
-	SandboxesAlive   int            `json:"sandboxesAlive"`   // running + paused
-	SandboxesCreated int            `json:"sandboxesCreated"` // ever
-	EnvdAPIKeySeen   int            `json:"envdApiKeySeen"`   // envd requests that carried X-API-Key
-	FaultsInjected   int            `json:"faultsInjected"`   // requests failed, dropped or dropped after a create
-	WebhookDrops     int            `json:"webhookDrops"`     // webhook deliveries dropped because the queue was full
-}
-
 // UnmarshalJSON accepts the durations as nanoseconds (Go's encoding) or as
 // duration strings such as "250ms".
 func (f *Faults) UnmarshalJSON(b []byte) error {
@@ -114,6 +104,13 @@ type faultState struct {
 	mu  sync.Mutex
 	f   Faults
 	rng *rand.Rand
+}
+
+// current is the faults as set.
+func (fs *faultState) current() Faults {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	return fs.f
 }
 
 func (fs *faultState) reset(f Faults) {
@@ -231,9 +228,7 @@ func (s *Server) applyFaults(w http.ResponseWriter, r *http.Request, key string,
 func (s *Server) applyFaultDecision(w http.ResponseWriter, r *http.Request, key string, isCreate bool) (faultDecision, bool) {
 	d := s.faults.decide(key, isCreate)
 	if d.drop || d.status != 0 || d.dropAfterOK || d.lose != "" {
-		s.mu.Lock()
-		s.counters.FaultsInjected++
-		s.mu.Unlock()
+		s.counters.add(func(c *Counters) { c.FaultsInjected++ })
 	}
 	if d.latency > 0 {
 		t := time.NewTimer(d.latency)
@@ -339,35 +334,4 @@ func writeGatewayStatus(w http.ResponseWriter, status int) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.WriteHeader(status)
 	_, _ = fmt.Fprintf(w, "%d %s\n", status, http.StatusText(status))
-}
-
-func (s *Server) count(key string) {
-	s.mu.Lock()
-	s.counters.Requests[key]++
-	s.mu.Unlock()
-}
-
-// Counters returns a copy of the request counters and sandbox figures.
-func (s *Server) Counters() Counters {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c := s.counters
-	c.Requests = make(map[string]int, len(s.counters.Requests))
-	for k, v := range s.counters.Requests {
-		c.Requests[k] = v
-	}
-	c.SandboxesAlive = len(s.sandboxes)
-	return c
-}
-
-// ResetCounters zeroes the request counters (SandboxesCreated and
-// EnvdAPIKeySeen included).
-func (s *Server) ResetCounters() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.resetCountersLocked()
-}
-
-func (s *Server) resetCountersLocked() {
-	s.counters = Counters{Requests: map[string]int{}}
 }

@@ -128,24 +128,31 @@ func (s *Server) SetLimits(l Limits) {
 }
 
 // Limits returns the limits in force, defaults filled in.
-func (s *Server) Limits() Limits {
-	s.limits.mu.Lock()
-	defer s.limits.mu.Unlock()
-	return s.limits.l
+func (s *Server) Limits() Limits { return s.limits.current() }
+
+func (ls *limitState) current() Limits {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	return ls.l
 }
 
 // LimitRefusals returns how many requests the limits refused.
-func (s *Server) LimitRefusals() LimitRefusals {
-	s.limits.mu.Lock()
-	defer s.limits.mu.Unlock()
-	return s.limits.refused
+func (s *Server) LimitRefusals() LimitRefusals { return s.limits.refusals() }
+
+func (ls *limitState) refusals() LimitRefusals {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	return ls.refused
 }
 
 // allowRate runs the management rate and, for a create, the create rate,
 // as E2B's middleware does after the API key was checked. It answers the
 // refusal itself and returns false then.
 func (s *Server) allowRate(w http.ResponseWriter, isCreate bool) bool {
-	ls := &s.limits
+	return s.limits.allow(w, isCreate)
+}
+
+func (ls *limitState) allow(w http.ResponseWriter, isCreate bool) bool {
 	ls.mu.Lock()
 	now := time.Now()
 	if ls.now != nil {
@@ -195,10 +202,14 @@ func (s *Server) sandboxLimitLocked() string {
 	if running < limit {
 		return ""
 	}
-	s.limits.mu.Lock()
-	s.limits.refused.SandboxLimit++
-	s.limits.mu.Unlock()
+	s.limits.refuseSandbox()
 	return sandboxLimitMessage(limit)
+}
+
+func (ls *limitState) refuseSandbox() {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	ls.refused.SandboxLimit++
 }
 
 // forkCountOverLimit is E2B's 400 for a fork asking for as many sandboxes

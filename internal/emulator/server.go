@@ -91,7 +91,7 @@ type Server struct {
 	hooks            *delivery.Sender
 	faults           faultState
 	limits           limitState
-	counters         Counters
+	counters         counterState
 }
 
 // Start listens on loopback and serves until Close.
@@ -166,7 +166,7 @@ func Start(opts Options) (*Server, error) {
 	}
 	s.faults.reset(Faults{})
 	s.limits.set(opts.Limits)
-	s.resetCountersLocked()
+	s.counters.reset()
 	s.store.SeedBase(time.Now().UTC())
 	s.store.SeedBuiltin(mcpTemplateID, sandboxos.MCPGatewayCommand, mcpBuildID, time.Now().UTC())
 	if s.persistent() {

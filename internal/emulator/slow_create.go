@@ -44,9 +44,7 @@ func (s *Server) serveSlowCreate(w http.ResponseWriter, r *http.Request, delay, 
 		w.WriteHeader(rec.Code)
 		_, _ = w.Write(rec.Body.Bytes())
 	case <-t.C:
-		s.mu.Lock()
-		s.counters.FaultsInjected++
-		s.mu.Unlock()
+		s.counters.add(func(c *Counters) { c.FaultsInjected++ })
 		w.Header().Set(FaultHeader, "injected")
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.WriteHeader(http.StatusGatewayTimeout)

@@ -49,12 +49,8 @@ func (s *Server) startWebhooks() {
 			wh, ok := s.store.Webhook(hookID)
 			return wh.URL, wh.Secret, ok && wh.Enabled
 		},
-		RetryDropped: func(hookID string) {
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			s.webhookDroppedLocked(hookID)
-		},
-		NewID: ids.UUID, Logf: s.logf,
+		RetryDropped: s.webhookDropped,
+		NewID:        ids.UUID, Logf: s.logf,
 	})
 }
 
@@ -72,15 +68,14 @@ func (s *Server) dispatchLocked(ev state.Event, webhookIDs []string) {
 	}
 	for _, id := range webhookIDs {
 		if !s.hooks.Enqueue(id, body) {
-			s.webhookDroppedLocked(id)
+			s.webhookDropped(id)
 		}
 	}
 }
 
-// webhookDroppedLocked counts a delivery the full queue dropped. Caller
-// holds s.mu.
-func (s *Server) webhookDroppedLocked(hookID string) {
-	s.counters.WebhookDrops++
+// webhookDropped counts a delivery the full queue dropped.
+func (s *Server) webhookDropped(hookID string) {
+	s.counters.add(func(c *Counters) { c.WebhookDrops++ })
 	s.logf("emulator: webhook queue full; an event for webhook %s is not delivered", hookID)
 }
 
