@@ -103,15 +103,28 @@ func (s *Server) trafficToken(id string) string {
 	return hex.EncodeToString(m.Sum(nil))
 }
 
-// newSandboxLocked starts a sandbox's machine from the build: a private root
-// over its layers, or a copy of its files, with its volumes mounted before it
-// boots. The caller fills in the record. Caller holds s.mu.
+// newSandboxLocked starts a sandbox from the build with a new ID; the caller
+// fills in the record. Caller holds s.mu.
 func (s *Server) newSandboxLocked(t state.Template, b state.Build, ref string, mounts []envd.VolumeMount,
 	envVars map[string]string, secure bool) (*sandbox, error) {
 	id := ids.New("i", 20)
 	for s.sandboxes[id] != nil {
 		id = ids.New("i", 20)
 	}
+	m, err := s.startMachine(id, t, b, mounts, envVars, secure)
+	if err != nil {
+		return nil, err
+	}
+	return &sandbox{
+		Machine: m, id: id, tmpl: t, build: b, templateRef: ref, state: stateRunning,
+		secure: secure, metadata: map[string]string{}, envVars: copyMap(envVars), mounts: mounts,
+	}, nil
+}
+
+// startMachine starts a sandbox's machine from the build: a private root over
+// its layers, or a copy of its files, with its volumes mounted before it boots.
+func (s *Server) startMachine(id string, t state.Template, b state.Build, mounts []envd.VolumeMount,
+	envVars map[string]string, secure bool) (*envd.Machine, error) {
 	cfg := envd.Config{
 		ID: id, TemplateID: t.ID, TeamID: teamID, Dir: filepath.Join(s.dataDir, "sandboxes", id),
 		FilesDir: b.FilesDir, Workdir: b.Config.Workdir, EnvVars: envVars, Mounts: mounts,
@@ -127,14 +140,7 @@ func (s *Server) newSandboxLocked(t state.Template, b state.Build, ref string, m
 		}
 		cfg.Root, cfg.FilesDir = root, ""
 	}
-	m, err := envd.Start(s.machineHost, cfg)
-	if err != nil {
-		return nil, err
-	}
-	return &sandbox{
-		Machine: m, id: id, tmpl: t, build: b, templateRef: ref, state: stateRunning,
-		secure: secure, metadata: map[string]string{}, envVars: copyMap(envVars), mounts: mounts,
-	}, nil
+	return envd.Start(s.machineHost, cfg)
 }
 
 // templateOf is the sandbox's template as it is now (its

@@ -174,7 +174,7 @@ func Start(opts Options) (*Server, error) {
 			s.logf("emulator: template state in %s not loaded: %v", s.dataDir, err)
 		}
 	}
-	s.builder = builder.New(s.store, buildHost{s}, s.dataDir, s.rootfs != nil)
+	s.builder = builder.New(s.store, s.newBuildHost(), s.dataDir, s.rootfs != nil)
 	s.controlMux = s.newControlMux()
 	s.volumeMux = volumeapi.NewMux(s.store)
 

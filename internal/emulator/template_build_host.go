@@ -6,40 +6,55 @@ import (
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/builder"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
-// buildHost is what the builder gets of the server: build sandboxes, the
+// buildHost is what the builder gets of the server: machines for build
+// sandboxes (they have no record: the control plane never sees them), the
 // image store and the uploaded file contexts.
-type buildHost struct{ s *Server }
+type buildHost struct {
+	startMachine func(t state.Template, b state.Build) (*envd.Machine, error)
+	resolveImage func(name string) (key, level, note string, err error)
+	filesArchive func(hash string) (string, bool)
+	readyTimeout time.Duration
+}
+
+func (s *Server) newBuildHost() buildHost {
+	return buildHost{
+		startMachine: func(t state.Template, b state.Build) (*envd.Machine, error) {
+			return s.startMachine(ids.New("i", 20), t, b, nil, nil, false)
+		},
+		resolveImage: s.resolveImage,
+		filesArchive: func(hash string) (string, bool) {
+			if !filesHashPattern.MatchString(hash) || !s.hasFilesArchive(hash) {
+				return "", false
+			}
+			return s.filesArchivePath(hash), true
+		},
+		readyTimeout: s.readyTimeout(),
+	}
+}
 
 func (h buildHost) NewSandbox(t state.Template, b state.Build) (builder.Sandbox, error) {
-	h.s.mu.Lock()
-	sb, err := h.s.newSandboxLocked(t, b, t.ID, nil, nil, false)
-	h.s.mu.Unlock()
+	m, err := h.startMachine(t, b)
 	if err != nil {
 		return nil, err
 	}
-	sb.startedAt = time.Now().UTC()
-	return buildSandbox{sb}, nil
+	return buildSandbox{m}, nil
 }
 
 func (h buildHost) ResolveImage(name string) (key, level, note string, err error) {
-	return h.s.resolveImage(name)
+	return h.resolveImage(name)
 }
 
-func (h buildHost) FilesArchive(hash string) (string, bool) {
-	if !filesHashPattern.MatchString(hash) || !h.s.hasFilesArchive(hash) {
-		return "", false
-	}
-	return h.s.filesArchivePath(hash), true
-}
+func (h buildHost) FilesArchive(hash string) (string, bool) { return h.filesArchive(hash) }
 
-func (h buildHost) ReadyTimeout() time.Duration { return h.s.readyTimeout() }
+func (h buildHost) ReadyTimeout() time.Duration { return h.readyTimeout }
 
 // buildSandbox is a sandbox as the builder (and a template's start and
 // ready commands) use it.
-type buildSandbox struct{ sb *sandbox }
+type buildSandbox struct{ sb *envd.Machine }
 
 func (b buildSandbox) Run(ctx context.Context, cmd, user string, cfg buildConfig, onLine func(stderr bool, line string)) (int32, error) {
 	return b.sb.Run(ctx, command(cmd, user, cfg), onLine)

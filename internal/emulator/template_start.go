@@ -22,7 +22,7 @@ func (s *Server) runStartCommand(sb *sandbox, cfg buildConfig) {
 	if cfg.ReadyCmd == "" {
 		return
 	}
-	if err := builder.WaitReady(context.Background(), buildSandbox{sb}, cfg.ReadyCmd, cfg, s.readyTimeout()); err != nil {
+	if err := builder.WaitReady(context.Background(), buildSandbox{sb.Machine}, cfg.ReadyCmd, cfg, s.readyTimeout()); err != nil {
 		sb.AddLog("error", "Ready command did not succeed: "+err.Error(), nil)
 	}
 }
