@@ -16,9 +16,7 @@ func (c *testClient) bootID(sb createdSandbox) string {
 	if c.srv.isolate {
 		return strings.TrimSpace(c.mustRun(sb, "cat /proc/sys/kernel/random/boot_id"))
 	}
-	c.srv.mu.Lock()
-	s := c.srv.sandboxes[sb.SandboxID]
-	c.srv.mu.Unlock()
+	s := c.machine(sb.SandboxID)
 	data, err := os.ReadFile(filepath.Join(s.Dir(), "boot_id"))
 	if err != nil {
 		c.t.Fatal(err)

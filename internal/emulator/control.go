@@ -10,7 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
 )
 
 type dropAfterKey struct{}
@@ -183,24 +185,13 @@ func notFoundSandbox(w http.ResponseWriter, id string) {
 	writeErrorf(w, http.StatusNotFound, "Sandbox %q doesn't exist or you don't have access to it", id)
 }
 
-// lookup returns the sandbox or writes the 404. Caller holds s.mu.
-func (s *Server) lookupLocked(w http.ResponseWriter, id string) *sandbox {
-	sb := s.sandboxes[id]
-	if sb == nil {
+// sandbox returns the sandbox's record and machine, or writes the 404.
+func (s *Server) sandbox(w http.ResponseWriter, id string) (sandboxes.Record, *envd.Machine, bool) {
+	rec, m, ok := s.sandboxes.Get(id)
+	if !ok {
 		notFoundSandbox(w, id)
 	}
-	return sb
-}
-
-// lockSandbox takes s.mu and returns the sandbox, or releases s.mu again
-// and writes the 404 when there is none. The caller unlocks.
-func (s *Server) lockSandbox(w http.ResponseWriter, id string) *sandbox {
-	s.mu.Lock()
-	sb := s.lookupLocked(w, id)
-	if sb == nil {
-		s.mu.Unlock()
-	}
-	return sb
+	return rec, m, ok
 }
 
 // maxLifetimeMessage is E2B's wording for a timeout above the team's limit.

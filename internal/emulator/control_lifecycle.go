@@ -1,12 +1,14 @@
 package emulator
 
 import (
+	"errors"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/netrules"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
 )
 
 type timeoutJSON struct {
@@ -27,23 +29,14 @@ func (s *Server) handleSetTimeout(w http.ResponseWriter, r *http.Request) {
 		validationError(w, timeoutNegative)
 		return
 	}
-	sb := s.lockSandbox(w, id)
-	if sb == nil {
+	end, err := s.sandboxes.SetTimeout(id, time.Duration(*req.Timeout)*time.Second, map[string]any{"set_timeout": *req.Timeout})
+	if err != nil {
+		notFoundSandbox(w, id) // E2B answers 404 for a paused sandbox too
 		return
 	}
-	defer s.mu.Unlock()
-	if sb.state != stateRunning {
-		notFoundSandbox(w, id)
-		return
+	if _, m, ok := s.sandboxes.Get(id); ok {
+		m.AddLog("info", "Sandbox timeout updated", map[string]string{"endAt": end.Format(time.RFC3339)})
 	}
-	end := time.Now().UTC().Add(time.Duration(*req.Timeout) * time.Second)
-	if limit := sb.startedAt.Add(s.opts.MaxLifetime); end.After(limit) {
-		end = limit // E2B caps silently at the team's maximum length
-	}
-	sb.endAt = end
-	s.armTimerLocked(sb)
-	s.recordEventLocked(sb, evUpdated, map[string]any{"set_timeout": *req.Timeout})
-	go sb.AddLog("info", "Sandbox timeout updated", map[string]string{"endAt": end.Format(time.RFC3339)})
 	w.WriteHeader(http.StatusNoContent)
 }
 
@@ -65,30 +58,11 @@ func (s *Server) handleRefresh(w http.ResponseWriter, r *http.Request) {
 			d = *req.Duration
 		}
 	}
-	sb := s.lockSandbox(w, id)
-	if sb == nil {
-		return
-	}
-	defer s.mu.Unlock()
-	if sb.state != stateRunning {
+	if err := s.sandboxes.Refresh(id, time.Duration(d)*time.Second); err != nil {
 		notFoundSandbox(w, id)
 		return
 	}
-	s.extendLocked(sb, time.Duration(d)*time.Second)
 	w.WriteHeader(http.StatusNoContent)
-}
-
-// extendLocked moves endAt to now+d, capped at the maximum lifetime, when
-// that is later than the current endAt. Caller holds s.mu.
-func (s *Server) extendLocked(sb *sandbox, d time.Duration) {
-	end := time.Now().UTC().Add(d)
-	if limit := sb.startedAt.Add(s.opts.MaxLifetime); end.After(limit) {
-		end = limit
-	}
-	if end.After(sb.endAt) {
-		sb.endAt = end
-		s.armTimerLocked(sb)
-	}
 }
 
 func (s *Server) handlePause(w http.ResponseWriter, r *http.Request) {
@@ -100,18 +74,16 @@ func (s *Server) handlePause(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	memory := req.Memory == nil || *req.Memory
-	sb := s.lockSandbox(w, id)
-	if sb == nil {
-		return
-	}
-	if sb.state == statePaused {
-		s.mu.Unlock()
+	m, err := s.sandboxes.Pause(id, memory)
+	switch {
+	case errors.Is(err, sandboxes.ErrAlreadyPaused):
 		writeErrorf(w, http.StatusConflict, "Error pausing sandbox - sandbox '%s' is already paused", id)
 		return
+	case err != nil:
+		notFoundSandbox(w, id)
+		return
 	}
-	s.pauseLocked(sb, memory)
-	s.mu.Unlock()
-	sb.AddLog("info", "Sandbox paused", nil)
+	m.AddLog("info", "Sandbox paused", nil)
 	w.WriteHeader(http.StatusNoContent)
 }
 
@@ -132,32 +104,20 @@ func (s *Server) handleConnect(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	sb := s.lockSandbox(w, id)
-	if sb == nil {
+	var given *time.Duration
+	if req.Timeout != nil {
+		given = &timeout
+	}
+	rec, m, resumed, err := s.sandboxes.Connect(id, given, defaultTimeoutV2)
+	if !s.lifecycleOK(w, id, err) {
 		return
 	}
-	if sb.state == stateRunning {
-		if req.Timeout != nil {
-			s.extendLocked(sb, timeout)
-		}
-		resp := s.sandboxResponseLocked(sb)
-		s.mu.Unlock()
-		httpjson.Write(w, http.StatusOK, resp)
+	if !resumed {
+		httpjson.Write(w, http.StatusOK, s.sandboxResponse(rec))
 		return
 	}
-	if req.Timeout == nil {
-		timeout = defaultTimeoutV2
-	}
-	if msg := s.sandboxLimitLocked(); msg != "" {
-		s.mu.Unlock()
-		writeError(w, http.StatusTooManyRequests, msg)
-		return
-	}
-	s.resumeLocked(sb, timeout)
-	resp := s.sandboxResponseLocked(sb)
-	s.mu.Unlock()
-	sb.AddLog("info", "Sandbox resumed", nil)
-	httpjson.Write(w, http.StatusCreated, resp)
+	m.AddLog("info", "Sandbox resumed", nil)
+	httpjson.Write(w, http.StatusCreated, s.sandboxResponse(rec))
 }
 
 // handleResume is the deprecated POST /sandboxes/{id}/resume.
@@ -174,28 +134,16 @@ func (s *Server) handleResume(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	sb := s.lockSandbox(w, id)
-	if sb == nil {
-		return
-	}
-	if sb.state == stateRunning {
-		s.mu.Unlock()
+	rec, m, err := s.sandboxes.Resume(id, timeout, req.AutoPause)
+	if errors.Is(err, sandboxes.ErrAlreadyRunning) {
 		writeErrorf(w, http.StatusConflict, "Sandbox %s is already running", id)
 		return
 	}
-	if msg := s.sandboxLimitLocked(); msg != "" {
-		s.mu.Unlock()
-		writeError(w, http.StatusTooManyRequests, msg)
+	if !s.lifecycleOK(w, id, err) {
 		return
 	}
-	if req.AutoPause != nil {
-		sb.autoPause = *req.AutoPause
-	}
-	s.resumeLocked(sb, timeout)
-	resp := s.sandboxResponseLocked(sb)
-	s.mu.Unlock()
-	sb.AddLog("info", "Sandbox resumed", nil)
-	httpjson.Write(w, http.StatusCreated, resp)
+	m.AddLog("info", "Sandbox resumed", nil)
+	httpjson.Write(w, http.StatusCreated, s.sandboxResponse(rec))
 }
 
 // networkUpdateJSON is SandboxNetworkUpdateConfig: it replaces the egress settings as a whole,
@@ -222,21 +170,38 @@ func (s *Server) handleNetwork(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
-	sb := s.lockSandbox(w, id)
-	if sb == nil {
+	err := s.sandboxes.UpdateNetwork(id, func(n *sandboxes.Network, allowInternet **bool) {
+		n.AllowOut, n.DenyOut = req.AllowOut, deny
+		n.Rules, n.EgressProxy = netrules.Normalize(req.Rules), req.EgressProxy
+		*allowInternet = req.AllowInternetAccess
+	}, func(n sandboxes.Network) map[string]any {
+		return map[string]any{"network": map[string]any{"allowOut": req.AllowOut, "denyOut": deny,
+			"rules": netrules.Domains(n.Rules), "egressProxy": n.EgressProxy != nil}}
+	})
+	var notRunning sandboxes.NotRunningError
+	switch {
+	case errors.As(err, &notRunning):
+		writeErrorf(w, http.StatusConflict, "Sandbox '%s' cannot be updated while in '%s' state", id, notRunning.State)
+		return
+	case err != nil:
+		notFoundSandbox(w, id)
 		return
 	}
-	defer s.mu.Unlock()
-	if sb.state != stateRunning {
-		writeErrorf(w, http.StatusConflict, "Sandbox '%s' cannot be updated while in '%s' state", id, sb.state)
-		return
-	}
-	sb.network.AllowOut = req.AllowOut
-	sb.network.DenyOut = deny
-	sb.network.Rules = netrules.Normalize(req.Rules)
-	sb.network.EgressProxy = req.EgressProxy
-	sb.allowInternet = req.AllowInternetAccess
-	s.recordEventLocked(sb, evUpdated, map[string]any{"network": map[string]any{"allowOut": req.AllowOut, "denyOut": deny,
-		"rules": netrules.Domains(sb.network.Rules), "egressProxy": sb.network.EgressProxy != nil}})
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// lifecycleOK reports whether a connect or resume went ahead; if not, it
+// writes the answer to what the registry refused (the sandbox is gone, or
+// the concurrency cap).
+func (s *Server) lifecycleOK(w http.ResponseWriter, id string, err error) bool {
+	var limit sandboxes.LimitError
+	switch {
+	case err == nil:
+		return true
+	case errors.As(err, &limit):
+		writeError(w, http.StatusTooManyRequests, limit.Message)
+	default:
+		notFoundSandbox(w, id)
+	}
+	return false
 }

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
 )
 
 // parseMetadataQuery decodes E2B's metadata filter: a URL-query-like string
@@ -86,38 +86,13 @@ func (s *Server) handleListV1(w http.ResponseWriter, r *http.Request) {
 		writeErrorf(w, http.StatusBadRequest, "Error parsing metadata: %v", err)
 		return
 	}
-	s.mu.Lock()
 	out := []listedSandboxJSON{}
-	for _, sb := range s.sortedSandboxesLocked(false) {
-		if sb.state == stateRunning && metadataMatches(sb.metadata, meta) {
-			out = append(out, s.listedLocked(sb))
+	for _, rec := range s.sandboxes.List(false) {
+		if rec.State == sandboxes.Running && metadataMatches(rec.Metadata, meta) {
+			out = append(out, s.listed(rec))
 		}
 	}
-	s.mu.Unlock()
 	httpjson.Write(w, http.StatusOK, out)
-}
-
-// sortedSandboxesLocked orders by startedAt desc then sandboxID asc (asc = reverse).
-func (s *Server) sortedSandboxesLocked(asc bool) []*sandbox {
-	out := make([]*sandbox, 0, len(s.sandboxes))
-	for _, sb := range s.sandboxes {
-		out = append(out, sb)
-	}
-	sort.Slice(out, func(i, j int) bool { return sandboxBefore(out[i], out[j], asc) })
-	return out
-}
-
-func sandboxBefore(a, b *sandbox, asc bool) bool {
-	if !a.startedAt.Equal(b.startedAt) {
-		if asc {
-			return a.startedAt.Before(b.startedAt)
-		}
-		return a.startedAt.After(b.startedAt)
-	}
-	if asc {
-		return a.id > b.id
-	}
-	return a.id < b.id
 }
 
 // listCursor is the decoded nextToken: the last item of the previous page.
@@ -127,8 +102,8 @@ type listCursor struct {
 	asc bool
 }
 
-func encodeListToken(sb *sandbox, asc bool) string {
-	raw := sb.startedAt.Format(time.RFC3339Nano) + "__" + sb.id
+func encodeListToken(rec sandboxes.Record, asc bool) string {
+	raw := rec.StartedAt.Format(time.RFC3339Nano) + "__" + rec.ID
 	if asc {
 		raw += "__asc"
 	}
@@ -158,12 +133,12 @@ func (s *Server) handleListV2(w http.ResponseWriter, r *http.Request) {
 		writeErrorf(w, http.StatusBadRequest, "Error parsing metadata: %v", err)
 		return
 	}
-	states := map[string]bool{stateRunning: true, statePaused: true}
+	states := map[string]bool{sandboxes.Running: true, sandboxes.Paused: true}
 	if raw := q["state"]; len(raw) > 0 {
 		states = map[string]bool{}
 		for _, v := range raw {
 			for _, st := range strings.Split(v, ",") {
-				if st != stateRunning && st != statePaused {
+				if st != sandboxes.Running && st != sandboxes.Paused {
 					validationError(w, fmt.Sprintf(`parameter "state" in query has an error: value is not one of the allowed values ["running","paused"]`+"\nValue:\n  %q", st))
 					return
 				}
@@ -206,7 +181,6 @@ func (s *Server) handleListV2(w http.ResponseWriter, r *http.Request) {
 		cursor = &c
 	}
 
-	s.mu.Lock()
 	var tmplID string
 	if tmplRef != "" {
 		if t, found := s.store.FindTemplate(tmplRef); found {
@@ -215,31 +189,30 @@ func (s *Server) handleListV2(w http.ResponseWriter, r *http.Request) {
 			tmplID = "\x00unknown"
 		}
 	}
-	var matched []*sandbox
+	var matched []sandboxes.Record
 	totalRunning := 0
-	for _, sb := range s.sortedSandboxesLocked(asc) {
-		if !states[sb.state] || !metadataMatches(sb.metadata, meta) ||
-			(tmplID != "" && sb.tmpl.ID != tmplID) || sb.startedAt.Before(startedAfter) {
+	for _, rec := range s.sandboxes.List(asc) {
+		if !states[rec.State] || !metadataMatches(rec.Metadata, meta) ||
+			(tmplID != "" && rec.Template.ID != tmplID) || rec.StartedAt.Before(startedAfter) {
 			continue
 		}
-		if sb.state == stateRunning {
+		if rec.State == sandboxes.Running {
 			totalRunning++
 		}
-		if cursor != nil && !sandboxBefore(&sandbox{startedAt: cursor.at, id: cursor.id}, sb, asc) {
+		if cursor != nil && !sandboxes.Before(cursor.at, cursor.id, rec.StartedAt, rec.ID, asc) {
 			continue
 		}
-		matched = append(matched, sb)
+		matched = append(matched, rec)
 	}
 	out := []listedSandboxJSON{}
-	for i, sb := range matched {
+	for i, rec := range matched {
 		if i == limit {
 			w.Header().Set(hdrNextToken, encodeListToken(matched[i-1], asc))
 			break
 		}
-		out = append(out, s.listedLocked(sb))
+		out = append(out, s.listed(rec))
 	}
-	s.mu.Unlock()
-	if states[stateRunning] {
+	if states[sandboxes.Running] {
 		w.Header().Set("X-Total-Running", strconv.Itoa(totalRunning))
 	}
 	httpjson.Write(w, http.StatusOK, out)

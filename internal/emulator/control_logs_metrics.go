@@ -63,10 +63,8 @@ func (s *Server) handleSandboxMetrics(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "start time cannot be after end time")
 		return
 	}
-	s.mu.Lock()
-	sb := s.lookupLocked(w, id)
-	s.mu.Unlock()
-	if sb == nil {
+	_, sb, ok := s.sandbox(w, id)
+	if !ok {
 		return
 	}
 	out := []sandboxMetricJSON{}
@@ -97,17 +95,11 @@ func (s *Server) handleManyMetrics(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := map[string]sandboxMetricJSON{}
-	s.mu.Lock()
-	var boxes []*sandbox
 	for id := range ids {
-		if sb := s.sandboxes[id]; sb != nil {
-			boxes = append(boxes, sb)
-		}
-	}
-	s.mu.Unlock()
-	for _, sb := range boxes {
-		if samples := sb.SamplesCopy(); len(samples) > 0 {
-			out[sb.id] = metricJSON(samples[len(samples)-1])
+		if _, m, ok := s.sandboxes.Get(id); ok {
+			if samples := m.SamplesCopy(); len(samples) > 0 {
+				out[id] = metricJSON(samples[len(samples)-1])
+			}
 		}
 	}
 	httpjson.Write(w, http.StatusOK, map[string]any{"sandboxes": out})
@@ -127,14 +119,13 @@ type logLineJSON struct {
 
 var logLevelRank = map[string]int{"debug": 0, "info": 1, "warn": 2, "error": 3}
 
-func (s *Server) sandboxForLogs(w http.ResponseWriter, r *http.Request) *sandbox {
+func (s *Server) sandboxForLogs(w http.ResponseWriter, r *http.Request) *envd.Machine {
 	id, ok := sandboxIDParam(w, r)
 	if !ok {
 		return nil
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.lookupLocked(w, id)
+	_, m, _ := s.sandbox(w, id)
+	return m
 }
 
 // handleLogsV1 is the deprecated GET /sandboxes/{id}/logs (start ms, limit).

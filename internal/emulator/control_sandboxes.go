@@ -2,15 +2,17 @@ package emulator
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"strings"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/netrules"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
@@ -79,24 +81,24 @@ type lifecycleJSON struct {
 
 // sandboxDetailJSON is E2B's SandboxDetail schema.
 type sandboxDetailJSON struct {
-	TemplateID          string            `json:"templateID"`
-	Alias               string            `json:"alias,omitempty"`
-	SandboxID           string            `json:"sandboxID"`
-	ClientID            string            `json:"clientID"`
-	StartedAt           time.Time         `json:"startedAt"`
-	EndAt               time.Time         `json:"endAt"`
-	EnvdVersion         string            `json:"envdVersion"`
-	EnvdAccessToken     string            `json:"envdAccessToken,omitempty"`
-	AllowInternetAccess *bool             `json:"allowInternetAccess"`
-	Domain              *string           `json:"domain"`
-	CPUCount            int32             `json:"cpuCount"`
-	MemoryMB            int32             `json:"memoryMB"`
-	DiskSizeMB          int32             `json:"diskSizeMB"`
-	Metadata            map[string]string `json:"metadata"`
-	State               string            `json:"state"`
-	Network             *networkConfig    `json:"network,omitempty"`
-	Lifecycle           lifecycleJSON     `json:"lifecycle"`
-	VolumeMounts        []volumeMountJSON `json:"volumeMounts"`
+	TemplateID          string             `json:"templateID"`
+	Alias               string             `json:"alias,omitempty"`
+	SandboxID           string             `json:"sandboxID"`
+	ClientID            string             `json:"clientID"`
+	StartedAt           time.Time          `json:"startedAt"`
+	EndAt               time.Time          `json:"endAt"`
+	EnvdVersion         string             `json:"envdVersion"`
+	EnvdAccessToken     string             `json:"envdAccessToken,omitempty"`
+	AllowInternetAccess *bool              `json:"allowInternetAccess"`
+	Domain              *string            `json:"domain"`
+	CPUCount            int32              `json:"cpuCount"`
+	MemoryMB            int32              `json:"memoryMB"`
+	DiskSizeMB          int32              `json:"diskSizeMB"`
+	Metadata            map[string]string  `json:"metadata"`
+	State               string             `json:"state"`
+	Network             *sandboxes.Network `json:"network,omitempty"`
+	Lifecycle           lifecycleJSON      `json:"lifecycle"`
+	VolumeMounts        []volumeMountJSON  `json:"volumeMounts"`
 }
 
 // listedSandboxJSON is E2B's ListedSandbox schema.
@@ -116,49 +118,49 @@ type listedSandboxJSON struct {
 	VolumeMounts []volumeMountJSON `json:"volumeMounts"`
 }
 
-func (s *Server) sandboxResponseLocked(sb *sandbox) sandboxJSON {
+func (s *Server) sandboxResponse(rec sandboxes.Record) sandboxJSON {
 	resp := sandboxJSON{
-		TemplateID: sb.tmpl.ID, SandboxID: sb.id, Alias: sb.tmpl.Alias(),
+		TemplateID: rec.Template.ID, SandboxID: rec.ID, Alias: rec.Template.Alias(),
 		ClientID: clientID, EnvdVersion: envdVersion,
 	}
-	if sb.secure {
-		resp.EnvdAccessToken = s.accessToken(sb.id)
+	if rec.Secure {
+		resp.EnvdAccessToken = s.accessToken(rec.ID)
 	}
-	if sb.network.AllowPublicTraffic != nil && !*sb.network.AllowPublicTraffic {
-		t := s.trafficToken(sb.id)
+	if rec.Network.AllowPublicTraffic != nil && !*rec.Network.AllowPublicTraffic {
+		t := s.trafficToken(rec.ID)
 		resp.TrafficAccessToken = &t
 	}
 	return resp
 }
 
-func (s *Server) sandboxDetailLocked(sb *sandbox) sandboxDetailJSON {
-	tm := s.templateOf(sb)
+func (s *Server) sandboxDetail(rec sandboxes.Record) sandboxDetailJSON {
+	tm := s.templateOf(rec)
 	d := sandboxDetailJSON{
-		TemplateID: sb.tmpl.ID, Alias: sb.tmpl.Alias(), SandboxID: sb.id, ClientID: clientID,
-		StartedAt: sb.startedAt, EndAt: sb.endAt, EnvdVersion: envdVersion,
-		AllowInternetAccess: sb.allowInternet,
+		TemplateID: rec.Template.ID, Alias: rec.Template.Alias(), SandboxID: rec.ID, ClientID: clientID,
+		StartedAt: rec.StartedAt, EndAt: rec.EndAt, EnvdVersion: envdVersion,
+		AllowInternetAccess: rec.AllowInternet,
 		CPUCount:            tm.CPUCount, MemoryMB: tm.MemoryMB, DiskSizeMB: tm.DiskSizeMB,
-		Metadata: copyMap(sb.metadata), State: sb.state,
-		Lifecycle:    lifecycleJSON{AutoResume: sb.autoResume, OnTimeout: sb.lifecycleOnTimeout()},
-		VolumeMounts: mountsJSON(sb.mounts),
+		Metadata: rec.Metadata, State: rec.State,
+		Lifecycle:    lifecycleJSON{AutoResume: rec.AutoResume, OnTimeout: rec.OnTimeout()},
+		VolumeMounts: mountsJSON(rec.Mounts),
 	}
-	if sb.secure {
-		d.EnvdAccessToken = s.accessToken(sb.id)
+	if rec.Secure {
+		d.EnvdAccessToken = s.accessToken(rec.ID)
 	}
-	if n := sb.network.shown(); !n.empty() {
+	if n := rec.Network.Shown(); !n.Empty() {
 		d.Network = &n
 	}
 	return d
 }
 
-func (s *Server) listedLocked(sb *sandbox) listedSandboxJSON {
-	tm := s.templateOf(sb)
+func (s *Server) listed(rec sandboxes.Record) listedSandboxJSON {
+	tm := s.templateOf(rec)
 	return listedSandboxJSON{
-		TemplateID: sb.tmpl.ID, Alias: sb.tmpl.Alias(), SandboxID: sb.id, ClientID: clientID,
-		StartedAt: sb.startedAt, EndAt: sb.endAt,
+		TemplateID: rec.Template.ID, Alias: rec.Template.Alias(), SandboxID: rec.ID, ClientID: clientID,
+		StartedAt: rec.StartedAt, EndAt: rec.EndAt,
 		CPUCount: tm.CPUCount, MemoryMB: tm.MemoryMB, DiskSizeMB: tm.DiskSizeMB,
-		Metadata: copyMap(sb.metadata), State: sb.state, EnvdVersion: envdVersion,
-		VolumeMounts: mountsJSON(sb.mounts),
+		Metadata: rec.Metadata, State: rec.State, EnvdVersion: envdVersion,
+		VolumeMounts: mountsJSON(rec.Mounts),
 	}
 }
 
@@ -251,7 +253,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	if req.Secure != nil {
 		secure = *req.Secure
 	}
-	var netCfg networkConfig
+	var netCfg sandboxes.Network
 	if n := req.Network; n != nil {
 		if n.AllowPublicTraffic != nil && !*n.AllowPublicTraffic && !secure {
 			writeError(w, http.StatusBadRequest, "allowPublicTraffic=false requires the sandbox to be created with secure=true")
@@ -261,7 +263,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusBadRequest, msg)
 			return
 		}
-		netCfg = networkConfig{AllowOut: n.AllowOut, DenyOut: n.DenyOut, AllowPublicTraffic: n.AllowPublicTraffic,
+		netCfg = sandboxes.Network{AllowOut: n.AllowOut, DenyOut: n.DenyOut, AllowPublicTraffic: n.AllowPublicTraffic,
 			MaskRequestHost: n.MaskRequestHost, Rules: netrules.Normalize(n.Rules), EgressProxy: n.EgressProxy}
 	}
 	if req.AllowInternetAccess != nil && !*req.AllowInternetAccess && !contains(netCfg.DenyOut, "0.0.0.0/0") {
@@ -269,62 +271,66 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	}
 
 	waitCreateDelay(r)
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
+	var status int
+	rec, m, err := s.sandboxes.Create(func(id string, running int) (sandboxes.Record, *envd.Machine, error) {
+		t, build, found := s.store.ResolveBuild(*req.TemplateID)
+		if !found {
+			status = http.StatusNotFound
+			return sandboxes.Record{}, nil, fmt.Errorf("template '%s' not found", *req.TemplateID)
+		}
+		mounts, msg := s.resolveMounts(req.VolumeMounts)
+		if msg != "" {
+			status = http.StatusBadRequest
+			return sandboxes.Record{}, nil, errors.New(msg)
+		}
+		if msg := s.admit(running); msg != "" {
+			status = http.StatusTooManyRequests
+			return sandboxes.Record{}, nil, errors.New(msg)
+		}
+		envVars := copyMap(build.Config.Envs)
+		for k, v := range req.EnvVars {
+			envVars[k] = v
+		}
+		m, err := s.startMachine(id, t, build, mounts, envVars, secure)
+		if err != nil {
+			status = http.StatusInternalServerError
+			return sandboxes.Record{}, nil, fmt.Errorf("error creating sandbox: %v", err)
+		}
+		now := time.Now().UTC()
+		s.store.CountSpawn(t.ID, now)
+		return sandboxes.Record{
+			Template: t, Build: build, TemplateRef: *req.TemplateID,
+			StartedAt: now, EndAt: now.Add(timeout), ResumeTimeout: timeout,
+			AutoPause: autoPause, AutoResume: autoResume, Secure: secure,
+			AutoPauseKeeps: req.AutoPauseMemory == nil || *req.AutoPauseMemory,
+			AllowInternet:  req.AllowInternetAccess, Network: netCfg,
+			Metadata: copyMap(req.Metadata), EnvVars: envVars, Mounts: mounts,
+			MCP: req.MCP, IAMAudiences: req.IAM.audiences(),
+		}, m, nil
+	}, nil)
+	switch {
+	case errors.Is(err, sandboxes.ErrClosed):
 		writeError(w, http.StatusServiceUnavailable, "emulator is shutting down")
 		return
-	}
-	t, build, found := s.store.ResolveBuild(*req.TemplateID)
-	if !found {
-		s.mu.Unlock()
-		writeErrorf(w, http.StatusNotFound, "template '%s' not found", *req.TemplateID)
+	case err != nil:
+		writeError(w, status, err.Error())
 		return
 	}
-	mounts, msg := s.resolveMountsLocked(req.VolumeMounts)
-	if msg != "" {
-		s.mu.Unlock()
-		writeError(w, http.StatusBadRequest, msg)
-		return
-	}
-	if msg := s.sandboxLimitLocked(); msg != "" {
-		s.mu.Unlock()
-		writeError(w, http.StatusTooManyRequests, msg)
-		return
-	}
-	envVars := copyMap(build.Config.Envs)
-	for k, v := range req.EnvVars {
-		envVars[k] = v
-	}
-	sb, err := s.newSandboxLocked(t, build, *req.TemplateID, mounts, envVars, secure)
-	if err != nil {
-		s.mu.Unlock()
-		writeErrorf(w, http.StatusInternalServerError, "error creating sandbox: %v", err)
-		return
-	}
-	now := time.Now().UTC()
-	s.store.CountSpawn(t.ID, now)
-	sb.startedAt, sb.endAt, sb.resumeTimeout = now, now.Add(timeout), timeout
-	sb.autoPause, sb.autoResume = autoPause, autoResume
-	sb.autoPauseKeeps = req.AutoPauseMemory == nil || *req.AutoPauseMemory
-	sb.allowInternet = req.AllowInternetAccess
-	sb.network = netCfg
-	if req.Metadata != nil {
-		sb.metadata = copyMap(req.Metadata)
-	}
-	sb.mcp, sb.iam = req.MCP, req.IAM
-	s.sandboxes[sb.id] = sb
-	sb.executionID = ids.UUID()
-	s.recordEventLocked(sb, evCreated, nil)
 	s.store.CountStart()
 	s.counters.add(func(c *Counters) { c.SandboxesCreated++ })
-	s.armTimerLocked(sb)
-	resp := s.sandboxResponseLocked(sb)
-	s.mu.Unlock()
-	sb.AddLog("info", "Sandbox created", map[string]string{"templateID": t.ID})
-	sb.TakeSampleFrom(nil) // no processes yet: the first sample needs no /proc scan
-	s.runStartCommand(sb, build.Config)
-	respondOrDrop(w, r, http.StatusCreated, resp)
+	m.AddLog("info", "Sandbox created", map[string]string{"templateID": rec.Template.ID})
+	m.TakeSampleFrom(nil) // no processes yet: the first sample needs no /proc scan
+	s.runStartCommand(m, rec.Build.Config)
+	respondOrDrop(w, r, http.StatusCreated, s.sandboxResponse(rec))
+}
+
+// copyMap copies m; nil gives an empty map, as E2B's answers carry {}.
+func copyMap(m map[string]string) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
 }
 
 func contains(list []string, v string) bool {
@@ -341,12 +347,11 @@ func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	sb := s.lockSandbox(w, id)
-	if sb == nil {
+	rec, _, ok := s.sandbox(w, id)
+	if !ok {
 		return
 	}
-	defer s.mu.Unlock()
-	httpjson.Write(w, http.StatusOK, s.sandboxDetailLocked(sb))
+	httpjson.Write(w, http.StatusOK, s.sandboxDetail(rec))
 }
 
 func (s *Server) handleKill(w http.ResponseWriter, r *http.Request) {
@@ -354,13 +359,12 @@ func (s *Server) handleKill(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	sb := s.lockSandbox(w, id)
-	if sb == nil {
+	m, err := s.sandboxes.Kill(id)
+	if err != nil {
+		notFoundSandbox(w, id)
 		return
 	}
-	s.removeLocked(sb)
-	s.mu.Unlock()
-	sb.AddLog("info", "Sandbox killed", nil)
-	sb.Destroy()
+	m.AddLog("info", "Sandbox killed", nil)
+	m.Destroy()
 	w.WriteHeader(http.StatusNoContent)
 }

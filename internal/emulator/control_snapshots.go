@@ -2,6 +2,8 @@ package emulator
 
 import (
 	"encoding/base64"
+	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -14,6 +16,7 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
@@ -26,21 +29,21 @@ var snapshotNamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,127}$`)
 
 // captureFiles copies a sandbox's files into a build: its whole layer over
 // the layers it started from with private roots, else its directory.
-func (s *Server) captureFiles(sb *sandbox, templateID string) (state.Build, error) {
-	if sb.Root() != nil {
-		layers, err := s.captureLayer(sb)
+func (s *Server) captureFiles(rec sandboxes.Record, m *envd.Machine, templateID string) (state.Build, error) {
+	if m.Root() != nil {
+		layers, err := s.captureLayer(m)
 		if err != nil {
 			return state.Build{}, err
 		}
-		return state.Build{Layers: layers, Base: sb.build.Base, Config: sb.build.Config}, nil
+		return state.Build{Layers: layers, Base: rec.Build.Base, Config: rec.Build.Config}, nil
 	}
 	dir := filepath.Join(s.dataDir, "templates", templateID+"-"+ids.New("", 8))
-	if err := hostfs.CopyTree(sb.Dir(), dir); err != nil {
+	if err := hostfs.CopyTree(m.Dir(), dir); err != nil {
 		_ = os.RemoveAll(dir)
 		return state.Build{}, err
 	}
-	envd.UnlinkMounts(dir, sb.mounts)
-	return state.Build{FilesDir: dir, Config: sb.build.Config}, nil
+	envd.UnlinkMounts(dir, rec.Mounts)
+	return state.Build{FilesDir: dir, Config: rec.Build.Config}, nil
 }
 
 // handleCreateSnapshot captures a running sandbox's files as a snapshot
@@ -76,44 +79,44 @@ func (s *Server) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	sb := s.lockSandbox(w, id)
-	if sb == nil {
-		return
-	}
-	if sb.state != stateRunning {
-		s.mu.Unlock()
-		notFoundSandbox(w, id)
-		return
-	}
-	t, found, ok := s.store.SnapshotTemplate(name)
-	if !ok {
-		s.mu.Unlock()
-		writeErrorf(w, http.StatusBadRequest, "name '%s' is already used by a template that is not a snapshot", name)
-		return
-	}
-	if !found {
-		src := s.templateOf(sb)
-		t = state.Template{
-			ID: ids.New("", 20), Snapshot: true,
-			CPUCount: src.CPUCount, MemoryMB: src.MemoryMB, DiskSizeMB: src.DiskSizeMB,
-			CreatedAt: time.Now().UTC(),
+	var status int
+	var info snapshotInfoJSON
+	m, err := s.sandboxes.Snapshot(id, func(rec sandboxes.Record, m *envd.Machine) (map[string]any, error) {
+		t, found, ok := s.store.SnapshotTemplate(name)
+		if !ok {
+			status = http.StatusBadRequest
+			return nil, fmt.Errorf("name '%s' is already used by a template that is not a snapshot", name)
 		}
-		if name != "" {
-			t.Names = []string{teamNamespace + "/" + name}
+		if !found {
+			src := s.templateOf(rec)
+			t = state.Template{
+				ID: ids.New("", 20), Snapshot: true,
+				CPUCount: src.CPUCount, MemoryMB: src.MemoryMB, DiskSizeMB: src.DiskSizeMB,
+				CreatedAt: time.Now().UTC(),
+			}
+			if name != "" {
+				t.Names = []string{teamNamespace + "/" + name}
+			}
 		}
-	}
-	files, err := s.captureFiles(sb, t.ID)
-	if err != nil {
-		s.mu.Unlock()
-		writeErrorf(w, http.StatusInternalServerError, "error snapshotting sandbox: %v", err)
+		files, err := s.captureFiles(rec, m, t.ID)
+		if err != nil {
+			status = http.StatusInternalServerError
+			return nil, fmt.Errorf("error snapshotting sandbox: %v", err)
+		}
+		files.SourceSandbox = rec.ID
+		t = s.store.AddSnapshot(t, tag, ids.UUID(), files, time.Now().UTC())
+		info = snapshotEntry(t, tag)
+		return map[string]any{"snapshot_id": info.SnapshotID}, nil
+	})
+	switch {
+	case status != 0:
+		writeError(w, status, err.Error())
+		return
+	case err != nil:
+		notFoundSandbox(w, id) // E2B answers 404 for a paused sandbox too
 		return
 	}
-	files.SourceSandbox = sb.id
-	t = s.store.AddSnapshot(t, tag, ids.UUID(), files, time.Now().UTC())
-	info := snapshotEntry(t, tag)
-	s.recordEventLocked(sb, evCheckpointed, map[string]any{"snapshot_id": info.SnapshotID})
-	s.mu.Unlock()
-	sb.AddLog("info", "Snapshot created", map[string]string{"snapshotID": info.SnapshotID})
+	m.AddLog("info", "Snapshot created", map[string]string{"snapshotID": info.SnapshotID})
 	httpjson.Write(w, http.StatusCreated, info)
 }
 
@@ -218,62 +221,75 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
+	var captured state.Build
+	capture := func(src sandboxes.Record, m *envd.Machine) error {
+		captured = state.Build{FilesDir: m.Dir(), Config: src.Build.Config}
+		if m.Root() == nil {
+			return nil
+		}
+		var err error
+		if captured, err = s.captureFiles(src, m, src.Template.ID); err != nil {
+			return fmt.Errorf("error forking sandbox: %v", err)
+		}
+		return nil
+	}
+	start := func(src sandboxes.Record) sandboxes.Start {
+		return func(id string, running int) (sandboxes.Record, *envd.Machine, error) {
+			if msg := s.admit(running); msg != "" { // each fork starts or fails on its own
+				return sandboxes.Record{}, nil, sandboxes.LimitError{Message: msg}
+			}
+			m, err := s.startMachine(id, src.Template, captured, src.Mounts, src.EnvVars, src.Secure)
+			if err != nil {
+				return sandboxes.Record{}, nil, fmt.Errorf("error forking sandbox: %v", err)
+			}
+			now := time.Now().UTC()
+			return sandboxes.Record{
+				Template: src.Template, Build: src.Build, TemplateRef: src.TemplateRef,
+				StartedAt: now, EndAt: now.Add(timeout), ResumeTimeout: timeout,
+				AutoPause: src.AutoPause, AutoResume: src.AutoResume, Secure: src.Secure,
+				AutoPauseKeeps: src.AutoPauseKeeps, AllowInternet: src.AllowInternet, Network: src.Network,
+				Metadata: src.Metadata, EnvVars: src.EnvVars, Mounts: src.Mounts,
+			}, m, nil
+		}
+	}
+	forked, err := s.sandboxes.Fork(id, count, capture, start)
+	var notRunning sandboxes.NotRunningError
+	switch {
+	case errors.Is(err, sandboxes.ErrClosed):
 		writeError(w, http.StatusServiceUnavailable, "emulator is shutting down")
 		return
-	}
-	src := s.lookupLocked(w, id)
-	if src == nil {
+	case errors.Is(err, sandboxes.ErrNotFound):
+		notFoundSandbox(w, id)
 		return
-	}
-	if src.state != stateRunning {
-		writeErrorf(w, http.StatusConflict, "Sandbox '%s' cannot be forked while in '%s' state", id, src.state)
+	case errors.As(err, &notRunning):
+		writeErrorf(w, http.StatusConflict, "Sandbox '%s' cannot be forked while in '%s' state", id, notRunning.State)
 		return
-	}
-	snap := state.Build{FilesDir: src.Dir(), Config: src.build.Config}
-	if src.Root() != nil {
-		captured, err := s.captureFiles(src, src.tmpl.ID)
-		if err != nil {
-			writeErrorf(w, http.StatusInternalServerError, "error forking sandbox: %v", err)
-			return
-		}
-		snap = captured
+	case err != nil:
+		writeError(w, http.StatusInternalServerError, err.Error())
+		return
 	}
 	results := make([]forkResultJSON, 0, count)
-	var created []*sandbox
-	for i := 0; i < count; i++ {
-		if msg := s.sandboxLimitLocked(); msg != "" { // each fork starts or fails on its own
-			results = append(results, forkResultJSON{Error: &apiErrorJSON{Code: http.StatusTooManyRequests, Message: msg}})
+	var created []*envd.Machine
+	for _, f := range forked {
+		var limit sandboxes.LimitError
+		switch {
+		case errors.As(f.Err, &limit):
+			results = append(results, forkResultJSON{Error: &apiErrorJSON{Code: http.StatusTooManyRequests, Message: limit.Message}})
+			continue
+		case f.Err != nil:
+			results = append(results, forkResultJSON{Error: &apiErrorJSON{Code: http.StatusInternalServerError, Message: f.Err.Error()}})
 			continue
 		}
-		sb, err := s.newSandboxLocked(src.tmpl, snap, src.templateRef, src.mounts, src.envVars, src.secure)
-		if err != nil {
-			results = append(results, forkResultJSON{Error: &apiErrorJSON{Code: http.StatusInternalServerError, Message: "error forking sandbox: " + err.Error()}})
-			continue
-		}
-		now := time.Now().UTC()
-		sb.build = src.build
-		sb.startedAt, sb.endAt, sb.resumeTimeout = now, now.Add(timeout), timeout
-		sb.autoPause, sb.autoResume = src.autoPause, src.autoResume
-		sb.autoPauseKeeps = src.autoPauseKeeps
-		sb.allowInternet, sb.network = src.allowInternet, src.network
-		sb.metadata = copyMap(src.metadata)
-		s.sandboxes[sb.id] = sb
-		sb.executionID = ids.UUID()
-		s.recordEventLocked(sb, evCreated, map[string]any{"source_sandbox_id": src.id})
 		s.store.CountStart()
 		s.counters.add(func(c *Counters) { c.SandboxesCreated++ })
-		s.armTimerLocked(sb)
-		resp := s.sandboxResponseLocked(sb)
+		resp := s.sandboxResponse(f.Record)
 		results = append(results, forkResultJSON{Sandbox: &resp})
-		created = append(created, sb)
+		created = append(created, f.Machine)
 	}
 	go func() {
-		for _, sb := range created {
-			sb.AddLog("info", "Sandbox created by fork", map[string]string{"sourceSandboxID": id})
-			sb.TakeSample()
+		for _, m := range created {
+			m.AddLog("info", "Sandbox created by fork", map[string]string{"sourceSandboxID": id})
+			m.TakeSample()
 		}
 	}()
 	httpjson.Write(w, http.StatusCreated, results)

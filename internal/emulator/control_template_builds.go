@@ -144,25 +144,21 @@ func (s *Server) handleStartBuild(w http.ResponseWriter, r *http.Request) {
 		writeErrorf(w, http.StatusBadRequest, "Invalid build ID: %s", buildID)
 		return
 	}
-	s.mu.Lock()
 	t, b, found := s.store.BuildByID(templateID, buildID)
 	if !found || t.ID != templateID {
-		s.mu.Unlock()
 		writeErrorf(w, http.StatusNotFound, "Error when getting template: build '%s' of template '%s' not found", buildID, templateID)
 		return
 	}
 	if b.Status != buildWaiting {
-		s.mu.Unlock()
 		writeError(w, http.StatusBadRequest, "build is not in waiting state")
 		return
 	}
-	if s.closed {
-		s.mu.Unlock()
+	var err error
+	// Started while the emulator is open, a build is one Close cancels.
+	if !s.sandboxes.IfOpen(func() { err = s.builder.Start(templateID, buildID, req) }) {
 		writeError(w, http.StatusServiceUnavailable, "emulator is shutting down")
 		return
 	}
-	err := s.builder.Start(templateID, buildID, req)
-	s.mu.Unlock()
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "build is not in waiting state")
 		return

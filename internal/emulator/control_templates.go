@@ -147,30 +147,21 @@ func (s *Server) handleGetTemplate(w http.ResponseWriter, r *http.Request) {
 // sandboxes use it.
 func (s *Server) handleDeleteTemplate(w http.ResponseWriter, r *http.Request) {
 	ref := r.PathValue("id")
-	s.mu.Lock()
 	ident, _, _ := strings.Cut(ref, ":") // E2B deletes the whole template, whatever the tag
 	t, found := s.store.FindTemplate(ident)
 	if !found {
-		s.mu.Unlock()
 		templateNotFound(w, ref)
 		return
 	}
 	if !t.TeamOwned() {
-		s.mu.Unlock()
 		writeErrorf(w, http.StatusForbidden, "you don't have access to template '%s'", ref)
 		return
 	}
-	for _, st := range []string{stateRunning, statePaused} {
-		for _, sb := range s.sandboxes {
-			if sb.tmpl.ID == t.ID && sb.state == st {
-				s.mu.Unlock()
-				writeErrorf(w, http.StatusBadRequest, "cannot delete template '%s' because there are %s sandboxes using it", ref, st)
-				return
-			}
-		}
+	// No sandbox can start from it while the registry runs the delete.
+	if st := s.sandboxes.IfTemplateUnused(t.ID, func() { t, found = s.store.DeleteTemplate(t.ID) }); st != "" {
+		writeErrorf(w, http.StatusBadRequest, "cannot delete template '%s' because there are %s sandboxes using it", ref, st)
+		return
 	}
-	t, found = s.store.DeleteTemplate(t.ID)
-	s.mu.Unlock()
 	if found {
 		s.removeTemplateFiles(t)
 	}

@@ -52,9 +52,7 @@ func (s *Server) count(key string) {
 // Counters returns a copy of the request counters and sandbox figures.
 func (s *Server) Counters() Counters {
 	c := s.counters.snapshot()
-	s.mu.Lock()
-	c.SandboxesAlive = len(s.sandboxes)
-	s.mu.Unlock()
+	c.SandboxesAlive = s.sandboxes.Count()
 	return c
 }
 

@@ -19,9 +19,13 @@
 //	emulator    Start, Options, Server; the control plane (control_*.go),
 //	            envd's routing (envd.go: which sandbox, auto-resume), the
 //	            builder's host, images and file contexts (template_*.go),
-//	            admin, faults, limits; the records of sandboxes (sandbox.go:
-//	            state, timers, network, metadata), under s.mu
+//	            events and webhooks, admin, faults, limits, counters
 //	              imports every package below
+//	sandboxes   the registry of live sandboxes: each one's record (state,
+//	            timeout, lifecycle options, network, metadata, mounts), its
+//	            machine and its TTL timer, behind one lock of its own;
+//	            lifecycle operations that return copies
+//	              imports envd, state, netrules, ids
 //	envd        the daemon in each sandbox and its machine: files, processes,
 //	            pty, watchers, the files routes and the Connect RPCs, the
 //	            sandbox's log and samples; the server through a Host
@@ -49,9 +53,10 @@
 //	ids         random IDs and UUIDs
 //	              (these five import nothing of the emulator)
 //
-// s.mu guards the sandboxes' records and nothing else (counters, faults and
-// limits keep locks of their own); the server takes it before it calls the
-// store or a machine, never the reverse.
+// Each store keeps its own lock and nothing outside it takes that lock: the
+// registry (sandboxes) and the store (state) for records, and the server's
+// counters, faults and limits. The registry may call the store and a machine
+// while it holds its lock (events, a create's checks), never the reverse.
 // TestPackagesImportOnlyDownwards checks the imports above.
 // Wire shapes (request and answer bodies) are named xJSON.
 //

@@ -89,13 +89,7 @@ func TestStatOfSymlinkReportsItsAbsoluteTarget(t *testing.T) {
 // sandboxHostPath is where the sandbox stores virtual on the host.
 func (c *testClient) sandboxHostPath(sb createdSandbox, virtual string) string {
 	c.t.Helper()
-	c.srv.mu.Lock()
-	defer c.srv.mu.Unlock()
-	s := c.srv.sandboxes[sb.SandboxID]
-	if s == nil {
-		c.t.Fatalf("no sandbox %s", sb.SandboxID)
-	}
-	return s.HostPath(virtual)
+	return c.machine(sb.SandboxID).HostPath(virtual)
 }
 
 func TestFileMetadataLivesInExtendedAttributes(t *testing.T) {

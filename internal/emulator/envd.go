@@ -48,57 +48,31 @@ func (s *Server) serveEnvd(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := r.Header.Get(hdrSandboxID)
-	var sb *sandbox
 	if id == "" {
 		if r.URL.Path != "/files" {
 			writeError(w, http.StatusBadRequest, "missing E2b-Sandbox-Id header")
 			return
 		}
-		match := s.sandboxBySignature(r)
-		if match == nil {
+		var found bool
+		if id, found = s.sandboxes.BySignature(r); !found {
 			writeError(w, http.StatusUnauthorized, "invalid signature")
 			return
 		}
-		if sb = s.runningSandbox(match.id); sb == nil {
-			sandboxGone(w, match.id)
-			return
-		}
-	} else {
-		if port := r.Header.Get(hdrSandboxPort); port != "" && port != envdPort {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusBadGateway)
-			_ = json.NewEncoder(w).Encode(map[string]any{
-				"sandboxId": id, "message": "The sandbox is running but port is not open", "port": port, "code": http.StatusBadGateway,
-			})
-			return
-		}
-		if sb = s.runningSandbox(id); sb == nil {
-			sandboxGone(w, id)
-			return
-		}
+	} else if port := r.Header.Get(hdrSandboxPort); port != "" && port != envdPort {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadGateway)
+		_ = json.NewEncoder(w).Encode(map[string]any{
+			"sandboxId": id, "message": "The sandbox is running but port is not open", "port": port, "code": http.StatusBadGateway,
+		})
+		return
 	}
-	sb.Serve(w, r)
-}
-
-// runningSandbox returns the sandbox when it can serve envd traffic,
-// resuming a paused one that has autoResume.
-func (s *Server) runningSandbox(id string) *sandbox {
-	s.mu.Lock()
-	sb := s.sandboxes[id]
-	if sb == nil {
-		s.mu.Unlock()
-		return nil
+	m, resumed := s.sandboxes.AutoResume(id)
+	if m == nil {
+		sandboxGone(w, id)
+		return
 	}
-	if sb.state == statePaused {
-		if !sb.autoResume || !sb.pausedByMemory {
-			s.mu.Unlock()
-			return nil
-		}
-		s.resumeLocked(sb, sb.resumeTimeout)
-		s.mu.Unlock()
-		sb.AddLog("info", "Sandbox auto-resumed by traffic", nil)
-		return sb
+	if resumed {
+		m.AddLog("info", "Sandbox auto-resumed by traffic", nil)
 	}
-	s.mu.Unlock()
-	return sb
+	m.Serve(w, r)
 }

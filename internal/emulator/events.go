@@ -7,47 +7,36 @@ import (
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
-// Sandbox lifecycle event types, as E2B names them.
-const (
-	evCreated      = "sandbox.lifecycle.created"
-	evUpdated      = "sandbox.lifecycle.updated"
-	evPaused       = "sandbox.lifecycle.paused"
-	evResumed      = "sandbox.lifecycle.resumed"
-	evKilled       = "sandbox.lifecycle.killed"
-	evCheckpointed = "sandbox.lifecycle.checkpointed"
-)
-
-var eventTypes = map[string]bool{evCreated: true, evUpdated: true, evPaused: true, evResumed: true, evKilled: true, evCheckpointed: true}
+var eventTypes = map[string]bool{sandboxes.EvCreated: true, sandboxes.EvUpdated: true, sandboxes.EvPaused: true,
+	sandboxes.EvResumed: true, sandboxes.EvKilled: true, sandboxes.EvCheckpointed: true}
 
 // teamID is the emulator's one team.
 const teamID = "00000000-0000-0000-0000-000000000000"
 
-// recordEventLocked stores an event and queues its webhook deliveries; it
-// never blocks. Caller holds s.mu.
-func (s *Server) recordEventLocked(sb *sandbox, typ string, extra map[string]any) {
-	if s.closed {
-		return
-	}
+// recordEvent stores an event and queues its webhook deliveries; it never
+// blocks. The registry calls it with its lock held.
+func (s *Server) recordEvent(rec sandboxes.Record, typ string, extra map[string]any) {
 	now := time.Now().UTC()
-	data := map[string]any{"sandbox_metadata": copyMap(sb.metadata)}
+	data := map[string]any{"sandbox_metadata": rec.Metadata}
 	for k, v := range extra {
 		data[k] = v
 	}
-	if typ == evKilled || typ == evPaused {
-		tm := s.templateOf(sb)
+	if typ == sandboxes.EvKilled || typ == sandboxes.EvPaused {
+		tm := s.templateOf(rec)
 		data["execution"] = map[string]any{
-			"started_at": sb.startedAt.Format(time.RFC3339), "vcpu_count": tm.CPUCount,
-			"memory_mb": tm.MemoryMB, "execution_time": now.Sub(sb.startedAt).Milliseconds(),
+			"started_at": rec.StartedAt.Format(time.RFC3339), "vcpu_count": tm.CPUCount,
+			"memory_mb": tm.MemoryMB, "execution_time": now.Sub(rec.StartedAt).Milliseconds(),
 		}
 	}
 	ev := state.Event{
-		ID: ids.UUID(), Version: "v2", Type: typ, EventData: data, SandboxExecutionID: sb.executionID,
-		SandboxID: sb.id, SandboxTeamID: teamID, SandboxTemplateID: sb.tmpl.ID, Timestamp: now,
+		ID: ids.UUID(), Version: "v2", Type: typ, EventData: data, SandboxExecutionID: rec.ExecutionID,
+		SandboxID: rec.ID, SandboxTeamID: teamID, SandboxTemplateID: rec.Template.ID, Timestamp: now,
 	}
-	s.dispatchLocked(ev, s.store.RecordEvent(ev))
+	s.dispatch(ev, s.store.RecordEvent(ev))
 }
 
 // handleEvents serves GET /events/sandboxes and /events/sandboxes/{id}:

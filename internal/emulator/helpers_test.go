@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/connectrpc"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 )
 
 // startTestServer starts an emulator closed at the end of the test.
@@ -315,5 +316,15 @@ func eventually(t *testing.T, what string, cond func() bool) {
 }
 
 // homeDir and tmpDir are where the shared layout keeps a sandbox's /home/user and /tmp.
-func homeDir(sb *sandbox) string { return filepath.Join(sb.Dir(), "home") }
-func tmpDir(sb *sandbox) string  { return filepath.Join(sb.Dir(), "tmp") }
+func homeDir(m *envd.Machine) string { return filepath.Join(m.Dir(), "home") }
+func tmpDir(m *envd.Machine) string  { return filepath.Join(m.Dir(), "tmp") }
+
+// machine is the machine of a live sandbox.
+func (c *testClient) machine(id string) *envd.Machine {
+	c.t.Helper()
+	_, m, ok := c.srv.sandboxes.Get(id)
+	if !ok {
+		c.t.Fatalf("no sandbox %s", id)
+	}
+	return m
+}

@@ -16,9 +16,9 @@ func TestIsolationNoneFallback(t *testing.T) {
 	a, b := c.create(map[string]any{}), c.create(map[string]any{})
 	st, data := c.upload(a, "f.txt", strings.NewReader("a-file"), nil)
 	wantStatus(t, "upload", st, data, 200)
-	home := homeDir(c.srv.sandboxes[a.SandboxID])
+	home := homeDir(c.machine(a.SandboxID))
 	out := c.mustRun(a, `echo "$HOME"; pwd; echo "$TMPDIR"; cat f.txt`)
-	want := home + "\n" + home + "\n" + tmpDir(c.srv.sandboxes[a.SandboxID]) + "\na-file"
+	want := home + "\n" + home + "\n" + tmpDir(c.machine(a.SandboxID)) + "\na-file"
 	if out != want {
 		t.Fatalf("fallback sees %q, want %q", out, want)
 	}

@@ -15,6 +15,7 @@ import (
 // of the emulator listed for it, so none reaches back to the server.
 func TestPackagesImportOnlyDownwards(t *testing.T) {
 	allowed := map[string][]string{
+		"sandboxes":  {"envd", "state", "netrules", "ids"},
 		"envd":       {"state", "sandboxos", "hostfs", "connectrpc", "httpjson", "ids"},
 		"builder":    {"state", "hostfs", "sandboxos", "ids"},
 		"volumeapi":  {"state", "sandboxos", "httpjson"},

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
 )
 
 func TestCreateGetAndDetailFields(t *testing.T) {
@@ -23,7 +25,7 @@ func TestCreateGetAndDetailFields(t *testing.T) {
 		t.Fatalf("unexpected create response %+v", sb)
 	}
 	d := c.detail(sb.SandboxID)
-	if d.State != stateRunning || d.ClientID != clientID || d.EnvdVersion != envdVersion || d.Alias != "base" ||
+	if d.State != sandboxes.Running || d.ClientID != clientID || d.EnvdVersion != envdVersion || d.Alias != "base" ||
 		d.CPUCount != 2 || d.MemoryMB != 512 || d.DiskSizeMB <= 0 || d.Metadata["team"] != "a" ||
 		d.EnvdAccessToken != sb.EnvdAccessToken || d.Lifecycle.OnTimeout != "kill" {
 		t.Fatalf("unexpected detail %+v", d)
@@ -99,7 +101,7 @@ func TestListPagingAndFilters(t *testing.T) {
 	wantStatus(t, "pause", st, data, http.StatusNoContent)
 	st, data, hdr = c.api("GET", "/v2/sandboxes?state=paused", nil)
 	wantStatus(t, "list paused", st, data, http.StatusOK)
-	if l := decode[[]listedSandboxJSON](t, data); len(l) != 1 || l[0].SandboxID != other.SandboxID || l[0].State != statePaused {
+	if l := decode[[]listedSandboxJSON](t, data); len(l) != 1 || l[0].SandboxID != other.SandboxID || l[0].State != sandboxes.Paused {
 		t.Fatalf("paused list = %+v", l)
 	}
 	if hdr.Get("X-Total-Running") != "" {
@@ -231,7 +233,7 @@ func TestPauseResumeKeepsProcess(t *testing.T) {
 	if !strings.Contains(string(data), "is already paused") {
 		t.Fatalf("second pause body %s", data)
 	}
-	if d := c.detail(sb.SandboxID); d.State != statePaused {
+	if d := c.detail(sb.SandboxID); d.State != sandboxes.Paused {
 		t.Fatalf("state %s after pause", d.State)
 	}
 	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/health", nil, envdHeaders(sb))
@@ -368,7 +370,7 @@ func TestSeparateEnvdListenerTokensAndAutoResume(t *testing.T) {
 	wantStatus(t, "pause", st, data, http.StatusNoContent)
 	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/health", nil, envdHeaders(ar))
 	wantStatus(t, "health resumes", st, data, http.StatusNoContent)
-	if d := c.detail(ar.SandboxID); d.State != stateRunning || !d.Lifecycle.AutoResume {
+	if d := c.detail(ar.SandboxID); d.State != sandboxes.Running || !d.Lifecycle.AutoResume {
 		t.Fatalf("after auto-resume %+v", d)
 	}
 	// A paused sandbox without autoResume stays paused: 502.

@@ -88,7 +88,7 @@ func (l Limits) withDefaults() Limits {
 }
 
 // limitState holds the limits, their buckets and what they refused. It has
-// its own lock: the buckets are consulted before s.mu is taken.
+// its own lock: the buckets are consulted before the registry's is taken.
 type limitState struct {
 	mu      sync.Mutex
 	l       Limits
@@ -185,21 +185,12 @@ func sandboxLimitMessage(limit int) string {
 		"If you need more, please visit 'https://e2b.dev/docs/billing'", limit)
 }
 
-// sandboxLimitLocked returns E2B's message when starting one more sandbox
-// would go over the concurrency cap, and "" when it may start. E2B counts
-// running sandboxes; paused ones hold no place. Caller holds s.mu.
-func (s *Server) sandboxLimitLocked() string {
+// admit returns E2B's message when starting one more sandbox, with running
+// ones already, would go over the concurrency cap, and "" when it may
+// start. E2B counts running sandboxes; paused ones hold no place.
+func (s *Server) admit(running int) string {
 	limit := s.limits.maxSandboxes()
-	if limit <= 0 {
-		return ""
-	}
-	running := 0
-	for _, sb := range s.sandboxes {
-		if sb.state == stateRunning {
-			running++
-		}
-	}
-	if running < limit {
+	if limit <= 0 || running < limit {
 		return ""
 	}
 	s.limits.refuseSandbox()

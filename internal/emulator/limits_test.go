@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
 )
 
 // fakeClock drives the rate buckets, so that no test depends on how fast
@@ -149,7 +151,7 @@ func TestConcurrencyCapCountsRunningSandboxes(t *testing.T) {
 	refused("resume by connect", st, data, hdr)
 	st, data, hdr = c.api("POST", "/sandboxes/"+b.SandboxID+"/resume", map[string]any{"timeout": 60})
 	refused("deprecated resume", st, data, hdr)
-	if got := c.detail(b.SandboxID).State; got != statePaused {
+	if got := c.detail(b.SandboxID).State; got != sandboxes.Paused {
 		t.Fatalf("a refused resume left the sandbox %s", got)
 	}
 	// A running sandbox's connect only extends it: no new place.

@@ -23,7 +23,7 @@ func TestProcessOutputExitCodeAndEnv(t *testing.T) {
 		map[string]any{"envs": map[string]string{"FOO": "request", "BAR": "b"}}, nil).collect()
 	home := envd.VirtualHome
 	if !c.srv.isolate {
-		home = homeDir(c.srv.sandboxes[sb.SandboxID])
+		home = homeDir(c.machine(sb.SandboxID))
 	}
 	wantOut := fmt.Sprintf("out\nrequest k b %s user user\n%s\n", home, home)
 	if res.stdout != wantOut || res.stderr != "err\n" {

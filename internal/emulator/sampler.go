@@ -17,15 +17,8 @@ func (s *Server) runSampler() {
 		case <-s.stopSampler:
 			return
 		case now := <-t.C:
-			s.mu.Lock()
-			s.teamSampleLocked(now)
-			var running []*sandbox
-			for _, sb := range s.sandboxes {
-				if sb.state == stateRunning {
-					running = append(running, sb)
-				}
-			}
-			s.mu.Unlock()
+			running := s.sandboxes.RunningMachines()
+			s.store.SampleTeam(now, int32(len(running)), envd.SampleInterval, maxTeamSamples)
 			if len(running) == 0 {
 				continue
 			}

@@ -17,21 +17,11 @@ func (s *Server) egressPolicy(id, token string) (*sandboxos.EgressPolicy, bool) 
 	if !hmac.Equal([]byte(token), []byte(s.egressToken(id))) {
 		return nil, false
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sb, ok := s.sandboxes[id]
+	rec, _, ok := s.sandboxes.Get(id)
 	if !ok {
 		return nil, false
 	}
-	n := sb.network
-	tokens := map[string]string{}
-	if sb.iam != nil {
-		for name, t := range sb.iam.Tokens {
-			if t.Audience != nil {
-				tokens[name] = *t.Audience
-			}
-		}
-	}
+	n, tokens := rec.Network, rec.IAMAudiences
 	return &sandboxos.EgressPolicy{
 		AllowOut: append([]string(nil), n.AllowOut...), DenyOut: append([]string(nil), n.DenyOut...),
 		Rules: n.Rules, Proxy: n.EgressProxy,

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"runtime"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
@@ -42,6 +43,6 @@ func (s *Server) mountRoot(b state.Build, dir string) (*sandboxos.Root, error) {
 
 // captureLayer copies a sandbox's own layer into a new immutable layer and
 // returns the layers a sandbox started from it sees.
-func (s *Server) captureLayer(sb *sandbox) ([]string, error) {
+func (s *Server) captureLayer(sb *envd.Machine) ([]string, error) {
 	return s.rootfs.CaptureLayer(sb.Root(), filepath.Join(s.dataDir, "layers", "s"+ids.New("", 15)))
 }

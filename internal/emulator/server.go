@@ -5,6 +5,7 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/delivery"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
 
 	"context"
 	"errors"
@@ -14,7 +15,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"sync"
 	"time"
 
@@ -81,13 +81,11 @@ type Server struct {
 	closeOnce        sync.Once
 	stopSampler      chan struct{}
 	samplerDone      chan struct{}
-	mu               sync.Mutex
-	closed           bool
-	sandboxes        map[string]*sandbox
-	builder          *builder.Builder  // template builds
-	egress           *sandboxos.Egress // nil when it could not start
-	machineHost      *envd.Host        // what every sandbox's machine gets of the server
-	store            *state.Store      // templates, secrets, events, webhooks, team samples, volumes
+	sandboxes        *sandboxes.Registry // the live sandboxes, with a lock of their own
+	builder          *builder.Builder    // template builds
+	egress           *sandboxos.Egress   // nil when it could not start
+	machineHost      *envd.Host          // what every sandbox's machine gets of the server
+	store            *state.Store        // templates, secrets, events, webhooks, team samples, volumes
 	hooks            *delivery.Sender
 	faults           faultState
 	limits           limitState
@@ -119,12 +117,14 @@ func Start(opts Options) (*Server, error) {
 	}
 	s := &Server{
 		opts:        opts,
-		sandboxes:   map[string]*sandbox{},
 		store:       state.New(),
 		logf:        opts.Logf,
 		stopSampler: make(chan struct{}),
 		samplerDone: make(chan struct{}),
 	}
+	s.sandboxes = sandboxes.New(sandboxes.Hooks{
+		Event: s.recordEvent, Admit: s.admit, Expired: sandboxExpired, MaxLifetime: opts.MaxLifetime,
+	})
 	if s.logf == nil {
 		s.logf = func(string, ...any) {}
 	}
@@ -200,7 +200,7 @@ func Start(opts Options) (*Server, error) {
 		go s.serve(s.envdSrv, eln)
 	}
 	s.startWebhooks()
-	s.teamSampleLocked(time.Now()) // the team's baseline: nothing running
+	s.store.SampleTeam(time.Now(), 0, envd.SampleInterval, maxTeamSamples) // the team's baseline: nothing running
 	go s.runSampler()
 	return s, nil
 }
@@ -281,18 +281,11 @@ func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.stopSampler)
 		<-s.samplerDone
-		s.mu.Lock()
-		s.closed = true
+		machines := s.sandboxes.Close() // refuses creates and builds from now on
 		s.hooks.Hold()
 		s.store.CancelBuilds()
-		boxes := make([]*sandbox, 0, len(s.sandboxes))
-		for _, sb := range s.sandboxes {
-			boxes = append(boxes, sb)
-			s.removeLocked(sb) // also stops its TTL timer
-		}
-		s.mu.Unlock()
-		for _, sb := range boxes {
-			sb.Destroy()
+		for _, m := range machines {
+			m.Destroy()
 		}
 		s.builder.Wait()
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -313,13 +306,4 @@ func (s *Server) Close() error {
 }
 
 // SandboxIDs lists the alive (running or paused) sandboxes, sorted.
-func (s *Server) SandboxIDs() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ids := make([]string, 0, len(s.sandboxes))
-	for id := range s.sandboxes {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	return ids
-}
+func (s *Server) SandboxIDs() []string { return s.sandboxes.IDs() }

@@ -14,17 +14,6 @@ import (
 
 const maxTeamSamples = int(24 * time.Hour / envd.SampleInterval)
 
-// teamSampleLocked records the team's current figures. Caller holds s.mu.
-func (s *Server) teamSampleLocked(now time.Time) {
-	var running int32
-	for _, sb := range s.sandboxes {
-		if sb.state == stateRunning {
-			running++
-		}
-	}
-	s.store.SampleTeam(now, running, envd.SampleInterval, maxTeamSamples)
-}
-
 type teamMetricJSON struct {
 	Timestamp           time.Time `json:"timestamp"`
 	TimestampUnix       int64     `json:"timestampUnix"`

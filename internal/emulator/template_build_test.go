@@ -203,7 +203,7 @@ func TestTemplateBuildRunsSteps(t *testing.T) {
 	got := c.mustRun(sb, `pwd; cat out.txt who.txt who-user.txt renamed.txt dest/main.txt dest/sub/x.txt; readlink dest/link; stat -c %a renamed.txt; echo "$GREETING $P"; cat started.txt`)
 	want := "/home/user/work\nhello from /home/user/work\nroot\nas user\none\nmain\nx\nmain.txt\n600\nhello " + sandboxos.DefaultPath + ":/extra\nstarted\n"
 	if !c.srv.isolate {
-		got = strings.ReplaceAll(got, homeDir(c.srv.sandboxes[sb.SandboxID]), envd.VirtualHome)
+		got = strings.ReplaceAll(got, homeDir(c.machine(sb.SandboxID)), envd.VirtualHome)
 	}
 	if got != want {
 		t.Fatalf("sandbox sees\n%s\nwant\n%s", got, want)

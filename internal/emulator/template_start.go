@@ -4,12 +4,13 @@ import (
 	"context"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/builder"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 )
 
 // runStartCommand starts a template's start command in a new sandbox and
 // waits (bounded by the ready timeout) until its ready command succeeds, so
 // create answers with the started process there, as on E2B.
-func (s *Server) runStartCommand(sb *sandbox, cfg buildConfig) {
+func (s *Server) runStartCommand(sb *envd.Machine, cfg buildConfig) {
 	if cfg.StartCmd == "" && cfg.ReadyCmd == "" {
 		return
 	}
@@ -22,7 +23,7 @@ func (s *Server) runStartCommand(sb *sandbox, cfg buildConfig) {
 	if cfg.ReadyCmd == "" {
 		return
 	}
-	if err := builder.WaitReady(context.Background(), buildSandbox{sb.Machine}, cfg.ReadyCmd, cfg, s.readyTimeout()); err != nil {
+	if err := builder.WaitReady(context.Background(), buildSandbox{sb}, cfg.ReadyCmd, cfg, s.readyTimeout()); err != nil {
 		sb.AddLog("error", "Ready command did not succeed: "+err.Error(), nil)
 	}
 }

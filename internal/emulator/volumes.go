@@ -86,42 +86,28 @@ func (s *Server) handleGetVolume(w http.ResponseWriter, r *http.Request) {
 // volume (see the package doc), then removes the record and the content.
 func (s *Server) handleDeleteVolume(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	v, ok := s.store.Volume(id)
 	if !ok {
 		writeErrorf(w, http.StatusNotFound, "volume '%s' not found", id)
 		return
 	}
-	if users := s.volumeUsersLocked(v.Name); len(users) > 0 {
+	// No sandbox can mount it while the registry runs the delete.
+	users := s.sandboxes.IfVolumeUnused(v.Name, func() {
+		if _, err := s.store.DeleteVolume(id); err != nil {
+			s.logf("emulator: remove volume %s: %v", id, err)
+		}
+	})
+	if len(users) > 0 {
 		writeErrorf(w, http.StatusConflict, "volume '%s' is mounted by sandbox(es) %s; kill them before deleting the volume",
 			v.Name, strings.Join(users, ", "))
 		return
 	}
-	if _, err := s.store.DeleteVolume(id); err != nil {
-		s.logf("emulator: remove volume %s: %v", id, err)
-	}
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// volumeUsersLocked lists the alive sandboxes that mount the named volume.
-func (s *Server) volumeUsersLocked(name string) []string {
-	var ids []string
-	for _, sb := range s.sandboxes {
-		for _, m := range sb.mounts {
-			if m.Name == name {
-				ids = append(ids, sb.id)
-				break
-			}
-		}
-	}
-	sort.Strings(ids)
-	return ids
-}
-
-// resolveMountsLocked validates a create's volumeMounts and binds each to
+// resolveMounts validates a create's volumeMounts and binds each to
 // its volume's directory. It returns a message for a 400 on bad input.
-func (s *Server) resolveMountsLocked(req []volumeMountJSON) ([]envd.VolumeMount, string) {
+func (s *Server) resolveMounts(req []volumeMountJSON) ([]envd.VolumeMount, string) {
 	seen := map[string]bool{}
 	out := make([]envd.VolumeMount, 0, len(req))
 	for _, m := range req {

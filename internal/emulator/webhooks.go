@@ -56,9 +56,8 @@ func (s *Server) startWebhooks() {
 
 func (s *Server) stopWebhooks() { s.hooks.Stop() }
 
-// dispatchLocked queues ev for the webhooks named, without blocking.
-// Caller holds s.mu.
-func (s *Server) dispatchLocked(ev state.Event, webhookIDs []string) {
+// dispatch queues ev for the webhooks named, without blocking.
+func (s *Server) dispatch(ev state.Event, webhookIDs []string) {
 	if len(webhookIDs) == 0 {
 		return
 	}

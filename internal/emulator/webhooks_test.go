@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/delivery"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
 
 	"crypto/sha256"
 	"encoding/base64"
@@ -77,14 +78,14 @@ func TestWebhooksDeliverSignedLifecycleEvents(t *testing.T) {
 	defer flakySrv.Close()
 	c := startTestServer(t, Options{WebhookRetryInterval: 100 * time.Millisecond})
 
-	all := []string{evCreated, evPaused, evResumed, evKilled}
+	all := []string{sandboxes.EvCreated, sandboxes.EvPaused, sandboxes.EvResumed, sandboxes.EvKilled}
 	st, data, _ := c.api("POST", "/events/webhooks", map[string]any{"name": "all", "url": okSrv.URL, "enabled": true, "events": all, "signatureSecret": "s3cret"})
 	wantStatus(t, "create webhook", st, data, http.StatusCreated)
 	hook := decode[webhookJSON](t, data)
 	if strings.Contains(string(data), "s3cret") {
 		t.Fatalf("the webhook answer carries its secret: %s", data)
 	}
-	st, data, _ = c.api("POST", "/events/webhooks", map[string]any{"url": flakySrv.URL, "events": []string{evCreated}, "signatureSecret": "other"})
+	st, data, _ = c.api("POST", "/events/webhooks", map[string]any{"url": flakySrv.URL, "events": []string{sandboxes.EvCreated}, "signatureSecret": "other"})
 	wantStatus(t, "create flaky webhook", st, data, http.StatusCreated)
 	for _, bad := range []map[string]any{
 		{"url": okSrv.URL, "events": []string{"sandbox.lifecycle.exploded"}, "signatureSecret": "x"},
@@ -149,12 +150,12 @@ func TestWebhooksDeliverSignedLifecycleEvents(t *testing.T) {
 	st, data, _ = c.api("GET", "/events/sandboxes/"+sb.SandboxID+"?orderAsc=true", nil)
 	wantStatus(t, "events", st, data, http.StatusOK)
 	evs := decode[[]state.Event](t, data)
-	if len(evs) != 4 || evs[0].Type != evCreated || evs[3].Type != evKilled {
+	if len(evs) != 4 || evs[0].Type != sandboxes.EvCreated || evs[3].Type != sandboxes.EvKilled {
 		t.Fatalf("events %s", data)
 	}
-	st, data, _ = c.api("GET", "/events/sandboxes?types="+evPaused+"&limit=1", nil)
+	st, data, _ = c.api("GET", "/events/sandboxes?types="+sandboxes.EvPaused+"&limit=1", nil)
 	wantStatus(t, "filtered events", st, data, http.StatusOK)
-	if evs := decode[[]state.Event](t, data); len(evs) != 1 || evs[0].Type != evPaused {
+	if evs := decode[[]state.Event](t, data); len(evs) != 1 || evs[0].Type != sandboxes.EvPaused {
 		t.Fatalf("filtered %s", data)
 	}
 	st, data, _ = c.api("PATCH", "/events/webhooks/"+hook.ID, map[string]any{"enabled": false})
@@ -176,7 +177,7 @@ func TestWebhookDeliveryNeverBlocksTheAPI(t *testing.T) {
 	defer close(release)
 	c := startTestServer(t, Options{})
 	c.hc.Timeout = 5 * time.Second
-	st, data, _ := c.api("POST", "/events/webhooks", map[string]any{"url": stuck.URL, "events": []string{evCreated, evKilled}, "signatureSecret": "x"})
+	st, data, _ := c.api("POST", "/events/webhooks", map[string]any{"url": stuck.URL, "events": []string{sandboxes.EvCreated, sandboxes.EvKilled}, "signatureSecret": "x"})
 	wantStatus(t, "create webhook", st, data, http.StatusCreated)
 	for range 5 {
 		sb := c.create(map[string]any{})

@@ -132,6 +132,9 @@ func (s *Sender) attempt(j job) {
 		return
 	}
 	j.attempt++
+	// The lock is held until t is assigned and kept: the timer may fire first.
+	s.timersMu.Lock()
+	defer s.timersMu.Unlock()
 	var t *time.Timer
 	t = time.AfterFunc(s.cfg.RetryInterval, func() {
 		s.timersMu.Lock()
@@ -144,9 +147,7 @@ func (s *Sender) attempt(j job) {
 			s.cfg.RetryDropped(j.hookID)
 		}
 	})
-	s.timersMu.Lock()
 	s.timers[t] = struct{}{}
-	s.timersMu.Unlock()
 }
 
 // Signature is the e2b-signature header of body.

@@ -11,7 +11,7 @@
 // It imports nothing of the emulator and calls nothing outside itself while
 // it holds its lock (but the cancel function of a running build and the
 // log function a failed save reports to), so a caller may hold its own lock
-// (the server's, for sandboxes) while it calls the store, never the
+// (the sandbox registry's) while it calls the store, never the
 // reverse. It knows no HTTP: validation of requests and the wire format of
 // answers live with the handlers; build logs and reasons are kept in E2B's
 // wire shapes, as the status route answers them.

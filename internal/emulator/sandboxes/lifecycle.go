@@ -1,0 +1,291 @@
+package sandboxes
+
+import (
+	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
+)
+
+// Machines change state with the registry's lock held, so that a pause and
+// a resume of one sandbox can never reach its processes out of order.
+
+// SetTimeout ends a running sandbox d from now (capped at the maximum
+// lifetime, silently, as E2B does) and returns the new end.
+func (g *Registry) SetTimeout(id string, d time.Duration, extra map[string]any) (time.Time, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	e, err := g.runningEntryLocked(id)
+	if err != nil {
+		return time.Time{}, err
+	}
+	end := time.Now().UTC().Add(d)
+	if limit := e.rec.StartedAt.Add(g.hooks.MaxLifetime); end.After(limit) {
+		end = limit
+	}
+	e.rec.EndAt = end
+	g.armLocked(e)
+	g.event(e, EvUpdated, extra)
+	return end, nil
+}
+
+// Refresh moves a running sandbox's end to d from now when that is later.
+func (g *Registry) Refresh(id string, d time.Duration) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	e, err := g.runningEntryLocked(id)
+	if err != nil {
+		return err
+	}
+	g.extendLocked(e, d)
+	return nil
+}
+
+// Pause freezes the sandbox's processes (or kills them when memory is
+// false, keeping only its files) and drops its envd streams.
+func (g *Registry) Pause(id string, memory bool) (*envd.Machine, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	e, err := g.lookupLocked(id)
+	if err != nil {
+		return nil, err
+	}
+	if e.rec.State == Paused {
+		return nil, ErrAlreadyPaused
+	}
+	g.pauseLocked(e, memory)
+	return e.m, nil
+}
+
+// Connect extends a running sandbox's end by timeout (when set), or resumes
+// a paused one for timeout (resumeTimeout when unset); resumed says which.
+func (g *Registry) Connect(id string, timeout *time.Duration, resumeTimeout time.Duration) (rec Record, m *envd.Machine, resumed bool, err error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	e, err := g.lookupLocked(id)
+	if err != nil {
+		return Record{}, nil, false, err
+	}
+	if e.rec.State == Running {
+		if timeout != nil {
+			g.extendLocked(e, *timeout)
+		}
+		return e.rec.clone(), e.m, false, nil
+	}
+	if timeout != nil {
+		resumeTimeout = *timeout
+	}
+	if msg := g.hooks.Admit(g.runningLocked()); msg != "" {
+		return Record{}, nil, false, LimitError{msg}
+	}
+	g.resumeLocked(e, resumeTimeout)
+	return e.rec.clone(), e.m, true, nil
+}
+
+// Resume resumes a paused sandbox for timeout (the deprecated route, which
+// may also change autoPause).
+func (g *Registry) Resume(id string, timeout time.Duration, autoPause *bool) (Record, *envd.Machine, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	e, err := g.lookupLocked(id)
+	if err != nil {
+		return Record{}, nil, err
+	}
+	if e.rec.State == Running {
+		return Record{}, nil, ErrAlreadyRunning
+	}
+	if msg := g.hooks.Admit(g.runningLocked()); msg != "" {
+		return Record{}, nil, LimitError{msg}
+	}
+	if autoPause != nil {
+		e.rec.AutoPause = *autoPause
+	}
+	g.resumeLocked(e, timeout)
+	return e.rec.clone(), e.m, nil
+}
+
+// AutoResume returns the machine of a sandbox that can serve envd traffic,
+// resuming a paused one that has autoResume (and kept its memory) for its
+// create's timeout; nil when it cannot.
+func (g *Registry) AutoResume(id string) (m *envd.Machine, resumed bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	e := g.byID[id]
+	if e == nil {
+		return nil, false
+	}
+	if e.rec.State == Paused {
+		if !e.rec.AutoResume || !e.rec.PausedByMemory {
+			return nil, false
+		}
+		g.resumeLocked(e, e.rec.ResumeTimeout)
+		return e.m, true
+	}
+	return e.m, false
+}
+
+// UpdateNetwork replaces a running sandbox's egress settings.
+func (g *Registry) UpdateNetwork(id string, change func(n *Network, allowInternet **bool), extra func(n Network) map[string]any) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	e, err := g.lookupLocked(id)
+	if err != nil {
+		return err
+	}
+	if e.rec.State != Running {
+		return NotRunningError{e.rec.State}
+	}
+	change(&e.rec.Network, &e.rec.AllowInternet)
+	g.event(e, EvUpdated, extra(e.rec.Network))
+	return nil
+}
+
+// Snapshot runs capture on a running sandbox with the lock held (so it
+// cannot pause or die meanwhile) and records the checkpoint with the extra
+// capture returns.
+func (g *Registry) Snapshot(id string, capture func(rec Record, m *envd.Machine) (map[string]any, error)) (*envd.Machine, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	e, err := g.runningEntryLocked(id)
+	if err != nil {
+		return nil, err
+	}
+	extra, err := capture(e.rec.clone(), e.m)
+	if err != nil {
+		return nil, err
+	}
+	g.event(e, EvCheckpointed, extra)
+	return e.m, nil
+}
+
+// Kill forgets the sandbox; the caller destroys the machine.
+func (g *Registry) Kill(id string) (*envd.Machine, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	e, err := g.lookupLocked(id)
+	if err != nil {
+		return nil, err
+	}
+	g.removeLocked(e)
+	return e.m, nil
+}
+
+// Expire runs the end of a running sandbox's timeout now: a pause with
+// autoPause, else a kill. It reports whether it killed.
+func (g *Registry) Expire(id string) (killed bool, m *envd.Machine, err error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	e, err := g.lookupLocked(id)
+	if err != nil {
+		return false, nil, err
+	}
+	if e.rec.State != Running {
+		return false, nil, NotRunningError{e.rec.State}
+	}
+	return g.expireLocked(e), e.m, nil
+}
+
+func (g *Registry) runningEntryLocked(id string) (*entry, error) {
+	e, err := g.lookupLocked(id)
+	if err != nil {
+		return nil, err
+	}
+	if e.rec.State != Running {
+		return nil, ErrNotFound // E2B answers 404 for a paused sandbox here
+	}
+	return e, nil
+}
+
+func (g *Registry) extendLocked(e *entry, d time.Duration) {
+	end := time.Now().UTC().Add(d)
+	if limit := e.rec.StartedAt.Add(g.hooks.MaxLifetime); end.After(limit) {
+		end = limit
+	}
+	if end.After(e.rec.EndAt) {
+		e.rec.EndAt = end
+		g.armLocked(e)
+	}
+}
+
+func (g *Registry) pauseLocked(e *entry, memory bool) {
+	e.rec.State = Paused
+	e.rec.EndAt = time.Now().UTC()
+	e.rec.PausedByMemory = memory
+	g.event(e, EvPaused, nil)
+	g.stopTimerLocked(e)
+	if memory {
+		e.m.Freeze()
+	} else {
+		e.m.Halt()
+	}
+}
+
+func (g *Registry) resumeLocked(e *entry, timeout time.Duration) {
+	now := time.Now().UTC()
+	e.rec.State = Running
+	e.rec.StartedAt = now
+	e.rec.EndAt = now.Add(timeout)
+	e.rec.ExecutionID = ids.UUID()
+	g.event(e, EvResumed, nil)
+	if e.rec.PausedByMemory {
+		e.m.Thaw()
+	} else {
+		e.m.Reboot()
+	}
+	g.armLocked(e)
+}
+
+// removeLocked forgets the sandbox; the caller destroys its machine outside the lock.
+func (g *Registry) removeLocked(e *entry) {
+	if g.byID[e.rec.ID] == e {
+		g.event(e, EvKilled, nil)
+	}
+	delete(g.byID, e.rec.ID)
+	g.stopTimerLocked(e)
+}
+
+// expireLocked pauses (autoPause) or removes the sandbox; it reports whether it removed it.
+func (g *Registry) expireLocked(e *entry) bool {
+	if e.rec.AutoPause {
+		g.pauseLocked(e, e.rec.AutoPauseKeeps)
+		return false
+	}
+	g.removeLocked(e)
+	return true
+}
+
+// armLocked (re)starts the TTL timer for the sandbox's end.
+func (g *Registry) armLocked(e *entry) {
+	g.stopTimerLocked(e)
+	gen := e.gen
+	d := time.Until(e.rec.EndAt)
+	if d < 0 {
+		d = 0
+	}
+	e.timer = time.AfterFunc(d, func() { g.onTimer(e, gen) })
+}
+
+func (g *Registry) stopTimerLocked(e *entry) {
+	if e.timer != nil {
+		e.timer.Stop()
+	}
+	e.gen++
+}
+
+func (g *Registry) onTimer(e *entry, gen int) {
+	g.mu.Lock()
+	if g.byID[e.rec.ID] != e || e.gen != gen || e.rec.State != Running {
+		g.mu.Unlock()
+		return
+	}
+	if d := time.Until(e.rec.EndAt); d > 0 { // the end moved later meanwhile
+		e.timer = time.AfterFunc(d, func() { g.onTimer(e, gen) })
+		g.mu.Unlock()
+		return
+	}
+	killed := g.expireLocked(e)
+	g.mu.Unlock()
+	if g.hooks.Expired != nil {
+		g.hooks.Expired(e.m, killed)
+	}
+}
