@@ -14,7 +14,7 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
-type templateBuildRequestV3 struct {
+type templateBuildRequestJSON struct {
 	Name     *string  `json:"name"`
 	Alias    *string  `json:"alias"`
 	Tags     []string `json:"tags"`
@@ -22,7 +22,7 @@ type templateBuildRequestV3 struct {
 	MemoryMB *int32   `json:"memoryMB"`
 }
 
-type templateRequestResponseV3 struct {
+type templateRequestResponseJSON struct {
 	TemplateID string   `json:"templateID"`
 	BuildID    string   `json:"buildID"`
 	Public     bool     `json:"public"`
@@ -34,7 +34,7 @@ type templateRequestResponseV3 struct {
 // handleRequestBuild answers POST /v3/templates: it creates the template
 // (or finds it by name) and registers a waiting build carrying the tags.
 func (s *Server) handleRequestBuild(w http.ResponseWriter, r *http.Request) {
-	var req templateBuildRequestV3
+	var req templateBuildRequestJSON
 	if err := httpjson.Decode(r, &req); err != nil {
 		validationError(w, err.Error())
 		return
@@ -96,7 +96,7 @@ func (s *Server) handleRequestBuild(w http.ResponseWriter, r *http.Request) {
 	}
 	// Answered like a sandbox create, so that a fault dropping the answer
 	// after the effect (Faults.DropAfterCreate) can cover this route.
-	respondOrDrop(w, r, http.StatusAccepted, templateRequestResponseV3{
+	respondOrDrop(w, r, http.StatusAccepted, templateRequestResponseJSON{
 		TemplateID: t.ID, BuildID: buildID, Public: t.Public,
 		Names: append([]string{}, t.Names...), Tags: tags, Aliases: t.Aliases(),
 	})

@@ -21,8 +21,8 @@ const (
 	pipeIdleAfterEnd = 250 * time.Millisecond
 )
 
-// processConfig mirrors process.ProcessConfig.
-type processConfig struct {
+// processConfigJSON mirrors process.ProcessConfig.
+type processConfigJSON struct {
 	Cmd  string            `json:"cmd"`
 	Args []string          `json:"args,omitempty"`
 	Envs map[string]string `json:"envs,omitempty"`
@@ -64,7 +64,7 @@ type process struct {
 	pid    uint32
 	start  uint64 // start time (clock ticks after boot): pid and start name this process alone
 	tag    string
-	config processConfig
+	config processConfigJSON
 
 	cmd     *exec.Cmd
 	stdinMu sync.Mutex
@@ -148,7 +148,7 @@ func isolationWrapper(sb *Machine) string {
 // start runs cfg like envd does and returns once the process exists, with a
 // subscriber attached before any output is read. With term it runs on a
 // pseudo-terminal of that size.
-func (pt *processTable) start(cfg processConfig, withStdin bool, tag string, term *ptyJSON) (*process, *subscriber, error) {
+func (pt *processTable) start(cfg processConfigJSON, withStdin bool, tag string, term *ptyJSON) (*process, *subscriber, error) {
 	if cfg.Cmd == "" {
 		return nil, nil, connectrpc.Errorf("invalid_argument", "process cmd is empty")
 	}

@@ -21,7 +21,7 @@ type processSelectorJSON struct {
 }
 
 type processStartJSON struct {
-	Process processConfig   `json:"process"`
+	Process processConfigJSON   `json:"process"`
 	Pty     json.RawMessage `json:"pty,omitempty"`
 	Tag     *string         `json:"tag,omitempty"`
 	Stdin   *bool           `json:"stdin,omitempty"`
@@ -61,7 +61,7 @@ type processInputJSON struct {
 }
 
 type processInfoJSON struct {
-	Config processConfig `json:"config"`
+	Config processConfigJSON `json:"config"`
 	PID    uint32        `json:"pid"`
 	Tag    *string       `json:"tag,omitempty"`
 }

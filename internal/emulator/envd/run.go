@@ -65,7 +65,7 @@ type Command struct {
 }
 
 // config is the Process/Start config of the command.
-func (c Command) config() processConfig {
+func (c Command) config() processConfigJSON {
 	envs := copyMap(c.Envs)
 	user := c.User
 	if user == "" {
@@ -76,7 +76,7 @@ func (c Command) config() processConfig {
 	if cwd == "" {
 		cwd = userHome(user)
 	}
-	return processConfig{Cmd: "/bin/bash", Args: []string{"-l", "-c", c.Script}, Envs: envs, Cwd: &cwd}
+	return processConfigJSON{Cmd: "/bin/bash", Args: []string{"-l", "-c", c.Script}, Envs: envs, Cwd: &cwd}
 }
 
 // StartBackground starts the command and passes its output lines on until it

@@ -84,7 +84,7 @@ func (s *api) volumeHandler(h func(http.ResponseWriter, *http.Request, volumeTar
 	}
 }
 
-type volumeEntryStat struct {
+type entryStatJSON struct {
 	Name   string    `json:"name"`
 	Type   string    `json:"type"`
 	Path   string    `json:"path"`
@@ -98,12 +98,12 @@ type volumeEntryStat struct {
 	Target string    `json:"target,omitempty"`
 }
 
-func statVolumeEntry(host, virtual string) (volumeEntryStat, error) {
+func statVolumeEntry(host, virtual string) (entryStatJSON, error) {
 	fi, err := os.Lstat(host)
 	if err != nil {
-		return volumeEntryStat{}, err
+		return entryStatJSON{}, err
 	}
-	e := volumeEntryStat{Name: path.Base(virtual), Path: virtual, Size: fi.Size(), Mode: uint32(fi.Mode().Perm()), Mtime: fi.ModTime().UTC()}
+	e := entryStatJSON{Name: path.Base(virtual), Path: virtual, Size: fi.Size(), Mode: uint32(fi.Mode().Perm()), Mtime: fi.ModTime().UTC()}
 	switch {
 	case fi.IsDir():
 		e.Type = "directory"
@@ -225,7 +225,7 @@ func (s *api) handleVolumeList(w http.ResponseWriter, r *http.Request, t volumeT
 		Error(w, http.StatusBadRequest, "path '%s' is not a directory", t.virtual)
 		return
 	}
-	out := []volumeEntryStat{}
+	out := []entryStatJSON{}
 	var walk func(host, virtual string, level int) error
 	walk = func(host, virtual string, level int) error {
 		entries, err := os.ReadDir(host)
