@@ -18,8 +18,8 @@ import (
 // e2b_volumes, e2b_secrets, e2b_webhooks) share: E2B's client reads every
 // page, and every item becomes one object of the list attribute.
 
-// listDataSource lists every object of one kind of the team, without a
-// filter, each with the attributes of its single-object data source.
+// listDataSource lists every object of one kind of the team (E2B's list of
+// that kind has no filter), each as one object of the list attribute.
 type listDataSource[T any] struct {
 	typeSuffix  string // "volumes": the type's suffix and the list attribute
 	description string
@@ -55,7 +55,8 @@ func (d *listDataSource[T]) Configure(_ context.Context, req datasource.Configur
 }
 
 func (d *listDataSource[T]) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {
-	items, ok := listed(d.data, &resp.Diagnostics, "Could not list "+d.typeSuffix, func(c *e2b.Client) ([]T, error) { return d.fetch(ctx, c) })
+	items, ok := listed(d.data, &resp.Diagnostics, "Could not list "+d.typeSuffix,
+		func(c *e2b.Client) ([]T, error) { return d.fetch(ctx, c) })
 	if !ok {
 		return
 	}
