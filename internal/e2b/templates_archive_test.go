@@ -55,7 +55,7 @@ func readArchive(t *testing.T, r io.Reader) []archiveEntry {
 // compares every entry.
 func TestCopyArchiveMatchesSDK(t *testing.T) {
 	dir, _ := parityContext(t)
-	ctx := TemplateContext{Dir: dir}
+	tc := TemplateContext{Dir: dir}
 	cases := []struct {
 		src    string
 		follow bool
@@ -63,7 +63,7 @@ func TestCopyArchiveMatchesSDK(t *testing.T) {
 	out := t.TempDir()
 	var archives []map[string]any
 	for i, c := range cases {
-		es, err := ctx.CopyEntries(c.src, c.follow)
+		es, err := tc.CopyEntries(c.src, c.follow)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,7 +76,7 @@ func TestCopyArchiveMatchesSDK(t *testing.T) {
 	runSDKHelper(t, map[string]any{"dir": dir, "archives": archives})
 	for i, c := range cases {
 		var ours bytes.Buffer
-		if err := ctx.WriteCopyArchive(&ours, c.src, c.follow); err != nil {
+		if err := tc.WriteCopyArchive(&ours, c.src, c.follow); err != nil {
 			t.Fatalf("archive %q: %v", c.src, err)
 		}
 		f, err := os.Open(filepath.Join(out, fmt.Sprintf("sdk-%d.tar.gz", i)))

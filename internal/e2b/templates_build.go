@@ -95,7 +95,7 @@ const logTailLines = 20
 
 // CopyFilesHashes fills FilesHash of every COPY step from the context (the
 // SDK's hash) and returns the hashes in step order.
-func CopyFilesHashes(ctx TemplateContext, steps []BuildStep) ([]string, error) {
+func CopyFilesHashes(tc TemplateContext, steps []BuildStep) ([]string, error) {
 	var out []string
 	for i := range steps {
 		s := &steps[i]
@@ -105,7 +105,7 @@ func CopyFilesHashes(ctx TemplateContext, steps []BuildStep) ([]string, error) {
 		if len(s.Args) < 2 {
 			return nil, fmt.Errorf("step %d: COPY needs a source and a destination", i+1)
 		}
-		h, err := ctx.HashCopy(s.Args[0], s.Args[1], s.ResolveSymlinks)
+		h, err := tc.HashCopy(s.Args[0], s.Args[1], s.ResolveSymlinks)
 		if err != nil {
 			return nil, fmt.Errorf("step %d (COPY %s): %w", i+1, s.Args[0], err)
 		}

@@ -200,8 +200,8 @@ func utf16Less(a, b string) bool {
 // the files themselves: the context (its path, ignore patterns and
 // NormalizeModes) and each COPY step's source, destination and
 // ResolveSymlinks. Equal CopyInputs read the same files the same way.
-func CopyInputs(ctx TemplateContext, steps []BuildStep) string {
-	parts := []any{ctx.Dir, ctx.Ignore, ctx.NormalizeModes}
+func CopyInputs(tc TemplateContext, steps []BuildStep) string {
+	parts := []any{tc.Dir, tc.Ignore, tc.NormalizeModes}
 	for _, s := range steps {
 		if s.Type == StepCopy && len(s.Args) >= 2 {
 			parts = append(parts, []any{s.Args[0], s.Args[1], s.ResolveSymlinks})

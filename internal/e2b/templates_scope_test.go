@@ -98,8 +98,8 @@ func TestCopyNeverReadsOutsideContext(t *testing.T) {
 		{"dotdot/creds.txt", false, "dotdot", ""},
 	}
 	for _, c := range refused {
-		ctx := TemplateContext{Dir: dir}
-		_, err := ctx.HashCopy(c.src, "/dest", c.follow)
+		tc := TemplateContext{Dir: dir}
+		_, err := tc.HashCopy(c.src, "/dest", c.follow)
 		var esc *LinkEscapeError
 		if !errors.As(err, &esc) {
 			t.Errorf("COPY %s (follow %v): %v; want the link %q named", c.src, c.follow, err, c.link)
@@ -111,7 +111,7 @@ func TestCopyNeverReadsOutsideContext(t *testing.T) {
 		if !strings.Contains(err.Error(), "outside the context directory") {
 			t.Errorf("COPY %s: message %q does not say the link leaves the context", c.src, err)
 		}
-		if err := ctx.WriteCopyArchive(&bytes.Buffer{}, c.src, c.follow); !errors.As(err, &esc) {
+		if err := tc.WriteCopyArchive(&bytes.Buffer{}, c.src, c.follow); !errors.As(err, &esc) {
 			t.Errorf("archive of COPY %s (follow %v): %v; want the link named", c.src, c.follow, err)
 		}
 	}
@@ -138,13 +138,13 @@ func TestCopyNeverReadsOutsideContext(t *testing.T) {
 		{"*", false, []string{"sub/inner", "linkdir", "absdir", "chain1", "up", "real/x", "real/deeper", "dotdot"}, "inside"},
 	}
 	for _, c := range allowed {
-		ctx := TemplateContext{Dir: dir, Ignore: c.ignore}
-		if _, err := ctx.HashCopy(c.src, "/dest", c.follow); err != nil {
+		tc := TemplateContext{Dir: dir, Ignore: c.ignore}
+		if _, err := tc.HashCopy(c.src, "/dest", c.follow); err != nil {
 			t.Errorf("COPY %s (follow %v): %v", c.src, c.follow, err)
 			continue
 		}
 		var buf bytes.Buffer
-		if err := ctx.WriteCopyArchive(&buf, c.src, c.follow); err != nil {
+		if err := tc.WriteCopyArchive(&buf, c.src, c.follow); err != nil {
 			t.Errorf("archive of COPY %s (follow %v): %v", c.src, c.follow, err)
 			continue
 		}

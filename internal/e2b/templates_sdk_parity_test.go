@@ -148,7 +148,7 @@ func TestHashCopyMatchesSDK(t *testing.T) {
 		{Src: "app/link-dir", Dest: "/ld"},
 		{Src: "dangling", Dest: "/d"},
 		{Src: "src", Dest: "/src"},
-		{Src: ".", Dest: "/ctx"},
+		{Src: ".", Dest: "/tc"},
 		{Src: "*", Dest: "/top"},
 		{Src: "big.bin", Dest: "/big.bin"},
 		{Src: "missing.txt", Dest: "/m"},
@@ -159,9 +159,9 @@ func TestHashCopyMatchesSDK(t *testing.T) {
 	}
 	ignore := []string{"src/c.txt"}
 	want, sdkErrs := sdkHashes(t, dir, ignore, copies)
-	ctx := TemplateContext{Dir: dir, Ignore: ignore}
+	tc := TemplateContext{Dir: dir, Ignore: ignore}
 	for i, c := range copies {
-		got, err := ctx.HashCopy(c.Src, c.Dest, c.ResolveSymlinks)
+		got, err := tc.HashCopy(c.Src, c.Dest, c.ResolveSymlinks)
 		switch {
 		case want[i] == nil && err == nil:
 			t.Errorf("copy %q: SDK failed (%s) but we hashed %s", c.Src, strOr(sdkErrs[i]), got)
@@ -170,7 +170,7 @@ func TestHashCopyMatchesSDK(t *testing.T) {
 		case err != nil:
 			t.Errorf("copy %q: SDK hashed %s but we failed: %v", c.Src, *want[i], err)
 		case got != *want[i]:
-			es, _ := ctx.CopyEntries(c.Src, c.ResolveSymlinks)
+			es, _ := tc.CopyEntries(c.Src, c.ResolveSymlinks)
 			t.Errorf("copy %q -> %q (resolve %v): hash %s, SDK %s; our entries: %v", c.Src, c.Dest, c.ResolveSymlinks, got, *want[i], es)
 		}
 	}
@@ -196,8 +196,8 @@ func TestHashCopyDanglingLinkInFolder(t *testing.T) {
 	if err := os.Symlink("nowhere", filepath.Join(dir, "app", "dangling")); err != nil {
 		t.Fatal(err)
 	}
-	ctx := TemplateContext{Dir: dir}
-	h1, err := ctx.HashCopy("app", "/app", false)
+	tc := TemplateContext{Dir: dir}
+	h1, err := tc.HashCopy("app", "/app", false)
 	if err != nil {
 		t.Fatalf("hash a folder with a dangling link: %v", err)
 	}
@@ -207,7 +207,7 @@ func TestHashCopyDanglingLinkInFolder(t *testing.T) {
 	if err := os.Symlink("elsewhere", filepath.Join(dir, "app", "dangling")); err != nil {
 		t.Fatal(err)
 	}
-	h2, err := ctx.HashCopy("app", "/app", false)
+	h2, err := tc.HashCopy("app", "/app", false)
 	if err != nil {
 		t.Fatal(err)
 	}

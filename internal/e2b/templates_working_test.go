@@ -218,10 +218,10 @@ func BenchmarkHashCopy10kFiles(b *testing.B) {
 			}
 		}
 	}
-	ctx := TemplateContext{Dir: dir}
+	tc := TemplateContext{Dir: dir}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := ctx.HashCopy("app", "/app", false); err != nil {
+		if _, err := tc.HashCopy("app", "/app", false); err != nil {
 			b.Fatal(err)
 		}
 	}

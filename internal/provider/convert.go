@@ -112,3 +112,6 @@ func boolPtr(b types.Bool) *bool {
 	v := b.ValueBool()
 	return &v
 }
+
+// quote puts s in double quotes, for messages.
+func quote(s string) string { return "\"" + s + "\"" }

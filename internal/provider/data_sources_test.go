@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -173,4 +174,20 @@ data "e2b_snapshots" "all" {}
 	if c := srv.Counters(); c.SandboxesCreated != many+1 {
 		t.Errorf("data sources changed something: %d sandboxes created, want %d", c.SandboxesCreated, many+1)
 	}
+}
+
+// The data sources that read one sandbox name the attribute when E2B does
+// not know the sandbox, in the same words.
+func TestAccSandboxDataSources_unknownSandbox(t *testing.T) {
+	srv := newTestEmulator(t)
+	notFound := regexp.MustCompile(`(?s)Sandbox not found.*Sandbox ighost does not exist: it expired, was killed, or belongs\s+to\s+another\s+team`)
+	var steps []resource.TestStep
+	for _, body := range []string{
+		`data "e2b_sandbox" "x" { id = "ighost" }`,
+		`data "e2b_sandbox_logs" "x" { sandbox_id = "ighost" }`,
+		`data "e2b_sandbox_metrics" "x" { sandbox_id = "ighost" }`,
+	} {
+		steps = append(steps, resource.TestStep{Config: testAccProviderBlock(srv) + body, ExpectError: notFound})
+	}
+	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
 }

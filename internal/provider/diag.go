@@ -66,6 +66,17 @@ func addClientAttributeError(diags *diag.Diagnostics, p path.Path, summary strin
 	diags.AddAttributeError(p, d.Summary(), d.Detail())
 }
 
+// addSandboxReadError is addClientError for a read of sandbox id, named by
+// the attribute at p: a sandbox E2B does not know is an error of that attribute.
+func addSandboxReadError(diags *diag.Diagnostics, p path.Path, id, summary string, err error) {
+	if e2b.IsNotFound(err) {
+		diags.AddAttributeError(p, "Sandbox not found",
+			"Sandbox "+id+" does not exist: it expired, was killed, or belongs to another team.")
+		return
+	}
+	addClientError(diags, summary, err)
+}
+
 // sandboxLimitDetail explains a start refused at the team's limit of concurrent sandboxes with
 // what the provider knows: the limit, the team's running sandboxes, and what this run started.
 // Terraform does not tell a provider how many sandboxes the whole configuration adds.

@@ -8,8 +8,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
 var (
@@ -117,12 +115,7 @@ func (d *sandboxDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	id := model.ID.ValueString()
 	s, err := client.GetSandbox(ctx, id)
 	if err != nil {
-		if e2b.IsNotFound(err) {
-			resp.Diagnostics.AddAttributeError(path.Root("id"), "Sandbox not found",
-				"Sandbox "+id+" does not exist: it expired, was killed, or belongs to another team.")
-			return
-		}
-		addClientError(&resp.Diagnostics, "Could not read sandbox "+id, err)
+		addSandboxReadError(&resp.Diagnostics, path.Root("id"), id, "Could not read sandbox "+id, err)
 		return
 	}
 	model.TemplateID = types.StringValue(s.TemplateID)

@@ -125,12 +125,7 @@ func (d *sandboxLogsDataSource) Read(ctx context.Context, req datasource.ReadReq
 	id := model.SandboxID.ValueString()
 	entries, err := client.GetSandboxLogs(ctx, id, p)
 	if err != nil {
-		if e2b.IsNotFound(err) {
-			resp.Diagnostics.AddAttributeError(path.Root("sandbox_id"), "Sandbox not found",
-				"Sandbox "+id+" does not exist: it expired, was killed, or belongs to another team.")
-			return
-		}
-		addClientError(&resp.Diagnostics, "Could not read logs of sandbox "+id, err)
+		addSandboxReadError(&resp.Diagnostics, path.Root("sandbox_id"), id, "Could not read logs of sandbox "+id, err)
 		return
 	}
 	elems := make([]attr.Value, 0, len(entries))

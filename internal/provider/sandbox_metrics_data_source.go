@@ -10,8 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
 var (
@@ -111,12 +109,7 @@ func (d *sandboxMetricsDataSource) Read(ctx context.Context, req datasource.Read
 	id := model.SandboxID.ValueString()
 	series, err := client.GetSandboxMetrics(ctx, id, start, end)
 	if err != nil {
-		if e2b.IsNotFound(err) {
-			resp.Diagnostics.AddAttributeError(path.Root("sandbox_id"), "Sandbox not found",
-				"Sandbox "+id+" does not exist: it expired, was killed, or belongs to another team.")
-			return
-		}
-		addClientError(&resp.Diagnostics, "Could not read metrics of sandbox "+id, err)
+		addSandboxReadError(&resp.Diagnostics, path.Root("sandbox_id"), id, "Could not read metrics of sandbox "+id, err)
 		return
 	}
 	elems := make([]attr.Value, 0, len(series))

@@ -70,6 +70,16 @@ func ephemeralNetworkEgressAttributes() map[string]eschema.Attribute {
 	}
 }
 
+// sandboxNetworkModel maps the network attribute of both sandbox types.
+type sandboxNetworkModel struct {
+	AllowOut           types.Set    `tfsdk:"allow_out"`
+	DenyOut            types.Set    `tfsdk:"deny_out"`
+	AllowPublicTraffic types.Bool   `tfsdk:"allow_public_traffic"`
+	MaskRequestHost    types.String `tfsdk:"mask_request_host"`
+	Rules              types.Map    `tfsdk:"rules"`
+	EgressProxy        types.Object `tfsdk:"egress_proxy"` // its attributes differ by type
+}
+
 // ruleModel is one domain's rule.
 type ruleModel struct {
 	Headers types.Map `tfsdk:"headers"`

@@ -202,13 +202,10 @@ func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, re
 	detail, err := client.GetSandbox(ctx, id)
 	if err != nil {
 		if e2b.IsNotFound(err) {
-			resp.Diagnostics.AddWarning("Sandbox no longer exists",
+			removeGone(ctx, resp, "Sandbox no longer exists",
 				fmt.Sprintf("Sandbox %s was not found: it expired (its timeout ran out without auto_pause) or was killed. "+
-					"It has been removed from state; the next apply creates a new sandbox.", id))
-			resp.State.RemoveResource(ctx)
-			// The framework wants an identity even for a removed resource when none was stored
-			// (state written before identity existed, or CLIs older than 1.12).
-			resp.Diagnostics.Append(resp.Identity.Set(ctx, sandboxIdentityModel{SandboxID: state.ID})...)
+					"It has been removed from state; the next apply creates a new sandbox.", id),
+				sandboxIdentityModel{SandboxID: state.ID})
 			return
 		}
 		// Transient or unknown errors never drop the sandbox from state.

@@ -27,7 +27,7 @@ type sandboxResourceModel struct {
 	StoreAccessTokens types.Bool     `tfsdk:"store_access_tokens"`
 	Timeouts          timeouts.Value `tfsdk:"timeouts"`
 
-	// Create options (sandbox_resource_create_options.go).
+	// Create options of the resource alone (sandbox_resource_create_options.go).
 	AutoPauseMemory types.Bool           `tfsdk:"auto_pause_memory"`
 	MCP             jsontypes.Normalized `tfsdk:"mcp"`
 	IAM             types.Map            `tfsdk:"iam"`
@@ -47,16 +47,6 @@ type sandboxResourceModel struct {
 	MemoryMB           types.Int32       `tfsdk:"memory_mb"`
 	DiskSizeMB         types.Int32       `tfsdk:"disk_size_mb"`
 	MetadataAll        types.Map         `tfsdk:"metadata_all"`
-}
-
-// sandboxNetworkModel maps the network attribute.
-type sandboxNetworkModel struct {
-	AllowOut           types.Set    `tfsdk:"allow_out"`
-	DenyOut            types.Set    `tfsdk:"deny_out"`
-	AllowPublicTraffic types.Bool   `tfsdk:"allow_public_traffic"`
-	MaskRequestHost    types.String `tfsdk:"mask_request_host"`
-	Rules              types.Map    `tfsdk:"rules"`
-	EgressProxy        types.Object `tfsdk:"egress_proxy"` // its attributes differ by type (sandbox_network.go)
 }
 
 var sandboxNetworkAttrTypes = map[string]attr.Type{

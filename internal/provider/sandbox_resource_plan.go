@@ -304,5 +304,3 @@ func networkEgressChanged(ctx context.Context, state, plan types.Object) bool {
 	s, p := read(state), read(plan)
 	return !slices.Equal(s.allow, p.allow) || !slices.Equal(s.deny, p.deny) || !s.rules.Equal(p.rules) || !s.proxy.Equal(p.proxy)
 }
-
-func quote(s string) string { return "\"" + s + "\"" }

@@ -26,7 +26,6 @@ const (
 	minSandboxTimeout     = time.Second
 	maxSandboxTimeout     = 24 * time.Hour
 	defaultSandboxTimeout = 5 * time.Minute
-	defaultTemplate       = "base"
 )
 
 func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {

@@ -99,34 +99,28 @@ func (d *sandboxesDataSource) Read(ctx context.Context, req datasource.ReadReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	client, diags := d.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	p, diags := model.params(ctx)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	list, err := client.ListSandboxes(ctx, p)
-	if err != nil {
-		addClientError(&resp.Diagnostics, "Could not list sandboxes", err)
+	sandboxes, ok := listed(d.data, &resp.Diagnostics, "Could not list sandboxes",
+		func(c *e2b.Client) ([]e2b.ListedSandbox, error) { return c.ListSandboxes(ctx, p) })
+	if !ok {
 		return
 	}
-	ids := make([]string, 0, len(list))
-	elems := make([]attr.Value, 0, len(list))
-	for _, s := range list {
+	ids := make([]string, 0, len(sandboxes))
+	for _, s := range sandboxes {
 		ids = append(ids, s.SandboxID)
-		elems = append(elems, listedSandboxObject(s))
 	}
 	model.IDs = stringListValue(ids)
-	model.Sandboxes = types.ListValueMust(types.ObjectType{AttrTypes: listedSandboxAttrTypes}, elems)
+	model.Sandboxes = objectList(listedSandboxAttrTypes, sandboxes, listedSandboxAttrs)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
 }
 
-func listedSandboxObject(s e2b.ListedSandbox) types.Object {
-	return types.ObjectValueMust(listedSandboxAttrTypes, map[string]attr.Value{
+// listedSandboxAttrs is one listed sandbox as the attributes of listedSandboxAttrTypes.
+func listedSandboxAttrs(s e2b.ListedSandbox) map[string]attr.Value {
+	return map[string]attr.Value{
 		"id":           types.StringValue(s.SandboxID),
 		"template_id":  types.StringValue(s.TemplateID),
 		"alias":        optionalString(s.Alias),
@@ -138,5 +132,5 @@ func listedSandboxObject(s e2b.ListedSandbox) types.Object {
 		"memory_mb":    types.Int32Value(s.MemoryMB),
 		"disk_size_mb": types.Int32Value(s.DiskSizeMB),
 		"metadata":     stringMapValue(s.Metadata),
-	})
+	}
 }

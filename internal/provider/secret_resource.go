@@ -264,10 +264,8 @@ func secretValue(ctx context.Context, cfg secretGetter, fallback types.String) (
 
 func (r *secretResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan secretModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.Plan.Get, &plan, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	value, err := secretValue(ctx, req.Config, plan.SensitiveValue)
@@ -288,10 +286,8 @@ func (r *secretResource) Create(ctx context.Context, req resource.CreateRequest,
 
 func (r *secretResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state secretModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	key := state.SecretID.ValueString()
@@ -300,11 +296,9 @@ func (r *secretResource) Read(ctx context.Context, req resource.ReadRequest, res
 	}
 	s, err := client.GetSecret(ctx, key)
 	if e2b.IsNotFound(err) {
-		resp.Diagnostics.AddWarning("Secret no longer exists", fmt.Sprintf("Secret %q was not found; it was removed from state.", key))
-		resp.State.RemoveResource(ctx)
-		// The framework wants an identity even for a removed resource when
-		// none was stored (CLIs older than 1.12 store none).
-		resp.Diagnostics.Append(resp.Identity.Set(ctx, secretIdentity{SecretID: types.StringValue(key)})...)
+		removeGone(ctx, resp, "Secret no longer exists",
+			fmt.Sprintf("Secret %q was not found; it was removed from state.", key),
+			secretIdentity{SecretID: types.StringValue(key)})
 		return
 	}
 	if err != nil {
@@ -318,10 +312,8 @@ func (r *secretResource) Read(ctx context.Context, req resource.ReadRequest, res
 
 func (r *secretResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan secretModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.Plan.Get, &plan, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	value, err := secretValue(ctx, req.Config, plan.SensitiveValue)
@@ -344,10 +336,8 @@ func (r *secretResource) Update(ctx context.Context, req resource.UpdateRequest,
 
 func (r *secretResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state secretModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	if err := client.DeleteSecret(ctx, state.SecretID.ValueString()); err != nil && !e2b.IsNotFound(err) {

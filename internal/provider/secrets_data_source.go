@@ -12,75 +12,19 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ datasource.DataSource              = &secretsDataSource{}
-	_ datasource.DataSourceWithConfigure = &secretsDataSource{}
-)
-
-// NewSecretsDataSource returns the e2b_secrets data source.
-func NewSecretsDataSource() datasource.DataSource { return &secretsDataSource{} }
-
-// secretsDataSource lists the team's secrets: metadata only, never values.
-type secretsDataSource struct {
-	data *ProviderData
-}
-
-type secretsDataSourceModel struct {
-	Secrets types.List `tfsdk:"secrets"`
-}
-
-var secretAttrTypes = map[string]attr.Type{
-	"secret_id":       types.StringType,
-	"name":            types.StringType,
-	"current_version": types.Int64Type,
-	"metadata":        types.MapType{ElemType: types.StringType},
-	"created_at":      timetypes.RFC3339Type{},
-	"updated_at":      timetypes.RFC3339Type{},
-}
-
-func (d *secretsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_secrets"
-}
-
-func (d *secretsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
-		MarkdownDescription: "The team's secrets (all pages), sorted by name: metadata only, E2B never returns values.",
-		Attributes: map[string]schema.Attribute{
-			"secrets": schema.ListNestedAttribute{
-				MarkdownDescription: "The secrets.",
-				Computed:            true,
-				NestedObject:        schema.NestedAttributeObject{Attributes: secretAttributes()},
-			},
-		},
+// NewSecretsDataSource returns the e2b_secrets data source: the team's
+// secrets, metadata only, never values.
+func NewSecretsDataSource() datasource.DataSource {
+	return &listDataSource[e2b.Secret]{
+		typeSuffix:  "secrets",
+		description: "The team's secrets (all pages), sorted by name: metadata only, E2B never returns values.",
+		attributes:  secretAttributes,
+		fetch:       func(ctx context.Context, c *e2b.Client) ([]e2b.Secret, error) { return c.ListSecrets(ctx) },
+		attrs:       secretAttrs,
 	}
 }
 
-func (d *secretsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	d.data = data
-}
-
-func (d *secretsDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {
-	client, diags := d.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	list, err := client.ListSecrets(ctx)
-	if err != nil {
-		addClientError(&resp.Diagnostics, "Could not list secrets", err)
-		return
-	}
-	elems := make([]attr.Value, 0, len(list))
-	for _, s := range list {
-		elems = append(elems, types.ObjectValueMust(secretAttrTypes, secretAttrs(s)))
-	}
-	model := secretsDataSourceModel{Secrets: types.ListValueMust(types.ObjectType{AttrTypes: secretAttrTypes}, elems)}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
-}
-
-// secretAttrs is a secret's metadata as the attributes of secretAttrTypes.
+// secretAttrs is a secret's metadata as the attributes of secretAttributes.
 func secretAttrs(s e2b.Secret) map[string]attr.Value {
 	return map[string]attr.Value{
 		"secret_id": types.StringValue(s.SecretID), "name": types.StringValue(s.Name),

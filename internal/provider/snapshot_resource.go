@@ -210,12 +210,9 @@ func (r *snapshotResource) Read(ctx context.Context, req resource.ReadRequest, r
 		return
 	}
 	if snap == nil {
-		resp.Diagnostics.AddWarning("Snapshot no longer exists",
-			fmt.Sprintf("Snapshot %q was not found; it was removed from state.", state.SnapshotID.ValueString()))
-		resp.State.RemoveResource(ctx)
-		// The framework wants an identity even for a removed resource when
-		// none was stored (CLIs older than 1.12 store none).
-		resp.Diagnostics.Append(resp.Identity.Set(ctx, snapshotIdentity{SnapshotID: state.SnapshotID})...)
+		removeGone(ctx, resp, "Snapshot no longer exists",
+			fmt.Sprintf("Snapshot %q was not found; it was removed from state.", state.SnapshotID.ValueString()),
+			snapshotIdentity{SnapshotID: state.SnapshotID})
 		return
 	}
 	state.apply(*snap)

@@ -69,23 +69,14 @@ func (d *snapshotsDataSource) Read(ctx context.Context, req datasource.ReadReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	client, diags := d.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	params := e2b.ListSnapshotsParams{SandboxID: model.SandboxID.ValueString(), Name: model.Name.ValueString()}
+	snapshots, ok := listed(d.data, &resp.Diagnostics, "Could not list snapshots",
+		func(c *e2b.Client) ([]e2b.SnapshotInfo, error) { return c.ListSnapshots(ctx, params) })
+	if !ok {
 		return
 	}
-	list, err := client.ListSnapshots(ctx, e2b.ListSnapshotsParams{SandboxID: model.SandboxID.ValueString(), Name: model.Name.ValueString()})
-	if err != nil {
-		addClientError(&resp.Diagnostics, "Could not list snapshots", err)
-		return
-	}
-	elems := make([]attr.Value, 0, len(list))
-	for _, s := range list {
-		elems = append(elems, types.ObjectValueMust(snapshotAttrTypes, map[string]attr.Value{
-			"snapshot_id": types.StringValue(s.SnapshotID),
-			"names":       stringListValue(s.Names),
-		}))
-	}
-	model.Snapshots = types.ListValueMust(types.ObjectType{AttrTypes: snapshotAttrTypes}, elems)
+	model.Snapshots = objectList(snapshotAttrTypes, snapshots, func(s e2b.SnapshotInfo) map[string]attr.Value {
+		return map[string]attr.Value{"snapshot_id": types.StringValue(s.SnapshotID), "names": stringListValue(s.Names)}
+	})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
 }

@@ -6,12 +6,64 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
+	"github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
 // What the list resources of team objects (templates, tags, snapshots,
 // volumes, secrets, webhooks) share: E2B's client reads every page, and the
 // results go out one by one up to the query's limit.
+
+// teamListResource lists the team's objects of one kind (T) with the identity
+// of their resource type, for `terraform query` (Terraform 1.14 and later).
+// F is the model of the query's filter: noFilter where E2B's list has none.
+type teamListResource[T, F any] struct {
+	typeSuffix  string // "volume": the resource type the results can be imported as
+	description string
+	filter      map[string]schema.Attribute // the attributes of F
+	what        string                      // "volumes", in the summary of an error
+	fetch       func(ctx context.Context, c *e2b.Client, filter F) ([]T, error)
+	display     func(T) string
+	identity    func(T) map[string]string
+	values      func(T) map[string]attr.Value // the resource's attributes, when the query includes it
+	data        *ProviderData
+}
+
+// noFilter is the filter of a list resource without one.
+type noFilter struct{}
+
+var _ list.ListResourceWithConfigure = &teamListResource[e2b.Secret, noFilter]{}
+
+func (l *teamListResource[T, F]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_" + l.typeSuffix
+}
+
+func (l *teamListResource[T, F]) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	resp.Schema = schema.Schema{MarkdownDescription: l.description, Attributes: l.filter}
+}
+
+func (l *teamListResource[T, F]) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	data, diags := providerDataFrom(req.ProviderData)
+	resp.Diagnostics.Append(diags...)
+	l.data = data
+}
+
+func (l *teamListResource[T, F]) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var filter F
+	diags := req.Config.Get(ctx, &filter)
+	client, d := l.data.Client()
+	diags.Append(d...)
+	if listFailed(stream, diags) {
+		return
+	}
+	streamListed(req, stream, "Could not list "+l.what, func() ([]T, error) { return l.fetch(ctx, client, filter) },
+		func(item T) list.ListResult {
+			return listResult(ctx, req, l.display(item), l.identity(item), func() map[string]attr.Value { return l.values(item) })
+		})
+}
 
 // listFailed ends a stream with diagnostics from before the listing.
 func listFailed(stream *list.ListResultsStream, diags diag.Diagnostics) bool {

@@ -1,10 +1,15 @@
 package provider
 
 import (
+	"fmt"
 	"regexp"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
 
 // A range that ends before it starts, or starts before 1970 (E2B takes Unix
@@ -30,4 +35,36 @@ func TestAccTeamMetrics_rangeValidation(t *testing.T) {
 	if n, routes := totalRequests(srv); n != 0 {
 		t.Fatalf("invalid ranges reached E2B: %s", routes)
 	}
+}
+
+// e2b_team_metrics reads the emulator's real samples.
+func TestAccTeamMetrics(t *testing.T) {
+	srv := newTestEmulator(t)
+	cfg := testAccProviderBlock(srv) + `
+resource "e2b_sandbox" "one" {
+  timeout = "15m"
+}
+`
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{
+				PreConfig: func() { time.Sleep(6 * time.Second) }, // one sampling interval
+				Config: cfg + fmt.Sprintf(`
+data "e2b_team_metrics" "team" {
+  team_id = %q
+}
+`, srv.TeamID()),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.e2b_team_metrics.team", tfjsonpath.New("max_concurrent_sandboxes").AtMapKey("value"), knownvalue.Float64Exact(1)),
+					statecheck.ExpectKnownValue("data.e2b_team_metrics.team", tfjsonpath.New("metrics").AtSliceIndex(0).AtMapKey("concurrent_sandboxes"), knownvalue.Int64Exact(0)),
+				},
+			},
+			{
+				Config:      cfg + "data \"e2b_team_metrics\" \"team\" {\n  team_id = \"someone-else\"\n}\n",
+				ExpectError: regexp.MustCompile(`(?s)Could not read team metrics.*403`),
+			},
+		},
+	})
 }

@@ -276,12 +276,9 @@ func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, r
 	}
 	t, err := client.GetTemplate(ctx, state.TemplateID.ValueString())
 	if e2b.IsNotFound(err) {
-		resp.Diagnostics.AddWarning("Template no longer exists",
-			fmt.Sprintf("Template %s was deleted outside Terraform; it was removed from state and the next apply builds it again.", state.TemplateID.ValueString()))
-		resp.State.RemoveResource(ctx)
-		// The framework wants an identity even for a removed resource when
-		// none was stored (CLIs older than 1.12 store none).
-		resp.Diagnostics.Append(resp.Identity.Set(ctx, templateIdentityModel{TemplateID: state.TemplateID})...)
+		removeGone(ctx, resp, "Template no longer exists",
+			fmt.Sprintf("Template %s was deleted outside Terraform; it was removed from state and the next apply builds it again.", state.TemplateID.ValueString()),
+			templateIdentityModel{TemplateID: state.TemplateID})
 		return
 	}
 	if err != nil {

@@ -235,13 +235,10 @@ func (r *templateTagResource) Read(ctx context.Context, req resource.ReadRequest
 		return
 	}
 	if tag == nil {
-		resp.Diagnostics.AddWarning("Template tag no longer exists",
+		removeGone(ctx, resp, "Template tag no longer exists",
 			fmt.Sprintf("Tag %s of template %s was removed outside Terraform (or its template was deleted); it was removed from state.",
-				state.Tag.ValueString(), state.Template.ValueString()))
-		resp.State.RemoveResource(ctx)
-		// The framework wants an identity even for a removed resource when
-		// none was stored (CLIs older than 1.12 store none).
-		resp.Diagnostics.Append(resp.Identity.Set(ctx, templateTagIdentity{Template: state.Template, Tag: state.Tag})...)
+				state.Tag.ValueString(), state.Template.ValueString()),
+			templateTagIdentity{Template: state.Template, Tag: state.Tag})
 		return
 	}
 	state.ID = types.StringValue(state.Template.ValueString() + ":" + state.Tag.ValueString())

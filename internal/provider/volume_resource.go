@@ -107,10 +107,8 @@ func (r *volumeResource) Configure(_ context.Context, req resource.ConfigureRequ
 
 func (r *volumeResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan volumeModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.Plan.Get, &plan, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	v, err := client.CreateVolume(ctx, plan.Name.ValueString())
@@ -124,10 +122,8 @@ func (r *volumeResource) Create(ctx context.Context, req resource.CreateRequest,
 
 func (r *volumeResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state volumeModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	// An import names the volume by ID or by name; afterwards the ID is known.
@@ -141,12 +137,9 @@ func (r *volumeResource) Read(ctx context.Context, req resource.ReadRequest, res
 		return
 	}
 	if v == nil {
-		resp.Diagnostics.AddWarning("Volume no longer exists",
-			fmt.Sprintf("Volume %q was not found; it was removed from state.", key))
-		resp.State.RemoveResource(ctx)
-		// The framework wants an identity even for a removed resource when
-		// none was stored (CLIs older than 1.12 store none).
-		resp.Diagnostics.Append(resp.Identity.Set(ctx, volumeIdentity{VolumeID: types.StringValue(key)})...)
+		removeGone(ctx, resp, "Volume no longer exists",
+			fmt.Sprintf("Volume %q was not found; it was removed from state.", key),
+			volumeIdentity{VolumeID: types.StringValue(key)})
 		return
 	}
 	if state.ExposeToken.IsNull() {
@@ -160,10 +153,8 @@ func (r *volumeResource) Read(ctx context.Context, req resource.ReadRequest, res
 // Update only changes expose_token: the token is read again or dropped.
 func (r *volumeResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan volumeModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.Plan.Get, &plan, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	v, err := client.GetVolume(ctx, plan.VolumeID.ValueString())
@@ -178,10 +169,8 @@ func (r *volumeResource) Update(ctx context.Context, req resource.UpdateRequest,
 
 func (r *volumeResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state volumeModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	id := state.VolumeID.ValueString()

@@ -209,10 +209,8 @@ func (m *webhookModel) input(ctx context.Context, cfg secretGetter, withSecret b
 
 func (r *webhookResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan webhookModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.Plan.Get, &plan, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	in, err := plan.input(ctx, req.Config, true)
@@ -231,19 +229,15 @@ func (r *webhookResource) Create(ctx context.Context, req resource.CreateRequest
 
 func (r *webhookResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state webhookModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	wh, err := client.GetWebhook(ctx, state.ID.ValueString())
 	if e2b.IsNotFound(err) {
-		resp.Diagnostics.AddWarning("Webhook no longer exists", fmt.Sprintf("Webhook %q was not found; it was removed from state.", state.ID.ValueString()))
-		resp.State.RemoveResource(ctx)
-		// The framework wants an identity even for a removed resource when
-		// none was stored (CLIs older than 1.12 store none).
-		resp.Diagnostics.Append(resp.Identity.Set(ctx, webhookIdentity{WebhookID: state.ID})...)
+		removeGone(ctx, resp, "Webhook no longer exists",
+			fmt.Sprintf("Webhook %q was not found; it was removed from state.", state.ID.ValueString()),
+			webhookIdentity{WebhookID: state.ID})
 		return
 	}
 	if err != nil {
@@ -258,10 +252,8 @@ func (r *webhookResource) Read(ctx context.Context, req resource.ReadRequest, re
 func (r *webhookResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state webhookModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	newSecret := !plan.SignatureSecretVersion.Equal(state.SignatureSecretVersion) ||
@@ -283,10 +275,8 @@ func (r *webhookResource) Update(ctx context.Context, req resource.UpdateRequest
 
 func (r *webhookResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state webhookModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	if err := client.DeleteWebhook(ctx, state.ID.ValueString()); err != nil && !e2b.IsNotFound(err) {

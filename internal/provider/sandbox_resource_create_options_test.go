@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"testing"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -167,38 +166,6 @@ resource "e2b_sandbox_command" "read" {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction("e2b_sandbox.source", plancheck.ResourceActionDestroyBeforeCreate),
 				}},
-			},
-		},
-	})
-}
-
-// e2b_team_metrics reads the emulator's real samples.
-func TestAccTeamMetrics(t *testing.T) {
-	srv := newTestEmulator(t)
-	cfg := testAccProviderBlock(srv) + `
-resource "e2b_sandbox" "one" {
-  timeout = "15m"
-}
-`
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: cfg},
-			{
-				PreConfig: func() { time.Sleep(6 * time.Second) }, // one sampling interval
-				Config: cfg + fmt.Sprintf(`
-data "e2b_team_metrics" "team" {
-  team_id = %q
-}
-`, srv.TeamID()),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("data.e2b_team_metrics.team", tfjsonpath.New("max_concurrent_sandboxes").AtMapKey("value"), knownvalue.Float64Exact(1)),
-					statecheck.ExpectKnownValue("data.e2b_team_metrics.team", tfjsonpath.New("metrics").AtSliceIndex(0).AtMapKey("concurrent_sandboxes"), knownvalue.Int64Exact(0)),
-				},
-			},
-			{
-				Config:      cfg + "data \"e2b_team_metrics\" \"team\" {\n  team_id = \"someone-else\"\n}\n",
-				ExpectError: regexp.MustCompile(`(?s)Could not read team metrics.*403`),
 			},
 		},
 	})
