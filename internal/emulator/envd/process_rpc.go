@@ -21,10 +21,10 @@ type processSelectorJSON struct {
 }
 
 type processStartJSON struct {
-	Process processConfigJSON   `json:"process"`
-	Pty     json.RawMessage `json:"pty,omitempty"`
-	Tag     *string         `json:"tag,omitempty"`
-	Stdin   *bool           `json:"stdin,omitempty"`
+	Process processConfigJSON `json:"process"`
+	Pty     json.RawMessage   `json:"pty,omitempty"`
+	Tag     *string           `json:"tag,omitempty"`
+	Stdin   *bool             `json:"stdin,omitempty"`
 }
 
 type startEventJSON struct {
@@ -62,8 +62,8 @@ type processInputJSON struct {
 
 type processInfoJSON struct {
 	Config processConfigJSON `json:"config"`
-	PID    uint32        `json:"pid"`
-	Tag    *string       `json:"tag,omitempty"`
+	PID    uint32            `json:"pid"`
+	Tag    *string           `json:"tag,omitempty"`
 }
 
 const defaultKeepalive = 90 * time.Second
