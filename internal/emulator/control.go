@@ -167,6 +167,29 @@ func sandboxRequest(w http.ResponseWriter, r *http.Request, req any, bodyOptiona
 	return id, true
 }
 
+// timedSandboxRequest is sandboxRequest for a body with a timeout (seconds,
+// def when absent), checked as timeoutField checks it.
+func (s *Server) timedSandboxRequest(w http.ResponseWriter, r *http.Request, req any, timeout **int32, def time.Duration) (string, time.Duration, bool) {
+	id, ok := sandboxRequest(w, r, req, true)
+	if !ok {
+		return "", 0, false
+	}
+	d, ok := s.timeoutField(w, *timeout, def)
+	return id, d, ok
+}
+
+// apiError is a refusal with the status and message E2B answers it with.
+type apiError struct {
+	status int
+	msg    string
+}
+
+func (e apiError) Error() string { return e.msg }
+
+func refuse(status int, format string, args ...any) error {
+	return apiError{status, fmt.Sprintf(format, args...)}
+}
+
 // routeMissMessage is E2B's answer for a request that matches no operation
 // of its spec: an unknown path (a wrong api_url), or a known path with
 // another method.

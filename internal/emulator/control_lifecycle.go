@@ -126,11 +126,7 @@ func (s *Server) handleResume(w http.ResponseWriter, r *http.Request) {
 		Timeout   *int32 `json:"timeout"`
 		AutoPause *bool  `json:"autoPause"`
 	}
-	id, ok := sandboxRequest(w, r, &req, true)
-	if !ok {
-		return
-	}
-	timeout, ok := s.timeoutField(w, req.Timeout, defaultTimeoutV1)
+	id, timeout, ok := s.timedSandboxRequest(w, r, &req, &req.Timeout, defaultTimeoutV1)
 	if !ok {
 		return
 	}

@@ -271,21 +271,17 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	}
 
 	waitCreateDelay(r)
-	var status int
 	rec, m, err := s.sandboxes.Create(func(id string, running int) (sandboxes.Record, *envd.Machine, error) {
 		t, build, found := s.store.ResolveBuild(*req.TemplateID)
 		if !found {
-			status = http.StatusNotFound
-			return sandboxes.Record{}, nil, fmt.Errorf("template '%s' not found", *req.TemplateID)
+			return sandboxes.Record{}, nil, refuse(http.StatusNotFound, "template '%s' not found", *req.TemplateID)
 		}
 		mounts, msg := s.resolveMounts(req.VolumeMounts)
 		if msg != "" {
-			status = http.StatusBadRequest
-			return sandboxes.Record{}, nil, errors.New(msg)
+			return sandboxes.Record{}, nil, refuse(http.StatusBadRequest, "%s", msg)
 		}
 		if msg := s.admit(running); msg != "" {
-			status = http.StatusTooManyRequests
-			return sandboxes.Record{}, nil, errors.New(msg)
+			return sandboxes.Record{}, nil, refuse(http.StatusTooManyRequests, "%s", msg)
 		}
 		envVars := copyMap(build.Config.Envs)
 		for k, v := range req.EnvVars {
@@ -293,8 +289,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		}
 		m, err := s.startMachine(id, t, build, mounts, envVars, secure)
 		if err != nil {
-			status = http.StatusInternalServerError
-			return sandboxes.Record{}, nil, fmt.Errorf("error creating sandbox: %v", err)
+			return sandboxes.Record{}, nil, refuse(http.StatusInternalServerError, "error creating sandbox: %v", err)
 		}
 		now := time.Now().UTC()
 		s.store.CountSpawn(t.ID, now)
@@ -308,12 +303,13 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 			MCP: req.MCP, IAMAudiences: req.IAM.audiences(),
 		}, m, nil
 	}, nil)
+	var refused apiError
 	switch {
-	case errors.Is(err, sandboxes.ErrClosed):
-		writeError(w, http.StatusServiceUnavailable, "emulator is shutting down")
+	case errors.As(err, &refused):
+		writeError(w, refused.status, refused.msg)
 		return
-	case err != nil:
-		writeError(w, status, err.Error())
+	case err != nil: // the registry is closed
+		writeError(w, http.StatusServiceUnavailable, "emulator is shutting down")
 		return
 	}
 	s.store.CountStart()

@@ -79,13 +79,11 @@ func (s *Server) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	var status int
 	var info snapshotInfoJSON
 	m, err := s.sandboxes.Snapshot(id, func(rec sandboxes.Record, m *envd.Machine) (map[string]any, error) {
 		t, found, ok := s.store.SnapshotTemplate(name)
 		if !ok {
-			status = http.StatusBadRequest
-			return nil, fmt.Errorf("name '%s' is already used by a template that is not a snapshot", name)
+			return nil, refuse(http.StatusBadRequest, "name '%s' is already used by a template that is not a snapshot", name)
 		}
 		if !found {
 			src := s.templateOf(rec)
@@ -100,17 +98,17 @@ func (s *Server) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 		}
 		files, err := s.captureFiles(rec, m, t.ID)
 		if err != nil {
-			status = http.StatusInternalServerError
-			return nil, fmt.Errorf("error snapshotting sandbox: %v", err)
+			return nil, refuse(http.StatusInternalServerError, "error snapshotting sandbox: %v", err)
 		}
 		files.SourceSandbox = rec.ID
 		t = s.store.AddSnapshot(t, tag, ids.UUID(), files, time.Now().UTC())
 		info = snapshotEntry(t, tag)
 		return map[string]any{"snapshot_id": info.SnapshotID}, nil
 	})
+	var refused apiError
 	switch {
-	case status != 0:
-		writeError(w, status, err.Error())
+	case errors.As(err, &refused):
+		writeError(w, refused.status, refused.msg)
 		return
 	case err != nil:
 		notFoundSandbox(w, id) // E2B answers 404 for a paused sandbox too
@@ -201,11 +199,7 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 		Timeout *int32 `json:"timeout"`
 		Count   *int32 `json:"count"`
 	}
-	id, ok := sandboxRequest(w, r, &req, true)
-	if !ok {
-		return
-	}
-	timeout, ok := s.timeoutField(w, req.Timeout, defaultTimeoutV1)
+	id, timeout, ok := s.timedSandboxRequest(w, r, &req, &req.Timeout, defaultTimeoutV1)
 	if !ok {
 		return
 	}

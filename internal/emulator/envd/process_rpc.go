@@ -192,6 +192,17 @@ func (sb *Machine) findProcess(sel processSelectorJSON) (*process, error) {
 	return p, nil
 }
 
+// streamTimers are a stream's deadline (it never fires for 0) and its
+// keepalive timer; stop stops both.
+func streamTimers(deadline, keepalive time.Duration) (deadlineC <-chan time.Time, ka *time.Timer, stop func()) {
+	ka = time.NewTimer(keepalive)
+	if deadline <= 0 {
+		return nil, ka, func() { ka.Stop() }
+	}
+	t := time.NewTimer(deadline)
+	return t.C, ka, func() { t.Stop(); ka.Stop() }
+}
+
 // streamOptions reads Connect-Timeout-Ms and Keepalive-Ping-Interval.
 func streamOptions(r *http.Request) (deadline, keepalive time.Duration) {
 	if ms, err := strconv.ParseInt(r.Header.Get("Connect-Timeout-Ms"), 10, 64); err == nil && ms > 0 {
@@ -272,14 +283,8 @@ func (sb *Machine) pumpProcess(w http.ResponseWriter, r *http.Request, p *proces
 	if err := sw.Send(processResponseJSON{Event: processEventJSON{Start: &startEventJSON{PID: p.pid}}}); err != nil {
 		return
 	}
-	var deadlineC <-chan time.Time
-	if deadline > 0 {
-		t := time.NewTimer(deadline)
-		defer t.Stop()
-		deadlineC = t.C
-	}
-	ka := time.NewTimer(keepalive)
-	defer ka.Stop()
+	deadlineC, ka, stop := streamTimers(deadline, keepalive)
+	defer stop()
 	for {
 		select {
 		case ev := <-sub.ch:

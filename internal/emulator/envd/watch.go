@@ -6,7 +6,6 @@ import (
 	"path"
 	"path/filepath"
 	"sync"
-	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/connectrpc"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
@@ -84,14 +83,8 @@ func (sb *Machine) watchDir(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	deadline, keepalive := streamOptions(r)
-	var deadlineC <-chan time.Time
-	if deadline > 0 {
-		t := time.NewTimer(deadline)
-		defer t.Stop()
-		deadlineC = t.C
-	}
-	ka := time.NewTimer(keepalive)
-	defer ka.Stop()
+	deadlineC, ka, stop := streamTimers(deadline, keepalive)
+	defer stop()
 	for {
 		select {
 		case c, ok := <-dw.Changes():
