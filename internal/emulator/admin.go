@@ -62,7 +62,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusBadRequest, err.Error())
 			return
 		}
-		httpjson.Write(w, http.StatusCreated, templateToJSON(s.seedTemplate(t)))
+		httpjson.Write(w, http.StatusCreated, s.cp.SeedTemplate(t))
 	case strings.HasPrefix(p, "/sandboxes/") && strings.HasSuffix(p, "/expire") && r.Method == http.MethodPost:
 		id := strings.TrimSuffix(strings.TrimPrefix(p, "/sandboxes/"), "/expire")
 		if err := s.Expire(id); err != nil {
@@ -71,6 +71,6 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		}
 		w.WriteHeader(http.StatusNoContent)
 	default:
-		writeErrorf(w, http.StatusNotFound, "%s %s is not an emulator admin route", r.Method, r.URL.Path)
+		httpjson.Errorf(w, http.StatusNotFound, "%s %s is not an emulator admin route", r.Method, r.URL.Path)
 	}
 }

@@ -31,6 +31,6 @@ func (s *Server) serveAdminLimits(w http.ResponseWriter, r *http.Request, p stri
 	case p == "/limits/refused" && r.Method == http.MethodGet:
 		httpjson.Write(w, http.StatusOK, s.LimitRefusals())
 	default:
-		writeErrorf(w, http.StatusNotFound, "%s %s is not an emulator admin route", r.Method, r.URL.Path)
+		httpjson.Errorf(w, http.StatusNotFound, "%s %s is not an emulator admin route", r.Method, r.URL.Path)
 	}
 }

@@ -1,86 +1,12 @@
 package emulator
 
 import (
-	"context"
 	"crypto/subtle"
-	"fmt"
 	"io"
 	"net/http"
-	"regexp"
-	"strings"
-	"time"
 
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
 )
-
-type dropAfterKey struct{}
-
-// Control-plane route keys double as ServeMux patterns.
-const (
-	routeCreate   = "POST /sandboxes"
-	routeCreateV2 = "POST /v2/sandboxes"
-)
-
-func (s *Server) newControlMux() *http.ServeMux {
-	m := http.NewServeMux()
-	m.HandleFunc(routeCreate, s.handleCreate)
-	m.HandleFunc(routeCreateV2, s.handleCreate)
-	m.HandleFunc("GET /sandboxes", s.handleListV1)
-	m.HandleFunc("GET /v2/sandboxes", s.handleListV2)
-	m.HandleFunc("GET /sandboxes/{id}", s.handleGet)
-	m.HandleFunc("DELETE /sandboxes/{id}", s.handleKill)
-	m.HandleFunc("POST /sandboxes/{id}/timeout", s.handleSetTimeout)
-	m.HandleFunc("POST /sandboxes/{id}/refreshes", s.handleRefresh)
-	m.HandleFunc("POST /sandboxes/{id}/pause", s.handlePause)
-	m.HandleFunc("POST /sandboxes/{id}/resume", s.handleResume)
-	m.HandleFunc("POST /sandboxes/{id}/connect", s.handleConnect)
-	m.HandleFunc("POST /v2/sandboxes/{id}/connect", s.handleConnect)
-	m.HandleFunc("POST /sandboxes/{id}/fork", s.handleFork)
-	m.HandleFunc("PUT /sandboxes/{id}/network", s.handleNetwork)
-	m.HandleFunc("POST /sandboxes/{id}/snapshots", s.handleCreateSnapshot)
-	m.HandleFunc("GET /snapshots", s.handleListSnapshots)
-	m.HandleFunc("GET /sandboxes/{id}/metrics", s.handleSandboxMetrics)
-	m.HandleFunc("GET /sandboxes/metrics", s.handleManyMetrics)
-	m.HandleFunc("GET /sandboxes/{id}/logs", s.handleLogsV1)
-	m.HandleFunc("GET /v2/sandboxes/{id}/logs", s.handleLogsV2)
-	m.HandleFunc("GET /v2/templates", s.handleListTemplates)
-	m.HandleFunc("GET /templates", s.handleListTemplates)
-	m.HandleFunc("GET /templates/{id}", s.handleGetTemplate)
-	m.HandleFunc("DELETE /templates/{id}", s.handleDeleteTemplate)
-	// "/templates/aliases/{alias}" and "/templates/{id}/tags" overlap for the
-	// mux ("/templates/aliases/tags"), so one pattern serves both.
-	m.HandleFunc("GET /templates/{id}/{sub}", s.handleTemplateSub)
-	m.HandleFunc("POST /v3/templates", s.handleRequestBuild)
-	m.HandleFunc("GET /templates/{id}/files/{hash}", s.handleFilesLink)
-	m.HandleFunc("POST /v2/templates/{id}/builds/{buildID}", s.handleStartBuild)
-	m.HandleFunc("GET /templates/{id}/builds/{buildID}/status", s.handleBuildStatus)
-	m.HandleFunc("GET /templates/{id}/builds/{buildID}/logs", s.handleBuildLogs)
-	m.HandleFunc("PATCH /v2/templates/{id}", s.handleUpdateTemplate)
-	m.HandleFunc("PATCH /templates/{id}", s.handleUpdateTemplate)
-	m.HandleFunc("POST /templates/tags", s.handleAssignTags)
-	m.HandleFunc("DELETE /templates/tags", s.handleDeleteTags)
-	m.HandleFunc("GET /volumes", s.handleListVolumes)
-	m.HandleFunc("POST /volumes", s.handleCreateVolume)
-	m.HandleFunc("GET /volumes/{id}", s.handleGetVolume)
-	m.HandleFunc("DELETE /volumes/{id}", s.handleDeleteVolume)
-	m.HandleFunc("GET /teams/{teamID}/metrics", s.handleTeamMetrics)
-	m.HandleFunc("GET /teams/{teamID}/metrics/max", s.handleTeamMetricsMax)
-	m.HandleFunc("GET /events/sandboxes", s.handleEvents)
-	m.HandleFunc("GET /events/sandboxes/{id}", s.handleEvents)
-	m.HandleFunc("GET /events/webhooks", s.handleListWebhooks)
-	m.HandleFunc("POST /events/webhooks", s.handleCreateWebhook)
-	m.HandleFunc("GET /events/webhooks/{id}", s.handleGetWebhook)
-	m.HandleFunc("PATCH /events/webhooks/{id}", s.handleUpdateWebhook)
-	m.HandleFunc("DELETE /events/webhooks/{id}", s.handleDeleteWebhook)
-	m.HandleFunc("GET /secrets", s.handleListSecrets)
-	m.HandleFunc("POST /secrets", s.handleCreateSecret)
-	m.HandleFunc("GET /secrets/{id}", s.handleGetSecret)
-	m.HandleFunc("POST /secrets/{id}", s.handleUpdateSecret)
-	m.HandleFunc("DELETE /secrets/{id}", s.handleDeleteSecret)
-	return m
-}
 
 // serveControl counts, injects faults, checks the API key and dispatches.
 func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
@@ -91,23 +17,23 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, "Health check successful")
 		return
 	}
-	_, pattern := s.controlMux.Handler(r)
+	pattern := s.cp.Route(r)
 	if pattern == "" {
 		s.count("unknown")
 		// E2B's request validator answers a request that matches no operation
 		// before it checks the API key.
-		writeError(w, http.StatusNotFound, s.routeMissMessage(r))
+		writeError(w, http.StatusNotFound, s.cp.RouteMissMessage(r))
 		return
 	}
 	s.count(pattern)
-	d, ok := s.applyFaultDecision(w, r, pattern, pattern == routeCreate || pattern == routeCreateV2)
+	d, ok := s.applyFaultDecision(w, r, pattern, controlplane.IsCreate(pattern))
 	if !ok {
 		return
 	}
 	if !s.checkAPIKey(w, r) {
 		return
 	}
-	if !s.allowRate(w, pattern == routeCreate || pattern == routeCreateV2) {
+	if !s.allowRate(w, controlplane.IsCreate(pattern)) {
 		return
 	}
 	if d.lose != "" || d.hold > 0 {
@@ -115,13 +41,13 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if d.dropAfterOK {
-		r = r.WithContext(context.WithValue(r.Context(), dropAfterKey{}, true))
+		r = controlplane.DropAnswer(r)
 	}
 	if d.createDelay > 0 || d.gateway > 0 {
 		s.serveSlowCreate(w, r, d.createDelay, d.gateway)
 		return
 	}
-	s.controlMux.ServeHTTP(w, r)
+	s.cp.ServeHTTP(w, r)
 }
 
 func (s *Server) checkAPIKey(w http.ResponseWriter, r *http.Request) bool {
@@ -135,127 +61,4 @@ func (s *Server) checkAPIKey(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	return true
-}
-
-var sandboxIDPattern = regexp.MustCompile(`^[a-z0-9]+$`)
-
-// sandboxIDParam validates {id}; the legacy "<id>-<clientID>" form is accepted.
-func sandboxIDParam(w http.ResponseWriter, r *http.Request) (string, bool) {
-	id := r.PathValue("id")
-	if i := strings.IndexByte(id, '-'); i >= 0 {
-		id = id[:i]
-	}
-	if !sandboxIDPattern.MatchString(id) {
-		writeError(w, http.StatusBadRequest, "Invalid sandbox ID")
-		return "", false
-	}
-	return id, true
-}
-
-// sandboxRequest opens a handler of /sandboxes/{id}/...: the sandbox ID
-// from the path, then the JSON body into req; an empty body is accepted
-// when bodyOptional. On false the answer is written.
-func sandboxRequest(w http.ResponseWriter, r *http.Request, req any, bodyOptional bool) (string, bool) {
-	id, ok := sandboxIDParam(w, r)
-	if !ok {
-		return "", false
-	}
-	if err := httpjson.Decode(r, req); err != nil && (err != httpjson.ErrEmptyBody || !bodyOptional) {
-		validationError(w, err.Error())
-		return "", false
-	}
-	return id, true
-}
-
-// timedSandboxRequest is sandboxRequest for a body with a timeout (seconds,
-// def when absent), checked as timeoutField checks it.
-func (s *Server) timedSandboxRequest(w http.ResponseWriter, r *http.Request, req any, timeout **int32, def time.Duration) (string, time.Duration, bool) {
-	id, ok := sandboxRequest(w, r, req, true)
-	if !ok {
-		return "", 0, false
-	}
-	d, ok := s.timeoutField(w, *timeout, def)
-	return id, d, ok
-}
-
-// apiError is a refusal with the status and message E2B answers it with.
-type apiError struct {
-	status int
-	msg    string
-}
-
-func (e apiError) Error() string { return e.msg }
-
-func refuse(status int, format string, args ...any) error {
-	return apiError{status, fmt.Sprintf(format, args...)}
-}
-
-// routeMissMessage is E2B's answer for a request that matches no operation
-// of its spec: an unknown path (a wrong api_url), or a known path with
-// another method.
-func (s *Server) routeMissMessage(r *http.Request) string {
-	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodPatch} {
-		other := r.Clone(r.Context())
-		other.Method = m
-		if _, pattern := s.controlMux.Handler(other); pattern != "" {
-			return "validation error: method not allowed"
-		}
-	}
-	return "validation error: no matching operation was found"
-}
-
-func notFoundSandbox(w http.ResponseWriter, id string) {
-	writeErrorf(w, http.StatusNotFound, "Sandbox %q doesn't exist or you don't have access to it", id)
-}
-
-// sandbox returns the sandbox's record and machine, or writes the 404.
-func (s *Server) sandbox(w http.ResponseWriter, id string) (sandboxes.Record, *envd.Machine, bool) {
-	rec, m, ok := s.sandboxes.Get(id)
-	if !ok {
-		notFoundSandbox(w, id)
-	}
-	return rec, m, ok
-}
-
-// maxLifetimeMessage is E2B's wording for a timeout above the team's limit.
-func (s *Server) maxLifetimeMessage() string {
-	d := s.opts.MaxLifetime
-	if d%time.Hour == 0 {
-		return fmt.Sprintf("Timeout cannot be greater than %d hours", int(d/time.Hour))
-	}
-	return fmt.Sprintf("Timeout cannot be greater than %s", d)
-}
-
-// Validator wording for the "timeout" body field.
-const (
-	timeoutMissing  = `request body has an error: doesn't match schema: Error at "/timeout": property "timeout" is missing`
-	timeoutNegative = `request body has an error: doesn't match schema: Error at "/timeout": number must be at least 0`
-)
-
-// timeoutField reads an optional timeout in seconds: def when absent, a
-// validation error when negative, 400 when above the maximum lifetime.
-func (s *Server) timeoutField(w http.ResponseWriter, t *int32, def time.Duration) (time.Duration, bool) {
-	d := def
-	if t != nil {
-		if *t < 0 {
-			validationError(w, timeoutNegative)
-			return 0, false
-		}
-		d = time.Duration(*t) * time.Second
-	}
-	if d > s.opts.MaxLifetime {
-		writeError(w, http.StatusBadRequest, s.maxLifetimeMessage())
-		return 0, false
-	}
-	return d, true
-}
-
-// respondOrDrop writes v, or drops the connection after the effect when a
-// DropAfterCreate fault chose this request.
-func respondOrDrop(w http.ResponseWriter, r *http.Request, status int, v any) {
-	if drop, _ := r.Context().Value(dropAfterKey{}).(bool); drop {
-		dropConnection(w)
-		return
-	}
-	httpjson.Write(w, status, v)
 }

@@ -16,42 +16,48 @@
 // import); no package below holds a pointer to the Server or imports
 // anything above it:
 //
-//	emulator    Start, Options, Server; the control plane (control_*.go),
-//	            envd's routing (envd.go: which sandbox, auto-resume), the
-//	            builder's host, images and file contexts (template_*.go),
-//	            events and webhooks, admin, faults, limits, counters
-//	              imports every package below
-//	sandboxes   the registry of live sandboxes: each one's record (state,
-//	            timeout, lifecycle options, network, metadata, mounts), its
-//	            machine and its TTL timer, behind one lock of its own;
-//	            lifecycle operations that return copies
-//	              imports envd, state, netrules, ids
-//	envd        the daemon in each sandbox and its machine: files, processes,
-//	            pty, watchers, the files routes and the Connect RPCs, the
-//	            sandbox's log and samples; the server through a Host
-//	              imports state, sandboxos, hostfs, connectrpc, httpjson, ids
-//	builder     template builds: base, steps, start and ready commands, the
-//	            step cache's layers; sandboxes through a Host interface
-//	              imports state, sandboxos, hostfs, ids
-//	volumeapi   E2B's volume-content API over the volumes' directories
-//	              imports state, sandboxos, httpjson
-//	delivery    webhook deliveries: queue, workers, retries, signatures
-//	              imports nothing of the emulator
-//	state       templates, builds, tags, the step cache, secrets, lifecycle
-//	            events, webhooks, team samples, volumes: one lock of its
-//	            own, operations that return copies
-//	              imports nothing of the emulator
-//	sandboxos   private roots, host processes and signals, watches, sudo,
-//	            the egress proxy
-//	              imports hostfs, netrules
-//	netrules    E2B's egress model without state: admission, rule matching,
-//	            placeholders, a SOCKS5 dialer
-//	hostfs      copying trees, writing files, extended attributes, file
-//	            metadata, owners
-//	connectrpc  Connect framing and errors for envd's RPCs
-//	httpjson    JSON bodies of the HTTP APIs
-//	ids         random IDs and UUIDs
-//	              (these five import nothing of the emulator)
+//	emulator      Start, Options, Server: listeners and routing, the API
+//	              key, admin, faults, limits, counters, envd's routing
+//	              (which sandbox, auto-resume), the sampler
+//	                imports every package below
+//	controlplane  E2B's REST API: sandboxes, snapshots, templates and
+//	              builds, tags, volumes, secrets, events and webhooks,
+//	              metrics and logs; the builder's host, images and file
+//	              contexts; what the emulator around it does (limits,
+//	              counters) it gets as functions in a Config
+//	                imports sandboxes and every package below it
+//	sandboxes     the registry of live sandboxes: each one's record (state,
+//	              timeout, lifecycle options, network, metadata, mounts),
+//	              its machine and its TTL timer, behind one lock of its own;
+//	              lifecycle operations that return copies
+//	                imports envd, state, netrules, ids
+//	envd          the daemon in each sandbox and its machine: files, processes,
+//	              pty, watchers, the files routes and the Connect RPCs, the
+//	              sandbox's log and samples; the server through a Host
+//	                imports state, sandboxos, hostfs, connectrpc, httpjson, ids
+//	builder       template builds: base, steps, start and ready commands, the
+//	              step cache's layers; sandboxes through a Host interface
+//	                imports state, sandboxos, hostfs, ids
+//	volumeapi     E2B's volume-content API over the volumes' directories
+//	                imports state, sandboxos, httpjson
+//	delivery      webhook deliveries: queue, workers, retries, signatures
+//	                imports nothing of the emulator
+//	state         templates, builds, tags, the step cache, secrets, lifecycle
+//	              events, webhooks, team samples, volumes: one lock of its
+//	              own, operations that return copies
+//	                imports nothing of the emulator
+//	sandboxos     private roots, host processes and signals, watches, sudo,
+//	              the egress proxy
+//	                imports hostfs, netrules
+//	netrules      E2B's egress model without state: admission, rule matching,
+//	              placeholders, a SOCKS5 dialer
+//	hostfs        copying trees, writing files, extended attributes, file
+//	              metadata, owners
+//	connectrpc    Connect framing and errors for envd's RPCs
+//	httpjson      JSON bodies and error bodies of the HTTP APIs, dropped
+//	              connections
+//	ids           random IDs and UUIDs
+//	                (these five import nothing of the emulator)
 //
 // Each store keeps its own lock and nothing outside it takes that lock: the
 // registry (sandboxes) and the store (state) for records, and the server's
@@ -129,7 +135,7 @@
 // are shared with the step cache and never change; in the fallback layout
 // it is a copy of the build sandbox's directories. fromImage looks the name
 // up in Options.ImageStore (a directory of root filesystems or tar archives
-// per name, see findImage); a found image replaces the host base root
+// per name, see controlplane.findImage); a found image replaces the host base root
 // (under the same skeleton directories). E2B's base image (e2bdev/base) is
 // the host base root, as the base template is. Any other image the store
 // lacks (or any image at all without private roots) fails the build at its

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 )
 
 // Faults describes injected failures. Set them with SetFaults or
@@ -240,7 +242,7 @@ func (s *Server) applyFaultDecision(w http.ResponseWriter, r *http.Request, key 
 		}
 	}
 	if d.drop {
-		dropConnection(w)
+		httpjson.Drop(w)
 		return d, false
 	}
 	if d.status != 0 {
@@ -267,13 +269,13 @@ func (s *Server) serveAfterEffect(w http.ResponseWriter, r *http.Request, lose s
 	inner := r.Clone(context.WithoutCancel(r.Context()))
 	inner.Body = io.NopCloser(bytes.NewReader(body))
 	rec := httptest.NewRecorder()
-	s.controlMux.ServeHTTP(rec, inner)
+	s.cp.ServeHTTP(rec, inner)
 	switch lose {
 	case LostGateway:
 		writeGatewayTimeout(w)
 		return
 	case LostDrop:
-		dropConnection(w)
+		httpjson.Drop(w)
 		return
 	}
 	t := time.NewTimer(hold)

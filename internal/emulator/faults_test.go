@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 )
 
 func TestFaultStatusesAndRoutes(t *testing.T) {
@@ -15,7 +17,7 @@ func TestFaultStatusesAndRoutes(t *testing.T) {
 	sb := c.create(map[string]any{})
 	c.srv.SetFaults(Faults{ErrorRate: 1, Statuses: []int{429}, Routes: []string{"GET /sandboxes/{id}"}, Seed: 1})
 	st, data, hdr := c.api("GET", "/sandboxes/"+sb.SandboxID, nil)
-	if st != 429 || hdr.Get("Retry-After") != "1" || decode[apiErrorJSON](t, data).Message != "Rate limit exceeded" {
+	if st != 429 || hdr.Get("Retry-After") != "1" || decode[httpjson.ErrorJSON](t, data).Message != "Rate limit exceeded" {
 		t.Fatalf("429 fault: %d %v %s", st, hdr, data)
 	}
 	st, data, _ = c.api("GET", "/v2/sandboxes", nil) // not in Routes

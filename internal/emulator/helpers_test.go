@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/connectrpc"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 )
 
@@ -117,11 +118,11 @@ func (c *testClient) create(body map[string]any) createdSandbox {
 	return decode[createdSandbox](c.t, data)
 }
 
-func (c *testClient) detail(id string) sandboxDetailJSON {
+func (c *testClient) detail(id string) controlplane.SandboxDetailJSON {
 	c.t.Helper()
 	st, data, _ := c.api("GET", "/sandboxes/"+id, nil)
 	wantStatus(c.t, "get sandbox", st, data, http.StatusOK)
-	return decode[sandboxDetailJSON](c.t, data)
+	return decode[controlplane.SandboxDetailJSON](c.t, data)
 }
 
 // envdHeaders addresses a sandbox through the shared listener.

@@ -1,11 +1,11 @@
 package emulator
 
 import (
-	"fmt"
 	"net/http"
 	"runtime/debug"
 	"strings"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/volumeapi"
 )
@@ -16,7 +16,6 @@ const (
 	hdrSandboxPort = "E2b-Sandbox-Port"
 	hdrAPIKey      = "X-API-Key"
 	hdrAccessToken = "X-Access-Token"
-	hdrNextToken   = "X-Next-Token"
 )
 
 // serveMain is the handler of the main listener: admin, envd or control plane.
@@ -28,8 +27,8 @@ func (s *Server) serveMain(w http.ResponseWriter, r *http.Request) {
 		s.serveAdmin(w, r)
 	case strings.HasPrefix(r.URL.Path, "/volumecontent/"):
 		s.serveVolumeContent(w, r)
-	case strings.HasPrefix(r.URL.Path, uploadPrefix):
-		s.serveUpload(w, r)
+	case strings.HasPrefix(r.URL.Path, controlplane.UploadPrefix):
+		s.cp.ServeUpload(w, r)
 	case isEnvdRequest(r):
 		s.serveEnvd(w, r)
 	default:
@@ -71,33 +70,7 @@ func (s *Server) recoverPanic(w http.ResponseWriter, r *http.Request) {
 	writeError(w, http.StatusInternalServerError, "internal emulator error")
 }
 
-// apiErrorJSON is E2B's control-plane error body.
-type apiErrorJSON struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
-}
-
-func writeError(w http.ResponseWriter, status int, msg string) {
-	httpjson.Write(w, status, apiErrorJSON{Code: status, Message: msg})
-}
-
-func writeErrorf(w http.ResponseWriter, status int, format string, args ...any) {
-	writeError(w, status, fmt.Sprintf(format, args...))
-}
-
-// validationError words a 400 like E2B's OpenAPI request validator does.
-func validationError(w http.ResponseWriter, detail string) {
-	writeError(w, http.StatusBadRequest, "validation error: error in openapi3filter.RequestError: "+detail)
-}
-
-// dropConnection closes the client connection without any response.
-func dropConnection(w http.ResponseWriter) {
-	if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
-		_ = conn.Close()
-		return
-	}
-	panic(http.ErrAbortHandler)
-}
+func writeError(w http.ResponseWriter, status int, msg string) { httpjson.Error(w, status, msg) }
 
 // serveVolumeContent counts, faults and dispatches volume-content requests.
 func (s *Server) serveVolumeContent(w http.ResponseWriter, r *http.Request) {

@@ -15,6 +15,8 @@ import (
 // of the emulator listed for it, so none reaches back to the server.
 func TestPackagesImportOnlyDownwards(t *testing.T) {
 	allowed := map[string][]string{
+		"controlplane": {"sandboxes", "envd", "builder", "volumeapi", "delivery", "state", "sandboxos", "netrules",
+			"hostfs", "httpjson", "ids"},
 		"sandboxes":  {"envd", "state", "netrules", "ids"},
 		"envd":       {"state", "sandboxos", "hostfs", "connectrpc", "httpjson", "ids"},
 		"builder":    {"state", "hostfs", "sandboxos", "ids"},

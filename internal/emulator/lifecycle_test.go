@@ -11,21 +11,24 @@ import (
 	"testing"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
 func TestCreateGetAndDetailFields(t *testing.T) {
 	t.Parallel()
 	c := startTestServer(t, Options{})
 	sb := c.create(map[string]any{"metadata": map[string]string{"team": "a"}, "secure": true, "timeout": 120})
-	if len(sb.SandboxID) != 21 || sb.SandboxID[0] != 'i' || !sandboxIDPattern.MatchString(sb.SandboxID) {
+	if len(sb.SandboxID) != 21 || sb.SandboxID[0] != 'i' || !controlplane.SandboxIDPattern.MatchString(sb.SandboxID) {
 		t.Fatalf("sandbox ID %q is not i + 20 [a-z0-9]", sb.SandboxID)
 	}
-	if sb.TemplateID != baseTemplateID || len(sb.EnvdAccessToken) != 64 {
+	if sb.TemplateID != state.BaseTemplateID || len(sb.EnvdAccessToken) != 64 {
 		t.Fatalf("unexpected create response %+v", sb)
 	}
 	d := c.detail(sb.SandboxID)
-	if d.State != sandboxes.Running || d.ClientID != clientID || d.EnvdVersion != envdVersion || d.Alias != "base" ||
+	if d.State != sandboxes.Running || d.ClientID != controlplane.ClientID || d.EnvdVersion != controlplane.EnvdVersion || d.Alias != "base" ||
 		d.CPUCount != 2 || d.MemoryMB != 512 || d.DiskSizeMB <= 0 || d.Metadata["team"] != "a" ||
 		d.EnvdAccessToken != sb.EnvdAccessToken || d.Lifecycle.OnTimeout != "kill" {
 		t.Fatalf("unexpected detail %+v", d)
@@ -40,11 +43,11 @@ func TestCreateGetAndDetailFields(t *testing.T) {
 	if v2.EnvdAccessToken == "" {
 		t.Fatal("a /v2 sandbox is secure unless secure=false is sent")
 	}
-	if d := c.detail(v2.SandboxID); d.EndAt.Sub(d.StartedAt) != defaultTimeoutV2 {
+	if d := c.detail(v2.SandboxID); d.EndAt.Sub(d.StartedAt) != controlplane.DefaultTimeoutV2 {
 		t.Fatalf("v2 default timeout = %s", d.EndAt.Sub(d.StartedAt))
 	}
 	// The legacy composite ID is accepted.
-	st, data, _ = c.api("GET", "/sandboxes/"+sb.SandboxID+"-"+clientID, nil)
+	st, data, _ = c.api("GET", "/sandboxes/"+sb.SandboxID+"-"+controlplane.ClientID, nil)
 	wantStatus(t, "get composite id", st, data, http.StatusOK)
 	if c.srv.Counters().SandboxesCreated != 2 || c.srv.Counters().SandboxesAlive != 2 {
 		t.Fatalf("counters %+v", c.srv.Counters())
@@ -74,14 +77,14 @@ func TestListPagingAndFilters(t *testing.T) {
 			if hdr.Get("X-Total-Running") != "5" {
 				t.Fatalf("X-Total-Running = %q, want 5", hdr.Get("X-Total-Running"))
 			}
-			for _, l := range decode[[]listedSandboxJSON](t, data) {
+			for _, l := range decode[[]controlplane.ListedSandboxJSON](t, data) {
 				if got[l.SandboxID] {
 					t.Fatalf("%s listed twice", l.SandboxID)
 				}
 				got[l.SandboxID] = true
 			}
 			pages++
-			if next = hdr.Get(hdrNextToken); next == "" {
+			if next = hdr.Get("X-Next-Token"); next == "" {
 				break
 			}
 			if pages > 10 {
@@ -94,14 +97,14 @@ func TestListPagingAndFilters(t *testing.T) {
 	}
 	// A desc token used with asc order is rejected.
 	_, _, hdr := c.api("GET", "/v2/sandboxes?limit=1", nil)
-	st, data, _ := c.api("GET", "/v2/sandboxes?limit=1&order=asc&nextToken="+url.QueryEscape(hdr.Get(hdrNextToken)), nil)
+	st, data, _ := c.api("GET", "/v2/sandboxes?limit=1&order=asc&nextToken="+url.QueryEscape(hdr.Get("X-Next-Token")), nil)
 	wantStatus(t, "mismatched token", st, data, http.StatusBadRequest)
 
 	st, data, _ = c.api("POST", "/sandboxes/"+other.SandboxID+"/pause", nil)
 	wantStatus(t, "pause", st, data, http.StatusNoContent)
 	st, data, hdr = c.api("GET", "/v2/sandboxes?state=paused", nil)
 	wantStatus(t, "list paused", st, data, http.StatusOK)
-	if l := decode[[]listedSandboxJSON](t, data); len(l) != 1 || l[0].SandboxID != other.SandboxID || l[0].State != sandboxes.Paused {
+	if l := decode[[]controlplane.ListedSandboxJSON](t, data); len(l) != 1 || l[0].SandboxID != other.SandboxID || l[0].State != sandboxes.Paused {
 		t.Fatalf("paused list = %+v", l)
 	}
 	if hdr.Get("X-Total-Running") != "" {
@@ -109,18 +112,18 @@ func TestListPagingAndFilters(t *testing.T) {
 	}
 	st, data, _ = c.api("GET", "/sandboxes", nil) // v1: running only
 	wantStatus(t, "list v1", st, data, http.StatusOK)
-	if l := decode[[]listedSandboxJSON](t, data); len(l) != 5 {
+	if l := decode[[]controlplane.ListedSandboxJSON](t, data); len(l) != 5 {
 		t.Fatalf("v1 list has %d sandboxes, want 5 running", len(l))
 	}
 	st, data, _ = c.api("GET", "/v2/sandboxes?template=base&state=running,paused", nil)
 	wantStatus(t, "list by template", st, data, http.StatusOK)
-	if l := decode[[]listedSandboxJSON](t, data); len(l) != 6 {
+	if l := decode[[]controlplane.ListedSandboxJSON](t, data); len(l) != 6 {
 		t.Fatalf("template filter: %d sandboxes, want 6", len(l))
 	}
 	after := url.QueryEscape(c.detail(other.SandboxID).StartedAt.Format(time.RFC3339Nano))
 	st, data, _ = c.api("GET", "/v2/sandboxes?startedAfter="+after, nil)
 	wantStatus(t, "list startedAfter", st, data, http.StatusOK)
-	if l := decode[[]listedSandboxJSON](t, data); len(l) != 1 || l[0].SandboxID != other.SandboxID {
+	if l := decode[[]controlplane.ListedSandboxJSON](t, data); len(l) != 1 || l[0].SandboxID != other.SandboxID {
 		t.Fatalf("startedAfter (inclusive) listed %+v", l)
 	}
 	st, data, _ = c.api("GET", "/v2/sandboxes?template=nope", nil)
@@ -170,7 +173,7 @@ func TestBadInput(t *testing.T) {
 	}
 	for _, tc := range cases {
 		st, data, _ := c.api(tc.method, tc.path, tc.body)
-		e := decode[apiErrorJSON](t, data)
+		e := decode[httpjson.ErrorJSON](t, data)
 		if st != tc.status || !strings.Contains(e.Message, tc.msg) {
 			t.Errorf("%s %s: %d %s, want %d containing %q", tc.method, tc.path, st, data, tc.status, tc.msg)
 			continue
@@ -351,7 +354,7 @@ func TestSeparateEnvdListenerTokensAndAutoResume(t *testing.T) {
 	}
 	st, data, _ := c.api("POST", "/sandboxes", map[string]any{"templateID": "base", "secure": true, "network": map[string]any{"allowPublicTraffic": false}})
 	wantStatus(t, "create private", st, data, http.StatusCreated)
-	created := decode[sandboxJSON](t, data)
+	created := decode[controlplane.SandboxJSON](t, data)
 	if created.TrafficAccessToken == nil || *created.TrafficAccessToken == "" || created.EnvdAccessToken == "" {
 		t.Fatalf("tokens missing: %s", data)
 	}

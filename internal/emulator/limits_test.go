@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
 )
 
@@ -52,7 +54,7 @@ func TestCreateRateAnswersAsE2B(t *testing.T) {
 	}
 	st, data, hdr = c.api("POST", "/v2/sandboxes", map[string]any{"templateID": "base"})
 	wantStatus(t, "second create within the second", st, data, http.StatusTooManyRequests)
-	if got := decode[apiErrorJSON](t, data); got.Code != 429 || got.Message != "Rate limit exceeded" {
+	if got := decode[httpjson.ErrorJSON](t, data); got.Code != 429 || got.Message != "Rate limit exceeded" {
 		t.Fatalf("refusal body %s", data)
 	}
 	if hdr.Get("Retry-After") != "1" || hdr.Get("RateLimit-Remaining") != "0" || hdr.Get(FaultHeader) != "" {
@@ -120,7 +122,7 @@ func TestConcurrencyCapCountsRunningSandboxes(t *testing.T) {
 	refused := func(what string, st int, data []byte, hdr http.Header) {
 		t.Helper()
 		wantStatus(t, what, st, data, http.StatusTooManyRequests)
-		if got := decode[apiErrorJSON](t, data); got.Code != 429 || got.Message != want {
+		if got := decode[httpjson.ErrorJSON](t, data); got.Code != 429 || got.Message != want {
 			t.Fatalf("%s: body %s", what, data)
 		}
 		if hdr.Get("Retry-After") != "" {
@@ -133,13 +135,13 @@ func TestConcurrencyCapCountsRunningSandboxes(t *testing.T) {
 	// A fork over the cap is a 201 whose entry carries the refusal.
 	st, data, _ = c.api("POST", "/sandboxes/"+a.SandboxID+"/fork", map[string]any{"count": 1})
 	wantStatus(t, "fork at the cap", st, data, http.StatusCreated)
-	forks := decode[[]forkResultJSON](t, data)
+	forks := decode[[]controlplane.ForkResultJSON](t, data)
 	if len(forks) != 1 || forks[0].Sandbox != nil || forks[0].Error == nil || forks[0].Error.Code != 429 || forks[0].Error.Message != want {
 		t.Fatalf("fork at the cap: %s", data)
 	}
 	st, data, _ = c.api("POST", "/sandboxes/"+a.SandboxID+"/fork", map[string]any{"count": 2})
 	wantStatus(t, "fork of as many as the cap", st, data, http.StatusBadRequest)
-	if got := decode[apiErrorJSON](t, data).Message; got != "Count must be lower than the maximum number of concurrent sandboxes (2)" {
+	if got := decode[httpjson.ErrorJSON](t, data).Message; got != "Count must be lower than the maximum number of concurrent sandboxes (2)" {
 		t.Fatalf("fork count message %q", got)
 	}
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/spectest"
 )
 
@@ -23,8 +24,8 @@ func TestLegacyLogLinesAreStructured(t *testing.T) {
 	st, data, _ := c.api("GET", "/sandboxes/"+sb.SandboxID+"/logs", nil)
 	wantStatus(t, "legacy logs", st, data, http.StatusOK)
 	var body struct {
-		Logs       []logLineJSON  `json:"logs"`
-		LogEntries []logEntryJSON `json:"logEntries"`
+		Logs       []controlplane.LogLineJSON  `json:"logs"`
+		LogEntries []controlplane.LogEntryJSON `json:"logEntries"`
 	}
 	if err := json.Unmarshal(data, &body); err != nil {
 		t.Fatal(err)

@@ -8,8 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
 // startRootfsServer starts an emulator whose sandboxes have private roots
@@ -98,7 +100,7 @@ func TestRootfsSnapshotAndForkCaptureTheWholeLayer(t *testing.T) {
 	check("sandbox from snapshot", c.create(map[string]any{"templateID": "optsnap"}), "v1")
 	st, data, _ = c.api("POST", "/sandboxes/"+sb.SandboxID+"/fork", map[string]any{"count": 1})
 	wantStatus(t, "fork", st, data, http.StatusCreated)
-	forks := decode[[]forkResultJSON](t, data)
+	forks := decode[[]controlplane.ForkResultJSON](t, data)
 	if len(forks) != 1 || forks[0].Sandbox == nil {
 		t.Fatalf("fork %s", data)
 	}
@@ -123,7 +125,7 @@ func TestRootfsBuildWritesSystemPaths(t *testing.T) {
 		{"type": "WORKDIR", "args": []string{"/app"}},
 	}})
 	res := c.waitBuild(b)
-	if res.Status != buildReady {
+	if res.Status != state.BuildReady {
 		t.Fatalf("build %+v\n%s", res.Reason, logText(res.LogEntries))
 	}
 	hostAbsent(t, "/usr/local/bin/"+tag, "/etc/"+tag, "/app")
@@ -154,7 +156,7 @@ func TestRootfsImageStore(t *testing.T) {
 			{"type": "RUN", "args": []string{"cat /image-marker > /home/user/seen; test -e /usr/bin/apt-get && echo host-apt >> /home/user/seen; true"}},
 		}})
 		res := c.waitBuild(b)
-		if res.Status != buildReady || !strings.Contains(logText(res.LogEntries), "from the local image store") {
+		if res.Status != state.BuildReady || !strings.Contains(logText(res.LogEntries), "from the local image store") {
 			t.Fatalf("%s: %+v\n%s", image, res.Reason, logText(res.LogEntries))
 		}
 		sb := c.create(map[string]any{"templateID": name})

@@ -18,7 +18,7 @@ func (s *Server) runSampler() {
 			return
 		case now := <-t.C:
 			running := s.sandboxes.RunningMachines()
-			s.store.SampleTeam(now, int32(len(running)), envd.SampleInterval, maxTeamSamples)
+			s.cp.SampleTeam(now, len(running))
 			if len(running) == 0 {
 				continue
 			}

@@ -3,6 +3,8 @@ package emulator
 import (
 	"net/http"
 	"testing"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
 )
 
 // TestSandboxIdentity ports E2B's SDK test "default env vars": commands see
@@ -14,11 +16,11 @@ func TestSandboxIdentity(t *testing.T) {
 	t.Parallel()
 	c := startTestServer(t, Options{})
 	sb := c.create(map[string]any{})
-	want := sb.SandboxID + " true " + sb.TemplateID + " " + teamID + "\n"
+	want := sb.SandboxID + " true " + sb.TemplateID + " " + controlplane.TeamID + "\n"
 	if got := c.mustRun(sb, `echo "$E2B_SANDBOX_ID $E2B_SANDBOX $E2B_TEMPLATE_ID $E2B_TEAM_ID"`); got != want {
 		t.Fatalf("env: %q, want %q", got, want)
 	}
-	for name, value := range map[string]string{"E2B_SANDBOX": "true", "E2B_SANDBOX_ID": sb.SandboxID, "E2B_TEMPLATE_ID": sb.TemplateID, "E2B_TEAM_ID": teamID} {
+	for name, value := range map[string]string{"E2B_SANDBOX": "true", "E2B_SANDBOX_ID": sb.SandboxID, "E2B_TEMPLATE_ID": sb.TemplateID, "E2B_TEAM_ID": controlplane.TeamID} {
 		st, data := c.download(sb, "/run/e2b/."+name)
 		wantStatus(t, "read ."+name, st, data, http.StatusOK)
 		if string(data) != value {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
 )
 
 func TestSecretsCRUDNeverReturnValues(t *testing.T) {
@@ -13,7 +15,7 @@ func TestSecretsCRUDNeverReturnValues(t *testing.T) {
 	c := startTestServer(t, Options{})
 	st, data, _ := c.api("POST", "/secrets", map[string]any{"name": "Api-Key", "value": "v1-hidden", "metadata": map[string]string{"team": "x"}})
 	wantStatus(t, "create", st, data, http.StatusCreated)
-	sc := decode[secretJSON](t, data)
+	sc := decode[controlplane.SecretJSON](t, data)
 	if sc.Name != "api-key" || sc.CurrentVersion != 1 || !strings.HasPrefix(sc.SecretID, "sec_") || sc.Metadata["team"] != "x" {
 		t.Fatalf("created %+v", sc)
 	}
@@ -30,7 +32,7 @@ func TestSecretsCRUDNeverReturnValues(t *testing.T) {
 	}
 	st, data, _ = c.api("POST", "/secrets/api-key", map[string]any{"value": "v2-hidden"})
 	wantStatus(t, "update by name", st, data, http.StatusOK)
-	if got := decode[secretJSON](t, data); got.CurrentVersion != 2 || got.Metadata["team"] != "x" {
+	if got := decode[controlplane.SecretJSON](t, data); got.CurrentVersion != 2 || got.Metadata["team"] != "x" {
 		t.Fatalf("updated %+v", got)
 	}
 	for _, path := range []string{"/secrets", "/secrets/" + sc.SecretID, "/secrets/api-key"} {

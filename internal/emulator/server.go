@@ -1,8 +1,7 @@
 package emulator
 
 import (
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/builder"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/delivery"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
@@ -76,17 +75,14 @@ type Server struct {
 
 	ln, envdLn       net.Listener
 	httpSrv, envdSrv *http.Server
-	controlMux       *http.ServeMux
 	volumeMux        *http.ServeMux
 	closeOnce        sync.Once
 	stopSampler      chan struct{}
 	samplerDone      chan struct{}
-	sandboxes        *sandboxes.Registry // the live sandboxes, with a lock of their own
-	builder          *builder.Builder    // template builds
+	cp               *controlplane.API   // E2B's control plane
+	sandboxes        *sandboxes.Registry // the control plane's live sandboxes, which envd traffic reaches
 	egress           *sandboxos.Egress   // nil when it could not start
-	machineHost      *envd.Host          // what every sandbox's machine gets of the server
 	store            *state.Store        // templates, secrets, events, webhooks, team samples, volumes
-	hooks            *delivery.Sender
 	faults           faultState
 	limits           limitState
 	counters         counterState
@@ -122,9 +118,6 @@ func Start(opts Options) (*Server, error) {
 		stopSampler: make(chan struct{}),
 		samplerDone: make(chan struct{}),
 	}
-	s.sandboxes = sandboxes.New(sandboxes.Hooks{
-		Event: s.recordEvent, Admit: s.admit, Expired: sandboxExpired, MaxLifetime: opts.MaxLifetime,
-	})
 	if s.logf == nil {
 		s.logf = func(string, ...any) {}
 	}
@@ -149,33 +142,37 @@ func Start(opts Options) (*Server, error) {
 			opts.Isolation, runtime.GOOS, os.Geteuid())
 	}
 	var proxyEnv func(string) map[string]string
-	if eg, err := sandboxos.StartEgress(s.secretValue, s.egressPolicy, s.logf); err != nil {
+	// The proxy asks the control plane, made below, about secrets and sandboxes.
+	secret := func(name string) (string, bool) { return s.cp.SecretValue(name) }
+	policy := func(id, token string) (*sandboxos.EgressPolicy, bool) { return s.cp.EgressPolicy(id, token) }
+	if eg, err := sandboxos.StartEgress(secret, policy, s.logf); err != nil {
 		s.logf("emulator: egress proxy unavailable (%v); network rules and secret markers are not applied", err)
 	} else {
 		s.egress = eg
-		proxyEnv = func(id string) map[string]string { return eg.Env(id, s.egressToken(id)) }
+		proxyEnv = func(id string) map[string]string { return eg.Env(id, s.cp.EgressToken(id)) }
 	}
-	s.machineHost = &envd.Host{Isolate: s.isolate, Logf: s.logf, ProxyEnv: proxyEnv}
+	machineHost := &envd.Host{Isolate: s.isolate, Logf: s.logf, ProxyEnv: proxyEnv}
 	if s.rootfs == nil { // without private roots, stand-ins reach commands through PATH
 		standIns := filepath.Join(s.dataDir, "stand-ins")
 		if err := sandboxos.WriteMCPGateway(standIns); err != nil {
 			s.logf("emulator: %v; sandboxes have no mcp-gateway", err)
 		} else {
-			s.machineHost.StandInPath = filepath.Join(standIns, "usr", "local", "bin")
+			machineHost.StandInPath = filepath.Join(standIns, "usr", "local", "bin")
 		}
 	}
 	s.faults.reset(Faults{})
 	s.limits.set(opts.Limits)
 	s.counters.reset()
-	s.store.SeedBase(time.Now().UTC())
-	s.store.SeedBuiltin(mcpTemplateID, sandboxos.MCPGatewayCommand, mcpBuildID, time.Now().UTC())
-	if s.persistent() {
-		if err := s.store.OpenTemplates(filepath.Join(s.dataDir, "templates", "state.json"), s.logf); err != nil {
-			s.logf("emulator: template state in %s not loaded: %v", s.dataDir, err)
-		}
-	}
-	s.builder = builder.New(s.store, s.newBuildHost(), s.dataDir, s.rootfs != nil)
-	s.controlMux = s.newControlMux()
+	s.cp = controlplane.New(controlplane.Config{
+		Store: s.store, DataDir: s.dataDir, Persistent: !s.ownsDataDir, Rootfs: s.rootfs,
+		MachineHost: machineHost, Seed: s.seed,
+		MaxLifetime: opts.MaxLifetime, ReadyTimeout: s.readyTimeout(), WebhookRetryInterval: opts.WebhookRetryInterval,
+		ImageStore: opts.ImageStore, HostRootImages: opts.HostRootImages,
+		Logf: s.logf, APIURL: s.APIURL, Admit: s.admit, ForkOverLimit: s.forkCountOverLimit, Count: s.count,
+		Started:        func() { s.counters.add(func(c *Counters) { c.SandboxesCreated++ }) },
+		WebhookDropped: func() { s.counters.add(func(c *Counters) { c.WebhookDrops++ }) },
+	})
+	s.sandboxes = s.cp.Sandboxes()
 	s.volumeMux = volumeapi.NewMux(s.store)
 
 	ln, err := net.Listen("tcp", opts.Addr)
@@ -199,8 +196,6 @@ func Start(opts Options) (*Server, error) {
 		s.envdSrv = &http.Server{Handler: http.HandlerFunc(s.serveEnvdOnly), ReadHeaderTimeout: 30 * time.Second}
 		go s.serve(s.envdSrv, eln)
 	}
-	s.startWebhooks()
-	s.store.SampleTeam(time.Now(), 0, envd.SampleInterval, maxTeamSamples) // the team's baseline: nothing running
 	go s.runSampler()
 	return s, nil
 }
@@ -240,7 +235,11 @@ func (s *Server) prepareDataDir() error {
 			return fmt.Errorf("emulator: data dir: %w", err)
 		}
 	}
-	if err := s.loadVolumes(); err != nil {
+	ignored, err := s.store.OpenVolumes(filepath.Join(s.dataDir, "volumes"))
+	for _, e := range ignored {
+		s.logf("emulator: ignoring %v", e)
+	}
+	if err != nil {
 		return fmt.Errorf("emulator: load volumes: %w", err)
 	}
 	return nil
@@ -281,13 +280,7 @@ func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.stopSampler)
 		<-s.samplerDone
-		machines := s.sandboxes.Close() // refuses creates and builds from now on
-		s.hooks.Hold()
-		s.store.CancelBuilds()
-		for _, m := range machines {
-			m.Destroy()
-		}
-		s.builder.Wait()
+		s.cp.Close() // refuses creates and builds from now on
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		if e := s.httpSrv.Shutdown(ctx); e != nil {
@@ -299,7 +292,7 @@ func (s *Server) Close() error {
 			}
 		}
 		s.stopEgress()
-		s.stopWebhooks()
+		s.cp.StopDeliveries()
 		s.removeDataDir()
 	})
 	return nil
@@ -307,3 +300,16 @@ func (s *Server) Close() error {
 
 // SandboxIDs lists the alive (running or paused) sandboxes, sorted.
 func (s *Server) SandboxIDs() []string { return s.sandboxes.IDs() }
+
+// TemplateSeed describes a team template for SeedTemplate.
+type TemplateSeed = controlplane.TemplateSeed
+
+// SeedTemplate adds (or replaces) a team template with the given number of
+// ready builds (at least one). An empty TemplateID gets a random one.
+func (s *Server) SeedTemplate(t TemplateSeed) { s.cp.SeedTemplate(t) }
+
+// Expire runs the TTL end of a sandbox now (kill, or pause with autoPause).
+func (s *Server) Expire(sandboxID string) error { return s.cp.Expire(sandboxID) }
+
+// TeamID is the ID of the emulator's one team (for /teams/{teamID}/metrics).
+func (s *Server) TeamID() string { return controlplane.TeamID }

@@ -7,9 +7,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"time"
-)
 
-type createDelayKey struct{}
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
+)
 
 // serveSlowCreate runs a create that takes delay before the sandbox exists.
 // With a gateway timeout, a gateway in front answers 504 once it passes,
@@ -21,18 +21,18 @@ func (s *Server) serveSlowCreate(w http.ResponseWriter, r *http.Request, delay, 
 		return
 	}
 	// The create outlives the client's request, as a backend's does.
-	ctx := context.WithValue(context.WithoutCancel(r.Context()), createDelayKey{}, delay)
+	ctx := controlplane.DelayCreate(context.WithoutCancel(r.Context()), delay)
 	inner := r.Clone(ctx)
 	inner.Body = io.NopCloser(bytes.NewReader(body))
 	if gateway <= 0 {
-		s.controlMux.ServeHTTP(w, inner)
+		s.cp.ServeHTTP(w, inner)
 		return
 	}
 	rec := httptest.NewRecorder()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		s.controlMux.ServeHTTP(rec, inner)
+		s.cp.ServeHTTP(rec, inner)
 	}()
 	t := time.NewTimer(gateway)
 	defer t.Stop()
@@ -49,12 +49,5 @@ func (s *Server) serveSlowCreate(w http.ResponseWriter, r *http.Request, delay, 
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.WriteHeader(http.StatusGatewayTimeout)
 		_, _ = io.WriteString(w, "<html><body><h1>504 Gateway Time-out</h1></body></html>\n")
-	}
-}
-
-// waitCreateDelay holds a create for the delay its request carries.
-func waitCreateDelay(r *http.Request) {
-	if d, _ := r.Context().Value(createDelayKey{}).(time.Duration); d > 0 {
-		time.Sleep(d)
 	}
 }

@@ -6,7 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
 // TestSnapshotTagsAreBuildsOfOneTemplate takes snapshots under one name with
@@ -23,14 +25,14 @@ func TestSnapshotTagsAreBuildsOfOneTemplate(t *testing.T) {
 	a, b := c.create(map[string]any{}), c.create(map[string]any{})
 	c.mustRun(a, `echo a > ~/which`)
 	c.mustRun(b, `echo b > ~/which`)
-	snap := func(sb createdSandbox, name string) snapshotInfoJSON {
+	snap := func(sb createdSandbox, name string) controlplane.SnapshotInfoJSON {
 		t.Helper()
 		st, data, _ := c.api("POST", "/sandboxes/"+sb.SandboxID+"/snapshots", map[string]any{"name": name})
 		wantStatus(t, "snapshot "+name, st, data, http.StatusCreated)
-		return decode[snapshotInfoJSON](t, data)
+		return decode[controlplane.SnapshotInfoJSON](t, data)
 	}
 	v1, v2 := snap(a, "tagged:v1"), snap(b, "tagged:V2 ")
-	if v1.SnapshotID != teamNamespace+"/tagged:v1" || v2.SnapshotID != teamNamespace+"/tagged:v2" ||
+	if v1.SnapshotID != state.TeamNamespace+"/tagged:v1" || v2.SnapshotID != state.TeamNamespace+"/tagged:v2" ||
 		len(v2.Names) != 1 || v2.Names[0] != v2.SnapshotID {
 		t.Fatalf("snapshots %+v %+v", v1, v2)
 	}
@@ -40,7 +42,7 @@ func TestSnapshotTagsAreBuildsOfOneTemplate(t *testing.T) {
 	st, data, _ = c.api("POST", "/sandboxes/"+a.SandboxID+"/snapshots", map[string]any{"name": "tagged:" + ids.UUID()})
 	wantStatus(t, "a build ID as a tag", st, data, http.StatusBadRequest)
 	def := snap(a, "tagged")
-	if def.SnapshotID != teamNamespace+"/tagged:default" {
+	if def.SnapshotID != state.TeamNamespace+"/tagged:default" {
 		t.Fatalf("default snapshot %+v", def)
 	}
 
@@ -49,7 +51,7 @@ func TestSnapshotTagsAreBuildsOfOneTemplate(t *testing.T) {
 		st, data, _ := c.api("GET", "/snapshots?"+query, nil)
 		wantStatus(t, "list "+query, st, data, http.StatusOK)
 		var ids []string
-		for _, s := range decode[[]snapshotInfoJSON](t, data) {
+		for _, s := range decode[[]controlplane.SnapshotInfoJSON](t, data) {
 			ids = append(ids, s.SnapshotID)
 		}
 		return ids
@@ -71,8 +73,8 @@ func TestSnapshotTagsAreBuildsOfOneTemplate(t *testing.T) {
 
 	st, data, _ = c.api("GET", "/templates/tagged/tags", nil)
 	wantStatus(t, "tags", st, data, http.StatusOK)
-	tags := decode[[]templateTagJSON](t, data)
-	if len(tags) != 3 || tags[0].Tag != "v1" || tags[1].Tag != "v2" || tags[2].Tag != defaultTag ||
+	tags := decode[[]controlplane.TemplateTagJSON](t, data)
+	if len(tags) != 3 || tags[0].Tag != "v1" || tags[1].Tag != "v2" || tags[2].Tag != state.DefaultTag ||
 		tags[0].BuildID == tags[1].BuildID || tags[1].BuildID == tags[2].BuildID {
 		t.Fatalf("tags %+v", tags)
 	}
@@ -91,10 +93,10 @@ func TestSnapshotTagsAreBuildsOfOneTemplate(t *testing.T) {
 	reads("tagged", "a")
 
 	del := func(tags ...string) (int, []byte) {
-		st, data, _ := c.api("DELETE", "/templates/tags", map[string]any{"name": teamNamespace + "/tagged", "tags": tags})
+		st, data, _ := c.api("DELETE", "/templates/tags", map[string]any{"name": state.TeamNamespace + "/tagged", "tags": tags})
 		return st, data
 	}
-	st, data = del(defaultTag)
+	st, data = del(state.DefaultTag)
 	wantStatus(t, "delete the default tag", st, data, http.StatusBadRequest)
 	st, data = del("v1")
 	wantStatus(t, "delete v1", st, data, http.StatusNoContent)

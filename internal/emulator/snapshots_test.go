@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
 func TestSnapshotsAndFork(t *testing.T) {
@@ -18,13 +20,13 @@ func TestSnapshotsAndFork(t *testing.T) {
 	c.mustRun(src, `echo kept > ~/state.txt`)
 	st, data, _ := c.api("POST", "/sandboxes/"+src.SandboxID+"/snapshots", map[string]any{"name": "snap1"})
 	wantStatus(t, "named snapshot", st, data, http.StatusCreated)
-	named := decode[snapshotInfoJSON](t, data)
-	if named.SnapshotID != teamNamespace+"/snap1:default" || len(named.Names) != 1 || named.Names[0] != named.SnapshotID {
+	named := decode[controlplane.SnapshotInfoJSON](t, data)
+	if named.SnapshotID != state.TeamNamespace+"/snap1:default" || len(named.Names) != 1 || named.Names[0] != named.SnapshotID {
 		t.Fatalf("named snapshot %+v", named)
 	}
 	st, data, _ = c.api("POST", "/sandboxes/"+src.SandboxID+"/snapshots", map[string]any{})
 	wantStatus(t, "unnamed snapshot", st, data, http.StatusCreated)
-	unnamed := decode[snapshotInfoJSON](t, data)
+	unnamed := decode[controlplane.SnapshotInfoJSON](t, data)
 	if !strings.HasSuffix(unnamed.SnapshotID, ":default") || len(unnamed.Names) != 0 {
 		t.Fatalf("unnamed snapshot %+v", unnamed)
 	}
@@ -32,7 +34,7 @@ func TestSnapshotsAndFork(t *testing.T) {
 	wantStatus(t, "bad name", st, data, http.StatusBadRequest)
 
 	// List by sandbox, paged, and by name.
-	var all []snapshotInfoJSON
+	var all []controlplane.SnapshotInfoJSON
 	next := ""
 	for page := 0; page < 5; page++ {
 		path := "/snapshots?limit=1&sandboxID=" + src.SandboxID
@@ -41,8 +43,8 @@ func TestSnapshotsAndFork(t *testing.T) {
 		}
 		st, data, hdr := c.api("GET", path, nil)
 		wantStatus(t, "list snapshots", st, data, http.StatusOK)
-		all = append(all, decode[[]snapshotInfoJSON](t, data)...)
-		if next = hdr.Get(hdrNextToken); next == "" {
+		all = append(all, decode[[]controlplane.SnapshotInfoJSON](t, data)...)
+		if next = hdr.Get("X-Next-Token"); next == "" {
 			break
 		}
 	}
@@ -78,7 +80,7 @@ func TestSnapshotsAndFork(t *testing.T) {
 	// Fork copies files into new sandboxes with their own IDs.
 	st, data, _ = c.api("POST", "/sandboxes/"+src.SandboxID+"/fork", map[string]any{"count": 2, "timeout": 60})
 	wantStatus(t, "fork", st, data, http.StatusCreated)
-	forks := decode[[]forkResultJSON](t, data)
+	forks := decode[[]controlplane.ForkResultJSON](t, data)
 	if len(forks) != 2 || forks[0].Sandbox == nil || forks[0].Sandbox.SandboxID == src.SandboxID {
 		t.Fatalf("forks %s", data)
 	}
@@ -97,7 +99,7 @@ func TestTemplates(t *testing.T) {
 	st, data, _ := c.request("POST", c.srv.APIURL()+"/_emulator/templates", map[string]any{"templateID": "tpl2", "names": []string{"second"}, "builds": 1}, nil)
 	wantStatus(t, "admin seed", st, data, http.StatusCreated)
 
-	var listed []templateJSON
+	var listed []controlplane.TemplateJSON
 	next := ""
 	for page := 0; page < 5; page++ {
 		path := "/v2/templates?limit=1"
@@ -106,15 +108,15 @@ func TestTemplates(t *testing.T) {
 		}
 		st, data, hdr := c.api("GET", path, nil)
 		wantStatus(t, "list templates", st, data, http.StatusOK)
-		listed = append(listed, decode[[]templateJSON](t, data)...)
-		if next = hdr.Get(hdrNextToken); next == "" {
+		listed = append(listed, decode[[]controlplane.TemplateJSON](t, data)...)
+		if next = hdr.Get("X-Next-Token"); next == "" {
 			break
 		}
 	}
 	if len(listed) != 2 || listed[0].TemplateID != "tpl1" || listed[0].BuildCount != 5 || listed[0].Public {
 		t.Fatalf("listed templates %+v (base must not be listed)", listed)
 	}
-	var builds []templateBuildJSON
+	var builds []controlplane.TemplateBuildJSON
 	next = ""
 	for page := 0; page < 10; page++ {
 		path := "/templates/first?limit=2"
@@ -123,12 +125,12 @@ func TestTemplates(t *testing.T) {
 		}
 		st, data, hdr := c.api("GET", path, nil)
 		wantStatus(t, "get template", st, data, http.StatusOK)
-		tw := decode[templateWithBuildsJSON](t, data)
+		tw := decode[controlplane.TemplateWithBuildsJSON](t, data)
 		if tw.TemplateID != "tpl1" || tw.Names[0] != "first" {
 			t.Fatalf("template %+v", tw)
 		}
 		builds = append(builds, tw.Builds...)
-		if next = hdr.Get(hdrNextToken); next == "" {
+		if next = hdr.Get("X-Next-Token"); next == "" {
 			break
 		}
 	}
@@ -153,7 +155,7 @@ func TestTemplates(t *testing.T) {
 	}
 	st, data, _ = c.api("GET", "/v2/templates", nil)
 	wantStatus(t, "list templates", st, data, http.StatusOK)
-	if l := decode[[]templateJSON](t, data); l[0].SpawnCount != 1 || l[0].LastSpawnedAt == nil {
+	if l := decode[[]controlplane.TemplateJSON](t, data); l[0].SpawnCount != 1 || l[0].LastSpawnedAt == nil {
 		t.Fatalf("spawn figures %+v", l[0])
 	}
 }
@@ -165,7 +167,7 @@ func TestMetricsAndLogs(t *testing.T) {
 	c.mustRun(sb, "head -c 4096 /dev/zero > ~/blob; echo hi")
 	st, data, _ := c.api("GET", "/sandboxes/"+sb.SandboxID+"/metrics", nil)
 	wantStatus(t, "metrics", st, data, http.StatusOK)
-	ms := decode[[]sandboxMetricJSON](t, data)
+	ms := decode[[]controlplane.SandboxMetricJSON](t, data)
 	if len(ms) == 0 || ms[0].CPUCount != 2 || ms[0].MemTotal != envd.MemTotalBytes || ms[0].DiskTotal <= 0 || ms[0].TimestampUnix == 0 {
 		t.Fatalf("metrics %s", data)
 	}
@@ -178,25 +180,25 @@ func TestMetricsAndLogs(t *testing.T) {
 	c.request("GET", c.srv.SandboxURL()+"/metrics", nil, envdHeaders(sb))
 	st, data, _ = c.api("GET", "/sandboxes/metrics?sandbox_ids="+sb.SandboxID+",iunknown", nil)
 	wantStatus(t, "many metrics", st, data, http.StatusOK)
-	many := decode[map[string]map[string]sandboxMetricJSON](t, data)
+	many := decode[map[string]map[string]controlplane.SandboxMetricJSON](t, data)
 	if m, ok := many["sandboxes"][sb.SandboxID]; !ok || m.DiskUsed < 4096 {
 		t.Fatalf("many metrics %s", data)
 	}
 
 	st, data, _ = c.api("GET", "/v2/sandboxes/"+sb.SandboxID+"/logs", nil)
 	wantStatus(t, "logs v2", st, data, http.StatusOK)
-	logs := decode[map[string][]logEntryJSON](t, data)["logs"]
+	logs := decode[map[string][]controlplane.LogEntryJSON](t, data)["logs"]
 	if len(logs) < 3 || logs[0].Message != "Process exited" || logs[len(logs)-1].Message != "Sandbox created" {
 		t.Fatalf("backward logs %+v", logs)
 	}
 	first := logs[len(logs)-1].Timestamp.UnixMilli()
 	st, data, _ = c.api("GET", "/v2/sandboxes/"+sb.SandboxID+"/logs?direction=forward&limit=1&cursor="+strconv.FormatInt(first, 10), nil)
 	wantStatus(t, "logs forward", st, data, http.StatusOK)
-	if l := decode[map[string][]logEntryJSON](t, data)["logs"]; len(l) != 1 || l[0].Message != "Sandbox created" {
+	if l := decode[map[string][]controlplane.LogEntryJSON](t, data)["logs"]; len(l) != 1 || l[0].Message != "Sandbox created" {
 		t.Fatalf("forward page %+v", l)
 	}
 	st, data, _ = c.api("GET", "/v2/sandboxes/"+sb.SandboxID+"/logs?search=started&level=info", nil)
-	if l := decode[map[string][]logEntryJSON](t, data)["logs"]; st != 200 || len(l) != 1 || l[0].Fields["pid"] == "" {
+	if l := decode[map[string][]controlplane.LogEntryJSON](t, data)["logs"]; st != 200 || len(l) != 1 || l[0].Fields["pid"] == "" {
 		t.Fatalf("search logs %d %s", st, data)
 	}
 	st, data, _ = c.api("GET", "/v2/sandboxes/"+sb.SandboxID+"/logs?level=error", nil)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 )
 
@@ -19,11 +20,11 @@ func TestTeamMetricsFollowTheSandboxes(t *testing.T) {
 	if st != http.StatusNoContent {
 		t.Fatalf("pause: %d %s", st, data)
 	}
-	var metrics []teamMetricJSON
+	var metrics []controlplane.TeamMetricJSON
 	eventually(t, "a sample with one running sandbox", func() bool {
-		st, data, _ := c.api("GET", "/teams/"+teamID+"/metrics", nil)
+		st, data, _ := c.api("GET", "/teams/"+controlplane.TeamID+"/metrics", nil)
 		wantStatus(t, "metrics", st, data, http.StatusOK)
-		metrics = decode[[]teamMetricJSON](t, data)
+		metrics = decode[[]controlplane.TeamMetricJSON](t, data)
 		return len(metrics) >= 2 && metrics[len(metrics)-1].ConcurrentSandboxes == 1
 	})
 	if first := metrics[0]; first.ConcurrentSandboxes != 0 {
@@ -34,15 +35,15 @@ func TestTeamMetricsFollowTheSandboxes(t *testing.T) {
 	if r := last.SandboxStartRate; r < 2/(2*envd.SampleInterval.Seconds()) || r > 2/(envd.SampleInterval.Seconds()/2) {
 		t.Fatalf("start rate %v, want about %v", r, 2/envd.SampleInterval.Seconds())
 	}
-	st, data, _ = c.api("GET", "/teams/"+teamID+"/metrics/max?metric=sandbox_start_rate", nil)
+	st, data, _ = c.api("GET", "/teams/"+controlplane.TeamID+"/metrics/max?metric=sandbox_start_rate", nil)
 	wantStatus(t, "max", st, data, http.StatusOK)
-	if m := decode[maxTeamMetricJSON](t, data); m.Value != last.SandboxStartRate {
+	if m := decode[controlplane.MaxTeamMetricJSON](t, data); m.Value != last.SandboxStartRate {
 		t.Fatalf("max start rate %+v", m)
 	}
 	for path, want := range map[string]int{
-		"/teams/other/metrics":              http.StatusForbidden,
-		"/teams/" + teamID + "/metrics/max": http.StatusBadRequest,
-		"/teams/" + teamID + "/metrics?start=" + strconv.FormatInt(time.Now().Unix()+100, 10) + "&end=" + strconv.FormatInt(time.Now().Unix(), 10): http.StatusBadRequest,
+		"/teams/other/metrics":                           http.StatusForbidden,
+		"/teams/" + controlplane.TeamID + "/metrics/max": http.StatusBadRequest,
+		"/teams/" + controlplane.TeamID + "/metrics?start=" + strconv.FormatInt(time.Now().Unix()+100, 10) + "&end=" + strconv.FormatInt(time.Now().Unix(), 10): http.StatusBadRequest,
 	} {
 		if st, data, _ := c.api("GET", path, nil); st != want {
 			t.Errorf("%s: %d %s, want %d", path, st, data, want)

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/builder"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/spectest"
 )
 
@@ -26,7 +28,7 @@ func TestMissingImageFailsTheBuild(t *testing.T) {
 	b := c.requestBuild(map[string]any{"name": "missing-image"})
 	c.startBuild(b, map[string]any{"fromImage": "python:3.12-slim", "steps": steps})
 	res := c.waitBuild(b)
-	if res.Status != buildError || res.Reason == nil || res.Reason.Step == nil || *res.Reason.Step != "base" {
+	if res.Status != state.BuildError || res.Reason == nil || res.Reason.Step == nil || *res.Reason.Step != "base" {
 		t.Fatalf("status %s reason %+v\n%s", res.Status, res.Reason, logText(res.LogEntries))
 	}
 	for _, want := range []string{"image 'python:3.12-slim' is not in the emulator's image store", "-image-store DIR", "named python_3.12-slim", "-host-root-images python:3.12-slim"} {
@@ -41,7 +43,7 @@ func TestMissingImageFailsTheBuild(t *testing.T) {
 	b = c.requestBuild(map[string]any{"name": "host-root-image"})
 	c.startBuild(b, map[string]any{"fromImage": "debian:12", "steps": steps})
 	res = c.waitBuild(b)
-	if res.Status != buildReady {
+	if res.Status != state.BuildReady {
 		t.Fatalf("opted-in image: %+v\n%s", res.Reason, logText(res.LogEntries))
 	}
 	warned := false
@@ -54,8 +56,8 @@ func TestMissingImageFailsTheBuild(t *testing.T) {
 	}
 
 	b = c.requestBuild(map[string]any{"name": "base-image"})
-	c.startBuild(b, map[string]any{"fromImage": baseImageName, "steps": steps})
-	if res = c.waitBuild(b); res.Status != buildReady || !strings.Contains(logText(res.LogEntries), "is E2B's base image") {
+	c.startBuild(b, map[string]any{"fromImage": builder.BaseImage, "steps": steps})
+	if res = c.waitBuild(b); res.Status != state.BuildReady || !strings.Contains(logText(res.LogEntries), "is E2B's base image") {
 		t.Fatalf("base image: %+v\n%s", res.Reason, logText(res.LogEntries))
 	}
 	v.AssertClean(t)
@@ -74,7 +76,7 @@ func TestStoredImageWithoutPrivateRootsFailsTheBuild(t *testing.T) {
 	b := c.requestBuild(map[string]any{"name": "stored-image"})
 	c.startBuild(b, map[string]any{"fromImage": "stored:1", "steps": []map[string]any{{"type": "RUN", "args": []string{"echo step-ran"}}}})
 	res := c.waitBuild(b)
-	if res.Status != buildError || res.Reason == nil || !strings.Contains(res.Reason.Message, "image 'stored:1' is in the emulator's image store, but images need private root filesystems") ||
+	if res.Status != state.BuildError || res.Reason == nil || !strings.Contains(res.Reason.Message, "image 'stored:1' is in the emulator's image store, but images need private root filesystems") ||
 		!strings.Contains(res.Reason.Message, "-host-root-images stored:1") || strings.Contains(logText(res.LogEntries), "step-ran") {
 		t.Fatalf("status %s reason %+v\n%s", res.Status, res.Reason, logText(res.LogEntries))
 	}

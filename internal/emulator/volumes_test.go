@@ -7,16 +7,18 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
 )
 
-func (c *testClient) createVolume(name string) volumeJSON {
+func (c *testClient) createVolume(name string) controlplane.VolumeJSON {
 	c.t.Helper()
 	st, data, _ := c.api("POST", "/volumes", map[string]any{"name": name})
 	wantStatus(c.t, "create volume", st, data, http.StatusCreated)
-	return decode[volumeJSON](c.t, data)
+	return decode[controlplane.VolumeJSON](c.t, data)
 }
 
-func (c *testClient) volumeContent(v volumeJSON, method, route, p string, body string) (int, []byte) {
+func (c *testClient) volumeContent(v controlplane.VolumeJSON, method, route, p string, body string) (int, []byte) {
 	c.t.Helper()
 	req, err := http.NewRequest(method, c.srv.APIURL()+"/volumecontent/"+v.VolumeID+"/"+route+"?path="+url.QueryEscape(p), strings.NewReader(body))
 	if err != nil {
@@ -91,7 +93,7 @@ func testVolumesShared(t *testing.T, isolation string) {
 	c2 := startTestServer(t, Options{DataDir: dataDir, Isolation: isolation})
 	st, data, _ = c2.api("GET", "/volumes/"+v.VolumeID, nil)
 	wantStatus(t, "get after restart", st, data, http.StatusOK)
-	if got := decode[volumeJSON](t, data); got.Token != v.Token || got.Name != "shared-data" {
+	if got := decode[controlplane.VolumeJSON](t, data); got.Token != v.Token || got.Name != "shared-data" {
 		t.Fatalf("after restart: %+v", got)
 	}
 	d := c2.create(map[string]any{"volumeMounts": []map[string]string{{"name": "shared-data", "path": "/opt/vol"}}})
@@ -117,7 +119,7 @@ func testVolumesShared(t *testing.T, isolation string) {
 	wantStatus(t, "kill d", st, data, http.StatusNoContent)
 	st, data, _ = c2.api("DELETE", "/volumes/"+v.VolumeID, nil)
 	wantStatus(t, "delete", st, data, http.StatusNoContent)
-	if _, err := os.Stat(c2.srv.volumeDir(v.VolumeID)); !os.IsNotExist(err) {
+	if _, err := os.Stat(c2.srv.store.VolumeDir(v.VolumeID)); !os.IsNotExist(err) {
 		t.Fatalf("volume directory left behind: %v", err)
 	}
 }
@@ -158,7 +160,7 @@ func TestVolumeContentAPI(t *testing.T) {
 	c := startTestServer(t, Options{})
 	v := c.createVolume("content")
 	other := c.createVolume("other")
-	if st, _ := c.volumeContent(volumeJSON{VolumeID: v.VolumeID, Token: other.Token}, "GET", "path", "/", ""); st != http.StatusUnauthorized {
+	if st, _ := c.volumeContent(controlplane.VolumeJSON{VolumeID: v.VolumeID, Token: other.Token}, "GET", "path", "/", ""); st != http.StatusUnauthorized {
 		t.Fatalf("another volume's token: %d, want 401", st)
 	}
 	if st, body := c.volumeContent(v, "PUT", "file", "/a/b.txt", "x"); st != http.StatusNotFound {

@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/delivery"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
 
@@ -81,7 +82,7 @@ func TestWebhooksDeliverSignedLifecycleEvents(t *testing.T) {
 	all := []string{sandboxes.EvCreated, sandboxes.EvPaused, sandboxes.EvResumed, sandboxes.EvKilled}
 	st, data, _ := c.api("POST", "/events/webhooks", map[string]any{"name": "all", "url": okSrv.URL, "enabled": true, "events": all, "signatureSecret": "s3cret"})
 	wantStatus(t, "create webhook", st, data, http.StatusCreated)
-	hook := decode[webhookJSON](t, data)
+	hook := decode[controlplane.WebhookJSON](t, data)
 	if strings.Contains(string(data), "s3cret") {
 		t.Fatalf("the webhook answer carries its secret: %s", data)
 	}
@@ -160,7 +161,7 @@ func TestWebhooksDeliverSignedLifecycleEvents(t *testing.T) {
 	}
 	st, data, _ = c.api("PATCH", "/events/webhooks/"+hook.ID, map[string]any{"enabled": false})
 	wantStatus(t, "disable", st, data, http.StatusOK)
-	if got := decode[webhookJSON](t, data); got.Enabled || got.URL != okSrv.URL {
+	if got := decode[controlplane.WebhookJSON](t, data); got.Enabled || got.URL != okSrv.URL {
 		t.Fatalf("after PATCH %s", data)
 	}
 	st, data, _ = c.api("DELETE", "/events/webhooks/"+hook.ID, nil)

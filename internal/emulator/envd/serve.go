@@ -105,16 +105,8 @@ func checkEnvdUser(r *http.Request) (int, string) {
 	return 0, ""
 }
 
-// errorJSON is envd's error body.
-type errorJSON struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
-}
-
-func writeError(w http.ResponseWriter, status int, msg string) {
-	httpjson.Write(w, status, errorJSON{Code: status, Message: msg})
-}
+func writeError(w http.ResponseWriter, status int, msg string) { httpjson.Error(w, status, msg) }
 
 func writeErrorf(w http.ResponseWriter, status int, format string, args ...any) {
-	writeError(w, status, fmt.Sprintf(format, args...))
+	httpjson.Errorf(w, status, format, args...)
 }

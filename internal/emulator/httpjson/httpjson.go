@@ -1,5 +1,6 @@
 // Package httpjson writes and reads the JSON bodies of the emulator's HTTP
-// APIs. It imports nothing of the emulator.
+// APIs, their error bodies, and drops a connection where an answer must be
+// lost. It imports nothing of the emulator.
 package httpjson
 
 import (
@@ -39,3 +40,28 @@ func Decode(r *http.Request, v any) error {
 // ErrEmptyBody is Decode's error for a body without content, worded as
 // E2B's OpenAPI request validator words it.
 var ErrEmptyBody = errors.New("request body has an error: value is required but missing")
+
+// ErrorJSON is the error body of E2B's APIs (the control plane's and envd's).
+type ErrorJSON struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+// Error answers status with msg in an ErrorJSON.
+func Error(w http.ResponseWriter, status int, msg string) {
+	Write(w, status, ErrorJSON{Code: status, Message: msg})
+}
+
+// Errorf is Error with a format.
+func Errorf(w http.ResponseWriter, status int, format string, args ...any) {
+	Error(w, status, fmt.Sprintf(format, args...))
+}
+
+// Drop closes the client connection without any answer.
+func Drop(w http.ResponseWriter) {
+	if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+		_ = conn.Close()
+		return
+	}
+	panic(http.ErrAbortHandler)
+}

@@ -1,4 +1,4 @@
-package emulator
+package controlplane
 
 import (
 	"os"
@@ -13,8 +13,8 @@ import (
 // store (state/templates.go); these are the names the handlers use.
 
 const (
-	envdVersion      = "0.6.13"
-	clientID         = "6532622b"
+	EnvdVersion      = "0.6.13"
+	ClientID         = "6532622b"
 	teamNamespace    = state.TeamNamespace
 	baseTemplateID   = state.BaseTemplateID
 	baseTemplateName = state.BaseTemplateName
@@ -53,12 +53,13 @@ type TemplateSeed struct {
 }
 
 // SeedTemplate adds (or replaces) a team template with the given number of
-// ready builds (at least one). An empty TemplateID gets a random one.
-func (s *Server) SeedTemplate(t TemplateSeed) {
-	s.seedTemplate(t)
+// ready builds (at least one). An empty TemplateID gets a random one. It
+// returns the template as GET /templates/{id} answers it.
+func (s *API) SeedTemplate(t TemplateSeed) any {
+	return templateToJSON(s.seedTemplate(t))
 }
 
-func (s *Server) seedTemplate(t TemplateSeed) state.Template {
+func (s *API) seedTemplate(t TemplateSeed) state.Template {
 	if t.TemplateID == "" {
 		t.TemplateID = ids.New("", 20)
 	}
@@ -70,7 +71,7 @@ func (s *Server) seedTemplate(t TemplateSeed) state.Template {
 }
 
 // removeTemplateFiles deletes the files of every build of a deleted template.
-func (s *Server) removeTemplateFiles(t state.Template) {
+func (s *API) removeTemplateFiles(t state.Template) {
 	for _, b := range t.Builds {
 		if b.FilesDir == "" {
 			continue
@@ -80,6 +81,3 @@ func (s *Server) removeTemplateFiles(t state.Template) {
 		}
 	}
 }
-
-// persistent reports whether the state outlives this emulator.
-func (s *Server) persistent() bool { return !s.ownsDataDir }

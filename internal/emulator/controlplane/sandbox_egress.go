@@ -1,4 +1,4 @@
-package emulator
+package controlplane
 
 import (
 	"crypto/hmac"
@@ -11,10 +11,10 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
-// egressPolicy gives the egress proxy a sandbox's network settings, from the credentials its
+// EgressPolicy gives the egress proxy a sandbox's network settings, from the credentials its
 // processes send: the sandbox's ID and its egress token.
-func (s *Server) egressPolicy(id, token string) (*sandboxos.EgressPolicy, bool) {
-	if !hmac.Equal([]byte(token), []byte(s.egressToken(id))) {
+func (s *API) EgressPolicy(id, token string) (*sandboxos.EgressPolicy, bool) {
+	if !hmac.Equal([]byte(token), []byte(s.EgressToken(id))) {
 		return nil, false
 	}
 	rec, _, ok := s.sandboxes.Get(id)
@@ -26,7 +26,7 @@ func (s *Server) egressPolicy(id, token string) (*sandboxos.EgressPolicy, bool) 
 		AllowOut: append([]string(nil), n.AllowOut...), DenyOut: append([]string(nil), n.DenyOut...),
 		Rules: n.Rules, Proxy: n.EgressProxy,
 		Lookup: netrules.Lookup{
-			Secret: s.secretValue,
+			Secret: s.SecretValue,
 			Identity: func(name string) (string, bool) {
 				aud, ok := tokens[name]
 				if !ok {
@@ -42,7 +42,7 @@ func (s *Server) egressPolicy(id, token string) (*sandboxos.EgressPolicy, bool) 
 // a JWT's shape (header.claims.signature, signed with the emulator's own key) naming the
 // sandbox, the token's name and audience, new at every request. It is a stand-in: E2B mints a
 // JWT-SVID that a relying party can verify against E2B's keys; nothing can verify this one.
-func (s *Server) workloadToken(sandboxID, name, audience string) string {
+func (s *API) workloadToken(sandboxID, name, audience string) string {
 	enc := base64.RawURLEncoding
 	header, _ := json.Marshal(map[string]string{"alg": "HS256", "typ": "JWT"})
 	now := time.Now()

@@ -1,4 +1,4 @@
-package emulator
+package controlplane
 
 import (
 	"crypto/hmac"
@@ -36,20 +36,20 @@ func (i *iamJSON) audiences() map[string]string {
 	return out
 }
 
-func (s *Server) accessToken(id string) string {
+func (s *API) accessToken(id string) string {
 	m := hmac.New(sha256.New, s.seed)
 	m.Write([]byte(id))
 	return hex.EncodeToString(m.Sum(nil))
 }
 
-// egressToken is the password a sandbox's processes give the egress proxy.
-func (s *Server) egressToken(id string) string {
+// EgressToken is the password a sandbox's processes give the egress proxy.
+func (s *API) EgressToken(id string) string {
 	m := hmac.New(sha256.New, s.seed)
 	m.Write([]byte("sandbox-egress-" + id))
 	return hex.EncodeToString(m.Sum(nil))
 }
 
-func (s *Server) trafficToken(id string) string {
+func (s *API) trafficToken(id string) string {
 	m := hmac.New(sha256.New, s.seed)
 	m.Write([]byte("sandbox-traffic-" + id))
 	return hex.EncodeToString(m.Sum(nil))
@@ -57,10 +57,10 @@ func (s *Server) trafficToken(id string) string {
 
 // startMachine starts a sandbox's machine from the build: a private root over
 // its layers, or a copy of its files, with its volumes mounted before it boots.
-func (s *Server) startMachine(id string, t state.Template, b state.Build, mounts []envd.VolumeMount,
+func (s *API) startMachine(id string, t state.Template, b state.Build, mounts []envd.VolumeMount,
 	envVars map[string]string, secure bool) (*envd.Machine, error) {
 	cfg := envd.Config{
-		ID: id, TemplateID: t.ID, TeamID: teamID, Dir: filepath.Join(s.dataDir, "sandboxes", id),
+		ID: id, TemplateID: t.ID, TeamID: TeamID, Dir: filepath.Join(s.dataDir, "sandboxes", id),
 		FilesDir: b.FilesDir, Workdir: b.Config.Workdir, EnvVars: envVars, Mounts: mounts,
 	}
 	if secure {
@@ -79,7 +79,7 @@ func (s *Server) startMachine(id string, t state.Template, b state.Build, mounts
 
 // templateOf is the sandbox's template as it is now (its resources follow
 // the template's), or as it was if it is gone.
-func (s *Server) templateOf(rec sandboxes.Record) state.Template {
+func (s *API) templateOf(rec sandboxes.Record) state.Template {
 	if t, ok := s.store.Template(rec.Template.ID); ok {
 		return t
 	}
@@ -97,7 +97,7 @@ func sandboxExpired(m *envd.Machine, killed bool) {
 }
 
 // Expire runs the TTL end of a sandbox now (kill, or pause with autoPause).
-func (s *Server) Expire(sandboxID string) error {
+func (s *API) Expire(sandboxID string) error {
 	killed, m, err := s.sandboxes.Expire(sandboxID)
 	var notRunning sandboxes.NotRunningError
 	switch {

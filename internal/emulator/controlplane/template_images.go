@@ -1,4 +1,4 @@
-package emulator
+package controlplane
 
 import (
 	"fmt"
@@ -31,7 +31,7 @@ func isBaseImage(name string) bool {
 }
 
 // imageBase registers (once) the base root over an image's files.
-func (s *Server) imageBase(root string) (*sandboxos.BaseRoot, error) {
+func (s *API) imageBase(root string) (*sandboxos.BaseRoot, error) {
 	return s.rootfs.ImageBase(root, filepath.Join(s.dataDir, "base", "image-"+builder.HashKeys(root)[:16]))
 }
 
@@ -49,7 +49,7 @@ func imageCandidates(name string) []string {
 }
 
 // findImage returns the store entry for name ("" when there is none).
-func (s *Server) findImage(name string) string {
+func (s *API) findImage(name string) string {
 	if s.opts.ImageStore == "" || name == "" || strings.Contains(name, "..") {
 		return ""
 	}
@@ -68,7 +68,7 @@ func (s *Server) findImage(name string) string {
 // resolveImage gives the base root key for an image ("" = the host's base
 // root) and the build-log line (level and text) that says which one the
 // build uses; an image it cannot provide is an error naming it.
-func (s *Server) resolveImage(name string) (key, level, note string, err error) {
+func (s *API) resolveImage(name string) (key, level, note string, err error) {
 	entry := s.findImage(name)
 	switch {
 	case isBaseImage(name) && entry == "":
@@ -114,6 +114,6 @@ func (s *Server) resolveImage(name string) (key, level, note string, err error) 
 
 // hostRootAllowed tells whether Options.HostRootImages lets name build on
 // the host's base root.
-func (s *Server) hostRootAllowed(name string) bool {
+func (s *API) hostRootAllowed(name string) bool {
 	return slices.Contains(s.opts.HostRootImages, "*") || slices.Contains(s.opts.HostRootImages, name)
 }

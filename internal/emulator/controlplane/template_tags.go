@@ -1,4 +1,4 @@
-package emulator
+package controlplane
 
 import (
 	"errors"
@@ -15,7 +15,7 @@ func noTemplateAccess(w http.ResponseWriter, ident string) {
 
 // handleAssignTags answers POST /templates/tags: the tags move to the build
 // the target ("name:tag", default tag when absent) points at.
-func (s *Server) handleAssignTags(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleAssignTags(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Target *string  `json:"target"`
 		Tags   []string `json:"tags"`
@@ -70,7 +70,7 @@ func (s *Server) handleAssignTags(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleDeleteTags answers DELETE /templates/tags; the default tag stays.
-func (s *Server) handleDeleteTags(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleDeleteTags(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Name *string  `json:"name"`
 		Tags []string `json:"tags"`
@@ -124,14 +124,14 @@ func (s *Server) handleDeleteTags(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-type templateTagJSON struct {
+type TemplateTagJSON struct {
 	Tag       string    `json:"tag"`
 	BuildID   string    `json:"buildID"`
 	CreatedAt time.Time `json:"createdAt"`
 }
 
 // handleListTags answers GET /templates/{id}/tags.
-func (s *Server) handleListTags(w http.ResponseWriter, ref string) {
+func (s *API) handleListTags(w http.ResponseWriter, ref string) {
 	t, found := s.store.FindTemplate(ref)
 	if !found {
 		templateNotFound(w, ref)
@@ -141,16 +141,16 @@ func (s *Server) handleListTags(w http.ResponseWriter, ref string) {
 		noTemplateAccess(w, ref)
 		return
 	}
-	out := []templateTagJSON{}
+	out := []TemplateTagJSON{}
 	for _, a := range t.Tags {
-		out = append(out, templateTagJSON{Tag: a.Tag, BuildID: a.BuildID, CreatedAt: a.At})
+		out = append(out, TemplateTagJSON{Tag: a.Tag, BuildID: a.BuildID, CreatedAt: a.At})
 	}
 	httpjson.Write(w, http.StatusOK, out)
 }
 
 // handleUpdateTemplate answers PATCH /v2/templates/{id} (names back) and the
 // deprecated PATCH /templates/{id} (no body).
-func (s *Server) handleUpdateTemplate(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleUpdateTemplate(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Public *bool `json:"public"`
 	}

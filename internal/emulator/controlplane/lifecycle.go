@@ -1,4 +1,4 @@
-package emulator
+package controlplane
 
 import (
 	"errors"
@@ -15,7 +15,7 @@ type timeoutJSON struct {
 	Timeout *int32 `json:"timeout"`
 }
 
-func (s *Server) handleSetTimeout(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleSetTimeout(w http.ResponseWriter, r *http.Request) {
 	var req timeoutJSON
 	id, ok := sandboxRequest(w, r, &req, false)
 	if !ok {
@@ -40,7 +40,7 @@ func (s *Server) handleSetTimeout(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (s *Server) handleRefresh(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleRefresh(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Duration *int `json:"duration"`
 	}
@@ -65,7 +65,7 @@ func (s *Server) handleRefresh(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (s *Server) handlePause(w http.ResponseWriter, r *http.Request) {
+func (s *API) handlePause(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Memory *bool `json:"memory"`
 	}
@@ -89,7 +89,7 @@ func (s *Server) handlePause(w http.ResponseWriter, r *http.Request) {
 
 // handleConnect serves /sandboxes/{id}/connect and /v2/...: 200 when running
 // (TTL only extended), 201 when it resumed a paused sandbox.
-func (s *Server) handleConnect(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleConnect(w http.ResponseWriter, r *http.Request) {
 	v2 := strings.HasPrefix(r.Pattern, "POST /v2/")
 	var req timeoutJSON
 	id, ok := sandboxRequest(w, r, &req, v2)
@@ -108,7 +108,7 @@ func (s *Server) handleConnect(w http.ResponseWriter, r *http.Request) {
 	if req.Timeout != nil {
 		given = &timeout
 	}
-	rec, m, resumed, err := s.sandboxes.Connect(id, given, defaultTimeoutV2)
+	rec, m, resumed, err := s.sandboxes.Connect(id, given, DefaultTimeoutV2)
 	if !s.lifecycleOK(w, id, err) {
 		return
 	}
@@ -121,7 +121,7 @@ func (s *Server) handleConnect(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleResume is the deprecated POST /sandboxes/{id}/resume.
-func (s *Server) handleResume(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleResume(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Timeout   *int32 `json:"timeout"`
 		AutoPause *bool  `json:"autoPause"`
@@ -152,7 +152,7 @@ type networkUpdateJSON struct {
 	EgressProxy         *netrules.Proxy            `json:"egressProxy"`
 }
 
-func (s *Server) handleNetwork(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleNetwork(w http.ResponseWriter, r *http.Request) {
 	var req networkUpdateJSON
 	id, ok := sandboxRequest(w, r, &req, false)
 	if !ok {
@@ -189,7 +189,7 @@ func (s *Server) handleNetwork(w http.ResponseWriter, r *http.Request) {
 // lifecycleOK reports whether a connect or resume went ahead; if not, it
 // writes the answer to what the registry refused (the sandbox is gone, or
 // the concurrency cap).
-func (s *Server) lifecycleOK(w http.ResponseWriter, id string, err error) bool {
+func (s *API) lifecycleOK(w http.ResponseWriter, id string, err error) bool {
 	var limit sandboxes.LimitError
 	switch {
 	case err == nil:

@@ -1,4 +1,4 @@
-package emulator
+package controlplane
 
 import (
 	"context"
@@ -20,7 +20,7 @@ type buildHost struct {
 	readyTimeout time.Duration
 }
 
-func (s *Server) newBuildHost() buildHost {
+func (s *API) newBuildHost() buildHost {
 	return buildHost{
 		startMachine: func(t state.Template, b state.Build) (*envd.Machine, error) {
 			return s.startMachine(ids.New("i", 20), t, b, nil, nil, false)

@@ -1,4 +1,4 @@
-package emulator
+package controlplane
 
 import (
 	"encoding/base64"
@@ -80,13 +80,13 @@ func parseLimit(w http.ResponseWriter, q url.Values, max int) (int, bool) {
 	return n, true
 }
 
-func (s *Server) handleListV1(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleListV1(w http.ResponseWriter, r *http.Request) {
 	meta, err := parseMetadataQuery(r.URL.Query())
 	if err != nil {
 		writeErrorf(w, http.StatusBadRequest, "Error parsing metadata: %v", err)
 		return
 	}
-	out := []listedSandboxJSON{}
+	out := []ListedSandboxJSON{}
 	for _, rec := range s.sandboxes.List(false) {
 		if rec.State == sandboxes.Running && metadataMatches(rec.Metadata, meta) {
 			out = append(out, s.listed(rec))
@@ -126,7 +126,7 @@ func decodeListToken(tok string) (listCursor, error) {
 	return listCursor{at: at, id: parts[1], asc: len(parts) == 3}, nil
 }
 
-func (s *Server) handleListV2(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleListV2(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	meta, err := parseMetadataQuery(q)
 	if err != nil {
@@ -204,7 +204,7 @@ func (s *Server) handleListV2(w http.ResponseWriter, r *http.Request) {
 		}
 		matched = append(matched, rec)
 	}
-	out := []listedSandboxJSON{}
+	out := []ListedSandboxJSON{}
 	for i, rec := range matched {
 		if i == limit {
 			w.Header().Set(hdrNextToken, encodeListToken(matched[i-1], asc))

@@ -1,4 +1,4 @@
-package emulator
+package controlplane
 
 import (
 	"fmt"
@@ -14,8 +14,8 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
-// secretJSON is E2B's Secret schema: metadata only.
-type secretJSON struct {
+// SecretJSON is E2B's Secret schema: metadata only.
+type SecretJSON struct {
 	SecretID       string            `json:"secretID"`
 	Name           string            `json:"name"`
 	CurrentVersion int64             `json:"currentVersion"`
@@ -24,8 +24,8 @@ type secretJSON struct {
 	UpdatedAt      time.Time         `json:"updatedAt"`
 }
 
-func secretJSONOf(sc state.Secret) secretJSON {
-	return secretJSON{SecretID: sc.ID, Name: sc.Name, CurrentVersion: sc.CurrentVersion,
+func secretJSONOf(sc state.Secret) SecretJSON {
+	return SecretJSON{SecretID: sc.ID, Name: sc.Name, CurrentVersion: sc.CurrentVersion,
 		Metadata: copyMap(sc.Metadata), CreatedAt: sc.CreatedAt, UpdatedAt: sc.UpdatedAt}
 }
 
@@ -78,7 +78,7 @@ type secretRequestJSON struct {
 	Metadata map[string]string `json:"metadata"`
 }
 
-func (s *Server) handleCreateSecret(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleCreateSecret(w http.ResponseWriter, r *http.Request) {
 	var req secretRequestJSON
 	if err := httpjson.Decode(r, &req); err != nil {
 		validationError(w, err.Error())
@@ -113,7 +113,7 @@ func (s *Server) handleCreateSecret(w http.ResponseWriter, r *http.Request) {
 	respondOrDrop(w, r, http.StatusCreated, secretJSONOf(sc))
 }
 
-func (s *Server) handleListSecrets(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleListSecrets(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	limit := 100
 	if v := q.Get("limit"); v != "" {
@@ -128,7 +128,7 @@ func (s *Server) handleListSecrets(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	all := make([]secretJSON, 0)
+	all := make([]SecretJSON, 0)
 	for _, sc := range s.store.Secrets() {
 		all = append(all, secretJSONOf(sc))
 	}
@@ -140,7 +140,7 @@ func (s *Server) handleListSecrets(w http.ResponseWriter, r *http.Request) {
 	httpjson.Write(w, http.StatusOK, page)
 }
 
-func (s *Server) handleGetSecret(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleGetSecret(w http.ResponseWriter, r *http.Request) {
 	sc, ok := s.store.Secret(r.PathValue("id"))
 	if !ok {
 		writeErrorf(w, http.StatusNotFound, "secret '%s' not found", r.PathValue("id"))
@@ -150,7 +150,7 @@ func (s *Server) handleGetSecret(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleUpdateSecret appends a version; metadata is replaced when given.
-func (s *Server) handleUpdateSecret(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleUpdateSecret(w http.ResponseWriter, r *http.Request) {
 	var req secretRequestJSON
 	if err := httpjson.Decode(r, &req); err != nil {
 		validationError(w, err.Error())
@@ -172,7 +172,7 @@ func (s *Server) handleUpdateSecret(w http.ResponseWriter, r *http.Request) {
 	httpjson.Write(w, http.StatusOK, secretJSONOf(sc))
 }
 
-func (s *Server) handleDeleteSecret(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleDeleteSecret(w http.ResponseWriter, r *http.Request) {
 	if !s.store.DeleteSecret(r.PathValue("id")) {
 		writeErrorf(w, http.StatusNotFound, "secret '%s' not found", r.PathValue("id"))
 		return
@@ -180,7 +180,7 @@ func (s *Server) handleDeleteSecret(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// secretValue is the current value of the named secret, for the proxy.
-func (s *Server) secretValue(name string) (string, bool) {
+// SecretValue is the current value of the named secret, for the proxy.
+func (s *API) SecretValue(name string) (string, bool) {
 	return s.store.SecretValue(strings.ToLower(name))
 }

@@ -1,4 +1,4 @@
-package emulator
+package controlplane
 
 import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/delivery"
@@ -25,8 +25,8 @@ const (
 	webhookAttemptTime = 10 * time.Second
 )
 
-// webhookJSON is E2B's webhook schema: the registration without its secret.
-type webhookJSON struct {
+// WebhookJSON is E2B's webhook schema: the registration without its secret.
+type WebhookJSON struct {
 	ID        string    `json:"id"`
 	TeamID    string    `json:"teamID"`
 	Name      string    `json:"name"`
@@ -36,12 +36,12 @@ type webhookJSON struct {
 	CreatedAt time.Time `json:"createdAt"`
 }
 
-func webhookJSONOf(wh state.Webhook) webhookJSON {
-	return webhookJSON{ID: wh.ID, TeamID: wh.TeamID, Name: wh.Name, URL: wh.URL,
+func webhookJSONOf(wh state.Webhook) WebhookJSON {
+	return WebhookJSON{ID: wh.ID, TeamID: wh.TeamID, Name: wh.Name, URL: wh.URL,
 		Enabled: wh.Enabled, Events: wh.Events, CreatedAt: wh.CreatedAt}
 }
 
-func (s *Server) startWebhooks() {
+func (s *API) startWebhooks() {
 	s.hooks = delivery.Start(delivery.Config{
 		Workers: webhookWorkers, QueueSize: webhookQueueSize, Retries: webhookRetries,
 		RetryInterval: s.opts.WebhookRetryInterval, AttemptTimeout: webhookAttemptTime,
@@ -54,10 +54,10 @@ func (s *Server) startWebhooks() {
 	})
 }
 
-func (s *Server) stopWebhooks() { s.hooks.Stop() }
+func (s *API) stopWebhooks() { s.hooks.Stop() }
 
 // dispatch queues ev for the webhooks named, without blocking.
-func (s *Server) dispatch(ev state.Event, webhookIDs []string) {
+func (s *API) dispatch(ev state.Event, webhookIDs []string) {
 	if len(webhookIDs) == 0 {
 		return
 	}
@@ -73,8 +73,8 @@ func (s *Server) dispatch(ev state.Event, webhookIDs []string) {
 }
 
 // webhookDropped counts a delivery the full queue dropped.
-func (s *Server) webhookDropped(hookID string) {
-	s.counters.add(func(c *Counters) { c.WebhookDrops++ })
+func (s *API) webhookDropped(hookID string) {
+	s.opts.WebhookDropped()
 	s.logf("emulator: webhook queue full; an event for webhook %s is not delivered", hookID)
 }
 
@@ -121,7 +121,7 @@ func (req webhookRequestJSON) change() state.WebhookChange {
 		Enabled: req.Enabled, Events: req.Events}
 }
 
-func (s *Server) handleCreateWebhook(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleCreateWebhook(w http.ResponseWriter, r *http.Request) {
 	var req webhookRequestJSON
 	if err := httpjson.Decode(r, &req); err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
@@ -131,19 +131,19 @@ func (s *Server) handleCreateWebhook(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
-	wh := s.store.AddWebhook(state.Webhook{ID: ids.UUID(), TeamID: teamID, Enabled: true, CreatedAt: time.Now().UTC()}, req.change())
+	wh := s.store.AddWebhook(state.Webhook{ID: ids.UUID(), TeamID: TeamID, Enabled: true, CreatedAt: time.Now().UTC()}, req.change())
 	respondOrDrop(w, r, http.StatusCreated, webhookJSONOf(wh))
 }
 
-func (s *Server) handleListWebhooks(w http.ResponseWriter, _ *http.Request) {
-	out := []webhookJSON{}
+func (s *API) handleListWebhooks(w http.ResponseWriter, _ *http.Request) {
+	out := []WebhookJSON{}
 	for _, wh := range s.store.Webhooks() {
 		out = append(out, webhookJSONOf(wh))
 	}
 	httpjson.Write(w, http.StatusOK, out)
 }
 
-func (s *Server) handleGetWebhook(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleGetWebhook(w http.ResponseWriter, r *http.Request) {
 	wh, ok := s.store.Webhook(r.PathValue("id"))
 	if !ok {
 		writeErrorf(w, http.StatusNotFound, "webhook '%s' not found", r.PathValue("id"))
@@ -153,7 +153,7 @@ func (s *Server) handleGetWebhook(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleUpdateWebhook replaces the fields the body names.
-func (s *Server) handleUpdateWebhook(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleUpdateWebhook(w http.ResponseWriter, r *http.Request) {
 	var req webhookRequestJSON
 	if err := httpjson.Decode(r, &req); err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
@@ -171,7 +171,7 @@ func (s *Server) handleUpdateWebhook(w http.ResponseWriter, r *http.Request) {
 	httpjson.Write(w, http.StatusOK, webhookJSONOf(wh))
 }
 
-func (s *Server) handleDeleteWebhook(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleDeleteWebhook(w http.ResponseWriter, r *http.Request) {
 	if !s.store.DeleteWebhook(r.PathValue("id")) {
 		writeErrorf(w, http.StatusNotFound, "webhook '%s' not found", r.PathValue("id"))
 		return

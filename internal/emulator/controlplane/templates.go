@@ -1,4 +1,4 @@
-package emulator
+package controlplane
 
 import (
 	"net/http"
@@ -14,8 +14,8 @@ type teamUserJSON struct {
 	Email *string `json:"email"`
 }
 
-// templateJSON is E2B's Template schema (GET /v2/templates).
-type templateJSON struct {
+// TemplateJSON is E2B's Template schema (GET /v2/templates).
+type TemplateJSON struct {
 	TemplateID    string        `json:"templateID"`
 	BuildID       string        `json:"buildID"`
 	CPUCount      int32         `json:"cpuCount"`
@@ -34,7 +34,7 @@ type templateJSON struct {
 	BuildStatus   string        `json:"buildStatus"`
 }
 
-type templateBuildJSON struct {
+type TemplateBuildJSON struct {
 	BuildID     string     `json:"buildID"`
 	Status      string     `json:"status"`
 	CreatedAt   time.Time  `json:"createdAt"`
@@ -46,7 +46,7 @@ type templateBuildJSON struct {
 	EnvdVersion string     `json:"envdVersion"`
 }
 
-type templateWithBuildsJSON struct {
+type TemplateWithBuildsJSON struct {
 	TemplateID    string              `json:"templateID"`
 	Public        bool                `json:"public"`
 	Aliases       []string            `json:"aliases"`
@@ -55,23 +55,23 @@ type templateWithBuildsJSON struct {
 	UpdatedAt     time.Time           `json:"updatedAt"`
 	LastSpawnedAt *time.Time          `json:"lastSpawnedAt"`
 	SpawnCount    int64               `json:"spawnCount"`
-	Builds        []templateBuildJSON `json:"builds"`
+	Builds        []TemplateBuildJSON `json:"builds"`
 }
 
-func templateToJSON(t state.Template) templateJSON {
+func templateToJSON(t state.Template) TemplateJSON {
 	b := t.LatestBuild()
-	return templateJSON{
+	return TemplateJSON{
 		TemplateID: t.ID, BuildID: b.ID, CPUCount: t.CPUCount, MemoryMB: t.MemoryMB, DiskSizeMB: t.DiskSizeMB,
 		Public: t.Public, Aliases: t.Aliases(), Names: append([]string{}, t.Names...),
 		CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt, LastSpawnedAt: t.LastSpawnedAt,
-		SpawnCount: t.SpawnCount, BuildCount: int32(len(t.Builds)), EnvdVersion: envdVersion,
+		SpawnCount: t.SpawnCount, BuildCount: int32(len(t.Builds)), EnvdVersion: EnvdVersion,
 		BuildStatus: t.Builds[len(t.Builds)-1].Status,
 	}
 }
 
 // handleListTemplates lists team templates (not public ones such as base,
 // not snapshots), paged on /v2.
-func (s *Server) handleListTemplates(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleListTemplates(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	limit, offset := 1<<30, 0
 	if r.Pattern == "GET /v2/templates" {
@@ -83,7 +83,7 @@ func (s *Server) handleListTemplates(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	var all []templateJSON
+	var all []TemplateJSON
 	for _, t := range s.store.Templates() {
 		if t.TeamOwned() && !t.Snapshot {
 			all = append(all, templateToJSON(t))
@@ -94,7 +94,7 @@ func (s *Server) handleListTemplates(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set(hdrNextToken, next)
 	}
 	if page == nil {
-		page = []templateJSON{}
+		page = []TemplateJSON{}
 	}
 	httpjson.Write(w, http.StatusOK, page)
 }
@@ -104,7 +104,7 @@ func templateNotFound(w http.ResponseWriter, ref string) {
 }
 
 // handleGetTemplate returns a template with its builds, newest first, paged.
-func (s *Server) handleGetTemplate(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleGetTemplate(w http.ResponseWriter, r *http.Request) {
 	ref := r.PathValue("id")
 	q := r.URL.Query()
 	limit, ok := parseLimit(w, q, 100)
@@ -120,15 +120,15 @@ func (s *Server) handleGetTemplate(w http.ResponseWriter, r *http.Request) {
 		templateNotFound(w, ref)
 		return
 	}
-	builds := make([]templateBuildJSON, 0, len(t.Builds))
+	builds := make([]TemplateBuildJSON, 0, len(t.Builds))
 	for i := len(t.Builds) - 1; i >= 0; i-- {
 		b := t.Builds[i]
-		builds = append(builds, templateBuildJSON{
+		builds = append(builds, TemplateBuildJSON{
 			BuildID: b.ID, Status: b.Status, CreatedAt: b.CreatedAt, UpdatedAt: b.UpdatedAt, FinishedAt: b.FinishedAt,
-			CPUCount: b.CPUCount, MemoryMB: b.MemoryMB, DiskSizeMB: t.DiskSizeMB, EnvdVersion: envdVersion,
+			CPUCount: b.CPUCount, MemoryMB: b.MemoryMB, DiskSizeMB: t.DiskSizeMB, EnvdVersion: EnvdVersion,
 		})
 	}
-	out := templateWithBuildsJSON{
+	out := TemplateWithBuildsJSON{
 		TemplateID: t.ID, Public: t.Public, Aliases: t.Aliases(), Names: append([]string{}, t.Names...),
 		CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt, LastSpawnedAt: t.LastSpawnedAt, SpawnCount: t.SpawnCount,
 	}
@@ -137,7 +137,7 @@ func (s *Server) handleGetTemplate(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set(hdrNextToken, next)
 	}
 	if page == nil {
-		page = []templateBuildJSON{}
+		page = []TemplateBuildJSON{}
 	}
 	out.Builds = page
 	httpjson.Write(w, http.StatusOK, out)
@@ -145,7 +145,7 @@ func (s *Server) handleGetTemplate(w http.ResponseWriter, r *http.Request) {
 
 // handleDeleteTemplate deletes a team template or snapshot; E2B refuses while
 // sandboxes use it.
-func (s *Server) handleDeleteTemplate(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleDeleteTemplate(w http.ResponseWriter, r *http.Request) {
 	ref := r.PathValue("id")
 	ident, _, _ := strings.Cut(ref, ":") // E2B deletes the whole template, whatever the tag
 	t, found := s.store.FindTemplate(ident)
@@ -169,7 +169,7 @@ func (s *Server) handleDeleteTemplate(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleTemplateSub serves GET /templates/aliases/{alias} and GET /templates/{id}/tags.
-func (s *Server) handleTemplateSub(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleTemplateSub(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.PathValue("id") == "aliases":
 		s.handleTemplateAlias(w, r.PathValue("sub"))
@@ -180,7 +180,7 @@ func (s *Server) handleTemplateSub(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (s *Server) handleTemplateAlias(w http.ResponseWriter, alias string) {
+func (s *API) handleTemplateAlias(w http.ResponseWriter, alias string) {
 	t, found := s.store.FindTemplate(alias)
 	if !found || t.ID == alias {
 		writeErrorf(w, http.StatusNotFound, "template with alias '%s' not found", alias)

@@ -1,4 +1,4 @@
-package emulator
+package controlplane
 
 import (
 	"crypto/hmac"
@@ -22,45 +22,45 @@ import (
 // Build file contexts: the SDK asks for an upload link per files hash and
 // PUTs a tar (gzip by default) of the files a COPY step uses. E2B answers
 // with a signed storage URL; the emulator signs a URL of its own listener
-// (uploadPrefix) and keeps the archives under DataDir/template-files.
+// (UploadPrefix) and keeps the archives under DataDir/template-files.
 
 const (
-	uploadPrefix   = "/_upload/template-files/"
-	uploadRouteKey = "PUT " + uploadPrefix + "{hash}"
+	UploadPrefix   = "/_upload/template-files/"
+	uploadRouteKey = "PUT " + UploadPrefix + "{hash}"
 	uploadURLTTL   = time.Hour
 )
 
 var filesHashPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
 
-func (s *Server) filesArchivePath(hash string) string {
+func (s *API) filesArchivePath(hash string) string {
 	return filepath.Join(s.dataDir, "template-files", hash+".tar")
 }
 
-func (s *Server) hasFilesArchive(hash string) bool {
+func (s *API) hasFilesArchive(hash string) bool {
 	st, err := os.Stat(s.filesArchivePath(hash))
 	return err == nil && st.Mode().IsRegular()
 }
 
-func (s *Server) uploadSignature(hash, expires string) string {
+func (s *API) uploadSignature(hash, expires string) string {
 	m := hmac.New(sha256.New, s.seed)
 	m.Write([]byte("template-files:" + hash + ":" + expires))
 	return hex.EncodeToString(m.Sum(nil))
 }
 
-func (s *Server) uploadURL(hash string) string {
+func (s *API) uploadURL(hash string) string {
 	expires := strconv.FormatInt(time.Now().Add(uploadURLTTL).Unix(), 10)
 	q := url.Values{"expires": {expires}, "signature": {s.uploadSignature(hash, expires)}}
-	return s.APIURL() + uploadPrefix + hash + "?" + q.Encode()
+	return s.APIURL() + UploadPrefix + hash + "?" + q.Encode()
 }
 
-type fileUploadLinkJSON struct {
+type FileUploadLinkJSON struct {
 	Present bool    `json:"present"`
 	URL     *string `json:"url,omitempty"`
 }
 
 // handleFilesLink answers GET /templates/{id}/files/{hash}: whether the
 // archive is already stored and, when not, where to upload it.
-func (s *Server) handleFilesLink(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleFilesLink(w http.ResponseWriter, r *http.Request) {
 	ref, hash := r.PathValue("id"), r.PathValue("hash")
 	if !filesHashPattern.MatchString(hash) {
 		writeErrorf(w, http.StatusBadRequest, "Invalid files hash '%s'", hash)
@@ -71,18 +71,18 @@ func (s *Server) handleFilesLink(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.hasFilesArchive(hash) {
-		httpjson.Write(w, http.StatusCreated, fileUploadLinkJSON{Present: true})
+		httpjson.Write(w, http.StatusCreated, FileUploadLinkJSON{Present: true})
 		return
 	}
 	u := s.uploadURL(hash)
-	httpjson.Write(w, http.StatusCreated, fileUploadLinkJSON{Present: false, URL: &u})
+	httpjson.Write(w, http.StatusCreated, FileUploadLinkJSON{Present: false, URL: &u})
 }
 
-// serveUpload stores an archive PUT to a signed upload URL (no API key, as
+// ServeUpload stores an archive PUT to a signed upload URL (no API key, as
 // with E2B's signed storage URLs).
-func (s *Server) serveUpload(w http.ResponseWriter, r *http.Request) {
-	s.count(uploadRouteKey)
-	hash := strings.TrimPrefix(r.URL.Path, uploadPrefix)
+func (s *API) ServeUpload(w http.ResponseWriter, r *http.Request) {
+	s.opts.Count(uploadRouteKey)
+	hash := strings.TrimPrefix(r.URL.Path, UploadPrefix)
 	if r.Method != http.MethodPut {
 		writeErrorf(w, http.StatusMethodNotAllowed, "method %s not allowed", r.Method)
 		return

@@ -1,4 +1,4 @@
-package emulator
+package controlplane
 
 import (
 	"encoding/base64"
@@ -20,7 +20,7 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
-type snapshotInfoJSON struct {
+type SnapshotInfoJSON struct {
 	SnapshotID string   `json:"snapshotID"`
 	Names      []string `json:"names"`
 }
@@ -29,7 +29,7 @@ var snapshotNamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,127}$`)
 
 // captureFiles copies a sandbox's files into a build: its whole layer over
 // the layers it started from with private roots, else its directory.
-func (s *Server) captureFiles(rec sandboxes.Record, m *envd.Machine, templateID string) (state.Build, error) {
+func (s *API) captureFiles(rec sandboxes.Record, m *envd.Machine, templateID string) (state.Build, error) {
 	if m.Root() != nil {
 		layers, err := s.captureLayer(m)
 		if err != nil {
@@ -48,7 +48,7 @@ func (s *Server) captureFiles(rec sandboxes.Record, m *envd.Machine, templateID 
 
 // handleCreateSnapshot captures a running sandbox's files as a snapshot
 // template; the same name again adds a build to the existing template.
-func (s *Server) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Name *string `json:"name"`
 	}
@@ -79,7 +79,7 @@ func (s *Server) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	var info snapshotInfoJSON
+	var info SnapshotInfoJSON
 	m, err := s.sandboxes.Snapshot(id, func(rec sandboxes.Record, m *envd.Machine) (map[string]any, error) {
 		t, found, ok := s.store.SnapshotTemplate(name)
 		if !ok {
@@ -118,7 +118,7 @@ func (s *Server) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 	httpjson.Write(w, http.StatusCreated, info)
 }
 
-func (s *Server) handleListSnapshots(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleListSnapshots(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	limit, ok := parseLimit(w, q, 100)
 	if !ok {
@@ -136,7 +136,7 @@ func (s *Server) handleListSnapshots(w http.ResponseWriter, r *http.Request) {
 	if name != "" {
 		byName, found = s.store.FindTemplate(name)
 	}
-	var all []snapshotInfoJSON
+	var all []SnapshotInfoJSON
 	for _, t := range s.store.Templates() {
 		if !t.Snapshot || (name != "" && (!found || t.ID != byName.ID)) {
 			continue
@@ -152,7 +152,7 @@ func (s *Server) handleListSnapshots(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set(hdrNextToken, next)
 	}
 	if page == nil {
-		page = []snapshotInfoJSON{}
+		page = []SnapshotInfoJSON{}
 	}
 	httpjson.Write(w, http.StatusOK, page)
 }
@@ -187,14 +187,14 @@ func paginate[T any](all []T, offset, limit int) ([]T, string) {
 	return all[offset:end], encodeOffsetToken(end)
 }
 
-type forkResultJSON struct {
-	Sandbox *sandboxJSON  `json:"sandbox,omitempty"`
-	Error   *apiErrorJSON `json:"error,omitempty"`
+type ForkResultJSON struct {
+	Sandbox *SandboxJSON        `json:"sandbox,omitempty"`
+	Error   *httpjson.ErrorJSON `json:"error,omitempty"`
 }
 
 // handleFork copies a running sandbox's files into count new sandboxes.
 // Processes are not cloned (E2B forks memory too; the emulator cannot).
-func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleFork(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Timeout *int32 `json:"timeout"`
 		Count   *int32 `json:"count"`
@@ -211,7 +211,7 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 		}
 		count = int(*req.Count)
 	}
-	if msg := s.forkCountOverLimit(count); msg != "" {
+	if msg := s.opts.ForkOverLimit(count); msg != "" {
 		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
@@ -229,7 +229,7 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 	}
 	start := func(src sandboxes.Record) sandboxes.Start {
 		return func(id string, running int) (sandboxes.Record, *envd.Machine, error) {
-			if msg := s.admit(running); msg != "" { // each fork starts or fails on its own
+			if msg := s.opts.Admit(running); msg != "" { // each fork starts or fails on its own
 				return sandboxes.Record{}, nil, sandboxes.LimitError{Message: msg}
 			}
 			m, err := s.startMachine(id, src.Template, captured, src.Mounts, src.EnvVars, src.Secure)
@@ -262,22 +262,22 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
-	results := make([]forkResultJSON, 0, count)
+	results := make([]ForkResultJSON, 0, count)
 	var created []*envd.Machine
 	for _, f := range forked {
 		var limit sandboxes.LimitError
 		switch {
 		case errors.As(f.Err, &limit):
-			results = append(results, forkResultJSON{Error: &apiErrorJSON{Code: http.StatusTooManyRequests, Message: limit.Message}})
+			results = append(results, ForkResultJSON{Error: &httpjson.ErrorJSON{Code: http.StatusTooManyRequests, Message: limit.Message}})
 			continue
 		case f.Err != nil:
-			results = append(results, forkResultJSON{Error: &apiErrorJSON{Code: http.StatusInternalServerError, Message: f.Err.Error()}})
+			results = append(results, ForkResultJSON{Error: &httpjson.ErrorJSON{Code: http.StatusInternalServerError, Message: f.Err.Error()}})
 			continue
 		}
 		s.store.CountStart()
-		s.counters.add(func(c *Counters) { c.SandboxesCreated++ })
+		s.opts.Started()
 		resp := s.sandboxResponse(f.Record)
-		results = append(results, forkResultJSON{Sandbox: &resp})
+		results = append(results, ForkResultJSON{Sandbox: &resp})
 		created = append(created, f.Machine)
 	}
 	go func() {

@@ -1,4 +1,4 @@
-package emulator
+package controlplane
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 // runStartCommand starts a template's start command in a new sandbox and
 // waits (bounded by the ready timeout) until its ready command succeeds, so
 // create answers with the started process there, as on E2B.
-func (s *Server) runStartCommand(sb *envd.Machine, cfg buildConfig) {
+func (s *API) runStartCommand(sb *envd.Machine, cfg buildConfig) {
 	if cfg.StartCmd == "" && cfg.ReadyCmd == "" {
 		return
 	}

@@ -1,4 +1,4 @@
-package emulator
+package controlplane
 
 import "github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 
@@ -16,22 +16,22 @@ func snapshotBase(t state.Template) string {
 }
 
 // snapshotEntry is the snapshot the tag names.
-func snapshotEntry(t state.Template, tag string) snapshotInfoJSON {
+func snapshotEntry(t state.Template, tag string) SnapshotInfoJSON {
 	names := make([]string, 0, len(t.Names))
 	for _, n := range t.Names {
 		names = append(names, n+":"+tag)
 	}
-	return snapshotInfoJSON{SnapshotID: snapshotBase(t) + ":" + tag, Names: names}
+	return SnapshotInfoJSON{SnapshotID: snapshotBase(t) + ":" + tag, Names: names}
 }
 
 // snapshotEntries lists a snapshot template as one entry per tag,
 // optionally only the builds taken from one sandbox.
-func snapshotEntries(t state.Template, fromSandbox string) []snapshotInfoJSON {
+func snapshotEntries(t state.Template, fromSandbox string) []SnapshotInfoJSON {
 	source := map[string]string{}
 	for _, b := range t.Builds {
 		source[b.ID] = b.SourceSandbox
 	}
-	var out []snapshotInfoJSON
+	var out []SnapshotInfoJSON
 	for _, a := range t.Tags {
 		if fromSandbox != "" && source[a.BuildID] != fromSandbox {
 			continue

@@ -1,4 +1,4 @@
-package emulator
+package controlplane
 
 import (
 	"net/http"
@@ -14,22 +14,22 @@ import (
 
 const maxTeamSamples = int(24 * time.Hour / envd.SampleInterval)
 
-type teamMetricJSON struct {
+type TeamMetricJSON struct {
 	Timestamp           time.Time `json:"timestamp"`
 	TimestampUnix       int64     `json:"timestampUnix"`
 	ConcurrentSandboxes int32     `json:"concurrentSandboxes"`
 	SandboxStartRate    float64   `json:"sandboxStartRate"`
 }
 
-type maxTeamMetricJSON struct {
+type MaxTeamMetricJSON struct {
 	Timestamp     time.Time `json:"timestamp"`
 	TimestampUnix int64     `json:"timestampUnix"`
 	Value         float64   `json:"value"`
 }
 
 // teamRange checks {teamID} and reads start/end (default: the last hour).
-func (s *Server) teamRange(w http.ResponseWriter, r *http.Request) (start, end time.Time, ok bool) {
-	if r.PathValue("teamID") != teamID {
+func (s *API) teamRange(w http.ResponseWriter, r *http.Request) (start, end time.Time, ok bool) {
+	if r.PathValue("teamID") != TeamID {
 		writeErrorf(w, http.StatusForbidden, "You are not allowed to access team '%s'", r.PathValue("teamID"))
 		return start, end, false
 	}
@@ -57,19 +57,19 @@ func (s *Server) teamRange(w http.ResponseWriter, r *http.Request) (start, end t
 	return start, end, true
 }
 
-func (s *Server) handleTeamMetrics(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleTeamMetrics(w http.ResponseWriter, r *http.Request) {
 	start, end, ok := s.teamRange(w, r)
 	if !ok {
 		return
 	}
-	out := []teamMetricJSON{}
+	out := []TeamMetricJSON{}
 	for _, t := range s.store.TeamSamples(start, end) {
-		out = append(out, teamMetricJSON{Timestamp: t.At, TimestampUnix: t.At.Unix(), ConcurrentSandboxes: t.Concurrent, SandboxStartRate: t.StartRate})
+		out = append(out, TeamMetricJSON{Timestamp: t.At, TimestampUnix: t.At.Unix(), ConcurrentSandboxes: t.Concurrent, SandboxStartRate: t.StartRate})
 	}
 	httpjson.Write(w, http.StatusOK, out)
 }
 
-func (s *Server) handleTeamMetricsMax(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleTeamMetricsMax(w http.ResponseWriter, r *http.Request) {
 	metric := r.URL.Query().Get("metric")
 	if metric != "concurrent_sandboxes" && metric != "sandbox_start_rate" {
 		validationError(w, `parameter "metric" in query has an error: value is not one of the allowed values ["concurrent_sandboxes","sandbox_start_rate"]`)
@@ -79,19 +79,16 @@ func (s *Server) handleTeamMetricsMax(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	best := maxTeamMetricJSON{Timestamp: end.UTC().Truncate(time.Second)}
+	best := MaxTeamMetricJSON{Timestamp: end.UTC().Truncate(time.Second)}
 	for _, t := range s.store.TeamSamples(start, end) {
 		v := float64(t.Concurrent)
 		if metric == "sandbox_start_rate" {
 			v = t.StartRate
 		}
 		if v > best.Value {
-			best = maxTeamMetricJSON{Timestamp: t.At, Value: v}
+			best = MaxTeamMetricJSON{Timestamp: t.At, Value: v}
 		}
 	}
 	best.TimestampUnix = best.Timestamp.Unix()
 	httpjson.Write(w, http.StatusOK, best)
 }
-
-// TeamID is the ID of the emulator's one team (for /teams/{teamID}/metrics).
-func (s *Server) TeamID() string { return teamID }

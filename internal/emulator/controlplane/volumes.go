@@ -1,4 +1,4 @@
-package emulator
+package controlplane
 
 import (
 	"errors"
@@ -19,25 +19,16 @@ import (
 
 var volumeNamePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
 
-func (s *Server) volumeDir(id string) string  { return s.store.VolumeDir(id) }
-func (s *Server) volumeData(id string) string { return s.store.VolumeData(id) }
+func (s *API) volumeDir(id string) string  { return s.store.VolumeDir(id) }
+func (s *API) volumeData(id string) string { return s.store.VolumeData(id) }
 
-// loadVolumes reads the volumes a previous run left in the data dir.
-func (s *Server) loadVolumes() error {
-	ignored, err := s.store.OpenVolumes(filepath.Join(s.dataDir, "volumes"))
-	for _, e := range ignored {
-		s.logf("emulator: ignoring %v", e)
-	}
-	return err
-}
-
-type volumeJSON struct {
+type VolumeJSON struct {
 	VolumeID string `json:"volumeID"`
 	Name     string `json:"name"`
 	Token    string `json:"token,omitempty"`
 }
 
-func (s *Server) handleCreateVolume(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleCreateVolume(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Name *string `json:"name"`
 	}
@@ -62,29 +53,29 @@ func (s *Server) handleCreateVolume(w http.ResponseWriter, r *http.Request) {
 		writeErrorf(w, http.StatusInternalServerError, "error creating volume: %v", err)
 		return
 	}
-	respondOrDrop(w, r, http.StatusCreated, volumeJSON{VolumeID: v.ID, Name: v.Name, Token: volumeapi.Token(v)})
+	respondOrDrop(w, r, http.StatusCreated, VolumeJSON{VolumeID: v.ID, Name: v.Name, Token: volumeapi.Token(v)})
 }
 
-func (s *Server) handleListVolumes(w http.ResponseWriter, _ *http.Request) {
-	out := []volumeJSON{}
+func (s *API) handleListVolumes(w http.ResponseWriter, _ *http.Request) {
+	out := []VolumeJSON{}
 	for _, v := range s.store.Volumes() {
-		out = append(out, volumeJSON{VolumeID: v.ID, Name: v.Name})
+		out = append(out, VolumeJSON{VolumeID: v.ID, Name: v.Name})
 	}
 	httpjson.Write(w, http.StatusOK, out)
 }
 
-func (s *Server) handleGetVolume(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleGetVolume(w http.ResponseWriter, r *http.Request) {
 	v, ok := s.store.Volume(r.PathValue("id"))
 	if !ok {
 		writeErrorf(w, http.StatusNotFound, "volume '%s' not found", r.PathValue("id"))
 		return
 	}
-	httpjson.Write(w, http.StatusOK, volumeJSON{VolumeID: v.ID, Name: v.Name, Token: volumeapi.Token(v)})
+	httpjson.Write(w, http.StatusOK, VolumeJSON{VolumeID: v.ID, Name: v.Name, Token: volumeapi.Token(v)})
 }
 
 // handleDeleteVolume refuses while a running or paused sandbox mounts the
 // volume (see the package doc), then removes the record and the content.
-func (s *Server) handleDeleteVolume(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleDeleteVolume(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	v, ok := s.store.Volume(id)
 	if !ok {
@@ -107,7 +98,7 @@ func (s *Server) handleDeleteVolume(w http.ResponseWriter, r *http.Request) {
 
 // resolveMounts validates a create's volumeMounts and binds each to
 // its volume's directory. It returns a message for a 400 on bad input.
-func (s *Server) resolveMounts(req []volumeMountJSON) ([]envd.VolumeMount, string) {
+func (s *API) resolveMounts(req []volumeMountJSON) ([]envd.VolumeMount, string) {
 	seen := map[string]bool{}
 	out := make([]envd.VolumeMount, 0, len(req))
 	for _, m := range req {

@@ -1,4 +1,4 @@
-package emulator
+package controlplane
 
 import (
 	"net/http"
@@ -11,7 +11,7 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 )
 
-type sandboxMetricJSON struct {
+type SandboxMetricJSON struct {
 	Timestamp     time.Time `json:"timestamp"`
 	TimestampUnix int64     `json:"timestampUnix"`
 	CPUCount      int32     `json:"cpuCount"`
@@ -23,9 +23,9 @@ type sandboxMetricJSON struct {
 	DiskTotal     int64     `json:"diskTotal"`
 }
 
-func metricJSON(m envd.MetricSample) sandboxMetricJSON {
+func metricJSON(m envd.MetricSample) SandboxMetricJSON {
 	at := m.At.Truncate(time.Second)
-	return sandboxMetricJSON{
+	return SandboxMetricJSON{
 		Timestamp: at, TimestampUnix: at.Unix(), CPUCount: defaultCPUCount, CPUUsedPct: m.CPUPct,
 		MemUsed: m.MemUsed, MemTotal: envd.MemTotalBytes, DiskUsed: m.DiskUsed, DiskTotal: envd.DiskTotalBytes,
 	}
@@ -45,7 +45,7 @@ func parseUnixParam(w http.ResponseWriter, q map[string][]string, name string) (
 	return &t, true
 }
 
-func (s *Server) handleSandboxMetrics(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleSandboxMetrics(w http.ResponseWriter, r *http.Request) {
 	id, ok := sandboxIDParam(w, r)
 	if !ok {
 		return
@@ -67,7 +67,7 @@ func (s *Server) handleSandboxMetrics(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	out := []sandboxMetricJSON{}
+	out := []SandboxMetricJSON{}
 	for _, m := range sb.SamplesCopy() {
 		sec := m.At.Truncate(time.Second)
 		if (start != nil && sec.Before(*start)) || (end != nil && sec.After(*end)) {
@@ -78,7 +78,7 @@ func (s *Server) handleSandboxMetrics(w http.ResponseWriter, r *http.Request) {
 	httpjson.Write(w, http.StatusOK, out)
 }
 
-func (s *Server) handleManyMetrics(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleManyMetrics(w http.ResponseWriter, r *http.Request) {
 	raw := r.URL.Query().Get("sandbox_ids")
 	if raw == "" {
 		validationError(w, `parameter "sandbox_ids" in query has an error: value is required but missing`)
@@ -94,7 +94,7 @@ func (s *Server) handleManyMetrics(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "too many sandbox IDs: at most 100 are allowed")
 		return
 	}
-	out := map[string]sandboxMetricJSON{}
+	out := map[string]SandboxMetricJSON{}
 	for id := range ids {
 		if _, m, ok := s.sandboxes.Get(id); ok {
 			if samples := m.SamplesCopy(); len(samples) > 0 {
@@ -105,21 +105,21 @@ func (s *Server) handleManyMetrics(w http.ResponseWriter, r *http.Request) {
 	httpjson.Write(w, http.StatusOK, map[string]any{"sandboxes": out})
 }
 
-type logEntryJSON struct {
+type LogEntryJSON struct {
 	Timestamp time.Time         `json:"timestamp"`
 	Level     string            `json:"level"`
 	Message   string            `json:"message"`
 	Fields    map[string]string `json:"fields"`
 }
 
-type logLineJSON struct {
+type LogLineJSON struct {
 	Timestamp time.Time `json:"timestamp"`
 	Line      string    `json:"line"`
 }
 
 var logLevelRank = map[string]int{"debug": 0, "info": 1, "warn": 2, "error": 3}
 
-func (s *Server) sandboxForLogs(w http.ResponseWriter, r *http.Request) *envd.Machine {
+func (s *API) sandboxForLogs(w http.ResponseWriter, r *http.Request) *envd.Machine {
 	id, ok := sandboxIDParam(w, r)
 	if !ok {
 		return nil
@@ -129,7 +129,7 @@ func (s *Server) sandboxForLogs(w http.ResponseWriter, r *http.Request) *envd.Ma
 }
 
 // handleLogsV1 is the deprecated GET /sandboxes/{id}/logs (start ms, limit).
-func (s *Server) handleLogsV1(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleLogsV1(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	var start int64
 	if v := q.Get("start"); v != "" {
@@ -153,20 +153,20 @@ func (s *Server) handleLogsV1(w http.ResponseWriter, r *http.Request) {
 	if sb == nil {
 		return
 	}
-	logs, entries := []logLineJSON{}, []logEntryJSON{}
+	logs, entries := []LogLineJSON{}, []LogEntryJSON{}
 	for _, e := range sb.LogsCopy() {
 		if e.At.UnixMilli() < start || len(entries) >= limit {
 			continue
 		}
-		entries = append(entries, logEntryJSON{Timestamp: e.At, Level: e.Level, Message: e.Message, Fields: e.Fields})
-		logs = append(logs, logLineJSON{Timestamp: e.At, Line: e.RawLine()})
+		entries = append(entries, LogEntryJSON{Timestamp: e.At, Level: e.Level, Message: e.Message, Fields: e.Fields})
+		logs = append(logs, LogLineJSON{Timestamp: e.At, Line: e.RawLine()})
 	}
 	httpjson.Write(w, http.StatusOK, map[string]any{"logs": logs, "logEntries": entries})
 }
 
 // handleLogsV2 pages by cursor (ms): backward = (cursor-7d, cursor],
 // forward = [cursor, cursor+7d).
-func (s *Server) handleLogsV2(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleLogsV2(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	var cursor *int64
 	if v := q.Get("cursor"); v != "" {
@@ -223,13 +223,13 @@ func (s *Server) handleLogsV2(w http.ResponseWriter, r *http.Request) {
 	default:
 		lo, hi = *cursor, *cursor+window.Milliseconds()-1
 	}
-	var matched []logEntryJSON
+	var matched []LogEntryJSON
 	for _, e := range sb.LogsCopy() {
 		ms := e.At.UnixMilli()
 		if ms < lo || ms > hi || logLevelRank[e.Level] < minLevel || (search != "" && !strings.Contains(e.Message, search)) {
 			continue
 		}
-		matched = append(matched, logEntryJSON{Timestamp: e.At, Level: e.Level, Message: e.Message, Fields: e.Fields})
+		matched = append(matched, LogEntryJSON{Timestamp: e.At, Level: e.Level, Message: e.Message, Fields: e.Fields})
 	}
 	if direction == "backward" {
 		sort.SliceStable(matched, func(i, j int) bool { return matched[i].Timestamp.After(matched[j].Timestamp) })
@@ -238,7 +238,7 @@ func (s *Server) handleLogsV2(w http.ResponseWriter, r *http.Request) {
 		matched = matched[:limit]
 	}
 	if matched == nil {
-		matched = []logEntryJSON{}
+		matched = []LogEntryJSON{}
 	}
 	httpjson.Write(w, http.StatusOK, map[string]any{"logs": matched})
 }

@@ -1,4 +1,4 @@
-package emulator
+package controlplane
 
 import (
 	"encoding/json"
@@ -18,7 +18,7 @@ import (
 
 const (
 	defaultTimeoutV1 = 15 * time.Second  // E2B's server default for POST /sandboxes
-	defaultTimeoutV2 = 300 * time.Second // default of the /v2 create and connect routes (SDK 2.51 omits timeout)
+	DefaultTimeoutV2 = 300 * time.Second // default of the /v2 create and connect routes (SDK 2.51 omits timeout)
 )
 
 type networkJSON struct {
@@ -62,8 +62,8 @@ func checkMCPAndIAM(req *newSandboxJSON) string {
 	return ""
 }
 
-// sandboxJSON is E2B's Sandbox schema (create, connect, resume, fork).
-type sandboxJSON struct {
+// SandboxJSON is E2B's Sandbox schema (create, connect, resume, fork).
+type SandboxJSON struct {
 	TemplateID         string  `json:"templateID"`
 	SandboxID          string  `json:"sandboxID"`
 	Alias              string  `json:"alias,omitempty"`
@@ -79,8 +79,8 @@ type lifecycleJSON struct {
 	OnTimeout  string `json:"onTimeout"`
 }
 
-// sandboxDetailJSON is E2B's SandboxDetail schema.
-type sandboxDetailJSON struct {
+// SandboxDetailJSON is E2B's SandboxDetail schema.
+type SandboxDetailJSON struct {
 	TemplateID          string             `json:"templateID"`
 	Alias               string             `json:"alias,omitempty"`
 	SandboxID           string             `json:"sandboxID"`
@@ -101,8 +101,8 @@ type sandboxDetailJSON struct {
 	VolumeMounts        []volumeMountJSON  `json:"volumeMounts"`
 }
 
-// listedSandboxJSON is E2B's ListedSandbox schema.
-type listedSandboxJSON struct {
+// ListedSandboxJSON is E2B's ListedSandbox schema.
+type ListedSandboxJSON struct {
 	TemplateID   string            `json:"templateID"`
 	Alias        string            `json:"alias,omitempty"`
 	SandboxID    string            `json:"sandboxID"`
@@ -118,10 +118,10 @@ type listedSandboxJSON struct {
 	VolumeMounts []volumeMountJSON `json:"volumeMounts"`
 }
 
-func (s *Server) sandboxResponse(rec sandboxes.Record) sandboxJSON {
-	resp := sandboxJSON{
+func (s *API) sandboxResponse(rec sandboxes.Record) SandboxJSON {
+	resp := SandboxJSON{
 		TemplateID: rec.Template.ID, SandboxID: rec.ID, Alias: rec.Template.Alias(),
-		ClientID: clientID, EnvdVersion: envdVersion,
+		ClientID: ClientID, EnvdVersion: EnvdVersion,
 	}
 	if rec.Secure {
 		resp.EnvdAccessToken = s.accessToken(rec.ID)
@@ -133,11 +133,11 @@ func (s *Server) sandboxResponse(rec sandboxes.Record) sandboxJSON {
 	return resp
 }
 
-func (s *Server) sandboxDetail(rec sandboxes.Record) sandboxDetailJSON {
+func (s *API) sandboxDetail(rec sandboxes.Record) SandboxDetailJSON {
 	tm := s.templateOf(rec)
-	d := sandboxDetailJSON{
-		TemplateID: rec.Template.ID, Alias: rec.Template.Alias(), SandboxID: rec.ID, ClientID: clientID,
-		StartedAt: rec.StartedAt, EndAt: rec.EndAt, EnvdVersion: envdVersion,
+	d := SandboxDetailJSON{
+		TemplateID: rec.Template.ID, Alias: rec.Template.Alias(), SandboxID: rec.ID, ClientID: ClientID,
+		StartedAt: rec.StartedAt, EndAt: rec.EndAt, EnvdVersion: EnvdVersion,
 		AllowInternetAccess: rec.AllowInternet,
 		CPUCount:            tm.CPUCount, MemoryMB: tm.MemoryMB, DiskSizeMB: tm.DiskSizeMB,
 		Metadata: rec.Metadata, State: rec.State,
@@ -153,13 +153,13 @@ func (s *Server) sandboxDetail(rec sandboxes.Record) sandboxDetailJSON {
 	return d
 }
 
-func (s *Server) listed(rec sandboxes.Record) listedSandboxJSON {
+func (s *API) listed(rec sandboxes.Record) ListedSandboxJSON {
 	tm := s.templateOf(rec)
-	return listedSandboxJSON{
-		TemplateID: rec.Template.ID, Alias: rec.Template.Alias(), SandboxID: rec.ID, ClientID: clientID,
+	return ListedSandboxJSON{
+		TemplateID: rec.Template.ID, Alias: rec.Template.Alias(), SandboxID: rec.ID, ClientID: ClientID,
 		StartedAt: rec.StartedAt, EndAt: rec.EndAt,
 		CPUCount: tm.CPUCount, MemoryMB: tm.MemoryMB, DiskSizeMB: tm.DiskSizeMB,
-		Metadata: rec.Metadata, State: rec.State, EnvdVersion: envdVersion,
+		Metadata: rec.Metadata, State: rec.State, EnvdVersion: EnvdVersion,
 		VolumeMounts: mountsJSON(rec.Mounts),
 	}
 }
@@ -206,7 +206,7 @@ func isIPOrCIDR(v string) bool {
 	return err == nil
 }
 
-func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleCreate(w http.ResponseWriter, r *http.Request) {
 	var req newSandboxJSON
 	if err := httpjson.Decode(r, &req); err != nil {
 		validationError(w, err.Error())
@@ -218,7 +218,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	}
 	def := defaultTimeoutV1
 	if r.Pattern == routeCreateV2 {
-		def = defaultTimeoutV2
+		def = DefaultTimeoutV2
 	}
 	timeout, ok := s.timeoutField(w, req.Timeout, def)
 	if !ok {
@@ -280,7 +280,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		if msg != "" {
 			return sandboxes.Record{}, nil, refuse(http.StatusBadRequest, "%s", msg)
 		}
-		if msg := s.admit(running); msg != "" {
+		if msg := s.opts.Admit(running); msg != "" {
 			return sandboxes.Record{}, nil, refuse(http.StatusTooManyRequests, "%s", msg)
 		}
 		envVars := copyMap(build.Config.Envs)
@@ -313,7 +313,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.store.CountStart()
-	s.counters.add(func(c *Counters) { c.SandboxesCreated++ })
+	s.opts.Started()
 	m.AddLog("info", "Sandbox created", map[string]string{"templateID": rec.Template.ID})
 	m.TakeSampleFrom(nil) // no processes yet: the first sample needs no /proc scan
 	s.runStartCommand(m, rec.Build.Config)
@@ -338,7 +338,7 @@ func contains(list []string, v string) bool {
 	return false
 }
 
-func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleGet(w http.ResponseWriter, r *http.Request) {
 	id, ok := sandboxIDParam(w, r)
 	if !ok {
 		return
@@ -350,7 +350,7 @@ func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
 	httpjson.Write(w, http.StatusOK, s.sandboxDetail(rec))
 }
 
-func (s *Server) handleKill(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleKill(w http.ResponseWriter, r *http.Request) {
 	id, ok := sandboxIDParam(w, r)
 	if !ok {
 		return

@@ -1,4 +1,4 @@
-package emulator
+package controlplane
 
 import (
 	"net/http"
@@ -14,12 +14,12 @@ import (
 var eventTypes = map[string]bool{sandboxes.EvCreated: true, sandboxes.EvUpdated: true, sandboxes.EvPaused: true,
 	sandboxes.EvResumed: true, sandboxes.EvKilled: true, sandboxes.EvCheckpointed: true}
 
-// teamID is the emulator's one team.
-const teamID = "00000000-0000-0000-0000-000000000000"
+// TeamID is the emulator's one team.
+const TeamID = "00000000-0000-0000-0000-000000000000"
 
 // recordEvent stores an event and queues its webhook deliveries; it never
 // blocks. The registry calls it with its lock held.
-func (s *Server) recordEvent(rec sandboxes.Record, typ string, extra map[string]any) {
+func (s *API) recordEvent(rec sandboxes.Record, typ string, extra map[string]any) {
 	now := time.Now().UTC()
 	data := map[string]any{"sandbox_metadata": rec.Metadata}
 	for k, v := range extra {
@@ -34,7 +34,7 @@ func (s *Server) recordEvent(rec sandboxes.Record, typ string, extra map[string]
 	}
 	ev := state.Event{
 		ID: ids.UUID(), Version: "v2", Type: typ, EventData: data, SandboxExecutionID: rec.ExecutionID,
-		SandboxID: rec.ID, SandboxTeamID: teamID, SandboxTemplateID: rec.Template.ID, Timestamp: now,
+		SandboxID: rec.ID, SandboxTeamID: TeamID, SandboxTemplateID: rec.Template.ID, Timestamp: now,
 	}
 	s.dispatch(ev, s.store.RecordEvent(ev))
 }
@@ -42,7 +42,7 @@ func (s *Server) recordEvent(rec sandboxes.Record, typ string, extra map[string]
 // handleEvents serves GET /events/sandboxes and /events/sandboxes/{id}:
 // offset, limit (default 10, at most 100), orderAsc (default false, newest
 // first) and repeated types.
-func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleEvents(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	offset, limit := 0, 10
 	for _, p := range []struct {

@@ -1,4 +1,4 @@
-package emulator
+package controlplane
 
 import (
 	"fmt"
@@ -33,7 +33,7 @@ type templateRequestResponseJSON struct {
 
 // handleRequestBuild answers POST /v3/templates: it creates the template
 // (or finds it by name) and registers a waiting build carrying the tags.
-func (s *Server) handleRequestBuild(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleRequestBuild(w http.ResponseWriter, r *http.Request) {
 	var req templateBuildRequestJSON
 	if err := httpjson.Decode(r, &req); err != nil {
 		validationError(w, err.Error())
@@ -121,7 +121,7 @@ func resourceLimitError(cpu, memoryMB *int32) string {
 // handleStartBuild answers POST /v2/templates/{id}/builds/{buildID}: the
 // build runs in the background; a newer build of the same template cancels
 // one still running, as on E2B.
-func (s *Server) handleStartBuild(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleStartBuild(w http.ResponseWriter, r *http.Request) {
 	var req builder.Request
 	if err := httpjson.Decode(r, &req); err != nil {
 		validationError(w, err.Error())
@@ -233,7 +233,7 @@ func queryEnum(w http.ResponseWriter, q url.Values, name string, allowed ...stri
 }
 
 // lookupBuild finds {id} and {buildID} for the status and logs routes.
-func (s *Server) lookupBuild(w http.ResponseWriter, r *http.Request) (state.Template, state.Build, bool) {
+func (s *API) lookupBuild(w http.ResponseWriter, r *http.Request) (state.Template, state.Build, bool) {
 	templateID, buildID := r.PathValue("id"), r.PathValue("buildID")
 	if !uuidPattern.MatchString(buildID) {
 		writeError(w, http.StatusBadRequest, "Invalid build id")
@@ -261,7 +261,7 @@ func filterLevel(entries []buildLogEntryJSON, min string) []buildLogEntryJSON {
 
 // handleBuildStatus answers GET .../builds/{buildID}/status with the log
 // entries from logsOffset (after the level filter), at most limit of them.
-func (s *Server) handleBuildStatus(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleBuildStatus(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	offset, ok := queryInt(w, q, "logsOffset", 0, 1<<31-1)
 	if !ok {
@@ -302,7 +302,7 @@ func (s *Server) handleBuildStatus(w http.ResponseWriter, r *http.Request) {
 
 // handleBuildLogs answers GET .../builds/{buildID}/logs: entries from the
 // cursor (milliseconds) forward, or back from it (newest first).
-func (s *Server) handleBuildLogs(w http.ResponseWriter, r *http.Request) {
+func (s *API) handleBuildLogs(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	cursor, ok := queryInt(w, q, "cursor", -1, 0)
 	if !ok {

@@ -1,0 +1,126 @@
+package controlplane
+
+import (
+	"net/http"
+	"path/filepath"
+	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/builder"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/delivery"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+)
+
+// Config is what the control plane is made with: the emulator's settings
+// and what it needs of the emulator around it, as values and functions.
+type Config struct {
+	Store       *state.Store
+	DataDir     string
+	Persistent  bool              // the data dir outlives this emulator: templates are saved there
+	Rootfs      *sandboxos.Rootfs // private root filesystems; nil in the shared layout
+	MachineHost *envd.Host        // what every sandbox's machine gets
+	Seed        []byte            // keys the access, traffic, egress and workload tokens
+
+	MaxLifetime          time.Duration
+	ReadyTimeout         time.Duration
+	WebhookRetryInterval time.Duration
+	ImageStore           string
+	HostRootImages       []string
+
+	Logf   func(format string, args ...any)
+	APIURL func() string // the listener's base URL, known once it listens
+	// Admit returns E2B's message when one sandbox more than running would go
+	// over the concurrency cap; ForkOverLimit when a fork asks for too many.
+	Admit         func(running int) string
+	ForkOverLimit func(count int) string
+	// Count counts a request the control plane serves itself (uploads);
+	// Started a sandbox start; WebhookDropped a delivery the full queue lost.
+	Count          func(routeKey string)
+	Started        func()
+	WebhookDropped func()
+}
+
+// API is E2B's control plane: the REST API over the sandbox registry, the
+// store and the builder.
+type API struct {
+	opts        Config
+	dataDir     string
+	rootfs      *sandboxos.Rootfs
+	machineHost *envd.Host
+	seed        []byte
+	logf        func(format string, args ...any)
+
+	store      *state.Store
+	sandboxes  *sandboxes.Registry
+	builder    *builder.Builder
+	hooks      *delivery.Sender
+	controlMux *http.ServeMux
+}
+
+// New makes the control plane: the base and mcp-gateway templates, the
+// templates a persistent data dir saved, the builder and the webhook
+// deliveries.
+func New(cfg Config) *API {
+	s := &API{
+		opts: cfg, dataDir: cfg.DataDir, rootfs: cfg.Rootfs, machineHost: cfg.MachineHost,
+		seed: cfg.Seed, logf: cfg.Logf, store: cfg.Store,
+	}
+	s.sandboxes = sandboxes.New(sandboxes.Hooks{
+		Event: s.recordEvent, Admit: cfg.Admit, Expired: sandboxExpired, MaxLifetime: cfg.MaxLifetime,
+	})
+	now := time.Now().UTC()
+	s.store.SeedBase(now)
+	s.store.SeedBuiltin(mcpTemplateID, sandboxos.MCPGatewayCommand, mcpBuildID, now)
+	if cfg.Persistent {
+		if err := s.store.OpenTemplates(filepath.Join(s.dataDir, "templates", "state.json"), s.logf); err != nil {
+			s.logf("emulator: template state in %s not loaded: %v", s.dataDir, err)
+		}
+	}
+	s.builder = builder.New(s.store, s.newBuildHost(), s.dataDir, s.rootfs != nil)
+	s.controlMux = s.newControlMux()
+	s.startWebhooks()
+	s.store.SampleTeam(now, 0, envd.SampleInterval, maxTeamSamples) // the team's baseline: nothing running
+	return s
+}
+
+// Sandboxes is the registry of live sandboxes.
+func (s *API) Sandboxes() *sandboxes.Registry { return s.sandboxes }
+
+// Route is the route key (ServeMux pattern) of a request; "" when no
+// operation matches.
+func (s *API) Route(r *http.Request) string {
+	_, pattern := s.controlMux.Handler(r)
+	return pattern
+}
+
+// ServeHTTP dispatches a request that Route matched.
+func (s *API) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.controlMux.ServeHTTP(w, r) }
+
+// SampleTeam records the team's figures now.
+func (s *API) SampleTeam(now time.Time, running int) {
+	s.store.SampleTeam(now, int32(running), envd.SampleInterval, maxTeamSamples)
+}
+
+// Close refuses new sandboxes and builds, kills every sandbox, cancels the
+// builds and waits for them; webhook deliveries stop with StopDeliveries.
+func (s *API) Close() {
+	machines := s.sandboxes.Close()
+	s.hooks.Hold()
+	s.store.CancelBuilds()
+	for _, m := range machines {
+		m.Destroy()
+	}
+	s.builder.Wait()
+}
+
+// StopDeliveries stops the webhook deliveries.
+func (s *API) StopDeliveries() { s.stopWebhooks() }
+
+func (s *API) readyTimeout() time.Duration { return s.opts.ReadyTimeout }
+
+func (s *API) persistent() bool { return s.opts.Persistent }
+
+// APIURL is the control plane's base URL.
+func (s *API) APIURL() string { return s.opts.APIURL() }
