@@ -120,7 +120,5 @@ func (s *API) StopDeliveries() { s.stopWebhooks() }
 
 func (s *API) readyTimeout() time.Duration { return s.opts.ReadyTimeout }
 
-func (s *API) persistent() bool { return s.opts.Persistent }
-
 // APIURL is the control plane's base URL.
 func (s *API) APIURL() string { return s.opts.APIURL() }

@@ -11,6 +11,7 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 )
 
+// SandboxMetricJSON is E2B's SandboxMetric.
 type SandboxMetricJSON struct {
 	Timestamp     time.Time `json:"timestamp"`
 	TimestampUnix int64     `json:"timestampUnix"`
@@ -105,6 +106,7 @@ func (s *API) handleManyMetrics(w http.ResponseWriter, r *http.Request) {
 	httpjson.Write(w, http.StatusOK, map[string]any{"sandboxes": out})
 }
 
+// LogEntryJSON is E2B's SandboxLogEntry.
 type LogEntryJSON struct {
 	Timestamp time.Time         `json:"timestamp"`
 	Level     string            `json:"level"`
@@ -112,6 +114,7 @@ type LogEntryJSON struct {
 	Fields    map[string]string `json:"fields"`
 }
 
+// LogLineJSON is E2B's SandboxLog, a line of the legacy logs route.
 type LogLineJSON struct {
 	Timestamp time.Time `json:"timestamp"`
 	Line      string    `json:"line"`

@@ -80,6 +80,7 @@ func (s *API) newControlMux() *http.ServeMux {
 	return m
 }
 
+// SandboxIDPattern is what a sandbox ID in a path must look like.
 var SandboxIDPattern = regexp.MustCompile(`^[a-z0-9]+$`)
 
 // sandboxIDParam validates {id}; the legacy "<id>-<ClientID>" form is accepted.

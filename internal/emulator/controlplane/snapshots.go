@@ -20,6 +20,7 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
+// SnapshotInfoJSON is E2B's SnapshotInfo.
 type SnapshotInfoJSON struct {
 	SnapshotID string   `json:"snapshotID"`
 	Names      []string `json:"names"`
@@ -187,6 +188,7 @@ func paginate[T any](all []T, offset, limit int) ([]T, string) {
 	return all[offset:end], encodeOffsetToken(end)
 }
 
+// ForkResultJSON is one sandbox of a fork's answer, or why it did not start.
 type ForkResultJSON struct {
 	Sandbox *SandboxJSON        `json:"sandbox,omitempty"`
 	Error   *httpjson.ErrorJSON `json:"error,omitempty"`

@@ -14,6 +14,7 @@ import (
 
 const maxTeamSamples = int(24 * time.Hour / envd.SampleInterval)
 
+// TeamMetricJSON is E2B's TeamMetric.
 type TeamMetricJSON struct {
 	Timestamp           time.Time `json:"timestamp"`
 	TimestampUnix       int64     `json:"timestampUnix"`
@@ -21,6 +22,7 @@ type TeamMetricJSON struct {
 	SandboxStartRate    float64   `json:"sandboxStartRate"`
 }
 
+// MaxTeamMetricJSON is E2B's MaxTeamMetric.
 type MaxTeamMetricJSON struct {
 	Timestamp     time.Time `json:"timestamp"`
 	TimestampUnix int64     `json:"timestampUnix"`

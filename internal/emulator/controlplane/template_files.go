@@ -53,6 +53,7 @@ func (s *API) uploadURL(hash string) string {
 	return s.APIURL() + UploadPrefix + hash + "?" + q.Encode()
 }
 
+// FileUploadLinkJSON is E2B's TemplateBuildFileUpload.
 type FileUploadLinkJSON struct {
 	Present bool    `json:"present"`
 	URL     *string `json:"url,omitempty"`

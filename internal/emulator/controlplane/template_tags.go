@@ -124,6 +124,7 @@ func (s *API) handleDeleteTags(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
+// TemplateTagJSON is E2B's TemplateTag.
 type TemplateTagJSON struct {
 	Tag       string    `json:"tag"`
 	BuildID   string    `json:"buildID"`

@@ -34,6 +34,7 @@ type TemplateJSON struct {
 	BuildStatus   string        `json:"buildStatus"`
 }
 
+// TemplateBuildJSON is E2B's TemplateBuild.
 type TemplateBuildJSON struct {
 	BuildID     string     `json:"buildID"`
 	Status      string     `json:"status"`
@@ -46,6 +47,7 @@ type TemplateBuildJSON struct {
 	EnvdVersion string     `json:"envdVersion"`
 }
 
+// TemplateWithBuildsJSON is E2B's TemplateWithBuilds.
 type TemplateWithBuildsJSON struct {
 	TemplateID    string              `json:"templateID"`
 	Public        bool                `json:"public"`

@@ -19,9 +19,9 @@ import (
 
 var volumeNamePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
 
-func (s *API) volumeDir(id string) string  { return s.store.VolumeDir(id) }
 func (s *API) volumeData(id string) string { return s.store.VolumeData(id) }
 
+// VolumeJSON is E2B's Volume (with its token: VolumeAndToken).
 type VolumeJSON struct {
 	VolumeID string `json:"volumeID"`
 	Name     string `json:"name"`
