@@ -177,8 +177,7 @@ func Start(opts Options) (*Server, error) {
 
 	ln, err := net.Listen("tcp", opts.Addr)
 	if err != nil {
-		s.stopEgress()
-		s.removeDataDir()
+		s.abortStart()
 		return nil, fmt.Errorf("emulator: listen %s: %w", opts.Addr, err)
 	}
 	s.ln = ln
@@ -188,8 +187,7 @@ func Start(opts Options) (*Server, error) {
 		eln, err := net.Listen("tcp", opts.EnvdAddr)
 		if err != nil {
 			_ = ln.Close()
-			s.stopEgress()
-			s.removeDataDir()
+			s.abortStart()
 			return nil, fmt.Errorf("emulator: listen %s: %w", opts.EnvdAddr, err)
 		}
 		s.envdLn = eln
@@ -198,6 +196,14 @@ func Start(opts Options) (*Server, error) {
 	}
 	go s.runSampler()
 	return s, nil
+}
+
+// abortStart undoes a Start that cannot listen.
+func (s *Server) abortStart() {
+	s.cp.Close()
+	s.cp.StopDeliveries()
+	s.stopEgress()
+	s.removeDataDir()
 }
 
 // stopEgress closes the egress proxy, if it runs.
