@@ -10,7 +10,7 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
-// buildHost is what the builder gets of the server: machines for build
+// buildHost is what the builder gets of the control plane: machines for build
 // sandboxes (they have no record: the control plane never sees them), the
 // image store and the uploaded file contexts.
 type buildHost struct {

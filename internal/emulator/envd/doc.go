@@ -6,10 +6,11 @@
 // and filesystem RPCs, behind the access token of a secure sandbox.
 //
 // What E2B's control plane keeps of a sandbox (state, timeout, network,
-// metadata) is not here: the server keeps that record and starts, freezes,
-// thaws, halts, reboots and destroys the machine through its methods. A
-// machine gets what it needs of the server in a Host (logging, the egress
-// proxy's variables), never a pointer to it.
+// metadata) is not here: the sandbox registry keeps that record and
+// freezes, thaws, halts and reboots the machine through its methods; the
+// control plane starts and destroys it. A machine gets what it needs of the
+// emulator in a Host (logging, the egress proxy's variables), never a
+// pointer to it.
 //
 // It imports state (the default sizes), sandboxos, hostfs, connectrpc,
 // httpjson and ids of the emulator, nothing above.
