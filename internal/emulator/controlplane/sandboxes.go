@@ -291,8 +291,12 @@ func (s *API) handleCreate(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return sandboxes.Record{}, nil, refuse(http.StatusInternalServerError, "error creating sandbox: %v", err)
 		}
+		// Counted before the registry lets go of its lock, so a sandbox
+		// anyone can see is always counted (the start cannot fail from here).
 		now := time.Now().UTC()
 		s.store.CountSpawn(t.ID, now)
+		s.store.CountStart()
+		s.opts.Started()
 		return sandboxes.Record{
 			Template: t, Build: build, TemplateRef: *req.TemplateID,
 			StartedAt: now, EndAt: now.Add(timeout), ResumeTimeout: timeout,
@@ -312,8 +316,6 @@ func (s *API) handleCreate(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusServiceUnavailable, "emulator is shutting down")
 		return
 	}
-	s.store.CountStart()
-	s.opts.Started()
 	m.AddLog("info", "Sandbox created", map[string]string{"templateID": rec.Template.ID})
 	m.TakeSampleFrom(nil) // no processes yet: the first sample needs no /proc scan
 	s.runStartCommand(m, rec.Build.Config)

@@ -238,6 +238,8 @@ func (s *API) handleFork(w http.ResponseWriter, r *http.Request) {
 			if err != nil {
 				return sandboxes.Record{}, nil, fmt.Errorf("error forking sandbox: %v", err)
 			}
+			s.store.CountStart() // counted while the registry holds its lock, as a create's
+			s.opts.Started()
 			now := time.Now().UTC()
 			return sandboxes.Record{
 				Template: src.Template, Build: src.Build, TemplateRef: src.TemplateRef,
@@ -276,8 +278,6 @@ func (s *API) handleFork(w http.ResponseWriter, r *http.Request) {
 			results = append(results, ForkResultJSON{Error: &httpjson.ErrorJSON{Code: http.StatusInternalServerError, Message: f.Err.Error()}})
 			continue
 		}
-		s.store.CountStart()
-		s.opts.Started()
 		resp := s.sandboxResponse(f.Record)
 		results = append(results, ForkResultJSON{Sandbox: &resp})
 		created = append(created, f.Machine)
