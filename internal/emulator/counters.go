@@ -52,7 +52,7 @@ func (s *Server) count(key string) {
 // Counters returns a copy of the request counters and sandbox figures.
 func (s *Server) Counters() Counters {
 	c := s.counters.snapshot()
-	c.SandboxesAlive = s.sandboxes.Count()
+	c.SandboxesAlive = s.cp.Sandboxes().Count()
 	return c
 }
 

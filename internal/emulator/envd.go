@@ -54,7 +54,7 @@ func (s *Server) serveEnvd(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		var found bool
-		if id, found = s.sandboxes.BySignature(r); !found {
+		if id, found = s.cp.Sandboxes().BySignature(r); !found {
 			writeError(w, http.StatusUnauthorized, "invalid signature")
 			return
 		}
@@ -66,7 +66,7 @@ func (s *Server) serveEnvd(w http.ResponseWriter, r *http.Request) {
 		})
 		return
 	}
-	m, resumed := s.sandboxes.AutoResume(id)
+	m, resumed := s.cp.Sandboxes().AutoResume(id)
 	if m == nil {
 		sandboxGone(w, id)
 		return

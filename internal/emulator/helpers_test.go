@@ -323,7 +323,7 @@ func tmpDir(m *envd.Machine) string  { return filepath.Join(m.Dir(), "tmp") }
 // machine is the machine of a live sandbox.
 func (c *testClient) machine(id string) *envd.Machine {
 	c.t.Helper()
-	_, m, ok := c.srv.sandboxes.Get(id)
+	_, m, ok := c.srv.cp.Sandboxes().Get(id)
 	if !ok {
 		c.t.Fatalf("no sandbox %s", id)
 	}

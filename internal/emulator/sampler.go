@@ -17,7 +17,7 @@ func (s *Server) runSampler() {
 		case <-s.stopSampler:
 			return
 		case now := <-t.C:
-			running := s.sandboxes.RunningMachines()
+			running := s.cp.Sandboxes().RunningMachines()
 			s.cp.SampleTeam(now, len(running))
 			if len(running) == 0 {
 				continue

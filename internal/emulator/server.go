@@ -4,7 +4,6 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
 
 	"context"
 	"errors"
@@ -79,10 +78,9 @@ type Server struct {
 	closeOnce        sync.Once
 	stopSampler      chan struct{}
 	samplerDone      chan struct{}
-	cp               *controlplane.API   // E2B's control plane
-	sandboxes        *sandboxes.Registry // the control plane's live sandboxes, which envd traffic reaches
-	egress           *sandboxos.Egress   // nil when it could not start
-	store            *state.Store        // templates, secrets, events, webhooks, team samples, volumes
+	cp               *controlplane.API // E2B's control plane, with the registry of live sandboxes
+	egress           *sandboxos.Egress // nil when it could not start
+	store            *state.Store      // templates, secrets, events, webhooks, team samples, volumes
 	faults           faultState
 	limits           limitState
 	counters         counterState
@@ -172,7 +170,6 @@ func Start(opts Options) (*Server, error) {
 		Started:        func() { s.counters.add(func(c *Counters) { c.SandboxesCreated++ }) },
 		WebhookDropped: func() { s.counters.add(func(c *Counters) { c.WebhookDrops++ }) },
 	})
-	s.sandboxes = s.cp.Sandboxes()
 	s.volumeMux = volumeapi.NewMux(s.store)
 
 	ln, err := net.Listen("tcp", opts.Addr)
@@ -305,7 +302,7 @@ func (s *Server) Close() error {
 }
 
 // SandboxIDs lists the alive (running or paused) sandboxes, sorted.
-func (s *Server) SandboxIDs() []string { return s.sandboxes.IDs() }
+func (s *Server) SandboxIDs() []string { return s.cp.Sandboxes().IDs() }
 
 // TemplateSeed describes a team template for SeedTemplate.
 type TemplateSeed = controlplane.TemplateSeed

@@ -45,14 +45,7 @@ type Config struct {
 // API is E2B's control plane: the REST API over the sandbox registry, the
 // store and the builder.
 type API struct {
-	opts        Config
-	dataDir     string
-	rootfs      *sandboxos.Rootfs
-	machineHost *envd.Host
-	seed        []byte
-	logf        func(format string, args ...any)
-
-	store      *state.Store
+	opts       Config
 	sandboxes  *sandboxes.Registry
 	builder    *builder.Builder
 	hooks      *delivery.Sender
@@ -63,25 +56,23 @@ type API struct {
 // templates a persistent data dir saved, the builder and the webhook
 // deliveries.
 func New(cfg Config) *API {
-	s := &API{
-		opts: cfg, dataDir: cfg.DataDir, rootfs: cfg.Rootfs, machineHost: cfg.MachineHost,
-		seed: cfg.Seed, logf: cfg.Logf, store: cfg.Store,
-	}
+	s := &API{opts: cfg}
 	s.sandboxes = sandboxes.New(sandboxes.Hooks{
-		Event: s.recordEvent, Admit: cfg.Admit, Expired: sandboxExpired, MaxLifetime: cfg.MaxLifetime,
+		Event: s.recordEvent, Admit: cfg.Admit, Started: s.sandboxStarted, Expired: sandboxExpired,
+		MaxLifetime: cfg.MaxLifetime,
 	})
 	now := time.Now().UTC()
-	s.store.SeedBase(now)
-	s.store.SeedBuiltin(mcpTemplateID, sandboxos.MCPGatewayCommand, mcpBuildID, now)
+	s.opts.Store.SeedBase(now)
+	s.opts.Store.SeedBuiltin(mcpTemplateID, sandboxos.MCPGatewayCommand, mcpBuildID, now)
 	if cfg.Persistent {
-		if err := s.store.OpenTemplates(filepath.Join(s.dataDir, "templates", "state.json"), s.logf); err != nil {
-			s.logf("emulator: template state in %s not loaded: %v", s.dataDir, err)
+		if err := s.opts.Store.OpenTemplates(filepath.Join(s.opts.DataDir, "templates", "state.json"), s.opts.Logf); err != nil {
+			s.opts.Logf("emulator: template state in %s not loaded: %v", s.opts.DataDir, err)
 		}
 	}
-	s.builder = builder.New(s.store, s.newBuildHost(), s.dataDir, s.rootfs != nil)
+	s.builder = builder.New(s.opts.Store, s.newBuildHost(), s.opts.DataDir, s.opts.Rootfs != nil)
 	s.controlMux = s.newControlMux()
 	s.startWebhooks()
-	s.store.SampleTeam(now, 0, envd.SampleInterval, maxTeamSamples) // the team's baseline: nothing running
+	s.opts.Store.SampleTeam(now, 0, envd.SampleInterval, maxTeamSamples) // the team's baseline: nothing running
 	return s
 }
 
@@ -100,7 +91,7 @@ func (s *API) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.controlMux.S
 
 // SampleTeam records the team's figures now.
 func (s *API) SampleTeam(now time.Time, running int) {
-	s.store.SampleTeam(now, int32(running), envd.SampleInterval, maxTeamSamples)
+	s.opts.Store.SampleTeam(now, int32(running), envd.SampleInterval, maxTeamSamples)
 }
 
 // Close refuses new sandboxes and builds, kills every sandbox, cancels the
@@ -108,7 +99,7 @@ func (s *API) SampleTeam(now time.Time, running int) {
 func (s *API) Close() {
 	machines := s.sandboxes.Close()
 	s.hooks.Hold()
-	s.store.CancelBuilds()
+	s.opts.Store.CancelBuilds()
 	for _, m := range machines {
 		m.Destroy()
 	}

@@ -36,7 +36,7 @@ func (s *API) recordEvent(rec sandboxes.Record, typ string, extra map[string]any
 		ID: ids.UUID(), Version: "v2", Type: typ, EventData: data, SandboxExecutionID: rec.ExecutionID,
 		SandboxID: rec.ID, SandboxTeamID: TeamID, SandboxTemplateID: rec.Template.ID, Timestamp: now,
 	}
-	s.dispatch(ev, s.store.RecordEvent(ev))
+	s.dispatch(ev, s.opts.Store.RecordEvent(ev))
 }
 
 // handleEvents serves GET /events/sandboxes and /events/sandboxes/{id}:
@@ -69,7 +69,7 @@ func (s *API) handleEvents(w http.ResponseWriter, r *http.Request) {
 		types[t] = true
 	}
 	id := r.PathValue("id")
-	out := s.store.Events(id, types, asc)
+	out := s.opts.Store.Events(id, types, asc)
 	if offset >= len(out) {
 		out = nil
 	} else {

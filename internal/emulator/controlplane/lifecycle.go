@@ -29,14 +29,12 @@ func (s *API) handleSetTimeout(w http.ResponseWriter, r *http.Request) {
 		validationError(w, timeoutNegative)
 		return
 	}
-	end, err := s.sandboxes.SetTimeout(id, time.Duration(*req.Timeout)*time.Second, map[string]any{"set_timeout": *req.Timeout})
+	end, m, err := s.sandboxes.SetTimeout(id, time.Duration(*req.Timeout)*time.Second, map[string]any{"set_timeout": *req.Timeout})
 	if err != nil {
 		notFoundSandbox(w, id) // E2B answers 404 for a paused sandbox too
 		return
 	}
-	if _, m, ok := s.sandboxes.Get(id); ok {
-		m.AddLog("info", "Sandbox timeout updated", map[string]string{"endAt": end.Format(time.RFC3339)})
-	}
+	m.AddLog("info", "Sandbox timeout updated", map[string]string{"endAt": end.Format(time.RFC3339)})
 	w.WriteHeader(http.StatusNoContent)
 }
 
@@ -166,14 +164,11 @@ func (s *API) handleNetwork(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
-	err := s.sandboxes.UpdateNetwork(id, func(n *sandboxes.Network, allowInternet **bool) {
-		n.AllowOut, n.DenyOut = req.AllowOut, deny
-		n.Rules, n.EgressProxy = netrules.Normalize(req.Rules), req.EgressProxy
-		*allowInternet = req.AllowInternetAccess
-	}, func(n sandboxes.Network) map[string]any {
-		return map[string]any{"network": map[string]any{"allowOut": req.AllowOut, "denyOut": deny,
-			"rules": netrules.Domains(n.Rules), "egressProxy": n.EgressProxy != nil}}
-	})
+	rules := netrules.Normalize(req.Rules)
+	err := s.sandboxes.UpdateNetwork(id, sandboxes.Egress{
+		AllowOut: req.AllowOut, DenyOut: deny, Rules: rules, Proxy: req.EgressProxy, AllowInternet: req.AllowInternetAccess,
+	}, map[string]any{"network": map[string]any{"allowOut": req.AllowOut, "denyOut": deny,
+		"rules": netrules.Domains(rules), "egressProxy": req.EgressProxy != nil}})
 	var notRunning sandboxes.NotRunningError
 	switch {
 	case errors.As(err, &notRunning):

@@ -183,7 +183,7 @@ func (s *API) handleListV2(w http.ResponseWriter, r *http.Request) {
 
 	var tmplID string
 	if tmplRef != "" {
-		if t, found := s.store.FindTemplate(tmplRef); found {
+		if t, found := s.opts.Store.FindTemplate(tmplRef); found {
 			tmplID = t.ID
 		} else {
 			tmplID = "\x00unknown"

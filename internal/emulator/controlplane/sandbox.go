@@ -37,20 +37,20 @@ func (i *iamJSON) audiences() map[string]string {
 }
 
 func (s *API) accessToken(id string) string {
-	m := hmac.New(sha256.New, s.seed)
+	m := hmac.New(sha256.New, s.opts.Seed)
 	m.Write([]byte(id))
 	return hex.EncodeToString(m.Sum(nil))
 }
 
 // EgressToken is the password a sandbox's processes give the egress proxy.
 func (s *API) EgressToken(id string) string {
-	m := hmac.New(sha256.New, s.seed)
+	m := hmac.New(sha256.New, s.opts.Seed)
 	m.Write([]byte("sandbox-egress-" + id))
 	return hex.EncodeToString(m.Sum(nil))
 }
 
 func (s *API) trafficToken(id string) string {
-	m := hmac.New(sha256.New, s.seed)
+	m := hmac.New(sha256.New, s.opts.Seed)
 	m.Write([]byte("sandbox-traffic-" + id))
 	return hex.EncodeToString(m.Sum(nil))
 }
@@ -60,13 +60,13 @@ func (s *API) trafficToken(id string) string {
 func (s *API) startMachine(id string, t state.Template, b state.Build, mounts []envd.VolumeMount,
 	envVars map[string]string, secure bool) (*envd.Machine, error) {
 	cfg := envd.Config{
-		ID: id, TemplateID: t.ID, TeamID: TeamID, Dir: filepath.Join(s.dataDir, "sandboxes", id),
+		ID: id, TemplateID: t.ID, TeamID: TeamID, Dir: filepath.Join(s.opts.DataDir, "sandboxes", id),
 		FilesDir: b.FilesDir, Workdir: b.Config.Workdir, EnvVars: envVars, Mounts: mounts,
 	}
 	if secure {
 		cfg.AccessToken = s.accessToken(id)
 	}
-	if s.rootfs != nil {
+	if s.opts.Rootfs != nil {
 		root, err := s.mountRoot(b, cfg.Dir)
 		if err != nil {
 			sandboxos.RemoveTree(cfg.Dir)
@@ -74,16 +74,23 @@ func (s *API) startMachine(id string, t state.Template, b state.Build, mounts []
 		}
 		cfg.Root, cfg.FilesDir = root, ""
 	}
-	return envd.Start(s.machineHost, cfg)
+	return envd.Start(s.opts.MachineHost, cfg)
 }
 
 // templateOf is the sandbox's template as it is now (its resources follow
 // the template's), or as it was if it is gone.
 func (s *API) templateOf(rec sandboxes.Record) state.Template {
-	if t, ok := s.store.Template(rec.Template.ID); ok {
+	if t, ok := s.opts.Store.Template(rec.Template.ID); ok {
 		return t
 	}
 	return rec.Template
+}
+
+// sandboxStarted counts a start (create or fork) for the team's metrics and
+// the emulator's counters; the registry calls it with its lock held.
+func (s *API) sandboxStarted(sandboxes.Record) {
+	s.opts.Store.CountStart()
+	s.opts.Started()
 }
 
 // sandboxExpired logs and finishes what a sandbox's timeout did.

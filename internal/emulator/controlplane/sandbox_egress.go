@@ -51,7 +51,7 @@ func (s *API) workloadToken(sandboxID, name, audience string) string {
 		"iat": now.Unix(), "exp": now.Add(5 * time.Minute).Unix(), "nonce": now.UnixNano(),
 	})
 	body := enc.EncodeToString(header) + "." + enc.EncodeToString(claims)
-	m := hmac.New(sha256.New, s.seed)
+	m := hmac.New(sha256.New, s.opts.Seed)
 	m.Write([]byte("workload-token." + body))
 	return body + "." + enc.EncodeToString(m.Sum(nil))
 }

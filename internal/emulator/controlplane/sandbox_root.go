@@ -11,15 +11,15 @@ import (
 
 // mountRoot starts a new sandbox's root over the build's layers in dir.
 func (s *API) mountRoot(b state.Build, dir string) (*sandboxos.Root, error) {
-	base := s.rootfs.HostBase()
+	base := s.opts.Rootfs.HostBase()
 	if b.Base != "" {
 		var err error
 		if base, err = s.imageBase(b.Base); err != nil {
 			return nil, err
 		}
 	}
-	root := s.rootfs.NewRoot(base, b.Layers, dir)
-	if err := root.Start(s.dataDir); err != nil {
+	root := s.opts.Rootfs.NewRoot(base, b.Layers, dir)
+	if err := root.Start(s.opts.DataDir); err != nil {
 		return nil, err
 	}
 	return root, nil
@@ -28,5 +28,5 @@ func (s *API) mountRoot(b state.Build, dir string) (*sandboxos.Root, error) {
 // captureLayer copies a sandbox's own layer into a new immutable layer and
 // returns the layers a sandbox started from it sees.
 func (s *API) captureLayer(sb *envd.Machine) ([]string, error) {
-	return s.rootfs.CaptureLayer(sb.Root(), filepath.Join(s.dataDir, "layers", "s"+ids.New("", 15)))
+	return s.opts.Rootfs.CaptureLayer(sb.Root(), filepath.Join(s.opts.DataDir, "layers", "s"+ids.New("", 15)))
 }

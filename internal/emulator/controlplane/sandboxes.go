@@ -272,7 +272,7 @@ func (s *API) handleCreate(w http.ResponseWriter, r *http.Request) {
 
 	waitCreateDelay(r)
 	rec, m, err := s.sandboxes.Create(func(id string, running int) (sandboxes.Record, *envd.Machine, error) {
-		t, build, found := s.store.ResolveBuild(*req.TemplateID)
+		t, build, found := s.opts.Store.ResolveBuild(*req.TemplateID)
 		if !found {
 			return sandboxes.Record{}, nil, refuse(http.StatusNotFound, "template '%s' not found", *req.TemplateID)
 		}
@@ -291,12 +291,8 @@ func (s *API) handleCreate(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return sandboxes.Record{}, nil, refuse(http.StatusInternalServerError, "error creating sandbox: %v", err)
 		}
-		// Counted before the registry lets go of its lock, so a sandbox
-		// anyone can see is always counted (the start cannot fail from here).
 		now := time.Now().UTC()
-		s.store.CountSpawn(t.ID, now)
-		s.store.CountStart()
-		s.opts.Started()
+		s.opts.Store.CountSpawn(t.ID, now)
 		return sandboxes.Record{
 			Template: t, Build: build, TemplateRef: *req.TemplateID,
 			StartedAt: now, EndAt: now.Add(timeout), ResumeTimeout: timeout,

@@ -105,7 +105,7 @@ func (s *API) handleCreateSecret(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
-	sc, ok := s.store.CreateSecret(ids.New("sec_", 24), name, *req.Value, req.Metadata)
+	sc, ok := s.opts.Store.CreateSecret(ids.New("sec_", 24), name, *req.Value, req.Metadata)
 	if !ok {
 		writeErrorf(w, http.StatusConflict, "secret '%s' already exists", name)
 		return
@@ -129,7 +129,7 @@ func (s *API) handleListSecrets(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	all := make([]SecretJSON, 0)
-	for _, sc := range s.store.Secrets() {
+	for _, sc := range s.opts.Store.Secrets() {
 		all = append(all, secretJSONOf(sc))
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
@@ -141,7 +141,7 @@ func (s *API) handleListSecrets(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *API) handleGetSecret(w http.ResponseWriter, r *http.Request) {
-	sc, ok := s.store.Secret(r.PathValue("id"))
+	sc, ok := s.opts.Store.Secret(r.PathValue("id"))
 	if !ok {
 		writeErrorf(w, http.StatusNotFound, "secret '%s' not found", r.PathValue("id"))
 		return
@@ -164,7 +164,7 @@ func (s *API) handleUpdateSecret(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
-	sc, ok := s.store.AddSecretVersion(r.PathValue("id"), *req.Value, req.Metadata)
+	sc, ok := s.opts.Store.AddSecretVersion(r.PathValue("id"), *req.Value, req.Metadata)
 	if !ok {
 		writeErrorf(w, http.StatusNotFound, "secret '%s' not found", r.PathValue("id"))
 		return
@@ -173,7 +173,7 @@ func (s *API) handleUpdateSecret(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *API) handleDeleteSecret(w http.ResponseWriter, r *http.Request) {
-	if !s.store.DeleteSecret(r.PathValue("id")) {
+	if !s.opts.Store.DeleteSecret(r.PathValue("id")) {
 		writeErrorf(w, http.StatusNotFound, "secret '%s' not found", r.PathValue("id"))
 		return
 	}
@@ -182,5 +182,5 @@ func (s *API) handleDeleteSecret(w http.ResponseWriter, r *http.Request) {
 
 // SecretValue is the current value of the named secret, for the proxy.
 func (s *API) SecretValue(name string) (string, bool) {
-	return s.store.SecretValue(strings.ToLower(name))
+	return s.opts.Store.SecretValue(strings.ToLower(name))
 }

@@ -38,7 +38,7 @@ func (s *API) captureFiles(rec sandboxes.Record, m *envd.Machine, templateID str
 		}
 		return state.Build{Layers: layers, Base: rec.Build.Base, Config: rec.Build.Config}, nil
 	}
-	dir := filepath.Join(s.dataDir, "templates", templateID+"-"+ids.New("", 8))
+	dir := filepath.Join(s.opts.DataDir, "templates", templateID+"-"+ids.New("", 8))
 	if err := hostfs.CopyTree(m.Dir(), dir); err != nil {
 		_ = os.RemoveAll(dir)
 		return state.Build{}, err
@@ -82,7 +82,7 @@ func (s *API) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 	}
 	var info SnapshotInfoJSON
 	m, err := s.sandboxes.Snapshot(id, func(rec sandboxes.Record, m *envd.Machine) (map[string]any, error) {
-		t, found, ok := s.store.SnapshotTemplate(name)
+		t, found, ok := s.opts.Store.SnapshotTemplate(name)
 		if !ok {
 			return nil, refuse(http.StatusBadRequest, "name '%s' is already used by a template that is not a snapshot", name)
 		}
@@ -102,7 +102,7 @@ func (s *API) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 			return nil, refuse(http.StatusInternalServerError, "error snapshotting sandbox: %v", err)
 		}
 		files.SourceSandbox = rec.ID
-		t = s.store.AddSnapshot(t, tag, ids.UUID(), files, time.Now().UTC())
+		t = s.opts.Store.AddSnapshot(t, tag, ids.UUID(), files, time.Now().UTC())
 		info = snapshotEntry(t, tag)
 		return map[string]any{"snapshot_id": info.SnapshotID}, nil
 	})
@@ -135,10 +135,10 @@ func (s *API) handleListSnapshots(w http.ResponseWriter, r *http.Request) {
 	nameTag = strings.ToLower(strings.TrimSpace(nameTag))
 	found := true
 	if name != "" {
-		byName, found = s.store.FindTemplate(name)
+		byName, found = s.opts.Store.FindTemplate(name)
 	}
 	var all []SnapshotInfoJSON
-	for _, t := range s.store.Templates() {
+	for _, t := range s.opts.Store.Templates() {
 		if !t.Snapshot || (name != "" && (!found || t.ID != byName.ID)) {
 			continue
 		}
@@ -238,8 +238,6 @@ func (s *API) handleFork(w http.ResponseWriter, r *http.Request) {
 			if err != nil {
 				return sandboxes.Record{}, nil, fmt.Errorf("error forking sandbox: %v", err)
 			}
-			s.store.CountStart() // counted while the registry holds its lock, as a create's
-			s.opts.Started()
 			now := time.Now().UTC()
 			return sandboxes.Record{
 				Template: src.Template, Build: src.Build, TemplateRef: src.TemplateRef,

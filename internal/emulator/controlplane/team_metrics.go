@@ -65,7 +65,7 @@ func (s *API) handleTeamMetrics(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := []TeamMetricJSON{}
-	for _, t := range s.store.TeamSamples(start, end) {
+	for _, t := range s.opts.Store.TeamSamples(start, end) {
 		out = append(out, TeamMetricJSON{Timestamp: t.At, TimestampUnix: t.At.Unix(), ConcurrentSandboxes: t.Concurrent, SandboxStartRate: t.StartRate})
 	}
 	httpjson.Write(w, http.StatusOK, out)
@@ -82,7 +82,7 @@ func (s *API) handleTeamMetricsMax(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	best := MaxTeamMetricJSON{Timestamp: end.UTC().Truncate(time.Second)}
-	for _, t := range s.store.TeamSamples(start, end) {
+	for _, t := range s.opts.Store.TeamSamples(start, end) {
 		v := float64(t.Concurrent)
 		if metric == "sandbox_start_rate" {
 			v = t.StartRate

@@ -89,7 +89,7 @@ func (s *API) handleRequestBuild(w http.ResponseWriter, r *http.Request) {
 	}
 
 	buildID := ids.UUID()
-	t, err := s.store.RequestBuild(name.alias, ids.New("", 20), buildID, req.CPUCount, req.MemoryMB, tags, time.Now().UTC())
+	t, err := s.opts.Store.RequestBuild(name.alias, ids.New("", 20), buildID, req.CPUCount, req.MemoryMB, tags, time.Now().UTC())
 	if err != nil {
 		writeErrorf(w, http.StatusBadRequest, "Alias `%s` is already taken", name.alias)
 		return
@@ -144,7 +144,7 @@ func (s *API) handleStartBuild(w http.ResponseWriter, r *http.Request) {
 		writeErrorf(w, http.StatusBadRequest, "Invalid build ID: %s", buildID)
 		return
 	}
-	t, b, found := s.store.BuildByID(templateID, buildID)
+	t, b, found := s.opts.Store.BuildByID(templateID, buildID)
 	if !found || t.ID != templateID {
 		writeErrorf(w, http.StatusNotFound, "Error when getting template: build '%s' of template '%s' not found", buildID, templateID)
 		return
@@ -239,7 +239,7 @@ func (s *API) lookupBuild(w http.ResponseWriter, r *http.Request) (state.Templat
 		writeError(w, http.StatusBadRequest, "Invalid build id")
 		return state.Template{}, state.Build{}, false
 	}
-	t, b, found := s.store.BuildByID(templateID, buildID)
+	t, b, found := s.opts.Store.BuildByID(templateID, buildID)
 	if !found {
 		writeErrorf(w, http.StatusNotFound, "Build '%s' not found", buildID)
 	}

@@ -67,7 +67,7 @@ func (s *API) seedTemplate(t TemplateSeed) state.Template {
 	for i := range builds {
 		builds[i] = ids.UUID()
 	}
-	return s.store.SeedTemplate(t.TemplateID, t.Names, builds, t.CPUCount, t.MemoryMB, t.DiskSizeMB, time.Now().UTC())
+	return s.opts.Store.SeedTemplate(t.TemplateID, t.Names, builds, t.CPUCount, t.MemoryMB, t.DiskSizeMB, time.Now().UTC())
 }
 
 // removeTemplateFiles deletes the files of every build of a deleted template.
@@ -77,7 +77,7 @@ func (s *API) removeTemplateFiles(t state.Template) {
 			continue
 		}
 		if err := os.RemoveAll(b.FilesDir); err != nil {
-			s.logf("emulator: remove template files %s: %v", filepath.Base(b.FilesDir), err)
+			s.opts.Logf("emulator: remove template files %s: %v", filepath.Base(b.FilesDir), err)
 		}
 	}
 }

@@ -33,7 +33,7 @@ const (
 var filesHashPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
 
 func (s *API) filesArchivePath(hash string) string {
-	return filepath.Join(s.dataDir, "template-files", hash+".tar")
+	return filepath.Join(s.opts.DataDir, "template-files", hash+".tar")
 }
 
 func (s *API) hasFilesArchive(hash string) bool {
@@ -42,7 +42,7 @@ func (s *API) hasFilesArchive(hash string) bool {
 }
 
 func (s *API) uploadSignature(hash, expires string) string {
-	m := hmac.New(sha256.New, s.seed)
+	m := hmac.New(sha256.New, s.opts.Seed)
 	m.Write([]byte("template-files:" + hash + ":" + expires))
 	return hex.EncodeToString(m.Sum(nil))
 }
@@ -67,7 +67,7 @@ func (s *API) handleFilesLink(w http.ResponseWriter, r *http.Request) {
 		writeErrorf(w, http.StatusBadRequest, "Invalid files hash '%s'", hash)
 		return
 	}
-	if _, found := s.store.FindTemplate(ref); !found {
+	if _, found := s.opts.Store.FindTemplate(ref); !found {
 		templateNotFound(w, ref)
 		return
 	}

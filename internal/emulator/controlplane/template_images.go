@@ -32,7 +32,7 @@ func isBaseImage(name string) bool {
 
 // imageBase registers (once) the base root over an image's files.
 func (s *API) imageBase(root string) (*sandboxos.BaseRoot, error) {
-	return s.rootfs.ImageBase(root, filepath.Join(s.dataDir, "base", "image-"+builder.HashKeys(root)[:16]))
+	return s.opts.Rootfs.ImageBase(root, filepath.Join(s.opts.DataDir, "base", "image-"+builder.HashKeys(root)[:16]))
 }
 
 // imageCandidates lists the store entries an image name may have.
@@ -73,7 +73,7 @@ func (s *API) resolveImage(name string) (key, level, note string, err error) {
 	switch {
 	case isBaseImage(name) && entry == "":
 		return "", "info", fmt.Sprintf("Image '%s' is E2B's base image: building on the emulator's base root filesystem", name), nil
-	case entry == "" || s.rootfs == nil:
+	case entry == "" || s.opts.Rootfs == nil:
 		why := fmt.Sprintf("image '%s' is not in the emulator's image store", name)
 		remedy := fmt.Sprintf("give the emulator -image-store DIR holding a root filesystem (a directory or a .tar, .tar.gz or .tgz archive) named %s", imageCandidates(name)[1])
 		switch {
@@ -94,7 +94,7 @@ func (s *API) resolveImage(name string) (key, level, note string, err error) {
 	}
 	root := entry
 	if !st.IsDir() {
-		root = filepath.Join(s.dataDir, "images", builder.HashKeys(entry, st.ModTime().String(), fmt.Sprint(st.Size()))[:16])
+		root = filepath.Join(s.opts.DataDir, "images", builder.HashKeys(entry, st.ModTime().String(), fmt.Sprint(st.Size()))[:16])
 		if _, err := os.Stat(root); err != nil {
 			tmp := root + ".part-" + ids.New("", 6)
 			if err := builder.ExtractArchive(entry, tmp); err != nil {

@@ -45,7 +45,7 @@ func (s *API) handleAssignTags(w http.ResponseWriter, r *http.Request) {
 	if fromTag == "" {
 		fromTag = defaultTag
 	}
-	t, b, err := s.store.TagTarget(target.identifier(), fromTag)
+	t, b, err := s.opts.Store.TagTarget(target.identifier(), fromTag)
 	switch {
 	case errors.Is(err, state.ErrNotFound):
 		templateNotFound(w, target.identifier())
@@ -62,7 +62,7 @@ func (s *API) handleAssignTags(w http.ResponseWriter, r *http.Request) {
 		writeErrorf(w, http.StatusBadRequest, "Invalid tag: %v", err)
 		return
 	}
-	if !s.store.AssignTags(t.ID, b.ID, tags, time.Now().UTC()) {
+	if !s.opts.Store.AssignTags(t.ID, b.ID, tags, time.Now().UTC()) {
 		templateNotFound(w, target.identifier())
 		return
 	}
@@ -111,7 +111,7 @@ func (s *API) handleDeleteTags(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "Template name should not contain a tag, use the 'tags' field instead")
 		return
 	}
-	t, found := s.store.TemplateByIdentifier(name.identifier())
+	t, found := s.opts.Store.TemplateByIdentifier(name.identifier())
 	if !found {
 		templateNotFound(w, name.identifier())
 		return
@@ -120,7 +120,7 @@ func (s *API) handleDeleteTags(w http.ResponseWriter, r *http.Request) {
 		noTemplateAccess(w, name.identifier())
 		return
 	}
-	s.store.DeleteTags(t.ID, tags)
+	s.opts.Store.DeleteTags(t.ID, tags)
 	w.WriteHeader(http.StatusNoContent)
 }
 
@@ -133,7 +133,7 @@ type TemplateTagJSON struct {
 
 // handleListTags answers GET /templates/{id}/tags.
 func (s *API) handleListTags(w http.ResponseWriter, ref string) {
-	t, found := s.store.FindTemplate(ref)
+	t, found := s.opts.Store.FindTemplate(ref)
 	if !found {
 		templateNotFound(w, ref)
 		return
@@ -161,9 +161,9 @@ func (s *API) handleUpdateTemplate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ref := r.PathValue("id")
-	t, found := s.store.FindTemplate(ref)
+	t, found := s.opts.Store.FindTemplate(ref)
 	if found {
-		t, err = s.store.SetPublic(t.ID, req.Public)
+		t, err = s.opts.Store.SetPublic(t.ID, req.Public)
 	}
 	switch {
 	case !found || errors.Is(err, state.ErrNotFound):

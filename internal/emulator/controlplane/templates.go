@@ -86,7 +86,7 @@ func (s *API) handleListTemplates(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	var all []TemplateJSON
-	for _, t := range s.store.Templates() {
+	for _, t := range s.opts.Store.Templates() {
 		if t.TeamOwned() && !t.Snapshot {
 			all = append(all, templateToJSON(t))
 		}
@@ -117,7 +117,7 @@ func (s *API) handleGetTemplate(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	t, found := s.store.FindTemplate(ref)
+	t, found := s.opts.Store.FindTemplate(ref)
 	if !found {
 		templateNotFound(w, ref)
 		return
@@ -150,7 +150,7 @@ func (s *API) handleGetTemplate(w http.ResponseWriter, r *http.Request) {
 func (s *API) handleDeleteTemplate(w http.ResponseWriter, r *http.Request) {
 	ref := r.PathValue("id")
 	ident, _, _ := strings.Cut(ref, ":") // E2B deletes the whole template, whatever the tag
-	t, found := s.store.FindTemplate(ident)
+	t, found := s.opts.Store.FindTemplate(ident)
 	if !found {
 		templateNotFound(w, ref)
 		return
@@ -160,7 +160,7 @@ func (s *API) handleDeleteTemplate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// No sandbox can start from it while the registry runs the delete.
-	if st := s.sandboxes.IfTemplateUnused(t.ID, func() { t, found = s.store.DeleteTemplate(t.ID) }); st != "" {
+	if st := s.sandboxes.IfTemplateUnused(t.ID, func() { t, found = s.opts.Store.DeleteTemplate(t.ID) }); st != "" {
 		writeErrorf(w, http.StatusBadRequest, "cannot delete template '%s' because there are %s sandboxes using it", ref, st)
 		return
 	}
@@ -183,7 +183,7 @@ func (s *API) handleTemplateSub(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *API) handleTemplateAlias(w http.ResponseWriter, alias string) {
-	t, found := s.store.FindTemplate(alias)
+	t, found := s.opts.Store.FindTemplate(alias)
 	if !found || t.ID == alias {
 		writeErrorf(w, http.StatusNotFound, "template with alias '%s' not found", alias)
 		return

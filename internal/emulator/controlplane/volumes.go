@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"time"
 
@@ -19,7 +18,7 @@ import (
 
 var volumeNamePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
 
-func (s *API) volumeData(id string) string { return s.store.VolumeData(id) }
+func (s *API) volumeData(id string) string { return s.opts.Store.VolumeData(id) }
 
 // VolumeJSON is E2B's Volume (with its token: VolumeAndToken).
 type VolumeJSON struct {
@@ -44,7 +43,7 @@ func (s *API) handleCreateVolume(w http.ResponseWriter, r *http.Request) {
 		validationError(w, `request body has an error: doesn't match schema: Error at "/name": string doesn't match the regular expression "^[a-zA-Z0-9_-]+$"`)
 		return
 	}
-	v, err := s.store.CreateVolume(state.Volume{ID: ids.New("vol", 17), Name: *req.Name, Key: ids.Hex(32), CreatedAt: time.Now().UTC()})
+	v, err := s.opts.Store.CreateVolume(state.Volume{ID: ids.New("vol", 17), Name: *req.Name, Key: ids.Hex(32), CreatedAt: time.Now().UTC()})
 	if errors.Is(err, state.ErrVolumeExists) {
 		writeErrorf(w, http.StatusBadRequest, "volume with name '%s' already exists", *req.Name)
 		return
@@ -58,14 +57,14 @@ func (s *API) handleCreateVolume(w http.ResponseWriter, r *http.Request) {
 
 func (s *API) handleListVolumes(w http.ResponseWriter, _ *http.Request) {
 	out := []VolumeJSON{}
-	for _, v := range s.store.Volumes() {
+	for _, v := range s.opts.Store.Volumes() {
 		out = append(out, VolumeJSON{VolumeID: v.ID, Name: v.Name})
 	}
 	httpjson.Write(w, http.StatusOK, out)
 }
 
 func (s *API) handleGetVolume(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.store.Volume(r.PathValue("id"))
+	v, ok := s.opts.Store.Volume(r.PathValue("id"))
 	if !ok {
 		writeErrorf(w, http.StatusNotFound, "volume '%s' not found", r.PathValue("id"))
 		return
@@ -77,15 +76,15 @@ func (s *API) handleGetVolume(w http.ResponseWriter, r *http.Request) {
 // volume (see the package doc), then removes the record and the content.
 func (s *API) handleDeleteVolume(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	v, ok := s.store.Volume(id)
+	v, ok := s.opts.Store.Volume(id)
 	if !ok {
 		writeErrorf(w, http.StatusNotFound, "volume '%s' not found", id)
 		return
 	}
 	// No sandbox can mount it while the registry runs the delete.
 	users := s.sandboxes.IfVolumeUnused(v.Name, func() {
-		if _, err := s.store.DeleteVolume(id); err != nil {
-			s.logf("emulator: remove volume %s: %v", id, err)
+		if _, err := s.opts.Store.DeleteVolume(id); err != nil {
+			s.opts.Logf("emulator: remove volume %s: %v", id, err)
 		}
 	})
 	if len(users) > 0 {
@@ -114,13 +113,11 @@ func (s *API) resolveMounts(req []volumeMountJSON) ([]envd.VolumeMount, string) 
 			return nil, fmt.Sprintf("volume mount path '%s' is used more than once", clean)
 		}
 		seen[clean] = true
-		v, ok := s.store.VolumeByName(m.Name)
+		v, ok := s.opts.Store.VolumeByName(m.Name)
 		if !ok {
 			return nil, fmt.Sprintf("volume '%s' not found", m.Name)
 		}
 		out = append(out, envd.VolumeMount{Name: v.Name, Path: clean, Dir: s.volumeData(v.ID)})
 	}
-	// Longest path first: a nested mount wins over the one it sits in.
-	sort.Slice(out, func(i, j int) bool { return len(out[i].Path) > len(out[j].Path) })
-	return out, ""
+	return out, "" // envd orders them: a nested mount wins over the one it sits in
 }

@@ -46,11 +46,11 @@ func (s *API) startWebhooks() {
 		Workers: webhookWorkers, QueueSize: webhookQueueSize, Retries: webhookRetries,
 		RetryInterval: s.opts.WebhookRetryInterval, AttemptTimeout: webhookAttemptTime,
 		Target: func(hookID string) (string, string, bool) {
-			wh, ok := s.store.Webhook(hookID)
+			wh, ok := s.opts.Store.Webhook(hookID)
 			return wh.URL, wh.Secret, ok && wh.Enabled
 		},
 		RetryDropped: s.webhookDropped,
-		NewID:        ids.UUID, Logf: s.logf,
+		NewID:        ids.UUID, Logf: s.opts.Logf,
 	})
 }
 
@@ -75,7 +75,7 @@ func (s *API) dispatch(ev state.Event, webhookIDs []string) {
 // webhookDropped counts a delivery the full queue dropped.
 func (s *API) webhookDropped(hookID string) {
 	s.opts.WebhookDropped()
-	s.logf("emulator: webhook queue full; an event for webhook %s is not delivered", hookID)
+	s.opts.Logf("emulator: webhook queue full; an event for webhook %s is not delivered", hookID)
 }
 
 // ---------------------------------------------------------------- API
@@ -131,20 +131,20 @@ func (s *API) handleCreateWebhook(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
-	wh := s.store.AddWebhook(state.Webhook{ID: ids.UUID(), TeamID: TeamID, Enabled: true, CreatedAt: time.Now().UTC()}, req.change())
+	wh := s.opts.Store.AddWebhook(state.Webhook{ID: ids.UUID(), TeamID: TeamID, Enabled: true, CreatedAt: time.Now().UTC()}, req.change())
 	respondOrDrop(w, r, http.StatusCreated, webhookJSONOf(wh))
 }
 
 func (s *API) handleListWebhooks(w http.ResponseWriter, _ *http.Request) {
 	out := []WebhookJSON{}
-	for _, wh := range s.store.Webhooks() {
+	for _, wh := range s.opts.Store.Webhooks() {
 		out = append(out, webhookJSONOf(wh))
 	}
 	httpjson.Write(w, http.StatusOK, out)
 }
 
 func (s *API) handleGetWebhook(w http.ResponseWriter, r *http.Request) {
-	wh, ok := s.store.Webhook(r.PathValue("id"))
+	wh, ok := s.opts.Store.Webhook(r.PathValue("id"))
 	if !ok {
 		writeErrorf(w, http.StatusNotFound, "webhook '%s' not found", r.PathValue("id"))
 		return
@@ -163,7 +163,7 @@ func (s *API) handleUpdateWebhook(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
-	wh, ok := s.store.UpdateWebhook(r.PathValue("id"), req.change())
+	wh, ok := s.opts.Store.UpdateWebhook(r.PathValue("id"), req.change())
 	if !ok {
 		writeErrorf(w, http.StatusNotFound, "webhook '%s' not found", r.PathValue("id"))
 		return
@@ -172,7 +172,7 @@ func (s *API) handleUpdateWebhook(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *API) handleDeleteWebhook(w http.ResponseWriter, r *http.Request) {
-	if !s.store.DeleteWebhook(r.PathValue("id")) {
+	if !s.opts.Store.DeleteWebhook(r.PathValue("id")) {
 		writeErrorf(w, http.StatusNotFound, "webhook '%s' not found", r.PathValue("id"))
 		return
 	}

@@ -119,17 +119,11 @@ func (sb *Machine) removeDisk() {
 	}
 }
 
-// ID is the sandbox's ID.
-func (sb *Machine) ID() string { return sb.id }
-
 // Root is the sandbox's private root filesystem; nil in the shared layout.
 func (sb *Machine) Root() *sandboxos.Root { return sb.root }
 
 // Dir is the sandbox's directory under the data dir.
 func (sb *Machine) Dir() string { return sb.dir }
-
-// EnvVars are the variables every command of the sandbox gets.
-func (sb *Machine) EnvVars() map[string]string { return copyMap(sb.envVars) }
 
 func (sb *Machine) homeDir() string { return filepath.Join(sb.dir, "home") }
 func (sb *Machine) tmpDir() string  { return filepath.Join(sb.dir, "tmp") }

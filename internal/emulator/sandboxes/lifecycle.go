@@ -5,19 +5,20 @@ import (
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/netrules"
 )
 
 // Machines change state with the registry's lock held, so that a pause and
 // a resume of one sandbox can never reach its processes out of order.
 
 // SetTimeout ends a running sandbox d from now (capped at the maximum
-// lifetime, silently, as E2B does) and returns the new end.
-func (g *Registry) SetTimeout(id string, d time.Duration, extra map[string]any) (time.Time, error) {
+// lifetime, silently, as E2B does) and returns the new end and its machine.
+func (g *Registry) SetTimeout(id string, d time.Duration, extra map[string]any) (time.Time, *envd.Machine, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	e, err := g.runningEntryLocked(id)
 	if err != nil {
-		return time.Time{}, err
+		return time.Time{}, nil, err
 	}
 	end := time.Now().UTC().Add(d)
 	if limit := e.rec.StartedAt.Add(g.hooks.MaxLifetime); end.After(limit) {
@@ -26,7 +27,7 @@ func (g *Registry) SetTimeout(id string, d time.Duration, extra map[string]any) 
 	e.rec.EndAt = end
 	g.armLocked(e)
 	g.event(e, EvUpdated, extra)
-	return end, nil
+	return end, e.m, nil
 }
 
 // Refresh moves a running sandbox's end to d from now when that is later.
@@ -124,8 +125,17 @@ func (g *Registry) AutoResume(id string) (m *envd.Machine, resumed bool) {
 	return e.m, false
 }
 
+// Egress is what a network update replaces as a whole; the rest of the
+// network settings stay.
+type Egress struct {
+	AllowOut, DenyOut []string
+	Rules             map[string][]netrules.Rule
+	Proxy             *netrules.Proxy
+	AllowInternet     *bool
+}
+
 // UpdateNetwork replaces a running sandbox's egress settings.
-func (g *Registry) UpdateNetwork(id string, change func(n *Network, allowInternet **bool), extra func(n Network) map[string]any) error {
+func (g *Registry) UpdateNetwork(id string, eg Egress, extra map[string]any) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	e, err := g.lookupLocked(id)
@@ -135,8 +145,10 @@ func (g *Registry) UpdateNetwork(id string, change func(n *Network, allowInterne
 	if e.rec.State != Running {
 		return NotRunningError{e.rec.State}
 	}
-	change(&e.rec.Network, &e.rec.AllowInternet)
-	g.event(e, EvUpdated, extra(e.rec.Network))
+	n := &e.rec.Network
+	n.AllowOut, n.DenyOut, n.Rules, n.EgressProxy = eg.AllowOut, eg.DenyOut, eg.Rules, eg.Proxy
+	e.rec.AllowInternet = eg.AllowInternet
+	g.event(e, EvUpdated, extra)
 	return nil
 }
 

@@ -49,6 +49,9 @@ type Hooks struct {
 	// Admit returns E2B's message when one sandbox more than running would go
 	// over the concurrency cap, "" when it may start.
 	Admit func(running int) string
+	// Started is told, with the lock held, about each sandbox that starts (a
+	// create or a fork), so that a sandbox anyone can see is counted.
+	Started func(rec Record)
 	// Expired is told, without the lock, about each sandbox whose timeout
 	// ended it: killed (the caller destroys the machine) or paused.
 	Expired func(m *envd.Machine, killed bool)
@@ -106,7 +109,10 @@ func (g *Registry) createLocked(start Start, extra map[string]any) (Record, *env
 	rec.ID, rec.State, rec.ExecutionID = id, Running, ids.UUID()
 	e := &entry{rec: rec.clone(), m: m}
 	g.byID[id] = e
-	g.hooks.Event(e.rec.clone(), EvCreated, extra)
+	g.event(e, EvCreated, extra)
+	if g.hooks.Started != nil {
+		g.hooks.Started(e.rec.clone())
+	}
 	g.armLocked(e)
 	return e.rec.clone(), m, nil
 }
@@ -200,13 +206,6 @@ func (g *Registry) Count() int {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return len(g.byID)
-}
-
-// Running is the number of running sandboxes.
-func (g *Registry) Running() int {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.runningLocked()
 }
 
 func (g *Registry) runningLocked() int {

@@ -177,7 +177,7 @@ func TestRefreshNeverShortensAndSetTimeoutIsCapped(t *testing.T) {
 	if got, _, _ := f.reg.Get(rec.ID); !got.EndAt.Equal(rec.EndAt) {
 		t.Fatalf("a refresh shorter than what is left moved the end from %v to %v", rec.EndAt, got.EndAt)
 	}
-	end, err := f.reg.SetTimeout(rec.ID, 48*time.Hour, nil)
+	end, _, err := f.reg.SetTimeout(rec.ID, 48*time.Hour, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
