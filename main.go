@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/process"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider"
 )
 
@@ -34,7 +35,7 @@ func main() {
 	if !debug {
 		provider.SilenceDiscardedLogs()
 	}
-	stopProfile := startCPUProfile()
+	stopProfile := process.StartCPUProfile()
 	// The ephemeral sandboxes whose close never came are killed once, whether the CLI stops the
 	// provider or is gone; an exit for a gone CLI waits for a cleanup already under way.
 	var cleanup sync.Once
@@ -47,7 +48,7 @@ func main() {
 		})
 	}
 	if !debug {
-		go watchCLI(os.Getppid(), cliWatchInterval, func() {
+		go process.WatchCLI(os.Getppid(), process.CLIWatchInterval, func() {
 			// The CLI's end of stderr is gone: a write to it must not end the process by SIGPIPE
 			// before the sandboxes are killed.
 			signal.Ignore(syscall.SIGPIPE)

@@ -31,6 +31,7 @@ stage_tools() {
 }
 
 stage_vet() {
+  bash scripts/check-tree.sh || die "git tracks build output or an oversized file (above)"
   go vet ./...
   go mod tidy -diff || die "go.mod or go.sum is not tidy: run 'go mod tidy'"
 }

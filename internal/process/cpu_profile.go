@@ -1,4 +1,4 @@
-package main
+package process
 
 import (
 	"fmt"
@@ -13,9 +13,9 @@ import (
 // `go tool pprof`. The CLI starts several provider processes per run.
 const cpuProfileEnv = "E2B_PROVIDER_CPUPROFILE"
 
-// startCPUProfile starts profiling when cpuProfileEnv is set and returns what
+// StartCPUProfile starts profiling when cpuProfileEnv is set and returns what
 // stops it and writes the profile out.
-func startCPUProfile() (stop func()) {
+func StartCPUProfile() (stop func()) {
 	dir := os.Getenv(cpuProfileEnv)
 	if dir == "" {
 		return func() {}
