@@ -2,6 +2,9 @@
 // daemon inside every sandbox. It knows nothing about Terraform and can be
 // used on its own.
 //
+// The local folder a template build copies from is read by package
+// buildcontext, which talks to no one; this package uploads what it makes.
+//
 // Retry policy (see retry.go for the code):
 //   - 429 is retried for every call, honoring Retry-After (capped by
 //     Config.RetryWaitMax), except WriteFile, whose reader cannot be

@@ -9,9 +9,10 @@ import (
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b/buildcontext"
 )
 
-func templateContext(t *testing.T) e2b.TemplateContext {
+func templateContext(t *testing.T) buildcontext.Context {
 	t.Helper()
 	dir := t.TempDir()
 	for p, c := range map[string]string{"app/hello.txt": "hello from the context\n", "app/sub/deep.txt": "deep\n", "unrelated.txt": "x\n"} {
@@ -23,7 +24,7 @@ func templateContext(t *testing.T) e2b.TemplateContext {
 			t.Fatal(err)
 		}
 	}
-	return e2b.TemplateContext{Dir: dir}
+	return buildcontext.Context{Dir: dir}
 }
 
 var followFast = e2b.BuildOptions{PollInterval: 20 * time.Millisecond, MaxPollInterval: 200 * time.Millisecond}

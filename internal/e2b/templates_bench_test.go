@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b/buildcontext"
 )
 
 // BenchmarkBuildTemplate1GiBContext hashes, archives and uploads a 1 GiB
@@ -31,7 +33,7 @@ func BenchmarkBuildTemplate1GiBContext(b *testing.B) {
 		b.Fatal(err)
 	}
 	spec := TemplateBuildSpec{
-		Name: "bench", FromTemplate: "base", Context: TemplateContext{Dir: dir},
+		Name: "bench", FromTemplate: "base", Context: buildcontext.Context{Dir: dir},
 		Steps: []BuildStep{CopyStep("data", "/data", "", 0), RunStep("du -sh /data", "")},
 	}
 	opts := BuildOptions{PollInterval: 10 * time.Millisecond, MaxPollInterval: 100 * time.Millisecond}

@@ -9,9 +9,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b/buildcontext"
 )
 
-func buildContext(t *testing.T) TemplateContext {
+func buildContext(t *testing.T) buildcontext.Context {
 	t.Helper()
 	dir := t.TempDir()
 	for p, c := range map[string]string{"app/main.py": "print(1)\n", "app/lib/u.py": "u = 1\n", "requirements.txt": "requests\n"} {
@@ -23,10 +25,10 @@ func buildContext(t *testing.T) TemplateContext {
 			t.Fatal(err)
 		}
 	}
-	return TemplateContext{Dir: dir}
+	return buildcontext.Context{Dir: dir}
 }
 
-func buildSpec(tc TemplateContext) TemplateBuildSpec {
+func buildSpec(tc buildcontext.Context) TemplateBuildSpec {
 	return TemplateBuildSpec{
 		Name: "py-app", FromTemplate: "base", Context: tc,
 		Steps: []BuildStep{
