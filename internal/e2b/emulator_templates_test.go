@@ -2,8 +2,6 @@ package e2b_test
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,18 +11,7 @@ import (
 )
 
 func templateContext(t *testing.T) buildcontext.Context {
-	t.Helper()
-	dir := t.TempDir()
-	for p, c := range map[string]string{"app/hello.txt": "hello from the context\n", "app/sub/deep.txt": "deep\n", "unrelated.txt": "x\n"} {
-		full := filepath.Join(dir, p)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return buildcontext.Context{Dir: dir}
+	return e2b.WriteTestContext(t, map[string]string{"app/hello.txt": "hello from the context\n", "app/sub/deep.txt": "deep\n", "unrelated.txt": "x\n"})
 }
 
 var followFast = e2b.BuildOptions{PollInterval: 20 * time.Millisecond, MaxPollInterval: 200 * time.Millisecond}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,18 +12,7 @@ import (
 )
 
 func buildContext(t *testing.T) buildcontext.Context {
-	t.Helper()
-	dir := t.TempDir()
-	for p, c := range map[string]string{"app/main.py": "print(1)\n", "app/lib/u.py": "u = 1\n", "requirements.txt": "requests\n"} {
-		full := filepath.Join(dir, p)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return buildcontext.Context{Dir: dir}
+	return WriteTestContext(t, map[string]string{"app/main.py": "print(1)\n", "app/lib/u.py": "u = 1\n", "requirements.txt": "requests\n"})
 }
 
 func buildSpec(tc buildcontext.Context) TemplateBuildSpec {
