@@ -2,6 +2,14 @@
 // daemon inside every sandbox. It knows nothing about Terraform and can be
 // used on its own.
 //
+// Files: one per API object of the control plane (sandboxes*.go,
+// snapshots.go, templates*.go, volumes.go, secrets.go, webhooks.go, ...);
+// envd*.go for the daemon in each sandbox (envd_connect_rpc.go is the
+// Connect protocol its RPCs use, not ConnectSandbox); api.go, client.go,
+// errors.go, retry.go and transport.go are shared by both. The local folder
+// a template build copies from is read by package buildcontext, which talks
+// to no one; this package uploads what it makes.
+//
 // Retry policy (see retry.go for the code):
 //   - 429 is retried for every call, honoring Retry-After (capped by
 //     Config.RetryWaitMax), except WriteFile, whose reader cannot be
@@ -37,16 +45,17 @@
 //     (*ExistsError) or what may (*UnknownCreateError). Each create's comment
 //     says how it proves it, and what E2B's API leaves unknowable.
 //   - Creates wait their turn within the team's create rate, shared by every
-//     Client of the process for the same API and key (create_pacer.go): the
-//     rate is stated (Config.CreateRate) or learned from E2B's refusals. A
-//     create refused for the rate (429) made nothing and is sent again in a
-//     later turn until its context ends, however many times.
+//     Client of the process for the same API and key
+//     (sandboxes_create_pacer.go): the rate is stated (Config.CreateRate) or
+//     learned from E2B's refusals. A create refused for the rate (429) made
+//     nothing and is sent again in a later turn until its context ends,
+//     however many times.
 //   - A start refused at the team's concurrent-sandbox limit (E2B's 429
 //     "maximum number of concurrent E2B sandboxes") is not retried by the
 //     transport: a create, a resume (connect) or a fork waits up to
 //     Config.SandboxLimitWait for a sandbox this process deletes or pauses,
 //     is sent again each time one is gone, and otherwise fails with a
-//     *SandboxLimitError (sandbox_limit.go).
+//     *SandboxLimitError (sandboxes_limit.go).
 //   - Redirects are never followed: the API key or an access token would go
 //     with them to another host.
 //

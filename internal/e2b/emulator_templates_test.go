@@ -2,28 +2,16 @@ package e2b_test
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b/buildcontext"
 )
 
-func templateContext(t *testing.T) e2b.TemplateContext {
-	t.Helper()
-	dir := t.TempDir()
-	for p, c := range map[string]string{"app/hello.txt": "hello from the context\n", "app/sub/deep.txt": "deep\n", "unrelated.txt": "x\n"} {
-		full := filepath.Join(dir, p)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return e2b.TemplateContext{Dir: dir}
+func templateContext(t *testing.T) buildcontext.Context {
+	return e2b.WriteTestContext(t, map[string]string{"app/hello.txt": "hello from the context\n", "app/sub/deep.txt": "deep\n", "unrelated.txt": "x\n"})
 }
 
 var followFast = e2b.BuildOptions{PollInterval: 20 * time.Millisecond, MaxPollInterval: 200 * time.Millisecond}

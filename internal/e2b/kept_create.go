@@ -180,36 +180,11 @@ func takenBySomeoneElse[T any](ctx context.Context, kc keptCreate[T], refusal er
 		Why: "E2B refused the create because the name was already taken"}
 }
 
-// settleKept looks for the object. With once it looks twice, a moment
-// apart (E2B answered, or sending again is safe); otherwise it keeps looking
-// until createSettleWindow after the create was sent, since E2B may still
-// finish it. It returns nil, nil when the last search found nothing.
+// settleKept looks for the object with kc.find; see settle. What it finds
+// that settles the create otherwise (an *ExistsError, an
+// *UnknownCreateError) ends the search.
 func settleKept[T any](ctx context.Context, c *Client, kc keptCreate[T], sent time.Time, once bool) (*T, error) {
-	if ctx.Err() != nil {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), lostCreateLookupTimeout)
-		defer cancel()
-	}
-	until := sent.Add(createSettleWindow)
-	if once {
-		until = time.Now().Add(createRecheckDelay)
-	}
-	for check := 0; ; check++ {
-		found, err := kc.find(ctx)
-		if found != nil || IsExists(err) || isUnknownCreate(err) {
-			return found, err
-		}
-		wait := backoff(createRecheckDelay, max(createRecheckDelay, c.cfg.RetryWaitMax), check, nil)
-		if time.Now().Add(wait).After(until) && check > 0 {
-			return nil, err
-		}
-		if serr := sleepCtx(ctx, wait); serr != nil {
-			if err == nil {
-				err = serr
-			}
-			return nil, err
-		}
-	}
+	return settle(ctx, c, sent, once, kc.find, func(err error) bool { return IsExists(err) || isUnknownCreate(err) })
 }
 
 func isUnknownCreate(err error) bool {

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
-	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b/buildcontext"
 )
 
 // BenchmarkBuildTemplate1GiBContext hashes, archives and uploads a 1 GiB
@@ -31,18 +31,18 @@ func BenchmarkBuildTemplate1GiBContext(b *testing.B) {
 		b.Fatal(err)
 	}
 	spec := TemplateBuildSpec{
-		Name: "bench", FromTemplate: "base", Context: TemplateContext{Dir: dir},
+		Name: "bench", FromTemplate: "base", Context: buildcontext.Context{Dir: dir},
 		Steps: []BuildStep{CopyStep("data", "/data", "", 0), RunStep("du -sh /data", "")},
 	}
 	opts := BuildOptions{PollInterval: 10 * time.Millisecond, MaxPollInterval: 100 * time.Millisecond}
 	for i := 0; i < b.N; i++ {
 		for _, round := range []string{"first", "cached"} {
 			before := f.snapshotHits()
-			watch := startHeapPeak()
+			watch := StartHeapWatch()
 			start := time.Now()
 			res, err := c.BuildTemplate(context.Background(), spec, opts)
 			elapsed := time.Since(start)
-			growth := watch.stop()
+			growth := watch.Stop()
 			if err != nil {
 				b.Fatalf("%s build: %v", round, err)
 			}
@@ -78,46 +78,6 @@ func (f *fakeTemplates) snapshotHits() map[string]int {
 		out[k] = f.hits[k]
 	}
 	return out
-}
-
-// heapPeak samples HeapInuse every 5 ms and keeps the highest value.
-type heapPeak struct {
-	base uint64
-	peak atomic.Uint64
-	done chan struct{}
-	quit chan struct{}
-}
-
-func startHeapPeak() *heapPeak {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	h := &heapPeak{base: ms.HeapInuse, done: make(chan struct{}), quit: make(chan struct{})}
-	h.peak.Store(ms.HeapInuse)
-	go func() {
-		defer close(h.done)
-		t := time.NewTicker(5 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-h.quit:
-				return
-			case <-t.C:
-				var ms runtime.MemStats
-				runtime.ReadMemStats(&ms)
-				if ms.HeapInuse > h.peak.Load() {
-					h.peak.Store(ms.HeapInuse)
-				}
-			}
-		}
-	}()
-	return h
-}
-
-func (h *heapPeak) stop() float64 {
-	close(h.quit)
-	<-h.done
-	return float64(int64(h.peak.Load())-int64(h.base)) / (1 << 20)
 }
 
 // writeIncompressible writes size pseudo-random bytes without holding them.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b/buildcontext"
 )
 
 // TemplateBuildSpec is everything one build of a template needs.
@@ -35,7 +38,7 @@ type TemplateBuildSpec struct {
 	ReadyCmd string
 	Force    bool // build every step again, ignoring E2B's cache
 
-	Context TemplateContext // where COPY steps take their files from
+	Context buildcontext.Context // where COPY steps take their files from
 }
 
 // BuildOptions tunes BuildTemplate.
@@ -93,9 +96,25 @@ func (e *BuildFailedError) Error() string {
 // logTailLines is how many log lines a BuildFailedError keeps.
 const logTailLines = 20
 
+// CopyInputs identifies what the files hashes of steps depend on besides
+// the files themselves: the context (its path, ignore patterns and
+// NormalizeModes) and each COPY step's source, destination and
+// ResolveSymlinks. Equal CopyInputs read the same files the same way.
+func CopyInputs(tc buildcontext.Context, steps []BuildStep) string {
+	parts := []any{tc.Dir, tc.Ignore, tc.NormalizeModes}
+	for _, s := range steps {
+		if s.Type == StepCopy && len(s.Args) >= 2 {
+			parts = append(parts, []any{s.Args[0], s.Args[1], s.ResolveSymlinks})
+		}
+	}
+	b, _ := json.Marshal(parts) // plain values always encode
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
 // CopyFilesHashes fills FilesHash of every COPY step from the context (the
 // SDK's hash) and returns the hashes in step order.
-func CopyFilesHashes(tc TemplateContext, steps []BuildStep) ([]string, error) {
+func CopyFilesHashes(tc buildcontext.Context, steps []BuildStep) ([]string, error) {
 	var out []string
 	for i := range steps {
 		s := &steps[i]
@@ -205,7 +224,7 @@ func (c *Client) runBuild(ctx context.Context, res *BuildResult, spec TemplateBu
 }
 
 // uploadAll uploads the file sets of the COPY steps that E2B does not have.
-func (c *Client) uploadAll(ctx context.Context, res *BuildResult, tc TemplateContext, steps []BuildStep, opts BuildOptions) error {
+func (c *Client) uploadAll(ctx context.Context, res *BuildResult, tc buildcontext.Context, steps []BuildStep, opts BuildOptions) error {
 	done := map[string]bool{}
 	for i, s := range steps {
 		if s.Type != StepCopy || (done[s.FilesHash] && !s.ForceUpload) {
@@ -273,7 +292,7 @@ func tail(l []BuildLogEntry, n int) []BuildLogEntry {
 
 // uploadCopyFiles uploads a COPY step's archive unless E2B has it; it
 // reports whether it uploaded.
-func (c *Client) uploadCopyFiles(ctx context.Context, templateID string, tc TemplateContext, s BuildStep) (bool, error) {
+func (c *Client) uploadCopyFiles(ctx context.Context, templateID string, tc buildcontext.Context, s BuildStep) (bool, error) {
 	link, err := c.TemplateFileUploadLink(ctx, templateID, s.FilesHash)
 	if err != nil {
 		return false, err

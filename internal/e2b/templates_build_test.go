@@ -4,29 +4,18 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b/buildcontext"
 )
 
-func buildContext(t *testing.T) TemplateContext {
-	t.Helper()
-	dir := t.TempDir()
-	for p, c := range map[string]string{"app/main.py": "print(1)\n", "app/lib/u.py": "u = 1\n", "requirements.txt": "requests\n"} {
-		full := filepath.Join(dir, p)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return TemplateContext{Dir: dir}
+func buildContext(t *testing.T) buildcontext.Context {
+	return WriteTestContext(t, map[string]string{"app/main.py": "print(1)\n", "app/lib/u.py": "u = 1\n", "requirements.txt": "requests\n"})
 }
 
-func buildSpec(tc TemplateContext) TemplateBuildSpec {
+func buildSpec(tc buildcontext.Context) TemplateBuildSpec {
 	return TemplateBuildSpec{
 		Name: "py-app", FromTemplate: "base", Context: tc,
 		Steps: []BuildStep{

@@ -9,6 +9,8 @@ import (
 	"github.com/moby/buildkit/frontend/dockerfile/instructions"
 	"github.com/moby/buildkit/frontend/dockerfile/parser"
 	"github.com/moby/buildkit/frontend/dockerfile/shell"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b/buildcontext"
 )
 
 // DockerfileTemplate is what E2B builds for a Dockerfile: a base image and
@@ -214,7 +216,7 @@ func (c *dockerfileConverter) copy(fail func(string, ...any) error, sd instructi
 		case add && isArchiveName(src):
 			return fail("ADD %s would unpack the archive, which E2B does not do; use COPY and RUN tar", src)
 		}
-		if err := ValidateCopySource(src); err != nil {
+		if err := buildcontext.ValidateCopySource(src); err != nil {
 			return fail("%v", err)
 		}
 		c.steps(CopyStep(src, sd.DestPath, chown, uint32(mode)))

@@ -120,32 +120,18 @@ func (c *Client) checkMadeBy(ctx context.Context, name string, req *TemplateRequ
 // request was sent (twice after E2B's own 5xx, which ended the request); it
 // returns the ID of the template found, or "" and the last search's error.
 func (c *Client) settleTemplateCreate(ctx context.Context, name string, sent time.Time, e2bAnswered bool) (string, error) {
-	if ctx.Err() != nil {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), lostCreateLookupTimeout)
-		defer cancel()
-	}
-	until := sent.Add(createSettleWindow)
-	if e2bAnswered {
-		until = time.Now().Add(createRecheckDelay)
-	}
-	for check := 0; ; check++ {
+	id, err := settle(ctx, c, sent, e2bAnswered, func(ctx context.Context) (*string, error) {
 		t, err := c.GetTemplate(ctx, name)
 		switch {
 		case err == nil:
-			return t.TemplateID, nil
+			return &t.TemplateID, nil
 		case IsNotFound(err):
-			err = nil
+			return nil, nil
 		}
-		wait := backoff(createRecheckDelay, max(createRecheckDelay, c.cfg.RetryWaitMax), check, nil)
-		if time.Now().Add(wait).After(until) && check > 0 {
-			return "", err
-		}
-		if serr := sleepCtx(ctx, wait); serr != nil {
-			if err == nil {
-				err = serr
-			}
-			return "", err
-		}
+		return nil, err
+	}, nil)
+	if id == nil {
+		return "", err
 	}
+	return *id, nil
 }

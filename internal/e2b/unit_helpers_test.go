@@ -5,10 +5,14 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b/buildcontext"
 )
 
 const testAPIKey = "e2b_0123456789abcdef0123456789abcdef01234567"
@@ -103,4 +107,22 @@ func dropConnection(t *testing.T, w http.ResponseWriter) {
 		return
 	}
 	_ = conn.Close()
+}
+
+// WriteTestContext writes files (a "/"-separated path to its content) into a
+// new temporary folder and returns it as a build context. It is exported for
+// the package's external tests (package e2b_test) as well.
+func WriteTestContext(t *testing.T, files map[string]string) buildcontext.Context {
+	t.Helper()
+	dir := t.TempDir()
+	for p, c := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return buildcontext.Context{Dir: dir}
 }

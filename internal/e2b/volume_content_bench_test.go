@@ -26,7 +26,7 @@ func BenchmarkVolumeFileRoundTrip256MiB(b *testing.B) {
 	open := func() (io.ReadCloser, error) { return io.NopCloser(&patternReader{left: size}), nil }
 	b.SetBytes(2 * size)
 	b.ResetTimer()
-	h := startHeapWatch()
+	h := e2b.StartHeapWatch()
 	for range b.N {
 		if _, err := files.WriteFile(ctx, "/models/big.bin", open, e2b.VolumeOwnership{}); err != nil {
 			b.Fatal(err)
@@ -43,7 +43,7 @@ func BenchmarkVolumeFileRoundTrip256MiB(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	if growth := h.report(b, "roundtrip"); growth >= 32 {
+	if growth := h.Report(b, "roundtrip"); growth >= 32 {
 		b.Errorf("heap grew by %.1f MiB moving a %d MiB file; the budget is 32 MiB", growth, size/mib)
 	}
 }

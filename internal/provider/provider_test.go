@@ -138,7 +138,7 @@ func TestAccProvider_badSettingsFailAtPlan(t *testing.T) {
 
 // max_retries = 0 sends each request once: a 429 is reported, not retried. (Sandbox creates
 // refused for E2B's create rate are paced and retried until their create timeout instead: see
-// limits_acc_test.go.)
+// limits_test.go.)
 func TestAccProvider_zeroRetries(t *testing.T) {
 	srv := newTestEmulator(t)
 	srv.SetFaults(emulator.Faults{ErrorRate: 1, Statuses: []int{429}, Routes: []string{"GET /v2/templates"}})

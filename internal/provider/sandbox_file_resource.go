@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -46,6 +45,14 @@ func NewSandboxFileResource() resource.Resource { return &sandboxFileResource{} 
 
 type sandboxFileResource struct {
 	data *ProviderData
+}
+
+// sandboxFilePath names a sandbox file: its import ID and identity.
+var sandboxFilePath = ownedPath{
+	owner: "sandbox_id", ownerDesc: "ID of the sandbox the file lives in.",
+	path: "path", pathDesc: "Absolute path of the file in the sandbox.",
+	example: "i1a2b3c4:/home/user/app.py", checkOwner: checkSandboxID,
+	checkPath: []func(string) string{checkNoControlChars, checkFilePath}, id: fileID,
 }
 
 // sandboxFileIdentity is the resource identity: the sandbox and the absolute path.
@@ -394,38 +401,7 @@ func removeFileDiagnostics(err error, target, sandboxID string) diag.Diagnostics
 }
 
 func (r *sandboxFileResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	var sandboxID, filePath string
-	if req.ID == "" {
-		var ident sandboxFileIdentity
-		resp.Diagnostics.Append(req.Identity.Get(ctx, &ident)...)
-		if resp.Diagnostics.HasError() {
-			return
-		}
-		sandboxID, filePath = ident.SandboxID.ValueString(), ident.Path.ValueString()
-	} else {
-		var ok bool
-		sandboxID, filePath, ok = strings.Cut(req.ID, ":")
-		if !ok || sandboxID == "" || filePath == "" {
-			resp.Diagnostics.AddError("Invalid import ID",
-				fmt.Sprintf("Expected <sandbox_id>:<path>, such as \"i1a2b3c4:/home/user/app.py\"; got %q.", req.ID))
-			return
-		}
-	}
-	// Checked before any request: nothing is read for an ID that cannot name a file.
-	if msg := checkSandboxID(sandboxID); msg != "" {
-		resp.Diagnostics.AddError("Invalid import ID", msg)
-	}
-	for _, check := range []func(string) string{checkNoControlChars, checkFilePath} {
-		if msg := check(filePath); msg != "" {
-			resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("The path %q %s.", filePath, msg))
-		}
-	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("sandbox_id"), sandboxID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("path"), filePath)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), fileID(sandboxID, filePath))...)
+	sandboxFilePath.importState(ctx, req, resp)
 }
 
 // envdForRefresh is envd for Read and Delete: gone reports a sandbox that no

@@ -8,7 +8,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
@@ -121,18 +120,7 @@ func (r *sandboxFileResource) ConfigValidators(_ context.Context) []resource.Con
 }
 
 func (r *sandboxFileResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = identityschema.Schema{
-		Attributes: map[string]identityschema.Attribute{
-			"sandbox_id": identityschema.StringAttribute{
-				Description:       "ID of the sandbox the file lives in.",
-				RequiredForImport: true,
-			},
-			"path": identityschema.StringAttribute{
-				Description:       "Absolute path of the file in the sandbox.",
-				RequiredForImport: true,
-			},
-		},
-	}
+	resp.IdentitySchema = sandboxFilePath.identitySchema()
 }
 
 // filePathMoved replaces the file unless the new path is another spelling of

@@ -35,6 +35,14 @@ type sandboxFolderResource struct {
 	data *ProviderData
 }
 
+// sandboxFolderPath names a sandbox folder: its import ID and identity.
+var sandboxFolderPath = ownedPath{
+	owner: "sandbox_id", ownerDesc: "ID of the sandbox the files live in.",
+	path: "destination", pathDesc: "Absolute path of the directory that holds the files.",
+	example: "i1a2b3c4:/home/user/app", checkOwner: checkSandboxID,
+	checkPath: []func(string) string{checkNoControlChars, checkFolderDestination}, id: fileID,
+}
+
 // sandboxFolderIdentity is the resource identity: the sandbox and the destination directory.
 type sandboxFolderIdentity struct {
 	SandboxID   types.String `tfsdk:"sandbox_id"`
@@ -466,35 +474,5 @@ func (r *sandboxFolderResource) Delete(ctx context.Context, req resource.DeleteR
 }
 
 func (r *sandboxFolderResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	var sandboxID, dest string
-	if req.ID == "" {
-		var ident sandboxFolderIdentity
-		resp.Diagnostics.Append(req.Identity.Get(ctx, &ident)...)
-		if resp.Diagnostics.HasError() {
-			return
-		}
-		sandboxID, dest = ident.SandboxID.ValueString(), ident.Destination.ValueString()
-	} else {
-		var ok bool
-		sandboxID, dest, ok = strings.Cut(req.ID, ":")
-		if !ok || sandboxID == "" || dest == "" {
-			resp.Diagnostics.AddError("Invalid import ID",
-				fmt.Sprintf("Expected <sandbox_id>:<destination>, such as \"i1a2b3c4:/home/user/app\"; got %q.", req.ID))
-			return
-		}
-	}
-	if msg := checkSandboxID(sandboxID); msg != "" {
-		resp.Diagnostics.AddError("Invalid import ID", msg)
-	}
-	for _, check := range []func(string) string{checkNoControlChars, checkFolderDestination} {
-		if msg := check(dest); msg != "" {
-			resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("The destination %q %s.", dest, msg))
-		}
-	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("sandbox_id"), sandboxID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("destination"), dest)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), fileID(sandboxID, dest))...)
+	sandboxFolderPath.importState(ctx, req, resp)
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
@@ -127,18 +126,7 @@ func (r *sandboxFolderResource) Schema(_ context.Context, _ resource.SchemaReque
 }
 
 func (r *sandboxFolderResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = identityschema.Schema{
-		Attributes: map[string]identityschema.Attribute{
-			"sandbox_id": identityschema.StringAttribute{
-				Description:       "ID of the sandbox the files live in.",
-				RequiredForImport: true,
-			},
-			"destination": identityschema.StringAttribute{
-				Description:       "Absolute path of the directory that holds the files.",
-				RequiredForImport: true,
-			},
-		},
-	}
+	resp.IdentitySchema = sandboxFolderPath.identitySchema()
 }
 
 // folderPatternValidators check include and exclude patterns at plan time.

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b/buildcontext"
 )
 
 type templateResourceModel struct {
@@ -126,7 +127,7 @@ func (m *templateResourceModel) specWithoutFiles(ctx context.Context) (*template
 		StartCmd:     m.StartCmd.ValueString(),
 		ReadyCmd:     m.ReadyCmd.ValueString(),
 		Force:        m.SkipCache.ValueBool(),
-		Context:      e2b.TemplateContext{Dir: m.Context.ValueString(), NormalizeModes: m.NormalizeModes.ValueBool()},
+		Context:      buildcontext.Context{Dir: m.Context.ValueString(), NormalizeModes: m.NormalizeModes.ValueBool()},
 	}}
 	for _, ig := range m.Ignore {
 		out.build.Context.Ignore = append(out.build.Context.Ignore, ig.ValueString())

@@ -16,13 +16,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b/buildcontext"
 )
 
 // copySourceValidator applies E2B's rule for COPY sources: relative, inside
 // the context.
 func copySourceValidator() validator.String {
 	return stringRule{desc: "must be a path inside the context directory", summary: "Invalid COPY source", check: func(s string) string {
-		if err := e2b.ValidateCopySource(s); err != nil {
+		if err := buildcontext.ValidateCopySource(s); err != nil {
 			return "must be a relative path inside the context directory (" + err.Error() + ")"
 		}
 		return ""

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -32,6 +31,14 @@ func NewVolumeFileResource() resource.Resource { return &volumeFileResource{} }
 
 type volumeFileResource struct {
 	data *ProviderData
+}
+
+// volumeFilePath names a volume file: its import ID and identity.
+var volumeFilePath = ownedPath{
+	owner: "volume_id", ownerDesc: "ID of the volume the file lives in.",
+	path: "path", pathDesc: "Absolute path of the file in the volume.",
+	example:   "vol123:/data/config.json",
+	checkPath: []func(string) string{checkNoControlChars, e2b.CheckVolumePath}, id: volumeFileID,
 }
 
 // volumeFileIdentity is the resource identity: the volume and the path.
@@ -314,34 +321,7 @@ func (r *volumeFileResource) Delete(ctx context.Context, req resource.DeleteRequ
 }
 
 func (r *volumeFileResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	var volumeID, filePath string
-	if req.ID == "" {
-		var ident volumeFileIdentity
-		resp.Diagnostics.Append(req.Identity.Get(ctx, &ident)...)
-		if resp.Diagnostics.HasError() {
-			return
-		}
-		volumeID, filePath = ident.VolumeID.ValueString(), ident.Path.ValueString()
-	} else {
-		var ok bool
-		volumeID, filePath, ok = strings.Cut(req.ID, ":")
-		if !ok || volumeID == "" || filePath == "" {
-			resp.Diagnostics.AddError("Invalid import ID",
-				fmt.Sprintf("Expected <volume_id>:<path>, such as \"vol123:/data/config.json\"; got %q.", req.ID))
-			return
-		}
-	}
-	for _, check := range []func(string) string{checkNoControlChars, e2b.CheckVolumePath} {
-		if msg := check(filePath); msg != "" {
-			resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("The path %q %s.", filePath, msg))
-		}
-	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("volume_id"), volumeID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("path"), filePath)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), volumeFileID(volumeID, filePath))...)
+	volumeFilePath.importState(ctx, req, resp)
 }
 
 func volumeFileID(volumeID, p string) string { return volumeID + ":" + p }

@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -138,18 +137,7 @@ func (r *volumeFileResource) ConfigValidators(_ context.Context) []resource.Conf
 }
 
 func (r *volumeFileResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = identityschema.Schema{
-		Attributes: map[string]identityschema.Attribute{
-			"volume_id": identityschema.StringAttribute{
-				Description:       "ID of the volume the file lives in.",
-				RequiredForImport: true,
-			},
-			"path": identityschema.StringAttribute{
-				Description:       "Absolute path of the file in the volume.",
-				RequiredForImport: true,
-			},
-		},
-	}
+	resp.IdentitySchema = volumeFilePath.identitySchema()
 }
 
 // ModifyPlan computes sha256 and size from the configuration, hashing a local

@@ -1,4 +1,4 @@
-package e2b
+package buildcontext
 
 import (
 	"archive/zip"
@@ -104,20 +104,20 @@ func TestTerraformWorkingFilesNeverSent(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, src := range []string{".", "*", "app", "infra", "**/*"} {
-		got, err := TemplateContext{Dir: with}.HashCopy(src, "/app", false)
+		got, err := Context{Dir: with}.HashCopy(src, "/app", false)
 		if err != nil {
 			t.Fatalf("COPY %s with working files: %v", src, err)
 		}
-		want, err := TemplateContext{Dir: without}.HashCopy(src, "/app", false)
+		want, err := Context{Dir: without}.HashCopy(src, "/app", false)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got != want {
-			es, _ := TemplateContext{Dir: with}.CopyEntries(src, false)
+			es, _ := Context{Dir: with}.CopyEntries(src, false)
 			t.Errorf("COPY %s: hash %s with working files, %s without; entries: %v", src, got, want, es)
 		}
 		var buf bytes.Buffer
-		if err := (TemplateContext{Dir: with}).WriteCopyArchive(&buf, src, false); err != nil {
+		if err := (Context{Dir: with}).WriteCopyArchive(&buf, src, false); err != nil {
 			t.Fatal(err)
 		}
 		for _, e := range readArchive(t, &buf) {
@@ -131,7 +131,7 @@ func TestTerraformWorkingFilesNeverSent(t *testing.T) {
 	}
 	// Naming a working file is an error that says why.
 	for _, src := range []string{"terraform.tfstate", "tfplan", ".terraform", "*.tfstate*"} {
-		_, err := TemplateContext{Dir: with}.HashCopy(src, "/x", false)
+		_, err := Context{Dir: with}.HashCopy(src, "/x", false)
 		if err == nil || !strings.Contains(err.Error(), "never sent") {
 			t.Errorf("COPY %s: %v; want an error saying working files are never sent", src, err)
 		}
@@ -139,12 +139,12 @@ func TestTerraformWorkingFilesNeverSent(t *testing.T) {
 	// A .dockerignore still applies on top.
 	writeFiles(t, with, map[string]string{".dockerignore": "app/*.json\n"}, 0o644)
 	writeFiles(t, without, map[string]string{".dockerignore": "app/*.json\n"}, 0o644)
-	got, _ := TemplateContext{Dir: with}.HashCopy("app", "/app", false)
-	want, _ := TemplateContext{Dir: without}.HashCopy("app", "/app", false)
+	got, _ := Context{Dir: with}.HashCopy("app", "/app", false)
+	want, _ := Context{Dir: without}.HashCopy("app", "/app", false)
 	if got != want {
 		t.Errorf("with a .dockerignore: hash %s with working files, %s without", got, want)
 	}
-	es, err := TemplateContext{Dir: with}.CopyEntries("app", false)
+	es, err := Context{Dir: with}.CopyEntries("app", false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +171,7 @@ func TestNormalizeModes(t *testing.T) {
 		}
 	}
 	hash := func(dir string, normalize bool) string {
-		h, err := TemplateContext{Dir: dir, NormalizeModes: normalize}.HashCopy("app", "/app", false)
+		h, err := Context{Dir: dir, NormalizeModes: normalize}.HashCopy("app", "/app", false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -187,7 +187,7 @@ func TestNormalizeModes(t *testing.T) {
 		t.Error("on a umask 022 checkout NormalizeModes changed the hash")
 	}
 	var buf bytes.Buffer
-	if err := (TemplateContext{Dir: ci, NormalizeModes: true}).WriteCopyArchive(&buf, "app", false); err != nil {
+	if err := (Context{Dir: ci, NormalizeModes: true}).WriteCopyArchive(&buf, "app", false); err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]int64{"app/": 0o755, "app/a.py": 0o644, "app/lib/": 0o755, "app/lib/b.py": 0o644, "app/run.sh": 0o755}
@@ -218,7 +218,7 @@ func BenchmarkHashCopy10kFiles(b *testing.B) {
 			}
 		}
 	}
-	tc := TemplateContext{Dir: dir}
+	tc := Context{Dir: dir}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := tc.HashCopy("app", "/app", false); err != nil {

@@ -1,4 +1,4 @@
-package e2b
+package buildcontext
 
 import (
 	"archive/tar"
@@ -15,7 +15,7 @@ import (
 // their content follows as entries of its own). Links are stored as links
 // unless resolveSymlinks is set. Owners are left out (E2B sets them from the
 // step's user). Modes are the ones HashCopy hashes. Content is streamed.
-func (c TemplateContext) WriteCopyArchive(w io.Writer, src string, resolveSymlinks bool) error {
+func (c Context) WriteCopyArchive(w io.Writer, src string, resolveSymlinks bool) error {
 	es, skipped, err := c.copyEntries(src, resolveSymlinks)
 	if err != nil {
 		return err

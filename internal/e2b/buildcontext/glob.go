@@ -1,4 +1,4 @@
-package e2b
+package buildcontext
 
 import (
 	"fmt"
@@ -337,4 +337,25 @@ func matchParts(file []string, pat []globSeg) bool {
 		return false
 	}
 	return matchParts(file[1:], pat[1:])
+}
+
+// Glob is a compiled pattern in the syntax of COPY sources, for callers that
+// select files the same way (a folder upload's include and exclude).
+type Glob struct{ alts [][]globSeg }
+
+// CompileGlob compiles pattern; its error names the pattern.
+func CompileGlob(pattern string) (Glob, error) {
+	alts, err := compileGlob(pattern)
+	return Glob{alts: alts}, err
+}
+
+// Match reports whether the "/"-separated path rel matches one of the
+// pattern's brace alternatives.
+func (g Glob) Match(rel string) bool {
+	for _, pat := range g.alts {
+		if matchPath(rel, pat) {
+			return true
+		}
+	}
+	return false
 }

@@ -14,8 +14,8 @@ import (
 
 // Actions need Terraform 1.14+: these tests skip under OpenTofu (which has no
 // action blocks) and run when TF_ACC_TERRAFORM_PATH names a Terraform 1.14+
-// binary. The protocol-level tests in exec_action_test.go cover the action on
-// every CLI.
+// binary. The protocol-level tests in exec_action_protocol_test.go cover the
+// action on every CLI.
 
 func execActionConfig(srv *emulator.Server, command string) string {
 	return testAccProviderBlock(srv) + `

@@ -249,24 +249,37 @@ func createOutcome(ctx context.Context, err error) createOutcomeKind {
 	return outcomeFailed
 }
 
-// settleCreate looks for the sandbox carrying token. After E2B's own 5xx it
-// looks twice; otherwise it keeps looking until createSettleWindow after the
-// create was sent, since E2B may still finish it. It returns nil, nil when
-// the last search found nothing, and the search's error when it failed.
+// settleCreate looks for the sandbox carrying token; see settle.
 func (c *Client) settleCreate(ctx context.Context, token string, sent time.Time, e2bAnswered bool) (*Sandbox, error) {
+	return settle(ctx, c, sent, e2bAnswered, func(ctx context.Context) (*Sandbox, error) {
+		return c.findByCreateToken(ctx, token)
+	}, nil)
+}
+
+// settle looks, with find, for what a create whose outcome is unknown made.
+// With once it looks twice, a moment apart (E2B answered, or sending again
+// is safe); otherwise it keeps looking until createSettleWindow after the
+// create was sent, since E2B may still finish it. A search error for which
+// final reports true settles the create at once. It returns nil, nil when
+// the last search found nothing, and the search's error when it failed.
+// Once ctx has ended it still looks, for up to lostCreateLookupTimeout: the
+// object may exist anyway.
+func settle[T any](ctx context.Context, c *Client, sent time.Time, once bool,
+	find func(context.Context) (*T, error), final func(error) bool,
+) (*T, error) {
 	if ctx.Err() != nil {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), lostCreateLookupTimeout)
 		defer cancel()
 	}
 	until := sent.Add(createSettleWindow)
-	if e2bAnswered {
+	if once {
 		until = time.Now().Add(createRecheckDelay)
 	}
 	for check := 0; ; check++ {
-		found, err := c.findByCreateToken(ctx, token)
-		if found != nil {
-			return found, nil
+		found, err := find(ctx)
+		if found != nil || (final != nil && final(err)) {
+			return found, err
 		}
 		wait := backoff(createRecheckDelay, max(createRecheckDelay, c.cfg.RetryWaitMax), check, nil)
 		if time.Now().Add(wait).After(until) && check > 0 {

@@ -14,6 +14,8 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b/buildcontext"
 )
 
 // LocalFolder is a local directory whose regular files are uploaded to a sandbox, chosen with
@@ -57,37 +59,37 @@ func ValidateFolderPattern(p string) error {
 	if c := path.Clean(p); c == ".." || strings.HasPrefix(c, "../") {
 		return fmt.Errorf("pattern %q leaves the source folder", p)
 	}
-	_, err := compileGlob(p)
+	_, err := buildcontext.CompileGlob(p)
 	return err
 }
 
 // folderMatcher applies LocalFolder's patterns.
 type folderMatcher struct {
-	include, exclude [][]globSeg
+	include, exclude []buildcontext.Glob
 }
 
 func (f LocalFolder) matcher() (*folderMatcher, error) {
 	m := &folderMatcher{}
 	for _, set := range []struct {
 		pats []string
-		into *[][]globSeg
+		into *[]buildcontext.Glob
 	}{{f.Include, &m.include}, {f.Exclude, &m.exclude}} {
 		for _, p := range set.pats {
 			if err := ValidateFolderPattern(p); err != nil {
 				return nil, err
 			}
-			alts, _ := compileGlob(p) // checked just above
-			*set.into = append(*set.into, alts...)
+			g, _ := buildcontext.CompileGlob(p) // checked just above
+			*set.into = append(*set.into, g)
 		}
 	}
 	return m, nil
 }
 
 // matchesOrUnder tells whether a pattern matches rel or one of the directories above it.
-func matchesOrUnder(pats [][]globSeg, rel string) bool {
+func matchesOrUnder(pats []buildcontext.Glob, rel string) bool {
 	for p := rel; p != "."; p = path.Dir(p) {
-		for _, pat := range pats {
-			if matchPath(p, pat) || matchPath(p+"/", pat) {
+		for _, g := range pats {
+			if g.Match(p) || g.Match(p+"/") {
 				return true
 			}
 		}

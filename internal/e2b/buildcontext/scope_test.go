@@ -1,4 +1,4 @@
-package e2b
+package buildcontext
 
 import (
 	"bytes"
@@ -98,7 +98,7 @@ func TestCopyNeverReadsOutsideContext(t *testing.T) {
 		{"dotdot/creds.txt", false, "dotdot", ""},
 	}
 	for _, c := range refused {
-		tc := TemplateContext{Dir: dir}
+		tc := Context{Dir: dir}
 		_, err := tc.HashCopy(c.src, "/dest", c.follow)
 		var esc *LinkEscapeError
 		if !errors.As(err, &esc) {
@@ -138,7 +138,7 @@ func TestCopyNeverReadsOutsideContext(t *testing.T) {
 		{"*", false, []string{"sub/inner", "linkdir", "absdir", "chain1", "up", "real/x", "real/deeper", "dotdot"}, "inside"},
 	}
 	for _, c := range allowed {
-		tc := TemplateContext{Dir: dir, Ignore: c.ignore}
+		tc := Context{Dir: dir, Ignore: c.ignore}
 		if _, err := tc.HashCopy(c.src, "/dest", c.follow); err != nil {
 			t.Errorf("COPY %s (follow %v): %v", c.src, c.follow, err)
 			continue
@@ -165,7 +165,7 @@ func TestCopyNeverReadsOutsideContext(t *testing.T) {
 func archiveText(t *testing.T, dir, src string, follow bool, ignore []string) string {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := (TemplateContext{Dir: dir, Ignore: ignore}).WriteCopyArchive(&buf, src, follow); err != nil {
+	if err := (Context{Dir: dir, Ignore: ignore}).WriteCopyArchive(&buf, src, follow); err != nil {
 		t.Fatal(err)
 	}
 	zr, err := gzip.NewReader(&buf)
@@ -195,7 +195,7 @@ func TestDockerignoreLinkOutsideRefused(t *testing.T) {
 	if err := os.Symlink("../ignore", filepath.Join(dir, ".dockerignore")); err != nil {
 		t.Fatal(err)
 	}
-	_, err := TemplateContext{Dir: dir}.HashCopy("a.md", "/a", false)
+	_, err := Context{Dir: dir}.HashCopy("a.md", "/a", false)
 	var esc *LinkEscapeError
 	if !errors.As(err, &esc) || esc.Link != ".dockerignore" {
 		t.Fatalf("a .dockerignore linked from outside: %v; want it named as a link out of the context", err)

@@ -1,4 +1,4 @@
-package e2b
+package buildcontext
 
 import (
 	"bytes"
@@ -22,7 +22,7 @@ func runSDKHelper(t *testing.T, input map[string]any) ([]*string, []*string) {
 	if err != nil {
 		t.Skip("node is not installed: the SDK parity check needs Node 20+ to run E2B's JS SDK")
 	}
-	conf, err := filepath.Abs("../../conformance")
+	conf, err := filepath.Abs("../../../conformance")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestHashCopyMatchesSDK(t *testing.T) {
 	}
 	ignore := []string{"src/c.txt"}
 	want, sdkErrs := sdkHashes(t, dir, ignore, copies)
-	tc := TemplateContext{Dir: dir, Ignore: ignore}
+	tc := Context{Dir: dir, Ignore: ignore}
 	for i, c := range copies {
 		got, err := tc.HashCopy(c.Src, c.Dest, c.ResolveSymlinks)
 		switch {
@@ -196,7 +196,7 @@ func TestHashCopyDanglingLinkInFolder(t *testing.T) {
 	if err := os.Symlink("nowhere", filepath.Join(dir, "app", "dangling")); err != nil {
 		t.Fatal(err)
 	}
-	tc := TemplateContext{Dir: dir}
+	tc := Context{Dir: dir}
 	h1, err := tc.HashCopy("app", "/app", false)
 	if err != nil {
 		t.Fatalf("hash a folder with a dangling link: %v", err)
@@ -255,7 +255,7 @@ func TestCopyOutsideLinkSDKFollows(t *testing.T) {
 		if after[i] == nil || *after[i] == *before[i] {
 			t.Errorf("SDK copy %q: hash did not follow the file outside the context", c.Src)
 		}
-		if _, err := (TemplateContext{Dir: dir}).HashCopy(c.Src, c.Dest, c.ResolveSymlinks); err == nil {
+		if _, err := (Context{Dir: dir}).HashCopy(c.Src, c.Dest, c.ResolveSymlinks); err == nil {
 			t.Errorf("copy %q: hashed; want it refused", c.Src)
 		}
 	}

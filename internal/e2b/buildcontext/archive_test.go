@@ -1,4 +1,4 @@
-package e2b
+package buildcontext
 
 import (
 	"archive/tar"
@@ -55,7 +55,7 @@ func readArchive(t *testing.T, r io.Reader) []archiveEntry {
 // compares every entry.
 func TestCopyArchiveMatchesSDK(t *testing.T) {
 	dir, _ := parityContext(t)
-	tc := TemplateContext{Dir: dir}
+	tc := Context{Dir: dir}
 	cases := []struct {
 		src    string
 		follow bool

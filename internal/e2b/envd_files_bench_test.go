@@ -8,9 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -19,56 +16,6 @@ import (
 )
 
 const mib = 1 << 20
-
-// heapWatch samples the heap while a benchmark runs and reports the peak
-// growth over the starting point. It measures the whole process, so the
-// in-process emulator is included: the figure is an upper bound for the client.
-type heapWatch struct {
-	base  uint64
-	peak  atomic.Uint64
-	alloc uint64
-	stop  chan struct{}
-	wg    sync.WaitGroup
-}
-
-func startHeapWatch() *heapWatch {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	h := &heapWatch{base: ms.HeapInuse, alloc: ms.TotalAlloc, stop: make(chan struct{})}
-	h.peak.Store(ms.HeapInuse)
-	h.wg.Add(1)
-	go func() {
-		defer h.wg.Done()
-		t := time.NewTicker(5 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-h.stop:
-				return
-			case <-t.C:
-				var ms runtime.MemStats
-				runtime.ReadMemStats(&ms)
-				if ms.HeapInuse > h.peak.Load() {
-					h.peak.Store(ms.HeapInuse)
-				}
-			}
-		}
-	}()
-	return h
-}
-
-// report stops sampling and returns the peak growth in MiB.
-func (h *heapWatch) report(b *testing.B, prefix string) float64 {
-	close(h.stop)
-	h.wg.Wait()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	growth := float64(int64(h.peak.Load())-int64(h.base)) / mib
-	b.ReportMetric(growth, prefix+"-peak-heap-growth-MiB")
-	b.ReportMetric(float64(ms.TotalAlloc-h.alloc)/mib/float64(b.N), prefix+"-allocated-MiB/op")
-	return growth
-}
 
 // patternReader yields n deterministic bytes without holding them.
 type patternReader struct {
@@ -129,7 +76,7 @@ func benchRoundTrip(b *testing.B, size int64, gz bool) {
 	}
 	b.SetBytes(2 * size)
 	b.ResetTimer()
-	h := startHeapWatch()
+	h := e2b.StartHeapWatch()
 	for range b.N {
 		if _, err := envd.WriteFile(ctx, "/home/user/big.bin", &patternReader{left: size}, e2b.WriteOptions{Gzip: gz}); err != nil {
 			b.Fatal(err)
@@ -146,7 +93,7 @@ func benchRoundTrip(b *testing.B, size int64, gz bool) {
 		}
 	}
 	b.StopTimer()
-	if growth := h.report(b, "roundtrip"); growth >= 32 {
+	if growth := h.Report(b, "roundtrip"); growth >= 32 {
 		b.Errorf("heap grew by %.1f MiB moving a %d MiB file; the budget is 32 MiB", growth, size/mib)
 	}
 	if err := envd.Remove(ctx, "/home/user/big.bin"); err != nil {
@@ -165,7 +112,7 @@ func BenchmarkCommandOutput100MiB(b *testing.B) {
 	envd := c.Envd(e2b.EnvdTarget{SandboxID: sb.SandboxID, AccessToken: sb.EnvdAccessToken})
 	b.SetBytes(size)
 	b.ResetTimer()
-	h := startHeapWatch()
+	h := e2b.StartHeapWatch()
 	for range b.N {
 		s, err := envd.StartProcess(ctx, e2b.StartProcessRequest{Process: e2b.ProcessConfig{
 			Cmd: "/bin/bash", Args: []string{"-c", "head -c 104857600 /dev/zero | tr '\\0' x"}}})
@@ -195,7 +142,7 @@ func BenchmarkCommandOutput100MiB(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	if growth := h.report(b, "stdout"); growth >= 32 {
+	if growth := h.Report(b, "stdout"); growth >= 32 {
 		b.Errorf("heap grew by %.1f MiB streaming 100 MiB of output", growth)
 	}
 }
@@ -238,7 +185,7 @@ func BenchmarkFolderUpload(b *testing.B) {
 	folder := e2b.LocalFolder{Dir: dir}
 	b.SetBytes(2 * total) // read twice: hashed, then sent
 	b.ResetTimer()
-	h := startHeapWatch()
+	h := e2b.StartHeapWatch()
 	for range b.N {
 		files, _, err := folder.Scan(ctx)
 		if err != nil {
@@ -260,7 +207,7 @@ func BenchmarkFolderUpload(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	if growth := h.report(b, "folder"); growth >= 32 {
+	if growth := h.Report(b, "folder"); growth >= 32 {
 		b.Errorf("heap grew by %.1f MiB moving a %d MiB folder; the budget is 32 MiB", growth, total/mib)
 	}
 }

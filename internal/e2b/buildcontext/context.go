@@ -1,10 +1,9 @@
-package e2b
+package buildcontext
 
 import (
 	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash"
@@ -19,10 +18,10 @@ import (
 	"unicode/utf16"
 )
 
-// TemplateContext is the local directory that COPY steps take files from.
+// Context is the local directory that COPY steps take files from.
 // Ignore holds extra ignore patterns; a .dockerignore in Dir is always read,
 // as E2B's SDK does.
-type TemplateContext struct {
+type Context struct {
 	Dir    string
 	Ignore []string
 	// NormalizeModes sends (and hashes) every file with the mode git would
@@ -32,8 +31,8 @@ type TemplateContext struct {
 	NormalizeModes bool
 }
 
-// ContextEntry is one path a COPY step sends, relative to the context.
-type ContextEntry struct {
+// Entry is one path a COPY step sends, relative to the context.
+type Entry struct {
 	Path string // "/"-separated, "" for the context directory itself
 	Kind string // "file", "dir", "symlink" or "other"
 }
@@ -60,7 +59,7 @@ func ValidateCopySource(src string) error {
 
 // ignorePatterns is Ignore plus the .dockerignore lines (no comments, no
 // blank lines), in that order.
-func (c TemplateContext) ignorePatterns(scope *contextScope) ([]string, error) {
+func (c Context) ignorePatterns(scope *contextScope) ([]string, error) {
 	out := append([]string(nil), c.Ignore...)
 	if _, err := scope.resolve(".dockerignore"); err != nil {
 		return nil, err
@@ -89,7 +88,7 @@ func (c TemplateContext) ignorePatterns(scope *contextScope) ([]string, error) {
 // Terraform's working files, and never through a link out of the context.
 // follow is the step's resolve_symlinks: links it would follow must lead
 // inside the context too. skipped names the working files left out.
-func (c TemplateContext) copyEntries(src string, follow bool) (entries []*globEntry, skipped []string, err error) {
+func (c Context) copyEntries(src string, follow bool) (entries []*globEntry, skipped []string, err error) {
 	if err := ValidateCopySource(src); err != nil {
 		return nil, nil, err
 	}
@@ -164,7 +163,7 @@ func (c TemplateContext) copyEntries(src string, follow bool) (entries []*globEn
 // keepEntry checks a link the step follows (it must lead inside the
 // context; a dangling one is sent as a link, as the SDK does) and leaves out
 // saved plans.
-func (c TemplateContext) keepEntry(scope *contextScope, e *globEntry, follow bool) (bool, error) {
+func (c Context) keepEntry(scope *contextScope, e *globEntry, follow bool) (bool, error) {
 	switch e.kind {
 	case kindFile:
 		return !isPlanFile(e.full), nil
@@ -196,31 +195,15 @@ func utf16Less(a, b string) bool {
 	return len(ua) < len(ub)
 }
 
-// CopyInputs identifies what the files hashes of steps depend on besides
-// the files themselves: the context (its path, ignore patterns and
-// NormalizeModes) and each COPY step's source, destination and
-// ResolveSymlinks. Equal CopyInputs read the same files the same way.
-func CopyInputs(tc TemplateContext, steps []BuildStep) string {
-	parts := []any{tc.Dir, tc.Ignore, tc.NormalizeModes}
-	for _, s := range steps {
-		if s.Type == StepCopy && len(s.Args) >= 2 {
-			parts = append(parts, []any{s.Args[0], s.Args[1], s.ResolveSymlinks})
-		}
-	}
-	b, _ := json.Marshal(parts) // plain values always encode
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
-}
-
 // CopyEntries lists what a COPY of src sends, in the order it is hashed.
-func (c TemplateContext) CopyEntries(src string, resolveSymlinks bool) ([]ContextEntry, error) {
+func (c Context) CopyEntries(src string, resolveSymlinks bool) ([]Entry, error) {
 	es, _, err := c.copyEntries(src, resolveSymlinks)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]ContextEntry, len(es))
+	out := make([]Entry, len(es))
 	for i, e := range es {
-		out[i] = ContextEntry{Path: e.rel, Kind: kindName(e.kind)}
+		out[i] = Entry{Path: e.rel, Kind: kindName(e.kind)}
 	}
 	return out, nil
 }
@@ -244,7 +227,7 @@ func kindName(k entryKind) string {
 // streamed: memory use does not grow with the context. It departs from the
 // SDK where the SDK would read outside the context or send Terraform's
 // working files (see copyEntries), and with NormalizeModes.
-func (c TemplateContext) HashCopy(src, dest string, resolveSymlinks bool) (string, error) {
+func (c Context) HashCopy(src, dest string, resolveSymlinks bool) (string, error) {
 	es, skipped, err := c.copyEntries(src, resolveSymlinks)
 	if err != nil {
 		return "", err
