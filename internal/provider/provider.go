@@ -323,6 +323,9 @@ func (p *e2bProvider) Actions(_ context.Context) []func() action.Action {
 	return []func() action.Action{
 		NewExecAction,
 		NewSandboxSnapshotAction,
+		NewSandboxPauseAction,
+		NewSandboxResumeAction,
+		NewSandboxRefreshAction,
 	}
 }
 
