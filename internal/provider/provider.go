@@ -326,6 +326,7 @@ func (p *e2bProvider) Actions(_ context.Context) []func() action.Action {
 		NewSandboxPauseAction,
 		NewSandboxResumeAction,
 		NewSandboxRefreshAction,
+		NewSandboxDownloadAction,
 	}
 }
 
