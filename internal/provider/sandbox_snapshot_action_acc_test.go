@@ -20,9 +20,18 @@ var version1_16_0 = version.Must(version.NewVersion("1.16.0"))
 
 // snapshotActionConfig is a sandbox whose destroy first runs e2b_sandbox_snapshot.
 func snapshotActionConfig(srv *emulator.Server, address, template, name, onFailure string) string {
+	return snapshotActionConfigEnv(srv, address, template, name, onFailure, "")
+}
+
+// snapshotActionConfigEnv sets an env var too: changing it replaces the sandbox, which destroys
+// it inside an apply, where Terraform honours on_failure (a `terraform destroy` never stops).
+func snapshotActionConfigEnv(srv *emulator.Server, address, template, name, onFailure, env string) string {
 	tmpl := ""
 	if template != "" {
 		tmpl = fmt.Sprintf("  template = %q\n", template)
+	}
+	if env != "" {
+		tmpl += fmt.Sprintf("  env_vars = { GENERATION = %q }\n", env)
 	}
 	return testAccProviderBlock(srv) + fmt.Sprintf(`
 resource "e2b_sandbox" %[1]q {
@@ -93,10 +102,12 @@ func TestAccSandboxSnapshotAction_beforeDestroy(t *testing.T) {
 	}
 }
 
-// on_failure = halt: a failed snapshot stops the destroy; the sandbox and its state stay.
+// on_failure = halt: a failed snapshot stops a replacement before the old sandbox is killed; the
+// sandbox and its state stay. (Terraform 1.16 never lets an action stop `terraform destroy`: there
+// every on_failure acts as continue, which TestCLISandboxSnapshotAction_reportsSnapshot shows.)
 func TestAccSandboxSnapshotAction_haltKeepsSandbox(t *testing.T) {
 	srv := newTestEmulator(t)
-	config := snapshotActionConfig(srv, "dev", "", "kept", "halt")
+	config := snapshotActionConfigEnv(srv, "dev", "", "kept", "halt", "1")
 	var devID string
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -110,8 +121,7 @@ func TestAccSandboxSnapshotAction_haltKeepsSandbox(t *testing.T) {
 			},
 			{
 				PreConfig:   func() { failSnapshots(srv) },
-				Config:      config,
-				Destroy:     true,
+				Config:      snapshotActionConfigEnv(srv, "dev", "", "kept", "halt", "2"),
 				ExpectError: regexp.MustCompile(`(?s)Could not snapshot sandbox`),
 			},
 			{
@@ -129,10 +139,10 @@ func TestAccSandboxSnapshotAction_haltKeepsSandbox(t *testing.T) {
 	})
 }
 
-// on_failure = continue: a failed snapshot does not stop the destroy.
-func TestAccSandboxSnapshotAction_continueDestroys(t *testing.T) {
+// on_failure = continue: a failed snapshot does not stop the replacement; the old sandbox goes.
+func TestAccSandboxSnapshotAction_continueReplaces(t *testing.T) {
 	srv := newTestEmulator(t)
-	config := snapshotActionConfig(srv, "dev", "", "lost", "continue")
+	var oldID, newID string
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		TerraformVersionChecks: []tfversion.TerraformVersionCheck{
@@ -140,12 +150,22 @@ func TestAccSandboxSnapshotAction_continueDestroys(t *testing.T) {
 		},
 		CheckDestroy: testAccCheckSandboxGone(t, srv),
 		Steps: []resource.TestStep{
-			{Config: config},
-			{PreConfig: func() { failSnapshots(srv) }, Config: config, Destroy: true},
+			{
+				Config: snapshotActionConfigEnv(srv, "dev", "", "lost", "continue", "1"),
+				Check:  captureAttr("e2b_sandbox.dev", "id", &oldID),
+			},
+			{
+				PreConfig: func() { failSnapshots(srv) },
+				Config:    snapshotActionConfigEnv(srv, "dev", "", "lost", "continue", "2"),
+				Check:     captureAttr("e2b_sandbox.dev", "id", &newID),
+			},
 		},
 	})
-	if alive := srv.SandboxIDs(); len(alive) != 0 {
-		t.Fatalf("on_failure = continue: alive %v, want the sandbox destroyed", alive)
+	if oldID == newID {
+		t.Fatalf("the sandbox was not replaced: %s", oldID)
+	}
+	if n := srv.Counters().Requests["POST /sandboxes/{id}/snapshots"]; n == 0 {
+		t.Fatal("no snapshot was attempted")
 	}
 }
 
