@@ -70,8 +70,11 @@ func (a *sandboxSnapshotAction) Schema(_ context.Context, _ action.SchemaRequest
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Snapshots a running sandbox (files and memory; the sandbox keeps running) under a name, " +
 			"so its work outlives it. On a `before_destroy` trigger (Terraform 1.16+) it keeps the sandbox's last " +
-			"state before Terraform kills it; with `on_failure = halt` (the default) a failed snapshot stops the " +
-			"destroy and the sandbox stays. The run's output names the snapshot and its build. " +
+			"state before Terraform kills it. In `terraform apply` (a replacement) `on_failure = halt`, the default, " +
+			"makes a failed snapshot stop the run, and the sandbox stays; `terraform destroy` never stops for an " +
+			"action (Terraform 1.16 reports the failure as a warning and destroys the sandbox), so where the snapshot " +
+			"must come first there too, use `snapshot_on_destroy` on `e2b_sandbox`. The run's output names the " +
+			"snapshot and its build. " +
 			"Needs Terraform 1.14 or later; with OpenTofu or older Terraform use `snapshot_on_destroy` on `e2b_sandbox`, " +
 			"which follows the same naming rule.",
 		Attributes: attrs,
