@@ -1,6 +1,6 @@
 resource "e2b_sandbox" "dev" {
   template = "base"
-  timeout  = "12h"
+  timeout  = "1h"
 
   lifecycle {
     # Paused and resumed by actions on a schedule: plans leave paused as the actions left it.

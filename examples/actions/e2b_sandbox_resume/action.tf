@@ -1,6 +1,6 @@
 resource "e2b_sandbox" "dev" {
   template = "base"
-  timeout  = "12h"
+  timeout  = "1h"
 
   lifecycle {
     # Paused and resumed by actions on a schedule: plans leave paused as the actions left it.
@@ -12,6 +12,6 @@ resource "e2b_sandbox" "dev" {
 action "e2b_sandbox_resume" "morning" {
   config {
     sandbox_id = e2b_sandbox.dev.id
-    run_for    = "12h" # the sandbox's own timeout
+    run_for    = "1h" # the sandbox's own timeout
   }
 }

@@ -3,7 +3,7 @@
 # template = "dev-workspace" starts from the newest snapshot of the name.
 resource "e2b_sandbox" "dev" {
   template = "base"
-  timeout  = "8h"
+  timeout  = "1h"
 
   lifecycle {
     action_trigger {

@@ -4,7 +4,7 @@
 # the newest snapshot of the name.
 resource "e2b_sandbox" "workspace" {
   template = "base"
-  timeout  = "8h"
+  timeout  = "1h"
 
   snapshot_on_destroy = {
     name = "dev-workspace"
