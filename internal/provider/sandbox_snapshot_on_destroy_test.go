@@ -186,3 +186,40 @@ func TestAccSandbox_snapshotOnDestroyInPlace(t *testing.T) {
 		t.Fatalf("the final destroy took %d snapshots named renamed, want 1", len(own))
 	}
 }
+
+// A paused sandbox is resumed for its snapshot (E2B snapshots only running sandboxes), and the
+// snapshot holds its files; removing the resource from the configuration takes it too.
+func TestAccSandbox_snapshotOnDestroyPausedAndRemoved(t *testing.T) {
+	srv := newTestEmulator(t)
+	const name = "paused-work"
+	var devID string
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: snapshotOnDestroyConfig(srv, "e2b_sandbox.dev", "", name),
+				Check:  resource.ComposeTestCheckFunc(captureAttr("e2b_sandbox.dev", "id", &devID), writeWork(t, srv, &devID)),
+			},
+			{Config: strings.Replace(snapshotOnDestroyConfig(srv, "e2b_sandbox.dev", "", name), `timeout  = "15m"`, "timeout  = \"15m\"\n  paused   = true", 1)},
+			{Config: testAccProviderBlock(srv)}, // the resource leaves the configuration
+			{
+				PreConfig: func() {
+					if alive := srv.SandboxIDs(); len(alive) != 0 {
+						t.Fatalf("alive after removal: %v", alive)
+					}
+					if own, _ := snapshotBuilds(t, srv, name); len(own) != 1 {
+						t.Fatalf("snapshots of the paused, removed sandbox: %v, want one", own)
+					}
+				},
+				Config: snapshotOnDestroyConfig(srv, "e2b_sandbox.back", name, "other"),
+				Check: func(s *terraform.State) error {
+					id, err := testAccAttr(s, "e2b_sandbox.back", "id")
+					if err != nil {
+						return err
+					}
+					return checkRemoteFile(t, srv, &id, workPath, workContent)(s)
+				},
+			},
+		},
+	})
+}
