@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -17,8 +16,6 @@ import (
 // snapshotOnDestroyResumeSeconds is how long a paused sandbox is resumed for, to be snapshotted
 // before it is killed: E2B snapshots only running sandboxes.
 const snapshotOnDestroyResumeSeconds = 300
-
-var snapshotOnDestroyAttrTypes = map[string]attr.Type{"name": types.StringType}
 
 // snapshotOnDestroyAttribute is e2b_sandbox's snapshot_on_destroy: the resource-side twin of the
 // e2b_sandbox_snapshot action on a before_destroy trigger, for CLIs without actions.
