@@ -9,7 +9,7 @@
 # through dev_overrides for that address only (so an example that would resolve to hashicorp/e2b
 # fails). A warning fails the example too. Nothing is written into examples/. Then the action
 # examples are applied with Terraform 1.16.1 against a local emulator, so their action_trigger
-# runs the action, and destroyed.
+# runs the action, the actions no trigger names are run with -invoke, and they are destroyed.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -143,25 +143,32 @@ while IFS= read -r dir; do
 done < <(find "$ROOT/examples" \( -name '*.tf' -o -name '*.tfquery.hcl' \) -not -path '*/.terraform/*' -printf '%h\n' | sort -u)
 say "validate: $checked passed, $failed failed ($unlisted folder/CLI pairs the compatibility table does not list)"
 
-# The action examples run: apply (each action_trigger runs its action), then destroy.
+# The action examples run: apply (each action_trigger on create runs its action), -invoke for the
+# actions no trigger names, then destroy (before_destroy triggers run); every action must complete.
 start_emulator "$work"
 ran=0
 for dir in "$ROOT"/examples/actions/*/; do
   rel="examples/actions/$(basename "$dir")"
   copy="$(scratch_copy "$dir")"
   want="$(cat "$dir"/*.tf | grep -c '^action "')"
-  if out="$(run "$TERRAFORM14" "$copy" apply -auto-approve -input=false)" &&
-    got="$(grep -c 'Command finished with exit code 0' <<<"$out")" && [ "$got" -ge "$want" ]; then
-    echo "ok   $rel: applied on ${cli_name[$TERRAFORM14]}, $got of its $want actions ran"
-    ran=$((ran + 1))
-  else
-    echo "FAIL $rel: apply on ${cli_name[$TERRAFORM14]} (want $want actions to finish)"
-    printf '%s\n' "$out" | sed 's/^/     /'
+  all="" ok=1
+  if out="$(run "$TERRAFORM14" "$copy" apply -auto-approve -input=false)"; then all+="$out"$'\n'; else ok=0; fi
+  while read -r type name; do
+    grep -qs "action\.$type\.$name" <(grep -h 'actions *=' "$dir"/*.tf) && continue
+    if out2="$(run "$TERRAFORM14" "$copy" apply -auto-approve -input=false "-invoke=action.$type.$name")"; then all+="$out2"$'\n'; else ok=0; out+=$'\n'"$out2"; fi
+  done < <(sed -nE 's/^action "([^"]+)" "([^"]+)".*/\1 \2/p' "$dir"/*.tf)
+  if destroyed="$(run "$TERRAFORM14" "$copy" destroy -auto-approve -input=false)"; then all+="$destroyed"; else
+    echo "FAIL $rel: destroy"
+    printf '%s\n' "$destroyed" | sed 's/^/     /'
     failed=$((failed + 1))
   fi
-  if ! out="$(run "$TERRAFORM14" "$copy" destroy -auto-approve -input=false)"; then
-    echo "FAIL $rel: destroy"
-    printf '%s\n' "$out" | sed 's/^/     /'
+  got="$(grep -c '^Action complete:' <<<"$all" || true)"
+  if [ "$ok" -eq 1 ] && [ "$got" -ge "$want" ] && ! grep -q '^Warning:' <<<"$all"; then
+    echo "ok   $rel: ran on ${cli_name[$TERRAFORM14]}, $got of its $want actions completed"
+    ran=$((ran + 1))
+  else
+    echo "FAIL $rel: on ${cli_name[$TERRAFORM14]} (want $want actions to complete, without warnings; $got did)"
+    printf '%s\n' "$out" "$all" | sed 's/^/     /'
     failed=$((failed + 1))
   fi
 done

@@ -322,6 +322,11 @@ func (p *e2bProvider) Functions(_ context.Context) []func() function.Function {
 func (p *e2bProvider) Actions(_ context.Context) []func() action.Action {
 	return []func() action.Action{
 		NewExecAction,
+		NewSandboxSnapshotAction,
+		NewSandboxPauseAction,
+		NewSandboxResumeAction,
+		NewSandboxRefreshAction,
+		NewSandboxDownloadAction,
 	}
 }
 

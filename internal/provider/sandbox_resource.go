@@ -316,6 +316,9 @@ func (r *sandboxResource) Delete(ctx context.Context, req resource.DeleteRequest
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
+	if !snapshotBeforeKill(ctx, client, state, &resp.Diagnostics) {
+		return
+	}
 	id := state.ID.ValueString()
 	if err := client.KillSandbox(ctx, id); err != nil && !e2b.IsNotFound(err) {
 		addClientError(&resp.Diagnostics, "Could not kill sandbox "+id, err)

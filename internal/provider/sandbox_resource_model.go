@@ -32,6 +32,8 @@ type sandboxResourceModel struct {
 	MCP             jsontypes.Normalized `tfsdk:"mcp"`
 	IAM             types.Map            `tfsdk:"iam"`
 	ForkFrom        types.String         `tfsdk:"fork_from"`
+	// Destroy-time option (sandbox_snapshot_on_destroy.go).
+	SnapshotOnDestroy types.Object `tfsdk:"snapshot_on_destroy"`
 
 	TemplateID         types.String      `tfsdk:"template_id"`
 	Alias              types.String      `tfsdk:"alias"`

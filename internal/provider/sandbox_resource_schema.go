@@ -38,6 +38,7 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 			"plans a resume. `timeout`, `paused`, `allow_internet_access` and the egress rules in `network` " +
 			"change in place; other inputs replace the sandbox.",
 		Attributes: map[string]schema.Attribute{
+			"snapshot_on_destroy": snapshotOnDestroyAttribute(),
 			"id": schema.StringAttribute{
 				MarkdownDescription: "Sandbox ID.",
 				Computed:            true,

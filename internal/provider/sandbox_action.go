@@ -1,0 +1,98 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/action/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+)
+
+// sandboxActionModel is what every sandbox lifecycle action takes: the sandbox (by ID or
+// write-only ID) and how long the action may take. Each action's model embeds it.
+type sandboxActionModel struct {
+	SandboxID   types.String `tfsdk:"sandbox_id"`
+	SandboxIDWO types.String `tfsdk:"sandbox_id_wo"`
+	Timeout     goDuration   `tfsdk:"timeout"`
+}
+
+// sandboxID is the write-only sandbox ID when it is set, else the stored one.
+func (m sandboxActionModel) sandboxID() string {
+	if !m.SandboxIDWO.IsNull() {
+		return m.SandboxIDWO.ValueString()
+	}
+	return m.SandboxID.ValueString()
+}
+
+// sandboxActionTimeout bounds how long one of the lifecycle actions may take.
+type sandboxActionTimeout struct{ def, min, max time.Duration }
+
+// sandboxActionAttributes are the attributes every lifecycle action shares; verb says what
+// the action does to the sandbox ("snapshot", "pause").
+func sandboxActionAttributes(verb string, t sandboxActionTimeout) map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"sandbox_id": schema.StringAttribute{
+			MarkdownDescription: fmt.Sprintf("ID of the sandbox to %s, such as `caller.id` in an `e2b_sandbox`'s "+
+				"`action_trigger`. Exactly one of `sandbox_id` and `sandbox_id_wo` is required.", verb),
+			Optional: true, Validators: sandboxIDValidators(),
+		},
+		"sandbox_id_wo": schema.StringAttribute{
+			MarkdownDescription: fmt.Sprintf("ID of the sandbox to %s, write-only: it accepts an ephemeral value such "+
+				"as `ephemeral.e2b_sandbox.run.id` and is never stored. %s", verb, actionWriteOnlyDoc),
+			Optional: true, WriteOnly: true, Validators: sandboxIDValidators(),
+		},
+		"timeout": schema.StringAttribute{
+			MarkdownDescription: fmt.Sprintf("How long the action may take before it fails, as a Go duration such as "+
+				"`\"90s\"` or `\"10m\"`: %s to %s. Defaults to `\"%s\"`.",
+				shortDuration(t.min), shortDuration(t.max), shortDuration(t.def)),
+			Optional: true, CustomType: goDurationType{}, Validators: durationValidators(t),
+		},
+	}
+}
+
+func durationValidators(t sandboxActionTimeout) []validator.String {
+	return []validator.String{durationBetween(t.min, t.max)}
+}
+
+// begin checks that a sandbox ID reached the action and returns the client and a context
+// bounded by the action's timeout; a nil client means diags say why the action cannot run.
+func (m sandboxActionModel) begin(ctx context.Context, data *ProviderData, t sandboxActionTimeout, diags *diag.Diagnostics) (context.Context, context.CancelFunc, *e2b.Client) {
+	if m.SandboxID.IsNull() && m.SandboxIDWO.IsNull() {
+		diags.AddAttributeError(path.Root("sandbox_id_wo"), "No sandbox ID reached the action",
+			"Neither sandbox_id nor sandbox_id_wo has a value. "+droppedEphemeralHint)
+		return ctx, func() {}, nil
+	}
+	client, d := data.Client()
+	diags.Append(d...)
+	if diags.HasError() {
+		return ctx, func() {}, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, durationOr(m.Timeout, t.def))
+	return ctx, cancel, client
+}
+
+// sandboxActionError words a failed call of a lifecycle action on a sandbox.
+func sandboxActionError(ctx context.Context, summary, sandboxID string, timeout time.Duration, err error) diag.Diagnostic {
+	switch {
+	case ctx.Err() == context.DeadlineExceeded:
+		return diag.NewErrorDiagnostic(summary, fmt.Sprintf("The action did not finish within its timeout of %s "+
+			"(sandbox %q). Raise `timeout` on the action.\n\n%s", shortDuration(timeout), sandboxID, err))
+	case e2b.IsNotFound(err):
+		return diag.NewErrorDiagnostic(summary, fmt.Sprintf("Sandbox %q does not exist or is not running: it was "+
+			"killed, reached the end of its timeout, or is paused (E2B answers the same for a paused sandbox).\n\n%s",
+			sandboxID, err))
+	}
+	return clientErrorDiagnostic(summary, err)
+}
+
+// sendProgress sends one progress message to Terraform.
+func sendProgress(resp *action.InvokeResponse, format string, args ...any) {
+	resp.SendProgress(action.InvokeProgressEvent{Message: fmt.Sprintf(format, args...)})
+}

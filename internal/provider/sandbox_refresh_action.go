@@ -1,0 +1,83 @@
+package provider
+
+import (
+	"context"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/actionvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/action/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+)
+
+var (
+	_ action.Action                     = &sandboxRefreshAction{}
+	_ action.ActionWithConfigure        = &sandboxRefreshAction{}
+	_ action.ActionWithConfigValidators = &sandboxRefreshAction{}
+)
+
+var refreshActionTimeout = sandboxActionTimeout{def: 2 * time.Minute, min: 10 * time.Second, max: time.Hour}
+
+// NewSandboxRefreshAction returns the e2b_sandbox_refresh action.
+func NewSandboxRefreshAction() action.Action { return &sandboxRefreshAction{} }
+
+// sandboxRefreshAction extends a running sandbox's life with E2B's refresh.
+type sandboxRefreshAction struct {
+	data *ProviderData
+}
+
+type sandboxRefreshActionModel struct {
+	sandboxActionModel
+	Duration goDuration `tfsdk:"duration"`
+}
+
+func (a *sandboxRefreshAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_sandbox_refresh"
+}
+
+func (a *sandboxRefreshAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
+	attrs := sandboxActionAttributes("refresh", refreshActionTimeout)
+	attrs["duration"] = schema.StringAttribute{
+		MarkdownDescription: "How long the sandbox may live from now, as a Go duration such as `\"30m\"`: whole seconds " +
+			"from 15s to 1h (E2B's bounds). The sandbox's end moves to now + `duration` unless it was later already; " +
+			"it is never shortened.",
+		Required: true, CustomType: goDurationType{}, Validators: []validator.String{wholeSecondsBetween(e2b.MinRefresh, e2b.MaxRefresh)},
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Extends a running sandbox's life (E2B's refresh) without changing its configured " +
+			"`timeout`, for a pipeline that needs a sandbox a little longer. The `e2b_sandbox` plans no change " +
+			"afterwards: its `end_at` is read from E2B. Needs Terraform 1.14 or later.",
+		Attributes: attrs,
+	}
+}
+
+func (a *sandboxRefreshAction) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
+	data, diags := providerDataFrom(req.ProviderData)
+	resp.Diagnostics.Append(diags...)
+	a.data = data
+}
+
+func (a *sandboxRefreshAction) ConfigValidators(_ context.Context) []action.ConfigValidator {
+	return []action.ConfigValidator{actionvalidator.ExactlyOneOf(exactlyOneSandboxID...)}
+}
+
+func (a *sandboxRefreshAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
+	var m sandboxRefreshActionModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel, client := m.begin(ctx, a.data, refreshActionTimeout, &resp.Diagnostics)
+	defer cancel()
+	if client == nil {
+		return
+	}
+	id, d := m.sandboxID(), durationOr(m.Duration, e2b.MinRefresh)
+	if err := client.RefreshSandbox(ctx, id, d); err != nil {
+		resp.Diagnostics.Append(sandboxActionError(ctx, "Could not refresh sandbox "+id, id, durationOr(m.Timeout, refreshActionTimeout.def), err))
+		return
+	}
+	sendProgress(resp, "Sandbox %s now lives until at least %s.", id, time.Now().Add(d).UTC().Format(time.RFC3339))
+}

@@ -1,0 +1,92 @@
+package provider
+
+import (
+	"context"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/actionvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/action/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+)
+
+var (
+	_ action.Action                     = &sandboxResumeAction{}
+	_ action.ActionWithConfigure        = &sandboxResumeAction{}
+	_ action.ActionWithConfigValidators = &sandboxResumeAction{}
+)
+
+// resumeActionTimeout bounds a resume, which may wait for a place at the team's sandbox limit.
+var resumeActionTimeout = sandboxActionTimeout{def: 10 * time.Minute, min: 10 * time.Second, max: 2 * time.Hour}
+
+// defaultResumeRunFor is how long a resumed sandbox runs when run_for is not set: E2B's default sandbox timeout.
+const defaultResumeRunFor = 5 * time.Minute
+
+// NewSandboxResumeAction returns the e2b_sandbox_resume action.
+func NewSandboxResumeAction() action.Action { return &sandboxResumeAction{} }
+
+// sandboxResumeAction resumes a paused sandbox out of band.
+type sandboxResumeAction struct {
+	data *ProviderData
+}
+
+type sandboxResumeActionModel struct {
+	sandboxActionModel
+	RunFor goDuration `tfsdk:"run_for"`
+}
+
+func (a *sandboxResumeAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_sandbox_resume"
+}
+
+func (a *sandboxResumeAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
+	attrs := sandboxActionAttributes("resume", resumeActionTimeout)
+	attrs["run_for"] = schema.StringAttribute{
+		MarkdownDescription: "How long the sandbox runs after the resume before its timeout, as a Go duration such as " +
+			"`\"8h\"`: whole seconds from " + shortDuration(minSandboxTimeout) + " to " + shortDuration(maxSandboxTimeout) + " (E2B caps it at the team's longest sandbox life). Set it to the " +
+			"`timeout` of the sandbox's `e2b_sandbox`. Defaults to `\"5m\"`, E2B's default. On a sandbox that is " +
+			"running already it extends the life to at least this long, never shortens it.",
+		Optional: true, CustomType: goDurationType{}, Validators: []validator.String{wholeSecondsBetween(minSandboxTimeout, maxSandboxTimeout)},
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Resumes a paused sandbox, whether it was paused with memory (processes carry on) or " +
+			"filesystem only (the sandbox reboots; files stay). For schedules run with `terraform apply -invoke` " +
+			"without changing the configuration. " + outOfBandPausedDoc + " Needs Terraform 1.14 or later.",
+		Attributes: attrs,
+	}
+}
+
+func (a *sandboxResumeAction) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
+	data, diags := providerDataFrom(req.ProviderData)
+	resp.Diagnostics.Append(diags...)
+	a.data = data
+}
+
+func (a *sandboxResumeAction) ConfigValidators(_ context.Context) []action.ConfigValidator {
+	return []action.ConfigValidator{actionvalidator.ExactlyOneOf(exactlyOneSandboxID...)}
+}
+
+func (a *sandboxResumeAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
+	var m sandboxResumeActionModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel, client := m.begin(ctx, a.data, resumeActionTimeout, &resp.Diagnostics)
+	defer cancel()
+	if client == nil {
+		return
+	}
+	id, runFor := m.sandboxID(), durationOr(m.RunFor, defaultResumeRunFor)
+	sendProgress(resp, "Resuming sandbox %s for %s…", id, shortDuration(runFor))
+	_, resumed, err := client.ConnectSandbox(ctx, id, int32(runFor/time.Second))
+	if err != nil {
+		resp.Diagnostics.Append(sandboxActionError(ctx, "Could not resume sandbox "+id, id, durationOr(m.Timeout, resumeActionTimeout.def), err))
+		return
+	}
+	if resumed {
+		sendProgress(resp, "Sandbox %s is running again, for %s.", id, shortDuration(runFor))
+	} else {
+		sendProgress(resp, "Sandbox %s was running already; it now runs for at least %s.", id, shortDuration(runFor))
+	}
+}

@@ -1,0 +1,124 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/actionvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/action/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+)
+
+var (
+	_ action.Action                     = &sandboxSnapshotAction{}
+	_ action.ActionWithConfigure        = &sandboxSnapshotAction{}
+	_ action.ActionWithConfigValidators = &sandboxSnapshotAction{}
+)
+
+// snapshotActionTimeout bounds a snapshot: E2B checkpoints the sandbox and stores its memory and disk.
+var snapshotActionTimeout = sandboxActionTimeout{def: 10 * time.Minute, min: 10 * time.Second, max: 2 * time.Hour}
+
+// NewSandboxSnapshotAction returns the e2b_sandbox_snapshot action.
+func NewSandboxSnapshotAction() action.Action { return &sandboxSnapshotAction{} }
+
+// sandboxSnapshotAction snapshots a sandbox as the newest build of a named snapshot template.
+type sandboxSnapshotAction struct {
+	data *ProviderData
+}
+
+type sandboxSnapshotActionModel struct {
+	sandboxActionModel
+	Name types.String `tfsdk:"name"`
+}
+
+// latestSnapshotNamePattern is E2B's rule for a snapshot name, with its team namespace allowed in front.
+var latestSnapshotNamePattern = regexp.MustCompile(`^([a-z0-9][a-z0-9_-]*/)?[a-z0-9][a-z0-9_-]*$`)
+
+// latestSnapshotNameValidators validate the name both snapshot-on-destroy paths take.
+func latestSnapshotNameValidators() []validator.String {
+	return []validator.String{
+		stringvalidator.LengthBetween(1, 128),
+		stringvalidator.RegexMatches(latestSnapshotNamePattern, "must be a snapshot name: lower-case letters, digits, "+
+			"'-' and '_', starting with a letter or digit, such as \"dev-workspace\", without a :tag"),
+	}
+}
+
+// latestSnapshotNamingDoc is the naming rule both snapshot-on-destroy paths follow.
+const latestSnapshotNamingDoc = "Every snapshot of a name is a new build of one snapshot template, `<namespace>/<name>`, " +
+	"under a tag of its own (`snap-<random>`), and the template's default tag moves to it: a sandbox created with " +
+	"`template = \"<name>\"` starts from the newest snapshot, and `<namespace>/<name>:snap-<random>` from exactly " +
+	"that one. Earlier snapshots of the name are kept (list them with the `e2b_snapshots` data source or the " +
+	"`e2b_snapshot` list resource)."
+
+func (a *sandboxSnapshotAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_sandbox_snapshot"
+}
+
+func (a *sandboxSnapshotAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
+	attrs := sandboxActionAttributes("snapshot", snapshotActionTimeout)
+	attrs["name"] = schema.StringAttribute{
+		MarkdownDescription: "Name of the snapshot, such as `\"dev-workspace\"`. " + latestSnapshotNamingDoc,
+		Required:            true, Validators: latestSnapshotNameValidators(),
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Snapshots a running sandbox (files and memory; the sandbox keeps running) under a name, " +
+			"so its work outlives it. On a `before_destroy` trigger (Terraform 1.16+) it keeps the sandbox's last " +
+			"state before Terraform kills it. In `terraform apply` (a replacement) `on_failure = halt`, the default, " +
+			"makes a failed snapshot stop the run, and the sandbox stays; `terraform destroy` never stops for an " +
+			"action (Terraform 1.16 reports the failure as a warning and destroys the sandbox), so where the snapshot " +
+			"must come first there too, use `snapshot_on_destroy` on `e2b_sandbox`. The run's output names the " +
+			"snapshot and its build. " +
+			"Needs Terraform 1.14 or later; with OpenTofu or older Terraform use `snapshot_on_destroy` on `e2b_sandbox`, " +
+			"which follows the same naming rule.",
+		Attributes: attrs,
+	}
+}
+
+func (a *sandboxSnapshotAction) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
+	data, diags := providerDataFrom(req.ProviderData)
+	resp.Diagnostics.Append(diags...)
+	a.data = data
+}
+
+func (a *sandboxSnapshotAction) ConfigValidators(_ context.Context) []action.ConfigValidator {
+	return []action.ConfigValidator{actionvalidator.ExactlyOneOf(exactlyOneSandboxID...)}
+}
+
+func (a *sandboxSnapshotAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
+	var m sandboxSnapshotActionModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel, client := m.begin(ctx, a.data, snapshotActionTimeout, &resp.Diagnostics)
+	defer cancel()
+	if client == nil {
+		return
+	}
+	id, name := m.sandboxID(), m.Name.ValueString()
+	sendProgress(resp, "Taking a snapshot of sandbox %s as %q…", id, name)
+	snap, err := client.TakeLatestSnapshot(ctx, id, name)
+	if err != nil {
+		resp.Diagnostics.Append(sandboxActionError(ctx, "Could not snapshot sandbox "+id, id,
+			durationOr(m.Timeout, snapshotActionTimeout.def), err))
+		return
+	}
+	sendProgress(resp, "%s", latestSnapshotReport(id, snap))
+}
+
+// latestSnapshotReport tells which snapshot and build were made and how to start a sandbox from them.
+func latestSnapshotReport(sandboxID string, s *e2b.LatestSnapshot) string {
+	builds := ""
+	if s.Builds > 0 {
+		builds = fmt.Sprintf(", snapshot %d of the name", s.Builds)
+	}
+	return fmt.Sprintf("Snapshot %s of sandbox %s taken (build %s%s). Start a sandbox from the newest snapshot with "+
+		"template = %q, or from this one with template = %q.", s.SnapshotID, sandboxID, s.BuildID, builds, s.Template, s.SnapshotID)
+}
