@@ -24,7 +24,7 @@
 //     uses (as scripts/examples.sh decides it: functions, ephemeral resources,
 //     write-only arguments, identity, actions, list blocks, mock providers);
 //     on an older CLI it is left out and the rest of the configuration is still
-//     checked. Each configuration is validated on each such CLI; a warning
+//     validated, but not applied: its steps run only where every file can. Each configuration is validated on each such CLI; a warning
 //     fails it, except the one dev_overrides always prints.
 //  5. A page's steps then run in order in one bash session (`set -eo
 //     pipefail`), in the configuration's folder, with `terraform` and `tofu` on
@@ -454,7 +454,7 @@ func runConfiguration(t *testing.T, page string, c *configuration, cl cli, srv *
 	for name, text := range c.writes {
 		writeFile(t, filepath.Join(dir, name), text)
 	}
-	if !hasTF && (len(c.steps) == 0 || len(kept) < len(c.files)) {
+	if !hasTF && (len(c.steps) == 0 || len(left) > 0) {
 		t.Logf("--   %s: not listed for it", label)
 		return
 	}
@@ -533,6 +533,10 @@ func runConfiguration(t *testing.T, page string, c *configuration, cl cli, srv *
 			return
 		}
 		t.Logf("ok   %s: validate%s", label, note)
+	}
+	if len(left) > 0 && (c.apply || len(c.steps) > 0) {
+		t.Logf("--   %s: steps not run: not every block is listed for it", label)
+		return
 	}
 	if c.apply {
 		for _, args := range [][]string{
