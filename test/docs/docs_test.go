@@ -8,11 +8,13 @@
 //  1. Blocks fenced as ```terraform or ```hcl are configuration; ```shell,
 //     ```sh and ```bash blocks are steps; other blocks (text, console) are
 //     output and are not run.
+//
 //  2. All configuration blocks of a page form one configuration, one file per
 //     block (01.tf, 02.tf, ... by the block's place on the page), in a fresh
 //     folder. A block of `list` blocks goes into NN.tfquery.hcl; a block whose
 //     first line is a comment naming a file (`# tests/job.tftest.hcl`) is
 //     written to that file.
+//
 //  3. A page that says its examples "leave out the `terraform` block" gets the
 //     block it describes (required_providers naming e2b-terraform/e2b) as a file
 //     of its own, unless one of its blocks has it. A page generated from an
@@ -20,13 +22,16 @@
 //     examples/resources/e2b_sandbox_file/) gets the files that folder ships
 //     beside its configuration (setup.sh, app/, a Dockerfile), which its
 //     blocks read. Nothing else is added to a page's configuration.
+//
 //  4. Each file is used on the CLIs the compatibility table lists for what it
 //     uses (as scripts/examples.sh decides it: functions, ephemeral resources,
 //     write-only arguments, identity, actions, list blocks, mock providers);
-//     on an older CLI it is left out and the rest of the configuration is still
-//     validated, but not applied: its steps run only where every file can. Each configuration is validated on each such CLI; a warning
-//     fails it, except the one dev_overrides always prints.
-//  5. A page's steps then run in order in one bash session (`set -eo
+//     on an older CLI it is left out and the rest is still validated. Each
+//     configuration is validated on each CLI; a warning fails it, except the
+//     one dev_overrides always prints. Its steps and applies run only on the
+//     CLIs that take every one of its files.
+//
+//  5. A configuration's steps then run in order in one bash session (`set -eo
 //     pipefail`), in the configuration's folder, with `terraform` and `tofu` on
 //     PATH both meaning the CLI under test, E2B_* pointing at an emulator
 //     started for the test, and the CLI configuration's dev_overrides pointing
@@ -35,25 +40,26 @@
 //     ./cmd/e2b-emulator` runs as written. A step that uses `terraform query`
 //     or `-invoke` runs only on Terraform 1.14+. Whatever the steps leave
 //     running is killed with their process group.
-//  6. An HTML comment right before a block changes what happens to it:
-//     <!-- docs-run: skip REASON -->   the block is not run; the test logs REASON
-//     <!-- docs-run: config NAME -->   the block belongs to configuration NAME (a
-//     page's alternatives that reuse addresses); `config *` puts it into
-//     every configuration of the page
-//     <!-- docs-run: file PATH -->     the block is written to PATH
-//     <!-- docs-run: dir PATH -->      the block's configuration lives in PATH below
-//     the work folder (for `path.module/..`)
-//     <!-- docs-run: env NAME=VALUE --> set for the page's steps (a CI variable)
-//     <!-- docs-run: apply -->         the block's configuration is applied, planned
-//     (the plan must be empty) and destroyed, on each CLI
-//     <!-- docs-run: copy PATH -->     the repository folder PATH (a module the page
-//     links to) is copied into the block's configuration folder first
-//     and, anywhere in a page, a comment that writes a file the page asks the
-//     reader to have (the code under test, an app folder):
-//     <!-- docs-run: write PATH
-//     content...
-//     -->
-//     PATH is relative to the configuration folder of the block that follows.
+//
+//  6. HTML comments right before a block (invisible on the rendered page)
+//     change what happens to it, as the list below says.
+//
+// The annotations:
+//
+//	<!-- docs-run: skip REASON -->         not run; the test logs REASON
+//	<!-- docs-run: config NAME[,NAME] -->  belongs to those configurations (alternatives
+//	                                       on one page that reuse addresses); `*`: to all
+//	<!-- docs-run: file PATH -->           written to PATH
+//	<!-- docs-run: dir PATH -->            its configuration lives in PATH below the work
+//	                                       folder (for path.module/..)
+//	<!-- docs-run: env NAME=VALUE -->      set for the steps (a CI variable)
+//	<!-- docs-run: apply -->               its configuration is applied, planned (the plan
+//	                                       must be empty) and destroyed
+//	<!-- docs-run: copy PATH -->           the repository folder PATH (a module the page
+//	                                       links to) is copied in first
+//	<!-- docs-run: write PATH              a file the page asks the reader to have (the code
+//	content                                under test, an app folder); PATH is relative to
+//	-->                                    the configuration folder
 //
 // The CLIs are E2B_DOCS_CLIS (paths separated by ':'); without it the test
 // skips, so the gotest stage leaves it to its own stage (scripts/test.sh
@@ -488,6 +494,9 @@ func runConfiguration(t *testing.T, page string, c *configuration, cl cli, srv *
 		"TF_CLI_CONFIG_FILE=" + rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1",
 		"E2B_API_KEY=" + srv.APIKey(), "E2B_API_URL=" + srv.APIURL(), "E2B_SANDBOX_URL=" + srv.SandboxURL(),
 		"PATH=" + shims + string(os.PathListSeparator) + os.Getenv("PATH"),
+		// Plain text in the steps' output, which the test prints on failure.
+		"TF_CLI_ARGS_plan=-no-color", "TF_CLI_ARGS_apply=-no-color", "TF_CLI_ARGS_destroy=-no-color",
+		"TF_CLI_ARGS_test=-no-color", "TF_CLI_ARGS_query=-no-color",
 	}
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
@@ -569,7 +578,7 @@ func runConfiguration(t *testing.T, page string, c *configuration, cl cli, srv *
 	writeFile(t, scriptPath, script.String())
 	out, err := run(4*time.Minute, "bash", scriptPath)
 	if err != nil {
-		t.Errorf("FAIL %s: steps: %v\n%s", label, err, indent(out))
+		t.Errorf("FAIL %s: steps: %v\n%s", label, err, indent(tail(out, 60)))
 		return
 	}
 	t.Logf("ok   %s: %d steps", label, ran)
@@ -604,6 +613,15 @@ func stripOverrideWarning(out string) string {
 		}
 	}
 	return b.String()
+}
+
+// tail is the last n lines of s.
+func tail(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) <= n {
+		return s
+	}
+	return "...\n" + strings.Join(lines[len(lines)-n:], "\n")
 }
 
 func indent(s string) string {
