@@ -494,6 +494,9 @@ func runConfiguration(t *testing.T, page string, c *configuration, cl cli, srv *
 		"TF_CLI_CONFIG_FILE=" + rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1",
 		"E2B_API_KEY=" + srv.APIKey(), "E2B_API_URL=" + srv.APIURL(), "E2B_SANDBOX_URL=" + srv.SandboxURL(),
 		"PATH=" + shims + string(os.PathListSeparator) + os.Getenv("PATH"),
+		// The same build cache entries whichever temporary folder a step builds in
+		// (without -trimpath, Go keys a package's build on its directory).
+		"GOFLAGS=-trimpath",
 		// Plain text in the steps' output, which the test prints on failure.
 		"TF_CLI_ARGS_plan=-no-color", "TF_CLI_ARGS_apply=-no-color", "TF_CLI_ARGS_destroy=-no-color",
 		"TF_CLI_ARGS_test=-no-color", "TF_CLI_ARGS_query=-no-color",
