@@ -35,13 +35,17 @@
 //     pipefail`), in the configuration's folder, with `terraform` and `tofu` on
 //     PATH both meaning the CLI under test, E2B_* pointing at an emulator
 //     started for the test, and the CLI configuration's dev_overrides pointing
-//     at the fresh build. The folder holds links to this repository's go.mod,
+//     at the fresh build; `apply` and `destroy` are approved, as the reader
+//     would answer "yes". The folder holds links to this repository's go.mod,
 //     go.sum, cmd/ and internal/, as a clone would, so `go run
 //     ./cmd/e2b-emulator` runs as written. A step that uses `terraform query`
 //     or `-invoke` runs only on Terraform 1.14+. Whatever the steps leave
 //     running is killed with their process group.
 //
-//  6. HTML comments right before a block (invisible on the rendered page)
+//  6. The emulator's team starts with a volume, a secret and a webhook made
+//     by the test (seedConfig), as a team reading the import guide has.
+//
+//  7. HTML comments right before a block (invisible on the rendered page)
 //     change what happens to it, as the list below says.
 //
 // The annotations:
@@ -359,6 +363,7 @@ func TestDocsRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = srv.Close() })
+	seedTeam(t, clis[0], srv, provDir)
 
 	var pages []string
 	err = filepath.WalkDir(filepath.Join(root, "docs"), func(p string, d os.DirEntry, err error) error {
@@ -430,6 +435,44 @@ func exampleFiles(t *testing.T, root, page string) map[string]string {
 	return files
 }
 
+// seedConfig is what a team already has when it reads the import guide (rule 7).
+const seedConfig = providerSource + `
+resource "e2b_volume" "seed" {
+  name = "docs-run-seed"
+}
+
+resource "e2b_secret" "seed" {
+  name            = "docs-run-seed"
+  sensitive_value = "not-a-real-secret"
+}
+
+resource "e2b_webhook" "seed" {
+  name                       = "docs-run-seed"
+  url                        = "http://127.0.0.1:9/hook?token=not-a-real-token"
+  events                     = ["sandbox.lifecycle.created"]
+  sensitive_signature_secret = "not-a-real-signing-secret"
+}
+`
+
+// seedTeam gives the emulator's team a volume, a secret and a webhook made
+// outside the pages, so the pages that list or adopt what exists meet objects.
+func seedTeam(t *testing.T, cl cli, srv *emulator.Server, provDir string) {
+	t.Helper()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), seedConfig)
+	rc := filepath.Join(dir, ".cli.tfrc")
+	writeFile(t, rc, fmt.Sprintf("provider_installation {\n  dev_overrides {\n"+
+		"    \"registry.terraform.io/%[1]s\" = %[2]q\n    \"registry.opentofu.org/%[1]s\" = %[2]q\n"+
+		"  }\n  direct {}\n}\n", harness.ProviderAddress, provDir))
+	cmd := exec.Command(cl.path, "apply", "-auto-approve", "-input=false", "-no-color")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+rc, "CHECKPOINT_DISABLE=1",
+		"E2B_API_KEY="+srv.APIKey(), "E2B_API_URL="+srv.APIURL(), "E2B_SANDBOX_URL="+srv.SandboxURL())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("seeding the emulator's team: %v\n%s", err, out)
+	}
+}
+
 // runConfiguration validates one configuration on one CLI and runs its steps.
 func runConfiguration(t *testing.T, page string, c *configuration, cl cli, srv *emulator.Server, provDir, root string) {
 	t.Helper()
@@ -498,7 +541,8 @@ func runConfiguration(t *testing.T, page string, c *configuration, cl cli, srv *
 		// (without -trimpath, Go keys a package's build on its directory).
 		"GOFLAGS=-trimpath",
 		// Plain text in the steps' output, which the test prints on failure.
-		"TF_CLI_ARGS_plan=-no-color", "TF_CLI_ARGS_apply=-no-color", "TF_CLI_ARGS_destroy=-no-color",
+		// The reader answers "yes" when apply or destroy asks.
+		"TF_CLI_ARGS_plan=-no-color", "TF_CLI_ARGS_apply=-no-color -auto-approve", "TF_CLI_ARGS_destroy=-no-color -auto-approve",
 		"TF_CLI_ARGS_test=-no-color", "TF_CLI_ARGS_query=-no-color",
 	}
 	for _, kv := range os.Environ() {
