@@ -2,7 +2,7 @@
 # The whole test suite, stage by stage, with a timing summary at the end.
 #   scripts/test.sh                 every stage (what `make test` and CI run)
 #   scripts/test.sh vet gotest ...  only the named stages
-# Stages: tools vet gotest terraform terraform14 conformance docs examples modules lint release.
+# Stages: tools vet gotest terraform terraform14 conformance docs docs-run examples modules lint release.
 # Every stage runs even when an earlier one failed (one run shows every
 # problem); the exit status is non-zero when any stage failed.
 set -euo pipefail
@@ -10,7 +10,7 @@ source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 spec_env
 
-ALL_STAGES=(tools vet gotest terraform terraform14 conformance docs examples modules lint release)
+ALL_STAGES=(tools vet gotest terraform terraform14 conformance docs docs-run examples modules lint release)
 COUNTS="$CACHE/test/counts" # the Go test counts, written by gotestsum after the run
 
 # Builds OpenTofu into bin/tofu when tools/go.mod changed, Terraform into
@@ -107,6 +107,17 @@ terraform14_tests() {
 stage_conformance() { bash conformance/run.sh; }
 
 stage_docs() { bash scripts/docs.sh check; }
+
+# Every page of docs/ as a reader copies it (test/docs says how): validated on OpenTofu, the
+# installed Terraform and Terraform 1.16.1, the guides' flows applied against the emulator.
+stage_docs-run() {
+  build_tofu
+  build_terraform
+  local clis="$TOFU" installed="${TERRAFORM:-$(command -v terraform || true)}"
+  if [ -n "$installed" ] && [ "$installed" != "$TERRAFORM14" ]; then clis+=":$installed"; fi
+  clis+=":$TERRAFORM14"
+  TF_ACC=1 E2B_DOCS_CLIS="$clis" go test -count=1 -timeout "${GO_TEST_TIMEOUT:-15m}" -v -run '^TestDocsRun$' ./test/docs/
+}
 stage_examples() { bash scripts/examples.sh; }
 stage_modules() { bash scripts/modules.sh; }
 stage_lint() { tool golangci-lint run ./...; }

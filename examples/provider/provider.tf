@@ -1,3 +1,11 @@
+terraform {
+  required_providers {
+    e2b = {
+      source = "e2b-terraform/e2b" # not in the hashicorp namespace: every configuration names it
+    }
+  }
+}
+
 # The API key comes from E2B_API_KEY when api_key is not set.
 provider "e2b" {
   # api_key = var.e2b_api_key

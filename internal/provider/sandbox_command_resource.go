@@ -125,7 +125,9 @@ func (r *sandboxCommandResource) Schema(_ context.Context, _ resource.SchemaRequ
 			},
 			"allow_non_zero_exit": schema.BoolAttribute{
 				MarkdownDescription: "Record a non-zero exit code (or a timeout) instead of failing the apply. " +
-					"Default `false`. Changing it does not re-run the command.",
+					"Default `false`. Changing it does not re-run the command. A recorded failure is a finished run: the " +
+					"command runs again only when `triggers` or another input changes, so in CI key `triggers` on a value " +
+					"that changes with every pipeline run and retry (the pull-request guide shows it).",
 				Optional: true,
 				Computed: true,
 				Default:  booldefault.StaticBool(false),
