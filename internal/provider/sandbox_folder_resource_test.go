@@ -497,3 +497,33 @@ func TestSandboxFolderApply_fileChangedSincePlan(t *testing.T) {
 		t.Fatalf("state records sha256 %s for a.txt, want that of what was sent", sum)
 	}
 }
+
+// A source that is a link to a directory uploads that directory (current -> releases/v2), and
+// a link inside it that leads out of it is never read; the next plan is empty.
+func TestAccSandboxFolder_sourceIsLink(t *testing.T) {
+	srv := newTestEmulator(t)
+	base, outside := t.TempDir(), t.TempDir()
+	writeLocal(t, outside, map[string]string{"credentials": "secret"})
+	writeLocal(t, base, map[string]string{"releases/v2/app.py": "v2", "releases/v1/app.py": "v1"})
+	for link, target := range map[string]string{"current": "releases/v2",
+		"releases/v2/creds": filepath.Join(outside, "credentials"), "releases/v2/environ": "/proc/self/environ"} {
+		if err := os.Symlink(target, filepath.Join(base, link)); err != nil {
+			t.Skipf("symbolic links not available here: %v", err)
+		}
+	}
+	cfg := folderConfig(srv, filepath.Join(base, "current"))
+	var sandboxID string
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: cfg,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(folderAddr, tfjsonpath.New("files"), knownvalue.MapSizeExact(1)),
+			},
+			Check: resource.ComposeTestCheckFunc(
+				captureAttr(sbAddr, "id", &sandboxID),
+				checkRemoteFolder(t, srv, &sandboxID, "/home/user/app", map[string]string{"app.py": "v2", "creds": "", "environ": ""}),
+			),
+		}},
+	})
+}
