@@ -35,6 +35,12 @@ type volumeFileModel struct {
 	Size          types.Int64  `tfsdk:"size"`
 }
 
+// volumeModeValidator refuses, at plan, a mode spelled otherwise than E2B reports it.
+func volumeModeValidator() validator.String {
+	return stringRule{desc: "must be four octal digits of permission bits, such as \"0644\"", summary: "Invalid file mode",
+		check: e2b.CheckVolumeMode}
+}
+
 // volumePathValidator applies E2B's rules for a path in a volume at plan time.
 func volumePathValidator() validator.String {
 	return stringRule{desc: "must be a clean absolute path inside the volume", summary: "Invalid volume path", check: e2b.CheckVolumePath}
@@ -97,12 +103,15 @@ func (r *volumeFileResource) Schema(_ context.Context, _ resource.SchemaRequest,
 				Validators: []validator.String{sourceFileValidator()},
 			},
 			"mode": schema.StringAttribute{
-				MarkdownDescription: "Permission bits in octal, such as `0644`. Unset, a new file gets E2B's default " +
+				MarkdownDescription: "Permission bits as four octal digits, such as `0644` (the form E2B reports and " +
+					"state records: `644` is refused at plan, naming `0644`; setuid, setgid and sticky bits, as in " +
+					"`4755`, are refused because the volume's file listing reports permission bits only, which is " +
+					"what the emulator does and a guess for E2B). Unset, a new file gets E2B's default " +
 					"(`0644` in the emulator) and a rewrite keeps what the file has.",
 				Optional:      true,
 				Computed:      true,
 				PlanModifiers: stable,
-				Validators:    []validator.String{stringvalidator.RegexMatches(octalModePattern, "must be an octal mode such as \"0644\"")},
+				Validators:    []validator.String{volumeModeValidator()},
 			},
 			"uid": schema.Int64Attribute{
 				MarkdownDescription: "Owner's user ID. Unset, E2B chooses it for a new file and a rewrite keeps it.",
