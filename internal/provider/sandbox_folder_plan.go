@@ -41,6 +41,17 @@ func (r *sandboxFolderResource) ModifyPlan(ctx context.Context, req resource.Mod
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if replacing(ctx, req.Plan, req.State, req.State.Raw.IsNull(), "sandbox_id", "destination", "user") {
+		// No refresh precedes a create: what is sent is known after apply (see local_seen.go).
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("sha256"), types.StringUnknown())...)
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("files"), types.MapUnknown(folderFileType))...)
+		return
+	}
+	if changed := changedSinceSeen(getLocalSeen(ctx, req.Private), folder.Dir, folder.Include, folder.Exclude,
+		seenFolderFiles(files)); len(changed) > 0 {
+		resp.Diagnostics.Append(changedSincePlanDiagnostic(path.Root("source"), folder.Dir, changed))
+		return
+	}
 	m.setFolderFiles(files)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("sha256"), m.SHA256)...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("files"), m.Files)...)

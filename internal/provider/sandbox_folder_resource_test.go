@@ -407,24 +407,39 @@ func (filesUnchanged) CheckPlan(_ context.Context, req plancheck.CheckPlanReques
 	resp.Error = fmt.Errorf("%s is not in the plan", folderAddr)
 }
 
-// A file edited between plan and apply fails the apply before anything is written: the CLI plans
-// again at apply time and refuses the new digest; the next plan uploads the edited file.
+// A file edited between plan and apply: a create plans its files as known after apply and sends
+// what the folder holds then; an update fails at apply with the provider's error naming the file
+// (never the CLI's "inconsistent final plan"), before anything is written; the next plan uploads
+// the edited file.
 func TestAccSandboxFolder_changedBetweenPlanAndApply(t *testing.T) {
 	srv := newTestEmulator(t)
 	src := t.TempDir()
 	writeLocal(t, src, map[string]string{"a.txt": "planned", "b.txt": "b"})
 	cfg := folderConfig(srv, src)
+	editAfterPlan := func(content string) resource.ConfigPlanChecks {
+		return resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{planFileCheck(func() error {
+			writeLocal(t, src, map[string]string{"a.txt": content})
+			srv.ResetCounters()
+			return nil
+		})}}
+	}
+	sumIs := func(content string) []statecheck.StateCheck {
+		return []statecheck.StateCheck{statecheck.ExpectKnownValue(folderAddr,
+			tfjsonpath.New("files").AtMapKey("a.txt").AtMapKey("sha256"), knownvalue.StringExact(sha256Hex(content)))}
+	}
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{planFileCheck(func() error {
-					writeLocal(t, src, map[string]string{"a.txt": "edited after the plan"})
-					srv.ResetCounters()
-					return nil
-				})}},
-				ExpectError: regexp.MustCompile(`(?s)inconsistent final plan.*files\["a\.txt"\]`),
+				Config:            cfg,
+				ConfigPlanChecks:  editAfterPlan("edited after the create's plan"),
+				ConfigStateChecks: sumIs("edited after the create's plan"),
+			},
+			{
+				PreConfig:        func() { writeLocal(t, src, map[string]string{"a.txt": "update planned"}) },
+				Config:           cfg,
+				ConfigPlanChecks: editAfterPlan("edited after the update's plan"),
+				ExpectError:      regexp.MustCompile(`(?s)Local files changed since the plan.*a\.txt \(edited\).*Run plan again`),
 			},
 			{
 				PreConfig: func() {
@@ -434,12 +449,9 @@ func TestAccSandboxFolder_changedBetweenPlanAndApply(t *testing.T) {
 				},
 				Config: cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(folderAddr, plancheck.ResourceActionCreate),
+					plancheck.ExpectResourceAction(folderAddr, plancheck.ResourceActionUpdate),
 				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(folderAddr, tfjsonpath.New("files").AtMapKey("a.txt").AtMapKey("sha256"),
-						knownvalue.StringExact(sha256Hex("edited after the plan"))),
-				},
+				ConfigStateChecks: sumIs("edited after the update's plan"),
 			},
 		},
 	})

@@ -63,7 +63,7 @@ func (r *sandboxFolderResource) Schema(_ context.Context, _ resource.SchemaReque
 		MarkdownDescription: "The files of a local folder, copied into a directory of a sandbox. The folder is " +
 			"hashed at plan time (each file streamed, never held in memory), so an edited, added or removed file " +
 			"plans an update that writes only the files that changed and removes those that left the folder. " +
-			"Files are sent many to a request (envd's multipart upload), as streams. " + folderDocs.skipped +
+			"Files are sent many to a request (envd's multipart upload), as streams. " + localEditDocs + " " + folderDocs.skipped +
 			"\n\nRefresh lists the directories that hold the files and downloads only those whose size or " +
 			"modification time changed, so a file edited, re-moded or deleted inside the sandbox plans its " +
 			"rewrite. The resource manages only the files it wrote: other files in the destination are never " +
@@ -116,7 +116,8 @@ func (r *sandboxFolderResource) Schema(_ context.Context, _ resource.SchemaReque
 				Validators:    []validator.String{noControlCharsValidator()},
 			},
 			"sha256": schema.StringAttribute{
-				MarkdownDescription: folderDocs.digest + " Known at plan time; after a refresh it describes what the sandbox " +
+				MarkdownDescription: folderDocs.digest + " Known at plan time when updating (with `files`; a new folder's are known after apply, " +
+					"read as the files are sent); after a refresh it describes what the sandbox " +
 					"holds, so a difference means drift. Use it in `triggers` to re-run a command when the folder changes.",
 				Computed: true,
 			},

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
@@ -98,7 +99,7 @@ func (r *volumeFileResource) Schema(_ context.Context, _ resource.SchemaRequest,
 				MarkdownDescription: "Path of a local regular file to upload (symlinks are followed; directories, devices " +
 					"and pipes are refused at plan time), relative to the directory Terraform runs in " +
 					"(prefer `\"${path.module}/...\"`). The file is streamed, never held in memory, and hashed at plan " +
-					"time, so editing it plans a rewrite. Conflicts with `content` and `content_base64`.",
+					"time, so editing it plans a rewrite. Conflicts with `content` and `content_base64`." + localEditDocs,
 				Optional:   true,
 				Validators: []validator.String{sourceFileValidator()},
 			},
@@ -128,7 +129,8 @@ func (r *volumeFileResource) Schema(_ context.Context, _ resource.SchemaRequest,
 				Validators:          owner,
 			},
 			"sha256": schema.StringAttribute{
-				MarkdownDescription: "SHA-256 (hex) of the file's content. Known at plan time from the configuration; " +
+				MarkdownDescription: "SHA-256 (hex) of the file's content. Known at plan time from the configuration (for a `source`, when " +
+					"updating; a new file's is known after apply); " +
 					"after a refresh it is the hash of what the volume holds, so a difference means drift.",
 				Computed: true,
 			},
@@ -181,7 +183,13 @@ func (r *volumeFileResource) ModifyPlan(ctx context.Context, req resource.Modify
 			resp.Diagnostics.AddAttributeError(path.Root(c.attrName), "Cannot read file content", err.Error())
 			return
 		}
-		sum, size = types.StringValue(s), types.Int64Value(n)
+		creating := replacing(ctx, req.Plan, req.State, req.State.Raw.IsNull(), "volume_id", "path")
+		var diags diag.Diagnostics
+		sum, size, diags = planFileSum(ctx, c, s, n, creating, req.Private)
+		resp.Diagnostics.Append(diags...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("sha256"), sum)...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("size"), size)...)
