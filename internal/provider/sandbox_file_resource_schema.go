@@ -91,7 +91,7 @@ func (r *sandboxFileResource) Schema(_ context.Context, _ resource.SchemaRequest
 				MarkdownDescription: "Path of a local regular file to upload (symlinks are followed; directories, devices " +
 					"and pipes are refused at plan time), relative to the directory Terraform runs in " +
 					"(prefer `\"${path.module}/...\"`). The file is streamed, never held in memory, and hashed at plan " +
-					"time, so editing it plans a rewrite. Conflicts with `content` and `content_base64`." + localEditDocs,
+					"time, so editing it plans a rewrite. Conflicts with `content` and `content_base64`. " + localEditDocs,
 				Optional:   true,
 				Validators: []validator.String{sourceFileValidator()},
 			},
