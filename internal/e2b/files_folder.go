@@ -276,12 +276,23 @@ func (f LocalFolder) hashFile(ctx context.Context, rel string, buf []byte) (stri
 		return "", 0, err
 	}
 	defer func() { _ = r.Close() }()
+	var key folderHashKey
+	if st, err := r.(*os.File).Stat(); err == nil {
+		key = folderHashKeyOf(f.Dir, rel, st)
+		if sum, ok := memoHash(key); ok {
+			return sum, st.Size(), nil
+		}
+	}
 	h := sha256.New()
 	n, err := io.CopyBuffer(h, ctxReader{ctx: ctx, r: r}, buf)
 	if err != nil {
 		return "", 0, fmt.Errorf("read %s: %w", rel, err)
 	}
-	return hex.EncodeToString(h.Sum(nil)), n, nil
+	sum := hex.EncodeToString(h.Sum(nil))
+	if key.path != "" && n == key.size {
+		rememberHash(key, sum)
+	}
+	return sum, n, nil
 }
 
 // Open opens the folder's file rel for reading; it must (still) be a regular file. It is

@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
@@ -163,5 +164,32 @@ func TestLocalFolderLeavesOutWorkingFiles(t *testing.T) {
 	got, _ = listPaths(t, e2b.LocalFolder{Dir: dir, Include: []string{"infra"}})
 	if want := []string{"infra/.terraform.lock.hcl", "infra/main.tf", "infra/other.zip"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("include infra: files %q, want %q", got, want)
+	}
+}
+
+// Hashes are reused within a process only while a file's size, mode and modification time stay:
+// an edit of the same size that changes the time is hashed again.
+func TestLocalFolderScanRehashesEditedFiles(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.txt")
+	scan := func(content string, at time.Time) string {
+		t.Helper()
+		writeTree(t, dir, map[string]string{"a.txt": content})
+		if err := os.Chtimes(p, at, at); err != nil {
+			t.Fatal(err)
+		}
+		files, _, err := e2b.LocalFolder{Dir: dir}.Scan(context.Background())
+		if err != nil || len(files) != 1 {
+			t.Fatalf("scan: %v %v", files, err)
+		}
+		return files[0].SHA256
+	}
+	old := time.Now().Add(-time.Hour)
+	first := scan("aaaa", old)
+	if again := scan("aaaa", old); again != first {
+		t.Fatal("the same file hashes differently")
+	}
+	if edited := scan("bbbb", old.Add(time.Second)); edited == first {
+		t.Fatal("a same-size edit with a new modification time kept the old hash")
 	}
 }
