@@ -36,13 +36,27 @@ type FolderFile struct {
 	SHA256 string // hex; "" until hashed
 }
 
-// SkippedEntry is something in the folder that the patterns select but that cannot be
-// uploaded: a link to a directory (never followed, so a loop cannot make the walk endless),
-// a broken link, a device, pipe or socket, or a name with control characters.
+// SkippedEntry is something in the folder that the patterns select but that is not uploaded.
 type SkippedEntry struct {
 	Path   string
 	Reason string
+	Kind   SkipKind
 }
+
+// SkipKind says why an entry is left out.
+type SkipKind int
+
+const (
+	// SkipUnusable: a link to a directory (never followed, so a loop cannot make the walk
+	// endless), a broken link, a device, pipe or socket, or a name with control characters.
+	SkipUnusable SkipKind = iota
+	// SkipOutside: a symbolic link whose target is not inside the folder. As in Docker's build
+	// context, it is never read, so a link such as creds -> ~/.aws/credentials sends nothing.
+	SkipOutside
+	// SkipWorking: one of Terraform's working files (FolderWorkingFilesNote) that no include
+	// pattern names.
+	SkipWorking
+)
 
 // defaultUploadMode is the mode of uploaded files where the local system has no Unix modes.
 const defaultUploadMode = 0o644
@@ -63,9 +77,10 @@ func ValidateFolderPattern(p string) error {
 	return err
 }
 
-// folderMatcher applies LocalFolder's patterns.
+// folderMatcher applies LocalFolder's patterns. named holds the include patterns whose last
+// part has no wildcard: the only ones that bring in a working file.
 type folderMatcher struct {
-	include, exclude []buildcontext.Glob
+	include, exclude, named []buildcontext.Glob
 }
 
 func (f LocalFolder) matcher() (*folderMatcher, error) {
@@ -80,9 +95,27 @@ func (f LocalFolder) matcher() (*folderMatcher, error) {
 			}
 			g, _ := buildcontext.CompileGlob(p) // checked just above
 			*set.into = append(*set.into, g)
+			if set.into == &m.include && !strings.ContainsAny(path.Base(strings.TrimSuffix(p, "/")), "*?[{") {
+				m.named = append(m.named, g)
+			}
 		}
 	}
 	return m, nil
+}
+
+// names tells whether an include pattern without wildcards in its last part matches rel
+// itself, or a directory above it no higher than top (the working folder or file).
+func (m *folderMatcher) names(rel, top string) bool {
+	for p := rel; ; p = path.Dir(p) {
+		for _, g := range m.named {
+			if g.Match(p) || g.Match(p+"/") {
+				return true
+			}
+		}
+		if p == top || p == "." || p == "/" {
+			return false
+		}
+	}
 }
 
 // matchesOrUnder tells whether a pattern matches rel or one of the directories above it.
@@ -98,7 +131,9 @@ func matchesOrUnder(pats []buildcontext.Glob, rel string) bool {
 }
 
 // List walks the folder and returns its selected files in path order (byte order), without
-// hashing them, and what it had to leave out.
+// hashing them, and what it had to leave out. A Dir that is a symbolic link is the folder it
+// leads to; inside it, a link is followed only when its target is inside it too, and files are
+// read only through the folder (os.Root), so nothing outside it is ever read.
 func (f LocalFolder) List(ctx context.Context) ([]FolderFile, []SkippedEntry, error) {
 	m, err := f.matcher()
 	if err != nil {
@@ -111,23 +146,23 @@ func (f LocalFolder) List(ctx context.Context) ([]FolderFile, []SkippedEntry, er
 	if !st.IsDir() {
 		return nil, nil, fmt.Errorf("source %s is not a directory", f.Dir)
 	}
+	root, err := os.OpenRoot(f.Dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("source folder: %w", err)
+	}
+	defer func() { _ = root.Close() }()
 	var files []FolderFile
 	var skipped []SkippedEntry
-	err = filepath.WalkDir(f.Dir, func(full string, d fs.DirEntry, err error) error {
+	err = fs.WalkDir(root.FS(), ".", func(rel string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		rel, relErr := filepath.Rel(f.Dir, full)
-		if relErr != nil {
-			return relErr
-		}
 		if rel == "." {
 			return nil
 		}
-		rel = filepath.ToSlash(rel)
 		if matchesOrUnder(m.exclude, rel) {
 			if d.IsDir() {
 				return filepath.SkipDir
@@ -135,6 +170,13 @@ func (f LocalFolder) List(ctx context.Context) ([]FolderFile, []SkippedEntry, er
 			return nil
 		}
 		if d.IsDir() {
+			if workingFolder(d.Name()) && !m.names(rel, rel) {
+				if len(m.include) == 0 || matchesOrUnder(m.include, rel) {
+					skipped = append(skipped, SkippedEntry{Path: rel + "/", Kind: SkipWorking,
+						Reason: "Terraform's working folder"})
+				}
+				return filepath.SkipDir
+			}
 			return nil
 		}
 		if len(m.include) > 0 && !matchesOrUnder(m.include, rel) {
@@ -144,19 +186,20 @@ func (f LocalFolder) List(ctx context.Context) ([]FolderFile, []SkippedEntry, er
 			skipped = append(skipped, SkippedEntry{Path: rel, Reason: "its name has control characters"})
 			return nil
 		}
-		info, err := os.Stat(full) // follows a link to its target
-		switch {
-		case err != nil && d.Type()&fs.ModeSymlink != 0:
-			skipped = append(skipped, SkippedEntry{Path: rel, Reason: "it is a broken symbolic link"})
-		case err != nil:
-			return err
-		case info.IsDir():
-			skipped = append(skipped, SkippedEntry{Path: rel, Reason: "it is a symbolic link to a directory, which is not followed"})
-		case !info.Mode().IsRegular():
-			skipped = append(skipped, SkippedEntry{Path: rel, Reason: "it is not a regular file"})
-		default:
-			files = append(files, FolderFile{Path: rel, Size: info.Size(), Mode: UploadMode(info.Mode())})
+		if workingFileName(d.Name()) && !m.names(rel, rel) {
+			skipped = append(skipped, SkippedEntry{Path: rel, Kind: SkipWorking, Reason: "a Terraform state, plan or crash file"})
+			return nil
 		}
+		info, skip := entryInfo(root, rel, d)
+		if skip != nil {
+			skipped = append(skipped, *skip)
+			return nil
+		}
+		if savedPlanInRoot(root, rel, info.Size()) && !m.names(rel, rel) {
+			skipped = append(skipped, SkippedEntry{Path: rel, Kind: SkipWorking, Reason: "a saved Terraform plan"})
+			return nil
+		}
+		files = append(files, FolderFile{Path: rel, Size: info.Size(), Mode: UploadMode(info.Mode())})
 		return nil
 	})
 	if err != nil {
@@ -164,6 +207,33 @@ func (f LocalFolder) List(ctx context.Context) ([]FolderFile, []SkippedEntry, er
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	return files, skipped, nil
+}
+
+// entryInfo returns what rel (a walk entry) holds, following a link only inside root, or why
+// it is left out.
+func entryInfo(root *os.Root, rel string, d fs.DirEntry) (fs.FileInfo, *SkippedEntry) {
+	var info fs.FileInfo
+	var err error
+	if d.Type()&fs.ModeSymlink != 0 {
+		info, err = root.Stat(rel) // follows the link, refusing a target outside root
+		if err != nil {
+			target, _ := root.Readlink(rel)
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, &SkippedEntry{Path: rel, Reason: "it is a broken symbolic link"}
+			}
+			return nil, &SkippedEntry{Path: rel, Kind: SkipOutside,
+				Reason: fmt.Sprintf("it is a symbolic link to %q, outside the folder, which is never read", target)}
+		}
+	} else if info, err = d.Info(); err != nil {
+		return nil, &SkippedEntry{Path: rel, Reason: "it cannot be read: " + err.Error()}
+	}
+	switch {
+	case info.IsDir():
+		return nil, &SkippedEntry{Path: rel, Reason: "it is a symbolic link to a directory, which is not followed"}
+	case !info.Mode().IsRegular():
+		return nil, &SkippedEntry{Path: rel, Reason: "it is not a regular file"}
+	}
+	return info, nil
 }
 
 // UploadMode is the mode a local file is uploaded with: its permission bits, or 0644 where the
@@ -208,24 +278,36 @@ func (f LocalFolder) hashFile(ctx context.Context, rel string, buf []byte) (stri
 		return "", 0, err
 	}
 	defer func() { _ = r.Close() }()
+	var key folderHashKey
+	if st, err := r.(*os.File).Stat(); err == nil {
+		key = folderHashKeyOf(f.Dir, rel, st)
+		if sum, ok := memoHash(key); ok {
+			return sum, st.Size(), nil
+		}
+	}
 	h := sha256.New()
 	n, err := io.CopyBuffer(h, ctxReader{ctx: ctx, r: r}, buf)
 	if err != nil {
 		return "", 0, fmt.Errorf("read %s: %w", rel, err)
 	}
-	return hex.EncodeToString(h.Sum(nil)), n, nil
+	sum := hex.EncodeToString(h.Sum(nil))
+	if key.path != "" && n == key.size {
+		rememberHash(key, sum)
+	}
+	return sum, n, nil
 }
 
-// Open opens the folder's file rel for reading; it must (still) be a regular file.
+// Open opens the folder's file rel for reading; it must (still) be a regular file. It is
+// opened through the folder (os.Root): a file replaced by a link out of the folder since the
+// walk fails to open rather than being read.
 func (f LocalFolder) Open(rel string) (io.ReadCloser, error) {
-	full := filepath.Join(f.Dir, filepath.FromSlash(rel))
-	fh, err := os.Open(full)
+	fh, err := os.OpenInRoot(f.Dir, filepath.FromSlash(rel))
 	if err != nil {
 		return nil, err
 	}
 	if st, err := fh.Stat(); err != nil || !st.Mode().IsRegular() {
 		_ = fh.Close()
-		return nil, fmt.Errorf("%s is no longer a regular file", full)
+		return nil, fmt.Errorf("%s is no longer a regular file", filepath.Join(f.Dir, filepath.FromSlash(rel)))
 	}
 	return fh, nil
 }

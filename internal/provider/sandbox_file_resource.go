@@ -128,6 +128,7 @@ func (r *sandboxFileResource) writePlanned(ctx context.Context, plan tfsdk.Plan,
 	diags.Append(state.Set(ctx, &m)...)
 	diags.Append(identity.Set(ctx, m.identity())...)
 	diags.Append(setRemoteStamp(ctx, private, stamp)...)
+	diags.Append(setLocalSeen(ctx, private, nil)...)
 	return diags
 }
 
@@ -277,6 +278,7 @@ func (r *sandboxFileResource) Read(ctx context.Context, req resource.ReadRequest
 		}
 		resp.Diagnostics.Append(setRemoteStamp(ctx, resp.Private, newStamp)...)
 	}
+	resp.Diagnostics.Append(setLocalSeen(ctx, resp.Private, seeLocalFile(ctx, state.Source, state.SHA256))...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 	resp.Diagnostics.Append(resp.Identity.Set(ctx, state.identity())...)
 }

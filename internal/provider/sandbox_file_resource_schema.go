@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -89,7 +90,7 @@ func (r *sandboxFileResource) Schema(_ context.Context, _ resource.SchemaRequest
 				MarkdownDescription: "Path of a local regular file to upload (symlinks are followed; directories, devices " +
 					"and pipes are refused at plan time), relative to the directory Terraform runs in " +
 					"(prefer `\"${path.module}/...\"`). The file is streamed, never held in memory, and hashed at plan " +
-					"time, so editing it plans a rewrite. Conflicts with `content` and `content_base64`.",
+					"time, so editing it plans a rewrite. Conflicts with `content` and `content_base64`. " + localEditDocs,
 				Optional:   true,
 				Validators: []validator.String{sourceFileValidator()},
 			},
@@ -101,7 +102,8 @@ func (r *sandboxFileResource) Schema(_ context.Context, _ resource.SchemaRequest
 				Validators:    []validator.String{noControlCharsValidator()},
 			},
 			"sha256": schema.StringAttribute{
-				MarkdownDescription: "SHA-256 (hex) of the file's content. Known at plan time from the configuration; " +
+				MarkdownDescription: "SHA-256 (hex) of the file's content. Known at plan time from the configuration (for a `source`, when " +
+					"updating; a new file's is known after apply); " +
 					"after a refresh it is the hash of what the sandbox holds, so a difference means drift.",
 				Computed: true,
 			},
@@ -182,8 +184,13 @@ func (r *sandboxFileResource) ModifyPlan(ctx context.Context, req resource.Modif
 			resp.Diagnostics.AddAttributeError(path.Root(c.attrName), "Cannot read file content", err.Error())
 			return
 		}
-		plan.SHA256 = types.StringValue(sum)
-		plan.Size = types.Int64Value(size)
+		creating := replacing(ctx, req.Plan, req.State, req.State.Raw.IsNull(), "sandbox_id", "path", "user")
+		var diags diag.Diagnostics
+		plan.SHA256, plan.Size, diags = planFileSum(ctx, c, sum, size, creating, req.Private)
+		resp.Diagnostics.Append(diags...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("sha256"), plan.SHA256)...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("size"), plan.Size)...)

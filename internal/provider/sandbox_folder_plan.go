@@ -41,6 +41,17 @@ func (r *sandboxFolderResource) ModifyPlan(ctx context.Context, req resource.Mod
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if replacing(ctx, req.Plan, req.State, req.State.Raw.IsNull(), "sandbox_id", "destination", "user") {
+		// No refresh precedes a create: what is sent is known after apply (see local_seen.go).
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("sha256"), types.StringUnknown())...)
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("files"), types.MapUnknown(folderFileType))...)
+		return
+	}
+	if changed := changedSinceSeen(getLocalSeen(ctx, req.Private), folder.Dir, folder.Include, folder.Exclude,
+		seenFolderFiles(files)); len(changed) > 0 {
+		resp.Diagnostics.Append(changedSincePlanDiagnostic(path.Root("source"), folder.Dir, changed))
+		return
+	}
 	m.setFolderFiles(files)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("sha256"), m.SHA256)...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("files"), m.Files)...)
@@ -86,9 +97,7 @@ func scanFolder(ctx context.Context, f e2b.LocalFolder, at path.Path, hash bool)
 		diags.AddAttributeError(at, "Cannot read source folder", fmt.Sprintf("Reading %s: %v", f.Dir, err))
 		return nil, diags
 	}
-	if len(skipped) > 0 {
-		diags.AddAttributeWarning(at, "Some entries of the source folder are not uploaded", skippedText(f.Dir, skipped))
-	}
+	warnSkipped(&diags, at, f.Dir, skipped)
 	if len(files) == 0 {
 		what := "holds no regular file"
 		if len(f.Include) > 0 || len(f.Exclude) > 0 {
@@ -101,9 +110,33 @@ func scanFolder(ctx context.Context, f e2b.LocalFolder, at path.Path, hash bool)
 	return files, diags
 }
 
-// skippedText lists the first few entries left out, with why, and how to silence the warning.
-func skippedText(dir string, skipped []e2b.SkippedEntry) string {
-	const shown = 5
+// warnSkipped warns about what the folder leaves out, one warning per kind of reason.
+func warnSkipped(diags *diag.Diagnostics, at path.Path, dir string, skipped []e2b.SkippedEntry) {
+	byKind := map[e2b.SkipKind][]e2b.SkippedEntry{}
+	for _, s := range skipped {
+		byKind[s.Kind] = append(byKind[s.Kind], s)
+	}
+	if s := byKind[e2b.SkipOutside]; len(s) > 0 {
+		diags.AddAttributeWarning(at, "Links out of the source folder are not followed",
+			skippedText(dir, s, "Symbolic links are followed only to files inside the folder, as in a Docker build "+
+				"context; what these lead to is never read. Copy the files into the folder to upload them, or add the "+
+				"links to exclude to silence this warning."))
+	}
+	if s := byKind[e2b.SkipWorking]; len(s) > 0 {
+		diags.AddAttributeWarning(at, "Terraform's working files are not uploaded",
+			skippedText(dir, s, "State files and saved plans hold the configuration's secrets in clear, and Terraform "+
+				"writes these files while it runs. To send one anyway, name it in include (a pattern whose last part "+
+				"has no wildcard, such as \"infra/terraform.tfstate\"); add them to exclude to silence this warning."))
+	}
+	if s := byKind[e2b.SkipUnusable]; len(s) > 0 {
+		diags.AddAttributeWarning(at, "Some entries of the source folder are not uploaded",
+			skippedText(dir, s, "Add them to exclude to silence this warning."))
+	}
+}
+
+// skippedText lists the first few entries left out, with why, then the advice.
+func skippedText(dir string, skipped []e2b.SkippedEntry, advice string) string {
+	const shown = 10
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d entries of %s are left out:\n", len(skipped), dir)
 	for i, s := range skipped {
@@ -113,6 +146,6 @@ func skippedText(dir string, skipped []e2b.SkippedEntry) string {
 		}
 		fmt.Fprintf(&b, "  %s: %s\n", s.Path, s.Reason)
 	}
-	b.WriteString("Add them to exclude to silence this warning.")
+	b.WriteString(advice)
 	return b.String()
 }

@@ -155,6 +155,7 @@ func (r *sandboxFolderResource) apply(ctx context.Context, plan tfsdk.Plan, prio
 	diags.Append(identity.Set(ctx, m.identity())...)
 	diags.Append(setFolderStamps(ctx, private, s.stamps)...)
 	diags.Append(setFolderDirs(ctx, private, s.created)...)
+	diags.Append(setLocalSeen(ctx, private, nil)...)
 	diags.Append(setSealedAccess(ctx, private, client.ResealEnvdAccess(sandboxID, sealedOf(ctx, private)))...)
 	if len(s.kept) > 0 {
 		diags.AddWarning("Some files were not removed",
@@ -421,6 +422,7 @@ func (r *sandboxFolderResource) Read(ctx context.Context, req resource.ReadReque
 	}
 	m.setFolderFiles(files)
 	m.ID = types.StringValue(fileID(sandboxID, dest))
+	resp.Diagnostics.Append(setLocalSeen(ctx, resp.Private, seeLocalFolder(ctx, m))...)
 	resp.Diagnostics.Append(setFolderStamps(ctx, resp.Private, stamps)...)
 	resp.Diagnostics.Append(setSealedAccess(ctx, resp.Private, client.ResealEnvdAccess(sandboxID, sealedOf(ctx, req.Private)))...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
@@ -475,4 +477,19 @@ func (r *sandboxFolderResource) Delete(ctx context.Context, req resource.DeleteR
 
 func (r *sandboxFolderResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	sandboxFolderPath.importState(ctx, req, resp)
+}
+
+// seeLocalFolder is what the refresh records of the local folder while it differs from what the
+// sandbox holds (see local_seen.go); nil when they agree or the folder cannot be read (the plan
+// says why).
+func seeLocalFolder(ctx context.Context, m sandboxFolderModel) *localSeen {
+	folder, known, diags := localFolderOf(ctx, m.Source, m.Include, m.Exclude)
+	if !known || diags.HasError() || m.Source.IsNull() {
+		return nil
+	}
+	files, _, err := folder.Scan(ctx)
+	if err != nil || e2b.FolderDigest(files) == m.SHA256.ValueString() {
+		return nil
+	}
+	return &localSeen{Source: folder.Dir, Include: folder.Include, Exclude: folder.Exclude, Files: seenFolderFiles(files)}
 }

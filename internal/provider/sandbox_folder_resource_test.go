@@ -407,24 +407,39 @@ func (filesUnchanged) CheckPlan(_ context.Context, req plancheck.CheckPlanReques
 	resp.Error = fmt.Errorf("%s is not in the plan", folderAddr)
 }
 
-// A file edited between plan and apply fails the apply before anything is written: the CLI plans
-// again at apply time and refuses the new digest; the next plan uploads the edited file.
+// A file edited between plan and apply: a create plans its files as known after apply and sends
+// what the folder holds then; an update fails at apply with the provider's error naming the file
+// (never the CLI's "inconsistent final plan"), before anything is written; the next plan uploads
+// the edited file.
 func TestAccSandboxFolder_changedBetweenPlanAndApply(t *testing.T) {
 	srv := newTestEmulator(t)
 	src := t.TempDir()
 	writeLocal(t, src, map[string]string{"a.txt": "planned", "b.txt": "b"})
 	cfg := folderConfig(srv, src)
+	editAfterPlan := func(content string) resource.ConfigPlanChecks {
+		return resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{planFileCheck(func() error {
+			writeLocal(t, src, map[string]string{"a.txt": content})
+			srv.ResetCounters()
+			return nil
+		})}}
+	}
+	sumIs := func(content string) []statecheck.StateCheck {
+		return []statecheck.StateCheck{statecheck.ExpectKnownValue(folderAddr,
+			tfjsonpath.New("files").AtMapKey("a.txt").AtMapKey("sha256"), knownvalue.StringExact(sha256Hex(content)))}
+	}
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{planFileCheck(func() error {
-					writeLocal(t, src, map[string]string{"a.txt": "edited after the plan"})
-					srv.ResetCounters()
-					return nil
-				})}},
-				ExpectError: regexp.MustCompile(`(?s)inconsistent final plan.*files\["a\.txt"\]`),
+				Config:            cfg,
+				ConfigPlanChecks:  editAfterPlan("edited after the create's plan"),
+				ConfigStateChecks: sumIs("edited after the create's plan"),
+			},
+			{
+				PreConfig:        func() { writeLocal(t, src, map[string]string{"a.txt": "update planned"}) },
+				Config:           cfg,
+				ConfigPlanChecks: editAfterPlan("edited after the update's plan"),
+				ExpectError:      regexp.MustCompile(`(?s)Local files changed since the plan.*a\.txt \(edited\).*Run plan again`),
 			},
 			{
 				PreConfig: func() {
@@ -434,12 +449,9 @@ func TestAccSandboxFolder_changedBetweenPlanAndApply(t *testing.T) {
 				},
 				Config: cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(folderAddr, plancheck.ResourceActionCreate),
+					plancheck.ExpectResourceAction(folderAddr, plancheck.ResourceActionUpdate),
 				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(folderAddr, tfjsonpath.New("files").AtMapKey("a.txt").AtMapKey("sha256"),
-						knownvalue.StringExact(sha256Hex("edited after the plan"))),
-				},
+				ConfigStateChecks: sumIs("edited after the update's plan"),
 			},
 		},
 	})
@@ -496,4 +508,34 @@ func TestSandboxFolderApply_fileChangedSincePlan(t *testing.T) {
 	if sum := stringOf(t, file["sha256"]); sum != sha256Hex("sent") {
 		t.Fatalf("state records sha256 %s for a.txt, want that of what was sent", sum)
 	}
+}
+
+// A source that is a link to a directory uploads that directory (current -> releases/v2), and
+// a link inside it that leads out of it is never read; the next plan is empty.
+func TestAccSandboxFolder_sourceIsLink(t *testing.T) {
+	srv := newTestEmulator(t)
+	base, outside := t.TempDir(), t.TempDir()
+	writeLocal(t, outside, map[string]string{"credentials": "secret"})
+	writeLocal(t, base, map[string]string{"releases/v2/app.py": "v2", "releases/v1/app.py": "v1"})
+	for link, target := range map[string]string{"current": "releases/v2",
+		"releases/v2/creds": filepath.Join(outside, "credentials"), "releases/v2/environ": "/proc/self/environ"} {
+		if err := os.Symlink(target, filepath.Join(base, link)); err != nil {
+			t.Skipf("symbolic links not available here: %v", err)
+		}
+	}
+	cfg := folderConfig(srv, filepath.Join(base, "current"))
+	var sandboxID string
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: cfg,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(folderAddr, tfjsonpath.New("files"), knownvalue.MapSizeExact(1)),
+			},
+			Check: resource.ComposeTestCheckFunc(
+				captureAttr(sbAddr, "id", &sandboxID),
+				checkRemoteFolder(t, srv, &sandboxID, "/home/user/app", map[string]string{"app.py": "v2", "creds": "", "environ": ""}),
+			),
+		}},
+	})
 }

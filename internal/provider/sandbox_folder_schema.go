@@ -44,9 +44,16 @@ var folderDocs = struct {
 		"everything in it: `exclude = [\".git\", \"node_modules\", \"**/__pycache__\"]`.",
 	digest: "SHA-256 (hex) of the folder's listing: for each file in path order, its relative path, mode and content " +
 		"SHA-256. Any change of a file's content, mode or name changes it, times and owners do not.",
-	skipped: "Only regular files are uploaded (symbolic links to files are followed), each with its permission bits; " +
-		"empty directories are not created, and links to directories, broken links, devices, pipes and names " +
-		"with control characters are left out with a warning.",
+	skipped: "Only regular files are uploaded, each with its permission bits; empty directories are not created. " +
+		"A `source` that is a symbolic link to a folder uploads that folder. Inside it, as in a Docker build " +
+		"context, a symbolic link is followed only to a file inside the folder (sent as a copy of that file: " +
+		"envd cannot make links): a link whose target is outside the folder (`creds -> ~/.aws/credentials`, an " +
+		"absolute target, `/proc/self/environ`) is never read, and files are opened through the folder, so one " +
+		"swapped for such a link after the plan is not read either. " + e2b.FolderWorkingFilesNote + " are left " +
+		"out unless an `include` pattern whose last part has no wildcard names them (`infra/terraform.tfstate`); " +
+		"the dependency lock file `.terraform.lock.hcl` is sent. Links out of the folder, working files, links " +
+		"to directories, broken links, devices, pipes and names with control characters are left out with a " +
+		"warning that names them; add them to `exclude` to silence it.",
 }
 
 func (r *sandboxFolderResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -55,7 +62,7 @@ func (r *sandboxFolderResource) Schema(_ context.Context, _ resource.SchemaReque
 		MarkdownDescription: "The files of a local folder, copied into a directory of a sandbox. The folder is " +
 			"hashed at plan time (each file streamed, never held in memory), so an edited, added or removed file " +
 			"plans an update that writes only the files that changed and removes those that left the folder. " +
-			"Files are sent many to a request (envd's multipart upload), as streams. " + folderDocs.skipped +
+			"Files are sent many to a request (envd's multipart upload), as streams. " + localEditDocs + " " + folderDocs.skipped +
 			"\n\nRefresh lists the directories that hold the files and downloads only those whose size or " +
 			"modification time changed, so a file edited, re-moded or deleted inside the sandbox plans its " +
 			"rewrite. The resource manages only the files it wrote: other files in the destination are never " +
@@ -108,7 +115,8 @@ func (r *sandboxFolderResource) Schema(_ context.Context, _ resource.SchemaReque
 				Validators:    []validator.String{noControlCharsValidator()},
 			},
 			"sha256": schema.StringAttribute{
-				MarkdownDescription: folderDocs.digest + " Known at plan time; after a refresh it describes what the sandbox " +
+				MarkdownDescription: folderDocs.digest + " Known at plan time when updating (with `files`; a new folder's are known after apply, " +
+					"read as the files are sent); after a refresh it describes what the sandbox " +
 					"holds, so a difference means drift. Use it in `triggers` to re-run a command when the folder changes.",
 				Computed: true,
 			},

@@ -124,6 +124,7 @@ func (r *volumeFileResource) save(ctx context.Context, m *volumeFileModel, stamp
 	diags.Append(state.Set(ctx, m)...)
 	diags.Append(identity.Set(ctx, m.identity())...)
 	diags.Append(setRemoteStamp(ctx, private, stamp)...)
+	diags.Append(setLocalSeen(ctx, private, nil)...)
 	return diags
 }
 
@@ -247,6 +248,7 @@ func (r *volumeFileResource) Read(ctx context.Context, req resource.ReadRequest,
 		}
 		resp.Diagnostics.Append(setRemoteStamp(ctx, resp.Private, newStamp)...)
 	}
+	resp.Diagnostics.Append(setLocalSeen(ctx, resp.Private, seeLocalFile(ctx, state.Source, state.SHA256))...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -32,6 +33,12 @@ type volumeFileModel struct {
 	GID           types.Int64  `tfsdk:"gid"`
 	SHA256        types.String `tfsdk:"sha256"`
 	Size          types.Int64  `tfsdk:"size"`
+}
+
+// volumeModeValidator refuses, at plan, a mode spelled otherwise than E2B reports it.
+func volumeModeValidator() validator.String {
+	return stringRule{desc: "must be four octal digits of permission bits, such as \"0644\"", summary: "Invalid file mode",
+		check: e2b.CheckVolumeMode}
 }
 
 // volumePathValidator applies E2B's rules for a path in a volume at plan time.
@@ -91,17 +98,20 @@ func (r *volumeFileResource) Schema(_ context.Context, _ resource.SchemaRequest,
 				MarkdownDescription: "Path of a local regular file to upload (symlinks are followed; directories, devices " +
 					"and pipes are refused at plan time), relative to the directory Terraform runs in " +
 					"(prefer `\"${path.module}/...\"`). The file is streamed, never held in memory, and hashed at plan " +
-					"time, so editing it plans a rewrite. Conflicts with `content` and `content_base64`.",
+					"time, so editing it plans a rewrite. Conflicts with `content` and `content_base64`. " + localEditDocs,
 				Optional:   true,
 				Validators: []validator.String{sourceFileValidator()},
 			},
 			"mode": schema.StringAttribute{
-				MarkdownDescription: "Permission bits in octal, such as `0644`. Unset, a new file gets E2B's default " +
+				MarkdownDescription: "Permission bits as four octal digits, such as `0644` (the form E2B reports and " +
+					"state records: `644` is refused at plan, naming `0644`; setuid, setgid and sticky bits, as in " +
+					"`4755`, are refused because the volume's file listing reports permission bits only, which is " +
+					"what the emulator does and a guess for E2B). Unset, a new file gets E2B's default " +
 					"(`0644` in the emulator) and a rewrite keeps what the file has.",
 				Optional:      true,
 				Computed:      true,
 				PlanModifiers: stable,
-				Validators:    []validator.String{stringvalidator.RegexMatches(octalModePattern, "must be an octal mode such as \"0644\"")},
+				Validators:    []validator.String{volumeModeValidator()},
 			},
 			"uid": schema.Int64Attribute{
 				MarkdownDescription: "Owner's user ID. Unset, E2B chooses it for a new file and a rewrite keeps it.",
@@ -118,7 +128,8 @@ func (r *volumeFileResource) Schema(_ context.Context, _ resource.SchemaRequest,
 				Validators:          owner,
 			},
 			"sha256": schema.StringAttribute{
-				MarkdownDescription: "SHA-256 (hex) of the file's content. Known at plan time from the configuration; " +
+				MarkdownDescription: "SHA-256 (hex) of the file's content. Known at plan time from the configuration (for a `source`, when " +
+					"updating; a new file's is known after apply); " +
 					"after a refresh it is the hash of what the volume holds, so a difference means drift.",
 				Computed: true,
 			},
@@ -160,7 +171,13 @@ func (r *volumeFileResource) ModifyPlan(ctx context.Context, req resource.Modify
 			resp.Diagnostics.AddAttributeError(path.Root(c.attrName), "Cannot read file content", err.Error())
 			return
 		}
-		sum, size = types.StringValue(s), types.Int64Value(n)
+		creating := replacing(ctx, req.Plan, req.State, req.State.Raw.IsNull(), "volume_id", "path")
+		var diags diag.Diagnostics
+		sum, size, diags = planFileSum(ctx, c, s, n, creating, req.Private)
+		resp.Diagnostics.Append(diags...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("sha256"), sum)...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("size"), size)...)

@@ -268,6 +268,14 @@ resource "e2b_volume_file" "bad" {
 		planErrorStep(file("/a.txt", `content = "x"
   mode = "rw-r--r--"`), `octal mode`),
 		planErrorStep(file("/a.txt", `content = "x"
+  mode = "644"`), `(?s)must be written "0644"`),
+		planErrorStep(file("/a.txt", `content = "x"
+  mode = "00755"`), `(?s)must be written "0755"`),
+		planErrorStep(file("/a.txt", `content = "x"
+  mode = "4755"`), `(?s)permission bits only.*"0755"`),
+		planErrorStep(file("/a.txt", `content = "x"
+  mode = "1777"`), `(?s)permission bits only.*"0777"`),
+		planErrorStep(file("/a.txt", `content = "x"
   uid = -1`), `between 0 and 4294967295`),
 		planErrorStep(file("/a.txt", `content_base64 = "not base64!"`), `standard base64`),
 		planErrorStep(file("/a.txt", `source = "/no/such/file"`), `does not exist`),

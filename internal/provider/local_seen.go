@@ -1,0 +1,152 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+)
+
+// When it applies (a saved plan too), the CLI plans each resource again and refuses any value
+// that differs from the plan as a provider bug ("inconsistent final plan") before the provider
+// can say anything; it never tells the provider what it planned. So a local file edited after
+// the plan is caught where the plan is made again, against what the same run saw: the refresh
+// that precedes an update's plan records, in private state, the local files it found while
+// they differed from what E2B holds (an update pending), and the CLI hands that record to the
+// plan made again at apply. A create has no refresh: its hashes are planned as known after
+// apply, so the files are read once, as they are sent.
+const localSeenKey = "local_seen"
+
+// localEditDocs says, in the resources' docs, what happens to local files edited after the plan.
+const localEditDocs = "A local file edited after the plan (between `plan -out` and `apply PLANFILE`, or at the " +
+	"prompt) fails the apply of an update with an error naming it, before anything is written, and asks to plan " +
+	"again; a create or replacement plans its hashes as known after apply and sends what the files hold then."
+
+// localSeen is what a refresh saw of a resource's local source: for each file its content
+// sha256 and mode ("" for the single file of a file source).
+type localSeen struct {
+	Source  string            `json:"src"`
+	Include []string          `json:"inc,omitempty"`
+	Exclude []string          `json:"exc,omitempty"`
+	Files   map[string]string `json:"f"`
+}
+
+func seenFolderFiles(files []e2b.FolderFile) map[string]string {
+	out := make(map[string]string, len(files))
+	for _, f := range files {
+		out[f.Path] = fmt.Sprintf("%s %04o", f.SHA256, f.Mode)
+	}
+	return out
+}
+
+func getLocalSeen(ctx context.Context, p privateState) *localSeen {
+	b, _ := p.GetKey(ctx, localSeenKey)
+	var s localSeen
+	if len(b) == 0 || json.Unmarshal(b, &s) != nil {
+		return nil // None or unreadable: nothing to check against.
+	}
+	return &s
+}
+
+// setLocalSeen records s; nil clears the record.
+func setLocalSeen(ctx context.Context, p privateState, s *localSeen) diag.Diagnostics {
+	if s == nil {
+		return p.SetKey(ctx, localSeenKey, nil)
+	}
+	b, _ := json.Marshal(s) // strings only: cannot fail
+	return p.SetKey(ctx, localSeenKey, b)
+}
+
+// changedSinceSeen lists the files of now that differ from what seen recorded for the same
+// source and patterns (edited, added or removed), in path order; none when seen is another
+// source's record or there is none.
+func changedSinceSeen(seen *localSeen, source string, include, exclude []string, now map[string]string) []string {
+	if seen == nil || seen.Source != source || !slices.Equal(seen.Include, include) || !slices.Equal(seen.Exclude, exclude) {
+		return nil
+	}
+	var changed []string
+	for p, v := range now {
+		if old, ok := seen.Files[p]; !ok {
+			changed = append(changed, p+" (added)")
+		} else if old != v {
+			changed = append(changed, p+" (edited)")
+		}
+	}
+	for p := range seen.Files {
+		if _, ok := now[p]; !ok {
+			changed = append(changed, p+" (removed)")
+		}
+	}
+	sort.Strings(changed)
+	return changed
+}
+
+// changedSincePlanDiagnostic is the error for local files edited after the plan read them;
+// changed is nil for a file source.
+func changedSincePlanDiagnostic(at path.Path, source string, changed []string) diag.Diagnostic {
+	what := "The local file " + source + " changed after this run's plan read it."
+	if changed != nil {
+		what = fmt.Sprintf("These files of %s changed after this run's plan read them: %s.", source, strings.Join(changed, ", "))
+	}
+	return diag.NewAttributeErrorDiagnostic(at, "Local files changed since the plan",
+		what+" The plan no longer describes what would be uploaded, so nothing was. Run plan again (with refresh: "+
+			"a plan with -refresh=false checks against the last refresh) and apply the new plan.")
+}
+
+// replacing tells whether a planned change replaces the object: there is no prior object, or one
+// of the attributes that force a replacement is unknown or differs from the prior state.
+func replacing(ctx context.Context, plan, state interface {
+	GetAttribute(context.Context, path.Path, any) diag.Diagnostics
+}, stateNull bool, attrs ...string) bool {
+	if stateNull {
+		return true
+	}
+	for _, a := range attrs {
+		var p, s types.String
+		plan.GetAttribute(ctx, path.Root(a), &p)
+		state.GetAttribute(ctx, path.Root(a), &s)
+		if p.IsUnknown() || !p.Equal(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// seeLocalFile is what a refresh records of a file source while its content differs from what
+// E2B holds (stateSHA256); nil when they agree, there is no source, or it cannot be read.
+func seeLocalFile(ctx context.Context, source, stateSHA256 types.String) *localSeen {
+	if source.IsNull() || source.IsUnknown() {
+		return nil
+	}
+	sum, _, err := fileContent{source: source.ValueString(), attrName: "source"}.digest(ctx)
+	if err != nil || sum == stateSHA256.ValueString() {
+		return nil
+	}
+	return &localSeen{Source: source.ValueString(), Files: map[string]string{"": sum}}
+}
+
+// planFileSum decides the planned sha256 and size of a file resource from its content c
+// (hashed as sum and size): known, or, for a local source that no refresh has seen in this run
+// (a create or a replacement), known after apply. It fails when the source changed since the
+// refresh of this run (see local_seen.go).
+func planFileSum(ctx context.Context, c fileContent, sum string, size int64, creating bool, private privateState) (types.String, types.Int64, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	if c.source == "" {
+		return types.StringValue(sum), types.Int64Value(size), diags
+	}
+	if creating {
+		return types.StringUnknown(), types.Int64Unknown(), diags
+	}
+	if len(changedSinceSeen(getLocalSeen(ctx, private), c.source, nil, nil, map[string]string{"": sum})) > 0 {
+		diags.Append(changedSincePlanDiagnostic(path.Root("source"), c.source, nil))
+	}
+	return types.StringValue(sum), types.Int64Value(size), diags
+}
