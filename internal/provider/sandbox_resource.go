@@ -215,6 +215,7 @@ func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, re
 	importing := state.Template.IsNull() && state.ForkFrom.IsNull() // An import sets only the ID.
 	state.applyDetail(detail, r.data.Domain)
 	state.applyForkCopies(detail)
+	state.applyReportedInputs(ctx, detail)
 	if importing {
 		state.applyImported(detail, r.data.DefaultMetadata)
 	}
