@@ -41,9 +41,12 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 		"auto_pause_memory": schema.BoolAttribute{
 			MarkdownDescription: "With `auto_pause = true`: whether the auto-pause keeps memory and processes (`true`, " +
 				"E2B's default) or only the filesystem (`false`: resuming reboots the sandbox, files stay, processes do " +
-				"not). `false` cannot be combined with `auto_resume = true`. Changing it replaces the sandbox.",
-			Optional:      true,
-			PlanModifiers: []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
+				"not). `false` cannot be combined with `auto_resume = true`. Changing it replaces the sandbox; " +
+				importUnreadNote,
+			Optional: true,
+			PlanModifiers: []planmodifier.Bool{boolplanmodifier.RequiresReplaceIf(unreadBoolChanged,
+				"Changing auto_pause_memory replaces the sandbox, except right after an import.",
+				"Changing `auto_pause_memory` replaces the sandbox, except right after an import.")},
 		},
 		"mcp": schema.StringAttribute{
 			MarkdownDescription: "MCP configuration of the sandbox as a JSON object (use `jsonencode`). E2B stores it; as " +
@@ -51,17 +54,22 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 				"as root, with an access token of its own), so the template must have the gateway (`mcp-gateway`, the " +
 				"default `template` with `mcp`, or one built from it). The gateway listens at `mcp_url`; " +
 				"`ephemeral \"e2b_sandbox_access\"` reads its token. A gateway that does not start fails the create and " +
-				"leaves the sandbox tainted. Sensitive: it usually carries the MCP servers' tokens. Changing it replaces the sandbox.",
-			Optional:      true,
-			Sensitive:     true,
-			CustomType:    jsontypes.NormalizedType{},
-			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				"leaves the sandbox tainted. Sensitive: it usually carries the MCP servers' tokens. Changing it replaces the sandbox; " +
+				importUnreadNote + " The provider then starts no gateway: the one the sandbox runs stays.",
+			Optional:   true,
+			Sensitive:  true,
+			CustomType: jsontypes.NormalizedType{},
+			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(unreadStringChanged,
+				"Changing mcp replaces the sandbox, except right after an import.",
+				"Changing `mcp` replaces the sandbox, except right after an import.")},
 		},
 		"iam": schema.MapNestedAttribute{
 			MarkdownDescription: "Workload-identity tokens for the sandbox, by token name (not empty, without `{`, `}` or " +
-				"control characters). Changing them replaces the sandbox.",
-			Optional:      true,
-			PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplace()},
+				"control characters). Changing them replaces the sandbox; " + importUnreadNote,
+			Optional: true,
+			PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplaceIf(envVarsChanged,
+				"Changing iam replaces the sandbox, except right after an import.",
+				"Changing `iam` replaces the sandbox, except right after an import.")},
 			Validators: []validator.Map{mapvalidator.KeysAre(stringRule{desc: "must be a usable token name",
 				summary: "Invalid iam token name", check: errText(e2b.ValidateIAMTokenName)})},
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
@@ -90,6 +98,11 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 		},
 	}
 }
+
+// importUnreadNote says how an input E2B never returns behaves after an import.
+const importUnreadNote = "E2B never returns it, so an import leaves it null and the first apply after the import " +
+	"records the configured value without a replacement (the provider cannot tell what the sandbox has; it " +
+	"trusts the configuration)."
 
 // iamTokenNames are the names iam declares; known is false while the map is unknown.
 func (m *sandboxResourceModel) iamTokenNames() (names []string, known bool) {
