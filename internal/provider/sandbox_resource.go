@@ -100,17 +100,15 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	// A create that timed out but made the sandbox is kept in state (tainted) rather than
-	// leaving a billed sandbox behind. A fork has no create token to look for.
+	// A create or fork that timed out but made the sandbox is kept in state (tainted) rather than
+	// leaving a billed sandbox behind.
 	var created *e2b.Sandbox
+	lc := lostCreate{timeout: timeout, timeoutAttr: "timeouts.create",
+		fate: "It is kept in state and marked tainted, so the next apply replaces it and destroy removes it."}
 	if forkFrom := plan.ForkFrom.ValueString(); forkFrom != "" {
-		var err error
-		if created, err = forkSandbox(ctx, client, forkFrom, createReq.Timeout); err != nil {
-			addClientAttributeError(&resp.Diagnostics, path.Root("fork_from"), "Could not fork sandbox "+forkFrom, err)
-		}
+		created = forkSandbox(ctx, client, forkFrom, createReq.Timeout, lc, &resp.Diagnostics)
 	} else {
-		created, _ = createSandbox(ctx, client, createReq, lostCreate{timeout: timeout, timeoutAttr: "timeouts.create",
-			fate: "It is kept in state and marked tainted, so the next apply replaces it and destroy removes it."}, &resp.Diagnostics)
+		created, _ = createSandbox(ctx, client, createReq, lc, &resp.Diagnostics)
 	}
 	if created == nil {
 		return

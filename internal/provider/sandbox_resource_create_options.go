@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
@@ -176,17 +177,24 @@ func (m *sandboxResourceModel) applyCreateOptionsDetail(d *e2b.SandboxDetail) {
 	m.VolumeMounts = stringMapValue(mounts)
 }
 
-// forkSandbox makes the sandbox as one fork of a running one.
-func forkSandbox(ctx context.Context, client *e2b.Client, sourceID string, timeout int32) (*e2b.Sandbox, error) {
-	results, err := client.ForkSandbox(ctx, sourceID, timeout, 1)
-	if err != nil {
-		return nil, err
+// forkSandbox makes the sandbox as one fork of a running one. The client settles a lost answer
+// (e2b.Client.ForkOne); a fork found after the create timeout ran out or the run was interrupted
+// comes back with an error diagnostic, and the caller keeps it in state (tainted).
+func forkSandbox(ctx context.Context, client *e2b.Client, sourceID string, timeout int32, lc lostCreate, diags *diag.Diagnostics) *e2b.Sandbox {
+	sb, err := client.ForkOne(ctx, sourceID, timeout)
+	var interrupted *e2b.CreateInterruptedError
+	var unsettled *e2b.ForkUnsettledError
+	switch {
+	case sb != nil && errors.As(err, &interrupted):
+		diags.AddAttributeError(path.Root("fork_from"), "Sandbox fork timed out", fmt.Sprintf(
+			"The fork did not answer within the create timeout (%s) or the run was interrupted, but E2B made sandbox %s. %s "+
+				"Raise %s if forks are slow. Cause: %v", lc.timeout, sb.SandboxID, lc.fate, lc.timeoutAttr, interrupted.Err))
+	case errors.As(err, &unsettled) && len(unsettled.Candidates) > 0:
+		diags.AddAttributeError(path.Root("fork_from"), "Sandbox fork may have been made", fmt.Sprintf(
+			"%v.\n\nE2B's answer was lost, and a fork carries nothing of its own to tell it apart. Import the one this "+
+				"configuration should manage (terraform import <address> <id>) and kill the others, or kill them all and apply again.", err))
+	case err != nil:
+		addClientAttributeError(diags, path.Root("fork_from"), "Could not fork sandbox "+sourceID, err)
 	}
-	if len(results) != 1 {
-		return nil, fmt.Errorf("fork sandbox %q: E2B answered %d results for one fork", sourceID, len(results))
-	}
-	if results[0].Sandbox == nil {
-		return nil, fmt.Errorf("fork sandbox %q: %w", sourceID, results[0].Err)
-	}
-	return results[0].Sandbox, nil
+	return sb
 }
