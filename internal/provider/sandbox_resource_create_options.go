@@ -92,7 +92,10 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 				"`template`. The source keeps running. Settings that a fork copies cannot be set here: `template`, `secure`, " +
 				"`auto_pause`, `auto_resume`, `allow_internet_access` and `metadata_all` read the source's after the apply; " +
 				"`network`, `volume_mounts` and `env_vars` stay null although the fork has its source's (E2B does not return " +
-				"env_vars; see the source for the rest). Changing it replaces the sandbox.",
+				"env_vars; see the source for the rest). A fork carries nothing of its own (E2B's fork API takes no metadata), " +
+				"so a fork whose answer is lost is found as the one sandbox new since the fork with its source's template " +
+				"and exact metadata; the provider forks one sandbox at a time for this, and reports the candidates when " +
+				"another client forked the same source at the same moment. Changing it replaces the sandbox.",
 			Optional:      true,
 			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			Validators:    append(sandboxIDValidators(), stringvalidator.ConflictsWith(forkConflicts...)),
@@ -101,7 +104,7 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 }
 
 // importUnreadNote says how an input E2B never returns behaves after an import.
-const importUnreadNote = "E2B never returns it, so an import leaves it null and the first apply after the import " +
+const importUnreadNote = "E2B never returns this input, so an import leaves it null and the first apply after the import " +
 	"records the configured value without a replacement (the provider cannot tell what the sandbox has; it " +
 	"trusts the configuration)."
 
