@@ -43,7 +43,12 @@ func (l *sandboxListResource) Metadata(_ context.Context, req resource.MetadataR
 func (l *sandboxListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Lists the team's sandboxes (running and paused) for `terraform query`, each with the " +
-			"identity of `e2b_sandbox` (`sandbox_id`), so they can be imported into configuration.",
+			"identity of `e2b_sandbox` (`sandbox_id`), so they can be imported into configuration. With " +
+			"`include_resource`, each sandbox is read as an import reads it (one more request per sandbox), so a " +
+			"configuration generated from it plans only the import: `timeout` is a running sandbox's `end_at - started_at` " +
+			"(E2B does not report the timeout; a paused sandbox gets the default), and what E2B never returns (`env_vars`, " +
+			"`iam`, `mcp`, `auto_pause_memory`, the proxy password) is left out. Rule `headers` are sensitive and come out as " +
+			"`null`: write them in before planning.",
 		Attributes: map[string]schema.Attribute{
 			"states": schema.ListAttribute{MarkdownDescription: sandboxFilterDocs.states, Optional: true,
 				ElementType: types.StringType, Validators: sandboxStatesValidators()},
