@@ -273,8 +273,24 @@ type ForkResult struct {
 // sandboxes, so it is not retried on 5xx or connection errors. When E2B
 // refuses every fork at the team's concurrent-sandbox limit (nothing was
 // made), it waits for a place as a create does and forks again, then fails
-// with a *SandboxLimitError.
+// with a *SandboxLimitError. A single fork whose answer is lost is settled
+// (see ForkOne).
 func (c *Client) ForkSandbox(ctx context.Context, id string, timeout, count int32) ([]ForkResult, error) {
+	if count == 1 {
+		sb, err := c.ForkOne(ctx, id, timeout)
+		switch {
+		case sb != nil:
+			return []ForkResult{{Sandbox: sb}}, err
+		case err != nil:
+			return nil, err
+		}
+	}
+	return c.forkRefusedAtLimit(ctx, id, timeout, count)
+}
+
+// forkRefusedAtLimit forks and, while E2B refuses every fork at the concurrent-sandbox limit,
+// waits for a place and forks again.
+func (c *Client) forkRefusedAtLimit(ctx context.Context, id string, timeout, count int32) ([]ForkResult, error) {
 	limit := limitWait{op: "fork sandbox", sandboxID: id, slots: c.limits.slots}
 	defer limit.done()
 	for {

@@ -13,6 +13,9 @@ import (
 type teamLimits struct {
 	pacer *createPacer
 	slots *sandboxSlots
+	// forkTurn lets one fork at a time run (see forkLost.go): a fork has no token of its
+	// own, so two at once could not tell their sandboxes apart behind lost answers.
+	forkTurn chan struct{}
 }
 
 var teams = struct {
@@ -28,7 +31,7 @@ func limitsFor(apiURL, apiKey string) *teamLimits {
 	defer teams.mu.Unlock()
 	t := teams.m[key]
 	if t == nil {
-		t = &teamLimits{pacer: newCreatePacer(), slots: newSandboxSlots()}
+		t = &teamLimits{pacer: newCreatePacer(), slots: newSandboxSlots(), forkTurn: make(chan struct{}, 1)}
 		teams.m[key] = t
 	}
 	return t

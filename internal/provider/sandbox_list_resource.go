@@ -43,7 +43,12 @@ func (l *sandboxListResource) Metadata(_ context.Context, req resource.MetadataR
 func (l *sandboxListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Lists the team's sandboxes (running and paused) for `terraform query`, each with the " +
-			"identity of `e2b_sandbox` (`sandbox_id`), so they can be imported into configuration.",
+			"identity of `e2b_sandbox` (`sandbox_id`), so they can be imported into configuration. With " +
+			"`include_resource`, each sandbox is read as an import reads it (one more request per sandbox), so a " +
+			"configuration generated from it plans only the import: `timeout` is a running sandbox's `end_at - started_at` " +
+			"(E2B does not report the timeout; a paused sandbox gets the default), and what E2B never returns (`env_vars`, " +
+			"`iam`, `mcp`, `auto_pause_memory`, the proxy password) is left out. Rule `headers` are sensitive and come out as " +
+			"`null`: write them in before planning.",
 		Attributes: map[string]schema.Attribute{
 			"states": schema.ListAttribute{MarkdownDescription: sandboxFilterDocs.states, Optional: true,
 				ElementType: types.StringType, Validators: sandboxStatesValidators()},
@@ -90,7 +95,7 @@ func (l *sandboxListResource) List(ctx context.Context, req list.ListRequest, st
 				if req.Limit > 0 && sent >= req.Limit {
 					return
 				}
-				if !push(l.result(ctx, req, s)) {
+				if !push(l.result(ctx, client, req, s)) {
 					return
 				}
 				sent++
@@ -103,9 +108,11 @@ func (l *sandboxListResource) List(ctx context.Context, req list.ListRequest, st
 	}
 }
 
-// result builds one list entry; the resource part uses the attributes a
-// listing knows (no tokens, inputs such as env_vars stay null).
-func (l *sandboxListResource) result(ctx context.Context, req list.ListRequest, s e2b.ListedSandbox) list.ListResult {
+// result builds one list entry. With the resource, each sandbox is read as an import reads it
+// (GET /sandboxes/{id}: the list answer has no network, lifecycle or secure), so a configuration
+// generated from it plans only the import. What E2B never returns (env_vars, iam, mcp,
+// auto_pause_memory, tokens) stays null.
+func (l *sandboxListResource) result(ctx context.Context, client *e2b.Client, req list.ListRequest, s e2b.ListedSandbox) list.ListResult {
 	r := req.NewListResult(ctx)
 	template := s.TemplateID
 	if s.Alias != "" {
@@ -134,8 +141,29 @@ func (l *sandboxListResource) result(ctx context.Context, req list.ListRequest, 
 	if md := ownMetadata(s.Metadata, l.data.DefaultMetadata); len(md) > 0 {
 		values["metadata"] = stringMapValue(md)
 	}
+	if d, err := client.GetSandbox(ctx, s.SandboxID); err != nil {
+		r.Diagnostics.AddWarning("Sandbox listed but not read", fmt.Sprintf("Sandbox %s was listed, but reading its "+
+			"settings failed, so its entry lacks them (timeout, secure, lifecycle, network, volume_mounts): %v", s.SandboxID, err))
+	} else {
+		for name, v := range importedValues(d, l.data.DefaultMetadata) {
+			values[name] = v
+		}
+	}
 	for name, v := range values {
 		r.Diagnostics.Append(r.Resource.SetAttribute(ctx, path.Root(name), v)...)
 	}
 	return r
+}
+
+// importedValues are the attributes an import of this sandbox sets, by name.
+func importedValues(d *e2b.SandboxDetail, defaultMetadata map[string]string) map[string]attr.Value {
+	var m sandboxResourceModel
+	m.applyDetail(d, "")
+	m.applyImported(d, defaultMetadata)
+	return map[string]attr.Value{
+		"template": m.Template, "timeout": m.Timeout, "secure": m.Secure, "auto_pause": m.AutoPause,
+		"auto_resume": m.AutoResume, "allow_internet_access": m.AllowInternetAccess, "network": m.Network,
+		"metadata": m.Metadata, "metadata_all": m.MetadataAll, "volume_mounts": m.VolumeMounts,
+		"store_access_tokens": types.BoolValue(true), "paused": m.Paused, "state": m.State,
+	}
 }

@@ -12,8 +12,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
@@ -35,10 +37,11 @@ const (
 	defaultSandboxDeleteTimeout = 5 * time.Minute
 )
 
-// envVarsUnreadKey marks a sandbox imported with env_vars that E2B could not return: while it is
-// set, a configured env_vars is recorded in place instead of replacing the sandbox. The import
-// sets it, the first refresh after the import keeps it for the plan it serves, and the next
-// refresh (or an apply that records env_vars) removes it, so it never outlives the first apply.
+// envVarsUnreadKey marks a sandbox imported with inputs that E2B never returns (env_vars, iam,
+// mcp, auto_pause_memory): while it is set, a configured value of them is recorded in place
+// instead of replacing the sandbox. The import sets it, the first refresh after the import keeps
+// it for the plan it serves, and the next refresh (or an apply that records them) removes it, so
+// it never outlives the first apply. (The key keeps its first name: states hold it.)
 const envVarsUnreadKey = "env_vars_unread"
 
 // Values of envVarsUnreadKey (private state holds JSON).
@@ -97,17 +100,15 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	// A create that timed out but made the sandbox is kept in state (tainted) rather than
-	// leaving a billed sandbox behind. A fork has no create token to look for.
+	// A create or fork that timed out but made the sandbox is kept in state (tainted) rather than
+	// leaving a billed sandbox behind.
 	var created *e2b.Sandbox
+	lc := lostCreate{timeout: timeout, timeoutAttr: "timeouts.create",
+		fate: "It is kept in state and marked tainted, so the next apply replaces it and destroy removes it."}
 	if forkFrom := plan.ForkFrom.ValueString(); forkFrom != "" {
-		var err error
-		if created, err = forkSandbox(ctx, client, forkFrom, createReq.Timeout); err != nil {
-			addClientAttributeError(&resp.Diagnostics, path.Root("fork_from"), "Could not fork sandbox "+forkFrom, err)
-		}
+		created = forkSandbox(ctx, client, forkFrom, createReq.Timeout, lc, &resp.Diagnostics)
 	} else {
-		created, _ = createSandbox(ctx, client, createReq, lostCreate{timeout: timeout, timeoutAttr: "timeouts.create",
-			fate: "It is kept in state and marked tainted, so the next apply replaces it and destroy removes it."}, &resp.Diagnostics)
+		created, _ = createSandbox(ctx, client, createReq, lc, &resp.Diagnostics)
 	}
 	if created == nil {
 		return
@@ -215,6 +216,7 @@ func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, re
 	importing := state.Template.IsNull() && state.ForkFrom.IsNull() // An import sets only the ID.
 	state.applyDetail(detail, r.data.Domain)
 	state.applyForkCopies(detail)
+	state.applyReportedInputs(ctx, detail)
 	if importing {
 		state.applyImported(detail, r.data.DefaultMetadata)
 	}
@@ -356,12 +358,29 @@ func ageEnvVarsMark(ctx context.Context, prior, next privateState, importing boo
 	return diags
 }
 
-// envVarsChanged replaces the sandbox when env_vars change, except right after an import, where
-// the state has none because E2B does not return them.
+// unreadChanged replaces the sandbox when an input E2B never returns changes, except right
+// after an import, where the state has none of them (see envVarsUnreadKey).
+func unreadChanged(ctx context.Context, private privateState) (replace bool, diags diag.Diagnostics) {
+	unread, diags := private.GetKey(ctx, envVarsUnreadKey)
+	return len(unread) == 0, diags
+}
+
 func envVarsChanged(ctx context.Context, req planmodifier.MapRequest, resp *mapplanmodifier.RequiresReplaceIfFuncResponse) {
-	unread, diags := req.Private.GetKey(ctx, envVarsUnreadKey)
+	var diags diag.Diagnostics
+	resp.RequiresReplace, diags = unreadChanged(ctx, req.Private)
 	resp.Diagnostics.Append(diags...)
-	resp.RequiresReplace = len(unread) == 0
+}
+
+func unreadStringChanged(ctx context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+	var diags diag.Diagnostics
+	resp.RequiresReplace, diags = unreadChanged(ctx, req.Private)
+	resp.Diagnostics.Append(diags...)
+}
+
+func unreadBoolChanged(ctx context.Context, req planmodifier.BoolRequest, resp *boolplanmodifier.RequiresReplaceIfFuncResponse) {
+	var diags diag.Diagnostics
+	resp.RequiresReplace, diags = unreadChanged(ctx, req.Private)
+	resp.Diagnostics.Append(diags...)
 }
 
 // randomHex returns n random bytes in hex.

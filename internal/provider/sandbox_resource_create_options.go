@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
@@ -41,9 +42,12 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 		"auto_pause_memory": schema.BoolAttribute{
 			MarkdownDescription: "With `auto_pause = true`: whether the auto-pause keeps memory and processes (`true`, " +
 				"E2B's default) or only the filesystem (`false`: resuming reboots the sandbox, files stay, processes do " +
-				"not). `false` cannot be combined with `auto_resume = true`. Changing it replaces the sandbox.",
-			Optional:      true,
-			PlanModifiers: []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
+				"not). `false` cannot be combined with `auto_resume = true`. Changing it replaces the sandbox; " +
+				importUnreadNote,
+			Optional: true,
+			PlanModifiers: []planmodifier.Bool{boolplanmodifier.RequiresReplaceIf(unreadBoolChanged,
+				"Changing auto_pause_memory replaces the sandbox, except right after an import.",
+				"Changing `auto_pause_memory` replaces the sandbox, except right after an import.")},
 		},
 		"mcp": schema.StringAttribute{
 			MarkdownDescription: "MCP configuration of the sandbox as a JSON object (use `jsonencode`). E2B stores it; as " +
@@ -51,17 +55,22 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 				"as root, with an access token of its own), so the template must have the gateway (`mcp-gateway`, the " +
 				"default `template` with `mcp`, or one built from it). The gateway listens at `mcp_url`; " +
 				"`ephemeral \"e2b_sandbox_access\"` reads its token. A gateway that does not start fails the create and " +
-				"leaves the sandbox tainted. Sensitive: it usually carries the MCP servers' tokens. Changing it replaces the sandbox.",
-			Optional:      true,
-			Sensitive:     true,
-			CustomType:    jsontypes.NormalizedType{},
-			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				"leaves the sandbox tainted. Sensitive: it usually carries the MCP servers' tokens. Changing it replaces the sandbox; " +
+				importUnreadNote + " The provider then starts no gateway: the one the sandbox runs stays.",
+			Optional:   true,
+			Sensitive:  true,
+			CustomType: jsontypes.NormalizedType{},
+			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(unreadStringChanged,
+				"Changing mcp replaces the sandbox, except right after an import.",
+				"Changing `mcp` replaces the sandbox, except right after an import.")},
 		},
 		"iam": schema.MapNestedAttribute{
 			MarkdownDescription: "Workload-identity tokens for the sandbox, by token name (not empty, without `{`, `}` or " +
-				"control characters). Changing them replaces the sandbox.",
-			Optional:      true,
-			PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplace()},
+				"control characters). Changing them replaces the sandbox; " + importUnreadNote,
+			Optional: true,
+			PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplaceIf(envVarsChanged,
+				"Changing iam replaces the sandbox, except right after an import.",
+				"Changing `iam` replaces the sandbox, except right after an import.")},
 			Validators: []validator.Map{mapvalidator.KeysAre(stringRule{desc: "must be a usable token name",
 				summary: "Invalid iam token name", check: errText(e2b.ValidateIAMTokenName)})},
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
@@ -83,13 +92,21 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 				"`template`. The source keeps running. Settings that a fork copies cannot be set here: `template`, `secure`, " +
 				"`auto_pause`, `auto_resume`, `allow_internet_access` and `metadata_all` read the source's after the apply; " +
 				"`network`, `volume_mounts` and `env_vars` stay null although the fork has its source's (E2B does not return " +
-				"env_vars; see the source for the rest). Changing it replaces the sandbox.",
+				"env_vars; see the source for the rest). A fork carries nothing of its own (E2B's fork API takes no metadata), " +
+				"so a fork whose answer is lost is found as the one sandbox new since the fork with its source's template " +
+				"and exact metadata; the provider forks one sandbox at a time for this, and reports the candidates when " +
+				"another client forked the same source at the same moment. Changing it replaces the sandbox.",
 			Optional:      true,
 			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			Validators:    append(sandboxIDValidators(), stringvalidator.ConflictsWith(forkConflicts...)),
 		},
 	}
 }
+
+// importUnreadNote says how an input E2B never returns behaves after an import.
+const importUnreadNote = "E2B never returns this input, so an import leaves it null and the first apply after the import " +
+	"records the configured value without a replacement (the provider cannot tell what the sandbox has; it " +
+	"trusts the configuration)."
 
 // iamTokenNames are the names iam declares; known is false while the map is unknown.
 func (m *sandboxResourceModel) iamTokenNames() (names []string, known bool) {
@@ -163,17 +180,24 @@ func (m *sandboxResourceModel) applyCreateOptionsDetail(d *e2b.SandboxDetail) {
 	m.VolumeMounts = stringMapValue(mounts)
 }
 
-// forkSandbox makes the sandbox as one fork of a running one.
-func forkSandbox(ctx context.Context, client *e2b.Client, sourceID string, timeout int32) (*e2b.Sandbox, error) {
-	results, err := client.ForkSandbox(ctx, sourceID, timeout, 1)
-	if err != nil {
-		return nil, err
+// forkSandbox makes the sandbox as one fork of a running one. The client settles a lost answer
+// (e2b.Client.ForkOne); a fork found after the create timeout ran out or the run was interrupted
+// comes back with an error diagnostic, and the caller keeps it in state (tainted).
+func forkSandbox(ctx context.Context, client *e2b.Client, sourceID string, timeout int32, lc lostCreate, diags *diag.Diagnostics) *e2b.Sandbox {
+	sb, err := client.ForkOne(ctx, sourceID, timeout)
+	var interrupted *e2b.CreateInterruptedError
+	var unsettled *e2b.ForkUnsettledError
+	switch {
+	case sb != nil && errors.As(err, &interrupted):
+		diags.AddAttributeError(path.Root("fork_from"), "Sandbox fork timed out", fmt.Sprintf(
+			"The fork did not answer within the create timeout (%s) or the run was interrupted, but E2B made sandbox %s. %s "+
+				"Raise %s if forks are slow. Cause: %v", lc.timeout, sb.SandboxID, lc.fate, lc.timeoutAttr, interrupted.Err))
+	case errors.As(err, &unsettled) && len(unsettled.Candidates) > 0:
+		diags.AddAttributeError(path.Root("fork_from"), "Sandbox fork may have been made", fmt.Sprintf(
+			"%v.\n\nE2B's answer was lost, and a fork carries nothing of its own to tell it apart. Import the one this "+
+				"configuration should manage (terraform import <address> <id>) and kill the others, or kill them all and apply again.", err))
+	case err != nil:
+		addClientAttributeError(diags, path.Root("fork_from"), "Could not fork sandbox "+sourceID, err)
 	}
-	if len(results) != 1 {
-		return nil, fmt.Errorf("fork sandbox %q: E2B answered %d results for one fork", sourceID, len(results))
-	}
-	if results[0].Sandbox == nil {
-		return nil, fmt.Errorf("fork sandbox %q: %w", sourceID, results[0].Err)
-	}
-	return results[0].Sandbox, nil
+	return sb
 }

@@ -181,6 +181,9 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 			plan.EnvdAccessToken = types.StringUnknown()
 			plan.TrafficAccessToken = types.StringUnknown()
 		}
+		if !plan.MCP.Equal(state.MCP) { // mcp recorded after an import: its URL follows
+			plan.MCPURL = types.StringUnknown()
+		}
 		pausedSame := plan.Paused.Equal(state.Paused)
 		if pausedSame {
 			plan.StartedAt = state.StartedAt

@@ -57,7 +57,8 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 			"timeout": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("How long the sandbox lives from creation, resume or the last change of this value, "+
 					"as a Go duration such as `\"15m\"` or `\"2h30m\"`: %s to %s in whole seconds (your E2B plan may allow less). "+
-					"Default `\"%s\"`. Changed in place: the sandbox then ends this long after the apply.",
+					"Default `\"%s\"`. Changed in place: the sandbox then ends this long after the apply. E2B does not report it: "+
+					"an import (and the list resource) reads a running sandbox's `end_at - started_at`, a paused one's as the default.",
 					shortDuration(minSandboxTimeout), shortDuration(maxSandboxTimeout), shortDuration(defaultSandboxTimeout)),
 				Optional:   true,
 				Computed:   true,
@@ -109,7 +110,8 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 			"network": schema.SingleNestedAttribute{
 				MarkdownDescription: "Network settings. The egress ones (`allow_out`, `deny_out`, `rules`, `egress_proxy`) change in " +
 					"place, together in one update (E2B replaces the egress configuration as a whole); changing " +
-					"`allow_public_traffic` or `mask_request_host` replaces the sandbox.",
+					"`allow_public_traffic` or `mask_request_host` replaces the sandbox. Every refresh reads them back " +
+					"from E2B (all but the proxy's `password_wo`), so a change made outside Terraform shows in the plan.",
 				Optional:      true,
 				PlanModifiers: []planmodifier.Object{objectplanmodifier.RequiresReplaceIf(networkIngressChanged, "Changing allow_public_traffic or mask_request_host replaces the sandbox.", "Changing `allow_public_traffic` or `mask_request_host` replaces the sandbox.")},
 				Attributes: withAttributes(resourceNetworkEgressAttributes(), map[string]schema.Attribute{
@@ -145,11 +147,10 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				Validators:  metadataValidators(),
 			},
 			"env_vars": schema.MapAttribute{
-				MarkdownDescription: descEnvVars + " Changing them replaces the sandbox. " +
-					"E2B does not return them, so after an import they follow the configuration: the first apply records them without a replacement.",
-				Optional:    true,
-				Sensitive:   true,
-				ElementType: types.StringType,
+				MarkdownDescription: descEnvVars + " Changing them replaces the sandbox; " + importUnreadNote,
+				Optional:            true,
+				Sensitive:           true,
+				ElementType:         types.StringType,
 				PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplaceIf(envVarsChanged,
 					"Changing env_vars replaces the sandbox, except right after an import.",
 					"Changing `env_vars` replaces the sandbox, except right after an import.")},

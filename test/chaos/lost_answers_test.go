@@ -17,9 +17,9 @@ import (
 )
 
 // keptConfig makes n of every object E2B keeps: sandboxes, and (unless
-// var.objects is false) volumes, secrets, webhooks, and a named and an
-// unnamed snapshot of each sandbox. Templates join when their create
-// settles lost answers too.
+// var.objects is false) a chain of two forks of each (a fork of the fork),
+// volumes, secrets, webhooks, and a named and an unnamed snapshot of each
+// sandbox. Templates join when their create settles lost answers too.
 const keptConfig = `
 variable "n" { type = number }
 variable "objects" {
@@ -43,6 +43,18 @@ resource "e2b_sandbox" "s" {
   count    = var.n
   timeout  = "15m"
   metadata = { suite = "lost-answers" }
+}
+
+resource "e2b_sandbox" "fork" {
+  count     = var.objects ? var.n : 0
+  fork_from = e2b_sandbox.s[count.index].id
+  # A fork checkpoints its source: not while the source is being snapshotted.
+  depends_on = [e2b_snapshot.named, e2b_snapshot.unnamed]
+}
+
+resource "e2b_sandbox" "fork_of_fork" {
+  count     = var.objects ? var.n : 0
+  fork_from = e2b_sandbox.fork[count.index].id
 }
 
 resource "e2b_volume" "v" {
@@ -79,14 +91,15 @@ resource "e2b_snapshot" "unnamed" {
 
 // keptRoutes are the creates and deletes of every object E2B keeps.
 var (
-	keptCreates = []string{"POST /sandboxes", "POST /volumes", "POST /secrets", "POST /events/webhooks", "POST /sandboxes/{id}/snapshots"}
+	keptCreates = []string{"POST /sandboxes", "POST /sandboxes/{id}/fork", "POST /volumes", "POST /secrets", "POST /events/webhooks",
+		"POST /sandboxes/{id}/snapshots"}
 	keptDeletes = []string{"DELETE /sandboxes/{id}", "DELETE /volumes/{id}", "DELETE /secrets/{id}", "DELETE /events/webhooks/{id}",
 		"DELETE /templates/{id}", "DELETE /templates/tags"}
 )
 
 // keptTypes are the resource types of objects E2B keeps, with what each
 // count of the configuration makes of them.
-var keptTypes = map[string]int{"e2b_sandbox": 1, "e2b_volume": 1, "e2b_secret": 1, "e2b_webhook": 1, "e2b_snapshot": 2}
+var keptTypes = map[string]int{"e2b_sandbox": 3, "e2b_volume": 1, "e2b_secret": 1, "e2b_webhook": 1, "e2b_snapshot": 2}
 
 // keptOnEmulator lists, by resource type, the IDs of every object E2B keeps.
 func keptOnEmulator(t *testing.T, srv *emulator.Server) map[string][]string {
@@ -230,11 +243,11 @@ func TestChaosLostAnswers(t *testing.T) {
 	convergeKept(t, ctx, ws, srv, mixed, "destroy", args)
 	countLeftovers(t, srv, &fig)
 
-	t.Logf("lost answers: %d × (sandbox, volume, secret, webhook, 2 snapshots) in %s; %d answers lost in the one-run phases, %d faults in all",
+	t.Logf("lost answers: %d × (sandbox and a chain of 2 forks, volume, secret, webhook, 2 snapshots) in %s; %d answers lost in the one-run phases, %d faults in all",
 		n, time.Since(start).Round(time.Second), lost, srv.Counters().FaultsInjected)
 	t.Logf("lost answers: orphans %d, duplicates %d, in state but gone %d, left after destroy %d",
 		fig.orphans, fig.duplicates, fig.missing, fig.leftovers)
-	if lost < 2*(4+2)*n { // every create, twice
+	if lost < 2*(4+2+2)*n { // every create and fork, twice
 		t.Fatalf("only %d answers were lost: the run proves less than it claims", lost)
 	}
 	if fig != (keptFigures{}) {
