@@ -340,15 +340,18 @@
 //     can run one locally). GET /sandboxes/{id} returns rules and the proxy
 //     without its password.
 //
-// It also replaces ${e2b.secrets.<name>} markers that a process writes into its
-// own plain-HTTP request headers (an unknown name answers 400 without
-// forwarding); E2B's published material does not say that E2B does. HTTPS goes
-// through CONNECT as an opaque tunnel (admission and the SOCKS5 proxy apply):
-// without intercepting TLS its headers can be neither read nor set, so neither
-// rules nor markers apply to HTTPS here, although E2B's egress applies rules to
-// HTTPS. Processes that ignore the proxy variables (or set NO_PROXY for the
-// target) reach the network directly with none of this; URLs and bodies are
-// never rewritten.
+// That is all it fills, and only there: a secret reaches a request only as the
+// value of a header that one of the sandbox's own rules sets, on a plain-HTTP
+// request to that rule's domain. A ${e2b.secrets.<name>} a process writes into
+// its own request is sent on as written, to any destination. The proxy serves
+// sandboxes only: a request without a running sandbox's ID and egress token as
+// its proxy credentials is refused (407), so a host process that finds its
+// address gets nothing through it. HTTPS goes through CONNECT as an opaque
+// tunnel (admission and the SOCKS5 proxy apply): without intercepting TLS its
+// headers can be neither read nor set, so rules do not apply to HTTPS here,
+// although E2B's egress applies rules to HTTPS. Processes that ignore the proxy
+// variables (or set NO_PROXY for the target) reach the network directly with
+// none of this; URLs and bodies are never rewritten.
 //
 // # MCP gateway
 //

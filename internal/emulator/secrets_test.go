@@ -3,9 +3,11 @@ package emulator
 import (
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
 )
@@ -48,32 +50,63 @@ func TestSecretsCRUDNeverReturnValues(t *testing.T) {
 	wantStatus(t, "get deleted", st, data, http.StatusNotFound)
 }
 
-func TestEgressProxySubstitutesSecretMarkers(t *testing.T) {
+// The egress proxy fills a secret only where a sandbox's network rule puts it, for the rule's
+// domain: a placeholder a process writes into its own request is sent as written, to the rule's
+// domain or any other, and a client without a sandbox's proxy credentials is refused.
+func TestEgressProxyFillsSecretsOnlyWhereRulesPutThem(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
-	var got []string
+	got := map[string]string{}
 	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
-		got = append(got, r.Header.Get("Authorization"))
+		got[r.URL.Path] = r.Header.Get("Authorization")
 		mu.Unlock()
 		_, _ = w.Write([]byte("upstream-ok"))
 	}))
 	defer upstream.Close()
+	port := upstream.URL[strings.LastIndex(upstream.URL, ":")+1:]
 	c := startTestServer(t, Options{})
 	st, data, _ := c.api("POST", "/secrets", map[string]any{"name": "token", "value": "s3cr3t-value"})
 	wantStatus(t, "create", st, data, http.StatusCreated)
-	sb := c.create(map[string]any{})
-	out := c.mustRun(sb, `H='Bearer ${e2b.secrets.token}'; echo "sent: $H"; curl -sS -H "Authorization: $H" `+upstream.URL+`/x`)
-	if strings.Contains(out, "s3cr3t") || !strings.Contains(out, "sent: Bearer ${e2b.secrets.token}") || !strings.HasSuffix(out, "upstream-ok") {
-		t.Fatalf("command output %q", out)
+	const marker = "Bearer ${e2b.secrets.token}"
+	ruled := c.create(map[string]any{"network": map[string]any{
+		"allowOut": []string{"localhost", "127.0.0.1"}, "denyOut": []string{"0.0.0.0/0"},
+		"rules": map[string]any{"localhost": []any{map[string]any{"transform": map[string]any{
+			"headers": map[string]string{"Authorization": marker}}}}},
+	}})
+	plain := c.create(map[string]any{})
+	c.mustRun(ruled, `curl -sS -o /dev/null http://localhost:`+port+`/rule`)
+	c.mustRun(ruled, `curl -sS -o /dev/null -H 'Authorization: `+marker+`' http://127.0.0.1:`+port+`/ruled-other-domain`)
+	c.mustRun(plain, `curl -sS -o /dev/null -H 'Authorization: `+marker+`' http://localhost:`+port+`/no-rule`)
+	mu.Lock()
+	want := map[string]string{"/rule": "Bearer s3cr3t-value", "/ruled-other-domain": marker, "/no-rule": marker}
+	for path, w := range want {
+		if got[path] != w {
+			t.Errorf("%s: upstream received Authorization %q, want %q", path, got[path], w)
+		}
+	}
+	mu.Unlock()
+
+	// From the host: no credentials, and credentials that name no sandbox.
+	proxyURL, _ := url.Parse(c.srv.egress.URL())
+	for _, user := range []*url.Userinfo{nil, url.UserPassword(plain.SandboxID, "not-its-token"), url.UserPassword("no-such-sandbox", "x")} {
+		u := *proxyURL
+		u.User = user
+		hc := &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(&u)}, Timeout: 30 * time.Second}
+		req, _ := http.NewRequest("GET", upstream.URL+"/from-host", nil)
+		req.Header.Set("Authorization", marker)
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		if resp.StatusCode != http.StatusProxyAuthRequired {
+			t.Errorf("host request with proxy user %v: status %d, want 407", user, resp.StatusCode)
+		}
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(got) != 1 || got[0] != "Bearer s3cr3t-value" {
-		t.Fatalf("upstream received %q", got)
-	}
-	res := c.run(sb, `curl -sS -o /dev/null -w '%{http_code}' -H 'X-K: ${e2b.secrets.nope}' `+upstream.URL)
-	if res.stdout != "400" {
-		t.Fatalf("unknown secret: %q %q", res.stdout, res.stderr)
+	if v, ok := got["/from-host"]; ok {
+		t.Errorf("a host request without a sandbox's credentials reached the upstream with %q", v)
 	}
 }

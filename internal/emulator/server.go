@@ -140,11 +140,10 @@ func Start(opts Options) (*Server, error) {
 			opts.Isolation, runtime.GOOS, os.Geteuid())
 	}
 	var proxyEnv func(string) map[string]string
-	// The proxy asks the control plane, made below, about secrets and sandboxes.
-	secret := func(name string) (string, bool) { return s.cp.SecretValue(name) }
+	// The proxy asks the control plane, made below, about sandboxes.
 	policy := func(id, token string) (*sandboxos.EgressPolicy, bool) { return s.cp.EgressPolicy(id, token) }
-	if eg, err := sandboxos.StartEgress(secret, policy, s.logf); err != nil {
-		s.logf("emulator: egress proxy unavailable (%v); network rules and secret markers are not applied", err)
+	if eg, err := sandboxos.StartEgress(policy, s.logf); err != nil {
+		s.logf("emulator: egress proxy unavailable (%v); network rules are not applied", err)
 	} else {
 		s.egress = eg
 		proxyEnv = func(id string) map[string]string { return eg.Env(id, s.cp.EgressToken(id)) }

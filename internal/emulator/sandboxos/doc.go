@@ -5,8 +5,9 @@
 // /proc scans for members and metrics), the exec handshake of the
 // isolation wrapper, directory watches (inotify on Linux, polling
 // elsewhere), the sudo stand-in written into every base root, and the
-// egress proxy every sandbox process gets (secret markers in plain-HTTP
-// headers replaced through a lookup the server hands it).
+// egress proxy every sandbox process gets (it serves only requests carrying a
+// sandbox's proxy credentials and fills secrets only into the headers that
+// sandbox's network rules set, for the rule's domain).
 //
 // It speaks in host paths, pids and layer directories. It knows nothing of
 // sandboxes as E2B sees them (IDs, templates, state, envd or the REST API)

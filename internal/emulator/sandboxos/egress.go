@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
-	"regexp"
 	"strings"
 	"time"
 
@@ -19,17 +18,17 @@ import (
 
 // The egress proxy stands in for E2B's egress. Sandbox processes get it as HTTP_PROXY and
 // HTTPS_PROXY, with their sandbox's ID and an egress token as the proxy's user and password, so
-// the proxy knows whose network settings apply:
+// the proxy knows whose network settings apply; a request without them, or with credentials
+// that name no running sandbox, is refused (407):
 //   - allowOut and denyOut decide which destinations it admits (403 otherwise);
 //   - the sandbox's network rules set their headers on plain-HTTP requests to the rule's domain,
 //     with ${e2b.secrets.<name>} and ${e2b.identity.tokens.<name>} filled per request;
 //   - with an egress proxy configured, every connection it makes goes through that SOCKS5 proxy.
 //
-// It also replaces ${e2b.secrets.<name>} markers a process writes into its own plain-HTTP request
-// headers. HTTPS goes through CONNECT as an opaque tunnel: without intercepting TLS its headers
-// cannot be read or set, so rules do not apply to it here (E2B's egress does apply them).
-
-var secretMarker = regexp.MustCompile(`\$\{e2b\.secrets\.([^{}\s]+)\}`)
+// Nothing else is filled: a placeholder a process writes into its own request is sent on as
+// written, as E2B fills placeholders only where a rule puts them. HTTPS goes through CONNECT as
+// an opaque tunnel: without intercepting TLS its headers cannot be read or set, so rules do not
+// apply to it here (E2B's egress does apply them).
 
 // EgressPolicy is what the proxy applies to one sandbox's traffic.
 type EgressPolicy struct {
@@ -41,23 +40,20 @@ type EgressPolicy struct {
 
 // Egress is a running egress proxy.
 type Egress struct {
-	secret    func(name string) (string, bool) // a secret's current value by name
 	policy    func(sandboxID, token string) (*EgressPolicy, bool)
 	ln        net.Listener
 	http      *http.Server
 	transport *http.Transport
 }
 
-// StartEgress listens on loopback and proxies until Close. secret looks up the current value of
-// a secret; policy gives a sandbox's settings from the proxy credentials its processes send
-// (false for credentials that name no sandbox).
-func StartEgress(secret func(name string) (string, bool), policy func(sandboxID, token string) (*EgressPolicy, bool),
-	logf func(format string, args ...any)) (*Egress, error) {
+// StartEgress listens on loopback and proxies until Close. policy gives a sandbox's settings from
+// the proxy credentials its processes send (false for credentials that name no sandbox).
+func StartEgress(policy func(sandboxID, token string) (*EgressPolicy, bool), logf func(format string, args ...any)) (*Egress, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
-	p := &Egress{secret: secret, policy: policy, ln: ln, transport: &http.Transport{
+	p := &Egress{policy: policy, ln: ln, transport: &http.Transport{
 		Proxy: nil, DialContext: (&net.Dialer{Timeout: 30 * time.Second}).DialContext,
 		MaxIdleConns: 16, IdleConnTimeout: 30 * time.Second,
 	}}
@@ -111,28 +107,16 @@ func (p *Egress) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	out.URL.Scheme = "http"
 	out.Header.Del("Proxy-Connection")
 	out.Header.Del("Proxy-Authorization")
-	for k, vals := range out.Header {
-		for i, v := range vals {
-			resolved, missing := p.substitute(v)
-			if missing != "" {
-				http.Error(w, "secret '"+missing+"' referenced in header "+k+" does not exist", http.StatusBadRequest)
-				return
-			}
-			vals[i] = resolved
-		}
+	if err := netrules.Apply(netrules.Match(pol.Rules, r.URL.Hostname()), out.Header.Set, pol.Lookup); err != nil {
+		http.Error(w, "egress: network rule for "+r.URL.Hostname()+": "+err.Error(), http.StatusBadGateway)
+		return
 	}
 	transport := p.transport
-	if pol != nil {
-		if err := netrules.Apply(netrules.Match(pol.Rules, r.URL.Hostname()), out.Header.Set, pol.Lookup); err != nil {
-			http.Error(w, "egress: network rule for "+r.URL.Hostname()+": "+err.Error(), http.StatusBadGateway)
-			return
-		}
-		if pol.Proxy != nil {
-			proxy := *pol.Proxy
-			transport = &http.Transport{DisableKeepAlives: true, DialContext: func(ctx context.Context, _, addr string) (net.Conn, error) {
-				return netrules.DialSOCKS5(ctx, proxy, addr)
-			}}
-		}
+	if pol.Proxy != nil {
+		proxy := *pol.Proxy
+		transport = &http.Transport{DisableKeepAlives: true, DialContext: func(ctx context.Context, _, addr string) (net.Conn, error) {
+			return netrules.DialSOCKS5(ctx, proxy, addr)
+		}}
 	}
 	resp, err := transport.RoundTrip(out)
 	if err != nil {
@@ -149,14 +133,10 @@ func (p *Egress) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = io.Copy(w, resp.Body)
 }
 
-// sandboxPolicy reads the proxy credentials: none gives a nil policy (no rules, everything
-// admitted, as for a client that is no sandbox's); credentials must name a sandbox.
+// sandboxPolicy reads the proxy credentials, which must name a running sandbox: the proxy
+// serves sandboxes only, never a process on the host that found its address.
 func (p *Egress) sandboxPolicy(r *http.Request) (*EgressPolicy, bool) {
-	auth := r.Header.Get("Proxy-Authorization")
-	if auth == "" || p.policy == nil {
-		return nil, true
-	}
-	raw, ok := strings.CutPrefix(auth, "Basic ")
+	raw, ok := strings.CutPrefix(r.Header.Get("Proxy-Authorization"), "Basic ")
 	if !ok {
 		return nil, false
 	}
@@ -170,7 +150,7 @@ func (p *Egress) sandboxPolicy(r *http.Request) (*EgressPolicy, bool) {
 
 // admit says why a destination is refused ("" when it is admitted).
 func admit(ctx context.Context, pol *EgressPolicy, host string) string {
-	if pol == nil || (len(pol.AllowOut) == 0 && len(pol.DenyOut) == 0) {
+	if len(pol.AllowOut) == 0 && len(pol.DenyOut) == 0 {
 		return ""
 	}
 	var addr netip.Addr
@@ -187,23 +167,6 @@ func admit(ctx context.Context, pol *EgressPolicy, host string) string {
 	return fmt.Sprintf("egress: %s is not allowed by the sandbox's network settings (allowOut %v, denyOut %v)", host, pol.AllowOut, pol.DenyOut)
 }
 
-// substitute replaces every marker in v; it names the first unknown secret.
-func (p *Egress) substitute(v string) (string, string) {
-	if !strings.Contains(v, "${e2b.secrets.") {
-		return v, ""
-	}
-	missing := ""
-	out := secretMarker.ReplaceAllStringFunc(v, func(m string) string {
-		name := secretMarker.FindStringSubmatch(m)[1]
-		val, ok := p.secret(name)
-		if !ok && missing == "" {
-			missing = name
-		}
-		return val
-	})
-	return out, missing
-}
-
 // tunnel relays a CONNECT stream unchanged (HTTPS is not intercepted), through the sandbox's
 // SOCKS5 proxy when it has one.
 func (p *Egress) tunnel(w http.ResponseWriter, r *http.Request, pol *EgressPolicy) {
@@ -214,7 +177,7 @@ func (p *Egress) tunnel(w http.ResponseWriter, r *http.Request, pol *EgressPolic
 	}
 	var up net.Conn
 	var err error
-	if pol != nil && pol.Proxy != nil {
+	if pol.Proxy != nil {
 		ctx, cancel := context.WithTimeout(r.Context(), 30*time.Second)
 		up, err = netrules.DialSOCKS5(ctx, *pol.Proxy, r.Host)
 		cancel()
