@@ -261,7 +261,10 @@
 // an HS256 JWT signed with a per-volume key and is accepted as the bearer of
 // the volume-content API (openapi-volumecontent.yml), served on the API
 // listener under /volumecontent/{id}/{path,dir,file}; its paths are relative
-// to the volume root and never leave it. Choices where the spec is silent:
+// to the volume root and resolved beneath it (os.Root): a symbolic link a
+// sandbox planted is followed while it stays inside the volume, and a path a
+// link leads out of answers 400 (a guess: E2B documents no answer). Lists
+// never descend into links. Choices where the spec is silent:
 // an upload or mkdir whose parent is missing answers 404 unless force=true
 // (which creates the parents), an upload replaces an existing file, and
 // DELETE /volumes/{id} answers 409 naming the sandboxes while a running or

@@ -20,7 +20,7 @@ func TestPackagesImportOnlyDownwards(t *testing.T) {
 		"sandboxes":  {"envd", "state", "netrules", "ids"},
 		"envd":       {"state", "sandboxos", "hostfs", "connectrpc", "httpjson", "ids"},
 		"builder":    {"state", "hostfs", "sandboxos", "ids"},
-		"volumeapi":  {"state", "sandboxos", "httpjson"},
+		"volumeapi":  {"state", "sandboxos", "httpjson", "ids"},
 		"delivery":   nil,
 		"state":      nil,
 		"sandboxos":  {"hostfs", "netrules"},
