@@ -358,12 +358,15 @@
 //
 // # MCP gateway
 //
-// E2B's public mcp-gateway template is seeded beside base; its sandboxes are
-// base's. E2B's SDK (and the provider) start the gateway after a create with
-// mcp by running `mcp-gateway --config <json>` as root with GATEWAY_ACCESS_TOKEN.
-// Every sandbox has a stand-in for that command (sandboxos/mcp_gateway.sh: in
-// the skeleton of private roots; where sandboxes share the host's root, on
-// PATH and as an exported bash function, since a login shell resets PATH): it
+// E2B's public mcp-gateway template is seeded beside base: base plus a
+// stand-in for the gateway, as a layer of its own over base's root (private
+// roots) or in the sandbox's root directory, put on PATH and exported as a
+// bash function since a login shell resets PATH (shared roots). Templates
+// built from it and its snapshots keep it; base and every other template have
+// no mcp-gateway, as on E2B, so E2B's SDK fails to start a gateway in a
+// sandbox from base with mcp and kills it. E2B's SDK (and the provider) start
+// the gateway after a create with mcp by running `mcp-gateway --config <json>`
+// as root with GATEWAY_ACCESS_TOKEN; the stand-in (sandboxos/mcp_gateway.sh)
 // keeps the token in the sandbox's /etc/mcp-gateway/.token and the
 // configuration beside it, and serves nothing on port 50005.
 //

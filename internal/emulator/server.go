@@ -149,14 +149,6 @@ func Start(opts Options) (*Server, error) {
 		proxyEnv = func(id string) map[string]string { return eg.Env(id, s.cp.EgressToken(id)) }
 	}
 	machineHost := &envd.Host{Isolate: s.isolate, Logf: s.logf, ProxyEnv: proxyEnv}
-	if s.rootfs == nil { // without private roots, stand-ins reach commands through PATH
-		standIns := filepath.Join(s.dataDir, "stand-ins")
-		if err := sandboxos.WriteMCPGateway(standIns); err != nil {
-			s.logf("emulator: %v; sandboxes have no mcp-gateway", err)
-		} else {
-			machineHost.StandInPath = filepath.Join(standIns, "usr", "local", "bin")
-		}
-	}
 	s.faults.reset(Faults{})
 	s.limits.set(opts.Limits)
 	s.counters.reset()

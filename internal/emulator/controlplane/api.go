@@ -63,7 +63,7 @@ func New(cfg Config) *API {
 	})
 	now := time.Now().UTC()
 	s.opts.Store.SeedBase(now)
-	s.opts.Store.SeedBuiltin(mcpTemplateID, sandboxos.MCPGatewayCommand, mcpBuildID, now)
+	s.seedMCPGateway(now)
 	if cfg.Persistent {
 		if err := s.opts.Store.OpenTemplates(filepath.Join(s.opts.DataDir, "templates", "state.json"), s.opts.Logf); err != nil {
 			s.opts.Logf("emulator: template state in %s not loaded: %v", s.opts.DataDir, err)

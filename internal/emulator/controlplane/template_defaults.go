@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 )
 
@@ -24,7 +25,8 @@ const (
 	defaultDiskMB    = state.DefaultDiskMB
 
 	// E2B's public mcp-gateway template, which E2B's SDK starts sandboxes with mcp from. The
-	// emulator's sandboxes from it are base's, with the mcp-gateway stand-in (sandboxos).
+	// emulator's sandboxes from it are base's plus the mcp-gateway stand-in (sandboxos); base
+	// has no mcp-gateway, as on E2B.
 	mcpTemplateID = "mcp0gateway0e2b0tmpl"
 	mcpBuildID    = "5f2a9d71-0c1e-4b8a-9d3e-6a7b8c9d0e1f"
 )
@@ -80,4 +82,20 @@ func (s *API) removeTemplateFiles(t state.Template) {
 			s.opts.Logf("emulator: remove template files %s: %v", filepath.Base(b.FilesDir), err)
 		}
 	}
+}
+
+// seedMCPGateway adds E2B's mcp-gateway template: base with the gateway's stand-in as its own
+// files, a layer over base's root with private roots, the sandbox's root directory without.
+func (s *API) seedMCPGateway(now time.Time) {
+	dir := filepath.Join(s.opts.DataDir, "builtin", sandboxos.MCPGatewayCommand)
+	root := filepath.Join(dir, "root")
+	filesDir, layers := dir, []string(nil)
+	if s.opts.Rootfs != nil {
+		filesDir, layers = "", []string{root}
+	}
+	if err := sandboxos.WriteMCPGateway(root); err != nil {
+		s.opts.Logf("emulator: %v; sandboxes from the mcp-gateway template have no mcp-gateway", err)
+		filesDir, layers = "", nil
+	}
+	s.opts.Store.SeedBuiltin(mcpTemplateID, sandboxos.MCPGatewayCommand, mcpBuildID, now, filesDir, layers)
 }

@@ -17,9 +17,6 @@ type Host struct {
 	Isolate  bool // commands get mount namespaces
 	Logf     func(format string, args ...any)
 	ProxyEnv func(sandboxID string) map[string]string // the egress proxy variables; nil without a proxy
-	// StandInPath is a directory of stand-in commands (mcp-gateway) appended to PATH where
-	// sandboxes share the host's root; "" with private roots, whose skeleton has them.
-	StandInPath string
 	// StreamIdleTimeout bounds how long a stream waits on a peer that neither
 	// reads what is sent nor sends anything.
 	StreamIdleTimeout time.Duration
@@ -128,6 +125,20 @@ func (sb *Machine) Dir() string { return sb.dir }
 func (sb *Machine) homeDir() string { return filepath.Join(sb.dir, "home") }
 func (sb *Machine) tmpDir() string  { return filepath.Join(sb.dir, "tmp") }
 func (sb *Machine) rootDir() string { return filepath.Join(sb.dir, "root") }
+
+// standInPath is where sandboxes sharing the host's root keep the stand-in commands their
+// template's files brought (the mcp-gateway template's gateway), "" when there are none: their
+// own usr/local/bin is no directory on the host's PATH. Private roots have them in place.
+func (sb *Machine) standInPath() string {
+	if sb.root != nil {
+		return ""
+	}
+	p := filepath.Join(sb.rootDir(), "usr", "local", "bin")
+	if _, err := os.Stat(filepath.Join(p, sandboxos.MCPGatewayCommand)); err != nil {
+		return ""
+	}
+	return p
+}
 
 // Freeze stops every process (a pause that keeps memory): their deadlines
 // stop counting, and the envd streams are dropped.

@@ -101,10 +101,10 @@ func (pt *processTable) buildEnv(reqEnvs map[string]string, home string) []strin
 	if !pt.sb.host.Isolate {
 		env["TMPDIR"] = pt.sb.tmpDir()
 	}
-	if p := pt.sb.host.StandInPath; p != "" && pt.sb.root == nil {
+	if p := pt.sb.standInPath(); p != "" {
 		// On PATH, and as an exported bash function too: a login shell's /etc/profile resets PATH.
 		env["PATH"] = sandboxos.DefaultPath + ":" + p
-		env["BASH_FUNC_mcp-gateway%%"] = "() { '" + strings.ReplaceAll(filepath.Join(p, "mcp-gateway"), "'", `'\''`) + "' \"$@\"; }"
+		env["BASH_FUNC_mcp-gateway%%"] = "() { '" + strings.ReplaceAll(filepath.Join(p, sandboxos.MCPGatewayCommand), "'", `'\''`) + "' \"$@\"; }"
 		env["E2B_EMULATOR_SANDBOX_ROOT"] = pt.sb.rootDir() // where the sandbox's own / is, for the stand-ins
 	}
 	if pt.sb.host.ProxyEnv != nil {

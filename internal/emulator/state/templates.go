@@ -262,12 +262,13 @@ func (t *template) addReadyBuild(id string, at time.Time, tag string) *build {
 
 // SeedBase adds E2B's public base template with its one build.
 func (st *Store) SeedBase(now time.Time) {
-	st.SeedBuiltin(BaseTemplateID, BaseTemplateName, BaseBuildID, now)
+	st.SeedBuiltin(BaseTemplateID, BaseTemplateName, BaseBuildID, now, "", nil)
 }
 
-// SeedBuiltin adds one of E2B's own public templates with its one build: listed with no team's
+// SeedBuiltin adds one of E2B's own public templates with its one build, whose files are
+// filesDir (shared layout) or layers (private roots) over base's: listed with no team's
 // templates, never saved, and not the team's to change.
-func (st *Store) SeedBuiltin(id, name, buildID string, now time.Time) {
+func (st *Store) SeedBuiltin(id, name, buildID string, now time.Time, filesDir string, layers []string) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	t := &template{
@@ -275,7 +276,8 @@ func (st *Store) SeedBuiltin(id, name, buildID string, now time.Time) {
 		cpuCount: DefaultCPUCount, memoryMB: DefaultMemoryMB, diskSizeMB: DefaultDiskMB,
 		createdAt: now, updatedAt: now,
 	}
-	t.addReadyBuild(buildID, now, DefaultTag)
+	b := t.addReadyBuild(buildID, now, DefaultTag)
+	b.FilesDir, b.Layers = filesDir, slices.Clone(layers)
 	st.templates[t.id] = t
 }
 
