@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -112,5 +113,40 @@ func TestTrafficMatchesSpec(t *testing.T) {
 	wantStatus(t, "delete snapshot", st, data, 204)
 	if seen := v.Seen(); seen["control"] == 0 || seen["envd"] == 0 || seen["connect"] == 0 {
 		t.Fatalf("validator saw %v", seen)
+	}
+}
+
+// TestEmptyListsAreArrays: on a team with nothing in it, every list E2B's spec answers with an
+// array answers [] (or an object whose lists are []), never null.
+func TestEmptyListsAreArrays(t *testing.T) {
+	t.Parallel()
+	v := spectest.New(t)
+	c := startTestServer(t, Options{})
+	plain := c.hc
+	c.hc = &http.Client{Transport: v.Wrap(nil), Timeout: 60 * time.Second}
+	team := c.srv.TeamID()
+	for _, path := range []string{
+		"/sandboxes", "/v2/sandboxes", "/v2/sandboxes?state=paused", "/sandboxes/metrics?sandbox_ids=inotthere000000000000",
+		"/snapshots", "/templates", "/v2/templates", "/volumes", "/secrets", "/teams/" + team + "/metrics",
+		"/events/webhooks", "/events/sandboxes", // E2B's events API, which openapi.yml does not describe
+	} {
+		if strings.HasPrefix(path, "/events/") {
+			c.hc = plain
+		}
+		st, data, _ := c.api("GET", path, nil)
+		wantStatus(t, path, st, data, http.StatusOK)
+		if body := string(data); strings.Contains(body, "null") {
+			t.Errorf("GET %s answers %s", path, body)
+		}
+	}
+	// A sandbox that has logged nothing of its own yet and a template build with no logs.
+	sb := c.create(map[string]any{})
+	for _, path := range []string{"/sandboxes/" + sb.SandboxID + "/logs?start=" + strconv.FormatInt(time.Now().Add(time.Hour).UnixMilli(), 10),
+		"/v2/sandboxes/" + sb.SandboxID + "/logs?search=no-such-line"} {
+		st, data, _ := c.api("GET", path, nil)
+		wantStatus(t, path, st, data, http.StatusOK)
+		if body := string(data); strings.Contains(body, "null") {
+			t.Errorf("GET %s answers %s", path, body)
+		}
 	}
 }

@@ -179,7 +179,7 @@ func parseOffsetToken(w http.ResponseWriter, tok string) (int, bool) {
 
 func paginate[T any](all []T, offset, limit int) ([]T, string) {
 	if offset >= len(all) {
-		return nil, ""
+		return []T{}, "" // an empty page is an empty array, never null
 	}
 	end := offset + limit
 	if end >= len(all) {
