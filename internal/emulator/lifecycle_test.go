@@ -14,7 +14,7 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 func TestCreateGetAndDetailFields(t *testing.T) {
@@ -24,7 +24,7 @@ func TestCreateGetAndDetailFields(t *testing.T) {
 	if len(sb.SandboxID) != 21 || sb.SandboxID[0] != 'i' || !controlplane.SandboxIDPattern.MatchString(sb.SandboxID) {
 		t.Fatalf("sandbox ID %q is not i + 20 [a-z0-9]", sb.SandboxID)
 	}
-	if sb.TemplateID != state.BaseTemplateID || len(sb.EnvdAccessToken) != 64 {
+	if sb.TemplateID != store.BaseTemplateID || len(sb.EnvdAccessToken) != 64 {
 		t.Fatalf("unexpected create response %+v", sb)
 	}
 	d := c.detail(sb.SandboxID)

@@ -11,7 +11,7 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 // startRootfsServer starts an emulator whose sandboxes have private roots
@@ -125,7 +125,7 @@ func TestRootfsBuildWritesSystemPaths(t *testing.T) {
 		{"type": "WORKDIR", "args": []string{"/app"}},
 	}})
 	res := c.waitBuild(b)
-	if res.Status != state.BuildReady {
+	if res.Status != store.BuildReady {
 		t.Fatalf("build %+v\n%s", res.Reason, logText(res.LogEntries))
 	}
 	hostAbsent(t, "/usr/local/bin/"+tag, "/etc/"+tag, "/app")
@@ -139,13 +139,13 @@ func TestRootfsBuildWritesSystemPaths(t *testing.T) {
 // and a tar archive): the build runs on the image's files, not the host's.
 func TestRootfsImageStore(t *testing.T) {
 	t.Parallel()
-	store := t.TempDir()
-	img := filepath.Join(store, "mini_1")
+	images := t.TempDir()
+	img := filepath.Join(images, "mini_1")
 	makeMiniImage(t, img)
-	if out, err := exec.Command("tar", "-czf", filepath.Join(store, "packed:2.tar.gz"), "-C", img, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("tar", "-czf", filepath.Join(images, "packed:2.tar.gz"), "-C", img, ".").CombinedOutput(); err != nil {
 		t.Fatalf("tar: %v %s", err, out)
 	}
-	c := startTestServer(t, Options{ImageStore: store})
+	c := startTestServer(t, Options{ImageStore: images})
 	if c.srv.rootfs == nil {
 		t.Skip("private root filesystems unavailable here (see the emulator's log line above)")
 	}
@@ -156,7 +156,7 @@ func TestRootfsImageStore(t *testing.T) {
 			{"type": "RUN", "args": []string{"cat /image-marker > /home/user/seen; test -e /usr/bin/apt-get && echo host-apt >> /home/user/seen; true"}},
 		}})
 		res := c.waitBuild(b)
-		if res.Status != state.BuildReady || !strings.Contains(logText(res.LogEntries), "from the local image store") {
+		if res.Status != store.BuildReady || !strings.Contains(logText(res.LogEntries), "from the local image store") {
 			t.Fatalf("%s: %+v\n%s", image, res.Reason, logText(res.LogEntries))
 		}
 		sb := c.create(map[string]any{"templateID": name})

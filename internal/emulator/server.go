@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/egress"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
 
@@ -17,7 +18,7 @@ import (
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/volumeapi"
 )
 
@@ -79,8 +80,8 @@ type Server struct {
 	stopSampler      chan struct{}
 	samplerDone      chan struct{}
 	cp               *controlplane.API // E2B's control plane, with the registry of live sandboxes
-	egress           *sandboxos.Egress // nil when it could not start
-	store            *state.Store      // templates, secrets, events, webhooks, team samples, volumes
+	egress           *egress.Server    // nil when it could not start
+	store            *store.Store      // templates, secrets, events, webhooks, team samples, volumes
 	faults           faultState
 	limits           limitState
 	counters         counterState
@@ -111,7 +112,7 @@ func Start(opts Options) (*Server, error) {
 	}
 	s := &Server{
 		opts:        opts,
-		store:       state.New(),
+		store:       store.New(),
 		logf:        opts.Logf,
 		stopSampler: make(chan struct{}),
 		samplerDone: make(chan struct{}),
@@ -141,8 +142,8 @@ func Start(opts Options) (*Server, error) {
 	}
 	var proxyEnv func(string) map[string]string
 	// The proxy asks the control plane, made below, about sandboxes.
-	policy := func(id, token string) (*sandboxos.EgressPolicy, bool) { return s.cp.EgressPolicy(id, token) }
-	if eg, err := sandboxos.StartEgress(policy, s.logf); err != nil {
+	policy := func(id, token string) (*egress.Policy, bool) { return s.cp.EgressPolicy(id, token) }
+	if eg, err := egress.Start(policy, s.logf); err != nil {
 		s.logf("emulator: egress proxy unavailable (%v); network rules are not applied", err)
 	} else {
 		s.egress = eg

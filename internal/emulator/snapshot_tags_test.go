@@ -8,7 +8,7 @@ import (
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 // TestSnapshotTagsAreBuildsOfOneTemplate takes snapshots under one name with
@@ -32,7 +32,7 @@ func TestSnapshotTagsAreBuildsOfOneTemplate(t *testing.T) {
 		return decode[controlplane.SnapshotInfoJSON](t, data)
 	}
 	v1, v2 := snap(a, "tagged:v1"), snap(b, "tagged:V2 ")
-	if v1.SnapshotID != state.TeamNamespace+"/tagged:v1" || v2.SnapshotID != state.TeamNamespace+"/tagged:v2" ||
+	if v1.SnapshotID != store.TeamNamespace+"/tagged:v1" || v2.SnapshotID != store.TeamNamespace+"/tagged:v2" ||
 		len(v2.Names) != 1 || v2.Names[0] != v2.SnapshotID {
 		t.Fatalf("snapshots %+v %+v", v1, v2)
 	}
@@ -42,7 +42,7 @@ func TestSnapshotTagsAreBuildsOfOneTemplate(t *testing.T) {
 	st, data, _ = c.api("POST", "/sandboxes/"+a.SandboxID+"/snapshots", map[string]any{"name": "tagged:" + ids.UUID()})
 	wantStatus(t, "a build ID as a tag", st, data, http.StatusBadRequest)
 	def := snap(a, "tagged")
-	if def.SnapshotID != state.TeamNamespace+"/tagged:default" {
+	if def.SnapshotID != store.TeamNamespace+"/tagged:default" {
 		t.Fatalf("default snapshot %+v", def)
 	}
 
@@ -74,7 +74,7 @@ func TestSnapshotTagsAreBuildsOfOneTemplate(t *testing.T) {
 	st, data, _ = c.api("GET", "/templates/tagged/tags", nil)
 	wantStatus(t, "tags", st, data, http.StatusOK)
 	tags := decode[[]controlplane.TemplateTagJSON](t, data)
-	if len(tags) != 3 || tags[0].Tag != "v1" || tags[1].Tag != "v2" || tags[2].Tag != state.DefaultTag ||
+	if len(tags) != 3 || tags[0].Tag != "v1" || tags[1].Tag != "v2" || tags[2].Tag != store.DefaultTag ||
 		tags[0].BuildID == tags[1].BuildID || tags[1].BuildID == tags[2].BuildID {
 		t.Fatalf("tags %+v", tags)
 	}
@@ -93,10 +93,10 @@ func TestSnapshotTagsAreBuildsOfOneTemplate(t *testing.T) {
 	reads("tagged", "a")
 
 	del := func(tags ...string) (int, []byte) {
-		st, data, _ := c.api("DELETE", "/templates/tags", map[string]any{"name": state.TeamNamespace + "/tagged", "tags": tags})
+		st, data, _ := c.api("DELETE", "/templates/tags", map[string]any{"name": store.TeamNamespace + "/tagged", "tags": tags})
 		return st, data
 	}
-	st, data = del(state.DefaultTag)
+	st, data = del(store.DefaultTag)
 	wantStatus(t, "delete the default tag", st, data, http.StatusBadRequest)
 	st, data = del("v1")
 	wantStatus(t, "delete v1", st, data, http.StatusNoContent)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 func TestSnapshotsAndFork(t *testing.T) {
@@ -21,7 +21,7 @@ func TestSnapshotsAndFork(t *testing.T) {
 	st, data, _ := c.api("POST", "/sandboxes/"+src.SandboxID+"/snapshots", map[string]any{"name": "snap1"})
 	wantStatus(t, "named snapshot", st, data, http.StatusCreated)
 	named := decode[controlplane.SnapshotInfoJSON](t, data)
-	if named.SnapshotID != state.TeamNamespace+"/snap1:default" || len(named.Names) != 1 || named.Names[0] != named.SnapshotID {
+	if named.SnapshotID != store.TeamNamespace+"/snap1:default" || len(named.Names) != 1 || named.Names[0] != named.SnapshotID {
 		t.Fatalf("named snapshot %+v", named)
 	}
 	st, data, _ = c.api("POST", "/sandboxes/"+src.SandboxID+"/snapshots", map[string]any{})

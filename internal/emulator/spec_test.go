@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/spectest"
 )
 
@@ -109,7 +109,7 @@ func TestTrafficMatchesSpec(t *testing.T) {
 	}
 	st, data, _ = c.api("DELETE", "/sandboxes/"+sb.SandboxID, nil)
 	wantStatus(t, "kill", st, data, 204)
-	st, data, _ = c.api("DELETE", "/templates/"+url.PathEscape(state.TeamNamespace+"/specsnap:default"), nil)
+	st, data, _ = c.api("DELETE", "/templates/"+url.PathEscape(store.TeamNamespace+"/specsnap:default"), nil)
 	wantStatus(t, "delete snapshot", st, data, 204)
 	if seen := v.Seen(); seen["control"] == 0 || seen["envd"] == 0 || seen["connect"] == 0 {
 		t.Fatalf("validator saw %v", seen)

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 // TestSudoShim: sandboxes with a private root have sudo on PATH, as E2B's
@@ -69,7 +69,7 @@ func TestSudoShim(t *testing.T) {
 		{"type": "USER", "args": []string{"user"}},
 		{"type": "RUN", "args": []string{`sudo sh -c 'echo "$USER" > /home/user/who'`}},
 	}})
-	if res := c.waitBuild(b); res.Status != state.BuildReady {
+	if res := c.waitBuild(b); res.Status != store.BuildReady {
 		t.Fatalf("build: %+v\n%s", res.Reason, logText(res.LogEntries))
 	}
 	if got := c.mustRun(c.create(map[string]any{"templateID": "sudo-step"}), "cat /home/user/who"); got != "root\n" {

@@ -14,7 +14,7 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/spectest"
 )
 
@@ -27,8 +27,8 @@ type requestedBuild struct {
 
 type buildStatus struct {
 	Status     string                `json:"status"`
-	LogEntries []state.BuildLogEntry `json:"logEntries"`
-	Reason     *state.BuildReason    `json:"reason"`
+	LogEntries []store.BuildLogEntry `json:"logEntries"`
+	Reason     *store.BuildReason    `json:"reason"`
 }
 
 // contextArchive builds a gzip tar like the SDK's upload: files by relative
@@ -100,14 +100,14 @@ func (c *testClient) uploadContext(templateID, hash string, archive []byte) {
 // build ends, and returns the final status with every log entry.
 func (c *testClient) waitBuild(b requestedBuild) buildStatus {
 	c.t.Helper()
-	var all []state.BuildLogEntry
+	var all []store.BuildLogEntry
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		st, data, _ := c.api("GET", "/templates/"+b.TemplateID+"/builds/"+b.BuildID+"/status?logsOffset="+strconv.Itoa(len(all)), nil)
 		wantStatus(c.t, "build status", st, data, http.StatusOK)
 		s := decode[buildStatus](c.t, data)
 		all = append(all, s.LogEntries...)
-		if (s.Status == state.BuildReady || s.Status == state.BuildError) && len(s.LogEntries) == 0 {
+		if (s.Status == store.BuildReady || s.Status == store.BuildError) && len(s.LogEntries) == 0 {
 			s.LogEntries = all
 			return s
 		}
@@ -124,7 +124,7 @@ func (c *testClient) startBuild(b requestedBuild, body map[string]any) {
 	wantStatus(c.t, "start build", st, data, http.StatusAccepted)
 }
 
-func logText(entries []state.BuildLogEntry) string {
+func logText(entries []store.BuildLogEntry) string {
 	var sb strings.Builder
 	for _, e := range entries {
 		step := ""
@@ -146,7 +146,7 @@ func TestTemplateBuildRunsSteps(t *testing.T) {
 	c.streams = &http.Client{Transport: v.Wrap(nil)}
 
 	b := c.requestBuild(map[string]any{"name": "steps-tpl:v1", "cpuCount": 2, "memoryMB": 1024})
-	if len(b.Names) != 1 || b.Names[0] != state.TeamNamespace+"/steps-tpl" || len(b.Tags) != 1 || b.Tags[0] != "v1" {
+	if len(b.Names) != 1 || b.Names[0] != store.TeamNamespace+"/steps-tpl" || len(b.Tags) != 1 || b.Tags[0] != "v1" {
 		t.Fatalf("requested %+v", b)
 	}
 	archive := contextArchive(t, map[string]string{
@@ -178,7 +178,7 @@ func TestTemplateBuildRunsSteps(t *testing.T) {
 	wantStatus(t, "start twice", st, data, http.StatusBadRequest)
 	res := c.waitBuild(b)
 	logs := logText(res.LogEntries)
-	if res.Status != state.BuildReady {
+	if res.Status != store.BuildReady {
 		t.Fatalf("build %s: %+v\n%s", res.Status, res.Reason, logs)
 	}
 	for _, want := range []string{"[builder 5/8] RUN", "error 5 to-stderr", "[base] FROM TEMPLATE base", "[finalize] START"} {
@@ -189,12 +189,12 @@ func TestTemplateBuildRunsSteps(t *testing.T) {
 	// logs with a cursor: forward from the first entry, and backward.
 	st, data, _ = c.api("GET", "/templates/"+b.TemplateID+"/builds/"+b.BuildID+"/logs?limit=3&direction=forward&cursor="+strconv.FormatInt(res.LogEntries[0].Timestamp.UnixMilli(), 10), nil)
 	wantStatus(t, "logs", st, data, http.StatusOK)
-	if got := decode[map[string][]state.BuildLogEntry](t, data)["logs"]; len(got) != 3 || got[0].Message != res.LogEntries[0].Message {
+	if got := decode[map[string][]store.BuildLogEntry](t, data)["logs"]; len(got) != 3 || got[0].Message != res.LogEntries[0].Message {
 		t.Fatalf("forward logs %s", data)
 	}
 	st, data, _ = c.api("GET", "/templates/"+b.TemplateID+"/builds/"+b.BuildID+"/logs?limit=1&direction=backward&level=info", nil)
 	wantStatus(t, "logs backward", st, data, http.StatusOK)
-	if got := decode[map[string][]state.BuildLogEntry](t, data)["logs"]; len(got) != 1 || !strings.HasPrefix(got[0].Message, "Build finished") {
+	if got := decode[map[string][]store.BuildLogEntry](t, data)["logs"]; len(got) != 1 || !strings.HasPrefix(got[0].Message, "Build finished") {
 		t.Fatalf("backward logs %s", data)
 	}
 
@@ -219,7 +219,7 @@ func TestTemplateBuildRunsSteps(t *testing.T) {
 	wantStatus(t, "create from untagged default", st, data, http.StatusNotFound)
 	st, data, _ = c.api("GET", "/templates/"+b.TemplateID, nil)
 	wantStatus(t, "get template", st, data, http.StatusOK)
-	if tw := decode[controlplane.TemplateWithBuildsJSON](t, data); len(tw.Builds) != 1 || tw.Builds[0].Status != state.BuildReady || tw.Builds[0].MemoryMB != 1024 {
+	if tw := decode[controlplane.TemplateWithBuildsJSON](t, data); len(tw.Builds) != 1 || tw.Builds[0].Status != store.BuildReady || tw.Builds[0].MemoryMB != 1024 {
 		t.Fatalf("template %s", data)
 	}
 	v.AssertClean(t)
@@ -238,7 +238,7 @@ func TestTemplateBuildFailsWithReason(t *testing.T) {
 		{"type": "RUN", "args": []string{"echo never"}},
 	}})
 	res := c.waitBuild(b)
-	if res.Status != state.BuildError || res.Reason == nil || res.Reason.Step == nil || *res.Reason.Step != "2" ||
+	if res.Status != store.BuildError || res.Reason == nil || res.Reason.Step == nil || *res.Reason.Step != "2" ||
 		!strings.Contains(res.Reason.Message, "exit status 3") {
 		t.Fatalf("status %s reason %+v", res.Status, res.Reason)
 	}
@@ -271,7 +271,7 @@ func TestTemplateStepCacheAndForce(t *testing.T) {
 		body["fromTemplate"] = "base"
 		c.startBuild(b, body)
 		res := c.waitBuild(b)
-		if res.Status != state.BuildReady {
+		if res.Status != store.BuildReady {
 			t.Fatalf("build: %+v\n%s", res.Reason, logText(res.LogEntries))
 		}
 		return res, c.create(map[string]any{"templateID": "cached"})
@@ -307,15 +307,15 @@ func TestTemplateTagsAndNames(t *testing.T) {
 	c.hc = &http.Client{Transport: v.Wrap(nil), Timeout: 60 * time.Second}
 	b1 := c.requestBuild(map[string]any{"name": "tagged"})
 	c.startBuild(b1, map[string]any{"fromTemplate": "base", "steps": []map[string]any{{"type": "RUN", "args": []string{"echo one > v"}}}})
-	if res := c.waitBuild(b1); res.Status != state.BuildReady {
+	if res := c.waitBuild(b1); res.Status != store.BuildReady {
 		t.Fatalf("build 1 %+v", res.Reason)
 	}
-	b2 := c.requestBuild(map[string]any{"name": state.TeamNamespace + "/tagged", "tags": []string{"next"}})
+	b2 := c.requestBuild(map[string]any{"name": store.TeamNamespace + "/tagged", "tags": []string{"next"}})
 	if b2.TemplateID != b1.TemplateID {
 		t.Fatalf("same name gave template %s and %s", b1.TemplateID, b2.TemplateID)
 	}
 	c.startBuild(b2, map[string]any{"fromTemplate": "tagged", "steps": []map[string]any{{"type": "RUN", "args": []string{"echo two > v"}}}})
-	if res := c.waitBuild(b2); res.Status != state.BuildReady {
+	if res := c.waitBuild(b2); res.Status != store.BuildReady {
 		t.Fatalf("build 2 %+v", res.Reason)
 	}
 	st, data, _ := c.api("POST", "/templates/tags", map[string]any{"target": "tagged:next", "tags": []string{"prod", "Stable"}})
@@ -324,7 +324,7 @@ func TestTemplateTagsAndNames(t *testing.T) {
 		t.Fatalf("assigned %s", data)
 	}
 	for ref, want := range map[string]string{"tagged": "one", "tagged:default": "one", "tagged:prod": "two",
-		state.TeamNamespace + "/tagged:stable": "two", "tagged:" + b1.BuildID: "one", b1.TemplateID + ":next": "two"} {
+		store.TeamNamespace + "/tagged:stable": "two", "tagged:" + b1.BuildID: "one", b1.TemplateID + ":next": "two"} {
 		sb := c.create(map[string]any{"templateID": ref})
 		if got := c.mustRun(sb, "cat v"); got != want+"\n" {
 			t.Fatalf("%s sees %q, want %q", ref, got, want)
@@ -366,7 +366,7 @@ func TestTemplateTagsAndNames(t *testing.T) {
 		{"GET", "/templates/nope/files/abc", nil, 404, "not found"},
 		{"GET", "/templates/aliases/tagged", nil, 200, b1.TemplateID},
 		{"GET", "/templates/aliases/nope", nil, 404, "not found"},
-		{"PATCH", "/v2/templates/tagged", map[string]any{"public": true}, 200, state.TeamNamespace + "/tagged"},
+		{"PATCH", "/v2/templates/tagged", map[string]any{"public": true}, 200, store.TeamNamespace + "/tagged"},
 		{"GET", "/templates/" + b1.TemplateID, nil, 200, `"public":true`},
 		{"GET", "/v2/templates", nil, 200, b1.TemplateID},
 	} {
@@ -395,7 +395,7 @@ func TestTemplateStateSurvivesRestart(t *testing.T) {
 	steps := []map[string]any{{"type": "RUN", "args": []string{"echo kept > /home/user/kept"}}}
 	done := c.requestBuild(map[string]any{"name": "kept", "tags": []string{"v1"}})
 	c.startBuild(done, map[string]any{"fromTemplate": "base", "steps": steps})
-	if res := c.waitBuild(done); res.Status != state.BuildReady {
+	if res := c.waitBuild(done); res.Status != store.BuildReady {
 		t.Fatalf("build %+v", res.Reason)
 	}
 	running := c.requestBuild(map[string]any{"name": "interrupted"})
@@ -411,12 +411,12 @@ func TestTemplateStateSurvivesRestart(t *testing.T) {
 	}
 	st, data, _ := c.api("GET", "/templates/"+running.TemplateID+"/builds/"+running.BuildID+"/status", nil)
 	wantStatus(t, "interrupted status", st, data, http.StatusOK)
-	if s := decode[buildStatus](t, data); s.Status != state.BuildError || s.Reason == nil {
+	if s := decode[buildStatus](t, data); s.Status != store.BuildError || s.Reason == nil {
 		t.Fatalf("interrupted build %s", data)
 	}
 	again := c.requestBuild(map[string]any{"name": "kept"})
 	c.startBuild(again, map[string]any{"fromTemplate": "base", "steps": steps})
-	if res := c.waitBuild(again); res.Status != state.BuildReady || !strings.Contains(logText(res.LogEntries), "CACHED [builder 1/1]") {
+	if res := c.waitBuild(again); res.Status != store.BuildReady || !strings.Contains(logText(res.LogEntries), "CACHED [builder 1/1]") {
 		t.Fatalf("rebuild after restart: %+v\n%s", res.Reason, logText(res.LogEntries))
 	}
 }
@@ -429,7 +429,7 @@ func TestTemplateReadyCommandBoundsTheBuild(t *testing.T) {
 	b := c.requestBuild(map[string]any{"name": "never-ready"})
 	c.startBuild(b, map[string]any{"fromTemplate": "base", "startCmd": "sleep 600", "readyCmd": "test -f /nonexistent"})
 	res := c.waitBuild(b)
-	if res.Status != state.BuildError || res.Reason == nil || res.Reason.Step == nil || *res.Reason.Step != "finalize" ||
+	if res.Status != store.BuildError || res.Reason == nil || res.Reason.Step == nil || *res.Reason.Step != "finalize" ||
 		!strings.Contains(res.Reason.Message, "ready command") {
 		t.Fatalf("status %s reason %+v", res.Status, res.Reason)
 	}
@@ -453,17 +453,17 @@ func TestTemplateBuildsOfDifferentTemplatesOverlap(t *testing.T) {
 		for _, tp := range c.srv.store.Templates() {
 			for _, bl := range tp.Builds {
 				_, full, _ := c.srv.store.BuildByID(tp.ID, bl.ID)
-				if full.Status == state.BuildBuilding && len(full.Logs) >= 3 { // started, base, the step line
+				if full.Status == store.BuildBuilding && len(full.Logs) >= 3 { // started, base, the step line
 					n++
 				}
 			}
 		}
 		return n == 2
 	})
-	if sa, sb := status(a), status(b); sa != state.BuildBuilding || sb != state.BuildBuilding {
+	if sa, sb := status(a), status(b); sa != store.BuildBuilding || sb != store.BuildBuilding {
 		t.Fatalf("statuses %s %s", sa, sb)
 	}
-	if sa, sb := c.waitBuild(a), c.waitBuild(b); sa.Status != state.BuildReady || sb.Status != state.BuildReady {
+	if sa, sb := c.waitBuild(a), c.waitBuild(b); sa.Status != store.BuildReady || sb.Status != store.BuildReady {
 		t.Fatalf("builds ended %s %s", sa.Status, sb.Status)
 	}
 }

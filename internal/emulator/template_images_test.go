@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/builder"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/spectest"
 )
 
@@ -28,7 +28,7 @@ func TestMissingImageFailsTheBuild(t *testing.T) {
 	b := c.requestBuild(map[string]any{"name": "missing-image"})
 	c.startBuild(b, map[string]any{"fromImage": "python:3.12-slim", "steps": steps})
 	res := c.waitBuild(b)
-	if res.Status != state.BuildError || res.Reason == nil || res.Reason.Step == nil || *res.Reason.Step != "base" {
+	if res.Status != store.BuildError || res.Reason == nil || res.Reason.Step == nil || *res.Reason.Step != "base" {
 		t.Fatalf("status %s reason %+v\n%s", res.Status, res.Reason, logText(res.LogEntries))
 	}
 	for _, want := range []string{"image 'python:3.12-slim' is not in the emulator's image store", "-image-store DIR", "named python_3.12-slim", "-host-root-images python:3.12-slim"} {
@@ -43,7 +43,7 @@ func TestMissingImageFailsTheBuild(t *testing.T) {
 	b = c.requestBuild(map[string]any{"name": "host-root-image"})
 	c.startBuild(b, map[string]any{"fromImage": "debian:12", "steps": steps})
 	res = c.waitBuild(b)
-	if res.Status != state.BuildReady {
+	if res.Status != store.BuildReady {
 		t.Fatalf("opted-in image: %+v\n%s", res.Reason, logText(res.LogEntries))
 	}
 	warned := false
@@ -57,7 +57,7 @@ func TestMissingImageFailsTheBuild(t *testing.T) {
 
 	b = c.requestBuild(map[string]any{"name": "base-image"})
 	c.startBuild(b, map[string]any{"fromImage": builder.BaseImage, "steps": steps})
-	if res = c.waitBuild(b); res.Status != state.BuildReady || !strings.Contains(logText(res.LogEntries), "is E2B's base image") {
+	if res = c.waitBuild(b); res.Status != store.BuildReady || !strings.Contains(logText(res.LogEntries), "is E2B's base image") {
 		t.Fatalf("base image: %+v\n%s", res.Reason, logText(res.LogEntries))
 	}
 	v.AssertClean(t)
@@ -68,15 +68,15 @@ func TestMissingImageFailsTheBuild(t *testing.T) {
 // running on the host's root.
 func TestStoredImageWithoutPrivateRootsFailsTheBuild(t *testing.T) {
 	t.Parallel()
-	store := t.TempDir()
-	if err := os.Mkdir(filepath.Join(store, "stored_1"), 0o755); err != nil {
+	images := t.TempDir()
+	if err := os.Mkdir(filepath.Join(images, "stored_1"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	c := startTestServer(t, Options{Isolation: "none", ImageStore: store})
+	c := startTestServer(t, Options{Isolation: "none", ImageStore: images})
 	b := c.requestBuild(map[string]any{"name": "stored-image"})
 	c.startBuild(b, map[string]any{"fromImage": "stored:1", "steps": []map[string]any{{"type": "RUN", "args": []string{"echo step-ran"}}}})
 	res := c.waitBuild(b)
-	if res.Status != state.BuildError || res.Reason == nil || !strings.Contains(res.Reason.Message, "image 'stored:1' is in the emulator's image store, but images need private root filesystems") ||
+	if res.Status != store.BuildError || res.Reason == nil || !strings.Contains(res.Reason.Message, "image 'stored:1' is in the emulator's image store, but images need private root filesystems") ||
 		!strings.Contains(res.Reason.Message, "-host-root-images stored:1") || strings.Contains(logText(res.LogEntries), "step-ran") {
 		t.Fatalf("status %s reason %+v\n%s", res.Status, res.Reason, logText(res.LogEntries))
 	}

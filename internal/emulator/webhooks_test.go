@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 type receivedHook struct {
@@ -109,7 +109,7 @@ func TestWebhooksDeliverSignedLifecycleEvents(t *testing.T) {
 	wantStatus(t, "kill", st, data, http.StatusNoContent)
 
 	eventually(t, "four deliveries and three attempts", func() bool { return len(ok.snapshot()) == 4 && len(flaky.snapshot()) == 3 })
-	var evsSeen []state.Event // two workers deliver: arrival order is not event order
+	var evsSeen []store.Event // two workers deliver: arrival order is not event order
 	ids := map[string]bool{}
 	for _, d := range ok.snapshot() {
 		if !verifySignature("s3cret", d.body, d.header.Get("e2b-signature")) {
@@ -119,7 +119,7 @@ func TestWebhooksDeliverSignedLifecycleEvents(t *testing.T) {
 			t.Fatalf("headers %v", d.header)
 		}
 		ids[d.header.Get("e2b-delivery-id")] = true
-		var ev state.Event
+		var ev store.Event
 		if err := json.Unmarshal(d.body, &ev); err != nil {
 			t.Fatal(err)
 		}
@@ -150,13 +150,13 @@ func TestWebhooksDeliverSignedLifecycleEvents(t *testing.T) {
 	// Polling: newest first by default, filters by type and sandbox.
 	st, data, _ = c.api("GET", "/events/sandboxes/"+sb.SandboxID+"?orderAsc=true", nil)
 	wantStatus(t, "events", st, data, http.StatusOK)
-	evs := decode[[]state.Event](t, data)
+	evs := decode[[]store.Event](t, data)
 	if len(evs) != 4 || evs[0].Type != sandboxes.EvCreated || evs[3].Type != sandboxes.EvKilled {
 		t.Fatalf("events %s", data)
 	}
 	st, data, _ = c.api("GET", "/events/sandboxes?types="+sandboxes.EvPaused+"&limit=1", nil)
 	wantStatus(t, "filtered events", st, data, http.StatusOK)
-	if evs := decode[[]state.Event](t, data); len(evs) != 1 || evs[0].Type != sandboxes.EvPaused {
+	if evs := decode[[]store.Event](t, data); len(evs) != 1 || evs[0].Type != sandboxes.EvPaused {
 		t.Fatalf("filtered %s", data)
 	}
 	st, data, _ = c.api("PATCH", "/events/webhooks/"+hook.ID, map[string]any{"enabled": false})

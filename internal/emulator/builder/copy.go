@@ -14,7 +14,7 @@ import (
 	"strings"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 // copyStep runs COPY [src, dest, owner?, mode?] from the archive the SDK
@@ -23,7 +23,7 @@ import (
 // into dest, a file or symlink becomes dest (or goes into dest when dest
 // ends with "/" or is a directory); a relative dest is relative to the
 // workdir. Symlinks are kept as links.
-func (j *buildJob) copyStep(args []string, filesHash *string, cfg state.BuildConfig) error {
+func (j *buildJob) copyStep(args []string, filesHash *string, cfg store.BuildConfig) error {
 	if len(args) < 2 {
 		return errors.New("COPY requires a local path and a container path argument")
 	}

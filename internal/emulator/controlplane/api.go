@@ -10,13 +10,13 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 // Config is what the control plane is made with: the emulator's settings
 // and what it needs of the emulator around it, as values and functions.
 type Config struct {
-	Store       *state.Store
+	Store       *store.Store
 	DataDir     string
 	Persistent  bool              // the data dir outlives this emulator: templates are saved there
 	Rootfs      *sandboxos.Rootfs // private root filesystems; nil in the shared layout

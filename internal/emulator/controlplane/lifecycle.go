@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/egress"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/netrules"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
 )
 
@@ -143,11 +143,11 @@ func (s *API) handleResume(w http.ResponseWriter, r *http.Request) {
 // networkUpdateJSON is SandboxNetworkUpdateConfig: it replaces the egress settings as a whole,
 // so a field left out is cleared.
 type networkUpdateJSON struct {
-	AllowOut            []string                   `json:"allowOut"`
-	DenyOut             []string                   `json:"denyOut"`
-	AllowInternetAccess *bool                      `json:"allow_internet_access"`
-	Rules               map[string][]netrules.Rule `json:"rules"`
-	EgressProxy         *netrules.Proxy            `json:"egressProxy"`
+	AllowOut            []string                 `json:"allowOut"`
+	DenyOut             []string                 `json:"denyOut"`
+	AllowInternetAccess *bool                    `json:"allow_internet_access"`
+	Rules               map[string][]egress.Rule `json:"rules"`
+	EgressProxy         *egress.Proxy            `json:"egressProxy"`
 }
 
 func (s *API) handleNetwork(w http.ResponseWriter, r *http.Request) {
@@ -164,11 +164,11 @@ func (s *API) handleNetwork(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
-	rules := netrules.Normalize(req.Rules)
+	rules := egress.Normalize(req.Rules)
 	err := s.sandboxes.UpdateNetwork(id, sandboxes.Egress{
 		AllowOut: req.AllowOut, DenyOut: deny, Rules: rules, Proxy: req.EgressProxy, AllowInternet: req.AllowInternetAccess,
 	}, map[string]any{"network": map[string]any{"allowOut": req.AllowOut, "denyOut": deny,
-		"rules": netrules.Domains(rules), "egressProxy": req.EgressProxy != nil}})
+		"rules": egress.Domains(rules), "egressProxy": req.EgressProxy != nil}})
 	var notRunning sandboxes.NotRunningError
 	switch {
 	case errors.As(err, &notRunning):

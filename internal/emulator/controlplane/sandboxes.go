@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/egress"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/netrules"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
@@ -22,12 +22,12 @@ const (
 )
 
 type networkJSON struct {
-	AllowPublicTraffic *bool                      `json:"allowPublicTraffic"`
-	AllowOut           []string                   `json:"allowOut"`
-	DenyOut            []string                   `json:"denyOut"`
-	MaskRequestHost    string                     `json:"maskRequestHost"`
-	Rules              map[string][]netrules.Rule `json:"rules"`
-	EgressProxy        *netrules.Proxy            `json:"egressProxy"`
+	AllowPublicTraffic *bool                    `json:"allowPublicTraffic"`
+	AllowOut           []string                 `json:"allowOut"`
+	DenyOut            []string                 `json:"denyOut"`
+	MaskRequestHost    string                   `json:"maskRequestHost"`
+	Rules              map[string][]egress.Rule `json:"rules"`
+	EgressProxy        *egress.Proxy            `json:"egressProxy"`
 }
 
 type newSandboxJSON struct {
@@ -166,14 +166,14 @@ func (s *API) listed(rec sandboxes.Record) ListedSandboxJSON {
 
 // validateEgress checks the egress settings the way E2B does. E2B also refuses a proxy address
 // in a private or internal range; the emulator accepts one, so tests can run a proxy locally.
-func validateEgress(allowOut, denyOut []string, rules map[string][]netrules.Rule, proxy *netrules.Proxy) string {
+func validateEgress(allowOut, denyOut []string, rules map[string][]egress.Rule, proxy *egress.Proxy) string {
 	if msg := validateNetwork(allowOut, denyOut); msg != "" {
 		return msg
 	}
-	if msg := netrules.Validate(rules); msg != "" {
+	if msg := egress.Validate(rules); msg != "" {
 		return msg
 	}
-	return netrules.ValidateProxy(proxy)
+	return egress.ValidateProxy(proxy)
 }
 
 // validateNetwork checks allowOut/denyOut the way E2B does.
@@ -264,7 +264,7 @@ func (s *API) handleCreate(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		netCfg = sandboxes.Network{AllowOut: n.AllowOut, DenyOut: n.DenyOut, AllowPublicTraffic: n.AllowPublicTraffic,
-			MaskRequestHost: n.MaskRequestHost, Rules: netrules.Normalize(n.Rules), EgressProxy: n.EgressProxy}
+			MaskRequestHost: n.MaskRequestHost, Rules: egress.Normalize(n.Rules), EgressProxy: n.EgressProxy}
 	}
 	if req.AllowInternetAccess != nil && !*req.AllowInternetAccess && !contains(netCfg.DenyOut, "0.0.0.0/0") {
 		netCfg.DenyOut = append(netCfg.DenyOut, "0.0.0.0/0")

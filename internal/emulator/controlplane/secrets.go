@@ -11,7 +11,7 @@ import (
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 // SecretJSON is E2B's Secret schema: metadata only.
@@ -24,7 +24,7 @@ type SecretJSON struct {
 	UpdatedAt      time.Time         `json:"updatedAt"`
 }
 
-func secretJSONOf(sc state.Secret) SecretJSON {
+func secretJSONOf(sc store.Secret) SecretJSON {
 	return SecretJSON{SecretID: sc.ID, Name: sc.Name, CurrentVersion: sc.CurrentVersion,
 		Metadata: copyMap(sc.Metadata), CreatedAt: sc.CreatedAt, UpdatedAt: sc.UpdatedAt}
 }

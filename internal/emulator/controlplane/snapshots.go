@@ -17,7 +17,7 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 // SnapshotInfoJSON is E2B's SnapshotInfo.
@@ -30,21 +30,21 @@ var snapshotNamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,127}$`)
 
 // captureFiles copies a sandbox's files into a build: its whole layer over
 // the layers it started from with private roots, else its directory.
-func (s *API) captureFiles(rec sandboxes.Record, m *envd.Machine, templateID string) (state.Build, error) {
+func (s *API) captureFiles(rec sandboxes.Record, m *envd.Machine, templateID string) (store.Build, error) {
 	if m.Root() != nil {
 		layers, err := s.captureLayer(m)
 		if err != nil {
-			return state.Build{}, err
+			return store.Build{}, err
 		}
-		return state.Build{Layers: layers, Base: rec.Build.Base, Config: rec.Build.Config}, nil
+		return store.Build{Layers: layers, Base: rec.Build.Base, Config: rec.Build.Config}, nil
 	}
 	dir := filepath.Join(s.opts.DataDir, "templates", templateID+"-"+ids.New("", 8))
 	if err := hostfs.CopyTree(m.Dir(), dir); err != nil {
 		_ = os.RemoveAll(dir)
-		return state.Build{}, err
+		return store.Build{}, err
 	}
 	envd.UnlinkMounts(dir, rec.Mounts)
-	return state.Build{FilesDir: dir, Config: rec.Build.Config}, nil
+	return store.Build{FilesDir: dir, Config: rec.Build.Config}, nil
 }
 
 // handleCreateSnapshot captures a running sandbox's files as a snapshot
@@ -88,7 +88,7 @@ func (s *API) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 		}
 		if !found {
 			src := s.templateOf(rec)
-			t = state.Template{
+			t = store.Template{
 				ID: ids.New("", 20), Snapshot: true,
 				CPUCount: src.CPUCount, MemoryMB: src.MemoryMB, DiskSizeMB: src.DiskSizeMB,
 				CreatedAt: time.Now().UTC(),
@@ -130,7 +130,7 @@ func (s *API) handleListSnapshots(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sandboxID, name := q.Get("sandboxID"), q.Get("name")
-	var byName state.Template
+	var byName store.Template
 	_, nameTag, _ := strings.Cut(name, ":") // without a tag: every snapshot of the name
 	nameTag = strings.ToLower(strings.TrimSpace(nameTag))
 	found := true
@@ -217,9 +217,9 @@ func (s *API) handleFork(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
-	var captured state.Build
+	var captured store.Build
 	capture := func(src sandboxes.Record, m *envd.Machine) error {
-		captured = state.Build{FilesDir: m.Dir(), Config: src.Build.Config}
+		captured = store.Build{FilesDir: m.Dir(), Config: src.Build.Config}
 		if m.Root() == nil {
 			return nil
 		}

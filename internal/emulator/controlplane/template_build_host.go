@@ -7,14 +7,14 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/builder"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 // buildHost is what the builder gets of the control plane: machines for build
 // sandboxes (they have no record: the control plane never sees them), the
 // image store and the uploaded file contexts.
 type buildHost struct {
-	startMachine func(t state.Template, b state.Build) (*envd.Machine, error)
+	startMachine func(t store.Template, b store.Build) (*envd.Machine, error)
 	resolveImage func(name string) (key, level, note string, err error)
 	filesArchive func(hash string) (string, bool)
 	readyTimeout time.Duration
@@ -22,7 +22,7 @@ type buildHost struct {
 
 func (s *API) newBuildHost() buildHost {
 	return buildHost{
-		startMachine: func(t state.Template, b state.Build) (*envd.Machine, error) {
+		startMachine: func(t store.Template, b store.Build) (*envd.Machine, error) {
 			return s.startMachine(ids.New("i", 20), t, b, nil, nil, false)
 		},
 		resolveImage: s.resolveImage,
@@ -36,7 +36,7 @@ func (s *API) newBuildHost() buildHost {
 	}
 }
 
-func (h buildHost) NewSandbox(t state.Template, b state.Build) (builder.Sandbox, error) {
+func (h buildHost) NewSandbox(t store.Template, b store.Build) (builder.Sandbox, error) {
 	m, err := h.startMachine(t, b)
 	if err != nil {
 		return nil, err

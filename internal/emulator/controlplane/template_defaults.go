@@ -7,7 +7,7 @@ import (
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 // Templates, their builds, tags and the step cache are records of the
@@ -16,13 +16,13 @@ import (
 const (
 	EnvdVersion      = "0.6.13"
 	ClientID         = "6532622b"
-	teamNamespace    = state.TeamNamespace
-	baseTemplateID   = state.BaseTemplateID
-	baseTemplateName = state.BaseTemplateName
-	defaultTag       = state.DefaultTag
-	defaultCPUCount  = state.DefaultCPUCount
-	defaultMemoryMB  = state.DefaultMemoryMB
-	defaultDiskMB    = state.DefaultDiskMB
+	teamNamespace    = store.TeamNamespace
+	baseTemplateID   = store.BaseTemplateID
+	baseTemplateName = store.BaseTemplateName
+	defaultTag       = store.DefaultTag
+	defaultCPUCount  = store.DefaultCPUCount
+	defaultMemoryMB  = store.DefaultMemoryMB
+	defaultDiskMB    = store.DefaultDiskMB
 
 	// E2B's public mcp-gateway template, which E2B's SDK starts sandboxes with mcp from. The
 	// emulator's sandboxes from it are base's plus the mcp-gateway stand-in (sandboxos); base
@@ -32,16 +32,16 @@ const (
 )
 
 const (
-	buildWaiting  = state.BuildWaiting
-	buildBuilding = state.BuildBuilding
-	buildReady    = state.BuildReady
-	buildError    = state.BuildError
+	buildWaiting  = store.BuildWaiting
+	buildBuilding = store.BuildBuilding
+	buildReady    = store.BuildReady
+	buildError    = store.BuildError
 )
 
 type (
-	buildConfig       = state.BuildConfig
-	buildLogEntryJSON = state.BuildLogEntry // E2B's BuildLogEntry
-	buildReasonJSON   = state.BuildReason   // E2B's BuildStatusReason
+	buildConfig       = store.BuildConfig
+	buildLogEntryJSON = store.BuildLogEntry // E2B's BuildLogEntry
+	buildReasonJSON   = store.BuildReason   // E2B's BuildStatusReason
 )
 
 // TemplateSeed describes a team template for SeedTemplate.
@@ -61,7 +61,7 @@ func (s *API) SeedTemplate(t TemplateSeed) any {
 	return templateToJSON(s.seedTemplate(t))
 }
 
-func (s *API) seedTemplate(t TemplateSeed) state.Template {
+func (s *API) seedTemplate(t TemplateSeed) store.Template {
 	if t.TemplateID == "" {
 		t.TemplateID = ids.New("", 20)
 	}
@@ -73,7 +73,7 @@ func (s *API) seedTemplate(t TemplateSeed) state.Template {
 }
 
 // removeTemplateFiles deletes the files of every build of a deleted template.
-func (s *API) removeTemplateFiles(t state.Template) {
+func (s *API) removeTemplateFiles(t store.Template) {
 	for _, b := range t.Builds {
 		if b.FilesDir == "" {
 			continue

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 func noTemplateAccess(w http.ResponseWriter, ident string) {
@@ -47,10 +47,10 @@ func (s *API) handleAssignTags(w http.ResponseWriter, r *http.Request) {
 	}
 	t, b, err := s.opts.Store.TagTarget(target.identifier(), fromTag)
 	switch {
-	case errors.Is(err, state.ErrNotFound):
+	case errors.Is(err, store.ErrNotFound):
 		templateNotFound(w, target.identifier())
 		return
-	case errors.Is(err, state.ErrNoTaggedBuild):
+	case errors.Is(err, store.ErrNoTaggedBuild):
 		writeErrorf(w, http.StatusNotFound, "Template '%s' with tag '%s' not found", *req.Target, fromTag)
 		return
 	case err != nil:
@@ -166,7 +166,7 @@ func (s *API) handleUpdateTemplate(w http.ResponseWriter, r *http.Request) {
 		t, err = s.opts.Store.SetPublic(t.ID, req.Public)
 	}
 	switch {
-	case !found || errors.Is(err, state.ErrNotFound):
+	case !found || errors.Is(err, store.ErrNotFound):
 		templateNotFound(w, ref)
 		return
 	case err != nil:

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 type teamUserJSON struct {
@@ -60,7 +60,7 @@ type TemplateWithBuildsJSON struct {
 	Builds        []TemplateBuildJSON `json:"builds"`
 }
 
-func templateToJSON(t state.Template) TemplateJSON {
+func templateToJSON(t store.Template) TemplateJSON {
 	b := t.LatestBuild()
 	return TemplateJSON{
 		TemplateID: t.ID, BuildID: b.ID, CPUCount: t.CPUCount, MemoryMB: t.MemoryMB, DiskSizeMB: t.DiskSizeMB,

@@ -12,7 +12,7 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/volumeapi"
 )
 
@@ -43,8 +43,8 @@ func (s *API) handleCreateVolume(w http.ResponseWriter, r *http.Request) {
 		validationError(w, `request body has an error: doesn't match schema: Error at "/name": string doesn't match the regular expression "^[a-zA-Z0-9_-]+$"`)
 		return
 	}
-	v, err := s.opts.Store.CreateVolume(state.Volume{ID: ids.New("vol", 17), Name: *req.Name, Key: ids.Hex(32), CreatedAt: time.Now().UTC()})
-	if errors.Is(err, state.ErrVolumeExists) {
+	v, err := s.opts.Store.CreateVolume(store.Volume{ID: ids.New("vol", 17), Name: *req.Name, Key: ids.Hex(32), CreatedAt: time.Now().UTC()})
+	if errors.Is(err, store.ErrVolumeExists) {
 		writeErrorf(w, http.StatusBadRequest, "volume with name '%s' already exists", *req.Name)
 		return
 	}

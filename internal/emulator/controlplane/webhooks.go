@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 // Deliveries (package delivery) wait in a bounded queue that the API never
@@ -36,7 +36,7 @@ type WebhookJSON struct {
 	CreatedAt time.Time `json:"createdAt"`
 }
 
-func webhookJSONOf(wh state.Webhook) WebhookJSON {
+func webhookJSONOf(wh store.Webhook) WebhookJSON {
 	return WebhookJSON{ID: wh.ID, TeamID: wh.TeamID, Name: wh.Name, URL: wh.URL,
 		Enabled: wh.Enabled, Events: wh.Events, CreatedAt: wh.CreatedAt}
 }
@@ -57,7 +57,7 @@ func (s *API) startWebhooks() {
 func (s *API) stopWebhooks() { s.hooks.Stop() }
 
 // dispatch queues ev for the webhooks named, without blocking.
-func (s *API) dispatch(ev state.Event, webhookIDs []string) {
+func (s *API) dispatch(ev store.Event, webhookIDs []string) {
 	if len(webhookIDs) == 0 {
 		return
 	}
@@ -116,8 +116,8 @@ func (req webhookRequestJSON) validate(create bool) string {
 	return ""
 }
 
-func (req webhookRequestJSON) change() state.WebhookChange {
-	return state.WebhookChange{Name: req.Name, URL: req.URL, Secret: req.SignatureSecret,
+func (req webhookRequestJSON) change() store.WebhookChange {
+	return store.WebhookChange{Name: req.Name, URL: req.URL, Secret: req.SignatureSecret,
 		Enabled: req.Enabled, Events: req.Events}
 }
 
@@ -131,7 +131,7 @@ func (s *API) handleCreateWebhook(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
-	wh := s.opts.Store.AddWebhook(state.Webhook{ID: ids.UUID(), TeamID: TeamID, Enabled: true, CreatedAt: time.Now().UTC()}, req.change())
+	wh := s.opts.Store.AddWebhook(store.Webhook{ID: ids.UUID(), TeamID: TeamID, Enabled: true, CreatedAt: time.Now().UTC()}, req.change())
 	respondOrDrop(w, r, http.StatusCreated, webhookJSONOf(wh))
 }
 

@@ -1,4 +1,4 @@
-package sandboxos
+package egress
 
 import (
 	"context"
@@ -12,48 +12,32 @@ import (
 	"net/url"
 	"strings"
 	"time"
-
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/netrules"
 )
 
-// The egress proxy stands in for E2B's egress. Sandbox processes get it as HTTP_PROXY and
-// HTTPS_PROXY, with their sandbox's ID and an egress token as the proxy's user and password, so
-// the proxy knows whose network settings apply; a request without them, or with credentials
-// that name no running sandbox, is refused (407):
-//   - allowOut and denyOut decide which destinations it admits (403 otherwise);
-//   - the sandbox's network rules set their headers on plain-HTTP requests to the rule's domain,
-//     with ${e2b.secrets.<name>} and ${e2b.identity.tokens.<name>} filled per request;
-//   - with an egress proxy configured, every connection it makes goes through that SOCKS5 proxy.
-//
-// Nothing else is filled: a placeholder a process writes into its own request is sent on as
-// written, as E2B fills placeholders only where a rule puts them. HTTPS goes through CONNECT as
-// an opaque tunnel: without intercepting TLS its headers cannot be read or set, so rules do not
-// apply to it here (E2B's egress does apply them).
-
-// EgressPolicy is what the proxy applies to one sandbox's traffic.
-type EgressPolicy struct {
+// Policy is what the proxy applies to one sandbox's traffic.
+type Policy struct {
 	AllowOut, DenyOut []string
-	Rules             map[string][]netrules.Rule
-	Proxy             *netrules.Proxy
-	Lookup            netrules.Lookup
+	Rules             map[string][]Rule
+	Proxy             *Proxy
+	Lookup            Lookup
 }
 
-// Egress is a running egress proxy.
-type Egress struct {
-	policy    func(sandboxID, token string) (*EgressPolicy, bool)
+// Server is a running egress proxy.
+type Server struct {
+	policy    func(sandboxID, token string) (*Policy, bool)
 	ln        net.Listener
 	http      *http.Server
 	transport *http.Transport
 }
 
-// StartEgress listens on loopback and proxies until Close. policy gives a sandbox's settings from
+// Start listens on loopback and proxies until Close. policy gives a sandbox's settings from
 // the proxy credentials its processes send (false for credentials that name no sandbox).
-func StartEgress(policy func(sandboxID, token string) (*EgressPolicy, bool), logf func(format string, args ...any)) (*Egress, error) {
+func Start(policy func(sandboxID, token string) (*Policy, bool), logf func(format string, args ...any)) (*Server, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
-	p := &Egress{policy: policy, ln: ln, transport: &http.Transport{
+	p := &Server{policy: policy, ln: ln, transport: &http.Transport{
 		Proxy: nil, DialContext: (&net.Dialer{Timeout: 30 * time.Second}).DialContext,
 		MaxIdleConns: 16, IdleConnTimeout: 30 * time.Second,
 	}}
@@ -67,23 +51,23 @@ func StartEgress(policy func(sandboxID, token string) (*EgressPolicy, bool), log
 }
 
 // URL is the proxy's address, without credentials.
-func (p *Egress) URL() string { return "http://" + p.ln.Addr().String() }
+func (p *Server) URL() string { return "http://" + p.ln.Addr().String() }
 
 // Close stops accepting; open CONNECT tunnels end with their peers.
-func (p *Egress) Close() {
+func (p *Server) Close() {
 	_ = p.http.Close()
 	p.transport.CloseIdleConnections()
 }
 
 // Env is what every process of a sandbox gets (request envs may override): the proxy, with the
 // sandbox's ID and egress token as its credentials.
-func (p *Egress) Env(sandboxID, token string) map[string]string {
+func (p *Server) Env(sandboxID, token string) map[string]string {
 	u := url.URL{Scheme: "http", User: url.UserPassword(sandboxID, token), Host: p.ln.Addr().String()}
 	s := u.String()
 	return map[string]string{"HTTP_PROXY": s, "http_proxy": s, "HTTPS_PROXY": s, "https_proxy": s}
 }
 
-func (p *Egress) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (p *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	pol, ok := p.sandboxPolicy(r)
 	if !ok {
 		w.Header().Set("Proxy-Authenticate", `Basic realm="e2b-egress"`)
@@ -107,7 +91,7 @@ func (p *Egress) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	out.URL.Scheme = "http"
 	out.Header.Del("Proxy-Connection")
 	out.Header.Del("Proxy-Authorization")
-	if err := netrules.Apply(netrules.Match(pol.Rules, r.URL.Hostname()), out.Header.Set, pol.Lookup); err != nil {
+	if err := Apply(Match(pol.Rules, r.URL.Hostname()), out.Header.Set, pol.Lookup); err != nil {
 		http.Error(w, "egress: network rule for "+r.URL.Hostname()+": "+err.Error(), http.StatusBadGateway)
 		return
 	}
@@ -115,7 +99,7 @@ func (p *Egress) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if pol.Proxy != nil {
 		proxy := *pol.Proxy
 		transport = &http.Transport{DisableKeepAlives: true, DialContext: func(ctx context.Context, _, addr string) (net.Conn, error) {
-			return netrules.DialSOCKS5(ctx, proxy, addr)
+			return DialSOCKS5(ctx, proxy, addr)
 		}}
 	}
 	resp, err := transport.RoundTrip(out)
@@ -135,7 +119,7 @@ func (p *Egress) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // sandboxPolicy reads the proxy credentials, which must name a running sandbox: the proxy
 // serves sandboxes only, never a process on the host that found its address.
-func (p *Egress) sandboxPolicy(r *http.Request) (*EgressPolicy, bool) {
+func (p *Server) sandboxPolicy(r *http.Request) (*Policy, bool) {
 	raw, ok := strings.CutPrefix(r.Header.Get("Proxy-Authorization"), "Basic ")
 	if !ok {
 		return nil, false
@@ -149,7 +133,7 @@ func (p *Egress) sandboxPolicy(r *http.Request) (*EgressPolicy, bool) {
 }
 
 // admit says why a destination is refused ("" when it is admitted).
-func admit(ctx context.Context, pol *EgressPolicy, host string) string {
+func admit(ctx context.Context, pol *Policy, host string) string {
 	if len(pol.AllowOut) == 0 && len(pol.DenyOut) == 0 {
 		return ""
 	}
@@ -161,7 +145,7 @@ func admit(ctx context.Context, pol *EgressPolicy, host string) string {
 		}
 		cancel()
 	}
-	if netrules.Admits(pol.AllowOut, pol.DenyOut, host, addr) {
+	if Admits(pol.AllowOut, pol.DenyOut, host, addr) {
 		return ""
 	}
 	return fmt.Sprintf("egress: %s is not allowed by the sandbox's network settings (allowOut %v, denyOut %v)", host, pol.AllowOut, pol.DenyOut)
@@ -169,7 +153,7 @@ func admit(ctx context.Context, pol *EgressPolicy, host string) string {
 
 // tunnel relays a CONNECT stream unchanged (HTTPS is not intercepted), through the sandbox's
 // SOCKS5 proxy when it has one.
-func (p *Egress) tunnel(w http.ResponseWriter, r *http.Request, pol *EgressPolicy) {
+func (p *Server) tunnel(w http.ResponseWriter, r *http.Request, pol *Policy) {
 	host, _, _ := net.SplitHostPort(r.Host)
 	if msg := admit(r.Context(), pol, host); msg != "" {
 		http.Error(w, msg, http.StatusForbidden)
@@ -179,7 +163,7 @@ func (p *Egress) tunnel(w http.ResponseWriter, r *http.Request, pol *EgressPolic
 	var err error
 	if pol.Proxy != nil {
 		ctx, cancel := context.WithTimeout(r.Context(), 30*time.Second)
-		up, err = netrules.DialSOCKS5(ctx, *pol.Proxy, r.Host)
+		up, err = DialSOCKS5(ctx, *pol.Proxy, r.Host)
 		cancel()
 	} else {
 		up, err = net.DialTimeout("tcp", r.Host, 30*time.Second)

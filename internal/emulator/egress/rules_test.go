@@ -1,4 +1,4 @@
-package netrules
+package egress
 
 import (
 	"context"

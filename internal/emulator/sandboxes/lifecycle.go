@@ -3,9 +3,9 @@ package sandboxes
 import (
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/egress"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/netrules"
 )
 
 // Machines change state with the registry's lock held, so that a pause and
@@ -129,8 +129,8 @@ func (g *Registry) AutoResume(id string) (m *envd.Machine, resumed bool) {
 // network settings stay.
 type Egress struct {
 	AllowOut, DenyOut []string
-	Rules             map[string][]netrules.Rule
-	Proxy             *netrules.Proxy
+	Rules             map[string][]egress.Rule
+	Proxy             *egress.Proxy
 	AllowInternet     *bool
 }
 

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 // fixture is a registry whose sandboxes are real machines in the shared
@@ -69,7 +69,7 @@ func (f *fixture) create(ttl time.Duration, autoPause bool) Record {
 		}
 		now := time.Now().UTC()
 		return Record{
-			Template: state.Template{ID: "tmpl"}, StartedAt: now, EndAt: now.Add(ttl), ResumeTimeout: ttl,
+			Template: store.Template{ID: "tmpl"}, StartedAt: now, EndAt: now.Add(ttl), ResumeTimeout: ttl,
 			AutoPause: autoPause, AutoPauseKeeps: true, Metadata: map[string]string{"k": "v"},
 		}, m, nil
 	}, nil)

@@ -1,4 +1,4 @@
-// Package state is the emulator's store of plain records: templates with
+// Package store is the emulator's store of plain records: templates with
 // their builds, tags and the build step cache (kept in a file with a data
 // dir of the caller's), secrets, the sandbox lifecycle event log, webhook
 // registrations, the team's metric samples and volumes (whose records it
@@ -15,7 +15,7 @@
 // reverse. It knows no HTTP: validation of requests and the wire format of
 // answers live with the handlers; build logs and reasons are kept in E2B's
 // wire shapes, as the status route answers them.
-package state
+package store
 
 import "sync"
 

@@ -16,17 +16,17 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 // api serves the routes over the volumes of a store.
 type api struct {
-	store *state.Store
+	store *store.Store
 }
 
 // NewMux routes the volume-content API over the store's volumes; its
 // patterns are the route keys the emulator counts and faults.
-func NewMux(store *state.Store) *http.ServeMux {
+func NewMux(store *store.Store) *http.ServeMux {
 	s := &api{store: store}
 	m := http.NewServeMux()
 	m.HandleFunc("GET /volumecontent/{id}/path", s.volumeHandler(s.handleVolumeStat))
@@ -52,7 +52,7 @@ func Error(w http.ResponseWriter, status int, format string, args ...any) {
 // root, which resolves rel beneath the volume's content directory: a symlink (which a sandbox
 // mounting the volume can plant) is followed only while it stays inside, never out of it.
 type volumeTarget struct {
-	vol     state.Volume
+	vol     store.Volume
 	root    *os.Root // the volume's content directory
 	virtual string   // clean, absolute inside the volume
 	rel     string   // virtual relative to root ("." for the root)
