@@ -135,7 +135,7 @@ func TestConcurrencyCapCountsRunningSandboxes(t *testing.T) {
 	// A fork over the cap is a 201 whose entry carries the refusal.
 	st, data, _ = c.api("POST", "/sandboxes/"+a.SandboxID+"/fork", map[string]any{"count": 1})
 	wantStatus(t, "fork at the cap", st, data, http.StatusCreated)
-	forks := decode[[]controlplane.ForkResultJSON](t, data)
+	forks := decode[[]controlplane.SandboxForkResultJSON](t, data)
 	if len(forks) != 1 || forks[0].Sandbox != nil || forks[0].Error == nil || forks[0].Error.Code != 429 || forks[0].Error.Message != want {
 		t.Fatalf("fork at the cap: %s", data)
 	}

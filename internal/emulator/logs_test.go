@@ -24,8 +24,8 @@ func TestLegacyLogLinesAreStructured(t *testing.T) {
 	st, data, _ := c.api("GET", "/sandboxes/"+sb.SandboxID+"/logs", nil)
 	wantStatus(t, "legacy logs", st, data, http.StatusOK)
 	var body struct {
-		Logs       []controlplane.LogLineJSON  `json:"logs"`
-		LogEntries []controlplane.LogEntryJSON `json:"logEntries"`
+		Logs       []controlplane.SandboxLogJSON      `json:"logs"`
+		LogEntries []controlplane.SandboxLogEntryJSON `json:"logEntries"`
 	}
 	if err := json.Unmarshal(data, &body); err != nil {
 		t.Fatal(err)

@@ -100,7 +100,7 @@ func TestRootfsSnapshotAndForkCaptureTheWholeLayer(t *testing.T) {
 	check("sandbox from snapshot", c.create(map[string]any{"templateID": "optsnap"}), "v1")
 	st, data, _ = c.api("POST", "/sandboxes/"+sb.SandboxID+"/fork", map[string]any{"count": 1})
 	wantStatus(t, "fork", st, data, http.StatusCreated)
-	forks := decode[[]controlplane.ForkResultJSON](t, data)
+	forks := decode[[]controlplane.SandboxForkResultJSON](t, data)
 	if len(forks) != 1 || forks[0].Sandbox == nil {
 		t.Fatalf("fork %s", data)
 	}

@@ -149,13 +149,13 @@ func Start(opts Options) (*Server, error) {
 		s.egress = eg
 		proxyEnv = func(id string) map[string]string { return eg.Env(id, s.cp.EgressToken(id)) }
 	}
-	machineHost := &envd.Host{Isolate: s.isolate, Logf: s.logf, ProxyEnv: proxyEnv}
+	machineSettings := &envd.Settings{Isolate: s.isolate, Logf: s.logf, ProxyEnv: proxyEnv}
 	s.faults.reset(Faults{})
 	s.limits.set(opts.Limits)
 	s.counters.reset()
 	s.cp = controlplane.New(controlplane.Config{
 		Store: s.store, DataDir: s.dataDir, Persistent: !s.ownsDataDir, Rootfs: s.rootfs,
-		MachineHost: machineHost, Seed: s.seed,
+		MachineSettings: machineSettings, Seed: s.seed,
 		MaxLifetime: opts.MaxLifetime, ReadyTimeout: s.readyTimeout(), WebhookRetryInterval: opts.WebhookRetryInterval,
 		ImageStore: opts.ImageStore, HostRootImages: opts.HostRootImages,
 		Logf: s.logf, APIURL: s.APIURL, Admit: s.admit, ForkOverLimit: s.forkCountOverLimit, Count: s.count,

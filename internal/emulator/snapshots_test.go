@@ -80,7 +80,7 @@ func TestSnapshotsAndFork(t *testing.T) {
 	// Fork copies files into new sandboxes with their own IDs.
 	st, data, _ = c.api("POST", "/sandboxes/"+src.SandboxID+"/fork", map[string]any{"count": 2, "timeout": 60})
 	wantStatus(t, "fork", st, data, http.StatusCreated)
-	forks := decode[[]controlplane.ForkResultJSON](t, data)
+	forks := decode[[]controlplane.SandboxForkResultJSON](t, data)
 	if len(forks) != 2 || forks[0].Sandbox == nil || forks[0].Sandbox.SandboxID == src.SandboxID {
 		t.Fatalf("forks %s", data)
 	}
@@ -187,18 +187,18 @@ func TestMetricsAndLogs(t *testing.T) {
 
 	st, data, _ = c.api("GET", "/v2/sandboxes/"+sb.SandboxID+"/logs", nil)
 	wantStatus(t, "logs v2", st, data, http.StatusOK)
-	logs := decode[map[string][]controlplane.LogEntryJSON](t, data)["logs"]
+	logs := decode[map[string][]controlplane.SandboxLogEntryJSON](t, data)["logs"]
 	if len(logs) < 3 || logs[0].Message != "Process exited" || logs[len(logs)-1].Message != "Sandbox created" {
 		t.Fatalf("backward logs %+v", logs)
 	}
 	first := logs[len(logs)-1].Timestamp.UnixMilli()
 	st, data, _ = c.api("GET", "/v2/sandboxes/"+sb.SandboxID+"/logs?direction=forward&limit=1&cursor="+strconv.FormatInt(first, 10), nil)
 	wantStatus(t, "logs forward", st, data, http.StatusOK)
-	if l := decode[map[string][]controlplane.LogEntryJSON](t, data)["logs"]; len(l) != 1 || l[0].Message != "Sandbox created" {
+	if l := decode[map[string][]controlplane.SandboxLogEntryJSON](t, data)["logs"]; len(l) != 1 || l[0].Message != "Sandbox created" {
 		t.Fatalf("forward page %+v", l)
 	}
 	st, data, _ = c.api("GET", "/v2/sandboxes/"+sb.SandboxID+"/logs?search=started&level=info", nil)
-	if l := decode[map[string][]controlplane.LogEntryJSON](t, data)["logs"]; st != 200 || len(l) != 1 || l[0].Fields["pid"] == "" {
+	if l := decode[map[string][]controlplane.SandboxLogEntryJSON](t, data)["logs"]; st != 200 || len(l) != 1 || l[0].Fields["pid"] == "" {
 		t.Fatalf("search logs %d %s", st, data)
 	}
 	st, data, _ = c.api("GET", "/v2/sandboxes/"+sb.SandboxID+"/logs?level=error", nil)

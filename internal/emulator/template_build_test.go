@@ -75,7 +75,7 @@ func (c *testClient) uploadContext(templateID, hash string, archive []byte) {
 	c.t.Helper()
 	st, data, _ := c.api("GET", "/templates/"+templateID+"/files/"+hash, nil)
 	wantStatus(c.t, "files link", st, data, http.StatusCreated)
-	link := decode[controlplane.FileUploadLinkJSON](c.t, data)
+	link := decode[controlplane.TemplateBuildFileUploadJSON](c.t, data)
 	if link.Present {
 		return
 	}
@@ -159,7 +159,7 @@ func TestTemplateBuildRunsSteps(t *testing.T) {
 	c.uploadContext(b.TemplateID, "hashapp", archive)
 	c.uploadContext(b.TemplateID, "hashone", contextArchive(t, map[string]string{"one.txt": "one\n"}))
 	st, data, _ := c.api("GET", "/templates/"+b.TemplateID+"/files/hashapp", nil)
-	if st != http.StatusCreated || !decode[controlplane.FileUploadLinkJSON](t, data).Present {
+	if st != http.StatusCreated || !decode[controlplane.TemplateBuildFileUploadJSON](t, data).Present {
 		t.Fatalf("files link after upload: %d %s", st, data)
 	}
 	steps := []map[string]any{

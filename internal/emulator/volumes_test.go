@@ -12,16 +12,16 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
 )
 
-func (c *testClient) createVolume(name string) controlplane.VolumeJSON {
+func (c *testClient) createVolume(name string) controlplane.VolumeAndTokenJSON {
 	c.t.Helper()
 	st, data, _ := c.api("POST", "/volumes", map[string]any{"name": name})
 	wantStatus(c.t, "create volume", st, data, http.StatusCreated)
-	return decode[controlplane.VolumeJSON](c.t, data)
+	return decode[controlplane.VolumeAndTokenJSON](c.t, data)
 }
 
 // volumeContent calls the volume-content API with ?path=p; what follows a "?" in p is more
 // of the query.
-func (c *testClient) volumeContent(v controlplane.VolumeJSON, method, route, p string, body string) (int, []byte) {
+func (c *testClient) volumeContent(v controlplane.VolumeAndTokenJSON, method, route, p string, body string) (int, []byte) {
 	c.t.Helper()
 	p, more, _ := strings.Cut(p, "?")
 	if more != "" {
@@ -100,7 +100,7 @@ func testVolumesShared(t *testing.T, isolation string) {
 	c2 := startTestServer(t, Options{DataDir: dataDir, Isolation: isolation})
 	st, data, _ = c2.api("GET", "/volumes/"+v.VolumeID, nil)
 	wantStatus(t, "get after restart", st, data, http.StatusOK)
-	if got := decode[controlplane.VolumeJSON](t, data); got.Token != v.Token || got.Name != "shared-data" {
+	if got := decode[controlplane.VolumeAndTokenJSON](t, data); got.Token != v.Token || got.Name != "shared-data" {
 		t.Fatalf("after restart: %+v", got)
 	}
 	d := c2.create(map[string]any{"volumeMounts": []map[string]string{{"name": "shared-data", "path": "/opt/vol"}}})
@@ -167,7 +167,7 @@ func TestVolumeContentAPI(t *testing.T) {
 	c := startTestServer(t, Options{})
 	v := c.createVolume("content")
 	other := c.createVolume("other")
-	if st, _ := c.volumeContent(controlplane.VolumeJSON{VolumeID: v.VolumeID, Token: other.Token}, "GET", "path", "/", ""); st != http.StatusUnauthorized {
+	if st, _ := c.volumeContent(controlplane.VolumeAndTokenJSON{VolumeID: v.VolumeID, Token: other.Token}, "GET", "path", "/", ""); st != http.StatusUnauthorized {
 		t.Fatalf("another volume's token: %d, want 401", st)
 	}
 	if st, body := c.volumeContent(v, "PUT", "file", "/a/b.txt", "x"); st != http.StatusNotFound {

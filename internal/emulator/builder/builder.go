@@ -61,7 +61,7 @@ type Sandbox interface {
 }
 
 // Host is what a build needs of the emulator.
-type Host interface {
+type Backend interface {
 	// NewSandbox starts a build sandbox of template t on the files, layers
 	// and base of b.
 	NewSandbox(t store.Template, b store.Build) (Sandbox, error)
@@ -77,7 +77,7 @@ type Host interface {
 // Builder runs the builds of one emulator.
 type Builder struct {
 	store        *store.Store
-	host         Host
+	backend      Backend
 	dataDir      string
 	privateRoots bool
 	running      sync.WaitGroup
@@ -87,8 +87,8 @@ type Builder struct {
 // New returns a builder keeping records in store and files under dataDir
 // (templates, layers, template-files); privateRoots: the sandboxes have
 // private roots, whose layers are immutable already.
-func New(store *store.Store, host Host, dataDir string, privateRoots bool) *Builder {
-	return &Builder{store: store, host: host, dataDir: dataDir, privateRoots: privateRoots}
+func New(store *store.Store, backend Backend, dataDir string, privateRoots bool) *Builder {
+	return &Builder{store: store, backend: backend, dataDir: dataDir, privateRoots: privateRoots}
 }
 
 // Wait waits for the running builds to end.
@@ -222,7 +222,7 @@ func (j *buildJob) base() error {
 			image = *req.FromImage
 		}
 		j.bl.store.SetBuildImage(j.t.ID, j.buildID, image)
-		key, level, note, err := j.bl.host.ResolveImage(image)
+		key, level, note, err := j.bl.backend.ResolveImage(image)
 		if err != nil {
 			return failStep("base", "error preparing image '%s': %v", image, err)
 		}
@@ -300,7 +300,7 @@ func (j *buildJob) materialize() error {
 		j.sb.Destroy()
 		j.sb = nil
 	}
-	sb, err := j.bl.host.NewSandbox(j.t, store.Build{FilesDir: j.state.filesDir, Layers: j.state.layers, Base: j.state.base})
+	sb, err := j.bl.backend.NewSandbox(j.t, store.Build{FilesDir: j.state.filesDir, Layers: j.state.layers, Base: j.state.base})
 	if err != nil {
 		return err
 	}

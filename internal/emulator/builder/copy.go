@@ -30,7 +30,7 @@ func (j *buildJob) copyStep(args []string, filesHash *string, cfg store.BuildCon
 	if filesHash == nil || *filesHash == "" {
 		return errors.New("COPY requires files hash to be set")
 	}
-	archive, ok := j.bl.host.FilesArchive(*filesHash)
+	archive, ok := j.bl.backend.FilesArchive(*filesHash)
 	if !ok {
 		return fmt.Errorf("files with hash '%s' were not uploaded", *filesHash)
 	}

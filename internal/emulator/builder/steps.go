@@ -151,7 +151,7 @@ func (j *buildJob) finalize() error {
 		return nil
 	}
 	j.log("info", "finalize", "[finalize] READY "+ready)
-	if err := WaitReady(j.ctx, j.sb, ready, cfg, j.bl.host.ReadyTimeout()); err != nil {
+	if err := WaitReady(j.ctx, j.sb, ready, cfg, j.bl.backend.ReadyTimeout()); err != nil {
 		return failStep("finalize", "error waiting for the ready command '%s': %v", ready, err)
 	}
 	return nil

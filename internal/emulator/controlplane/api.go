@@ -16,12 +16,12 @@ import (
 // Config is what the control plane is made with: the emulator's settings
 // and what it needs of the emulator around it, as values and functions.
 type Config struct {
-	Store       *store.Store
-	DataDir     string
-	Persistent  bool              // the data dir outlives this emulator: templates are saved there
-	Rootfs      *sandboxos.Rootfs // private root filesystems; nil in the shared layout
-	MachineHost *envd.Host        // what every sandbox's machine gets
-	Seed        []byte            // keys the access, traffic, egress and workload tokens
+	Store           *store.Store
+	DataDir         string
+	Persistent      bool              // the data dir outlives this emulator: templates are saved there
+	Rootfs          *sandboxos.Rootfs // private root filesystems; nil in the shared layout
+	MachineSettings *envd.Settings    // what every sandbox's machine gets
+	Seed            []byte            // keys the access, traffic, egress and workload tokens
 
 	MaxLifetime          time.Duration
 	ReadyTimeout         time.Duration
@@ -48,7 +48,7 @@ type API struct {
 	opts       Config
 	sandboxes  *sandboxes.Registry
 	builder    *builder.Builder
-	hooks      *delivery.Sender
+	deliveries *delivery.Sender
 	controlMux *http.ServeMux
 }
 
@@ -57,7 +57,7 @@ type API struct {
 // deliveries.
 func New(cfg Config) *API {
 	s := &API{opts: cfg}
-	s.sandboxes = sandboxes.New(sandboxes.Hooks{
+	s.sandboxes = sandboxes.New(sandboxes.Callbacks{
 		Event: s.recordEvent, Admit: cfg.Admit, Started: s.sandboxStarted, Expired: sandboxExpired,
 		MaxLifetime: cfg.MaxLifetime,
 	})
@@ -69,7 +69,7 @@ func New(cfg Config) *API {
 			s.opts.Logf("emulator: template state in %s not loaded: %v", s.opts.DataDir, err)
 		}
 	}
-	s.builder = builder.New(s.opts.Store, s.newBuildHost(), s.opts.DataDir, s.opts.Rootfs != nil)
+	s.builder = builder.New(s.opts.Store, s.newBuildBackend(), s.opts.DataDir, s.opts.Rootfs != nil)
 	s.controlMux = s.newControlMux()
 	s.startWebhooks()
 	s.opts.Store.SampleTeam(now, 0, envd.SampleInterval, maxTeamSamples) // the team's baseline: nothing running
@@ -98,7 +98,7 @@ func (s *API) SampleTeam(now time.Time, running int) {
 // builds and waits for them; webhook deliveries stop with StopDeliveries.
 func (s *API) Close() {
 	machines := s.sandboxes.Close()
-	s.hooks.Hold()
+	s.deliveries.Hold()
 	s.opts.Store.CancelBuilds()
 	for _, m := range machines {
 		m.Destroy()

@@ -11,12 +11,12 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
 )
 
-type timeoutJSON struct {
+type sandboxTimeoutRequestJSON struct {
 	Timeout *int32 `json:"timeout"`
 }
 
 func (s *API) handleSetTimeout(w http.ResponseWriter, r *http.Request) {
-	var req timeoutJSON
+	var req sandboxTimeoutRequestJSON
 	id, ok := sandboxRequest(w, r, &req, false)
 	if !ok {
 		return
@@ -89,7 +89,7 @@ func (s *API) handlePause(w http.ResponseWriter, r *http.Request) {
 // (TTL only extended), 201 when it resumed a paused sandbox.
 func (s *API) handleConnect(w http.ResponseWriter, r *http.Request) {
 	v2 := strings.HasPrefix(r.Pattern, "POST /v2/")
-	var req timeoutJSON
+	var req sandboxTimeoutRequestJSON
 	id, ok := sandboxRequest(w, r, &req, v2)
 	if !ok {
 		return
@@ -140,9 +140,9 @@ func (s *API) handleResume(w http.ResponseWriter, r *http.Request) {
 	httpjson.Write(w, http.StatusCreated, s.sandboxResponse(rec))
 }
 
-// networkUpdateJSON is SandboxNetworkUpdateConfig: it replaces the egress settings as a whole,
+// sandboxNetworkUpdateConfigJSON is SandboxNetworkUpdateConfig: it replaces the egress settings as a whole,
 // so a field left out is cleared.
-type networkUpdateJSON struct {
+type sandboxNetworkUpdateConfigJSON struct {
 	AllowOut            []string                 `json:"allowOut"`
 	DenyOut             []string                 `json:"denyOut"`
 	AllowInternetAccess *bool                    `json:"allow_internet_access"`
@@ -151,7 +151,7 @@ type networkUpdateJSON struct {
 }
 
 func (s *API) handleNetwork(w http.ResponseWriter, r *http.Request) {
-	var req networkUpdateJSON
+	var req sandboxNetworkUpdateConfigJSON
 	id, ok := sandboxRequest(w, r, &req, false)
 	if !ok {
 		return

@@ -14,8 +14,8 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
-// iamJSON is SandboxIam: named workload-token definitions.
-type iamJSON struct {
+// sandboxIamJSON is SandboxIam: named workload-token definitions.
+type sandboxIamJSON struct {
 	Tokens map[string]struct {
 		Audience  *string `json:"audience"`
 		TokenType *string `json:"tokenType"`
@@ -23,7 +23,7 @@ type iamJSON struct {
 }
 
 // audiences is what the sandbox keeps of its iam: each token's audience.
-func (i *iamJSON) audiences() map[string]string {
+func (i *sandboxIamJSON) audiences() map[string]string {
 	if i == nil {
 		return nil
 	}
@@ -74,7 +74,7 @@ func (s *API) startMachine(id string, t store.Template, b store.Build, mounts []
 		}
 		cfg.Root, cfg.FilesDir = root, ""
 	}
-	return envd.Start(s.opts.MachineHost, cfg)
+	return envd.Start(s.opts.MachineSettings, cfg)
 }
 
 // templateOf is the sandbox's template as it is now (its resources follow

@@ -21,7 +21,7 @@ const (
 	DefaultTimeoutV2 = 300 * time.Second // default of the /v2 create and connect routes (SDK 2.51 omits timeout)
 )
 
-type networkJSON struct {
+type sandboxNetworkConfigJSON struct {
 	AllowPublicTraffic *bool                    `json:"allowPublicTraffic"`
 	AllowOut           []string                 `json:"allowOut"`
 	DenyOut            []string                 `json:"denyOut"`
@@ -31,19 +31,19 @@ type networkJSON struct {
 }
 
 type newSandboxJSON struct {
-	TemplateID          *string                  `json:"templateID"`
-	Timeout             *int32                   `json:"timeout"`
-	AutoPause           *bool                    `json:"autoPause"`
-	AutoPauseMemory     *bool                    `json:"autoPauseMemory"`
-	AutoResume          *struct{ Enabled *bool } `json:"autoResume"`
-	Secure              *bool                    `json:"secure"`
-	AllowInternetAccess *bool                    `json:"allow_internet_access"`
-	Network             *networkJSON             `json:"network"`
-	Metadata            map[string]string        `json:"metadata"`
-	EnvVars             map[string]string        `json:"envVars"`
-	VolumeMounts        []volumeMountJSON        `json:"volumeMounts"`
-	MCP                 json.RawMessage          `json:"mcp"`
-	IAM                 *iamJSON                 `json:"iam"`
+	TemplateID          *string                   `json:"templateID"`
+	Timeout             *int32                    `json:"timeout"`
+	AutoPause           *bool                     `json:"autoPause"`
+	AutoPauseMemory     *bool                     `json:"autoPauseMemory"`
+	AutoResume          *struct{ Enabled *bool }  `json:"autoResume"`
+	Secure              *bool                     `json:"secure"`
+	AllowInternetAccess *bool                     `json:"allow_internet_access"`
+	Network             *sandboxNetworkConfigJSON `json:"network"`
+	Metadata            map[string]string         `json:"metadata"`
+	EnvVars             map[string]string         `json:"envVars"`
+	VolumeMounts        []sandboxVolumeMountJSON  `json:"volumeMounts"`
+	MCP                 json.RawMessage           `json:"mcp"`
+	IAM                 *sandboxIamJSON           `json:"iam"`
 }
 
 // checkMCPAndIAM validates the two options the emulator accepts and keeps
@@ -74,48 +74,48 @@ type SandboxJSON struct {
 	Domain             *string `json:"domain"`
 }
 
-type lifecycleJSON struct {
+type sandboxLifecycleJSON struct {
 	AutoResume bool   `json:"autoResume"`
 	OnTimeout  string `json:"onTimeout"`
 }
 
 // SandboxDetailJSON is E2B's SandboxDetail schema.
 type SandboxDetailJSON struct {
-	TemplateID          string             `json:"templateID"`
-	Alias               string             `json:"alias,omitempty"`
-	SandboxID           string             `json:"sandboxID"`
-	ClientID            string             `json:"clientID"`
-	StartedAt           time.Time          `json:"startedAt"`
-	EndAt               time.Time          `json:"endAt"`
-	EnvdVersion         string             `json:"envdVersion"`
-	EnvdAccessToken     string             `json:"envdAccessToken,omitempty"`
-	AllowInternetAccess *bool              `json:"allowInternetAccess"`
-	Domain              *string            `json:"domain"`
-	CPUCount            int32              `json:"cpuCount"`
-	MemoryMB            int32              `json:"memoryMB"`
-	DiskSizeMB          int32              `json:"diskSizeMB"`
-	Metadata            map[string]string  `json:"metadata"`
-	State               string             `json:"state"`
-	Network             *sandboxes.Network `json:"network,omitempty"`
-	Lifecycle           lifecycleJSON      `json:"lifecycle"`
-	VolumeMounts        []volumeMountJSON  `json:"volumeMounts"`
+	TemplateID          string                   `json:"templateID"`
+	Alias               string                   `json:"alias,omitempty"`
+	SandboxID           string                   `json:"sandboxID"`
+	ClientID            string                   `json:"clientID"`
+	StartedAt           time.Time                `json:"startedAt"`
+	EndAt               time.Time                `json:"endAt"`
+	EnvdVersion         string                   `json:"envdVersion"`
+	EnvdAccessToken     string                   `json:"envdAccessToken,omitempty"`
+	AllowInternetAccess *bool                    `json:"allowInternetAccess"`
+	Domain              *string                  `json:"domain"`
+	CPUCount            int32                    `json:"cpuCount"`
+	MemoryMB            int32                    `json:"memoryMB"`
+	DiskSizeMB          int32                    `json:"diskSizeMB"`
+	Metadata            map[string]string        `json:"metadata"`
+	State               string                   `json:"state"`
+	Network             *sandboxes.Network       `json:"network,omitempty"`
+	Lifecycle           sandboxLifecycleJSON     `json:"lifecycle"`
+	VolumeMounts        []sandboxVolumeMountJSON `json:"volumeMounts"`
 }
 
 // ListedSandboxJSON is E2B's ListedSandbox schema.
 type ListedSandboxJSON struct {
-	TemplateID   string            `json:"templateID"`
-	Alias        string            `json:"alias,omitempty"`
-	SandboxID    string            `json:"sandboxID"`
-	ClientID     string            `json:"clientID"`
-	StartedAt    time.Time         `json:"startedAt"`
-	EndAt        time.Time         `json:"endAt"`
-	CPUCount     int32             `json:"cpuCount"`
-	MemoryMB     int32             `json:"memoryMB"`
-	DiskSizeMB   int32             `json:"diskSizeMB"`
-	Metadata     map[string]string `json:"metadata"`
-	State        string            `json:"state"`
-	EnvdVersion  string            `json:"envdVersion"`
-	VolumeMounts []volumeMountJSON `json:"volumeMounts"`
+	TemplateID   string                   `json:"templateID"`
+	Alias        string                   `json:"alias,omitempty"`
+	SandboxID    string                   `json:"sandboxID"`
+	ClientID     string                   `json:"clientID"`
+	StartedAt    time.Time                `json:"startedAt"`
+	EndAt        time.Time                `json:"endAt"`
+	CPUCount     int32                    `json:"cpuCount"`
+	MemoryMB     int32                    `json:"memoryMB"`
+	DiskSizeMB   int32                    `json:"diskSizeMB"`
+	Metadata     map[string]string        `json:"metadata"`
+	State        string                   `json:"state"`
+	EnvdVersion  string                   `json:"envdVersion"`
+	VolumeMounts []sandboxVolumeMountJSON `json:"volumeMounts"`
 }
 
 func (s *API) sandboxResponse(rec sandboxes.Record) SandboxJSON {
@@ -141,7 +141,7 @@ func (s *API) sandboxDetail(rec sandboxes.Record) SandboxDetailJSON {
 		AllowInternetAccess: rec.AllowInternet,
 		CPUCount:            tm.CPUCount, MemoryMB: tm.MemoryMB, DiskSizeMB: tm.DiskSizeMB,
 		Metadata: rec.Metadata, State: rec.State,
-		Lifecycle:    lifecycleJSON{AutoResume: rec.AutoResume, OnTimeout: rec.OnTimeout()},
+		Lifecycle:    sandboxLifecycleJSON{AutoResume: rec.AutoResume, OnTimeout: rec.OnTimeout()},
 		VolumeMounts: mountsJSON(rec.Mounts),
 	}
 	if rec.Secure {

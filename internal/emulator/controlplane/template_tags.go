@@ -148,35 +148,3 @@ func (s *API) handleListTags(w http.ResponseWriter, ref string) {
 	}
 	httpjson.Write(w, http.StatusOK, out)
 }
-
-// handleUpdateTemplate answers PATCH /v2/templates/{id} (names back) and the
-// deprecated PATCH /templates/{id} (no body).
-func (s *API) handleUpdateTemplate(w http.ResponseWriter, r *http.Request) {
-	var req struct {
-		Public *bool `json:"public"`
-	}
-	err := httpjson.Decode(r, &req)
-	if err != nil {
-		validationError(w, err.Error())
-		return
-	}
-	ref := r.PathValue("id")
-	t, found := s.opts.Store.FindTemplate(ref)
-	if found {
-		t, err = s.opts.Store.SetPublic(t.ID, req.Public)
-	}
-	switch {
-	case !found || errors.Is(err, store.ErrNotFound):
-		templateNotFound(w, ref)
-		return
-	case err != nil:
-		noTemplateAccess(w, ref)
-		return
-	}
-	names := append([]string{}, t.Names...)
-	if r.Pattern == "PATCH /templates/{id}" {
-		w.WriteHeader(http.StatusOK)
-		return
-	}
-	httpjson.Write(w, http.StatusOK, map[string]any{"names": names})
-}

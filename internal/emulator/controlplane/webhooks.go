@@ -42,7 +42,7 @@ func webhookJSONOf(wh store.Webhook) WebhookJSON {
 }
 
 func (s *API) startWebhooks() {
-	s.hooks = delivery.Start(delivery.Config{
+	s.deliveries = delivery.Start(delivery.Config{
 		Workers: webhookWorkers, QueueSize: webhookQueueSize, Retries: webhookRetries,
 		RetryInterval: s.opts.WebhookRetryInterval, AttemptTimeout: webhookAttemptTime,
 		Target: func(hookID string) (string, string, bool) {
@@ -54,7 +54,7 @@ func (s *API) startWebhooks() {
 	})
 }
 
-func (s *API) stopWebhooks() { s.hooks.Stop() }
+func (s *API) stopWebhooks() { s.deliveries.Stop() }
 
 // dispatch queues ev for the webhooks named, without blocking.
 func (s *API) dispatch(ev store.Event, webhookIDs []string) {
@@ -66,7 +66,7 @@ func (s *API) dispatch(ev store.Event, webhookIDs []string) {
 		return
 	}
 	for _, id := range webhookIDs {
-		if !s.hooks.Enqueue(id, body) {
+		if !s.deliveries.Enqueue(id, body) {
 			s.webhookDropped(id)
 		}
 	}

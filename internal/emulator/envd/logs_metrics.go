@@ -87,7 +87,7 @@ func (sb *Machine) LogsCopy() []LogEntry {
 
 // TakeSample records one metrics sample from /proc and the sandbox's files.
 func (sb *Machine) TakeSample() {
-	sb.TakeSampleFrom(sandboxos.ScanProcs(sb.host.Isolate))
+	sb.TakeSampleFrom(sandboxos.ScanProcs(sb.settings.Isolate))
 }
 
 // TakeSampleFrom samples using a host process scan shared by all sandboxes.

@@ -13,7 +13,7 @@ import (
 
 // Host is what a machine needs of the emulator that runs it, in place of a
 // pointer back to the emulator.
-type Host struct {
+type Settings struct {
 	Isolate  bool // commands get mount namespaces
 	Logf     func(format string, args ...any)
 	ProxyEnv func(sandboxID string) map[string]string // the egress proxy variables; nil without a proxy
@@ -38,7 +38,7 @@ type Config struct {
 // watchers, its log and its resource samples. What E2B's control plane keeps
 // of a sandbox (state, timeout, network) is not here.
 type Machine struct {
-	host        *Host
+	settings    *Settings
 	id          string
 	templateID  string
 	teamID      string
@@ -63,9 +63,9 @@ type Machine struct {
 // Start makes the sandbox's disk (the private root as given, or the build's
 // files copied into its directory), mounts its volumes and boots it. On an
 // error nothing of it is left.
-func Start(host *Host, cfg Config) (*Machine, error) {
+func Start(settings *Settings, cfg Config) (*Machine, error) {
 	sb := &Machine{
-		host: host, id: cfg.ID, templateID: cfg.TemplateID, teamID: cfg.TeamID, dir: cfg.Dir, root: cfg.Root,
+		settings: settings, id: cfg.ID, templateID: cfg.TemplateID, teamID: cfg.TeamID, dir: cfg.Dir, root: cfg.Root,
 		workdir: cfg.Workdir, envVars: copyMap(cfg.EnvVars), mounts: sortMounts(cfg.Mounts),
 		accessToken: cfg.AccessToken,
 		streams:     map[int]chan struct{}{},
@@ -112,7 +112,7 @@ func (sb *Machine) removeDisk() {
 		return
 	}
 	if err := os.RemoveAll(sb.dir); err != nil {
-		sb.host.Logf("emulator: remove sandbox %s files: %v", sb.id, err)
+		sb.settings.Logf("emulator: remove sandbox %s files: %v", sb.id, err)
 	}
 }
 

@@ -6,7 +6,7 @@
 // resume, network, snapshot, kill, expire, list) return copies of records.
 //
 // Machines change state (freeze, thaw, halt, reboot) and events are handed to
-// Hooks.Event with the lock held, so a pause and a resume of a sandbox reach
+// Callbacks.Event with the lock held, so a pause and a resume of a sandbox reach
 // its processes, and its events the log, in the order they happened. Machines
 // are destroyed by the caller, outside the lock.
 //

@@ -95,7 +95,8 @@ func (s *api) volumeHandler(h func(http.ResponseWriter, *http.Request, volumeTar
 	}
 }
 
-type entryStatJSON struct {
+// VolumeEntryStatJSON is the volume-content API's VolumeEntryStat schema.
+type VolumeEntryStatJSON struct {
 	Name   string    `json:"name"`
 	Type   string    `json:"type"`
 	Path   string    `json:"path"`
@@ -109,12 +110,12 @@ type entryStatJSON struct {
 	Target string    `json:"target,omitempty"`
 }
 
-func statVolumeEntry(root *os.Root, rel, virtual string) (entryStatJSON, error) {
+func statVolumeEntry(root *os.Root, rel, virtual string) (VolumeEntryStatJSON, error) {
 	fi, err := root.Lstat(rel)
 	if err != nil {
-		return entryStatJSON{}, err
+		return VolumeEntryStatJSON{}, err
 	}
-	e := entryStatJSON{Name: path.Base(virtual), Path: virtual, Size: fi.Size(), Mode: uint32(fi.Mode().Perm()), Mtime: fi.ModTime().UTC()}
+	e := VolumeEntryStatJSON{Name: path.Base(virtual), Path: virtual, Size: fi.Size(), Mode: uint32(fi.Mode().Perm()), Mtime: fi.ModTime().UTC()}
 	switch {
 	case fi.IsDir():
 		e.Type = "directory"
@@ -238,7 +239,7 @@ func (s *api) handleVolumeList(w http.ResponseWriter, r *http.Request, t volumeT
 		Error(w, http.StatusBadRequest, "path '%s' is not a directory", t.virtual)
 		return
 	}
-	out := []entryStatJSON{}
+	out := []VolumeEntryStatJSON{}
 	var walk func(rel, virtual string, level int) error
 	walk = func(rel, virtual string, level int) error {
 		entries, err := fs.ReadDir(t.root.FS(), rel)

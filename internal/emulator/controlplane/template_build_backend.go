@@ -10,18 +10,18 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
-// buildHost is what the builder gets of the control plane: machines for build
+// buildBackend is what the builder gets of the control plane: machines for build
 // sandboxes (they have no record: the control plane never sees them), the
 // image store and the uploaded file contexts.
-type buildHost struct {
+type buildBackend struct {
 	startMachine func(t store.Template, b store.Build) (*envd.Machine, error)
 	resolveImage func(name string) (key, level, note string, err error)
 	filesArchive func(hash string) (string, bool)
 	readyTimeout time.Duration
 }
 
-func (s *API) newBuildHost() buildHost {
-	return buildHost{
+func (s *API) newBuildBackend() buildBackend {
+	return buildBackend{
 		startMachine: func(t store.Template, b store.Build) (*envd.Machine, error) {
 			return s.startMachine(ids.New("i", 20), t, b, nil, nil, false)
 		},
@@ -36,7 +36,7 @@ func (s *API) newBuildHost() buildHost {
 	}
 }
 
-func (h buildHost) NewSandbox(t store.Template, b store.Build) (builder.Sandbox, error) {
+func (h buildBackend) NewSandbox(t store.Template, b store.Build) (builder.Sandbox, error) {
 	m, err := h.startMachine(t, b)
 	if err != nil {
 		return nil, err
@@ -44,13 +44,13 @@ func (h buildHost) NewSandbox(t store.Template, b store.Build) (builder.Sandbox,
 	return buildSandbox{m}, nil
 }
 
-func (h buildHost) ResolveImage(name string) (key, level, note string, err error) {
+func (h buildBackend) ResolveImage(name string) (key, level, note string, err error) {
 	return h.resolveImage(name)
 }
 
-func (h buildHost) FilesArchive(hash string) (string, bool) { return h.filesArchive(hash) }
+func (h buildBackend) FilesArchive(hash string) (string, bool) { return h.filesArchive(hash) }
 
-func (h buildHost) ReadyTimeout() time.Duration { return h.readyTimeout }
+func (h buildBackend) ReadyTimeout() time.Duration { return h.readyTimeout }
 
 // buildSandbox is a sandbox as the builder (and a template's start and
 // ready commands) use it.
