@@ -1,47 +1,16 @@
-package emulator
+package emulator_test
 
 import (
 	"net/http"
 	"strings"
 	"testing"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/emulatortest"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
 )
 
-type entryJSON struct {
-	Name          string            `json:"name"`
-	Type          string            `json:"type"`
-	Path          string            `json:"path"`
-	Size          string            `json:"size"`
-	Mode          uint32            `json:"mode"`
-	Permissions   string            `json:"permissions"`
-	Owner         string            `json:"owner"`
-	Group         string            `json:"group"`
-	SymlinkTarget *string           `json:"symlinkTarget"`
-	Metadata      map[string]string `json:"metadata"`
-}
-
-// stat calls Filesystem/Stat and decodes the entry.
-func (c *testClient) stat(sb createdSandbox, path string) entryJSON {
-	c.t.Helper()
-	st, data := c.rpc(sb, "filesystem.Filesystem/Stat", map[string]any{"path": path})
-	wantStatus(c.t, "stat "+path, st, data, http.StatusOK)
-	return decode[struct{ Entry entryJSON }](c.t, data).Entry
-}
-
-// listDir calls Filesystem/ListDir (depth 1) and returns the entries by name.
-func (c *testClient) listDir(sb createdSandbox, path string) map[string]entryJSON {
-	c.t.Helper()
-	st, data := c.rpc(sb, "filesystem.Filesystem/ListDir", map[string]any{"path": path, "depth": 1})
-	wantStatus(c.t, "list "+path, st, data, http.StatusOK)
-	out := map[string]entryJSON{}
-	for _, e := range decode[struct{ Entries []entryJSON }](c.t, data).Entries {
-		out[e.Name] = e
-	}
-	return out
-}
-
-func target(e entryJSON) string {
+func target(e emulatortest.EntryInfo) string {
 	if e.SymlinkTarget == nil {
 		return "<nil>"
 	}
@@ -50,14 +19,14 @@ func target(e entryJSON) string {
 
 func TestStatOfSymlinkReportsItsAbsoluteTarget(t *testing.T) {
 	t.Parallel()
-	c := startTestServer(t, Options{})
-	sb := c.create(map[string]any{})
-	c.upload(sb, "links/t.txt", strings.NewReader("Hello"), map[string]string{"X-Metadata-Kind": "target"})
+	c := emulatortest.Start(t, emulator.Options{})
+	sb := c.Create(map[string]any{})
+	c.Upload(sb, "links/t.txt", strings.NewReader("Hello"), map[string]string{"X-Metadata-Kind": "target"})
 	// Links as a command makes them: relative, absolute (a sandbox path, so
 	// the same with or without mount namespaces), a chain, a dangling one.
-	c.mustRun(sb, "cd ~/links && ln -s t.txt rel && ln -s /home/user/links abs-dir && ln -s rel chain && ln -s missing dangling && ln -s loop loop")
+	c.MustRun(sb, "cd ~/links && ln -s t.txt rel && ln -s /home/user/links abs-dir && ln -s rel chain && ln -s missing dangling && ln -s loop loop")
 
-	rel := c.stat(sb, "links/rel")
+	rel := c.Stat(sb, "links/rel")
 	if rel.Type != "FILE_TYPE_FILE" || target(rel) != "/home/user/links/t.txt" || rel.Path != "/home/user/links/rel" || rel.Name != "rel" {
 		t.Fatalf("relative link: %+v (target %s)", rel, target(rel))
 	}
@@ -65,19 +34,19 @@ func TestStatOfSymlinkReportsItsAbsoluteTarget(t *testing.T) {
 	if rel.Mode != 0o644 || !strings.HasPrefix(rel.Permissions, "L") || rel.Size != "5" || rel.Metadata["kind"] != "target" {
 		t.Fatalf("relative link details: %+v", rel)
 	}
-	if dir := c.stat(sb, "/home/user/links/abs-dir"); dir.Type != "FILE_TYPE_DIRECTORY" || target(dir) != "/home/user/links" {
+	if dir := c.Stat(sb, "/home/user/links/abs-dir"); dir.Type != "FILE_TYPE_DIRECTORY" || target(dir) != "/home/user/links" {
 		t.Fatalf("absolute link to a directory: %+v (target %s)", dir, target(dir))
 	}
-	if chain := c.stat(sb, "links/chain"); chain.Type != "FILE_TYPE_FILE" || target(chain) != "/home/user/links/t.txt" {
+	if chain := c.Stat(sb, "links/chain"); chain.Type != "FILE_TYPE_FILE" || target(chain) != "/home/user/links/t.txt" {
 		t.Fatalf("link to a link: %+v (target %s)", chain, target(chain))
 	}
 	for _, name := range []string{"dangling", "loop"} {
-		e := c.stat(sb, "links/"+name)
+		e := c.Stat(sb, "links/"+name)
 		if e.Type != "" || target(e) != "/home/user/links/"+name { // protojson leaves out FILE_TYPE_UNSPECIFIED
 			t.Fatalf("%s link: %+v (target %s); envd reports the link's own path and no type", name, e, target(e))
 		}
 	}
-	listed := c.listDir(sb, "links")
+	listed := c.ListDir(sb, "links")
 	if e := listed["rel"]; e.Type != "FILE_TYPE_FILE" || target(e) != "/home/user/links/t.txt" {
 		t.Fatalf("listed link: %+v (target %s)", e, target(e))
 	}
@@ -86,19 +55,13 @@ func TestStatOfSymlinkReportsItsAbsoluteTarget(t *testing.T) {
 	}
 }
 
-// sandboxHostPath is where the sandbox stores virtual on the host.
-func (c *testClient) sandboxHostPath(sb createdSandbox, virtual string) string {
-	c.t.Helper()
-	return c.machine(sb.SandboxID).HostPath(virtual)
-}
-
 func TestFileMetadataLivesInExtendedAttributes(t *testing.T) {
 	t.Parallel()
-	c := startTestServer(t, Options{})
-	sb := c.create(map[string]any{})
-	st, data := c.upload(sb, "meta/a.txt", strings.NewReader("a"), nil)
-	wantStatus(t, "upload", st, data, http.StatusOK)
-	host := c.sandboxHostPath(sb, "/home/user/meta/a.txt")
+	c := emulatortest.Start(t, emulator.Options{})
+	sb := c.Create(map[string]any{})
+	st, data := c.Upload(sb, "meta/a.txt", strings.NewReader("a"), nil)
+	emulatortest.WantStatus(t, "upload", st, data, http.StatusOK)
+	host := c.SandboxHostPath(sb, "/home/user/meta/a.txt")
 	// What setfattr -n user.e2b.author -v mish does inside the sandbox.
 	if err := hostfs.SetXattr(host, "user.e2b.author", []byte("mish"), false); hostfs.XattrUnsupported(err) {
 		t.Skipf("the test's temporary directory has no extended attributes (%v): envd keeps no metadata there either", err)
@@ -110,19 +73,19 @@ func TestFileMetadataLivesInExtendedAttributes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got := c.stat(sb, "meta/a.txt").Metadata; len(got) != 1 || got["author"] != "mish" {
+	if got := c.Stat(sb, "meta/a.txt").Metadata; len(got) != 1 || got["author"] != "mish" {
 		t.Fatalf("stat metadata %v, want only author=mish (user.other is not ours, invalid UTF-8 is skipped)", got)
 	}
-	if got := c.listDir(sb, "meta")["a.txt"].Metadata; len(got) != 1 || got["author"] != "mish" {
+	if got := c.ListDir(sb, "meta")["a.txt"].Metadata; len(got) != 1 || got["author"] != "mish" {
 		t.Fatalf("listed metadata %v", got)
 	}
 
 	// An upload replaces the whole set and answers with what it stored.
-	st, data = c.upload(sb, "meta/a.txt", strings.NewReader("b"), map[string]string{"X-Metadata-Stage": "two"})
+	st, data = c.Upload(sb, "meta/a.txt", strings.NewReader("b"), map[string]string{"X-Metadata-Stage": "two"})
 	if st != 200 || !strings.Contains(string(data), `"metadata":{"stage":"two"}`) {
 		t.Fatalf("upload with metadata: %d %s", st, data)
 	}
-	if got := c.stat(sb, "meta/a.txt").Metadata; len(got) != 1 || got["stage"] != "two" {
+	if got := c.Stat(sb, "meta/a.txt").Metadata; len(got) != 1 || got["stage"] != "two" {
 		t.Fatalf("metadata after a second upload %v", got)
 	}
 	if v, ok, _ := hostfs.GetXattr(host, "user.e2b.stage", false); !ok || string(v) != "two" {
@@ -132,19 +95,19 @@ func TestFileMetadataLivesInExtendedAttributes(t *testing.T) {
 		t.Fatalf("an upload removed a foreign attribute: %q %v", v, ok)
 	}
 	// Rename keeps it (it is on the file); an upload without metadata clears it.
-	st, data = c.rpc(sb, "filesystem.Filesystem/Move", map[string]any{"source": "meta/a.txt", "destination": "meta/b.txt"})
+	st, data = c.RPC(sb, "filesystem.Filesystem/Move", map[string]any{"source": "meta/a.txt", "destination": "meta/b.txt"})
 	if st != 200 || !strings.Contains(string(data), `"metadata":{"stage":"two"}`) {
 		t.Fatalf("move: %d %s", st, data)
 	}
-	st, data = c.upload(sb, "meta/b.txt", strings.NewReader("c"), nil)
+	st, data = c.Upload(sb, "meta/b.txt", strings.NewReader("c"), nil)
 	if st != 200 || strings.Contains(string(data), "metadata") {
 		t.Fatalf("upload without metadata: %d %s", st, data)
 	}
-	if got := c.stat(sb, "meta/b.txt").Metadata; got != nil {
+	if got := c.Stat(sb, "meta/b.txt").Metadata; got != nil {
 		t.Fatalf("stale metadata %v after an upload without any", got)
 	}
 	// envd's limits.
-	st, data = c.upload(sb, "meta/c.txt", strings.NewReader("c"), map[string]string{"X-Metadata-" + strings.Repeat("k", 250): "v"})
+	st, data = c.Upload(sb, "meta/c.txt", strings.NewReader("c"), map[string]string{"X-Metadata-" + strings.Repeat("k", 250): "v"})
 	if st != 400 || !strings.Contains(string(data), "exceeds 246 bytes") {
 		t.Fatalf("over-long key: %d %s", st, data)
 	}

@@ -1,9 +1,10 @@
-package emulator
+package emulator_test
 
 import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -13,67 +14,40 @@ import (
 	"testing"
 	"time"
 
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/emulatortest"
 )
-
-func (c *testClient) upload(sb createdSandbox, path string, body io.Reader, headers map[string]string) (int, []byte) {
-	c.t.Helper()
-	req, err := http.NewRequest("POST", c.srv.SandboxURL()+"/files?path="+url.QueryEscape(path), body)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/octet-stream")
-	for k, v := range envdHeaders(sb) {
-		req.Header.Set(k, v)
-	}
-	for k, v := range headers {
-		req.Header.Set(k, v)
-	}
-	resp, err := c.hc.Do(req)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, data
-}
-
-func (c *testClient) download(sb createdSandbox, path string) (int, []byte) {
-	c.t.Helper()
-	st, data, _ := c.request("GET", c.srv.SandboxURL()+"/files?path="+url.QueryEscape(path), nil, envdHeaders(sb))
-	return st, data
-}
 
 func TestFilesAndCommandsShareTheFilesystem(t *testing.T) {
 	t.Parallel()
-	c := startTestServer(t, Options{})
-	sb := c.create(map[string]any{})
+	c := emulatortest.Start(t, emulator.Options{})
+	sb := c.Create(map[string]any{})
 	// /files -> command, relative path resolves under /home/user.
-	st, data := c.upload(sb, "notes/a.txt", strings.NewReader("from files"), nil)
-	wantStatus(t, "upload", st, data, http.StatusOK)
+	st, data := c.Upload(sb, "notes/a.txt", strings.NewReader("from files"), nil)
+	emulatortest.WantStatus(t, "upload", st, data, http.StatusOK)
 	if string(data) != `[{"path":"/home/user/notes/a.txt","name":"a.txt","type":"file"}]`+"\n" {
 		t.Fatalf("upload response %s", data)
 	}
-	if c.srv.isolate {
-		if out := c.mustRun(sb, "cat /home/user/notes/a.txt"); out != "from files" {
+	if c.Srv.Isolated() {
+		if out := c.MustRun(sb, "cat /home/user/notes/a.txt"); out != "from files" {
 			t.Fatalf("command read %q", out)
 		}
 	}
-	if out := c.mustRun(sb, "cat ~/notes/a.txt"); out != "from files" {
+	if out := c.MustRun(sb, "cat ~/notes/a.txt"); out != "from files" {
 		t.Fatalf("command read ~ %q", out)
 	}
 	// command -> /files, in /tmp too.
-	c.mustRun(sb, `printf 'from command' > ~/b.txt; printf tmp > "${TMPDIR:-/tmp}/t.txt"`)
-	if st, data := c.download(sb, "/home/user/b.txt"); st != 200 || string(data) != "from command" {
+	c.MustRun(sb, `printf 'from command' > ~/b.txt; printf tmp > "${TMPDIR:-/tmp}/t.txt"`)
+	if st, data := c.Download(sb, "/home/user/b.txt"); st != 200 || string(data) != "from command" {
 		t.Fatalf("download: %d %q", st, data)
 	}
-	if st, data := c.download(sb, "/tmp/t.txt"); st != 200 || string(data) != "tmp" {
+	if st, data := c.Download(sb, "/tmp/t.txt"); st != 200 || string(data) != "tmp" {
 		t.Fatalf("download /tmp: %d %q", st, data)
 	}
-	if st, data := c.download(sb, "/home/user/missing"); st != 404 || !strings.Contains(string(data), "path '/home/user/missing' does not exist") {
+	if st, data := c.Download(sb, "/home/user/missing"); st != 404 || !strings.Contains(string(data), "path '/home/user/missing' does not exist") {
 		t.Fatalf("missing file: %d %s", st, data)
 	}
-	if st, data := c.download(sb, "/home/user/notes"); st != 400 || !strings.Contains(string(data), "is a directory") {
+	if st, data := c.Download(sb, "/home/user/notes"); st != 400 || !strings.Contains(string(data), "is a directory") {
 		t.Fatalf("directory: %d %s", st, data)
 	}
 
@@ -90,13 +64,13 @@ func TestFilesAndCommandsShareTheFilesystem(t *testing.T) {
 	if err := mw.Close(); err != nil {
 		t.Fatal(err)
 	}
-	hdr := envdHeaders(sb)
+	hdr := emulatortest.EnvdHeaders(sb)
 	hdr["Content-Type"] = mw.FormDataContentType()
-	req, _ := http.NewRequest("POST", c.srv.SandboxURL()+"/files", &buf)
+	req, _ := http.NewRequest("POST", c.Srv.SandboxURL()+"/files", &buf)
 	for k, v := range hdr {
 		req.Header.Set(k, v)
 	}
-	resp, err := c.hc.Do(req)
+	resp, err := c.HC.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +79,7 @@ func TestFilesAndCommandsShareTheFilesystem(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(string(body), `"path":"/home/user/m2.txt"`) {
 		t.Fatalf("multipart: %d %s", resp.StatusCode, body)
 	}
-	if out := c.mustRun(sb, "cat ~/m1.txt ~/m2.txt"); out != "content of /home/user/m1.txtcontent of m2.txt" {
+	if out := c.MustRun(sb, "cat ~/m1.txt ~/m2.txt"); out != "content of /home/user/m1.txtcontent of m2.txt" {
 		t.Fatalf("multipart contents %q", out)
 	}
 
@@ -114,13 +88,13 @@ func TestFilesAndCommandsShareTheFilesystem(t *testing.T) {
 	zw := gzip.NewWriter(&gz)
 	_, _ = zw.Write(bytes.Repeat([]byte("zip"), 1000))
 	_ = zw.Close()
-	st, data = c.upload(sb, "/home/user/z.txt", &gz, map[string]string{"Content-Encoding": "gzip"})
-	wantStatus(t, "gzip upload", st, data, http.StatusOK)
-	if out := c.mustRun(sb, "wc -c < ~/z.txt"); strings.TrimSpace(out) != "3000" {
+	st, data = c.Upload(sb, "/home/user/z.txt", &gz, map[string]string{"Content-Encoding": "gzip"})
+	emulatortest.WantStatus(t, "gzip upload", st, data, http.StatusOK)
+	if out := c.MustRun(sb, "wc -c < ~/z.txt"); strings.TrimSpace(out) != "3000" {
 		t.Fatalf("gzip upload size %q", out)
 	}
-	req, _ = http.NewRequest("GET", c.srv.SandboxURL()+"/files?path=z.txt", nil)
-	for k, v := range envdHeaders(sb) {
+	req, _ = http.NewRequest("GET", c.Srv.SandboxURL()+"/files?path=z.txt", nil)
+	for k, v := range emulatortest.EnvdHeaders(sb) {
 		req.Header.Set(k, v)
 	}
 	req.Header.Set("Accept-Encoding", "gzip")
@@ -140,99 +114,99 @@ func TestFilesAndCommandsShareTheFilesystem(t *testing.T) {
 	if err != nil || len(plain) != 3000 {
 		t.Fatalf("gzip download: %d bytes, %v", len(plain), err)
 	}
-	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/files?path=z.txt", nil, map[string]string{
-		hdrSandboxID: sb.SandboxID, "Accept-Encoding": "br, identity;q=0",
+	st, data, _ = c.Request("GET", c.Srv.SandboxURL()+"/files?path=z.txt", nil, map[string]string{
+		emulatortest.HeaderSandboxID: sb.SandboxID, "Accept-Encoding": "br, identity;q=0",
 	})
-	wantStatus(t, "unacceptable encoding", st, data, http.StatusNotAcceptable)
+	emulatortest.WantStatus(t, "unacceptable encoding", st, data, http.StatusNotAcceptable)
 }
 
 func TestSandboxesHavePrivateHomeAndTmp(t *testing.T) {
 	t.Parallel()
-	c := startTestServer(t, Options{})
-	a, b := c.create(map[string]any{}), c.create(map[string]any{})
-	c.mustRun(a, `echo A > ~/same.txt; echo A > "${TMPDIR:-/tmp}/same.txt"`)
-	c.mustRun(b, `echo B > ~/same.txt; echo B > "${TMPDIR:-/tmp}/same.txt"`)
+	c := emulatortest.Start(t, emulator.Options{})
+	a, b := c.Create(map[string]any{}), c.Create(map[string]any{})
+	c.MustRun(a, `echo A > ~/same.txt; echo A > "${TMPDIR:-/tmp}/same.txt"`)
+	c.MustRun(b, `echo B > ~/same.txt; echo B > "${TMPDIR:-/tmp}/same.txt"`)
 	for _, tc := range []struct {
-		sb   createdSandbox
+		sb   emulatortest.Sandbox
 		want string
 	}{{a, "A\nA\n"}, {b, "B\nB\n"}} {
-		if out := c.mustRun(tc.sb, `cat ~/same.txt "${TMPDIR:-/tmp}/same.txt"`); out != tc.want {
+		if out := c.MustRun(tc.sb, `cat ~/same.txt "${TMPDIR:-/tmp}/same.txt"`); out != tc.want {
 			t.Fatalf("sandbox sees %q, want %q", out, tc.want)
 		}
-		if st, data := c.download(tc.sb, "/home/user/same.txt"); st != 200 || string(data) != tc.want[:2] {
+		if st, data := c.Download(tc.sb, "/home/user/same.txt"); st != 200 || string(data) != tc.want[:2] {
 			t.Fatalf("download %d %q", st, data)
 		}
 	}
 	// Paths outside /home/user and /tmp stay in the sandbox's own tree.
-	st, data := c.upload(a, "/opt/app/config", strings.NewReader("cfg"), nil)
-	wantStatus(t, "upload /opt", st, data, http.StatusOK)
-	if st, data := c.download(a, "/opt/app/config"); st != 200 || string(data) != "cfg" {
+	st, data := c.Upload(a, "/opt/app/config", strings.NewReader("cfg"), nil)
+	emulatortest.WantStatus(t, "upload /opt", st, data, http.StatusOK)
+	if st, data := c.Download(a, "/opt/app/config"); st != 200 || string(data) != "cfg" {
 		t.Fatalf("download /opt: %d %q", st, data)
 	}
-	if st, _ := c.download(b, "/opt/app/config"); st != 404 {
+	if st, _ := c.Download(b, "/opt/app/config"); st != 404 {
 		t.Fatalf("other sandbox sees /opt/app/config: %d", st)
 	}
 }
 
 func TestFilesystemRPCs(t *testing.T) {
 	t.Parallel()
-	c := startTestServer(t, Options{})
-	sb := c.create(map[string]any{})
-	st, data := c.rpc(sb, "filesystem.Filesystem/MakeDir", map[string]any{"path": "dir/sub"})
-	wantStatus(t, "makedir", st, data, http.StatusOK)
+	c := emulatortest.Start(t, emulator.Options{})
+	sb := c.Create(map[string]any{})
+	st, data := c.RPC(sb, "filesystem.Filesystem/MakeDir", map[string]any{"path": "dir/sub"})
+	emulatortest.WantStatus(t, "makedir", st, data, http.StatusOK)
 	if !strings.Contains(string(data), `"path":"/home/user/dir/sub"`) || !strings.Contains(string(data), `"type":"FILE_TYPE_DIRECTORY"`) {
 		t.Fatalf("makedir entry %s", data)
 	}
-	st, data = c.rpc(sb, "filesystem.Filesystem/MakeDir", map[string]any{"path": "/home/user/dir/sub"})
+	st, data = c.RPC(sb, "filesystem.Filesystem/MakeDir", map[string]any{"path": "/home/user/dir/sub"})
 	if st != 409 || !strings.Contains(string(data), `"code":"already_exists"`) {
 		t.Fatalf("makedir again: %d %s", st, data)
 	}
-	c.upload(sb, "dir/sub/f.txt", strings.NewReader("12345"), map[string]string{"X-Metadata-Owner": "tests"})
-	st, data = c.rpc(sb, "filesystem.Filesystem/Stat", map[string]any{"path": "~/dir/sub/f.txt"})
-	wantStatus(t, "stat", st, data, http.StatusOK)
+	c.Upload(sb, "dir/sub/f.txt", strings.NewReader("12345"), map[string]string{"X-Metadata-Owner": "tests"})
+	st, data = c.RPC(sb, "filesystem.Filesystem/Stat", map[string]any{"path": "~/dir/sub/f.txt"})
+	emulatortest.WantStatus(t, "stat", st, data, http.StatusOK)
 	for _, want := range []string{`"name":"f.txt"`, `"type":"FILE_TYPE_FILE"`, `"path":"/home/user/dir/sub/f.txt"`, `"size":"5"`, `"mode":420`, `"permissions":"-rw-r--r--"`, `"owner":"user"`, `"metadata":{"owner":"tests"}`, `"modifiedTime":"`} {
 		if !strings.Contains(string(data), want) {
 			t.Fatalf("stat %s lacks %s", data, want)
 		}
 	}
-	st, data = c.rpc(sb, "filesystem.Filesystem/Stat", map[string]any{"path": "/home/user/nope"})
+	st, data = c.RPC(sb, "filesystem.Filesystem/Stat", map[string]any{"path": "/home/user/nope"})
 	if st != 404 || !strings.Contains(string(data), `"code":"not_found"`) {
 		t.Fatalf("stat missing: %d %s", st, data)
 	}
-	st, data = c.rpc(sb, "filesystem.Filesystem/ListDir", map[string]any{"path": "/home/user/dir", "depth": 1})
-	wantStatus(t, "listdir depth 1", st, data, http.StatusOK)
+	st, data = c.RPC(sb, "filesystem.Filesystem/ListDir", map[string]any{"path": "/home/user/dir", "depth": 1})
+	emulatortest.WantStatus(t, "listdir depth 1", st, data, http.StatusOK)
 	if strings.Contains(string(data), "f.txt") || !strings.Contains(string(data), `"path":"/home/user/dir/sub"`) {
 		t.Fatalf("listdir depth 1 %s", data)
 	}
-	st, data = c.rpc(sb, "filesystem.Filesystem/ListDir", map[string]any{"path": "/home/user/dir", "depth": 2})
-	wantStatus(t, "listdir depth 2", st, data, http.StatusOK)
+	st, data = c.RPC(sb, "filesystem.Filesystem/ListDir", map[string]any{"path": "/home/user/dir", "depth": 2})
+	emulatortest.WantStatus(t, "listdir depth 2", st, data, http.StatusOK)
 	if !strings.Contains(string(data), `"path":"/home/user/dir/sub/f.txt"`) {
 		t.Fatalf("listdir depth 2 %s", data)
 	}
-	st, data = c.rpc(sb, "filesystem.Filesystem/ListDir", map[string]any{"path": "/home/user/dir/sub/f.txt"})
+	st, data = c.RPC(sb, "filesystem.Filesystem/ListDir", map[string]any{"path": "/home/user/dir/sub/f.txt"})
 	if st != 400 || !strings.Contains(string(data), "invalid_argument") {
 		t.Fatalf("listdir on a file: %d %s", st, data)
 	}
-	st, data = c.rpc(sb, "filesystem.Filesystem/Move", map[string]any{"source": "dir/sub/f.txt", "destination": "/tmp/moved/g.txt"})
-	wantStatus(t, "move", st, data, http.StatusOK)
+	st, data = c.RPC(sb, "filesystem.Filesystem/Move", map[string]any{"source": "dir/sub/f.txt", "destination": "/tmp/moved/g.txt"})
+	emulatortest.WantStatus(t, "move", st, data, http.StatusOK)
 	if !strings.Contains(string(data), `"path":"/tmp/moved/g.txt"`) {
 		t.Fatalf("move entry %s", data)
 	}
-	if out := c.mustRun(sb, `cat "${TMPDIR:-/tmp}/moved/g.txt"`); out != "12345" {
+	if out := c.MustRun(sb, `cat "${TMPDIR:-/tmp}/moved/g.txt"`); out != "12345" {
 		t.Fatalf("moved content %q", out)
 	}
-	st, data = c.rpc(sb, "filesystem.Filesystem/Remove", map[string]any{"path": "/home/user/dir"})
-	wantStatus(t, "remove", st, data, http.StatusOK)
-	st, data = c.rpc(sb, "filesystem.Filesystem/Remove", map[string]any{"path": "/home/user/dir"})
-	wantStatus(t, "remove missing", st, data, http.StatusOK)
-	st, _ = c.rpc(sb, "filesystem.Filesystem/Stat", map[string]any{"path": "/home/user/dir"})
+	st, data = c.RPC(sb, "filesystem.Filesystem/Remove", map[string]any{"path": "/home/user/dir"})
+	emulatortest.WantStatus(t, "remove", st, data, http.StatusOK)
+	st, data = c.RPC(sb, "filesystem.Filesystem/Remove", map[string]any{"path": "/home/user/dir"})
+	emulatortest.WantStatus(t, "remove missing", st, data, http.StatusOK)
+	st, _ = c.RPC(sb, "filesystem.Filesystem/Stat", map[string]any{"path": "/home/user/dir"})
 	if st != 404 {
 		t.Fatalf("removed dir still there: %d", st)
 	}
 	// envd /envs and /metrics.
-	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/envs", nil, envdHeaders(sb))
-	wantStatus(t, "envs", st, data, http.StatusOK)
-	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/metrics", nil, envdHeaders(sb))
+	st, data, _ = c.Request("GET", c.Srv.SandboxURL()+"/envs", nil, emulatortest.EnvdHeaders(sb))
+	emulatortest.WantStatus(t, "envs", st, data, http.StatusOK)
+	st, data, _ = c.Request("GET", c.Srv.SandboxURL()+"/metrics", nil, emulatortest.EnvdHeaders(sb))
 	if st != 200 || !strings.Contains(string(data), `"cpu_count":2`) {
 		t.Fatalf("envd metrics: %d %s", st, data)
 	}
@@ -240,66 +214,66 @@ func TestFilesystemRPCs(t *testing.T) {
 
 func TestWatchDir(t *testing.T) {
 	t.Parallel()
-	c := startTestServer(t, Options{})
-	sb := c.create(map[string]any{})
-	ws := c.openStream(sb, "filesystem.Filesystem/WatchDir", map[string]any{"path": "/home/user"}, nil)
-	f, err := ws.next()
-	if err != nil || f.msg["start"] == nil {
-		t.Fatalf("first watch message %v %v", f.msg, err)
+	c := emulatortest.Start(t, emulator.Options{})
+	sb := c.Create(map[string]any{})
+	ws := c.OpenStream(sb, "filesystem.Filesystem/WatchDir", map[string]any{"path": "/home/user"}, nil)
+	f, err := ws.Next()
+	if err != nil || f.Msg["start"] == nil {
+		t.Fatalf("first watch message %v %v", f.Msg, err)
 	}
-	c.upload(sb, "watched.txt", strings.NewReader("x"), nil)
-	f, err = ws.next()
+	c.Upload(sb, "watched.txt", strings.NewReader("x"), nil)
+	f, err = ws.Next()
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev, _ := f.msg["filesystem"].(map[string]any)
+	ev, _ := f.Msg["filesystem"].(map[string]any)
 	if ev["name"] != "watched.txt" || ev["type"] != "EVENT_TYPE_CREATE" {
-		t.Fatalf("watch event %v", f.msg)
+		t.Fatalf("watch event %v", f.Msg)
 	}
-	st, data := c.rpc(sb, "filesystem.Filesystem/CreateWatcher", map[string]any{"path": "/home/user"})
-	wantStatus(t, "create watcher", st, data, http.StatusOK)
-	id := decode[map[string]string](t, data)["watcherId"]
-	c.upload(sb, "second.txt", strings.NewReader("y"), nil)
+	st, data := c.RPC(sb, "filesystem.Filesystem/CreateWatcher", map[string]any{"path": "/home/user"})
+	emulatortest.WantStatus(t, "create watcher", st, data, http.StatusOK)
+	id := emulatortest.Decode[map[string]string](t, data)["watcherId"]
+	c.Upload(sb, "second.txt", strings.NewReader("y"), nil)
 	var events string // the watcher collects asynchronously, as envd's does
-	eventually(t, "watcher event for second.txt", func() bool {
-		st, data = c.rpc(sb, "filesystem.Filesystem/GetWatcherEvents", map[string]any{"watcherId": id})
+	emulatortest.Eventually(t, "watcher event for second.txt", func() bool {
+		st, data = c.RPC(sb, "filesystem.Filesystem/GetWatcherEvents", map[string]any{"watcherId": id})
 		events += string(data)
 		return st == 200 && strings.Contains(events, `"name":"second.txt","type":"EVENT_TYPE_CREATE"`)
 	})
-	st, data = c.rpc(sb, "filesystem.Filesystem/RemoveWatcher", map[string]any{"watcherId": id})
-	wantStatus(t, "remove watcher", st, data, http.StatusOK)
+	st, data = c.RPC(sb, "filesystem.Filesystem/RemoveWatcher", map[string]any{"watcherId": id})
+	emulatortest.WantStatus(t, "remove watcher", st, data, http.StatusOK)
 }
 
 func TestSecureSandboxTokensAndSignatures(t *testing.T) {
 	t.Parallel()
-	c := startTestServer(t, Options{})
-	sb := c.create(map[string]any{"secure": true})
-	plain := createdSandbox{SandboxID: sb.SandboxID}
+	c := emulatortest.Start(t, emulator.Options{})
+	sb := c.Create(map[string]any{"secure": true})
+	plain := emulatortest.Sandbox{SandboxID: sb.SandboxID}
 	// RPC without the token: 401 with E2B's body; health needs none.
-	st, data, _ := c.request("POST", c.srv.SandboxURL()+"/process.Process/List", map[string]any{}, envdHeaders(plain))
+	st, data, _ := c.Request("POST", c.Srv.SandboxURL()+"/process.Process/List", map[string]any{}, emulatortest.EnvdHeaders(plain))
 	if st != 401 || !strings.Contains(string(data), envd.Unauthorized) {
 		t.Fatalf("rpc without token: %d %s", st, data)
 	}
-	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/health", nil, envdHeaders(plain))
-	wantStatus(t, "health without token", st, data, http.StatusNoContent)
-	st, data = c.upload(sb, "/home/user/s.txt", strings.NewReader("secret"), nil)
-	wantStatus(t, "upload with token", st, data, http.StatusOK)
-	st, data = c.download(plain, "/home/user/s.txt")
+	st, data, _ = c.Request("GET", c.Srv.SandboxURL()+"/health", nil, emulatortest.EnvdHeaders(plain))
+	emulatortest.WantStatus(t, "health without token", st, data, http.StatusNoContent)
+	st, data = c.Upload(sb, "/home/user/s.txt", strings.NewReader("secret"), nil)
+	emulatortest.WantStatus(t, "upload with token", st, data, http.StatusOK)
+	st, data = c.Download(plain, "/home/user/s.txt")
 	if st != 401 || !strings.Contains(string(data), "missing signature") {
 		t.Fatalf("download without token or signature: %d %s", st, data)
 	}
 	// Signed URLs work without any header, like the SDK's downloadUrl.
 	exp := strconv.FormatInt(time.Now().Add(time.Minute).Unix(), 10)
 	sig := envd.FileSignature("/home/user/s.txt", "read", "", sb.EnvdAccessToken, exp)
-	signed := c.srv.SandboxURL() + "/files?path=" + url.QueryEscape("/home/user/s.txt") + "&signature=" + url.QueryEscape(sig) + "&signature_expiration=" + exp
-	st, data, _ = c.request("GET", signed, nil, nil)
+	signed := c.Srv.SandboxURL() + "/files?path=" + url.QueryEscape("/home/user/s.txt") + "&signature=" + url.QueryEscape(sig) + "&signature_expiration=" + exp
+	st, data, _ = c.Request("GET", signed, nil, nil)
 	if st != 200 || string(data) != "secret" {
 		t.Fatalf("signed download: %d %q", st, data)
 	}
 	wsig := envd.FileSignature("up.txt", "write", "", sb.EnvdAccessToken, "")
-	req, _ := http.NewRequest("POST", c.srv.SandboxURL()+"/files?path=up.txt&signature="+url.QueryEscape(wsig), strings.NewReader("up"))
+	req, _ := http.NewRequest("POST", c.Srv.SandboxURL()+"/files?path=up.txt&signature="+url.QueryEscape(wsig), strings.NewReader("up"))
 	req.Header.Set("Content-Type", "application/octet-stream")
-	resp, err := c.hc.Do(req)
+	resp, err := c.HC.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,41 +281,41 @@ func TestSecureSandboxTokensAndSignatures(t *testing.T) {
 	if resp.StatusCode != 200 {
 		t.Fatalf("signed upload: %d", resp.StatusCode)
 	}
-	st, data, _ = c.request("GET", strings.Replace(signed, "signature=v1_", "signature=v1_x", 1), nil, nil)
-	wantStatus(t, "bad signature", st, data, http.StatusUnauthorized)
+	st, data, _ = c.Request("GET", strings.Replace(signed, "signature=v1_", "signature=v1_x", 1), nil, nil)
+	emulatortest.WantStatus(t, "bad signature", st, data, http.StatusUnauthorized)
 	old := strconv.FormatInt(time.Now().Add(-time.Minute).Unix(), 10)
 	expired := envd.FileSignature("/home/user/s.txt", "read", "", sb.EnvdAccessToken, old)
-	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/files?path=%2Fhome%2Fuser%2Fs.txt&signature="+url.QueryEscape(expired)+"&signature_expiration="+old, nil, envdHeaders(plain))
+	st, data, _ = c.Request("GET", c.Srv.SandboxURL()+"/files?path=%2Fhome%2Fuser%2Fs.txt&signature="+url.QueryEscape(expired)+"&signature_expiration="+old, nil, emulatortest.EnvdHeaders(plain))
 	if st != 401 || !strings.Contains(string(data), "expired") {
 		t.Fatalf("expired signature: %d %s", st, data)
 	}
 	// The API key is counted when it reaches envd.
-	before := c.srv.Counters().EnvdAPIKeySeen
-	h := envdHeaders(sb)
-	h[hdrAPIKey] = c.srv.APIKey()
-	c.request("GET", c.srv.SandboxURL()+"/health", nil, h)
-	if got := c.srv.Counters().EnvdAPIKeySeen; got != before+1 {
+	before := c.Srv.Counters().EnvdAPIKeySeen
+	h := emulatortest.EnvdHeaders(sb)
+	h[emulatortest.HeaderAPIKey] = c.Srv.APIKey()
+	c.Request("GET", c.Srv.SandboxURL()+"/health", nil, h)
+	if got := c.Srv.Counters().EnvdAPIKeySeen; got != before+1 {
 		t.Fatalf("EnvdAPIKeySeen %d, want %d", got, before+1)
 	}
 }
 
 func TestComposeFiles(t *testing.T) {
 	t.Parallel()
-	c := startTestServer(t, Options{})
-	sb := c.create(map[string]any{})
-	c.upload(sb, "p1", strings.NewReader("one,"), nil)
-	c.upload(sb, "p2", strings.NewReader("two"), nil)
-	st, data, _ := c.request("POST", c.srv.SandboxURL()+"/files/compose", map[string]any{"source_paths": []string{"p1", "/home/user/p2"}, "destination": "out/all.txt"}, envdHeaders(sb))
+	c := emulatortest.Start(t, emulator.Options{})
+	sb := c.Create(map[string]any{})
+	c.Upload(sb, "p1", strings.NewReader("one,"), nil)
+	c.Upload(sb, "p2", strings.NewReader("two"), nil)
+	st, data, _ := c.Request("POST", c.Srv.SandboxURL()+"/files/compose", map[string]any{"source_paths": []string{"p1", "/home/user/p2"}, "destination": "out/all.txt"}, emulatortest.EnvdHeaders(sb))
 	if st != 200 || !strings.Contains(string(data), `"path":"/home/user/out/all.txt"`) {
 		t.Fatalf("compose: %d %s", st, data)
 	}
-	if st, data := c.download(sb, "out/all.txt"); st != 200 || string(data) != "one,two" {
+	if st, data := c.Download(sb, "out/all.txt"); st != 200 || string(data) != "one,two" {
 		t.Fatalf("composed: %d %q", st, data)
 	}
-	if st, _ := c.download(sb, "p1"); st != 404 {
+	if st, _ := c.Download(sb, "p1"); st != 404 {
 		t.Fatal("compose kept its sources")
 	}
-	st, _, _ = c.request("POST", c.srv.SandboxURL()+"/files/compose", map[string]any{"source_paths": []string{"nope"}, "destination": "x"}, envdHeaders(sb))
+	st, _, _ = c.Request("POST", c.Srv.SandboxURL()+"/files/compose", map[string]any{"source_paths": []string{"nope"}, "destination": "x"}, emulatortest.EnvdHeaders(sb))
 	if st != 404 {
 		t.Fatalf("compose of a missing source: %d", st)
 	}

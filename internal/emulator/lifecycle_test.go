@@ -1,4 +1,4 @@
-package emulator
+package emulator_test
 
 import (
 	"fmt"
@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/emulatortest"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
@@ -19,15 +21,15 @@ import (
 
 func TestCreateGetAndDetailFields(t *testing.T) {
 	t.Parallel()
-	c := startTestServer(t, Options{})
-	sb := c.create(map[string]any{"metadata": map[string]string{"team": "a"}, "secure": true, "timeout": 120})
+	c := emulatortest.Start(t, emulator.Options{})
+	sb := c.Create(map[string]any{"metadata": map[string]string{"team": "a"}, "secure": true, "timeout": 120})
 	if len(sb.SandboxID) != 21 || sb.SandboxID[0] != 'i' || !controlplane.SandboxIDPattern.MatchString(sb.SandboxID) {
 		t.Fatalf("sandbox ID %q is not i + 20 [a-z0-9]", sb.SandboxID)
 	}
 	if sb.TemplateID != store.BaseTemplateID || len(sb.EnvdAccessToken) != 64 {
 		t.Fatalf("unexpected create response %+v", sb)
 	}
-	d := c.detail(sb.SandboxID)
+	d := c.Detail(sb.SandboxID)
 	if d.State != sandboxes.Running || d.ClientID != controlplane.ClientID || d.EnvdVersion != controlplane.EnvdVersion || d.Alias != "base" ||
 		d.CPUCount != 2 || d.MemoryMB != 512 || d.DiskSizeMB <= 0 || d.Metadata["team"] != "a" ||
 		d.EnvdAccessToken != sb.EnvdAccessToken || d.Lifecycle.OnTimeout != "kill" {
@@ -37,32 +39,32 @@ func TestCreateGetAndDetailFields(t *testing.T) {
 		t.Fatalf("endAt - startedAt = %s, want 2m", got)
 	}
 	// The v2 create route behaves the same.
-	st, data, _ := c.api("POST", "/v2/sandboxes", map[string]any{"templateID": "base"})
-	wantStatus(t, "v2 create", st, data, http.StatusCreated)
-	v2 := decode[createdSandbox](t, data)
+	st, data, _ := c.API("POST", "/v2/sandboxes", map[string]any{"templateID": "base"})
+	emulatortest.WantStatus(t, "v2 create", st, data, http.StatusCreated)
+	v2 := emulatortest.Decode[emulatortest.Sandbox](t, data)
 	if v2.EnvdAccessToken == "" {
 		t.Fatal("a /v2 sandbox is secure unless secure=false is sent")
 	}
-	if d := c.detail(v2.SandboxID); d.EndAt.Sub(d.StartedAt) != controlplane.DefaultTimeoutV2 {
+	if d := c.Detail(v2.SandboxID); d.EndAt.Sub(d.StartedAt) != controlplane.DefaultTimeoutV2 {
 		t.Fatalf("v2 default timeout = %s", d.EndAt.Sub(d.StartedAt))
 	}
 	// The legacy composite ID is accepted.
-	st, data, _ = c.api("GET", "/sandboxes/"+sb.SandboxID+"-"+controlplane.ClientID, nil)
-	wantStatus(t, "get composite id", st, data, http.StatusOK)
-	if c.srv.Counters().SandboxesCreated != 2 || c.srv.Counters().SandboxesAlive != 2 {
-		t.Fatalf("counters %+v", c.srv.Counters())
+	st, data, _ = c.API("GET", "/sandboxes/"+sb.SandboxID+"-"+controlplane.ClientID, nil)
+	emulatortest.WantStatus(t, "get composite id", st, data, http.StatusOK)
+	if c.Srv.Counters().SandboxesCreated != 2 || c.Srv.Counters().SandboxesAlive != 2 {
+		t.Fatalf("counters %+v", c.Srv.Counters())
 	}
 }
 
 func TestListPagingAndFilters(t *testing.T) {
 	t.Parallel()
-	c := startTestServer(t, Options{})
+	c := emulatortest.Start(t, emulator.Options{})
 	want := map[string]bool{}
 	for i := 0; i < 5; i++ {
-		sb := c.create(map[string]any{"metadata": map[string]string{"suite": "list", "n": strconv.Itoa(i)}})
+		sb := c.Create(map[string]any{"metadata": map[string]string{"suite": "list", "n": strconv.Itoa(i)}})
 		want[sb.SandboxID] = true
 	}
-	other := c.create(map[string]any{"metadata": map[string]string{"suite": "other"}})
+	other := c.Create(map[string]any{"metadata": map[string]string{"suite": "other"}})
 	meta := url.QueryEscape(url.QueryEscape("suite") + "=" + url.QueryEscape("list"))
 	for _, order := range []string{"desc", "asc"} {
 		got := map[string]bool{}
@@ -72,12 +74,12 @@ func TestListPagingAndFilters(t *testing.T) {
 			if next != "" {
 				path += "&nextToken=" + url.QueryEscape(next)
 			}
-			st, data, hdr := c.api("GET", path, nil)
-			wantStatus(t, "list page", st, data, http.StatusOK)
+			st, data, hdr := c.API("GET", path, nil)
+			emulatortest.WantStatus(t, "list page", st, data, http.StatusOK)
 			if hdr.Get("X-Total-Running") != "5" {
 				t.Fatalf("X-Total-Running = %q, want 5", hdr.Get("X-Total-Running"))
 			}
-			for _, l := range decode[[]controlplane.ListedSandboxJSON](t, data) {
+			for _, l := range emulatortest.Decode[[]controlplane.ListedSandboxJSON](t, data) {
 				if got[l.SandboxID] {
 					t.Fatalf("%s listed twice", l.SandboxID)
 				}
@@ -96,38 +98,38 @@ func TestListPagingAndFilters(t *testing.T) {
 		}
 	}
 	// A desc token used with asc order is rejected.
-	_, _, hdr := c.api("GET", "/v2/sandboxes?limit=1", nil)
-	st, data, _ := c.api("GET", "/v2/sandboxes?limit=1&order=asc&nextToken="+url.QueryEscape(hdr.Get("X-Next-Token")), nil)
-	wantStatus(t, "mismatched token", st, data, http.StatusBadRequest)
+	_, _, hdr := c.API("GET", "/v2/sandboxes?limit=1", nil)
+	st, data, _ := c.API("GET", "/v2/sandboxes?limit=1&order=asc&nextToken="+url.QueryEscape(hdr.Get("X-Next-Token")), nil)
+	emulatortest.WantStatus(t, "mismatched token", st, data, http.StatusBadRequest)
 
-	st, data, _ = c.api("POST", "/sandboxes/"+other.SandboxID+"/pause", nil)
-	wantStatus(t, "pause", st, data, http.StatusNoContent)
-	st, data, hdr = c.api("GET", "/v2/sandboxes?state=paused", nil)
-	wantStatus(t, "list paused", st, data, http.StatusOK)
-	if l := decode[[]controlplane.ListedSandboxJSON](t, data); len(l) != 1 || l[0].SandboxID != other.SandboxID || l[0].State != sandboxes.Paused {
+	st, data, _ = c.API("POST", "/sandboxes/"+other.SandboxID+"/pause", nil)
+	emulatortest.WantStatus(t, "pause", st, data, http.StatusNoContent)
+	st, data, hdr = c.API("GET", "/v2/sandboxes?state=paused", nil)
+	emulatortest.WantStatus(t, "list paused", st, data, http.StatusOK)
+	if l := emulatortest.Decode[[]controlplane.ListedSandboxJSON](t, data); len(l) != 1 || l[0].SandboxID != other.SandboxID || l[0].State != sandboxes.Paused {
 		t.Fatalf("paused list = %+v", l)
 	}
 	if hdr.Get("X-Total-Running") != "" {
 		t.Fatal("X-Total-Running must be absent when running was not requested")
 	}
-	st, data, _ = c.api("GET", "/sandboxes", nil) // v1: running only
-	wantStatus(t, "list v1", st, data, http.StatusOK)
-	if l := decode[[]controlplane.ListedSandboxJSON](t, data); len(l) != 5 {
+	st, data, _ = c.API("GET", "/sandboxes", nil) // v1: running only
+	emulatortest.WantStatus(t, "list v1", st, data, http.StatusOK)
+	if l := emulatortest.Decode[[]controlplane.ListedSandboxJSON](t, data); len(l) != 5 {
 		t.Fatalf("v1 list has %d sandboxes, want 5 running", len(l))
 	}
-	st, data, _ = c.api("GET", "/v2/sandboxes?template=base&state=running,paused", nil)
-	wantStatus(t, "list by template", st, data, http.StatusOK)
-	if l := decode[[]controlplane.ListedSandboxJSON](t, data); len(l) != 6 {
+	st, data, _ = c.API("GET", "/v2/sandboxes?template=base&state=running,paused", nil)
+	emulatortest.WantStatus(t, "list by template", st, data, http.StatusOK)
+	if l := emulatortest.Decode[[]controlplane.ListedSandboxJSON](t, data); len(l) != 6 {
 		t.Fatalf("template filter: %d sandboxes, want 6", len(l))
 	}
-	after := url.QueryEscape(c.detail(other.SandboxID).StartedAt.Format(time.RFC3339Nano))
-	st, data, _ = c.api("GET", "/v2/sandboxes?startedAfter="+after, nil)
-	wantStatus(t, "list startedAfter", st, data, http.StatusOK)
-	if l := decode[[]controlplane.ListedSandboxJSON](t, data); len(l) != 1 || l[0].SandboxID != other.SandboxID {
+	after := url.QueryEscape(c.Detail(other.SandboxID).StartedAt.Format(time.RFC3339Nano))
+	st, data, _ = c.API("GET", "/v2/sandboxes?startedAfter="+after, nil)
+	emulatortest.WantStatus(t, "list startedAfter", st, data, http.StatusOK)
+	if l := emulatortest.Decode[[]controlplane.ListedSandboxJSON](t, data); len(l) != 1 || l[0].SandboxID != other.SandboxID {
 		t.Fatalf("startedAfter (inclusive) listed %+v", l)
 	}
-	st, data, _ = c.api("GET", "/v2/sandboxes?template=nope", nil)
-	wantStatus(t, "list by unknown template", st, data, http.StatusOK)
+	st, data, _ = c.API("GET", "/v2/sandboxes?template=nope", nil)
+	emulatortest.WantStatus(t, "list by unknown template", st, data, http.StatusOK)
 	if string(data) != "[]\n" {
 		t.Fatalf("unknown template lists %s", data)
 	}
@@ -135,8 +137,8 @@ func TestListPagingAndFilters(t *testing.T) {
 
 func TestBadInput(t *testing.T) {
 	t.Parallel()
-	c := startTestServer(t, Options{})
-	sb := c.create(map[string]any{})
+	c := emulatortest.Start(t, emulator.Options{})
+	sb := c.Create(map[string]any{})
 	cases := []struct {
 		method, path string
 		body         any
@@ -172,8 +174,8 @@ func TestBadInput(t *testing.T) {
 		{"PATCH", "/sandboxes/" + sb.SandboxID, nil, 404, "validation error: method not allowed"},
 	}
 	for _, tc := range cases {
-		st, data, _ := c.api(tc.method, tc.path, tc.body)
-		e := decode[httpjson.ErrorJSON](t, data)
+		st, data, _ := c.API(tc.method, tc.path, tc.body)
+		e := emulatortest.Decode[httpjson.ErrorJSON](t, data)
 		if st != tc.status || !strings.Contains(e.Message, tc.msg) {
 			t.Errorf("%s %s: %d %s, want %d containing %q", tc.method, tc.path, st, data, tc.status, tc.msg)
 			continue
@@ -183,17 +185,17 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 	// API key checks.
-	st, data, _ := c.request("GET", c.srv.APIURL()+"/sandboxes/"+sb.SandboxID, nil, nil)
+	st, data, _ := c.Request("GET", c.Srv.APIURL()+"/sandboxes/"+sb.SandboxID, nil, nil)
 	if st != 401 || !strings.Contains(string(data), "authorization header is missing") {
 		t.Errorf("missing key: %d %s", st, data)
 	}
-	st, data, _ = c.request("GET", c.srv.APIURL()+"/sandboxes/"+sb.SandboxID, nil, map[string]string{"x-api-key": "e2b_deadbeef"})
+	st, data, _ = c.Request("GET", c.Srv.APIURL()+"/sandboxes/"+sb.SandboxID, nil, map[string]string{"x-api-key": "e2b_deadbeef"})
 	if st != 401 || !strings.Contains(string(data), "Invalid API key") {
 		t.Errorf("wrong key: %d %s", st, data)
 	}
-	st, data, _ = c.request("GET", c.srv.APIURL()+"/sandboxes/"+sb.SandboxID, nil, map[string]string{"x-api-key": c.srv.APIKey()})
-	wantStatus(t, "lower-case header", st, data, http.StatusOK)
-	st, data, _ = c.request("GET", c.srv.APIURL()+"/health", nil, nil)
+	st, data, _ = c.Request("GET", c.Srv.APIURL()+"/sandboxes/"+sb.SandboxID, nil, map[string]string{"x-api-key": c.Srv.APIKey()})
+	emulatortest.WantStatus(t, "lower-case header", st, data, http.StatusOK)
+	st, data, _ = c.Request("GET", c.Srv.APIURL()+"/health", nil, nil)
 	if st != 200 || string(data) != "Health check successful" {
 		t.Errorf("health: %d %q", st, data)
 	}
@@ -218,200 +220,200 @@ func TestPauseResumeKeepsProcess(t *testing.T) {
 		t.Skip("reads process states from /proc, which only Linux has")
 	}
 	t.Parallel()
-	c := startTestServer(t, Options{})
-	sb := c.create(map[string]any{"timeout": 300})
-	ps := c.startProcess(sb, "echo ready; exec sleep 300", nil, nil)
-	pid := ps.pid
-	if f, err := ps.next(); err != nil || f.msg["event"].(map[string]any)["data"] == nil {
-		t.Fatalf("expected the ready output, got %v %v", f.msg, err) // the command is past its setup
+	c := emulatortest.Start(t, emulator.Options{})
+	sb := c.Create(map[string]any{"timeout": 300})
+	ps := c.StartProcess(sb, "echo ready; exec sleep 300", nil, nil)
+	pid := ps.PID
+	if f, err := ps.Next(); err != nil || f.Msg["event"].(map[string]any)["data"] == nil {
+		t.Fatalf("expected the ready output, got %v %v", f.Msg, err) // the command is past its setup
 	}
-	_ = ps.resp.Body.Close() // client leaves; the process must keep running
-	eventually(t, "process running", func() bool { s := procState(pid); return s == "S" || s == "R" })
+	_ = ps.Resp.Body.Close() // client leaves; the process must keep running
+	emulatortest.Eventually(t, "process running", func() bool { s := procState(pid); return s == "S" || s == "R" })
 
-	st, data, _ := c.api("POST", "/sandboxes/"+sb.SandboxID+"/pause", map[string]any{})
-	wantStatus(t, "pause", st, data, http.StatusNoContent)
-	eventually(t, "process stopped", func() bool { return procState(pid) == "T" })
-	st, data, _ = c.api("POST", "/sandboxes/"+sb.SandboxID+"/pause", nil)
-	wantStatus(t, "second pause", st, data, http.StatusConflict)
+	st, data, _ := c.API("POST", "/sandboxes/"+sb.SandboxID+"/pause", map[string]any{})
+	emulatortest.WantStatus(t, "pause", st, data, http.StatusNoContent)
+	emulatortest.Eventually(t, "process stopped", func() bool { return procState(pid) == "T" })
+	st, data, _ = c.API("POST", "/sandboxes/"+sb.SandboxID+"/pause", nil)
+	emulatortest.WantStatus(t, "second pause", st, data, http.StatusConflict)
 	if !strings.Contains(string(data), "is already paused") {
 		t.Fatalf("second pause body %s", data)
 	}
-	if d := c.detail(sb.SandboxID); d.State != sandboxes.Paused {
+	if d := c.Detail(sb.SandboxID); d.State != sandboxes.Paused {
 		t.Fatalf("state %s after pause", d.State)
 	}
-	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/health", nil, envdHeaders(sb))
-	wantStatus(t, "envd health while paused", st, data, http.StatusBadGateway)
-	st, data, _ = c.api("POST", "/sandboxes/"+sb.SandboxID+"/timeout", map[string]any{"timeout": 30})
-	wantStatus(t, "timeout while paused", st, data, http.StatusNotFound)
+	st, data, _ = c.Request("GET", c.Srv.SandboxURL()+"/health", nil, emulatortest.EnvdHeaders(sb))
+	emulatortest.WantStatus(t, "envd health while paused", st, data, http.StatusBadGateway)
+	st, data, _ = c.API("POST", "/sandboxes/"+sb.SandboxID+"/timeout", map[string]any{"timeout": 30})
+	emulatortest.WantStatus(t, "timeout while paused", st, data, http.StatusNotFound)
 
-	st, data, _ = c.api("POST", "/sandboxes/"+sb.SandboxID+"/connect", map[string]any{"timeout": 60})
-	wantStatus(t, "connect resumes", st, data, http.StatusCreated)
-	eventually(t, "process continued", func() bool { s := procState(pid); return s == "S" || s == "R" })
-	st, data = c.rpc(sb, "process.Process/List", map[string]any{})
-	wantStatus(t, "list processes", st, data, http.StatusOK)
+	st, data, _ = c.API("POST", "/sandboxes/"+sb.SandboxID+"/connect", map[string]any{"timeout": 60})
+	emulatortest.WantStatus(t, "connect resumes", st, data, http.StatusCreated)
+	emulatortest.Eventually(t, "process continued", func() bool { s := procState(pid); return s == "S" || s == "R" })
+	st, data = c.RPC(sb, "process.Process/List", map[string]any{})
+	emulatortest.WantStatus(t, "list processes", st, data, http.StatusOK)
 	if !strings.Contains(string(data), fmt.Sprintf(`"pid":%d`, pid)) {
 		t.Fatalf("process %d missing after resume: %s", pid, data)
 	}
-	st, data, _ = c.api("POST", "/v2/sandboxes/"+sb.SandboxID+"/connect", map[string]any{})
-	wantStatus(t, "connect running", st, data, http.StatusOK)
+	st, data, _ = c.API("POST", "/v2/sandboxes/"+sb.SandboxID+"/connect", map[string]any{})
+	emulatortest.WantStatus(t, "connect running", st, data, http.StatusOK)
 
-	st, data, _ = c.api("DELETE", "/sandboxes/"+sb.SandboxID, nil)
-	wantStatus(t, "kill", st, data, http.StatusNoContent)
-	eventually(t, "process killed", func() bool { s := procState(pid); return s == "" || s == "Z" })
-	st, data, _ = c.api("DELETE", "/sandboxes/"+sb.SandboxID, nil)
-	wantStatus(t, "kill again", st, data, http.StatusNotFound)
-	st, data, _ = c.api("GET", "/sandboxes/"+sb.SandboxID, nil)
-	wantStatus(t, "get killed", st, data, http.StatusNotFound)
-	st, data, _ = c.request("POST", c.srv.SandboxURL()+"/filesystem.Filesystem/Stat", map[string]any{"path": "/"}, envdHeaders(sb))
-	wantStatus(t, "envd after kill", st, data, http.StatusBadGateway)
-	if e := decode[edgeErrorJSON](t, data); e.SandboxID != sb.SandboxID || e.Message != "The sandbox was not found" || e.Code != 502 {
+	st, data, _ = c.API("DELETE", "/sandboxes/"+sb.SandboxID, nil)
+	emulatortest.WantStatus(t, "kill", st, data, http.StatusNoContent)
+	emulatortest.Eventually(t, "process killed", func() bool { s := procState(pid); return s == "" || s == "Z" })
+	st, data, _ = c.API("DELETE", "/sandboxes/"+sb.SandboxID, nil)
+	emulatortest.WantStatus(t, "kill again", st, data, http.StatusNotFound)
+	st, data, _ = c.API("GET", "/sandboxes/"+sb.SandboxID, nil)
+	emulatortest.WantStatus(t, "get killed", st, data, http.StatusNotFound)
+	st, data, _ = c.Request("POST", c.Srv.SandboxURL()+"/filesystem.Filesystem/Stat", map[string]any{"path": "/"}, emulatortest.EnvdHeaders(sb))
+	emulatortest.WantStatus(t, "envd after kill", st, data, http.StatusBadGateway)
+	if e := emulatortest.Decode[emulator.EdgeError](t, data); e.SandboxID != sb.SandboxID || e.Message != "The sandbox was not found" || e.Code != 502 {
 		t.Fatalf("edge body %s", data)
 	}
 }
 
 func TestConnectOnlyExtendsAndMaxLifetime(t *testing.T) {
 	t.Parallel()
-	c := startTestServer(t, Options{MaxLifetime: 2 * time.Hour})
-	sb := c.create(map[string]any{"timeout": 600})
-	before := c.detail(sb.SandboxID).EndAt
-	st, data, _ := c.api("POST", "/sandboxes/"+sb.SandboxID+"/connect", map[string]any{"timeout": 10})
-	wantStatus(t, "connect shorter", st, data, http.StatusOK)
-	if got := c.detail(sb.SandboxID).EndAt; !got.Equal(before) {
+	c := emulatortest.Start(t, emulator.Options{MaxLifetime: 2 * time.Hour})
+	sb := c.Create(map[string]any{"timeout": 600})
+	before := c.Detail(sb.SandboxID).EndAt
+	st, data, _ := c.API("POST", "/sandboxes/"+sb.SandboxID+"/connect", map[string]any{"timeout": 10})
+	emulatortest.WantStatus(t, "connect shorter", st, data, http.StatusOK)
+	if got := c.Detail(sb.SandboxID).EndAt; !got.Equal(before) {
 		t.Fatalf("connect with a shorter timeout moved endAt from %s to %s", before, got)
 	}
-	st, data, _ = c.api("POST", "/sandboxes/"+sb.SandboxID+"/connect", map[string]any{"timeout": 1200})
-	wantStatus(t, "connect longer", st, data, http.StatusOK)
-	if got := c.detail(sb.SandboxID).EndAt; !got.After(before) {
+	st, data, _ = c.API("POST", "/sandboxes/"+sb.SandboxID+"/connect", map[string]any{"timeout": 1200})
+	emulatortest.WantStatus(t, "connect longer", st, data, http.StatusOK)
+	if got := c.Detail(sb.SandboxID).EndAt; !got.After(before) {
 		t.Fatalf("connect with a longer timeout kept endAt %s", got)
 	}
-	st, data, _ = c.api("POST", "/sandboxes/"+sb.SandboxID+"/refreshes", map[string]any{"duration": 1})
-	wantStatus(t, "refresh", st, data, http.StatusNoContent)
-	st, data, _ = c.api("POST", "/sandboxes/"+sb.SandboxID+"/timeout", map[string]any{"timeout": 30})
-	wantStatus(t, "set timeout shorter", st, data, http.StatusNoContent)
-	d := c.detail(sb.SandboxID)
+	st, data, _ = c.API("POST", "/sandboxes/"+sb.SandboxID+"/refreshes", map[string]any{"duration": 1})
+	emulatortest.WantStatus(t, "refresh", st, data, http.StatusNoContent)
+	st, data, _ = c.API("POST", "/sandboxes/"+sb.SandboxID+"/timeout", map[string]any{"timeout": 30})
+	emulatortest.WantStatus(t, "set timeout shorter", st, data, http.StatusNoContent)
+	d := c.Detail(sb.SandboxID)
 	if got := time.Until(d.EndAt); got > 31*time.Second {
 		t.Fatalf("set timeout 30 s left %s", got)
 	}
-	st, data, _ = c.api("POST", "/sandboxes/"+sb.SandboxID+"/timeout", map[string]any{"timeout": 3 * 3600})
-	wantStatus(t, "set timeout beyond max", st, data, http.StatusNoContent)
-	d = c.detail(sb.SandboxID)
+	st, data, _ = c.API("POST", "/sandboxes/"+sb.SandboxID+"/timeout", map[string]any{"timeout": 3 * 3600})
+	emulatortest.WantStatus(t, "set timeout beyond max", st, data, http.StatusNoContent)
+	d = c.Detail(sb.SandboxID)
 	if limit := d.StartedAt.Add(2 * time.Hour); d.EndAt.After(limit) {
 		t.Fatalf("endAt %s beyond max lifetime %s", d.EndAt, limit)
 	}
-	st, data, _ = c.api("POST", "/sandboxes", map[string]any{"templateID": "base", "timeout": 3 * 3600})
+	st, data, _ = c.API("POST", "/sandboxes", map[string]any{"templateID": "base", "timeout": 3 * 3600})
 	if st != 400 || !strings.Contains(string(data), "Timeout cannot be greater than 2 hours") {
 		t.Fatalf("create beyond max: %d %s", st, data)
 	}
-	st, data, _ = c.api("POST", "/sandboxes/"+sb.SandboxID+"/resume", map[string]any{"timeout": 10})
-	wantStatus(t, "resume running", st, data, http.StatusConflict)
+	st, data, _ = c.API("POST", "/sandboxes/"+sb.SandboxID+"/resume", map[string]any{"timeout": 10})
+	emulatortest.WantStatus(t, "resume running", st, data, http.StatusConflict)
 }
 
 func TestExpiry(t *testing.T) {
 	t.Parallel()
-	c := startTestServer(t, Options{})
-	killed := c.create(map[string]any{"timeout": 1})
-	paused := c.create(map[string]any{"timeout": 1, "autoPause": true})
-	expireNow := c.create(map[string]any{"timeout": 600})
-	expirePause := c.create(map[string]any{"timeout": 600, "autoPause": true})
-	if err := c.srv.Expire(expireNow.SandboxID); err != nil {
+	c := emulatortest.Start(t, emulator.Options{})
+	killed := c.Create(map[string]any{"timeout": 1})
+	paused := c.Create(map[string]any{"timeout": 1, "autoPause": true})
+	expireNow := c.Create(map[string]any{"timeout": 600})
+	expirePause := c.Create(map[string]any{"timeout": 600, "autoPause": true})
+	if err := c.Srv.Expire(expireNow.SandboxID); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.srv.Expire(expirePause.SandboxID); err != nil {
+	if err := c.Srv.Expire(expirePause.SandboxID); err != nil {
 		t.Fatal(err)
 	}
-	st, data, _ := c.request("POST", c.srv.APIURL()+"/_emulator/sandboxes/"+expireNow.SandboxID+"/expire", nil, jsonHeader)
-	wantStatus(t, "admin expire of a gone sandbox", st, data, http.StatusNotFound)
+	st, data, _ := c.Request("POST", c.Srv.APIURL()+"/_emulator/sandboxes/"+expireNow.SandboxID+"/expire", nil, jsonHeader)
+	emulatortest.WantStatus(t, "admin expire of a gone sandbox", st, data, http.StatusNotFound)
 	gone := func(id string) func() bool {
-		return func() bool { st, _, _ := c.api("GET", "/sandboxes/"+id, nil); return st == http.StatusNotFound }
+		return func() bool { st, _, _ := c.API("GET", "/sandboxes/"+id, nil); return st == http.StatusNotFound }
 	}
 	isPaused := func(id string) func() bool {
 		return func() bool {
-			st, data, _ := c.api("GET", "/sandboxes/"+id, nil)
+			st, data, _ := c.API("GET", "/sandboxes/"+id, nil)
 			return st == 200 && strings.Contains(string(data), `"state":"paused"`)
 		}
 	}
-	eventually(t, "1 s sandbox killed", gone(killed.SandboxID))
-	eventually(t, "1 s autoPause sandbox paused", isPaused(paused.SandboxID))
-	eventually(t, "expired sandbox killed", gone(expireNow.SandboxID))
-	eventually(t, "expired autoPause sandbox paused", isPaused(expirePause.SandboxID))
-	if d := c.detail(paused.SandboxID); d.Lifecycle.OnTimeout != "pause" {
+	emulatortest.Eventually(t, "1 s sandbox killed", gone(killed.SandboxID))
+	emulatortest.Eventually(t, "1 s autoPause sandbox paused", isPaused(paused.SandboxID))
+	emulatortest.Eventually(t, "expired sandbox killed", gone(expireNow.SandboxID))
+	emulatortest.Eventually(t, "expired autoPause sandbox paused", isPaused(expirePause.SandboxID))
+	if d := c.Detail(paused.SandboxID); d.Lifecycle.OnTimeout != "pause" {
 		t.Fatalf("lifecycle %+v", d.Lifecycle)
 	}
-	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/health", nil, envdHeaders(killed))
-	wantStatus(t, "envd of expired", st, data, http.StatusBadGateway)
-	st, data, _ = c.api("POST", "/sandboxes/"+paused.SandboxID+"/connect", map[string]any{"timeout": 30})
-	wantStatus(t, "resume auto-paused", st, data, http.StatusCreated)
-	if got := c.srv.SandboxIDs(); len(got) != 2 {
+	st, data, _ = c.Request("GET", c.Srv.SandboxURL()+"/health", nil, emulatortest.EnvdHeaders(killed))
+	emulatortest.WantStatus(t, "envd of expired", st, data, http.StatusBadGateway)
+	st, data, _ = c.API("POST", "/sandboxes/"+paused.SandboxID+"/connect", map[string]any{"timeout": 30})
+	emulatortest.WantStatus(t, "resume auto-paused", st, data, http.StatusCreated)
+	if got := c.Srv.SandboxIDs(); len(got) != 2 {
 		t.Fatalf("alive sandboxes %v, want the two paused ones", got)
 	}
 }
 
 func TestSeparateEnvdListenerTokensAndAutoResume(t *testing.T) {
 	t.Parallel()
-	c := startTestServer(t, Options{EnvdAddr: "127.0.0.1:0"})
-	if c.srv.SandboxURL() == c.srv.APIURL() {
+	c := emulatortest.Start(t, emulator.Options{EnvdAddr: "127.0.0.1:0"})
+	if c.Srv.SandboxURL() == c.Srv.APIURL() {
 		t.Fatal("EnvdAddr did not start a second listener")
 	}
-	st, data, _ := c.api("POST", "/sandboxes", map[string]any{"templateID": "base", "secure": true, "network": map[string]any{"allowPublicTraffic": false}})
-	wantStatus(t, "create private", st, data, http.StatusCreated)
-	created := decode[controlplane.SandboxJSON](t, data)
+	st, data, _ := c.API("POST", "/sandboxes", map[string]any{"templateID": "base", "secure": true, "network": map[string]any{"allowPublicTraffic": false}})
+	emulatortest.WantStatus(t, "create private", st, data, http.StatusCreated)
+	created := emulatortest.Decode[controlplane.SandboxJSON](t, data)
 	if created.TrafficAccessToken == nil || *created.TrafficAccessToken == "" || created.EnvdAccessToken == "" {
 		t.Fatalf("tokens missing: %s", data)
 	}
-	sb := createdSandbox{SandboxID: created.SandboxID, EnvdAccessToken: created.EnvdAccessToken}
-	if out := c.mustRun(sb, "echo via-envd-listener"); out != "via-envd-listener\n" {
+	sb := emulatortest.Sandbox{SandboxID: created.SandboxID, EnvdAccessToken: created.EnvdAccessToken}
+	if out := c.MustRun(sb, "echo via-envd-listener"); out != "via-envd-listener\n" {
 		t.Fatalf("command on envd listener: %q", out)
 	}
 	// The envd-only listener serves no control plane.
-	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/sandboxes/"+sb.SandboxID, nil, map[string]string{hdrAPIKey: c.srv.APIKey()})
+	st, data, _ = c.Request("GET", c.Srv.SandboxURL()+"/sandboxes/"+sb.SandboxID, nil, map[string]string{emulatortest.HeaderAPIKey: c.Srv.APIKey()})
 	if st == http.StatusOK {
 		t.Fatalf("control plane answered on the envd listener: %s", data)
 	}
 	// A paused sandbox with autoResume resumes on envd traffic.
-	ar := c.create(map[string]any{"autoPause": true, "autoResume": map[string]any{"enabled": true}})
-	st, data, _ = c.api("POST", "/sandboxes/"+ar.SandboxID+"/pause", nil)
-	wantStatus(t, "pause", st, data, http.StatusNoContent)
-	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/health", nil, envdHeaders(ar))
-	wantStatus(t, "health resumes", st, data, http.StatusNoContent)
-	if d := c.detail(ar.SandboxID); d.State != sandboxes.Running || !d.Lifecycle.AutoResume {
+	ar := c.Create(map[string]any{"autoPause": true, "autoResume": map[string]any{"enabled": true}})
+	st, data, _ = c.API("POST", "/sandboxes/"+ar.SandboxID+"/pause", nil)
+	emulatortest.WantStatus(t, "pause", st, data, http.StatusNoContent)
+	st, data, _ = c.Request("GET", c.Srv.SandboxURL()+"/health", nil, emulatortest.EnvdHeaders(ar))
+	emulatortest.WantStatus(t, "health resumes", st, data, http.StatusNoContent)
+	if d := c.Detail(ar.SandboxID); d.State != sandboxes.Running || !d.Lifecycle.AutoResume {
 		t.Fatalf("after auto-resume %+v", d)
 	}
 	// A paused sandbox without autoResume stays paused: 502.
-	plain := c.create(map[string]any{})
-	c.api("POST", "/sandboxes/"+plain.SandboxID+"/pause", nil)
-	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/health", nil, envdHeaders(plain))
-	wantStatus(t, "health paused", st, data, http.StatusBadGateway)
+	plain := c.Create(map[string]any{})
+	c.API("POST", "/sandboxes/"+plain.SandboxID+"/pause", nil)
+	st, data, _ = c.Request("GET", c.Srv.SandboxURL()+"/health", nil, emulatortest.EnvdHeaders(plain))
+	emulatortest.WantStatus(t, "health paused", st, data, http.StatusBadGateway)
 	// Other sandbox ports are closed.
-	h := envdHeaders(plain)
-	h[hdrSandboxPort] = "8080"
-	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/", nil, h)
-	wantStatus(t, "other port", st, data, http.StatusBadGateway)
+	h := emulatortest.EnvdHeaders(plain)
+	h[emulatortest.HeaderSandboxPort] = "8080"
+	st, data, _ = c.Request("GET", c.Srv.SandboxURL()+"/", nil, h)
+	emulatortest.WantStatus(t, "other port", st, data, http.StatusBadGateway)
 }
 
 func TestPauseWithoutMemoryLosesProcessesKeepsFiles(t *testing.T) {
 	t.Parallel()
-	c := startTestServer(t, Options{})
+	c := emulatortest.Start(t, emulator.Options{})
 	for _, how := range []string{"pause memory=false", "autoPauseMemory=false"} {
 		body := map[string]any{}
 		if how == "autoPauseMemory=false" {
 			body = map[string]any{"autoPause": true, "autoPauseMemory": false}
 		}
-		sb := c.create(body)
-		c.mustRun(sb, "echo kept > ~/f")
-		c.startProcess(sb, "sleep 300", nil, nil)
+		sb := c.Create(body)
+		c.MustRun(sb, "echo kept > ~/f")
+		c.StartProcess(sb, "sleep 300", nil, nil)
 		if how == "pause memory=false" {
-			st, data, _ := c.api("POST", "/sandboxes/"+sb.SandboxID+"/pause", map[string]any{"memory": false})
-			wantStatus(t, how, st, data, http.StatusNoContent)
-		} else if err := c.srv.Expire(sb.SandboxID); err != nil {
+			st, data, _ := c.API("POST", "/sandboxes/"+sb.SandboxID+"/pause", map[string]any{"memory": false})
+			emulatortest.WantStatus(t, how, st, data, http.StatusNoContent)
+		} else if err := c.Srv.Expire(sb.SandboxID); err != nil {
 			t.Fatal(err)
 		}
-		st, data, _ := c.api("POST", "/sandboxes/"+sb.SandboxID+"/connect", map[string]any{"timeout": 60})
-		wantStatus(t, how+": connect", st, data, http.StatusCreated)
-		eventually(t, how+": processes gone", func() bool {
-			st, data := c.rpc(sb, "process.Process/List", map[string]any{})
+		st, data, _ := c.API("POST", "/sandboxes/"+sb.SandboxID+"/connect", map[string]any{"timeout": 60})
+		emulatortest.WantStatus(t, how+": connect", st, data, http.StatusCreated)
+		emulatortest.Eventually(t, how+": processes gone", func() bool {
+			st, data := c.RPC(sb, "process.Process/List", map[string]any{})
 			return st == 200 && !strings.Contains(string(data), "sleep 300")
 		})
-		if out := c.mustRun(sb, "cat ~/f"); out != "kept\n" {
+		if out := c.MustRun(sb, "cat ~/f"); out != "kept\n" {
 			t.Fatalf("%s: file %q", how, out)
 		}
 	}
@@ -422,19 +424,19 @@ func TestCommandDeadlineStopsWhilePaused(t *testing.T) {
 		t.Skip("reads process states from /proc, which only Linux has")
 	}
 	t.Parallel()
-	c := startTestServer(t, Options{})
-	sb := c.create(map[string]any{})
-	ps := c.startProcess(sb, "echo ready; exec sleep 60", nil, map[string]string{"Connect-Timeout-Ms": "1500"})
-	if f, err := ps.next(); err != nil || f.msg["event"].(map[string]any)["data"] == nil {
-		t.Fatalf("expected the ready output, got %v %v", f.msg, err)
+	c := emulatortest.Start(t, emulator.Options{})
+	sb := c.Create(map[string]any{})
+	ps := c.StartProcess(sb, "echo ready; exec sleep 60", nil, map[string]string{"Connect-Timeout-Ms": "1500"})
+	if f, err := ps.Next(); err != nil || f.Msg["event"].(map[string]any)["data"] == nil {
+		t.Fatalf("expected the ready output, got %v %v", f.Msg, err)
 	}
-	st, data, _ := c.api("POST", "/sandboxes/"+sb.SandboxID+"/pause", nil)
-	wantStatus(t, "pause", st, data, http.StatusNoContent)
+	st, data, _ := c.API("POST", "/sandboxes/"+sb.SandboxID+"/pause", nil)
+	emulatortest.WantStatus(t, "pause", st, data, http.StatusNoContent)
 	time.Sleep(2500 * time.Millisecond) // longer than the command's deadline
-	if s := procState(ps.pid); s != "T" {
+	if s := procState(ps.PID); s != "T" {
 		t.Fatalf("process state %q during pause; the deadline must not run while paused", s)
 	}
-	st, data, _ = c.api("POST", "/sandboxes/"+sb.SandboxID+"/connect", map[string]any{"timeout": 60})
-	wantStatus(t, "connect", st, data, http.StatusCreated)
-	eventually(t, "deadline kills after resume", func() bool { s := procState(ps.pid); return s == "" || s == "Z" })
+	st, data, _ = c.API("POST", "/sandboxes/"+sb.SandboxID+"/connect", map[string]any{"timeout": 60})
+	emulatortest.WantStatus(t, "connect", st, data, http.StatusCreated)
+	emulatortest.Eventually(t, "deadline kills after resume", func() bool { s := procState(ps.PID); return s == "" || s == "Z" })
 }

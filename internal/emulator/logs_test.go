@@ -1,4 +1,4 @@
-package emulator
+package emulator_test
 
 import (
 	"encoding/json"
@@ -6,7 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/emulatortest"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/spectest"
 )
 
@@ -17,12 +19,12 @@ import (
 func TestLegacyLogLinesAreStructured(t *testing.T) {
 	t.Parallel()
 	v := spectest.New(t)
-	c := startTestServer(t, Options{})
-	c.hc = &http.Client{Transport: v.Wrap(nil), Timeout: 60 * time.Second}
-	sb := c.create(map[string]any{})
-	c.mustRun(sb, "true")
-	st, data, _ := c.api("GET", "/sandboxes/"+sb.SandboxID+"/logs", nil)
-	wantStatus(t, "legacy logs", st, data, http.StatusOK)
+	c := emulatortest.Start(t, emulator.Options{})
+	c.HC = &http.Client{Transport: v.Wrap(nil), Timeout: 60 * time.Second}
+	sb := c.Create(map[string]any{})
+	c.MustRun(sb, "true")
+	st, data, _ := c.API("GET", "/sandboxes/"+sb.SandboxID+"/logs", nil)
+	emulatortest.WantStatus(t, "legacy logs", st, data, http.StatusOK)
 	var body struct {
 		Logs       []controlplane.SandboxLogJSON      `json:"logs"`
 		LogEntries []controlplane.SandboxLogEntryJSON `json:"logEntries"`

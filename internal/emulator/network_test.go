@@ -1,4 +1,4 @@
-package emulator
+package emulator_test
 
 import (
 	"fmt"
@@ -6,6 +6,9 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/emulatortest"
 )
 
 // TestSandboxesShareTheHostNetwork pins what doc.go says under "Network":
@@ -24,7 +27,7 @@ func TestSandboxesShareTheHostNetwork(t *testing.T) {
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	_ = ln.Close()
-	c := startTestServer(t, Options{})
+	c := emulatortest.Start(t, emulator.Options{})
 	listen := fmt.Sprintf(`python3 -c 'import socket, sys, time
 s = socket.socket()
 try:
@@ -32,17 +35,17 @@ try:
 except OSError as e:
     print(e.strerror, flush=True); sys.exit(3)
 s.listen(); print("listening", flush=True); time.sleep(120)'`, port)
-	a, b := c.create(map[string]any{}), c.create(map[string]any{})
-	c.startProcess(a, listen, nil, nil) // runs until the sandbox goes
-	eventually(t, "sandbox A listening", func() bool {
+	a, b := c.Create(map[string]any{}), c.Create(map[string]any{})
+	c.StartProcess(a, listen, nil, nil) // runs until the sandbox goes
+	emulatortest.Eventually(t, "sandbox A listening", func() bool {
 		conn, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
 		if err == nil {
 			_ = conn.Close()
 		}
 		return err == nil
 	})
-	res := c.run(b, listen)
-	if !strings.Contains(res.stdout, "Address already in use") {
-		t.Fatalf("sandbox B binding the same port: stdout %q stderr %q end %v", res.stdout, res.stderr, res.end)
+	res := c.Run(b, listen)
+	if !strings.Contains(res.Stdout, "Address already in use") {
+		t.Fatalf("sandbox B binding the same port: stdout %q stderr %q end %v", res.Stdout, res.Stderr, res.End)
 	}
 }

@@ -1,4 +1,4 @@
-package emulator
+package emulator_test
 
 import (
 	"net/http"
@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/emulatortest"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
@@ -16,10 +18,10 @@ import (
 
 // startRootfsServer starts an emulator whose sandboxes have private roots
 // in the given isolation mode, or skips saying why they are unavailable.
-func startRootfsServer(t *testing.T, isolation string) *testClient {
+func startRootfsServer(t *testing.T, isolation string) *emulatortest.Client {
 	t.Helper()
-	c := startTestServer(t, Options{Isolation: isolation})
-	if c.srv.rootfs == nil {
+	c := emulatortest.Start(t, emulator.Options{Isolation: isolation})
+	if !c.Srv.PrivateRoots() {
 		t.Skipf("private root filesystems unavailable here (isolation %s; see the emulator's log line above)", isolation)
 	}
 	return c
@@ -45,35 +47,35 @@ func TestRootfsLeavesHostUntouched(t *testing.T) {
 			c := startRootfsServer(t, mode)
 			tag := ids.New("emu", 10)
 			bin, etc, opt := "/usr/local/bin/"+tag, "/etc/"+tag, "/opt/"+tag
-			a, b := c.create(map[string]any{}), c.create(map[string]any{})
-			c.mustRun(a, "echo bin > "+bin+" && chmod +x "+bin+" && echo etc > "+etc+" && mkdir -p /app && echo app > /app/f && rm /etc/hostname")
-			st, data := c.upload(a, opt, strings.NewReader("opt\n"), nil)
-			wantStatus(t, "upload /opt", st, data, http.StatusOK)
+			a, b := c.Create(map[string]any{}), c.Create(map[string]any{})
+			c.MustRun(a, "echo bin > "+bin+" && chmod +x "+bin+" && echo etc > "+etc+" && mkdir -p /app && echo app > /app/f && rm /etc/hostname")
+			st, data := c.Upload(a, opt, strings.NewReader("opt\n"), nil)
+			emulatortest.WantStatus(t, "upload /opt", st, data, http.StatusOK)
 			hostAbsent(t, bin, etc, opt, "/app/f")
 			if _, err := os.Stat("/etc/hostname"); err != nil && os.IsNotExist(err) {
 				t.Log("host has no /etc/hostname; the deletion check is vacuous")
 			}
-			got := c.mustRun(a, "cat "+bin+" "+etc+" "+opt+" /app/f; test -e /etc/hostname || echo gone; command -v bash; test -d /proc/self && echo proc; test -c /dev/null && echo dev")
+			got := c.MustRun(a, "cat "+bin+" "+etc+" "+opt+" /app/f; test -e /etc/hostname || echo gone; command -v bash; test -d /proc/self && echo proc; test -c /dev/null && echo dev")
 			if got != "bin\netc\nopt\napp\ngone\n/usr/bin/bash\nproc\ndev\n" && got != "bin\netc\nopt\napp\ngone\n/bin/bash\nproc\ndev\n" {
 				t.Fatalf("sandbox a sees %q", got)
 			}
-			if st, data := c.download(a, etc); st != http.StatusOK || string(data) != "etc\n" {
+			if st, data := c.Download(a, etc); st != http.StatusOK || string(data) != "etc\n" {
 				t.Fatalf("files API reads %s: %d %q", etc, st, data)
 			}
-			if res := c.run(b, "cat "+bin+" "+etc+" "+opt+" /app/f"); res.end["exitCode"] == nil {
-				t.Fatalf("sandbox b sees sandbox a's files: %q", res.stdout)
+			if res := c.Run(b, "cat "+bin+" "+etc+" "+opt+" /app/f"); res.End["exitCode"] == nil {
+				t.Fatalf("sandbox b sees sandbox a's files: %q", res.Stdout)
 			}
-			if st, _ := c.download(b, opt); st != http.StatusNotFound {
+			if st, _ := c.Download(b, opt); st != http.StatusNotFound {
 				t.Fatalf("sandbox b downloads %s: %d", opt, st)
 			}
 			// Absolute symlinks lead inside the sandbox, never to the host.
-			c.mustRun(a, "ln -s "+etc+"-target /home/user/filelink && ln -s /usr/local /home/user/dirlink")
+			c.MustRun(a, "ln -s "+etc+"-target /home/user/filelink && ln -s /usr/local /home/user/dirlink")
 			for _, p := range []string{"/home/user/filelink", "/home/user/dirlink/" + tag + "-via-link"} {
-				st, data := c.upload(a, p, strings.NewReader("through a link"), nil)
-				wantStatus(t, "upload "+p, st, data, http.StatusOK)
+				st, data := c.Upload(a, p, strings.NewReader("through a link"), nil)
+				emulatortest.WantStatus(t, "upload "+p, st, data, http.StatusOK)
 			}
 			hostAbsent(t, etc+"-target", "/usr/local/"+tag+"-via-link")
-			if got := c.mustRun(a, "cat "+etc+"-target /usr/local/"+tag+"-via-link"); got != "through a linkthrough a link" {
+			if got := c.MustRun(a, "cat "+etc+"-target /usr/local/"+tag+"-via-link"); got != "through a linkthrough a link" {
 				t.Fatalf("link targets hold %q", got)
 			}
 		})
@@ -85,29 +87,29 @@ func TestRootfsLeavesHostUntouched(t *testing.T) {
 func TestRootfsSnapshotAndForkCaptureTheWholeLayer(t *testing.T) {
 	t.Parallel()
 	c := startRootfsServer(t, "auto")
-	sb := c.create(map[string]any{})
-	c.mustRun(sb, "mkdir -p /opt/tool && echo v1 > /opt/tool/version && echo home > ~/h && rm -f /etc/hostname && mkdir -p /etc/conf.d && echo c > /etc/conf.d/x")
-	st, data, _ := c.api("POST", "/sandboxes/"+sb.SandboxID+"/snapshots", map[string]any{"name": "optsnap"})
-	wantStatus(t, "snapshot", st, data, http.StatusCreated)
-	c.mustRun(sb, "echo v2 > /opt/tool/version")
-	check := func(what string, s createdSandbox, version string) {
+	sb := c.Create(map[string]any{})
+	c.MustRun(sb, "mkdir -p /opt/tool && echo v1 > /opt/tool/version && echo home > ~/h && rm -f /etc/hostname && mkdir -p /etc/conf.d && echo c > /etc/conf.d/x")
+	st, data, _ := c.API("POST", "/sandboxes/"+sb.SandboxID+"/snapshots", map[string]any{"name": "optsnap"})
+	emulatortest.WantStatus(t, "snapshot", st, data, http.StatusCreated)
+	c.MustRun(sb, "echo v2 > /opt/tool/version")
+	check := func(what string, s emulatortest.Sandbox, version string) {
 		t.Helper()
 		want := version + "\nhome\nc\nno hostname\n"
-		if got := c.mustRun(s, "cat /opt/tool/version ~/h /etc/conf.d/x; test -e /etc/hostname || echo no hostname"); got != want {
+		if got := c.MustRun(s, "cat /opt/tool/version ~/h /etc/conf.d/x; test -e /etc/hostname || echo no hostname"); got != want {
 			t.Fatalf("%s sees %q, want %q", what, got, want)
 		}
 	}
-	check("sandbox from snapshot", c.create(map[string]any{"templateID": "optsnap"}), "v1")
-	st, data, _ = c.api("POST", "/sandboxes/"+sb.SandboxID+"/fork", map[string]any{"count": 1})
-	wantStatus(t, "fork", st, data, http.StatusCreated)
-	forks := decode[[]controlplane.SandboxForkResultJSON](t, data)
+	check("sandbox from snapshot", c.Create(map[string]any{"templateID": "optsnap"}), "v1")
+	st, data, _ = c.API("POST", "/sandboxes/"+sb.SandboxID+"/fork", map[string]any{"count": 1})
+	emulatortest.WantStatus(t, "fork", st, data, http.StatusCreated)
+	forks := emulatortest.Decode[[]controlplane.SandboxForkResultJSON](t, data)
 	if len(forks) != 1 || forks[0].Sandbox == nil {
 		t.Fatalf("fork %s", data)
 	}
-	fork := createdSandbox{SandboxID: forks[0].Sandbox.SandboxID, EnvdAccessToken: forks[0].Sandbox.EnvdAccessToken}
+	fork := emulatortest.Sandbox{SandboxID: forks[0].Sandbox.SandboxID, EnvdAccessToken: forks[0].Sandbox.EnvdAccessToken}
 	check("fork", fork, "v2")
-	c.mustRun(fork, "echo fork > /opt/tool/version")
-	if got := c.mustRun(sb, "cat /opt/tool/version"); got != "v2\n" {
+	c.MustRun(fork, "echo fork > /opt/tool/version")
+	if got := c.MustRun(sb, "cat /opt/tool/version"); got != "v2\n" {
 		t.Fatalf("the fork's write reached its source: %q", got)
 	}
 }
@@ -118,19 +120,19 @@ func TestRootfsBuildWritesSystemPaths(t *testing.T) {
 	t.Parallel()
 	c := startRootfsServer(t, "auto")
 	tag := ids.New("emubuild", 8)
-	b := c.requestBuild(map[string]any{"name": "sysbuild"})
-	c.startBuild(b, map[string]any{"fromTemplate": "base", "steps": []map[string]any{
+	b := c.RequestBuild(map[string]any{"name": "sysbuild"})
+	c.StartBuild(b, map[string]any{"fromTemplate": "base", "steps": []map[string]any{
 		{"type": "RUN", "args": []string{"printf '#!/bin/sh\\necho tool-ran\\n' > /usr/local/bin/" + tag + " && chmod +x /usr/local/bin/" + tag, "root"}},
 		{"type": "RUN", "args": []string{"echo conf > /etc/" + tag + " && mkdir -p /app && rm -f /etc/hostname"}},
 		{"type": "WORKDIR", "args": []string{"/app"}},
 	}})
-	res := c.waitBuild(b)
+	res := c.WaitBuild(b)
 	if res.Status != store.BuildReady {
-		t.Fatalf("build %+v\n%s", res.Reason, logText(res.LogEntries))
+		t.Fatalf("build %+v\n%s", res.Reason, emulatortest.LogText(res.LogEntries))
 	}
 	hostAbsent(t, "/usr/local/bin/"+tag, "/etc/"+tag, "/app")
-	sb := c.create(map[string]any{"templateID": "sysbuild"})
-	if got := c.mustRun(sb, tag+"; cat /etc/"+tag+"; pwd; test -e /etc/hostname || echo gone"); got != "tool-ran\nconf\n/app\ngone\n" {
+	sb := c.Create(map[string]any{"templateID": "sysbuild"})
+	if got := c.MustRun(sb, tag+"; cat /etc/"+tag+"; pwd; test -e /etc/hostname || echo gone"); got != "tool-ran\nconf\n/app\ngone\n" {
 		t.Fatalf("sandbox sees %q", got)
 	}
 }
@@ -145,22 +147,22 @@ func TestRootfsImageStore(t *testing.T) {
 	if out, err := exec.Command("tar", "-czf", filepath.Join(images, "packed:2.tar.gz"), "-C", img, ".").CombinedOutput(); err != nil {
 		t.Fatalf("tar: %v %s", err, out)
 	}
-	c := startTestServer(t, Options{ImageStore: images})
-	if c.srv.rootfs == nil {
+	c := emulatortest.Start(t, emulator.Options{ImageStore: images})
+	if !c.Srv.PrivateRoots() {
 		t.Skip("private root filesystems unavailable here (see the emulator's log line above)")
 	}
 	for _, image := range []string{"mini:1", "packed:2"} {
 		name := strings.NewReplacer(":", "-").Replace(image)
-		b := c.requestBuild(map[string]any{"name": name})
-		c.startBuild(b, map[string]any{"fromImage": image, "steps": []map[string]any{
+		b := c.RequestBuild(map[string]any{"name": name})
+		c.StartBuild(b, map[string]any{"fromImage": image, "steps": []map[string]any{
 			{"type": "RUN", "args": []string{"cat /image-marker > /home/user/seen; test -e /usr/bin/apt-get && echo host-apt >> /home/user/seen; true"}},
 		}})
-		res := c.waitBuild(b)
-		if res.Status != store.BuildReady || !strings.Contains(logText(res.LogEntries), "from the local image store") {
-			t.Fatalf("%s: %+v\n%s", image, res.Reason, logText(res.LogEntries))
+		res := c.WaitBuild(b)
+		if res.Status != store.BuildReady || !strings.Contains(emulatortest.LogText(res.LogEntries), "from the local image store") {
+			t.Fatalf("%s: %+v\n%s", image, res.Reason, emulatortest.LogText(res.LogEntries))
 		}
-		sb := c.create(map[string]any{"templateID": name})
-		if got := c.mustRun(sb, "cat /home/user/seen"); got != "mini image\n" {
+		sb := c.Create(map[string]any{"templateID": name})
+		if got := c.MustRun(sb, "cat /home/user/seen"); got != "mini image\n" {
 			t.Fatalf("%s: sandbox sees %q", image, got)
 		}
 	}

@@ -1,10 +1,12 @@
-package emulator
+package emulator_test
 
 import (
 	"net/http"
 	"testing"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/emulatortest"
 )
 
 // TestSandboxIdentity ports E2B's SDK test "default env vars": commands see
@@ -14,31 +16,31 @@ import (
 // API in either layout; a sandbox started from a snapshot has its own ID.
 func TestSandboxIdentity(t *testing.T) {
 	t.Parallel()
-	c := startTestServer(t, Options{})
-	sb := c.create(map[string]any{})
+	c := emulatortest.Start(t, emulator.Options{})
+	sb := c.Create(map[string]any{})
 	want := sb.SandboxID + " true " + sb.TemplateID + " " + controlplane.TeamID + "\n"
-	if got := c.mustRun(sb, `echo "$E2B_SANDBOX_ID $E2B_SANDBOX $E2B_TEMPLATE_ID $E2B_TEAM_ID"`); got != want {
+	if got := c.MustRun(sb, `echo "$E2B_SANDBOX_ID $E2B_SANDBOX $E2B_TEMPLATE_ID $E2B_TEAM_ID"`); got != want {
 		t.Fatalf("env: %q, want %q", got, want)
 	}
 	for name, value := range map[string]string{"E2B_SANDBOX": "true", "E2B_SANDBOX_ID": sb.SandboxID, "E2B_TEMPLATE_ID": sb.TemplateID, "E2B_TEAM_ID": controlplane.TeamID} {
-		st, data := c.download(sb, "/run/e2b/."+name)
-		wantStatus(t, "read ."+name, st, data, http.StatusOK)
+		st, data := c.Download(sb, "/run/e2b/."+name)
+		emulatortest.WantStatus(t, "read ."+name, st, data, http.StatusOK)
 		if string(data) != value {
 			t.Fatalf(".%s holds %q, want %q", name, data, value)
 		}
 	}
-	if c.srv.rootfs == nil {
+	if !c.Srv.PrivateRoots() {
 		t.Log("private root filesystems unavailable: commands read the host's /run, so the files are checked through the files API only")
 		return
 	}
-	if got := c.mustRun(sb, "cat /run/e2b/.E2B_SANDBOX; echo; cat /run/e2b/.E2B_SANDBOX_ID"); got != "true\n"+sb.SandboxID {
+	if got := c.MustRun(sb, "cat /run/e2b/.E2B_SANDBOX; echo; cat /run/e2b/.E2B_SANDBOX_ID"); got != "true\n"+sb.SandboxID {
 		t.Fatalf("files seen by a command: %q", got)
 	}
-	st, data, _ := c.api("POST", "/sandboxes/"+sb.SandboxID+"/snapshots", map[string]any{})
-	wantStatus(t, "snapshot", st, data, http.StatusCreated)
-	snap := decode[map[string]any](t, data)
-	from := c.create(map[string]any{"templateID": snap["snapshotID"]})
-	if got := c.mustRun(from, "cat /run/e2b/.E2B_SANDBOX_ID; echo \" $E2B_SANDBOX_ID\""); got != from.SandboxID+" "+from.SandboxID+"\n" {
+	st, data, _ := c.API("POST", "/sandboxes/"+sb.SandboxID+"/snapshots", map[string]any{})
+	emulatortest.WantStatus(t, "snapshot", st, data, http.StatusCreated)
+	snap := emulatortest.Decode[map[string]any](t, data)
+	from := c.Create(map[string]any{"templateID": snap["snapshotID"]})
+	if got := c.MustRun(from, "cat /run/e2b/.E2B_SANDBOX_ID; echo \" $E2B_SANDBOX_ID\""); got != from.SandboxID+" "+from.SandboxID+"\n" {
 		t.Fatalf("sandbox from a snapshot sees %q, want its own ID %s", got, from.SandboxID)
 	}
 }

@@ -1,4 +1,4 @@
-package emulator
+package emulator_test
 
 import (
 	"net/http"
@@ -9,15 +9,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/emulatortest"
 )
 
 func TestSecretsCRUDNeverReturnValues(t *testing.T) {
 	t.Parallel()
-	c := startTestServer(t, Options{})
-	st, data, _ := c.api("POST", "/secrets", map[string]any{"name": "Api-Key", "value": "v1-hidden", "metadata": map[string]string{"team": "x"}})
-	wantStatus(t, "create", st, data, http.StatusCreated)
-	sc := decode[controlplane.SecretJSON](t, data)
+	c := emulatortest.Start(t, emulator.Options{})
+	st, data, _ := c.API("POST", "/secrets", map[string]any{"name": "Api-Key", "value": "v1-hidden", "metadata": map[string]string{"team": "x"}})
+	emulatortest.WantStatus(t, "create", st, data, http.StatusCreated)
+	sc := emulatortest.Decode[controlplane.SecretJSON](t, data)
 	if sc.Name != "api-key" || sc.CurrentVersion != 1 || !strings.HasPrefix(sc.SecretID, "sec_") || sc.Metadata["team"] != "x" {
 		t.Fatalf("created %+v", sc)
 	}
@@ -28,26 +30,26 @@ func TestSecretsCRUDNeverReturnValues(t *testing.T) {
 		{"name": "novalue"},
 		{"name": "empty", "value": ""},
 	} {
-		if st, data, _ := c.api("POST", "/secrets", bad); st != http.StatusBadRequest && st != http.StatusConflict {
+		if st, data, _ := c.API("POST", "/secrets", bad); st != http.StatusBadRequest && st != http.StatusConflict {
 			t.Errorf("create %v: %d %s", bad, st, data)
 		}
 	}
-	st, data, _ = c.api("POST", "/secrets/api-key", map[string]any{"value": "v2-hidden"})
-	wantStatus(t, "update by name", st, data, http.StatusOK)
-	if got := decode[controlplane.SecretJSON](t, data); got.CurrentVersion != 2 || got.Metadata["team"] != "x" {
+	st, data, _ = c.API("POST", "/secrets/api-key", map[string]any{"value": "v2-hidden"})
+	emulatortest.WantStatus(t, "update by name", st, data, http.StatusOK)
+	if got := emulatortest.Decode[controlplane.SecretJSON](t, data); got.CurrentVersion != 2 || got.Metadata["team"] != "x" {
 		t.Fatalf("updated %+v", got)
 	}
 	for _, path := range []string{"/secrets", "/secrets/" + sc.SecretID, "/secrets/api-key"} {
-		st, data, _ := c.api("GET", path, nil)
-		wantStatus(t, path, st, data, http.StatusOK)
+		st, data, _ := c.API("GET", path, nil)
+		emulatortest.WantStatus(t, path, st, data, http.StatusOK)
 		if strings.Contains(string(data), "hidden") {
 			t.Fatalf("%s returned a value: %s", path, data)
 		}
 	}
-	st, data, _ = c.api("DELETE", "/secrets/"+sc.SecretID, nil)
-	wantStatus(t, "delete", st, data, http.StatusNoContent)
-	st, data, _ = c.api("GET", "/secrets/api-key", nil)
-	wantStatus(t, "get deleted", st, data, http.StatusNotFound)
+	st, data, _ = c.API("DELETE", "/secrets/"+sc.SecretID, nil)
+	emulatortest.WantStatus(t, "delete", st, data, http.StatusNoContent)
+	st, data, _ = c.API("GET", "/secrets/api-key", nil)
+	emulatortest.WantStatus(t, "get deleted", st, data, http.StatusNotFound)
 }
 
 // The egress proxy fills a secret only where a sandbox's network rule puts it, for the rule's
@@ -65,19 +67,19 @@ func TestEgressProxyFillsSecretsOnlyWhereRulesPutThem(t *testing.T) {
 	}))
 	defer upstream.Close()
 	port := upstream.URL[strings.LastIndex(upstream.URL, ":")+1:]
-	c := startTestServer(t, Options{})
-	st, data, _ := c.api("POST", "/secrets", map[string]any{"name": "token", "value": "s3cr3t-value"})
-	wantStatus(t, "create", st, data, http.StatusCreated)
+	c := emulatortest.Start(t, emulator.Options{})
+	st, data, _ := c.API("POST", "/secrets", map[string]any{"name": "token", "value": "s3cr3t-value"})
+	emulatortest.WantStatus(t, "create", st, data, http.StatusCreated)
 	const marker = "Bearer ${e2b.secrets.token}"
-	ruled := c.create(map[string]any{"network": map[string]any{
+	ruled := c.Create(map[string]any{"network": map[string]any{
 		"allowOut": []string{"localhost", "127.0.0.1"}, "denyOut": []string{"0.0.0.0/0"},
 		"rules": map[string]any{"localhost": []any{map[string]any{"transform": map[string]any{
 			"headers": map[string]string{"Authorization": marker}}}}},
 	}})
-	plain := c.create(map[string]any{})
-	c.mustRun(ruled, `curl -sS -o /dev/null http://localhost:`+port+`/rule`)
-	c.mustRun(ruled, `curl -sS -o /dev/null -H 'Authorization: `+marker+`' http://127.0.0.1:`+port+`/ruled-other-domain`)
-	c.mustRun(plain, `curl -sS -o /dev/null -H 'Authorization: `+marker+`' http://localhost:`+port+`/no-rule`)
+	plain := c.Create(map[string]any{})
+	c.MustRun(ruled, `curl -sS -o /dev/null http://localhost:`+port+`/rule`)
+	c.MustRun(ruled, `curl -sS -o /dev/null -H 'Authorization: `+marker+`' http://127.0.0.1:`+port+`/ruled-other-domain`)
+	c.MustRun(plain, `curl -sS -o /dev/null -H 'Authorization: `+marker+`' http://localhost:`+port+`/no-rule`)
 	mu.Lock()
 	want := map[string]string{"/rule": "Bearer s3cr3t-value", "/ruled-other-domain": marker, "/no-rule": marker}
 	for path, w := range want {
@@ -88,7 +90,7 @@ func TestEgressProxyFillsSecretsOnlyWhereRulesPutThem(t *testing.T) {
 	mu.Unlock()
 
 	// From the host: no credentials, and credentials that name no sandbox.
-	proxyURL, _ := url.Parse(c.srv.egress.URL())
+	proxyURL, _ := url.Parse(c.Srv.EgressURL())
 	for _, user := range []*url.Userinfo{nil, url.UserPassword(plain.SandboxID, "not-its-token"), url.UserPassword("no-such-sandbox", "x")} {
 		u := *proxyURL
 		u.User = user

@@ -1,10 +1,12 @@
-package emulator
+package emulator_test
 
 import (
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/emulatortest"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
@@ -14,23 +16,23 @@ import (
 // FOO was scoped to it; the host gets no sudo.
 func TestSudoShim(t *testing.T) {
 	t.Parallel()
-	c := startTestServer(t, Options{})
-	if c.srv.rootfs == nil {
+	c := emulatortest.Start(t, emulator.Options{})
+	if !c.Srv.PrivateRoots() {
 		t.Skip("private root filesystems unavailable here (see the emulator's log line above); the shim lives in them")
 	}
 	_, hostHadSudo := os.Lstat("/usr/bin/sudo")
-	sb := c.create(map[string]any{"envVars": map[string]any{"SANDBOX_WIDE": "kept-with-E"}})
+	sb := c.Create(map[string]any{"envVars": map[string]any{"SANDBOX_WIDE": "kept-with-E"}})
 
 	// E2B's SDK test: a command-scoped env var is gone, and sudo exits 0.
-	st := c.startProcess(sb, `echo "$FOO"`, map[string]any{"envs": map[string]any{"FOO": "bar"}}, nil).collect()
-	if st.stdout != "bar\n" {
-		t.Fatalf("scoped env: %q", st.stdout)
+	st := c.StartProcess(sb, `echo "$FOO"`, map[string]any{"envs": map[string]any{"FOO": "bar"}}, nil).Collect()
+	if st.Stdout != "bar\n" {
+		t.Fatalf("scoped env: %q", st.Stdout)
 	}
-	if got := c.mustRun(sb, `sudo echo "$FOO"`); got != "\n" {
+	if got := c.MustRun(sb, `sudo echo "$FOO"`); got != "\n" {
 		t.Fatalf(`sudo echo "$FOO" printed %q`, got)
 	}
 
-	userUID := strings.TrimSpace(c.mustRun(sb, "id -u user"))
+	userUID := strings.TrimSpace(c.MustRun(sb, "id -u user"))
 	for _, tc := range []struct{ cmd, want string }{
 		{`command -v sudo`, "/usr/bin/sudo\n"},
 		{`sudo sh -c 'echo "$USER $LOGNAME $HOME $SUDO_USER $SUDO_UID"'`, "root root /root user " + userUID + "\n"},
@@ -50,29 +52,29 @@ func TestSudoShim(t *testing.T) {
 		{`sudo no-such-command-here; echo $?`, "1\n"},
 		{`sudo; echo $?`, "1\n"},
 	} {
-		res := c.run(sb, tc.cmd)
-		if res.stdout != tc.want {
-			t.Errorf("%s\n got %q (stderr %q)\nwant %q", tc.cmd, res.stdout, res.stderr, tc.want)
+		res := c.Run(sb, tc.cmd)
+		if res.Stdout != tc.want {
+			t.Errorf("%s\n got %q (stderr %q)\nwant %q", tc.cmd, res.Stdout, res.Stderr, tc.want)
 		}
 	}
-	res := c.run(sb, `sudo -u nobody-here true; sudo no-such-command-here`)
-	if !strings.Contains(res.stderr, "sudo: unknown user nobody-here") || !strings.Contains(res.stderr, "sudo: no-such-command-here: command not found") {
-		t.Fatalf("stderr %q", res.stderr)
+	res := c.Run(sb, `sudo -u nobody-here true; sudo no-such-command-here`)
+	if !strings.Contains(res.Stderr, "sudo: unknown user nobody-here") || !strings.Contains(res.Stderr, "sudo: no-such-command-here: command not found") {
+		t.Fatalf("stderr %q", res.Stderr)
 	}
 	if _, err := os.Lstat("/usr/bin/sudo"); (err == nil) != (hostHadSudo == nil) {
 		t.Fatal("the host's /usr/bin/sudo changed")
 	}
 
 	// A template step can use it too (E2B's builds run steps in a sandbox).
-	b := c.requestBuild(map[string]any{"name": "sudo-step"})
-	c.startBuild(b, map[string]any{"fromTemplate": "base", "steps": []map[string]any{
+	b := c.RequestBuild(map[string]any{"name": "sudo-step"})
+	c.StartBuild(b, map[string]any{"fromTemplate": "base", "steps": []map[string]any{
 		{"type": "USER", "args": []string{"user"}},
 		{"type": "RUN", "args": []string{`sudo sh -c 'echo "$USER" > /home/user/who'`}},
 	}})
-	if res := c.waitBuild(b); res.Status != store.BuildReady {
-		t.Fatalf("build: %+v\n%s", res.Reason, logText(res.LogEntries))
+	if res := c.WaitBuild(b); res.Status != store.BuildReady {
+		t.Fatalf("build: %+v\n%s", res.Reason, emulatortest.LogText(res.LogEntries))
 	}
-	if got := c.mustRun(c.create(map[string]any{"templateID": "sudo-step"}), "cat /home/user/who"); got != "root\n" {
+	if got := c.MustRun(c.Create(map[string]any{"templateID": "sudo-step"}), "cat /home/user/who"); got != "root\n" {
 		t.Fatalf("step wrote %q", got)
 	}
 }

@@ -1,9 +1,6 @@
-package emulator
+package emulator_test
 
 import (
-	"archive/tar"
-	"bytes"
-	"compress/gzip"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -11,155 +8,39 @@ import (
 	"testing"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/emulatortest"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/spectest"
 )
 
-type requestedBuild struct {
-	TemplateID string   `json:"templateID"`
-	BuildID    string   `json:"buildID"`
-	Names      []string `json:"names"`
-	Tags       []string `json:"tags"`
-}
-
-type buildStatus struct {
-	Status     string                `json:"status"`
-	LogEntries []store.BuildLogEntry `json:"logEntries"`
-	Reason     *store.BuildReason    `json:"reason"`
-}
-
-// contextArchive builds a gzip tar like the SDK's upload: files by relative
-// path; a value starting with "->" is a symlink target.
-func contextArchive(t *testing.T, files map[string]string) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(zw)
-	for name, body := range files {
-		h := &tar.Header{Name: name, Mode: 0o644, Size: int64(len(body)), Typeflag: tar.TypeReg, ModTime: time.Now()}
-		if strings.HasSuffix(name, "/") {
-			h = &tar.Header{Name: name, Mode: 0o755, Typeflag: tar.TypeDir, ModTime: time.Now()}
-		} else if strings.HasPrefix(body, "->") {
-			h = &tar.Header{Name: name, Linkname: body[2:], Typeflag: tar.TypeSymlink, ModTime: time.Now()}
-		}
-		if err := tw.WriteHeader(h); err != nil {
-			t.Fatal(err)
-		}
-		if h.Typeflag == tar.TypeReg {
-			if _, err := tw.Write([]byte(body)); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	if err := tw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
-func (c *testClient) requestBuild(body map[string]any) requestedBuild {
-	c.t.Helper()
-	st, data, _ := c.api("POST", "/v3/templates", body)
-	wantStatus(c.t, "request build", st, data, http.StatusAccepted)
-	return decode[requestedBuild](c.t, data)
-}
-
-// uploadContext uploads an archive under hash unless the emulator has it.
-func (c *testClient) uploadContext(templateID, hash string, archive []byte) {
-	c.t.Helper()
-	st, data, _ := c.api("GET", "/templates/"+templateID+"/files/"+hash, nil)
-	wantStatus(c.t, "files link", st, data, http.StatusCreated)
-	link := decode[controlplane.TemplateBuildFileUploadJSON](c.t, data)
-	if link.Present {
-		return
-	}
-	if link.URL == nil {
-		c.t.Fatalf("no upload URL in %s", data)
-	}
-	req, err := http.NewRequest("PUT", *link.URL, bytes.NewReader(archive))
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	resp, err := c.hc.Do(req)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		c.t.Fatalf("upload: %d", resp.StatusCode)
-	}
-}
-
-// waitBuild polls the status like the SDK (logsOffset advancing) until the
-// build ends, and returns the final status with every log entry.
-func (c *testClient) waitBuild(b requestedBuild) buildStatus {
-	c.t.Helper()
-	var all []store.BuildLogEntry
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		st, data, _ := c.api("GET", "/templates/"+b.TemplateID+"/builds/"+b.BuildID+"/status?logsOffset="+strconv.Itoa(len(all)), nil)
-		wantStatus(c.t, "build status", st, data, http.StatusOK)
-		s := decode[buildStatus](c.t, data)
-		all = append(all, s.LogEntries...)
-		if (s.Status == store.BuildReady || s.Status == store.BuildError) && len(s.LogEntries) == 0 {
-			s.LogEntries = all
-			return s
-		}
-		if time.Now().After(deadline) {
-			c.t.Fatalf("build still %s; logs %+v", s.Status, all)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-func (c *testClient) startBuild(b requestedBuild, body map[string]any) {
-	c.t.Helper()
-	st, data, _ := c.api("POST", "/v2/templates/"+b.TemplateID+"/builds/"+b.BuildID, body)
-	wantStatus(c.t, "start build", st, data, http.StatusAccepted)
-}
-
-func logText(entries []store.BuildLogEntry) string {
-	var sb strings.Builder
-	for _, e := range entries {
-		step := ""
-		if e.Step != nil {
-			step = *e.Step
-		}
-		sb.WriteString(e.Level + " " + step + " " + e.Message + "\n")
-	}
-	return sb.String()
-}
-
 // TestTemplateBuildRunsSteps builds a template from steps and a file context
 // through spec-validated traffic, then runs a sandbox from "name:tag".
 func TestTemplateBuildRunsSteps(t *testing.T) {
 	t.Parallel()
 	v := spectest.New(t)
-	c := startTestServer(t, Options{ReadyTimeout: 20 * time.Second})
-	c.hc = &http.Client{Transport: v.Wrap(nil), Timeout: 60 * time.Second}
-	c.streams = &http.Client{Transport: v.Wrap(nil)}
+	c := emulatortest.Start(t, emulator.Options{ReadyTimeout: 20 * time.Second})
+	c.HC = &http.Client{Transport: v.Wrap(nil), Timeout: 60 * time.Second}
+	c.Streams = &http.Client{Transport: v.Wrap(nil)}
 
-	b := c.requestBuild(map[string]any{"name": "steps-tpl:v1", "cpuCount": 2, "memoryMB": 1024})
+	b := c.RequestBuild(map[string]any{"name": "steps-tpl:v1", "cpuCount": 2, "memoryMB": 1024})
 	if len(b.Names) != 1 || b.Names[0] != store.TeamNamespace+"/steps-tpl" || len(b.Tags) != 1 || b.Tags[0] != "v1" {
 		t.Fatalf("requested %+v", b)
 	}
-	archive := contextArchive(t, map[string]string{
+	archive := emulatortest.ContextArchive(t, map[string]string{
 		"app/":          "",
 		"app/main.txt":  "main\n",
 		"app/link":      "->main.txt",
 		"app/sub/x.txt": "x\n",
 		"one.txt":       "one\n",
 	})
-	c.uploadContext(b.TemplateID, "hashapp", archive)
-	c.uploadContext(b.TemplateID, "hashone", contextArchive(t, map[string]string{"one.txt": "one\n"}))
-	st, data, _ := c.api("GET", "/templates/"+b.TemplateID+"/files/hashapp", nil)
-	if st != http.StatusCreated || !decode[controlplane.TemplateBuildFileUploadJSON](t, data).Present {
+	c.UploadContext(b.TemplateID, "hashapp", archive)
+	c.UploadContext(b.TemplateID, "hashone", emulatortest.ContextArchive(t, map[string]string{"one.txt": "one\n"}))
+	st, data, _ := c.API("GET", "/templates/"+b.TemplateID+"/files/hashapp", nil)
+	if st != http.StatusCreated || !emulatortest.Decode[controlplane.TemplateBuildFileUploadJSON](t, data).Present {
 		t.Fatalf("files link after upload: %d %s", st, data)
 	}
 	steps := []map[string]any{
@@ -172,12 +53,12 @@ func TestTemplateBuildRunsSteps(t *testing.T) {
 		{"type": "RUN", "args": []string{`echo "$USER" > who.txt`}},
 		{"type": "RUN", "args": []string{`echo "as $USER" > who-user.txt`, "user"}},
 	}
-	c.startBuild(b, map[string]any{"fromTemplate": "base", "steps": steps,
+	c.StartBuild(b, map[string]any{"fromTemplate": "base", "steps": steps,
 		"startCmd": "echo started > started.txt; sleep 600", "readyCmd": "test -f started.txt"})
-	st, data, _ = c.api("POST", "/v2/templates/"+b.TemplateID+"/builds/"+b.BuildID, map[string]any{"fromTemplate": "base"})
-	wantStatus(t, "start twice", st, data, http.StatusBadRequest)
-	res := c.waitBuild(b)
-	logs := logText(res.LogEntries)
+	st, data, _ = c.API("POST", "/v2/templates/"+b.TemplateID+"/builds/"+b.BuildID, map[string]any{"fromTemplate": "base"})
+	emulatortest.WantStatus(t, "start twice", st, data, http.StatusBadRequest)
+	res := c.WaitBuild(b)
+	logs := emulatortest.LogText(res.LogEntries)
 	if res.Status != store.BuildReady {
 		t.Fatalf("build %s: %+v\n%s", res.Status, res.Reason, logs)
 	}
@@ -187,39 +68,39 @@ func TestTemplateBuildRunsSteps(t *testing.T) {
 		}
 	}
 	// logs with a cursor: forward from the first entry, and backward.
-	st, data, _ = c.api("GET", "/templates/"+b.TemplateID+"/builds/"+b.BuildID+"/logs?limit=3&direction=forward&cursor="+strconv.FormatInt(res.LogEntries[0].Timestamp.UnixMilli(), 10), nil)
-	wantStatus(t, "logs", st, data, http.StatusOK)
-	if got := decode[map[string][]store.BuildLogEntry](t, data)["logs"]; len(got) != 3 || got[0].Message != res.LogEntries[0].Message {
+	st, data, _ = c.API("GET", "/templates/"+b.TemplateID+"/builds/"+b.BuildID+"/logs?limit=3&direction=forward&cursor="+strconv.FormatInt(res.LogEntries[0].Timestamp.UnixMilli(), 10), nil)
+	emulatortest.WantStatus(t, "logs", st, data, http.StatusOK)
+	if got := emulatortest.Decode[map[string][]store.BuildLogEntry](t, data)["logs"]; len(got) != 3 || got[0].Message != res.LogEntries[0].Message {
 		t.Fatalf("forward logs %s", data)
 	}
-	st, data, _ = c.api("GET", "/templates/"+b.TemplateID+"/builds/"+b.BuildID+"/logs?limit=1&direction=backward&level=info", nil)
-	wantStatus(t, "logs backward", st, data, http.StatusOK)
-	if got := decode[map[string][]store.BuildLogEntry](t, data)["logs"]; len(got) != 1 || !strings.HasPrefix(got[0].Message, "Build finished") {
+	st, data, _ = c.API("GET", "/templates/"+b.TemplateID+"/builds/"+b.BuildID+"/logs?limit=1&direction=backward&level=info", nil)
+	emulatortest.WantStatus(t, "logs backward", st, data, http.StatusOK)
+	if got := emulatortest.Decode[map[string][]store.BuildLogEntry](t, data)["logs"]; len(got) != 1 || !strings.HasPrefix(got[0].Message, "Build finished") {
 		t.Fatalf("backward logs %s", data)
 	}
 
-	sb := c.create(map[string]any{"templateID": "steps-tpl:v1"})
+	sb := c.Create(map[string]any{"templateID": "steps-tpl:v1"})
 	if sb.TemplateID != b.TemplateID {
 		t.Fatalf("sandbox template %s, want %s", sb.TemplateID, b.TemplateID)
 	}
-	got := c.mustRun(sb, `pwd; cat out.txt who.txt who-user.txt renamed.txt dest/main.txt dest/sub/x.txt; readlink dest/link; stat -c %a renamed.txt; echo "$GREETING $P"; cat started.txt`)
+	got := c.MustRun(sb, `pwd; cat out.txt who.txt who-user.txt renamed.txt dest/main.txt dest/sub/x.txt; readlink dest/link; stat -c %a renamed.txt; echo "$GREETING $P"; cat started.txt`)
 	want := "/home/user/work\nhello from /home/user/work\nroot\nas user\none\nmain\nx\nmain.txt\n600\nhello " + sandboxos.DefaultPath + ":/extra\nstarted\n"
-	if !c.srv.isolate {
-		got = strings.ReplaceAll(got, homeDir(c.machine(sb.SandboxID)), envd.VirtualHome)
+	if !c.Srv.Isolated() {
+		got = strings.ReplaceAll(got, emulatortest.HomeDir(c.Machine(sb.SandboxID)), envd.VirtualHome)
 	}
 	if got != want {
 		t.Fatalf("sandbox sees\n%s\nwant\n%s", got, want)
 	}
-	st, data = c.rpc(sb, "process.Process/List", map[string]any{})
+	st, data = c.RPC(sb, "process.Process/List", map[string]any{})
 	if st != http.StatusOK || !strings.Contains(string(data), "sleep 600") {
 		t.Fatalf("start command not running in the sandbox: %d %s", st, data)
 	}
 	// The template shows the build; the default tag was not given, so only v1 resolves.
-	st, data, _ = c.api("POST", "/sandboxes", map[string]any{"templateID": "steps-tpl", "timeout": 60})
-	wantStatus(t, "create from untagged default", st, data, http.StatusNotFound)
-	st, data, _ = c.api("GET", "/templates/"+b.TemplateID, nil)
-	wantStatus(t, "get template", st, data, http.StatusOK)
-	if tw := decode[controlplane.TemplateWithBuildsJSON](t, data); len(tw.Builds) != 1 || tw.Builds[0].Status != store.BuildReady || tw.Builds[0].MemoryMB != 1024 {
+	st, data, _ = c.API("POST", "/sandboxes", map[string]any{"templateID": "steps-tpl", "timeout": 60})
+	emulatortest.WantStatus(t, "create from untagged default", st, data, http.StatusNotFound)
+	st, data, _ = c.API("GET", "/templates/"+b.TemplateID, nil)
+	emulatortest.WantStatus(t, "get template", st, data, http.StatusOK)
+	if tw := emulatortest.Decode[controlplane.TemplateWithBuildsJSON](t, data); len(tw.Builds) != 1 || tw.Builds[0].Status != store.BuildReady || tw.Builds[0].MemoryMB != 1024 {
 		t.Fatalf("template %s", data)
 	}
 	v.AssertClean(t)
@@ -229,31 +110,31 @@ func TestTemplateBuildRunsSteps(t *testing.T) {
 func TestTemplateBuildFailsWithReason(t *testing.T) {
 	t.Parallel()
 	v := spectest.New(t)
-	c := startTestServer(t, Options{HostRootImages: []string{"ubuntu:22.04"}})
-	c.hc = &http.Client{Transport: v.Wrap(nil), Timeout: 60 * time.Second}
-	b := c.requestBuild(map[string]any{"name": "fails"})
-	c.startBuild(b, map[string]any{"fromImage": "ubuntu:22.04", "steps": []map[string]any{
+	c := emulatortest.Start(t, emulator.Options{HostRootImages: []string{"ubuntu:22.04"}})
+	c.HC = &http.Client{Transport: v.Wrap(nil), Timeout: 60 * time.Second}
+	b := c.RequestBuild(map[string]any{"name": "fails"})
+	c.StartBuild(b, map[string]any{"fromImage": "ubuntu:22.04", "steps": []map[string]any{
 		{"type": "RUN", "args": []string{"true"}},
 		{"type": "RUN", "args": []string{"echo partial; echo boom >&2; exit 3"}},
 		{"type": "RUN", "args": []string{"echo never"}},
 	}})
-	res := c.waitBuild(b)
+	res := c.WaitBuild(b)
 	if res.Status != store.BuildError || res.Reason == nil || res.Reason.Step == nil || *res.Reason.Step != "2" ||
 		!strings.Contains(res.Reason.Message, "exit status 3") {
 		t.Fatalf("status %s reason %+v", res.Status, res.Reason)
 	}
-	st, data, _ := c.api("GET", "/templates/"+b.TemplateID+"/builds/"+b.BuildID+"/status", nil)
-	wantStatus(t, "status", st, data, http.StatusOK)
-	reason := decode[buildStatus](t, data).Reason
-	if !strings.Contains(logText(reason.LogEntries), "boom") || strings.Contains(logText(reason.LogEntries), "partial") {
+	st, data, _ := c.API("GET", "/templates/"+b.TemplateID+"/builds/"+b.BuildID+"/status", nil)
+	emulatortest.WantStatus(t, "status", st, data, http.StatusOK)
+	reason := emulatortest.Decode[emulatortest.BuildStatus](t, data).Reason
+	if !strings.Contains(emulatortest.LogText(reason.LogEntries), "boom") || strings.Contains(emulatortest.LogText(reason.LogEntries), "partial") {
 		t.Fatalf("reason entries %+v", reason.LogEntries)
 	}
-	logs := logText(res.LogEntries)
+	logs := emulatortest.LogText(res.LogEntries)
 	if strings.Contains(logs, "never") || !strings.Contains(logs, "image 'ubuntu:22.04' is not in the emulator's image store (the emulator runs without -image-store); building on the host's root filesystem instead") {
 		t.Fatalf("logs:\n%s", logs)
 	}
-	st, data, _ = c.api("POST", "/sandboxes", map[string]any{"templateID": "fails", "timeout": 60})
-	wantStatus(t, "create from failed template", st, data, http.StatusNotFound)
+	st, data, _ = c.API("POST", "/sandboxes", map[string]any{"templateID": "fails", "timeout": 60})
+	emulatortest.WantStatus(t, "create from failed template", st, data, http.StatusNotFound)
 	v.AssertClean(t)
 }
 
@@ -261,40 +142,40 @@ func TestTemplateBuildFailsWithReason(t *testing.T) {
 // forced step and the whole build with force run again.
 func TestTemplateStepCacheAndForce(t *testing.T) {
 	t.Parallel()
-	c := startTestServer(t, Options{})
+	c := emulatortest.Start(t, emulator.Options{})
 	steps := []map[string]any{
 		{"type": "RUN", "args": []string{"date +%s%N > stamp"}},
 		{"type": "RUN", "args": []string{"cat stamp > copy"}},
 	}
-	build := func(body map[string]any) (buildStatus, createdSandbox) {
-		b := c.requestBuild(map[string]any{"name": "cached"})
+	build := func(body map[string]any) (emulatortest.BuildStatus, emulatortest.Sandbox) {
+		b := c.RequestBuild(map[string]any{"name": "cached"})
 		body["fromTemplate"] = "base"
-		c.startBuild(b, body)
-		res := c.waitBuild(b)
+		c.StartBuild(b, body)
+		res := c.WaitBuild(b)
 		if res.Status != store.BuildReady {
-			t.Fatalf("build: %+v\n%s", res.Reason, logText(res.LogEntries))
+			t.Fatalf("build: %+v\n%s", res.Reason, emulatortest.LogText(res.LogEntries))
 		}
-		return res, c.create(map[string]any{"templateID": "cached"})
+		return res, c.Create(map[string]any{"templateID": "cached"})
 	}
 	_, sb1 := build(map[string]any{"steps": steps})
 	res, sb2 := build(map[string]any{"steps": steps})
-	if n := strings.Count(logText(res.LogEntries), "CACHED [builder"); n != 2 {
-		t.Fatalf("%d cached steps:\n%s", n, logText(res.LogEntries))
+	if n := strings.Count(emulatortest.LogText(res.LogEntries), "CACHED [builder"); n != 2 {
+		t.Fatalf("%d cached steps:\n%s", n, emulatortest.LogText(res.LogEntries))
 	}
-	first := c.mustRun(sb1, "cat stamp")
-	if got := c.mustRun(sb2, "cat stamp copy"); got != first+first {
+	first := c.MustRun(sb1, "cat stamp")
+	if got := c.MustRun(sb2, "cat stamp copy"); got != first+first {
 		t.Fatalf("cached build sees %q, first build %q", got, first)
 	}
 	forced := []map[string]any{steps[0], {"type": "RUN", "args": steps[1]["args"], "force": true}}
 	res, _ = build(map[string]any{"steps": forced})
-	if logs := logText(res.LogEntries); !strings.Contains(logs, "CACHED [builder 1/2]") || strings.Contains(logs, "CACHED [builder 2/2]") {
+	if logs := emulatortest.LogText(res.LogEntries); !strings.Contains(logs, "CACHED [builder 1/2]") || strings.Contains(logs, "CACHED [builder 2/2]") {
 		t.Fatalf("forced step logs:\n%s", logs)
 	}
 	res, sb4 := build(map[string]any{"steps": steps, "force": true})
-	if logs := logText(res.LogEntries); strings.Contains(logs, "CACHED") {
+	if logs := emulatortest.LogText(res.LogEntries); strings.Contains(logs, "CACHED") {
 		t.Fatalf("forced build logs:\n%s", logs)
 	}
-	if got := c.mustRun(sb4, "cat stamp"); got == first {
+	if got := c.MustRun(sb4, "cat stamp"); got == first {
 		t.Fatal("forced build reused the first stamp")
 	}
 }
@@ -303,37 +184,37 @@ func TestTemplateStepCacheAndForce(t *testing.T) {
 func TestTemplateTagsAndNames(t *testing.T) {
 	t.Parallel()
 	v := spectest.New(t)
-	c := startTestServer(t, Options{})
-	c.hc = &http.Client{Transport: v.Wrap(nil), Timeout: 60 * time.Second}
-	b1 := c.requestBuild(map[string]any{"name": "tagged"})
-	c.startBuild(b1, map[string]any{"fromTemplate": "base", "steps": []map[string]any{{"type": "RUN", "args": []string{"echo one > v"}}}})
-	if res := c.waitBuild(b1); res.Status != store.BuildReady {
+	c := emulatortest.Start(t, emulator.Options{})
+	c.HC = &http.Client{Transport: v.Wrap(nil), Timeout: 60 * time.Second}
+	b1 := c.RequestBuild(map[string]any{"name": "tagged"})
+	c.StartBuild(b1, map[string]any{"fromTemplate": "base", "steps": []map[string]any{{"type": "RUN", "args": []string{"echo one > v"}}}})
+	if res := c.WaitBuild(b1); res.Status != store.BuildReady {
 		t.Fatalf("build 1 %+v", res.Reason)
 	}
-	b2 := c.requestBuild(map[string]any{"name": store.TeamNamespace + "/tagged", "tags": []string{"next"}})
+	b2 := c.RequestBuild(map[string]any{"name": store.TeamNamespace + "/tagged", "tags": []string{"next"}})
 	if b2.TemplateID != b1.TemplateID {
 		t.Fatalf("same name gave template %s and %s", b1.TemplateID, b2.TemplateID)
 	}
-	c.startBuild(b2, map[string]any{"fromTemplate": "tagged", "steps": []map[string]any{{"type": "RUN", "args": []string{"echo two > v"}}}})
-	if res := c.waitBuild(b2); res.Status != store.BuildReady {
+	c.StartBuild(b2, map[string]any{"fromTemplate": "tagged", "steps": []map[string]any{{"type": "RUN", "args": []string{"echo two > v"}}}})
+	if res := c.WaitBuild(b2); res.Status != store.BuildReady {
 		t.Fatalf("build 2 %+v", res.Reason)
 	}
-	st, data, _ := c.api("POST", "/templates/tags", map[string]any{"target": "tagged:next", "tags": []string{"prod", "Stable"}})
-	wantStatus(t, "assign", st, data, http.StatusCreated)
-	if a := decode[map[string]any](t, data); a["buildID"] != b2.BuildID {
+	st, data, _ := c.API("POST", "/templates/tags", map[string]any{"target": "tagged:next", "tags": []string{"prod", "Stable"}})
+	emulatortest.WantStatus(t, "assign", st, data, http.StatusCreated)
+	if a := emulatortest.Decode[map[string]any](t, data); a["buildID"] != b2.BuildID {
 		t.Fatalf("assigned %s", data)
 	}
 	for ref, want := range map[string]string{"tagged": "one", "tagged:default": "one", "tagged:prod": "two",
 		store.TeamNamespace + "/tagged:stable": "two", "tagged:" + b1.BuildID: "one", b1.TemplateID + ":next": "two"} {
-		sb := c.create(map[string]any{"templateID": ref})
-		if got := c.mustRun(sb, "cat v"); got != want+"\n" {
+		sb := c.Create(map[string]any{"templateID": ref})
+		if got := c.MustRun(sb, "cat v"); got != want+"\n" {
 			t.Fatalf("%s sees %q, want %q", ref, got, want)
 		}
 	}
-	st, data, _ = c.api("GET", "/templates/tagged/tags", nil)
-	wantStatus(t, "list tags", st, data, http.StatusOK)
+	st, data, _ = c.API("GET", "/templates/tagged/tags", nil)
+	emulatortest.WantStatus(t, "list tags", st, data, http.StatusOK)
 	tags := map[string]string{}
-	for _, tg := range decode[[]controlplane.TemplateTagJSON](t, data) {
+	for _, tg := range emulatortest.Decode[[]controlplane.TemplateTagJSON](t, data) {
 		tags[tg.Tag] = tg.BuildID
 	}
 	if len(tags) != 4 || tags["default"] != b1.BuildID || tags["prod"] != b2.BuildID || tags["next"] != b2.BuildID {
@@ -370,14 +251,14 @@ func TestTemplateTagsAndNames(t *testing.T) {
 		{"GET", "/templates/" + b1.TemplateID, nil, 200, `"public":true`},
 		{"GET", "/v2/templates", nil, 200, b1.TemplateID},
 	} {
-		st, data, _ := c.api(tc.method, tc.path, tc.body)
-		wantStatus(t, tc.method+" "+tc.path, st, data, tc.want)
+		st, data, _ := c.API(tc.method, tc.path, tc.body)
+		emulatortest.WantStatus(t, tc.method+" "+tc.path, st, data, tc.want)
 		if !strings.Contains(string(data), tc.msg) {
 			t.Fatalf("%s %s: %s lacks %q", tc.method, tc.path, data, tc.msg)
 		}
 	}
-	st, data, _ = c.api("DELETE", "/templates/"+url.PathEscape("tagged"), nil)
-	wantStatus(t, "delete with sandboxes", st, data, http.StatusBadRequest)
+	st, data, _ = c.API("DELETE", "/templates/"+url.PathEscape("tagged"), nil)
+	emulatortest.WantStatus(t, "delete with sandboxes", st, data, http.StatusBadRequest)
 	v.AssertClean(t)
 }
 
@@ -387,37 +268,37 @@ func TestTemplateTagsAndNames(t *testing.T) {
 func TestTemplateStateSurvivesRestart(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	srv, err := Start(Options{DataDir: dir, Logf: t.Logf})
+	srv, err := emulator.Start(emulator.Options{DataDir: dir, Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &testClient{t: t, srv: srv, hc: &http.Client{Timeout: 60 * time.Second}, streams: &http.Client{}}
+	c := emulatortest.NewClient(t, srv)
 	steps := []map[string]any{{"type": "RUN", "args": []string{"echo kept > /home/user/kept"}}}
-	done := c.requestBuild(map[string]any{"name": "kept", "tags": []string{"v1"}})
-	c.startBuild(done, map[string]any{"fromTemplate": "base", "steps": steps})
-	if res := c.waitBuild(done); res.Status != store.BuildReady {
+	done := c.RequestBuild(map[string]any{"name": "kept", "tags": []string{"v1"}})
+	c.StartBuild(done, map[string]any{"fromTemplate": "base", "steps": steps})
+	if res := c.WaitBuild(done); res.Status != store.BuildReady {
 		t.Fatalf("build %+v", res.Reason)
 	}
-	running := c.requestBuild(map[string]any{"name": "interrupted"})
-	c.startBuild(running, map[string]any{"fromTemplate": "base", "steps": []map[string]any{{"type": "RUN", "args": []string{"sleep 60"}}}})
+	running := c.RequestBuild(map[string]any{"name": "interrupted"})
+	c.StartBuild(running, map[string]any{"fromTemplate": "base", "steps": []map[string]any{{"type": "RUN", "args": []string{"sleep 60"}}}})
 	if err := srv.Close(); err != nil {
 		t.Fatal(err)
 	}
 
-	c = startTestServer(t, Options{DataDir: dir})
-	sb := c.create(map[string]any{"templateID": "kept:v1"})
-	if got := c.mustRun(sb, "cat /home/user/kept"); got != "kept\n" {
+	c = emulatortest.Start(t, emulator.Options{DataDir: dir})
+	sb := c.Create(map[string]any{"templateID": "kept:v1"})
+	if got := c.MustRun(sb, "cat /home/user/kept"); got != "kept\n" {
 		t.Fatalf("restored build sees %q", got)
 	}
-	st, data, _ := c.api("GET", "/templates/"+running.TemplateID+"/builds/"+running.BuildID+"/status", nil)
-	wantStatus(t, "interrupted status", st, data, http.StatusOK)
-	if s := decode[buildStatus](t, data); s.Status != store.BuildError || s.Reason == nil {
+	st, data, _ := c.API("GET", "/templates/"+running.TemplateID+"/builds/"+running.BuildID+"/status", nil)
+	emulatortest.WantStatus(t, "interrupted status", st, data, http.StatusOK)
+	if s := emulatortest.Decode[emulatortest.BuildStatus](t, data); s.Status != store.BuildError || s.Reason == nil {
 		t.Fatalf("interrupted build %s", data)
 	}
-	again := c.requestBuild(map[string]any{"name": "kept"})
-	c.startBuild(again, map[string]any{"fromTemplate": "base", "steps": steps})
-	if res := c.waitBuild(again); res.Status != store.BuildReady || !strings.Contains(logText(res.LogEntries), "CACHED [builder 1/1]") {
-		t.Fatalf("rebuild after restart: %+v\n%s", res.Reason, logText(res.LogEntries))
+	again := c.RequestBuild(map[string]any{"name": "kept"})
+	c.StartBuild(again, map[string]any{"fromTemplate": "base", "steps": steps})
+	if res := c.WaitBuild(again); res.Status != store.BuildReady || !strings.Contains(emulatortest.LogText(res.LogEntries), "CACHED [builder 1/1]") {
+		t.Fatalf("rebuild after restart: %+v\n%s", res.Reason, emulatortest.LogText(res.LogEntries))
 	}
 }
 
@@ -425,10 +306,10 @@ func TestTemplateStateSurvivesRestart(t *testing.T) {
 // never succeeds within the ready timeout.
 func TestTemplateReadyCommandBoundsTheBuild(t *testing.T) {
 	t.Parallel()
-	c := startTestServer(t, Options{ReadyTimeout: time.Second})
-	b := c.requestBuild(map[string]any{"name": "never-ready"})
-	c.startBuild(b, map[string]any{"fromTemplate": "base", "startCmd": "sleep 600", "readyCmd": "test -f /nonexistent"})
-	res := c.waitBuild(b)
+	c := emulatortest.Start(t, emulator.Options{ReadyTimeout: time.Second})
+	b := c.RequestBuild(map[string]any{"name": "never-ready"})
+	c.StartBuild(b, map[string]any{"fromTemplate": "base", "startCmd": "sleep 600", "readyCmd": "test -f /nonexistent"})
+	res := c.WaitBuild(b)
 	if res.Status != store.BuildError || res.Reason == nil || res.Reason.Step == nil || *res.Reason.Step != "finalize" ||
 		!strings.Contains(res.Reason.Message, "ready command") {
 		t.Fatalf("status %s reason %+v", res.Status, res.Reason)
@@ -439,20 +320,20 @@ func TestTemplateReadyCommandBoundsTheBuild(t *testing.T) {
 // sees both building at once.
 func TestTemplateBuildsOfDifferentTemplatesOverlap(t *testing.T) {
 	t.Parallel()
-	c := startTestServer(t, Options{})
+	c := emulatortest.Start(t, emulator.Options{})
 	slow := []map[string]any{{"type": "RUN", "args": []string{"sleep 2"}}}
-	a, b := c.requestBuild(map[string]any{"name": "par-a"}), c.requestBuild(map[string]any{"name": "par-b"})
-	c.startBuild(a, map[string]any{"fromTemplate": "base", "steps": slow})
-	c.startBuild(b, map[string]any{"fromTemplate": "base", "steps": slow})
-	status := func(r requestedBuild) string {
-		_, data, _ := c.api("GET", "/templates/"+r.TemplateID+"/builds/"+r.BuildID+"/status?limit=0", nil)
-		return decode[buildStatus](t, data).Status
+	a, b := c.RequestBuild(map[string]any{"name": "par-a"}), c.RequestBuild(map[string]any{"name": "par-b"})
+	c.StartBuild(a, map[string]any{"fromTemplate": "base", "steps": slow})
+	c.StartBuild(b, map[string]any{"fromTemplate": "base", "steps": slow})
+	status := func(r emulatortest.RequestedBuild) string {
+		_, data, _ := c.API("GET", "/templates/"+r.TemplateID+"/builds/"+r.BuildID+"/status?limit=0", nil)
+		return emulatortest.Decode[emulatortest.BuildStatus](t, data).Status
 	}
-	eventually(t, "both builds running their step", func() bool {
+	emulatortest.Eventually(t, "both builds running their step", func() bool {
 		n := 0
-		for _, tp := range c.srv.store.Templates() {
+		for _, tp := range c.Srv.Store().Templates() {
 			for _, bl := range tp.Builds {
-				_, full, _ := c.srv.store.BuildByID(tp.ID, bl.ID)
+				_, full, _ := c.Srv.Store().BuildByID(tp.ID, bl.ID)
 				if full.Status == store.BuildBuilding && len(full.Logs) >= 3 { // started, base, the step line
 					n++
 				}
@@ -463,7 +344,7 @@ func TestTemplateBuildsOfDifferentTemplatesOverlap(t *testing.T) {
 	if sa, sb := status(a), status(b); sa != store.BuildBuilding || sb != store.BuildBuilding {
 		t.Fatalf("statuses %s %s", sa, sb)
 	}
-	if sa, sb := c.waitBuild(a), c.waitBuild(b); sa.Status != store.BuildReady || sb.Status != store.BuildReady {
+	if sa, sb := c.WaitBuild(a), c.WaitBuild(b); sa.Status != store.BuildReady || sb.Status != store.BuildReady {
 		t.Fatalf("builds ended %s %s", sa.Status, sb.Status)
 	}
 }

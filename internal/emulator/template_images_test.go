@@ -1,4 +1,4 @@
-package emulator
+package emulator_test
 
 import (
 	"net/http"
@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/builder"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/emulatortest"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/spectest"
 )
@@ -21,30 +23,30 @@ import (
 func TestMissingImageFailsTheBuild(t *testing.T) {
 	t.Parallel()
 	v := spectest.New(t)
-	c := startTestServer(t, Options{HostRootImages: []string{"debian:12"}})
-	c.hc = &http.Client{Transport: v.Wrap(nil), Timeout: 60 * time.Second}
+	c := emulatortest.Start(t, emulator.Options{HostRootImages: []string{"debian:12"}})
+	c.HC = &http.Client{Transport: v.Wrap(nil), Timeout: 60 * time.Second}
 	steps := []map[string]any{{"type": "RUN", "args": []string{"echo step-ran"}}}
 
-	b := c.requestBuild(map[string]any{"name": "missing-image"})
-	c.startBuild(b, map[string]any{"fromImage": "python:3.12-slim", "steps": steps})
-	res := c.waitBuild(b)
+	b := c.RequestBuild(map[string]any{"name": "missing-image"})
+	c.StartBuild(b, map[string]any{"fromImage": "python:3.12-slim", "steps": steps})
+	res := c.WaitBuild(b)
 	if res.Status != store.BuildError || res.Reason == nil || res.Reason.Step == nil || *res.Reason.Step != "base" {
-		t.Fatalf("status %s reason %+v\n%s", res.Status, res.Reason, logText(res.LogEntries))
+		t.Fatalf("status %s reason %+v\n%s", res.Status, res.Reason, emulatortest.LogText(res.LogEntries))
 	}
 	for _, want := range []string{"image 'python:3.12-slim' is not in the emulator's image store", "-image-store DIR", "named python_3.12-slim", "-host-root-images python:3.12-slim"} {
 		if !strings.Contains(res.Reason.Message, want) {
 			t.Fatalf("reason %q lacks %q", res.Reason.Message, want)
 		}
 	}
-	if logs := logText(res.LogEntries); strings.Contains(logs, "step-ran") || !strings.Contains(logs, "Build failed: error preparing image 'python:3.12-slim'") {
+	if logs := emulatortest.LogText(res.LogEntries); strings.Contains(logs, "step-ran") || !strings.Contains(logs, "Build failed: error preparing image 'python:3.12-slim'") {
 		t.Fatalf("logs:\n%s", logs)
 	}
 
-	b = c.requestBuild(map[string]any{"name": "host-root-image"})
-	c.startBuild(b, map[string]any{"fromImage": "debian:12", "steps": steps})
-	res = c.waitBuild(b)
+	b = c.RequestBuild(map[string]any{"name": "host-root-image"})
+	c.StartBuild(b, map[string]any{"fromImage": "debian:12", "steps": steps})
+	res = c.WaitBuild(b)
 	if res.Status != store.BuildReady {
-		t.Fatalf("opted-in image: %+v\n%s", res.Reason, logText(res.LogEntries))
+		t.Fatalf("opted-in image: %+v\n%s", res.Reason, emulatortest.LogText(res.LogEntries))
 	}
 	warned := false
 	for _, e := range res.LogEntries {
@@ -52,13 +54,13 @@ func TestMissingImageFailsTheBuild(t *testing.T) {
 			strings.Contains(e.Message, "building on the host's root filesystem instead"))
 	}
 	if !warned {
-		t.Fatalf("no warning that the build ran on the host's root:\n%s", logText(res.LogEntries))
+		t.Fatalf("no warning that the build ran on the host's root:\n%s", emulatortest.LogText(res.LogEntries))
 	}
 
-	b = c.requestBuild(map[string]any{"name": "base-image"})
-	c.startBuild(b, map[string]any{"fromImage": builder.BaseImage, "steps": steps})
-	if res = c.waitBuild(b); res.Status != store.BuildReady || !strings.Contains(logText(res.LogEntries), "is E2B's base image") {
-		t.Fatalf("base image: %+v\n%s", res.Reason, logText(res.LogEntries))
+	b = c.RequestBuild(map[string]any{"name": "base-image"})
+	c.StartBuild(b, map[string]any{"fromImage": builder.BaseImage, "steps": steps})
+	if res = c.WaitBuild(b); res.Status != store.BuildReady || !strings.Contains(emulatortest.LogText(res.LogEntries), "is E2B's base image") {
+		t.Fatalf("base image: %+v\n%s", res.Reason, emulatortest.LogText(res.LogEntries))
 	}
 	v.AssertClean(t)
 }
@@ -72,12 +74,12 @@ func TestStoredImageWithoutPrivateRootsFailsTheBuild(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(images, "stored_1"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	c := startTestServer(t, Options{Isolation: "none", ImageStore: images})
-	b := c.requestBuild(map[string]any{"name": "stored-image"})
-	c.startBuild(b, map[string]any{"fromImage": "stored:1", "steps": []map[string]any{{"type": "RUN", "args": []string{"echo step-ran"}}}})
-	res := c.waitBuild(b)
+	c := emulatortest.Start(t, emulator.Options{Isolation: "none", ImageStore: images})
+	b := c.RequestBuild(map[string]any{"name": "stored-image"})
+	c.StartBuild(b, map[string]any{"fromImage": "stored:1", "steps": []map[string]any{{"type": "RUN", "args": []string{"echo step-ran"}}}})
+	res := c.WaitBuild(b)
 	if res.Status != store.BuildError || res.Reason == nil || !strings.Contains(res.Reason.Message, "image 'stored:1' is in the emulator's image store, but images need private root filesystems") ||
-		!strings.Contains(res.Reason.Message, "-host-root-images stored:1") || strings.Contains(logText(res.LogEntries), "step-ran") {
-		t.Fatalf("status %s reason %+v\n%s", res.Status, res.Reason, logText(res.LogEntries))
+		!strings.Contains(res.Reason.Message, "-host-root-images stored:1") || strings.Contains(emulatortest.LogText(res.LogEntries), "step-ran") {
+		t.Fatalf("status %s reason %+v\n%s", res.Status, res.Reason, emulatortest.LogText(res.LogEntries))
 	}
 }

@@ -1,8 +1,7 @@
-package emulator
+package emulator_test
 
 import (
 	"bytes"
-	"encoding/base64"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -12,23 +11,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/emulatortest"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 )
 
-// rpcAs calls a unary RPC as user (Basic auth, as the SDK's user option).
-func (c *testClient) rpcAs(sb createdSandbox, user, method string, body any) (int, []byte) {
-	c.t.Helper()
-	h := envdHeaders(sb)
-	h["Connect-Protocol-Version"] = "1"
-	h["Authorization"] = "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"))
-	st, data, _ := c.request("POST", c.srv.SandboxURL()+"/"+method, body, h)
-	return st, data
-}
-
 func TestRootFilesLiveInRootsHomeAndBelongToRoot(t *testing.T) {
 	t.Parallel()
-	c := startTestServer(t, Options{})
-	sb := c.create(map[string]any{"secure": true})
+	c := emulatortest.Start(t, emulator.Options{})
+	sb := c.Create(map[string]any{"secure": true})
 
 	// A signed upload URL for root, used without any header (the SDK's
 	// uploadUrl('hello.txt', { user: 'root' }) fetched by a browser).
@@ -40,9 +31,9 @@ func TestRootFilesLiveInRootsHomeAndBelongToRoot(t *testing.T) {
 	_, _ = io.WriteString(fw, "file content")
 	_ = mw.Close()
 	q := url.Values{"path": {"hello.txt"}, "username": {"root"}, "signature": {sig}, "signature_expiration": {exp}}
-	req, _ := http.NewRequest("POST", c.srv.SandboxURL()+"/files?"+q.Encode(), &form)
+	req, _ := http.NewRequest("POST", c.Srv.SandboxURL()+"/files?"+q.Encode(), &form)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
-	resp, err := c.hc.Do(req)
+	resp, err := c.HC.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,10 +44,10 @@ func TestRootFilesLiveInRootsHomeAndBelongToRoot(t *testing.T) {
 	}
 
 	// Root sees it in its home, relative or absolute, and owns it.
-	st, data := c.rpcAs(sb, "root", "filesystem.Filesystem/ListDir", map[string]any{"path": "", "depth": 1})
-	wantStatus(t, "list root's home", st, data, http.StatusOK)
-	var hello *entryJSON
-	for _, e := range decode[struct{ Entries []entryJSON }](t, data).Entries {
+	st, data := c.RPCAs(sb, "root", "filesystem.Filesystem/ListDir", map[string]any{"path": "", "depth": 1})
+	emulatortest.WantStatus(t, "list root's home", st, data, http.StatusOK)
+	var hello *emulatortest.EntryInfo
+	for _, e := range emulatortest.Decode[struct{ Entries []emulatortest.EntryInfo }](t, data).Entries {
 		if e.Name == "hello.txt" {
 			hello = &e
 		}
@@ -64,33 +55,33 @@ func TestRootFilesLiveInRootsHomeAndBelongToRoot(t *testing.T) {
 	if hello == nil || hello.Path != "/root/hello.txt" || hello.Owner != "root" || hello.Group != "root" {
 		t.Fatalf("root's home lists %s", data)
 	}
-	if e := c.stat(sb, "/root"); e.Owner != "root" || e.Type != "FILE_TYPE_DIRECTORY" {
+	if e := c.Stat(sb, "/root"); e.Owner != "root" || e.Type != "FILE_TYPE_DIRECTORY" {
 		t.Fatalf("/root: %+v", e)
 	}
-	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/files?path=hello.txt&username=root", nil, envdHeaders(sb))
+	st, data, _ = c.Request("GET", c.Srv.SandboxURL()+"/files?path=hello.txt&username=root", nil, emulatortest.EnvdHeaders(sb))
 	if st != 200 || string(data) != "file content" {
 		t.Fatalf("download as root: %d %q", st, data)
 	}
-	if st, _ := c.download(sb, "hello.txt"); st != 404 {
+	if st, _ := c.Download(sb, "hello.txt"); st != 404 {
 		t.Fatalf("user's relative hello.txt: %d, want 404 (it is in /root)", st)
 	}
 
 	// Directories envd creates for root are root's; user's stay user's.
-	st, data = c.rpcAs(sb, "root", "filesystem.Filesystem/MakeDir", map[string]any{"path": "made/deeper"})
+	st, data = c.RPCAs(sb, "root", "filesystem.Filesystem/MakeDir", map[string]any{"path": "made/deeper"})
 	if st != 200 || !strings.Contains(string(data), `"path":"/root/made/deeper"`) || !strings.Contains(string(data), `"owner":"root"`) {
 		t.Fatalf("makedir as root: %d %s", st, data)
 	}
-	if e := c.stat(sb, "/root/made"); e.Owner != "root" {
+	if e := c.Stat(sb, "/root/made"); e.Owner != "root" {
 		t.Fatalf("parent made for root: %+v", e)
 	}
-	st, data = c.upload(sb, "/root/made/by-user.txt", strings.NewReader("u"), nil)
-	wantStatus(t, "upload as user", st, data, http.StatusOK)
-	if e := c.stat(sb, "/root/made/by-user.txt"); e.Owner != "user" {
+	st, data = c.Upload(sb, "/root/made/by-user.txt", strings.NewReader("u"), nil)
+	emulatortest.WantStatus(t, "upload as user", st, data, http.StatusOK)
+	if e := c.Stat(sb, "/root/made/by-user.txt"); e.Owner != "user" {
 		t.Fatalf("file uploaded by user: %+v", e)
 	}
 	// Overwriting as user hands the file over, as envd's chown does.
-	c.upload(sb, "/root/hello.txt", strings.NewReader("mine now"), nil)
-	if e := c.stat(sb, "/root/hello.txt"); e.Owner != "user" {
+	c.Upload(sb, "/root/hello.txt", strings.NewReader("mine now"), nil)
+	if e := c.Stat(sb, "/root/hello.txt"); e.Owner != "user" {
 		t.Fatalf("root's file overwritten by user: %+v", e)
 	}
 }

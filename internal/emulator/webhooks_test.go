@@ -1,13 +1,10 @@
-package emulator
+package emulator_test
 
 import (
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/delivery"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
-
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -17,7 +14,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/delivery"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/emulatortest"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
 )
 
 type receivedHook struct {
@@ -77,38 +78,38 @@ func TestWebhooksDeliverSignedLifecycleEvents(t *testing.T) {
 	okSrv, flakySrv := httptest.NewServer(ok), httptest.NewServer(flaky)
 	defer okSrv.Close()
 	defer flakySrv.Close()
-	c := startTestServer(t, Options{WebhookRetryInterval: 100 * time.Millisecond})
+	c := emulatortest.Start(t, emulator.Options{WebhookRetryInterval: 100 * time.Millisecond})
 
 	all := []string{sandboxes.EvCreated, sandboxes.EvPaused, sandboxes.EvResumed, sandboxes.EvKilled}
-	st, data, _ := c.api("POST", "/events/webhooks", map[string]any{"name": "all", "url": okSrv.URL, "enabled": true, "events": all, "signatureSecret": "s3cret"})
-	wantStatus(t, "create webhook", st, data, http.StatusCreated)
-	hook := decode[controlplane.WebhookJSON](t, data)
+	st, data, _ := c.API("POST", "/events/webhooks", map[string]any{"name": "all", "url": okSrv.URL, "enabled": true, "events": all, "signatureSecret": "s3cret"})
+	emulatortest.WantStatus(t, "create webhook", st, data, http.StatusCreated)
+	hook := emulatortest.Decode[controlplane.WebhookJSON](t, data)
 	if strings.Contains(string(data), "s3cret") {
 		t.Fatalf("the webhook answer carries its secret: %s", data)
 	}
-	st, data, _ = c.api("POST", "/events/webhooks", map[string]any{"url": flakySrv.URL, "events": []string{sandboxes.EvCreated}, "signatureSecret": "other"})
-	wantStatus(t, "create flaky webhook", st, data, http.StatusCreated)
+	st, data, _ = c.API("POST", "/events/webhooks", map[string]any{"url": flakySrv.URL, "events": []string{sandboxes.EvCreated}, "signatureSecret": "other"})
+	emulatortest.WantStatus(t, "create flaky webhook", st, data, http.StatusCreated)
 	for _, bad := range []map[string]any{
 		{"url": okSrv.URL, "events": []string{"sandbox.lifecycle.exploded"}, "signatureSecret": "x"},
 		{"url": "ftp://x", "events": all, "signatureSecret": "x"},
 		{"url": okSrv.URL, "events": all},
 	} {
-		if st, data, _ := c.api("POST", "/events/webhooks", bad); st != http.StatusBadRequest {
+		if st, data, _ := c.API("POST", "/events/webhooks", bad); st != http.StatusBadRequest {
 			t.Errorf("create %v: %d %s", bad, st, data)
 		}
 	}
 
-	sb := c.create(map[string]any{"metadata": map[string]string{"who": "test"}})
+	sb := c.Create(map[string]any{"metadata": map[string]string{"who": "test"}})
 	for _, step := range []string{"/pause", "/resume"} {
-		st, data, _ := c.api("POST", "/sandboxes/"+sb.SandboxID+step, map[string]any{})
+		st, data, _ := c.API("POST", "/sandboxes/"+sb.SandboxID+step, map[string]any{})
 		if st >= 300 {
 			t.Fatalf("%s: %d %s", step, st, data)
 		}
 	}
-	st, data, _ = c.api("DELETE", "/sandboxes/"+sb.SandboxID, nil)
-	wantStatus(t, "kill", st, data, http.StatusNoContent)
+	st, data, _ = c.API("DELETE", "/sandboxes/"+sb.SandboxID, nil)
+	emulatortest.WantStatus(t, "kill", st, data, http.StatusNoContent)
 
-	eventually(t, "four deliveries and three attempts", func() bool { return len(ok.snapshot()) == 4 && len(flaky.snapshot()) == 3 })
+	emulatortest.Eventually(t, "four deliveries and three attempts", func() bool { return len(ok.snapshot()) == 4 && len(flaky.snapshot()) == 3 })
 	var evsSeen []store.Event // two workers deliver: arrival order is not event order
 	ids := map[string]bool{}
 	for _, d := range ok.snapshot() {
@@ -148,24 +149,24 @@ func TestWebhooksDeliverSignedLifecycleEvents(t *testing.T) {
 	}
 
 	// Polling: newest first by default, filters by type and sandbox.
-	st, data, _ = c.api("GET", "/events/sandboxes/"+sb.SandboxID+"?orderAsc=true", nil)
-	wantStatus(t, "events", st, data, http.StatusOK)
-	evs := decode[[]store.Event](t, data)
+	st, data, _ = c.API("GET", "/events/sandboxes/"+sb.SandboxID+"?orderAsc=true", nil)
+	emulatortest.WantStatus(t, "events", st, data, http.StatusOK)
+	evs := emulatortest.Decode[[]store.Event](t, data)
 	if len(evs) != 4 || evs[0].Type != sandboxes.EvCreated || evs[3].Type != sandboxes.EvKilled {
 		t.Fatalf("events %s", data)
 	}
-	st, data, _ = c.api("GET", "/events/sandboxes?types="+sandboxes.EvPaused+"&limit=1", nil)
-	wantStatus(t, "filtered events", st, data, http.StatusOK)
-	if evs := decode[[]store.Event](t, data); len(evs) != 1 || evs[0].Type != sandboxes.EvPaused {
+	st, data, _ = c.API("GET", "/events/sandboxes?types="+sandboxes.EvPaused+"&limit=1", nil)
+	emulatortest.WantStatus(t, "filtered events", st, data, http.StatusOK)
+	if evs := emulatortest.Decode[[]store.Event](t, data); len(evs) != 1 || evs[0].Type != sandboxes.EvPaused {
 		t.Fatalf("filtered %s", data)
 	}
-	st, data, _ = c.api("PATCH", "/events/webhooks/"+hook.ID, map[string]any{"enabled": false})
-	wantStatus(t, "disable", st, data, http.StatusOK)
-	if got := decode[controlplane.WebhookJSON](t, data); got.Enabled || got.URL != okSrv.URL {
+	st, data, _ = c.API("PATCH", "/events/webhooks/"+hook.ID, map[string]any{"enabled": false})
+	emulatortest.WantStatus(t, "disable", st, data, http.StatusOK)
+	if got := emulatortest.Decode[controlplane.WebhookJSON](t, data); got.Enabled || got.URL != okSrv.URL {
 		t.Fatalf("after PATCH %s", data)
 	}
-	st, data, _ = c.api("DELETE", "/events/webhooks/"+hook.ID, nil)
-	wantStatus(t, "delete", st, data, http.StatusOK)
+	st, data, _ = c.API("DELETE", "/events/webhooks/"+hook.ID, nil)
+	emulatortest.WantStatus(t, "delete", st, data, http.StatusOK)
 }
 
 // A receiver that hangs (each attempt waits 10 s) does not hold up the API:
@@ -176,13 +177,13 @@ func TestWebhookDeliveryNeverBlocksTheAPI(t *testing.T) {
 	stuck := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { <-release }))
 	defer stuck.Close()
 	defer close(release)
-	c := startTestServer(t, Options{})
-	c.hc.Timeout = 5 * time.Second
-	st, data, _ := c.api("POST", "/events/webhooks", map[string]any{"url": stuck.URL, "events": []string{sandboxes.EvCreated, sandboxes.EvKilled}, "signatureSecret": "x"})
-	wantStatus(t, "create webhook", st, data, http.StatusCreated)
+	c := emulatortest.Start(t, emulator.Options{})
+	c.HC.Timeout = 5 * time.Second
+	st, data, _ := c.API("POST", "/events/webhooks", map[string]any{"url": stuck.URL, "events": []string{sandboxes.EvCreated, sandboxes.EvKilled}, "signatureSecret": "x"})
+	emulatortest.WantStatus(t, "create webhook", st, data, http.StatusCreated)
 	for range 5 {
-		sb := c.create(map[string]any{})
-		st, data, _ := c.api("DELETE", "/sandboxes/"+sb.SandboxID, nil)
-		wantStatus(t, "kill", st, data, http.StatusNoContent)
+		sb := c.Create(map[string]any{})
+		st, data, _ := c.API("DELETE", "/sandboxes/"+sb.SandboxID, nil)
+		emulatortest.WantStatus(t, "kill", st, data, http.StatusNoContent)
 	}
 }
