@@ -9,6 +9,3 @@ func SetLimitsClock(s *Server, now func() time.Time) {
 	s.limits.now = now
 	s.limits.mu.Unlock()
 }
-
-// EdgeError is the body the sandbox edge answers for a sandbox it cannot reach.
-type EdgeError = edgeErrorJSON

@@ -358,3 +358,10 @@ func NewStream(t *testing.T, resp *http.Response) *Stream {
 func NewClient(t *testing.T, srv *emulator.Server) *Client {
 	return &Client{T: t, Srv: srv, HC: &http.Client{Timeout: 60 * time.Second}, Streams: &http.Client{}}
 }
+
+// EdgeError is the body the sandbox edge answers for a sandbox it cannot reach.
+type EdgeError struct {
+	SandboxID string `json:"sandboxId"`
+	Message   string `json:"message"`
+	Code      int    `json:"code"`
+}

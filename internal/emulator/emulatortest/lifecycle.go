@@ -3,6 +3,7 @@ package emulatortest
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -49,3 +50,20 @@ func (c *Client) Send(method, path string, body any) (int, error) {
 	_, _ = io.Copy(io.Discard, resp.Body)
 	return resp.StatusCode, nil
 }
+
+// ProcState reads the state letter of pid from /proc ("" when gone).
+func ProcState(pid uint32) string {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return ""
+	}
+	s := string(data)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 || i+2 >= len(s) {
+		return ""
+	}
+	return s[i+2 : i+3]
+}
+
+// JSONHeader is the Content-Type of a JSON body.
+var JSONHeader = map[string]string{"Content-Type": "application/json"}

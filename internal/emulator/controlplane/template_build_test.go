@@ -1,4 +1,4 @@
-package emulator_test
+package controlplane_test
 
 import (
 	"net/http"

@@ -1,4 +1,4 @@
-package emulator_test
+package envd_test
 
 import (
 	"bytes"
@@ -151,7 +151,7 @@ func TestProcessStdinSignalsConnectAndList(t *testing.T) {
 	}
 	emulatortest.Eventually(t, "background child killed", func() bool {
 		for _, p := range sandboxos.ScanProcs(false) {
-			if p.PGRP == int(group.PID) && procState(uint32(p.PID)) != "Z" {
+			if p.PGRP == int(group.PID) && emulatortest.ProcState(uint32(p.PID)) != "Z" {
 				return false
 			}
 		}

@@ -1,4 +1,4 @@
-package emulator_test
+package envd_test
 
 import (
 	"bytes"

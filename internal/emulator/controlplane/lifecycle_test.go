@@ -1,10 +1,9 @@
-package emulator_test
+package controlplane_test
 
 import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -201,20 +200,6 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-// procState reads the state letter of pid from /proc ("" when gone).
-func procState(pid uint32) string {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return ""
-	}
-	s := string(data)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 || i+2 >= len(s) {
-		return ""
-	}
-	return s[i+2 : i+3]
-}
-
 func TestPauseResumeKeepsProcess(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("reads process states from /proc, which only Linux has")
@@ -228,11 +213,11 @@ func TestPauseResumeKeepsProcess(t *testing.T) {
 		t.Fatalf("expected the ready output, got %v %v", f.Msg, err) // the command is past its setup
 	}
 	_ = ps.Resp.Body.Close() // client leaves; the process must keep running
-	emulatortest.Eventually(t, "process running", func() bool { s := procState(pid); return s == "S" || s == "R" })
+	emulatortest.Eventually(t, "process running", func() bool { s := emulatortest.ProcState(pid); return s == "S" || s == "R" })
 
 	st, data, _ := c.API("POST", "/sandboxes/"+sb.SandboxID+"/pause", map[string]any{})
 	emulatortest.WantStatus(t, "pause", st, data, http.StatusNoContent)
-	emulatortest.Eventually(t, "process stopped", func() bool { return procState(pid) == "T" })
+	emulatortest.Eventually(t, "process stopped", func() bool { return emulatortest.ProcState(pid) == "T" })
 	st, data, _ = c.API("POST", "/sandboxes/"+sb.SandboxID+"/pause", nil)
 	emulatortest.WantStatus(t, "second pause", st, data, http.StatusConflict)
 	if !strings.Contains(string(data), "is already paused") {
@@ -248,7 +233,7 @@ func TestPauseResumeKeepsProcess(t *testing.T) {
 
 	st, data, _ = c.API("POST", "/sandboxes/"+sb.SandboxID+"/connect", map[string]any{"timeout": 60})
 	emulatortest.WantStatus(t, "connect resumes", st, data, http.StatusCreated)
-	emulatortest.Eventually(t, "process continued", func() bool { s := procState(pid); return s == "S" || s == "R" })
+	emulatortest.Eventually(t, "process continued", func() bool { s := emulatortest.ProcState(pid); return s == "S" || s == "R" })
 	st, data = c.RPC(sb, "process.Process/List", map[string]any{})
 	emulatortest.WantStatus(t, "list processes", st, data, http.StatusOK)
 	if !strings.Contains(string(data), fmt.Sprintf(`"pid":%d`, pid)) {
@@ -259,14 +244,14 @@ func TestPauseResumeKeepsProcess(t *testing.T) {
 
 	st, data, _ = c.API("DELETE", "/sandboxes/"+sb.SandboxID, nil)
 	emulatortest.WantStatus(t, "kill", st, data, http.StatusNoContent)
-	emulatortest.Eventually(t, "process killed", func() bool { s := procState(pid); return s == "" || s == "Z" })
+	emulatortest.Eventually(t, "process killed", func() bool { s := emulatortest.ProcState(pid); return s == "" || s == "Z" })
 	st, data, _ = c.API("DELETE", "/sandboxes/"+sb.SandboxID, nil)
 	emulatortest.WantStatus(t, "kill again", st, data, http.StatusNotFound)
 	st, data, _ = c.API("GET", "/sandboxes/"+sb.SandboxID, nil)
 	emulatortest.WantStatus(t, "get killed", st, data, http.StatusNotFound)
 	st, data, _ = c.Request("POST", c.Srv.SandboxURL()+"/filesystem.Filesystem/Stat", map[string]any{"path": "/"}, emulatortest.EnvdHeaders(sb))
 	emulatortest.WantStatus(t, "envd after kill", st, data, http.StatusBadGateway)
-	if e := emulatortest.Decode[emulator.EdgeError](t, data); e.SandboxID != sb.SandboxID || e.Message != "The sandbox was not found" || e.Code != 502 {
+	if e := emulatortest.Decode[emulatortest.EdgeError](t, data); e.SandboxID != sb.SandboxID || e.Message != "The sandbox was not found" || e.Code != 502 {
 		t.Fatalf("edge body %s", data)
 	}
 }
@@ -321,7 +306,7 @@ func TestExpiry(t *testing.T) {
 	if err := c.Srv.Expire(expirePause.SandboxID); err != nil {
 		t.Fatal(err)
 	}
-	st, data, _ := c.Request("POST", c.Srv.APIURL()+"/_emulator/sandboxes/"+expireNow.SandboxID+"/expire", nil, jsonHeader)
+	st, data, _ := c.Request("POST", c.Srv.APIURL()+"/_emulator/sandboxes/"+expireNow.SandboxID+"/expire", nil, emulatortest.JSONHeader)
 	emulatortest.WantStatus(t, "admin expire of a gone sandbox", st, data, http.StatusNotFound)
 	gone := func(id string) func() bool {
 		return func() bool { st, _, _ := c.API("GET", "/sandboxes/"+id, nil); return st == http.StatusNotFound }
@@ -433,10 +418,10 @@ func TestCommandDeadlineStopsWhilePaused(t *testing.T) {
 	st, data, _ := c.API("POST", "/sandboxes/"+sb.SandboxID+"/pause", nil)
 	emulatortest.WantStatus(t, "pause", st, data, http.StatusNoContent)
 	time.Sleep(2500 * time.Millisecond) // longer than the command's deadline
-	if s := procState(ps.PID); s != "T" {
+	if s := emulatortest.ProcState(ps.PID); s != "T" {
 		t.Fatalf("process state %q during pause; the deadline must not run while paused", s)
 	}
 	st, data, _ = c.API("POST", "/sandboxes/"+sb.SandboxID+"/connect", map[string]any{"timeout": 60})
 	emulatortest.WantStatus(t, "connect", st, data, http.StatusCreated)
-	emulatortest.Eventually(t, "deadline kills after resume", func() bool { s := procState(ps.PID); return s == "" || s == "Z" })
+	emulatortest.Eventually(t, "deadline kills after resume", func() bool { s := emulatortest.ProcState(ps.PID); return s == "" || s == "Z" })
 }

@@ -1,4 +1,4 @@
-package emulator_test
+package sandboxos_test
 
 import (
 	"strings"
