@@ -15,6 +15,9 @@
 // reverse. It knows no HTTP: validation of requests and the wire format of
 // answers live with the handlers; build logs and reasons are kept in E2B's
 // wire shapes, as the status route answers them.
+//
+// Its allowed imports are listed once, in TestPackagesImportOnlyDownwards
+// (internal/emulator/layering_test.go).
 package store
 
 import "sync"

@@ -6,6 +6,8 @@
 // mounting the volume planted is followed only while it stays inside; a path
 // it leads out of answers 400.
 //
-// It finds volumes through the state store and touches only their content
+// It finds volumes through the store and touches only their content
 // directories; counting, faults and routing to it stay with the emulator.
+// Its allowed imports are listed once, in TestPackagesImportOnlyDownwards
+// (internal/emulator/layering_test.go).
 package volumeapi
