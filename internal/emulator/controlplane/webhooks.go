@@ -145,11 +145,7 @@ func (s *API) handleListWebhooks(w http.ResponseWriter, _ *http.Request) {
 
 func (s *API) handleGetWebhook(w http.ResponseWriter, r *http.Request) {
 	wh, ok := s.opts.Store.Webhook(r.PathValue("id"))
-	if !ok {
-		writeErrorf(w, http.StatusNotFound, "webhook '%s' not found", r.PathValue("id"))
-		return
-	}
-	httpjson.Write(w, http.StatusOK, webhookJSONOf(wh))
+	answerFound(w, r, "webhook", webhookJSONOf(wh), ok)
 }
 
 // handleUpdateWebhook replaces the fields the body names.
@@ -164,17 +160,9 @@ func (s *API) handleUpdateWebhook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	wh, ok := s.opts.Store.UpdateWebhook(r.PathValue("id"), req.change())
-	if !ok {
-		writeErrorf(w, http.StatusNotFound, "webhook '%s' not found", r.PathValue("id"))
-		return
-	}
-	httpjson.Write(w, http.StatusOK, webhookJSONOf(wh))
+	answerFound(w, r, "webhook", webhookJSONOf(wh), ok)
 }
 
 func (s *API) handleDeleteWebhook(w http.ResponseWriter, r *http.Request) {
-	if !s.opts.Store.DeleteWebhook(r.PathValue("id")) {
-		writeErrorf(w, http.StatusNotFound, "webhook '%s' not found", r.PathValue("id"))
-		return
-	}
-	w.WriteHeader(http.StatusOK)
+	answerDeleted(w, r, "webhook", s.opts.Store.DeleteWebhook(r.PathValue("id")), http.StatusOK)
 }

@@ -1,16 +1,12 @@
 package controlplane_test
 
 import (
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,43 +17,6 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
 )
 
-type receivedHook struct {
-	header http.Header
-	body   []byte
-	at     time.Time
-}
-
-// hookReceiver records deliveries and fails the first failFirst of them.
-type hookReceiver struct {
-	mu        sync.Mutex
-	got       []receivedHook
-	failFirst int
-}
-
-func (h *hookReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.got = append(h.got, receivedHook{header: r.Header.Clone(), body: body, at: time.Now()})
-	if len(h.got) <= h.failFirst {
-		w.WriteHeader(http.StatusServiceUnavailable)
-	}
-}
-
-func (h *hookReceiver) snapshot() []receivedHook {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return append([]receivedHook(nil), h.got...)
-}
-
-// verifySignature is the check E2B's documentation gives receivers: standard
-// base64 of sha256(secret + body) without its padding (E2B's docs once showed
-// a URL-safe variant and corrected it: deliveries carry '+' and '/').
-func verifySignature(secret string, body []byte, sig string) bool {
-	sum := sha256.Sum256([]byte(secret + string(body)))
-	return strings.TrimRight(base64.StdEncoding.EncodeToString(sum[:]), "=") == sig
-}
-
 // A digest whose standard base64 holds '+' and '/' tells the two alphabets apart.
 func TestWebhookSignatureIsStandardBase64WithoutPadding(t *testing.T) {
 	t.Parallel()
@@ -66,15 +25,15 @@ func TestWebhookSignatureIsStandardBase64WithoutPadding(t *testing.T) {
 	if !strings.ContainsAny(sig, "+/") || strings.Contains(sig, "=") {
 		t.Fatalf("signature %q is not standard unpadded base64 (this body's has '+' or '/')", sig)
 	}
-	if !verifySignature("whsec", body, sig) {
+	if !emulatortest.VerifySignature("whsec", body, sig) {
 		t.Fatalf("signature %q does not verify as E2B documents", sig)
 	}
 }
 
 func TestWebhooksDeliverSignedLifecycleEvents(t *testing.T) {
 	t.Parallel()
-	ok := &hookReceiver{}
-	flaky := &hookReceiver{failFirst: 2}
+	ok := &emulatortest.HookReceiver{}
+	flaky := &emulatortest.HookReceiver{FailFirst: 2}
 	okSrv, flakySrv := httptest.NewServer(ok), httptest.NewServer(flaky)
 	defer okSrv.Close()
 	defer flakySrv.Close()
@@ -109,23 +68,23 @@ func TestWebhooksDeliverSignedLifecycleEvents(t *testing.T) {
 	st, data, _ = c.API("DELETE", "/sandboxes/"+sb.SandboxID, nil)
 	emulatortest.WantStatus(t, "kill", st, data, http.StatusNoContent)
 
-	emulatortest.Eventually(t, "four deliveries and three attempts", func() bool { return len(ok.snapshot()) == 4 && len(flaky.snapshot()) == 3 })
+	emulatortest.Eventually(t, "four deliveries and three attempts", func() bool { return len(ok.Deliveries()) == 4 && len(flaky.Deliveries()) == 3 })
 	var evsSeen []store.Event // two workers deliver: arrival order is not event order
 	ids := map[string]bool{}
-	for _, d := range ok.snapshot() {
-		if !verifySignature("s3cret", d.body, d.header.Get("e2b-signature")) {
-			t.Fatalf("signature does not verify: %v %s", d.header, d.body)
+	for _, d := range ok.Deliveries() {
+		if !emulatortest.VerifySignature("s3cret", d.Body, d.Header.Get("e2b-signature")) {
+			t.Fatalf("signature does not verify: %v %s", d.Header, d.Body)
 		}
-		if d.header.Get("e2b-webhook-id") != hook.ID || d.header.Get("e2b-signature-version") != "v1" {
-			t.Fatalf("headers %v", d.header)
+		if d.Header.Get("e2b-webhook-id") != hook.ID || d.Header.Get("e2b-signature-version") != "v1" {
+			t.Fatalf("headers %v", d.Header)
 		}
-		ids[d.header.Get("e2b-delivery-id")] = true
+		ids[d.Header.Get("e2b-delivery-id")] = true
 		var ev store.Event
-		if err := json.Unmarshal(d.body, &ev); err != nil {
+		if err := json.Unmarshal(d.Body, &ev); err != nil {
 			t.Fatal(err)
 		}
 		if ev.SandboxID != sb.SandboxID || ev.Version != "v2" || ev.EventData["sandbox_metadata"].(map[string]any)["who"] != "test" {
-			t.Fatalf("event %s", d.body)
+			t.Fatalf("event %s", d.Body)
 		}
 		evsSeen = append(evsSeen, ev)
 	}
@@ -137,14 +96,14 @@ func TestWebhooksDeliverSignedLifecycleEvents(t *testing.T) {
 	if strings.Join(types, ",") != strings.Join(all, ",") {
 		t.Fatalf("delivered %v, want %v", types, all)
 	}
-	retries := flaky.snapshot()
+	retries := flaky.Deliveries()
 	for i, d := range retries {
-		if !verifySignature("other", d.body, d.header.Get("e2b-signature")) || ids[d.header.Get("e2b-delivery-id")] {
-			t.Fatalf("attempt %d: bad signature or reused delivery ID: %v", i, d.header)
+		if !emulatortest.VerifySignature("other", d.Body, d.Header.Get("e2b-signature")) || ids[d.Header.Get("e2b-delivery-id")] {
+			t.Fatalf("attempt %d: bad signature or reused delivery ID: %v", i, d.Header)
 		}
-		ids[d.header.Get("e2b-delivery-id")] = true
-		if i > 0 && d.at.Sub(retries[i-1].at) < 100*time.Millisecond {
-			t.Fatalf("retry %d came %s after the previous attempt, before the retry interval", i, d.at.Sub(retries[i-1].at))
+		ids[d.Header.Get("e2b-delivery-id")] = true
+		if i > 0 && d.At.Sub(retries[i-1].At) < 100*time.Millisecond {
+			t.Fatalf("retry %d came %s after the previous attempt, before the retry interval", i, d.At.Sub(retries[i-1].At))
 		}
 	}
 
