@@ -16,6 +16,7 @@ import (
 
 // Template builds: a build request, its file context and its status.
 
+// RequestedBuild is what POST /v3/templates answers.
 type RequestedBuild struct {
 	TemplateID string   `json:"templateID"`
 	BuildID    string   `json:"buildID"`
@@ -23,13 +24,14 @@ type RequestedBuild struct {
 	Tags       []string `json:"tags"`
 }
 
+// BuildStatus is a build's status with its log entries.
 type BuildStatus struct {
 	Status     string                `json:"status"`
 	LogEntries []store.BuildLogEntry `json:"logEntries"`
 	Reason     *store.BuildReason    `json:"reason"`
 }
 
-// contextArchive builds a gzip tar like the SDK's upload: files by relative
+// ContextArchive builds a gzip tar like the SDK's upload: files by relative
 // path; a value starting with "->" is a symlink target.
 func ContextArchive(t *testing.T, files map[string]string) []byte {
 	t.Helper()
@@ -61,6 +63,7 @@ func ContextArchive(t *testing.T, files map[string]string) []byte {
 	return buf.Bytes()
 }
 
+// RequestBuild registers a build (POST /v3/templates).
 func (c *Client) RequestBuild(body map[string]any) RequestedBuild {
 	c.T.Helper()
 	st, data, _ := c.API("POST", "/v3/templates", body)
@@ -68,7 +71,7 @@ func (c *Client) RequestBuild(body map[string]any) RequestedBuild {
 	return Decode[RequestedBuild](c.T, data)
 }
 
-// uploadContext uploads an archive under hash unless the emulator has it.
+// UploadContext uploads an archive under hash unless the emulator has it.
 func (c *Client) UploadContext(templateID, hash string, archive []byte) {
 	c.T.Helper()
 	st, data, _ := c.API("GET", "/templates/"+templateID+"/files/"+hash, nil)
@@ -94,7 +97,7 @@ func (c *Client) UploadContext(templateID, hash string, archive []byte) {
 	}
 }
 
-// waitBuild polls the status like the SDK (logsOffset advancing) until the
+// WaitBuild polls the status like the SDK (logsOffset advancing) until the
 // build ends, and returns the final status with every log entry.
 func (c *Client) WaitBuild(b RequestedBuild) BuildStatus {
 	c.T.Helper()
@@ -116,12 +119,14 @@ func (c *Client) WaitBuild(b RequestedBuild) BuildStatus {
 	}
 }
 
+// StartBuild starts a requested build with its steps.
 func (c *Client) StartBuild(b RequestedBuild, body map[string]any) {
 	c.T.Helper()
 	st, data, _ := c.API("POST", "/v2/templates/"+b.TemplateID+"/builds/"+b.BuildID, body)
 	WantStatus(c.T, "start build", st, data, http.StatusAccepted)
 }
 
+// LogText is a build log as lines of level, step and message.
 func LogText(entries []store.BuildLogEntry) string {
 	var sb strings.Builder
 	for _, e := range entries {

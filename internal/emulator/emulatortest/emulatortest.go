@@ -60,12 +60,13 @@ type Client struct {
 	Streams *http.Client // streaming calls (no overall timeout)
 }
 
-// api calls the control plane with the API key and returns status and body.
+// API calls the control plane with the API key and returns status and body.
 func (c *Client) API(method, path string, body any) (int, []byte, http.Header) {
 	c.T.Helper()
 	return c.Request(method, c.Srv.APIURL()+path, body, map[string]string{HeaderAPIKey: c.Srv.APIKey()})
 }
 
+// Request sends body as JSON to url with headers and returns status, body and headers.
 func (c *Client) Request(method, url string, body any, headers map[string]string) (int, []byte, http.Header) {
 	c.T.Helper()
 	var rd io.Reader
@@ -98,7 +99,7 @@ func (c *Client) Request(method, url string, body any, headers map[string]string
 	return resp.StatusCode, data, resp.Header
 }
 
-// wantStatus fails the test unless status matches, showing the body.
+// WantStatus fails the test unless status matches, showing the body.
 func WantStatus(t *testing.T, what string, got int, body []byte, want int) {
 	t.Helper()
 	if got != want {
@@ -106,6 +107,7 @@ func WantStatus(t *testing.T, what string, got int, body []byte, want int) {
 	}
 }
 
+// Decode unmarshals data or fails the test.
 func Decode[T any](t *testing.T, data []byte) T {
 	t.Helper()
 	var v T
@@ -122,6 +124,7 @@ type Sandbox struct {
 	EnvdAccessToken string `json:"envdAccessToken"`
 }
 
+// Create creates a sandbox (from base for 300 s unless body says otherwise).
 func (c *Client) Create(body map[string]any) Sandbox {
 	c.T.Helper()
 	if _, ok := body["templateID"]; !ok {
@@ -135,6 +138,7 @@ func (c *Client) Create(body map[string]any) Sandbox {
 	return Decode[Sandbox](c.T, data)
 }
 
+// Detail is GET /sandboxes/{id}.
 func (c *Client) Detail(id string) controlplane.SandboxDetailJSON {
 	c.T.Helper()
 	st, data, _ := c.API("GET", "/sandboxes/"+id, nil)
@@ -142,7 +146,7 @@ func (c *Client) Detail(id string) controlplane.SandboxDetailJSON {
 	return Decode[controlplane.SandboxDetailJSON](c.T, data)
 }
 
-// envdHeaders addresses a sandbox through the shared listener.
+// EnvdHeaders addresses a sandbox through the shared listener.
 func EnvdHeaders(sb Sandbox) map[string]string {
 	h := map[string]string{HeaderSandboxID: sb.SandboxID, HeaderSandboxPort: EnvdPort}
 	if sb.EnvdAccessToken != "" {
@@ -151,7 +155,7 @@ func EnvdHeaders(sb Sandbox) map[string]string {
 	return h
 }
 
-// rpc calls a unary Connect method.
+// RPC calls a unary Connect method.
 func (c *Client) RPC(sb Sandbox, method string, body any) (int, []byte) {
 	c.T.Helper()
 	h := EnvdHeaders(sb)
@@ -174,6 +178,7 @@ type Frame struct {
 	Msg   map[string]any
 }
 
+// OpenStream calls a server-streaming Connect method of the sandbox's envd.
 func (c *Client) OpenStream(sb Sandbox, method string, req any, headers map[string]string) *Stream {
 	c.T.Helper()
 	payload, err := json.Marshal(req)
@@ -209,7 +214,7 @@ func (c *Client) OpenStream(sb Sandbox, method string, req any, headers map[stri
 	return ps
 }
 
-// startProcess runs command through bash -l -c and reads the start event.
+// StartProcess runs command through bash -l -c and reads the start event.
 func (c *Client) StartProcess(sb Sandbox, command string, extra map[string]any, headers map[string]string) *Stream {
 	c.T.Helper()
 	proc := map[string]any{"cmd": "/bin/bash", "args": []string{"-l", "-c", command}}
@@ -228,6 +233,7 @@ func (c *Client) StartProcess(sb Sandbox, command string, extra map[string]any, 
 	return ps
 }
 
+// ExpectStart reads the start event and keeps the process's pid.
 func (ps *Stream) ExpectStart() {
 	ps.T.Helper()
 	f, err := ps.Next()
@@ -242,6 +248,7 @@ func (ps *Stream) ExpectStart() {
 	ps.PID = uint32(start["pid"].(float64))
 }
 
+// Next reads one frame.
 func (ps *Stream) Next() (Frame, error) {
 	var hdr [5]byte
 	if _, err := io.ReadFull(ps.r, hdr[:]); err != nil {
@@ -267,6 +274,7 @@ type Result struct {
 	Dropped        error // non-nil when the connection ended without end-stream
 }
 
+// Collect reads everything up to the end of the stream.
 func (ps *Stream) Collect() Result {
 	ps.T.Helper()
 	var res Result
@@ -306,13 +314,13 @@ func (ps *Stream) Collect() Result {
 	return res
 }
 
-// run executes command in the sandbox and returns its complete result.
+// Run executes command in the sandbox and returns its complete result.
 func (c *Client) Run(sb Sandbox, command string) Result {
 	c.T.Helper()
 	return c.StartProcess(sb, command, nil, nil).Collect()
 }
 
-// mustRun runs command and fails unless it exits 0.
+// MustRun runs command and fails unless it exits 0.
 func (c *Client) MustRun(sb Sandbox, command string) string {
 	c.T.Helper()
 	res := c.Run(sb, command)
@@ -322,7 +330,7 @@ func (c *Client) MustRun(sb Sandbox, command string) string {
 	return res.Stdout
 }
 
-// eventually polls cond every 50 ms for up to 30 s.
+// Eventually polls cond every 50 ms for up to 30 s.
 func Eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
@@ -334,9 +342,11 @@ func Eventually(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// HomeDir and TmpDir are where the shared layout keeps a sandbox's /home/user and /tmp.
+// HomeDir is where the shared layout keeps a sandbox's /home/user.
 func HomeDir(m *envd.Machine) string { return filepath.Join(m.Dir(), "home") }
-func TmpDir(m *envd.Machine) string  { return filepath.Join(m.Dir(), "tmp") }
+
+// TmpDir is where the shared layout keeps a sandbox's /tmp.
+func TmpDir(m *envd.Machine) string { return filepath.Join(m.Dir(), "tmp") }
 
 // Machine is the machine of a live sandbox.
 func (c *Client) Machine(id string) *envd.Machine {

@@ -9,6 +9,7 @@ import (
 
 // Files: envd's REST and filesystem RPCs, and the host side of a sandbox's files.
 
+// Upload posts a file through envd's files route.
 func (c *Client) Upload(sb Sandbox, path string, body io.Reader, headers map[string]string) (int, []byte) {
 	c.T.Helper()
 	req, err := http.NewRequest("POST", c.Srv.SandboxURL()+"/files?path="+url.QueryEscape(path), body)
@@ -31,12 +32,14 @@ func (c *Client) Upload(sb Sandbox, path string, body io.Reader, headers map[str
 	return resp.StatusCode, data
 }
 
+// Download gets a file through envd's files route.
 func (c *Client) Download(sb Sandbox, path string) (int, []byte) {
 	c.T.Helper()
 	st, data, _ := c.Request("GET", c.Srv.SandboxURL()+"/files?path="+url.QueryEscape(path), nil, EnvdHeaders(sb))
 	return st, data
 }
 
+// EntryInfo is envd's EntryInfo as the filesystem RPCs answer it.
 type EntryInfo struct {
 	Name          string            `json:"name"`
 	Type          string            `json:"type"`
@@ -50,7 +53,7 @@ type EntryInfo struct {
 	Metadata      map[string]string `json:"metadata"`
 }
 
-// stat calls Filesystem/Stat and decodes the entry.
+// Stat calls Filesystem/Stat and decodes the entry.
 func (c *Client) Stat(sb Sandbox, path string) EntryInfo {
 	c.T.Helper()
 	st, data := c.RPC(sb, "filesystem.Filesystem/Stat", map[string]any{"path": path})
@@ -58,7 +61,7 @@ func (c *Client) Stat(sb Sandbox, path string) EntryInfo {
 	return Decode[struct{ Entry EntryInfo }](c.T, data).Entry
 }
 
-// listDir calls Filesystem/ListDir (depth 1) and returns the entries by name.
+// ListDir calls Filesystem/ListDir (depth 1) and returns the entries by name.
 func (c *Client) ListDir(sb Sandbox, path string) map[string]EntryInfo {
 	c.T.Helper()
 	st, data := c.RPC(sb, "filesystem.Filesystem/ListDir", map[string]any{"path": path, "depth": 1})
@@ -70,13 +73,13 @@ func (c *Client) ListDir(sb Sandbox, path string) map[string]EntryInfo {
 	return out
 }
 
-// sandboxHostPath is where the sandbox stores virtual on the host.
+// SandboxHostPath is where the sandbox stores virtual on the host.
 func (c *Client) SandboxHostPath(sb Sandbox, virtual string) string {
 	c.T.Helper()
 	return c.Machine(sb.SandboxID).HostPath(virtual)
 }
 
-// rpcAs calls a unary RPC as user (Basic auth, as the SDK's user option).
+// RPCAs calls a unary RPC as user (Basic auth, as the SDK's user option).
 func (c *Client) RPCAs(sb Sandbox, user, method string, body any) (int, []byte) {
 	c.T.Helper()
 	h := EnvdHeaders(sb)

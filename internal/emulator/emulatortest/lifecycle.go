@@ -13,7 +13,7 @@ import (
 
 // Lifecycle: pause, resume and raw control-plane calls.
 
-// bootID is the boot ID the sandbox's commands see (with mount namespaces)
+// BootID is the boot ID the sandbox's commands see (with mount namespaces)
 // or, without them, the one the emulator keeps for the sandbox.
 func (c *Client) BootID(sb Sandbox) string {
 	c.T.Helper()
@@ -28,6 +28,7 @@ func (c *Client) BootID(sb Sandbox) string {
 	return strings.TrimSpace(string(data))
 }
 
+// PauseAndResume pauses the sandbox (with body) and connects to resume it.
 func (c *Client) PauseAndResume(sb Sandbox, body map[string]any) {
 	c.T.Helper()
 	st, data, _ := c.API("POST", "/sandboxes/"+sb.SandboxID+"/pause", body)
@@ -36,7 +37,7 @@ func (c *Client) PauseAndResume(sb Sandbox, body map[string]any) {
 	WantStatus(c.T, "connect", st, data, http.StatusCreated)
 }
 
-// send is api without failing on a transport error: a lost answer is one.
+// Send is api without failing on a transport error: a lost answer is one.
 func (c *Client) Send(method, path string, body any) (int, error) {
 	data, _ := json.Marshal(body)
 	req, _ := http.NewRequest(method, c.Srv.APIURL()+path, bytes.NewReader(data))

@@ -11,6 +11,7 @@ import (
 
 // Volumes: the volume-content API.
 
+// CreateVolume creates a volume named name.
 func (c *Client) CreateVolume(name string) controlplane.VolumeAndTokenJSON {
 	c.T.Helper()
 	st, data, _ := c.API("POST", "/volumes", map[string]any{"name": name})
@@ -18,7 +19,7 @@ func (c *Client) CreateVolume(name string) controlplane.VolumeAndTokenJSON {
 	return Decode[controlplane.VolumeAndTokenJSON](c.T, data)
 }
 
-// volumeContent calls the volume-content API with ?path=p; what follows a "?" in p is more
+// VolumeContent calls the volume-content API with ?path=p; what follows a "?" in p is more
 // of the query.
 func (c *Client) VolumeContent(v controlplane.VolumeAndTokenJSON, method, route, p string, body string) (int, []byte) {
 	c.T.Helper()

@@ -20,6 +20,7 @@ type Watcher struct {
 	seen   []string
 }
 
+// Watch starts a WatchDir stream and collects its events.
 func (c *Client) Watch(sb Sandbox, path string, recursive bool) *Watcher {
 	c.T.Helper()
 	ws := c.OpenStream(sb, "filesystem.Filesystem/WatchDir", map[string]any{"path": path, "recursive": recursive}, nil)
@@ -42,6 +43,7 @@ func (c *Client) Watch(sb Sandbox, path string, recursive bool) *Watcher {
 	return we
 }
 
+// Wait waits (10 s at most) for an event of typ on name.
 func (we *Watcher) Wait(name, typ string) {
 	we.t.Helper()
 	timeout := time.After(10 * time.Second)
@@ -61,7 +63,7 @@ func (we *Watcher) Wait(name, typ string) {
 	}
 }
 
-// none fails if an event for name arrives within d.
+// None fails if an event for name arrives within d.
 func (we *Watcher) None(name string, d time.Duration) {
 	we.t.Helper()
 	timeout := time.After(d)
@@ -80,7 +82,7 @@ func (we *Watcher) None(name string, d time.Duration) {
 	}
 }
 
-// ptyUntil reads a pty process's output until want appears.
+// PTYUntil reads a pty process's output until want appears.
 func (ps *Stream) PTYUntil(out *strings.Builder, want string) {
 	ps.T.Helper()
 	timer := time.AfterFunc(10*time.Second, func() { _ = ps.Resp.Body.Close() }) // ends a blocked read

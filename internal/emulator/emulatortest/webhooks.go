@@ -25,6 +25,7 @@ type HookReceiver struct {
 	got       []Delivery
 }
 
+// ServeHTTP records a delivery.
 func (h *HookReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	h.mu.Lock()
