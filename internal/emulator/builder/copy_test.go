@@ -79,7 +79,8 @@ func TestExtractArchiveRefusesWritingThroughItsOwnLink(t *testing.T) {
 // The step cache's keys: the same inputs give the same key, and the zero byte after each key
 // keeps ("ab", "c") apart from ("a", "bc").
 func TestHashKeys(t *testing.T) {
-	if HashKeys("run", "echo hi") != HashKeys("run", "echo hi") {
+	step, cmd := "run", "echo hi"
+	if a, b := HashKeys(step, cmd), HashKeys("run", "echo hi"); a != b {
 		t.Fatal("not deterministic")
 	}
 	if HashKeys("ab", "c") == HashKeys("a", "bc") {

@@ -15,7 +15,7 @@ func TestIDShapes(t *testing.T) {
 	if got := UUID(); !regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`).MatchString(got) {
 		t.Errorf("UUID: %q", got)
 	}
-	if New("", 20) == New("", 20) {
+	if a, b := New("", 20), New("", 20); a == b {
 		t.Error("two IDs are the same")
 	}
 }
