@@ -1,6 +1,6 @@
 // Package controlplane is E2B's control plane in the emulator: the REST API
 // of sandboxes (create, connect, pause, resume, timeout, network, fork,
-// snapshots, metrics, logs), templates and builds (with the builder's host,
+// snapshots, metrics, logs), templates and builds (with the builder's backend,
 // image lookup and file-context uploads), tags, volumes, secrets, lifecycle
 // events and webhooks, and team metrics. Its handlers are thin: validation
 // and E2B's wording here, records in the sandbox registry and the store.
