@@ -1050,6 +1050,31 @@ await r.step('network: rules and an egress proxy at create, in getInfo (never th
   }
 });
 
+// --------------------------------------------------------------- MCP gateway
+
+await r.step('mcp: a sandbox with mcp starts from mcp-gateway and its gateway keeps the token', async () => {
+  const mcpSbx = await Sandbox.create({ mcp: { github: { githubPersonalAccessToken: 'placeholder' } }, metadata: { run: runId } });
+  try {
+    const info = await mcpSbx.getInfo();
+    assert.equal(info.name, 'mcp-gateway', 'the SDK picks the mcp-gateway template for a sandbox with mcp');
+    const token = await mcpSbx.getMcpToken();
+    assert.ok(token && token.length >= 16, `the SDK's token is ${token}`);
+    assert.equal(await mcpSbx.files.read('/etc/mcp-gateway/.token', { user: 'root' }), token);
+    assert.match(mcpSbx.getMcpUrl(), /^https:\/\/50005-.+\/mcp$/);
+  } finally {
+    await mcpSbx.kill();
+  }
+});
+
+// E2B's SDK test "MCP gateway start failure kills the created sandbox": base has no gateway.
+await r.step('mcp: a sandbox from base with mcp fails to start the gateway and is killed', async () => {
+  const metadata = { run: runId, role: 'mcp-on-base' };
+  const err = await rejects(Sandbox.create('base', { mcp: { github: {} }, metadata }), 'create from base with mcp');
+  assert.ok(err instanceof sdk.SandboxError, `got ${err?.name}: ${err?.message}`);
+  assert.match(err.message, /Failed to start MCP gateway/);
+  assert.deepEqual(await list({ query: { metadata } }), [], 'the sandbox is left running');
+});
+
 // --------------------------------------------------------------- cleanup
 
 await r.step('cleanup: kill every sandbox of this run', async () => {

@@ -1,7 +1,7 @@
 // Runs E2B's official JavaScript SDK, unmodified, through the team objects
 // it manages besides sandboxes: volumes (with the volume-content API and a
-// mount into sandboxes), secrets (with the egress substitution of
-// Secret.fill markers) and the egress they meet there: network rules whose
+// mount into sandboxes), secrets (filled only where a network rule puts
+// them) and the egress they meet there: network rules whose
 // headers carry secret and identity placeholders, and a SOCKS5 egress proxy. Same environment and output as scenario.mjs, plus
 // E2B_VOLUME_API_URL (run.sh points it at the emulator).
 //
@@ -120,7 +120,7 @@ await r.step('secret: create, getInfo, list, update, never a value', async () =>
 });
 
 await r.step(
-  'secret: a Secret.fill marker in a request header reaches the upstream as the value',
+  'secret: a Secret.fill marker a process writes into its own request header is sent as written (only rules are filled)',
   async () => {
     const seen = [];
     const upstream = createServer((req, res) => {
@@ -133,7 +133,7 @@ await r.step(
     try {
       const res = await sbx.commands.run(`curl -sS -H 'X-Token: ${Secret.fill(secretName)}' ${url}`);
       assert.equal(res.stdout, 'upstream-ok');
-      assert.deepEqual(seen, ['value-two']);
+      assert.deepEqual(seen, [Secret.fill(secretName)]);
     } finally {
       await sbx.kill();
       upstream.close();

@@ -1,13 +1,14 @@
-package emulator
+package emulator_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/emulatortest"
 )
 
 // TestLoseAnswerCarriesOutAnyRoute: on every route it names, a LoseAnswer
@@ -15,8 +16,8 @@ import (
 // connection or by a gateway's 504; the object exists afterwards.
 func TestLoseAnswerCarriesOutAnyRoute(t *testing.T) {
 	t.Parallel()
-	c := startTestServer(t, Options{})
-	sb := c.create(map[string]any{})
+	c := emulatortest.Start(t, emulator.Options{})
+	sb := c.Create(map[string]any{})
 	creates := []struct {
 		route, path string
 		body        any
@@ -33,22 +34,22 @@ func TestLoseAnswerCarriesOutAnyRoute(t *testing.T) {
 			"/v2/sandboxes?metadata=lost%3Dyes", `"sandboxID"`},
 	}
 	for i, tc := range creates {
-		how := []string{LostDrop, LostGateway}[i%2]
-		c.srv.SetFaults(Faults{LoseAnswer: 1, LostAs: []string{how}, Routes: []string{tc.route}})
-		status, err := c.send("POST", tc.path, tc.body)
+		how := []string{emulator.LostDrop, emulator.LostGateway}[i%2]
+		c.Srv.SetFaults(emulator.Faults{LoseAnswer: 1, LostAs: []string{how}, Routes: []string{tc.route}})
+		status, err := c.Send("POST", tc.path, tc.body)
 		switch {
-		case how == LostDrop && err == nil:
+		case how == emulator.LostDrop && err == nil:
 			t.Fatalf("%s: answered %d although its answer was to be cut", tc.route, status)
-		case how == LostGateway && (err != nil || status != http.StatusGatewayTimeout):
+		case how == emulator.LostGateway && (err != nil || status != http.StatusGatewayTimeout):
 			t.Fatalf("%s: %d %v, want the gateway's 504", tc.route, status, err)
 		}
-		c.srv.SetFaults(Faults{})
-		st, data, _ := c.api("GET", tc.list, nil)
+		c.Srv.SetFaults(emulator.Faults{})
+		st, data, _ := c.API("GET", tc.list, nil)
 		if st != http.StatusOK || strings.Count(string(data), tc.marker) != 1 {
 			t.Fatalf("%s (%s): the request must have taken effect exactly once; %s lists %d %s", tc.route, how, tc.list, st, data)
 		}
 	}
-	if n := c.srv.Counters().FaultsInjected; n != len(creates) {
+	if n := c.Srv.Counters().FaultsInjected; n != len(creates) {
 		t.Fatalf("FaultsInjected = %d, want %d", n, len(creates))
 	}
 }
@@ -57,40 +58,25 @@ func TestLoseAnswerCarriesOutAnyRoute(t *testing.T) {
 // it names, never envd, and the admin API sets it with the same JSON.
 func TestLoseAnswerSparesEnvdAndOtherRoutes(t *testing.T) {
 	t.Parallel()
-	c := startTestServer(t, Options{})
-	sb := c.create(map[string]any{})
+	c := emulatortest.Start(t, emulator.Options{})
+	sb := c.Create(map[string]any{})
 	body := []byte(`{"loseAnswer":1,"lostAs":["gateway"],"routes":["POST /volumes"]}`)
-	st, data, _ := c.request("PUT", c.srv.APIURL()+"/_emulator/faults", json.RawMessage(body), nil)
-	wantStatus(t, "put faults", st, data, http.StatusNoContent)
-	st, data, _ = c.api("POST", "/secrets", map[string]any{"name": "kept", "value": "v"})
-	wantStatus(t, "a route the fault does not name", st, data, http.StatusCreated)
-	st, data, _ = c.api("POST", "/volumes", map[string]any{"name": "v1"})
-	wantStatus(t, "the named route", st, data, http.StatusGatewayTimeout)
+	st, data, _ := c.Request("PUT", c.Srv.APIURL()+"/_emulator/faults", json.RawMessage(body), nil)
+	emulatortest.WantStatus(t, "put faults", st, data, http.StatusNoContent)
+	st, data, _ = c.API("POST", "/secrets", map[string]any{"name": "kept", "value": "v"})
+	emulatortest.WantStatus(t, "a route the fault does not name", st, data, http.StatusCreated)
+	st, data, _ = c.API("POST", "/volumes", map[string]any{"name": "v1"})
+	emulatortest.WantStatus(t, "the named route", st, data, http.StatusGatewayTimeout)
 
-	c.srv.SetFaults(Faults{LoseAnswer: 1})
-	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/health", nil, envdHeaders(sb))
-	wantStatus(t, "envd under LoseAnswer for every route", st, data, http.StatusNoContent)
-	c.srv.SetFaults(Faults{})
+	c.Srv.SetFaults(emulator.Faults{LoseAnswer: 1})
+	st, data, _ = c.Request("GET", c.Srv.SandboxURL()+"/health", nil, emulatortest.EnvdHeaders(sb))
+	emulatortest.WantStatus(t, "envd under LoseAnswer for every route", st, data, http.StatusNoContent)
+	c.Srv.SetFaults(emulator.Faults{})
 
 	for _, bad := range []string{`{"loseAnswer":2}`, `{"loseAnswer":1,"lostAs":["later"]}`} {
-		st, data, _ = c.request("PUT", c.srv.APIURL()+"/_emulator/faults", json.RawMessage(bad), nil)
-		wantStatus(t, "refused faults "+bad, st, data, http.StatusBadRequest)
+		st, data, _ = c.Request("PUT", c.Srv.APIURL()+"/_emulator/faults", json.RawMessage(bad), nil)
+		emulatortest.WantStatus(t, "refused faults "+bad, st, data, http.StatusBadRequest)
 	}
-}
-
-// send is api without failing on a transport error: a lost answer is one.
-func (c *testClient) send(method, path string, body any) (int, error) {
-	data, _ := json.Marshal(body)
-	req, _ := http.NewRequest(method, c.srv.APIURL()+path, bytes.NewReader(data))
-	req.Header.Set(hdrAPIKey, c.srv.APIKey())
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := c.hc.Do(req)
-	if err != nil {
-		return 0, err
-	}
-	defer resp.Body.Close()
-	_, _ = io.Copy(io.Discard, resp.Body)
-	return resp.StatusCode, nil
 }
 
 // TestAnswerDelayHoldsAnAnswerThatTookEffect: the request is carried out at
@@ -98,23 +84,23 @@ func (c *testClient) send(method, path string, body any) (int, error) {
 // the object behind, one that waits gets the answer.
 func TestAnswerDelayHoldsAnAnswerThatTookEffect(t *testing.T) {
 	t.Parallel()
-	c := startTestServer(t, Options{})
+	c := emulatortest.Start(t, emulator.Options{})
 	body := []byte(`{"answerDelay":"1h","routes":["POST /volumes"]}`)
-	st, data, _ := c.request("PUT", c.srv.APIURL()+"/_emulator/faults", json.RawMessage(body), nil)
-	wantStatus(t, "put faults", st, data, http.StatusNoContent)
+	st, data, _ := c.Request("PUT", c.Srv.APIURL()+"/_emulator/faults", json.RawMessage(body), nil)
+	emulatortest.WantStatus(t, "put faults", st, data, http.StatusNoContent)
 	impatient := &http.Client{Timeout: 300 * time.Millisecond}
-	req, _ := http.NewRequest("POST", c.srv.APIURL()+"/volumes", strings.NewReader(`{"name":"held"}`))
-	req.Header.Set(hdrAPIKey, c.srv.APIKey())
+	req, _ := http.NewRequest("POST", c.Srv.APIURL()+"/volumes", strings.NewReader(`{"name":"held"}`))
+	req.Header.Set(emulatortest.HeaderAPIKey, c.Srv.APIKey())
 	req.Header.Set("Content-Type", "application/json")
 	if resp, err := impatient.Do(req); err == nil {
 		_ = resp.Body.Close()
 		t.Fatalf("held answer arrived: %d", resp.StatusCode)
 	}
-	c.srv.SetFaults(Faults{AnswerDelay: 10 * time.Millisecond, Routes: []string{"POST /volumes"}})
-	st, data, _ = c.api("POST", "/volumes", map[string]any{"name": "late"})
-	wantStatus(t, "answer after the delay", st, data, http.StatusCreated)
-	c.srv.SetFaults(Faults{})
-	_, data, _ = c.api("GET", "/volumes", nil)
+	c.Srv.SetFaults(emulator.Faults{AnswerDelay: 10 * time.Millisecond, Routes: []string{"POST /volumes"}})
+	st, data, _ = c.API("POST", "/volumes", map[string]any{"name": "late"})
+	emulatortest.WantStatus(t, "answer after the delay", st, data, http.StatusCreated)
+	c.Srv.SetFaults(emulator.Faults{})
+	_, data, _ = c.API("GET", "/volumes", nil)
 	if !strings.Contains(string(data), `"held"`) || !strings.Contains(string(data), `"late"`) {
 		t.Fatalf("volumes %s: both creates must have taken effect", data)
 	}

@@ -10,6 +10,32 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/volumeapi"
 )
 
+// Routing.
+//
+// One listener serves everything: requests that carry E2b-Sandbox-Id, or
+// whose path is /files, /files/compose, /envs, /metrics, /process.Process/* or
+// /filesystem.Filesystem/*, go to envd; /_emulator/* is the admin API; the
+// rest is the control plane. Options.EnvdAddr adds an envd-only listener.
+// Header-less /files requests (signed URLs) go to the secure sandbox whose
+// access token validates the signature. Envd requests for unknown, paused or
+// killed sandboxes get E2B's edge 502; a paused sandbox with autoResume is
+// resumed by its first envd request.
+//
+// Envd route keys are "envd METHOD /path" for REST
+// ("envd POST /files") and "envd /process.Process/Start" for RPCs.
+//
+// Admin API (no API key, never faulted, not counted; a POST or PUT must be
+// application/json, and with Options.AdminToken every request needs
+// "Authorization: Bearer <token>"): PUT|GET|DELETE
+// /_emulator/faults (Faults JSON; latency in nanoseconds or "250ms";
+// loseAnswer with lostAs ["drop","gateway"] carries any control-plane
+// request matching routes out in full and then cuts the connection or
+// answers a gateway's 504, the lost answer of a request that took effect;
+// answerDelay holds the answer of such a request, for interrupts),
+// GET|DELETE /_emulator/counters, POST /_emulator/templates (TemplateSeed
+// JSON), POST /_emulator/sandboxes/{id}/expire, PUT|GET|DELETE
+// /_emulator/limits (Limits JSON) and GET /_emulator/limits/refused.
+
 // Header names used by E2B's edge and SDKs.
 const (
 	hdrSandboxID   = "E2b-Sandbox-Id"

@@ -1,4 +1,4 @@
-package emulator
+package emulator_test
 
 import (
 	"bytes"
@@ -12,87 +12,30 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/emulatortest"
 )
-
-var jsonHeader = map[string]string{"Content-Type": "application/json"}
-
-// TestAdminAPIAcceptsOnlyJSONAndItsToken: a web page can send a form or
-// text/plain POST to any local port without asking; the admin API refuses
-// those, refuses fault statuses it cannot serve, and with a token refuses
-// everyone without it.
-func TestAdminAPIAcceptsOnlyJSONAndItsToken(t *testing.T) {
-	t.Parallel()
-	c := startTestServer(t, Options{})
-	faults := c.srv.APIURL() + "/_emulator/faults"
-	post := func(contentType, body string, headers map[string]string) (int, string) {
-		req, _ := http.NewRequest(http.MethodPost, faults, strings.NewReader(body))
-		if contentType != "" {
-			req.Header.Set("Content-Type", contentType)
-		}
-		for k, v := range headers {
-			req.Header.Set(k, v)
-		}
-		resp, err := c.hc.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		data, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(data)
-	}
-	evil := `{"errorRate":1}`
-	for _, ct := range []string{"", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"} {
-		if st, body := post(ct, evil, nil); st != http.StatusUnsupportedMediaType {
-			t.Fatalf("POST with Content-Type %q: %d %s, want 415", ct, st, body)
-		}
-	}
-	if st, data, _ := c.api("GET", "/v2/sandboxes", nil); st != http.StatusOK {
-		t.Fatalf("a refused admin request changed the faults: %d %s", st, data)
-	}
-	for _, bad := range []string{`{"errorRate":1,"statuses":[99]}`, `{"errorRate":1,"statuses":[1000]}`,
-		`{"errorRate":1,"statuses":[204]}`, `{"errorRate":2}`, `{"dropRate":-1}`, `{"latency":"-1s"}`} {
-		if st, body := post("application/json", bad, nil); st != http.StatusBadRequest {
-			t.Fatalf("faults %s: %d %s, want 400", bad, st, body)
-		}
-	}
-	if st, data, _ := c.api("GET", "/v2/sandboxes", nil); st != http.StatusOK {
-		t.Fatalf("the emulator must still serve after refused faults: %d %s", st, data)
-	}
-
-	guarded := startTestServer(t, Options{AdminToken: "adm-s3cret"})
-	faults = guarded.srv.APIURL() + "/_emulator/faults"
-	for _, auth := range []string{"", "Bearer wrong", "adm-s3cret"} {
-		if st, body := post("application/json", `{}`, map[string]string{"Authorization": auth}); st != http.StatusUnauthorized {
-			t.Fatalf("admin with Authorization %q: %d %s, want 401", auth, st, body)
-		}
-	}
-	if st, _, _ := guarded.request("GET", guarded.srv.APIURL()+"/_emulator/counters", nil, nil); st != http.StatusUnauthorized {
-		t.Fatalf("counters without the token: %d, want 401", st)
-	}
-	if st, body := post("application/json", `{}`, map[string]string{"Authorization": "Bearer adm-s3cret"}); st != http.StatusNoContent {
-		t.Fatalf("admin with the token: %d %s", st, body)
-	}
-}
 
 func TestMalformedInputIsRefusedLikeE2B(t *testing.T) {
 	t.Parallel()
-	c := startTestServer(t, Options{})
+	c := emulatortest.Start(t, emulator.Options{})
 	for _, path := range []string{"/v2/sandboxes?metadata=", "/sandboxes?metadata=", "/v2/sandboxes?metadata=" + url.QueryEscape("%zz=1")} {
-		if st, data, _ := c.api("GET", path, nil); st != http.StatusBadRequest || !strings.Contains(string(data), "metadata") {
+		if st, data, _ := c.API("GET", path, nil); st != http.StatusBadRequest || !strings.Contains(string(data), "metadata") {
 			t.Fatalf("GET %s: %d %s, want 400", path, st, data)
 		}
 	}
 	for _, envs := range []map[string]string{{"A": "x\x00y"}, {"A\x00B": "x"}, {"": "x"}, {"A=B": "x"}} {
-		st, data, _ := c.api("POST", "/sandboxes", map[string]any{"templateID": "base", "envVars": envs})
+		st, data, _ := c.API("POST", "/sandboxes", map[string]any{"templateID": "base", "envVars": envs})
 		if st != http.StatusBadRequest || !strings.Contains(string(data), "envVars") {
 			t.Fatalf("create with envVars %q: %d %s, want 400", envs, st, data)
 		}
 	}
-	sb := c.create(map[string]any{})
-	ps := c.openStream(sb, "process.Process/Start", map[string]any{
+	sb := c.Create(map[string]any{})
+	ps := c.OpenStream(sb, "process.Process/Start", map[string]any{
 		"process": map[string]any{"cmd": "/bin/true", "envs": map[string]string{"A": "x\x00y"}}}, nil)
-	f, err := ps.next()
-	if err != nil || f.flags&0x02 == 0 || !strings.Contains(fmt.Sprint(f.msg), "invalid_argument") {
+	f, err := ps.Next()
+	if err != nil || f.Flags&0x02 == 0 || !strings.Contains(fmt.Sprint(f.Msg), "invalid_argument") {
 		t.Fatalf("start with a NUL in envs: %+v %v, want an invalid_argument end of stream", f, err)
 	}
 }
@@ -103,10 +46,10 @@ func TestMalformedInputIsRefusedLikeE2B(t *testing.T) {
 func TestStuckPeersAreCut(t *testing.T) {
 	t.Parallel()
 	const idle = 300 * time.Millisecond
-	c := startTestServer(t, Options{StreamIdleTimeout: idle})
-	sb := c.create(map[string]any{})
-	host := strings.TrimPrefix(c.srv.SandboxURL(), "http://")
-	headers := fmt.Sprintf("E2b-Sandbox-Id: %s\r\nE2b-Sandbox-Port: %s\r\n", sb.SandboxID, envdPort)
+	c := emulatortest.Start(t, emulator.Options{StreamIdleTimeout: idle})
+	sb := c.Create(map[string]any{})
+	host := strings.TrimPrefix(c.Srv.SandboxURL(), "http://")
+	headers := fmt.Sprintf("E2b-Sandbox-Id: %s\r\nE2b-Sandbox-Port: %s\r\n", sb.SandboxID, emulatortest.EnvdPort)
 	if sb.EnvdAccessToken != "" {
 		headers += "X-Access-Token: " + sb.EnvdAccessToken + "\r\n"
 	}
@@ -164,4 +107,62 @@ func errorsAs(err error, target *net.Error) bool {
 		*target = ne
 	}
 	return ok
+}
+
+// TestAdminAPIAcceptsOnlyJSONAndItsToken: a web page can send a form or
+// text/plain POST to any local port without asking; the admin API refuses
+// those, refuses fault statuses it cannot serve, and with a token refuses
+// everyone without it.
+func TestAdminAPIAcceptsOnlyJSONAndItsToken(t *testing.T) {
+	t.Parallel()
+	c := emulatortest.Start(t, emulator.Options{})
+	faults := c.Srv.APIURL() + "/_emulator/faults"
+	post := func(contentType, body string, headers map[string]string) (int, string) {
+		req, _ := http.NewRequest(http.MethodPost, faults, strings.NewReader(body))
+		if contentType != "" {
+			req.Header.Set("Content-Type", contentType)
+		}
+		for k, v := range headers {
+			req.Header.Set(k, v)
+		}
+		resp, err := c.HC.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		data, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(data)
+	}
+	evil := `{"errorRate":1}`
+	for _, ct := range []string{"", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"} {
+		if st, body := post(ct, evil, nil); st != http.StatusUnsupportedMediaType {
+			t.Fatalf("POST with Content-Type %q: %d %s, want 415", ct, st, body)
+		}
+	}
+	if st, data, _ := c.API("GET", "/v2/sandboxes", nil); st != http.StatusOK {
+		t.Fatalf("a refused admin request changed the faults: %d %s", st, data)
+	}
+	for _, bad := range []string{`{"errorRate":1,"statuses":[99]}`, `{"errorRate":1,"statuses":[1000]}`,
+		`{"errorRate":1,"statuses":[204]}`, `{"errorRate":2}`, `{"dropRate":-1}`, `{"latency":"-1s"}`} {
+		if st, body := post("application/json", bad, nil); st != http.StatusBadRequest {
+			t.Fatalf("faults %s: %d %s, want 400", bad, st, body)
+		}
+	}
+	if st, data, _ := c.API("GET", "/v2/sandboxes", nil); st != http.StatusOK {
+		t.Fatalf("the emulator must still serve after refused faults: %d %s", st, data)
+	}
+
+	guarded := emulatortest.Start(t, emulator.Options{AdminToken: "adm-s3cret"})
+	faults = guarded.Srv.APIURL() + "/_emulator/faults"
+	for _, auth := range []string{"", "Bearer wrong", "adm-s3cret"} {
+		if st, body := post("application/json", `{}`, map[string]string{"Authorization": auth}); st != http.StatusUnauthorized {
+			t.Fatalf("admin with Authorization %q: %d %s, want 401", auth, st, body)
+		}
+	}
+	if st, _, _ := guarded.Request("GET", guarded.Srv.APIURL()+"/_emulator/counters", nil, nil); st != http.StatusUnauthorized {
+		t.Fatalf("counters without the token: %d, want 401", st)
+	}
+	if st, body := post("application/json", `{}`, map[string]string{"Authorization": "Bearer adm-s3cret"}); st != http.StatusNoContent {
+		t.Fatalf("admin with the token: %d %s", st, body)
+	}
 }

@@ -10,6 +10,20 @@ import (
 	"time"
 )
 
+// Limits.
+//
+// Off by default; Options.Limits, SetLimits, the admin API or the
+// command's -max-concurrent-sandboxes, -create-rate, -create-burst and
+// -api-rate flags turn them on (see Limits). As in E2B's API: once the API
+// key is accepted, a request over a rate gets 429 "Rate limit exceeded"
+// with RateLimit-* headers and Retry-After, before it does anything; the
+// concurrency cap counts running sandboxes (paused ones hold no place) and
+// refuses a create, a resume (connect or resume of a paused sandbox) and
+// each fork over it with E2B's 429 message and no Retry-After; a fork asking
+// for as many sandboxes as the cap, or more, gets E2B's 400. Not modelled:
+// the per-IP rate of sandbox operations (envd), and the cap on a paused
+// sandbox's auto-resume by traffic.
+
 // Limits are the limits E2B puts on a team, off when zero. Set them with
 // Options.Limits, SetLimits or PUT /_emulator/limits (same JSON).
 //

@@ -1,15 +1,17 @@
-package emulator
+package emulator_test
 
 import (
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
 	"net/http"
 	"strconv"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/emulatortest"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
 )
 
 // fakeClock drives the rate buckets, so that no test depends on how fast
@@ -31,82 +33,80 @@ func (f *fakeClock) advance(d time.Duration) {
 	f.t = f.t.Add(d)
 }
 
-func withFakeClock(c *testClient) *fakeClock {
+func withFakeClock(c *emulatortest.Client) *fakeClock {
 	f := &fakeClock{t: time.Unix(1_800_000_000, 0)}
-	c.srv.limits.mu.Lock()
-	c.srv.limits.now = f.now
-	c.srv.limits.mu.Unlock()
+	emulator.SetLimitsClock(c.Srv, f.now)
 	return f
 }
 
 func TestCreateRateAnswersAsE2B(t *testing.T) {
 	t.Parallel()
-	c := startTestServer(t, Options{Limits: Limits{CreateRate: 1}})
+	c := emulatortest.Start(t, emulator.Options{Limits: emulator.Limits{CreateRate: 1}})
 	clock := withFakeClock(c)
 	// A request without the API key is answered before the rate limit and costs nothing.
-	st, data, _ := c.request("POST", c.srv.APIURL()+"/sandboxes", map[string]any{"templateID": "base"}, nil)
-	wantStatus(t, "create without key", st, data, http.StatusUnauthorized)
+	st, data, _ := c.Request("POST", c.Srv.APIURL()+"/sandboxes", map[string]any{"templateID": "base"}, nil)
+	emulatortest.WantStatus(t, "create without key", st, data, http.StatusUnauthorized)
 
-	st, data, hdr := c.api("POST", "/sandboxes", map[string]any{"templateID": "base"})
-	wantStatus(t, "first create", st, data, http.StatusCreated)
+	st, data, hdr := c.API("POST", "/sandboxes", map[string]any{"templateID": "base"})
+	emulatortest.WantStatus(t, "first create", st, data, http.StatusCreated)
 	if hdr.Get("RateLimit-Limit") != "1" || hdr.Get("RateLimit-Remaining") != "0" || hdr.Get("RateLimit-Reset") != "1" || hdr.Get("Retry-After") != "" {
 		t.Fatalf("allowed create headers: %v", hdr)
 	}
-	st, data, hdr = c.api("POST", "/v2/sandboxes", map[string]any{"templateID": "base"})
-	wantStatus(t, "second create within the second", st, data, http.StatusTooManyRequests)
-	if got := decode[httpjson.ErrorJSON](t, data); got.Code != 429 || got.Message != "Rate limit exceeded" {
+	st, data, hdr = c.API("POST", "/v2/sandboxes", map[string]any{"templateID": "base"})
+	emulatortest.WantStatus(t, "second create within the second", st, data, http.StatusTooManyRequests)
+	if got := emulatortest.Decode[httpjson.ErrorJSON](t, data); got.Code != 429 || got.Message != "Rate limit exceeded" {
 		t.Fatalf("refusal body %s", data)
 	}
-	if hdr.Get("Retry-After") != "1" || hdr.Get("RateLimit-Remaining") != "0" || hdr.Get(FaultHeader) != "" {
+	if hdr.Get("Retry-After") != "1" || hdr.Get("RateLimit-Remaining") != "0" || hdr.Get(emulator.FaultHeader) != "" {
 		t.Fatalf("refusal headers: %v", hdr)
 	}
 	// Other routes are not limited by the create rate.
-	st, data, _ = c.api("GET", "/v2/sandboxes", nil)
-	wantStatus(t, "list", st, data, http.StatusOK)
+	st, data, _ = c.API("GET", "/v2/sandboxes", nil)
+	emulatortest.WantStatus(t, "list", st, data, http.StatusOK)
 	clock.advance(time.Second)
-	c.create(map[string]any{})
-	if r := c.srv.LimitRefusals(); r.CreateRate != 1 || r.APIRate != 0 || r.SandboxLimit != 0 {
+	c.Create(map[string]any{})
+	if r := c.Srv.LimitRefusals(); r.CreateRate != 1 || r.APIRate != 0 || r.SandboxLimit != 0 {
 		t.Fatalf("refusals %+v", r)
 	}
-	if n := c.srv.Counters().SandboxesCreated; n != 2 {
+	if n := c.Srv.Counters().SandboxesCreated; n != 2 {
 		t.Fatalf("%d sandboxes created, want 2: a refused create makes nothing", n)
 	}
 }
 
 func TestCreateRateLetsABurstThrough(t *testing.T) {
 	t.Parallel()
-	c := startTestServer(t, Options{Limits: Limits{CreateRate: 5}})
+	c := emulatortest.Start(t, emulator.Options{Limits: emulator.Limits{CreateRate: 5}})
 	clock := withFakeClock(c)
 	for i := 0; i < 5; i++ {
-		c.create(map[string]any{})
+		c.Create(map[string]any{})
 	}
-	st, data, _ := c.api("POST", "/sandboxes", map[string]any{"templateID": "base"})
-	wantStatus(t, "sixth create", st, data, http.StatusTooManyRequests)
+	st, data, _ := c.API("POST", "/sandboxes", map[string]any{"templateID": "base"})
+	emulatortest.WantStatus(t, "sixth create", st, data, http.StatusTooManyRequests)
 	clock.advance(200 * time.Millisecond) // one fifth of a second frees one create
-	c.create(map[string]any{})
-	st, data, _ = c.api("POST", "/sandboxes", map[string]any{"templateID": "base"})
-	wantStatus(t, "create right after", st, data, http.StatusTooManyRequests)
+	c.Create(map[string]any{})
+	st, data, _ = c.API("POST", "/sandboxes", map[string]any{"templateID": "base"})
+	emulatortest.WantStatus(t, "create right after", st, data, http.StatusTooManyRequests)
 }
 
 func TestAPIRateCountsEveryControlRequest(t *testing.T) {
 	t.Parallel()
-	c := startTestServer(t, Options{Limits: Limits{APIRequests: 3, APIPeriod: time.Minute}})
+	c := emulatortest.Start(t, emulator.Options{Limits: emulator.Limits{APIRequests: 3, APIPeriod: time.Minute}})
 	withFakeClock(c)
 	for i := 0; i < 3; i++ {
-		st, data, hdr := c.api("GET", "/v2/sandboxes", nil)
-		wantStatus(t, "list", st, data, http.StatusOK)
+		st, data, hdr := c.API("GET", "/v2/sandboxes", nil)
+		emulatortest.WantStatus(t, "list", st, data, http.StatusOK)
 		if hdr.Get("RateLimit-Limit") != "3" || hdr.Get("RateLimit-Remaining") != strconv.Itoa(2-i) {
 			t.Fatalf("request %d headers %v", i, hdr)
 		}
 	}
-	st, data, hdr := c.api("GET", "/sandboxes/inotthere000000000000", nil)
-	wantStatus(t, "fourth request", st, data, http.StatusTooManyRequests)
+	st, data, hdr := c.API("GET", "/sandboxes/inotthere000000000000", nil)
+	emulatortest.WantStatus(t, "fourth request", st, data, http.StatusTooManyRequests)
 	if hdr.Get("Retry-After") != "20" {
 		t.Fatalf("Retry-After %q, want the 20 s until the next request", hdr.Get("Retry-After"))
 	}
-	st, data, _ = c.request("GET", c.srv.APIURL()+"/health", nil, nil)
-	wantStatus(t, "health", st, data, http.StatusOK)
-	if r := c.srv.LimitRefusals(); r.APIRate != 1 {
+	st, data, _ = c.Request("GET", c.Srv.APIURL()+"/health", nil, nil)
+	emulatortest.WantStatus(t, "health", st, data, http.StatusOK)
+	if r := c.Srv.LimitRefusals(); r.APIRate != 1 {
 		t.Fatalf("refusals %+v", r)
 	}
 }
@@ -115,90 +115,90 @@ func TestAPIRateCountsEveryControlRequest(t *testing.T) {
 // the cap get E2B's 429 without Retry-After; paused sandboxes hold no place.
 func TestConcurrencyCapCountsRunningSandboxes(t *testing.T) {
 	t.Parallel()
-	c := startTestServer(t, Options{Limits: Limits{MaxConcurrentSandboxes: 2}})
-	a := c.create(map[string]any{})
-	b := c.create(map[string]any{})
+	c := emulatortest.Start(t, emulator.Options{Limits: emulator.Limits{MaxConcurrentSandboxes: 2}})
+	a := c.Create(map[string]any{})
+	b := c.Create(map[string]any{})
 	const want = "you have reached the maximum number of concurrent E2B sandboxes (2). If you need more, please visit 'https://e2b.dev/docs/billing'"
 	refused := func(what string, st int, data []byte, hdr http.Header) {
 		t.Helper()
-		wantStatus(t, what, st, data, http.StatusTooManyRequests)
-		if got := decode[httpjson.ErrorJSON](t, data); got.Code != 429 || got.Message != want {
+		emulatortest.WantStatus(t, what, st, data, http.StatusTooManyRequests)
+		if got := emulatortest.Decode[httpjson.ErrorJSON](t, data); got.Code != 429 || got.Message != want {
 			t.Fatalf("%s: body %s", what, data)
 		}
 		if hdr.Get("Retry-After") != "" {
 			t.Fatalf("%s: E2B sends no Retry-After at the cap, got %q", what, hdr.Get("Retry-After"))
 		}
 	}
-	st, data, hdr := c.api("POST", "/sandboxes", map[string]any{"templateID": "base"})
+	st, data, hdr := c.API("POST", "/sandboxes", map[string]any{"templateID": "base"})
 	refused("third create", st, data, hdr)
 
 	// A fork over the cap is a 201 whose entry carries the refusal.
-	st, data, _ = c.api("POST", "/sandboxes/"+a.SandboxID+"/fork", map[string]any{"count": 1})
-	wantStatus(t, "fork at the cap", st, data, http.StatusCreated)
-	forks := decode[[]controlplane.ForkResultJSON](t, data)
+	st, data, _ = c.API("POST", "/sandboxes/"+a.SandboxID+"/fork", map[string]any{"count": 1})
+	emulatortest.WantStatus(t, "fork at the cap", st, data, http.StatusCreated)
+	forks := emulatortest.Decode[[]controlplane.SandboxForkResultJSON](t, data)
 	if len(forks) != 1 || forks[0].Sandbox != nil || forks[0].Error == nil || forks[0].Error.Code != 429 || forks[0].Error.Message != want {
 		t.Fatalf("fork at the cap: %s", data)
 	}
-	st, data, _ = c.api("POST", "/sandboxes/"+a.SandboxID+"/fork", map[string]any{"count": 2})
-	wantStatus(t, "fork of as many as the cap", st, data, http.StatusBadRequest)
-	if got := decode[httpjson.ErrorJSON](t, data).Message; got != "Count must be lower than the maximum number of concurrent sandboxes (2)" {
+	st, data, _ = c.API("POST", "/sandboxes/"+a.SandboxID+"/fork", map[string]any{"count": 2})
+	emulatortest.WantStatus(t, "fork of as many as the cap", st, data, http.StatusBadRequest)
+	if got := emulatortest.Decode[httpjson.ErrorJSON](t, data).Message; got != "Count must be lower than the maximum number of concurrent sandboxes (2)" {
 		t.Fatalf("fork count message %q", got)
 	}
 
 	// Pausing frees a place; resuming needs one.
-	st, data, _ = c.api("POST", "/sandboxes/"+b.SandboxID+"/pause", nil)
-	wantStatus(t, "pause", st, data, http.StatusNoContent)
-	d := c.create(map[string]any{})
-	st, data, hdr = c.api("POST", "/sandboxes/"+b.SandboxID+"/connect", map[string]any{"timeout": 60})
+	st, data, _ = c.API("POST", "/sandboxes/"+b.SandboxID+"/pause", nil)
+	emulatortest.WantStatus(t, "pause", st, data, http.StatusNoContent)
+	d := c.Create(map[string]any{})
+	st, data, hdr = c.API("POST", "/sandboxes/"+b.SandboxID+"/connect", map[string]any{"timeout": 60})
 	refused("resume by connect", st, data, hdr)
-	st, data, hdr = c.api("POST", "/sandboxes/"+b.SandboxID+"/resume", map[string]any{"timeout": 60})
+	st, data, hdr = c.API("POST", "/sandboxes/"+b.SandboxID+"/resume", map[string]any{"timeout": 60})
 	refused("deprecated resume", st, data, hdr)
-	if got := c.detail(b.SandboxID).State; got != sandboxes.Paused {
+	if got := c.Detail(b.SandboxID).State; got != sandboxes.Paused {
 		t.Fatalf("a refused resume left the sandbox %s", got)
 	}
 	// A running sandbox's connect only extends it: no new place.
-	st, data, _ = c.api("POST", "/sandboxes/"+a.SandboxID+"/connect", map[string]any{"timeout": 60})
-	wantStatus(t, "connect to a running sandbox", st, data, http.StatusOK)
+	st, data, _ = c.API("POST", "/sandboxes/"+a.SandboxID+"/connect", map[string]any{"timeout": 60})
+	emulatortest.WantStatus(t, "connect to a running sandbox", st, data, http.StatusOK)
 
-	st, data, _ = c.api("DELETE", "/sandboxes/"+d.SandboxID, nil)
-	wantStatus(t, "kill", st, data, http.StatusNoContent)
-	st, data, _ = c.api("POST", "/sandboxes/"+b.SandboxID+"/connect", map[string]any{"timeout": 60})
-	wantStatus(t, "resume with a free place", st, data, http.StatusCreated)
-	if r := c.srv.LimitRefusals(); r.SandboxLimit != 4 {
+	st, data, _ = c.API("DELETE", "/sandboxes/"+d.SandboxID, nil)
+	emulatortest.WantStatus(t, "kill", st, data, http.StatusNoContent)
+	st, data, _ = c.API("POST", "/sandboxes/"+b.SandboxID+"/connect", map[string]any{"timeout": 60})
+	emulatortest.WantStatus(t, "resume with a free place", st, data, http.StatusCreated)
+	if r := c.Srv.LimitRefusals(); r.SandboxLimit != 4 {
 		t.Fatalf("refusals %+v, want 4 at the cap", r)
 	}
-	if n := c.srv.Counters().SandboxesCreated; n != 3 {
+	if n := c.Srv.Counters().SandboxesCreated; n != 3 {
 		t.Fatalf("%d sandboxes created, want 3", n)
 	}
 }
 
 func TestAdminLimitsRoute(t *testing.T) {
 	t.Parallel()
-	c := startTestServer(t, Options{})
+	c := emulatortest.Start(t, emulator.Options{})
 	admin := map[string]string{"Content-Type": "application/json"}
-	st, data, _ := c.request("PUT", c.srv.APIURL()+"/_emulator/limits",
+	st, data, _ := c.Request("PUT", c.Srv.APIURL()+"/_emulator/limits",
 		map[string]any{"maxConcurrentSandboxes": 1, "createRate": 2, "apiRequests": 100, "apiPeriod": "10s"}, admin)
-	wantStatus(t, "put limits", st, data, http.StatusNoContent)
-	st, data, _ = c.request("GET", c.srv.APIURL()+"/_emulator/limits", nil, nil)
-	wantStatus(t, "get limits", st, data, http.StatusOK)
-	got := decode[Limits](t, data)
-	if got != (Limits{MaxConcurrentSandboxes: 1, CreateRate: 2, CreateBurst: 2, APIRequests: 100, APIPeriod: 10 * time.Second}) {
+	emulatortest.WantStatus(t, "put limits", st, data, http.StatusNoContent)
+	st, data, _ = c.Request("GET", c.Srv.APIURL()+"/_emulator/limits", nil, nil)
+	emulatortest.WantStatus(t, "get limits", st, data, http.StatusOK)
+	got := emulatortest.Decode[emulator.Limits](t, data)
+	if got != (emulator.Limits{MaxConcurrentSandboxes: 1, CreateRate: 2, CreateBurst: 2, APIRequests: 100, APIPeriod: 10 * time.Second}) {
 		t.Fatalf("limits %+v", got)
 	}
-	c.create(map[string]any{})
-	st, data, _ = c.api("POST", "/sandboxes", map[string]any{"templateID": "base"})
-	wantStatus(t, "create over the cap", st, data, http.StatusTooManyRequests)
-	st, data, _ = c.request("GET", c.srv.APIURL()+"/_emulator/limits/refused", nil, nil)
-	wantStatus(t, "refused", st, data, http.StatusOK)
-	if r := decode[LimitRefusals](t, data); r.SandboxLimit != 1 {
+	c.Create(map[string]any{})
+	st, data, _ = c.API("POST", "/sandboxes", map[string]any{"templateID": "base"})
+	emulatortest.WantStatus(t, "create over the cap", st, data, http.StatusTooManyRequests)
+	st, data, _ = c.Request("GET", c.Srv.APIURL()+"/_emulator/limits/refused", nil, nil)
+	emulatortest.WantStatus(t, "refused", st, data, http.StatusOK)
+	if r := emulatortest.Decode[emulator.LimitRefusals](t, data); r.SandboxLimit != 1 {
 		t.Fatalf("refused %s", data)
 	}
-	st, data, _ = c.request("PUT", c.srv.APIURL()+"/_emulator/limits", map[string]any{"createRate": -1}, admin)
-	wantStatus(t, "negative rate", st, data, http.StatusBadRequest)
-	st, data, _ = c.request("DELETE", c.srv.APIURL()+"/_emulator/limits", nil, nil)
-	wantStatus(t, "delete limits", st, data, http.StatusNoContent)
-	c.create(map[string]any{})
-	if _, err := Start(Options{Limits: Limits{MaxConcurrentSandboxes: -1}}); err == nil {
+	st, data, _ = c.Request("PUT", c.Srv.APIURL()+"/_emulator/limits", map[string]any{"createRate": -1}, admin)
+	emulatortest.WantStatus(t, "negative rate", st, data, http.StatusBadRequest)
+	st, data, _ = c.Request("DELETE", c.Srv.APIURL()+"/_emulator/limits", nil, nil)
+	emulatortest.WantStatus(t, "delete limits", st, data, http.StatusNoContent)
+	c.Create(map[string]any{})
+	if _, err := emulator.Start(emulator.Options{Limits: emulator.Limits{MaxConcurrentSandboxes: -1}}); err == nil {
 		t.Fatal("Start accepted a negative cap")
 	}
 }

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/egress"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
 
@@ -17,7 +18,7 @@ import (
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/volumeapi"
 )
 
@@ -79,8 +80,8 @@ type Server struct {
 	stopSampler      chan struct{}
 	samplerDone      chan struct{}
 	cp               *controlplane.API // E2B's control plane, with the registry of live sandboxes
-	egress           *sandboxos.Egress // nil when it could not start
-	store            *state.Store      // templates, secrets, events, webhooks, team samples, volumes
+	egress           *egress.Server    // nil when it could not start
+	store            *store.Store      // templates, secrets, events, webhooks, team samples, volumes
 	faults           faultState
 	limits           limitState
 	counters         counterState
@@ -111,7 +112,7 @@ func Start(opts Options) (*Server, error) {
 	}
 	s := &Server{
 		opts:        opts,
-		store:       state.New(),
+		store:       store.New(),
 		logf:        opts.Logf,
 		stopSampler: make(chan struct{}),
 		samplerDone: make(chan struct{}),
@@ -140,30 +141,21 @@ func Start(opts Options) (*Server, error) {
 			opts.Isolation, runtime.GOOS, os.Geteuid())
 	}
 	var proxyEnv func(string) map[string]string
-	// The proxy asks the control plane, made below, about secrets and sandboxes.
-	secret := func(name string) (string, bool) { return s.cp.SecretValue(name) }
-	policy := func(id, token string) (*sandboxos.EgressPolicy, bool) { return s.cp.EgressPolicy(id, token) }
-	if eg, err := sandboxos.StartEgress(secret, policy, s.logf); err != nil {
-		s.logf("emulator: egress proxy unavailable (%v); network rules and secret markers are not applied", err)
+	// The proxy asks the control plane, made below, about sandboxes.
+	policy := func(id, token string) (*egress.Policy, bool) { return s.cp.EgressPolicy(id, token) }
+	if eg, err := egress.Start(policy, s.logf); err != nil {
+		s.logf("emulator: egress proxy unavailable (%v); network rules are not applied", err)
 	} else {
 		s.egress = eg
 		proxyEnv = func(id string) map[string]string { return eg.Env(id, s.cp.EgressToken(id)) }
 	}
-	machineHost := &envd.Host{Isolate: s.isolate, Logf: s.logf, ProxyEnv: proxyEnv}
-	if s.rootfs == nil { // without private roots, stand-ins reach commands through PATH
-		standIns := filepath.Join(s.dataDir, "stand-ins")
-		if err := sandboxos.WriteMCPGateway(standIns); err != nil {
-			s.logf("emulator: %v; sandboxes have no mcp-gateway", err)
-		} else {
-			machineHost.StandInPath = filepath.Join(standIns, "usr", "local", "bin")
-		}
-	}
+	machineSettings := &envd.Settings{Isolate: s.isolate, Logf: s.logf, ProxyEnv: proxyEnv}
 	s.faults.reset(Faults{})
 	s.limits.set(opts.Limits)
 	s.counters.reset()
 	s.cp = controlplane.New(controlplane.Config{
 		Store: s.store, DataDir: s.dataDir, Persistent: !s.ownsDataDir, Rootfs: s.rootfs,
-		MachineHost: machineHost, Seed: s.seed,
+		MachineSettings: machineSettings, Seed: s.seed,
 		MaxLifetime: opts.MaxLifetime, ReadyTimeout: s.readyTimeout(), WebhookRetryInterval: opts.WebhookRetryInterval,
 		ImageStore: opts.ImageStore, HostRootImages: opts.HostRootImages,
 		Logf: s.logf, APIURL: s.APIURL, Admit: s.admit, ForkOverLimit: s.forkCountOverLimit, Count: s.count,

@@ -1,14 +1,17 @@
-package emulator
+package emulator_test
 
 import (
 	"encoding/base64"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/emulatortest"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/spectest"
 )
 
@@ -18,14 +21,14 @@ import (
 func TestTrafficMatchesSpec(t *testing.T) {
 	t.Parallel()
 	v := spectest.New(t)
-	c := startTestServer(t, Options{})
-	c.hc = &http.Client{Transport: v.Wrap(nil), Timeout: 60 * time.Second}
-	c.streams = &http.Client{Transport: v.Wrap(nil)}
-	c.srv.SeedTemplate(TemplateSeed{TemplateID: "tplspec", Names: []string{"spec-tpl"}, Builds: 3})
+	c := emulatortest.Start(t, emulator.Options{})
+	c.HC = &http.Client{Transport: v.Wrap(nil), Timeout: 60 * time.Second}
+	c.Streams = &http.Client{Transport: v.Wrap(nil)}
+	c.Srv.SeedTemplate(emulator.TemplateSeed{TemplateID: "tplspec", Names: []string{"spec-tpl"}, Builds: 3})
 
-	sb := c.create(map[string]any{"secure": true, "metadata": map[string]string{"k": "v"}, "envVars": map[string]string{"A": "b"},
+	sb := c.Create(map[string]any{"secure": true, "metadata": map[string]string{"k": "v"}, "envVars": map[string]string{"A": "b"},
 		"network": map[string]any{"allowOut": []string{"1.1.1.1"}, "denyOut": []string{"0.0.0.0/0"}}})
-	c.create(map[string]any{"autoPause": true})
+	c.Create(map[string]any{"autoPause": true})
 	calls := []struct {
 		method, path string
 		body         any
@@ -57,26 +60,26 @@ func TestTrafficMatchesSpec(t *testing.T) {
 		{"GET", "/health", nil, 200},
 	}
 	for _, call := range calls {
-		st, data, _ := c.api(call.method, call.path, call.body)
-		wantStatus(t, call.method+" "+call.path, st, data, call.want)
+		st, data, _ := c.API(call.method, call.path, call.body)
+		emulatortest.WantStatus(t, call.method+" "+call.path, st, data, call.want)
 	}
 	// envd REST and Connect.
-	st, data := c.upload(sb, "/home/user/spec.txt", strings.NewReader("spec"), nil)
-	wantStatus(t, "upload", st, data, 200)
-	if st, data := c.download(sb, "spec.txt"); st != 200 || string(data) != "spec" {
+	st, data := c.Upload(sb, "/home/user/spec.txt", strings.NewReader("spec"), nil)
+	emulatortest.WantStatus(t, "upload", st, data, 200)
+	if st, data := c.Download(sb, "spec.txt"); st != 200 || string(data) != "spec" {
 		t.Fatalf("download %d %q", st, data)
 	}
-	st, data = c.download(sb, "missing.txt")
-	wantStatus(t, "download missing", st, data, 404)
-	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/health", nil, envdHeaders(sb))
-	wantStatus(t, "envd health", st, data, 204)
-	c.upload(sb, "part", strings.NewReader("p"), nil)
-	st, data, _ = c.request("POST", c.srv.SandboxURL()+"/files/compose", map[string]any{"source_paths": []string{"part"}, "destination": "composed"}, envdHeaders(sb))
-	wantStatus(t, "compose", st, data, 200)
-	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/envs", nil, envdHeaders(sb))
-	wantStatus(t, "envd envs", st, data, 200)
-	st, data, _ = c.request("GET", c.srv.SandboxURL()+"/metrics", nil, envdHeaders(sb))
-	wantStatus(t, "envd metrics", st, data, 200)
+	st, data = c.Download(sb, "missing.txt")
+	emulatortest.WantStatus(t, "download missing", st, data, 404)
+	st, data, _ = c.Request("GET", c.Srv.SandboxURL()+"/health", nil, emulatortest.EnvdHeaders(sb))
+	emulatortest.WantStatus(t, "envd health", st, data, 204)
+	c.Upload(sb, "part", strings.NewReader("p"), nil)
+	st, data, _ = c.Request("POST", c.Srv.SandboxURL()+"/files/compose", map[string]any{"source_paths": []string{"part"}, "destination": "composed"}, emulatortest.EnvdHeaders(sb))
+	emulatortest.WantStatus(t, "compose", st, data, 200)
+	st, data, _ = c.Request("GET", c.Srv.SandboxURL()+"/envs", nil, emulatortest.EnvdHeaders(sb))
+	emulatortest.WantStatus(t, "envd envs", st, data, 200)
+	st, data, _ = c.Request("GET", c.Srv.SandboxURL()+"/metrics", nil, emulatortest.EnvdHeaders(sb))
+	emulatortest.WantStatus(t, "envd metrics", st, data, 200)
 	for _, rpc := range []struct {
 		method string
 		body   any
@@ -91,26 +94,61 @@ func TestTrafficMatchesSpec(t *testing.T) {
 		{"filesystem.Filesystem/Remove", map[string]any{"path": "d"}, 200},
 		{"process.Process/List", map[string]any{}, 200},
 	} {
-		st, data := c.rpc(sb, rpc.method, rpc.body)
-		wantStatus(t, rpc.method, st, data, rpc.want)
+		st, data := c.RPC(sb, rpc.method, rpc.body)
+		emulatortest.WantStatus(t, rpc.method, st, data, rpc.want)
 	}
-	ps := c.startProcess(sb, "cat; echo err >&2; exit 2", map[string]any{"stdin": true}, map[string]string{"Keepalive-Ping-Interval": "50", "Connect-Timeout-Ms": "30000"})
-	st, data = c.rpc(sb, "process.Process/SendInput", map[string]any{"process": map[string]any{"pid": ps.pid}, "input": map[string]any{"stdin": base64.StdEncoding.EncodeToString([]byte("in"))}})
-	wantStatus(t, "send input", st, data, 200)
-	st, data = c.rpc(sb, "process.Process/CloseStdin", map[string]any{"process": map[string]any{"pid": ps.pid}})
-	wantStatus(t, "close stdin", st, data, 200)
-	if res := ps.collect(); res.stdout != "in" || res.end["exitCode"] != float64(2) {
+	ps := c.StartProcess(sb, "cat; echo err >&2; exit 2", map[string]any{"stdin": true}, map[string]string{"Keepalive-Ping-Interval": "50", "Connect-Timeout-Ms": "30000"})
+	st, data = c.RPC(sb, "process.Process/SendInput", map[string]any{"process": map[string]any{"pid": ps.PID}, "input": map[string]any{"stdin": base64.StdEncoding.EncodeToString([]byte("in"))}})
+	emulatortest.WantStatus(t, "send input", st, data, 200)
+	st, data = c.RPC(sb, "process.Process/CloseStdin", map[string]any{"process": map[string]any{"pid": ps.PID}})
+	emulatortest.WantStatus(t, "close stdin", st, data, 200)
+	if res := ps.Collect(); res.Stdout != "in" || res.End["exitCode"] != float64(2) {
 		t.Fatalf("process result %+v", res)
 	}
-	timeout := c.startProcess(sb, "sleep 30", nil, map[string]string{"Connect-Timeout-Ms": "300"})
-	if res := timeout.collect(); res.endStream["error"] == nil {
+	timeout := c.StartProcess(sb, "sleep 30", nil, map[string]string{"Connect-Timeout-Ms": "300"})
+	if res := timeout.Collect(); res.EndStream["error"] == nil {
 		t.Fatalf("timeout result %+v", res)
 	}
-	st, data, _ = c.api("DELETE", "/sandboxes/"+sb.SandboxID, nil)
-	wantStatus(t, "kill", st, data, 204)
-	st, data, _ = c.api("DELETE", "/templates/"+url.PathEscape(state.TeamNamespace+"/specsnap:default"), nil)
-	wantStatus(t, "delete snapshot", st, data, 204)
+	st, data, _ = c.API("DELETE", "/sandboxes/"+sb.SandboxID, nil)
+	emulatortest.WantStatus(t, "kill", st, data, 204)
+	st, data, _ = c.API("DELETE", "/templates/"+url.PathEscape(store.TeamNamespace+"/specsnap:default"), nil)
+	emulatortest.WantStatus(t, "delete snapshot", st, data, 204)
 	if seen := v.Seen(); seen["control"] == 0 || seen["envd"] == 0 || seen["connect"] == 0 {
 		t.Fatalf("validator saw %v", seen)
+	}
+}
+
+// TestEmptyListsAreArrays: on a team with nothing in it, every list E2B's spec answers with an
+// array answers [] (or an object whose lists are []), never null.
+func TestEmptyListsAreArrays(t *testing.T) {
+	t.Parallel()
+	v := spectest.New(t)
+	c := emulatortest.Start(t, emulator.Options{})
+	plain := c.HC
+	c.HC = &http.Client{Transport: v.Wrap(nil), Timeout: 60 * time.Second}
+	team := c.Srv.TeamID()
+	for _, path := range []string{
+		"/sandboxes", "/v2/sandboxes", "/v2/sandboxes?state=paused", "/sandboxes/metrics?sandbox_ids=inotthere000000000000",
+		"/snapshots", "/templates", "/v2/templates", "/volumes", "/secrets", "/teams/" + team + "/metrics",
+		"/events/webhooks", "/events/sandboxes", // E2B's events API, which openapi.yml does not describe
+	} {
+		if strings.HasPrefix(path, "/events/") {
+			c.HC = plain
+		}
+		st, data, _ := c.API("GET", path, nil)
+		emulatortest.WantStatus(t, path, st, data, http.StatusOK)
+		if body := string(data); strings.Contains(body, "null") {
+			t.Errorf("GET %s answers %s", path, body)
+		}
+	}
+	// A sandbox that has logged nothing of its own yet and a template build with no logs.
+	sb := c.Create(map[string]any{})
+	for _, path := range []string{"/sandboxes/" + sb.SandboxID + "/logs?start=" + strconv.FormatInt(time.Now().Add(time.Hour).UnixMilli(), 10),
+		"/v2/sandboxes/" + sb.SandboxID + "/logs?search=no-such-line"} {
+		st, data, _ := c.API("GET", path, nil)
+		emulatortest.WantStatus(t, path, st, data, http.StatusOK)
+		if body := string(data); strings.Contains(body, "null") {
+			t.Errorf("GET %s answers %s", path, body)
+		}
 	}
 }

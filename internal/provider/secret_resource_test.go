@@ -43,7 +43,8 @@ func (h *headerRecorder) received() []string {
 }
 
 // secretConfig takes the value from TF_VAR_secret_value, so that it is in
-// no file the test writes.
+// no file the test writes. The sandbox's network rule for localhost puts the
+// secret into the Authorization header; the command only sees the placeholder.
 func secretConfig(srv *emulator.Server, upstream string, version int) string {
 	return testAccProviderBlock(srv) + fmt.Sprintf(`
 variable "secret_value" {
@@ -59,11 +60,16 @@ resource "e2b_secret" "api" {
 }
 resource "e2b_sandbox" "box" {
   timeout = "15m"
+  network = {
+    allow_out = ["localhost"]
+    deny_out  = ["0.0.0.0/0"]
+    rules     = { "localhost" = { headers = { Authorization = "Bearer ${provider::e2b::secret_ref(e2b_secret.api.name)}" } } }
+  }
 }
 resource "e2b_sandbox_command" "call" {
   sandbox_id = e2b_sandbox.box.id
   env        = { AUTH = "Bearer ${provider::e2b::secret_ref(e2b_secret.api.name)}" }
-  command    = "echo \"sent: $AUTH\"; curl -sS -H \"Authorization: $AUTH\" %s/call"
+  command    = "echo \"sent: $AUTH\"; curl -sS %s/call"
   triggers   = { version = e2b_secret.api.current_version }
 }
 data "e2b_secrets" "all" {
@@ -80,6 +86,7 @@ func TestAccSecret_egressRoundTrip(t *testing.T) {
 	rec := &headerRecorder{}
 	upstream := httptest.NewServer(rec)
 	defer upstream.Close()
+	upstreamURL := strings.Replace(upstream.URL, "127.0.0.1", "localhost", 1) // the rule's domain
 	work, logPath := keepWorkAndTraceLog(t)
 	const v1, v2 = "first-Value-9f3a1c", "second-Value-77b2e0"
 	noValue := func(s *terraform.State) error {
@@ -98,7 +105,7 @@ func TestAccSecret_egressRoundTrip(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				PreConfig: func() { t.Setenv("TF_VAR_secret_value", v1) },
-				Config:    secretConfig(srv, upstream.URL, 1),
+				Config:    secretConfig(srv, upstreamURL, 1),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("e2b_sandbox_command.call", tfjsonpath.New("stdout"), knownvalue.StringExact(marker)),
 					statecheck.ExpectKnownValue("e2b_secret.api", tfjsonpath.New("current_version"), knownvalue.Int64Exact(1)),
@@ -114,7 +121,7 @@ func TestAccSecret_egressRoundTrip(t *testing.T) {
 			{
 				// A new value_version sends the new value as version 2, in place.
 				PreConfig: func() { t.Setenv("TF_VAR_secret_value", v2) },
-				Config:    secretConfig(srv, upstream.URL, 2),
+				Config:    secretConfig(srv, upstreamURL, 2),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction("e2b_secret.api", plancheck.ResourceActionUpdate),
 				}},

@@ -5,12 +5,9 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,37 +19,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/emulatortest"
 )
-
-type delivery struct {
-	header http.Header
-	body   []byte
-	at     time.Time
-}
-
-// hookReceiver records webhook deliveries; it answers 500 to the first
-// failFirst of them.
-type hookReceiver struct {
-	mu        sync.Mutex
-	got       []delivery
-	failFirst int
-}
-
-func (h *hookReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.got = append(h.got, delivery{header: r.Header.Clone(), body: body, at: time.Now()})
-	if len(h.got) <= h.failFirst {
-		w.WriteHeader(http.StatusInternalServerError)
-	}
-}
-
-func (h *hookReceiver) deliveries() []delivery {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return append([]delivery(nil), h.got...)
-}
 
 // e2bSignature is E2B's documented signature: unpadded base64 of sha256(secret + body).
 func e2bSignature(secret string, body []byte) string {
@@ -90,7 +58,7 @@ data "e2b_webhooks" "all" {
 // 10 s apart.
 func TestAccWebhook_signedLifecycleDeliveries(t *testing.T) {
 	srv := newTestEmulator(t)
-	ok, flaky := &hookReceiver{}, &hookReceiver{failFirst: 2}
+	ok, flaky := &emulatortest.HookReceiver{}, &emulatortest.HookReceiver{FailFirst: 2}
 	okSrv, flakySrv := httptest.NewServer(ok), httptest.NewServer(flaky)
 	defer okSrv.Close()
 	defer flakySrv.Close()
@@ -146,7 +114,7 @@ func TestAccWebhook_signedLifecycleDeliveries(t *testing.T) {
 				// retries: wait for the four events and the third attempt.
 				PreConfig: func() {
 					deadline := time.Now().Add(60 * time.Second)
-					for time.Now().Before(deadline) && (len(ok.deliveries()) < 4 || len(flaky.deliveries()) < 3) {
+					for time.Now().Before(deadline) && (len(ok.Deliveries()) < 4 || len(flaky.Deliveries()) < 3) {
 						time.Sleep(200 * time.Millisecond)
 					}
 				},
@@ -159,22 +127,22 @@ func TestAccWebhook_signedLifecycleDeliveries(t *testing.T) {
 		},
 	})
 
-	var mine []delivery
-	for _, d := range ok.deliveries() {
-		if strings.Contains(string(d.body), sandboxID) {
+	var mine []emulatortest.Delivery
+	for _, d := range ok.Deliveries() {
+		if strings.Contains(string(d.Body), sandboxID) {
 			mine = append(mine, d)
 		}
 	}
 	seen := map[string]bool{}
 	for _, d := range mine {
-		if got, want := d.header.Get("e2b-signature"), e2bSignature(secret, d.body); got != want {
-			t.Fatalf("signature %q does not verify (want %q) for %s", got, want, d.body)
+		if got, want := d.Header.Get("e2b-signature"), e2bSignature(secret, d.Body); got != want {
+			t.Fatalf("signature %q does not verify (want %q) for %s", got, want, d.Body)
 		}
-		if d.header.Get("e2b-signature-version") != "v1" || d.header.Get("e2b-webhook-id") == "" || d.header.Get("e2b-delivery-id") == "" {
-			t.Fatalf("missing E2B headers: %v", d.header)
+		if d.Header.Get("e2b-signature-version") != "v1" || d.Header.Get("e2b-webhook-id") == "" || d.Header.Get("e2b-delivery-id") == "" {
+			t.Fatalf("missing E2B headers: %v", d.Header)
 		}
 		var ev struct{ Type, SandboxID string }
-		if err := json.Unmarshal(d.body, &ev); err != nil {
+		if err := json.Unmarshal(d.Body, &ev); err != nil {
 			t.Fatal(err)
 		}
 		seen[ev.Type] = true
@@ -184,18 +152,18 @@ func TestAccWebhook_signedLifecycleDeliveries(t *testing.T) {
 			t.Errorf("the receiver got no %s event for %s (got %d deliveries)", want, sandboxID, len(mine))
 		}
 	}
-	attempts := flaky.deliveries()
+	attempts := flaky.Deliveries()
 	if len(attempts) < 3 {
 		t.Fatalf("the failing receiver got %d attempts, want the first and 2 retries", len(attempts))
 	}
 	for i := 1; i < 3; i++ {
-		if gap := attempts[i].at.Sub(attempts[i-1].at); gap < 9*time.Second {
+		if gap := attempts[i].At.Sub(attempts[i-1].At); gap < 9*time.Second {
 			t.Errorf("retry %d came %s after the previous attempt; E2B retries 10 s apart", i, gap)
 		}
-		if attempts[i].header.Get("e2b-delivery-id") == attempts[i-1].header.Get("e2b-delivery-id") {
+		if attempts[i].Header.Get("e2b-delivery-id") == attempts[i-1].Header.Get("e2b-delivery-id") {
 			t.Errorf("retry %d reused the delivery ID", i)
 		}
-		if attempts[i].header.Get("e2b-signature") != e2bSignature("flaky-secret", attempts[i].body) {
+		if attempts[i].Header.Get("e2b-signature") != e2bSignature("flaky-secret", attempts[i].Body) {
 			t.Errorf("retry %d is not signed", i)
 		}
 	}
@@ -231,7 +199,7 @@ func TestAccWebhook_validation(t *testing.T) {
 // reaches the state.
 func TestAccWebhook_secretVersion(t *testing.T) {
 	srv := newTestEmulator(t)
-	rec := &hookReceiver{}
+	rec := &emulatortest.HookReceiver{}
 	hook := httptest.NewServer(rec)
 	defer hook.Close()
 	work, logPath := keepWorkAndTraceLog(t)
@@ -303,15 +271,15 @@ resource "e2b_webhook" "w" {
 	deadline := time.Now().Add(30 * time.Second)
 	for box, secret := range want {
 		for {
-			var got *delivery
-			for _, d := range rec.deliveries() {
-				if strings.Contains(string(d.body), ids[box]) {
+			var got *emulatortest.Delivery
+			for _, d := range rec.Deliveries() {
+				if strings.Contains(string(d.Body), ids[box]) {
 					got = &d
 					break
 				}
 			}
 			if got != nil {
-				if sig := got.header.Get("e2b-signature"); sig != e2bSignature(secret, got.body) {
+				if sig := got.Header.Get("e2b-signature"); sig != e2bSignature(secret, got.Body) {
 					t.Errorf("sandbox %s's created event is not signed with the secret of its time (%q)", box, secret)
 				}
 				break

@@ -15,7 +15,7 @@ import (
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 // Step is E2B's TemplateStep.
@@ -42,9 +42,9 @@ type Sandbox interface {
 	// Run runs cmd through bash -l as envd does, as user in the config's
 	// workdir and env, passing each output line on; it ends the command
 	// when ctx ends.
-	Run(ctx context.Context, cmd, user string, cfg state.BuildConfig, onLine func(stderr bool, line string)) (int32, error)
+	Run(ctx context.Context, cmd, user string, cfg store.BuildConfig, onLine func(stderr bool, line string)) (int32, error)
 	// Start starts cmd as Run does and passes its output on until it ends.
-	Start(cmd, user string, cfg state.BuildConfig, onLine func(stderr bool, line string)) error
+	Start(cmd, user string, cfg store.BuildConfig, onLine func(stderr bool, line string)) error
 	// HostPath is where a path inside the sandbox is on the host.
 	HostPath(p string) string
 	// Private reports a private root: the sandbox's own layer is sealed
@@ -61,10 +61,10 @@ type Sandbox interface {
 }
 
 // Host is what a build needs of the emulator.
-type Host interface {
+type Backend interface {
 	// NewSandbox starts a build sandbox of template t on the files, layers
 	// and base of b.
-	NewSandbox(t state.Template, b state.Build) (Sandbox, error)
+	NewSandbox(t store.Template, b store.Build) (Sandbox, error)
 	// ResolveImage prepares an image: its base key, and a build-log line
 	// (level, note) saying what the build starts from.
 	ResolveImage(name string) (key, level, note string, err error)
@@ -76,8 +76,8 @@ type Host interface {
 
 // Builder runs the builds of one emulator.
 type Builder struct {
-	store        *state.Store
-	host         Host
+	store        *store.Store
+	backend      Backend
 	dataDir      string
 	privateRoots bool
 	running      sync.WaitGroup
@@ -87,8 +87,8 @@ type Builder struct {
 // New returns a builder keeping records in store and files under dataDir
 // (templates, layers, template-files); privateRoots: the sandboxes have
 // private roots, whose layers are immutable already.
-func New(store *state.Store, host Host, dataDir string, privateRoots bool) *Builder {
-	return &Builder{store: store, host: host, dataDir: dataDir, privateRoots: privateRoots}
+func New(store *store.Store, backend Backend, dataDir string, privateRoots bool) *Builder {
+	return &Builder{store: store, backend: backend, dataDir: dataDir, privateRoots: privateRoots}
 }
 
 // Wait waits for the running builds to end.
@@ -96,7 +96,7 @@ func (bl *Builder) Wait() { bl.running.Wait() }
 
 type buildJob struct {
 	bl      *Builder
-	t       state.Template // as it was when the build started
+	t       store.Template // as it was when the build started
 	buildID string
 	req     Request
 	ctx     context.Context
@@ -111,7 +111,7 @@ type buildState struct {
 	filesDir string   // shared layout: a cached copy the sandbox does not hold yet ("" = sandbox is current)
 	layers   []string // private roots: the layers so far, newest first
 	base     string   // private roots: the base root
-	config   state.BuildConfig
+	config   store.BuildConfig
 }
 
 // buildFailure is a failed build's reason.
@@ -128,7 +128,7 @@ func failStep(step, format string, args ...any) error {
 
 // Start marks a waiting build building (the store cancels an older build
 // of the template still running) and runs it in the background; errors
-// are the store's (state.ErrNotFound, state.ErrNotWaiting). A caller that
+// are the store's (store.ErrNotFound, store.ErrNotWaiting). A caller that
 // stops the builds (the store's CancelBuilds) and then calls Wait must
 // order Start before that, under a lock of its own.
 func (bl *Builder) Start(templateID, buildID string, req Request) error {
@@ -156,7 +156,7 @@ func HashKeys(keys ...string) string {
 
 // log appends a build log entry; step is "" for build-wide lines.
 func (j *buildJob) log(level, step, msg string) {
-	e := state.BuildLogEntry{Timestamp: time.Now().UTC(), Message: msg, Level: level}
+	e := store.BuildLogEntry{Timestamp: time.Now().UTC(), Message: msg, Level: level}
 	if step != "" {
 		e.Step = &step
 	}
@@ -187,18 +187,18 @@ func (j *buildJob) run() {
 		if layer != "" {
 			_ = os.RemoveAll(layer)
 		}
-		reason := &state.BuildReason{Message: err.Error()}
+		reason := &store.BuildReason{Message: err.Error()}
 		var bf *buildFailure
 		if errors.As(err, &bf) && bf.step != "" {
 			reason.Step = &bf.step
 		}
-		j.bl.store.FinishBuild(j.t.ID, j.buildID, state.BuildResult{Reason: reason,
-			Last: state.BuildLogEntry{Timestamp: now, Level: "error", Message: "Build failed: " + err.Error(), Step: reason.Step}}, now)
+		j.bl.store.FinishBuild(j.t.ID, j.buildID, store.BuildResult{Reason: reason,
+			Last: store.BuildLogEntry{Timestamp: now, Level: "error", Message: "Build failed: " + err.Error(), Step: reason.Step}}, now)
 		return
 	}
-	j.bl.store.FinishBuild(j.t.ID, j.buildID, state.BuildResult{
+	j.bl.store.FinishBuild(j.t.ID, j.buildID, store.BuildResult{
 		FilesDir: layer, Layers: j.state.layers, Base: j.state.base, Config: j.state.config,
-		Last: state.BuildLogEntry{Timestamp: now, Level: "info",
+		Last: store.BuildLogEntry{Timestamp: now, Level: "info",
 			Message: fmt.Sprintf("Build finished, took %s", time.Since(start).Round(time.Millisecond))},
 	}, now)
 }
@@ -222,11 +222,11 @@ func (j *buildJob) base() error {
 			image = *req.FromImage
 		}
 		j.bl.store.SetBuildImage(j.t.ID, j.buildID, image)
-		key, level, note, err := j.bl.host.ResolveImage(image)
+		key, level, note, err := j.bl.backend.ResolveImage(image)
 		if err != nil {
 			return failStep("base", "error preparing image '%s': %v", image, err)
 		}
-		j.state = buildState{hash: HashKeys("image", image, key), base: key, config: state.BuildConfig{User: "user"}}
+		j.state = buildState{hash: HashKeys("image", image, key), base: key, config: store.BuildConfig{User: "user"}}
 		j.log("info", "base", layerInfo(false, "base", "FROM "+image, j.state.hash))
 		j.log(level, "base", note)
 	}
@@ -284,7 +284,7 @@ func (j *buildJob) steps() error {
 			if err := j.sealStep(hash); err != nil {
 				return failStep(step, "error saving step %s: %v", step, err)
 			}
-		} else if err := j.bl.storeLayer(hash, j.sb.Dir(), state.Layer{Config: cfg}); err != nil {
+		} else if err := j.bl.storeLayer(hash, j.sb.Dir(), store.Layer{Config: cfg}); err != nil {
 			j.log("warn", step, "step not cached: "+err.Error())
 		}
 	}
@@ -300,7 +300,7 @@ func (j *buildJob) materialize() error {
 		j.sb.Destroy()
 		j.sb = nil
 	}
-	sb, err := j.bl.host.NewSandbox(j.t, state.Build{FilesDir: j.state.filesDir, Layers: j.state.layers, Base: j.state.base})
+	sb, err := j.bl.backend.NewSandbox(j.t, store.Build{FilesDir: j.state.filesDir, Layers: j.state.layers, Base: j.state.base})
 	if err != nil {
 		return err
 	}
@@ -343,13 +343,13 @@ func (j *buildJob) sealStep(hash string) error {
 		return err
 	}
 	j.state.layers = append([]string{dir}, j.state.layers...)
-	return j.bl.storeLayer(hash, "", state.Layer{Layers: j.state.layers, Base: j.state.base, Config: j.state.config})
+	return j.bl.storeLayer(hash, "", store.Layer{Layers: j.state.layers, Base: j.state.base, Config: j.state.config})
 }
 
 // storeLayer records a step's result in the cache (first writer wins),
 // copying src (shared layout) into the cache. layerMu keeps the check, the
 // rename and the record of one hash together.
-func (bl *Builder) storeLayer(hash, src string, entry state.Layer) error {
+func (bl *Builder) storeLayer(hash, src string, entry store.Layer) error {
 	if src == "" {
 		bl.store.StoreLayer(hash, entry)
 		return nil

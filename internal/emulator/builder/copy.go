@@ -14,7 +14,7 @@ import (
 	"strings"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 // copyStep runs COPY [src, dest, owner?, mode?] from the archive the SDK
@@ -23,14 +23,14 @@ import (
 // into dest, a file or symlink becomes dest (or goes into dest when dest
 // ends with "/" or is a directory); a relative dest is relative to the
 // workdir. Symlinks are kept as links.
-func (j *buildJob) copyStep(args []string, filesHash *string, cfg state.BuildConfig) error {
+func (j *buildJob) copyStep(args []string, filesHash *string, cfg store.BuildConfig) error {
 	if len(args) < 2 {
 		return errors.New("COPY requires a local path and a container path argument")
 	}
 	if filesHash == nil || *filesHash == "" {
 		return errors.New("COPY requires files hash to be set")
 	}
-	archive, ok := j.bl.host.FilesArchive(*filesHash)
+	archive, ok := j.bl.backend.FilesArchive(*filesHash)
 	if !ok {
 		return fmt.Errorf("files with hash '%s' were not uploaded", *filesHash)
 	}

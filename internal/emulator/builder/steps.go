@@ -9,12 +9,12 @@ import (
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 // runStep executes one build step in the build sandbox and returns the
 // config the next step starts from.
-func (j *buildJob) runStep(step, typ string, st Step) (state.BuildConfig, error) {
+func (j *buildJob) runStep(step, typ string, st Step) (store.BuildConfig, error) {
 	cfg := j.state.config.Clone()
 	args := st.Args
 	switch typ {
@@ -85,7 +85,7 @@ func expandAsRoot(v string) string {
 }
 
 // absWorkdir makes a relative WORKDIR absolute against the current one.
-func (j *buildJob) absWorkdir(dir string, cfg state.BuildConfig) string {
+func (j *buildJob) absWorkdir(dir string, cfg store.BuildConfig) string {
 	if strings.HasPrefix(dir, "/") {
 		return path.Clean(dir)
 	}
@@ -106,7 +106,7 @@ func HomeOf(user string) string {
 
 // command runs cmd through bash -l as envd does, in the config's workdir
 // and env, logging each output line with the step (stderr as errors).
-func (j *buildJob) command(step, cmd, user string, cfg state.BuildConfig, level string) (int32, error) {
+func (j *buildJob) command(step, cmd, user string, cfg store.BuildConfig, level string) (int32, error) {
 	return j.sb.Run(j.ctx, cmd, user, cfg, func(stderr bool, line string) {
 		lvl := level
 		if stderr {
@@ -151,14 +151,14 @@ func (j *buildJob) finalize() error {
 		return nil
 	}
 	j.log("info", "finalize", "[finalize] READY "+ready)
-	if err := WaitReady(j.ctx, j.sb, ready, cfg, j.bl.host.ReadyTimeout()); err != nil {
+	if err := WaitReady(j.ctx, j.sb, ready, cfg, j.bl.backend.ReadyTimeout()); err != nil {
 		return failStep("finalize", "error waiting for the ready command '%s': %v", ready, err)
 	}
 	return nil
 }
 
 // WaitReady runs the ready command in sb until it exits 0 or the time is up.
-func WaitReady(ctx context.Context, sb Sandbox, ready string, cfg state.BuildConfig, limit time.Duration) error {
+func WaitReady(ctx context.Context, sb Sandbox, ready string, cfg store.BuildConfig, limit time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	for {

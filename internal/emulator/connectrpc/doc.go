@@ -6,4 +6,6 @@
 // It is framing only, the wire under envd's process and filesystem
 // services. E2B's control-plane "connect" call (resuming a sandbox) has
 // nothing to do with it. It imports nothing of the emulator.
+// Its allowed imports are listed once, in TestPackagesImportOnlyDownwards
+// (internal/emulator/layering_test.go).
 package connectrpc

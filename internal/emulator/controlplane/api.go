@@ -10,18 +10,18 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 // Config is what the control plane is made with: the emulator's settings
 // and what it needs of the emulator around it, as values and functions.
 type Config struct {
-	Store       *state.Store
-	DataDir     string
-	Persistent  bool              // the data dir outlives this emulator: templates are saved there
-	Rootfs      *sandboxos.Rootfs // private root filesystems; nil in the shared layout
-	MachineHost *envd.Host        // what every sandbox's machine gets
-	Seed        []byte            // keys the access, traffic, egress and workload tokens
+	Store           *store.Store
+	DataDir         string
+	Persistent      bool              // the data dir outlives this emulator: templates are saved there
+	Rootfs          *sandboxos.Rootfs // private root filesystems; nil in the shared layout
+	MachineSettings *envd.Settings    // what every sandbox's machine gets
+	Seed            []byte            // keys the access, traffic, egress and workload tokens
 
 	MaxLifetime          time.Duration
 	ReadyTimeout         time.Duration
@@ -48,7 +48,7 @@ type API struct {
 	opts       Config
 	sandboxes  *sandboxes.Registry
 	builder    *builder.Builder
-	hooks      *delivery.Sender
+	deliveries *delivery.Sender
 	controlMux *http.ServeMux
 }
 
@@ -57,19 +57,19 @@ type API struct {
 // deliveries.
 func New(cfg Config) *API {
 	s := &API{opts: cfg}
-	s.sandboxes = sandboxes.New(sandboxes.Hooks{
+	s.sandboxes = sandboxes.New(sandboxes.Callbacks{
 		Event: s.recordEvent, Admit: cfg.Admit, Started: s.sandboxStarted, Expired: sandboxExpired,
 		MaxLifetime: cfg.MaxLifetime,
 	})
 	now := time.Now().UTC()
 	s.opts.Store.SeedBase(now)
-	s.opts.Store.SeedBuiltin(mcpTemplateID, sandboxos.MCPGatewayCommand, mcpBuildID, now)
+	s.seedMCPGateway(now)
 	if cfg.Persistent {
 		if err := s.opts.Store.OpenTemplates(filepath.Join(s.opts.DataDir, "templates", "state.json"), s.opts.Logf); err != nil {
 			s.opts.Logf("emulator: template state in %s not loaded: %v", s.opts.DataDir, err)
 		}
 	}
-	s.builder = builder.New(s.opts.Store, s.newBuildHost(), s.opts.DataDir, s.opts.Rootfs != nil)
+	s.builder = builder.New(s.opts.Store, s.newBuildBackend(), s.opts.DataDir, s.opts.Rootfs != nil)
 	s.controlMux = s.newControlMux()
 	s.startWebhooks()
 	s.opts.Store.SampleTeam(now, 0, envd.SampleInterval, maxTeamSamples) // the team's baseline: nothing running
@@ -98,7 +98,7 @@ func (s *API) SampleTeam(now time.Time, running int) {
 // builds and waits for them; webhook deliveries stop with StopDeliveries.
 func (s *API) Close() {
 	machines := s.sandboxes.Close()
-	s.hooks.Hold()
+	s.deliveries.Hold()
 	s.opts.Store.CancelBuilds()
 	for _, m := range machines {
 		m.Destroy()

@@ -8,7 +8,7 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 var eventTypes = map[string]bool{sandboxes.EvCreated: true, sandboxes.EvUpdated: true, sandboxes.EvPaused: true,
@@ -32,7 +32,7 @@ func (s *API) recordEvent(rec sandboxes.Record, typ string, extra map[string]any
 			"memory_mb": tm.MemoryMB, "execution_time": now.Sub(rec.StartedAt).Milliseconds(),
 		}
 	}
-	ev := state.Event{
+	ev := store.Event{
 		ID: ids.UUID(), Version: "v2", Type: typ, EventData: data, SandboxExecutionID: rec.ExecutionID,
 		SandboxID: rec.ID, SandboxTeamID: TeamID, SandboxTemplateID: rec.Template.ID, Timestamp: now,
 	}
@@ -76,7 +76,7 @@ func (s *API) handleEvents(w http.ResponseWriter, r *http.Request) {
 		out = out[offset:min(len(out), offset+limit)]
 	}
 	if out == nil {
-		out = []state.Event{}
+		out = []store.Event{}
 	}
 	httpjson.Write(w, http.StatusOK, out)
 }

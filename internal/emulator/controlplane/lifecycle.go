@@ -6,17 +6,17 @@ import (
 	"strings"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/egress"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/netrules"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
 )
 
-type timeoutJSON struct {
+type sandboxTimeoutRequestJSON struct {
 	Timeout *int32 `json:"timeout"`
 }
 
 func (s *API) handleSetTimeout(w http.ResponseWriter, r *http.Request) {
-	var req timeoutJSON
+	var req sandboxTimeoutRequestJSON
 	id, ok := sandboxRequest(w, r, &req, false)
 	if !ok {
 		return
@@ -89,7 +89,7 @@ func (s *API) handlePause(w http.ResponseWriter, r *http.Request) {
 // (TTL only extended), 201 when it resumed a paused sandbox.
 func (s *API) handleConnect(w http.ResponseWriter, r *http.Request) {
 	v2 := strings.HasPrefix(r.Pattern, "POST /v2/")
-	var req timeoutJSON
+	var req sandboxTimeoutRequestJSON
 	id, ok := sandboxRequest(w, r, &req, v2)
 	if !ok {
 		return
@@ -140,18 +140,18 @@ func (s *API) handleResume(w http.ResponseWriter, r *http.Request) {
 	httpjson.Write(w, http.StatusCreated, s.sandboxResponse(rec))
 }
 
-// networkUpdateJSON is SandboxNetworkUpdateConfig: it replaces the egress settings as a whole,
+// sandboxNetworkUpdateConfigJSON is SandboxNetworkUpdateConfig: it replaces the egress settings as a whole,
 // so a field left out is cleared.
-type networkUpdateJSON struct {
-	AllowOut            []string                   `json:"allowOut"`
-	DenyOut             []string                   `json:"denyOut"`
-	AllowInternetAccess *bool                      `json:"allow_internet_access"`
-	Rules               map[string][]netrules.Rule `json:"rules"`
-	EgressProxy         *netrules.Proxy            `json:"egressProxy"`
+type sandboxNetworkUpdateConfigJSON struct {
+	AllowOut            []string                 `json:"allowOut"`
+	DenyOut             []string                 `json:"denyOut"`
+	AllowInternetAccess *bool                    `json:"allow_internet_access"`
+	Rules               map[string][]egress.Rule `json:"rules"`
+	EgressProxy         *egress.Proxy            `json:"egressProxy"`
 }
 
 func (s *API) handleNetwork(w http.ResponseWriter, r *http.Request) {
-	var req networkUpdateJSON
+	var req sandboxNetworkUpdateConfigJSON
 	id, ok := sandboxRequest(w, r, &req, false)
 	if !ok {
 		return
@@ -164,11 +164,11 @@ func (s *API) handleNetwork(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
-	rules := netrules.Normalize(req.Rules)
+	rules := egress.Normalize(req.Rules)
 	err := s.sandboxes.UpdateNetwork(id, sandboxes.Egress{
 		AllowOut: req.AllowOut, DenyOut: deny, Rules: rules, Proxy: req.EgressProxy, AllowInternet: req.AllowInternetAccess,
 	}, map[string]any{"network": map[string]any{"allowOut": req.AllowOut, "denyOut": deny,
-		"rules": netrules.Domains(rules), "egressProxy": req.EgressProxy != nil}})
+		"rules": egress.Domains(rules), "egressProxy": req.EgressProxy != nil}})
 	var notRunning sandboxes.NotRunningError
 	switch {
 	case errors.As(err, &notRunning):

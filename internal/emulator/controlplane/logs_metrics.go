@@ -106,16 +106,16 @@ func (s *API) handleManyMetrics(w http.ResponseWriter, r *http.Request) {
 	httpjson.Write(w, http.StatusOK, map[string]any{"sandboxes": out})
 }
 
-// LogEntryJSON is E2B's SandboxLogEntry.
-type LogEntryJSON struct {
+// SandboxLogEntryJSON is E2B's SandboxLogEntry.
+type SandboxLogEntryJSON struct {
 	Timestamp time.Time         `json:"timestamp"`
 	Level     string            `json:"level"`
 	Message   string            `json:"message"`
 	Fields    map[string]string `json:"fields"`
 }
 
-// LogLineJSON is E2B's SandboxLog, a line of the legacy logs route.
-type LogLineJSON struct {
+// SandboxLogJSON is E2B's SandboxLog, a line of the legacy logs route.
+type SandboxLogJSON struct {
 	Timestamp time.Time `json:"timestamp"`
 	Line      string    `json:"line"`
 }
@@ -156,13 +156,13 @@ func (s *API) handleLogsV1(w http.ResponseWriter, r *http.Request) {
 	if sb == nil {
 		return
 	}
-	logs, entries := []LogLineJSON{}, []LogEntryJSON{}
+	logs, entries := []SandboxLogJSON{}, []SandboxLogEntryJSON{}
 	for _, e := range sb.LogsCopy() {
 		if e.At.UnixMilli() < start || len(entries) >= limit {
 			continue
 		}
-		entries = append(entries, LogEntryJSON{Timestamp: e.At, Level: e.Level, Message: e.Message, Fields: e.Fields})
-		logs = append(logs, LogLineJSON{Timestamp: e.At, Line: e.RawLine()})
+		entries = append(entries, SandboxLogEntryJSON{Timestamp: e.At, Level: e.Level, Message: e.Message, Fields: e.Fields})
+		logs = append(logs, SandboxLogJSON{Timestamp: e.At, Line: e.RawLine()})
 	}
 	httpjson.Write(w, http.StatusOK, map[string]any{"logs": logs, "logEntries": entries})
 }
@@ -226,13 +226,13 @@ func (s *API) handleLogsV2(w http.ResponseWriter, r *http.Request) {
 	default:
 		lo, hi = *cursor, *cursor+window.Milliseconds()-1
 	}
-	var matched []LogEntryJSON
+	var matched []SandboxLogEntryJSON
 	for _, e := range sb.LogsCopy() {
 		ms := e.At.UnixMilli()
 		if ms < lo || ms > hi || logLevelRank[e.Level] < minLevel || (search != "" && !strings.Contains(e.Message, search)) {
 			continue
 		}
-		matched = append(matched, LogEntryJSON{Timestamp: e.At, Level: e.Level, Message: e.Message, Fields: e.Fields})
+		matched = append(matched, SandboxLogEntryJSON{Timestamp: e.At, Level: e.Level, Message: e.Message, Fields: e.Fields})
 	}
 	if direction == "backward" {
 		sort.SliceStable(matched, func(i, j int) bool { return matched[i].Timestamp.After(matched[j].Timestamp) })
@@ -241,7 +241,7 @@ func (s *API) handleLogsV2(w http.ResponseWriter, r *http.Request) {
 		matched = matched[:limit]
 	}
 	if matched == nil {
-		matched = []LogEntryJSON{}
+		matched = []SandboxLogEntryJSON{}
 	}
 	httpjson.Write(w, http.StatusOK, map[string]any{"logs": matched})
 }

@@ -11,11 +11,11 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
-// iamJSON is SandboxIam: named workload-token definitions.
-type iamJSON struct {
+// sandboxIamJSON is SandboxIam: named workload-token definitions.
+type sandboxIamJSON struct {
 	Tokens map[string]struct {
 		Audience  *string `json:"audience"`
 		TokenType *string `json:"tokenType"`
@@ -23,7 +23,7 @@ type iamJSON struct {
 }
 
 // audiences is what the sandbox keeps of its iam: each token's audience.
-func (i *iamJSON) audiences() map[string]string {
+func (i *sandboxIamJSON) audiences() map[string]string {
 	if i == nil {
 		return nil
 	}
@@ -57,7 +57,7 @@ func (s *API) trafficToken(id string) string {
 
 // startMachine starts a sandbox's machine from the build: a private root over
 // its layers, or a copy of its files, with its volumes mounted before it boots.
-func (s *API) startMachine(id string, t state.Template, b state.Build, mounts []envd.VolumeMount,
+func (s *API) startMachine(id string, t store.Template, b store.Build, mounts []envd.VolumeMount,
 	envVars map[string]string, secure bool) (*envd.Machine, error) {
 	cfg := envd.Config{
 		ID: id, TemplateID: t.ID, TeamID: TeamID, Dir: filepath.Join(s.opts.DataDir, "sandboxes", id),
@@ -74,12 +74,12 @@ func (s *API) startMachine(id string, t state.Template, b state.Build, mounts []
 		}
 		cfg.Root, cfg.FilesDir = root, ""
 	}
-	return envd.Start(s.opts.MachineHost, cfg)
+	return envd.Start(s.opts.MachineSettings, cfg)
 }
 
 // templateOf is the sandbox's template as it is now (its resources follow
 // the template's), or as it was if it is gone.
-func (s *API) templateOf(rec sandboxes.Record) state.Template {
+func (s *API) templateOf(rec sandboxes.Record) store.Template {
 	if t, ok := s.opts.Store.Template(rec.Template.ID); ok {
 		return t
 	}

@@ -7,13 +7,12 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/netrules"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/egress"
 )
 
 // EgressPolicy gives the egress proxy a sandbox's network settings, from the credentials its
 // processes send: the sandbox's ID and its egress token.
-func (s *API) EgressPolicy(id, token string) (*sandboxos.EgressPolicy, bool) {
+func (s *API) EgressPolicy(id, token string) (*egress.Policy, bool) {
 	if !hmac.Equal([]byte(token), []byte(s.EgressToken(id))) {
 		return nil, false
 	}
@@ -22,10 +21,10 @@ func (s *API) EgressPolicy(id, token string) (*sandboxos.EgressPolicy, bool) {
 		return nil, false
 	}
 	n, tokens := rec.Network, rec.IAMAudiences
-	return &sandboxos.EgressPolicy{
+	return &egress.Policy{
 		AllowOut: append([]string(nil), n.AllowOut...), DenyOut: append([]string(nil), n.DenyOut...),
 		Rules: n.Rules, Proxy: n.EgressProxy,
-		Lookup: netrules.Lookup{
+		Lookup: egress.Lookup{
 			Secret: s.SecretValue,
 			Identity: func(name string) (string, bool) {
 				aud, ok := tokens[name]

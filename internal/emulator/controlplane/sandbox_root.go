@@ -6,11 +6,11 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 // mountRoot starts a new sandbox's root over the build's layers in dir.
-func (s *API) mountRoot(b state.Build, dir string) (*sandboxos.Root, error) {
+func (s *API) mountRoot(b store.Build, dir string) (*sandboxos.Root, error) {
 	base := s.opts.Rootfs.HostBase()
 	if b.Base != "" {
 		var err error

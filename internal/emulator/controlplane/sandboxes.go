@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/egress"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/netrules"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
@@ -21,29 +21,29 @@ const (
 	DefaultTimeoutV2 = 300 * time.Second // default of the /v2 create and connect routes (SDK 2.51 omits timeout)
 )
 
-type networkJSON struct {
-	AllowPublicTraffic *bool                      `json:"allowPublicTraffic"`
-	AllowOut           []string                   `json:"allowOut"`
-	DenyOut            []string                   `json:"denyOut"`
-	MaskRequestHost    string                     `json:"maskRequestHost"`
-	Rules              map[string][]netrules.Rule `json:"rules"`
-	EgressProxy        *netrules.Proxy            `json:"egressProxy"`
+type sandboxNetworkConfigJSON struct {
+	AllowPublicTraffic *bool                    `json:"allowPublicTraffic"`
+	AllowOut           []string                 `json:"allowOut"`
+	DenyOut            []string                 `json:"denyOut"`
+	MaskRequestHost    string                   `json:"maskRequestHost"`
+	Rules              map[string][]egress.Rule `json:"rules"`
+	EgressProxy        *egress.Proxy            `json:"egressProxy"`
 }
 
 type newSandboxJSON struct {
-	TemplateID          *string                  `json:"templateID"`
-	Timeout             *int32                   `json:"timeout"`
-	AutoPause           *bool                    `json:"autoPause"`
-	AutoPauseMemory     *bool                    `json:"autoPauseMemory"`
-	AutoResume          *struct{ Enabled *bool } `json:"autoResume"`
-	Secure              *bool                    `json:"secure"`
-	AllowInternetAccess *bool                    `json:"allow_internet_access"`
-	Network             *networkJSON             `json:"network"`
-	Metadata            map[string]string        `json:"metadata"`
-	EnvVars             map[string]string        `json:"envVars"`
-	VolumeMounts        []volumeMountJSON        `json:"volumeMounts"`
-	MCP                 json.RawMessage          `json:"mcp"`
-	IAM                 *iamJSON                 `json:"iam"`
+	TemplateID          *string                   `json:"templateID"`
+	Timeout             *int32                    `json:"timeout"`
+	AutoPause           *bool                     `json:"autoPause"`
+	AutoPauseMemory     *bool                     `json:"autoPauseMemory"`
+	AutoResume          *struct{ Enabled *bool }  `json:"autoResume"`
+	Secure              *bool                     `json:"secure"`
+	AllowInternetAccess *bool                     `json:"allow_internet_access"`
+	Network             *sandboxNetworkConfigJSON `json:"network"`
+	Metadata            map[string]string         `json:"metadata"`
+	EnvVars             map[string]string         `json:"envVars"`
+	VolumeMounts        []sandboxVolumeMountJSON  `json:"volumeMounts"`
+	MCP                 json.RawMessage           `json:"mcp"`
+	IAM                 *sandboxIamJSON           `json:"iam"`
 }
 
 // checkMCPAndIAM validates the two options the emulator accepts and keeps
@@ -74,48 +74,48 @@ type SandboxJSON struct {
 	Domain             *string `json:"domain"`
 }
 
-type lifecycleJSON struct {
+type sandboxLifecycleJSON struct {
 	AutoResume bool   `json:"autoResume"`
 	OnTimeout  string `json:"onTimeout"`
 }
 
 // SandboxDetailJSON is E2B's SandboxDetail schema.
 type SandboxDetailJSON struct {
-	TemplateID          string             `json:"templateID"`
-	Alias               string             `json:"alias,omitempty"`
-	SandboxID           string             `json:"sandboxID"`
-	ClientID            string             `json:"clientID"`
-	StartedAt           time.Time          `json:"startedAt"`
-	EndAt               time.Time          `json:"endAt"`
-	EnvdVersion         string             `json:"envdVersion"`
-	EnvdAccessToken     string             `json:"envdAccessToken,omitempty"`
-	AllowInternetAccess *bool              `json:"allowInternetAccess"`
-	Domain              *string            `json:"domain"`
-	CPUCount            int32              `json:"cpuCount"`
-	MemoryMB            int32              `json:"memoryMB"`
-	DiskSizeMB          int32              `json:"diskSizeMB"`
-	Metadata            map[string]string  `json:"metadata"`
-	State               string             `json:"state"`
-	Network             *sandboxes.Network `json:"network,omitempty"`
-	Lifecycle           lifecycleJSON      `json:"lifecycle"`
-	VolumeMounts        []volumeMountJSON  `json:"volumeMounts"`
+	TemplateID          string                   `json:"templateID"`
+	Alias               string                   `json:"alias,omitempty"`
+	SandboxID           string                   `json:"sandboxID"`
+	ClientID            string                   `json:"clientID"`
+	StartedAt           time.Time                `json:"startedAt"`
+	EndAt               time.Time                `json:"endAt"`
+	EnvdVersion         string                   `json:"envdVersion"`
+	EnvdAccessToken     string                   `json:"envdAccessToken,omitempty"`
+	AllowInternetAccess *bool                    `json:"allowInternetAccess"`
+	Domain              *string                  `json:"domain"`
+	CPUCount            int32                    `json:"cpuCount"`
+	MemoryMB            int32                    `json:"memoryMB"`
+	DiskSizeMB          int32                    `json:"diskSizeMB"`
+	Metadata            map[string]string        `json:"metadata"`
+	State               string                   `json:"state"`
+	Network             *sandboxes.Network       `json:"network,omitempty"`
+	Lifecycle           sandboxLifecycleJSON     `json:"lifecycle"`
+	VolumeMounts        []sandboxVolumeMountJSON `json:"volumeMounts"`
 }
 
 // ListedSandboxJSON is E2B's ListedSandbox schema.
 type ListedSandboxJSON struct {
-	TemplateID   string            `json:"templateID"`
-	Alias        string            `json:"alias,omitempty"`
-	SandboxID    string            `json:"sandboxID"`
-	ClientID     string            `json:"clientID"`
-	StartedAt    time.Time         `json:"startedAt"`
-	EndAt        time.Time         `json:"endAt"`
-	CPUCount     int32             `json:"cpuCount"`
-	MemoryMB     int32             `json:"memoryMB"`
-	DiskSizeMB   int32             `json:"diskSizeMB"`
-	Metadata     map[string]string `json:"metadata"`
-	State        string            `json:"state"`
-	EnvdVersion  string            `json:"envdVersion"`
-	VolumeMounts []volumeMountJSON `json:"volumeMounts"`
+	TemplateID   string                   `json:"templateID"`
+	Alias        string                   `json:"alias,omitempty"`
+	SandboxID    string                   `json:"sandboxID"`
+	ClientID     string                   `json:"clientID"`
+	StartedAt    time.Time                `json:"startedAt"`
+	EndAt        time.Time                `json:"endAt"`
+	CPUCount     int32                    `json:"cpuCount"`
+	MemoryMB     int32                    `json:"memoryMB"`
+	DiskSizeMB   int32                    `json:"diskSizeMB"`
+	Metadata     map[string]string        `json:"metadata"`
+	State        string                   `json:"state"`
+	EnvdVersion  string                   `json:"envdVersion"`
+	VolumeMounts []sandboxVolumeMountJSON `json:"volumeMounts"`
 }
 
 func (s *API) sandboxResponse(rec sandboxes.Record) SandboxJSON {
@@ -141,7 +141,7 @@ func (s *API) sandboxDetail(rec sandboxes.Record) SandboxDetailJSON {
 		AllowInternetAccess: rec.AllowInternet,
 		CPUCount:            tm.CPUCount, MemoryMB: tm.MemoryMB, DiskSizeMB: tm.DiskSizeMB,
 		Metadata: rec.Metadata, State: rec.State,
-		Lifecycle:    lifecycleJSON{AutoResume: rec.AutoResume, OnTimeout: rec.OnTimeout()},
+		Lifecycle:    sandboxLifecycleJSON{AutoResume: rec.AutoResume, OnTimeout: rec.OnTimeout()},
 		VolumeMounts: mountsJSON(rec.Mounts),
 	}
 	if rec.Secure {
@@ -166,14 +166,14 @@ func (s *API) listed(rec sandboxes.Record) ListedSandboxJSON {
 
 // validateEgress checks the egress settings the way E2B does. E2B also refuses a proxy address
 // in a private or internal range; the emulator accepts one, so tests can run a proxy locally.
-func validateEgress(allowOut, denyOut []string, rules map[string][]netrules.Rule, proxy *netrules.Proxy) string {
+func validateEgress(allowOut, denyOut []string, rules map[string][]egress.Rule, proxy *egress.Proxy) string {
 	if msg := validateNetwork(allowOut, denyOut); msg != "" {
 		return msg
 	}
-	if msg := netrules.Validate(rules); msg != "" {
+	if msg := egress.Validate(rules); msg != "" {
 		return msg
 	}
-	return netrules.ValidateProxy(proxy)
+	return egress.ValidateProxy(proxy)
 }
 
 // validateNetwork checks allowOut/denyOut the way E2B does.
@@ -264,7 +264,7 @@ func (s *API) handleCreate(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		netCfg = sandboxes.Network{AllowOut: n.AllowOut, DenyOut: n.DenyOut, AllowPublicTraffic: n.AllowPublicTraffic,
-			MaskRequestHost: n.MaskRequestHost, Rules: netrules.Normalize(n.Rules), EgressProxy: n.EgressProxy}
+			MaskRequestHost: n.MaskRequestHost, Rules: egress.Normalize(n.Rules), EgressProxy: n.EgressProxy}
 	}
 	if req.AllowInternetAccess != nil && !*req.AllowInternetAccess && !contains(netCfg.DenyOut, "0.0.0.0/0") {
 		netCfg.DenyOut = append(netCfg.DenyOut, "0.0.0.0/0")

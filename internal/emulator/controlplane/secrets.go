@@ -11,7 +11,7 @@ import (
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 // SecretJSON is E2B's Secret schema: metadata only.
@@ -24,7 +24,7 @@ type SecretJSON struct {
 	UpdatedAt      time.Time         `json:"updatedAt"`
 }
 
-func secretJSONOf(sc state.Secret) SecretJSON {
+func secretJSONOf(sc store.Secret) SecretJSON {
 	return SecretJSON{SecretID: sc.ID, Name: sc.Name, CurrentVersion: sc.CurrentVersion,
 		Metadata: copyMap(sc.Metadata), CreatedAt: sc.CreatedAt, UpdatedAt: sc.UpdatedAt}
 }
@@ -78,6 +78,14 @@ type secretRequestJSON struct {
 	Metadata map[string]string `json:"metadata"`
 }
 
+// validate checks the value and metadata of a create or an update; "" when they are fine.
+func (req secretRequestJSON) validate() string {
+	if msg := checkSecretValue(req.Value); msg != "" {
+		return msg
+	}
+	return checkSecretMetadata(req.Metadata)
+}
+
 func (s *API) handleCreateSecret(w http.ResponseWriter, r *http.Request) {
 	var req secretRequestJSON
 	if err := httpjson.Decode(r, &req); err != nil {
@@ -97,11 +105,7 @@ func (s *API) handleCreateSecret(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "secret names cannot start with 'sec_': the prefix is reserved for secret identifiers")
 		return
 	}
-	if msg := checkSecretValue(req.Value); msg != "" {
-		writeError(w, http.StatusBadRequest, msg)
-		return
-	}
-	if msg := checkSecretMetadata(req.Metadata); msg != "" {
+	if msg := req.validate(); msg != "" {
 		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
@@ -142,11 +146,7 @@ func (s *API) handleListSecrets(w http.ResponseWriter, r *http.Request) {
 
 func (s *API) handleGetSecret(w http.ResponseWriter, r *http.Request) {
 	sc, ok := s.opts.Store.Secret(r.PathValue("id"))
-	if !ok {
-		writeErrorf(w, http.StatusNotFound, "secret '%s' not found", r.PathValue("id"))
-		return
-	}
-	httpjson.Write(w, http.StatusOK, secretJSONOf(sc))
+	answerFound(w, r, "secret", secretJSONOf(sc), ok)
 }
 
 // handleUpdateSecret appends a version; metadata is replaced when given.
@@ -156,28 +156,16 @@ func (s *API) handleUpdateSecret(w http.ResponseWriter, r *http.Request) {
 		validationError(w, err.Error())
 		return
 	}
-	if msg := checkSecretValue(req.Value); msg != "" {
-		writeError(w, http.StatusBadRequest, msg)
-		return
-	}
-	if msg := checkSecretMetadata(req.Metadata); msg != "" {
+	if msg := req.validate(); msg != "" {
 		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
 	sc, ok := s.opts.Store.AddSecretVersion(r.PathValue("id"), *req.Value, req.Metadata)
-	if !ok {
-		writeErrorf(w, http.StatusNotFound, "secret '%s' not found", r.PathValue("id"))
-		return
-	}
-	httpjson.Write(w, http.StatusOK, secretJSONOf(sc))
+	answerFound(w, r, "secret", secretJSONOf(sc), ok)
 }
 
 func (s *API) handleDeleteSecret(w http.ResponseWriter, r *http.Request) {
-	if !s.opts.Store.DeleteSecret(r.PathValue("id")) {
-		writeErrorf(w, http.StatusNotFound, "secret '%s' not found", r.PathValue("id"))
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
+	answerDeleted(w, r, "secret", s.opts.Store.DeleteSecret(r.PathValue("id")), http.StatusNoContent)
 }
 
 // SecretValue is the current value of the named secret, for the proxy.

@@ -1,6 +1,6 @@
 package controlplane
 
-import "github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+import "github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 
 // A snapshot is one build of a snapshot template, known by the tag it was
 // created under: "<name or ID>:<tag>". E2B gives the new build only that tag
@@ -8,7 +8,7 @@ import "github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
 // with tags of their own stay apart, and deleting one tag leaves the others.
 
 // snapshotBase is what a snapshot ID starts with: the first name, else the ID.
-func snapshotBase(t state.Template) string {
+func snapshotBase(t store.Template) string {
 	if len(t.Names) > 0 {
 		return t.Names[0]
 	}
@@ -16,7 +16,7 @@ func snapshotBase(t state.Template) string {
 }
 
 // snapshotEntry is the snapshot the tag names.
-func snapshotEntry(t state.Template, tag string) SnapshotInfoJSON {
+func snapshotEntry(t store.Template, tag string) SnapshotInfoJSON {
 	names := make([]string, 0, len(t.Names))
 	for _, n := range t.Names {
 		names = append(names, n+":"+tag)
@@ -26,7 +26,7 @@ func snapshotEntry(t state.Template, tag string) SnapshotInfoJSON {
 
 // snapshotEntries lists a snapshot template as one entry per tag,
 // optionally only the builds taken from one sandbox.
-func snapshotEntries(t state.Template, fromSandbox string) []SnapshotInfoJSON {
+func snapshotEntries(t store.Template, fromSandbox string) []SnapshotInfoJSON {
 	source := map[string]string{}
 	for _, b := range t.Builds {
 		source[b.ID] = b.SourceSandbox

@@ -1,14 +1,11 @@
 package controlplane
 
 import (
-	"encoding/base64"
 	"errors"
-	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -17,7 +14,7 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 // SnapshotInfoJSON is E2B's SnapshotInfo.
@@ -30,21 +27,21 @@ var snapshotNamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,127}$`)
 
 // captureFiles copies a sandbox's files into a build: its whole layer over
 // the layers it started from with private roots, else its directory.
-func (s *API) captureFiles(rec sandboxes.Record, m *envd.Machine, templateID string) (state.Build, error) {
+func (s *API) captureFiles(rec sandboxes.Record, m *envd.Machine, templateID string) (store.Build, error) {
 	if m.Root() != nil {
 		layers, err := s.captureLayer(m)
 		if err != nil {
-			return state.Build{}, err
+			return store.Build{}, err
 		}
-		return state.Build{Layers: layers, Base: rec.Build.Base, Config: rec.Build.Config}, nil
+		return store.Build{Layers: layers, Base: rec.Build.Base, Config: rec.Build.Config}, nil
 	}
 	dir := filepath.Join(s.opts.DataDir, "templates", templateID+"-"+ids.New("", 8))
 	if err := hostfs.CopyTree(m.Dir(), dir); err != nil {
 		_ = os.RemoveAll(dir)
-		return state.Build{}, err
+		return store.Build{}, err
 	}
 	envd.UnlinkMounts(dir, rec.Mounts)
-	return state.Build{FilesDir: dir, Config: rec.Build.Config}, nil
+	return store.Build{FilesDir: dir, Config: rec.Build.Config}, nil
 }
 
 // handleCreateSnapshot captures a running sandbox's files as a snapshot
@@ -88,7 +85,7 @@ func (s *API) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 		}
 		if !found {
 			src := s.templateOf(rec)
-			t = state.Template{
+			t = store.Template{
 				ID: ids.New("", 20), Snapshot: true,
 				CPUCount: src.CPUCount, MemoryMB: src.MemoryMB, DiskSizeMB: src.DiskSizeMB,
 				CreatedAt: time.Now().UTC(),
@@ -130,7 +127,7 @@ func (s *API) handleListSnapshots(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sandboxID, name := q.Get("sandboxID"), q.Get("name")
-	var byName state.Template
+	var byName store.Template
 	_, nameTag, _ := strings.Cut(name, ":") // without a tag: every snapshot of the name
 	nameTag = strings.ToLower(strings.TrimSpace(nameTag))
 	found := true
@@ -156,135 +153,4 @@ func (s *API) handleListSnapshots(w http.ResponseWriter, r *http.Request) {
 		page = []SnapshotInfoJSON{}
 	}
 	httpjson.Write(w, http.StatusOK, page)
-}
-
-// Offset tokens page lists that have a stable order.
-func encodeOffsetToken(offset int) string {
-	return base64.URLEncoding.EncodeToString([]byte("offset:" + strconv.Itoa(offset)))
-}
-
-func parseOffsetToken(w http.ResponseWriter, tok string) (int, bool) {
-	if tok == "" {
-		return 0, true
-	}
-	raw, err := base64.URLEncoding.DecodeString(tok)
-	if err == nil {
-		if n, err := strconv.Atoi(strings.TrimPrefix(string(raw), "offset:")); err == nil && n >= 0 && strings.HasPrefix(string(raw), "offset:") {
-			return n, true
-		}
-	}
-	writeError(w, http.StatusBadRequest, "Invalid next token")
-	return 0, false
-}
-
-func paginate[T any](all []T, offset, limit int) ([]T, string) {
-	if offset >= len(all) {
-		return nil, ""
-	}
-	end := offset + limit
-	if end >= len(all) {
-		return all[offset:], ""
-	}
-	return all[offset:end], encodeOffsetToken(end)
-}
-
-// ForkResultJSON is one sandbox of a fork's answer, or why it did not start.
-type ForkResultJSON struct {
-	Sandbox *SandboxJSON        `json:"sandbox,omitempty"`
-	Error   *httpjson.ErrorJSON `json:"error,omitempty"`
-}
-
-// handleFork copies a running sandbox's files into count new sandboxes.
-// Processes are not cloned (E2B forks memory too; the emulator cannot).
-func (s *API) handleFork(w http.ResponseWriter, r *http.Request) {
-	var req struct {
-		Timeout *int32 `json:"timeout"`
-		Count   *int32 `json:"count"`
-	}
-	id, timeout, ok := s.timedSandboxRequest(w, r, &req, &req.Timeout, defaultTimeoutV1)
-	if !ok {
-		return
-	}
-	count := 1
-	if req.Count != nil {
-		if *req.Count < 1 || *req.Count > 100 {
-			validationError(w, `request body has an error: doesn't match schema: Error at "/count": number must be between 1 and 100`)
-			return
-		}
-		count = int(*req.Count)
-	}
-	if msg := s.opts.ForkOverLimit(count); msg != "" {
-		writeError(w, http.StatusBadRequest, msg)
-		return
-	}
-	var captured state.Build
-	capture := func(src sandboxes.Record, m *envd.Machine) error {
-		captured = state.Build{FilesDir: m.Dir(), Config: src.Build.Config}
-		if m.Root() == nil {
-			return nil
-		}
-		var err error
-		if captured, err = s.captureFiles(src, m, src.Template.ID); err != nil {
-			return fmt.Errorf("error forking sandbox: %v", err)
-		}
-		return nil
-	}
-	start := func(src sandboxes.Record) sandboxes.Start {
-		return func(id string, running int) (sandboxes.Record, *envd.Machine, error) {
-			if msg := s.opts.Admit(running); msg != "" { // each fork starts or fails on its own
-				return sandboxes.Record{}, nil, sandboxes.LimitError{Message: msg}
-			}
-			m, err := s.startMachine(id, src.Template, captured, src.Mounts, src.EnvVars, src.Secure)
-			if err != nil {
-				return sandboxes.Record{}, nil, fmt.Errorf("error forking sandbox: %v", err)
-			}
-			now := time.Now().UTC()
-			return sandboxes.Record{
-				Template: src.Template, Build: src.Build, TemplateRef: src.TemplateRef,
-				StartedAt: now, EndAt: now.Add(timeout), ResumeTimeout: timeout,
-				AutoPause: src.AutoPause, AutoResume: src.AutoResume, Secure: src.Secure,
-				AutoPauseKeeps: src.AutoPauseKeeps, AllowInternet: src.AllowInternet, Network: src.Network,
-				Metadata: src.Metadata, EnvVars: src.EnvVars, Mounts: src.Mounts,
-			}, m, nil
-		}
-	}
-	forked, err := s.sandboxes.Fork(id, count, capture, start)
-	var notRunning sandboxes.NotRunningError
-	switch {
-	case errors.Is(err, sandboxes.ErrClosed):
-		writeError(w, http.StatusServiceUnavailable, "emulator is shutting down")
-		return
-	case errors.Is(err, sandboxes.ErrNotFound):
-		notFoundSandbox(w, id)
-		return
-	case errors.As(err, &notRunning):
-		writeErrorf(w, http.StatusConflict, "Sandbox '%s' cannot be forked while in '%s' state", id, notRunning.State)
-		return
-	case err != nil:
-		writeError(w, http.StatusInternalServerError, err.Error())
-		return
-	}
-	results := make([]ForkResultJSON, 0, count)
-	var created []*envd.Machine
-	for _, f := range forked {
-		var limit sandboxes.LimitError
-		switch {
-		case errors.As(f.Err, &limit):
-			results = append(results, ForkResultJSON{Error: &httpjson.ErrorJSON{Code: http.StatusTooManyRequests, Message: limit.Message}})
-			continue
-		case f.Err != nil:
-			results = append(results, ForkResultJSON{Error: &httpjson.ErrorJSON{Code: http.StatusInternalServerError, Message: f.Err.Error()}})
-			continue
-		}
-		resp := s.sandboxResponse(f.Record)
-		results = append(results, ForkResultJSON{Sandbox: &resp})
-		created = append(created, f.Machine)
-	}
-	go func() {
-		for _, m := range created {
-			m.AddLog("info", "Sandbox created by fork", map[string]string{"sourceSandboxID": id})
-			m.TakeSample()
-		}
-	}()
-	httpjson.Write(w, http.StatusCreated, results)
 }

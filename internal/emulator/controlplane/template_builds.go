@@ -11,7 +11,7 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/builder"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 type templateBuildRequestJSON struct {
@@ -233,11 +233,11 @@ func queryEnum(w http.ResponseWriter, q url.Values, name string, allowed ...stri
 }
 
 // lookupBuild finds {id} and {buildID} for the status and logs routes.
-func (s *API) lookupBuild(w http.ResponseWriter, r *http.Request) (state.Template, state.Build, bool) {
+func (s *API) lookupBuild(w http.ResponseWriter, r *http.Request) (store.Template, store.Build, bool) {
 	templateID, buildID := r.PathValue("id"), r.PathValue("buildID")
 	if !uuidPattern.MatchString(buildID) {
 		writeError(w, http.StatusBadRequest, "Invalid build id")
-		return state.Template{}, state.Build{}, false
+		return store.Template{}, store.Build{}, false
 	}
 	t, b, found := s.opts.Store.BuildByID(templateID, buildID)
 	if !found {

@@ -53,8 +53,8 @@ func (s *API) uploadURL(hash string) string {
 	return s.APIURL() + UploadPrefix + hash + "?" + q.Encode()
 }
 
-// FileUploadLinkJSON is E2B's TemplateBuildFileUpload.
-type FileUploadLinkJSON struct {
+// TemplateBuildFileUploadJSON is E2B's TemplateBuildFileUpload.
+type TemplateBuildFileUploadJSON struct {
 	Present bool    `json:"present"`
 	URL     *string `json:"url,omitempty"`
 }
@@ -72,11 +72,11 @@ func (s *API) handleFilesLink(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.hasFilesArchive(hash) {
-		httpjson.Write(w, http.StatusCreated, FileUploadLinkJSON{Present: true})
+		httpjson.Write(w, http.StatusCreated, TemplateBuildFileUploadJSON{Present: true})
 		return
 	}
 	u := s.uploadURL(hash)
-	httpjson.Write(w, http.StatusCreated, FileUploadLinkJSON{Present: false, URL: &u})
+	httpjson.Write(w, http.StatusCreated, TemplateBuildFileUploadJSON{Present: false, URL: &u})
 }
 
 // ServeUpload stores an archive PUT to a signed upload URL (no API key, as

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 func noTemplateAccess(w http.ResponseWriter, ident string) {
@@ -47,10 +47,10 @@ func (s *API) handleAssignTags(w http.ResponseWriter, r *http.Request) {
 	}
 	t, b, err := s.opts.Store.TagTarget(target.identifier(), fromTag)
 	switch {
-	case errors.Is(err, state.ErrNotFound):
+	case errors.Is(err, store.ErrNotFound):
 		templateNotFound(w, target.identifier())
 		return
-	case errors.Is(err, state.ErrNoTaggedBuild):
+	case errors.Is(err, store.ErrNoTaggedBuild):
 		writeErrorf(w, http.StatusNotFound, "Template '%s' with tag '%s' not found", *req.Target, fromTag)
 		return
 	case err != nil:
@@ -147,36 +147,4 @@ func (s *API) handleListTags(w http.ResponseWriter, ref string) {
 		out = append(out, TemplateTagJSON{Tag: a.Tag, BuildID: a.BuildID, CreatedAt: a.At})
 	}
 	httpjson.Write(w, http.StatusOK, out)
-}
-
-// handleUpdateTemplate answers PATCH /v2/templates/{id} (names back) and the
-// deprecated PATCH /templates/{id} (no body).
-func (s *API) handleUpdateTemplate(w http.ResponseWriter, r *http.Request) {
-	var req struct {
-		Public *bool `json:"public"`
-	}
-	err := httpjson.Decode(r, &req)
-	if err != nil {
-		validationError(w, err.Error())
-		return
-	}
-	ref := r.PathValue("id")
-	t, found := s.opts.Store.FindTemplate(ref)
-	if found {
-		t, err = s.opts.Store.SetPublic(t.ID, req.Public)
-	}
-	switch {
-	case !found || errors.Is(err, state.ErrNotFound):
-		templateNotFound(w, ref)
-		return
-	case err != nil:
-		noTemplateAccess(w, ref)
-		return
-	}
-	names := append([]string{}, t.Names...)
-	if r.Pattern == "PATCH /templates/{id}" {
-		w.WriteHeader(http.StatusOK)
-		return
-	}
-	httpjson.Write(w, http.StatusOK, map[string]any{"names": names})
 }

@@ -1,12 +1,13 @@
 package controlplane
 
 import (
+	"errors"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 type teamUserJSON struct {
@@ -60,7 +61,7 @@ type TemplateWithBuildsJSON struct {
 	Builds        []TemplateBuildJSON `json:"builds"`
 }
 
-func templateToJSON(t state.Template) TemplateJSON {
+func templateToJSON(t store.Template) TemplateJSON {
 	b := t.LatestBuild()
 	return TemplateJSON{
 		TemplateID: t.ID, BuildID: b.ID, CPUCount: t.CPUCount, MemoryMB: t.MemoryMB, DiskSizeMB: t.DiskSizeMB,
@@ -189,4 +190,36 @@ func (s *API) handleTemplateAlias(w http.ResponseWriter, alias string) {
 		return
 	}
 	httpjson.Write(w, http.StatusOK, map[string]any{"templateID": t.ID, "public": t.Public})
+}
+
+// handleUpdateTemplate answers PATCH /v2/templates/{id} (names back) and the
+// deprecated PATCH /templates/{id} (no body).
+func (s *API) handleUpdateTemplate(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Public *bool `json:"public"`
+	}
+	err := httpjson.Decode(r, &req)
+	if err != nil {
+		validationError(w, err.Error())
+		return
+	}
+	ref := r.PathValue("id")
+	t, found := s.opts.Store.FindTemplate(ref)
+	if found {
+		t, err = s.opts.Store.SetPublic(t.ID, req.Public)
+	}
+	switch {
+	case !found || errors.Is(err, store.ErrNotFound):
+		templateNotFound(w, ref)
+		return
+	case err != nil:
+		noTemplateAccess(w, ref)
+		return
+	}
+	names := append([]string{}, t.Names...)
+	if r.Pattern == "PATCH /templates/{id}" {
+		w.WriteHeader(http.StatusOK)
+		return
+	}
+	httpjson.Write(w, http.StatusOK, map[string]any{"names": names})
 }

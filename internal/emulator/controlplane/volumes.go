@@ -12,7 +12,7 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/volumeapi"
 )
 
@@ -20,8 +20,8 @@ var volumeNamePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
 
 func (s *API) volumeData(id string) string { return s.opts.Store.VolumeData(id) }
 
-// VolumeJSON is E2B's Volume (with its token: VolumeAndToken).
-type VolumeJSON struct {
+// VolumeAndTokenJSON is E2B's VolumeAndToken (a volume with its content token).
+type VolumeAndTokenJSON struct {
 	VolumeID string `json:"volumeID"`
 	Name     string `json:"name"`
 	Token    string `json:"token,omitempty"`
@@ -43,8 +43,8 @@ func (s *API) handleCreateVolume(w http.ResponseWriter, r *http.Request) {
 		validationError(w, `request body has an error: doesn't match schema: Error at "/name": string doesn't match the regular expression "^[a-zA-Z0-9_-]+$"`)
 		return
 	}
-	v, err := s.opts.Store.CreateVolume(state.Volume{ID: ids.New("vol", 17), Name: *req.Name, Key: ids.Hex(32), CreatedAt: time.Now().UTC()})
-	if errors.Is(err, state.ErrVolumeExists) {
+	v, err := s.opts.Store.CreateVolume(store.Volume{ID: ids.New("vol", 17), Name: *req.Name, Key: ids.Hex(32), CreatedAt: time.Now().UTC()})
+	if errors.Is(err, store.ErrVolumeExists) {
 		writeErrorf(w, http.StatusBadRequest, "volume with name '%s' already exists", *req.Name)
 		return
 	}
@@ -52,13 +52,13 @@ func (s *API) handleCreateVolume(w http.ResponseWriter, r *http.Request) {
 		writeErrorf(w, http.StatusInternalServerError, "error creating volume: %v", err)
 		return
 	}
-	respondOrDrop(w, r, http.StatusCreated, VolumeJSON{VolumeID: v.ID, Name: v.Name, Token: volumeapi.Token(v)})
+	respondOrDrop(w, r, http.StatusCreated, VolumeAndTokenJSON{VolumeID: v.ID, Name: v.Name, Token: volumeapi.Token(v)})
 }
 
 func (s *API) handleListVolumes(w http.ResponseWriter, _ *http.Request) {
-	out := []VolumeJSON{}
+	out := []VolumeAndTokenJSON{}
 	for _, v := range s.opts.Store.Volumes() {
-		out = append(out, VolumeJSON{VolumeID: v.ID, Name: v.Name})
+		out = append(out, VolumeAndTokenJSON{VolumeID: v.ID, Name: v.Name})
 	}
 	httpjson.Write(w, http.StatusOK, out)
 }
@@ -69,7 +69,7 @@ func (s *API) handleGetVolume(w http.ResponseWriter, r *http.Request) {
 		writeErrorf(w, http.StatusNotFound, "volume '%s' not found", r.PathValue("id"))
 		return
 	}
-	httpjson.Write(w, http.StatusOK, VolumeJSON{VolumeID: v.ID, Name: v.Name, Token: volumeapi.Token(v)})
+	httpjson.Write(w, http.StatusOK, VolumeAndTokenJSON{VolumeID: v.ID, Name: v.Name, Token: volumeapi.Token(v)})
 }
 
 // handleDeleteVolume refuses while a running or paused sandbox mounts the
@@ -97,7 +97,7 @@ func (s *API) handleDeleteVolume(w http.ResponseWriter, r *http.Request) {
 
 // resolveMounts validates a create's volumeMounts and binds each to
 // its volume's directory. It returns a message for a 400 on bad input.
-func (s *API) resolveMounts(req []volumeMountJSON) ([]envd.VolumeMount, string) {
+func (s *API) resolveMounts(req []sandboxVolumeMountJSON) ([]envd.VolumeMount, string) {
 	seen := map[string]bool{}
 	out := make([]envd.VolumeMount, 0, len(req))
 	for _, m := range req {

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 // Deliveries (package delivery) wait in a bounded queue that the API never
@@ -36,13 +36,13 @@ type WebhookJSON struct {
 	CreatedAt time.Time `json:"createdAt"`
 }
 
-func webhookJSONOf(wh state.Webhook) WebhookJSON {
+func webhookJSONOf(wh store.Webhook) WebhookJSON {
 	return WebhookJSON{ID: wh.ID, TeamID: wh.TeamID, Name: wh.Name, URL: wh.URL,
 		Enabled: wh.Enabled, Events: wh.Events, CreatedAt: wh.CreatedAt}
 }
 
 func (s *API) startWebhooks() {
-	s.hooks = delivery.Start(delivery.Config{
+	s.deliveries = delivery.Start(delivery.Config{
 		Workers: webhookWorkers, QueueSize: webhookQueueSize, Retries: webhookRetries,
 		RetryInterval: s.opts.WebhookRetryInterval, AttemptTimeout: webhookAttemptTime,
 		Target: func(hookID string) (string, string, bool) {
@@ -54,10 +54,10 @@ func (s *API) startWebhooks() {
 	})
 }
 
-func (s *API) stopWebhooks() { s.hooks.Stop() }
+func (s *API) stopWebhooks() { s.deliveries.Stop() }
 
 // dispatch queues ev for the webhooks named, without blocking.
-func (s *API) dispatch(ev state.Event, webhookIDs []string) {
+func (s *API) dispatch(ev store.Event, webhookIDs []string) {
 	if len(webhookIDs) == 0 {
 		return
 	}
@@ -66,7 +66,7 @@ func (s *API) dispatch(ev state.Event, webhookIDs []string) {
 		return
 	}
 	for _, id := range webhookIDs {
-		if !s.hooks.Enqueue(id, body) {
+		if !s.deliveries.Enqueue(id, body) {
 			s.webhookDropped(id)
 		}
 	}
@@ -116,8 +116,8 @@ func (req webhookRequestJSON) validate(create bool) string {
 	return ""
 }
 
-func (req webhookRequestJSON) change() state.WebhookChange {
-	return state.WebhookChange{Name: req.Name, URL: req.URL, Secret: req.SignatureSecret,
+func (req webhookRequestJSON) change() store.WebhookChange {
+	return store.WebhookChange{Name: req.Name, URL: req.URL, Secret: req.SignatureSecret,
 		Enabled: req.Enabled, Events: req.Events}
 }
 
@@ -131,7 +131,7 @@ func (s *API) handleCreateWebhook(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
-	wh := s.opts.Store.AddWebhook(state.Webhook{ID: ids.UUID(), TeamID: TeamID, Enabled: true, CreatedAt: time.Now().UTC()}, req.change())
+	wh := s.opts.Store.AddWebhook(store.Webhook{ID: ids.UUID(), TeamID: TeamID, Enabled: true, CreatedAt: time.Now().UTC()}, req.change())
 	respondOrDrop(w, r, http.StatusCreated, webhookJSONOf(wh))
 }
 
@@ -145,11 +145,7 @@ func (s *API) handleListWebhooks(w http.ResponseWriter, _ *http.Request) {
 
 func (s *API) handleGetWebhook(w http.ResponseWriter, r *http.Request) {
 	wh, ok := s.opts.Store.Webhook(r.PathValue("id"))
-	if !ok {
-		writeErrorf(w, http.StatusNotFound, "webhook '%s' not found", r.PathValue("id"))
-		return
-	}
-	httpjson.Write(w, http.StatusOK, webhookJSONOf(wh))
+	answerFound(w, r, "webhook", webhookJSONOf(wh), ok)
 }
 
 // handleUpdateWebhook replaces the fields the body names.
@@ -164,17 +160,9 @@ func (s *API) handleUpdateWebhook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	wh, ok := s.opts.Store.UpdateWebhook(r.PathValue("id"), req.change())
-	if !ok {
-		writeErrorf(w, http.StatusNotFound, "webhook '%s' not found", r.PathValue("id"))
-		return
-	}
-	httpjson.Write(w, http.StatusOK, webhookJSONOf(wh))
+	answerFound(w, r, "webhook", webhookJSONOf(wh), ok)
 }
 
 func (s *API) handleDeleteWebhook(w http.ResponseWriter, r *http.Request) {
-	if !s.opts.Store.DeleteWebhook(r.PathValue("id")) {
-		writeErrorf(w, http.StatusNotFound, "webhook '%s' not found", r.PathValue("id"))
-		return
-	}
-	w.WriteHeader(http.StatusOK)
+	answerDeleted(w, r, "webhook", s.opts.Store.DeleteWebhook(r.PathValue("id")), http.StatusOK)
 }

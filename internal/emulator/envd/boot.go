@@ -52,7 +52,7 @@ func (sb *Machine) Reboot() {
 	sb.procs.forgetAll()
 	sb.closeWatchers()
 	if err := sb.boot(); err != nil {
-		sb.host.Logf("emulator: sandbox %s: boot: %v", sb.id, err)
+		sb.settings.Logf("emulator: sandbox %s: boot: %v", sb.id, err)
 	}
 }
 

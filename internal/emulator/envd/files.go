@@ -262,7 +262,7 @@ func (sb *Machine) persistUpload(host string, meta map[string]string, user strin
 		case !hostfs.XattrUnsupported(err):
 			return err
 		case len(meta) > 0 || user != defaultUser:
-			sb.host.Logf("emulator: %s: the file system has no extended attributes; owner and metadata not kept", host)
+			sb.settings.Logf("emulator: %s: the file system has no extended attributes; owner and metadata not kept", host)
 			return nil
 		}
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 const (
@@ -16,8 +16,8 @@ const (
 	maxLogEntries  = 5000
 	// MemTotalBytes and DiskTotalBytes are what envd reports as the
 	// sandbox's memory and disk: the defaults of E2B's base template.
-	MemTotalBytes  = int64(state.DefaultMemoryMB) << 20
-	DiskTotalBytes = int64(state.DefaultDiskMB) << 20
+	MemTotalBytes  = int64(store.DefaultMemoryMB) << 20
+	DiskTotalBytes = int64(store.DefaultDiskMB) << 20
 )
 
 // Loggers name a log line's source, as E2B's lines do: envd's process
@@ -87,7 +87,7 @@ func (sb *Machine) LogsCopy() []LogEntry {
 
 // TakeSample records one metrics sample from /proc and the sandbox's files.
 func (sb *Machine) TakeSample() {
-	sb.TakeSampleFrom(sandboxos.ScanProcs(sb.host.Isolate))
+	sb.TakeSampleFrom(sandboxos.ScanProcs(sb.settings.Isolate))
 }
 
 // TakeSampleFrom samples using a host process scan shared by all sandboxes.
@@ -106,7 +106,7 @@ func (sb *Machine) TakeSampleFrom(procs []sandboxos.ProcEntry) {
 	if n := len(sb.samples); n > 0 {
 		prev := sb.samples[n-1]
 		if el := now.Sub(prev.At).Seconds(); el > 0 && ticks >= prev.cpuTicks {
-			pct := float64(ticks-prev.cpuTicks) / sandboxos.ClockTicks / el / float64(state.DefaultCPUCount) * 100
+			pct := float64(ticks-prev.cpuTicks) / sandboxos.ClockTicks / el / float64(store.DefaultCPUCount) * 100
 			if pct > 100 {
 				pct = 100
 			}

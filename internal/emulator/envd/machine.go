@@ -13,13 +13,10 @@ import (
 
 // Host is what a machine needs of the emulator that runs it, in place of a
 // pointer back to the emulator.
-type Host struct {
+type Settings struct {
 	Isolate  bool // commands get mount namespaces
 	Logf     func(format string, args ...any)
 	ProxyEnv func(sandboxID string) map[string]string // the egress proxy variables; nil without a proxy
-	// StandInPath is a directory of stand-in commands (mcp-gateway) appended to PATH where
-	// sandboxes share the host's root; "" with private roots, whose skeleton has them.
-	StandInPath string
 	// StreamIdleTimeout bounds how long a stream waits on a peer that neither
 	// reads what is sent nor sends anything.
 	StreamIdleTimeout time.Duration
@@ -41,7 +38,7 @@ type Config struct {
 // watchers, its log and its resource samples. What E2B's control plane keeps
 // of a sandbox (state, timeout, network) is not here.
 type Machine struct {
-	host        *Host
+	settings    *Settings
 	id          string
 	templateID  string
 	teamID      string
@@ -66,9 +63,9 @@ type Machine struct {
 // Start makes the sandbox's disk (the private root as given, or the build's
 // files copied into its directory), mounts its volumes and boots it. On an
 // error nothing of it is left.
-func Start(host *Host, cfg Config) (*Machine, error) {
+func Start(settings *Settings, cfg Config) (*Machine, error) {
 	sb := &Machine{
-		host: host, id: cfg.ID, templateID: cfg.TemplateID, teamID: cfg.TeamID, dir: cfg.Dir, root: cfg.Root,
+		settings: settings, id: cfg.ID, templateID: cfg.TemplateID, teamID: cfg.TeamID, dir: cfg.Dir, root: cfg.Root,
 		workdir: cfg.Workdir, envVars: copyMap(cfg.EnvVars), mounts: sortMounts(cfg.Mounts),
 		accessToken: cfg.AccessToken,
 		streams:     map[int]chan struct{}{},
@@ -115,7 +112,7 @@ func (sb *Machine) removeDisk() {
 		return
 	}
 	if err := os.RemoveAll(sb.dir); err != nil {
-		sb.host.Logf("emulator: remove sandbox %s files: %v", sb.id, err)
+		sb.settings.Logf("emulator: remove sandbox %s files: %v", sb.id, err)
 	}
 }
 
@@ -128,6 +125,20 @@ func (sb *Machine) Dir() string { return sb.dir }
 func (sb *Machine) homeDir() string { return filepath.Join(sb.dir, "home") }
 func (sb *Machine) tmpDir() string  { return filepath.Join(sb.dir, "tmp") }
 func (sb *Machine) rootDir() string { return filepath.Join(sb.dir, "root") }
+
+// standInPath is where sandboxes sharing the host's root keep the stand-in commands their
+// template's files brought (the mcp-gateway template's gateway), "" when there are none: their
+// own usr/local/bin is no directory on the host's PATH. Private roots have them in place.
+func (sb *Machine) standInPath() string {
+	if sb.root != nil {
+		return ""
+	}
+	p := filepath.Join(sb.rootDir(), "usr", "local", "bin")
+	if _, err := os.Stat(filepath.Join(p, sandboxos.MCPGatewayCommand)); err != nil {
+		return ""
+	}
+	return p
+}
 
 // Freeze stops every process (a pause that keeps memory): their deadlines
 // stop counting, and the envd streams are dropped.

@@ -9,7 +9,7 @@ import "github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandbo
 // trackLocked records a new command's group and namespace. Caller holds pt.mu.
 func (pt *processTable) trackLocked(pid int, start uint64) {
 	pt.groups[pid] = start
-	if !pt.sb.host.Isolate {
+	if !pt.sb.settings.Isolate {
 		return
 	}
 	if h := pt.sb.root.HolderPID(); h != 0 {
@@ -33,7 +33,7 @@ func (pt *processTable) trackLocked(pid int, start uint64) {
 // pruneMembers forgets groups and namespaces without live processes, so a
 // recycled group or namespace ID can never point at another sandbox.
 func (pt *processTable) pruneMembers() {
-	pt.pruneMembersIn(sandboxos.ScanProcs(pt.sb.host.Isolate))
+	pt.pruneMembersIn(sandboxos.ScanProcs(pt.sb.settings.Isolate))
 }
 
 // pruneMembersIn is pruneMembers with a host scan the caller already has.
@@ -85,7 +85,7 @@ func (pt *processTable) membersIn(procs []sandboxos.ProcEntry) []sandboxos.ProcE
 
 // signalAll signals every live process of the sandbox.
 func (pt *processTable) signalAll(sig sandboxos.Signal) {
-	procs := sandboxos.ScanProcs(pt.sb.host.Isolate)
+	procs := sandboxos.ScanProcs(pt.sb.settings.Isolate)
 	pt.pruneMembersIn(procs)
 	pt.mu.Lock()
 	groups := make(map[int]uint64, len(pt.groups))

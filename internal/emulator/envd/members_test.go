@@ -44,7 +44,7 @@ func exited(g foreignGroup) bool {
 func TestSignalsNeverReachAGroupWhoseIDWasHandedOutAgain(t *testing.T) {
 	foreign := startForeignGroup(t)
 	pid := foreign.Process.Pid
-	pt := &processTable{sb: &Machine{host: &Host{Logf: func(string, ...any) {}}}, byPID: map[uint32]*process{}, groups: map[int]uint64{}}
+	pt := &processTable{sb: &Machine{settings: &Settings{Logf: func(string, ...any) {}}}, byPID: map[uint32]*process{}, groups: map[int]uint64{}}
 
 	// The sandbox once had a group with this ID, led by a process that started earlier.
 	pt.groups[pid] = sandboxos.ProcessStart(pid) - 1

@@ -98,17 +98,17 @@ func newProcessTable(sb *Machine) *processTable {
 // the sandbox's identity (sandbox_identity.go), sandbox envs, request envs.
 func (pt *processTable) buildEnv(reqEnvs map[string]string, home string) []string {
 	env := map[string]string{"PATH": sandboxos.DefaultPath, "HOME": home, "USER": "user", "LOGNAME": "user"}
-	if !pt.sb.host.Isolate {
+	if !pt.sb.settings.Isolate {
 		env["TMPDIR"] = pt.sb.tmpDir()
 	}
-	if p := pt.sb.host.StandInPath; p != "" && pt.sb.root == nil {
+	if p := pt.sb.standInPath(); p != "" {
 		// On PATH, and as an exported bash function too: a login shell's /etc/profile resets PATH.
 		env["PATH"] = sandboxos.DefaultPath + ":" + p
-		env["BASH_FUNC_mcp-gateway%%"] = "() { '" + strings.ReplaceAll(filepath.Join(p, "mcp-gateway"), "'", `'\''`) + "' \"$@\"; }"
+		env["BASH_FUNC_mcp-gateway%%"] = "() { '" + strings.ReplaceAll(filepath.Join(p, sandboxos.MCPGatewayCommand), "'", `'\''`) + "' \"$@\"; }"
 		env["E2B_EMULATOR_SANDBOX_ROOT"] = pt.sb.rootDir() // where the sandbox's own / is, for the stand-ins
 	}
-	if pt.sb.host.ProxyEnv != nil {
-		for k, v := range pt.sb.host.ProxyEnv(pt.sb.id) {
+	if pt.sb.settings.ProxyEnv != nil {
+		for k, v := range pt.sb.settings.ProxyEnv(pt.sb.id) {
 			env[k] = v
 		}
 	}
@@ -175,7 +175,7 @@ func (pt *processTable) start(cfg processConfigJSON, withStdin bool, tag string,
 		if started, err = sandboxos.NewExecSync(cmd); err != nil {
 			return nil, nil, err
 		}
-	} else if pt.sb.host.Isolate {
+	} else if pt.sb.settings.Isolate {
 		args := append([]string{"-c", isolationWrapper(pt.sb), "sh", pt.sb.homeDir(), pt.sb.tmpDir(), vcwd, pt.sb.bootIDPath(), cfg.Cmd}, cfg.Args...)
 		cmd = exec.Command("/bin/sh", args...)
 		cmd.Dir = "/"
@@ -190,7 +190,7 @@ func (pt *processTable) start(cfg processConfigJSON, withStdin bool, tag string,
 		cmd.Env = pt.buildEnv(cfg.Envs, pt.sb.homeDir())
 	}
 	if pt.sb.root == nil {
-		cmd.SysProcAttr = sandboxos.SysProcAttr(pt.sb.host.Isolate)
+		cmd.SysProcAttr = sandboxos.SysProcAttr(pt.sb.settings.Isolate)
 	}
 
 	var pio processIO

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 const (
@@ -74,7 +74,7 @@ func (sb *Machine) envdMetrics() envdMetricsJSON {
 	samples := sb.SamplesCopy()
 	last := samples[len(samples)-1]
 	return envdMetricsJSON{
-		TS: time.Now().Unix(), CPUCount: state.DefaultCPUCount, CPUUsedPct: last.CPUPct,
+		TS: time.Now().Unix(), CPUCount: store.DefaultCPUCount, CPUUsedPct: last.CPUPct,
 		MemTotal: MemTotalBytes, MemUsed: last.MemUsed, MemTotalMiB: MemTotalBytes >> 20, MemUsedMiB: last.MemUsed >> 20,
 		DiskUsed: last.DiskUsed, DiskTotal: DiskTotalBytes,
 	}

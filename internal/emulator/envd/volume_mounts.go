@@ -90,7 +90,7 @@ func (sb *Machine) mountVolumes() error {
 			return fmt.Errorf("mount volumes: %v: %s", err, strings.TrimSpace(string(out)))
 		}
 		return nil
-	case sb.host.Isolate:
+	case sb.settings.Isolate:
 		return nil
 	default:
 		return sb.linkMounts()

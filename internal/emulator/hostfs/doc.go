@@ -6,6 +6,8 @@
 //
 // It knows nothing of sandboxes, sandbox paths, templates or the server: it
 // takes host paths and imports nothing of the emulator.
+// Its allowed imports are listed once, in TestPackagesImportOnlyDownwards
+// (internal/emulator/layering_test.go).
 package hostfs
 
 // The owners envd reports for a file.

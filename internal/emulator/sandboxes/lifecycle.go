@@ -3,9 +3,9 @@ package sandboxes
 import (
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/egress"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/netrules"
 )
 
 // Machines change state with the registry's lock held, so that a pause and
@@ -21,7 +21,7 @@ func (g *Registry) SetTimeout(id string, d time.Duration, extra map[string]any) 
 		return time.Time{}, nil, err
 	}
 	end := time.Now().UTC().Add(d)
-	if limit := e.rec.StartedAt.Add(g.hooks.MaxLifetime); end.After(limit) {
+	if limit := e.rec.StartedAt.Add(g.callbacks.MaxLifetime); end.After(limit) {
 		end = limit
 	}
 	e.rec.EndAt = end
@@ -76,7 +76,7 @@ func (g *Registry) Connect(id string, timeout *time.Duration, resumeTimeout time
 	if timeout != nil {
 		resumeTimeout = *timeout
 	}
-	if msg := g.hooks.Admit(g.runningLocked()); msg != "" {
+	if msg := g.callbacks.Admit(g.runningLocked()); msg != "" {
 		return Record{}, nil, false, LimitError{msg}
 	}
 	g.resumeLocked(e, resumeTimeout)
@@ -95,7 +95,7 @@ func (g *Registry) Resume(id string, timeout time.Duration, autoPause *bool) (Re
 	if e.rec.State == Running {
 		return Record{}, nil, ErrAlreadyRunning
 	}
-	if msg := g.hooks.Admit(g.runningLocked()); msg != "" {
+	if msg := g.callbacks.Admit(g.runningLocked()); msg != "" {
 		return Record{}, nil, LimitError{msg}
 	}
 	if autoPause != nil {
@@ -129,8 +129,8 @@ func (g *Registry) AutoResume(id string) (m *envd.Machine, resumed bool) {
 // network settings stay.
 type Egress struct {
 	AllowOut, DenyOut []string
-	Rules             map[string][]netrules.Rule
-	Proxy             *netrules.Proxy
+	Rules             map[string][]egress.Rule
+	Proxy             *egress.Proxy
 	AllowInternet     *bool
 }
 
@@ -210,7 +210,7 @@ func (g *Registry) runningEntryLocked(id string) (*entry, error) {
 
 func (g *Registry) extendLocked(e *entry, d time.Duration) {
 	end := time.Now().UTC().Add(d)
-	if limit := e.rec.StartedAt.Add(g.hooks.MaxLifetime); end.After(limit) {
+	if limit := e.rec.StartedAt.Add(g.callbacks.MaxLifetime); end.After(limit) {
 		end = limit
 	}
 	if end.After(e.rec.EndAt) {
@@ -297,7 +297,7 @@ func (g *Registry) onTimer(e *entry, gen int) {
 	}
 	killed := g.expireLocked(e)
 	g.mu.Unlock()
-	if g.hooks.Expired != nil {
-		g.hooks.Expired(e.m, killed)
+	if g.callbacks.Expired != nil {
+		g.callbacks.Expired(e.m, killed)
 	}
 }

@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/egress"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/netrules"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 // A sandbox is running or paused; a killed one is gone from the registry.
@@ -19,8 +19,8 @@ const (
 // out copies: changing one changes nothing.
 type Record struct {
 	ID             string
-	Template       state.Template // as it was when the sandbox started
-	Build          state.Build    // the build the sandbox started from
+	Template       store.Template // as it was when the sandbox started
+	Build          store.Build    // the build the sandbox started from
 	TemplateRef    string         // as the create named it
 	State          string
 	StartedAt      time.Time
@@ -61,12 +61,12 @@ func (r Record) clone() Record {
 // Network is what the sandbox keeps of its egress settings, in the shape of
 // E2B's SandboxNetworkConfig.
 type Network struct {
-	AllowOut           []string                   `json:"allowOut,omitempty"`
-	DenyOut            []string                   `json:"denyOut,omitempty"`
-	AllowPublicTraffic *bool                      `json:"allowPublicTraffic,omitempty"`
-	MaskRequestHost    string                     `json:"maskRequestHost,omitempty"`
-	Rules              map[string][]netrules.Rule `json:"rules,omitempty"`
-	EgressProxy        *netrules.Proxy            `json:"egressProxy,omitempty"`
+	AllowOut           []string                 `json:"allowOut,omitempty"`
+	DenyOut            []string                 `json:"denyOut,omitempty"`
+	AllowPublicTraffic *bool                    `json:"allowPublicTraffic,omitempty"`
+	MaskRequestHost    string                   `json:"maskRequestHost,omitempty"`
+	Rules              map[string][]egress.Rule `json:"rules,omitempty"`
+	EgressProxy        *egress.Proxy            `json:"egressProxy,omitempty"`
 }
 
 // Shown is the configuration as E2B's API returns it: never the proxy's password.

@@ -40,8 +40,8 @@ type LimitError struct{ Message string }
 
 func (e LimitError) Error() string { return e.Message }
 
-// Hooks is what the registry needs of the emulator.
-type Hooks struct {
+// Callbacks is what the registry needs of the emulator.
+type Callbacks struct {
 	// Event records a lifecycle event. It is called with the registry's lock
 	// held, so events keep the order of what they tell; it must not block or
 	// call the registry.
@@ -62,7 +62,7 @@ type Hooks struct {
 // Registry holds the live sandboxes: each one's record, its machine and its
 // TTL timer, behind one lock that nothing outside this package takes.
 type Registry struct {
-	hooks Hooks
+	callbacks Callbacks
 
 	mu     sync.Mutex
 	closed bool
@@ -77,8 +77,8 @@ type entry struct {
 }
 
 // New returns an empty registry.
-func New(h Hooks) *Registry {
-	return &Registry{hooks: h, byID: map[string]*entry{}}
+func New(h Callbacks) *Registry {
+	return &Registry{callbacks: h, byID: map[string]*entry{}}
 }
 
 // Start is what a create gives the registry for each new sandbox: a function
@@ -110,8 +110,8 @@ func (g *Registry) createLocked(start Start, extra map[string]any) (Record, *env
 	e := &entry{rec: rec.clone(), m: m}
 	g.byID[id] = e
 	g.event(e, EvCreated, extra)
-	if g.hooks.Started != nil {
-		g.hooks.Started(e.rec.clone())
+	if g.callbacks.Started != nil {
+		g.callbacks.Started(e.rec.clone())
 	}
 	g.armLocked(e)
 	return e.rec.clone(), m, nil
@@ -313,7 +313,7 @@ func (g *Registry) Close() []*envd.Machine {
 
 func (g *Registry) event(e *entry, typ string, extra map[string]any) {
 	if !g.closed {
-		g.hooks.Event(e.rec.clone(), typ, extra)
+		g.callbacks.Event(e.rec.clone(), typ, extra)
 	}
 }
 

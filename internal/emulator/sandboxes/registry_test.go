@@ -9,26 +9,26 @@ import (
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 // fixture is a registry whose sandboxes are real machines in the shared
-// layout (directories under a temporary folder), with its hooks recorded.
+// layout (directories under a temporary folder), with its callbacks recorded.
 type fixture struct {
-	t       *testing.T
-	reg     *Registry
-	dir     string
-	host    *envd.Host
-	mu      sync.Mutex
-	events  []string
-	expired chan bool
-	cap     int
+	t        *testing.T
+	reg      *Registry
+	dir      string
+	settings *envd.Settings
+	mu       sync.Mutex
+	events   []string
+	expired  chan bool
+	cap      int
 }
 
 func newFixture(t *testing.T) *fixture {
 	f := &fixture{t: t, dir: t.TempDir(), expired: make(chan bool, 10)}
-	f.host = &envd.Host{Logf: t.Logf}
-	f.reg = New(Hooks{
+	f.settings = &envd.Settings{Logf: t.Logf}
+	f.reg = New(Callbacks{
 		Event: func(rec Record, typ string, _ map[string]any) {
 			f.mu.Lock()
 			defer f.mu.Unlock()
@@ -60,16 +60,16 @@ func newFixture(t *testing.T) *fixture {
 func (f *fixture) create(ttl time.Duration, autoPause bool) Record {
 	f.t.Helper()
 	rec, _, err := f.reg.Create(func(id string, running int) (Record, *envd.Machine, error) {
-		if msg := f.reg.hooks.Admit(running); msg != "" {
+		if msg := f.reg.callbacks.Admit(running); msg != "" {
 			return Record{}, nil, LimitError{msg}
 		}
-		m, err := envd.Start(f.host, envd.Config{ID: id, Dir: filepath.Join(f.dir, id)})
+		m, err := envd.Start(f.settings, envd.Config{ID: id, Dir: filepath.Join(f.dir, id)})
 		if err != nil {
 			return Record{}, nil, err
 		}
 		now := time.Now().UTC()
 		return Record{
-			Template: state.Template{ID: "tmpl"}, StartedAt: now, EndAt: now.Add(ttl), ResumeTimeout: ttl,
+			Template: store.Template{ID: "tmpl"}, StartedAt: now, EndAt: now.Add(ttl), ResumeTimeout: ttl,
 			AutoPause: autoPause, AutoPauseKeeps: true, Metadata: map[string]string{"k": "v"},
 		}, m, nil
 	}, nil)
@@ -128,7 +128,7 @@ func TestPausedSandboxesHoldNoPlaceUnderTheCap(t *testing.T) {
 	f.cap = 1
 	a := f.create(time.Hour, false)
 	if _, _, err := f.reg.Create(func(_ string, running int) (Record, *envd.Machine, error) {
-		return Record{}, nil, LimitError{f.reg.hooks.Admit(running)}
+		return Record{}, nil, LimitError{f.reg.callbacks.Admit(running)}
 	}, nil); !errors.As(err, new(LimitError)) {
 		t.Fatalf("create over the cap: %v", err)
 	}

@@ -4,11 +4,87 @@
 // layers), host processes (signals, process groups, mount namespaces,
 // /proc scans for members and metrics), the exec handshake of the
 // isolation wrapper, directory watches (inotify on Linux, polling
-// elsewhere), the sudo stand-in written into every base root, and the
-// egress proxy every sandbox process gets (secret markers in plain-HTTP
-// headers replaced through a lookup the server hands it).
+// elsewhere), the sudo stand-in written into every base root and the MCP
+// gateway stand-in of the mcp-gateway template.
 //
 // It speaks in host paths, pids and layer directories. It knows nothing of
 // sandboxes as E2B sees them (IDs, templates, state, envd or the REST API)
-// and holds no pointer to the server; it imports only hostfs below it.
+// and holds no pointer to the server.
+// Its allowed imports are listed once, in TestPackagesImportOnlyDownwards
+// (internal/emulator/layering_test.go).
+//
+// # Filesystem layout
+//
+// With Isolation "auto" (or "userns") on Linux, every sandbox has its own
+// root filesystem: an overlay mounted in a mount namespace of its own (as
+// root; otherwise, or with "userns", inside a user namespace that maps the
+// emulator's user to root), held by a small holder process that lives as
+// long as the sandbox (and dies with the emulator). The overlay's upper
+// directory is the sandbox's own layer, DataDir/sandboxes/<id>/upper; below
+// it lie the layers of the build it started from, newest first, and a base
+// root. The host base root is a skeleton made by the emulator (fresh
+// /home/user, /tmp, /root, /run and mount points, the host's relative
+// top-level links such as /bin -> usr/bin, an /etc adding the "user"
+// account and copies of hosts and resolv.conf) plus the host's /usr, /etc,
+// /opt, /var and /srv, each as the lowest, read-only layer of a nested
+// overlay whose upper directory is inside the sandbox's layer. So bash, apt
+// and the host's tools exist in every sandbox, and a write anywhere (even
+// /usr/local/bin or /etc) lands in the sandbox's layer: nothing is written on
+// the host outside DataDir. The host's other top-level directories (/home,
+// /root, /work...) are not visible. /proc, /dev and /sys are the host's,
+// bind-mounted. Commands enter the namespace with nsenter and chroot into
+// the root; the files API and the filesystem RPCs reach the same files
+// through /proc/<holder>/root, resolving symlinks inside the sandbox's root
+// (an absolute link never leads to the host's files). Snapshots and forks
+// copy the sandbox's whole layer (whiteouts included) into a new immutable
+// layer under DataDir/layers; the sandboxes started from them stack it on
+// the layers their source had.
+//
+// Where this cannot work (not Linux, Isolation "none", no overlayfs or
+// namespaces, nsenter/unshare/chroot missing) the emulator logs one line
+// and falls back to the older layout: every sandbox owns a directory under
+// DataDir with three subtrees: home (seen as /home/user), tmp (seen as /tmp)
+// and root (every other absolute path). The files API and the Filesystem
+// RPCs map /home/user/** and /tmp/** to the first two and keep any other
+// absolute path (for example /opt/x) inside the root subtree, so the host is
+// never written outside DataDir. As root on Linux each command then starts
+// in a private mount namespace where the sandbox's home and tmp directories
+// are bind-mounted onto /home/user and /tmp, and sees the host for every
+// other path; without namespaces HOME, TMPDIR and the default working
+// directory point at the sandbox's own directories instead of /home/user and
+// /tmp, and a cwd under /home/user or /tmp is rewritten the same way.
+//
+// # Network
+//
+// Sandboxes share the host's network namespace (only mount namespaces
+// separate them). So a port a sandbox listens on is the host's port: two
+// sandboxes, a sandbox and a template build's start command (a rebuild
+// while a sandbox from the previous build still runs it), or a sandbox and
+// the host cannot listen on the same one; the second fails with "Address
+// already in use". localhost in a sandbox is the host's, every sandbox can
+// reach every other's ports and the host's, and a server bound to 0.0.0.0
+// is reachable on the host's interfaces. The host reaches a sandbox's
+// server at 127.0.0.1:<port> directly; the emulator has no proxy for
+// <port>-<sandbox id>.<domain> hosts (envd requests naming another port
+// than 49983 answer E2B's 502 "port is not open"). Egress is the host's;
+// allowOut, denyOut and allowInternetAccess are enforced only for traffic
+// that goes through the egress proxy (package egress). A network namespace
+// per sandbox would give each its own ports,
+// but internet access from it would need either changes to the host's
+// network (a veth pair, forwarding and NAT rules) or a user-space stack
+// (slirp4netns, pasta), and clients that ignore the egress proxy variables
+// would lose the network; so the emulator does not make one. Give servers
+// that tests run side by side their port through an env var, and kill a
+// sandbox holding a port before rebuilding a template whose start command
+// needs it.
+//
+// # sudo
+//
+// sudo is a stand-in (sudo_shim.go) in sandboxes with a private root: it
+// takes sudo's options (-E, --preserve-env, -u, -i, -s, -H, VAR=value...)
+// and sets the environment sudo would for the target user, then runs the
+// command as the emulator's user, so it cannot change `id -u` or file
+// ownership; it hides a host's or image's sudo (which would really switch
+// users) but not one a template step installs. The shared layout has no sudo
+// unless the host has one.
 package sandboxos

@@ -15,8 +15,9 @@ var mcpGateway []byte
 // MCPGatewayCommand is the command's name, as E2B's SDK runs it.
 const MCPGatewayCommand = "mcp-gateway"
 
-// WriteMCPGateway puts the stand-in at usr/local/bin/mcp-gateway under dir (a base skeleton, or
-// a directory added to PATH where sandboxes share the host's root).
+// WriteMCPGateway puts the stand-in at usr/local/bin/mcp-gateway under dir: the root of the
+// mcp-gateway template's own files (a layer over the base root, or the sandbox's root directory
+// where sandboxes share the host's root). No other template has it, as on E2B.
 func WriteMCPGateway(dir string) error {
 	bin := filepath.Join(dir, "usr", "local", "bin")
 	if err := os.MkdirAll(bin, 0o755); err != nil {

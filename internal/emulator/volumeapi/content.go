@@ -8,25 +8,25 @@ import (
 	"net/http"
 	"os"
 	"path"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 // api serves the routes over the volumes of a store.
 type api struct {
-	store *state.Store
+	store *store.Store
 }
 
 // NewMux routes the volume-content API over the store's volumes; its
 // patterns are the route keys the emulator counts and faults.
-func NewMux(store *state.Store) *http.ServeMux {
+func NewMux(store *store.Store) *http.ServeMux {
 	s := &api{store: store}
 	m := http.NewServeMux()
 	m.HandleFunc("GET /volumecontent/{id}/path", s.volumeHandler(s.handleVolumeStat))
@@ -48,12 +48,14 @@ func Error(w http.ResponseWriter, status int, format string, args ...any) {
 	httpjson.Write(w, status, map[string]string{"code": strconv.Itoa(status), "message": msg})
 }
 
-// volumeTarget is the authorised volume and the host path of ?path=.
+// volumeTarget is the authorised volume and ?path= in it. Every file operation goes through
+// root, which resolves rel beneath the volume's content directory: a symlink (which a sandbox
+// mounting the volume can plant) is followed only while it stays inside, never out of it.
 type volumeTarget struct {
-	vol     state.Volume
-	root    string // the volume's content directory
-	virtual string // clean, absolute inside the volume
-	host    string
+	vol     store.Volume
+	root    *os.Root // the volume's content directory
+	virtual string   // clean, absolute inside the volume
+	rel     string   // virtual relative to root ("." for the root)
 }
 
 // volumeHandler checks the bearer token and resolves ?path= inside the volume.
@@ -79,12 +81,22 @@ func (s *api) volumeHandler(h func(http.ResponseWriter, *http.Request, volumeTar
 			return
 		}
 		virtual := path.Clean("/" + p)
-		root := s.store.VolumeData(v.ID)
-		h(w, r, volumeTarget{vol: v, root: root, virtual: virtual, host: filepath.Join(root, filepath.FromSlash(virtual))})
+		root, err := os.OpenRoot(s.store.VolumeData(v.ID))
+		if err != nil {
+			Error(w, http.StatusInternalServerError, "volume '%s': %v", v.ID, err)
+			return
+		}
+		defer root.Close()
+		rel := strings.TrimPrefix(virtual, "/")
+		if rel == "" {
+			rel = "."
+		}
+		h(w, r, volumeTarget{vol: v, root: root, virtual: virtual, rel: rel})
 	}
 }
 
-type entryStatJSON struct {
+// VolumeEntryStatJSON is the volume-content API's VolumeEntryStat schema.
+type VolumeEntryStatJSON struct {
 	Name   string    `json:"name"`
 	Type   string    `json:"type"`
 	Path   string    `json:"path"`
@@ -98,18 +110,18 @@ type entryStatJSON struct {
 	Target string    `json:"target,omitempty"`
 }
 
-func statVolumeEntry(host, virtual string) (entryStatJSON, error) {
-	fi, err := os.Lstat(host)
+func statVolumeEntry(root *os.Root, rel, virtual string) (VolumeEntryStatJSON, error) {
+	fi, err := root.Lstat(rel)
 	if err != nil {
-		return entryStatJSON{}, err
+		return VolumeEntryStatJSON{}, err
 	}
-	e := entryStatJSON{Name: path.Base(virtual), Path: virtual, Size: fi.Size(), Mode: uint32(fi.Mode().Perm()), Mtime: fi.ModTime().UTC()}
+	e := VolumeEntryStatJSON{Name: path.Base(virtual), Path: virtual, Size: fi.Size(), Mode: uint32(fi.Mode().Perm()), Mtime: fi.ModTime().UTC()}
 	switch {
 	case fi.IsDir():
 		e.Type = "directory"
 	case fi.Mode()&os.ModeSymlink != 0:
 		e.Type = "symlink"
-		e.Target, _ = os.Readlink(host)
+		e.Target, _ = root.Readlink(rel)
 	case fi.Mode().IsRegular():
 		e.Type = "file"
 	default:
@@ -123,7 +135,7 @@ func statVolumeEntry(host, virtual string) (entryStatJSON, error) {
 }
 
 func (s *api) writeVolumeStat(w http.ResponseWriter, t volumeTarget, status int) {
-	e, err := statVolumeEntry(t.host, t.virtual)
+	e, err := statVolumeEntry(t.root, t.rel, t.virtual)
 	if err != nil {
 		volumeFSError(w, t, err)
 		return
@@ -139,6 +151,8 @@ func volumeFSError(w http.ResponseWriter, t volumeTarget, err error) {
 		Error(w, http.StatusConflict, "path '%s' already exists", t.virtual)
 	case errors.Is(err, syscall.ENOTDIR):
 		Error(w, http.StatusBadRequest, "path '%s' is not a directory", t.virtual)
+	case escapesRoot(err):
+		Error(w, http.StatusBadRequest, "path '%s' leads out of the volume through a symbolic link", t.virtual)
 	default:
 		Error(w, http.StatusInternalServerError, "%s: %v", t.virtual, err)
 	}
@@ -158,7 +172,7 @@ func (s *api) handleVolumePatch(w http.ResponseWriter, r *http.Request, t volume
 		Error(w, http.StatusBadRequest, "invalid metadata: %v", err)
 		return
 	}
-	if _, err := os.Lstat(t.host); err != nil {
+	if _, err := t.root.Lstat(t.rel); err != nil {
 		volumeFSError(w, t, err)
 		return
 	}
@@ -167,7 +181,7 @@ func (s *api) handleVolumePatch(w http.ResponseWriter, r *http.Request, t volume
 			Error(w, http.StatusBadRequest, "invalid mode %o", *req.Mode)
 			return
 		}
-		if err := os.Chmod(t.host, fs.FileMode(*req.Mode)); err != nil {
+		if err := t.root.Chmod(t.rel, fs.FileMode(*req.Mode)); err != nil {
 			volumeFSError(w, t, err)
 			return
 		}
@@ -180,7 +194,7 @@ func (s *api) handleVolumePatch(w http.ResponseWriter, r *http.Request, t volume
 		if req.GID != nil {
 			gid = int(*req.GID)
 		}
-		if err := os.Lchown(t.host, uid, gid); err != nil {
+		if err := t.root.Lchown(t.rel, uid, gid); err != nil {
 			volumeFSError(w, t, err)
 			return
 		}
@@ -193,11 +207,11 @@ func (s *api) handleVolumeRemove(w http.ResponseWriter, _ *http.Request, t volum
 		Error(w, http.StatusBadRequest, "the volume root cannot be deleted")
 		return
 	}
-	if _, err := os.Lstat(t.host); err != nil {
+	if _, err := t.root.Lstat(t.rel); err != nil {
 		volumeFSError(w, t, err)
 		return
 	}
-	if err := os.RemoveAll(t.host); err != nil {
+	if err := t.root.RemoveAll(t.rel); err != nil {
 		volumeFSError(w, t, err)
 		return
 	}
@@ -216,7 +230,7 @@ func (s *api) handleVolumeList(w http.ResponseWriter, r *http.Request, t volumeT
 			depth = n
 		}
 	}
-	fi, err := os.Stat(t.host)
+	fi, err := t.root.Stat(t.rel)
 	if err != nil {
 		volumeFSError(w, t, err)
 		return
@@ -225,16 +239,16 @@ func (s *api) handleVolumeList(w http.ResponseWriter, r *http.Request, t volumeT
 		Error(w, http.StatusBadRequest, "path '%s' is not a directory", t.virtual)
 		return
 	}
-	out := []entryStatJSON{}
-	var walk func(host, virtual string, level int) error
-	walk = func(host, virtual string, level int) error {
-		entries, err := os.ReadDir(host)
+	out := []VolumeEntryStatJSON{}
+	var walk func(rel, virtual string, level int) error
+	walk = func(rel, virtual string, level int) error {
+		entries, err := fs.ReadDir(t.root.FS(), rel)
 		if err != nil {
 			return err
 		}
 		for _, e := range entries {
-			ch, cv := filepath.Join(host, e.Name()), path.Join(virtual, e.Name())
-			st, err := statVolumeEntry(ch, cv)
+			ch, cv := path.Join(rel, e.Name()), path.Join(virtual, e.Name())
+			st, err := statVolumeEntry(t.root, ch, cv)
 			if err != nil {
 				continue // removed meanwhile
 			}
@@ -247,7 +261,7 @@ func (s *api) handleVolumeList(w http.ResponseWriter, r *http.Request, t volumeT
 		}
 		return nil
 	}
-	if err := walk(t.host, t.virtual, 1); err != nil {
+	if err := walk(t.rel, t.virtual, 1); err != nil {
 		volumeFSError(w, t, err)
 		return
 	}
@@ -285,12 +299,12 @@ func parseOwnership(w http.ResponseWriter, r *http.Request, defMode fs.FileMode)
 	return o, true
 }
 
-func (o ownership) apply(host string) error {
-	if err := os.Chmod(host, o.mode); err != nil {
+func (o ownership) apply(root *os.Root, rel string) error {
+	if err := root.Chmod(rel, o.mode); err != nil {
 		return err
 	}
 	if o.uid >= 0 || o.gid >= 0 {
-		return os.Lchown(host, o.uid, o.gid)
+		return root.Lchown(rel, o.uid, o.gid)
 	}
 	return nil
 }
@@ -303,12 +317,12 @@ func (s *api) handleVolumeMkdir(w http.ResponseWriter, r *http.Request, t volume
 	}
 	var err error
 	if o.force {
-		err = os.MkdirAll(t.host, o.mode)
+		err = t.root.MkdirAll(t.rel, o.mode)
 	} else {
-		err = os.Mkdir(t.host, o.mode)
+		err = t.root.Mkdir(t.rel, o.mode)
 	}
 	if err == nil {
-		err = o.apply(t.host)
+		err = o.apply(t.root, t.rel)
 	}
 	if err != nil {
 		volumeFSError(w, t, err)
@@ -318,7 +332,7 @@ func (s *api) handleVolumeMkdir(w http.ResponseWriter, r *http.Request, t volume
 }
 
 func (s *api) handleVolumeDownload(w http.ResponseWriter, _ *http.Request, t volumeTarget) {
-	f, err := os.Open(t.host)
+	f, err := t.root.Open(t.rel)
 	if err != nil {
 		volumeFSError(w, t, err)
 		return
@@ -344,13 +358,15 @@ func (s *api) handleVolumeUpload(w http.ResponseWriter, r *http.Request, t volum
 		Error(w, http.StatusBadRequest, "the volume root is a directory")
 		return
 	}
+	dir := path.Dir(t.rel)
 	if o.force {
-		if err := os.MkdirAll(filepath.Dir(t.host), 0o755); err != nil {
+		if err := t.root.MkdirAll(dir, 0o755); err != nil {
 			volumeFSError(w, t, err)
 			return
 		}
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(t.host), ".upload-*")
+	tmpName := path.Join(dir, ".upload-"+ids.Hex(8))
+	tmp, err := t.root.OpenFile(tmpName, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		volumeFSError(w, t, err)
 		return
@@ -360,15 +376,21 @@ func (s *api) handleVolumeUpload(w http.ResponseWriter, r *http.Request, t volum
 		err = cerr
 	}
 	if err == nil {
-		err = o.apply(tmp.Name())
+		err = o.apply(t.root, tmpName)
 	}
 	if err == nil {
-		err = os.Rename(tmp.Name(), t.host)
+		err = t.root.Rename(tmpName, t.rel)
 	}
 	if err != nil {
-		_ = os.Remove(tmp.Name())
+		_ = t.root.Remove(tmpName)
 		volumeFSError(w, t, err)
 		return
 	}
 	s.writeVolumeStat(w, t, http.StatusCreated)
+}
+
+// escapesRoot reports an os.Root refusing a path that a symbolic link leads out of the root (the
+// os package does not export that error).
+func escapesRoot(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "path escapes from parent")
 }

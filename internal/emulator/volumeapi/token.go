@@ -7,12 +7,12 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/state"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 // Token is the volume's content token: a JWT (HS256) naming the volume, signed with its key, so
 // it stays valid across restarts and is useless for any other volume.
-func Token(v state.Volume) string {
+func Token(v store.Volume) string {
 	enc := base64.RawURLEncoding
 	head := enc.EncodeToString([]byte(`{"alg":"HS256","typ":"JWT"}`))
 	claims, _ := json.Marshal(map[string]any{"volumeID": v.ID, "iat": v.CreatedAt.Unix()})
@@ -20,13 +20,13 @@ func Token(v state.Volume) string {
 	return body + "." + enc.EncodeToString(sign(v, body))
 }
 
-func sign(v state.Volume, body string) []byte {
+func sign(v store.Volume, body string) []byte {
 	m := hmac.New(sha256.New, []byte(v.Key))
 	m.Write([]byte(body))
 	return m.Sum(nil)
 }
 
-func validToken(v state.Volume, token string) bool {
+func validToken(v store.Volume, token string) bool {
 	i := strings.LastIndexByte(token, '.')
 	if i < 0 {
 		return false

@@ -1,0 +1,118 @@
+package controlplane_test
+
+import (
+	"net/http"
+	"net/url"
+	"testing"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/emulatortest"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
+)
+
+// TestSnapshotTagsAreBuildsOfOneTemplate takes snapshots under one name with
+// tags of their own: each is a build reached by its tag alone, listed per tag
+// and per source sandbox, removable by tag, and all of it survives a restart.
+func TestSnapshotTagsAreBuildsOfOneTemplate(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	srv, err := emulator.Start(emulator.Options{DataDir: dir, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := emulatortest.NewClient(t, srv)
+	a, b := c.Create(map[string]any{}), c.Create(map[string]any{})
+	c.MustRun(a, `echo a > ~/which`)
+	c.MustRun(b, `echo b > ~/which`)
+	snap := func(sb emulatortest.Sandbox, name string) controlplane.SnapshotInfoJSON {
+		t.Helper()
+		st, data, _ := c.API("POST", "/sandboxes/"+sb.SandboxID+"/snapshots", map[string]any{"name": name})
+		emulatortest.WantStatus(t, "snapshot "+name, st, data, http.StatusCreated)
+		return emulatortest.Decode[controlplane.SnapshotInfoJSON](t, data)
+	}
+	v1, v2 := snap(a, "tagged:v1"), snap(b, "tagged:V2 ")
+	if v1.SnapshotID != store.TeamNamespace+"/tagged:v1" || v2.SnapshotID != store.TeamNamespace+"/tagged:v2" ||
+		len(v2.Names) != 1 || v2.Names[0] != v2.SnapshotID {
+		t.Fatalf("snapshots %+v %+v", v1, v2)
+	}
+	// E2B gives the build the name's tag only: there is no default build yet.
+	st, data, _ := c.API("POST", "/sandboxes", map[string]any{"templateID": "tagged"})
+	emulatortest.WantStatus(t, "create from a name without a default build", st, data, http.StatusNotFound)
+	st, data, _ = c.API("POST", "/sandboxes/"+a.SandboxID+"/snapshots", map[string]any{"name": "tagged:" + ids.UUID()})
+	emulatortest.WantStatus(t, "a build ID as a tag", st, data, http.StatusBadRequest)
+	def := snap(a, "tagged")
+	if def.SnapshotID != store.TeamNamespace+"/tagged:default" {
+		t.Fatalf("default snapshot %+v", def)
+	}
+
+	list := func(query string) []string {
+		t.Helper()
+		st, data, _ := c.API("GET", "/snapshots?"+query, nil)
+		emulatortest.WantStatus(t, "list "+query, st, data, http.StatusOK)
+		var ids []string
+		for _, s := range emulatortest.Decode[[]controlplane.SnapshotInfoJSON](t, data) {
+			ids = append(ids, s.SnapshotID)
+		}
+		return ids
+	}
+	wantIDs := func(what string, got []string, want ...string) {
+		t.Helper()
+		if len(got) != len(want) {
+			t.Fatalf("%s: %v, want %v", what, got, want)
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("%s: %v, want %v", what, got, want)
+			}
+		}
+	}
+	wantIDs("by name", list("name=tagged"), v1.SnapshotID, v2.SnapshotID, def.SnapshotID)
+	wantIDs("by name and tag", list("name="+url.QueryEscape("tagged:v2")), v2.SnapshotID)
+	wantIDs("by source sandbox", list("sandboxID="+b.SandboxID), v2.SnapshotID)
+
+	st, data, _ = c.API("GET", "/templates/tagged/tags", nil)
+	emulatortest.WantStatus(t, "tags", st, data, http.StatusOK)
+	tags := emulatortest.Decode[[]controlplane.TemplateTagJSON](t, data)
+	if len(tags) != 3 || tags[0].Tag != "v1" || tags[1].Tag != "v2" || tags[2].Tag != store.DefaultTag ||
+		tags[0].BuildID == tags[1].BuildID || tags[1].BuildID == tags[2].BuildID {
+		t.Fatalf("tags %+v", tags)
+	}
+
+	reads := func(ref, want string) {
+		t.Helper()
+		sb := c.Create(map[string]any{"templateID": ref})
+		if got := c.MustRun(sb, `cat ~/which`); got != want+"\n" {
+			t.Fatalf("sandbox from %s reads %q, want %q", ref, got, want)
+		}
+		st, data, _ := c.API("DELETE", "/sandboxes/"+sb.SandboxID, nil)
+		emulatortest.WantStatus(t, "kill", st, data, http.StatusNoContent)
+	}
+	reads(v1.SnapshotID, "a")
+	reads(v2.SnapshotID, "b")
+	reads("tagged", "a")
+
+	del := func(tags ...string) (int, []byte) {
+		st, data, _ := c.API("DELETE", "/templates/tags", map[string]any{"name": store.TeamNamespace + "/tagged", "tags": tags})
+		return st, data
+	}
+	st, data = del(store.DefaultTag)
+	emulatortest.WantStatus(t, "delete the default tag", st, data, http.StatusBadRequest)
+	st, data = del("v1")
+	emulatortest.WantStatus(t, "delete v1", st, data, http.StatusNoContent)
+	wantIDs("after deleting v1", list("name=tagged"), v2.SnapshotID, def.SnapshotID)
+	st, data, _ = c.API("POST", "/sandboxes", map[string]any{"templateID": v1.SnapshotID})
+	emulatortest.WantStatus(t, "create from a deleted tag", st, data, http.StatusNotFound)
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	c = emulatortest.Start(t, emulator.Options{DataDir: dir})
+	wantIDs("after a restart", list("name=tagged"), v2.SnapshotID, def.SnapshotID)
+	wantIDs("by source sandbox after a restart", list("sandboxID="+b.SandboxID), v2.SnapshotID)
+	reads(v2.SnapshotID, "b")
+	st, data, _ = c.API("DELETE", "/templates/"+url.PathEscape(v2.SnapshotID), nil)
+	emulatortest.WantStatus(t, "delete the template by one of its snapshot IDs", st, data, http.StatusNoContent)
+	wantIDs("after deleting the template", list("name=tagged"))
+}
