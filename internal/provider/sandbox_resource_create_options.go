@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -54,7 +53,7 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 				"leaves the sandbox tainted. Sensitive: it usually carries the MCP servers' tokens. Changing it replaces the sandbox.",
 			Optional:      true,
 			Sensitive:     true,
-			CustomType:    jsontypes.NormalizedType{},
+			CustomType:    sensitiveJSONType{},
 			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 		},
 		"iam": schema.MapNestedAttribute{

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
@@ -73,7 +72,7 @@ func (m forkCopiedString) PlanModifyString(ctx context.Context, req planmodifier
 	switch how {
 	case forkCopyDefault:
 		resp.PlanValue = types.StringValue(m.def)
-		var mcp jsontypes.Normalized
+		var mcp sensitiveJSON
 		if req.Path.Equal(path.Root("template")) {
 			resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("mcp"), &mcp)...)
 		}
