@@ -7,11 +7,13 @@ import (
 )
 
 // teamLimits is what a process knows about one team's limits: the pacing
-// of its creates and the sandboxes it starts and stops. Every Client of the
+// of its creates and of its other API requests, and the sandboxes it starts
+// and stops. Every Client of the
 // process for the same API and key shares it, so that all the resources of
 // one provider process pace themselves together.
 type teamLimits struct {
-	pacer *createPacer
+	pacer *createPacer // sandbox creates, within E2B's create rate
+	api   *createPacer // every other control-plane request, within E2B's API rate
 	slots *sandboxSlots
 }
 
@@ -28,7 +30,7 @@ func limitsFor(apiURL, apiKey string) *teamLimits {
 	defer teams.mu.Unlock()
 	t := teams.m[key]
 	if t == nil {
-		t = &teamLimits{pacer: newCreatePacer(), slots: newSandboxSlots()}
+		t = &teamLimits{pacer: newCreatePacer(), api: newCreatePacer(), slots: newSandboxSlots()}
 		teams.m[key] = t
 	}
 	return t
