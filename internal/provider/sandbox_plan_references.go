@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -84,6 +86,14 @@ func (r *sandboxResource) checkReferencesAtPlan(ctx context.Context, req resourc
 	if diags.HasError() {
 		return // Not configured yet: the create checks.
 	}
+	planned := plannedFor(r.data)
+	if checkTemplate && planned.has(planned.templates, templateName(template.ValueString())) {
+		checkTemplate = false // this run builds it
+	}
+	volumes = slices.DeleteFunc(volumes, func(v string) bool { return planned.has(planned.volumes, v) })
+	if !checkTemplate && len(volumes) == 0 {
+		return
+	}
 	if checkTemplate {
 		ref := template.ValueString()
 		missing, err := client.TemplateMissing(ctx, ref)
@@ -105,6 +115,12 @@ func (r *sandboxResource) checkReferencesAtPlan(ctx context.Context, req resourc
 	}
 }
 
+// templateName is a template reference without its tag.
+func templateName(ref string) string {
+	name, _, _ := strings.Cut(ref, ":")
+	return name
+}
+
 // warnLookupFailed warns that a plan-time look-up could not tell (the create checks again);
 // a reference it does not look up, or a missing API key (reported by the first real call), is
 // passed over silently.
@@ -123,6 +139,7 @@ func (r *templateResource) checkFromTemplateAtPlan(ctx context.Context, req reso
 	if req.Plan.Raw.IsNull() || r.data == nil {
 		return
 	}
+	notePlannedName(ctx, r.data, req, false)
 	var from, prior types.String
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("from_template"), &from)...)
 	if !req.State.Raw.IsNull() {
@@ -130,6 +147,9 @@ func (r *templateResource) checkFromTemplateAtPlan(ctx context.Context, req reso
 	}
 	if resp.Diagnostics.HasError() || from.IsNull() || from.IsUnknown() || from.Equal(prior) {
 		return
+	}
+	if planned := plannedFor(r.data); planned.has(planned.templates, templateName(from.ValueString())) {
+		return // this run builds it
 	}
 	client, diags := r.data.Client()
 	if diags.HasError() {

@@ -112,3 +112,27 @@ resource "e2b_template" "app" {
 		t.Fatalf("%d template builds requested at plan", n)
 	}
 }
+
+// A template or volume that the same run creates is not refused: the sandbox that names it
+// plans after it (it references it), and the look-up counts it.
+func TestAccSandbox_referencesCreatedInTheSameRunPlan(t *testing.T) {
+	srv := newTestEmulator(t)
+	cfg := testAccProviderBlock(srv) + `
+resource "e2b_volume" "cache" {
+  name = "fresh-cache"
+}
+resource "e2b_template" "app" {
+  name          = "fresh-app"
+  from_template = "base"
+}
+resource "e2b_sandbox" "test" {
+  template      = e2b_template.app.name
+  volume_mounts = { (e2b_volume.cache.name) = "/mnt/cache" }
+}
+`
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps:                    []resource.TestStep{{Config: cfg, PlanOnly: true, ExpectNonEmptyPlan: true}},
+	})
+}
