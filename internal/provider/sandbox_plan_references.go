@@ -56,8 +56,8 @@ func addSandboxCreateError(diags *diag.Diagnostics, req e2b.CreateSandboxRequest
 // provider is configured: a missing one is an error at plan, a look-up that fails a warning (the
 // create checks again).
 func (r *sandboxResource) checkReferencesAtPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || r.data == nil {
-		return
+	if req.Plan.Raw.IsNull() || r.data == nil || resp.Diagnostics.HasError() {
+		return // Destroy, or a plan that fails anyway: no read.
 	}
 	var template, forkFrom, priorTemplate types.String
 	var mounts, priorMounts types.Map
@@ -140,6 +140,9 @@ func (r *templateResource) checkFromTemplateAtPlan(ctx context.Context, req reso
 		return
 	}
 	notePlannedName(ctx, r.data, req, false)
+	if resp.Diagnostics.HasError() {
+		return // The plan fails anyway: no read.
+	}
 	var from, prior types.String
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("from_template"), &from)...)
 	if !req.State.Raw.IsNull() {

@@ -125,7 +125,7 @@ func (r *sandboxResource) ValidateConfig(ctx context.Context, req resource.Valid
 // ModifyPlan computes metadata_all and the values that follow from paused, and stops plans
 // E2B cannot carry out.
 func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.checkReferencesAtPlan(ctx, req, resp)
+	defer r.checkReferencesAtPlan(ctx, req, resp) // last: only a plan without other errors reads
 	switch {
 	case req.Plan.Raw.IsNull():
 		return // Destroy.
