@@ -21,7 +21,8 @@ type apiCall struct {
 	query     url.Values
 	body      any // JSON-encoded when non-nil
 	class     retryClass
-	out       any // JSON-decoded on 2xx when non-nil
+	out       any  // JSON-decoded on 2xx when non-nil
+	ownPace   bool // the caller paces it (creates: createPacer), not the API rate's turns
 }
 
 // apiResult is what the caller may need besides the decoded body.
@@ -60,7 +61,7 @@ func (c *Client) callAPI(ctx context.Context, a apiCall) (apiResult, error) {
 			return apiResult{}, fmt.Errorf("%s: encode request: %w", a.op, err)
 		}
 	}
-	ci := &callInfo{op: a.op, sandboxID: a.sandboxID, class: a.class, timeout: timeoutWhole}
+	ci := &callInfo{op: a.op, sandboxID: a.sandboxID, class: a.class, timeout: timeoutWhole, ownPace: a.ownPace}
 	target := c.apiURL.String() + a.path
 	if len(a.query) > 0 {
 		target += "?" + a.query.Encode()
@@ -82,12 +83,12 @@ func (c *Client) callAPI(ctx context.Context, a apiCall) (apiResult, error) {
 	resp, err := c.control.Do(req)
 	res := apiResult{attempts: ci.attempts.Load()}
 	if err != nil {
-		return res, requestError(ctx, a.op, a.sandboxID, err)
+		return res, rateLimited(ci, requestError(ctx, a.op, a.sandboxID, err))
 	}
 	defer drainClose(resp.Body)
 	res.status, res.header = resp.StatusCode, resp.Header
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return res, controlError(a.op, a.sandboxID, a.subject, resp)
+		return res, rateLimited(ci, controlError(a.op, a.sandboxID, a.subject, resp))
 	}
 	if a.out != nil {
 		if err := json.NewDecoder(resp.Body).Decode(a.out); err != nil {

@@ -11,10 +11,15 @@
 // to no one; this package uploads what it makes.
 //
 // Retry policy (see retry.go for the code):
-//   - 429 is retried for every call, honoring Retry-After (capped by
+//   - A control-plane 429 for E2B's API rate is retried for every call but
+//     the non-replayable ones: every request of the team waits its turn
+//     within a pace learned from E2B's refusals as creates learn theirs
+//     (apiRateTransport, a createPacer of its own), honoring Retry-After above
+//     E2B's minimum of 1 s, until its context ends (rateRetryBound without a
+//     deadline), uncounted by Config.RetryMax; then *RateLimitError. envd's
+//     429 is retried RetryMax times, honoring Retry-After (capped by
 //     Config.RetryWaitMax), except WriteFile, whose reader cannot be
-//     replayed, and sandbox creates and starts at the concurrency limit
-//     (below).
+//     replayed. Sandbox creates and starts at the concurrency limit: below.
 //   - 5xx and connection errors are retried only for idempotent calls: all
 //     GETs, PUT network, DELETE sandbox/template/tags, set-timeout, connect,
 //     pause (a 409 for a paused sandbox is success) and the read-only or

@@ -183,3 +183,70 @@ func TestLostCreateAnswerUnderTheRate(t *testing.T) {
 		t.Fatalf("returned %s; alive %v; made %d: want the one sandbox", sb.SandboxID, alive, e.srv.Counters().SandboxesCreated)
 	}
 }
+
+// TestReadsPacedWithinTheAPIRate: sixteen reads at once against E2B's API
+// rate at 4 requests per 4 s (the emulator's -api-rate 4/4s) all succeed
+// with the default retry settings: a refused read waits its turn (the
+// rate learned from the refusals, as creates learn theirs) and is sent
+// again until its context ends, not max_retries times.
+func TestReadsPacedWithinTheAPIRate(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, func(cfg *e2b.Config) { cfg.RetryMax, cfg.RetryWaitMin, cfg.RetryWaitMax = nil, 0, 0 })
+	ids := make([]string, 16)
+	for i := range ids {
+		ids[i] = e.create(t, e2b.CreateSandboxRequest{}).SandboxID
+	}
+	e.srv.SetLimits(emulator.Limits{APIRequests: 4, APIPeriod: 4 * time.Second})
+	errs := make([]error, len(ids))
+	var wg sync.WaitGroup
+	for i, id := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var sb *e2b.SandboxDetail
+			sb, errs[i] = e.c.GetSandbox(e.ctx, id)
+			if errs[i] == nil && sb.SandboxID != id {
+				errs[i] = errors.New("read another sandbox: " + sb.SandboxID)
+			}
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("read %d: %v", i, err)
+		}
+	}
+	refused := e.srv.LimitRefusals().APIRate
+	if refused == 0 {
+		t.Fatal("the emulator refused no read: the test did not reach the rate")
+	}
+	// Paced reads are refused about once for each read let through while the pace is learned,
+	// not once per read per retry round (16 reads retried together would be refused ~100 times).
+	if refused > 3*len(ids) {
+		t.Errorf("the emulator refused %d reads for 16 let through: the reads were not paced", refused)
+	}
+	t.Logf("%d refusals for %d reads", refused, len(ids))
+}
+
+// TestReadRefusedUntilTheContextEnds: a read that E2B keeps refusing for its
+// API rate stops when its context ends, and the error names E2B's API rate
+// limit (not creates).
+func TestReadRefusedUntilTheContextEnds(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	id := e.create(t, e2b.CreateSandboxRequest{}).SandboxID
+	e.srv.SetLimits(emulator.Limits{APIRequests: 1, APIPeriod: time.Hour})
+	if _, err := e.c.GetSandbox(e.ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(e.ctx, 3*time.Second)
+	defer cancel()
+	_, err := e.c.GetSandbox(ctx, id)
+	if !e2b.IsAPIRateLimited(err) || !e2b.IsRateLimited(err) || !strings.Contains(err.Error(), "API rate limit") ||
+		strings.Contains(err.Error(), "create") {
+		t.Fatalf("read refused until its deadline: %v", err)
+	}
+	if n := e.srv.LimitRefusals().APIRate; n < 1 {
+		t.Fatalf("the read was refused %d times", n)
+	}
+}

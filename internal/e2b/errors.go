@@ -149,9 +149,10 @@ func IsConflict(err error) bool {
 	return hasStatus(err, http.StatusConflict, "already_exists", "aborted")
 }
 
-// IsRateLimited reports a 429 / Connect resource_exhausted that survived the retries.
+// IsRateLimited reports a 429 / Connect resource_exhausted that survived the retries, or a
+// request that E2B's API rate kept refusing until its context ended (*RateLimitError).
 func IsRateLimited(err error) bool {
-	return hasStatus(err, http.StatusTooManyRequests, "resource_exhausted")
+	return hasStatus(err, http.StatusTooManyRequests, "resource_exhausted") || IsAPIRateLimited(err)
 }
 
 // IsUnauthorized reports a 401 / Connect unauthenticated.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"math"
 	"net/http"
 	"strconv"
 	"sync/atomic"
@@ -37,7 +38,14 @@ type callInfo struct {
 	class     retryClass
 	envd      bool
 	timeout   timeoutMode
+	ownPace   bool // paced by its caller (creates), not by the API rate's turns
 	attempts  atomic.Int32
+	// Refusals for E2B's API rate (429 but the concurrency cap): retried in
+	// turns of the team's apiPacer until the context ends, not counted
+	// against max_retries. Attempts of one call run one after another.
+	rateRefusals atomic.Int32
+	firstRefusal time.Time
+	notBefore    time.Time // a Retry-After above E2B's minimum of 1 s
 }
 
 // timeoutMode says what Config.RequestTimeout bounds for one attempt.
@@ -74,6 +82,9 @@ func (c *Client) newRetryClient(base *http.Client, envd bool) *retryablehttp.Cli
 		rt = stripAPIKeyTransport{next: rt}
 	}
 	rt = &loggingTransport{next: rt, logger: c.cfg.Logger}
+	if !envd {
+		rt = &apiRateTransport{next: rt, pacer: c.limits.api, client: c}
+	}
 	rc := retryablehttp.NewClient()
 	rc.HTTPClient = &http.Client{
 		Transport:     rt,
@@ -84,9 +95,14 @@ func (c *Client) newRetryClient(base *http.Client, envd bool) *retryablehttp.Cli
 	}
 	rc.Logger = nil
 	rc.RetryMax = c.retryMax
+	if !envd {
+		// Refusals for E2B's API rate are retried until the context ends;
+		// checkRetry counts the other retries against max_retries itself.
+		rc.RetryMax = math.MaxInt32
+	}
 	rc.RetryWaitMin = c.cfg.RetryWaitMin
 	rc.RetryWaitMax = c.cfg.RetryWaitMax
-	rc.CheckRetry = checkRetry(envd)
+	rc.CheckRetry = checkRetry(envd, c.retryMax)
 	rc.Backoff = backoff
 	rc.ErrorHandler = lastAnswerOrError
 	return rc
@@ -110,39 +126,62 @@ func lastAnswerOrError(resp *http.Response, err error, _ int) (*http.Response, e
 	return resp, nil
 }
 
-// checkRetry implements the per-call policy described in doc.go.
-func checkRetry(envd bool) retryablehttp.CheckRetry {
+// rateRetryBound ends the retries of a call that E2B keeps refusing for its
+// API rate when the caller's context has no deadline of its own.
+const rateRetryBound = createThrottleBound
+
+// checkRetry implements the per-call policy described in doc.go. On the
+// control plane (not envd) a refusal for E2B's API rate is retried, in the
+// turns of the team's apiPacer, until the context ends (or rateRetryBound),
+// and max_retries (retryMax) counts the other retries only.
+func checkRetry(envd bool, retryMax int) retryablehttp.CheckRetry {
 	return func(ctx context.Context, resp *http.Response, err error) (bool, error) {
 		if ctx.Err() != nil {
 			return false, ctx.Err()
 		}
-		class := retryRateLimited
-		if ci := callFrom(ctx); ci != nil {
-			class = ci.class
+		ci := callFrom(ctx)
+		if !envd && err == nil && ci != nil && resp.StatusCode == http.StatusTooManyRequests && ci.class != retryNever {
+			if atSandboxLimit(resp) {
+				return false, nil // no retry frees a place at the concurrency cap
+			}
+			return time.Since(ci.firstRefusal) < rateRetryBound, nil
 		}
-		if class == retryNever {
+		retry, rerr := checkRetryOnce(ctx, ci, envd, resp, err)
+		if retry && !envd && ci != nil && int(ci.attempts.Load()-ci.rateRefusals.Load()) > retryMax {
+			return false, rerr
+		}
+		return retry, rerr
+	}
+}
+
+// checkRetryOnce says whether one failed attempt may be retried.
+func checkRetryOnce(ctx context.Context, ci *callInfo, envd bool, resp *http.Response, err error) (bool, error) {
+	class := retryRateLimited
+	if ci != nil {
+		class = ci.class
+	}
+	if class == retryNever {
+		return false, err
+	}
+	if err != nil {
+		if class != retryIdempotent {
 			return false, err
 		}
-		if err != nil {
-			if class != retryIdempotent {
-				return false, err
-			}
-			return retryablehttp.DefaultRetryPolicy(ctx, resp, err)
-		}
-		// retryIdempotent and retryRejected agree on answers: they differ
-		// only on connection errors, handled above.
-		switch {
-		case resp.StatusCode == http.StatusTooManyRequests:
-			return !atSandboxLimit(resp), nil // no retry frees a place at the concurrency cap
-		case class == retryRateLimited:
-			return false, nil
-		case envd && resp.StatusCode >= 500:
-			return envdTransient(resp.StatusCode, peekErrorShape(resp)), nil
-		case resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented:
-			return true, nil
-		}
-		return false, nil
+		return retryablehttp.DefaultRetryPolicy(ctx, resp, err)
 	}
+	// retryIdempotent and retryRejected agree on answers: they differ
+	// only on connection errors, handled above.
+	switch {
+	case resp.StatusCode == http.StatusTooManyRequests:
+		return !atSandboxLimit(resp), nil // no retry frees a place at the concurrency cap
+	case class == retryRateLimited:
+		return false, nil
+	case envd && resp.StatusCode >= 500:
+		return envdTransient(resp.StatusCode, peekErrorShape(resp)), nil
+	case resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented:
+		return true, nil
+	}
+	return false, nil
 }
 
 // peekErrorShape reads the start of an error answer to tell who wrote it, and
@@ -157,8 +196,15 @@ func peekErrorShape(resp *http.Response) bodyShape {
 }
 
 // backoff honors Retry-After (seconds or HTTP date) capped by max, and
-// otherwise grows exponentially from min to max.
+// otherwise grows exponentially from min to max. A control-plane refusal for
+// E2B's API rate waits in apiRateTransport instead (its turn, and
+// Retry-After uncapped).
 func backoff(lo, hi time.Duration, attempt int, resp *http.Response) time.Duration {
+	if resp != nil && resp.StatusCode == http.StatusTooManyRequests && resp.Request != nil {
+		if ci := callFrom(resp.Request.Context()); ci != nil && !ci.envd && ci.rateRefusals.Load() > 0 {
+			return 0
+		}
+	}
 	if resp != nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
 		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
 			return min(max(d, lo), hi)

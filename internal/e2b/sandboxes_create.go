@@ -210,7 +210,7 @@ func (c *Client) postSandbox(ctx context.Context, body wireNewSandbox) (*Sandbox
 	res, err := c.callAPI(ctx, apiCall{
 		op: "create sandbox", subject: templateSubject(body.TemplateID), method: http.MethodPost, path: "/sandboxes",
 		// The transport retries nothing: createOnce paces and retries refusals itself.
-		class: retryNever, body: body, out: &w,
+		class: retryNever, body: body, out: &w, ownPace: true,
 	})
 	if err != nil {
 		return nil, res.header, err

@@ -131,8 +131,31 @@ func ValidateEgressProxy(p EgressProxy) error {
 	if len(p.Username) > MaxEgressProxyCred || len(p.Password) > MaxEgressProxyCred {
 		return fmt.Errorf("username and password must be at most %d bytes each", MaxEgressProxyCred)
 	}
-	if p.Password != "" && p.Username == "" {
+	return ValidateEgressProxyCredentials(p.Username != "", p.Password != "")
+}
+
+// ValidateEgressProxyCredentials refuses a password without a username: SOCKS5 sends both
+// together (RFC 1929), so a proxy handed a password alone sees no authentication offered.
+func ValidateEgressProxyCredentials(hasUsername, hasPassword bool) error {
+	if hasPassword && !hasUsername {
 		return fmt.Errorf("a password needs a username (SOCKS5 authenticates both together)")
+	}
+	return nil
+}
+
+// ValidateRuleHeaderNames refuses two names of one header: HTTP header names are
+// case-insensitive, so a rule with "Authorization" and "authorization" would send the
+// destination one value or the other, varying by request.
+func ValidateRuleHeaderNames(names []string) error {
+	sorted := slices.Clone(names)
+	slices.Sort(sorted)
+	seen := make(map[string]string, len(sorted))
+	for _, n := range sorted {
+		if prev, ok := seen[strings.ToLower(n)]; ok {
+			return fmt.Errorf("headers %q and %q name the same header (HTTP header names are case-insensitive, "+
+				"so the destination would receive one value or the other); keep one of them", prev, n)
+		}
+		seen[strings.ToLower(n)] = n
 	}
 	return nil
 }

@@ -99,3 +99,13 @@ func TestValidateEgressProxy(t *testing.T) {
 		}
 	}
 }
+
+func TestValidateRuleHeaderNames(t *testing.T) {
+	if err := ValidateRuleHeaderNames([]string{"Authorization", "X-Key"}); err != nil {
+		t.Errorf("distinct names: %v", err)
+	}
+	err := ValidateRuleHeaderNames([]string{"X-Key", "authorization", "Authorization"})
+	if err == nil || !strings.Contains(err.Error(), `"Authorization" and "authorization"`) {
+		t.Errorf("names differing in case: got %v", err)
+	}
+}

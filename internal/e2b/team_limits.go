@@ -7,13 +7,15 @@ import (
 )
 
 // teamLimits is what a process knows about one team's limits: the pacing
-// of its creates and the sandboxes it starts and stops. Every Client of the
+// of its creates and of its other API requests, and the sandboxes it starts
+// and stops. Every Client of the
 // process for the same API and key shares it, so that all the resources of
 // one provider process pace themselves together.
 type teamLimits struct {
-	pacer *createPacer
+	pacer *createPacer // sandbox creates, within E2B's create rate
+	api   *createPacer // every other control-plane request, within E2B's API rate
 	slots *sandboxSlots
-	// forkTurn lets one fork at a time run (see forkLost.go): a fork has no token of its
+	// forkTurn lets one fork at a time run (see fork_lost.go): a fork has no token of its
 	// own, so two at once could not tell their sandboxes apart behind lost answers.
 	forkTurn chan struct{}
 }
@@ -31,7 +33,7 @@ func limitsFor(apiURL, apiKey string) *teamLimits {
 	defer teams.mu.Unlock()
 	t := teams.m[key]
 	if t == nil {
-		t = &teamLimits{pacer: newCreatePacer(), slots: newSandboxSlots(), forkTurn: make(chan struct{}, 1)}
+		t = &teamLimits{pacer: newCreatePacer(), api: newCreatePacer(), slots: newSandboxSlots(), forkTurn: make(chan struct{}, 1)}
 		teams.m[key] = t
 	}
 	return t

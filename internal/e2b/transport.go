@@ -176,3 +176,65 @@ func RedactURLString(raw string) string {
 	}
 	return RedactURL(u)
 }
+
+// apiRateTransport makes every control-plane attempt wait its turn within
+// E2B's API rate (20,000 requests per 30 s per team, answered 429 "Rate
+// limit exceeded" past it). The turns are those of a createPacer of its own,
+// learning the rate from E2B's refusals as creates do: unpaced until E2B
+// refuses one, then spaced at the rate E2B showed. A refused attempt waits
+// for Retry-After when E2B asks for more than its minimum of a second.
+// Creates are paced by createOnce and skip it.
+type apiRateTransport struct {
+	next   http.RoundTripper
+	pacer  *createPacer
+	client *Client
+}
+
+func (t *apiRateTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	ci := callFrom(req.Context())
+	if ci != nil && ci.ownPace {
+		return t.next.RoundTrip(req)
+	}
+	var notBefore time.Time
+	if ci != nil {
+		notBefore = ci.notBefore
+	}
+	paced, err := t.pacer.wait(req.Context(), notBefore)
+	if err != nil {
+		return nil, err
+	}
+	sent := time.Now()
+	resp, err := t.next.RoundTrip(req)
+	if err != nil {
+		return resp, err
+	}
+	if resp.StatusCode != http.StatusTooManyRequests || atSandboxLimit(resp) {
+		t.pacer.admitted(sent, paced)
+		return resp, nil
+	}
+	retryAfter, _ := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+	before := t.pacer.Interval()
+	t.pacer.throttled(sent, paced, retryAfter)
+	if ci != nil {
+		if ci.rateRefusals.Add(1) == 1 {
+			ci.firstRefusal = sent
+		}
+		ci.notBefore = time.Time{}
+		if retryAfter > time.Second { // E2B sends at least 1 however soon the next may go
+			ci.notBefore = sent.Add(retryAfter)
+		}
+	}
+	if after := t.pacer.Interval(); after != before && t.client.cfg.Logger != nil {
+		t.client.cfg.Logger.Log(req.Context(), "info", "E2B refused a request for its API rate: API requests are paced", map[string]any{
+			"op": opOf(ci), "interval_ms": after.Milliseconds(), "previous_interval_ms": before.Milliseconds(),
+		})
+	}
+	return resp, nil
+}
+
+func opOf(ci *callInfo) string {
+	if ci == nil {
+		return ""
+	}
+	return ci.op
+}

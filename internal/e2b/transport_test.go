@@ -81,7 +81,7 @@ func TestRetriesAreBoundedAndReportTheLastAnswer(t *testing.T) {
 	rs := newRouteServer(t, map[string]http.HandlerFunc{
 		"GET /v2/templates": func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Retry-After", "30")
-			writeJSON(w, 429, `{"code":429,"message":"Rate limit exceeded"}`)
+			writeJSON(w, 503, `{"code":503,"message":"unavailable"}`)
 		},
 	})
 	cfg := fastConfig(rs.URL)
@@ -89,8 +89,8 @@ func TestRetriesAreBoundedAndReportTheLastAnswer(t *testing.T) {
 	c := newTestClient(t, cfg)
 	start := time.Now()
 	_, err := c.ListTemplates(context.Background())
-	if !IsRateLimited(err) {
-		t.Fatalf("want rate-limited error, got %v", err)
+	if e, ok := asAPIError(err); !ok || e.StatusCode != 503 {
+		t.Fatalf("want the last answer (503), got %v", err)
 	}
 	if n := rs.count("GET /v2/templates"); n != 3 {
 		t.Fatalf("%d attempts, want 1 + RetryMax(2)", n)
@@ -101,21 +101,35 @@ func TestRetriesAreBoundedAndReportTheLastAnswer(t *testing.T) {
 	}
 }
 
-// RetryMax 0 means one attempt and no retry, for the control plane as for creates.
+// RetryMax 0 means one attempt and no retry, for the control plane as for creates; a refusal
+// for E2B's API rate is no failure of the request: it waits its turn until its context ends,
+// whatever RetryMax, and then names the rate limit.
 func TestZeroRetryMaxMeansNoRetries(t *testing.T) {
 	rs := newRouteServer(t, map[string]http.HandlerFunc{
 		"GET /v2/templates": func(w http.ResponseWriter, r *http.Request) {
+			writeJSON(w, 503, `{"code":503,"message":"unavailable"}`)
+		},
+		"GET /v2/sandboxes": func(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, 429, `{"code":429,"message":"Rate limit exceeded"}`)
 		},
 	})
 	cfg := fastConfig(rs.URL)
 	cfg.RetryMax = new(0)
 	c := newTestClient(t, cfg)
-	if _, err := c.ListTemplates(context.Background()); !IsRateLimited(err) {
-		t.Fatalf("want rate-limited error, got %v", err)
+	if _, err := c.ListTemplates(context.Background()); err == nil {
+		t.Fatal("want the 503")
 	}
 	if n := rs.count("GET /v2/templates"); n != 1 {
 		t.Fatalf("%d attempts with RetryMax 0, want 1", n)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_, err := c.ListSandboxes(ctx, ListSandboxesParams{})
+	if !IsAPIRateLimited(err) || !IsRateLimited(err) || !strings.Contains(err.Error(), "API rate limit") {
+		t.Fatalf("want E2B's API rate limit named, got %v", err)
+	}
+	if n := rs.count("GET /v2/sandboxes"); n < 2 {
+		t.Fatalf("%d attempts of a request refused for the API rate, want it sent again", n)
 	}
 }
 

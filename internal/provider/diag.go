@@ -36,6 +36,12 @@ func clientErrorDiagnostic(summary string, err error) diag.Diagnostic {
 		return diag.NewErrorDiagnostic(invalidKeySummary, invalidKeyDetail+"\n\nE2B said: "+err.Error())
 	case e2b.IsSandboxLimit(err):
 		return diag.NewErrorDiagnostic(summary, sandboxLimitDetail(err))
+	case e2b.IsAPIRateLimited(err):
+		return diag.NewErrorDiagnostic(summary,
+			"E2B kept refusing this request for its API rate limit (429 Too Many Requests). Requests wait their "+
+				"turn within the rate E2B shows and are retried until the operation's timeout ends. Raise that "+
+				"timeout, lower parallelism (terraform -parallelism) or run fewer Terraform runs against the team at "+
+				"once.\n\n"+err.Error())
 	case e2b.IsRateLimited(err):
 		return diag.NewErrorDiagnostic(summary,
 			"E2B kept answering 429 Too Many Requests. Sandbox creates are paced to E2B's create rate and "+

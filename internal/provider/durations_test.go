@@ -22,6 +22,34 @@ import (
 // bad syntax (durationRange or goDurationSyntax); so have the timeouts blocks' attributes.
 func TestDurationAttributesReportSyntaxOnce(t *testing.T) {
 	ctx := context.Background()
+	schemas := providerSchemas(ctx)
+	durations := 0
+	for name, s := range schemas {
+		walkStringAttributes(s, name, false, func(at string, typ attr.Type, vs []validator.String, inTimeouts bool) {
+			switch typ.(type) {
+			case timetypes.GoDurationType:
+				t.Errorf("%s: uses timetypes.GoDurationType; use goDurationType", at)
+				return
+			case goDurationType:
+			default:
+				if !inTimeouts {
+					return
+				}
+			}
+			durations++
+			if !hasSyntaxValidator(ctx, vs) {
+				t.Errorf("%s: a duration without durationRange or goDurationSyntax reports no bad syntax", at)
+			}
+		})
+	}
+	if durations < 10 {
+		t.Fatalf("found %d duration attributes; the walk misses some", durations)
+	}
+}
+
+// providerSchemas is every schema the provider serves (provider, resources, data sources,
+// ephemeral resources, actions), by "kind type_name".
+func providerSchemas(ctx context.Context) map[string]any {
 	p := New("test")().(*e2bProvider)
 	schemas := map[string]any{}
 	var ps provider.SchemaResponse
@@ -59,28 +87,7 @@ func TestDurationAttributesReportSyntaxOnce(t *testing.T) {
 		a.Schema(ctx, action.SchemaRequest{}, &s)
 		schemas["action "+m.TypeName] = s.Schema
 	}
-	durations := 0
-	for name, s := range schemas {
-		walkStringAttributes(s, name, false, func(at string, typ attr.Type, vs []validator.String, inTimeouts bool) {
-			switch typ.(type) {
-			case timetypes.GoDurationType:
-				t.Errorf("%s: uses timetypes.GoDurationType; use goDurationType", at)
-				return
-			case goDurationType:
-			default:
-				if !inTimeouts {
-					return
-				}
-			}
-			durations++
-			if !hasSyntaxValidator(ctx, vs) {
-				t.Errorf("%s: a duration without durationRange or goDurationSyntax reports no bad syntax", at)
-			}
-		})
-	}
-	if durations < 10 {
-		t.Fatalf("found %d duration attributes; the walk misses some", durations)
-	}
+	return schemas
 }
 
 func hasSyntaxValidator(ctx context.Context, vs []validator.String) bool {

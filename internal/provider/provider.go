@@ -126,9 +126,10 @@ func (p *e2bProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 				Validators: []validator.String{httpURLValidator()},
 			},
 			"max_retries": schema.Int32Attribute{
-				MarkdownDescription: fmt.Sprintf("How many times a failed request (rate limit, or a 5xx on a safe call) is retried, "+
-					"0 to %d; `0` sends every request once. Default `4`. A sandbox create refused for E2B's create rate is "+
-					"retried until its create timeout instead (see Limits).", maxRetries),
+				MarkdownDescription: fmt.Sprintf("How many times a failed request (a 5xx on a safe call, or envd's rate limit) is "+
+					"retried, 0 to %d; `0` sends every request once. Default `4`. A request that E2B's API refuses for its rate "+
+					"(429) is not counted: it waits its turn within the rate E2B shows and is sent again until its operation's "+
+					"timeout, as a sandbox create refused for E2B's create rate is (see Limits).", maxRetries),
 				Optional:   true,
 				Validators: []validator.Int32{int32validator.Between(0, maxRetries)},
 			},

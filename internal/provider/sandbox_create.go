@@ -48,7 +48,7 @@ func createSandbox(ctx context.Context, client *e2b.Client, req e2b.CreateSandbo
 			"stopping the provider) before E2B answered the create: %w", err))
 		return nil, false
 	case err != nil:
-		addClientError(diags, "Could not create sandbox", err)
+		addSandboxCreateError(diags, req, err)
 		return nil, false
 	}
 	tflog.Info(ctx, "created sandbox", map[string]any{"sandbox_id": created.SandboxID, "template": req.TemplateID})

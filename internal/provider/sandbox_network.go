@@ -30,11 +30,12 @@ const (
 		"value: rotating the secret changes what later requests carry) and `provider::e2b::iam_token_ref(name)` (a fresh " +
 		"workload token of a name declared in `iam`). A rule does not open the way: `allow_out` must admit the domain " +
 		"(with `deny_out = [\"0.0.0.0/0\"]`), which is checked at plan time."
-	descRuleHeaders = "Header name to value, 1 to 20. Sensitive: a value may be a literal credential."
+	descRuleHeaders = "Header name to value, 1 to 20; names that differ only in case are one header, refused. " +
+		"Sensitive: a value may be a literal credential."
 	descEgressProxy = "A SOCKS5 proxy that the sandbox's outgoing TCP is tunnelled through after `allow_out` and " +
 		"`deny_out` have filtered it (domains are resolved by the proxy). The sandbox does not see it."
 	descProxyAddress  = "`host:port` of the SOCKS5 proxy, such as `proxy.example.com:1080`."
-	descProxyUsername = "SOCKS5 username (RFC 1929), at most 255 bytes."
+	descProxyUsername = "SOCKS5 username (RFC 1929), at most 255 bytes; required with a password."
 )
 
 // withAttributes is base with more attributes added (a schema built from shared parts).
@@ -60,6 +61,7 @@ func ephemeralNetworkEgressAttributes() map[string]eschema.Attribute {
 		"egress_proxy": eschema.SingleNestedAttribute{
 			MarkdownDescription: descEgressProxy,
 			Optional:            true,
+			Validators:          []validator.Object{egressProxyCredentials{password: "password"}},
 			Attributes: map[string]eschema.Attribute{
 				"address":  eschema.StringAttribute{MarkdownDescription: descProxyAddress, Required: true, Validators: proxyAddressValidators()},
 				"username": eschema.StringAttribute{MarkdownDescription: descProxyUsername, Optional: true, Validators: proxyCredentialValidators()},
@@ -105,6 +107,7 @@ func ruleHeadersValidators() []validator.Map {
 	return []validator.Map{
 		mapvalidator.SizeBetween(1, e2b.MaxHeadersPerRule),
 		mapvalidator.KeysAre(stringvalidator.RegexMatches(e2b.HeaderNamePattern, "must be an HTTP header name")),
+		headerNamesDistinct{},
 	}
 }
 
@@ -134,6 +137,7 @@ func resourceNetworkEgressAttributes() map[string]schema.Attribute {
 		"egress_proxy": schema.SingleNestedAttribute{
 			MarkdownDescription: descEgressProxy + " Changed in place.",
 			Optional:            true,
+			Validators:          []validator.Object{egressProxyCredentials{password: "password_wo"}},
 			Attributes: map[string]schema.Attribute{
 				"address":  schema.StringAttribute{MarkdownDescription: descProxyAddress, Required: true, Validators: proxyAddressValidators()},
 				"username": schema.StringAttribute{MarkdownDescription: descProxyUsername, Optional: true, Validators: proxyCredentialValidators()},

@@ -33,6 +33,14 @@ rules = { "api.example.com" = { headers = { X = "y" } } }`, `(?s)rule for "api.e
 		{"impossible secret name", lockedDown + `rules = { "api.example.com" = { headers = { Authorization = "$${e2b.secrets.a/b}" } } }`, `names no possible secret`},
 		{"proxy without port", `egress_proxy = { address = "proxy.example.com" }`, `must be host:port`},
 		{"proxy port out of range", `egress_proxy = { address = "proxy.example.com:70000" }`, `port between 1 and 65535`},
+		// SOCKS5 sends username and password together: a proxy handed a password alone sees no
+		// authentication offered, and the sandbox's requests fail.
+		{"proxy password without username", `egress_proxy = { address = "proxy.example.com:1080", password_wo = "pw", password_wo_version = 1 }`,
+			`(?s)network.egress_proxy.password_wo is set but network.egress_proxy.username is not.*needs a username`},
+		// HTTP header names are case-insensitive: which of the two values the destination receives
+		// would vary by request.
+		{"headers differing in case", lockedDown + `rules = { "api.example.com" = { headers = { Authorization = "a", authorization = "b" } } }`,
+			`(?s)network.rules\["api.example.com"\].headers: headers "Authorization" and "authorization" name the same header`},
 	}
 	steps := make([]resource.TestStep, 0, len(cases))
 	for _, c := range cases {
@@ -60,4 +68,40 @@ func TestAccFunction_iamTokenRef(t *testing.T) {
 			},
 		},
 	})
+}
+
+// The ephemeral sandbox refuses the same: a proxy password (a plain sensitive attribute there)
+// without a username, and a rule's headers differing only in case; nothing is opened.
+func TestAccEphemeralSandbox_networkCredentialsAndHeadersRefused(t *testing.T) {
+	srv := newTestEmulator(t)
+	eph := func(network string) string {
+		return testAccProviderBlock(srv) + `
+ephemeral "e2b_sandbox" "s" {
+  network = {
+` + network + `
+  }
+}
+`
+	}
+	steps := []resource.TestStep{
+		planErrorStep(eph(`egress_proxy = { address = "proxy.example.com:1080", password = "pw" }`),
+			`(?s)network.egress_proxy.password is set but network.egress_proxy.username is not`),
+		planErrorStep(eph(`allow_out = ["api.example.com"]
+deny_out = ["0.0.0.0/0"]
+rules = { "api.example.com" = { headers = { "X-Key" = "a", "x-key" = "b" } } }`),
+			`(?s)headers "X-Key" and "x-key" name the same header`),
+	}
+	for i := range steps {
+		steps[i].PlanOnly = false
+		steps[i].ExpectError = regexp.MustCompile(strings.ReplaceAll(steps[i].ExpectError.String(), " ", `\s+`)) // messages wrap
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   ephemeralVersionChecks,
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps:                    steps,
+	})
+	if n, routes := totalRequests(srv); n != 0 {
+		t.Errorf("refused input made %d requests to E2B: %s", n, routes)
+	}
 }

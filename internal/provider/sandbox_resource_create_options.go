@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -59,7 +58,7 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 				importUnreadNote + " The provider then starts no gateway: the one the sandbox runs stays.",
 			Optional:   true,
 			Sensitive:  true,
-			CustomType: jsontypes.NormalizedType{},
+			CustomType: sensitiveJSONType{},
 			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(unreadStringChanged,
 				"Changing mcp replaces the sandbox, except right after an import.",
 				"Changing `mcp` replaces the sandbox, except right after an import.")},

@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -28,10 +27,10 @@ type sandboxResourceModel struct {
 	Timeouts          timeouts.Value `tfsdk:"timeouts"`
 
 	// Create options of the resource alone (sandbox_resource_create_options.go).
-	AutoPauseMemory types.Bool           `tfsdk:"auto_pause_memory"`
-	MCP             jsontypes.Normalized `tfsdk:"mcp"`
-	IAM             types.Map            `tfsdk:"iam"`
-	ForkFrom        types.String         `tfsdk:"fork_from"`
+	AutoPauseMemory types.Bool    `tfsdk:"auto_pause_memory"`
+	MCP             sensitiveJSON `tfsdk:"mcp"`
+	IAM             types.Map     `tfsdk:"iam"`
+	ForkFrom        types.String  `tfsdk:"fork_from"`
 	// Destroy-time option (sandbox_snapshot_on_destroy.go).
 	SnapshotOnDestroy types.Object `tfsdk:"snapshot_on_destroy"`
 

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
@@ -73,7 +72,7 @@ func (m forkCopiedString) PlanModifyString(ctx context.Context, req planmodifier
 	switch how {
 	case forkCopyDefault:
 		resp.PlanValue = types.StringValue(m.def)
-		var mcp jsontypes.Normalized
+		var mcp sensitiveJSON
 		if req.Path.Equal(path.Root("template")) {
 			resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("mcp"), &mcp)...)
 		}
@@ -126,6 +125,7 @@ func (r *sandboxResource) ValidateConfig(ctx context.Context, req resource.Valid
 // ModifyPlan computes metadata_all and the values that follow from paused, and stops plans
 // E2B cannot carry out.
 func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	defer r.checkReferencesAtPlan(ctx, req, resp) // last: only a plan without other errors reads
 	switch {
 	case req.Plan.Raw.IsNull():
 		return // Destroy.

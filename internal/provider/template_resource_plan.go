@@ -90,6 +90,7 @@ func (r *templateResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if req.Plan.Raw.IsNull() {
 		return
 	}
+	defer r.checkFromTemplateAtPlan(ctx, req, resp) // last: only a plan without other errors reads
 	creating := req.State.Raw.IsNull()
 	set := func(p string, v any) { resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(p), v)...) }
 	// Computed lists (names) are unknown in plans; only the configuration

@@ -125,3 +125,42 @@ func TestChaosLimitsUnderFaults(t *testing.T) {
 		t.Fatalf("chaos targets missed: %+v", fig)
 	}
 }
+
+// TestChaosLimitsRefreshPacedWithinTheAPIRate: a plan that refreshes 16 sandboxes against E2B's
+// API rate at 4 requests per 4 s (the emulator's -api-rate 4/4s) succeeds with the provider's
+// default retry settings: every read E2B refuses waits its turn and is sent again, where it used
+// to fail after max_retries with a message about creates.
+func TestChaosLimitsRefreshPacedWithinTheAPIRate(t *testing.T) {
+	ctx := context.Background()
+	srv := startEmulator(t)
+	ws := harness.NewWorkspace(t, srv)
+	ws.Write("main.tf", `
+terraform {
+  required_providers {
+    e2b = { source = "e2b-terraform/e2b" }
+  }
+}
+
+resource "e2b_sandbox" "s" {
+  count    = 16
+  timeout  = "10m"
+  metadata = { suite = "chaos-api-rate", index = tostring(count.index) }
+}
+`)
+	mustApply(t, ctx, ws)
+	srv.SetLimits(emulator.Limits{APIRequests: 4, APIPeriod: 4 * time.Second})
+	r := ws.Run(ctx, "plan", "-no-color", "-input=false", "-detailed-exitcode")
+	if r.Err != nil {
+		t.Fatalf("plan under the API rate: %v\n%s", r.Err, r.Output())
+	}
+	if !strings.Contains(r.Output(), "No changes") {
+		t.Fatalf("plan under the API rate planned changes:\n%s", r.Output())
+	}
+	refused := srv.LimitRefusals().APIRate
+	if refused == 0 {
+		t.Fatal("the emulator refused no request: the test did not reach the rate")
+	}
+	t.Logf("the plan's refresh of 16 sandboxes was refused %d times", refused)
+	srv.SetLimits(emulator.Limits{})
+	destroyAndCheck(t, ctx, ws, srv)
+}

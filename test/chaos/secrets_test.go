@@ -27,6 +27,9 @@ variable "proxy_password" {
 
 resource "e2b_sandbox" "s" {
   env_vars = { SANDBOX_SECRET = "sandbox-env-5f1c2e9a7d" }
+  # Sensitive and of a custom type (JSON that compares as JSON): the framework logs such values
+  # around its semantic-equality calls, on refresh, plan and apply.
+  mcp = jsonencode({ github = { githubPersonalAccessToken = "mcp-token-2d9f61" } })
   network = {
     allow_out = ["api.example.com"]
     deny_out  = ["0.0.0.0/0"]
@@ -57,7 +60,8 @@ resource "e2b_sandbox_command" "c" {
 
 // TestChaosSecretsStayOutOfLogs applies with TF_LOG=TRACE and checks that the
 // API key, the envd access token, env var values, the credentials in api_url,
-// a network rule's header value and the egress proxy's password never reach
+// a network rule's header value, the egress proxy's password and mcp (every sensitive
+// attribute of a custom type: TestSensitiveCustomTypesNeverPrintTheirValue finds them) never reach
 // the log (nor the password a plan file), and that envd never received the API key.
 func TestChaosSecretsStayOutOfLogs(t *testing.T) {
 	ctx := context.Background()
@@ -110,6 +114,7 @@ func TestChaosSecretsStayOutOfLogs(t *testing.T) {
 		"api_url password":      "url-pw-7c3e",
 		"egress proxy password": "socks-password-4e8b27",
 		"rule header value":     "rule-header-0c6e1a",
+		"mcp server token":      "mcp-token-2d9f61",
 	} {
 		if i := strings.Index(log, secret); i >= 0 {
 			start := max(0, i-200)
