@@ -1,0 +1,337 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/go-version"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
+)
+
+// The objects another client made, with every option E2B accepts set away
+// from its default, and what adopting them must bring into state.
+type madeElsewhere struct {
+	templateID, buildID, snapshotID, volumeID, secretID, webhookID string
+}
+
+// Names of what madeElsewhere holds.
+const (
+	elsewhereTemplate = "made-elsewhere"
+	elsewhereSnapshot = "made-elsewhere-snap"
+	elsewhereVolume   = "made-elsewhere-vol"
+	elsewhereSecret   = "made-elsewhere-secret"
+	elsewhereHook     = "made-elsewhere-hook"
+	elsewhereValue    = "elsewhere-secret-value-41c8"
+	elsewhereSigning  = "elsewhere-signature-secret-0d7e"
+)
+
+// restCall sends one request of E2B's REST API as E2B's SDK and CLI send it
+// (JSON, X-API-Key) and decodes the answer into out, failing the test on a
+// status other than want.
+func restCall(t *testing.T, srv *emulator.Server, method, path string, body any, want int, out any) {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(context.Background(), method, srv.APIURL()+path, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("X-API-Key", srv.APIKey())
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != want {
+		t.Fatalf("%s %s: %d, want %d: %s", method, path, resp.StatusCode, want, b)
+	}
+	if out != nil {
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("%s %s: %v: %s", method, path, err, b)
+		}
+	}
+}
+
+// makeEverythingElsewhere creates an object of every team type through E2B's
+// REST API, each with the options E2B accepts set away from their defaults:
+// a public template with 4 vCPUs, 2 GiB, a tag given at build and one added
+// after; a named snapshot; a volume; a secret with metadata; a disabled
+// webhook with two events and a name.
+func makeEverythingElsewhere(t *testing.T, srv *emulator.Server) madeElsewhere {
+	t.Helper()
+	var m madeElsewhere
+	var build struct {
+		TemplateID string `json:"templateID"`
+		BuildID    string `json:"buildID"`
+	}
+	restCall(t, srv, "POST", "/v3/templates", map[string]any{
+		"name": elsewhereTemplate, "tags": []string{"v1"}, "cpuCount": 4, "memoryMB": 2048,
+	}, http.StatusAccepted, &build)
+	m.templateID, m.buildID = build.TemplateID, build.BuildID
+	restCall(t, srv, "POST", "/v2/templates/"+m.templateID+"/builds/"+m.buildID, map[string]any{
+		"fromTemplate": "base",
+		"steps":        []map[string]any{{"type": "RUN", "args": []string{"echo made elsewhere"}}},
+		"startCmd":     "sleep infinity",
+		"readyCmd":     "true",
+	}, http.StatusAccepted, nil)
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		var st struct {
+			Status string `json:"status"`
+		}
+		restCall(t, srv, "GET", "/templates/"+m.templateID+"/builds/"+m.buildID+"/status", nil, http.StatusOK, &st)
+		if st.Status == "ready" {
+			break
+		}
+		if st.Status == "error" || time.Now().After(deadline) {
+			t.Fatalf("build %s: %s", m.buildID, st.Status)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	restCall(t, srv, "PATCH", "/v2/templates/"+m.templateID, map[string]any{"public": true}, http.StatusOK, nil)
+	restCall(t, srv, "POST", "/templates/tags", map[string]any{
+		"target": elsewhereTemplate + ":v1", "tags": []string{"prod"},
+	}, http.StatusCreated, nil)
+
+	var sb struct {
+		SandboxID string `json:"sandboxID"`
+	}
+	restCall(t, srv, "POST", "/v2/sandboxes", map[string]any{"templateID": "base", "timeout": 600}, http.StatusCreated, &sb)
+	var snap struct {
+		SnapshotID string `json:"snapshotID"`
+	}
+	restCall(t, srv, "POST", "/sandboxes/"+sb.SandboxID+"/snapshots", map[string]any{"name": elsewhereSnapshot}, http.StatusCreated, &snap)
+	m.snapshotID = snap.SnapshotID
+	restCall(t, srv, "DELETE", "/sandboxes/"+sb.SandboxID, nil, http.StatusNoContent, nil)
+
+	var vol struct {
+		VolumeID string `json:"volumeID"`
+	}
+	restCall(t, srv, "POST", "/volumes", map[string]any{"name": elsewhereVolume}, http.StatusCreated, &vol)
+	m.volumeID = vol.VolumeID
+
+	var sec struct {
+		ID string `json:"secretID"`
+	}
+	restCall(t, srv, "POST", "/secrets", map[string]any{
+		"name": elsewhereSecret, "value": elsewhereValue, "metadata": map[string]string{"team": "data", "owner": "ci"},
+	}, http.StatusCreated, &sec)
+	m.secretID = sec.ID
+
+	var hook struct {
+		ID string `json:"id"`
+	}
+	restCall(t, srv, "POST", "/events/webhooks", map[string]any{
+		"name": elsewhereHook, "url": "https://hooks.example/elsewhere", "enabled": false,
+		"events": []string{"sandbox.lifecycle.paused", "sandbox.lifecycle.killed"}, "signatureSecret": elsewhereSigning,
+	}, http.StatusCreated, &hook)
+	m.webhookID = hook.ID
+	for _, id := range []string{m.templateID, m.buildID, m.snapshotID, m.volumeID, m.secretID, m.webhookID} {
+		if id == "" {
+			t.Fatalf("an answer of E2B's API lacked an ID: %+v", m)
+		}
+	}
+	return m
+}
+
+// adoptionImports is one import block per object: by ID, or by identity.
+// Each names the provider, which Terraform 1.16 needs to generate the
+// configuration ("failed to read schema … hashicorp/e2b" without), and
+// refuses once the resource block exists: adoptionImportsGenerated drops it.
+func (m madeElsewhere) adoptionImports(byIdentity bool) string {
+	type imp struct{ to, id, identity string }
+	imps := []imp{
+		{"e2b_template.app", m.templateID, fmt.Sprintf("{ template_id = %q }", m.templateID)},
+		{"e2b_template_tag.v1", elsewhereTemplate + ":v1", fmt.Sprintf("{ template = %q, tag = \"v1\" }", elsewhereTemplate)},
+		{"e2b_template_tag.prod", elsewhereTemplate + ":prod", fmt.Sprintf("{ template = %q, tag = \"prod\" }", elsewhereTemplate)},
+		{"e2b_snapshot.snap", m.snapshotID, fmt.Sprintf("{ snapshot_id = %q }", m.snapshotID)},
+		{"e2b_volume.data", m.volumeID, fmt.Sprintf("{ volume_id = %q }", m.volumeID)},
+		{"e2b_secret.token", m.secretID, fmt.Sprintf("{ secret_id = %q }", m.secretID)},
+		{"e2b_webhook.hook", m.webhookID, fmt.Sprintf("{ webhook_id = %q }", m.webhookID)},
+	}
+	var b strings.Builder
+	for _, i := range imps {
+		if byIdentity {
+			fmt.Fprintf(&b, "import {\n  provider = e2b\n  to       = %s\n  identity = %s\n}\n\n", i.to, i.identity)
+		} else {
+			fmt.Fprintf(&b, "import {\n  provider = e2b\n  to       = %s\n  id       = %q\n}\n\n", i.to, i.id)
+		}
+	}
+	return b.String()
+}
+
+const adoptionProviderFile = `
+terraform {
+  required_providers {
+    e2b = { source = "e2b-terraform/e2b" }
+  }
+}
+
+provider "e2b" {}
+`
+
+// adoptionCLIVersion is the version of the workspace's CLI and whether it is OpenTofu.
+func adoptionCLIVersion(t *testing.T, ws *harness.Workspace) (*version.Version, bool) {
+	t.Helper()
+	r := ws.Run(context.Background(), "version", "-json")
+	var v struct {
+		Version string `json:"terraform_version"`
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &v); err != nil {
+		t.Fatalf("%s version -json: %v\n%s", ws.CLI, err, r.Output())
+	}
+	got, err := version.NewVersion(v.Version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got, strings.Contains(filepath.Base(ws.CLI), "tofu")
+}
+
+// adoptGenerated plans the workspace with configuration generated into
+// generated.tf (by `query` or by `plan`), and checks that the plan only
+// imports, that apply adopts without change, and that the plan after it is
+// empty; no value E2B keeps to itself appears anywhere.
+func adoptGenerated(t *testing.T, ws *harness.Workspace, m madeElsewhere, imports int) {
+	t.Helper()
+	ctx := context.Background()
+	run := func(args ...string) string {
+		t.Helper()
+		r := ws.Run(ctx, args...)
+		if r.Err != nil {
+			gen, _ := os.ReadFile(filepath.Join(ws.Dir, "generated.tf"))
+			t.Fatalf("%s: %v\n%s\n--- generated.tf:\n%s", strings.Join(args, " "), r.Err, r.Output(), gen)
+		}
+		return r.Output()
+	}
+	plan := run("plan", "-no-color", "-input=false")
+	gen, err := os.ReadFile(filepath.Join(ws.Dir, "generated.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, secret := range []string{elsewhereValue, elsewhereSigning} {
+		if strings.Contains(string(gen), secret) || strings.Contains(plan, secret) {
+			t.Fatalf("a value E2B never returns reached the configuration or plan:\n%s\n%s", gen, plan)
+		}
+	}
+	want := fmt.Sprintf("Plan: %d to import, 0 to add, 0 to change, 0 to destroy.", imports)
+	if !strings.Contains(plan, want) {
+		t.Fatalf("the plan of the generated configuration does more than import (want %q):\n%s\n--- generated.tf:\n%s", want, plan, gen)
+	}
+	run("apply", "-auto-approve", "-no-color", "-input=false")
+	if r := ws.Run(ctx, "plan", "-no-color", "-input=false", "-detailed-exitcode"); r.Err != nil {
+		t.Fatalf("the plan after adopting is not empty: %v\n%s\n--- generated.tf:\n%s", r.Err, r.Output(), gen)
+	}
+	var show struct {
+		Values struct {
+			RootModule struct {
+				Resources []struct {
+					Type   string         `json:"type"`
+					Values map[string]any `json:"values"`
+				} `json:"resources"`
+			} `json:"root_module"`
+		} `json:"values"`
+	}
+	if err := json.Unmarshal([]byte(run("show", "-json")), &show); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]map[string]any{}
+	for _, r := range show.Values.RootModule.Resources {
+		if r.Type == "e2b_template_tag" {
+			continue
+		}
+		got[r.Type] = r.Values
+	}
+	for typ, want := range map[string]map[string]any{
+		"e2b_template": {"template_id": m.templateID, "name": elsewhereTemplate, "public": true, "cpu_count": 4.0, "memory_mb": 2048.0, "build_id": m.buildID},
+		"e2b_snapshot": {"snapshot_id": m.snapshotID, "name": elsewhereSnapshot},
+		"e2b_volume":   {"volume_id": m.volumeID, "name": elsewhereVolume},
+		"e2b_secret":   {"secret_id": m.secretID, "name": elsewhereSecret},
+		"e2b_webhook":  {"id": m.webhookID, "name": elsewhereHook, "enabled": false},
+	} {
+		for attr, v := range want {
+			if got[typ][attr] != v {
+				t.Errorf("%s.%s = %#v in state, want %#v", typ, attr, got[typ][attr], v)
+			}
+		}
+	}
+	run("destroy", "-auto-approve", "-no-color", "-input=false")
+}
+
+// Objects of every team type made by another client through E2B's REST API,
+// with every option E2B accepts away from its default, are adopted by
+// `terraform query -generate-config-out` (Terraform 1.14+): the plan of the
+// generated configuration only imports, the apply changes nothing, and the
+// plan after it is empty.
+func TestAccTeamObjects_adoptWhatOthersMadeByQuery(t *testing.T) {
+	srv := newTestEmulator(t)
+	ws := harness.NewWorkspace(t, srv)
+	got, tofu := adoptionCLIVersion(t, ws)
+	check := tfversion.SkipBelow(tfversion.Version1_14_0)
+	var resp tfversion.CheckTerraformVersionResponse
+	check.CheckTerraformVersion(context.Background(), tfversion.CheckTerraformVersionRequest{TerraformVersion: got}, &resp)
+	if resp.Skip != "" || tofu {
+		t.Skipf("%s %s has no `terraform query` (Terraform 1.14+ has): %s", ws.CLI, got, resp.Skip)
+	}
+	m := makeEverythingElsewhere(t, srv)
+	ws.Write("main.tf", adoptionProviderFile)
+	var query strings.Builder
+	for _, typ := range []string{"template", "template_tag", "snapshot", "volume", "secret", "webhook"} {
+		fmt.Fprintf(&query, "list \"e2b_%s\" \"all\" {\n  provider         = e2b\n  include_resource = true\n}\n\n", typ)
+	}
+	ws.Write("adopt.tfquery.hcl", query.String())
+	if r := ws.Run(context.Background(), "query", "-no-color", "-generate-config-out=generated.tf"); r.Err != nil {
+		t.Fatalf("query: %v\n%s", r.Err, r.Output())
+	}
+	adoptGenerated(t, ws, m, 7)
+}
+
+// The same objects adopted by import blocks, by ID on every CLI and by
+// identity where the CLI has identities (Terraform and OpenTofu 1.12+), with
+// the configuration generated by `plan -generate-config-out`.
+func TestAccTeamObjects_adoptWhatOthersMadeByImportBlocks(t *testing.T) {
+	for _, byIdentity := range []bool{false, true} {
+		t.Run(map[bool]string{false: "id", true: "identity"}[byIdentity], func(t *testing.T) {
+			srv := newTestEmulator(t)
+			ws := harness.NewWorkspace(t, srv)
+			got, _ := adoptionCLIVersion(t, ws)
+			if byIdentity && got.LessThan(tfversion.Version1_12_0) {
+				t.Skipf("%s %s has no import by identity (1.12+ has)", ws.CLI, got)
+			}
+			m := makeEverythingElsewhere(t, srv)
+			ws.Write("main.tf", adoptionProviderFile+m.adoptionImports(byIdentity))
+			if r := ws.Run(context.Background(), "plan", "-no-color", "-input=false", "-generate-config-out=generated.tf"); r.Err != nil {
+				gen, _ := os.ReadFile(filepath.Join(ws.Dir, "generated.tf"))
+				if !regexp.MustCompile(`(?s)generated`).MatchString(r.Output()) || len(gen) == 0 {
+					t.Fatalf("plan -generate-config-out: %v\n%s", r.Err, r.Output())
+				}
+				t.Logf("plan -generate-config-out (the configuration is written even when this plan fails): %v\n%s", r.Err, r.Output())
+			}
+			// As Terraform asks once the configuration exists: the provider
+			// argument belongs to the resource blocks, the default one here.
+			ws.Write("main.tf", adoptionProviderFile+strings.ReplaceAll(m.adoptionImports(byIdentity), "  provider = e2b\n", ""))
+			adoptGenerated(t, ws, m, 7)
+		})
+	}
+}
