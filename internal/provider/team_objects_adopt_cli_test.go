@@ -24,7 +24,7 @@ import (
 // The objects another client made, with every option E2B accepts set away
 // from its default, and what adopting them must bring into state.
 type madeElsewhere struct {
-	templateID, buildID, snapshotID, volumeID, secretID, webhookID string
+	templateID, buildID, snapshotID, unnamedSnapshotID, volumeID, secretID, webhookID string
 }
 
 // Names of what madeElsewhere holds.
@@ -78,7 +78,7 @@ func restCall(t *testing.T, srv *emulator.Server, method, path string, body any,
 // makeEverythingElsewhere creates an object of every team type through E2B's
 // REST API, each with the options E2B accepts set away from their defaults:
 // a public template with 4 vCPUs, 2 GiB, a tag given at build and one added
-// after; a named snapshot; a volume; a secret with metadata; a disabled
+// after; a named snapshot and an unnamed one; a volume; a secret with metadata; a disabled
 // webhook with two events and a name.
 func makeEverythingElsewhere(t *testing.T, srv *emulator.Server) madeElsewhere {
 	t.Helper()
@@ -124,6 +124,8 @@ func makeEverythingElsewhere(t *testing.T, srv *emulator.Server) madeElsewhere {
 	}
 	restCall(t, srv, "POST", "/sandboxes/"+sb.SandboxID+"/snapshots", map[string]any{"name": elsewhereSnapshot}, http.StatusCreated, &snap)
 	m.snapshotID = snap.SnapshotID
+	restCall(t, srv, "POST", "/sandboxes/"+sb.SandboxID+"/snapshots", map[string]any{}, http.StatusCreated, &snap)
+	m.unnamedSnapshotID = snap.SnapshotID
 	restCall(t, srv, "DELETE", "/sandboxes/"+sb.SandboxID, nil, http.StatusNoContent, nil)
 
 	var vol struct {
@@ -148,7 +150,7 @@ func makeEverythingElsewhere(t *testing.T, srv *emulator.Server) madeElsewhere {
 		"events": []string{"sandbox.lifecycle.paused", "sandbox.lifecycle.killed"}, "signatureSecret": elsewhereSigning,
 	}, http.StatusCreated, &hook)
 	m.webhookID = hook.ID
-	for _, id := range []string{m.templateID, m.buildID, m.snapshotID, m.volumeID, m.secretID, m.webhookID} {
+	for _, id := range []string{m.templateID, m.buildID, m.snapshotID, m.unnamedSnapshotID, m.volumeID, m.secretID, m.webhookID} {
 		if id == "" {
 			t.Fatalf("an answer of E2B's API lacked an ID: %+v", m)
 		}
@@ -167,6 +169,7 @@ func (m madeElsewhere) adoptionImports(byIdentity bool) string {
 		{"e2b_template_tag.v1", elsewhereTemplate + ":v1", fmt.Sprintf("{ template = %q, tag = \"v1\" }", elsewhereTemplate)},
 		{"e2b_template_tag.prod", elsewhereTemplate + ":prod", fmt.Sprintf("{ template = %q, tag = \"prod\" }", elsewhereTemplate)},
 		{"e2b_snapshot.snap", m.snapshotID, fmt.Sprintf("{ snapshot_id = %q }", m.snapshotID)},
+		{"e2b_snapshot.unnamed", m.unnamedSnapshotID, fmt.Sprintf("{ snapshot_id = %q }", m.unnamedSnapshotID)},
 		{"e2b_volume.data", m.volumeID, fmt.Sprintf("{ volume_id = %q }", m.volumeID)},
 		{"e2b_secret.token", m.secretID, fmt.Sprintf("{ secret_id = %q }", m.secretID)},
 		{"e2b_webhook.hook", m.webhookID, fmt.Sprintf("{ webhook_id = %q }", m.webhookID)},
@@ -258,7 +261,7 @@ func adoptGenerated(t *testing.T, ws *harness.Workspace, m madeElsewhere, import
 	}
 	got := map[string]map[string]any{}
 	for _, r := range show.Values.RootModule.Resources {
-		if r.Type == "e2b_template_tag" {
+		if r.Type == "e2b_template_tag" || r.Type == "e2b_snapshot" && r.Values["name"] == nil {
 			continue
 		}
 		got[r.Type] = r.Values
@@ -304,7 +307,7 @@ func TestAccTeamObjects_adoptWhatOthersMadeByQuery(t *testing.T) {
 	if r := ws.Run(context.Background(), "query", "-no-color", "-generate-config-out=generated.tf"); r.Err != nil {
 		t.Fatalf("query: %v\n%s", r.Err, r.Output())
 	}
-	adoptGenerated(t, ws, m, 7)
+	adoptGenerated(t, ws, m, 8)
 }
 
 // The same objects adopted by import blocks, by ID on every CLI and by
@@ -331,7 +334,7 @@ func TestAccTeamObjects_adoptWhatOthersMadeByImportBlocks(t *testing.T) {
 			// As Terraform asks once the configuration exists: the provider
 			// argument belongs to the resource blocks, the default one here.
 			ws.Write("main.tf", adoptionProviderFile+strings.ReplaceAll(m.adoptionImports(byIdentity), "  provider = e2b\n", ""))
-			adoptGenerated(t, ws, m, 7)
+			adoptGenerated(t, ws, m, 8)
 		})
 	}
 }
