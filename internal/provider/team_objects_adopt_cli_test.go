@@ -24,7 +24,7 @@ import (
 // The objects another client made, with every option E2B accepts set away
 // from its default, and what adopting them must bring into state.
 type madeElsewhere struct {
-	templateID, buildID, snapshotID, unnamedSnapshotID, volumeID, secretID, webhookID string
+	templateID, buildID, snapshotID, unnamedSnapshotID, volumeID, secretID, plainSecretID, webhookID string
 }
 
 // Names of what madeElsewhere holds.
@@ -78,7 +78,8 @@ func restCall(t *testing.T, srv *emulator.Server, method, path string, body any,
 // makeEverythingElsewhere creates an object of every team type through E2B's
 // REST API, each with the options E2B accepts set away from their defaults:
 // a public template with 4 vCPUs, 2 GiB, a tag given at build and one added
-// after; a named snapshot and an unnamed one; a volume; a secret with metadata; a disabled
+// after; a named snapshot and an unnamed one; a volume; a secret with
+// metadata and one without, named in upper case (E2B lower-cases it); a disabled
 // webhook with two events and a name.
 func makeEverythingElsewhere(t *testing.T, srv *emulator.Server) madeElsewhere {
 	t.Helper()
@@ -141,6 +142,8 @@ func makeEverythingElsewhere(t *testing.T, srv *emulator.Server) madeElsewhere {
 		"name": elsewhereSecret, "value": elsewhereValue, "metadata": map[string]string{"team": "data", "owner": "ci"},
 	}, http.StatusCreated, &sec)
 	m.secretID = sec.ID
+	restCall(t, srv, "POST", "/secrets", map[string]any{"name": "PLAIN-" + elsewhereSecret, "value": elsewhereValue}, http.StatusCreated, &sec)
+	m.plainSecretID = sec.ID
 
 	var hook struct {
 		ID string `json:"id"`
@@ -150,7 +153,7 @@ func makeEverythingElsewhere(t *testing.T, srv *emulator.Server) madeElsewhere {
 		"events": []string{"sandbox.lifecycle.paused", "sandbox.lifecycle.killed"}, "signatureSecret": elsewhereSigning,
 	}, http.StatusCreated, &hook)
 	m.webhookID = hook.ID
-	for _, id := range []string{m.templateID, m.buildID, m.snapshotID, m.unnamedSnapshotID, m.volumeID, m.secretID, m.webhookID} {
+	for _, id := range []string{m.templateID, m.buildID, m.snapshotID, m.unnamedSnapshotID, m.volumeID, m.secretID, m.plainSecretID, m.webhookID} {
 		if id == "" {
 			t.Fatalf("an answer of E2B's API lacked an ID: %+v", m)
 		}
@@ -158,20 +161,26 @@ func makeEverythingElsewhere(t *testing.T, srv *emulator.Server) madeElsewhere {
 	return m
 }
 
-// adoptionImports is one import block per object: by ID, or by identity.
+// adoptionImports is one import block per object: by ID (by name where E2B
+// resolves one, when byName), or by identity.
 // Each names the provider, which Terraform 1.16 needs to generate the
 // configuration ("failed to read schema … hashicorp/e2b" without), and
 // refuses once the resource block exists: adoptionImportsGenerated drops it.
-func (m madeElsewhere) adoptionImports(byIdentity bool) string {
+func (m madeElsewhere) adoptionImports(byIdentity, byName bool) string {
 	type imp struct{ to, id, identity string }
+	template, volume, secret := m.templateID, m.volumeID, m.secretID
+	if byName {
+		template, volume, secret = elsewhereTemplate, elsewhereVolume, elsewhereSecret
+	}
 	imps := []imp{
-		{"e2b_template.app", m.templateID, fmt.Sprintf("{ template_id = %q }", m.templateID)},
+		{"e2b_secret.plain", m.plainSecretID, fmt.Sprintf("{ secret_id = %q }", m.plainSecretID)},
+		{"e2b_template.app", template, fmt.Sprintf("{ template_id = %q }", m.templateID)},
 		{"e2b_template_tag.v1", elsewhereTemplate + ":v1", fmt.Sprintf("{ template = %q, tag = \"v1\" }", elsewhereTemplate)},
 		{"e2b_template_tag.prod", elsewhereTemplate + ":prod", fmt.Sprintf("{ template = %q, tag = \"prod\" }", elsewhereTemplate)},
 		{"e2b_snapshot.snap", m.snapshotID, fmt.Sprintf("{ snapshot_id = %q }", m.snapshotID)},
 		{"e2b_snapshot.unnamed", m.unnamedSnapshotID, fmt.Sprintf("{ snapshot_id = %q }", m.unnamedSnapshotID)},
-		{"e2b_volume.data", m.volumeID, fmt.Sprintf("{ volume_id = %q }", m.volumeID)},
-		{"e2b_secret.token", m.secretID, fmt.Sprintf("{ secret_id = %q }", m.secretID)},
+		{"e2b_volume.data", volume, fmt.Sprintf("{ volume_id = %q }", m.volumeID)},
+		{"e2b_secret.token", secret, fmt.Sprintf("{ secret_id = %q }", m.secretID)},
 		{"e2b_webhook.hook", m.webhookID, fmt.Sprintf("{ webhook_id = %q }", m.webhookID)},
 	}
 	var b strings.Builder
@@ -261,7 +270,8 @@ func adoptGenerated(t *testing.T, ws *harness.Workspace, m madeElsewhere, import
 	}
 	got := map[string]map[string]any{}
 	for _, r := range show.Values.RootModule.Resources {
-		if r.Type == "e2b_template_tag" || r.Type == "e2b_snapshot" && r.Values["name"] == nil {
+		if r.Type == "e2b_template_tag" || r.Type == "e2b_snapshot" && r.Values["name"] == nil ||
+			r.Type == "e2b_secret" && r.Values["secret_id"] == m.plainSecretID {
 			continue
 		}
 		got[r.Type] = r.Values
@@ -307,15 +317,16 @@ func TestAccTeamObjects_adoptWhatOthersMadeByQuery(t *testing.T) {
 	if r := ws.Run(context.Background(), "query", "-no-color", "-generate-config-out=generated.tf"); r.Err != nil {
 		t.Fatalf("query: %v\n%s", r.Err, r.Output())
 	}
-	adoptGenerated(t, ws, m, 8)
+	adoptGenerated(t, ws, m, 9)
 }
 
 // The same objects adopted by import blocks, by ID on every CLI and by
 // identity where the CLI has identities (Terraform and OpenTofu 1.12+), with
 // the configuration generated by `plan -generate-config-out`.
 func TestAccTeamObjects_adoptWhatOthersMadeByImportBlocks(t *testing.T) {
-	for _, byIdentity := range []bool{false, true} {
-		t.Run(map[bool]string{false: "id", true: "identity"}[byIdentity], func(t *testing.T) {
+	for _, by := range []string{"id", "name", "identity"} {
+		byIdentity, byName := by == "identity", by == "name"
+		t.Run(by, func(t *testing.T) {
 			srv := newTestEmulator(t)
 			ws := harness.NewWorkspace(t, srv)
 			got, _ := adoptionCLIVersion(t, ws)
@@ -323,7 +334,7 @@ func TestAccTeamObjects_adoptWhatOthersMadeByImportBlocks(t *testing.T) {
 				t.Skipf("%s %s has no import by identity (1.12+ has)", ws.CLI, got)
 			}
 			m := makeEverythingElsewhere(t, srv)
-			ws.Write("main.tf", adoptionProviderFile+m.adoptionImports(byIdentity))
+			ws.Write("main.tf", adoptionProviderFile+m.adoptionImports(byIdentity, byName))
 			if r := ws.Run(context.Background(), "plan", "-no-color", "-input=false", "-generate-config-out=generated.tf"); r.Err != nil {
 				gen, _ := os.ReadFile(filepath.Join(ws.Dir, "generated.tf"))
 				if !regexp.MustCompile(`(?s)generated`).MatchString(r.Output()) || len(gen) == 0 {
@@ -333,8 +344,8 @@ func TestAccTeamObjects_adoptWhatOthersMadeByImportBlocks(t *testing.T) {
 			}
 			// As Terraform asks once the configuration exists: the provider
 			// argument belongs to the resource blocks, the default one here.
-			ws.Write("main.tf", adoptionProviderFile+strings.ReplaceAll(m.adoptionImports(byIdentity), "  provider = e2b\n", ""))
-			adoptGenerated(t, ws, m, 8)
+			ws.Write("main.tf", adoptionProviderFile+strings.ReplaceAll(m.adoptionImports(byIdentity, byName), "  provider = e2b\n", ""))
+			adoptGenerated(t, ws, m, 9)
 		})
 	}
 }
