@@ -289,6 +289,26 @@ func adoptGenerated(t *testing.T, ws *harness.Workspace, m madeElsewhere, import
 			}
 		}
 	}
+	// What E2B never returns is sent once the configuration gives it: in
+	// place, never a replacement (sensitive_value and
+	// sensitive_signature_secret, which every CLI here has).
+	rotated := regexp.MustCompile(`\b(sensitive_value|sensitive_signature_secret)(\s+=) null # sensitive`).
+		ReplaceAll(gen, []byte(`$1$2 "rotated-elsewhere"`))
+	ws.Write("generated.tf", string(rotated))
+	if out := run("plan", "-no-color", "-input=false"); !strings.Contains(out, "Plan: 0 to add, 3 to change, 0 to destroy.") {
+		t.Fatalf("giving the values E2B never returns does more than 3 in-place updates:\n%s", out)
+	}
+	run("apply", "-auto-approve", "-no-color", "-input=false")
+	var sec struct {
+		CurrentVersion int64 `json:"currentVersion"`
+	}
+	restCall(t, ws.Emulator, "GET", "/secrets/"+m.secretID, nil, http.StatusOK, &sec)
+	if sec.CurrentVersion != 2 {
+		t.Errorf("the adopted secret is at version %d after its value was given, want 2", sec.CurrentVersion)
+	}
+	if r := ws.Run(ctx, "plan", "-no-color", "-input=false", "-detailed-exitcode"); r.Err != nil {
+		t.Fatalf("the plan after sending the values is not empty: %v\n%s", r.Err, r.Output())
+	}
 	run("destroy", "-auto-approve", "-no-color", "-input=false")
 }
 
