@@ -131,9 +131,11 @@ func makeEverythingElsewhere(t *testing.T, srv *emulator.Server) madeElsewhere {
 
 	var vol struct {
 		VolumeID string `json:"volumeID"`
+		Token    string `json:"token"`
 	}
 	restCall(t, srv, "POST", "/volumes", map[string]any{"name": elsewhereVolume}, http.StatusCreated, &vol)
 	m.volumeID = vol.VolumeID
+	putVolumeFile(t, srv, vol.VolumeID, vol.Token)
 
 	var sec struct {
 		ID string `json:"secretID"`
@@ -161,6 +163,27 @@ func makeEverythingElsewhere(t *testing.T, srv *emulator.Server) madeElsewhere {
 	return m
 }
 
+// putVolumeFile writes elsewhereFile into a volume through E2B's
+// volume-content API, with a mode and owner away from the defaults.
+func putVolumeFile(t *testing.T, srv *emulator.Server, volumeID, token string) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(context.Background(), "PUT", srv.APIURL()+"/volumecontent/"+volumeID+
+		"/file?path=%2Fapp.json&mode=416&uid=1000&gid=1001", strings.NewReader(`{"made":"elsewhere"}`+"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/octet-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if b, _ := io.ReadAll(resp.Body); resp.StatusCode/100 != 2 {
+		t.Fatalf("PUT volume file: %d: %s", resp.StatusCode, b)
+	}
+}
+
 // adoptionImports is one import block per object: by ID (by name where E2B
 // resolves one, when byName), or by identity.
 // Each names the provider, which Terraform 1.16 needs to generate the
@@ -179,6 +202,7 @@ func (m madeElsewhere) adoptionImports(byIdentity, byName bool) string {
 		{"e2b_template_tag.prod", elsewhereTemplate + ":prod", fmt.Sprintf("{ template = %q, tag = \"prod\" }", elsewhereTemplate)},
 		{"e2b_snapshot.snap", m.snapshotID, fmt.Sprintf("{ snapshot_id = %q }", m.snapshotID)},
 		{"e2b_snapshot.unnamed", m.unnamedSnapshotID, fmt.Sprintf("{ snapshot_id = %q }", m.unnamedSnapshotID)},
+		{"e2b_volume_file.app", m.volumeID + ":/app.json", fmt.Sprintf("{ volume_id = %q, path = \"/app.json\" }", m.volumeID)},
 		{"e2b_volume.data", volume, fmt.Sprintf("{ volume_id = %q }", m.volumeID)},
 		{"e2b_secret.token", secret, fmt.Sprintf("{ secret_id = %q }", m.secretID)},
 		{"e2b_webhook.hook", m.webhookID, fmt.Sprintf("{ webhook_id = %q }", m.webhookID)},
@@ -365,7 +389,7 @@ func TestAccTeamObjects_adoptWhatOthersMadeByImportBlocks(t *testing.T) {
 			// As Terraform asks once the configuration exists: the provider
 			// argument belongs to the resource blocks, the default one here.
 			ws.Write("main.tf", adoptionProviderFile+strings.ReplaceAll(m.adoptionImports(byIdentity, byName), "  provider = e2b\n", ""))
-			adoptGenerated(t, ws, m, 9)
+			adoptGenerated(t, ws, m, 10)
 		})
 	}
 }
