@@ -24,7 +24,7 @@ import (
 // The objects another client made, with every option E2B accepts set away
 // from its default, and what adopting them must bring into state.
 type madeElsewhere struct {
-	templateID, buildID, snapshotID, unnamedSnapshotID, volumeID, secretID, plainSecretID, webhookID string
+	templateID, buildID, snapshotID, unnamedSnapshotID, volumeID, secretID, plainSecretID, webhookID, plainWebhookID string
 }
 
 // Names of what madeElsewhere holds.
@@ -80,7 +80,7 @@ func restCall(t *testing.T, srv *emulator.Server, method, path string, body any,
 // a public template with 4 vCPUs, 2 GiB, a tag given at build and one added
 // after; a named snapshot and an unnamed one; a volume; a secret with
 // metadata and one without, named in upper case (E2B lower-cases it); a disabled
-// webhook with two events and a name.
+// webhook with two events and a name, and an enabled one without a name.
 func makeEverythingElsewhere(t *testing.T, srv *emulator.Server) madeElsewhere {
 	t.Helper()
 	var m madeElsewhere
@@ -155,7 +155,11 @@ func makeEverythingElsewhere(t *testing.T, srv *emulator.Server) madeElsewhere {
 		"events": []string{"sandbox.lifecycle.paused", "sandbox.lifecycle.killed"}, "signatureSecret": elsewhereSigning,
 	}, http.StatusCreated, &hook)
 	m.webhookID = hook.ID
-	for _, id := range []string{m.templateID, m.buildID, m.snapshotID, m.unnamedSnapshotID, m.volumeID, m.secretID, m.plainSecretID, m.webhookID} {
+	restCall(t, srv, "POST", "/events/webhooks", map[string]any{
+		"url": "https://hooks.example/plain", "events": []string{"sandbox.lifecycle.created"}, "signatureSecret": elsewhereSigning,
+	}, http.StatusCreated, &hook)
+	m.plainWebhookID = hook.ID
+	for _, id := range []string{m.templateID, m.buildID, m.snapshotID, m.unnamedSnapshotID, m.volumeID, m.secretID, m.plainSecretID, m.webhookID, m.plainWebhookID} {
 		if id == "" {
 			t.Fatalf("an answer of E2B's API lacked an ID: %+v", m)
 		}
@@ -196,6 +200,7 @@ func (m madeElsewhere) adoptionImports(byIdentity, byName bool) string {
 		template, volume, secret = elsewhereTemplate, elsewhereVolume, elsewhereSecret
 	}
 	imps := []imp{
+		{"e2b_webhook.plain", m.plainWebhookID, fmt.Sprintf("{ webhook_id = %q }", m.plainWebhookID)},
 		{"e2b_secret.plain", m.plainSecretID, fmt.Sprintf("{ secret_id = %q }", m.plainSecretID)},
 		{"e2b_template.app", template, fmt.Sprintf("{ template_id = %q }", m.templateID)},
 		{"e2b_template_tag.v1", elsewhereTemplate + ":v1", fmt.Sprintf("{ template = %q, tag = \"v1\" }", elsewhereTemplate)},
@@ -295,7 +300,7 @@ func adoptGenerated(t *testing.T, ws *harness.Workspace, m madeElsewhere, import
 	got := map[string]map[string]any{}
 	for _, r := range show.Values.RootModule.Resources {
 		if r.Type == "e2b_template_tag" || r.Type == "e2b_snapshot" && r.Values["name"] == nil ||
-			r.Type == "e2b_secret" && r.Values["secret_id"] == m.plainSecretID {
+			r.Type == "e2b_secret" && r.Values["secret_id"] == m.plainSecretID || r.Type == "e2b_webhook" && r.Values["id"] == m.plainWebhookID {
 			continue
 		}
 		got[r.Type] = r.Values
@@ -319,8 +324,8 @@ func adoptGenerated(t *testing.T, ws *harness.Workspace, m madeElsewhere, import
 	rotated := regexp.MustCompile(`\b(sensitive_value|sensitive_signature_secret)(\s+=) null # sensitive`).
 		ReplaceAll(gen, []byte(`$1$2 "rotated-elsewhere"`))
 	ws.Write("generated.tf", string(rotated))
-	if out := run("plan", "-no-color", "-input=false"); !strings.Contains(out, "Plan: 0 to add, 3 to change, 0 to destroy.") {
-		t.Fatalf("giving the values E2B never returns does more than 3 in-place updates:\n%s", out)
+	if out := run("plan", "-no-color", "-input=false"); !strings.Contains(out, "Plan: 0 to add, 4 to change, 0 to destroy.") {
+		t.Fatalf("giving the values E2B never returns does more than 4 in-place updates:\n%s", out)
 	}
 	run("apply", "-auto-approve", "-no-color", "-input=false")
 	var sec struct {
@@ -361,7 +366,7 @@ func TestAccTeamObjects_adoptWhatOthersMadeByQuery(t *testing.T) {
 	if r := ws.Run(context.Background(), "query", "-no-color", "-generate-config-out=generated.tf"); r.Err != nil {
 		t.Fatalf("query: %v\n%s", r.Err, r.Output())
 	}
-	adoptGenerated(t, ws, m, 9)
+	adoptGenerated(t, ws, m, 10)
 }
 
 // The same objects adopted by import blocks, by ID on every CLI and by
@@ -389,7 +394,7 @@ func TestAccTeamObjects_adoptWhatOthersMadeByImportBlocks(t *testing.T) {
 			// As Terraform asks once the configuration exists: the provider
 			// argument belongs to the resource blocks, the default one here.
 			ws.Write("main.tf", adoptionProviderFile+strings.ReplaceAll(m.adoptionImports(byIdentity, byName), "  provider = e2b\n", ""))
-			adoptGenerated(t, ws, m, 10)
+			adoptGenerated(t, ws, m, 11)
 		})
 	}
 }
