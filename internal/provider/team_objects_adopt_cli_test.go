@@ -24,7 +24,7 @@ import (
 // The objects another client made, with every option E2B accepts set away
 // from its default, and what adopting them must bring into state.
 type madeElsewhere struct {
-	templateID, buildID, snapshotID, unnamedSnapshotID, volumeID, secretID, plainSecretID, webhookID, plainWebhookID string
+	templateID, privateTemplateID, buildID, snapshotID, unnamedSnapshotID, volumeID, secretID, plainSecretID, webhookID, plainWebhookID string
 }
 
 // Names of what madeElsewhere holds.
@@ -36,7 +36,16 @@ const (
 	elsewhereHook     = "made-elsewhere-hook"
 	elsewhereValue    = "elsewhere-secret-value-41c8"
 	elsewhereSigning  = "elsewhere-signature-secret-0d7e"
+	elsewhereRegistry = "elsewhere-registry-password-77ab"
+	elsewhereImage    = "ghcr.io/acme/private-app:1"
 )
+
+// newAdoptionEmulator is an emulator that builds elsewhereImage (a private
+// registry's image) on its host root.
+func newAdoptionEmulator(t *testing.T) *emulator.Server {
+	t.Helper()
+	return newTestEmulatorWith(t, emulator.Options{HostRootImages: []string{elsewhereImage}})
+}
 
 // restCall sends one request of E2B's REST API as E2B's SDK and CLI send it
 // (JSON, X-API-Key) and decodes the answer into out, failing the test on a
@@ -80,37 +89,23 @@ func restCall(t *testing.T, srv *emulator.Server, method, path string, body any,
 // a public template with 4 vCPUs, 2 GiB, a tag given at build and one added
 // after; a named snapshot and an unnamed one; a volume; a secret with
 // metadata and one without, named in upper case (E2B lower-cases it); a disabled
-// webhook with two events and a name, and an enabled one without a name.
+// webhook with two events and a name, and an enabled one without a name; a
+// template built from a private registry with credentials.
 func makeEverythingElsewhere(t *testing.T, srv *emulator.Server) madeElsewhere {
 	t.Helper()
 	var m madeElsewhere
-	var build struct {
-		TemplateID string `json:"templateID"`
-		BuildID    string `json:"buildID"`
-	}
-	restCall(t, srv, "POST", "/v3/templates", map[string]any{
+	m.templateID, m.buildID = buildElsewhere(t, srv, map[string]any{
 		"name": elsewhereTemplate, "tags": []string{"v1"}, "cpuCount": 4, "memoryMB": 2048,
-	}, http.StatusAccepted, &build)
-	m.templateID, m.buildID = build.TemplateID, build.BuildID
-	restCall(t, srv, "POST", "/v2/templates/"+m.templateID+"/builds/"+m.buildID, map[string]any{
+	}, map[string]any{
 		"fromTemplate": "base",
 		"steps":        []map[string]any{{"type": "RUN", "args": []string{"echo made elsewhere"}}},
 		"startCmd":     "sleep infinity",
 		"readyCmd":     "true",
-	}, http.StatusAccepted, nil)
-	for deadline := time.Now().Add(30 * time.Second); ; {
-		var st struct {
-			Status string `json:"status"`
-		}
-		restCall(t, srv, "GET", "/templates/"+m.templateID+"/builds/"+m.buildID+"/status", nil, http.StatusOK, &st)
-		if st.Status == "ready" {
-			break
-		}
-		if st.Status == "error" || time.Now().After(deadline) {
-			t.Fatalf("build %s: %s", m.buildID, st.Status)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	})
+	m.privateTemplateID, _ = buildElsewhere(t, srv, map[string]any{"name": elsewhereTemplate + "-private"}, map[string]any{
+		"fromImageRegistry": map[string]any{"type": "registry", "username": "bot", "password": elsewhereRegistry},
+		"fromImage":         elsewhereImage,
+	})
 	restCall(t, srv, "PATCH", "/v2/templates/"+m.templateID, map[string]any{"public": true}, http.StatusOK, nil)
 	restCall(t, srv, "POST", "/templates/tags", map[string]any{
 		"target": elsewhereTemplate + ":v1", "tags": []string{"prod"},
@@ -159,7 +154,7 @@ func makeEverythingElsewhere(t *testing.T, srv *emulator.Server) madeElsewhere {
 		"url": "https://hooks.example/plain", "events": []string{"sandbox.lifecycle.created"}, "signatureSecret": elsewhereSigning,
 	}, http.StatusCreated, &hook)
 	m.plainWebhookID = hook.ID
-	for _, id := range []string{m.templateID, m.buildID, m.snapshotID, m.unnamedSnapshotID, m.volumeID, m.secretID, m.plainSecretID, m.webhookID, m.plainWebhookID} {
+	for _, id := range []string{m.templateID, m.privateTemplateID, m.buildID, m.snapshotID, m.unnamedSnapshotID, m.volumeID, m.secretID, m.plainSecretID, m.webhookID, m.plainWebhookID} {
 		if id == "" {
 			t.Fatalf("an answer of E2B's API lacked an ID: %+v", m)
 		}
@@ -188,6 +183,31 @@ func putVolumeFile(t *testing.T, srv *emulator.Server, volumeID, token string) {
 	}
 }
 
+// buildElsewhere requests a template build and starts it as E2B's SDK does,
+// waiting until it is ready.
+func buildElsewhere(t *testing.T, srv *emulator.Server, request, start map[string]any) (templateID, buildID string) {
+	t.Helper()
+	var build struct {
+		TemplateID string `json:"templateID"`
+		BuildID    string `json:"buildID"`
+	}
+	restCall(t, srv, "POST", "/v3/templates", request, http.StatusAccepted, &build)
+	restCall(t, srv, "POST", "/v2/templates/"+build.TemplateID+"/builds/"+build.BuildID, start, http.StatusAccepted, nil)
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		var st struct {
+			Status string `json:"status"`
+		}
+		restCall(t, srv, "GET", "/templates/"+build.TemplateID+"/builds/"+build.BuildID+"/status", nil, http.StatusOK, &st)
+		if st.Status == "ready" {
+			return build.TemplateID, build.BuildID
+		}
+		if st.Status == "error" || time.Now().After(deadline) {
+			t.Fatalf("build %s: %s", build.BuildID, st.Status)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // adoptionImports is one import block per object: by ID (by name where E2B
 // resolves one, when byName), or by identity.
 // Each names the provider, which Terraform 1.16 needs to generate the
@@ -200,6 +220,7 @@ func (m madeElsewhere) adoptionImports(byIdentity, byName bool) string {
 		template, volume, secret = elsewhereTemplate, elsewhereVolume, elsewhereSecret
 	}
 	imps := []imp{
+		{"e2b_template.private", m.privateTemplateID, fmt.Sprintf("{ template_id = %q }", m.privateTemplateID)},
 		{"e2b_webhook.plain", m.plainWebhookID, fmt.Sprintf("{ webhook_id = %q }", m.plainWebhookID)},
 		{"e2b_secret.plain", m.plainSecretID, fmt.Sprintf("{ secret_id = %q }", m.plainSecretID)},
 		{"e2b_template.app", template, fmt.Sprintf("{ template_id = %q }", m.templateID)},
@@ -271,7 +292,7 @@ func adoptGenerated(t *testing.T, ws *harness.Workspace, m madeElsewhere, import
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, secret := range []string{elsewhereValue, elsewhereSigning} {
+	for _, secret := range []string{elsewhereValue, elsewhereSigning, elsewhereRegistry} {
 		if strings.Contains(string(gen), secret) || strings.Contains(plan, secret) {
 			t.Fatalf("a value E2B never returns reached the configuration or plan:\n%s\n%s", gen, plan)
 		}
@@ -300,7 +321,7 @@ func adoptGenerated(t *testing.T, ws *harness.Workspace, m madeElsewhere, import
 	got := map[string]map[string]any{}
 	for _, r := range show.Values.RootModule.Resources {
 		if r.Type == "e2b_template_tag" || r.Type == "e2b_snapshot" && r.Values["name"] == nil ||
-			r.Type == "e2b_secret" && r.Values["secret_id"] == m.plainSecretID || r.Type == "e2b_webhook" && r.Values["id"] == m.plainWebhookID {
+			r.Type == "e2b_secret" && r.Values["secret_id"] == m.plainSecretID || r.Type == "e2b_template" && r.Values["template_id"] == m.privateTemplateID || r.Type == "e2b_webhook" && r.Values["id"] == m.plainWebhookID {
 			continue
 		}
 		got[r.Type] = r.Values
@@ -347,7 +368,7 @@ func adoptGenerated(t *testing.T, ws *harness.Workspace, m madeElsewhere, import
 // generated configuration only imports, the apply changes nothing, and the
 // plan after it is empty.
 func TestAccTeamObjects_adoptWhatOthersMadeByQuery(t *testing.T) {
-	srv := newTestEmulator(t)
+	srv := newAdoptionEmulator(t)
 	ws := harness.NewWorkspace(t, srv)
 	got, tofu := adoptionCLIVersion(t, ws)
 	check := tfversion.SkipBelow(tfversion.Version1_14_0)
@@ -366,7 +387,7 @@ func TestAccTeamObjects_adoptWhatOthersMadeByQuery(t *testing.T) {
 	if r := ws.Run(context.Background(), "query", "-no-color", "-generate-config-out=generated.tf"); r.Err != nil {
 		t.Fatalf("query: %v\n%s", r.Err, r.Output())
 	}
-	adoptGenerated(t, ws, m, 10)
+	adoptGenerated(t, ws, m, 11)
 }
 
 // The same objects adopted by import blocks, by ID on every CLI and by
@@ -376,7 +397,7 @@ func TestAccTeamObjects_adoptWhatOthersMadeByImportBlocks(t *testing.T) {
 	for _, by := range []string{"id", "name", "identity"} {
 		byIdentity, byName := by == "identity", by == "name"
 		t.Run(by, func(t *testing.T) {
-			srv := newTestEmulator(t)
+			srv := newAdoptionEmulator(t)
 			ws := harness.NewWorkspace(t, srv)
 			got, _ := adoptionCLIVersion(t, ws)
 			if byIdentity && got.LessThan(tfversion.Version1_12_0) {
@@ -394,7 +415,7 @@ func TestAccTeamObjects_adoptWhatOthersMadeByImportBlocks(t *testing.T) {
 			// As Terraform asks once the configuration exists: the provider
 			// argument belongs to the resource blocks, the default one here.
 			ws.Write("main.tf", adoptionProviderFile+strings.ReplaceAll(m.adoptionImports(byIdentity, byName), "  provider = e2b\n", ""))
-			adoptGenerated(t, ws, m, 11)
+			adoptGenerated(t, ws, m, 12)
 		})
 	}
 }
