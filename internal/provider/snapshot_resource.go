@@ -256,27 +256,33 @@ func (r *snapshotResource) Delete(ctx context.Context, req resource.DeleteReques
 	}
 }
 
-// ImportState takes <sandbox_id>:<snapshot_id>, or the identity (the
-// snapshot ID alone: E2B's listing does not name a snapshot's sandbox).
+// ImportState takes the snapshot ID ("<name or id>:<tag>", as E2B's
+// listing and `e2b_snapshot.snapshot_id` show it), the same prefixed with its
+// source sandbox (<sandbox_id>:<snapshot_id>), or the identity. A snapshot
+// ID has at most one colon, so two or more mean the prefixed form; the
+// sandbox of a snapshot made elsewhere is often gone, and E2B's listing
+// does not name it.
 func (r *snapshotResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	snapshotID := req.ID
 	if req.ID == "" {
 		var ident snapshotIdentity
 		resp.Diagnostics.Append(req.Identity.Get(ctx, &ident)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("snapshot_id"), ident.SnapshotID)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), ident.SnapshotID)...)
+		snapshotID = ident.SnapshotID.ValueString()
+	} else if strings.Count(req.ID, ":") >= 2 {
+		sandboxID, rest, _ := strings.Cut(req.ID, ":")
+		if msg := checkSandboxID(sandboxID); msg != "" {
+			resp.Diagnostics.AddError("Invalid import ID", msg+
+				" An import ID is a snapshot ID (\"<name or id>:<tag>\"), optionally after its source sandbox's ID and a colon.")
+			return // Refused before any request.
+		}
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("sandbox_id"), sandboxID)...)
+		snapshotID = rest
+	}
+	if snapshotID == "" || strings.HasPrefix(snapshotID, ":") || strings.HasSuffix(snapshotID, ":") {
+		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("Expected a snapshot ID such as \"my-team/ready:default\" "+
+			"or \"abc123:default\", optionally as <sandbox_id>:<snapshot_id> (\"i1a2b3c4:abc123:default\"); got %q.", req.ID))
 		return
 	}
-	sandboxID, snapshotID, ok := strings.Cut(req.ID, ":")
-	if !ok || sandboxID == "" || snapshotID == "" {
-		resp.Diagnostics.AddError("Invalid import ID",
-			fmt.Sprintf("Expected <sandbox_id>:<snapshot_id>, such as \"i1a2b3c4:abc123:default\"; got %q.", req.ID))
-		return
-	}
-	if msg := checkSandboxID(sandboxID); msg != "" {
-		resp.Diagnostics.AddError("Invalid import ID", msg) // Refused before any request.
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("sandbox_id"), sandboxID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("snapshot_id"), snapshotID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), snapshotID)...)
 }

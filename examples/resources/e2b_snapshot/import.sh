@@ -1,3 +1,4 @@
-# A snapshot is imported by <sandbox_id>:<snapshot_id> (the source sandbox, then the snapshot ID with its tag;
-# a named snapshot's own tag, or "default" for one made elsewhere, whose destroy deletes its whole template).
-terraform import e2b_snapshot.ready i1a2b3c4d5e6f7g8h9:my-team/python-with-requests:snap-0123456789abcdef
+# A snapshot is imported by its ID with the tag: "<namespace>/<name>:<tag>" for a named snapshot, "<id>:default"
+# for an unnamed one (destroying one made elsewhere deletes its whole template). E2B does not say which sandbox a
+# snapshot was taken of, so sandbox_id stays out of state; "<sandbox_id>:<snapshot_id>" imports it with its sandbox.
+terraform import e2b_snapshot.ready my-team/python-with-requests:snap-0123456789abcdef
