@@ -274,7 +274,7 @@ func (r *sandboxFileResource) Read(ctx context.Context, req resource.ReadRequest
 		state.SHA256 = types.StringValue(newStamp.SHA256)
 		state.Size = types.Int64Value(newStamp.Size)
 		if text != nil {
-			state.Content = types.StringValue(*text)
+			state.Content, state.ContentBase64 = importedContent(*text)
 		}
 		resp.Diagnostics.Append(setRemoteStamp(ctx, resp.Private, newStamp)...)
 	}

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -564,6 +565,34 @@ resource "e2b_sandbox_file" "note" {
 				ResourceName:    noteAddr,
 				ImportState:     true,
 				ImportStateKind: resource.ImportBlockWithID,
+			},
+		},
+	})
+}
+
+// A JSON file adopted by import comes back as content_base64: generated configuration writes
+// content as jsonencode(...), which would drop its whitespace and final newline and rewrite it.
+func TestAccSandboxFile_importedJSONKeepsItsBytes(t *testing.T) {
+	srv := newTestEmulator(t)
+	const pretty = "{\n  \"name\": \"app\",\n  \"debug\": true\n}\n"
+	cfg := filesTestConfig(srv, `
+resource "e2b_sandbox_file" "json" {
+  sandbox_id     = e2b_sandbox.test.id
+  path           = "/home/user/app.json"
+  content_base64 = "`+base64.StdEncoding.EncodeToString([]byte(pretty))+`"
+}
+`)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{
+				ResourceName: "e2b_sandbox_file.json",
+				ImportState:  true,
+				ImportStateIdFunc: func(s *terraform.State) (string, error) {
+					return s.RootModule().Resources["e2b_sandbox.test"].Primary.ID + ":/home/user/app.json", nil
+				},
+				ImportStateVerify: true,
 			},
 		},
 	})
