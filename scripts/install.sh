@@ -69,12 +69,14 @@ release() {
     { print }
     section == "builds:" && /^  - id: / { print "    targets: [" target "]" }
   ' "$src/.goreleaser.yml" >"$config"
-  printf 'snapshot:\n  version_template: "{{ .Version }}"\ndist: %s\n' "$work/$version" >>"$config"
+  printf 'snapshot:\n  version_template: "%s"\ndist: %s\n' "$version" "$work/$version" >>"$config"
   grep -q "targets: \[$target\]" "$config" || die "could not narrow $src/.goreleaser.yml to $target"
-  (cd "$src" && GORELEASER_CURRENT_TAG="v$version" tool goreleaser release --snapshot --clean \
+  (cd "$src" && tool goreleaser release --snapshot --clean \
     --skip=publish --config "$config" --parallelism 2) >"$work/goreleaser-$version.log" 2>&1 ||
     { tail -30 "$work/goreleaser-$version.log"; die "goreleaser release of $version failed (log: $work/goreleaser-$version.log)"; }
   ls "$work/$version"/*_SHA256SUMS.sig >/dev/null || die "goreleaser did not sign $version"
+  # The manifest as the GitHub release carries it (release.extra_files); SHA256SUMS lists it.
+  cp "$src/terraform-registry-manifest.json" "$work/$version/terraform-provider-e2b_${version}_manifest.json"
   echo "released $version from $src: $(cd "$work/$version" && ls -- *.zip *.tar.gz *SHA256SUMS* | paste -sd' ')"
 }
 

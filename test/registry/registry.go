@@ -7,6 +7,8 @@ package registry
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -35,7 +37,7 @@ type Release struct {
 func (r *Release) SumsName() string { return fmt.Sprintf("%s_%s_SHA256SUMS", ProjectName, r.Version) }
 
 // LoadRelease reads the release of version in dir: SHA256SUMS (which must list the
-// manifest too) and the manifest's protocol versions.
+// manifest too, with its checksum) and the manifest's protocol versions.
 func LoadRelease(dir, version string) (*Release, error) {
 	r := &Release{Version: version, Dir: dir, Archives: map[string]string{}, Shasums: map[string]string{}}
 	f, err := os.Open(filepath.Join(dir, r.SumsName()))
@@ -74,6 +76,9 @@ func LoadRelease(dir, version string) (*Release, error) {
 	b, err := os.ReadFile(filepath.Join(dir, manifest))
 	if err != nil {
 		return nil, err
+	}
+	if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != r.Shasums[manifest] {
+		return nil, fmt.Errorf("%s does not match its line in %s", manifest, r.SumsName())
 	}
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, fmt.Errorf("%s: %w", manifest, err)

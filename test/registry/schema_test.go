@@ -142,3 +142,34 @@ func sortedKeys[V any](m map[string]V) []string {
 	slices.Sort(keys)
 	return keys
 }
+
+// TestSchemaChanges: the comparison TestUpgrade runs on the two releases' schemas, on
+// schemas written here (it needs no release).
+func TestSchemaChanges(t *testing.T) {
+	parse := func(doc string) map[string]schema {
+		t.Helper()
+		return parseSchemas(t, `{"provider_schemas":{"registry.terraform.io/e2b-terraform/e2b":{"resource_schemas":`+doc+`}}}`, "e2b-terraform/e2b")
+	}
+	before := parse(`{
+	  "e2b_a": {"version": 0, "block": {"attributes": {"id": {"type": "string"}, "gone": {"type": "string"}, "n": {"type": "number"}}}},
+	  "e2b_b": {"version": 0, "block": {"attributes": {"net": {"nested_type": {"nesting_mode": "single", "attributes": {"x": {"type": "bool"}}}}}}},
+	  "e2b_c": {"version": 0, "block": {"attributes": {"id": {"type": "string"}}}},
+	  "e2b_d": {"version": 1, "block": {"attributes": {"id": {"type": "string"}}}},
+	  "e2b_e": {"version": 0, "block": {"attributes": {"id": {"type": "string"}}}}
+	}`)
+	after := parse(`{
+	  "e2b_a": {"version": 0, "block": {"attributes": {"id": {"type": "string"}, "n": {"type": "string"}, "new": {"type": "bool"}}}},
+	  "e2b_b": {"version": 0, "block": {"attributes": {"net": {"nested_type": {"nesting_mode": "single", "attributes": {"x": {"type": "bool"}, "y": {"type": "string"}}}}}}},
+	  "e2b_c": {"version": 1, "block": {"attributes": {"id": {"type": "number"}}}},
+	  "e2b_d": {"version": 1, "block": {"attributes": {"id": {"type": "string"}, "extra": {"type": "string"}}}}
+	}`)
+	got := schemaChanges(t, before, after)
+	want := []string{
+		"e2b_a.gone removed with schema version 0 unchanged: give e2b_a a new schema version and a state upgrader",
+		"e2b_a.n changed type with schema version 0 unchanged: give e2b_a a new schema version and a state upgrader",
+		"resource type e2b_e removed: state holding one cannot be read",
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("schemaChanges:\n got %q\nwant %q", got, want)
+	}
+}
