@@ -23,7 +23,8 @@ build_terraform 1.16.1
 command -v gpg >/dev/null || die "gpg is needed to sign the test releases (Debian: apt-get install gnupg)"
 
 # Versions: the last tag and the next patch, or 0.0.1 (commit $PREVIOUS_COMMIT) and 0.0.2.
-if last_tag="$(git describe --tags --abbrev=0 --match 'v[0-9]*' 2>/dev/null)"; then
+# (HEAD~1: on a tagged commit, the tag before it.)
+if last_tag="$(git describe --tags --abbrev=0 --match 'v[0-9]*' HEAD~1 2>/dev/null)"; then
   previous_ref="$last_tag"
   previous_version="${last_tag#v}"
   IFS=. read -r major minor patch <<<"${previous_version%%-*}"
@@ -49,7 +50,8 @@ trap 'exit 130' INT TERM
 
 # new_key NAME: an RSA signing key without passphrase; prints its fingerprint.
 new_key() {
-  gpg --batch --quiet --passphrase '' --quick-gen-key "$1 <release-test@e2b-terraform.invalid>" rsa3072 sign 1d
+  gpg --batch --quiet --passphrase '' --quick-gen-key "$1 <release-test@e2b-terraform.invalid>" rsa3072 sign 1d \
+    2>>"$work/gpg.log" || { cat "$work/gpg.log"; die "gpg could not make a key"; }
   gpg --batch --with-colons --list-keys "$1" | awk -F: '/^fpr:/ { print $10; exit }'
 }
 GPG_FINGERPRINT="$(new_key 'terraform-provider-e2b test release')"
@@ -92,9 +94,18 @@ git -C "$prev_src" remote add origin https://github.com/e2b-terraform/terraform-
 release "$prev_src" "$previous_version"
 release "$ROOT" "$current_version"
 
-say "go test ./test/registry"
+say "go test ./test/registry (log: .cache/install/go-test.log)"
+status=0
 E2B_RELEASE_DIR="$work" E2B_RELEASE_PREVIOUS="$previous_version" E2B_RELEASE_CURRENT="$current_version" \
   E2B_RELEASE_KEY="$work/signing-key.asc" E2B_RELEASE_KEY_ID="$GPG_FINGERPRINT" \
   E2B_RELEASE_OTHER_KEY="$work/other-key.asc" E2B_RELEASE_OTHER_KEY_ID="$other_fingerprint" \
   E2B_RELEASE_CLIS="$(terraform_bin 1.11.4):$(terraform_bin 1.16.1):$TOFU" \
-  go test -count=1 -timeout 20m ${INSTALL_TEST_FLAGS:--v} ./test/registry/
+  go test -count=1 -timeout 20m -v ${INSTALL_TEST_FLAGS:-} ./test/registry/ >"$work/go-test.log" 2>&1 || status=$?
+if [ "$status" -eq 0 ]; then
+  # What each CLI said about the signature, and each test's result.
+  grep -E -- ' (Terraform|OpenTofu) v[^ ]+ init:$|- Installed |^\s*--- |^(ok|PASS|FAIL)' "$work/go-test.log" |
+    sed -E 's/^ *//; s/^[a-z_]+_test\.go:[0-9]+: //'
+else
+  cat "$work/go-test.log"
+fi
+exit "$status"
