@@ -36,6 +36,7 @@ func TestInstall(t *testing.T) {
 			if got := w.lockedVersion(reg); got != r.current {
 				t.Fatalf(".terraform.lock.hcl records %s, want %s", got, r.current)
 			}
+			w.destroyOnFailure()
 			w.must("apply", "-no-color", "-input=false", "-auto-approve")
 			var outputs struct {
 				ExitCode struct{ Value int } `json:"report_exit_code"`

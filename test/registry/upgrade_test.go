@@ -47,6 +47,7 @@ func TestUpgrade(t *testing.T) {
 				t.Fatalf(".terraform.lock.hcl records %s, want %s", got, r.previous)
 			}
 			before := parseSchemas(t, w.must("providers", "schema", "-json"), reg.Source())
+			w.destroyOnFailure()
 			w.must("apply", "-no-color", "-input=false", "-auto-approve")
 			ids := w.resources()
 			t.Logf("%s applied with v%s: %d resources", w.name, r.previous, len(ids))

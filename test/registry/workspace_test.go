@@ -293,6 +293,18 @@ func (w *workspace) resources() map[string]string {
 	return ids
 }
 
+// destroyOnFailure destroys what the workspace applied when the test fails before its
+// own destroy, so the next CLI's run on the same emulator does not meet its objects.
+func (w *workspace) destroyOnFailure() {
+	w.t.Cleanup(func() {
+		if w.t.Failed() {
+			if out, err := w.run("destroy", "-no-color", "-input=false", "-auto-approve"); err != nil {
+				w.t.Logf("destroy after the failure: %v\n%s", err, out)
+			}
+		}
+	})
+}
+
 // lockedVersion is the provider version .terraform.lock.hcl records.
 func (w *workspace) lockedVersion(reg *Server) string {
 	w.t.Helper()
