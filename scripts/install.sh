@@ -18,8 +18,8 @@ PREVIOUS_COMMIT=4d123b5 # the last release candidate before any tag
 work="$CACHE/install"
 
 build_tofu
-build_terraform 1.11.4
-build_terraform 1.16.1
+build_terraform "$TERRAFORM_OLD_VERSION"
+build_terraform "$TERRAFORM_VERSION"
 command -v gpg >/dev/null || die "gpg is needed to sign the test releases (Debian: apt-get install gnupg)"
 
 # Versions: the last tag and the next patch, or 0.0.1 (commit $PREVIOUS_COMMIT) and 0.0.2.
@@ -99,7 +99,7 @@ status=0
 E2B_RELEASE_DIR="$work" E2B_RELEASE_PREVIOUS="$previous_version" E2B_RELEASE_CURRENT="$current_version" \
   E2B_RELEASE_KEY="$work/signing-key.asc" E2B_RELEASE_KEY_ID="$GPG_FINGERPRINT" \
   E2B_RELEASE_OTHER_KEY="$work/other-key.asc" E2B_RELEASE_OTHER_KEY_ID="$other_fingerprint" \
-  E2B_RELEASE_CLIS="$(terraform_bin 1.11.4):$(terraform_bin 1.16.1):$TOFU" \
+  E2B_RELEASE_CLIS="$TERRAFORM_OLD:$TERRAFORM14:$TOFU" \
   go test -count=1 -timeout 20m -v ${INSTALL_TEST_FLAGS:-} ./test/registry/ >"$work/go-test.log" 2>&1 || status=$?
 if [ "$status" -eq 0 ]; then
   # What each CLI said about the signature, and each test's result.
