@@ -8,7 +8,8 @@
 #
 # The previous version is the last tag, or commit $PREVIOUS_COMMIT while no tag exists;
 # it is released as the tag's version (0.0.1 without a tag) and this tree as the next patch.
-# The signing key is made for the run in a temporary GNUPGHOME and never leaves it.
+# The signing keys are made for the run in a temporary GNUPGHOME, deleted at exit; only
+# their public halves are copied out (to .cache/install/, for the registry).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
