@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every example must be formatted, and valid on every CLI the README's compatibility table lists
-# for it: OpenTofu (bin/tofu), Terraform when one is installed (`terraform` on PATH, or
-# TERRAFORM=/path), and the pinned Terraform 1.16.1 (bin/, built by build_terraform). Action
+# for it: OpenTofu (bin/tofu), the pinned Terraform 1.11.4 (or TERRAFORM=/path), and the pinned
+# Terraform 1.16.1 (both in bin/, built by build_terraform). Action
 # blocks and .tfquery.hcl files need Terraform 1.14+; import blocks by identity Terraform 1.12+.
 #
 # Each folder is checked as a user would copy it: in a scratch copy, with a required_providers
@@ -34,12 +34,10 @@ say "tofu fmt -check -recursive examples"
 
 # The CLIs, each with its name as printed.
 clis=("$TOFU")
-installed="${TERRAFORM:-$(command -v terraform || true)}"
-if [ -n "$installed" ] && [ "$installed" != "$TERRAFORM14" ]; then
-  clis+=("$installed")
-else
-  echo "note: no terraform on PATH (set TERRAFORM=/path/to/terraform); checking with OpenTofu and Terraform $TERRAFORM_VERSION only"
-fi
+# The older Terraform: TERRAFORM=/path, else the pinned 1.11.4 (bin/, built when missing).
+[ -n "${TERRAFORM:-}" ] || build_terraform "$TERRAFORM_OLD_VERSION"
+installed="${TERRAFORM:-$TERRAFORM_OLD}"
+[ "$installed" = "$TERRAFORM14" ] || clis+=("$installed")
 clis+=("$TERRAFORM14")
 declare -A cli_name
 for cli in "${clis[@]}"; do

@@ -50,33 +50,47 @@ build_tofu() {
   echo "$want" >"$stamp"
 }
 
-# A Terraform with actions, list resources and `terraform query` (1.14+), built from
-# its Go module the way OpenTofu is: bin/terraform-$TERRAFORM_VERSION. The module's
-# checksum is pinned here (go.sum's h1: form) so a changed upstream zip fails the build.
+# Terraform CLIs built from their Go module the way OpenTofu is: bin/terraform-VERSION.
+# 1.16.1 has actions, list resources and `terraform query` (1.14+); 1.11.4 is the older
+# Terraform the acceptance tests and the install test run on. Each module's checksum is
+# pinned here (go.sum's h1: form) so a changed upstream zip fails the build.
 TERRAFORM_VERSION=1.16.1
-TERRAFORM_MODULE_SUM="h1:BDmdkV5Xwgn1Fc1q5ldEtSjculxzKu5SJWKQ40UkKLg="
+TERRAFORM_OLD_VERSION=1.11.4
+declare -A TERRAFORM_MODULE_SUMS=(
+  [1.16.1]="h1:BDmdkV5Xwgn1Fc1q5ldEtSjculxzKu5SJWKQ40UkKLg="
+  [1.11.4]="h1:n5VVSuZsOLbQc9tpqny1mnd6cttyTwvEpLPVewj9UYA="
+)
 TERRAFORM14="$ROOT/bin/terraform-$TERRAFORM_VERSION"
+TERRAFORM_OLD="$ROOT/bin/terraform-$TERRAFORM_OLD_VERSION"
 # Remote-state backends whose modules the Go module proxy does not serve (tests use local state).
 TERRAFORM_CUT_BACKENDS=(azure consul cos gcs kubernetes oss pg s3 oci)
 
-# build_terraform: build bin/terraform-$TERRAFORM_VERSION when missing or when this
-# recipe (the function, its pins) or Go changed since the last build (a stamp holds their hash).
+# terraform_bin VERSION: where build_terraform puts Terraform VERSION.
+terraform_bin() { echo "$ROOT/bin/terraform-$1"; }
+
+# build_terraform [VERSION]: build bin/terraform-VERSION (default $TERRAFORM_VERSION) when
+# missing or when this recipe (the function, its pins) or Go changed since the last build
+# (a stamp holds their hash).
 build_terraform() {
-  local stamp="$ROOT/bin/.terraform-$TERRAFORM_VERSION.stamp" want info dir sum tmp src b
-  want="$(declare -f build_terraform | cat - <(echo "$TERRAFORM_MODULE_SUM ${TERRAFORM_CUT_BACKENDS[*]}") |
+  local version=${1:-$TERRAFORM_VERSION} bin stamp want info dir sum tmp src b pinned
+  pinned="${TERRAFORM_MODULE_SUMS[$version]:-}"
+  [ -n "$pinned" ] || die "no pinned module checksum for Terraform $version (TERRAFORM_MODULE_SUMS in scripts/lib.sh)"
+  bin="$(terraform_bin "$version")"
+  stamp="$ROOT/bin/.terraform-$version.stamp"
+  want="$(declare -f build_terraform | cat - <(echo "$pinned ${TERRAFORM_CUT_BACKENDS[*]}") |
     sha256sum | cut -c1-64) $(go env GOVERSION)"
-  if [ -x "$TERRAFORM14" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
+  if [ -x "$bin" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
     return 0
   fi
-  say "building Terraform $TERRAFORM_VERSION into bin/terraform-$TERRAFORM_VERSION (cold: about 7 minutes on 2 idle cores; cached afterwards)"
+  say "building Terraform $version into bin/terraform-$version (cold: about 7 minutes on 2 idle cores; cached afterwards)"
   # `go mod download -json` prints one JSON object with one "Key": "value" per line.
   # From / so no go.mod around is read or changed.
-  info="$(cd / && go mod download -json "github.com/hashicorp/terraform@v$TERRAFORM_VERSION")" ||
-    die "could not download github.com/hashicorp/terraform@v$TERRAFORM_VERSION: $info"
+  info="$(cd / && go mod download -json "github.com/hashicorp/terraform@v$version")" ||
+    die "could not download github.com/hashicorp/terraform@v$version: $info"
   dir="$(sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p' <<<"$info")"
   sum="$(sed -n 's/^[[:space:]]*"Sum": "\(.*\)",\{0,1\}$/\1/p' <<<"$info")"
-  [ "$sum" = "$TERRAFORM_MODULE_SUM" ] ||
-    die "github.com/hashicorp/terraform@v$TERRAFORM_VERSION has checksum '$sum', pinned '$TERRAFORM_MODULE_SUM'"
+  [ "$sum" = "$pinned" ] ||
+    die "github.com/hashicorp/terraform@v$version has checksum '$sum', pinned '$pinned'"
   [ -f "$dir/go.mod" ] || die "no Terraform source in '$dir'"
   # The module cache is read-only: build a writable copy with the backends cut out.
   tmp="$(mktemp -d)"
@@ -87,16 +101,19 @@ build_terraform() {
     sed -i "\#internal/backend/remote-state/$b\b#d" "$src/go.mod" "$src/internal/backend/init/init.go"
   done
   sed -i '\#internal/legacy\b#d' "$src/go.mod"
+  # Go 1.26 no longer knows the tlskyber setting 1.11's go.mod sets (it only turned off a
+  # post-quantum key exchange that some firewalls broke on).
+  sed -i '/^godebug tlskyber=/d' "$src/go.mod"
   sed -i -E '/backend(Azure|Consul|Cos|GCS|Kubernetes|OSS|Pg|S3|OCI)\.New/d' "$src/internal/backend/init/init.go"
   mkdir -p "$ROOT/bin"
-  # version.dev=no makes it report "Terraform v1.16.1", as a release build does.
+  # version.dev=no makes it report "Terraform vVERSION", as a release build does.
   if ! go build -C "$src" -trimpath -ldflags "-s -w -X github.com/hashicorp/terraform/version.dev=no" \
-    -o "$TERRAFORM14.tmp.$$" .; then
-    rm -rf "$tmp" "$TERRAFORM14.tmp.$$"
-    die "could not build Terraform $TERRAFORM_VERSION"
+    -o "$bin.tmp.$$" .; then
+    rm -rf "$tmp" "$bin.tmp.$$"
+    die "could not build Terraform $version"
   fi
   rm -rf "$tmp"
-  mv "$TERRAFORM14.tmp.$$" "$TERRAFORM14"
+  mv "$bin.tmp.$$" "$bin"
   echo "$want" >"$stamp"
 }
 

@@ -2,7 +2,7 @@
 # The example modules' own test suites (examples/modules/*/tests/*.tftest.hcl),
 # as a user's CI would run them: `tofu test` against a local E2B emulator, with
 # the freshly built provider through dev_overrides. They run again under
-# `terraform test` when a Terraform CLI is installed (TERRAFORM=/path chooses it).
+# `terraform test` on the pinned Terraform 1.11.4 (TERRAFORM=/path chooses another).
 # Each module is copied to .cache/modules first, so examples/ stays clean.
 # Test files named *_mock.tftest.hcl mock the provider; they also run without
 # the emulator's address and key, to show that they need no E2B at all.
@@ -21,10 +21,10 @@ trap 'exit 130' INT TERM
 start_emulator "$work"
 
 clis=("$TOFU")
-terraform="${TERRAFORM:-$(command -v terraform || true)}"
-if [ -z "$terraform" ]; then
-  echo "SKIP terraform test: no terraform binary on PATH (set TERRAFORM=/path/to/terraform)"
-elif ! cli_at_least "$terraform" 1.6 1.6; then
+# Terraform: TERRAFORM=/path, else the pinned 1.11.4 (bin/, built when missing).
+[ -n "${TERRAFORM:-}" ] || build_terraform "$TERRAFORM_OLD_VERSION"
+terraform="${TERRAFORM:-$TERRAFORM_OLD}"
+if ! cli_at_least "$terraform" 1.6 1.6; then
   echo "SKIP terraform test: $terraform is $("$terraform" version | sed -n 1p); test files need Terraform 1.6+"
 else
   clis+=("$terraform")

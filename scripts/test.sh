@@ -2,7 +2,8 @@
 # The whole test suite, stage by stage, with a timing summary at the end.
 #   scripts/test.sh                 every stage (what `make test` and CI run)
 #   scripts/test.sh vet gotest ...  only the named stages
-# Stages: tools vet gotest terraform terraform14 conformance docs docs-run examples modules lint release.
+# Stages: tools vet gotest terraform terraform14 conformance docs docs-run examples modules lint release install.
+# Not in the suite: release_all (goreleaser's dry run of every platform, before a release).
 # Every stage runs even when an earlier one failed (one run shows every
 # problem); the exit status is non-zero when any stage failed.
 set -euo pipefail
@@ -10,19 +11,21 @@ source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 spec_env
 
-ALL_STAGES=(tools vet gotest terraform terraform14 conformance docs docs-run examples modules lint release)
+ALL_STAGES=(tools vet gotest terraform terraform14 conformance docs docs-run examples modules lint release install)
 COUNTS="$CACHE/test/counts" # the Go test counts, written by gotestsum after the run
 
-# Builds OpenTofu into bin/tofu when tools/go.mod changed, Terraform into
-# bin/terraform-$TERRAFORM_VERSION when its recipe changed, and every Go tool that
+# Builds OpenTofu into bin/tofu when tools/go.mod changed, the pinned Terraforms into
+# bin/terraform-VERSION when their recipe changed, and every Go tool that
 # tools/*/go.mod pins into Go's build cache; says what each one is.
 stage_tools() {
-  local t start
+  local t v start
   build_tofu
   echo "tofu: $("$TOFU" version | sed -n 1p)"
-  start=$SECONDS
-  build_terraform
-  echo "terraform-$TERRAFORM_VERSION: $("$TERRAFORM14" version | sed -n 1p) ($((SECONDS - start)) s)"
+  for v in "$TERRAFORM_OLD_VERSION" "$TERRAFORM_VERSION"; do
+    start=$SECONDS
+    build_terraform "$v"
+    echo "terraform-$v: $("$(terraform_bin "$v")" version | sed -n 1p) ($((SECONDS - start)) s)"
+  done
   for t in "${GO_TOOLS[@]}"; do
     start=$SECONDS
     tool_bin "$t" >/dev/null
@@ -54,15 +57,11 @@ stage_gotest() {
   return "$status"
 }
 
-# The provider's acceptance tests once more under a Terraform CLI, when one is
-# installed (TERRAFORM=/path chooses it). None is downloaded: without one the
-# stage says so and the suite has run on OpenTofu alone.
+# The provider's acceptance tests once more under Terraform 1.11.4, built from the
+# Go module proxy like 1.16.1 (TERRAFORM=/path chooses another Terraform).
 stage_terraform() {
-  local tf="${TERRAFORM:-$(command -v terraform || true)}"
-  if [ -z "$tf" ]; then
-    echo "SKIP: no terraform binary on PATH (set TERRAFORM=/path/to/terraform); acceptance tests ran on OpenTofu only"
-    return 0
-  fi
+  local tf="${TERRAFORM:-$TERRAFORM_OLD}"
+  [ -n "${TERRAFORM:-}" ] || build_terraform "$TERRAFORM_OLD_VERSION"
   "$tf" version | sed -n 1p
   TF_ACC=1 TF_ACC_TERRAFORM_PATH="$tf" TF_ACC_PROVIDER_NAMESPACE=e2b-terraform \
     go test -count=1 -timeout "${GO_TEST_TIMEOUT:-40m}" ./internal/provider/
@@ -109,12 +108,14 @@ stage_conformance() { bash conformance/run.sh; }
 stage_docs() { bash scripts/docs.sh check; }
 
 # Every page of docs/ as a reader copies it (test/docs says how): validated on OpenTofu, the
-# installed Terraform and Terraform 1.16.1, the guides' flows applied against the emulator.
+# pinned Terraform 1.11.4 (or TERRAFORM=/path) and Terraform 1.16.1, the guides' flows applied
+# against the emulator.
 stage_docs-run() {
   build_tofu
   build_terraform
-  local clis="$TOFU" installed="${TERRAFORM:-$(command -v terraform || true)}"
-  if [ -n "$installed" ] && [ "$installed" != "$TERRAFORM14" ]; then clis+=":$installed"; fi
+  [ -n "${TERRAFORM:-}" ] || build_terraform "$TERRAFORM_OLD_VERSION"
+  local clis="$TOFU" installed="${TERRAFORM:-$TERRAFORM_OLD}"
+  if [ "$installed" != "$TERRAFORM14" ]; then clis+=":$installed"; fi
   clis+=":$TERRAFORM14"
   TF_ACC=1 E2B_DOCS_CLIS="$clis" go test -count=1 -timeout "${GO_TEST_TIMEOUT:-15m}" -v -run '^TestDocsRun$' ./test/docs/
 }
@@ -126,6 +127,12 @@ stage_release() {
   tool goreleaser check
   tool goreleaser build --snapshot --clean --single-target
 }
+
+# The release as users install it: signed, from a registry, on three CLIs, and upgrades.
+stage_install() { bash scripts/install.sh; }
+
+# Before tagging: every platform's archives, checksums and manifest (not signed).
+stage_release_all() { tool goreleaser release --snapshot --clean --skip=publish,sign; }
 
 stages=("$@")
 [ ${#stages[@]} -gt 0 ] || stages=("${ALL_STAGES[@]}")
