@@ -27,7 +27,7 @@ func NewSandboxEventsDataSource() datasource.DataSource { return &sandboxEventsD
 
 // sandboxEventsDataSource reads lifecycle events (E2B's polling API).
 type sandboxEventsDataSource struct {
-	data *ProviderData
+	dataSourceConfig
 }
 
 type sandboxEventsModel struct {
@@ -77,12 +77,6 @@ func (d *sandboxEventsDataSource) Schema(_ context.Context, _ datasource.SchemaR
 			},
 		},
 	}
-}
-
-func (d *sandboxEventsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	d.data = data
 }
 
 func (d *sandboxEventsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

@@ -27,7 +27,7 @@ func NewSandboxLogsDataSource() datasource.DataSource { return &sandboxLogsDataS
 
 // sandboxLogsDataSource reads one page of a sandbox's logs.
 type sandboxLogsDataSource struct {
-	data *ProviderData
+	dataSourceConfig
 }
 
 type sandboxLogsDataSourceModel struct {
@@ -95,21 +95,10 @@ func (d *sandboxLogsDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 	}
 }
 
-func (d *sandboxLogsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	d.data = data
-}
-
 func (d *sandboxLogsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var model sandboxLogsDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &model)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	client, diags := d.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client := d.configAndClient(ctx, req, resp, &model)
+	if client == nil {
 		return
 	}
 	p := e2b.LogsParams{

@@ -23,7 +23,7 @@ func NewSandboxMetricsDataSource() datasource.DataSource { return &sandboxMetric
 
 // sandboxMetricsDataSource reads the resource usage series of one sandbox.
 type sandboxMetricsDataSource struct {
-	data *ProviderData
+	dataSourceConfig
 }
 
 type sandboxMetricsDataSourceModel struct {
@@ -88,21 +88,10 @@ func (d *sandboxMetricsDataSource) ValidateConfig(ctx context.Context, req datas
 	}
 }
 
-func (d *sandboxMetricsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	d.data = data
-}
-
 func (d *sandboxMetricsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var model sandboxMetricsDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &model)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	client, diags := d.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client := d.configAndClient(ctx, req, resp, &model)
+	if client == nil {
 		return
 	}
 	start, end := optionalTime(model.Start), optionalTime(model.End)

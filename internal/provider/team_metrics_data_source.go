@@ -28,7 +28,7 @@ func NewTeamMetricsDataSource() datasource.DataSource { return &teamMetricsDataS
 // teamMetricsDataSource reads a team's concurrency and start-rate samples
 // and their maxima over a range.
 type teamMetricsDataSource struct {
-	data *ProviderData
+	dataSourceConfig
 }
 
 type teamMetricsModel struct {
@@ -87,12 +87,6 @@ func (d *teamMetricsDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 			"max_sandbox_start_rate":   maxAttr("start rate (per second)"),
 		},
 	}
-}
-
-func (d *teamMetricsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	d.data = data
 }
 
 // ValidateConfig refuses a range E2B cannot answer, naming the bound.
