@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
@@ -14,9 +15,14 @@ type dataSourceConfig struct {
 }
 
 func (c *dataSourceConfig) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	c.data = data
+	c.data = configuredProviderData(req.ProviderData, &resp.Diagnostics)
+}
+
+// configuredProviderData is providerDataFrom with its diagnostics appended to diags.
+func configuredProviderData(providerData any, diags *diag.Diagnostics) *ProviderData {
+	data, d := providerDataFrom(providerData)
+	diags.Append(d...)
+	return data
 }
 
 // configAndClient reads the configuration into model and returns the provider's client;

@@ -77,11 +77,7 @@ func (a *sandboxDownloadAction) Schema(_ context.Context, _ action.SchemaRequest
 
 func (a *sandboxDownloadAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var m sandboxDownloadActionModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel, client := m.begin(ctx, a.data, downloadActionTimeout, &resp.Diagnostics)
+	ctx, cancel, client := a.begin(ctx, req, resp, &m, &m.sandboxActionModel, downloadActionTimeout)
 	defer cancel()
 	if client == nil {
 		return

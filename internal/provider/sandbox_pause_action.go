@@ -58,11 +58,7 @@ func (a *sandboxPauseAction) Schema(_ context.Context, _ action.SchemaRequest, r
 
 func (a *sandboxPauseAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var m sandboxPauseActionModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel, client := m.begin(ctx, a.data, pauseActionTimeout, &resp.Diagnostics)
+	ctx, cancel, client := a.begin(ctx, req, resp, &m, &m.sandboxActionModel, pauseActionTimeout)
 	defer cancel()
 	if client == nil {
 		return

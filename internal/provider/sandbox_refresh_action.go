@@ -54,11 +54,7 @@ func (a *sandboxRefreshAction) Schema(_ context.Context, _ action.SchemaRequest,
 
 func (a *sandboxRefreshAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var m sandboxRefreshActionModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel, client := m.begin(ctx, a.data, refreshActionTimeout, &resp.Diagnostics)
+	ctx, cancel, client := a.begin(ctx, req, resp, &m, &m.sandboxActionModel, refreshActionTimeout)
 	defer cancel()
 	if client == nil {
 		return

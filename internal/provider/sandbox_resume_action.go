@@ -57,11 +57,7 @@ func (a *sandboxResumeAction) Schema(_ context.Context, _ action.SchemaRequest, 
 
 func (a *sandboxResumeAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var m sandboxResumeActionModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel, client := m.begin(ctx, a.data, resumeActionTimeout, &resp.Diagnostics)
+	ctx, cancel, client := a.begin(ctx, req, resp, &m, &m.sandboxActionModel, resumeActionTimeout)
 	defer cancel()
 	if client == nil {
 		return

@@ -82,11 +82,7 @@ func (a *sandboxSnapshotAction) Schema(_ context.Context, _ action.SchemaRequest
 
 func (a *sandboxSnapshotAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var m sandboxSnapshotActionModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel, client := m.begin(ctx, a.data, snapshotActionTimeout, &resp.Diagnostics)
+	ctx, cancel, client := a.begin(ctx, req, resp, &m, &m.sandboxActionModel, snapshotActionTimeout)
 	defer cancel()
 	if client == nil {
 		return
