@@ -101,18 +101,16 @@ func (d *sandboxEventsDataSource) Read(ctx context.Context, req datasource.ReadR
 		addClientError(&resp.Diagnostics, "Could not list sandbox events", err)
 		return
 	}
-	elems := make([]attr.Value, 0, len(list))
-	for _, e := range list {
+	m.Events = objectList(sandboxEventAttrTypes, list, func(e e2b.SandboxEvent) map[string]attr.Value {
 		data := string(e.Data)
 		if data == "" {
 			data = "{}"
 		}
-		elems = append(elems, types.ObjectValueMust(sandboxEventAttrTypes, map[string]attr.Value{
+		return map[string]attr.Value{
 			"id": types.StringValue(e.ID), "type": types.StringValue(e.Type), "sandbox_id": types.StringValue(e.SandboxID),
 			"template_id": types.StringValue(e.TemplateID), "execution_id": types.StringValue(e.ExecutionID),
 			"timestamp": timetypes.NewRFC3339TimeValue(e.Timestamp), "event_data": jsontypes.NewNormalizedValue(data),
-		}))
-	}
-	m.Events = types.ListValueMust(types.ObjectType{AttrTypes: sandboxEventAttrTypes}, elems)
+		}
+	})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -117,16 +117,14 @@ func (d *sandboxLogsDataSource) Read(ctx context.Context, req datasource.ReadReq
 		addSandboxReadError(&resp.Diagnostics, path.Root("sandbox_id"), id, "Could not read logs of sandbox "+id, err)
 		return
 	}
-	elems := make([]attr.Value, 0, len(entries))
-	for _, e := range entries {
-		elems = append(elems, types.ObjectValueMust(sandboxLogAttrTypes, map[string]attr.Value{
+	model.Logs = objectList(sandboxLogAttrTypes, entries, func(e e2b.SandboxLogEntry) map[string]attr.Value {
+		return map[string]attr.Value{
 			"timestamp": timeValue(e.Timestamp),
 			"level":     types.StringValue(e.Level),
 			"message":   types.StringValue(e.Message),
 			"fields":    stringMapValue(e.Fields),
-		}))
-	}
-	model.Logs = types.ListValueMust(types.ObjectType{AttrTypes: sandboxLogAttrTypes}, elems)
+		}
+	})
 	model.NextCursor = types.Int64Null()
 	if n := len(entries); n > 0 {
 		model.NextCursor = types.Int64Value(entries[n-1].Timestamp.UnixMilli())

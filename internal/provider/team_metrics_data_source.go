@@ -141,14 +141,12 @@ func (d *teamMetricsDataSource) Read(ctx context.Context, req datasource.ReadReq
 		addClientAttributeError(&resp.Diagnostics, path.Root("team_id"), "Could not read team metrics", err)
 		return
 	}
-	elems := make([]attr.Value, 0, len(samples))
-	for _, s := range samples {
-		elems = append(elems, types.ObjectValueMust(teamMetricAttrTypes, map[string]attr.Value{
+	m.Metrics = objectList(teamMetricAttrTypes, samples, func(s e2b.TeamMetric) map[string]attr.Value {
+		return map[string]attr.Value{
 			"timestamp": timetypes.NewRFC3339TimeValue(s.Timestamp), "concurrent_sandboxes": types.Int64Value(int64(s.ConcurrentSandboxes)),
 			"sandbox_start_rate": types.Float64Value(s.SandboxStartRate),
-		}))
-	}
-	m.Metrics = types.ListValueMust(types.ObjectType{AttrTypes: teamMetricAttrTypes}, elems)
+		}
+	})
 	for _, x := range []struct {
 		metric string
 		dst    *types.Object

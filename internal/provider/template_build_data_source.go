@@ -135,16 +135,14 @@ func (d *templateBuildDataSource) Read(ctx context.Context, req datasource.ReadR
 	if st.Reason != nil {
 		m.Reason, m.ReasonStep = types.StringValue(st.Reason.Message), optionalString(st.Reason.Step)
 	}
-	objs := make([]attr.Value, len(entries))
-	for i, l := range entries {
-		objs[i] = types.ObjectValueMust(buildLogAttrTypes, map[string]attr.Value{
+	m.LogEntries = objectList(buildLogAttrTypes, entries, func(l e2b.BuildLogEntry) map[string]attr.Value {
+		return map[string]attr.Value{
 			"timestamp": timetypes.NewRFC3339TimeValue(l.Timestamp),
 			"level":     types.StringValue(l.Level),
 			"message":   types.StringValue(l.Message),
 			"step":      optionalString(l.Step),
-		})
-	}
-	m.LogEntries = types.ListValueMust(types.ObjectType{AttrTypes: buildLogAttrTypes}, objs)
+		}
+	})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
