@@ -18,23 +18,11 @@ import (
 // var.objects is false) a chain of two forks of each (a fork of the fork),
 // volumes, secrets, webhooks, and a named and an unnamed snapshot of each
 // sandbox. Templates join when their create settles lost answers too.
-const keptConfig = `
+const keptConfig = retryingHeader + `
 variable "n" { type = number }
 variable "objects" {
   type    = bool
   default = true
-}
-
-terraform {
-  required_providers {
-    e2b = { source = "e2b-terraform/e2b" }
-  }
-}
-
-provider "e2b" {
-  max_retries    = 10
-  retry_wait_min = "50ms"
-  retry_wait_max = "1s"
 }
 
 resource "e2b_sandbox" "s" {
