@@ -221,19 +221,11 @@ func TestAccSandbox_expiredIsRecreated(t *testing.T) {
 			{
 				Config:            sandboxConfig(srv, `timeout = "1m"`),
 				ConfigStateChecks: []statecheck.StateCheck{ids.AddStateValue(sbAddr, tfjsonpath.New("id"))},
-				Check: func(s *terraform.State) error {
-					var err error
-					id, err = testAccAttr(s, sbAddr, "id")
-					return err
-				},
+				Check:             captureAttr(sbAddr, "id", &id),
 			},
 			{
-				PreConfig: func() {
-					if err := srv.Expire(id); err != nil {
-						t.Fatalf("expire %s: %v", id, err)
-					}
-				},
-				Config: sandboxConfig(srv, `timeout = "1m"`),
+				PreConfig: expireSandbox(t, srv, &id),
+				Config:    sandboxConfig(srv, `timeout = "1m"`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionCreate),
 				}},
@@ -257,19 +249,11 @@ func TestAccSandbox_autoPausedPlansResume(t *testing.T) {
 			{
 				Config:            cfg,
 				ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(sbAddr, tfjsonpath.New("id"))},
-				Check: func(s *terraform.State) error {
-					var err error
-					id, err = testAccAttr(s, sbAddr, "id")
-					return err
-				},
+				Check:             captureAttr(sbAddr, "id", &id),
 			},
 			{
-				PreConfig: func() {
-					if err := srv.Expire(id); err != nil {
-						t.Fatalf("expire %s: %v", id, err)
-					}
-				},
-				Config: cfg,
+				PreConfig: expireSandbox(t, srv, &id),
+				Config:    cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionUpdate),
 					plancheck.ExpectKnownValue(sbAddr, tfjsonpath.New("paused"), knownvalue.Bool(false)),
@@ -349,4 +333,13 @@ func processesAfterResume(t *testing.T, srv *emulator.Server, s *terraform.State
 		return nil, nil, fmt.Errorf("list processes after resume: %w", err)
 	}
 	return envd, procs, nil
+}
+
+// expireSandbox ends the sandbox whose ID id holds as its timeout would (srv.Expire).
+func expireSandbox(t *testing.T, srv *emulator.Server, id *string) func() {
+	return func() {
+		if err := srv.Expire(*id); err != nil {
+			t.Fatalf("expire %s: %v", *id, err)
+		}
+	}
 }
