@@ -6,7 +6,6 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/actionvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -32,7 +31,7 @@ func NewExecAction() action.Action { return &execAction{} }
 
 // execAction runs a command in a sandbox and streams its output as progress.
 type execAction struct {
-	data *ProviderData
+	sandboxActionConfig
 }
 
 // execActionModel is the command run, nothing more: the action keeps no record.
@@ -68,16 +67,6 @@ func (a *execAction) Schema(_ context.Context, _ action.SchemaRequest, resp *act
 				Optional: true, WriteOnly: true},
 		},
 	}
-}
-
-func (a *execAction) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	a.data = data
-}
-
-func (a *execAction) ConfigValidators(_ context.Context) []action.ConfigValidator {
-	return []action.ConfigValidator{actionvalidator.ExactlyOneOf(exactlyOneSandboxID...)}
 }
 
 func (a *execAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {

@@ -18,6 +18,14 @@ import (
 // action on every CLI.
 
 func execActionConfig(srv *emulator.Server, command string) string {
+	return execAfterCreateConfig(srv, `
+    command    = `+command+`
+    timeout    = "1m"`)
+}
+
+// execAfterCreateConfig is a sandbox whose creation runs action e2b_exec.setup on it; config is
+// the action's config beyond sandbox_id.
+func execAfterCreateConfig(srv *emulator.Server, config string) string {
 	return testAccProviderBlock(srv) + `
 resource "e2b_sandbox" "test" {
   timeout = "15m"
@@ -32,9 +40,7 @@ resource "e2b_sandbox" "test" {
 
 action "e2b_exec" "setup" {
   config {
-    sandbox_id = caller.id
-    command    = ` + command + `
-    timeout    = "1m"
+    sandbox_id = caller.id` + config + `
   }
 }
 `
@@ -78,29 +84,12 @@ func TestAccExecAction_env(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
 		Steps: []resource.TestStep{{
-			Config: testAccProviderBlock(srv) + `
-resource "e2b_sandbox" "test" {
-  timeout = "15m"
-
-  lifecycle {
-    action_trigger {
-      events  = [after_create]
-      actions = [action.e2b_exec.setup]
-    }
-  }
-}
-
-action "e2b_exec" "setup" {
-  config {
-    sandbox_id = caller.id
+			Config: execAfterCreateConfig(srv, `
     command    = "mkdir -p ~/out && printf '%s %s' \"$GREETING\" \"$(cat)\" > ~/out/env.txt"
     env = {
       GREETING = "hello"
     }
-    stdin = "from stdin"
-  }
-}
-`,
+    stdin = "from stdin"`),
 			Check: resource.ComposeTestCheckFunc(
 				captureAttr(sbAddr, "id", &sandboxID),
 				checkRemoteFile(t, srv, &sandboxID, "/home/user/out/env.txt", "hello from stdin"),

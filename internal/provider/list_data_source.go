@@ -26,7 +26,7 @@ type listDataSource[T any] struct {
 	attributes  func() map[string]schema.Attribute // of one object
 	fetch       func(ctx context.Context, c *e2b.Client) ([]T, error)
 	attrs       func(T) map[string]attr.Value
-	data        *ProviderData
+	dataSourceConfig
 }
 
 var _ datasource.DataSourceWithConfigure = &listDataSource[e2b.Secret]{}
@@ -46,12 +46,6 @@ func (d *listDataSource[T]) Schema(_ context.Context, _ datasource.SchemaRequest
 			},
 		},
 	}
-}
-
-func (d *listDataSource[T]) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	d.data = data
 }
 
 func (d *listDataSource[T]) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {

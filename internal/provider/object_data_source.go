@@ -28,7 +28,7 @@ type objectDataSource struct {
 	attributes  func() map[string]schema.Attribute
 	// lookup finds the object; nil attributes (and no error) when there is none.
 	lookup func(ctx context.Context, c *e2b.Client, id, name string) (map[string]attr.Value, error)
-	data   *ProviderData
+	dataSourceConfig
 }
 
 var (
@@ -51,12 +51,6 @@ func (d *objectDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 
 func (d *objectDataSource) ConfigValidators(_ context.Context) []datasource.ConfigValidator {
 	return []datasource.ConfigValidator{datasourcevalidator.ExactlyOneOf(path.MatchRoot(d.idAttr), path.MatchRoot("name"))}
-}
-
-func (d *objectDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	d.data = data
 }
 
 func (d *objectDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

@@ -24,6 +24,20 @@ import (
 // (OpenTofu has no actions).
 func skipBelowTerraform(t *testing.T, ws *harness.Workspace, versions ...*version.Version) {
 	t.Helper()
+	got := cliVersion(t, ws)
+	if strings.Contains(ws.Run(context.Background(), "version").Stdout, "OpenTofu") {
+		t.Skipf("OpenTofu %s has no actions", got)
+	}
+	for _, want := range versions {
+		if got.Core().LessThan(want) {
+			t.Skipf("Terraform %s is older than %s", got, want)
+		}
+	}
+}
+
+// cliVersion is the version the workspace's CLI (Terraform or OpenTofu) reports.
+func cliVersion(t *testing.T, ws *harness.Workspace) *version.Version {
+	t.Helper()
 	r := ws.Run(context.Background(), "version", "-json")
 	var v struct {
 		Version string `json:"terraform_version"`
@@ -35,14 +49,7 @@ func skipBelowTerraform(t *testing.T, ws *harness.Workspace, versions ...*versio
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(ws.Run(context.Background(), "version").Stdout, "OpenTofu") {
-		t.Skipf("OpenTofu %s has no actions", got)
-	}
-	for _, want := range versions {
-		if got.Core().LessThan(want) {
-			t.Skipf("Terraform %s is older than %s", got, want)
-		}
-	}
+	return got
 }
 
 const cliProviderBlock = `

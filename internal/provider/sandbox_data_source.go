@@ -20,7 +20,7 @@ func NewSandboxDataSource() datasource.DataSource { return &sandboxDataSource{} 
 
 // sandboxDataSource reads one sandbox by ID.
 type sandboxDataSource struct {
-	data *ProviderData
+	dataSourceConfig
 }
 
 type sandboxDataSourceModel struct {
@@ -95,21 +95,10 @@ func (d *sandboxDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 	}
 }
 
-func (d *sandboxDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	d.data = data
-}
-
 func (d *sandboxDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var model sandboxDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &model)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	client, diags := d.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client := d.configAndClient(ctx, req, resp, &model)
+	if client == nil {
 		return
 	}
 	id := model.ID.ValueString()

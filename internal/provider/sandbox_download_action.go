@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/actionvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
@@ -32,7 +31,7 @@ func NewSandboxDownloadAction() action.Action { return &sandboxDownloadAction{} 
 
 // sandboxDownloadAction copies a file or folder out of a sandbox into a local folder.
 type sandboxDownloadAction struct {
-	data *ProviderData
+	sandboxActionConfig
 }
 
 type sandboxDownloadActionModel struct {
@@ -76,23 +75,9 @@ func (a *sandboxDownloadAction) Schema(_ context.Context, _ action.SchemaRequest
 	}
 }
 
-func (a *sandboxDownloadAction) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	a.data = data
-}
-
-func (a *sandboxDownloadAction) ConfigValidators(_ context.Context) []action.ConfigValidator {
-	return []action.ConfigValidator{actionvalidator.ExactlyOneOf(exactlyOneSandboxID...)}
-}
-
 func (a *sandboxDownloadAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var m sandboxDownloadActionModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel, client := m.begin(ctx, a.data, downloadActionTimeout, &resp.Diagnostics)
+	ctx, cancel, client := a.begin(ctx, req, resp, &m, &m.sandboxActionModel, downloadActionTimeout)
 	defer cancel()
 	if client == nil {
 		return

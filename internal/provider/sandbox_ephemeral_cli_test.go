@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os/exec"
 	"path/filepath"
@@ -174,17 +173,7 @@ func waitCLI(cmd *exec.Cmd, within time.Duration) error {
 // write-only attributes.
 func skipBelowWriteOnly(t *testing.T, ws *harness.Workspace) {
 	t.Helper()
-	r := ws.Run(context.Background(), "version", "-json")
-	var v struct {
-		Version string `json:"terraform_version"`
-	}
-	if err := json.Unmarshal([]byte(r.Stdout), &v); err != nil {
-		t.Fatalf("%s version -json: %v\n%s", ws.CLI, err, r.Output())
-	}
-	got, err := version.NewVersion(v.Version)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := cliVersion(t, ws)
 	if got.LessThan(version.Must(version.NewVersion("1.11.0"))) {
 		t.Skipf("%s %s has no write-only attributes (Terraform and OpenTofu 1.11+ have)", ws.CLI, got)
 	}

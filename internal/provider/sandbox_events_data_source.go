@@ -27,7 +27,7 @@ func NewSandboxEventsDataSource() datasource.DataSource { return &sandboxEventsD
 
 // sandboxEventsDataSource reads lifecycle events (E2B's polling API).
 type sandboxEventsDataSource struct {
-	data *ProviderData
+	dataSourceConfig
 }
 
 type sandboxEventsModel struct {
@@ -79,12 +79,6 @@ func (d *sandboxEventsDataSource) Schema(_ context.Context, _ datasource.SchemaR
 	}
 }
 
-func (d *sandboxEventsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	d.data = data
-}
-
 func (d *sandboxEventsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m sandboxEventsModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
@@ -107,18 +101,16 @@ func (d *sandboxEventsDataSource) Read(ctx context.Context, req datasource.ReadR
 		addClientError(&resp.Diagnostics, "Could not list sandbox events", err)
 		return
 	}
-	elems := make([]attr.Value, 0, len(list))
-	for _, e := range list {
+	m.Events = objectList(sandboxEventAttrTypes, list, func(e e2b.SandboxEvent) map[string]attr.Value {
 		data := string(e.Data)
 		if data == "" {
 			data = "{}"
 		}
-		elems = append(elems, types.ObjectValueMust(sandboxEventAttrTypes, map[string]attr.Value{
+		return map[string]attr.Value{
 			"id": types.StringValue(e.ID), "type": types.StringValue(e.Type), "sandbox_id": types.StringValue(e.SandboxID),
 			"template_id": types.StringValue(e.TemplateID), "execution_id": types.StringValue(e.ExecutionID),
 			"timestamp": timetypes.NewRFC3339TimeValue(e.Timestamp), "event_data": jsontypes.NewNormalizedValue(data),
-		}))
-	}
-	m.Events = types.ListValueMust(types.ObjectType{AttrTypes: sandboxEventAttrTypes}, elems)
+		}
+	})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

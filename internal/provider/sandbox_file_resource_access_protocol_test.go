@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
 )
 
 // createFileProto writes a file through ApplyResourceChange and returns its state and private
@@ -62,16 +63,8 @@ func deleteFileProto(t *testing.T, p *protoProvider, state *tfprotov6.DynamicVal
 // in a fresh provider process removes the file with one request and reads no sandbox.
 func TestSandboxFileDelete_sealedAccessNeedsNoLookup(t *testing.T) {
 	srv := newTestEmulator(t)
-	client := testAccClient(t, srv)
-	sb, err := client.CreateSandbox(context.Background(), e2b.CreateSandboxRequest{TemplateID: "base", Timeout: 600, Secure: new(true)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sb, envd := secureSandbox(t, srv)
 	id := sb.SandboxID
-	envd, err := client.SandboxEnvd(context.Background(), id, "")
-	if err != nil {
-		t.Fatal(err)
-	}
 	state, private := createFileProto(t, newProtoProvider(t, srv), id, "sealed.txt", "sealed\n")
 	var keys map[string]json.RawMessage
 	if err := json.Unmarshal(private, &keys); err != nil || len(keys[sealedAccessKey]) == 0 {
@@ -150,4 +143,20 @@ func TestSandboxFileRead_pausedDropsSealedAccess(t *testing.T) {
 	if _, ok := keys[remoteFileKey]; !ok {
 		t.Errorf("the refresh of a paused sandbox lost what it knew of the file: %s", resp.Private)
 	}
+}
+
+// secureSandbox creates a secure sandbox (its envd takes only its access token) and returns it
+// and its envd.
+func secureSandbox(t *testing.T, srv *emulator.Server) (*e2b.Sandbox, *e2b.Envd) {
+	t.Helper()
+	client := testAccClient(t, srv)
+	sb, err := client.CreateSandbox(context.Background(), e2b.CreateSandboxRequest{TemplateID: "base", Timeout: 600, Secure: new(true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	envd, err := client.SandboxEnvd(context.Background(), sb.SandboxID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sb, envd
 }

@@ -50,16 +50,8 @@ func TestSandboxFileDelete_staleSealedAccessFallsBackToLookup(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			srv := newTestEmulator(t)
-			client := testAccClient(t, srv)
-			sb, err := client.CreateSandbox(context.Background(), e2b.CreateSandboxRequest{TemplateID: "base", Timeout: 600, Secure: new(true)})
-			if err != nil {
-				t.Fatal(err)
-			}
+			sb, envd := secureSandbox(t, srv)
 			id := sb.SandboxID
-			envd, err := client.SandboxEnvd(context.Background(), id, "")
-			if err != nil {
-				t.Fatal(err)
-			}
 			state, private := createFileProto(t, newProtoProvider(t, srv), id, "stale.txt", "stale\n")
 			var keys map[string][]byte // each value is the JSON a key holds, base64 in the whole
 			if err := json.Unmarshal(private, &keys); err != nil {
@@ -86,16 +78,8 @@ func TestSandboxFileDelete_staleSealedAccessFallsBackToLookup(t *testing.T) {
 // writes the new content; what it seals for next time opens to the sandbox's current token.
 func TestSandboxFileUpdate_staleSealedTokenFallsBackToLookup(t *testing.T) {
 	srv := newTestEmulator(t)
-	client := testAccClient(t, srv)
-	sb, err := client.CreateSandbox(context.Background(), e2b.CreateSandboxRequest{TemplateID: "base", Timeout: 600, Secure: new(true)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sb, envd := secureSandbox(t, srv)
 	id := sb.SandboxID
-	envd, err := client.SandboxEnvd(context.Background(), id, "")
-	if err != nil {
-		t.Fatal(err)
-	}
 	p := newProtoProvider(t, srv)
 	state, private := createFileProto(t, p, id, "/home/user/upd.txt", "old\n")
 	var keys map[string][]byte

@@ -306,18 +306,7 @@ resource "e2b_sandbox_file" "note" {
 				},
 			},
 			{Config: withFile},
-			{
-				PreConfig: func() {
-					if err := testAccClient(t, srv).KillSandbox(context.Background(), sandboxID); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: withFile,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionCreate),
-					plancheck.ExpectResourceAction(noteAddr, plancheck.ResourceActionCreate),
-				}},
-			},
+			sandboxKilledStep(t, srv, &sandboxID, withFile, noteAddr),
 		},
 	})
 }
@@ -596,4 +585,21 @@ resource "e2b_sandbox_file" "json" {
 			},
 		},
 	})
+}
+
+// sandboxKilledStep kills the sandbox outside Terraform; the plan of config then creates it
+// and the object at addr again, as a killed sandbox takes its objects out of state.
+func sandboxKilledStep(t *testing.T, srv *emulator.Server, sandboxID *string, config, addr string) resource.TestStep {
+	return resource.TestStep{
+		PreConfig: func() {
+			if err := testAccClient(t, srv).KillSandbox(context.Background(), *sandboxID); err != nil {
+				t.Fatal(err)
+			}
+		},
+		Config: config,
+		ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+			plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionCreate),
+			plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate),
+		}},
+	}
 }

@@ -295,18 +295,7 @@ func TestAccSandboxFolder_sandboxGone(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{Config: cfg, Check: captureAttr(sbAddr, "id", &sandboxID)},
-			{
-				PreConfig: func() {
-					if err := testAccClient(t, srv).KillSandbox(context.Background(), sandboxID); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionCreate),
-					plancheck.ExpectResourceAction(folderAddr, plancheck.ResourceActionCreate),
-				}},
-			},
+			sandboxKilledStep(t, srv, &sandboxID, cfg, folderAddr),
 		},
 	})
 }

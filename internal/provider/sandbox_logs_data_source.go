@@ -27,7 +27,7 @@ func NewSandboxLogsDataSource() datasource.DataSource { return &sandboxLogsDataS
 
 // sandboxLogsDataSource reads one page of a sandbox's logs.
 type sandboxLogsDataSource struct {
-	data *ProviderData
+	dataSourceConfig
 }
 
 type sandboxLogsDataSourceModel struct {
@@ -95,21 +95,10 @@ func (d *sandboxLogsDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 	}
 }
 
-func (d *sandboxLogsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	d.data = data
-}
-
 func (d *sandboxLogsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var model sandboxLogsDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &model)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	client, diags := d.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client := d.configAndClient(ctx, req, resp, &model)
+	if client == nil {
 		return
 	}
 	p := e2b.LogsParams{
@@ -128,16 +117,14 @@ func (d *sandboxLogsDataSource) Read(ctx context.Context, req datasource.ReadReq
 		addSandboxReadError(&resp.Diagnostics, path.Root("sandbox_id"), id, "Could not read logs of sandbox "+id, err)
 		return
 	}
-	elems := make([]attr.Value, 0, len(entries))
-	for _, e := range entries {
-		elems = append(elems, types.ObjectValueMust(sandboxLogAttrTypes, map[string]attr.Value{
+	model.Logs = objectList(sandboxLogAttrTypes, entries, func(e e2b.SandboxLogEntry) map[string]attr.Value {
+		return map[string]attr.Value{
 			"timestamp": timeValue(e.Timestamp),
 			"level":     types.StringValue(e.Level),
 			"message":   types.StringValue(e.Message),
 			"fields":    stringMapValue(e.Fields),
-		}))
-	}
-	model.Logs = types.ListValueMust(types.ObjectType{AttrTypes: sandboxLogAttrTypes}, elems)
+		}
+	})
 	model.NextCursor = types.Int64Null()
 	if n := len(entries); n > 0 {
 		model.NextCursor = types.Int64Value(entries[n-1].Timestamp.UnixMilli())

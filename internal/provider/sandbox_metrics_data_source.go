@@ -10,6 +10,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
 var (
@@ -23,7 +25,7 @@ func NewSandboxMetricsDataSource() datasource.DataSource { return &sandboxMetric
 
 // sandboxMetricsDataSource reads the resource usage series of one sandbox.
 type sandboxMetricsDataSource struct {
-	data *ProviderData
+	dataSourceConfig
 }
 
 type sandboxMetricsDataSourceModel struct {
@@ -88,21 +90,10 @@ func (d *sandboxMetricsDataSource) ValidateConfig(ctx context.Context, req datas
 	}
 }
 
-func (d *sandboxMetricsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	d.data = data
-}
-
 func (d *sandboxMetricsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var model sandboxMetricsDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &model)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	client, diags := d.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client := d.configAndClient(ctx, req, resp, &model)
+	if client == nil {
 		return
 	}
 	start, end := optionalTime(model.Start), optionalTime(model.End)
@@ -112,13 +103,12 @@ func (d *sandboxMetricsDataSource) Read(ctx context.Context, req datasource.Read
 		addSandboxReadError(&resp.Diagnostics, path.Root("sandbox_id"), id, "Could not read metrics of sandbox "+id, err)
 		return
 	}
-	elems := make([]attr.Value, 0, len(series))
-	for _, m := range series {
+	model.Metrics = objectList(sandboxMetricAttrTypes, series, func(m e2b.SandboxMetric) map[string]attr.Value {
 		ts := m.Timestamp
 		if m.TimestampUnix != 0 {
 			ts = time.Unix(m.TimestampUnix, 0)
 		}
-		elems = append(elems, types.ObjectValueMust(sandboxMetricAttrTypes, map[string]attr.Value{
+		return map[string]attr.Value{
 			"timestamp":    timeValue(ts),
 			"cpu_count":    types.Int32Value(m.CPUCount),
 			"cpu_used_pct": types.Float64Value(m.CPUUsedPct),
@@ -127,8 +117,7 @@ func (d *sandboxMetricsDataSource) Read(ctx context.Context, req datasource.Read
 			"mem_cache":    types.Int64Value(m.MemCache),
 			"disk_used":    types.Int64Value(m.DiskUsed),
 			"disk_total":   types.Int64Value(m.DiskTotal),
-		}))
-	}
-	model.Metrics = types.ListValueMust(types.ObjectType{AttrTypes: sandboxMetricAttrTypes}, elems)
+		}
+	})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/actionvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -24,7 +23,7 @@ func NewSandboxPauseAction() action.Action { return &sandboxPauseAction{} }
 
 // sandboxPauseAction pauses a sandbox out of band, as a schedule does.
 type sandboxPauseAction struct {
-	data *ProviderData
+	sandboxActionConfig
 }
 
 type sandboxPauseActionModel struct {
@@ -57,23 +56,9 @@ func (a *sandboxPauseAction) Schema(_ context.Context, _ action.SchemaRequest, r
 	}
 }
 
-func (a *sandboxPauseAction) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	a.data = data
-}
-
-func (a *sandboxPauseAction) ConfigValidators(_ context.Context) []action.ConfigValidator {
-	return []action.ConfigValidator{actionvalidator.ExactlyOneOf(exactlyOneSandboxID...)}
-}
-
 func (a *sandboxPauseAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var m sandboxPauseActionModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel, client := m.begin(ctx, a.data, pauseActionTimeout, &resp.Diagnostics)
+	ctx, cancel, client := a.begin(ctx, req, resp, &m, &m.sandboxActionModel, pauseActionTimeout)
 	defer cancel()
 	if client == nil {
 		return

@@ -12,8 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
 // pause_memory = false pauses without a memory snapshot: the resume reboots the sandbox, so a
@@ -23,29 +21,11 @@ func TestAccSandbox_pauseWithoutMemoryReboots(t *testing.T) {
 	srv := testAccBackend(t)
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 	var pid uint32
-	prepare := func(s *terraform.State) error {
-		envd, err := testAccEnvd(s, testAccClient(t, srv), sbAddr)
-		if err != nil {
-			return err
-		}
-		stream, err := envd.StartProcess(context.Background(), e2b.StartProcessRequest{
-			Process: e2b.ProcessConfig{Cmd: "/bin/sh", Args: []string{"-c", "echo kept > /home/user/kept.txt; sleep 3600"}},
-			Tag:     "acc-sleep",
-		})
-		if err != nil {
-			return fmt.Errorf("start background process: %w", err)
-		}
-		pid = stream.PID()
-		return stream.Close()
-	}
+	prepare := startAccSleep(t, srv, "echo kept > /home/user/kept.txt; sleep 3600", &pid)
 	rebooted := func(s *terraform.State) error {
-		envd, err := testAccEnvd(s, testAccClient(t, srv), sbAddr)
+		envd, procs, err := processesAfterResume(t, srv, s)
 		if err != nil {
 			return err
-		}
-		procs, err := envd.ListProcesses(context.Background())
-		if err != nil {
-			return fmt.Errorf("list processes after resume: %w", err)
 		}
 		for _, p := range procs {
 			if p.PID == pid || p.Tag == "acc-sleep" {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/actionvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -25,7 +24,7 @@ func NewSandboxRefreshAction() action.Action { return &sandboxRefreshAction{} }
 
 // sandboxRefreshAction extends a running sandbox's life with E2B's refresh.
 type sandboxRefreshAction struct {
-	data *ProviderData
+	sandboxActionConfig
 }
 
 type sandboxRefreshActionModel struct {
@@ -53,23 +52,9 @@ func (a *sandboxRefreshAction) Schema(_ context.Context, _ action.SchemaRequest,
 	}
 }
 
-func (a *sandboxRefreshAction) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	a.data = data
-}
-
-func (a *sandboxRefreshAction) ConfigValidators(_ context.Context) []action.ConfigValidator {
-	return []action.ConfigValidator{actionvalidator.ExactlyOneOf(exactlyOneSandboxID...)}
-}
-
 func (a *sandboxRefreshAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var m sandboxRefreshActionModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel, client := m.begin(ctx, a.data, refreshActionTimeout, &resp.Diagnostics)
+	ctx, cancel, client := a.begin(ctx, req, resp, &m, &m.sandboxActionModel, refreshActionTimeout)
 	defer cancel()
 	if client == nil {
 		return

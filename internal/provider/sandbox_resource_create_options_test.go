@@ -59,11 +59,7 @@ resource "e2b_sandbox_command" %q {
 			},
 			{
 				// The timeout runs out: E2B pauses it without memory; the refresh shows paused.
-				PreConfig: func() {
-					if err := srv.Expire(id); err != nil {
-						t.Fatalf("expire %s: %v", id, err)
-					}
-				},
+				PreConfig:          expireSandbox(t, srv, &id),
 				Config:             sandbox(false),
 				PlanOnly:           true,
 				ExpectNonEmptyPlan: true, // paused = false plans a resume

@@ -8,7 +8,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
@@ -45,10 +44,7 @@ func TestAccSandbox_networkDrift(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: cfg,
-				Check: func(s *terraform.State) (err error) {
-					id, err = testAccAttr(s, sbAddr, "id")
-					return err
-				},
+				Check:  captureAttr(sbAddr, "id", &id),
 			},
 			{
 				// Refresh with nothing changed: no change planned.

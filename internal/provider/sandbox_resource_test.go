@@ -126,29 +126,11 @@ func TestAccSandbox_pauseResumeKeepsProcess(t *testing.T) {
 	srv := testAccBackend(t)
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 	var pid uint32
-	startSleep := func(s *terraform.State) error {
-		envd, err := testAccEnvd(s, testAccClient(t, srv), sbAddr)
-		if err != nil {
-			return err
-		}
-		stream, err := envd.StartProcess(context.Background(), e2b.StartProcessRequest{
-			Process: e2b.ProcessConfig{Cmd: "/bin/sh", Args: []string{"-c", "sleep 3600"}},
-			Tag:     "acc-sleep",
-		})
-		if err != nil {
-			return fmt.Errorf("start background process: %w", err)
-		}
-		pid = stream.PID()
-		return stream.Close()
-	}
+	startSleep := startAccSleep(t, srv, "sleep 3600", &pid)
 	sleepAlive := func(s *terraform.State) error {
-		envd, err := testAccEnvd(s, testAccClient(t, srv), sbAddr)
+		_, procs, err := processesAfterResume(t, srv, s)
 		if err != nil {
 			return err
-		}
-		procs, err := envd.ListProcesses(context.Background())
-		if err != nil {
-			return fmt.Errorf("list processes after resume: %w", err)
 		}
 		for _, p := range procs {
 			if p.PID == pid {
@@ -239,19 +221,11 @@ func TestAccSandbox_expiredIsRecreated(t *testing.T) {
 			{
 				Config:            sandboxConfig(srv, `timeout = "1m"`),
 				ConfigStateChecks: []statecheck.StateCheck{ids.AddStateValue(sbAddr, tfjsonpath.New("id"))},
-				Check: func(s *terraform.State) error {
-					var err error
-					id, err = testAccAttr(s, sbAddr, "id")
-					return err
-				},
+				Check:             captureAttr(sbAddr, "id", &id),
 			},
 			{
-				PreConfig: func() {
-					if err := srv.Expire(id); err != nil {
-						t.Fatalf("expire %s: %v", id, err)
-					}
-				},
-				Config: sandboxConfig(srv, `timeout = "1m"`),
+				PreConfig: expireSandbox(t, srv, &id),
+				Config:    sandboxConfig(srv, `timeout = "1m"`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionCreate),
 				}},
@@ -275,19 +249,11 @@ func TestAccSandbox_autoPausedPlansResume(t *testing.T) {
 			{
 				Config:            cfg,
 				ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(sbAddr, tfjsonpath.New("id"))},
-				Check: func(s *terraform.State) error {
-					var err error
-					id, err = testAccAttr(s, sbAddr, "id")
-					return err
-				},
+				Check:             captureAttr(sbAddr, "id", &id),
 			},
 			{
-				PreConfig: func() {
-					if err := srv.Expire(id); err != nil {
-						t.Fatalf("expire %s: %v", id, err)
-					}
-				},
-				Config: cfg,
+				PreConfig: expireSandbox(t, srv, &id),
+				Config:    cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionUpdate),
 					plancheck.ExpectKnownValue(sbAddr, tfjsonpath.New("paused"), knownvalue.Bool(false)),
@@ -334,4 +300,46 @@ func TestAccSandbox_importByIdentity(t *testing.T) {
 			},
 		},
 	})
+}
+
+// startAccSleep starts script (sh -c) in the sandbox at sbAddr as a background process tagged
+// acc-sleep, and records its PID.
+func startAccSleep(t *testing.T, srv *emulator.Server, script string, pid *uint32) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		envd, err := testAccEnvd(s, testAccClient(t, srv), sbAddr)
+		if err != nil {
+			return err
+		}
+		stream, err := envd.StartProcess(context.Background(), e2b.StartProcessRequest{
+			Process: e2b.ProcessConfig{Cmd: "/bin/sh", Args: []string{"-c", script}},
+			Tag:     "acc-sleep",
+		})
+		if err != nil {
+			return fmt.Errorf("start background process: %w", err)
+		}
+		*pid = stream.PID()
+		return stream.Close()
+	}
+}
+
+// processesAfterResume lists the processes running in the sandbox at sbAddr.
+func processesAfterResume(t *testing.T, srv *emulator.Server, s *terraform.State) (*e2b.Envd, []e2b.ProcessInfo, error) {
+	envd, err := testAccEnvd(s, testAccClient(t, srv), sbAddr)
+	if err != nil {
+		return nil, nil, err
+	}
+	procs, err := envd.ListProcesses(context.Background())
+	if err != nil {
+		return nil, nil, fmt.Errorf("list processes after resume: %w", err)
+	}
+	return envd, procs, nil
+}
+
+// expireSandbox ends the sandbox whose ID id holds as its timeout would (srv.Expire).
+func expireSandbox(t *testing.T, srv *emulator.Server, id *string) func() {
+	return func() {
+		if err := srv.Expire(*id); err != nil {
+			t.Fatalf("expire %s: %v", *id, err)
+		}
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/actionvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -27,7 +26,7 @@ func NewSandboxResumeAction() action.Action { return &sandboxResumeAction{} }
 
 // sandboxResumeAction resumes a paused sandbox out of band.
 type sandboxResumeAction struct {
-	data *ProviderData
+	sandboxActionConfig
 }
 
 type sandboxResumeActionModel struct {
@@ -56,23 +55,9 @@ func (a *sandboxResumeAction) Schema(_ context.Context, _ action.SchemaRequest, 
 	}
 }
 
-func (a *sandboxResumeAction) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	a.data = data
-}
-
-func (a *sandboxResumeAction) ConfigValidators(_ context.Context) []action.ConfigValidator {
-	return []action.ConfigValidator{actionvalidator.ExactlyOneOf(exactlyOneSandboxID...)}
-}
-
 func (a *sandboxResumeAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var m sandboxResumeActionModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel, client := m.begin(ctx, a.data, resumeActionTimeout, &resp.Diagnostics)
+	ctx, cancel, client := a.begin(ctx, req, resp, &m, &m.sandboxActionModel, resumeActionTimeout)
 	defer cancel()
 	if client == nil {
 		return

@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/actionvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
@@ -30,7 +29,7 @@ func NewSandboxSnapshotAction() action.Action { return &sandboxSnapshotAction{} 
 
 // sandboxSnapshotAction snapshots a sandbox as the newest build of a named snapshot template.
 type sandboxSnapshotAction struct {
-	data *ProviderData
+	sandboxActionConfig
 }
 
 type sandboxSnapshotActionModel struct {
@@ -81,23 +80,9 @@ func (a *sandboxSnapshotAction) Schema(_ context.Context, _ action.SchemaRequest
 	}
 }
 
-func (a *sandboxSnapshotAction) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	a.data = data
-}
-
-func (a *sandboxSnapshotAction) ConfigValidators(_ context.Context) []action.ConfigValidator {
-	return []action.ConfigValidator{actionvalidator.ExactlyOneOf(exactlyOneSandboxID...)}
-}
-
 func (a *sandboxSnapshotAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var m sandboxSnapshotActionModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel, client := m.begin(ctx, a.data, snapshotActionTimeout, &resp.Diagnostics)
+	ctx, cancel, client := a.begin(ctx, req, resp, &m, &m.sandboxActionModel, snapshotActionTimeout)
 	defer cancel()
 	if client == nil {
 		return

@@ -63,43 +63,9 @@ func TestAccSandboxSnapshotAction_beforeDestroy(t *testing.T) {
 	const name = "dev-workspace"
 	first := snapshotActionConfig(srv, "dev", "", name, "halt")
 	second := snapshotActionConfig(srv, "back", name, name, "halt")
-	var devID, backID string
-	var afterFirst []string
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		TerraformVersionChecks: []tfversion.TerraformVersionCheck{
-			tfversion.SkipBelow(tfversion.Version1_14_0), tfversion.SkipBelow(version1_16_0),
-		},
-		Steps: []resource.TestStep{
-			{
-				Config: first,
-				Check:  resource.ComposeTestCheckFunc(captureAttr("e2b_sandbox.dev", "id", &devID), writeWork(t, srv, &devID)),
-			},
-			{Config: first, Destroy: true},
-			{
-				PreConfig: func() {
-					if alive := srv.SandboxIDs(); len(alive) != 0 {
-						t.Fatalf("sandboxes alive after destroy: %v", alive)
-					}
-					own, latest := snapshotBuilds(t, srv, name)
-					if len(own) != 1 || latest != own[0] {
-						t.Fatalf("after the first destroy: snapshots %v, name starts %q; want one, started by the name", own, latest)
-					}
-					afterFirst = own
-				},
-				Config: second,
-				Check: resource.ComposeTestCheckFunc(
-					captureAttr("e2b_sandbox.back", "id", &backID),
-					checkRemoteFile(t, srv, &backID, workPath, workContent),
-				),
-			},
-			{Config: second, Destroy: true},
-		},
+	snapshotTwiceUnderName(t, srv, name, first, second, []tfversion.TerraformVersionCheck{
+		tfversion.SkipBelow(tfversion.Version1_14_0), tfversion.SkipBelow(version1_16_0),
 	})
-	own, latest := snapshotBuilds(t, srv, name)
-	if len(own) != 2 || latest == "" || latest == afterFirst[0] {
-		t.Fatalf("after the second destroy: snapshots %v, name starts %q; want two, the name starting the new one", own, latest)
-	}
 }
 
 // on_failure = halt: a failed snapshot stops a replacement before the old sandbox is killed; the

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
@@ -85,40 +86,7 @@ func TestAccSandbox_snapshotOnDestroy(t *testing.T) {
 	const name = "dev-workspace"
 	first := snapshotOnDestroyConfig(srv, "e2b_sandbox.dev", "", name)
 	second := snapshotOnDestroyConfig(srv, "e2b_sandbox.back", name, name)
-	var devID, backID string
-	var afterFirst []string
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: first,
-				Check:  resource.ComposeTestCheckFunc(captureAttr("e2b_sandbox.dev", "id", &devID), writeWork(t, srv, &devID)),
-			},
-			{Config: first, Destroy: true},
-			{
-				PreConfig: func() {
-					if alive := srv.SandboxIDs(); len(alive) != 0 {
-						t.Fatalf("sandboxes alive after destroy: %v", alive)
-					}
-					own, latest := snapshotBuilds(t, srv, name)
-					if len(own) != 1 || latest != own[0] {
-						t.Fatalf("after the first destroy: snapshots %v, name starts %q; want one, started by the name", own, latest)
-					}
-					afterFirst = own
-				},
-				Config: second,
-				Check: resource.ComposeTestCheckFunc(
-					captureAttr("e2b_sandbox.back", "id", &backID),
-					checkRemoteFile(t, srv, &backID, workPath, workContent),
-				),
-			},
-			{Config: second, Destroy: true},
-		},
-	})
-	own, latest := snapshotBuilds(t, srv, name)
-	if len(own) != 2 || latest == "" || latest == afterFirst[0] {
-		t.Fatalf("after the second destroy: snapshots %v, name starts %q; want two, the name starting the new one", own, latest)
-	}
+	snapshotTwiceUnderName(t, srv, name, first, second, nil)
 }
 
 // A snapshot that fails keeps the sandbox alive and in state, and the destroy fails saying why;
@@ -222,4 +190,46 @@ func TestAccSandbox_snapshotOnDestroyPausedAndRemoved(t *testing.T) {
 			},
 		},
 	})
+}
+
+// snapshotTwiceUnderName applies first (e2b_sandbox.dev, into which it writes work) and destroys it,
+// then applies second (e2b_sandbox.back, from the snapshot name), checks the work is there and
+// destroys it too: the name then holds two snapshots and starts the newer one.
+func snapshotTwiceUnderName(t *testing.T, srv *emulator.Server, name, first, second string, checks []tfversion.TerraformVersionCheck) {
+	t.Helper()
+	var devID, backID string
+	var afterFirst []string
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		TerraformVersionChecks:   checks,
+		Steps: []resource.TestStep{
+			{
+				Config: first,
+				Check:  resource.ComposeTestCheckFunc(captureAttr("e2b_sandbox.dev", "id", &devID), writeWork(t, srv, &devID)),
+			},
+			{Config: first, Destroy: true},
+			{
+				PreConfig: func() {
+					if alive := srv.SandboxIDs(); len(alive) != 0 {
+						t.Fatalf("sandboxes alive after destroy: %v", alive)
+					}
+					own, latest := snapshotBuilds(t, srv, name)
+					if len(own) != 1 || latest != own[0] {
+						t.Fatalf("after the first destroy: snapshots %v, name starts %q; want one, started by the name", own, latest)
+					}
+					afterFirst = own
+				},
+				Config: second,
+				Check: resource.ComposeTestCheckFunc(
+					captureAttr("e2b_sandbox.back", "id", &backID),
+					checkRemoteFile(t, srv, &backID, workPath, workContent),
+				),
+			},
+			{Config: second, Destroy: true},
+		},
+	})
+	own, latest := snapshotBuilds(t, srv, name)
+	if len(own) != 2 || latest == "" || latest == afterFirst[0] {
+		t.Fatalf("after the second destroy: snapshots %v, name starts %q; want two, the name starting the new one", own, latest)
+	}
 }

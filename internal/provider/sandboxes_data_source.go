@@ -22,7 +22,7 @@ func NewSandboxesDataSource() datasource.DataSource { return &sandboxesDataSourc
 
 // sandboxesDataSource lists running and paused sandboxes.
 type sandboxesDataSource struct {
-	data *ProviderData
+	dataSourceConfig
 }
 
 type sandboxesDataSourceModel struct {
@@ -85,12 +85,6 @@ func (d *sandboxesDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			},
 		},
 	}
-}
-
-func (d *sandboxesDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	d.data = data
 }
 
 func (d *sandboxesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

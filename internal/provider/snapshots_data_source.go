@@ -21,7 +21,7 @@ func NewSnapshotsDataSource() datasource.DataSource { return &snapshotsDataSourc
 
 // snapshotsDataSource lists persistent snapshots.
 type snapshotsDataSource struct {
-	data *ProviderData
+	dataSourceConfig
 }
 
 type snapshotsDataSourceModel struct {
@@ -55,12 +55,6 @@ func (d *snapshotsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			},
 		},
 	}
-}
-
-func (d *snapshotsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	d.data = data
 }
 
 func (d *snapshotsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

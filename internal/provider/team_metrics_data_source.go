@@ -28,7 +28,7 @@ func NewTeamMetricsDataSource() datasource.DataSource { return &teamMetricsDataS
 // teamMetricsDataSource reads a team's concurrency and start-rate samples
 // and their maxima over a range.
 type teamMetricsDataSource struct {
-	data *ProviderData
+	dataSourceConfig
 }
 
 type teamMetricsModel struct {
@@ -89,12 +89,6 @@ func (d *teamMetricsDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 	}
 }
 
-func (d *teamMetricsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	d.data = data
-}
-
 // ValidateConfig refuses a range E2B cannot answer, naming the bound.
 func (d *teamMetricsDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var m teamMetricsModel
@@ -147,14 +141,12 @@ func (d *teamMetricsDataSource) Read(ctx context.Context, req datasource.ReadReq
 		addClientAttributeError(&resp.Diagnostics, path.Root("team_id"), "Could not read team metrics", err)
 		return
 	}
-	elems := make([]attr.Value, 0, len(samples))
-	for _, s := range samples {
-		elems = append(elems, types.ObjectValueMust(teamMetricAttrTypes, map[string]attr.Value{
+	m.Metrics = objectList(teamMetricAttrTypes, samples, func(s e2b.TeamMetric) map[string]attr.Value {
+		return map[string]attr.Value{
 			"timestamp": timetypes.NewRFC3339TimeValue(s.Timestamp), "concurrent_sandboxes": types.Int64Value(int64(s.ConcurrentSandboxes)),
 			"sandbox_start_rate": types.Float64Value(s.SandboxStartRate),
-		}))
-	}
-	m.Metrics = types.ListValueMust(types.ObjectType{AttrTypes: teamMetricAttrTypes}, elems)
+		}
+	})
 	for _, x := range []struct {
 		metric string
 		dst    *types.Object

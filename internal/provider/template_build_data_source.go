@@ -28,7 +28,7 @@ func NewTemplateBuildDataSource() datasource.DataSource { return &templateBuildD
 
 // templateBuildDataSource reads one build: its status, why it failed, and its log.
 type templateBuildDataSource struct {
-	data *ProviderData
+	dataSourceConfig
 }
 
 type templateBuildModel struct {
@@ -100,21 +100,10 @@ func (d *templateBuildDataSource) Schema(_ context.Context, _ datasource.SchemaR
 	}
 }
 
-func (d *templateBuildDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	d.data = data
-}
-
 func (d *templateBuildDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m templateBuildModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	client, diags := d.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client := d.configAndClient(ctx, req, resp, &m)
+	if client == nil {
 		return
 	}
 	t, err := client.GetTemplate(ctx, m.Template.ValueString())
@@ -146,16 +135,14 @@ func (d *templateBuildDataSource) Read(ctx context.Context, req datasource.ReadR
 	if st.Reason != nil {
 		m.Reason, m.ReasonStep = types.StringValue(st.Reason.Message), optionalString(st.Reason.Step)
 	}
-	objs := make([]attr.Value, len(entries))
-	for i, l := range entries {
-		objs[i] = types.ObjectValueMust(buildLogAttrTypes, map[string]attr.Value{
+	m.LogEntries = objectList(buildLogAttrTypes, entries, func(l e2b.BuildLogEntry) map[string]attr.Value {
+		return map[string]attr.Value{
 			"timestamp": timetypes.NewRFC3339TimeValue(l.Timestamp),
 			"level":     types.StringValue(l.Level),
 			"message":   types.StringValue(l.Message),
 			"step":      optionalString(l.Step),
-		})
-	}
-	m.LogEntries = types.ListValueMust(types.ObjectType{AttrTypes: buildLogAttrTypes}, objs)
+		}
+	})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 

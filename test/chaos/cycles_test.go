@@ -18,21 +18,9 @@ import (
 // cyclesConfig is n sandboxes, each with a file and a command that reads it.
 // var.gen changes the timeout (in-place update), the file content (in-place
 // update) and so the command's trigger (re-run).
-const cyclesConfig = `
+const cyclesConfig = retryingHeader + `
 variable "n" { type = number }
 variable "gen" { type = number }
-
-terraform {
-  required_providers {
-    e2b = { source = "e2b-terraform/e2b" }
-  }
-}
-
-provider "e2b" {
-  max_retries    = 10
-  retry_wait_min = "50ms"
-  retry_wait_max = "1s"
-}
 
 resource "e2b_sandbox" "s" {
   count    = var.n
@@ -220,3 +208,18 @@ func startEmulator(t *testing.T) *emulator.Server {
 	t.Cleanup(func() { _ = srv.Close() })
 	return srv
 }
+
+// retryingHeader names the provider and lets it retry fast, as a chaos run needs.
+const retryingHeader = `
+terraform {
+  required_providers {
+    e2b = { source = "e2b-terraform/e2b" }
+  }
+}
+
+provider "e2b" {
+  max_retries    = 10
+  retry_wait_min = "50ms"
+  retry_wait_max = "1s"
+}
+`

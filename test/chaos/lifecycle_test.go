@@ -232,21 +232,9 @@ func TestChaosInterruptLongCommand(t *testing.T) {
 	ws.Write("main.tf", lifecycleConfig)
 
 	cmd := ws.Command(ctx, "apply", "-auto-approve", "-no-color", "-input=false", "-var", "cmd=sleep 300")
-	var out strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	out := startCLI(t, cmd)
 	id, pid := waitForProcess(t, srv, "sleep 300", 90*time.Second)
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	if err := waitTimeout(cmd.Wait, 60*time.Second); errors.Is(err, errStillRunning) {
-		_ = cmd.Process.Kill()
-		t.Fatalf("CLI did not stop within 60 s of SIGINT:\n%s", out.String())
-	} else {
-		t.Logf("interrupted apply ended: %v", err)
-	}
+	t.Logf("interrupted apply ended: %v", interruptCLI(t, cmd, out, 60*time.Second))
 	deadline := time.Now().Add(15 * time.Second)
 	for processAlive(t, srv, id, pid) {
 		if time.Now().After(deadline) {
@@ -281,11 +269,7 @@ func TestChaosInterruptLargeUpload(t *testing.T) {
 
 	before := srv.Counters().Requests["envd POST /files"]
 	cmd := ws.Command(ctx, append([]string{"apply", "-auto-approve", "-no-color", "-input=false"}, vars...)...)
-	var out strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	out := startCLI(t, cmd)
 	deadline := time.Now().Add(90 * time.Second)
 	for srv.Counters().Requests["envd POST /files"] == before {
 		if time.Now().After(deadline) {
@@ -294,15 +278,7 @@ func TestChaosInterruptLargeUpload(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	if err := waitTimeout(cmd.Wait, 60*time.Second); errors.Is(err, errStillRunning) {
-		_ = cmd.Process.Kill()
-		t.Fatalf("CLI did not stop within 60 s of SIGINT:\n%s", out.String())
-	} else {
-		t.Logf("interrupted apply ended: %v", err)
-	}
+	t.Logf("interrupted apply ended: %v", interruptCLI(t, cmd, out, 60*time.Second))
 	assertStateMatchesEmulator(t, ctx, ws, srv)
 	mustApply(t, ctx, ws, vars...)
 	for _, r := range ws.State(ctx) {
@@ -313,6 +289,32 @@ func TestChaosInterruptLargeUpload(t *testing.T) {
 		}
 	}
 	destroyAndCheck(t, ctx, ws, srv, vars...)
+}
+
+// startCLI starts cmd with its stdout and stderr in one buffer, which it returns.
+func startCLI(t *testing.T, cmd *exec.Cmd) *strings.Builder {
+	t.Helper()
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return &out
+}
+
+// interruptCLI sends SIGINT to a CLI started by startCLI and fails the test unless it stops
+// within the given time; it returns how the CLI ended.
+func interruptCLI(t *testing.T, cmd *exec.Cmd, out *strings.Builder, within time.Duration) error {
+	t.Helper()
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	err := waitTimeout(cmd.Wait, within)
+	if errors.Is(err, errStillRunning) {
+		_ = cmd.Process.Kill()
+		t.Fatalf("CLI did not stop within %d s of SIGINT:\n%s", int(within/time.Second), out.String())
+	}
+	return err
 }
 
 var errStillRunning = errors.New("still running")

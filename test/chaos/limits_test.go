@@ -2,12 +2,10 @@ package chaos
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -49,11 +47,7 @@ func TestChaosLimitsInterruptedPacedApply(t *testing.T) {
 	vars := []string{"-var", "n=10", "-var", "gen=0"}
 
 	cmd := ws.Command(ctx, append([]string{"apply", "-auto-approve", "-no-color", "-input=false", "-parallelism=10"}, vars...)...)
-	var out strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	out := startCLI(t, cmd)
 	deadline := time.Now().Add(90 * time.Second)
 	for srv.Counters().SandboxesCreated < 3 || srv.LimitRefusals().CreateRate == 0 {
 		if time.Now().After(deadline) {
@@ -62,15 +56,8 @@ func TestChaosLimitsInterruptedPacedApply(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	if err := waitTimeout(cmd.Wait, 60*time.Second); errors.Is(err, errStillRunning) {
-		_ = cmd.Process.Kill()
-		t.Fatalf("CLI did not stop within 60 s of SIGINT:\n%s", out.String())
-	} else {
-		t.Logf("interrupted apply ended after %d creates: %v", srv.Counters().SandboxesCreated, err)
-	}
+	err := interruptCLI(t, cmd, out, 60*time.Second)
+	t.Logf("interrupted apply ended after %d creates: %v", srv.Counters().SandboxesCreated, err)
 	inState, alive := ws.SandboxIDsInState(ctx), srv.SandboxIDs()
 	sort.Strings(inState)
 	if strings.Join(inState, ",") != strings.Join(alive, ",") {

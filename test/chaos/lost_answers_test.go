@@ -2,12 +2,10 @@ package chaos
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -20,23 +18,11 @@ import (
 // var.objects is false) a chain of two forks of each (a fork of the fork),
 // volumes, secrets, webhooks, and a named and an unnamed snapshot of each
 // sandbox. Templates join when their create settles lost answers too.
-const keptConfig = `
+const keptConfig = retryingHeader + `
 variable "n" { type = number }
 variable "objects" {
   type    = bool
   default = true
-}
-
-terraform {
-  required_providers {
-    e2b = { source = "e2b-terraform/e2b" }
-  }
-}
-
-provider "e2b" {
-  max_retries    = 10
-  retry_wait_min = "50ms"
-  retry_wait_max = "1s"
 }
 
 resource "e2b_sandbox" "s" {
@@ -297,11 +283,7 @@ func TestChaosInterruptedCreates(t *testing.T) {
 
 	srv.SetFaults(emulator.Faults{AnswerDelay: time.Hour, Routes: keptCreates[1:]})
 	cmd := ws.Command(ctx, append([]string{"apply", "-auto-approve", "-no-color", "-input=false", "-parallelism=10"}, args...)...)
-	var out strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	out := startCLI(t, cmd)
 	deadline := time.Now().Add(120 * time.Second)
 	for {
 		kept := keptOnEmulator(t, srv)
@@ -314,15 +296,8 @@ func TestChaosInterruptedCreates(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	if err := waitTimeout(cmd.Wait, 90*time.Second); errors.Is(err, errStillRunning) {
-		_ = cmd.Process.Kill()
-		t.Fatalf("CLI did not stop within 90 s of SIGINT:\n%s", out.String())
-	} else {
-		t.Logf("interrupted apply ended: %v; %d warnings that objects were kept", err, strings.Count(out.String(), "was made"))
-	}
+	err := interruptCLI(t, cmd, out, 90*time.Second)
+	t.Logf("interrupted apply ended: %v; %d warnings that objects were kept", err, strings.Count(out.String(), "was made"))
 	srv.SetFaults(emulator.Faults{})
 
 	var fig keptFigures
