@@ -108,7 +108,7 @@ func (r *sandboxEphemeralResource) Open(ctx context.Context, req ephemeral.OpenR
 
 	createCtx, cancel := context.WithTimeout(ctx, openTimeout)
 	defer cancel()
-	created, lost := createSandbox(createCtx, client, createReq, lostCreate{timeout: openTimeout, timeoutAttr: "timeouts.open",
+	created, lost := createSandbox(createCtx, client, createReq, lostSandboxCreate{timeout: openTimeout, timeoutAttr: "timeouts.open",
 		fate: "It has been killed, since no state keeps track of it."}, &resp.Diagnostics)
 	if lost {
 		killEphemeral(ctx, client, created.SandboxID, &resp.Diagnostics)

@@ -103,7 +103,7 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 	// A create or fork that timed out but made the sandbox is kept in state (tainted) rather than
 	// leaving a billed sandbox behind.
 	var created *e2b.Sandbox
-	lc := lostCreate{timeout: timeout, timeoutAttr: "timeouts.create",
+	lc := lostSandboxCreate{timeout: timeout, timeoutAttr: "timeouts.create",
 		fate: "It is kept in state and marked tainted, so the next apply replaces it and destroy removes it."}
 	if forkFrom := plan.ForkFrom.ValueString(); forkFrom != "" {
 		created = forkSandbox(ctx, client, forkFrom, createReq.Timeout, lc, &resp.Diagnostics)

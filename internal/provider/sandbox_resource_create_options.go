@@ -182,7 +182,7 @@ func (m *sandboxResourceModel) applyCreateOptionsDetail(d *e2b.SandboxDetail) {
 // forkSandbox makes the sandbox as one fork of a running one. The client settles a lost answer
 // (e2b.Client.ForkOne); a fork found after the create timeout ran out or the run was interrupted
 // comes back with an error diagnostic, and the caller keeps it in state (tainted).
-func forkSandbox(ctx context.Context, client *e2b.Client, sourceID string, timeout int32, lc lostCreate, diags *diag.Diagnostics) *e2b.Sandbox {
+func forkSandbox(ctx context.Context, client *e2b.Client, sourceID string, timeout int32, lc lostSandboxCreate, diags *diag.Diagnostics) *e2b.Sandbox {
 	sb, err := client.ForkOne(ctx, sourceID, timeout)
 	var interrupted *e2b.CreateInterruptedError
 	var unsettled *e2b.ForkUnsettledError

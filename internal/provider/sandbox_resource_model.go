@@ -31,7 +31,7 @@ type sandboxResourceModel struct {
 	MCP             sensitiveJSON `tfsdk:"mcp"`
 	IAM             types.Map     `tfsdk:"iam"`
 	ForkFrom        types.String  `tfsdk:"fork_from"`
-	// Destroy-time option (sandbox_snapshot_on_destroy.go).
+	// Destroy-time option (sandbox_resource_snapshot_on_destroy.go).
 	SnapshotOnDestroy types.Object `tfsdk:"snapshot_on_destroy"`
 
 	TemplateID         types.String      `tfsdk:"template_id"`

@@ -16,8 +16,8 @@ import (
 // ephemeral e2b_sandbox), with what each does with a sandbox whose create
 // answer was lost.
 
-// lostCreate says what happens to a sandbox that E2B made although its create timed out.
-type lostCreate struct {
+// lostSandboxCreate says what happens to a sandbox that E2B made although its create timed out.
+type lostSandboxCreate struct {
 	timeout     time.Duration // the create timeout that ran out
 	timeoutAttr string        // where to raise it
 	fate        string        // what becomes of the sandbox, as a sentence
@@ -28,7 +28,7 @@ type lostCreate struct {
 // lost = true and an error diagnostic that tells lc.fate; the caller keeps or kills it. Any other
 // failure returns nil. A ctx canceled (Ctrl-C: the CLI stops the provider) is reported as an
 // interruption, a ctx past its deadline as the create timeout running out.
-func createSandbox(ctx context.Context, client *e2b.Client, req e2b.CreateSandboxRequest, lc lostCreate, diags *diag.Diagnostics) (sb *e2b.Sandbox, lost bool) {
+func createSandbox(ctx context.Context, client *e2b.Client, req e2b.CreateSandboxRequest, lc lostSandboxCreate, diags *diag.Diagnostics) (sb *e2b.Sandbox, lost bool) {
 	created, err := client.CreateSandbox(ctx, req)
 	interruptedRun := errors.Is(ctx.Err(), context.Canceled)
 	var interrupted *e2b.CreateInterruptedError

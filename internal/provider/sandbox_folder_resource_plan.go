@@ -42,7 +42,7 @@ func (r *sandboxFolderResource) ModifyPlan(ctx context.Context, req resource.Mod
 		return
 	}
 	if replacing(ctx, req.Plan, req.State, req.State.Raw.IsNull(), "sandbox_id", "destination", "user") {
-		// No refresh precedes a create: what is sent is known after apply (see local_seen.go).
+		// No refresh precedes a create: what is sent is known after apply (see shared_local_seen.go).
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("sha256"), types.StringUnknown())...)
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("files"), types.MapUnknown(folderFileType))...)
 		return

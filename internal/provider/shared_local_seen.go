@@ -136,7 +136,7 @@ func seeLocalFile(ctx context.Context, source, stateSHA256 types.String) *localS
 // planFileSum decides the planned sha256 and size of a file resource from its content c
 // (hashed as sum and size): known, or, for a local source that no refresh has seen in this run
 // (a create or a replacement), known after apply. It fails when the source changed since the
-// refresh of this run (see local_seen.go).
+// refresh of this run (see localSeen).
 func planFileSum(ctx context.Context, c fileContent, sum string, size int64, creating bool, private privateState) (types.String, types.Int64, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	if c.source == "" {
