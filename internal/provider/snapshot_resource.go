@@ -21,21 +21,15 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ resource.Resource                = &snapshotResource{}
-	_ resource.ResourceWithConfigure   = &snapshotResource{}
-	_ resource.ResourceWithImportState = &snapshotResource{}
-	_ resource.ResourceWithIdentity    = &snapshotResource{}
-	_ resource.ResourceWithModifyPlan  = &snapshotResource{}
-)
-
 // NewSnapshotResource returns the e2b_snapshot resource.
-func NewSnapshotResource() resource.Resource { return &snapshotResource{} }
+func NewSnapshotResource() resource.Resource {
+	return &snapshotResource{teamObjectResource{typeName: "_snapshot"}}
+}
 
 // snapshotResource is a persistent snapshot of a running sandbox: a template
 // new sandboxes start from, with the files (and memory) it had.
 type snapshotResource struct {
-	data *ProviderData
+	teamObjectResource
 }
 
 type snapshotModel struct {
@@ -50,10 +44,6 @@ type snapshotModel struct {
 // snapshotIdentity is the resource identity: the snapshot ID, tag included.
 type snapshotIdentity struct {
 	SnapshotID types.String `tfsdk:"snapshot_id"`
-}
-
-func (r *snapshotResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_snapshot"
 }
 
 func (r *snapshotResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -158,12 +148,6 @@ func (r *snapshotResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		resp.Diagnostics.AddAttributeError(path.Root("sandbox_id"), "Missing sandbox_id",
 			"A new snapshot needs sandbox_id, the running sandbox to snapshot.")
 	}
-}
-
-func (r *snapshotResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	r.data = data
 }
 
 func (r *snapshotResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
