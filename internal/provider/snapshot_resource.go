@@ -152,13 +152,8 @@ func (r *snapshotResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 
 func (r *snapshotResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan snapshotModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.Plan.Get, &plan, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	sandboxID := plan.SandboxID.ValueString()
@@ -179,13 +174,8 @@ func (r *snapshotResource) Create(ctx context.Context, req resource.CreateReques
 
 func (r *snapshotResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state snapshotModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	snap, err := client.FindSnapshot(ctx, state.SandboxID.ValueString(), state.SnapshotID.ValueString())
@@ -218,13 +208,8 @@ func (r *snapshotResource) Update(ctx context.Context, req resource.UpdateReques
 
 func (r *snapshotResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state snapshotModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	id := state.SnapshotID.ValueString()

@@ -205,13 +205,8 @@ func findTag(ctx context.Context, client *e2b.Client, template, tag string) (*e2
 
 func (r *templateTagResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state templateTagModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	tag, err := findTag(ctx, client, state.Template.ValueString(), state.Tag.ValueString())
@@ -235,13 +230,8 @@ func (r *templateTagResource) Read(ctx context.Context, req resource.ReadRequest
 
 func (r *templateTagResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state templateTagModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	err := client.RemoveTemplateTags(ctx, state.Template.ValueString(), []string{state.Tag.ValueString()})
