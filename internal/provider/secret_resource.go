@@ -24,13 +24,13 @@ import (
 
 // NewSecretResource returns the e2b_secret resource.
 func NewSecretResource() resource.Resource {
-	return &secretResource{teamObjectResource{typeName: "_secret"}}
+	return &secretResource{resourceConfig{typeName: "_secret"}}
 }
 
 // secretResource is a team secret that E2B's egress substitutes into the
 // outgoing requests of sandboxes; its value never reaches the state.
 type secretResource struct {
-	teamObjectResource
+	resourceConfig
 }
 
 type secretModel struct {

@@ -23,13 +23,13 @@ import (
 
 // NewSnapshotResource returns the e2b_snapshot resource.
 func NewSnapshotResource() resource.Resource {
-	return &snapshotResource{teamObjectResource{typeName: "_snapshot"}}
+	return &snapshotResource{resourceConfig{typeName: "_snapshot"}}
 }
 
 // snapshotResource is a persistent snapshot of a running sandbox: a template
 // new sandboxes start from, with the files (and memory) it had.
 type snapshotResource struct {
-	teamObjectResource
+	resourceConfig
 }
 
 type snapshotModel struct {

@@ -22,12 +22,12 @@ import (
 
 // NewTemplateTagResource returns the e2b_template_tag resource.
 func NewTemplateTagResource() resource.Resource {
-	return &templateTagResource{teamObjectResource{typeName: "_template_tag"}}
+	return &templateTagResource{resourceConfig{typeName: "_template_tag"}}
 }
 
 // templateTagResource points one tag of a template at one build.
 type templateTagResource struct {
-	teamObjectResource
+	resourceConfig
 }
 
 type templateTagModel struct {

@@ -20,12 +20,12 @@ import (
 
 // NewVolumeResource returns the e2b_volume resource.
 func NewVolumeResource() resource.Resource {
-	return &volumeResource{teamObjectResource{typeName: "_volume"}}
+	return &volumeResource{resourceConfig{typeName: "_volume"}}
 }
 
 // volumeResource is a team volume: persistent storage that sandboxes mount.
 type volumeResource struct {
-	teamObjectResource
+	resourceConfig
 }
 
 type volumeModel struct {

@@ -23,12 +23,12 @@ import (
 
 // NewWebhookResource returns the e2b_webhook resource.
 func NewWebhookResource() resource.Resource {
-	return &webhookResource{teamObjectResource{typeName: "_webhook"}}
+	return &webhookResource{resourceConfig{typeName: "_webhook"}}
 }
 
 // webhookResource is a lifecycle webhook: E2B posts signed sandbox events to it.
 type webhookResource struct {
-	teamObjectResource
+	resourceConfig
 }
 
 type webhookModel struct {
