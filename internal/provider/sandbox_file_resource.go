@@ -330,16 +330,11 @@ func (p *prefixBuffer) Write(b []byte) (int, error) {
 
 func (r *sandboxFileResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state sandboxFileModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	sandboxID, target := state.SandboxID.ValueString(), state.AbsolutePath.ValueString()
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	// The access the last write or refresh sealed saves reading the sandbox first. When the
 	// sandbox no longer answers through it, or no longer takes its token, the control plane says
 	// whether it is gone or paused and gives the current access.

@@ -414,13 +414,8 @@ func (r *sandboxFolderResource) Read(ctx context.Context, req resource.ReadReque
 
 func (r *sandboxFolderResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var m sandboxFolderModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.State.Get, &m, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	sandboxID, dest := m.SandboxID.ValueString(), m.Destination.ValueString()
