@@ -19,15 +19,6 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ resource.Resource                     = &sandboxFileResource{}
-	_ resource.ResourceWithConfigure        = &sandboxFileResource{}
-	_ resource.ResourceWithImportState      = &sandboxFileResource{}
-	_ resource.ResourceWithModifyPlan       = &sandboxFileResource{}
-	_ resource.ResourceWithConfigValidators = &sandboxFileResource{}
-	_ resource.ResourceWithIdentity         = &sandboxFileResource{}
-)
-
 // remoteFileKey names the private state that remembers what the sandbox held
 // after our last write or hash, so refresh can skip downloading unchanged files.
 const remoteFileKey = "remote_file"
@@ -41,10 +32,12 @@ const contentTagKey = "terraform-sha256"
 const importContentMax = 1 << 20
 
 // NewSandboxFileResource returns the e2b_sandbox_file resource.
-func NewSandboxFileResource() resource.Resource { return &sandboxFileResource{} }
+func NewSandboxFileResource() resource.Resource {
+	return &sandboxFileResource{resourceConfig{typeName: "_sandbox_file"}}
+}
 
 type sandboxFileResource struct {
-	data *ProviderData
+	resourceConfig
 }
 
 // sandboxFilePath names a sandbox file: its import ID and identity.
@@ -91,16 +84,6 @@ func (s *remoteFileStamp) matches(entry *e2b.EntryInfo, stateSHA256 string) bool
 		return s.Tagged && entry.Metadata[contentTagKey] == s.SHA256
 	}
 	return s.Modified.Equal(entry.ModifiedTime)
-}
-
-func (r *sandboxFileResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_sandbox_file"
-}
-
-func (r *sandboxFileResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	r.data = data
 }
 
 func (r *sandboxFileResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -347,16 +330,11 @@ func (p *prefixBuffer) Write(b []byte) (int, error) {
 
 func (r *sandboxFileResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state sandboxFileModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	sandboxID, target := state.SandboxID.ValueString(), state.AbsolutePath.ValueString()
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	// The access the last write or refresh sealed saves reading the sandbox first. When the
 	// sandbox no longer answers through it, or no longer takes its token, the control plane says
 	// whether it is gone or paused and gives the current access.

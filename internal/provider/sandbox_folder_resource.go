@@ -20,19 +20,13 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ resource.Resource                = &sandboxFolderResource{}
-	_ resource.ResourceWithConfigure   = &sandboxFolderResource{}
-	_ resource.ResourceWithImportState = &sandboxFolderResource{}
-	_ resource.ResourceWithModifyPlan  = &sandboxFolderResource{}
-	_ resource.ResourceWithIdentity    = &sandboxFolderResource{}
-)
-
 // NewSandboxFolderResource returns the e2b_sandbox_folder resource.
-func NewSandboxFolderResource() resource.Resource { return &sandboxFolderResource{} }
+func NewSandboxFolderResource() resource.Resource {
+	return &sandboxFolderResource{resourceConfig{typeName: "_sandbox_folder"}}
+}
 
 type sandboxFolderResource struct {
-	data *ProviderData
+	resourceConfig
 }
 
 // sandboxFolderPath names a sandbox folder: its import ID and identity.
@@ -51,16 +45,6 @@ type sandboxFolderIdentity struct {
 
 func (m *sandboxFolderModel) identity() sandboxFolderIdentity {
 	return sandboxFolderIdentity{SandboxID: m.SandboxID, Destination: m.Destination}
-}
-
-func (r *sandboxFolderResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_sandbox_folder"
-}
-
-func (r *sandboxFolderResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	r.data = data
 }
 
 func (r *sandboxFolderResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -430,13 +414,8 @@ func (r *sandboxFolderResource) Read(ctx context.Context, req resource.ReadReque
 
 func (r *sandboxFolderResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var m sandboxFolderModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.State.Get, &m, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	sandboxID, dest := m.SandboxID.ValueString(), m.Destination.ValueString()

@@ -22,21 +22,15 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ resource.Resource                = &secretResource{}
-	_ resource.ResourceWithConfigure   = &secretResource{}
-	_ resource.ResourceWithImportState = &secretResource{}
-	_ resource.ResourceWithModifyPlan  = &secretResource{}
-	_ resource.ResourceWithIdentity    = &secretResource{}
-)
-
 // NewSecretResource returns the e2b_secret resource.
-func NewSecretResource() resource.Resource { return &secretResource{} }
+func NewSecretResource() resource.Resource {
+	return &secretResource{resourceConfig{typeName: "_secret"}}
+}
 
 // secretResource is a team secret that E2B's egress substitutes into the
 // outgoing requests of sandboxes; its value never reaches the state.
 type secretResource struct {
-	data *ProviderData
+	resourceConfig
 }
 
 type secretModel struct {
@@ -58,10 +52,6 @@ type secretIdentity struct {
 }
 
 var canonicalSecretName = regexp.MustCompile(`^[a-z0-9_-]{1,128}$`)
-
-func (r *secretResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_secret"
-}
 
 func (r *secretResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	stable := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
@@ -162,12 +152,6 @@ func (r *secretResource) IdentitySchema(_ context.Context, _ resource.IdentitySc
 			"secret_id": identityschema.StringAttribute{RequiredForImport: true, Description: "Secret ID (`sec_…`)."},
 		},
 	}
-}
-
-func (r *secretResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	r.data = data
 }
 
 // ModifyPlan refuses a create or a change without a value (E2B stores every

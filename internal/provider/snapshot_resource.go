@@ -21,21 +21,15 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ resource.Resource                = &snapshotResource{}
-	_ resource.ResourceWithConfigure   = &snapshotResource{}
-	_ resource.ResourceWithImportState = &snapshotResource{}
-	_ resource.ResourceWithIdentity    = &snapshotResource{}
-	_ resource.ResourceWithModifyPlan  = &snapshotResource{}
-)
-
 // NewSnapshotResource returns the e2b_snapshot resource.
-func NewSnapshotResource() resource.Resource { return &snapshotResource{} }
+func NewSnapshotResource() resource.Resource {
+	return &snapshotResource{resourceConfig{typeName: "_snapshot"}}
+}
 
 // snapshotResource is a persistent snapshot of a running sandbox: a template
 // new sandboxes start from, with the files (and memory) it had.
 type snapshotResource struct {
-	data *ProviderData
+	resourceConfig
 }
 
 type snapshotModel struct {
@@ -50,10 +44,6 @@ type snapshotModel struct {
 // snapshotIdentity is the resource identity: the snapshot ID, tag included.
 type snapshotIdentity struct {
 	SnapshotID types.String `tfsdk:"snapshot_id"`
-}
-
-func (r *snapshotResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_snapshot"
 }
 
 func (r *snapshotResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -160,21 +150,10 @@ func (r *snapshotResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	}
 }
 
-func (r *snapshotResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	r.data = data
-}
-
 func (r *snapshotResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan snapshotModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.Plan.Get, &plan, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	sandboxID := plan.SandboxID.ValueString()
@@ -195,13 +174,8 @@ func (r *snapshotResource) Create(ctx context.Context, req resource.CreateReques
 
 func (r *snapshotResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state snapshotModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	snap, err := client.FindSnapshot(ctx, state.SandboxID.ValueString(), state.SnapshotID.ValueString())
@@ -234,13 +208,8 @@ func (r *snapshotResource) Update(ctx context.Context, req resource.UpdateReques
 
 func (r *snapshotResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state snapshotModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	id := state.SnapshotID.ValueString()

@@ -20,19 +20,14 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ resource.Resource                = &templateTagResource{}
-	_ resource.ResourceWithConfigure   = &templateTagResource{}
-	_ resource.ResourceWithImportState = &templateTagResource{}
-	_ resource.ResourceWithIdentity    = &templateTagResource{}
-)
-
 // NewTemplateTagResource returns the e2b_template_tag resource.
-func NewTemplateTagResource() resource.Resource { return &templateTagResource{} }
+func NewTemplateTagResource() resource.Resource {
+	return &templateTagResource{resourceConfig{typeName: "_template_tag"}}
+}
 
 // templateTagResource points one tag of a template at one build.
 type templateTagResource struct {
-	data *ProviderData
+	resourceConfig
 }
 
 type templateTagModel struct {
@@ -65,10 +60,6 @@ func errText(check func(string) error) func(string) string {
 		}
 		return ""
 	}
-}
-
-func (r *templateTagResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_template_tag"
 }
 
 func (r *templateTagResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -119,12 +110,6 @@ func (r *templateTagResource) IdentitySchema(_ context.Context, _ resource.Ident
 			"tag":      identityschema.StringAttribute{RequiredForImport: true, Description: "The tag."},
 		},
 	}
-}
-
-func (r *templateTagResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	r.data = data
 }
 
 func (r *templateTagResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -220,13 +205,8 @@ func findTag(ctx context.Context, client *e2b.Client, template, tag string) (*e2
 
 func (r *templateTagResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state templateTagModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	tag, err := findTag(ctx, client, state.Template.ValueString(), state.Tag.ValueString())
@@ -250,13 +230,8 @@ func (r *templateTagResource) Read(ctx context.Context, req resource.ReadRequest
 
 func (r *templateTagResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state templateTagModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	err := client.RemoveTemplateTags(ctx, state.Template.ValueString(), []string{state.Tag.ValueString()})

@@ -17,20 +17,13 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ resource.Resource                     = &volumeFileResource{}
-	_ resource.ResourceWithConfigure        = &volumeFileResource{}
-	_ resource.ResourceWithImportState      = &volumeFileResource{}
-	_ resource.ResourceWithModifyPlan       = &volumeFileResource{}
-	_ resource.ResourceWithConfigValidators = &volumeFileResource{}
-	_ resource.ResourceWithIdentity         = &volumeFileResource{}
-)
-
 // NewVolumeFileResource returns the e2b_volume_file resource.
-func NewVolumeFileResource() resource.Resource { return &volumeFileResource{} }
+func NewVolumeFileResource() resource.Resource {
+	return &volumeFileResource{resourceConfig{typeName: "_volume_file"}}
+}
 
 type volumeFileResource struct {
-	data *ProviderData
+	resourceConfig
 }
 
 // volumeFilePath names a volume file: its import ID and identity.
@@ -56,16 +49,6 @@ func (m *volumeFileModel) identity() volumeFileIdentity {
 // an entry that still has both is taken as unchanged without a download.
 func volumeStampMatches(s *remoteFileStamp, e *e2b.VolumeEntry, stateSHA256 string) bool {
 	return s != nil && s.SHA256 == stateSHA256 && s.Size == e.Size && !s.Modified.IsZero() && s.Modified.Equal(e.MTime)
-}
-
-func (r *volumeFileResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_volume_file"
-}
-
-func (r *volumeFileResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	r.data = data
 }
 
 func (r *volumeFileResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

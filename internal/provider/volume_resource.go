@@ -18,19 +18,14 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ resource.Resource                = &volumeResource{}
-	_ resource.ResourceWithConfigure   = &volumeResource{}
-	_ resource.ResourceWithImportState = &volumeResource{}
-	_ resource.ResourceWithIdentity    = &volumeResource{}
-)
-
 // NewVolumeResource returns the e2b_volume resource.
-func NewVolumeResource() resource.Resource { return &volumeResource{} }
+func NewVolumeResource() resource.Resource {
+	return &volumeResource{resourceConfig{typeName: "_volume"}}
+}
 
 // volumeResource is a team volume: persistent storage that sandboxes mount.
 type volumeResource struct {
-	data *ProviderData
+	resourceConfig
 }
 
 type volumeModel struct {
@@ -44,10 +39,6 @@ type volumeModel struct {
 // volumeIdentity is the resource identity: the volume's ID.
 type volumeIdentity struct {
 	VolumeID types.String `tfsdk:"volume_id"`
-}
-
-func (r *volumeResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_volume"
 }
 
 func (r *volumeResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -97,12 +88,6 @@ func (r *volumeResource) IdentitySchema(_ context.Context, _ resource.IdentitySc
 			"volume_id": identityschema.StringAttribute{RequiredForImport: true, Description: "Volume ID."},
 		},
 	}
-}
-
-func (r *volumeResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	r.data = data
 }
 
 func (r *volumeResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

@@ -21,20 +21,14 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ resource.Resource                = &webhookResource{}
-	_ resource.ResourceWithConfigure   = &webhookResource{}
-	_ resource.ResourceWithImportState = &webhookResource{}
-	_ resource.ResourceWithIdentity    = &webhookResource{}
-	_ resource.ResourceWithModifyPlan  = &webhookResource{}
-)
-
 // NewWebhookResource returns the e2b_webhook resource.
-func NewWebhookResource() resource.Resource { return &webhookResource{} }
+func NewWebhookResource() resource.Resource {
+	return &webhookResource{resourceConfig{typeName: "_webhook"}}
+}
 
 // webhookResource is a lifecycle webhook: E2B posts signed sandbox events to it.
 type webhookResource struct {
-	data *ProviderData
+	resourceConfig
 }
 
 type webhookModel struct {
@@ -52,10 +46,6 @@ type webhookModel struct {
 // webhookIdentity is the resource identity: the webhook's ID.
 type webhookIdentity struct {
 	WebhookID types.String `tfsdk:"webhook_id"`
-}
-
-func (r *webhookResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_webhook"
 }
 
 func (r *webhookResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -171,12 +161,6 @@ func (r *webhookResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		resp.Diagnostics.AddAttributeError(path.Root("signature_secret"), "Missing signature secret",
 			"A new webhook needs its signature secret: set signature_secret (with signature_secret_version) or sensitive_signature_secret.")
 	}
-}
-
-func (r *webhookResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	r.data = data
 }
 
 // input builds the webhook configuration; withSecret adds the secret.
