@@ -136,18 +136,19 @@ func TestAccProvider_badSettingsFailAtPlan(t *testing.T) {
 	testAccRefusedWithoutRequests(t, srv, steps)
 }
 
-// max_retries = 0 sends each request once: a 429 is reported, not retried. (Sandbox creates
-// refused for E2B's create rate are paced and retried until their create timeout instead: see
-// limits_test.go.)
+// max_retries = 0 sends each request once: a 503 is reported, not retried. (A 429 is E2B's rate
+// limit, not a failure: every request refused for a rate waits its turn and is sent again until
+// its operation's timeout, whatever max_retries says; see TestReadRefusedUntilTheContextEnds in
+// internal/e2b and test/chaos's limits tests.)
 func TestAccProvider_zeroRetries(t *testing.T) {
 	srv := newTestEmulator(t)
-	srv.SetFaults(emulator.Faults{ErrorRate: 1, Statuses: []int{429}, Routes: []string{"GET /v2/templates"}})
+	srv.SetFaults(emulator.Faults{ErrorRate: 1, Statuses: []int{503}, Routes: []string{"GET /v2/templates"}})
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:      testAccProviderBlockWith(srv, "  max_retries = 0") + `data "e2b_templates" "all" {}`,
-			ExpectError: regexp.MustCompile(`429`),
+			ExpectError: regexp.MustCompile(`503`),
 		}},
 	})
 	if n := srv.Counters().Requests["GET /v2/templates"]; n != 1 {
