@@ -25,7 +25,8 @@
 //
 //  4. Each file is used on the CLIs the compatibility table lists for what it
 //     uses (as scripts/examples.sh decides it: functions, ephemeral resources,
-//     write-only arguments, identity, actions, list blocks, mock providers);
+//     write-only arguments, identity, actions, destroy-time triggers (Terraform 1.16),
+//     `lifecycle { destroy = false }` (Terraform 1.16, OpenTofu 1.12), list blocks, mock providers);
 //     on an older CLI it is left out and the rest is still validated. Each
 //     configuration is validated on each CLI; a warning fails it, except the
 //     one dev_overrides always prints. Its steps and applies run only on the
@@ -335,6 +336,12 @@ func needs(name, text string) (tofu, tf int) {
 	}
 	if has(`(?m)^action "|action_trigger|terraform query|-invoke[ =]`) || strings.HasSuffix(name, ".tfquery.hcl") {
 		raise(none, 114)
+	}
+	if has(`before_destroy|after_destroy`) {
+		raise(none, 116)
+	}
+	if has(`(?m)^\s*destroy\s*=\s*false`) {
+		raise(112, 116)
 	}
 	return tofu, tf
 }
