@@ -13,7 +13,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -151,17 +150,7 @@ func TestAccSandbox_adoptByIdentity(t *testing.T) {
 func TestAccSandbox_adoptByQuery(t *testing.T) {
 	srv := newTestEmulator(t)
 	ws := harness.NewWorkspace(t, srv)
-	r := ws.Run(context.Background(), "version", "-json")
-	var v struct {
-		Version string `json:"terraform_version"`
-	}
-	if err := json.Unmarshal([]byte(r.Stdout), &v); err != nil {
-		t.Fatalf("%s version -json: %v\n%s", ws.CLI, err, r.Output())
-	}
-	got, err := version.NewVersion(v.Version)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := cliVersion(t, ws)
 	if got.LessThan(tfversion.Version1_14_0) || strings.Contains(ws.CLI, "tofu") {
 		t.Skipf("%s %s has no `terraform query` (Terraform 1.14+ has)", ws.CLI, got)
 	}

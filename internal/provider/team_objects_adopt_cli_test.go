@@ -257,18 +257,7 @@ provider "e2b" {}
 // adoptionCLIVersion is the version of the workspace's CLI and whether it is OpenTofu.
 func adoptionCLIVersion(t *testing.T, ws *harness.Workspace) (*version.Version, bool) {
 	t.Helper()
-	r := ws.Run(context.Background(), "version", "-json")
-	var v struct {
-		Version string `json:"terraform_version"`
-	}
-	if err := json.Unmarshal([]byte(r.Stdout), &v); err != nil {
-		t.Fatalf("%s version -json: %v\n%s", ws.CLI, err, r.Output())
-	}
-	got, err := version.NewVersion(v.Version)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return got, strings.Contains(filepath.Base(ws.CLI), "tofu")
+	return cliVersion(t, ws), strings.Contains(filepath.Base(ws.CLI), "tofu")
 }
 
 // adoptGenerated plans the workspace with configuration generated into
