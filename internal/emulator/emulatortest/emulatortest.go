@@ -164,6 +164,24 @@ func (c *Client) RPC(sb Sandbox, method string, body any) (int, []byte) {
 	return st, data
 }
 
+// envdRequest is a POST to path on the sandbox's envd with contentType, the
+// sandbox's envd headers and then headers (which win).
+func (c *Client) envdRequest(sb Sandbox, path string, body io.Reader, contentType string, headers map[string]string) *http.Request {
+	c.T.Helper()
+	req, err := http.NewRequest("POST", c.Srv.SandboxURL()+path, body)
+	if err != nil {
+		c.T.Fatal(err)
+	}
+	req.Header.Set("Content-Type", contentType)
+	for k, v := range EnvdHeaders(sb) {
+		req.Header.Set(k, v)
+	}
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	return req
+}
+
 // Stream reads a server-streaming Connect response.
 type Stream struct {
 	T    *testing.T
@@ -189,18 +207,8 @@ func (c *Client) OpenStream(sb Sandbox, method string, req any, headers map[stri
 	buf.WriteByte(0)
 	_ = binary.Write(&buf, binary.BigEndian, uint32(len(payload)))
 	buf.Write(payload)
-	hr, err := http.NewRequest("POST", c.Srv.SandboxURL()+"/"+method, &buf)
-	if err != nil {
-		c.T.Fatal(err)
-	}
-	hr.Header.Set("Content-Type", "application/connect+json")
+	hr := c.envdRequest(sb, "/"+method, &buf, "application/connect+json", headers)
 	hr.Header.Set("Connect-Protocol-Version", "1")
-	for k, v := range EnvdHeaders(sb) {
-		hr.Header.Set(k, v)
-	}
-	for k, v := range headers {
-		hr.Header.Set(k, v)
-	}
 	resp, err := c.Streams.Do(hr)
 	if err != nil {
 		c.T.Fatalf("%s: %v", method, err)
