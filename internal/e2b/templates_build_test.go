@@ -286,15 +286,9 @@ func (httptestDiscard) WriteHeader(int)             {}
 
 func TestTemplateExistsLikeTheSDK(t *testing.T) {
 	rs := newRouteServer(t, map[string]http.HandlerFunc{
-		"GET /templates/aliases/theirs": func(w http.ResponseWriter, _ *http.Request) {
-			writeJSON(w, 403, `{"code":403,"message":"You don't have access to sandbox template 'theirs'"}`)
-		},
-		"GET /templates/aliases/nobody": func(w http.ResponseWriter, _ *http.Request) {
-			writeJSON(w, 404, `{"code":404,"message":"template 'nobody' not found"}`)
-		},
-		"GET /templates/aliases/mine": func(w http.ResponseWriter, _ *http.Request) {
-			writeJSON(w, 200, `{"templateID":"tpl1","public":false}`)
-		},
+		"GET /templates/aliases/theirs": answerJSON(403, `{"code":403,"message":"You don't have access to sandbox template 'theirs'"}`),
+		"GET /templates/aliases/nobody": answerJSON(404, `{"code":404,"message":"template 'nobody' not found"}`),
+		"GET /templates/aliases/mine":   answerJSON(200, `{"templateID":"tpl1","public":false}`),
 	})
 	c := newTestClient(t, fastConfig(rs.URL))
 	for name, want := range map[string]bool{"theirs": true, "nobody": false, "mine": true} {
