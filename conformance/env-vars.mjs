@@ -9,20 +9,12 @@
 // Prints one line per test and closes with "N passed, N failed".
 
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 
+import { loadSDK } from './lib/sdk.mjs';
 import { Runner } from './lib/runner.mjs';
 
-const moduleName = process.argv[2] || process.env.E2B_SDK_MODULE || 'e2b';
-const expectedVersion = process.argv[3] || '';
-const require = createRequire(import.meta.url);
-const sdkVersion = require(`${moduleName}/package.json`).version;
-if (expectedVersion && sdkVersion !== expectedVersion) {
-  console.log(`module ${moduleName} is e2b@${sdkVersion}, expected ${expectedVersion}`);
-  console.log('0 passed, 1 failed');
-  process.exit(1);
-}
-const { Sandbox } = await import(moduleName);
+const { sdk, sdkVersion } = await loadSDK();
+const { Sandbox } = sdk;
 const r = new Runner(`e2b@${sdkVersion} envVars`);
 // sudo and /run/e2b live in the sandbox's own root, which the emulator gives
 // sandboxes where it runs as root on Linux (run.sh says so).

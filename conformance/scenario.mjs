@@ -12,29 +12,11 @@
 
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
 
+import { loadSDK } from './lib/sdk.mjs';
 import { Runner, poll, rejects } from './lib/runner.mjs';
 
-const moduleName = process.argv[2] || process.env.E2B_SDK_MODULE || 'e2b';
-const expectedVersion = process.argv[3] || process.env.E2B_SDK_VERSION || '';
-
-const require = createRequire(import.meta.url);
-const sdkVersion = require(`${moduleName}/package.json`).version;
-if (expectedVersion && sdkVersion !== expectedVersion) {
-  console.log(`module ${moduleName} is e2b@${sdkVersion}, expected ${expectedVersion}`);
-  console.log('0 passed, 1 failed');
-  process.exit(1);
-}
-for (const name of ['E2B_API_URL', 'E2B_SANDBOX_URL', 'E2B_API_KEY']) {
-  if (!process.env[name]) {
-    console.log(`${name} is not set: point the SDK at the emulator (see run.sh)`);
-    console.log('0 passed, 1 failed');
-    process.exit(1);
-  }
-}
-
-const sdk = await import(moduleName);
+const { sdk, moduleName, sdkVersion } = await loadSDK();
 const {
   Sandbox,
   CommandExitError,

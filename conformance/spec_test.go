@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"io"
 	"log"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -112,11 +113,7 @@ func (s *splitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 func (s *splitTransport) unchecked() map[string]int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make(map[string]int, len(s.skip))
-	for k, n := range s.skip {
-		out[k] = n
-	}
-	return out
+	return maps.Clone(s.skip)
 }
 
 // startProxy serves a reverse proxy to target on a random loopback port.

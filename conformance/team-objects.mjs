@@ -10,21 +10,13 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
-import { createRequire } from 'node:module';
 
+import { loadSDK } from './lib/sdk.mjs';
 import { Runner } from './lib/runner.mjs';
 import { startSocks5 } from './lib/socks5.mjs';
 
-const moduleName = process.argv[2] || process.env.E2B_SDK_MODULE || 'e2b';
-const expectedVersion = process.argv[3] || '';
-const require = createRequire(import.meta.url);
-const sdkVersion = require(`${moduleName}/package.json`).version;
-if (expectedVersion && sdkVersion !== expectedVersion) {
-  console.log(`module ${moduleName} is e2b@${sdkVersion}, expected ${expectedVersion}`);
-  console.log('0 passed, 1 failed');
-  process.exit(1);
-}
-const { Sandbox, Volume, Secret } = await import(moduleName);
+const { sdk, sdkVersion } = await loadSDK();
+const { Sandbox, Volume, Secret } = sdk;
 const r = new Runner(`e2b@${sdkVersion} team objects`);
 if (!Volume || !Secret) {
   console.log(`# e2b@${sdkVersion} has no Volume/Secret classes: its team-object steps are skipped`);

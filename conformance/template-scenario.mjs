@@ -8,31 +8,15 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { loadSDK } from './lib/sdk.mjs';
 import { Runner, rejects } from './lib/runner.mjs';
 
-const moduleName = process.argv[2] || process.env.E2B_SDK_MODULE || 'e2b';
-const expectedVersion = process.argv[3] || process.env.E2B_SDK_VERSION || '';
-const require = createRequire(import.meta.url);
-const sdkVersion = require(`${moduleName}/package.json`).version;
-if (expectedVersion && sdkVersion !== expectedVersion) {
-  console.log(`module ${moduleName} is e2b@${sdkVersion}, expected ${expectedVersion}`);
-  console.log('0 passed, 1 failed');
-  process.exit(1);
-}
-for (const name of ['E2B_API_URL', 'E2B_SANDBOX_URL', 'E2B_API_KEY']) {
-  if (!process.env[name]) {
-    console.log(`${name} is not set: point the SDK at the emulator (see run.sh)`);
-    console.log('0 passed, 1 failed');
-    process.exit(1);
-  }
-}
-
-const { Sandbox, Template, BuildError, waitForFile } = await import(moduleName);
+const { sdk, sdkVersion } = await loadSDK();
+const { Sandbox, Template, BuildError, waitForFile } = sdk;
 // Outside /home/user and /tmp, sandboxes and builds have a private root
 // only where the emulator runs as root on Linux (run.sh says so).
 const expectRootFS = process.env.CONFORMANCE_EXPECT_NAMESPACES === '1';

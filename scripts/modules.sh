@@ -31,20 +31,26 @@ else
 fi
 
 passed=0 failed=0
+# module_test copies module to dir and runs the rest of the arguments there
+# (a CLI's `test`, behind env), counting and reporting the result as label.
+module_test() {
+  local label=$1 module=$2 dir=$3
+  shift 3
+  cp -r "$module" "$dir"
+  if (cd "$dir" && env "$@") >"$dir.log" 2>&1; then
+    echo "ok   $label: $(grep -E '^Success!' "$dir.log")"
+    passed=$((passed + 1))
+  else
+    echo "FAIL $label"
+    sed '/Provider development overrides are in effect/,/^releases\.$/d; s/^/     /' "$dir.log"
+    failed=$((failed + 1))
+  fi
+}
 for module in examples/modules/*/; do
   name="$(basename "$module")"
   for cli in "${clis[@]}"; do
-    label="$name ($("$cli" version | sed -n 1p))"
-    dir="$work/$name-$(basename "$cli")"
-    cp -r "$module" "$dir"
-    if (cd "$dir" && TF_CLI_CONFIG_FILE="$work/dev.tfrc" "$cli" test -no-color) >"$dir.log" 2>&1; then
-      echo "ok   $label: $(grep -E '^Success!' "$dir.log")"
-      passed=$((passed + 1))
-    else
-      echo "FAIL $label"
-      sed '/Provider development overrides are in effect/,/^releases\.$/d; s/^/     /' "$dir.log"
-      failed=$((failed + 1))
-    fi
+    module_test "$name ($("$cli" version | sed -n 1p))" "$module" "$work/$name-$(basename "$cli")" \
+      TF_CLI_CONFIG_FILE="$work/dev.tfrc" "$cli" test -no-color
   done
 done
 # Test files that mock the provider (mock_provider "e2b") must pass without
@@ -54,18 +60,9 @@ for file in examples/modules/*/tests/*_mock.tftest.hcl; do
   module="$(dirname "$(dirname "$file")")"
   name="$(basename "$module")"
   for cli in "${clis[@]}"; do
-    label="$name $(basename "$file") without E2B ($("$cli" version | sed -n 1p))"
-    dir="$work/$name-mock-$(basename "$cli")"
-    cp -r "$module" "$dir"
-    if (cd "$dir" && env -u E2B_API_KEY -u E2B_API_URL -u E2B_SANDBOX_URL -u E2B_DOMAIN \
-      TF_CLI_CONFIG_FILE="$work/dev.tfrc" "$cli" test -no-color -filter="tests/$(basename "$file")") >"$dir.log" 2>&1; then
-      echo "ok   $label: $(grep -E '^Success!' "$dir.log")"
-      passed=$((passed + 1))
-    else
-      echo "FAIL $label"
-      sed '/Provider development overrides are in effect/,/^releases\.$/d; s/^/     /' "$dir.log"
-      failed=$((failed + 1))
-    fi
+    module_test "$name $(basename "$file") without E2B ($("$cli" version | sed -n 1p))" "$module" "$work/$name-mock-$(basename "$cli")" \
+      -u E2B_API_KEY -u E2B_API_URL -u E2B_SANDBOX_URL -u E2B_DOMAIN \
+      TF_CLI_CONFIG_FILE="$work/dev.tfrc" "$cli" test -no-color -filter="tests/$(basename "$file")"
   done
 done
 say "module tests: $passed passed, $failed failed"

@@ -63,13 +63,11 @@ func BenchmarkFileRoundTrip256MiB(b *testing.B) { benchRoundTrip(b, 256*mib, fal
 // (compressed on the fly through a pipe, decoded while reading).
 func BenchmarkFileRoundTripGzip64MiB(b *testing.B) { benchRoundTrip(b, 64*mib, true) }
 
-func benchRoundTrip(b *testing.B, size int64, gz bool) {
-	_, c, ctx := benchEnv(b)
-	sb, err := c.CreateSandbox(ctx, e2b.CreateSandboxRequest{TemplateID: "base", Timeout: 3600})
-	if err != nil {
-		b.Fatal(err)
-	}
-	envd := c.Envd(e2b.EnvdTarget{SandboxID: sb.SandboxID, AccessToken: sb.EnvdAccessToken})
+// measureRoundTrip times b.N writes of size pattern bytes and reads back
+// (each read must hand back what was written) and fails when the heap grew by
+// 32 MiB or more: the budget of a round trip, far below the file size.
+func measureRoundTrip(b *testing.B, size int64, write func() error, read func() (io.ReadCloser, error)) {
+	b.Helper()
 	want := crc32.NewIEEE()
 	if _, err := io.Copy(want, &patternReader{left: size}); err != nil {
 		b.Fatal(err)
@@ -78,10 +76,10 @@ func benchRoundTrip(b *testing.B, size int64, gz bool) {
 	b.ResetTimer()
 	h := e2b.StartHeapWatch()
 	for range b.N {
-		if _, err := envd.WriteFile(ctx, "/home/user/big.bin", &patternReader{left: size}, e2b.WriteOptions{Gzip: gz}); err != nil {
+		if err := write(); err != nil {
 			b.Fatal(err)
 		}
-		rc, err := envd.ReadFile(ctx, "/home/user/big.bin", e2b.ReadOptions{Gzip: gz})
+		rc, err := read()
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -96,6 +94,21 @@ func benchRoundTrip(b *testing.B, size int64, gz bool) {
 	if growth := h.Report(b, "roundtrip"); growth >= 32 {
 		b.Errorf("heap grew by %.1f MiB moving a %d MiB file; the budget is 32 MiB", growth, size/mib)
 	}
+}
+
+func benchRoundTrip(b *testing.B, size int64, gz bool) {
+	_, c, ctx := benchEnv(b)
+	sb, err := c.CreateSandbox(ctx, e2b.CreateSandboxRequest{TemplateID: "base", Timeout: 3600})
+	if err != nil {
+		b.Fatal(err)
+	}
+	envd := c.Envd(e2b.EnvdTarget{SandboxID: sb.SandboxID, AccessToken: sb.EnvdAccessToken})
+	measureRoundTrip(b, size, func() error {
+		_, err := envd.WriteFile(ctx, "/home/user/big.bin", &patternReader{left: size}, e2b.WriteOptions{Gzip: gz})
+		return err
+	}, func() (io.ReadCloser, error) {
+		return envd.ReadFile(ctx, "/home/user/big.bin", e2b.ReadOptions{Gzip: gz})
+	})
 	if err := envd.Remove(ctx, "/home/user/big.bin"); err != nil {
 		b.Fatal(err)
 	}

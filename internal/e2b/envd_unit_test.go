@@ -112,9 +112,7 @@ func TestStreamErrorsAndCutStreams(t *testing.T) {
 			writeFrames(t, w, msg(`{"event":{"start":{"pid":9}}}`), []byte{0, 0, 0})
 			panic(http.ErrAbortHandler) // cut mid-frame, like a killed sandbox
 		},
-		"GET /health": func(w http.ResponseWriter, r *http.Request) {
-			writeJSON(w, 502, `{"sandboxId":"isb1","message":"The sandbox was not found","code":502}`)
-		},
+		"GET /health": answerJSON(502, `{"sandboxId":"isb1","message":"The sandbox was not found","code":502}`),
 	})
 	c := newTestClient(t, fastConfig(rs.URL))
 	e := c.Envd(EnvdTarget{SandboxID: "isb1"})
@@ -154,9 +152,7 @@ func TestUnaryRPCsAndConnectErrors(t *testing.T) {
 			}
 			writeJSON(w, 200, `{"entry":{"name":"a","type":"FILE_TYPE_FILE","path":"/a","size":"5","mode":420}}`)
 		},
-		"POST /filesystem.Filesystem/MakeDir": func(w http.ResponseWriter, r *http.Request) {
-			writeJSON(w, 409, `{"code":"already_exists","message":"directory exists"}`)
-		},
+		"POST /filesystem.Filesystem/MakeDir": answerJSON(409, `{"code":"already_exists","message":"directory exists"}`),
 		"POST /process.Process/SendSignal": func(w http.ResponseWriter, r *http.Request) {
 			b, _ := io.ReadAll(r.Body)
 			if string(b) != `{"process":{"pid":7},"signal":"SIGNAL_SIGKILL"}` {

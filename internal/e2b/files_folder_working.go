@@ -1,12 +1,11 @@
 package e2b
 
 import (
-	"archive/zip"
-	"bytes"
-	"io"
 	"os"
 	"path"
 	"strings"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b/buildcontext"
 )
 
 // Terraform's and OpenTofu's working files are left out of folder uploads unless an include
@@ -40,37 +39,8 @@ func workingFileName(name string) bool {
 	return false
 }
 
-// looksLikeSavedPlan reports whether r (a regular file of size bytes) is a saved plan: a zip
-// archive holding a "tfplan" entry, or an OpenTofu plan encrypted as
-// {"meta":…,"encrypted_data":…,"encryption_version":…}. It reads the first bytes and, for a
-// zip archive, its directory.
-func looksLikeSavedPlan(r io.ReaderAt, size int64) bool {
-	head := make([]byte, 8)
-	n, _ := r.ReadAt(head, 0)
-	head = head[:n]
-	switch {
-	case bytes.HasPrefix(head, []byte("PK\x03\x04")):
-		zr, err := zip.NewReader(r, size)
-		if err != nil {
-			return false
-		}
-		for _, zf := range zr.File {
-			if zf.Name == "tfplan" {
-				return true
-			}
-		}
-	case bytes.Equal(head, []byte(`{"meta":`)):
-		tail := make([]byte, min(size, 256))
-		if _, err := r.ReadAt(tail, size-int64(len(tail))); err != nil && err != io.EOF {
-			return false
-		}
-		tail = bytes.TrimSpace(tail)
-		return bytes.Contains(tail, []byte(`"encryption_version":"`)) && bytes.HasSuffix(tail, []byte(`"}`))
-	}
-	return false
-}
-
-// savedPlanInRoot is looksLikeSavedPlan for the file rel of root.
+// savedPlanInRoot reports whether the file rel of root is a saved plan
+// (buildcontext.LooksLikeSavedPlan).
 func savedPlanInRoot(root *os.Root, rel string, size int64) bool {
 	if size < 8 {
 		return false
@@ -80,5 +50,5 @@ func savedPlanInRoot(root *os.Root, rel string, size int64) bool {
 		return false
 	}
 	defer func() { _ = f.Close() }()
-	return looksLikeSavedPlan(f, size)
+	return buildcontext.LooksLikeSavedPlan(f, size)
 }

@@ -75,11 +75,8 @@ func (c *Client) ForkOne(ctx context.Context, id string, timeout int32) (*Sandbo
 	}
 	found, candidates, lerr := c.settleFork(ctx, source, sent, kind == outcomeE2BFailed)
 	switch {
-	case found != nil && ctx.Err() != nil:
-		return found, &CreateInterruptedError{SandboxID: found.SandboxID, Err: err}
 	case found != nil:
-		c.limits.slots.startedOne(1)
-		return found, nil
+		return c.settledStart(ctx, found, err)
 	case len(candidates) > 1 || lerr != nil:
 		return nil, &ForkUnsettledError{SourceID: id, Candidates: candidates, Err: err, LookupErr: lerr}
 	}
@@ -124,15 +121,8 @@ func (c *Client) forkLookalikes(ctx context.Context, s *forkSourceInfo) ([]Liste
 
 // settleFork looks for the fork, as settleCreate looks for a create.
 func (c *Client) settleFork(ctx context.Context, s *forkSourceInfo, sent time.Time, e2bAnswered bool) (*Sandbox, []string, error) {
-	if ctx.Err() != nil {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), lostCreateLookupTimeout)
-		defer cancel()
-	}
-	until := sent.Add(createSettleWindow)
-	if e2bAnswered {
-		until = time.Now().Add(createRecheckDelay)
-	}
+	ctx, cancel, until := settleLookup(ctx, sent, e2bAnswered)
+	defer cancel()
 	for check := 0; ; check++ {
 		list, err := c.forkLookalikes(ctx, s)
 		var candidates []string
@@ -147,8 +137,8 @@ func (c *Client) settleFork(ctx context.Context, s *forkSourceInfo, sent time.Ti
 		case len(candidates) > 1:
 			return nil, candidates, nil
 		}
-		wait := backoff(createRecheckDelay, max(createRecheckDelay, c.cfg.RetryWaitMax), check, nil)
-		if time.Now().Add(wait).After(until) && check > 0 {
+		wait, more := c.settleWait(check, until)
+		if !more {
 			return nil, nil, err
 		}
 		if serr := sleepCtx(ctx, wait); serr != nil {

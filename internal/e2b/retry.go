@@ -184,15 +184,21 @@ func checkRetryOnce(ctx context.Context, ci *callInfo, envd bool, resp *http.Res
 	return false, nil
 }
 
-// peekErrorShape reads the start of an error answer to tell who wrote it, and
-// puts what it read back in front of the body.
+// peekErrorShape reads the start of an error answer to tell who wrote it.
 func peekErrorShape(resp *http.Response) bodyShape {
+	return parseErrorBody(resp.StatusCode, peekErrorBody(resp)).shape
+}
+
+// peekErrorBody reads the start of an error answer (up to maxErrorBody) and
+// puts what it read back in front of the body, for the retry policy to look
+// at an answer that is still read in full later.
+func peekErrorBody(resp *http.Response) []byte {
 	head, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	resp.Body = struct {
 		io.Reader
 		io.Closer
 	}{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
-	return parseErrorBody(resp.StatusCode, head).shape
+	return head
 }
 
 // backoff honors Retry-After (seconds or HTTP date) capped by max, and

@@ -145,11 +145,8 @@ func (c *Client) createOnce(ctx context.Context, token string, body wireNewSandb
 		case outcomeUnknown, outcomeE2BFailed:
 			found, lerr := c.settleCreate(ctx, token, sent, createOutcome(ctx, err) == outcomeE2BFailed)
 			switch {
-			case found != nil && ctx.Err() != nil:
-				return found, &CreateInterruptedError{SandboxID: found.SandboxID, Err: err}
 			case found != nil:
-				c.limits.slots.startedOne(1)
-				return found, nil
+				return c.settledStart(ctx, found, err)
 			case lerr != nil:
 				return nil, &CreateUnsettledError{Token: token, Err: err, LookupErr: lerr}
 			}
@@ -267,22 +264,15 @@ func (c *Client) settleCreate(ctx context.Context, token string, sent time.Time,
 func settle[T any](ctx context.Context, c *Client, sent time.Time, once bool,
 	find func(context.Context) (*T, error), final func(error) bool,
 ) (*T, error) {
-	if ctx.Err() != nil {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), lostCreateLookupTimeout)
-		defer cancel()
-	}
-	until := sent.Add(createSettleWindow)
-	if once {
-		until = time.Now().Add(createRecheckDelay)
-	}
+	ctx, cancel, until := settleLookup(ctx, sent, once)
+	defer cancel()
 	for check := 0; ; check++ {
 		found, err := find(ctx)
 		if found != nil || (final != nil && final(err)) {
 			return found, err
 		}
-		wait := backoff(createRecheckDelay, max(createRecheckDelay, c.cfg.RetryWaitMax), check, nil)
-		if time.Now().Add(wait).After(until) && check > 0 {
+		wait, more := c.settleWait(check, until)
+		if !more {
 			return nil, err
 		}
 		if serr := sleepCtx(ctx, wait); serr != nil {
@@ -292,6 +282,41 @@ func settle[T any](ctx context.Context, c *Client, sent time.Time, once bool,
 			return nil, err
 		}
 	}
+}
+
+// settledStart answers a create or fork whose answer (err) was lost and whose
+// sandbox was found: it counts as started, and once ctx has ended it comes
+// with a CreateInterruptedError (the sandbox exists all the same).
+func (c *Client) settledStart(ctx context.Context, found *Sandbox, err error) (*Sandbox, error) {
+	if ctx.Err() != nil {
+		return found, &CreateInterruptedError{SandboxID: found.SandboxID, Err: err}
+	}
+	c.limits.slots.startedOne(1)
+	return found, nil
+}
+
+// settleLookup prepares the searches for what a create (or a fork) whose
+// outcome is unknown made: a context that, once ctx has ended, still allows
+// lostCreateLookupTimeout (the object may exist anyway), and the time the
+// searches end: createSettleWindow after the create was sent, since E2B may
+// still finish it, or a moment from now with once.
+func settleLookup(ctx context.Context, sent time.Time, once bool) (context.Context, context.CancelFunc, time.Time) {
+	cancel := context.CancelFunc(func() {})
+	if ctx.Err() != nil {
+		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), lostCreateLookupTimeout)
+	}
+	until := sent.Add(createSettleWindow)
+	if once {
+		until = time.Now().Add(createRecheckDelay)
+	}
+	return ctx, cancel, until
+}
+
+// settleWait is the pause after search number check, and false when the next
+// search would come after until (there is always a second one).
+func (c *Client) settleWait(check int, until time.Time) (time.Duration, bool) {
+	wait := backoff(createRecheckDelay, max(createRecheckDelay, c.cfg.RetryWaitMax), check, nil)
+	return wait, !time.Now().Add(wait).After(until) || check == 0
 }
 
 // findByCreateToken returns the running or paused sandbox whose metadata

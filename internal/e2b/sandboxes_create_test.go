@@ -142,9 +142,7 @@ func TestCreateRetriesWhenNothingWasCreated(t *testing.T) {
 
 func TestCreateDoesNotRetryClientErrors(t *testing.T) {
 	rs := newRouteServer(t, map[string]http.HandlerFunc{
-		"POST /sandboxes": func(w http.ResponseWriter, r *http.Request) {
-			writeJSON(w, 400, `{"code":400,"message":"Timeout must be greater than 0"}`)
-		},
+		"POST /sandboxes": answerJSON(400, `{"code":400,"message":"Timeout must be greater than 0"}`),
 	})
 	c := newTestClient(t, fastConfig(rs.URL))
 	_, err := c.CreateSandbox(context.Background(), CreateSandboxRequest{TemplateID: "base"})

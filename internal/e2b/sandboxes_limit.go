@@ -1,11 +1,9 @@
 package e2b
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -51,12 +49,7 @@ func sandboxLimitOf(err error) (*APIError, int, bool) {
 // atSandboxLimit reports a 429 answer that is the concurrency cap, for the
 // transport's retry policy; what it reads is put back in front of the body.
 func atSandboxLimit(resp *http.Response) bool {
-	head, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-	resp.Body = struct {
-		io.Reader
-		io.Closer
-	}{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
-	return sandboxLimitPattern.Match(head)
+	return sandboxLimitPattern.Match(peekErrorBody(resp))
 }
 
 // SandboxLimitError reports a sandbox start (create, resume or fork) that

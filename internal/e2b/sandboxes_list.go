@@ -65,7 +65,7 @@ func encodeURIComponent(s string) string {
 }
 
 func (p ListSandboxesParams) query(nextToken string) url.Values {
-	q := url.Values{}
+	q := pageQuery(p.Limit, nextToken)
 	if len(p.States) > 0 {
 		q.Set("state", strings.Join(p.States, ","))
 	}
@@ -81,11 +81,18 @@ func (p ListSandboxesParams) query(nextToken string) url.Values {
 	if p.Order != "" {
 		q.Set("order", p.Order)
 	}
-	if p.Limit > 0 {
-		q.Set("limit", strconv.Itoa(int(p.Limit)))
+	return q
+}
+
+// pageQuery is the query of one page of a list: its size (1..100; 0 leaves
+// E2B's default) and the token of the page (none for the first).
+func pageQuery(limit int32, token string) url.Values {
+	q := url.Values{}
+	if limit > 0 {
+		q.Set("limit", strconv.Itoa(int(limit)))
 	}
-	if nextToken != "" {
-		q.Set("nextToken", nextToken)
+	if token != "" {
+		q.Set("nextToken", token)
 	}
 	return q
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
-	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -230,10 +229,7 @@ func (c *Client) getSecret(ctx context.Context, idOrName string) (*wireSecret, e
 func (c *Client) ListSecrets(ctx context.Context) ([]Secret, error) {
 	var all []Secret
 	err := collectPages("list secrets", func(token string) (string, error) {
-		q := url.Values{}
-		if token != "" {
-			q.Set("nextToken", token)
-		}
+		q := pageQuery(0, token)
 		var w []wireSecret
 		res, err := c.callAPI(ctx, apiCall{op: "list secrets", method: http.MethodGet, path: "/secrets", query: q, class: retryIdempotent, out: &w})
 		if err != nil {

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 )
@@ -149,18 +148,12 @@ func newSnapshotTag() (string, error) {
 func (c *Client) ListSnapshots(ctx context.Context, p ListSnapshotsParams) ([]SnapshotInfo, error) {
 	var all []SnapshotInfo
 	err := collectPages("list snapshots", func(token string) (string, error) {
-		q := url.Values{}
+		q := pageQuery(p.Limit, token)
 		if p.SandboxID != "" {
 			q.Set("sandboxID", p.SandboxID)
 		}
 		if p.Name != "" {
 			q.Set("name", p.Name)
-		}
-		if p.Limit > 0 {
-			q.Set("limit", strconv.Itoa(int(p.Limit)))
-		}
-		if token != "" {
-			q.Set("nextToken", token)
 		}
 		var w []wireSnapshot
 		res, err := c.callAPI(ctx, apiCall{

@@ -3,7 +3,6 @@ package e2b
 import (
 	"context"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 )
@@ -87,10 +86,7 @@ type wireTemplateWithBuilds struct {
 func (c *Client) ListTemplates(ctx context.Context) ([]Template, error) {
 	var all []Template
 	err := collectPages("list templates", func(token string) (string, error) {
-		q := url.Values{}
-		if token != "" {
-			q.Set("nextToken", token)
-		}
+		q := pageQuery(0, token)
 		var w []wireTemplate
 		res, err := c.callAPI(ctx, apiCall{
 			op: "list templates", method: http.MethodGet, path: "/v2/templates",
@@ -112,10 +108,7 @@ func (c *Client) GetTemplate(ctx context.Context, idOrName string) (*TemplateWit
 	var out *TemplateWithBuilds
 	op := "get template " + `"` + idOrName + `"`
 	err := collectPages(op, func(token string) (string, error) {
-		q := url.Values{}
-		if token != "" {
-			q.Set("nextToken", token)
-		}
+		q := pageQuery(0, token)
 		var w wireTemplateWithBuilds
 		res, err := c.callAPI(ctx, apiCall{
 			op: op, subject: templateSubject(idOrName), method: http.MethodGet, path: "/templates/" + pathSeg(idOrName),

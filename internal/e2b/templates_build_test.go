@@ -143,23 +143,13 @@ func TestBuildTemplateRetriesSafely(t *testing.T) {
 	f := newFakeTemplates(t)
 	c := f.client(t)
 	// The upload answers 503 once and drops the connection once: sent again.
-	f.fault("PUT upload", func(w http.ResponseWriter, _ *http.Request) bool {
-		writeJSON(w, 503, `{"code":503,"message":"busy"}`)
-		return true
-	})
+	f.answerError("PUT upload", 503, "busy")
 	f.fault("PUT upload", func(w http.ResponseWriter, _ *http.Request) bool { dropConnection(t, w); return true })
 	// A status read answers 500 once: read again.
-	f.fault("GET status", func(w http.ResponseWriter, _ *http.Request) bool {
-		writeJSON(w, 500, `{"code":500,"message":"oops"}`)
-		return true
-	})
+	f.answerError("GET status", 500, "oops")
 	// The start takes effect but its answer is lost: settled by the status,
 	// never sent twice.
-	f.fault("POST start", func(w http.ResponseWriter, r *http.Request) bool {
-		f.start(httptestDiscard{}, r)
-		dropConnection(t, w)
-		return true
-	})
+	f.startThen(func(w http.ResponseWriter) { dropConnection(t, w) })
 	var logs int
 	opts := fastFollow
 	opts.OnLog = func(BuildLogEntry) { logs++ }
@@ -183,11 +173,7 @@ func TestBuildTemplateRetriesSafely(t *testing.T) {
 func TestBuildTemplateStartHiddenByAGatewayError(t *testing.T) {
 	f := newFakeTemplates(t)
 	c := f.client(t)
-	f.fault("POST start", func(w http.ResponseWriter, r *http.Request) bool {
-		f.start(httptestDiscard{}, r)
-		writeJSON(w, 502, `{"code":502,"message":"bad gateway"}`)
-		return true
-	})
+	f.startThen(func(w http.ResponseWriter) { writeJSON(w, 502, `{"code":502,"message":"bad gateway"}`) })
 	res, err := c.BuildTemplate(context.Background(), buildSpec(buildContext(t)), fastFollow)
 	if err != nil {
 		t.Fatalf("BuildTemplate after a start hidden by a 502: %v", err)
@@ -204,10 +190,7 @@ func TestBuildTemplateStartHiddenByAGatewayError(t *testing.T) {
 func TestBuildTemplateRefusedStartStaysAnError(t *testing.T) {
 	f := newFakeTemplates(t)
 	c := f.client(t)
-	f.fault("POST start", func(w http.ResponseWriter, _ *http.Request) bool {
-		writeJSON(w, 400, `{"code":400,"message":"step 1 is invalid"}`)
-		return true
-	})
+	f.answerError("POST start", 400, "step 1 is invalid")
 	_, err := c.BuildTemplate(context.Background(), buildSpec(buildContext(t)), fastFollow)
 	if err == nil || !strings.Contains(err.Error(), "step 1 is invalid") {
 		t.Fatalf("error %v, want E2B's refusal", err)
@@ -220,10 +203,7 @@ func TestBuildTemplateRefusedStartStaysAnError(t *testing.T) {
 func TestBuildTemplateRequestIsNotReplayedAfterServerError(t *testing.T) {
 	f := newFakeTemplates(t)
 	c := f.client(t)
-	f.fault("POST create", func(w http.ResponseWriter, _ *http.Request) bool {
-		writeJSON(w, 500, `{"code":500,"message":"db down"}`)
-		return true
-	})
+	f.answerError("POST create", 500, "db down")
 	_, err := c.BuildTemplate(context.Background(), buildSpec(buildContext(t)), fastFollow)
 	if err == nil || !strings.Contains(err.Error(), "500") {
 		t.Fatalf("error %v, want the 500", err)
@@ -306,15 +286,9 @@ func (httptestDiscard) WriteHeader(int)             {}
 
 func TestTemplateExistsLikeTheSDK(t *testing.T) {
 	rs := newRouteServer(t, map[string]http.HandlerFunc{
-		"GET /templates/aliases/theirs": func(w http.ResponseWriter, _ *http.Request) {
-			writeJSON(w, 403, `{"code":403,"message":"You don't have access to sandbox template 'theirs'"}`)
-		},
-		"GET /templates/aliases/nobody": func(w http.ResponseWriter, _ *http.Request) {
-			writeJSON(w, 404, `{"code":404,"message":"template 'nobody' not found"}`)
-		},
-		"GET /templates/aliases/mine": func(w http.ResponseWriter, _ *http.Request) {
-			writeJSON(w, 200, `{"templateID":"tpl1","public":false}`)
-		},
+		"GET /templates/aliases/theirs": answerJSON(403, `{"code":403,"message":"You don't have access to sandbox template 'theirs'"}`),
+		"GET /templates/aliases/nobody": answerJSON(404, `{"code":404,"message":"template 'nobody' not found"}`),
+		"GET /templates/aliases/mine":   answerJSON(200, `{"templateID":"tpl1","public":false}`),
 	})
 	c := newTestClient(t, fastConfig(rs.URL))
 	for name, want := range map[string]bool{"theirs": true, "nobody": false, "mine": true} {

@@ -65,6 +65,24 @@ func (f *fakeTemplates) fault(route string, fn func(w http.ResponseWriter, r *ht
 	f.faults[route] = append(f.faults[route], fn)
 }
 
+// answerError queues a one-shot answer for route: E2B's error body with status.
+func (f *fakeTemplates) answerError(route string, status int, message string) {
+	f.fault(route, func(w http.ResponseWriter, _ *http.Request) bool {
+		writeJSON(w, status, fmt.Sprintf(`{"code":%d,"message":%q}`, status, message))
+		return true
+	})
+}
+
+// startThen queues a one-shot start that takes effect and then answers with
+// answer: the start E2B made whose answer the client does not get.
+func (f *fakeTemplates) startThen(answer func(w http.ResponseWriter)) {
+	f.fault("POST start", func(w http.ResponseWriter, r *http.Request) bool {
+		f.start(httptestDiscard{}, r)
+		answer(w)
+		return true
+	})
+}
+
 func (f *fakeTemplates) count(route string) int {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -31,9 +31,7 @@ func (f *fakeTemplateCreates) routes(t *testing.T) map[string]http.HandlerFunc {
 			f.made++
 			writeJSON(w, 202, `{"templateID":"tpl1","buildID":"`+build+`","public":false,"names":["team/app"],"tags":["default"],"aliases":["app"]}`)
 		},
-		"GET /templates/app": func(w http.ResponseWriter, r *http.Request) {
-			writeJSON(w, 404, `{"code":404,"message":"template 'app' not found"}`)
-		},
+		"GET /templates/app": answerJSON(404, `{"code":404,"message":"template 'app' not found"}`),
 		"GET /templates/tpl1": func(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, 200, `{"templateID":"tpl1","public":false,"aliases":["app"],"names":["team/app"],
 				"createdAt":"2026-01-01T00:00:00Z","updatedAt":"2026-01-01T00:00:00Z","lastSpawnedAt":null,"spawnCount":0,

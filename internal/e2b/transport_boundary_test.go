@@ -71,9 +71,7 @@ func TestRedirectsAreNotFollowed(t *testing.T) {
 // query parameters never reach the logs or the errors.
 func TestLoggedURLsCarryNoCredentials(t *testing.T) {
 	rs := newRouteServer(t, map[string]http.HandlerFunc{
-		"GET /sandboxes/isb1": func(w http.ResponseWriter, r *http.Request) {
-			writeJSON(w, 500, `{"code":500,"message":"boom"}`)
-		},
+		"GET /sandboxes/isb1": answerJSON(500, `{"code":500,"message":"boom"}`),
 	})
 	log := &recordingLogger{}
 	withCreds := strings.Replace(rs.URL, "http://", "http://alice:s3cr3t-pw@", 1)
@@ -112,16 +110,12 @@ func TestEnvdsOwnErrorsAreNotRetried(t *testing.T) {
 	}
 	var gateway atomic.Int32
 	rs := newRouteServer(t, map[string]http.HandlerFunc{
-		"GET /files": func(w http.ResponseWriter, r *http.Request) {
-			writeJSON(w, 500, `{"code":500,"message":"error opening file '/home/user/a/b': not a directory"}`)
-		},
+		"GET /files": answerJSON(500, `{"code":500,"message":"error opening file '/home/user/a/b': not a directory"}`),
 		"POST /files": func(w http.ResponseWriter, r *http.Request) {
 			_, _ = io.Copy(io.Discard, r.Body)
 			writeJSON(w, 500, `{"code":500,"message":"error creating parent directories: not a directory"}`)
 		},
-		"POST /filesystem.Filesystem/Stat": func(w http.ResponseWriter, r *http.Request) {
-			writeJSON(w, 500, `{"code":"internal","message":"error statting '/x\u0000y': invalid argument"}`)
-		},
+		"POST /filesystem.Filesystem/Stat": answerJSON(500, `{"code":"internal","message":"error statting '/x\u0000y': invalid argument"}`),
 		"POST /filesystem.Filesystem/ListDir": func(w http.ResponseWriter, r *http.Request) {
 			if gateway.Add(1) < 3 {
 				plain(502)(w, r)

@@ -106,12 +106,8 @@ func TestRetriesAreBoundedAndReportTheLastAnswer(t *testing.T) {
 // whatever RetryMax, and then names the rate limit.
 func TestZeroRetryMaxMeansNoRetries(t *testing.T) {
 	rs := newRouteServer(t, map[string]http.HandlerFunc{
-		"GET /v2/templates": func(w http.ResponseWriter, r *http.Request) {
-			writeJSON(w, 503, `{"code":503,"message":"unavailable"}`)
-		},
-		"GET /v2/sandboxes": func(w http.ResponseWriter, r *http.Request) {
-			writeJSON(w, 429, `{"code":429,"message":"Rate limit exceeded"}`)
-		},
+		"GET /v2/templates": answerJSON(503, `{"code":503,"message":"unavailable"}`),
+		"GET /v2/sandboxes": answerJSON(429, `{"code":429,"message":"Rate limit exceeded"}`),
 	})
 	cfg := fastConfig(rs.URL)
 	cfg.RetryMax = new(0)

@@ -94,6 +94,11 @@ func writeJSON(w http.ResponseWriter, status int, body string) {
 	_, _ = w.Write([]byte(body))
 }
 
+// answerJSON is a handler that answers every request with status and body.
+func answerJSON(status int, body string) http.HandlerFunc {
+	return func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, status, body) }
+}
+
 // dropConnection closes the client connection without an answer.
 func dropConnection(t *testing.T, w http.ResponseWriter) {
 	hj, ok := w.(http.Hijacker)

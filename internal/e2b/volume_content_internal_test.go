@@ -15,17 +15,6 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
 )
 
-type lineLogger struct {
-	mu    sync.Mutex
-	lines []string
-}
-
-func (l *lineLogger) Log(_ context.Context, level, msg string, fields map[string]any) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.lines = append(l.lines, fmt.Sprintf("%s %s %v", level, msg, fields))
-}
-
 // A cached token that the API refuses is fetched again from the volume, once,
 // and the token never reaches the logs.
 func TestVolumeFilesTokenRefetchedAndRedacted(t *testing.T) {
@@ -34,7 +23,7 @@ func TestVolumeFilesTokenRefetchedAndRedacted(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = srv.Close() })
-	logs := &lineLogger{}
+	logs := &recordingLogger{}
 	c, err := New(Config{APIKey: srv.APIKey(), APIURL: srv.APIURL(), SandboxURL: srv.SandboxURL(), Logger: logs,
 		RetryWaitMin: time.Millisecond, RetryWaitMax: 10 * time.Millisecond})
 	if err != nil {
@@ -62,10 +51,8 @@ func TestVolumeFilesTokenRefetchedAndRedacted(t *testing.T) {
 	if n := srv.Counters().Requests["GET /volumes/{id}"]; n != 1 {
 		t.Errorf("the fresh token was not kept: the volume was read %d times", n)
 	}
-	logs.mu.Lock()
-	defer logs.mu.Unlock()
-	all := strings.Join(logs.lines, "\n")
-	if len(logs.lines) == 0 || !strings.Contains(all, "/volumecontent/") {
+	all := logs.all()
+	if all == "" || !strings.Contains(all, "/volumecontent/") {
 		t.Fatalf("no volume-content request was logged: %s", all)
 	}
 	if strings.Contains(all, v.Token) || strings.Contains(all, "stale.token") {

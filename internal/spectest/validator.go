@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"net/http"
 	"strings"
@@ -54,11 +55,7 @@ func (v *Validator) Failures() []string {
 func (v *Validator) Seen() map[string]int {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	out := make(map[string]int, len(v.seen))
-	for k, n := range v.seen {
-		out[k] = n
-	}
-	return out
+	return maps.Clone(v.seen)
 }
 
 // AssertClean fails t once per recorded violation.

@@ -98,11 +98,10 @@ func BenchmarkPlanUnchanged(b *testing.B) {
 // apply, a 256 MiB source file (into a sandbox, and into a volume), and a
 // command that prints 100 MiB.
 func BenchmarkProviderMemory(b *testing.B) {
-	ctx := context.Background()
 	srv := start(b)
 	big := filepath.Join(b.TempDir(), "big.bin")
 	writeRandomish(b, big, 256<<20)
-	cases := []struct{ name, body string }{
+	cases := []memoryCase{
 		{"baseline", `
 resource "e2b_sandbox" "s" {}
 resource "e2b_sandbox_file" "f" {
@@ -134,20 +133,39 @@ resource "e2b_sandbox_command" "c" {
   timeout    = "10m"
 }`},
 	}
+	measurePeakRSS(b, srv, cases, nil)
+}
+
+// memoryCase is one configuration (without the terraform block) that a memory
+// benchmark applies.
+type memoryCase struct{ name, config string }
+
+// measurePeakRSS applies and destroys each case b.N times, each in a fresh
+// workspace, watching the provider process's RSS during the apply; it reports
+// each case's peak and, after the first case (the baseline), its growth over
+// the baseline. afterApply, when set, runs while the case is still applied,
+// with the emulator counting requests since the apply began; elapsed is the
+// apply's time.
+func measurePeakRSS(b *testing.B, srv *emulator.Server, cases []memoryCase, afterApply func(ws *harness.Workspace, name string, elapsed time.Duration)) {
+	b.Helper()
+	ctx := context.Background()
 	for i := 0; i < b.N; i++ {
 		var baseline int64
-		for _, c := range cases {
+		for n, c := range cases {
 			ws := harness.NewWorkspace(b, srv)
-			ws.Write("main.tf", header+c.body)
+			ws.Write("main.tf", header+c.config)
+			srv.ResetCounters()
 			watch := harness.WatchPeakRSS(harness.ProviderDir(b))
-			run(b, ws.Apply(ctx), c.name+" apply")
+			elapsed := run(b, ws.Apply(ctx), c.name+" apply")
 			peak := watch.Stop()
-			run(b, ws.Destroy(ctx), c.name+" destroy")
-			if c.name == "baseline" {
-				baseline = peak
+			if afterApply != nil {
+				afterApply(ws, c.name, elapsed)
 			}
+			run(b, ws.Destroy(ctx), c.name+" destroy")
 			b.ReportMetric(float64(peak)/(1<<20), c.name+"-peak-MiB")
-			if c.name != "baseline" {
+			if n == 0 {
+				baseline = peak
+			} else {
 				b.ReportMetric(float64(peak-baseline)/(1<<20), c.name+"-growth-MiB")
 			}
 		}

@@ -39,6 +39,12 @@ const (
 // chainConfig is n sandboxes, each with a file and, withCommands, a command
 // that runs again when the file changes.
 func chainConfig(n int, withCommands bool) string {
+	return sandboxFileConfig(n, "/home/user/data.txt", withCommands)
+}
+
+// sandboxFileConfig is n sandboxes, each with a file at path and,
+// withCommands, a command that reads it and runs again when it changes.
+func sandboxFileConfig(n int, path string, withCommands bool) string {
 	cfg := header + fmt.Sprintf(`
 resource "e2b_sandbox" "s" {
   count   = %[1]d
@@ -48,19 +54,19 @@ resource "e2b_sandbox" "s" {
 resource "e2b_sandbox_file" "f" {
   count      = %[1]d
   sandbox_id = e2b_sandbox.s[count.index].id
-  path       = "/home/user/data.txt"
+  path       = %[2]q
   content    = "sandbox ${count.index}\n"
 }
-`, n)
+`, n, path)
 	if withCommands {
 		cfg += fmt.Sprintf(`
 resource "e2b_sandbox_command" "c" {
   count      = %[1]d
   sandbox_id = e2b_sandbox.s[count.index].id
-  command    = "cat /home/user/data.txt"
+  command    = "cat %[2]s"
   triggers   = { file = e2b_sandbox_file.f[count.index].sha256 }
 }
-`, n)
+`, n, path)
 	}
 	return cfg
 }

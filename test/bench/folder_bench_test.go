@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
 )
@@ -17,7 +18,6 @@ import (
 // batches. It also counts the upload requests and the downloads of a refresh that finds
 // nothing changed.
 func BenchmarkProviderFolderMemory(b *testing.B) {
-	ctx := context.Background()
 	srv := start(b)
 	small, big := b.TempDir(), b.TempDir()
 	writeRandomish(b, filepath.Join(small, "one.bin"), 1<<20)
@@ -37,7 +37,7 @@ func BenchmarkProviderFolderMemory(b *testing.B) {
 		writeRandomish(b, filepath.Join(big, "data", fmt.Sprintf("part-%d.bin", i)), 64<<20)
 	}
 	config := func(dir string) string {
-		return header + fmt.Sprintf(`
+		return fmt.Sprintf(`
 resource "e2b_sandbox" "s" {}
 resource "e2b_sandbox_folder" "f" {
   sandbox_id  = e2b_sandbox.s.id
@@ -46,31 +46,14 @@ resource "e2b_sandbox_folder" "f" {
 }
 `, dir)
 	}
-	cases := []struct{ name, dir string }{{"baseline-1MiB", small}, {"folder-264MiB", big}}
-	for i := 0; i < b.N; i++ {
-		var baseline int64
-		for _, c := range cases {
-			ws := harness.NewWorkspace(b, srv)
-			ws.Write("main.tf", config(c.dir))
-			srv.ResetCounters()
-			watch := harness.WatchPeakRSS(harness.ProviderDir(b))
-			elapsed := run(b, ws.Apply(ctx), c.name+" apply")
-			peak := watch.Stop()
-			uploads := srv.Counters().Requests["envd POST /files"]
-			srv.ResetCounters()
-			run(b, ws.Run(ctx, "plan", "-detailed-exitcode", "-no-color", "-input=false"), c.name+" plan")
-			downloads := srv.Counters().Requests["envd GET /files"]
-			run(b, ws.Destroy(ctx), c.name+" destroy")
-			if baseline == 0 {
-				baseline = peak
-			}
-			b.ReportMetric(float64(peak)/(1<<20), c.name+"-peak-MiB")
-			if c.name != cases[0].name {
-				b.ReportMetric(float64(peak-baseline)/(1<<20), c.name+"-growth-MiB")
-			}
-			b.ReportMetric(elapsed.Seconds(), c.name+"-apply-s")
-			b.ReportMetric(float64(uploads), c.name+"-upload-requests")
-			b.ReportMetric(float64(downloads), c.name+"-refresh-downloads")
-		}
-	}
+	cases := []memoryCase{{"baseline-1MiB", config(small)}, {"folder-264MiB", config(big)}}
+	measurePeakRSS(b, srv, cases, func(ws *harness.Workspace, name string, elapsed time.Duration) {
+		uploads := srv.Counters().Requests["envd POST /files"]
+		srv.ResetCounters()
+		run(b, ws.Run(context.Background(), "plan", "-detailed-exitcode", "-no-color", "-input=false"), name+" plan")
+		downloads := srv.Counters().Requests["envd GET /files"]
+		b.ReportMetric(elapsed.Seconds(), name+"-apply-s")
+		b.ReportMetric(float64(uploads), name+"-upload-requests")
+		b.ReportMetric(float64(downloads), name+"-refresh-downloads")
+	})
 }

@@ -70,28 +70,7 @@ func outcome(ctx context.Context, srv *emulator.Server, ws *harness.Workspace, r
 
 // limitsConfig is n sandboxes, each with a file and a command that reads it (relative paths:
 // the light emulator's commands see the sandbox's home as their working directory).
-func limitsConfig(n int) string {
-	return header + fmt.Sprintf(`
-resource "e2b_sandbox" "s" {
-  count   = %[1]d
-  timeout = "1h"
-}
-
-resource "e2b_sandbox_file" "f" {
-  count      = %[1]d
-  sandbox_id = e2b_sandbox.s[count.index].id
-  path       = "data.txt"
-  content    = "sandbox ${count.index}\n"
-}
-
-resource "e2b_sandbox_command" "c" {
-  count      = %[1]d
-  sandbox_id = e2b_sandbox.s[count.index].id
-  command    = "cat data.txt"
-  triggers   = { file = e2b_sandbox_file.f[count.index].sha256 }
-}
-`, n)
-}
+func limitsConfig(n int) string { return sandboxFileConfig(n, "data.txt", true) }
 
 // startLight starts an emulator whose sandboxes share the host's layout (no namespaces or
 // overlays): what is measured here is the pacing, not the cost of making a sandbox.

@@ -1,12 +1,12 @@
 package bench
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
 )
@@ -17,7 +17,6 @@ import (
 // context, the apply hashes, archives and uploads it. It also counts the
 // template requests of each apply.
 func BenchmarkProviderTemplateMemory(b *testing.B) {
-	ctx := context.Background()
 	srv := start(b)
 	small, big := b.TempDir(), b.TempDir()
 	for _, d := range []string{small, big} {
@@ -30,7 +29,7 @@ func BenchmarkProviderTemplateMemory(b *testing.B) {
 		writeRandomish(b, filepath.Join(big, "data", fmt.Sprintf("part-%02d.bin", i)), 64<<20)
 	}
 	config := func(name, dir string) string {
-		return header + fmt.Sprintf(`
+		return fmt.Sprintf(`
 resource "e2b_template" "t" {
   name          = %q
   from_template = "base"
@@ -42,27 +41,10 @@ resource "e2b_template" "t" {
 }
 `, name, dir)
 	}
-	cases := []struct{ name, dir string }{{"baseline-1MiB", small}, {"context-1GiB", big}}
-	for i := 0; i < b.N; i++ {
-		var baseline int64
-		for _, c := range cases {
-			ws := harness.NewWorkspace(b, srv)
-			ws.Write("main.tf", config(strings.ToLower(c.name), c.dir))
-			srv.ResetCounters()
-			watch := harness.WatchPeakRSS(harness.ProviderDir(b))
-			run(b, ws.Apply(ctx), c.name+" apply")
-			peak := watch.Stop()
-			reqs := srv.Counters().Requests
-			run(b, ws.Destroy(ctx), c.name+" destroy")
-			if baseline == 0 {
-				baseline = peak
-			}
-			b.ReportMetric(float64(peak)/(1<<20), c.name+"-peak-MiB")
-			if c.name != cases[0].name {
-				b.ReportMetric(float64(peak-baseline)/(1<<20), c.name+"-growth-MiB")
-			}
-			templateCalls := sum(reqs, func(k string) bool { return strings.Contains(k, "template") || strings.Contains(k, "_upload") })
-			b.ReportMetric(float64(templateCalls), c.name+"-template-requests")
-		}
-	}
+	cases := []memoryCase{{"baseline-1MiB", config("baseline-1mib", small)}, {"context-1GiB", config("context-1gib", big)}}
+	measurePeakRSS(b, srv, cases, func(_ *harness.Workspace, name string, _ time.Duration) {
+		reqs := srv.Counters().Requests
+		templateCalls := sum(reqs, func(k string) bool { return strings.Contains(k, "template") || strings.Contains(k, "_upload") })
+		b.ReportMetric(float64(templateCalls), name+"-template-requests")
+	})
 }

@@ -43,25 +43,31 @@ func workingFile(rel string) bool {
 }
 
 // isPlanFile reports whether the regular file at p is a saved plan
-// (`plan -out`): a zip archive holding a "tfplan" entry, or an encrypted
-// OpenTofu plan ({"meta":…,"encrypted_data":…,"encryption_version":…}).
-// Only its first bytes are read, and for a zip archive its directory.
+// (LooksLikeSavedPlan).
 func isPlanFile(p string) bool {
 	f, err := os.Open(p)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	return LooksLikeSavedPlan(f, fi.Size())
+}
+
+// LooksLikeSavedPlan reports whether r (a regular file of size bytes) is a
+// saved plan (`plan -out`): a zip archive holding a "tfplan" entry, or an
+// OpenTofu plan encrypted as {"meta":…,"encrypted_data":…,"encryption_version":…}.
+// It reads the first bytes and, for a zip archive, its directory.
+func LooksLikeSavedPlan(r io.ReaderAt, size int64) bool {
 	head := make([]byte, 8)
-	n, _ := io.ReadFull(f, head)
+	n, _ := r.ReadAt(head, 0)
 	head = head[:n]
 	switch {
 	case bytes.HasPrefix(head, []byte("PK\x03\x04")):
-		fi, err := f.Stat()
-		if err != nil {
-			return false
-		}
-		zr, err := zip.NewReader(f, fi.Size())
+		zr, err := zip.NewReader(r, size)
 		if err != nil {
 			return false
 		}
@@ -71,17 +77,12 @@ func isPlanFile(p string) bool {
 			}
 		}
 	case bytes.Equal(head, []byte(`{"meta":`)):
-		fi, err := f.Stat()
-		if err != nil {
-			return false
-		}
-		tail := make([]byte, min(fi.Size(), 256))
-		if _, err := f.ReadAt(tail, fi.Size()-int64(len(tail))); err != nil {
+		tail := make([]byte, min(size, 256))
+		if _, err := r.ReadAt(tail, size-int64(len(tail))); err != nil && err != io.EOF {
 			return false
 		}
 		tail = bytes.TrimSpace(tail)
-		i := bytes.LastIndex(tail, []byte(`"encryption_version":"`))
-		return i >= 0 && bytes.HasSuffix(tail, []byte(`"}`))
+		return bytes.Contains(tail, []byte(`"encryption_version":"`)) && bytes.HasSuffix(tail, []byte(`"}`))
 	}
 	return false
 }

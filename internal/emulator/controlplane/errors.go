@@ -18,6 +18,37 @@ func validationError(w http.ResponseWriter, detail string) {
 	writeError(w, http.StatusBadRequest, "validation error: error in openapi3filter.RequestError: "+detail)
 }
 
+// decodeBody decodes r's JSON body into req; on false the validator's 400
+// is written.
+func decodeBody(w http.ResponseWriter, r *http.Request, req any) bool {
+	if err := httpjson.Decode(r, req); err != nil {
+		validationError(w, err.Error())
+		return false
+	}
+	return true
+}
+
+// bodySchemaError words the validator's 400 for a body field that breaks
+// the schema.
+func bodySchemaError(w http.ResponseWriter, field, problem string) {
+	validationError(w, fmt.Sprintf(`request body has an error: doesn't match schema: Error at "/%s": %s`, field, problem))
+}
+
+// missingProperty answers the validator's 400 for an absent required property.
+func missingProperty(w http.ResponseWriter, name string) {
+	bodySchemaError(w, name, fmt.Sprintf("property %q is missing", name))
+}
+
+// bodyNumberBetween checks a body number against E2B's bounds [lo, hi]; on
+// false the validator's 400 is written.
+func bodyNumberBetween(w http.ResponseWriter, field string, n, lo, hi int) bool {
+	if n < lo || n > hi {
+		bodySchemaError(w, field, fmt.Sprintf("number must be between %d and %d", lo, hi))
+		return false
+	}
+	return true
+}
+
 // apiError is a refusal with the status and message E2B answers it with.
 type apiError struct {
 	status int

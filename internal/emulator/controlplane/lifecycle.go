@@ -48,8 +48,7 @@ func (s *API) handleRefresh(w http.ResponseWriter, r *http.Request) {
 	}
 	d := 15
 	if req.Duration != nil {
-		if *req.Duration < 0 || *req.Duration > 3600 {
-			validationError(w, `request body has an error: doesn't match schema: Error at "/duration": number must be between 0 and 3600`)
+		if !bodyNumberBetween(w, "duration", *req.Duration, 0, 3600) {
 			return
 		}
 		if *req.Duration > d {

@@ -200,18 +200,25 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-func TestPauseResumeKeepsProcess(t *testing.T) {
+// readyProcess starts an emulator, a sandbox (created with create) and in it
+// command, which prints before it sleeps, and reads that output. Off Linux it
+// skips t: the tests read process states from /proc.
+func readyProcess(t *testing.T, create map[string]any, command string, headers map[string]string) (*emulatortest.Client, emulatortest.Sandbox, *emulatortest.Stream) {
+	t.Helper()
 	if runtime.GOOS != "linux" {
 		t.Skip("reads process states from /proc, which only Linux has")
 	}
 	t.Parallel()
 	c := emulatortest.Start(t, emulator.Options{})
-	sb := c.Create(map[string]any{"timeout": 300})
-	ps := c.StartProcess(sb, "echo ready; exec sleep 300", nil, nil)
+	sb := c.Create(create)
+	ps := c.StartProcess(sb, command, nil, headers)
+	ps.ExpectOutput()
+	return c, sb, ps
+}
+
+func TestPauseResumeKeepsProcess(t *testing.T) {
+	c, sb, ps := readyProcess(t, map[string]any{"timeout": 300}, "echo ready; exec sleep 300", nil)
 	pid := ps.PID
-	if f, err := ps.Next(); err != nil || f.Msg["event"].(map[string]any)["data"] == nil {
-		t.Fatalf("expected the ready output, got %v %v", f.Msg, err) // the command is past its setup
-	}
 	_ = ps.Resp.Body.Close() // client leaves; the process must keep running
 	emulatortest.Eventually(t, "process running", func() bool { s := emulatortest.ProcState(pid); return s == "S" || s == "R" })
 
@@ -405,16 +412,7 @@ func TestPauseWithoutMemoryLosesProcessesKeepsFiles(t *testing.T) {
 }
 
 func TestCommandDeadlineStopsWhilePaused(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("reads process states from /proc, which only Linux has")
-	}
-	t.Parallel()
-	c := emulatortest.Start(t, emulator.Options{})
-	sb := c.Create(map[string]any{})
-	ps := c.StartProcess(sb, "echo ready; exec sleep 60", nil, map[string]string{"Connect-Timeout-Ms": "1500"})
-	if f, err := ps.Next(); err != nil || f.Msg["event"].(map[string]any)["data"] == nil {
-		t.Fatalf("expected the ready output, got %v %v", f.Msg, err)
-	}
+	c, sb, ps := readyProcess(t, map[string]any{}, "echo ready; exec sleep 60", map[string]string{"Connect-Timeout-Ms": "1500"})
 	st, data, _ := c.API("POST", "/sandboxes/"+sb.SandboxID+"/pause", nil)
 	emulatortest.WantStatus(t, "pause", st, data, http.StatusNoContent)
 	time.Sleep(2500 * time.Millisecond) // longer than the command's deadline

@@ -180,14 +180,9 @@ func (s *API) handleLogsV2(w http.ResponseWriter, r *http.Request) {
 		}
 		cursor = &n
 	}
-	limit := 1000
-	if v := q.Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 || n > 1000 {
-			validationError(w, `parameter "limit" in query has an error: number must be between 0 and 1000`)
-			return
-		}
-		limit = n
+	limit, ok := queryLimitBetween(w, q, 1000, 0, 1000)
+	if !ok {
+		return
 	}
 	direction := q.Get("direction")
 	if direction == "" {

@@ -2,7 +2,9 @@ package controlplane
 
 import (
 	"encoding/base64"
+	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 )
@@ -24,6 +26,42 @@ func parseOffsetToken(w http.ResponseWriter, tok string) (int, bool) {
 	}
 	writeError(w, http.StatusBadRequest, "Invalid next token")
 	return 0, false
+}
+
+// parsePage reads a paged list's limit (1 to 100, 100 when absent) and its
+// nextToken; on false the answer is written.
+func parsePage(w http.ResponseWriter, q url.Values) (limit, offset int, ok bool) {
+	if limit, ok = parseLimit(w, q, 100); !ok {
+		return 0, 0, false
+	}
+	offset, ok = parseOffsetToken(w, q.Get("nextToken"))
+	return limit, offset, ok
+}
+
+// queryLimitBetween reads the limit query parameter (def when absent) that
+// E2B bounds to [lo, hi]; its validator words a bad number and one out of
+// bounds alike. On false the answer is written.
+func queryLimitBetween(w http.ResponseWriter, q url.Values, def, lo, hi int) (int, bool) {
+	v := q.Get("limit")
+	if v == "" {
+		return def, true
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		validationError(w, fmt.Sprintf(`parameter "limit" in query has an error: number must be between %d and %d`, lo, hi))
+		return 0, false
+	}
+	return n, true
+}
+
+// pageWithToken is the page of all at offset (never null), with the next
+// page's token in X-Next-Token when one follows.
+func pageWithToken[T any](w http.ResponseWriter, all []T, offset, limit int) []T {
+	page, next := paginate(all, offset, limit)
+	if next != "" {
+		w.Header().Set(hdrNextToken, next)
+	}
+	return page
 }
 
 func paginate[T any](all []T, offset, limit int) ([]T, string) {

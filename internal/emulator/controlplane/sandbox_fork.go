@@ -31,8 +31,7 @@ func (s *API) handleFork(w http.ResponseWriter, r *http.Request) {
 	}
 	count := 1
 	if req.Count != nil {
-		if *req.Count < 1 || *req.Count > 100 {
-			validationError(w, `request body has an error: doesn't match schema: Error at "/count": number must be between 1 and 100`)
+		if !bodyNumberBetween(w, "count", int(*req.Count), 1, 100) {
 			return
 		}
 		count = int(*req.Count)

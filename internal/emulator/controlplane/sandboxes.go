@@ -208,12 +208,11 @@ func isIPOrCIDR(v string) bool {
 
 func (s *API) handleCreate(w http.ResponseWriter, r *http.Request) {
 	var req newSandboxJSON
-	if err := httpjson.Decode(r, &req); err != nil {
-		validationError(w, err.Error())
+	if !decodeBody(w, r, &req) {
 		return
 	}
 	if req.TemplateID == nil || strings.TrimSpace(*req.TemplateID) == "" {
-		validationError(w, `request body has an error: doesn't match schema: Error at "/templateID": property "templateID" is missing`)
+		missingProperty(w, "templateID")
 		return
 	}
 	def := defaultTimeoutV1

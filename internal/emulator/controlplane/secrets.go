@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -88,16 +87,15 @@ func (req secretRequestJSON) validate() string {
 
 func (s *API) handleCreateSecret(w http.ResponseWriter, r *http.Request) {
 	var req secretRequestJSON
-	if err := httpjson.Decode(r, &req); err != nil {
-		validationError(w, err.Error())
+	if !decodeBody(w, r, &req) {
 		return
 	}
 	switch {
 	case req.Name == nil:
-		validationError(w, `request body has an error: doesn't match schema: Error at "/name": property "name" is missing`)
+		missingProperty(w, "name")
 		return
 	case !secretNamePattern.MatchString(*req.Name):
-		validationError(w, `request body has an error: doesn't match schema: Error at "/name": string doesn't match the regular expression "^[a-zA-Z0-9_-]+$" or is not 1 to 128 characters long`)
+		bodySchemaError(w, "name", `string doesn't match the regular expression "^[a-zA-Z0-9_-]+$" or is not 1 to 128 characters long`)
 		return
 	}
 	name := strings.ToLower(*req.Name)
@@ -119,14 +117,9 @@ func (s *API) handleCreateSecret(w http.ResponseWriter, r *http.Request) {
 
 func (s *API) handleListSecrets(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	limit := 100
-	if v := q.Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 100 {
-			validationError(w, `parameter "limit" in query has an error: number must be between 1 and 100`)
-			return
-		}
-		limit = n
+	limit, ok := queryLimitBetween(w, q, 100, 1, 100)
+	if !ok {
+		return
 	}
 	offset, ok := parseOffsetToken(w, q.Get("nextToken"))
 	if !ok {
@@ -137,11 +130,7 @@ func (s *API) handleListSecrets(w http.ResponseWriter, r *http.Request) {
 		all = append(all, secretJSONOf(sc))
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
-	page, next := paginate(all, offset, limit)
-	if next != "" {
-		w.Header().Set(hdrNextToken, next)
-	}
-	httpjson.Write(w, http.StatusOK, page)
+	httpjson.Write(w, http.StatusOK, pageWithToken(w, all, offset, limit))
 }
 
 func (s *API) handleGetSecret(w http.ResponseWriter, r *http.Request) {
@@ -152,8 +141,7 @@ func (s *API) handleGetSecret(w http.ResponseWriter, r *http.Request) {
 // handleUpdateSecret appends a version; metadata is replaced when given.
 func (s *API) handleUpdateSecret(w http.ResponseWriter, r *http.Request) {
 	var req secretRequestJSON
-	if err := httpjson.Decode(r, &req); err != nil {
-		validationError(w, err.Error())
+	if !decodeBody(w, r, &req) {
 		return
 	}
 	if msg := req.validate(); msg != "" {

@@ -5,7 +5,6 @@ import (
 	"net/url"
 	"testing"
 
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/emulatortest"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
@@ -17,12 +16,7 @@ import (
 // and per source sandbox, removable by tag, and all of it survives a restart.
 func TestSnapshotTagsAreBuildsOfOneTemplate(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	srv, err := emulator.Start(emulator.Options{DataDir: dir, Logf: t.Logf})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := emulatortest.NewClient(t, srv)
+	c, restart := emulatortest.Restartable(t, t.TempDir())
 	a, b := c.Create(map[string]any{}), c.Create(map[string]any{})
 	c.MustRun(a, `echo a > ~/which`)
 	c.MustRun(b, `echo b > ~/which`)
@@ -104,11 +98,8 @@ func TestSnapshotTagsAreBuildsOfOneTemplate(t *testing.T) {
 	wantIDs("after deleting v1", list("name=tagged"), v2.SnapshotID, def.SnapshotID)
 	st, data, _ = c.API("POST", "/sandboxes", map[string]any{"templateID": v1.SnapshotID})
 	emulatortest.WantStatus(t, "create from a deleted tag", st, data, http.StatusNotFound)
-	if err := srv.Close(); err != nil {
-		t.Fatal(err)
-	}
 
-	c = emulatortest.Start(t, emulator.Options{DataDir: dir})
+	c = restart()
 	wantIDs("after a restart", list("name=tagged"), v2.SnapshotID, def.SnapshotID)
 	wantIDs("by source sandbox after a restart", list("sandboxID="+b.SandboxID), v2.SnapshotID)
 	reads(v2.SnapshotID, "b")

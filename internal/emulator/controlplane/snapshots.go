@@ -118,11 +118,7 @@ func (s *API) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 
 func (s *API) handleListSnapshots(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	limit, ok := parseLimit(w, q, 100)
-	if !ok {
-		return
-	}
-	offset, ok := parseOffsetToken(w, q.Get("nextToken"))
+	limit, offset, ok := parsePage(w, q)
 	if !ok {
 		return
 	}
@@ -145,12 +141,5 @@ func (s *API) handleListSnapshots(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	page, next := paginate(all, offset, limit)
-	if next != "" {
-		w.Header().Set(hdrNextToken, next)
-	}
-	if page == nil {
-		page = []SnapshotInfoJSON{}
-	}
-	httpjson.Write(w, http.StatusOK, page)
+	httpjson.Write(w, http.StatusOK, pageWithToken(w, all, offset, limit))
 }

@@ -37,19 +37,9 @@ func TestSnapshotsAndFork(t *testing.T) {
 
 	// List by sandbox, paged, and by name.
 	var all []controlplane.SnapshotInfoJSON
-	next := ""
-	for page := 0; page < 5; page++ {
-		path := "/snapshots?limit=1&sandboxID=" + src.SandboxID
-		if next != "" {
-			path += "&nextToken=" + url.QueryEscape(next)
-		}
-		st, data, hdr := c.API("GET", path, nil)
-		emulatortest.WantStatus(t, "list snapshots", st, data, http.StatusOK)
+	c.Pages("list snapshots", "/snapshots?limit=1&sandboxID="+src.SandboxID, 5, func(data []byte) {
 		all = append(all, emulatortest.Decode[[]controlplane.SnapshotInfoJSON](t, data)...)
-		if next = hdr.Get("X-Next-Token"); next == "" {
-			break
-		}
-	}
+	})
 	if len(all) != 2 {
 		t.Fatalf("listed %+v", all)
 	}
@@ -102,40 +92,20 @@ func TestTemplates(t *testing.T) {
 	emulatortest.WantStatus(t, "admin seed", st, data, http.StatusCreated)
 
 	var listed []controlplane.TemplateJSON
-	next := ""
-	for page := 0; page < 5; page++ {
-		path := "/v2/templates?limit=1"
-		if next != "" {
-			path += "&nextToken=" + url.QueryEscape(next)
-		}
-		st, data, hdr := c.API("GET", path, nil)
-		emulatortest.WantStatus(t, "list templates", st, data, http.StatusOK)
+	c.Pages("list templates", "/v2/templates?limit=1", 5, func(data []byte) {
 		listed = append(listed, emulatortest.Decode[[]controlplane.TemplateJSON](t, data)...)
-		if next = hdr.Get("X-Next-Token"); next == "" {
-			break
-		}
-	}
+	})
 	if len(listed) != 2 || listed[0].TemplateID != "tpl1" || listed[0].BuildCount != 5 || listed[0].Public {
 		t.Fatalf("listed templates %+v (base must not be listed)", listed)
 	}
 	var builds []controlplane.TemplateBuildJSON
-	next = ""
-	for page := 0; page < 10; page++ {
-		path := "/templates/first?limit=2"
-		if next != "" {
-			path += "&nextToken=" + url.QueryEscape(next)
-		}
-		st, data, hdr := c.API("GET", path, nil)
-		emulatortest.WantStatus(t, "get template", st, data, http.StatusOK)
+	c.Pages("get template", "/templates/first?limit=2", 10, func(data []byte) {
 		tw := emulatortest.Decode[controlplane.TemplateWithBuildsJSON](t, data)
 		if tw.TemplateID != "tpl1" || tw.Names[0] != "first" {
 			t.Fatalf("template %+v", tw)
 		}
 		builds = append(builds, tw.Builds...)
-		if next = hdr.Get("X-Next-Token"); next == "" {
-			break
-		}
-	}
+	})
 	if len(builds) != 5 || !builds[0].CreatedAt.After(builds[4].CreatedAt) {
 		t.Fatalf("builds %+v", builds)
 	}

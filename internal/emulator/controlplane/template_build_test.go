@@ -267,12 +267,7 @@ func TestTemplateTagsAndNames(t *testing.T) {
 // cache are there; the interrupted build is reported failed.
 func TestTemplateStateSurvivesRestart(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	srv, err := emulator.Start(emulator.Options{DataDir: dir, Logf: t.Logf})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := emulatortest.NewClient(t, srv)
+	c, restart := emulatortest.Restartable(t, t.TempDir())
 	steps := []map[string]any{{"type": "RUN", "args": []string{"echo kept > /home/user/kept"}}}
 	done := c.RequestBuild(map[string]any{"name": "kept", "tags": []string{"v1"}})
 	c.StartBuild(done, map[string]any{"fromTemplate": "base", "steps": steps})
@@ -281,11 +276,8 @@ func TestTemplateStateSurvivesRestart(t *testing.T) {
 	}
 	running := c.RequestBuild(map[string]any{"name": "interrupted"})
 	c.StartBuild(running, map[string]any{"fromTemplate": "base", "steps": []map[string]any{{"type": "RUN", "args": []string{"sleep 60"}}}})
-	if err := srv.Close(); err != nil {
-		t.Fatal(err)
-	}
 
-	c = emulatortest.Start(t, emulator.Options{DataDir: dir})
+	c = restart()
 	sb := c.Create(map[string]any{"templateID": "kept:v1"})
 	if got := c.MustRun(sb, "cat /home/user/kept"); got != "kept\n" {
 		t.Fatalf("restored build sees %q", got)

@@ -35,8 +35,7 @@ type templateRequestResponseJSON struct {
 // (or finds it by name) and registers a waiting build carrying the tags.
 func (s *API) handleRequestBuild(w http.ResponseWriter, r *http.Request) {
 	var req templateBuildRequestJSON
-	if err := httpjson.Decode(r, &req); err != nil {
-		validationError(w, err.Error())
+	if !decodeBody(w, r, &req) {
 		return
 	}
 	raw := ""
@@ -51,7 +50,7 @@ func (s *API) handleRequestBuild(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(raw) > 128 {
-		validationError(w, `request body has an error: doesn't match schema: Error at "/name": maximum string length is 128`)
+		bodySchemaError(w, "name", `maximum string length is 128`)
 		return
 	}
 	name, err := parseTemplateName(raw)
@@ -76,11 +75,11 @@ func (s *API) handleRequestBuild(w http.ResponseWriter, r *http.Request) {
 		tags = []string{defaultTag}
 	}
 	if req.CPUCount != nil && *req.CPUCount < 1 {
-		validationError(w, `request body has an error: doesn't match schema: Error at "/cpuCount": number must be at least 1`)
+		bodySchemaError(w, "cpuCount", `number must be at least 1`)
 		return
 	}
 	if req.MemoryMB != nil && *req.MemoryMB < 128 {
-		validationError(w, `request body has an error: doesn't match schema: Error at "/memoryMB": number must be at least 128`)
+		bodySchemaError(w, "memoryMB", `number must be at least 128`)
 		return
 	}
 	if msg := resourceLimitError(req.CPUCount, req.MemoryMB); msg != "" {
@@ -123,13 +122,12 @@ func resourceLimitError(cpu, memoryMB *int32) string {
 // one still running, as on E2B.
 func (s *API) handleStartBuild(w http.ResponseWriter, r *http.Request) {
 	var req builder.Request
-	if err := httpjson.Decode(r, &req); err != nil {
-		validationError(w, err.Error())
+	if !decodeBody(w, r, &req) {
 		return
 	}
 	for i, st := range req.Steps {
 		if st.Type == "" {
-			validationError(w, fmt.Sprintf(`request body has an error: doesn't match schema: Error at "/steps/%d/type": property "type" is missing`, i))
+			bodySchemaError(w, fmt.Sprintf("steps/%d/type", i), `property "type" is missing`)
 			return
 		}
 	}

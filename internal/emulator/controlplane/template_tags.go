@@ -20,12 +20,11 @@ func (s *API) handleAssignTags(w http.ResponseWriter, r *http.Request) {
 		Target *string  `json:"target"`
 		Tags   []string `json:"tags"`
 	}
-	if err := httpjson.Decode(r, &req); err != nil {
-		validationError(w, err.Error())
+	if !decodeBody(w, r, &req) {
 		return
 	}
 	if req.Target == nil {
-		validationError(w, `request body has an error: doesn't match schema: Error at "/target": property "target" is missing`)
+		missingProperty(w, "target")
 		return
 	}
 	if len(req.Tags) == 0 {
@@ -75,12 +74,11 @@ func (s *API) handleDeleteTags(w http.ResponseWriter, r *http.Request) {
 		Name *string  `json:"name"`
 		Tags []string `json:"tags"`
 	}
-	if err := httpjson.Decode(r, &req); err != nil {
-		validationError(w, err.Error())
+	if !decodeBody(w, r, &req) {
 		return
 	}
 	if req.Name == nil {
-		validationError(w, `request body has an error: doesn't match schema: Error at "/name": property "name" is missing`)
+		missingProperty(w, "name")
 		return
 	}
 	tags, err := validateTags(req.Tags)

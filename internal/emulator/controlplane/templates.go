@@ -79,10 +79,7 @@ func (s *API) handleListTemplates(w http.ResponseWriter, r *http.Request) {
 	limit, offset := 1<<30, 0
 	if r.Pattern == "GET /v2/templates" {
 		var ok bool
-		if limit, ok = parseLimit(w, q, 100); !ok {
-			return
-		}
-		if offset, ok = parseOffsetToken(w, q.Get("nextToken")); !ok {
+		if limit, offset, ok = parsePage(w, q); !ok {
 			return
 		}
 	}
@@ -92,14 +89,7 @@ func (s *API) handleListTemplates(w http.ResponseWriter, r *http.Request) {
 			all = append(all, templateToJSON(t))
 		}
 	}
-	page, next := paginate(all, offset, limit)
-	if next != "" {
-		w.Header().Set(hdrNextToken, next)
-	}
-	if page == nil {
-		page = []TemplateJSON{}
-	}
-	httpjson.Write(w, http.StatusOK, page)
+	httpjson.Write(w, http.StatusOK, pageWithToken(w, all, offset, limit))
 }
 
 func templateNotFound(w http.ResponseWriter, ref string) {
@@ -110,11 +100,7 @@ func templateNotFound(w http.ResponseWriter, ref string) {
 func (s *API) handleGetTemplate(w http.ResponseWriter, r *http.Request) {
 	ref := r.PathValue("id")
 	q := r.URL.Query()
-	limit, ok := parseLimit(w, q, 100)
-	if !ok {
-		return
-	}
-	offset, ok := parseOffsetToken(w, q.Get("nextToken"))
+	limit, offset, ok := parsePage(w, q)
 	if !ok {
 		return
 	}
@@ -135,14 +121,7 @@ func (s *API) handleGetTemplate(w http.ResponseWriter, r *http.Request) {
 		TemplateID: t.ID, Public: t.Public, Aliases: t.Aliases(), Names: append([]string{}, t.Names...),
 		CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt, LastSpawnedAt: t.LastSpawnedAt, SpawnCount: t.SpawnCount,
 	}
-	page, next := paginate(builds, offset, limit)
-	if next != "" {
-		w.Header().Set(hdrNextToken, next)
-	}
-	if page == nil {
-		page = []TemplateBuildJSON{}
-	}
-	out.Builds = page
+	out.Builds = pageWithToken(w, builds, offset, limit)
 	httpjson.Write(w, http.StatusOK, out)
 }
 

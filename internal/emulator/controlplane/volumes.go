@@ -31,16 +31,15 @@ func (s *API) handleCreateVolume(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Name *string `json:"name"`
 	}
-	if err := httpjson.Decode(r, &req); err != nil {
-		validationError(w, err.Error())
+	if !decodeBody(w, r, &req) {
 		return
 	}
 	if req.Name == nil {
-		validationError(w, `request body has an error: doesn't match schema: Error at "/name": property "name" is missing`)
+		missingProperty(w, "name")
 		return
 	}
 	if !volumeNamePattern.MatchString(*req.Name) {
-		validationError(w, `request body has an error: doesn't match schema: Error at "/name": string doesn't match the regular expression "^[a-zA-Z0-9_-]+$"`)
+		bodySchemaError(w, "name", `string doesn't match the regular expression "^[a-zA-Z0-9_-]+$"`)
 		return
 	}
 	v, err := s.opts.Store.CreateVolume(store.Volume{ID: ids.New("vol", 17), Name: *req.Name, Key: ids.Hex(32), CreatedAt: time.Now().UTC()})

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -64,6 +65,27 @@ type Client struct {
 func (c *Client) API(method, path string, body any) (int, []byte, http.Header) {
 	c.T.Helper()
 	return c.Request(method, c.Srv.APIURL()+path, body, map[string]string{HeaderAPIKey: c.Srv.APIKey()})
+}
+
+// Pages GETs each page of a paged control-plane list at path (which carries a
+// query; each next page adds its nextToken) and hands its body to page, until
+// a page has no X-Next-Token or maxPages were read. what names the list in a
+// failure.
+func (c *Client) Pages(what, path string, maxPages int, page func(data []byte)) {
+	c.T.Helper()
+	next := ""
+	for n := 0; n < maxPages; n++ {
+		p := path
+		if next != "" {
+			p += "&nextToken=" + url.QueryEscape(next)
+		}
+		st, data, hdr := c.API("GET", p, nil)
+		WantStatus(c.T, what, st, data, http.StatusOK)
+		page(data)
+		if next = hdr.Get("X-Next-Token"); next == "" {
+			return
+		}
+	}
 }
 
 // Request sends body as JSON to url with headers and returns status, body and headers.
@@ -164,6 +186,24 @@ func (c *Client) RPC(sb Sandbox, method string, body any) (int, []byte) {
 	return st, data
 }
 
+// envdRequest is a POST to path on the sandbox's envd with contentType, the
+// sandbox's envd headers and then headers (which win).
+func (c *Client) envdRequest(sb Sandbox, path string, body io.Reader, contentType string, headers map[string]string) *http.Request {
+	c.T.Helper()
+	req, err := http.NewRequest("POST", c.Srv.SandboxURL()+path, body)
+	if err != nil {
+		c.T.Fatal(err)
+	}
+	req.Header.Set("Content-Type", contentType)
+	for k, v := range EnvdHeaders(sb) {
+		req.Header.Set(k, v)
+	}
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	return req
+}
+
 // Stream reads a server-streaming Connect response.
 type Stream struct {
 	T    *testing.T
@@ -189,18 +229,8 @@ func (c *Client) OpenStream(sb Sandbox, method string, req any, headers map[stri
 	buf.WriteByte(0)
 	_ = binary.Write(&buf, binary.BigEndian, uint32(len(payload)))
 	buf.Write(payload)
-	hr, err := http.NewRequest("POST", c.Srv.SandboxURL()+"/"+method, &buf)
-	if err != nil {
-		c.T.Fatal(err)
-	}
-	hr.Header.Set("Content-Type", "application/connect+json")
+	hr := c.envdRequest(sb, "/"+method, &buf, "application/connect+json", headers)
 	hr.Header.Set("Connect-Protocol-Version", "1")
-	for k, v := range EnvdHeaders(sb) {
-		hr.Header.Set(k, v)
-	}
-	for k, v := range headers {
-		hr.Header.Set(k, v)
-	}
 	resp, err := c.Streams.Do(hr)
 	if err != nil {
 		c.T.Fatalf("%s: %v", method, err)
@@ -231,6 +261,15 @@ func (c *Client) StartProcess(sb Sandbox, command string, extra map[string]any, 
 	ps := c.OpenStream(sb, "process.Process/Start", req, headers)
 	ps.ExpectStart()
 	return ps
+}
+
+// ExpectOutput reads the next event and fails unless it carries output: the
+// command is past its setup.
+func (ps *Stream) ExpectOutput() {
+	ps.T.Helper()
+	if f, err := ps.Next(); err != nil || f.Msg["event"].(map[string]any)["data"] == nil {
+		ps.T.Fatalf("expected output, got %v %v", f.Msg, err)
+	}
 }
 
 // ExpectStart reads the start event and keeps the process's pid.
@@ -367,6 +406,23 @@ func NewStream(t *testing.T, resp *http.Response) *Stream {
 // same data dir, for example).
 func NewClient(t *testing.T, srv *emulator.Server) *Client {
 	return &Client{T: t, Srv: srv, HC: &http.Client{Timeout: 60 * time.Second}, Streams: &http.Client{}}
+}
+
+// Restartable starts an emulator on dataDir; restart closes it and starts a
+// new one on the same data directory, to show what survives a restart.
+func Restartable(t *testing.T, dataDir string) (c *Client, restart func() *Client) {
+	t.Helper()
+	srv, err := emulator.Start(emulator.Options{DataDir: dataDir, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return NewClient(t, srv), func() *Client {
+		t.Helper()
+		if err := srv.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return Start(t, emulator.Options{DataDir: dataDir})
+	}
 }
 
 // EdgeError is the body the sandbox edge answers for a sandbox it cannot reach.

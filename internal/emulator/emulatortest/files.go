@@ -12,17 +12,7 @@ import (
 // Upload posts a file through envd's files route.
 func (c *Client) Upload(sb Sandbox, path string, body io.Reader, headers map[string]string) (int, []byte) {
 	c.T.Helper()
-	req, err := http.NewRequest("POST", c.Srv.SandboxURL()+"/files?path="+url.QueryEscape(path), body)
-	if err != nil {
-		c.T.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/octet-stream")
-	for k, v := range EnvdHeaders(sb) {
-		req.Header.Set(k, v)
-	}
-	for k, v := range headers {
-		req.Header.Set(k, v)
-	}
+	req := c.envdRequest(sb, "/files?path="+url.QueryEscape(path), body, "application/octet-stream", headers)
 	resp, err := c.HC.Do(req)
 	if err != nil {
 		c.T.Fatal(err)

@@ -75,17 +75,9 @@ func (p *process) run(pt *processTable, outR, errR *os.File) {
 	p.mu.Lock()
 	p.end = &end
 	p.exitedAt = time.Now()
-	subs := make([]*subscriber, 0, len(p.subs))
-	for s := range p.subs {
-		subs = append(subs, s)
-	}
+	subs := p.subscribersLocked()
 	p.mu.Unlock()
-	for _, s := range subs {
-		select {
-		case s.ch <- procEvent{kind: evEnd, end: end}:
-		case <-s.done:
-		}
-	}
+	deliver(subs, procEvent{kind: evEnd, end: end})
 	close(p.done)
 }
 
@@ -107,11 +99,23 @@ func endFromState(ps *os.ProcessState, waitErr error) endInfo {
 
 func (p *process) publish(ev procEvent) {
 	p.mu.Lock()
+	subs := p.subscribersLocked()
+	p.mu.Unlock()
+	deliver(subs, ev)
+}
+
+// subscribersLocked copies the subscriber set (p.mu is held), so events are
+// handed over without the lock.
+func (p *process) subscribersLocked() []*subscriber {
 	subs := make([]*subscriber, 0, len(p.subs))
 	for s := range p.subs {
 		subs = append(subs, s)
 	}
-	p.mu.Unlock()
+	return subs
+}
+
+// deliver hands ev to each subscriber that still listens.
+func deliver(subs []*subscriber, ev procEvent) {
 	for _, s := range subs {
 		select {
 		case s.ch <- ev:

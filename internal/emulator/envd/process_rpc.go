@@ -277,39 +277,55 @@ func endResponse(e endInfo) processResponseJSON {
 // connection is dropped without an end-stream frame).
 func (sb *Machine) pumpProcess(w http.ResponseWriter, r *http.Request, p *process, sub *subscriber, deadline, keepalive time.Duration) {
 	defer p.unsubscribe(sub)
+	start := processResponseJSON{Event: processEventJSON{Start: &startEventJSON{PID: p.pid}}}
+	keepaliveMsg := processResponseJSON{Event: processEventJSON{Keepalive: &struct{}{}}}
+	pumpStream(sb, w, r, start, keepaliveMsg, deadline, keepalive, sub.ch, func(sw *connectrpc.StreamWriter, ev procEvent, _ bool) bool {
+		var msg processResponseJSON
+		switch ev.kind {
+		case evEnd:
+			if err := sw.Send(endResponse(ev.end)); err == nil {
+				sw.End(nil)
+			}
+			return true
+		case evStdout:
+			if p.pty {
+				msg.Event.Data = &dataEventJSON{Pty: ev.data}
+			} else {
+				msg.Event.Data = &dataEventJSON{Stdout: ev.data}
+			}
+		case evStderr:
+			msg.Event.Data = &dataEventJSON{Stderr: ev.data}
+		}
+		return sw.Send(msg) != nil
+	})
+}
+
+// pumpStream serves a server stream: start first, then each event through
+// handle (which sends it and reports whether the stream is over; open is
+// false once events is closed), keepaliveMsg when the stream has been quiet
+// for keepalive, a deadline_exceeded end at the deadline. It returns when the
+// client leaves, and drops the connection without an end-stream frame when
+// the sandbox stops.
+func pumpStream[E any](sb *Machine, w http.ResponseWriter, r *http.Request, start, keepaliveMsg any, deadline, keepalive time.Duration,
+	events <-chan E, handle func(sw *connectrpc.StreamWriter, ev E, open bool) (over bool),
+) {
 	drop, unregister := sb.addStream()
 	defer unregister()
 	sw := connectrpc.NewStreamWriter(w)
-	if err := sw.Send(processResponseJSON{Event: processEventJSON{Start: &startEventJSON{PID: p.pid}}}); err != nil {
+	if err := sw.Send(start); err != nil {
 		return
 	}
 	deadlineC, ka, stop := streamTimers(deadline, keepalive)
 	defer stop()
 	for {
 		select {
-		case ev := <-sub.ch:
-			var msg processResponseJSON
-			switch ev.kind {
-			case evEnd:
-				if err := sw.Send(endResponse(ev.end)); err == nil {
-					sw.End(nil)
-				}
-				return
-			case evStdout:
-				if p.pty {
-					msg.Event.Data = &dataEventJSON{Pty: ev.data}
-				} else {
-					msg.Event.Data = &dataEventJSON{Stdout: ev.data}
-				}
-			case evStderr:
-				msg.Event.Data = &dataEventJSON{Stderr: ev.data}
-			}
-			if err := sw.Send(msg); err != nil {
+		case ev, open := <-events:
+			if handle(sw, ev, open) {
 				return
 			}
 			ka.Reset(keepalive)
 		case <-ka.C:
-			if err := sw.Send(processResponseJSON{Event: processEventJSON{Keepalive: &struct{}{}}}); err != nil {
+			if err := sw.Send(keepaliveMsg); err != nil {
 				return
 			}
 			ka.Reset(keepalive)

@@ -76,40 +76,15 @@ func (sb *Machine) watchDir(w http.ResponseWriter, r *http.Request) {
 	}
 	defer dw.Close()
 	withEntry := req.IncludeEntry || req.IncludeEntrySnake
-	drop, unregister := sb.addStream()
-	defer unregister()
-	sw := connectrpc.NewStreamWriter(w)
-	if err := sw.Send(map[string]any{"start": struct{}{}}); err != nil {
-		return
-	}
 	deadline, keepalive := streamOptions(r)
-	deadlineC, ka, stop := streamTimers(deadline, keepalive)
-	defer stop()
-	for {
-		select {
-		case c, ok := <-dw.Changes():
-			if !ok {
-				sw.End(connectrpc.Errorf("internal", "watcher for %s ended", v))
-				return
-			}
-			if err := sw.Send(map[string]any{"filesystem": sb.fsEvent(v, host, c, withEntry)}); err != nil {
-				return
-			}
-			ka.Reset(keepalive)
-		case <-ka.C:
-			if err := sw.Send(map[string]any{"keepalive": struct{}{}}); err != nil {
-				return
-			}
-			ka.Reset(keepalive)
-		case <-deadlineC:
-			sw.End(connectrpc.Errorf("deadline_exceeded", "context deadline exceeded"))
-			return
-		case <-drop:
-			panic(http.ErrAbortHandler)
-		case <-r.Context().Done():
-			return
+	keepaliveMsg := map[string]any{"keepalive": struct{}{}}
+	pumpStream(sb, w, r, map[string]any{"start": struct{}{}}, keepaliveMsg, deadline, keepalive, dw.Changes(), func(sw *connectrpc.StreamWriter, c sandboxos.Change, open bool) bool {
+		if !open {
+			sw.End(connectrpc.Errorf("internal", "watcher for %s ended", v))
+			return true
 		}
-	}
+		return sw.Send(map[string]any{"filesystem": sb.fsEvent(v, host, c, withEntry)}) != nil
+	})
 }
 
 // watcher collects the events of a CreateWatcher watch until they are

@@ -9,15 +9,7 @@ import (
 // CopyTree copies src into dst (files, dirs, symlinks, modes, user.*
 // extended attributes).
 func CopyTree(src, dst string) error {
-	return filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(dst, rel)
+	return WalkInto(src, dst, func(p, _, target string, info os.FileInfo) error {
 		switch {
 		case info.IsDir():
 			if err := os.MkdirAll(target, info.Mode().Perm()|0o700); err != nil {
@@ -26,11 +18,7 @@ func CopyTree(src, dst string) error {
 			CopyXattrs(p, target)
 			return nil
 		case info.Mode()&os.ModeSymlink != 0:
-			link, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			return os.Symlink(link, target)
+			return CopySymlink(p, target)
 		case info.Mode().IsRegular():
 			if err := CopyFile(p, target, info.Mode().Perm()); err != nil {
 				return err
@@ -40,6 +28,30 @@ func CopyTree(src, dst string) error {
 		}
 		return nil // sockets, fifos, devices are not copied
 	})
+}
+
+// WalkInto walks src and hands fn each path p with rel, its path below src,
+// and target, where it goes below dst.
+func WalkInto(src, dst string, fn func(p, rel, target string, info os.FileInfo) error) error {
+	return filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		return fn(p, rel, filepath.Join(dst, rel), info)
+	})
+}
+
+// CopySymlink makes target a symlink to where the link p points.
+func CopySymlink(p, target string) error {
+	link, err := os.Readlink(p)
+	if err != nil {
+		return err
+	}
+	return os.Symlink(link, target)
 }
 
 func CopyFile(src, dst string, mode os.FileMode) error {

@@ -370,15 +370,7 @@ func CopyLayer(src, dst string, userns bool) error {
 		mode os.FileMode
 	}
 	var dirs []dirMode // applied last: a read-only directory must still take its children
-	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(dst, rel)
+	err := hostfs.WalkInto(src, dst, func(p, rel, target string, info os.FileInfo) error {
 		st, _ := info.Sys().(*syscall.Stat_t)
 		switch m := info.Mode(); {
 		case m.IsDir():
@@ -391,11 +383,7 @@ func CopyLayer(src, dst string, userns bool) error {
 			}
 			hostfs.CopyXattrs(p, target) // file metadata (user.*)
 		case m&os.ModeSymlink != 0:
-			link, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			if err := os.Symlink(link, target); err != nil {
+			if err := hostfs.CopySymlink(p, target); err != nil {
 				return err
 			}
 		case m&os.ModeCharDevice != 0 && st != nil && st.Rdev == 0:

@@ -9,15 +9,6 @@ import (
 	"time"
 )
 
-type Signal int
-
-const (
-	SigStop Signal = iota
-	SigCont
-	SigKill
-	SigTerm
-)
-
 func (k Signal) sys() syscall.Signal {
 	switch k {
 	case SigStop:
@@ -121,14 +112,6 @@ func HoldNamespace(pid int) (string, *os.File) {
 	return ns, f
 }
 
-type ProcEntry struct {
-	PID, PGRP int
-	NS        string
-	Ticks     uint64 // utime+stime
-	RSS       int64  // bytes
-	Start     uint64 // start time, clock ticks after boot: with pid, a process's identity
-}
-
 // ScanProcs lists host processes with their group, CPU ticks, RSS and
 // (optionally) mount namespace, reading each /proc/<pid>/stat once.
 func ScanProcs(withNS bool) []ProcEntry {
@@ -171,14 +154,6 @@ func readProcStat(pid int) (ProcEntry, bool) {
 	start, _ := strconv.ParseUint(f[19], 10, 64)
 	pages, _ := strconv.ParseInt(f[21], 10, 64)
 	return ProcEntry{PID: pid, PGRP: pgrp, Ticks: ut + st, RSS: pages * int64(os.Getpagesize()), Start: start}, true
-}
-
-const ClockTicks = 100 // USER_HZ on Linux
-
-// OwnerTimes is what Stat_t adds to os.FileInfo.
-type OwnerTimes struct {
-	UID, GID     uint32
-	Atime, Ctime time.Time
 }
 
 func FileOwnerTimes(fi os.FileInfo) (OwnerTimes, bool) {

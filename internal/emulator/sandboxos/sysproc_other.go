@@ -5,16 +5,6 @@ package sandboxos
 import (
 	"os"
 	"syscall"
-	"time"
-)
-
-type Signal int
-
-const (
-	SigStop Signal = iota
-	SigCont
-	SigKill
-	SigTerm
 )
 
 func SysProcAttr(bool) *syscall.SysProcAttr { return nil }
@@ -38,24 +28,8 @@ func KillPID(pid int, sig Signal) {
 	}
 }
 
-// ProcEntry is one host process: its group, CPU ticks and RSS.
-type ProcEntry struct {
-	PID, PGRP int
-	NS        string
-	Ticks     uint64
-	RSS       int64
-	Start     uint64
-}
-
 func HoldNamespace(int) (string, *os.File) { return "", nil }
 func ScanProcs(bool) []ProcEntry           { return nil }
-
-const ClockTicks = 100
-
-type OwnerTimes struct {
-	UID, GID     uint32
-	Atime, Ctime time.Time
-}
 
 // FileOwnerTimes is unavailable here: entries report uid/gid 0 and mtime.
 func FileOwnerTimes(os.FileInfo) (OwnerTimes, bool) { return OwnerTimes{}, false }
