@@ -10,13 +10,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-var (
-	_ datasource.DataSource              = &sandboxDataSource{}
-	_ datasource.DataSourceWithConfigure = &sandboxDataSource{}
-)
-
 // NewSandboxDataSource returns the e2b_sandbox data source.
-func NewSandboxDataSource() datasource.DataSource { return &sandboxDataSource{} }
+func NewSandboxDataSource() datasource.DataSource {
+	return &sandboxDataSource{dataSourceConfig{typeName: "_sandbox"}}
+}
 
 // sandboxDataSource reads one sandbox by ID.
 type sandboxDataSource struct {
@@ -46,10 +43,6 @@ type sandboxDataSourceModel struct {
 	Rules               types.Map         `tfsdk:"rules"`
 	EgressProxyAddress  types.String      `tfsdk:"egress_proxy_address"`
 	VolumeMounts        types.Map         `tfsdk:"volume_mounts"`
-}
-
-func (d *sandboxDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_sandbox"
 }
 
 func (d *sandboxDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {

@@ -17,13 +17,10 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ datasource.DataSource              = &sandboxEventsDataSource{}
-	_ datasource.DataSourceWithConfigure = &sandboxEventsDataSource{}
-)
-
 // NewSandboxEventsDataSource returns the e2b_sandbox_events data source.
-func NewSandboxEventsDataSource() datasource.DataSource { return &sandboxEventsDataSource{} }
+func NewSandboxEventsDataSource() datasource.DataSource {
+	return &sandboxEventsDataSource{dataSourceConfig{typeName: "_sandbox_events"}}
+}
 
 // sandboxEventsDataSource reads lifecycle events (E2B's polling API).
 type sandboxEventsDataSource struct {
@@ -42,10 +39,6 @@ type sandboxEventsModel struct {
 var sandboxEventAttrTypes = map[string]attr.Type{
 	"id": types.StringType, "type": types.StringType, "sandbox_id": types.StringType, "template_id": types.StringType,
 	"execution_id": types.StringType, "timestamp": timetypes.RFC3339Type{}, "event_data": jsontypes.NormalizedType{},
-}
-
-func (d *sandboxEventsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_sandbox_events"
 }
 
 func (d *sandboxEventsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -81,10 +74,8 @@ func (d *sandboxEventsDataSource) Schema(_ context.Context, _ datasource.SchemaR
 
 func (d *sandboxEventsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m sandboxEventsModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	client, diags := d.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client := d.configAndClient(ctx, req, resp, &m)
+	if client == nil {
 		return
 	}
 	kinds, diags := stringSetFrom(ctx, m.Types)

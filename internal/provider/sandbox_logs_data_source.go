@@ -17,13 +17,10 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ datasource.DataSource              = &sandboxLogsDataSource{}
-	_ datasource.DataSourceWithConfigure = &sandboxLogsDataSource{}
-)
-
 // NewSandboxLogsDataSource returns the e2b_sandbox_logs data source.
-func NewSandboxLogsDataSource() datasource.DataSource { return &sandboxLogsDataSource{} }
+func NewSandboxLogsDataSource() datasource.DataSource {
+	return &sandboxLogsDataSource{dataSourceConfig{typeName: "_sandbox_logs"}}
+}
 
 // sandboxLogsDataSource reads one page of a sandbox's logs.
 type sandboxLogsDataSource struct {
@@ -46,10 +43,6 @@ var sandboxLogAttrTypes = map[string]attr.Type{
 	"level":     types.StringType,
 	"message":   types.StringType,
 	"fields":    types.MapType{ElemType: types.StringType},
-}
-
-func (d *sandboxLogsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_sandbox_logs"
 }
 
 func (d *sandboxLogsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {

@@ -14,14 +14,10 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ datasource.DataSource                   = &sandboxMetricsDataSource{}
-	_ datasource.DataSourceWithConfigure      = &sandboxMetricsDataSource{}
-	_ datasource.DataSourceWithValidateConfig = &sandboxMetricsDataSource{}
-)
-
 // NewSandboxMetricsDataSource returns the e2b_sandbox_metrics data source.
-func NewSandboxMetricsDataSource() datasource.DataSource { return &sandboxMetricsDataSource{} }
+func NewSandboxMetricsDataSource() datasource.DataSource {
+	return &sandboxMetricsDataSource{dataSourceConfig{typeName: "_sandbox_metrics"}}
+}
 
 // sandboxMetricsDataSource reads the resource usage series of one sandbox.
 type sandboxMetricsDataSource struct {
@@ -44,10 +40,6 @@ var sandboxMetricAttrTypes = map[string]attr.Type{
 	"mem_cache":    types.Int64Type,
 	"disk_used":    types.Int64Type,
 	"disk_total":   types.Int64Type,
-}
-
-func (d *sandboxMetricsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_sandbox_metrics"
 }
 
 func (d *sandboxMetricsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {

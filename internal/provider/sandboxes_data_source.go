@@ -12,13 +12,10 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ datasource.DataSource              = &sandboxesDataSource{}
-	_ datasource.DataSourceWithConfigure = &sandboxesDataSource{}
-)
-
 // NewSandboxesDataSource returns the e2b_sandboxes data source.
-func NewSandboxesDataSource() datasource.DataSource { return &sandboxesDataSource{} }
+func NewSandboxesDataSource() datasource.DataSource {
+	return &sandboxesDataSource{dataSourceConfig{typeName: "_sandboxes"}}
+}
 
 // sandboxesDataSource lists running and paused sandboxes.
 type sandboxesDataSource struct {
@@ -43,10 +40,6 @@ var listedSandboxAttrTypes = map[string]attr.Type{
 	"memory_mb":    types.Int32Type,
 	"disk_size_mb": types.Int32Type,
 	"metadata":     types.MapType{ElemType: types.StringType},
-}
-
-func (d *sandboxesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_sandboxes"
 }
 
 func (d *sandboxesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {

@@ -11,13 +11,10 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ datasource.DataSource              = &snapshotsDataSource{}
-	_ datasource.DataSourceWithConfigure = &snapshotsDataSource{}
-)
-
 // NewSnapshotsDataSource returns the e2b_snapshots data source.
-func NewSnapshotsDataSource() datasource.DataSource { return &snapshotsDataSource{} }
+func NewSnapshotsDataSource() datasource.DataSource {
+	return &snapshotsDataSource{dataSourceConfig{typeName: "_snapshots"}}
+}
 
 // snapshotsDataSource lists persistent snapshots.
 type snapshotsDataSource struct {
@@ -33,10 +30,6 @@ type snapshotsDataSourceModel struct {
 var snapshotAttrTypes = map[string]attr.Type{
 	"snapshot_id": types.StringType,
 	"names":       types.ListType{ElemType: types.StringType},
-}
-
-func (d *snapshotsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_snapshots"
 }
 
 func (d *snapshotsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {

@@ -16,15 +16,12 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ datasource.DataSource              = &templateBuildDataSource{}
-	_ datasource.DataSourceWithConfigure = &templateBuildDataSource{}
-)
-
 const defaultBuildLogLimit = 100
 
 // NewTemplateBuildDataSource returns the e2b_template_build data source.
-func NewTemplateBuildDataSource() datasource.DataSource { return &templateBuildDataSource{} }
+func NewTemplateBuildDataSource() datasource.DataSource {
+	return &templateBuildDataSource{dataSourceConfig{typeName: "_template_build"}}
+}
 
 // templateBuildDataSource reads one build: its status, why it failed, and its log.
 type templateBuildDataSource struct {
@@ -48,10 +45,6 @@ var buildLogAttrTypes = map[string]attr.Type{
 	"level":     types.StringType,
 	"message":   types.StringType,
 	"step":      types.StringType,
-}
-
-func (d *templateBuildDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_template_build"
 }
 
 func (d *templateBuildDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {

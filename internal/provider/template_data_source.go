@@ -14,18 +14,14 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ datasource.DataSource                     = &templateDataSource{}
-	_ datasource.DataSourceWithConfigure        = &templateDataSource{}
-	_ datasource.DataSourceWithConfigValidators = &templateDataSource{}
-)
-
 // NewTemplateDataSource returns the e2b_template data source.
-func NewTemplateDataSource() datasource.DataSource { return &templateDataSource{} }
+func NewTemplateDataSource() datasource.DataSource {
+	return &templateDataSource{dataSourceConfig{typeName: "_template"}}
+}
 
 // templateDataSource reads one template with its builds.
 type templateDataSource struct {
-	data *ProviderData
+	dataSourceConfig
 }
 
 type templateDataSourceModel struct {
@@ -52,10 +48,6 @@ var templateBuildAttrTypes = map[string]attr.Type{
 	"cpu_count":    types.Int32Type,
 	"memory_mb":    types.Int32Type,
 	"disk_size_mb": types.Int32Type,
-}
-
-func (d *templateDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_template"
 }
 
 func (d *templateDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -107,21 +99,10 @@ func (d *templateDataSource) ConfigValidators(_ context.Context) []datasource.Co
 	}
 }
 
-func (d *templateDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	d.data = data
-}
-
 func (d *templateDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var model templateDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &model)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	client, diags := d.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client := d.configAndClient(ctx, req, resp, &model)
+	if client == nil {
 		return
 	}
 	ref, attrPath := model.TemplateID.ValueString(), path.Root("template_id")

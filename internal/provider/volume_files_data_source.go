@@ -17,17 +17,14 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ datasource.DataSource              = &volumeFilesDataSource{}
-	_ datasource.DataSourceWithConfigure = &volumeFilesDataSource{}
-)
-
 // NewVolumeFilesDataSource returns the e2b_volume_files data source.
-func NewVolumeFilesDataSource() datasource.DataSource { return &volumeFilesDataSource{} }
+func NewVolumeFilesDataSource() datasource.DataSource {
+	return &volumeFilesDataSource{dataSourceConfig{typeName: "_volume_files"}}
+}
 
 // volumeFilesDataSource lists a folder of a volume through the volume-content API.
 type volumeFilesDataSource struct {
-	data *ProviderData
+	dataSourceConfig
 }
 
 type volumeFilesModel struct {
@@ -41,10 +38,6 @@ var volumeEntryAttrTypes = map[string]attr.Type{
 	"name": types.StringType, "path": types.StringType, "type": types.StringType, "size": types.Int64Type,
 	"mode": types.StringType, "uid": types.Int64Type, "gid": types.Int64Type, "target": types.StringType,
 	"modified_at": timetypes.RFC3339Type{}, "accessed_at": timetypes.RFC3339Type{}, "changed_at": timetypes.RFC3339Type{},
-}
-
-func (d *volumeFilesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_volume_files"
 }
 
 func (d *volumeFilesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -103,18 +96,10 @@ func checkVolumeFolder(p string) string {
 	return e2b.CheckVolumePath(p)
 }
 
-func (d *volumeFilesDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	d.data = data
-}
-
 func (d *volumeFilesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m volumeFilesModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	client, diags := d.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client := d.configAndClient(ctx, req, resp, &m)
+	if client == nil {
 		return
 	}
 	if m.Path.IsNull() {
