@@ -328,16 +328,11 @@ func sealedOf(ctx context.Context, p privateState) []byte {
 
 func (r *sandboxFolderResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var m sandboxFolderModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.State.Get, &m, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	resp.Diagnostics.Append(resp.Identity.Set(ctx, m.identity())...)
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	sandboxID, dest := m.SandboxID.ValueString(), m.Destination.ValueString()
 	envd, err := folderEnvd(ctx, client, req.Private, sandboxID, m.User.ValueString(), dest)
 	switch {

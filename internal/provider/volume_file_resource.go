@@ -183,16 +183,11 @@ func (r *volumeFileResource) write(ctx context.Context, m *volumeFileModel) (rem
 
 func (r *volumeFileResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state volumeFileModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	resp.Diagnostics.Append(resp.Identity.Set(ctx, state.identity())...)
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	volumeID, target := state.VolumeID.ValueString(), state.Path.ValueString()
 	files := client.VolumeFiles(volumeID)
 	imported := state.Content.IsNull() && state.ContentBase64.IsNull() && state.Source.IsNull()
@@ -283,13 +278,8 @@ func volumeNotAFileDiagnostic(target, volumeID, entryType string, imported bool)
 
 func (r *volumeFileResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state volumeFileModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	volumeID, target := state.VolumeID.ValueString(), state.Path.ValueString()
