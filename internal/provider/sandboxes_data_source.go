@@ -43,6 +43,8 @@ var listedSandboxAttrTypes = map[string]attr.Type{
 }
 
 func (d *sandboxesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	listed := listedSandboxAttributes()
+	listed["id"] = schema.StringAttribute{Computed: true, MarkdownDescription: "Sandbox ID."}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Running and paused sandboxes of the team, filtered, across all pages (newest first).",
 		Attributes: map[string]schema.Attribute{
@@ -62,19 +64,7 @@ func (d *sandboxesDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"sandboxes": schema.ListNestedAttribute{
 				MarkdownDescription: "The sandboxes found.",
 				Computed:            true,
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"id":           schema.StringAttribute{Computed: true, MarkdownDescription: "Sandbox ID."},
-					"template_id":  schema.StringAttribute{Computed: true, MarkdownDescription: "Template ID."},
-					"alias":        schema.StringAttribute{Computed: true, MarkdownDescription: "Template alias, if any."},
-					"state":        schema.StringAttribute{Computed: true, MarkdownDescription: "`running` or `paused`."},
-					"envd_version": schema.StringAttribute{Computed: true, MarkdownDescription: "envd version."},
-					"started_at":   computedTimeAttr("Start or last resume (RFC 3339)."),
-					"end_at":       computedTimeAttr("When it times out, or when it was paused (RFC 3339)."),
-					"cpu_count":    schema.Int32Attribute{Computed: true, MarkdownDescription: "vCPUs."},
-					"memory_mb":    schema.Int32Attribute{Computed: true, MarkdownDescription: "Memory in MiB."},
-					"disk_size_mb": schema.Int32Attribute{Computed: true, MarkdownDescription: "Disk size in MiB."},
-					"metadata":     schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Metadata."},
-				}},
+				NestedObject:        schema.NestedAttributeObject{Attributes: listed},
 			},
 		},
 	}
@@ -103,6 +93,23 @@ func (d *sandboxesDataSource) Read(ctx context.Context, req datasource.ReadReque
 	model.IDs = stringListValue(ids)
 	model.Sandboxes = objectList(listedSandboxAttrTypes, sandboxes, listedSandboxAttrs)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
+}
+
+// listedSandboxAttributes are the attributes of listedSandboxAttrTypes but id,
+// which e2b_sandbox also has.
+func listedSandboxAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"template_id":  schema.StringAttribute{Computed: true, MarkdownDescription: "Template ID."},
+		"alias":        schema.StringAttribute{Computed: true, MarkdownDescription: "Template alias, if any."},
+		"state":        schema.StringAttribute{Computed: true, MarkdownDescription: "`running` or `paused`."},
+		"envd_version": schema.StringAttribute{Computed: true, MarkdownDescription: "envd version."},
+		"started_at":   computedTimeAttr("Start or last resume (RFC 3339)."),
+		"end_at":       computedTimeAttr("When it times out, or when it was paused (RFC 3339)."),
+		"cpu_count":    schema.Int32Attribute{Computed: true, MarkdownDescription: "vCPUs."},
+		"memory_mb":    schema.Int32Attribute{Computed: true, MarkdownDescription: "Memory in MiB."},
+		"disk_size_mb": schema.Int32Attribute{Computed: true, MarkdownDescription: "Disk size in MiB."},
+		"metadata":     schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Metadata."},
+	}
 }
 
 // listedSandboxAttrs is one listed sandbox as the attributes of listedSandboxAttrTypes.
