@@ -9,11 +9,9 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-// dataSourceConfig is what every data source embeds: its type name and the provider's data.
-type dataSourceConfig struct {
-	typeName string // after the provider's name, such as "_sandbox"; the list and object data sources name theirs
-	data     *ProviderData
-}
+// dataSourceConfig is what every data source embeds (see typeConfig); the list
+// and object data sources leave typeName empty and name themselves.
+type dataSourceConfig typeConfig
 
 var (
 	_ = []datasource.DataSourceWithConfigure{

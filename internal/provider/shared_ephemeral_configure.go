@@ -6,12 +6,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 )
 
-// ephemeralConfig is what every ephemeral resource embeds: its type name and
-// the provider's data.
-type ephemeralConfig struct {
-	typeName string // after the provider's name, such as "_sandbox_access"
-	data     *ProviderData
-}
+// ephemeralConfig is what every ephemeral resource embeds (see typeConfig).
+type ephemeralConfig typeConfig
 
 // Both are configured and validate their configuration; the ephemeral sandbox
 // also renews and closes what it opened.

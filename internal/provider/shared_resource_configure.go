@@ -6,12 +6,18 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 )
 
-// resourceConfig is what every resource embeds: its type name and the
-// provider's data.
-type resourceConfig struct {
-	typeName string // after the provider's name, such as "_secret"
+// typeConfig is what every type the provider serves keeps: its name after
+// the provider's name, such as "_secret", and the provider's data, which
+// Configure sets. Each kind of type has its own config with this layout
+// (resourceConfig, dataSourceConfig, ephemeralConfig, sandboxActionConfig),
+// because Metadata and Configure take that kind's requests.
+type typeConfig struct {
+	typeName string
 	data     *ProviderData
 }
+
+// resourceConfig is what every resource and list resource embeds.
+type resourceConfig typeConfig
 
 // All but the command resource are imported and have an identity; most also
 // modify the plan, and several validate their configuration.

@@ -9,12 +9,9 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-// sandboxActionConfig is what every action on one sandbox embeds: its type name, the
-// provider's data, and the rule that exactly one of sandbox_id and sandbox_id_wo names the sandbox.
-type sandboxActionConfig struct {
-	typeName string // after the provider's name, such as "_sandbox_pause"
-	data     *ProviderData
-}
+// sandboxActionConfig is what every action on one sandbox embeds (see typeConfig), with the
+// rule that exactly one of sandbox_id and sandbox_id_wo names the sandbox.
+type sandboxActionConfig typeConfig
 
 var _ = []interface {
 	action.ActionWithConfigure
