@@ -51,45 +51,45 @@ var templateBuildAttrTypes = map[string]attr.Type{
 }
 
 func (d *templateDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	attrs := map[string]schema.Attribute{
+		"template_id": schema.StringAttribute{
+			MarkdownDescription: "Template ID. Exactly one of `template_id` and `name` must be set; the other is filled in.",
+			Optional:            true,
+			Computed:            true,
+			Validators:          templateRefValidators(),
+		},
+		"name": schema.StringAttribute{
+			MarkdownDescription: "Template name (`name`, `namespace/name` or `namespace/name:tag`). When looked up by ID, the first name, if any.",
+			Optional:            true,
+			Computed:            true,
+			Validators:          templateRefValidators(),
+		},
+		"names": schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "All names."},
+		"builds": schema.ListNestedAttribute{
+			MarkdownDescription: "All builds (every page).",
+			Computed:            true,
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"build_id":     schema.StringAttribute{Computed: true, MarkdownDescription: "Build ID."},
+				"status":       schema.StringAttribute{Computed: true, MarkdownDescription: "`building`, `waiting`, `ready` or `error`."},
+				"envd_version": schema.StringAttribute{Computed: true, MarkdownDescription: "envd version of the build, if known."},
+				"created_at":   computedTimeAttr("Creation time (RFC 3339)."),
+				"updated_at":   computedTimeAttr("Last update (RFC 3339)."),
+				"finished_at":  computedTimeAttr("When the build finished (RFC 3339), if it did."),
+				"cpu_count":    schema.Int32Attribute{Computed: true, MarkdownDescription: "vCPUs."},
+				"memory_mb":    schema.Int32Attribute{Computed: true, MarkdownDescription: "Memory in MiB."},
+				"disk_size_mb": schema.Int32Attribute{Computed: true, MarkdownDescription: "Disk size in MiB, if known."},
+			}},
+		},
+		"tags": templateTagsSchema(),
+	}
+	// Described as one template of e2b_templates is.
+	listed := listedTemplateAttributes()
+	for _, name := range []string{"public", "aliases", "created_at", "updated_at", "last_spawned_at", "spawn_count"} {
+		attrs[name] = listed[name]
+	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "One template, by ID or by name, with all its builds and tags.",
-		Attributes: map[string]schema.Attribute{
-			"template_id": schema.StringAttribute{
-				MarkdownDescription: "Template ID. Exactly one of `template_id` and `name` must be set; the other is filled in.",
-				Optional:            true,
-				Computed:            true,
-				Validators:          templateRefValidators(),
-			},
-			"name": schema.StringAttribute{
-				MarkdownDescription: "Template name (`name`, `namespace/name` or `namespace/name:tag`). When looked up by ID, the first name, if any.",
-				Optional:            true,
-				Computed:            true,
-				Validators:          templateRefValidators(),
-			},
-			"public":          schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether other teams can use it."},
-			"aliases":         schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Aliases (deprecated by E2B in favour of `names`)."},
-			"names":           schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "All names."},
-			"created_at":      computedTimeAttr("Creation time (RFC 3339)."),
-			"updated_at":      computedTimeAttr("Last update (RFC 3339)."),
-			"last_spawned_at": computedTimeAttr("Last time a sandbox started from it (RFC 3339), if ever."),
-			"spawn_count":     schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of sandboxes started from it."},
-			"builds": schema.ListNestedAttribute{
-				MarkdownDescription: "All builds (every page).",
-				Computed:            true,
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"build_id":     schema.StringAttribute{Computed: true, MarkdownDescription: "Build ID."},
-					"status":       schema.StringAttribute{Computed: true, MarkdownDescription: "`building`, `waiting`, `ready` or `error`."},
-					"envd_version": schema.StringAttribute{Computed: true, MarkdownDescription: "envd version of the build, if known."},
-					"created_at":   computedTimeAttr("Creation time (RFC 3339)."),
-					"updated_at":   computedTimeAttr("Last update (RFC 3339)."),
-					"finished_at":  computedTimeAttr("When the build finished (RFC 3339), if it did."),
-					"cpu_count":    schema.Int32Attribute{Computed: true, MarkdownDescription: "vCPUs."},
-					"memory_mb":    schema.Int32Attribute{Computed: true, MarkdownDescription: "Memory in MiB."},
-					"disk_size_mb": schema.Int32Attribute{Computed: true, MarkdownDescription: "Disk size in MiB, if known."},
-				}},
-			},
-			"tags": templateTagsSchema(),
-		},
+		Attributes:          attrs,
 	}
 }
 
