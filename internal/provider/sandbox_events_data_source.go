@@ -36,9 +36,19 @@ type sandboxEventsModel struct {
 	Events    types.List   `tfsdk:"events"`
 }
 
-var sandboxEventAttrTypes = map[string]attr.Type{
-	"id": types.StringType, "type": types.StringType, "sandbox_id": types.StringType, "template_id": types.StringType,
-	"execution_id": types.StringType, "timestamp": timetypes.RFC3339Type{}, "event_data": jsontypes.NormalizedType{},
+var sandboxEventAttrTypes = nestedAttrTypes(sandboxEventAttributes())
+
+// sandboxEventAttributes are the attributes of one event of events.
+func sandboxEventAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"id":           schema.StringAttribute{Computed: true, MarkdownDescription: "Event ID."},
+		"type":         schema.StringAttribute{Computed: true, MarkdownDescription: "Event type, such as `sandbox.lifecycle.paused`."},
+		"sandbox_id":   schema.StringAttribute{Computed: true, MarkdownDescription: "The sandbox."},
+		"template_id":  schema.StringAttribute{Computed: true, MarkdownDescription: "Its template."},
+		"execution_id": schema.StringAttribute{Computed: true, MarkdownDescription: "The run of the sandbox (new at create and at each resume)."},
+		"timestamp":    schema.StringAttribute{Computed: true, CustomType: timetypes.RFC3339Type{}, MarkdownDescription: "When it happened (RFC 3339)."},
+		"event_data":   schema.StringAttribute{Computed: true, CustomType: jsontypes.NormalizedType{}, MarkdownDescription: "The event's data as JSON (`sandbox_metadata`, and `execution` on paused and killed)."},
+	}
 }
 
 func (d *sandboxEventsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -58,15 +68,7 @@ func (d *sandboxEventsDataSource) Schema(_ context.Context, _ datasource.SchemaR
 			"events": schema.ListNestedAttribute{
 				MarkdownDescription: "The events.",
 				Computed:            true,
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"id":           schema.StringAttribute{Computed: true, MarkdownDescription: "Event ID."},
-					"type":         schema.StringAttribute{Computed: true, MarkdownDescription: "Event type, such as `sandbox.lifecycle.paused`."},
-					"sandbox_id":   schema.StringAttribute{Computed: true, MarkdownDescription: "The sandbox."},
-					"template_id":  schema.StringAttribute{Computed: true, MarkdownDescription: "Its template."},
-					"execution_id": schema.StringAttribute{Computed: true, MarkdownDescription: "The run of the sandbox (new at create and at each resume)."},
-					"timestamp":    schema.StringAttribute{Computed: true, CustomType: timetypes.RFC3339Type{}, MarkdownDescription: "When it happened (RFC 3339)."},
-					"event_data":   schema.StringAttribute{Computed: true, CustomType: jsontypes.NormalizedType{}, MarkdownDescription: "The event's data as JSON (`sandbox_metadata`, and `execution` on paused and killed)."},
-				}},
+				NestedObject:        schema.NestedAttributeObject{Attributes: sandboxEventAttributes()},
 			},
 		},
 	}

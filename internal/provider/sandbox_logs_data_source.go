@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int32validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -38,11 +37,16 @@ type sandboxLogsDataSourceModel struct {
 	NextCursor types.Int64  `tfsdk:"next_cursor"`
 }
 
-var sandboxLogAttrTypes = map[string]attr.Type{
-	"timestamp": timetypes.RFC3339Type{},
-	"level":     types.StringType,
-	"message":   types.StringType,
-	"fields":    types.MapType{ElemType: types.StringType},
+var sandboxLogAttrTypes = nestedAttrTypes(sandboxLogAttributes())
+
+// sandboxLogAttributes are the attributes of one entry of logs.
+func sandboxLogAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"timestamp": computedTimeAttr("Time (RFC 3339)."),
+		"level":     schema.StringAttribute{Computed: true, MarkdownDescription: "Level."},
+		"message":   schema.StringAttribute{Computed: true, MarkdownDescription: "Message."},
+		"fields":    schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Structured fields."},
+	}
 }
 
 func (d *sandboxLogsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -77,12 +81,7 @@ func (d *sandboxLogsDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 			"logs": schema.ListNestedAttribute{
 				MarkdownDescription: "The entries.",
 				Computed:            true,
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"timestamp": computedTimeAttr("Time (RFC 3339)."),
-					"level":     schema.StringAttribute{Computed: true, MarkdownDescription: "Level."},
-					"message":   schema.StringAttribute{Computed: true, MarkdownDescription: "Message."},
-					"fields":    schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Structured fields."},
-				}},
+				NestedObject:        schema.NestedAttributeObject{Attributes: sandboxLogAttributes()},
 			},
 		},
 	}

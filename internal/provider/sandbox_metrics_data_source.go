@@ -31,15 +31,20 @@ type sandboxMetricsDataSourceModel struct {
 	Metrics   types.List        `tfsdk:"metrics"`
 }
 
-var sandboxMetricAttrTypes = map[string]attr.Type{
-	"timestamp":    timetypes.RFC3339Type{},
-	"cpu_count":    types.Int32Type,
-	"cpu_used_pct": types.Float64Type,
-	"mem_used":     types.Int64Type,
-	"mem_total":    types.Int64Type,
-	"mem_cache":    types.Int64Type,
-	"disk_used":    types.Int64Type,
-	"disk_total":   types.Int64Type,
+var sandboxMetricAttrTypes = nestedAttrTypes(sandboxMetricAttributes())
+
+// sandboxMetricAttributes are the attributes of one sample of metrics.
+func sandboxMetricAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"timestamp":    computedTimeAttr("Sample time (RFC 3339)."),
+		"cpu_count":    schema.Int32Attribute{Computed: true, MarkdownDescription: "vCPUs."},
+		"cpu_used_pct": schema.Float64Attribute{Computed: true, MarkdownDescription: "CPU use in percent."},
+		"mem_used":     schema.Int64Attribute{Computed: true, MarkdownDescription: "Memory used, bytes."},
+		"mem_total":    schema.Int64Attribute{Computed: true, MarkdownDescription: "Memory total, bytes."},
+		"mem_cache":    schema.Int64Attribute{Computed: true, MarkdownDescription: "Memory used by caches, bytes."},
+		"disk_used":    schema.Int64Attribute{Computed: true, MarkdownDescription: "Disk used, bytes."},
+		"disk_total":   schema.Int64Attribute{Computed: true, MarkdownDescription: "Disk total, bytes."},
+	}
 }
 
 func (d *sandboxMetricsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -58,16 +63,7 @@ func (d *sandboxMetricsDataSource) Schema(_ context.Context, _ datasource.Schema
 			"metrics": schema.ListNestedAttribute{
 				MarkdownDescription: "The samples.",
 				Computed:            true,
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"timestamp":    computedTimeAttr("Sample time (RFC 3339)."),
-					"cpu_count":    schema.Int32Attribute{Computed: true, MarkdownDescription: "vCPUs."},
-					"cpu_used_pct": schema.Float64Attribute{Computed: true, MarkdownDescription: "CPU use in percent."},
-					"mem_used":     schema.Int64Attribute{Computed: true, MarkdownDescription: "Memory used, bytes."},
-					"mem_total":    schema.Int64Attribute{Computed: true, MarkdownDescription: "Memory total, bytes."},
-					"mem_cache":    schema.Int64Attribute{Computed: true, MarkdownDescription: "Memory used by caches, bytes."},
-					"disk_used":    schema.Int64Attribute{Computed: true, MarkdownDescription: "Disk used, bytes."},
-					"disk_total":   schema.Int64Attribute{Computed: true, MarkdownDescription: "Disk total, bytes."},
-				}},
+				NestedObject:        schema.NestedAttributeObject{Attributes: sandboxMetricAttributes()},
 			},
 		},
 	}

@@ -28,23 +28,9 @@ type sandboxesDataSourceModel struct {
 	Sandboxes types.List `tfsdk:"sandboxes"`
 }
 
-var listedSandboxAttrTypes = map[string]attr.Type{
-	"id":           types.StringType,
-	"template_id":  types.StringType,
-	"alias":        types.StringType,
-	"state":        types.StringType,
-	"envd_version": types.StringType,
-	"started_at":   timetypes.RFC3339Type{},
-	"end_at":       timetypes.RFC3339Type{},
-	"cpu_count":    types.Int32Type,
-	"memory_mb":    types.Int32Type,
-	"disk_size_mb": types.Int32Type,
-	"metadata":     types.MapType{ElemType: types.StringType},
-}
+var listedSandboxAttrTypes = nestedAttrTypes(listedSandboxAttributes())
 
 func (d *sandboxesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	listed := listedSandboxAttributes()
-	listed["id"] = schema.StringAttribute{Computed: true, MarkdownDescription: "Sandbox ID."}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Running and paused sandboxes of the team, filtered, across all pages (newest first).",
 		Attributes: map[string]schema.Attribute{
@@ -64,7 +50,7 @@ func (d *sandboxesDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"sandboxes": schema.ListNestedAttribute{
 				MarkdownDescription: "The sandboxes found.",
 				Computed:            true,
-				NestedObject:        schema.NestedAttributeObject{Attributes: listed},
+				NestedObject:        schema.NestedAttributeObject{Attributes: listedSandboxAttributes()},
 			},
 		},
 	}
@@ -95,10 +81,11 @@ func (d *sandboxesDataSource) Read(ctx context.Context, req datasource.ReadReque
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
 }
 
-// listedSandboxAttributes are the attributes of listedSandboxAttrTypes but id,
-// which e2b_sandbox also has.
+// listedSandboxAttributes are the attributes of one sandbox of the list; the
+// e2b_sandbox data source has them too, with an id of its own.
 func listedSandboxAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
+		"id":           schema.StringAttribute{Computed: true, MarkdownDescription: "Sandbox ID."},
 		"template_id":  schema.StringAttribute{Computed: true, MarkdownDescription: "Template ID."},
 		"alias":        schema.StringAttribute{Computed: true, MarkdownDescription: "Template alias, if any."},
 		"state":        schema.StringAttribute{Computed: true, MarkdownDescription: "`running` or `paused`."},

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
@@ -135,4 +136,10 @@ func stringTypableFromTerraform(ctx context.Context, t basetypes.StringTypable, 
 		return nil, fmt.Errorf("%v", diags)
 	}
 	return value, nil
+}
+
+// nestedAttrTypes are the attribute types of a data source's nested object whose attributes are
+// attrs, for the values that fill it.
+func nestedAttrTypes(attrs map[string]schema.Attribute) map[string]attr.Type {
+	return schema.NestedAttributeObject{Attributes: attrs}.Type().(types.ObjectType).AttrTypes
 }

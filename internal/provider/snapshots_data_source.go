@@ -27,9 +27,14 @@ type snapshotsDataSourceModel struct {
 	Snapshots types.List   `tfsdk:"snapshots"`
 }
 
-var snapshotAttrTypes = map[string]attr.Type{
-	"snapshot_id": types.StringType,
-	"names":       types.ListType{ElemType: types.StringType},
+var snapshotAttrTypes = nestedAttrTypes(snapshotAttributes())
+
+// snapshotAttributes are the attributes of one snapshot of snapshots.
+func snapshotAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"snapshot_id": schema.StringAttribute{Computed: true, MarkdownDescription: "Snapshot ID; usable as `template` of an `e2b_sandbox`."},
+		"names":       schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Names of the snapshot."},
+	}
 }
 
 func (d *snapshotsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -41,10 +46,7 @@ func (d *snapshotsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"snapshots": schema.ListNestedAttribute{
 				MarkdownDescription: "The snapshots.",
 				Computed:            true,
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"snapshot_id": schema.StringAttribute{Computed: true, MarkdownDescription: "Snapshot ID; usable as `template` of an `e2b_sandbox`."},
-					"names":       schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Names of the snapshot."},
-				}},
+				NestedObject:        schema.NestedAttributeObject{Attributes: snapshotAttributes()},
 			},
 		},
 	}

@@ -40,11 +40,16 @@ type templateBuildModel struct {
 	LogEntries types.List   `tfsdk:"log_entries"`
 }
 
-var buildLogAttrTypes = map[string]attr.Type{
-	"timestamp": timetypes.RFC3339Type{},
-	"level":     types.StringType,
-	"message":   types.StringType,
-	"step":      types.StringType,
+var buildLogAttrTypes = nestedAttrTypes(buildLogAttributes())
+
+// buildLogAttributes are the attributes of one entry of log_entries.
+func buildLogAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"timestamp": schema.StringAttribute{Computed: true, CustomType: timetypes.RFC3339Type{}, MarkdownDescription: "When it was logged (RFC 3339)."},
+		"level":     schema.StringAttribute{Computed: true, MarkdownDescription: "`debug`, `info`, `warn` or `error`."},
+		"message":   schema.StringAttribute{Computed: true, MarkdownDescription: "The line."},
+		"step":      schema.StringAttribute{Computed: true, MarkdownDescription: "The step it belongs to, when known."},
+	}
 }
 
 func (d *templateBuildDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -82,12 +87,7 @@ func (d *templateBuildDataSource) Schema(_ context.Context, _ datasource.SchemaR
 				MarkdownDescription: "The last `log_limit` log entries at `log_level` or above, oldest first. Sensitive: steps print what they like, secrets too.",
 				Computed:            true,
 				Sensitive:           true,
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"timestamp": schema.StringAttribute{Computed: true, CustomType: timetypes.RFC3339Type{}, MarkdownDescription: "When it was logged (RFC 3339)."},
-					"level":     schema.StringAttribute{Computed: true, MarkdownDescription: "`debug`, `info`, `warn` or `error`."},
-					"message":   schema.StringAttribute{Computed: true, MarkdownDescription: "The line."},
-					"step":      schema.StringAttribute{Computed: true, MarkdownDescription: "The step it belongs to, when known."},
-				}},
+				NestedObject:        schema.NestedAttributeObject{Attributes: buildLogAttributes()},
 			},
 		},
 	}

@@ -38,16 +38,21 @@ type templateDataSourceModel struct {
 	Tags          types.List        `tfsdk:"tags"`
 }
 
-var templateBuildAttrTypes = map[string]attr.Type{
-	"build_id":     types.StringType,
-	"status":       types.StringType,
-	"envd_version": types.StringType,
-	"created_at":   timetypes.RFC3339Type{},
-	"updated_at":   timetypes.RFC3339Type{},
-	"finished_at":  timetypes.RFC3339Type{},
-	"cpu_count":    types.Int32Type,
-	"memory_mb":    types.Int32Type,
-	"disk_size_mb": types.Int32Type,
+var templateBuildAttrTypes = nestedAttrTypes(templateBuildAttributes())
+
+// templateBuildAttributes are the attributes of one build of builds.
+func templateBuildAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"build_id":     schema.StringAttribute{Computed: true, MarkdownDescription: "Build ID."},
+		"status":       schema.StringAttribute{Computed: true, MarkdownDescription: "`building`, `waiting`, `ready` or `error`."},
+		"envd_version": schema.StringAttribute{Computed: true, MarkdownDescription: "envd version of the build, if known."},
+		"created_at":   computedTimeAttr("Creation time (RFC 3339)."),
+		"updated_at":   computedTimeAttr("Last update (RFC 3339)."),
+		"finished_at":  computedTimeAttr("When the build finished (RFC 3339), if it did."),
+		"cpu_count":    schema.Int32Attribute{Computed: true, MarkdownDescription: "vCPUs."},
+		"memory_mb":    schema.Int32Attribute{Computed: true, MarkdownDescription: "Memory in MiB."},
+		"disk_size_mb": schema.Int32Attribute{Computed: true, MarkdownDescription: "Disk size in MiB, if known."},
+	}
 }
 
 func (d *templateDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -68,17 +73,7 @@ func (d *templateDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 		"builds": schema.ListNestedAttribute{
 			MarkdownDescription: "All builds (every page).",
 			Computed:            true,
-			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-				"build_id":     schema.StringAttribute{Computed: true, MarkdownDescription: "Build ID."},
-				"status":       schema.StringAttribute{Computed: true, MarkdownDescription: "`building`, `waiting`, `ready` or `error`."},
-				"envd_version": schema.StringAttribute{Computed: true, MarkdownDescription: "envd version of the build, if known."},
-				"created_at":   computedTimeAttr("Creation time (RFC 3339)."),
-				"updated_at":   computedTimeAttr("Last update (RFC 3339)."),
-				"finished_at":  computedTimeAttr("When the build finished (RFC 3339), if it did."),
-				"cpu_count":    schema.Int32Attribute{Computed: true, MarkdownDescription: "vCPUs."},
-				"memory_mb":    schema.Int32Attribute{Computed: true, MarkdownDescription: "Memory in MiB."},
-				"disk_size_mb": schema.Int32Attribute{Computed: true, MarkdownDescription: "Disk size in MiB, if known."},
-			}},
+			NestedObject:        schema.NestedAttributeObject{Attributes: templateBuildAttributes()},
 		},
 		"tags": templateTagsSchema(),
 	}
