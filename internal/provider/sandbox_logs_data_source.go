@@ -78,11 +78,7 @@ func (d *sandboxLogsDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 				Computed:            true,
 				MarkdownDescription: "Timestamp (Unix ms) of the last entry returned, to pass as `cursor` for the next page; null when no entries were returned.",
 			},
-			"logs": schema.ListNestedAttribute{
-				MarkdownDescription: "The entries.",
-				Computed:            true,
-				NestedObject:        schema.NestedAttributeObject{Attributes: sandboxLogAttributes()},
-			},
+			"logs": computedObjectList("The entries.", sandboxLogAttributes()),
 		},
 	}
 }

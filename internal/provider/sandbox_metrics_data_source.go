@@ -60,11 +60,7 @@ func (d *sandboxMetricsDataSource) Schema(_ context.Context, _ datasource.Schema
 				Optional: true, CustomType: timetypes.RFC3339Type{},
 				MarkdownDescription: "Latest sample (RFC 3339). Default: now.",
 			},
-			"metrics": schema.ListNestedAttribute{
-				MarkdownDescription: "The samples.",
-				Computed:            true,
-				NestedObject:        schema.NestedAttributeObject{Attributes: sandboxMetricAttributes()},
-			},
+			"metrics": computedObjectList("The samples.", sandboxMetricAttributes()),
 		},
 	}
 }

@@ -47,11 +47,7 @@ func (d *sandboxesDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 				Computed:            true,
 				ElementType:         types.StringType,
 			},
-			"sandboxes": schema.ListNestedAttribute{
-				MarkdownDescription: "The sandboxes found.",
-				Computed:            true,
-				NestedObject:        schema.NestedAttributeObject{Attributes: listedSandboxAttributes()},
-			},
+			"sandboxes": computedObjectList("The sandboxes found.", listedSandboxAttributes()),
 		},
 	}
 }

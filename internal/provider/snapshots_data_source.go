@@ -43,11 +43,7 @@ func (d *snapshotsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 		Attributes: map[string]schema.Attribute{
 			"sandbox_id": schema.StringAttribute{Optional: true, MarkdownDescription: "Only snapshots taken from this sandbox.", Validators: sandboxIDValidators()},
 			"name":       schema.StringAttribute{Optional: true, MarkdownDescription: "Only snapshots with this name or ID (`name`, `namespace/name`, optionally `:tag`)."},
-			"snapshots": schema.ListNestedAttribute{
-				MarkdownDescription: "The snapshots.",
-				Computed:            true,
-				NestedObject:        schema.NestedAttributeObject{Attributes: snapshotAttributes()},
-			},
+			"snapshots":  computedObjectList("The snapshots.", snapshotAttributes()),
 		},
 	}
 }

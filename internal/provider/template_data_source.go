@@ -69,13 +69,9 @@ func (d *templateDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			Computed:            true,
 			Validators:          templateRefValidators(),
 		},
-		"names": schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "All names."},
-		"builds": schema.ListNestedAttribute{
-			MarkdownDescription: "All builds (every page).",
-			Computed:            true,
-			NestedObject:        schema.NestedAttributeObject{Attributes: templateBuildAttributes()},
-		},
-		"tags": templateTagsSchema(),
+		"names":  schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "All names."},
+		"builds": computedObjectList("All builds (every page).", templateBuildAttributes()),
+		"tags":   templateTagsSchema(),
 	}
 	// Described as one template of e2b_templates is.
 	listed := listedTemplateAttributes()

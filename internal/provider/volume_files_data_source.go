@@ -77,11 +77,7 @@ func (d *volumeFilesDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 				Optional:            true, Computed: true,
 				Validators: []validator.Int64{int64validator.Between(1, 64)},
 			},
-			"entries": schema.ListNestedAttribute{
-				MarkdownDescription: "The entries.",
-				Computed:            true,
-				NestedObject:        schema.NestedAttributeObject{Attributes: volumeEntryAttributes()},
-			},
+			"entries": computedObjectList("The entries.", volumeEntryAttributes()),
 		},
 	}
 }
