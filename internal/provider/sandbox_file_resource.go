@@ -29,11 +29,11 @@ const contentTagKey = "terraform-sha256"
 
 // NewSandboxFileResource returns the e2b_sandbox_file resource.
 func NewSandboxFileResource() resource.Resource {
-	return &sandboxFileResource{resourceConfig{typeName: "_sandbox_file"}}
+	return &sandboxFileResource{ownedPathResource{resourceConfig{typeName: "_sandbox_file"}, sandboxFilePath}}
 }
 
 type sandboxFileResource struct {
-	resourceConfig
+	ownedPathResource
 }
 
 // sandboxFilePath names a sandbox file: its import ID and identity.
@@ -322,10 +322,6 @@ func removeFileDiagnostics(err error, target, sandboxID string) diag.Diagnostics
 		diags.Append(envdDiagnostic("Could not delete file "+target, sandboxID, err))
 	}
 	return diags
-}
-
-func (r *sandboxFileResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	sandboxFilePath.importState(ctx, req, resp)
 }
 
 // envdForRefresh is envd for Read and Delete: gone reports a sandbox that no

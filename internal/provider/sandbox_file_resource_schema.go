@@ -90,10 +90,6 @@ func (r *sandboxFileResource) ConfigValidators(_ context.Context) []resource.Con
 	return fileContentValidators()
 }
 
-func (r *sandboxFileResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = sandboxFilePath.identitySchema()
-}
-
 // filePathMoved replaces the file unless the new path is another spelling of
 // the same absolute path (e.g. "~/a.txt" for "/home/user/a.txt").
 func filePathMoved(ctx context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {

@@ -22,11 +22,11 @@ import (
 
 // NewSandboxFolderResource returns the e2b_sandbox_folder resource.
 func NewSandboxFolderResource() resource.Resource {
-	return &sandboxFolderResource{resourceConfig{typeName: "_sandbox_folder"}}
+	return &sandboxFolderResource{ownedPathResource{resourceConfig{typeName: "_sandbox_folder"}, sandboxFolderPath}}
 }
 
 type sandboxFolderResource struct {
-	resourceConfig
+	ownedPathResource
 }
 
 // sandboxFolderPath names a sandbox folder: its import ID and identity.
@@ -447,10 +447,6 @@ func (r *sandboxFolderResource) Delete(ctx context.Context, req resource.DeleteR
 			fmt.Sprintf("The files under %s were deleted, but the empty directories the resource created could not be "+
 				"removed (rmdir did not run: %v).", dest, err))
 	}
-}
-
-func (r *sandboxFolderResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	sandboxFolderPath.importState(ctx, req, resp)
 }
 
 // seeLocalFolder is what the refresh records of the local folder while it differs from what the

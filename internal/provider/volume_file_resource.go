@@ -18,11 +18,11 @@ import (
 
 // NewVolumeFileResource returns the e2b_volume_file resource.
 func NewVolumeFileResource() resource.Resource {
-	return &volumeFileResource{resourceConfig{typeName: "_volume_file"}}
+	return &volumeFileResource{ownedPathResource{resourceConfig{typeName: "_volume_file"}, volumeFilePath}}
 }
 
 type volumeFileResource struct {
-	resourceConfig
+	ownedPathResource
 }
 
 // volumeFilePath names a volume file: its import ID and identity.
@@ -258,10 +258,6 @@ func (r *volumeFileResource) Delete(ctx context.Context, req resource.DeleteRequ
 	default:
 		addClientError(&resp.Diagnostics, "Could not delete "+target+" in volume "+volumeID, err)
 	}
-}
-
-func (r *volumeFileResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	volumeFilePath.importState(ctx, req, resp)
 }
 
 func volumeFileID(volumeID, p string) string { return volumeID + ":" + p }

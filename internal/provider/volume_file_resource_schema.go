@@ -116,10 +116,6 @@ func (r *volumeFileResource) ConfigValidators(_ context.Context) []resource.Conf
 	return fileContentValidators()
 }
 
-func (r *volumeFileResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = volumeFilePath.identitySchema()
-}
-
 // ModifyPlan computes sha256 and size from the configuration, hashing a local
 // source file, so content changes (and edited source files) show in the plan.
 func (r *volumeFileResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
