@@ -15,8 +15,8 @@ import (
 // Steps the CRUD methods of the resources share.
 
 // modelAndClient reads the plan, the state or the configuration (get:
-// req.Plan.Get, req.State.Get, req.Config.Get) into model and returns the provider's client; ok is false
-// when diags hold an error of either.
+// req.Plan.Get, req.State.Get, req.Config.Get) into model and returns the
+// provider's client; ok is false when diags hold an error of either.
 func modelAndClient(ctx context.Context, get func(context.Context, any) diag.Diagnostics, model any,
 	data *ProviderData, diags *diag.Diagnostics) (client *e2b.Client, ok bool) {
 	diags.Append(get(ctx, model)...)
