@@ -16,18 +16,14 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ action.Action                     = &execAction{}
-	_ action.ActionWithConfigure        = &execAction{}
-	_ action.ActionWithConfigValidators = &execAction{}
-)
-
 // progressQueue is how many output batches may wait for Terraform to take
 // them; when it is full the command's output stream is paused.
 const progressQueue = 8
 
 // NewExecAction returns the e2b_exec action.
-func NewExecAction() action.Action { return &execAction{} }
+func NewExecAction() action.Action {
+	return &execAction{sandboxActionConfig{typeName: "_exec"}}
+}
 
 // execAction runs a command in a sandbox and streams its output as progress.
 type execAction struct {
@@ -37,10 +33,6 @@ type execAction struct {
 // execActionModel is the command run, nothing more: the action keeps no record.
 type execActionModel struct {
 	execModel
-}
-
-func (a *execAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_exec"
 }
 
 func (a *execAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {

@@ -17,20 +17,14 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ ephemeral.EphemeralResource                   = &sandboxAccessEphemeralResource{}
-	_ ephemeral.EphemeralResourceWithConfigure      = &sandboxAccessEphemeralResource{}
-	_ ephemeral.EphemeralResourceWithValidateConfig = &sandboxAccessEphemeralResource{}
-)
-
 // NewSandboxAccessEphemeralResource returns the e2b_sandbox_access ephemeral resource.
 func NewSandboxAccessEphemeralResource() ephemeral.EphemeralResource {
-	return &sandboxAccessEphemeralResource{}
+	return &sandboxAccessEphemeralResource{ephemeralConfig{typeName: "_sandbox_access"}}
 }
 
 // sandboxAccessEphemeralResource reads how to reach an existing sandbox, at run time only.
 type sandboxAccessEphemeralResource struct {
-	data *ProviderData
+	ephemeralConfig
 }
 
 type sandboxAccessModel struct {
@@ -51,10 +45,6 @@ type sandboxAccessResults struct {
 	EnvdAccessToken    types.String `tfsdk:"envd_access_token"`
 	TrafficAccessToken types.String `tfsdk:"traffic_access_token"`
 	Hosts              types.Map    `tfsdk:"hosts"`
-}
-
-func (r *sandboxAccessEphemeralResource) Metadata(_ context.Context, req ephemeral.MetadataRequest, resp *ephemeral.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_sandbox_access"
 }
 
 func (r *sandboxAccessEphemeralResource) Schema(_ context.Context, _ ephemeral.SchemaRequest, resp *ephemeral.SchemaResponse) {
@@ -133,12 +123,6 @@ func sandboxAccessAttributes() map[string]schema.Attribute {
 	}
 }
 
-func (r *sandboxAccessEphemeralResource) Configure(_ context.Context, req ephemeral.ConfigureRequest, resp *ephemeral.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	r.data = data
-}
-
 func (r *sandboxAccessEphemeralResource) ValidateConfig(ctx context.Context, req ephemeral.ValidateConfigRequest, resp *ephemeral.ValidateConfigResponse) {
 	var m sandboxAccessModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
@@ -153,13 +137,8 @@ func (r *sandboxAccessEphemeralResource) ValidateConfig(ctx context.Context, req
 
 func (r *sandboxAccessEphemeralResource) Open(ctx context.Context, req ephemeral.OpenRequest, resp *ephemeral.OpenResponse) {
 	var m sandboxAccessModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.Config.Get, &m, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	id := m.SandboxID.ValueString()

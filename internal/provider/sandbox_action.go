@@ -78,12 +78,15 @@ func (m sandboxActionModel) begin(ctx context.Context, data *ProviderData, t san
 	return ctx, cancel, client
 }
 
-// sandboxActionError words a failed call of a lifecycle action on a sandbox.
-func sandboxActionError(ctx context.Context, summary, sandboxID string, timeout time.Duration, err error) diag.Diagnostic {
+// callError words a failed call of a lifecycle action on m's sandbox, within the action's
+// timeout (t's default when not set); summary is followed by the sandbox's ID.
+func (m sandboxActionModel) callError(ctx context.Context, summary string, t sandboxActionTimeout, err error) diag.Diagnostic {
+	sandboxID := m.sandboxID()
+	summary += " " + sandboxID
 	switch {
 	case ctx.Err() == context.DeadlineExceeded:
 		return diag.NewErrorDiagnostic(summary, fmt.Sprintf("The action did not finish within its timeout of %s "+
-			"(sandbox %q). Raise `timeout` on the action.\n\n%s", shortDuration(timeout), sandboxID, err))
+			"(sandbox %q). Raise `timeout` on the action.\n\n%s", shortDuration(durationOr(m.Timeout, t.def)), sandboxID, err))
 	case e2b.IsNotFound(err):
 		return diag.NewErrorDiagnostic(summary, fmt.Sprintf("Sandbox %q does not exist or is not running: it was "+
 			"killed, reached the end of its timeout, or is paused (E2B answers the same for a paused sandbox).\n\n%s",

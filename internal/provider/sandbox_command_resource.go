@@ -24,24 +24,20 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ resource.Resource                     = &sandboxCommandResource{}
-	_ resource.ResourceWithConfigure        = &sandboxCommandResource{}
-	_ resource.ResourceWithConfigValidators = &sandboxCommandResource{}
-)
-
 const (
 	defaultCommandOutputBytes = 64 << 10
 	maxCommandOutputBytes     = 16 << 20
 )
 
 // NewSandboxCommandResource returns the e2b_sandbox_command resource.
-func NewSandboxCommandResource() resource.Resource { return &sandboxCommandResource{} }
+func NewSandboxCommandResource() resource.Resource {
+	return &sandboxCommandResource{resourceConfig{typeName: "_sandbox_command"}}
+}
 
 // sandboxCommandResource runs a command when created, and again whenever an
 // input or a trigger changes (by replacement). Its state records the run.
 type sandboxCommandResource struct {
-	data *ProviderData
+	resourceConfig
 }
 
 // sandboxCommandModel is the command run with what the resource adds: triggers, output
@@ -60,10 +56,6 @@ type sandboxCommandModel struct {
 	Truncated  types.Bool   `tfsdk:"truncated"`
 	TotalLines types.Int64  `tfsdk:"total_lines"`
 	TimedOut   types.Bool   `tfsdk:"timed_out"`
-}
-
-func (r *sandboxCommandResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_sandbox_command"
 }
 
 func (r *sandboxCommandResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -164,12 +156,6 @@ func (r *sandboxCommandResource) Schema(_ context.Context, _ resource.SchemaRequ
 			},
 		},
 	}
-}
-
-func (r *sandboxCommandResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	r.data = data
 }
 
 func (r *sandboxCommandResource) ConfigValidators(_ context.Context) []resource.ConfigValidator {

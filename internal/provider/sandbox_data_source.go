@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -10,13 +11,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-var (
-	_ datasource.DataSource              = &sandboxDataSource{}
-	_ datasource.DataSourceWithConfigure = &sandboxDataSource{}
-)
-
 // NewSandboxDataSource returns the e2b_sandbox data source.
-func NewSandboxDataSource() datasource.DataSource { return &sandboxDataSource{} }
+func NewSandboxDataSource() datasource.DataSource {
+	return &sandboxDataSource{dataSourceConfig{typeName: "_sandbox"}}
+}
 
 // sandboxDataSource reads one sandbox by ID.
 type sandboxDataSource struct {
@@ -48,50 +46,38 @@ type sandboxDataSourceModel struct {
 	VolumeMounts        types.Map         `tfsdk:"volume_mounts"`
 }
 
-func (d *sandboxDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_sandbox"
-}
-
 func (d *sandboxDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	computed := func(desc string) schema.StringAttribute {
 		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
 	}
+	attrs := listedSandboxAttributes()
+	maps.Copy(attrs, map[string]schema.Attribute{
+		"id": schema.StringAttribute{Required: true, MarkdownDescription: "Sandbox ID.", Validators: sandboxIDValidators()},
+		"envd_access_token": schema.StringAttribute{
+			Computed: true, Sensitive: true,
+			MarkdownDescription: "Token for the sandbox daemon (envd), when the sandbox is secure. Sensitive, but stored " +
+				"in state like every data source result; the `e2b_sandbox_access` ephemeral resource reads it without storing it.",
+		},
+		"domain":                computed("Domain of the sandbox's hosts (`<port>-<id>.<domain>`)."),
+		"allow_internet_access": schema.BoolAttribute{Computed: true, MarkdownDescription: "Internet access setting, when it was set explicitly."},
+		"auto_pause":            schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether it pauses instead of being killed on timeout."},
+		"auto_resume":           schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether traffic resumes it when paused."},
+		"allow_out":             schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Egress allow rules."},
+		"deny_out":              schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Egress deny rules."},
+		"on_timeout":            computed("What happens when the timeout runs out: `kill` or `pause`, as E2B reports it."),
+		"rules": schema.MapNestedAttribute{Computed: true, MarkdownDescription: "Network rules by domain, as in " +
+			"`e2b_sandbox`'s `network.rules` (header values as stored: placeholders, never secret values E2B fills in).",
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"headers": schema.MapAttribute{Computed: true, Sensitive: true, ElementType: types.StringType,
+					MarkdownDescription: "Headers E2B's egress sets. Sensitive: a value may be a literal credential."},
+			}}},
+		"egress_proxy_address": computed("`host:port` of the SOCKS5 egress proxy, when one is set (E2B never returns its password)."),
+		"volume_mounts": schema.MapAttribute{Computed: true, ElementType: types.StringType,
+			MarkdownDescription: "Mounted volumes, by volume name to mount path."},
+	})
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "One running or paused sandbox, by ID. Fails when the sandbox does not exist (expired or killed).",
-		Attributes: map[string]schema.Attribute{
-			"id":           schema.StringAttribute{Required: true, MarkdownDescription: "Sandbox ID.", Validators: sandboxIDValidators()},
-			"template_id":  computed("Template ID."),
-			"alias":        computed("Template alias, if any."),
-			"state":        computed("`running` or `paused`."),
-			"envd_version": computed("envd version."),
-			"envd_access_token": schema.StringAttribute{
-				Computed: true, Sensitive: true,
-				MarkdownDescription: "Token for the sandbox daemon (envd), when the sandbox is secure. Sensitive, but stored " +
-					"in state like every data source result; the `e2b_sandbox_access` ephemeral resource reads it without storing it.",
-			},
-			"domain":                computed("Domain of the sandbox's hosts (`<port>-<id>.<domain>`)."),
-			"started_at":            computedTimeAttr("Start or last resume (RFC 3339)."),
-			"end_at":                computedTimeAttr("When it times out, or when it was paused (RFC 3339)."),
-			"cpu_count":             schema.Int32Attribute{Computed: true, MarkdownDescription: "vCPUs."},
-			"memory_mb":             schema.Int32Attribute{Computed: true, MarkdownDescription: "Memory in MiB."},
-			"disk_size_mb":          schema.Int32Attribute{Computed: true, MarkdownDescription: "Disk size in MiB."},
-			"metadata":              schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Metadata."},
-			"allow_internet_access": schema.BoolAttribute{Computed: true, MarkdownDescription: "Internet access setting, when it was set explicitly."},
-			"auto_pause":            schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether it pauses instead of being killed on timeout."},
-			"auto_resume":           schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether traffic resumes it when paused."},
-			"allow_out":             schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Egress allow rules."},
-			"deny_out":              schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Egress deny rules."},
-			"on_timeout":            computed("What happens when the timeout runs out: `kill` or `pause`, as E2B reports it."),
-			"rules": schema.MapNestedAttribute{Computed: true, MarkdownDescription: "Network rules by domain, as in " +
-				"`e2b_sandbox`'s `network.rules` (header values as stored: placeholders, never secret values E2B fills in).",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"headers": schema.MapAttribute{Computed: true, Sensitive: true, ElementType: types.StringType,
-						MarkdownDescription: "Headers E2B's egress sets. Sensitive: a value may be a literal credential."},
-				}}},
-			"egress_proxy_address": computed("`host:port` of the SOCKS5 egress proxy, when one is set (E2B never returns its password)."),
-			"volume_mounts": schema.MapAttribute{Computed: true, ElementType: types.StringType,
-				MarkdownDescription: "Mounted volumes, by volume name to mount path."},
-		},
+		Attributes:          attrs,
 	}
 }
 
@@ -150,6 +136,11 @@ func (d *sandboxDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	}
 	model.VolumeMounts = stringMapValue(mounts)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
+}
+
+// computedObjectList is a computed list of nested objects of a data source, each with attrs.
+func computedObjectList(desc string, attrs map[string]schema.Attribute) schema.ListNestedAttribute {
+	return schema.ListNestedAttribute{MarkdownDescription: desc, Computed: true, NestedObject: schema.NestedAttributeObject{Attributes: attrs}}
 }
 
 // computedTimeAttr is a computed RFC 3339 timestamp of a data source.

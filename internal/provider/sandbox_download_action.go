@@ -15,19 +15,15 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ action.Action                     = &sandboxDownloadAction{}
-	_ action.ActionWithConfigure        = &sandboxDownloadAction{}
-	_ action.ActionWithConfigValidators = &sandboxDownloadAction{}
-)
-
 var downloadActionTimeout = sandboxActionTimeout{def: 30 * time.Minute, min: 10 * time.Second, max: 24 * time.Hour}
 
 // downloadProgressEvery is how many files may come down between two progress messages.
 const downloadProgressEvery = 100
 
 // NewSandboxDownloadAction returns the e2b_sandbox_download action.
-func NewSandboxDownloadAction() action.Action { return &sandboxDownloadAction{} }
+func NewSandboxDownloadAction() action.Action {
+	return &sandboxDownloadAction{sandboxActionConfig{typeName: "_sandbox_download"}}
+}
 
 // sandboxDownloadAction copies a file or folder out of a sandbox into a local folder.
 type sandboxDownloadAction struct {
@@ -39,10 +35,6 @@ type sandboxDownloadActionModel struct {
 	Path        types.String `tfsdk:"path"`
 	Destination types.String `tfsdk:"destination"`
 	User        types.String `tfsdk:"user"`
-}
-
-func (a *sandboxDownloadAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_sandbox_download"
 }
 
 func (a *sandboxDownloadAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
@@ -83,7 +75,6 @@ func (a *sandboxDownloadAction) Invoke(ctx context.Context, req action.InvokeReq
 		return
 	}
 	id, remote, dest := m.sandboxID(), m.Path.ValueString(), m.Destination.ValueString()
-	timeout := durationOr(m.Timeout, downloadActionTimeout.def)
 	envd, err := client.SandboxEnvd(ctx, id, m.User.ValueString())
 	if err != nil {
 		resp.Diagnostics.Append(sandboxLookupDiagnostic("Could not download from sandbox "+id, id, err))
@@ -97,7 +88,7 @@ func (a *sandboxDownloadAction) Invoke(ctx context.Context, req action.InvokeReq
 		}
 	})
 	if err != nil {
-		resp.Diagnostics.Append(sandboxActionError(ctx, "Could not download from sandbox "+id, id, timeout, err))
+		resp.Diagnostics.Append(m.callError(ctx, "Could not download from sandbox", downloadActionTimeout, err))
 		return
 	}
 	msg := fmt.Sprintf("Copied %s from sandbox %s into %s: %d files, %d folders, %d bytes.", remote, id, dest, res.Files, res.Dirs, res.Bytes)

@@ -15,14 +15,6 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ ephemeral.EphemeralResource                   = &sandboxEphemeralResource{}
-	_ ephemeral.EphemeralResourceWithConfigure      = &sandboxEphemeralResource{}
-	_ ephemeral.EphemeralResourceWithValidateConfig = &sandboxEphemeralResource{}
-	_ ephemeral.EphemeralResourceWithRenew          = &sandboxEphemeralResource{}
-	_ ephemeral.EphemeralResourceWithClose          = &sandboxEphemeralResource{}
-)
-
 const (
 	// ephemeralSandboxLabel is the metadata key (value "true") that marks sandboxes opened by
 	// the ephemeral resource, so that leftovers of a crashed run can be found.
@@ -39,12 +31,14 @@ const (
 )
 
 // NewSandboxEphemeralResource returns the e2b_sandbox ephemeral resource.
-func NewSandboxEphemeralResource() ephemeral.EphemeralResource { return &sandboxEphemeralResource{} }
+func NewSandboxEphemeralResource() ephemeral.EphemeralResource {
+	return &sandboxEphemeralResource{ephemeralConfig{typeName: "_sandbox"}}
+}
 
 // sandboxEphemeralResource opens a sandbox for one Terraform run: created on open, kept alive
 // by renewals while the run needs it, killed on close.
 type sandboxEphemeralResource struct {
-	data *ProviderData
+	ephemeralConfig
 }
 
 type sandboxEphemeralModel struct {
@@ -64,16 +58,6 @@ type openSandbox struct {
 	Timeout int32  `json:"timeout"` // seconds
 }
 
-func (r *sandboxEphemeralResource) Metadata(_ context.Context, req ephemeral.MetadataRequest, resp *ephemeral.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_sandbox"
-}
-
-func (r *sandboxEphemeralResource) Configure(_ context.Context, req ephemeral.ConfigureRequest, resp *ephemeral.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	r.data = data
-}
-
 func (r *sandboxEphemeralResource) ValidateConfig(ctx context.Context, req ephemeral.ValidateConfigRequest, resp *ephemeral.ValidateConfigResponse) {
 	var cfg sandboxEphemeralModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
@@ -86,13 +70,8 @@ func (r *sandboxEphemeralResource) ValidateConfig(ctx context.Context, req ephem
 
 func (r *sandboxEphemeralResource) Open(ctx context.Context, req ephemeral.OpenRequest, resp *ephemeral.OpenResponse) {
 	var m sandboxEphemeralModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.Config.Get, &m, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	openTimeout, diags := m.Timeouts.Open(ctx, defaultSandboxCreateTimeout)

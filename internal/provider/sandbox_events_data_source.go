@@ -17,13 +17,10 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ datasource.DataSource              = &sandboxEventsDataSource{}
-	_ datasource.DataSourceWithConfigure = &sandboxEventsDataSource{}
-)
-
 // NewSandboxEventsDataSource returns the e2b_sandbox_events data source.
-func NewSandboxEventsDataSource() datasource.DataSource { return &sandboxEventsDataSource{} }
+func NewSandboxEventsDataSource() datasource.DataSource {
+	return &sandboxEventsDataSource{dataSourceConfig{typeName: "_sandbox_events"}}
+}
 
 // sandboxEventsDataSource reads lifecycle events (E2B's polling API).
 type sandboxEventsDataSource struct {
@@ -39,13 +36,19 @@ type sandboxEventsModel struct {
 	Events    types.List   `tfsdk:"events"`
 }
 
-var sandboxEventAttrTypes = map[string]attr.Type{
-	"id": types.StringType, "type": types.StringType, "sandbox_id": types.StringType, "template_id": types.StringType,
-	"execution_id": types.StringType, "timestamp": timetypes.RFC3339Type{}, "event_data": jsontypes.NormalizedType{},
-}
+var sandboxEventAttrTypes = nestedAttrTypes(sandboxEventAttributes())
 
-func (d *sandboxEventsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_sandbox_events"
+// sandboxEventAttributes are the attributes of one event of events.
+func sandboxEventAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"id":           schema.StringAttribute{Computed: true, MarkdownDescription: "Event ID."},
+		"type":         schema.StringAttribute{Computed: true, MarkdownDescription: "Event type, such as `sandbox.lifecycle.paused`."},
+		"sandbox_id":   schema.StringAttribute{Computed: true, MarkdownDescription: "The sandbox."},
+		"template_id":  schema.StringAttribute{Computed: true, MarkdownDescription: "Its template."},
+		"execution_id": schema.StringAttribute{Computed: true, MarkdownDescription: "The run of the sandbox (new at create and at each resume)."},
+		"timestamp":    schema.StringAttribute{Computed: true, CustomType: timetypes.RFC3339Type{}, MarkdownDescription: "When it happened (RFC 3339)."},
+		"event_data":   schema.StringAttribute{Computed: true, CustomType: jsontypes.NormalizedType{}, MarkdownDescription: "The event's data as JSON (`sandbox_metadata`, and `execution` on paused and killed)."},
+	}
 }
 
 func (d *sandboxEventsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -62,29 +65,15 @@ func (d *sandboxEventsDataSource) Schema(_ context.Context, _ datasource.SchemaR
 			"offset":    schema.Int64Attribute{Optional: true, MarkdownDescription: "Events to skip. Default 0.", Validators: []validator.Int64{int64validator.AtLeast(0)}},
 			"limit": schema.Int64Attribute{Optional: true, MarkdownDescription: "Most events to return, 1 to 1000. Default 100.",
 				Validators: []validator.Int64{int64validator.Between(1, 1000)}},
-			"events": schema.ListNestedAttribute{
-				MarkdownDescription: "The events.",
-				Computed:            true,
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"id":           schema.StringAttribute{Computed: true, MarkdownDescription: "Event ID."},
-					"type":         schema.StringAttribute{Computed: true, MarkdownDescription: "Event type, such as `sandbox.lifecycle.paused`."},
-					"sandbox_id":   schema.StringAttribute{Computed: true, MarkdownDescription: "The sandbox."},
-					"template_id":  schema.StringAttribute{Computed: true, MarkdownDescription: "Its template."},
-					"execution_id": schema.StringAttribute{Computed: true, MarkdownDescription: "The run of the sandbox (new at create and at each resume)."},
-					"timestamp":    schema.StringAttribute{Computed: true, CustomType: timetypes.RFC3339Type{}, MarkdownDescription: "When it happened (RFC 3339)."},
-					"event_data":   schema.StringAttribute{Computed: true, CustomType: jsontypes.NormalizedType{}, MarkdownDescription: "The event's data as JSON (`sandbox_metadata`, and `execution` on paused and killed)."},
-				}},
-			},
+			"events": computedObjectList("The events.", sandboxEventAttributes()),
 		},
 	}
 }
 
 func (d *sandboxEventsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m sandboxEventsModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	client, diags := d.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client := d.configAndClient(ctx, req, resp, &m)
+	if client == nil {
 		return
 	}
 	kinds, diags := stringSetFrom(ctx, m.Types)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"time"
-	"unicode/utf8"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -28,16 +27,13 @@ const remoteFileKey = "remote_file"
 // refresh after a write can recognise the file without a read-back after the upload.
 const contentTagKey = "terraform-sha256"
 
-// importContentMax is the largest text file whose content an import fills in.
-const importContentMax = 1 << 20
-
 // NewSandboxFileResource returns the e2b_sandbox_file resource.
 func NewSandboxFileResource() resource.Resource {
-	return &sandboxFileResource{resourceConfig{typeName: "_sandbox_file"}}
+	return &sandboxFileResource{ownedPathResource{resourceConfig{typeName: "_sandbox_file"}, sandboxFilePath}}
 }
 
 type sandboxFileResource struct {
-	resourceConfig
+	ownedPathResource
 }
 
 // sandboxFilePath names a sandbox file: its import ID and identity.
@@ -209,11 +205,16 @@ func (r *sandboxFileResource) Read(ctx context.Context, req resource.ReadRequest
 		target = state.Path.ValueString()
 	}
 	// Just imported: no content in state yet.
-	imported := state.Content.IsNull() && state.ContentBase64.IsNull() && state.Source.IsNull()
+	imported := state.imported()
 	entry, err := envd.Stat(ctx, target)
 	switch {
 	case err == nil && entry.Type != e2b.FileTypeFile:
-		resp.Diagnostics.Append(notAFileDiagnostic(target, sandboxID, entry.Type, imported))
+		what := "not a regular file"
+		if entry.Type == e2b.FileTypeDir {
+			what = "a directory"
+		}
+		resp.Diagnostics.Append(notARegularFile(target, fmt.Sprintf("sandbox %q", sandboxID), what, "e2b_sandbox_file",
+			"inside the sandbox", imported))
 		return
 	case err == nil:
 	case e2b.IsNotFound(err):
@@ -254,11 +255,7 @@ func (r *sandboxFileResource) Read(ctx context.Context, req resource.ReadRequest
 		if stamp != nil {
 			tflog.Info(ctx, "sandbox file changed since the last apply", map[string]any{"path": entry.Path})
 		}
-		state.SHA256 = types.StringValue(newStamp.SHA256)
-		state.Size = types.Int64Value(newStamp.Size)
-		if text != nil {
-			state.Content, state.ContentBase64 = importedContent(*text)
-		}
+		state.applyHashed(newStamp, text)
 		resp.Diagnostics.Append(setRemoteStamp(ctx, resp.Private, newStamp)...)
 	}
 	resp.Diagnostics.Append(setLocalSeen(ctx, resp.Private, seeLocalFile(ctx, state.Source, state.SHA256))...)
@@ -266,66 +263,13 @@ func (r *sandboxFileResource) Read(ctx context.Context, req resource.ReadRequest
 	resp.Diagnostics.Append(resp.Identity.Set(ctx, state.identity())...)
 }
 
-// notAFileDiagnostic refuses to manage what is not a regular file: on import, and on refresh
-// when a workload replaced the file (most often with a directory).
-func notAFileDiagnostic(target, sandboxID, entryType string, imported bool) diag.Diagnostic {
-	what := "not a regular file"
-	if entryType == e2b.FileTypeDir {
-		what = "a directory"
-	}
-	if imported {
-		return diag.NewAttributeErrorDiagnostic(path.Root("path"), "Cannot import "+target,
-			fmt.Sprintf("%s in sandbox %q is %s; e2b_sandbox_file manages regular files only. "+
-				"Import the files inside it one by one.", target, sandboxID, what))
-	}
-	return diag.NewAttributeErrorDiagnostic(path.Root("path"), target+" is no longer a regular file",
-		fmt.Sprintf("%s in sandbox %q is %s now, not the file this resource wrote. The provider never writes over "+
-			"or deletes it. Move it away inside the sandbox so the next apply writes the file again, or stop "+
-			"managing the file (terraform state rm, or a removed block).", target, sandboxID, what))
-}
-
-// hashRemote downloads the file as a stream and hashes it. With wantText, a text file of at
-// most importContentMax bytes also comes back as text (else text is nil).
-func (r *sandboxFileResource) hashRemote(ctx context.Context, envd *e2b.Envd, sandboxID string, entry *e2b.EntryInfo, wantText bool) (stamp remoteFileStamp, text *string, diags diag.Diagnostics) {
+// hashRemote downloads the file as a stream and hashes it (see hashFile).
+func (r *sandboxFileResource) hashRemote(ctx context.Context, envd *e2b.Envd, sandboxID string, entry *e2b.EntryInfo, wantText bool) (remoteFileStamp, *string, diag.Diagnostics) {
 	body, err := envd.ReadFile(ctx, entry.Path, e2b.ReadOptions{})
 	if err != nil {
-		diags.Append(envdDiagnostic("Could not read file "+entry.Path, sandboxID, err))
-		return remoteFileStamp{}, nil, diags
+		return remoteFileStamp{}, nil, diag.Diagnostics{envdDiagnostic("Could not read file "+entry.Path, sandboxID, err)}
 	}
-	defer func() { _ = body.Close() }()
-	var src io.Reader = body
-	var head *prefixBuffer
-	if wantText && entry.Size <= importContentMax {
-		head = &prefixBuffer{max: importContentMax}
-		src = io.TeeReader(body, head)
-	}
-	sum, n, err := hashStream(ctx, src)
-	if err != nil {
-		diags.AddError("Could not read file "+entry.Path, err.Error())
-		return remoteFileStamp{}, nil, diags
-	}
-	if head != nil && !head.over && utf8.Valid(head.b) {
-		s := string(head.b)
-		text = &s
-	}
-	return remoteFileStamp{Size: n, Modified: entry.ModifiedTime, SHA256: sum}, text, diags
-}
-
-// prefixBuffer keeps the first max bytes written to it and notes when there were more.
-type prefixBuffer struct {
-	b    []byte
-	max  int
-	over bool
-}
-
-func (p *prefixBuffer) Write(b []byte) (int, error) {
-	if room := p.max - len(p.b); len(b) > room {
-		p.over = true
-		p.b = append(p.b, b[:room]...)
-	} else {
-		p.b = append(p.b, b...)
-	}
-	return len(b), nil
+	return hashFile(ctx, body, entry.Size, entry.ModifiedTime, wantText, "Could not read file "+entry.Path)
 }
 
 func (r *sandboxFileResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -378,10 +322,6 @@ func removeFileDiagnostics(err error, target, sandboxID string) diag.Diagnostics
 		diags.Append(envdDiagnostic("Could not delete file "+target, sandboxID, err))
 	}
 	return diags
-}
-
-func (r *sandboxFileResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	sandboxFilePath.importState(ctx, req, resp)
 }
 
 // envdForRefresh is envd for Read and Delete: gone reports a sandbox that no

@@ -2,10 +2,10 @@ package provider
 
 import (
 	"context"
+	"maps"
 	pathpkg "path"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -18,21 +18,53 @@ import (
 
 // sandboxFileModel maps e2b_sandbox_file.
 type sandboxFileModel struct {
-	ID            types.String `tfsdk:"id"`
-	SandboxID     types.String `tfsdk:"sandbox_id"`
-	Path          types.String `tfsdk:"path"`
-	AbsolutePath  types.String `tfsdk:"absolute_path"`
-	Content       types.String `tfsdk:"content"`
-	ContentBase64 types.String `tfsdk:"content_base64"`
-	Source        types.String `tfsdk:"source"`
-	User          types.String `tfsdk:"user"`
-	SHA256        types.String `tfsdk:"sha256"`
-	Size          types.Int64  `tfsdk:"size"`
+	fileContentModel
+	ID           types.String `tfsdk:"id"`
+	SandboxID    types.String `tfsdk:"sandbox_id"`
+	Path         types.String `tfsdk:"path"`
+	AbsolutePath types.String `tfsdk:"absolute_path"`
+	User         types.String `tfsdk:"user"`
 }
 
 func (r *sandboxFileResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
 	stable := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
+	attrs := fileContentAttributes("sandbox")
+	maps.Copy(attrs, map[string]schema.Attribute{
+		"id": schema.StringAttribute{
+			MarkdownDescription: "`<sandbox_id>:<absolute_path>`.",
+			Computed:            true,
+			PlanModifiers:       stable,
+		},
+		"sandbox_id": schema.StringAttribute{
+			MarkdownDescription: "ID of the sandbox the file lives in. Changing it writes the file in the new sandbox.",
+			Required:            true,
+			PlanModifiers:       replace,
+			Validators:          sandboxIDValidators(),
+		},
+		"path": schema.StringAttribute{
+			MarkdownDescription: "Where the file goes: absolute, `~/…`, or relative to the user's home directory. " +
+				"The resolved path is `absolute_path` (and part of `id`). Pointing it at another file replaces the " +
+				"resource (the old file is deleted); another spelling of the same path, such as `~/a.txt` for " +
+				"`/home/user/a.txt`, changes nothing.",
+			Required: true,
+			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(filePathMoved,
+				"Replaced when the path names another file.", "Replaced when the path names another file.")},
+			Validators: []validator.String{noControlCharsValidator(), filePathValidator()},
+		},
+		"absolute_path": schema.StringAttribute{
+			MarkdownDescription: "The absolute path of the file, as the sandbox resolved `path`.",
+			Computed:            true,
+			PlanModifiers:       stable,
+		},
+		"user": schema.StringAttribute{
+			MarkdownDescription: "User who writes and owns the file; relative paths start in their home. " +
+				"Defaults to the template's user (`user`, home `/home/user`). Changing it replaces the file.",
+			Optional:      true,
+			PlanModifiers: replace,
+			Validators:    []validator.String{noControlCharsValidator()},
+		},
+	})
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A file inside a sandbox. Exactly one of `content`, `content_base64` or `source` gives its " +
 			"bytes; changing them rewrites the file in place (parent directories are created). Changes made inside " +
@@ -49,80 +81,13 @@ func (r *sandboxFileResource) Schema(_ context.Context, _ resource.SchemaRequest
 			"or by identity; a text file of up to 1 MiB gets its `content` filled in, so a configuration with the " +
 			"same content plans no change. For a whole folder use `e2b_sandbox_folder`; for an ephemeral sandbox, " +
 			"whose ID no managed resource can keep, the `upload` block of `ephemeral \"e2b_sandbox\"`.",
-		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				MarkdownDescription: "`<sandbox_id>:<absolute_path>`.",
-				Computed:            true,
-				PlanModifiers:       stable,
-			},
-			"sandbox_id": schema.StringAttribute{
-				MarkdownDescription: "ID of the sandbox the file lives in. Changing it writes the file in the new sandbox.",
-				Required:            true,
-				PlanModifiers:       replace,
-				Validators:          sandboxIDValidators(),
-			},
-			"path": schema.StringAttribute{
-				MarkdownDescription: "Where the file goes: absolute, `~/…`, or relative to the user's home directory. " +
-					"The resolved path is `absolute_path` (and part of `id`). Pointing it at another file replaces the " +
-					"resource (the old file is deleted); another spelling of the same path, such as `~/a.txt` for " +
-					"`/home/user/a.txt`, changes nothing.",
-				Required: true,
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(filePathMoved,
-					"Replaced when the path names another file.", "Replaced when the path names another file.")},
-				Validators: []validator.String{noControlCharsValidator(), filePathValidator()},
-			},
-			"absolute_path": schema.StringAttribute{
-				MarkdownDescription: "The absolute path of the file, as the sandbox resolved `path`.",
-				Computed:            true,
-				PlanModifiers:       stable,
-			},
-			"content": schema.StringAttribute{
-				MarkdownDescription: "Text content of the file (UTF-8). Conflicts with `content_base64` and `source`.",
-				Optional:            true,
-			},
-			"content_base64": schema.StringAttribute{
-				MarkdownDescription: "Binary content of the file, base64-encoded (e.g. `filebase64(...)`). " +
-					"Conflicts with `content` and `source`.",
-				Optional:   true,
-				Validators: []validator.String{base64Validator()},
-			},
-			"source": schema.StringAttribute{
-				MarkdownDescription: "Path of a local regular file to upload (symlinks are followed; directories, devices " +
-					"and pipes are refused at plan time), relative to the directory Terraform runs in " +
-					"(prefer `\"${path.module}/...\"`). The file is streamed, never held in memory, and hashed at plan " +
-					"time, so editing it plans a rewrite. Conflicts with `content` and `content_base64`. " + localEditDocs,
-				Optional:   true,
-				Validators: []validator.String{sourceFileValidator()},
-			},
-			"user": schema.StringAttribute{
-				MarkdownDescription: "User who writes and owns the file; relative paths start in their home. " +
-					"Defaults to the template's user (`user`, home `/home/user`). Changing it replaces the file.",
-				Optional:      true,
-				PlanModifiers: replace,
-				Validators:    []validator.String{noControlCharsValidator()},
-			},
-			"sha256": schema.StringAttribute{
-				MarkdownDescription: "SHA-256 (hex) of the file's content. Known at plan time from the configuration (for a `source`, when " +
-					"updating; a new file's is known after apply); " +
-					"after a refresh it is the hash of what the sandbox holds, so a difference means drift.",
-				Computed: true,
-			},
-			"size": schema.Int64Attribute{
-				MarkdownDescription: "Size of the file in bytes.",
-				Computed:            true,
-			},
-		},
+		Attributes: attrs,
 	}
 }
 
 // ConfigValidators require exactly one source of the file's bytes.
 func (r *sandboxFileResource) ConfigValidators(_ context.Context) []resource.ConfigValidator {
-	return []resource.ConfigValidator{resourcevalidator.ExactlyOneOf(
-		path.MatchRoot("content"), path.MatchRoot("content_base64"), path.MatchRoot("source"))}
-}
-
-func (r *sandboxFileResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = sandboxFilePath.identitySchema()
+	return fileContentValidators()
 }
 
 // filePathMoved replaces the file unless the new path is another spelling of

@@ -22,11 +22,11 @@ import (
 
 // NewSandboxFolderResource returns the e2b_sandbox_folder resource.
 func NewSandboxFolderResource() resource.Resource {
-	return &sandboxFolderResource{resourceConfig{typeName: "_sandbox_folder"}}
+	return &sandboxFolderResource{ownedPathResource{resourceConfig{typeName: "_sandbox_folder"}, sandboxFolderPath}}
 }
 
 type sandboxFolderResource struct {
-	resourceConfig
+	ownedPathResource
 }
 
 // sandboxFolderPath names a sandbox folder: its import ID and identity.
@@ -328,16 +328,11 @@ func sealedOf(ctx context.Context, p privateState) []byte {
 
 func (r *sandboxFolderResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var m sandboxFolderModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.State.Get, &m, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	resp.Diagnostics.Append(resp.Identity.Set(ctx, m.identity())...)
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	sandboxID, dest := m.SandboxID.ValueString(), m.Destination.ValueString()
 	envd, err := folderEnvd(ctx, client, req.Private, sandboxID, m.User.ValueString(), dest)
 	switch {
@@ -452,10 +447,6 @@ func (r *sandboxFolderResource) Delete(ctx context.Context, req resource.DeleteR
 			fmt.Sprintf("The files under %s were deleted, but the empty directories the resource created could not be "+
 				"removed (rmdir did not run: %v).", dest, err))
 	}
-}
-
-func (r *sandboxFolderResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	sandboxFolderPath.importState(ctx, req, resp)
 }
 
 // seeLocalFolder is what the refresh records of the local folder while it differs from what the

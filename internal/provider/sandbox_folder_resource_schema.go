@@ -133,10 +133,6 @@ func (r *sandboxFolderResource) Schema(_ context.Context, _ resource.SchemaReque
 	}
 }
 
-func (r *sandboxFolderResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = sandboxFolderPath.identitySchema()
-}
-
 // folderPatternValidators check include and exclude patterns at plan time.
 func folderPatternValidators() []validator.List {
 	return []validator.List{listvalidator.ValueStringsAre(stringRule{

@@ -10,34 +10,26 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ list.ListResource              = &sandboxListResource{}
-	_ list.ListResourceWithConfigure = &sandboxListResource{}
-)
-
 // NewSandboxListResource returns the list resource for e2b_sandbox
 // (`terraform query`, Terraform 1.14 and later).
-func NewSandboxListResource() list.ListResource { return &sandboxListResource{} }
+func NewSandboxListResource() list.ListResource {
+	return &sandboxListResource{resourceConfig{typeName: "_sandbox"}}
+}
 
 // sandboxListResource lists the team's sandboxes with the identity of
 // e2b_sandbox, so they can be imported.
 type sandboxListResource struct {
-	data *ProviderData
+	resourceConfig
 }
 
 // sandboxListConfigModel is the filter, as on the e2b_sandboxes data source.
 type sandboxListConfigModel struct {
 	sandboxFilterModel
-}
-
-func (l *sandboxListResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_sandbox"
 }
 
 func (l *sandboxListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
@@ -60,12 +52,6 @@ func (l *sandboxListResource) ListResourceConfigSchema(_ context.Context, _ list
 				CustomType: timetypes.RFC3339Type{}},
 		},
 	}
-}
-
-func (l *sandboxListResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	l.data = data
 }
 
 func (l *sandboxListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int32validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -17,13 +16,10 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ datasource.DataSource              = &sandboxLogsDataSource{}
-	_ datasource.DataSourceWithConfigure = &sandboxLogsDataSource{}
-)
-
 // NewSandboxLogsDataSource returns the e2b_sandbox_logs data source.
-func NewSandboxLogsDataSource() datasource.DataSource { return &sandboxLogsDataSource{} }
+func NewSandboxLogsDataSource() datasource.DataSource {
+	return &sandboxLogsDataSource{dataSourceConfig{typeName: "_sandbox_logs"}}
+}
 
 // sandboxLogsDataSource reads one page of a sandbox's logs.
 type sandboxLogsDataSource struct {
@@ -41,15 +37,16 @@ type sandboxLogsDataSourceModel struct {
 	NextCursor types.Int64  `tfsdk:"next_cursor"`
 }
 
-var sandboxLogAttrTypes = map[string]attr.Type{
-	"timestamp": timetypes.RFC3339Type{},
-	"level":     types.StringType,
-	"message":   types.StringType,
-	"fields":    types.MapType{ElemType: types.StringType},
-}
+var sandboxLogAttrTypes = nestedAttrTypes(sandboxLogAttributes())
 
-func (d *sandboxLogsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_sandbox_logs"
+// sandboxLogAttributes are the attributes of one entry of logs.
+func sandboxLogAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"timestamp": computedTimeAttr("Time (RFC 3339)."),
+		"level":     schema.StringAttribute{Computed: true, MarkdownDescription: "Level."},
+		"message":   schema.StringAttribute{Computed: true, MarkdownDescription: "Message."},
+		"fields":    schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Structured fields."},
+	}
 }
 
 func (d *sandboxLogsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -81,16 +78,7 @@ func (d *sandboxLogsDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 				Computed:            true,
 				MarkdownDescription: "Timestamp (Unix ms) of the last entry returned, to pass as `cursor` for the next page; null when no entries were returned.",
 			},
-			"logs": schema.ListNestedAttribute{
-				MarkdownDescription: "The entries.",
-				Computed:            true,
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"timestamp": computedTimeAttr("Time (RFC 3339)."),
-					"level":     schema.StringAttribute{Computed: true, MarkdownDescription: "Level."},
-					"message":   schema.StringAttribute{Computed: true, MarkdownDescription: "Message."},
-					"fields":    schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Structured fields."},
-				}},
-			},
+			"logs": computedObjectList("The entries.", sandboxLogAttributes()),
 		},
 	}
 }

@@ -14,14 +14,10 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ datasource.DataSource                   = &sandboxMetricsDataSource{}
-	_ datasource.DataSourceWithConfigure      = &sandboxMetricsDataSource{}
-	_ datasource.DataSourceWithValidateConfig = &sandboxMetricsDataSource{}
-)
-
 // NewSandboxMetricsDataSource returns the e2b_sandbox_metrics data source.
-func NewSandboxMetricsDataSource() datasource.DataSource { return &sandboxMetricsDataSource{} }
+func NewSandboxMetricsDataSource() datasource.DataSource {
+	return &sandboxMetricsDataSource{dataSourceConfig{typeName: "_sandbox_metrics"}}
+}
 
 // sandboxMetricsDataSource reads the resource usage series of one sandbox.
 type sandboxMetricsDataSource struct {
@@ -35,19 +31,20 @@ type sandboxMetricsDataSourceModel struct {
 	Metrics   types.List        `tfsdk:"metrics"`
 }
 
-var sandboxMetricAttrTypes = map[string]attr.Type{
-	"timestamp":    timetypes.RFC3339Type{},
-	"cpu_count":    types.Int32Type,
-	"cpu_used_pct": types.Float64Type,
-	"mem_used":     types.Int64Type,
-	"mem_total":    types.Int64Type,
-	"mem_cache":    types.Int64Type,
-	"disk_used":    types.Int64Type,
-	"disk_total":   types.Int64Type,
-}
+var sandboxMetricAttrTypes = nestedAttrTypes(sandboxMetricAttributes())
 
-func (d *sandboxMetricsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_sandbox_metrics"
+// sandboxMetricAttributes are the attributes of one sample of metrics.
+func sandboxMetricAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"timestamp":    computedTimeAttr("Sample time (RFC 3339)."),
+		"cpu_count":    schema.Int32Attribute{Computed: true, MarkdownDescription: "vCPUs."},
+		"cpu_used_pct": schema.Float64Attribute{Computed: true, MarkdownDescription: "CPU use in percent."},
+		"mem_used":     schema.Int64Attribute{Computed: true, MarkdownDescription: "Memory used, bytes."},
+		"mem_total":    schema.Int64Attribute{Computed: true, MarkdownDescription: "Memory total, bytes."},
+		"mem_cache":    schema.Int64Attribute{Computed: true, MarkdownDescription: "Memory used by caches, bytes."},
+		"disk_used":    schema.Int64Attribute{Computed: true, MarkdownDescription: "Disk used, bytes."},
+		"disk_total":   schema.Int64Attribute{Computed: true, MarkdownDescription: "Disk total, bytes."},
+	}
 }
 
 func (d *sandboxMetricsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -63,20 +60,7 @@ func (d *sandboxMetricsDataSource) Schema(_ context.Context, _ datasource.Schema
 				Optional: true, CustomType: timetypes.RFC3339Type{},
 				MarkdownDescription: "Latest sample (RFC 3339). Default: now.",
 			},
-			"metrics": schema.ListNestedAttribute{
-				MarkdownDescription: "The samples.",
-				Computed:            true,
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"timestamp":    computedTimeAttr("Sample time (RFC 3339)."),
-					"cpu_count":    schema.Int32Attribute{Computed: true, MarkdownDescription: "vCPUs."},
-					"cpu_used_pct": schema.Float64Attribute{Computed: true, MarkdownDescription: "CPU use in percent."},
-					"mem_used":     schema.Int64Attribute{Computed: true, MarkdownDescription: "Memory used, bytes."},
-					"mem_total":    schema.Int64Attribute{Computed: true, MarkdownDescription: "Memory total, bytes."},
-					"mem_cache":    schema.Int64Attribute{Computed: true, MarkdownDescription: "Memory used by caches, bytes."},
-					"disk_used":    schema.Int64Attribute{Computed: true, MarkdownDescription: "Disk used, bytes."},
-					"disk_total":   schema.Int64Attribute{Computed: true, MarkdownDescription: "Disk total, bytes."},
-				}},
-			},
+			"metrics": computedObjectList("The samples.", sandboxMetricAttributes()),
 		},
 	}
 }

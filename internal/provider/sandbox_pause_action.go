@@ -9,17 +9,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-var (
-	_ action.Action                     = &sandboxPauseAction{}
-	_ action.ActionWithConfigure        = &sandboxPauseAction{}
-	_ action.ActionWithConfigValidators = &sandboxPauseAction{}
-)
-
 // pauseActionTimeout bounds a pause: E2B snapshots the sandbox's memory and disk.
 var pauseActionTimeout = sandboxActionTimeout{def: 10 * time.Minute, min: 10 * time.Second, max: 2 * time.Hour}
 
 // NewSandboxPauseAction returns the e2b_sandbox_pause action.
-func NewSandboxPauseAction() action.Action { return &sandboxPauseAction{} }
+func NewSandboxPauseAction() action.Action {
+	return &sandboxPauseAction{sandboxActionConfig{typeName: "_sandbox_pause"}}
+}
 
 // sandboxPauseAction pauses a sandbox out of band, as a schedule does.
 type sandboxPauseAction struct {
@@ -35,10 +31,6 @@ type sandboxPauseActionModel struct {
 const outOfBandPausedDoc = "An `e2b_sandbox` reads `paused` from E2B, so after this action its next plan would " +
 	"change `paused` back to what the configuration says. On a sandbox that actions pause and resume, put `paused` " +
 	"in `lifecycle { ignore_changes = [paused] }`: then plans show no changes whatever state the actions left it in."
-
-func (a *sandboxPauseAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_sandbox_pause"
-}
 
 func (a *sandboxPauseAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
 	attrs := sandboxActionAttributes("pause", pauseActionTimeout)
@@ -70,7 +62,7 @@ func (a *sandboxPauseAction) Invoke(ctx context.Context, req action.InvokeReques
 	}
 	sendProgress(resp, "Pausing sandbox %s (%s)…", id, what)
 	if err := pause(ctx, id); err != nil {
-		resp.Diagnostics.Append(sandboxActionError(ctx, "Could not pause sandbox "+id, id, durationOr(m.Timeout, pauseActionTimeout.def), err))
+		resp.Diagnostics.Append(m.callError(ctx, "Could not pause sandbox", pauseActionTimeout, err))
 		return
 	}
 	sendProgress(resp, "Sandbox %s is paused (%s kept).", id, what)

@@ -11,16 +11,12 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ action.Action                     = &sandboxRefreshAction{}
-	_ action.ActionWithConfigure        = &sandboxRefreshAction{}
-	_ action.ActionWithConfigValidators = &sandboxRefreshAction{}
-)
-
 var refreshActionTimeout = sandboxActionTimeout{def: 2 * time.Minute, min: 10 * time.Second, max: time.Hour}
 
 // NewSandboxRefreshAction returns the e2b_sandbox_refresh action.
-func NewSandboxRefreshAction() action.Action { return &sandboxRefreshAction{} }
+func NewSandboxRefreshAction() action.Action {
+	return &sandboxRefreshAction{sandboxActionConfig{typeName: "_sandbox_refresh"}}
+}
 
 // sandboxRefreshAction extends a running sandbox's life with E2B's refresh.
 type sandboxRefreshAction struct {
@@ -30,10 +26,6 @@ type sandboxRefreshAction struct {
 type sandboxRefreshActionModel struct {
 	sandboxActionModel
 	Duration goDuration `tfsdk:"duration"`
-}
-
-func (a *sandboxRefreshAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_sandbox_refresh"
 }
 
 func (a *sandboxRefreshAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
@@ -61,7 +53,7 @@ func (a *sandboxRefreshAction) Invoke(ctx context.Context, req action.InvokeRequ
 	}
 	id, d := m.sandboxID(), durationOr(m.Duration, e2b.MinRefresh)
 	if err := client.RefreshSandbox(ctx, id, d); err != nil {
-		resp.Diagnostics.Append(sandboxActionError(ctx, "Could not refresh sandbox "+id, id, durationOr(m.Timeout, refreshActionTimeout.def), err))
+		resp.Diagnostics.Append(m.callError(ctx, "Could not refresh sandbox", refreshActionTimeout, err))
 		return
 	}
 	sendProgress(resp, "Sandbox %s now lives until at least %s.", id, time.Now().Add(d).UTC().Format(time.RFC3339))

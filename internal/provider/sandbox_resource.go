@@ -21,15 +21,6 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ resource.Resource                   = &sandboxResource{}
-	_ resource.ResourceWithConfigure      = &sandboxResource{}
-	_ resource.ResourceWithImportState    = &sandboxResource{}
-	_ resource.ResourceWithIdentity       = &sandboxResource{}
-	_ resource.ResourceWithModifyPlan     = &sandboxResource{}
-	_ resource.ResourceWithValidateConfig = &sandboxResource{}
-)
-
 // Default durations of the timeouts block.
 const (
 	defaultSandboxCreateTimeout = 5 * time.Minute
@@ -51,11 +42,13 @@ var (
 )
 
 // NewSandboxResource returns the e2b_sandbox resource.
-func NewSandboxResource() resource.Resource { return &sandboxResource{} }
+func NewSandboxResource() resource.Resource {
+	return &sandboxResource{resourceConfig{typeName: "_sandbox"}}
+}
 
 // sandboxResource implements e2b_sandbox.
 type sandboxResource struct {
-	data *ProviderData
+	resourceConfig
 }
 
 // sandboxIdentityModel is the resource identity.
@@ -63,34 +56,17 @@ type sandboxIdentityModel struct {
 	SandboxID types.String `tfsdk:"sandbox_id"`
 }
 
-func (r *sandboxResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_sandbox"
-}
-
-func (r *sandboxResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	r.data = data
-}
-
 func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan sandboxResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.Plan.Get, &plan, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	timeout, diags := plan.Timeouts.Create(ctx, defaultSandboxCreateTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel, timeout := withTimeout(ctx, plan.Timeouts.Create, defaultSandboxCreateTimeout, &resp.Diagnostics)
 	defer cancel()
+	if resp.Diagnostics.HasError() {
+		return
+	}
 
 	createReq, diags := plan.createRequest(ctx, r.data)
 	resp.Diagnostics.Append(diags...)
@@ -190,13 +166,8 @@ func (m *sandboxResourceModel) applyForkCopies(d *e2b.SandboxDetail) {
 
 func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state sandboxResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	id := state.ID.ValueString()
@@ -229,22 +200,15 @@ func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, re
 func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state sandboxResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	timeout, diags := plan.Timeouts.Update(ctx, defaultSandboxUpdateTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel, _ := withTimeout(ctx, plan.Timeouts.Update, defaultSandboxUpdateTimeout, &resp.Diagnostics)
 	defer cancel()
+	if resp.Diagnostics.HasError() {
+		return
+	}
 
 	// resp.State starts as the prior state and is only replaced after every call succeeded, so a
 	// failed call leaves the change planned again instead of recorded as done.
@@ -301,22 +265,15 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 
 func (r *sandboxResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state sandboxResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	timeout, diags := state.Timeouts.Delete(ctx, defaultSandboxDeleteTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel, _ := withTimeout(ctx, state.Timeouts.Delete, defaultSandboxDeleteTimeout, &resp.Diagnostics)
 	defer cancel()
+	if resp.Diagnostics.HasError() {
+		return
+	}
 
 	if !snapshotBeforeKill(ctx, client, state, &resp.Diagnostics) {
 		return
@@ -328,12 +285,7 @@ func (r *sandboxResource) Delete(ctx context.Context, req resource.DeleteRequest
 }
 
 func (r *sandboxResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id := req.ID
-	if id == "" {
-		var ident sandboxIdentityModel
-		resp.Diagnostics.Append(req.Identity.Get(ctx, &ident)...)
-		id = ident.SandboxID.ValueString()
-	}
+	id := importedID(ctx, req, "sandbox_id", &resp.Diagnostics)
 	if msg := checkSandboxID(id); msg != "" && !resp.Diagnostics.HasError() {
 		resp.Diagnostics.AddError("Invalid import ID", msg)
 	}

@@ -55,6 +55,21 @@ func forkCopyOf(ctx context.Context, config tfsdk.Config, state tfsdk.State, sta
 	return forkCopyUnknown, diags
 }
 
+// forkCopied plans an attribute a fork copies that the configuration leaves out, as forkCopyOf
+// decides: def() (called only then), stateValue, or unknown.
+func forkCopied[T attr.Value](ctx context.Context, config tfsdk.Config, state tfsdk.State, stateValue T,
+	def func() T, unknown T, diags *diag.Diagnostics) T {
+	how, d := forkCopyOf(ctx, config, state, stateValue)
+	diags.Append(d...)
+	switch how {
+	case forkCopyDefault:
+		return def()
+	case forkCopyState:
+		return stateValue
+	}
+	return unknown
+}
+
 // forkCopiedString plans a string a fork copies (see forkCopy); it replaces the attribute's Default.
 type forkCopiedString struct{ def string }
 
@@ -67,23 +82,17 @@ func (m forkCopiedString) PlanModifyString(ctx context.Context, req planmodifier
 	if !req.ConfigValue.IsNull() {
 		return
 	}
-	how, diags := forkCopyOf(ctx, req.Config, req.State, req.StateValue)
-	resp.Diagnostics.Append(diags...)
-	switch how {
-	case forkCopyDefault:
-		resp.PlanValue = types.StringValue(m.def)
+	def := func() types.String {
 		var mcp sensitiveJSON
 		if req.Path.Equal(path.Root("template")) {
 			resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("mcp"), &mcp)...)
 		}
 		if !mcp.IsNull() { // as E2B's SDK: a sandbox with mcp starts from the gateway's template
-			resp.PlanValue = types.StringValue(e2b.MCPTemplate)
+			return types.StringValue(e2b.MCPTemplate)
 		}
-	case forkCopyState:
-		resp.PlanValue = req.StateValue
-	default:
-		resp.PlanValue = types.StringUnknown()
+		return types.StringValue(m.def)
 	}
+	resp.PlanValue = forkCopied(ctx, req.Config, req.State, req.StateValue, def, types.StringUnknown(), &resp.Diagnostics)
 }
 
 // forkCopiedBool plans a bool a fork copies (see forkCopy); it replaces the attribute's Default.
@@ -98,16 +107,8 @@ func (m forkCopiedBool) PlanModifyBool(ctx context.Context, req planmodifier.Boo
 	if !req.ConfigValue.IsNull() {
 		return
 	}
-	how, diags := forkCopyOf(ctx, req.Config, req.State, req.StateValue)
-	resp.Diagnostics.Append(diags...)
-	switch how {
-	case forkCopyDefault:
-		resp.PlanValue = types.BoolValue(m.def)
-	case forkCopyState:
-		resp.PlanValue = req.StateValue
-	default:
-		resp.PlanValue = types.BoolUnknown()
-	}
+	def := func() types.Bool { return types.BoolValue(m.def) }
+	resp.PlanValue = forkCopied(ctx, req.Config, req.State, req.StateValue, def, types.BoolUnknown(), &resp.Diagnostics)
 }
 
 // ValidateConfig rejects combinations E2B would refuse, before any call is made.

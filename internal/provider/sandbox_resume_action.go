@@ -9,12 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 )
 
-var (
-	_ action.Action                     = &sandboxResumeAction{}
-	_ action.ActionWithConfigure        = &sandboxResumeAction{}
-	_ action.ActionWithConfigValidators = &sandboxResumeAction{}
-)
-
 // resumeActionTimeout bounds a resume, which may wait for a place at the team's sandbox limit.
 var resumeActionTimeout = sandboxActionTimeout{def: 10 * time.Minute, min: 10 * time.Second, max: 2 * time.Hour}
 
@@ -22,7 +16,9 @@ var resumeActionTimeout = sandboxActionTimeout{def: 10 * time.Minute, min: 10 * 
 const defaultResumeRunFor = 5 * time.Minute
 
 // NewSandboxResumeAction returns the e2b_sandbox_resume action.
-func NewSandboxResumeAction() action.Action { return &sandboxResumeAction{} }
+func NewSandboxResumeAction() action.Action {
+	return &sandboxResumeAction{sandboxActionConfig{typeName: "_sandbox_resume"}}
+}
 
 // sandboxResumeAction resumes a paused sandbox out of band.
 type sandboxResumeAction struct {
@@ -32,10 +28,6 @@ type sandboxResumeAction struct {
 type sandboxResumeActionModel struct {
 	sandboxActionModel
 	RunFor goDuration `tfsdk:"run_for"`
-}
-
-func (a *sandboxResumeAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_sandbox_resume"
 }
 
 func (a *sandboxResumeAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
@@ -66,7 +58,7 @@ func (a *sandboxResumeAction) Invoke(ctx context.Context, req action.InvokeReque
 	sendProgress(resp, "Resuming sandbox %s for %s…", id, shortDuration(runFor))
 	_, resumed, err := client.ConnectSandbox(ctx, id, int32(runFor/time.Second))
 	if err != nil {
-		resp.Diagnostics.Append(sandboxActionError(ctx, "Could not resume sandbox "+id, id, durationOr(m.Timeout, resumeActionTimeout.def), err))
+		resp.Diagnostics.Append(m.callError(ctx, "Could not resume sandbox", resumeActionTimeout, err))
 		return
 	}
 	if resumed {

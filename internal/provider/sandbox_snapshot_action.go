@@ -15,17 +15,13 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ action.Action                     = &sandboxSnapshotAction{}
-	_ action.ActionWithConfigure        = &sandboxSnapshotAction{}
-	_ action.ActionWithConfigValidators = &sandboxSnapshotAction{}
-)
-
 // snapshotActionTimeout bounds a snapshot: E2B checkpoints the sandbox and stores its memory and disk.
 var snapshotActionTimeout = sandboxActionTimeout{def: 10 * time.Minute, min: 10 * time.Second, max: 2 * time.Hour}
 
 // NewSandboxSnapshotAction returns the e2b_sandbox_snapshot action.
-func NewSandboxSnapshotAction() action.Action { return &sandboxSnapshotAction{} }
+func NewSandboxSnapshotAction() action.Action {
+	return &sandboxSnapshotAction{sandboxActionConfig{typeName: "_sandbox_snapshot"}}
+}
 
 // sandboxSnapshotAction snapshots a sandbox as the newest build of a named snapshot template.
 type sandboxSnapshotAction struct {
@@ -55,10 +51,6 @@ const latestSnapshotNamingDoc = "Every snapshot of a name is a new build of one 
 	"`template = \"<name>\"` starts from the newest snapshot, and `<namespace>/<name>:snap-<random>` from exactly " +
 	"that one. Earlier snapshots of the name are kept (list them with the `e2b_snapshots` data source or the " +
 	"`e2b_snapshot` list resource)."
-
-func (a *sandboxSnapshotAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_sandbox_snapshot"
-}
 
 func (a *sandboxSnapshotAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
 	attrs := sandboxActionAttributes("snapshot", snapshotActionTimeout)
@@ -91,8 +83,7 @@ func (a *sandboxSnapshotAction) Invoke(ctx context.Context, req action.InvokeReq
 	sendProgress(resp, "Taking a snapshot of sandbox %s as %q…", id, name)
 	snap, err := client.TakeLatestSnapshot(ctx, id, name)
 	if err != nil {
-		resp.Diagnostics.Append(sandboxActionError(ctx, "Could not snapshot sandbox "+id, id,
-			durationOr(m.Timeout, snapshotActionTimeout.def), err))
+		resp.Diagnostics.Append(m.callError(ctx, "Could not snapshot sandbox", snapshotActionTimeout, err))
 		return
 	}
 	sendProgress(resp, "%s", latestSnapshotReport(id, snap))

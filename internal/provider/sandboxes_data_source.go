@@ -12,13 +12,10 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ datasource.DataSource              = &sandboxesDataSource{}
-	_ datasource.DataSourceWithConfigure = &sandboxesDataSource{}
-)
-
 // NewSandboxesDataSource returns the e2b_sandboxes data source.
-func NewSandboxesDataSource() datasource.DataSource { return &sandboxesDataSource{} }
+func NewSandboxesDataSource() datasource.DataSource {
+	return &sandboxesDataSource{dataSourceConfig{typeName: "_sandboxes"}}
+}
 
 // sandboxesDataSource lists running and paused sandboxes.
 type sandboxesDataSource struct {
@@ -31,23 +28,7 @@ type sandboxesDataSourceModel struct {
 	Sandboxes types.List `tfsdk:"sandboxes"`
 }
 
-var listedSandboxAttrTypes = map[string]attr.Type{
-	"id":           types.StringType,
-	"template_id":  types.StringType,
-	"alias":        types.StringType,
-	"state":        types.StringType,
-	"envd_version": types.StringType,
-	"started_at":   timetypes.RFC3339Type{},
-	"end_at":       timetypes.RFC3339Type{},
-	"cpu_count":    types.Int32Type,
-	"memory_mb":    types.Int32Type,
-	"disk_size_mb": types.Int32Type,
-	"metadata":     types.MapType{ElemType: types.StringType},
-}
-
-func (d *sandboxesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_sandboxes"
-}
+var listedSandboxAttrTypes = nestedAttrTypes(listedSandboxAttributes())
 
 func (d *sandboxesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
@@ -66,23 +47,7 @@ func (d *sandboxesDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 				Computed:            true,
 				ElementType:         types.StringType,
 			},
-			"sandboxes": schema.ListNestedAttribute{
-				MarkdownDescription: "The sandboxes found.",
-				Computed:            true,
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"id":           schema.StringAttribute{Computed: true, MarkdownDescription: "Sandbox ID."},
-					"template_id":  schema.StringAttribute{Computed: true, MarkdownDescription: "Template ID."},
-					"alias":        schema.StringAttribute{Computed: true, MarkdownDescription: "Template alias, if any."},
-					"state":        schema.StringAttribute{Computed: true, MarkdownDescription: "`running` or `paused`."},
-					"envd_version": schema.StringAttribute{Computed: true, MarkdownDescription: "envd version."},
-					"started_at":   computedTimeAttr("Start or last resume (RFC 3339)."),
-					"end_at":       computedTimeAttr("When it times out, or when it was paused (RFC 3339)."),
-					"cpu_count":    schema.Int32Attribute{Computed: true, MarkdownDescription: "vCPUs."},
-					"memory_mb":    schema.Int32Attribute{Computed: true, MarkdownDescription: "Memory in MiB."},
-					"disk_size_mb": schema.Int32Attribute{Computed: true, MarkdownDescription: "Disk size in MiB."},
-					"metadata":     schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Metadata."},
-				}},
-			},
+			"sandboxes": computedObjectList("The sandboxes found.", listedSandboxAttributes()),
 		},
 	}
 }
@@ -110,6 +75,24 @@ func (d *sandboxesDataSource) Read(ctx context.Context, req datasource.ReadReque
 	model.IDs = stringListValue(ids)
 	model.Sandboxes = objectList(listedSandboxAttrTypes, sandboxes, listedSandboxAttrs)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
+}
+
+// listedSandboxAttributes are the attributes of one sandbox of the list; the
+// e2b_sandbox data source has them too, with an id of its own.
+func listedSandboxAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"id":           schema.StringAttribute{Computed: true, MarkdownDescription: "Sandbox ID."},
+		"template_id":  schema.StringAttribute{Computed: true, MarkdownDescription: "Template ID."},
+		"alias":        schema.StringAttribute{Computed: true, MarkdownDescription: "Template alias, if any."},
+		"state":        schema.StringAttribute{Computed: true, MarkdownDescription: "`running` or `paused`."},
+		"envd_version": schema.StringAttribute{Computed: true, MarkdownDescription: "envd version."},
+		"started_at":   computedTimeAttr("Start or last resume (RFC 3339)."),
+		"end_at":       computedTimeAttr("When it times out, or when it was paused (RFC 3339)."),
+		"cpu_count":    schema.Int32Attribute{Computed: true, MarkdownDescription: "vCPUs."},
+		"memory_mb":    schema.Int32Attribute{Computed: true, MarkdownDescription: "Memory in MiB."},
+		"disk_size_mb": schema.Int32Attribute{Computed: true, MarkdownDescription: "Disk size in MiB."},
+		"metadata":     schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Metadata."},
+	}
 }
 
 // listedSandboxAttrs is one listed sandbox as the attributes of listedSandboxAttrTypes.

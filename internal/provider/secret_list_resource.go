@@ -1,8 +1,6 @@
 package provider
 
 import (
-	"context"
-
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -15,13 +13,13 @@ import (
 // e2b_secret.
 func NewSecretListResource() list.ListResource {
 	return &teamListResource[e2b.Secret, noFilter]{
-		typeSuffix: "secret",
+		resourceConfig: resourceConfig{typeName: "_secret"},
 		description: "Lists the team's secrets for `terraform query` (every page), each with the identity of " +
 			"`e2b_secret` (`secret_id`), so they can be imported into configuration. Metadata only: E2B never returns a " +
 			"value. The configuration it generates shows `value = null # sensitive`: an imported secret keeps the value " +
 			"E2B has until you set `value` (with `value_version`) to store a new one. E2B's secret list has no filter.",
 		what:     "secrets",
-		fetch:    func(ctx context.Context, c *e2b.Client, _ noFilter) ([]e2b.Secret, error) { return c.ListSecrets(ctx) },
+		fetch:    unfiltered((*e2b.Client).ListSecrets),
 		display:  func(s e2b.Secret) string { return s.Name + " (" + s.SecretID + ")" },
 		identity: func(s e2b.Secret) map[string]string { return map[string]string{"secret_id": s.SecretID} },
 		values: func(s e2b.Secret) map[string]attr.Value {

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
@@ -248,24 +249,41 @@ func secretValue(ctx context.Context, cfg secretGetter, fallback types.String) (
 
 func (r *secretResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan secretModel
-	client, ok := modelAndClient(ctx, req.Plan.Get, &plan, r.data, &resp.Diagnostics)
+	client, value, meta, ok := r.planned(ctx, req.Plan, req.Config, &plan, "", &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	value, err := secretValue(ctx, req.Config, plan.SensitiveValue)
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("value"), "Missing secret value", err.Error())
-		return
-	}
-	meta, d := stringMapFrom(ctx, plan.Metadata)
-	resp.Diagnostics.Append(d...)
 	s, err := client.CreateSecret(ctx, plan.Name.ValueString(), value, meta)
 	if !secretCreate.settled(&resp.Diagnostics, "Could not create secret "+plan.Name.ValueString(), err) {
 		return
 	}
-	plan.apply(s)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	resp.Diagnostics.Append(resp.Identity.Set(ctx, secretIdentity{SecretID: plan.SecretID})...)
+	plan.save(ctx, s, &resp.State, resp.Identity, &resp.Diagnostics)
+}
+
+// planned reads the plan into m and returns the client, the value to store and the
+// metadata; ok is false when diags say why not. why comes before the error of a missing value.
+func (r *secretResource) planned(ctx context.Context, plan tfsdk.Plan, config tfsdk.Config, m *secretModel, why string,
+	diags *diag.Diagnostics) (client *e2b.Client, value string, meta map[string]string, ok bool) {
+	client, ok = modelAndClient(ctx, plan.Get, m, r.data, diags)
+	if !ok {
+		return nil, "", nil, false
+	}
+	value, err := secretValue(ctx, config, m.SensitiveValue)
+	if err != nil {
+		diags.AddAttributeError(path.Root("value"), "Missing secret value", why+err.Error())
+		return nil, "", nil, false
+	}
+	meta, d := stringMapFrom(ctx, m.Metadata)
+	diags.Append(d...)
+	return client, value, meta, true
+}
+
+// save records E2B's answer in state and identity.
+func (m *secretModel) save(ctx context.Context, s *e2b.Secret, state *tfsdk.State, identity *tfsdk.ResourceIdentity,
+	diags *diag.Diagnostics) {
+	m.apply(s)
+	diags.Append(state.Set(ctx, m)...)
+	diags.Append(identity.Set(ctx, secretIdentity{SecretID: m.SecretID})...)
 }
 
 func (r *secretResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -289,33 +307,22 @@ func (r *secretResource) Read(ctx context.Context, req resource.ReadRequest, res
 		addClientError(&resp.Diagnostics, "Could not read secret "+key, err)
 		return
 	}
-	state.apply(s)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-	resp.Diagnostics.Append(resp.Identity.Set(ctx, secretIdentity{SecretID: state.SecretID})...)
+	state.save(ctx, s, &resp.State, resp.Identity, &resp.Diagnostics)
 }
 
 func (r *secretResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan secretModel
-	client, ok := modelAndClient(ctx, req.Plan.Get, &plan, r.data, &resp.Diagnostics)
+	client, value, meta, ok := r.planned(ctx, req.Plan, req.Config, &plan,
+		"E2B stores a change of a secret as a new version with its value. ", &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	value, err := secretValue(ctx, req.Config, plan.SensitiveValue)
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("value"), "Missing secret value",
-			"E2B stores a change of a secret as a new version with its value. "+err.Error())
-		return
-	}
-	meta, d := stringMapFrom(ctx, plan.Metadata)
-	resp.Diagnostics.Append(d...)
 	s, err := client.UpdateSecret(ctx, plan.SecretID.ValueString(), value, meta)
 	if err != nil {
 		addClientError(&resp.Diagnostics, "Could not update secret "+plan.Name.ValueString(), err)
 		return
 	}
-	plan.apply(s)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	resp.Diagnostics.Append(resp.Identity.Set(ctx, secretIdentity{SecretID: plan.SecretID})...)
+	plan.save(ctx, s, &resp.State, resp.Identity, &resp.Diagnostics)
 }
 
 func (r *secretResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

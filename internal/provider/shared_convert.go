@@ -2,13 +2,17 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // timeValue is a timestamp as RFC 3339 in UTC; the zero time becomes null.
@@ -115,3 +119,27 @@ func boolPtr(b types.Bool) *bool {
 
 // quote puts s in double quotes, for messages.
 func quote(s string) string { return "\"" + s + "\"" }
+
+// stringTypableFromTerraform is ValueFromTerraform of a custom string type: the
+// string read as basetypes.StringType reads it, wrapped by t's ValueFromString.
+func stringTypableFromTerraform(ctx context.Context, t basetypes.StringTypable, in tftypes.Value) (attr.Value, error) {
+	v, err := basetypes.StringType{}.ValueFromTerraform(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	s, ok := v.(basetypes.StringValue)
+	if !ok {
+		return nil, fmt.Errorf("unexpected value type %T", v)
+	}
+	value, diags := t.ValueFromString(ctx, s)
+	if diags.HasError() {
+		return nil, fmt.Errorf("%v", diags)
+	}
+	return value, nil
+}
+
+// nestedAttrTypes are the attribute types of a data source's nested object whose attributes are
+// attrs, for the values that fill it.
+func nestedAttrTypes(attrs map[string]schema.Attribute) map[string]attr.Type {
+	return schema.NestedAttributeObject{Attributes: attrs}.Type().(types.ObjectType).AttrTypes
+}

@@ -9,9 +9,22 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-// dataSourceConfig is what every data source embeds to receive the provider's data.
-type dataSourceConfig struct {
-	data *ProviderData
+// dataSourceConfig is what every data source embeds (see typeConfig); the list
+// and object data sources leave typeName empty and name themselves.
+type dataSourceConfig typeConfig
+
+var (
+	_ = []datasource.DataSourceWithConfigure{
+		&sandboxDataSource{}, &sandboxEventsDataSource{}, &sandboxLogsDataSource{}, &sandboxMetricsDataSource{},
+		&sandboxesDataSource{}, &snapshotsDataSource{}, &teamMetricsDataSource{}, &templateBuildDataSource{},
+		&templateDataSource{}, &volumeFilesDataSource{},
+	}
+	_ = []datasource.DataSourceWithValidateConfig{&sandboxMetricsDataSource{}, &teamMetricsDataSource{}}
+	_ = []datasource.DataSourceWithConfigValidators{&templateDataSource{}}
+)
+
+func (c *dataSourceConfig) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + c.typeName
 }
 
 func (c *dataSourceConfig) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
@@ -28,13 +41,8 @@ func configuredProviderData(providerData any, diags *diag.Diagnostics) *Provider
 // configAndClient reads the configuration into model and returns the provider's client;
 // nil means resp's diagnostics say why the read cannot go on.
 func (c *dataSourceConfig) configAndClient(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse, model any) *e2b.Client {
-	resp.Diagnostics.Append(req.Config.Get(ctx, model)...)
-	if resp.Diagnostics.HasError() {
-		return nil
-	}
-	client, diags := c.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.Config.Get, model, c.data, &resp.Diagnostics)
+	if !ok {
 		return nil
 	}
 	return client

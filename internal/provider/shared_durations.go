@@ -46,15 +46,7 @@ func (t goDurationType) ValueFromString(_ context.Context, in basetypes.StringVa
 }
 
 func (t goDurationType) ValueFromTerraform(ctx context.Context, in tftypes.Value) (attr.Value, error) {
-	v, err := t.StringType.ValueFromTerraform(ctx, in)
-	if err != nil {
-		return nil, err
-	}
-	s, ok := v.(basetypes.StringValue)
-	if !ok {
-		return nil, fmt.Errorf("unexpected value type %T", v)
-	}
-	return goDuration{GoDuration: timetypes.GoDuration{StringValue: s}}, nil
+	return stringTypableFromTerraform(ctx, t, in)
 }
 
 // goDuration is the value of goDurationType: a timetypes.GoDuration (semantic equality: "300s"

@@ -39,11 +39,7 @@ func (d *listDataSource[T]) Schema(_ context.Context, _ datasource.SchemaRequest
 	resp.Schema = schema.Schema{
 		MarkdownDescription: d.description,
 		Attributes: map[string]schema.Attribute{
-			d.typeSuffix: schema.ListNestedAttribute{
-				MarkdownDescription: "The " + d.typeSuffix + ".",
-				Computed:            true,
-				NestedObject:        schema.NestedAttributeObject{Attributes: d.attributes()},
-			},
+			d.typeSuffix: computedObjectList("The "+d.typeSuffix+".", d.attributes()),
 		},
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
@@ -21,34 +20,29 @@ import (
 // of their resource type, for `terraform query` (Terraform 1.14 and later).
 // F is the model of the query's filter: noFilter where E2B's list has none.
 type teamListResource[T, F any] struct {
-	typeSuffix  string // "volume": the resource type the results can be imported as
-	description string
-	filter      map[string]schema.Attribute // the attributes of F
-	what        string                      // "volumes", in the summary of an error
-	fetch       func(ctx context.Context, c *e2b.Client, filter F) ([]T, error)
-	display     func(T) string
-	identity    func(T) map[string]string
-	values      func(T) map[string]attr.Value // the resource's attributes, when the query includes it
-	data        *ProviderData
+	resourceConfig // typeName: the resource type the results can be imported as
+	description    string
+	filter         map[string]schema.Attribute // the attributes of F
+	what           string                      // "volumes", in the summary of an error
+	fetch          func(ctx context.Context, c *e2b.Client, filter F) ([]T, error)
+	display        func(T) string
+	identity       func(T) map[string]string
+	values         func(T) map[string]attr.Value // the resource's attributes, when the query includes it
 }
 
 // noFilter is the filter of a list resource without one.
 type noFilter struct{}
 
-var _ list.ListResourceWithConfigure = &teamListResource[e2b.Secret, noFilter]{}
+var _ = []list.ListResourceWithConfigure{&teamListResource[e2b.Secret, noFilter]{}, &sandboxListResource{}}
 
-func (l *teamListResource[T, F]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_" + l.typeSuffix
+// unfiltered is the fetch of a list resource whose E2B list has no filter,
+// such as (*e2b.Client).ListVolumes.
+func unfiltered[T any](list func(*e2b.Client, context.Context) ([]T, error)) func(context.Context, *e2b.Client, noFilter) ([]T, error) {
+	return func(ctx context.Context, c *e2b.Client, _ noFilter) ([]T, error) { return list(c, ctx) }
 }
 
 func (l *teamListResource[T, F]) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = schema.Schema{MarkdownDescription: l.description, Attributes: l.filter}
-}
-
-func (l *teamListResource[T, F]) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	l.data = data
 }
 
 func (l *teamListResource[T, F]) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {

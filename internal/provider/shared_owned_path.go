@@ -25,6 +25,21 @@ type ownedPath struct {
 	id         func(owner, p string) string // the resource's id attribute
 }
 
+// ownedPathResource is what the resources named by an ownedPath embed: their
+// config, and the identity schema and import that the ownedPath gives.
+type ownedPathResource struct {
+	resourceConfig
+	named ownedPath
+}
+
+func (r *ownedPathResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = r.named.identitySchema()
+}
+
+func (r *ownedPathResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	r.named.importState(ctx, req, resp)
+}
+
 // identitySchema is the resource identity: the owner and the path, both
 // required for an import by identity.
 func (o ownedPath) identitySchema() identityschema.Schema {

@@ -6,30 +6,38 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 )
 
-// resourceConfig is what the resources of a team's objects (secrets, volumes,
-// webhooks, snapshots, template tags) and of files (sandbox files and folders,
-// volume files) embed: their type name and the provider's data.
-type resourceConfig struct {
-	typeName string // after the provider's name, such as "_secret"
+// typeConfig is what every type the provider serves keeps: its name after
+// the provider's name, such as "_secret", and the provider's data, which
+// Configure sets. Each kind of type has its own config with this layout
+// (resourceConfig, dataSourceConfig, ephemeralConfig, sandboxActionConfig),
+// because Metadata and Configure take that kind's requests.
+type typeConfig struct {
+	typeName string
 	data     *ProviderData
 }
 
-// Each of them is configured, imported and has an identity; most also modify
-// the plan, and the file resources validate their configuration.
+// resourceConfig is what every resource and list resource embeds.
+type resourceConfig typeConfig
+
+// All but the command resource are imported and have an identity; most also
+// modify the plan, and several validate their configuration.
 var (
 	_ = []interface {
 		resource.ResourceWithConfigure
 		resource.ResourceWithImportState
 		resource.ResourceWithIdentity
 	}{
+		&sandboxResource{}, &templateResource{},
 		&secretResource{}, &volumeResource{}, &webhookResource{}, &snapshotResource{}, &templateTagResource{},
 		&sandboxFileResource{}, &volumeFileResource{}, &sandboxFolderResource{},
 	}
 	_ = []resource.ResourceWithModifyPlan{
+		&sandboxResource{}, &templateResource{},
 		&secretResource{}, &webhookResource{}, &snapshotResource{},
 		&sandboxFileResource{}, &volumeFileResource{}, &sandboxFolderResource{},
 	}
-	_ = []resource.ResourceWithConfigValidators{&sandboxFileResource{}, &volumeFileResource{}}
+	_ = []resource.ResourceWithValidateConfig{&sandboxResource{}, &templateResource{}}
+	_ = []resource.ResourceWithConfigValidators{&sandboxFileResource{}, &volumeFileResource{}, &sandboxCommandResource{}}
 )
 
 func (r *resourceConfig) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {

@@ -9,10 +9,20 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-// sandboxActionConfig is what every action on one sandbox embeds: the provider's data, and the
+// sandboxActionConfig is what every action on one sandbox embeds (see typeConfig), with the
 // rule that exactly one of sandbox_id and sandbox_id_wo names the sandbox.
-type sandboxActionConfig struct {
-	data *ProviderData
+type sandboxActionConfig typeConfig
+
+var _ = []interface {
+	action.ActionWithConfigure
+	action.ActionWithConfigValidators
+}{
+	&execAction{}, &sandboxDownloadAction{}, &sandboxPauseAction{}, &sandboxRefreshAction{},
+	&sandboxResumeAction{}, &sandboxSnapshotAction{},
+}
+
+func (a *sandboxActionConfig) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + a.typeName
 }
 
 func (a *sandboxActionConfig) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -38,15 +37,7 @@ func (t sensitiveJSONType) ValueFromString(_ context.Context, in basetypes.Strin
 }
 
 func (t sensitiveJSONType) ValueFromTerraform(ctx context.Context, in tftypes.Value) (attr.Value, error) {
-	v, err := t.StringType.ValueFromTerraform(ctx, in)
-	if err != nil {
-		return nil, err
-	}
-	s, ok := v.(basetypes.StringValue)
-	if !ok {
-		return nil, fmt.Errorf("unexpected value type %T", v)
-	}
-	return sensitiveJSON{StringValue: s}, nil
+	return stringTypableFromTerraform(ctx, t, in)
 }
 
 // sensitiveJSON is the value of sensitiveJSONType.

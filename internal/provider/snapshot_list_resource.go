@@ -18,7 +18,7 @@ import (
 // e2b_snapshot.
 func NewSnapshotListResource() list.ListResource {
 	return &teamListResource[e2b.SnapshotInfo, snapshotListConfigModel]{
-		typeSuffix: "snapshot",
+		resourceConfig: resourceConfig{typeName: "_snapshot"},
 		description: "Lists the team's persistent snapshots for `terraform query` (every page), each with the " +
 			"identity of `e2b_snapshot` (`snapshot_id`), so they can be imported into configuration. E2B's listing does " +
 			"not name a snapshot's source sandbox, so the configuration it generates has `sandbox_id = null`: an " +

@@ -232,12 +232,8 @@ func (r *snapshotResource) Delete(ctx context.Context, req resource.DeleteReques
 // sandbox of a snapshot made elsewhere is often gone, and E2B's listing
 // does not name it.
 func (r *snapshotResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	snapshotID := req.ID
-	if req.ID == "" {
-		var ident snapshotIdentity
-		resp.Diagnostics.Append(req.Identity.Get(ctx, &ident)...)
-		snapshotID = ident.SnapshotID.ValueString()
-	} else if strings.Count(req.ID, ":") >= 2 {
+	snapshotID := importedID(ctx, req, "snapshot_id", &resp.Diagnostics)
+	if strings.Count(req.ID, ":") >= 2 {
 		sandboxID, rest, _ := strings.Cut(req.ID, ":")
 		if msg := checkSandboxID(sandboxID); msg != "" {
 			resp.Diagnostics.AddError("Invalid import ID", msg+

@@ -11,13 +11,10 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ datasource.DataSource              = &snapshotsDataSource{}
-	_ datasource.DataSourceWithConfigure = &snapshotsDataSource{}
-)
-
 // NewSnapshotsDataSource returns the e2b_snapshots data source.
-func NewSnapshotsDataSource() datasource.DataSource { return &snapshotsDataSource{} }
+func NewSnapshotsDataSource() datasource.DataSource {
+	return &snapshotsDataSource{dataSourceConfig{typeName: "_snapshots"}}
+}
 
 // snapshotsDataSource lists persistent snapshots.
 type snapshotsDataSource struct {
@@ -30,13 +27,14 @@ type snapshotsDataSourceModel struct {
 	Snapshots types.List   `tfsdk:"snapshots"`
 }
 
-var snapshotAttrTypes = map[string]attr.Type{
-	"snapshot_id": types.StringType,
-	"names":       types.ListType{ElemType: types.StringType},
-}
+var snapshotAttrTypes = nestedAttrTypes(snapshotAttributes())
 
-func (d *snapshotsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_snapshots"
+// snapshotAttributes are the attributes of one snapshot of snapshots.
+func snapshotAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"snapshot_id": schema.StringAttribute{Computed: true, MarkdownDescription: "Snapshot ID; usable as `template` of an `e2b_sandbox`."},
+		"names":       schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Names of the snapshot."},
+	}
 }
 
 func (d *snapshotsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -45,14 +43,7 @@ func (d *snapshotsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 		Attributes: map[string]schema.Attribute{
 			"sandbox_id": schema.StringAttribute{Optional: true, MarkdownDescription: "Only snapshots taken from this sandbox.", Validators: sandboxIDValidators()},
 			"name":       schema.StringAttribute{Optional: true, MarkdownDescription: "Only snapshots with this name or ID (`name`, `namespace/name`, optionally `:tag`)."},
-			"snapshots": schema.ListNestedAttribute{
-				MarkdownDescription: "The snapshots.",
-				Computed:            true,
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"snapshot_id": schema.StringAttribute{Computed: true, MarkdownDescription: "Snapshot ID; usable as `template` of an `e2b_sandbox`."},
-					"names":       schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Names of the snapshot."},
-				}},
-			},
+			"snapshots":  computedObjectList("The snapshots.", snapshotAttributes()),
 		},
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -16,14 +17,10 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ datasource.DataSource                   = &teamMetricsDataSource{}
-	_ datasource.DataSourceWithConfigure      = &teamMetricsDataSource{}
-	_ datasource.DataSourceWithValidateConfig = &teamMetricsDataSource{}
-)
-
 // NewTeamMetricsDataSource returns the e2b_team_metrics data source.
-func NewTeamMetricsDataSource() datasource.DataSource { return &teamMetricsDataSource{} }
+func NewTeamMetricsDataSource() datasource.DataSource {
+	return &teamMetricsDataSource{dataSourceConfig{typeName: "_team_metrics"}}
+}
 
 // teamMetricsDataSource reads a team's concurrency and start-rate samples
 // and their maxima over a range.
@@ -46,10 +43,6 @@ var (
 	}
 	teamMaxAttrTypes = map[string]attr.Type{"timestamp": timetypes.RFC3339Type{}, "value": types.Float64Type}
 )
-
-func (d *teamMetricsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_team_metrics"
-}
 
 func (d *teamMetricsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	maxAttr := func(what string) schema.SingleNestedAttribute {
@@ -117,13 +110,12 @@ func (d *teamMetricsDataSource) ValidateConfig(ctx context.Context, req datasour
 
 func (d *teamMetricsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m teamMetricsModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	client, diags := d.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client := d.configAndClient(ctx, req, resp, &m)
+	if client == nil {
 		return
 	}
 	var start, end time.Time
+	var diags diag.Diagnostics
 	if !m.Start.IsNull() {
 		start, diags = m.Start.ValueRFC3339Time()
 		resp.Diagnostics.Append(diags...)

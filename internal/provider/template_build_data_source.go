@@ -16,15 +16,12 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ datasource.DataSource              = &templateBuildDataSource{}
-	_ datasource.DataSourceWithConfigure = &templateBuildDataSource{}
-)
-
 const defaultBuildLogLimit = 100
 
 // NewTemplateBuildDataSource returns the e2b_template_build data source.
-func NewTemplateBuildDataSource() datasource.DataSource { return &templateBuildDataSource{} }
+func NewTemplateBuildDataSource() datasource.DataSource {
+	return &templateBuildDataSource{dataSourceConfig{typeName: "_template_build"}}
+}
 
 // templateBuildDataSource reads one build: its status, why it failed, and its log.
 type templateBuildDataSource struct {
@@ -43,15 +40,16 @@ type templateBuildModel struct {
 	LogEntries types.List   `tfsdk:"log_entries"`
 }
 
-var buildLogAttrTypes = map[string]attr.Type{
-	"timestamp": timetypes.RFC3339Type{},
-	"level":     types.StringType,
-	"message":   types.StringType,
-	"step":      types.StringType,
-}
+var buildLogAttrTypes = nestedAttrTypes(buildLogAttributes())
 
-func (d *templateBuildDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_template_build"
+// buildLogAttributes are the attributes of one entry of log_entries.
+func buildLogAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"timestamp": schema.StringAttribute{Computed: true, CustomType: timetypes.RFC3339Type{}, MarkdownDescription: "When it was logged (RFC 3339)."},
+		"level":     schema.StringAttribute{Computed: true, MarkdownDescription: "`debug`, `info`, `warn` or `error`."},
+		"message":   schema.StringAttribute{Computed: true, MarkdownDescription: "The line."},
+		"step":      schema.StringAttribute{Computed: true, MarkdownDescription: "The step it belongs to, when known."},
+	}
 }
 
 func (d *templateBuildDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -89,12 +87,7 @@ func (d *templateBuildDataSource) Schema(_ context.Context, _ datasource.SchemaR
 				MarkdownDescription: "The last `log_limit` log entries at `log_level` or above, oldest first. Sensitive: steps print what they like, secrets too.",
 				Computed:            true,
 				Sensitive:           true,
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"timestamp": schema.StringAttribute{Computed: true, CustomType: timetypes.RFC3339Type{}, MarkdownDescription: "When it was logged (RFC 3339)."},
-					"level":     schema.StringAttribute{Computed: true, MarkdownDescription: "`debug`, `info`, `warn` or `error`."},
-					"message":   schema.StringAttribute{Computed: true, MarkdownDescription: "The line."},
-					"step":      schema.StringAttribute{Computed: true, MarkdownDescription: "The step it belongs to, when known."},
-				}},
+				NestedObject:        schema.NestedAttributeObject{Attributes: buildLogAttributes()},
 			},
 		},
 	}

@@ -14,18 +14,14 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ datasource.DataSource                     = &templateDataSource{}
-	_ datasource.DataSourceWithConfigure        = &templateDataSource{}
-	_ datasource.DataSourceWithConfigValidators = &templateDataSource{}
-)
-
 // NewTemplateDataSource returns the e2b_template data source.
-func NewTemplateDataSource() datasource.DataSource { return &templateDataSource{} }
+func NewTemplateDataSource() datasource.DataSource {
+	return &templateDataSource{dataSourceConfig{typeName: "_template"}}
+}
 
 // templateDataSource reads one template with its builds.
 type templateDataSource struct {
-	data *ProviderData
+	dataSourceConfig
 }
 
 type templateDataSourceModel struct {
@@ -42,62 +38,49 @@ type templateDataSourceModel struct {
 	Tags          types.List        `tfsdk:"tags"`
 }
 
-var templateBuildAttrTypes = map[string]attr.Type{
-	"build_id":     types.StringType,
-	"status":       types.StringType,
-	"envd_version": types.StringType,
-	"created_at":   timetypes.RFC3339Type{},
-	"updated_at":   timetypes.RFC3339Type{},
-	"finished_at":  timetypes.RFC3339Type{},
-	"cpu_count":    types.Int32Type,
-	"memory_mb":    types.Int32Type,
-	"disk_size_mb": types.Int32Type,
-}
+var templateBuildAttrTypes = nestedAttrTypes(templateBuildAttributes())
 
-func (d *templateDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_template"
+// templateBuildAttributes are the attributes of one build of builds.
+func templateBuildAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"build_id":     schema.StringAttribute{Computed: true, MarkdownDescription: "Build ID."},
+		"status":       schema.StringAttribute{Computed: true, MarkdownDescription: "`building`, `waiting`, `ready` or `error`."},
+		"envd_version": schema.StringAttribute{Computed: true, MarkdownDescription: "envd version of the build, if known."},
+		"created_at":   computedTimeAttr("Creation time (RFC 3339)."),
+		"updated_at":   computedTimeAttr("Last update (RFC 3339)."),
+		"finished_at":  computedTimeAttr("When the build finished (RFC 3339), if it did."),
+		"cpu_count":    schema.Int32Attribute{Computed: true, MarkdownDescription: "vCPUs."},
+		"memory_mb":    schema.Int32Attribute{Computed: true, MarkdownDescription: "Memory in MiB."},
+		"disk_size_mb": schema.Int32Attribute{Computed: true, MarkdownDescription: "Disk size in MiB, if known."},
+	}
 }
 
 func (d *templateDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	attrs := map[string]schema.Attribute{
+		"template_id": schema.StringAttribute{
+			MarkdownDescription: "Template ID. Exactly one of `template_id` and `name` must be set; the other is filled in.",
+			Optional:            true,
+			Computed:            true,
+			Validators:          templateRefValidators(),
+		},
+		"name": schema.StringAttribute{
+			MarkdownDescription: "Template name (`name`, `namespace/name` or `namespace/name:tag`). When looked up by ID, the first name, if any.",
+			Optional:            true,
+			Computed:            true,
+			Validators:          templateRefValidators(),
+		},
+		"names":  schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "All names."},
+		"builds": computedObjectList("All builds (every page).", templateBuildAttributes()),
+		"tags":   templateTagsSchema(),
+	}
+	// Described as one template of e2b_templates is.
+	listed := listedTemplateAttributes()
+	for _, name := range []string{"public", "aliases", "created_at", "updated_at", "last_spawned_at", "spawn_count"} {
+		attrs[name] = listed[name]
+	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "One template, by ID or by name, with all its builds and tags.",
-		Attributes: map[string]schema.Attribute{
-			"template_id": schema.StringAttribute{
-				MarkdownDescription: "Template ID. Exactly one of `template_id` and `name` must be set; the other is filled in.",
-				Optional:            true,
-				Computed:            true,
-				Validators:          templateRefValidators(),
-			},
-			"name": schema.StringAttribute{
-				MarkdownDescription: "Template name (`name`, `namespace/name` or `namespace/name:tag`). When looked up by ID, the first name, if any.",
-				Optional:            true,
-				Computed:            true,
-				Validators:          templateRefValidators(),
-			},
-			"public":          schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether other teams can use it."},
-			"aliases":         schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Aliases (deprecated by E2B in favour of `names`)."},
-			"names":           schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "All names."},
-			"created_at":      computedTimeAttr("Creation time (RFC 3339)."),
-			"updated_at":      computedTimeAttr("Last update (RFC 3339)."),
-			"last_spawned_at": computedTimeAttr("Last time a sandbox started from it (RFC 3339), if ever."),
-			"spawn_count":     schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of sandboxes started from it."},
-			"builds": schema.ListNestedAttribute{
-				MarkdownDescription: "All builds (every page).",
-				Computed:            true,
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"build_id":     schema.StringAttribute{Computed: true, MarkdownDescription: "Build ID."},
-					"status":       schema.StringAttribute{Computed: true, MarkdownDescription: "`building`, `waiting`, `ready` or `error`."},
-					"envd_version": schema.StringAttribute{Computed: true, MarkdownDescription: "envd version of the build, if known."},
-					"created_at":   computedTimeAttr("Creation time (RFC 3339)."),
-					"updated_at":   computedTimeAttr("Last update (RFC 3339)."),
-					"finished_at":  computedTimeAttr("When the build finished (RFC 3339), if it did."),
-					"cpu_count":    schema.Int32Attribute{Computed: true, MarkdownDescription: "vCPUs."},
-					"memory_mb":    schema.Int32Attribute{Computed: true, MarkdownDescription: "Memory in MiB."},
-					"disk_size_mb": schema.Int32Attribute{Computed: true, MarkdownDescription: "Disk size in MiB, if known."},
-				}},
-			},
-			"tags": templateTagsSchema(),
-		},
+		Attributes:          attrs,
 	}
 }
 
@@ -107,21 +90,10 @@ func (d *templateDataSource) ConfigValidators(_ context.Context) []datasource.Co
 	}
 }
 
-func (d *templateDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	d.data = data
-}
-
 func (d *templateDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var model templateDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &model)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	client, diags := d.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client := d.configAndClient(ctx, req, resp, &model)
+	if client == nil {
 		return
 	}
 	ref, attrPath := model.TemplateID.ValueString(), path.Root("template_id")

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -15,16 +14,14 @@ import (
 // team's templates with the identity of e2b_template.
 func NewTemplateListResource() list.ListResource {
 	return &teamListResource[e2b.Template, noFilter]{
-		typeSuffix: "template",
+		resourceConfig: resourceConfig{typeName: "_template"},
 		description: "Lists the team's templates for `terraform query` (every page; snapshots are listed by " +
 			"`e2b_snapshot`, tags by `e2b_template_tag`), each with the identity of `e2b_template` (`template_id`), so " +
 			"they can be imported into configuration. E2B does not return a template's build inputs: the configuration it " +
 			"generates has none, and an imported template without them keeps its builds as they are until you give its " +
 			"base and steps (which then builds once). E2B's template list has no filter.",
-		what: "templates",
-		fetch: func(ctx context.Context, c *e2b.Client, _ noFilter) ([]e2b.Template, error) {
-			return c.ListTemplates(ctx)
-		},
+		what:  "templates",
+		fetch: unfiltered((*e2b.Client).ListTemplates),
 		display: func(t e2b.Template) string {
 			return fmt.Sprintf("%s (%s, %s)", templateListName(t.TemplateID, t.Names), t.TemplateID, t.BuildStatus)
 		},

@@ -16,15 +16,6 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ resource.Resource                   = &templateResource{}
-	_ resource.ResourceWithConfigure      = &templateResource{}
-	_ resource.ResourceWithImportState    = &templateResource{}
-	_ resource.ResourceWithIdentity       = &templateResource{}
-	_ resource.ResourceWithModifyPlan     = &templateResource{}
-	_ resource.ResourceWithValidateConfig = &templateResource{}
-)
-
 // Default durations of the timeouts block: builds take minutes.
 const (
 	defaultTemplateCreateTimeout = 30 * time.Minute
@@ -33,46 +24,31 @@ const (
 )
 
 // NewTemplateResource returns the e2b_template resource.
-func NewTemplateResource() resource.Resource { return &templateResource{} }
+func NewTemplateResource() resource.Resource {
+	return &templateResource{resourceConfig{typeName: "_template"}}
+}
 
 // templateResource implements e2b_template.
 type templateResource struct {
-	data *ProviderData
+	resourceConfig
 }
 
 type templateIdentityModel struct {
 	TemplateID types.String `tfsdk:"template_id"`
 }
 
-func (r *templateResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_template"
-}
-
-func (r *templateResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	r.data = data
-}
-
 func (r *templateResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan, config templateResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.Config.Get, &config, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	timeout, diags := plan.Timeouts.Create(ctx, defaultTemplateCreateTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel, _ := withTimeout(ctx, plan.Timeouts.Create, defaultTemplateCreateTimeout, &resp.Diagnostics)
 	defer cancel()
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	if !r.nameFree(ctx, client, plan.Name.ValueString(), &resp.Diagnostics) {
 		return
 	}
@@ -265,13 +241,8 @@ func (m *templateResourceModel) nullUnknowns() {
 
 func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state templateResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	t, err := client.GetTemplate(ctx, state.TemplateID.ValueString())
@@ -295,22 +266,15 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 	var plan, state, config templateResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.Config.Get, &config, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	timeout, diags := plan.Timeouts.Update(ctx, defaultTemplateUpdateTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel, _ := withTimeout(ctx, plan.Timeouts.Update, defaultTemplateUpdateTimeout, &resp.Diagnostics)
 	defer cancel()
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	if mode, ok := updateBuildMode(&plan); ok {
 		// A new build of the same template; on failure the state keeps the
 		// last good build, so the next plan tries again. A build carried on
@@ -344,22 +308,15 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 
 func (r *templateResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state templateResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	timeout, diags := state.Timeouts.Delete(ctx, defaultTemplateDeleteTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel, _ := withTimeout(ctx, state.Timeouts.Delete, defaultTemplateDeleteTimeout, &resp.Diagnostics)
 	defer cancel()
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	err := client.DeleteTemplate(ctx, state.TemplateID.ValueString())
 	switch {
 	case err == nil || e2b.IsNotFound(err):
@@ -373,12 +330,7 @@ func (r *templateResource) Delete(ctx context.Context, req resource.DeleteReques
 }
 
 func (r *templateResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	ref := req.ID
-	if ref == "" {
-		var ident templateIdentityModel
-		resp.Diagnostics.Append(req.Identity.Get(ctx, &ident)...)
-		ref = ident.TemplateID.ValueString()
-	}
+	ref := importedID(ctx, req, "template_id", &resp.Diagnostics)
 	client, diags := r.data.Client()
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {

@@ -15,7 +15,7 @@ import (
 // the tags of the team's templates with the identity of e2b_template_tag.
 func NewTemplateTagListResource() list.ListResource {
 	return &teamListResource[listedTag, templateTagListConfigModel]{
-		typeSuffix: "template_tag",
+		resourceConfig: resourceConfig{typeName: "_template_tag"},
 		description: "Lists the tags of the team's templates for `terraform query`, each with the identity of " +
 			"`e2b_template_tag` (`template` and `tag`), so they can be imported into configuration. E2B's own tag " +
 			"`default`, which follows every build, is not listed (`e2b_template_tag` cannot manage it).",

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
@@ -113,31 +114,34 @@ func (r *templateTagResource) IdentitySchema(_ context.Context, _ resource.Ident
 }
 
 func (r *templateTagResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan templateTagModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
+	r.applyPlan(ctx, req.Plan, &resp.State, resp.Identity, tagFree, &resp.Diagnostics)
+}
+
+func (r *templateTagResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	r.applyPlan(ctx, req.Plan, &resp.State, resp.Identity, nil, &resp.Diagnostics)
+}
+
+// applyPlan points the planned tag at its build and records it; check, when
+// set, must pass first.
+func (r *templateTagResource) applyPlan(ctx context.Context, plan tfsdk.Plan, state *tfsdk.State, identity *tfsdk.ResourceIdentity,
+	check func(context.Context, *e2b.Client, *templateTagModel, *diag.Diagnostics) bool, diags *diag.Diagnostics) {
+	var m templateTagModel
+	client, ok := modelAndClient(ctx, plan.Get, &m, r.data, diags)
+	if !ok || check != nil && !check(ctx, client, &m, diags) {
 		return
 	}
-	if !r.tagFree(ctx, &plan, &resp.Diagnostics) {
+	assignTag(ctx, client, &m, diags)
+	if diags.HasError() {
 		return
 	}
-	r.assign(ctx, &plan, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	resp.Diagnostics.Append(resp.Identity.Set(ctx, templateTagIdentity{Template: plan.Template, Tag: plan.Tag})...)
+	diags.Append(state.Set(ctx, &m)...)
+	diags.Append(identity.Set(ctx, templateTagIdentity{Template: m.Template, Tag: m.Tag})...)
 }
 
 // tagFree reports whether the template has no such tag yet. Assigning would
 // silently move an existing tag, which this resource did not make and would
-// then remove on destroy. When the tags cannot be listed, assign reports why.
-func (r *templateTagResource) tagFree(ctx context.Context, m *templateTagModel, diags *diag.Diagnostics) bool {
-	client, d := r.data.Client()
-	diags.Append(d...)
-	if diags.HasError() {
-		return false
-	}
+// then remove on destroy. When the tags cannot be listed, assignTag reports why.
+func tagFree(ctx context.Context, client *e2b.Client, m *templateTagModel, diags *diag.Diagnostics) bool {
 	existing, err := findTag(ctx, client, m.Template.ValueString(), m.Tag.ValueString())
 	if err != nil || existing == nil {
 		return true
@@ -149,27 +153,8 @@ func (r *templateTagResource) tagFree(ctx context.Context, m *templateTagModel, 
 	return false
 }
 
-func (r *templateTagResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan templateTagModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	r.assign(ctx, &plan, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	resp.Diagnostics.Append(resp.Identity.Set(ctx, templateTagIdentity{Template: plan.Template, Tag: plan.Tag})...)
-}
-
-// assign points the tag at the build ("<template>:<build_id>" names the build).
-func (r *templateTagResource) assign(ctx context.Context, m *templateTagModel, diags *diag.Diagnostics) {
-	client, d := r.data.Client()
-	diags.Append(d...)
-	if diags.HasError() {
-		return
-	}
+// assignTag points the tag at the build ("<template>:<build_id>" names the build).
+func assignTag(ctx context.Context, client *e2b.Client, m *templateTagModel, diags *diag.Diagnostics) {
 	target := m.Template.ValueString() + ":" + m.BuildID.ValueString()
 	buildID, _, err := client.AssignTemplateTags(ctx, target, []string{m.Tag.ValueString()})
 	if err != nil {

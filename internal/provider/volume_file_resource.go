@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -19,11 +18,11 @@ import (
 
 // NewVolumeFileResource returns the e2b_volume_file resource.
 func NewVolumeFileResource() resource.Resource {
-	return &volumeFileResource{resourceConfig{typeName: "_volume_file"}}
+	return &volumeFileResource{ownedPathResource{resourceConfig{typeName: "_volume_file"}, volumeFilePath}}
 }
 
 type volumeFileResource struct {
-	resourceConfig
+	ownedPathResource
 }
 
 // volumeFilePath names a volume file: its import ID and identity.
@@ -183,23 +182,23 @@ func (r *volumeFileResource) write(ctx context.Context, m *volumeFileModel) (rem
 
 func (r *volumeFileResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state volumeFileModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	resp.Diagnostics.Append(resp.Identity.Set(ctx, state.identity())...)
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	volumeID, target := state.VolumeID.ValueString(), state.Path.ValueString()
 	files := client.VolumeFiles(volumeID)
-	imported := state.Content.IsNull() && state.ContentBase64.IsNull() && state.Source.IsNull()
+	imported := state.imported()
 	entry, err := files.Stat(ctx, target)
 	switch {
 	case err == nil && entry.Type != e2b.VolumeEntryFile:
-		resp.Diagnostics.Append(volumeNotAFileDiagnostic(target, volumeID, entry.Type, imported))
+		what := "not a regular file (" + entry.Type + ")"
+		if entry.Type == e2b.VolumeEntryDirectory {
+			what = "a directory"
+		}
+		resp.Diagnostics.Append(notARegularFile(target, fmt.Sprintf("volume %q", volumeID), what, "e2b_volume_file",
+			"(through a sandbox that mounts the volume)", imported))
 		return
 	case err == nil:
 	case e2b.IsNotFound(err):
@@ -224,72 +223,28 @@ func (r *volumeFileResource) Read(ctx context.Context, req resource.ReadRequest,
 		if stamp != nil && stamp.SHA256 != newStamp.SHA256 {
 			tflog.Info(ctx, "volume file changed since the last apply", map[string]any{"path": target})
 		}
-		state.SHA256 = types.StringValue(newStamp.SHA256)
-		state.Size = types.Int64Value(newStamp.Size)
-		if text != nil {
-			state.Content, state.ContentBase64 = importedContent(*text)
-		}
+		state.applyHashed(newStamp, text)
 		resp.Diagnostics.Append(setRemoteStamp(ctx, resp.Private, newStamp)...)
 	}
 	resp.Diagnostics.Append(setLocalSeen(ctx, resp.Private, seeLocalFile(ctx, state.Source, state.SHA256))...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
-// hashVolumeFile downloads the file as a stream and hashes it. With wantText,
-// a text file of at most importContentMax bytes also comes back as text.
+// hashVolumeFile downloads the file as a stream and hashes it (see hashFile).
 func hashVolumeFile(ctx context.Context, files *e2b.VolumeFiles, entry *e2b.VolumeEntry, wantText bool) (remoteFileStamp, *string, diag.Diagnostics) {
-	var diags diag.Diagnostics
 	body, err := files.ReadFile(ctx, entry.Path)
 	if err != nil {
+		var diags diag.Diagnostics
 		addClientError(&diags, "Could not read "+entry.Path, err)
 		return remoteFileStamp{}, nil, diags
 	}
-	defer func() { _ = body.Close() }()
-	var src io.Reader = body
-	var head *prefixBuffer
-	if wantText && entry.Size <= importContentMax {
-		head = &prefixBuffer{max: importContentMax}
-		src = io.TeeReader(body, head)
-	}
-	sum, n, err := hashStream(ctx, src)
-	if err != nil {
-		diags.AddError("Could not read "+entry.Path, err.Error())
-		return remoteFileStamp{}, nil, diags
-	}
-	var text *string
-	if head != nil && !head.over && utf8.Valid(head.b) {
-		s := string(head.b)
-		text = &s
-	}
-	return remoteFileStamp{Size: n, Modified: entry.MTime, SHA256: sum}, text, diags
-}
-
-// volumeNotAFileDiagnostic refuses to manage what is not a regular file.
-func volumeNotAFileDiagnostic(target, volumeID, entryType string, imported bool) diag.Diagnostic {
-	what := "not a regular file (" + entryType + ")"
-	if entryType == e2b.VolumeEntryDirectory {
-		what = "a directory"
-	}
-	if imported {
-		return diag.NewAttributeErrorDiagnostic(path.Root("path"), "Cannot import "+target,
-			fmt.Sprintf("%s in volume %q is %s; e2b_volume_file manages regular files only. "+
-				"Import the files inside it one by one.", target, volumeID, what))
-	}
-	return diag.NewAttributeErrorDiagnostic(path.Root("path"), target+" is no longer a regular file",
-		fmt.Sprintf("%s in volume %q is %s now, not the file this resource wrote. The provider never writes over "+
-			"or deletes it. Move it away (through a sandbox that mounts the volume) so the next apply writes the "+
-			"file again, or stop managing the file (terraform state rm, or a removed block).", target, volumeID, what))
+	return hashFile(ctx, body, entry.Size, entry.MTime, wantText, "Could not read "+entry.Path)
 }
 
 func (r *volumeFileResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state volumeFileModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	client, diags := r.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	volumeID, target := state.VolumeID.ValueString(), state.Path.ValueString()
@@ -303,10 +258,6 @@ func (r *volumeFileResource) Delete(ctx context.Context, req resource.DeleteRequ
 	default:
 		addClientError(&resp.Diagnostics, "Could not delete "+target+" in volume "+volumeID, err)
 	}
-}
-
-func (r *volumeFileResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	volumeFilePath.importState(ctx, req, resp)
 }
 
 func volumeFileID(volumeID, p string) string { return volumeID + ":" + p }

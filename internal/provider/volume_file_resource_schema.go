@@ -2,10 +2,10 @@ package provider
 
 import (
 	"context"
+	"maps"
 	"math"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -22,17 +22,13 @@ import (
 
 // volumeFileModel maps e2b_volume_file.
 type volumeFileModel struct {
-	ID            types.String `tfsdk:"id"`
-	VolumeID      types.String `tfsdk:"volume_id"`
-	Path          types.String `tfsdk:"path"`
-	Content       types.String `tfsdk:"content"`
-	ContentBase64 types.String `tfsdk:"content_base64"`
-	Source        types.String `tfsdk:"source"`
-	Mode          types.String `tfsdk:"mode"`
-	UID           types.Int64  `tfsdk:"uid"`
-	GID           types.Int64  `tfsdk:"gid"`
-	SHA256        types.String `tfsdk:"sha256"`
-	Size          types.Int64  `tfsdk:"size"`
+	fileContentModel
+	ID       types.String `tfsdk:"id"`
+	VolumeID types.String `tfsdk:"volume_id"`
+	Path     types.String `tfsdk:"path"`
+	Mode     types.String `tfsdk:"mode"`
+	UID      types.Int64  `tfsdk:"uid"`
+	GID      types.Int64  `tfsdk:"gid"`
 }
 
 // volumeModeValidator refuses, at plan, a mode spelled otherwise than E2B reports it.
@@ -51,6 +47,52 @@ func (r *volumeFileResource) Schema(_ context.Context, _ resource.SchemaRequest,
 	stable := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
 	stableInt := []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}
 	owner := []validator.Int64{int64validator.Between(0, math.MaxUint32)}
+	attrs := fileContentAttributes("volume")
+	maps.Copy(attrs, map[string]schema.Attribute{
+		"id": schema.StringAttribute{
+			MarkdownDescription: "`<volume_id>:<path>`.",
+			Computed:            true,
+			PlanModifiers:       stable,
+		},
+		"volume_id": schema.StringAttribute{
+			MarkdownDescription: "ID of the volume (`e2b_volume.<name>.id`). Changing it writes the file in the new volume.",
+			Required:            true,
+			PlanModifiers:       replace,
+			Validators:          []validator.String{stringvalidator.LengthAtLeast(1), noControlCharsValidator()},
+		},
+		"path": schema.StringAttribute{
+			MarkdownDescription: "Absolute path of the file inside the volume, such as `/data/config.json`: clean " +
+				"(no `//`, `.` or `..` parts) and not the root. Changing it replaces the resource (the old file is deleted).",
+			Required:      true,
+			PlanModifiers: replace,
+			Validators:    []validator.String{noControlCharsValidator(), volumePathValidator()},
+		},
+		"mode": schema.StringAttribute{
+			MarkdownDescription: "Permission bits as four octal digits, such as `0644` (the form E2B reports and " +
+				"state records: `644` is refused at plan, naming `0644`; setuid, setgid and sticky bits, as in " +
+				"`4755`, are refused because the volume's file listing reports permission bits only, which is " +
+				"what the emulator does and a guess for E2B). Unset, a new file gets E2B's default " +
+				"(`0644` in the emulator) and a rewrite keeps what the file has.",
+			Optional:      true,
+			Computed:      true,
+			PlanModifiers: stable,
+			Validators:    []validator.String{volumeModeValidator()},
+		},
+		"uid": schema.Int64Attribute{
+			MarkdownDescription: "Owner's user ID. Unset, E2B chooses it for a new file and a rewrite keeps it.",
+			Optional:            true,
+			Computed:            true,
+			PlanModifiers:       stableInt,
+			Validators:          owner,
+		},
+		"gid": schema.Int64Attribute{
+			MarkdownDescription: "Owner's group ID. Unset, E2B chooses it for a new file and a rewrite keeps it.",
+			Optional:            true,
+			Computed:            true,
+			PlanModifiers:       stableInt,
+			Validators:          owner,
+		},
+	})
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A file in a volume, written through E2B's volume-content API: no sandbox is started. " +
 			"Exactly one of `content`, `content_base64` or `source` gives its bytes; changing them rewrites the file " +
@@ -65,90 +107,13 @@ func (r *volumeFileResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"was lost is sent again, and a create that was interrupted leaves at most the file, which the next apply " +
 			"writes over. Import with `<volume_id>:<path>` or by identity; a text file of up to 1 MiB " +
 			"gets its `content` filled in.",
-		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				MarkdownDescription: "`<volume_id>:<path>`.",
-				Computed:            true,
-				PlanModifiers:       stable,
-			},
-			"volume_id": schema.StringAttribute{
-				MarkdownDescription: "ID of the volume (`e2b_volume.<name>.id`). Changing it writes the file in the new volume.",
-				Required:            true,
-				PlanModifiers:       replace,
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1), noControlCharsValidator()},
-			},
-			"path": schema.StringAttribute{
-				MarkdownDescription: "Absolute path of the file inside the volume, such as `/data/config.json`: clean " +
-					"(no `//`, `.` or `..` parts) and not the root. Changing it replaces the resource (the old file is deleted).",
-				Required:      true,
-				PlanModifiers: replace,
-				Validators:    []validator.String{noControlCharsValidator(), volumePathValidator()},
-			},
-			"content": schema.StringAttribute{
-				MarkdownDescription: "Text content of the file (UTF-8). Conflicts with `content_base64` and `source`.",
-				Optional:            true,
-			},
-			"content_base64": schema.StringAttribute{
-				MarkdownDescription: "Binary content of the file, base64-encoded (e.g. `filebase64(...)`). " +
-					"Conflicts with `content` and `source`.",
-				Optional:   true,
-				Validators: []validator.String{base64Validator()},
-			},
-			"source": schema.StringAttribute{
-				MarkdownDescription: "Path of a local regular file to upload (symlinks are followed; directories, devices " +
-					"and pipes are refused at plan time), relative to the directory Terraform runs in " +
-					"(prefer `\"${path.module}/...\"`). The file is streamed, never held in memory, and hashed at plan " +
-					"time, so editing it plans a rewrite. Conflicts with `content` and `content_base64`. " + localEditDocs,
-				Optional:   true,
-				Validators: []validator.String{sourceFileValidator()},
-			},
-			"mode": schema.StringAttribute{
-				MarkdownDescription: "Permission bits as four octal digits, such as `0644` (the form E2B reports and " +
-					"state records: `644` is refused at plan, naming `0644`; setuid, setgid and sticky bits, as in " +
-					"`4755`, are refused because the volume's file listing reports permission bits only, which is " +
-					"what the emulator does and a guess for E2B). Unset, a new file gets E2B's default " +
-					"(`0644` in the emulator) and a rewrite keeps what the file has.",
-				Optional:      true,
-				Computed:      true,
-				PlanModifiers: stable,
-				Validators:    []validator.String{volumeModeValidator()},
-			},
-			"uid": schema.Int64Attribute{
-				MarkdownDescription: "Owner's user ID. Unset, E2B chooses it for a new file and a rewrite keeps it.",
-				Optional:            true,
-				Computed:            true,
-				PlanModifiers:       stableInt,
-				Validators:          owner,
-			},
-			"gid": schema.Int64Attribute{
-				MarkdownDescription: "Owner's group ID. Unset, E2B chooses it for a new file and a rewrite keeps it.",
-				Optional:            true,
-				Computed:            true,
-				PlanModifiers:       stableInt,
-				Validators:          owner,
-			},
-			"sha256": schema.StringAttribute{
-				MarkdownDescription: "SHA-256 (hex) of the file's content. Known at plan time from the configuration (for a `source`, when " +
-					"updating; a new file's is known after apply); " +
-					"after a refresh it is the hash of what the volume holds, so a difference means drift.",
-				Computed: true,
-			},
-			"size": schema.Int64Attribute{
-				MarkdownDescription: "Size of the file in bytes.",
-				Computed:            true,
-			},
-		},
+		Attributes: attrs,
 	}
 }
 
 // ConfigValidators require exactly one source of the file's bytes.
 func (r *volumeFileResource) ConfigValidators(_ context.Context) []resource.ConfigValidator {
-	return []resource.ConfigValidator{resourcevalidator.ExactlyOneOf(
-		path.MatchRoot("content"), path.MatchRoot("content_base64"), path.MatchRoot("source"))}
-}
-
-func (r *volumeFileResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = volumeFilePath.identitySchema()
+	return fileContentValidators()
 }
 
 // ModifyPlan computes sha256 and size from the configuration, hashing a local

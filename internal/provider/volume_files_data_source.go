@@ -17,17 +17,14 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
-var (
-	_ datasource.DataSource              = &volumeFilesDataSource{}
-	_ datasource.DataSourceWithConfigure = &volumeFilesDataSource{}
-)
-
 // NewVolumeFilesDataSource returns the e2b_volume_files data source.
-func NewVolumeFilesDataSource() datasource.DataSource { return &volumeFilesDataSource{} }
+func NewVolumeFilesDataSource() datasource.DataSource {
+	return &volumeFilesDataSource{dataSourceConfig{typeName: "_volume_files"}}
+}
 
 // volumeFilesDataSource lists a folder of a volume through the volume-content API.
 type volumeFilesDataSource struct {
-	data *ProviderData
+	dataSourceConfig
 }
 
 type volumeFilesModel struct {
@@ -37,23 +34,29 @@ type volumeFilesModel struct {
 	Entries  types.List   `tfsdk:"entries"`
 }
 
-var volumeEntryAttrTypes = map[string]attr.Type{
-	"name": types.StringType, "path": types.StringType, "type": types.StringType, "size": types.Int64Type,
-	"mode": types.StringType, "uid": types.Int64Type, "gid": types.Int64Type, "target": types.StringType,
-	"modified_at": timetypes.RFC3339Type{}, "accessed_at": timetypes.RFC3339Type{}, "changed_at": timetypes.RFC3339Type{},
-}
+var volumeEntryAttrTypes = nestedAttrTypes(volumeEntryAttributes())
 
-func (d *volumeFilesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_volume_files"
-}
-
-func (d *volumeFilesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+// volumeEntryAttributes are the attributes of one entry of entries.
+func volumeEntryAttributes() map[string]schema.Attribute {
 	computed := func(desc string) schema.StringAttribute {
 		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
 	}
-	rfc := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, CustomType: timetypes.RFC3339Type{}, MarkdownDescription: desc}
+	return map[string]schema.Attribute{
+		"name":        computed("Base name."),
+		"path":        computed("Absolute path in the volume."),
+		"type":        computed("`file`, `directory`, `symlink` or `unknown`."),
+		"size":        schema.Int64Attribute{Computed: true, MarkdownDescription: "Size in bytes."},
+		"mode":        computed("Permission bits in octal, such as `0644`."),
+		"uid":         schema.Int64Attribute{Computed: true, MarkdownDescription: "Owner's user ID."},
+		"gid":         schema.Int64Attribute{Computed: true, MarkdownDescription: "Owner's group ID."},
+		"target":      computed("Where a link points (empty for other entries)."),
+		"modified_at": computedTimeAttr("Last modification (RFC 3339)."),
+		"accessed_at": computedTimeAttr("Last access (RFC 3339)."),
+		"changed_at":  computedTimeAttr("Last status change (RFC 3339)."),
 	}
+}
+
+func (d *volumeFilesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The files, directories and links in a folder of a volume, read through E2B's " +
 			"volume-content API (no sandbox is started), in the order E2B gives them. The volume's content token is " +
@@ -74,23 +77,7 @@ func (d *volumeFilesDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 				Optional:            true, Computed: true,
 				Validators: []validator.Int64{int64validator.Between(1, 64)},
 			},
-			"entries": schema.ListNestedAttribute{
-				MarkdownDescription: "The entries.",
-				Computed:            true,
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"name":        computed("Base name."),
-					"path":        computed("Absolute path in the volume."),
-					"type":        computed("`file`, `directory`, `symlink` or `unknown`."),
-					"size":        schema.Int64Attribute{Computed: true, MarkdownDescription: "Size in bytes."},
-					"mode":        computed("Permission bits in octal, such as `0644`."),
-					"uid":         schema.Int64Attribute{Computed: true, MarkdownDescription: "Owner's user ID."},
-					"gid":         schema.Int64Attribute{Computed: true, MarkdownDescription: "Owner's group ID."},
-					"target":      computed("Where a link points (empty for other entries)."),
-					"modified_at": rfc("Last modification (RFC 3339)."),
-					"accessed_at": rfc("Last access (RFC 3339)."),
-					"changed_at":  rfc("Last status change (RFC 3339)."),
-				}},
-			},
+			"entries": computedObjectList("The entries.", volumeEntryAttributes()),
 		},
 	}
 }
@@ -103,18 +90,10 @@ func checkVolumeFolder(p string) string {
 	return e2b.CheckVolumePath(p)
 }
 
-func (d *volumeFilesDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	data, diags := providerDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	d.data = data
-}
-
 func (d *volumeFilesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m volumeFilesModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	client, diags := d.data.Client()
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	client := d.configAndClient(ctx, req, resp, &m)
+	if client == nil {
 		return
 	}
 	if m.Path.IsNull() {

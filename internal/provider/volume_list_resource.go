@@ -1,8 +1,6 @@
 package provider
 
 import (
-	"context"
-
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -14,12 +12,12 @@ import (
 // volumes with the identity of e2b_volume.
 func NewVolumeListResource() list.ListResource {
 	return &teamListResource[e2b.Volume, noFilter]{
-		typeSuffix: "volume",
+		resourceConfig: resourceConfig{typeName: "_volume"},
 		description: "Lists the team's volumes for `terraform query`, each with the identity of `e2b_volume` " +
 			"(`volume_id`), so they can be imported into configuration. E2B's volume list has no filter. " +
 			"The configuration it generates keeps the content token out of state (`expose_token = false`).",
 		what:     "volumes",
-		fetch:    func(ctx context.Context, c *e2b.Client, _ noFilter) ([]e2b.Volume, error) { return c.ListVolumes(ctx) },
+		fetch:    unfiltered((*e2b.Client).ListVolumes),
 		display:  func(v e2b.Volume) string { return v.Name + " (" + v.VolumeID + ")" },
 		identity: func(v e2b.Volume) map[string]string { return map[string]string{"volume_id": v.VolumeID} },
 		values: func(v e2b.Volume) map[string]attr.Value {

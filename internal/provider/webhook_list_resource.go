@@ -1,8 +1,6 @@
 package provider
 
 import (
-	"context"
-
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -14,15 +12,13 @@ import (
 // team's webhooks with the identity of e2b_webhook.
 func NewWebhookListResource() list.ListResource {
 	return &teamListResource[e2b.Webhook, noFilter]{
-		typeSuffix: "webhook",
+		resourceConfig: resourceConfig{typeName: "_webhook"},
 		description: "Lists the team's lifecycle webhooks for `terraform query`, each with the identity of " +
 			"`e2b_webhook` (`webhook_id`), so they can be imported into configuration. The configuration it generates " +
 			"shows the sensitive `url` and the write-only signature secret as `null # sensitive`: an imported webhook " +
 			"keeps the URL and secret E2B has until you set them. E2B's webhook list has no filter.",
-		what: "webhooks",
-		fetch: func(ctx context.Context, c *e2b.Client, _ noFilter) ([]e2b.Webhook, error) {
-			return c.ListWebhooks(ctx)
-		},
+		what:  "webhooks",
+		fetch: unfiltered((*e2b.Client).ListWebhooks),
 		display: func(wh e2b.Webhook) string {
 			if wh.Name == "" {
 				return wh.WebhookID
