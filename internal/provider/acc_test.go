@@ -38,6 +38,17 @@ func testAccPreCheck(t *testing.T) {
 	}
 }
 
+// testAccCase is the case an acceptance test runs: a live run without a key stops loudly, the
+// provider is served in-process, and checkDestroy (nil: none) checks what destroy left behind.
+func testAccCase(t *testing.T, checkDestroy resource.TestCheckFunc, steps []resource.TestStep) resource.TestCase {
+	return resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkDestroy,
+		Steps:                    steps,
+	}
+}
+
 // newTestEmulator starts an emulator for one test; it is closed when the test ends. Tests that
 // need the emulator's controls (faults, expiry, counters, seeding) call it and skip in live mode.
 func newTestEmulator(t *testing.T) *emulator.Server {
