@@ -210,13 +210,7 @@ func startEmulator(t *testing.T) *emulator.Server {
 }
 
 // retryingHeader names the provider and lets it retry fast, as a chaos run needs.
-const retryingHeader = `
-terraform {
-  required_providers {
-    e2b = { source = "e2b-terraform/e2b" }
-  }
-}
-
+const retryingHeader = harness.RequiredProviders + `
 provider "e2b" {
   max_retries    = 10
   retry_wait_min = "50ms"

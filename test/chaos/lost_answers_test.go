@@ -282,8 +282,7 @@ func TestChaosInterruptedCreates(t *testing.T) {
 	mustApply(t, ctx, ws, append(args, "-var", "objects=false")...)
 
 	srv.SetFaults(emulator.Faults{AnswerDelay: time.Hour, Routes: keptCreates[1:]})
-	cmd := ws.Command(ctx, append([]string{"apply", "-auto-approve", "-no-color", "-input=false", "-parallelism=10"}, args...)...)
-	out := startCLI(t, cmd)
+	cmd, out := ws.Start(ctx, append([]string{"apply", "-auto-approve", "-no-color", "-input=false", "-parallelism=10"}, args...)...)
 	deadline := time.Now().Add(120 * time.Second)
 	for {
 		kept := keptOnEmulator(t, srv)

@@ -11,13 +11,7 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
 )
 
-const noopApplyConfig = `
-terraform {
-  required_providers {
-    e2b = { source = "e2b-terraform/e2b" }
-  }
-}
-
+const noopApplyConfig = harness.RequiredProviders + `
 resource "e2b_sandbox" "s" {
   timeout = "10m"
 }

@@ -12,13 +12,7 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
 )
 
-const secretsConfig = `
-terraform {
-  required_providers {
-    e2b = { source = "e2b-terraform/e2b" }
-  }
-}
-
+const secretsConfig = harness.RequiredProviders + `
 variable "proxy_password" {
   type      = string
   sensitive = true

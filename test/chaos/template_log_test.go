@@ -10,13 +10,7 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
 )
 
-const templateLogConfig = `
-terraform {
-  required_providers {
-    e2b = { source = "e2b-terraform/e2b" }
-  }
-}
-
+const templateLogConfig = harness.RequiredProviders + `
 resource "e2b_template" "t" {
   name          = "log-check"
   from_template = "base"
