@@ -73,11 +73,7 @@ func TestCLIEphemeralSandbox_failedApplyKillsIt(t *testing.T) {
 	if r.Err == nil || !strings.Contains(r.Output(), "exit code 3") {
 		t.Fatalf("apply should fail on the second command (exit code 3): %v\n%s", r.Err, r.Output())
 	}
-	used, err := usedSandbox(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := rec.checkUsedAndKilled(ws.Emulator, used.SandboxID); err != nil {
+	if _, err := usedAndKilledSandbox(ws.Emulator, rec); err != nil {
 		t.Fatalf("%v\n%s", err, r.Output())
 	}
 	if err := checkAllKilled(ws.Emulator, rec); err != nil {

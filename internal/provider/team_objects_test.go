@@ -157,7 +157,7 @@ func TestAccTeamObjects_adoptByIdentity(t *testing.T) {
 	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
+		TerraformVersionChecks:   identityImportVersions,
 		Steps: []resource.TestStep{
 			{
 				Config: cfg,

@@ -93,14 +93,7 @@ func newTemplateGateway(t *testing.T, srv *emulator.Server, hold string) *templa
 }
 
 func (g *templateGateway) providerBlock(srv *emulator.Server) string {
-	return fmt.Sprintf(`provider "e2b" {
-  api_key        = %q
-  api_url        = %q
-  sandbox_url    = %q
-  retry_wait_min = "10ms"
-  retry_wait_max = "200ms"
-}
-`, srv.APIKey(), g.url, srv.SandboxURL())
+	return testAccProviderBlockAt(srv.APIKey(), g.url, srv.SandboxURL(), "")
 }
 
 // A template create whose answer a gateway lost after E2B made the template:

@@ -16,7 +16,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
@@ -202,17 +201,9 @@ func TestAccTemplate_importByIdentity(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		TerraformVersionChecks: []tfversion.TerraformVersionCheck{
-			// Import blocks by identity need Terraform or OpenTofu 1.12.
-			tfversion.SkipBelow(tfversion.Version1_12_0),
-		},
+		TerraformVersionChecks:   identityImportVersions,
 		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectIdentity(tplAddr, map[string]knownvalue.Check{"template_id": knownvalue.NotNull()}),
-				},
-			},
+			identityStep(cfg, tplAddr, map[string]knownvalue.Check{"template_id": knownvalue.NotNull()}),
 			{
 				// E2B does not return a template's build inputs, so the plan
 				// after an import builds once to adopt the configuration.
@@ -323,16 +314,10 @@ func TestAccTemplate_planTimeErrors(t *testing.T) {
 	}
 	for i, c := range cases {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			resource.Test(t, resource.TestCase{
-				PreCheck:                 func() { testAccPreCheck(t) },
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				Steps:                    []resource.TestStep{{Config: base(c.body), PlanOnly: true, ExpectError: regexp.MustCompile(c.want)}},
-			})
+			resource.Test(t, testAccCase(t, nil, []resource.TestStep{planErrorStep(base(c.body), c.want)}))
 		})
 	}
-	if n, detail := totalRequests(srv); n != 0 {
-		t.Errorf("invalid configurations reached the emulator: %d requests (%s)", n, detail)
-	}
+	testAccCheckNoRequests(t, srv, "invalid configurations")
 }
 
 // E2B builds into an existing template of the same name. Creating the

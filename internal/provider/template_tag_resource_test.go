@@ -216,22 +216,16 @@ func TestAccTemplateTag_planTimeTagAndBuildRules(t *testing.T) {
 	}
 	for i, c := range cases {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			resource.Test(t, testAccCase(t, nil, []resource.TestStep{{
-				Config: testAccProviderBlock(srv) + fmt.Sprintf(`
+			resource.Test(t, testAccCase(t, nil, []resource.TestStep{planErrorStep(testAccProviderBlock(srv)+fmt.Sprintf(`
 resource "e2b_template_tag" "bad" {
   template = "app"
   tag      = %q
   build_id = %q
 }
-`, c.tag, c.build),
-				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(c.want),
-			}}))
+`, c.tag, c.build), c.want)}))
 		})
 	}
-	if n, detail := totalRequests(srv); n != 0 {
-		t.Errorf("invalid configurations reached the emulator: %d requests (%s)", n, detail)
-	}
+	testAccCheckNoRequests(t, srv, "invalid configurations")
 }
 
 // A tag that already exists belongs to whoever made it: creating the
