@@ -155,9 +155,7 @@ func destroyAndCheck(t *testing.T, ctx context.Context, ws *harness.Workspace, s
 // next plan re-creates the sandbox.
 func TestChaosExpiryBetweenPlanAndApply(t *testing.T) {
 	ctx := context.Background()
-	srv := startEmulator(t)
-	ws := harness.NewWorkspace(t, srv)
-	ws.Write("main.tf", lifecycleConfig)
+	srv, ws := chaosWorkspace(t, lifecycleConfig)
 	mustApply(t, ctx, ws)
 	ids := srv.SandboxIDs()
 	if len(ids) != 1 {
@@ -187,9 +185,7 @@ func TestChaosExpiryBetweenPlanAndApply(t *testing.T) {
 // TestChaosKilledMidCommand: the sandbox dies while a command runs in it.
 func TestChaosKilledMidCommand(t *testing.T) {
 	ctx := context.Background()
-	srv := startEmulator(t)
-	ws := harness.NewWorkspace(t, srv)
-	ws.Write("main.tf", lifecycleConfig)
+	srv, ws := chaosWorkspace(t, lifecycleConfig)
 
 	done := make(chan harness.Result, 1)
 	go func() { done <- ws.Apply(ctx, "-var", "cmd=sleep 120") }()
@@ -219,9 +215,7 @@ func TestChaosKilledMidCommand(t *testing.T) {
 // the command inside the sandbox and leaves state consistent.
 func TestChaosInterruptLongCommand(t *testing.T) {
 	ctx := context.Background()
-	srv := startEmulator(t)
-	ws := harness.NewWorkspace(t, srv)
-	ws.Write("main.tf", lifecycleConfig)
+	srv, ws := chaosWorkspace(t, lifecycleConfig)
 
 	cmd, out := ws.Start(ctx, "apply", "-auto-approve", "-no-color", "-input=false", "-var", "cmd=sleep 300")
 	id, pid := waitForProcess(t, srv, "sleep 300", 90*time.Second)
@@ -242,9 +236,7 @@ func TestChaosInterruptLongCommand(t *testing.T) {
 // consistent, and the next apply completes the file.
 func TestChaosInterruptLargeUpload(t *testing.T) {
 	ctx := context.Background()
-	srv := startEmulator(t)
-	ws := harness.NewWorkspace(t, srv)
-	ws.Write("main.tf", lifecycleConfig)
+	srv, ws := chaosWorkspace(t, lifecycleConfig)
 	mustApply(t, ctx, ws)
 
 	src := filepath.Join(t.TempDir(), "big.bin")

@@ -26,9 +26,7 @@ resource "e2b_sandbox_file" "f" {
 // An apply with nothing to change leaves the state as it was: no refresh rewrites what the
 // provider keeps of a sandbox or a file, so each run does not write a new state version.
 func TestNoOpApplyKeepsState(t *testing.T) {
-	srv := startEmulator(t)
-	w := harness.NewWorkspace(t, srv)
-	w.Write("main.tf", noopApplyConfig)
+	_, w := chaosWorkspace(t, noopApplyConfig)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	defer w.Destroy(ctx)
