@@ -12,7 +12,10 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
@@ -35,6 +38,27 @@ func testAccPreCheck(t *testing.T) {
 	t.Helper()
 	if testAccLive() && os.Getenv(envAPIKey) == "" {
 		t.Fatal("E2B_LIVE=1 runs the acceptance tests against real E2B and needs E2B_API_KEY; it is not set")
+	}
+}
+
+// testAccCase is the case an acceptance test runs: a live run without a key stops loudly, the
+// provider is served in-process, and checkDestroy (nil: none) checks what destroy left behind.
+func testAccCase(t *testing.T, checkDestroy resource.TestCheckFunc, steps []resource.TestStep) resource.TestCase {
+	return resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkDestroy,
+		Steps:                    steps,
+	}
+}
+
+// testAccFunctionCase is the case of a provider function's test: no emulator, and a skip below
+// version 1.8, since provider functions came with Terraform 1.8.
+func testAccFunctionCase(steps []resource.TestStep) resource.TestCase {
+	return resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_8_0)},
+		Steps:                    steps,
 	}
 }
 
@@ -84,6 +108,12 @@ func testAccProviderBlockWith(srv *emulator.Server, extra string) string {
 	if srv == nil {
 		return fmt.Sprintf("provider \"e2b\" {\n%s\n}\n", extra)
 	}
+	return testAccProviderBlockAt(srv.APIKey(), srv.APIURL(), srv.SandboxURL(), extra)
+}
+
+// testAccProviderBlockAt is the provider block for a key and URLs of the test's choosing (a
+// gateway's, or URLs that lead nowhere), with fast retries and extra HCL inside it.
+func testAccProviderBlockAt(apiKey, apiURL, sandboxURL, extra string) string {
 	return fmt.Sprintf(`provider "e2b" {
   api_key        = %q
   api_url        = %q
@@ -92,7 +122,7 @@ func testAccProviderBlockWith(srv *emulator.Server, extra string) string {
   retry_wait_max = "200ms"
 %s
 }
-`, srv.APIKey(), srv.APIURL(), srv.SandboxURL(), extra)
+`, apiKey, apiURL, sandboxURL, extra)
 }
 
 // testAccClient returns a client for checks made outside Terraform.
@@ -179,23 +209,54 @@ func testAccRequiredProviders() string {
 	return fmt.Sprintf("terraform {\n  required_providers {\n    e2b = { source = %q }\n  }\n}\n", host+"/"+ns+"/e2b")
 }
 
+// testAccCheckNoRequests fails the test if any request reached E2B; what names the input that
+// was to be refused before any.
+func testAccCheckNoRequests(t *testing.T, srv *emulator.Server, what string) {
+	t.Helper()
+	if n, routes := totalRequests(srv); n != 0 {
+		t.Errorf("%s reached E2B: %d requests (%s)", what, n, routes)
+	}
+}
+
 // testAccRefusedWithoutRequests runs steps that must each fail, then checks that none of them
 // reached E2B: bad input is refused before any work.
 func testAccRefusedWithoutRequests(t *testing.T, srv *emulator.Server, steps []resource.TestStep) {
 	t.Helper()
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps:                    steps,
-	})
-	if n, routes := totalRequests(srv); n != 0 {
-		t.Errorf("refused input made %d requests to E2B: %s", n, routes)
+	resource.ParallelTest(t, testAccCase(t, nil, steps))
+	testAccCheckNoRequests(t, srv, "refused input")
+}
+
+// identityImportVersions skips a test on CLIs older than 1.12: resource identity and import
+// blocks with identity exist from 1.12 on.
+var identityImportVersions = []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)}
+
+// identityStep applies config and checks the identity of the resource at address.
+func identityStep(config, address string, identity map[string]knownvalue.Check) resource.TestStep {
+	return resource.TestStep{
+		Config:            config,
+		ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectIdentity(address, identity)},
 	}
+}
+
+// importBlockStep imports the resource at address with an import block of the given kind.
+func importBlockStep(config, address string, kind resource.ImportStateKind) resource.TestStep {
+	return resource.TestStep{Config: config, ResourceName: address, ImportState: true, ImportStateKind: kind}
 }
 
 // planErrorStep is a plan-only step that must fail with an error matching want.
 func planErrorStep(config, want string) resource.TestStep {
 	return resource.TestStep{Config: config, PlanOnly: true, ExpectError: regexp.MustCompile(want)}
+}
+
+// badSandboxChildStep is a planErrorStep for a resource of typ (a file or command) with body in
+// the sandbox "isandbox": the bad-input tables of the sandbox's children share it.
+func badSandboxChildStep(srv *emulator.Server, typ, body, want string) resource.TestStep {
+	return planErrorStep(testAccProviderBlock(srv)+fmt.Sprintf(`
+resource %q "bad" {
+  sandbox_id = "isandbox"
+  %s
+}
+`, typ, body), want)
 }
 
 // testAccCLIIsOpenTofu reports whether the acceptance tests' CLI is OpenTofu, for the few

@@ -16,14 +16,7 @@ import (
 // wrongURLConfig is a sandbox and a file with the provider pointed at the
 // given URLs.
 func wrongURLConfig(srv *emulator.Server, apiURL, sandboxURL string) string {
-	return fmt.Sprintf(`provider "e2b" {
-  api_key        = %q
-  api_url        = %q
-  sandbox_url    = %q
-  retry_wait_min = "10ms"
-  retry_wait_max = "200ms"
-}
-
+	return testAccProviderBlockAt(srv.APIKey(), apiURL, sandboxURL, "") + `
 resource "e2b_sandbox" "test" {
   timeout = "15m"
 }
@@ -33,7 +26,7 @@ resource "e2b_sandbox_file" "kept" {
   path       = "kept.txt"
   content    = "still here\n"
 }
-`, srv.APIKey(), apiURL, sandboxURL)
+`
 }
 
 // TestAccSandbox_urlThatRoutesNowhereKeepsState: an api_url ending in /v1

@@ -14,13 +14,7 @@ import (
 func TestCLICredentials_notPrintedByPlan(t *testing.T) {
 	emu := newTestEmulator(t)
 	ws := harness.NewWorkspace(t, emu)
-	ws.Write("main.tf", `
-terraform {
-  required_providers {
-    e2b = { source = "e2b-terraform/e2b" }
-  }
-}
-
+	ws.Write("main.tf", harness.RequiredProviders+`
 resource "e2b_sandbox" "agent" {
   mcp = jsonencode({ github = { token = "ghp-mcp-TOKEN-7f3a" } })
 }
@@ -31,10 +25,7 @@ resource "e2b_webhook" "hook" {
   sensitive_signature_secret = "sig-secret"
 }
 `)
-	r := ws.Run(context.Background(), "plan", "-no-color", "-input=false")
-	if r.Err != nil {
-		t.Fatalf("plan: %v\n%s", r.Err, r.Output())
-	}
+	r := ws.MustRun(context.Background(), "plan", "-no-color", "-input=false")
 	for _, secret := range []string{"ghp-mcp-TOKEN-7f3a", "hook-TOKEN-91c2"} {
 		if strings.Contains(r.Output(), secret) {
 			t.Errorf("the plan prints %q:\n%s", secret, r.Output())

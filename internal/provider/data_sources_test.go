@@ -36,33 +36,29 @@ data "e2b_templates" "all" {}
 data "e2b_template" "by_name" { name = "local-team/acc-tpl-007" }
 data "e2b_template" "by_id" { template_id = "accmanybuilds" }
 `
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: cfg,
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("data.e2b_template.by_name", tfjsonpath.New("template_id"), knownvalue.StringExact("acctpl007")),
-				statecheck.ExpectKnownValue("data.e2b_template.by_name", tfjsonpath.New("builds"), knownvalue.ListSizeExact(2)),
-				statecheck.ExpectKnownValue("data.e2b_template.by_id", tfjsonpath.New("name"), knownvalue.StringExact("local-team/many-builds")),
-				statecheck.ExpectKnownValue("data.e2b_template.by_id", tfjsonpath.New("builds"), knownvalue.ListSizeExact(130)),
-			},
-			Check: func(s *terraform.State) error {
-				attrs := s.RootModule().Resources["data.e2b_templates.all"].Primary.Attributes
-				n, _ := strconv.Atoi(attrs["templates.#"])
-				found := 0
-				for i := range n {
-					if strings.HasPrefix(attrs[fmt.Sprintf("templates.%d.template_id", i)], "acctpl") {
-						found++
-					}
+	resource.ParallelTest(t, testAccCase(t, nil, []resource.TestStep{{
+		Config: cfg,
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue("data.e2b_template.by_name", tfjsonpath.New("template_id"), knownvalue.StringExact("acctpl007")),
+			statecheck.ExpectKnownValue("data.e2b_template.by_name", tfjsonpath.New("builds"), knownvalue.ListSizeExact(2)),
+			statecheck.ExpectKnownValue("data.e2b_template.by_id", tfjsonpath.New("name"), knownvalue.StringExact("local-team/many-builds")),
+			statecheck.ExpectKnownValue("data.e2b_template.by_id", tfjsonpath.New("builds"), knownvalue.ListSizeExact(130)),
+		},
+		Check: func(s *terraform.State) error {
+			attrs := s.RootModule().Resources["data.e2b_templates.all"].Primary.Attributes
+			n, _ := strconv.Atoi(attrs["templates.#"])
+			found := 0
+			for i := range n {
+				if strings.HasPrefix(attrs[fmt.Sprintf("templates.%d.template_id", i)], "acctpl") {
+					found++
 				}
-				if found != seeded {
-					return fmt.Errorf("e2b_templates returned %d of the %d seeded templates (%d in all)", found, seeded, n)
-				}
-				return nil
-			},
-		}},
-	})
+			}
+			if found != seeded {
+				return fmt.Errorf("e2b_templates returned %d of the %d seeded templates (%d in all)", found, seeded, n)
+			}
+			return nil
+		},
+	}}))
 }
 
 // e2b_sandboxes pages past 100 and filters; e2b_sandbox, metrics, logs and snapshots read one sandbox.
@@ -134,43 +130,39 @@ data "e2b_sandbox_logs" "warnings" {
 data "e2b_snapshots" "of_first" { sandbox_id = %[1]q }
 data "e2b_snapshots" "all" {}
 `, first, before, time.Now().Add(time.Hour).UTC().Format(time.RFC3339), time.Now().Add(2*time.Hour).UTC().Format(time.RFC3339))
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: cfg,
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("data.e2b_sandboxes.suite", tfjsonpath.New("ids"), knownvalue.ListSizeExact(many)),
-				statecheck.ExpectKnownValue("data.e2b_sandboxes.paused", tfjsonpath.New("ids"), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact(paused.SandboxID)})),
-				statecheck.ExpectKnownValue("data.e2b_sandboxes.by_template", tfjsonpath.New("ids"), knownvalue.ListSizeExact(many)),
-				statecheck.ExpectKnownValue("data.e2b_sandbox.one", tfjsonpath.New("state"), knownvalue.StringExact("running")),
-				statecheck.ExpectKnownValue("data.e2b_sandbox.one", tfjsonpath.New("metadata"), knownvalue.MapExact(map[string]knownvalue.Check{
-					"suite": knownvalue.StringExact("ds"), "n": knownvalue.StringExact("0"),
-				})),
-				statecheck.ExpectKnownValue("data.e2b_sandbox.one", tfjsonpath.New("envd_access_token"), knownvalue.NotNull()),
-				statecheck.ExpectKnownValue("data.e2b_sandbox_logs.search", tfjsonpath.New("logs"), knownvalue.ListExact([]knownvalue.Check{
-					knownvalue.ObjectPartial(map[string]knownvalue.Check{"message": knownvalue.StringExact("Snapshot created"), "level": knownvalue.StringExact("info")}),
-				})),
-				statecheck.ExpectKnownValue("data.e2b_sandbox_logs.search", tfjsonpath.New("next_cursor"), knownvalue.NotNull()),
-				statecheck.ExpectKnownValue("data.e2b_sandbox_logs.warnings", tfjsonpath.New("logs"), knownvalue.ListSizeExact(0)),
-				statecheck.ExpectKnownValue("data.e2b_sandbox_metrics.future", tfjsonpath.New("metrics"), knownvalue.ListSizeExact(0)),
-				statecheck.ExpectKnownValue("data.e2b_snapshots.of_first", tfjsonpath.New("snapshots"), knownvalue.ListExact([]knownvalue.Check{
-					knownvalue.ObjectPartial(map[string]knownvalue.Check{"snapshot_id": knownvalue.StringExact(snap.SnapshotID)}),
-				})),
+	resource.Test(t, testAccCase(t, nil, []resource.TestStep{{
+		Config: cfg,
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue("data.e2b_sandboxes.suite", tfjsonpath.New("ids"), knownvalue.ListSizeExact(many)),
+			statecheck.ExpectKnownValue("data.e2b_sandboxes.paused", tfjsonpath.New("ids"), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact(paused.SandboxID)})),
+			statecheck.ExpectKnownValue("data.e2b_sandboxes.by_template", tfjsonpath.New("ids"), knownvalue.ListSizeExact(many)),
+			statecheck.ExpectKnownValue("data.e2b_sandbox.one", tfjsonpath.New("state"), knownvalue.StringExact("running")),
+			statecheck.ExpectKnownValue("data.e2b_sandbox.one", tfjsonpath.New("metadata"), knownvalue.MapExact(map[string]knownvalue.Check{
+				"suite": knownvalue.StringExact("ds"), "n": knownvalue.StringExact("0"),
+			})),
+			statecheck.ExpectKnownValue("data.e2b_sandbox.one", tfjsonpath.New("envd_access_token"), knownvalue.NotNull()),
+			statecheck.ExpectKnownValue("data.e2b_sandbox_logs.search", tfjsonpath.New("logs"), knownvalue.ListExact([]knownvalue.Check{
+				knownvalue.ObjectPartial(map[string]knownvalue.Check{"message": knownvalue.StringExact("Snapshot created"), "level": knownvalue.StringExact("info")}),
+			})),
+			statecheck.ExpectKnownValue("data.e2b_sandbox_logs.search", tfjsonpath.New("next_cursor"), knownvalue.NotNull()),
+			statecheck.ExpectKnownValue("data.e2b_sandbox_logs.warnings", tfjsonpath.New("logs"), knownvalue.ListSizeExact(0)),
+			statecheck.ExpectKnownValue("data.e2b_sandbox_metrics.future", tfjsonpath.New("metrics"), knownvalue.ListSizeExact(0)),
+			statecheck.ExpectKnownValue("data.e2b_snapshots.of_first", tfjsonpath.New("snapshots"), knownvalue.ListExact([]knownvalue.Check{
+				knownvalue.ObjectPartial(map[string]knownvalue.Check{"snapshot_id": knownvalue.StringExact(snap.SnapshotID)}),
+			})),
+		},
+		Check: resource.ComposeTestCheckFunc(
+			resource.TestCheckResourceAttrSet("data.e2b_sandbox_metrics.one", "metrics.#"),
+			resource.TestCheckResourceAttrSet("data.e2b_sandbox_logs.one", "logs.#"),
+			func(s *terraform.State) error {
+				attrs := s.RootModule().Resources["data.e2b_sandbox_logs.one"].Primary.Attributes
+				if n, _ := strconv.Atoi(attrs["logs.#"]); n < 1 || n > 5 {
+					return fmt.Errorf("e2b_sandbox_logs returned %d entries, want 1..5 (limit 5)", n)
+				}
+				return nil
 			},
-			Check: resource.ComposeTestCheckFunc(
-				resource.TestCheckResourceAttrSet("data.e2b_sandbox_metrics.one", "metrics.#"),
-				resource.TestCheckResourceAttrSet("data.e2b_sandbox_logs.one", "logs.#"),
-				func(s *terraform.State) error {
-					attrs := s.RootModule().Resources["data.e2b_sandbox_logs.one"].Primary.Attributes
-					if n, _ := strconv.Atoi(attrs["logs.#"]); n < 1 || n > 5 {
-						return fmt.Errorf("e2b_sandbox_logs returned %d entries, want 1..5 (limit 5)", n)
-					}
-					return nil
-				},
-			),
-		}},
-	})
+		),
+	}}))
 	if c := srv.Counters(); c.SandboxesCreated != many+1 {
 		t.Errorf("data sources changed something: %d sandboxes created, want %d", c.SandboxesCreated, many+1)
 	}

@@ -80,6 +80,21 @@ func (p *protoProvider) dynamicValue(typ tftypes.Type, vals map[string]tftypes.V
 	return &dv
 }
 
+// attributes decodes a dynamic value of the object type typ into its attributes: the inverse of
+// dynamicValue.
+func (p *protoProvider) attributes(dv *tfprotov6.DynamicValue, typ tftypes.Type) map[string]tftypes.Value {
+	p.t.Helper()
+	v, err := dv.Unmarshal(typ)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	attrs := map[string]tftypes.Value{}
+	if err := v.As(&attrs); err != nil {
+		p.t.Fatal(err)
+	}
+	return attrs
+}
+
 func (p *protoProvider) noErrors(what string, diags []*tfprotov6.Diagnostic) {
 	p.t.Helper()
 	for _, d := range diags {

@@ -25,36 +25,31 @@ resource "e2b_sandbox" "test" {
 }
 `
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckSandboxGone(t, srv),
-		Steps: []resource.TestStep{
-			{
-				Config: cfg("a"),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("metadata_all"), knownvalue.MapExact(map[string]knownvalue.Check{
-						"team": knownvalue.StringExact("a"),
-						"env":  knownvalue.StringExact("own"),
-					})),
-					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("metadata"), knownvalue.MapExact(map[string]knownvalue.Check{
-						"env": knownvalue.StringExact("own"),
-					})),
-				},
-			},
-			{
-				Config: cfg("b"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionReplace),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("metadata_all"), knownvalue.MapPartial(map[string]knownvalue.Check{
-						"team": knownvalue.StringExact("b"),
-					})),
-				},
+	resource.ParallelTest(t, testAccCase(t, testAccCheckSandboxGone(t, srv), []resource.TestStep{
+		{
+			Config: cfg("a"),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("metadata_all"), knownvalue.MapExact(map[string]knownvalue.Check{
+					"team": knownvalue.StringExact("a"),
+					"env":  knownvalue.StringExact("own"),
+				})),
+				statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("metadata"), knownvalue.MapExact(map[string]knownvalue.Check{
+					"env": knownvalue.StringExact("own"),
+				})),
 			},
 		},
-	})
+		{
+			Config: cfg("b"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionReplace),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("metadata_all"), knownvalue.MapPartial(map[string]knownvalue.Check{
+					"team": knownvalue.StringExact("b"),
+				})),
+			},
+		},
+	}))
 }
 
 // Every bad input fails at plan time with a message naming the problem, and E2B is never called.
@@ -143,14 +138,10 @@ func TestAccProvider_badSettingsFailAtPlan(t *testing.T) {
 func TestAccProvider_zeroRetries(t *testing.T) {
 	srv := newTestEmulator(t)
 	srv.SetFaults(emulator.Faults{ErrorRate: 1, Statuses: []int{503}, Routes: []string{"GET /v2/templates"}})
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config:      testAccProviderBlockWith(srv, "  max_retries = 0") + `data "e2b_templates" "all" {}`,
-			ExpectError: regexp.MustCompile(`503`),
-		}},
-	})
+	resource.ParallelTest(t, testAccCase(t, nil, []resource.TestStep{{
+		Config:      testAccProviderBlockWith(srv, "  max_retries = 0") + `data "e2b_templates" "all" {}`,
+		ExpectError: regexp.MustCompile(`503`),
+	}}))
 	if n := srv.Counters().Requests["GET /v2/templates"]; n != 1 {
 		t.Errorf("max_retries = 0 sent %d template lists, want exactly 1", n)
 	}
@@ -167,11 +158,8 @@ func longString(n int) string {
 // A key E2B rejects gives a plain "invalid key" error.
 func TestAccProvider_invalidAPIKey(t *testing.T) {
 	srv := newTestEmulator(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: fmt.Sprintf(`provider "e2b" {
+	resource.ParallelTest(t, testAccCase(t, nil, []resource.TestStep{{
+		Config: fmt.Sprintf(`provider "e2b" {
   api_key     = "e2b_0000000000000000000000000000000000000000"
   api_url     = %q
   sandbox_url = %q
@@ -179,9 +167,8 @@ func TestAccProvider_invalidAPIKey(t *testing.T) {
 }
 resource "e2b_sandbox" "x" {}
 `, srv.APIURL(), srv.SandboxURL()),
-			ExpectError: regexp.MustCompile(`(?s)Invalid E2B API key.*invalid or was\s+revoked`),
-		}},
-	})
+		ExpectError: regexp.MustCompile(`(?s)Invalid E2B API key.*invalid or was\s+revoked`),
+	}}))
 	if c := srv.Counters(); c.SandboxesCreated != 0 {
 		t.Errorf("%d sandboxes created with an invalid key", c.SandboxesCreated)
 	}
@@ -198,17 +185,11 @@ func TestAccProvider_missingAPIKey(t *testing.T) {
 }
 resource "e2b_sandbox" "x" {}
 `, srv.APIURL(), srv.SandboxURL())
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: cfg, PlanOnly: true, ExpectNonEmptyPlan: true},
-			{Config: cfg, ExpectError: regexp.MustCompile(`(?s)Missing E2B API key.*api_key.*E2B_API_KEY`)},
-		},
-	})
-	if n, routes := totalRequests(srv); n != 0 {
-		t.Errorf("requests were sent without an API key: %s", routes)
-	}
+	resource.Test(t, testAccCase(t, nil, []resource.TestStep{
+		{Config: cfg, PlanOnly: true, ExpectNonEmptyPlan: true},
+		{Config: cfg, ExpectError: regexp.MustCompile(`(?s)Missing E2B API key.*api_key.*E2B_API_KEY`)},
+	}))
+	testAccCheckNoRequests(t, srv, "a configuration without an API key")
 }
 
 // Rate limiting (429 with Retry-After) is retried away: the apply succeeds and one sandbox exists.
@@ -220,22 +201,17 @@ func TestAccProvider_rateLimitRetried(t *testing.T) {
 		Routes:    []string{"POST /sandboxes", "GET /sandboxes/{id}", "DELETE /sandboxes/{id}"},
 		Seed:      7,
 	})
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckSandboxGone(t, srv),
-		Steps: []resource.TestStep{{
-			Config: testAccProviderBlockWith(srv, "  max_retries = 10") + `resource "e2b_sandbox" "test" {}`,
-			Check: func(*terraform.State) error {
-				c := srv.Counters()
-				if c.SandboxesCreated != 1 {
-					return fmt.Errorf("%d sandboxes created, want exactly 1", c.SandboxesCreated)
-				}
-				if n := c.Requests["POST /sandboxes"] + c.Requests["GET /sandboxes/{id}"]; n <= 2 {
-					return fmt.Errorf("no 429 was injected (%d requests: %v); the test proves nothing", n, c.Requests)
-				}
-				return nil
-			},
-		}},
-	})
+	resource.ParallelTest(t, testAccCase(t, testAccCheckSandboxGone(t, srv), []resource.TestStep{{
+		Config: testAccProviderBlockWith(srv, "  max_retries = 10") + `resource "e2b_sandbox" "test" {}`,
+		Check: func(*terraform.State) error {
+			c := srv.Counters()
+			if c.SandboxesCreated != 1 {
+				return fmt.Errorf("%d sandboxes created, want exactly 1", c.SandboxesCreated)
+			}
+			if n := c.Requests["POST /sandboxes"] + c.Requests["GET /sandboxes/{id}"]; n <= 2 {
+				return fmt.Errorf("no 429 was injected (%d requests: %v); the test proves nothing", n, c.Requests)
+			}
+			return nil
+		},
+	}}))
 }

@@ -26,25 +26,10 @@ func TestProviderUserAgent(t *testing.T) {
 	defer api.Close()
 
 	ctx := context.Background()
-	ps, err := ProtocolServer(New("1.2.3")())()
-	if err != nil {
-		t.Fatal(err)
-	}
-	schemas, err := ps.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfgType := schemas.Provider.ValueType()
-	cfg, err := tfprotov6.NewDynamicValue(cfgType, protoObject(t, cfgType, map[string]tftypes.Value{
+	ps, schemas := protoServerConfiguredWith(t, "1.2.3", map[string]tftypes.Value{
 		"api_key": tftypes.NewValue(tftypes.String, "e2b_00"),
 		"api_url": tftypes.NewValue(tftypes.String, api.URL),
-	}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if resp, err := ps.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{Config: &cfg, TerraformVersion: "1.12.6"}); err != nil || len(resp.Diagnostics) > 0 {
-		t.Fatalf("configure: %v %+v", err, resp)
-	}
+	})
 	dsType := schemas.DataSourceSchemas["e2b_templates"].ValueType()
 	dsCfg, err := tfprotov6.NewDynamicValue(dsType, protoObject(t, dsType, nil))
 	if err != nil {

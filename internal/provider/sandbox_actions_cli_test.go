@@ -52,13 +52,7 @@ func cliVersion(t *testing.T, ws *harness.Workspace) *version.Version {
 	return got
 }
 
-const cliProviderBlock = `
-terraform {
-  required_providers {
-    e2b = { source = "e2b-terraform/e2b" }
-  }
-}
-
+const cliProviderBlock = harness.RequiredProviders + `
 provider "e2b" {}
 `
 

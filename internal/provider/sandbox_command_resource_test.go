@@ -58,48 +58,45 @@ resource "e2b_sandbox_command" "test" {
 func TestAccSandboxCommand_setupFromFiles(t *testing.T) {
 	srv := testAccBackend(t)
 	sameRun := statecheck.CompareValue(compare.ValuesSame())
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: setupConfig(srv, "beta\n", 1024),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("stdout"), knownvalue.StringExact("alpha\nbeta\ngamma\n")),
-					statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("stderr"), knownvalue.StringExact("files: 3\n")),
-					statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("exit_code"), knownvalue.Int64Exact(0)),
-					statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("total_lines"), knownvalue.Int64Exact(4)),
-					statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("truncated"), knownvalue.Bool(false)),
-					statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("timed_out"), knownvalue.Bool(false)),
-				},
-			},
-			{
-				// A file changed: its hash is a trigger, so the command runs again.
-				Config: setupConfig(srv, "BETA\n", 1024),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(cmdAddr, plancheck.ResourceActionReplace),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("stdout"), knownvalue.StringExact("alpha\nBETA\ngamma\n")),
-					sameRun.AddStateValue(cmdAddr, tfjsonpath.New("id")),
-				},
-			},
-			{
-				// Output settings change in place, without running it again.
-				Config: setupConfig(srv, "BETA\n", 2048),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(cmdAddr, plancheck.ResourceActionUpdate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					sameRun.AddStateValue(cmdAddr, tfjsonpath.New("id")),
-					statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("stdout"), knownvalue.StringExact("alpha\nBETA\ngamma\n")),
-				},
-			},
-			{
-				Config:           setupConfig(srv, "BETA\n", 2048),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+	resource.ParallelTest(t, testAccCase(t, nil, []resource.TestStep{
+		{
+			Config: setupConfig(srv, "beta\n", 1024),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("stdout"), knownvalue.StringExact("alpha\nbeta\ngamma\n")),
+				statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("stderr"), knownvalue.StringExact("files: 3\n")),
+				statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("exit_code"), knownvalue.Int64Exact(0)),
+				statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("total_lines"), knownvalue.Int64Exact(4)),
+				statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("truncated"), knownvalue.Bool(false)),
+				statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("timed_out"), knownvalue.Bool(false)),
 			},
 		},
-	})
+		{
+			// A file changed: its hash is a trigger, so the command runs again.
+			Config: setupConfig(srv, "BETA\n", 1024),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(cmdAddr, plancheck.ResourceActionReplace),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("stdout"), knownvalue.StringExact("alpha\nBETA\ngamma\n")),
+				sameRun.AddStateValue(cmdAddr, tfjsonpath.New("id")),
+			},
+		},
+		{
+			// Output settings change in place, without running it again.
+			Config: setupConfig(srv, "BETA\n", 2048),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(cmdAddr, plancheck.ResourceActionUpdate),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				sameRun.AddStateValue(cmdAddr, tfjsonpath.New("id")),
+				statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("stdout"), knownvalue.StringExact("alpha\nBETA\ngamma\n")),
+			},
+		},
+		{
+			Config:           setupConfig(srv, "BETA\n", 2048),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		},
+	}))
 }
 
 func commandConfig(srv *emulator.Server, body string) string {
@@ -111,44 +108,38 @@ func commandConfig(srv *emulator.Server, body string) string {
 func TestAccSandboxCommand_nonZeroExit(t *testing.T) {
 	srv := testAccBackend(t)
 	failing := `  command = "echo 'checking'; echo 'fatal: not a git repository' >&2; exit 3"`
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:      commandConfig(srv, failing),
-				ExpectError: regexp.MustCompile(`(?s)Command failed with exit code 3.*fatal: not a git repository`),
-			},
-			{
-				// Not in state after the failure: planned as a create, not a replace.
-				Config: commandConfig(srv, failing+"\n  allow_non_zero_exit = true"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(cmdAddr, plancheck.ResourceActionCreate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("exit_code"), knownvalue.Int64Exact(3)),
-					statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("stdout"), knownvalue.StringExact("checking\n")),
-					statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("stderr"), knownvalue.StringExact("fatal: not a git repository\n")),
-				},
+	resource.ParallelTest(t, testAccCase(t, nil, []resource.TestStep{
+		{
+			Config:      commandConfig(srv, failing),
+			ExpectError: regexp.MustCompile(`(?s)Command failed with exit code 3.*fatal: not a git repository`),
+		},
+		{
+			// Not in state after the failure: planned as a create, not a replace.
+			Config: commandConfig(srv, failing+"\n  allow_non_zero_exit = true"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(cmdAddr, plancheck.ResourceActionCreate),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("exit_code"), knownvalue.Int64Exact(3)),
+				statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("stdout"), knownvalue.StringExact("checking\n")),
+				statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("stderr"), knownvalue.StringExact("fatal: not a git repository\n")),
 			},
 		},
-	})
+	}))
 }
 
 // Two million lines keep only the tail, counted and marked truncated.
 func TestAccSandboxCommand_hugeOutput(t *testing.T) {
 	srv := testAccBackend(t)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: commandConfig(srv, `  command          = "seq 1 2000000"
+	resource.ParallelTest(t, testAccCase(t, nil, []resource.TestStep{{
+		Config: commandConfig(srv, `  command          = "seq 1 2000000"
   max_output_bytes = 100`),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("total_lines"), knownvalue.Int64Exact(2000000)),
-				statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("truncated"), knownvalue.Bool(true)),
-				statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("stdout"), tailCheck(100, "1999999\n2000000\n")),
-			},
-		}},
-	})
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("total_lines"), knownvalue.Int64Exact(2000000)),
+			statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("truncated"), knownvalue.Bool(true)),
+			statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("stdout"), tailCheck(100, "1999999\n2000000\n")),
+		},
+	}}))
 }
 
 // tailCheck expects a string of exactly n bytes ending in suffix.
@@ -160,23 +151,20 @@ func TestAccSandboxCommand_timeout(t *testing.T) {
 	srv := testAccBackend(t)
 	slow := `  command = "echo begin; sleep 300"
   timeout = "1s"`
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:      commandConfig(srv, slow),
-				ExpectError: regexp.MustCompile(`Command timed out after 1s`),
-			},
-			{
-				Config: commandConfig(srv, slow+"\n  allow_non_zero_exit = true"),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("timed_out"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("exit_code"), knownvalue.Int64Exact(124)),
-					statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("stdout"), knownvalue.StringExact("begin\n")),
-				},
+	resource.ParallelTest(t, testAccCase(t, nil, []resource.TestStep{
+		{
+			Config:      commandConfig(srv, slow),
+			ExpectError: regexp.MustCompile(`Command timed out after 1s`),
+		},
+		{
+			Config: commandConfig(srv, slow+"\n  allow_non_zero_exit = true"),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("timed_out"), knownvalue.Bool(true)),
+				statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("exit_code"), knownvalue.Int64Exact(124)),
+				statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("stdout"), knownvalue.StringExact("begin\n")),
 			},
 		},
-	})
+	}))
 }
 
 func TestAccSandboxCommand_badInputs(t *testing.T) {
@@ -191,19 +179,7 @@ func TestAccSandboxCommand_badInputs(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
-			resource.ParallelTest(t, resource.TestCase{
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				Steps: []resource.TestStep{{
-					Config: testAccProviderBlock(srv) + `
-resource "e2b_sandbox_command" "bad" {
-  sandbox_id = "isandbox"
-  ` + c.body + `
-}
-`,
-					PlanOnly:    true,
-					ExpectError: regexp.MustCompile(c.want),
-				}},
-			})
+			resource.ParallelTest(t, testAccCase(t, nil, []resource.TestStep{badSandboxChildStep(srv, "e2b_sandbox_command", c.body, c.want)}))
 		})
 	}
 }
@@ -211,18 +187,15 @@ resource "e2b_sandbox_command" "bad" {
 // env, stdin, user and cwd reach the command.
 func TestAccSandboxCommand_inputs(t *testing.T) {
 	srv := testAccBackend(t)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: commandConfig(srv, `  command = "echo \"$GREETING from $(pwd)\"; tr a-z A-Z"
+	resource.ParallelTest(t, testAccCase(t, nil, []resource.TestStep{{
+		Config: commandConfig(srv, `  command = "echo \"$GREETING from $(pwd)\"; tr a-z A-Z"
   env     = { GREETING = "hello" }
   stdin   = "quiet input\n"
   cwd     = "/tmp"
   user    = "root"`),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("stdout"), knownvalue.StringExact("hello from /tmp\nQUIET INPUT\n")),
-				statecheck.ExpectSensitiveValue(cmdAddr, tfjsonpath.New("env")),
-			},
-		}},
-	})
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("stdout"), knownvalue.StringExact("hello from /tmp\nQUIET INPUT\n")),
+			statecheck.ExpectSensitiveValue(cmdAddr, tfjsonpath.New("env")),
+		},
+	}}))
 }

@@ -19,13 +19,7 @@ import (
 // user does: when a run fails or is interrupted, the CLIs skip the ephemeral resource's close and
 // the provider kills its sandboxes when the CLI stops it, which only a real provider process shows.
 
-const failingRunConfig = `
-terraform {
-  required_providers {
-    e2b = { source = "e2b-terraform/e2b" }
-  }
-}
-
+const failingRunConfig = harness.RequiredProviders + `
 variable "cmd" {
   type = string
 }
@@ -63,9 +57,7 @@ func cliWorkspace(t *testing.T) (*harness.Workspace, *e2bRecorder) {
 func TestCLIEphemeralSandbox_failedApplyKillsIt(t *testing.T) {
 	ws, rec := cliWorkspace(t)
 	ctx := context.Background()
-	if r := ws.Run(ctx, "plan", "-no-color", "-input=false", "-out=tfplan", "-var", "cmd=exit 3"); r.Err != nil {
-		t.Fatalf("plan: %v\n%s", r.Err, r.Output())
-	}
+	ws.MustRun(ctx, "plan", "-no-color", "-input=false", "-out=tfplan", "-var", "cmd=exit 3")
 	if len(rec.created()) != 1 {
 		t.Fatalf("the plan created %d sandboxes, want 1", len(rec.created()))
 	}
@@ -81,11 +73,7 @@ func TestCLIEphemeralSandbox_failedApplyKillsIt(t *testing.T) {
 	if r.Err == nil || !strings.Contains(r.Output(), "exit code 3") {
 		t.Fatalf("apply should fail on the second command (exit code 3): %v\n%s", r.Err, r.Output())
 	}
-	used, err := usedSandbox(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := rec.checkUsedAndKilled(ws.Emulator, used.SandboxID); err != nil {
+	if _, err := usedAndKilledSandbox(ws.Emulator, rec); err != nil {
 		t.Fatalf("%v\n%s", err, r.Output())
 	}
 	if err := checkAllKilled(ws.Emulator, rec); err != nil {
@@ -103,17 +91,7 @@ func TestCLIEphemeralSandbox_failedApplyKillsIt(t *testing.T) {
 // SIGINT while a command runs in the ephemeral sandbox: the sandbox is killed as the CLI stops.
 func TestCLIEphemeralSandbox_interruptKillsIt(t *testing.T) {
 	ws, rec := cliWorkspace(t)
-	cmd := ws.Command(context.Background(), "apply", "-auto-approve", "-no-color", "-input=false", "-var", "cmd=sleep 300")
-	var out strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	id, err := waitForCommand(t, ws, rec, "sleep 300", 90*time.Second)
-	if err != nil {
-		_ = cmd.Process.Kill()
-		t.Fatalf("%v\n%s", err, out.String())
-	}
+	cmd, out, id := startApplyRunning(t, ws, rec, "sleep 300")
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
@@ -126,6 +104,19 @@ func TestCLIEphemeralSandbox_interruptKillsIt(t *testing.T) {
 	if err := checkAllKilled(ws.Emulator, rec); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// startApplyRunning starts an apply whose ephemeral sandbox runs command and returns once that
+// command is alive, with the sandbox's ID; a CLI that gets no further is killed and fails the test.
+func startApplyRunning(t *testing.T, ws *harness.Workspace, rec *e2bRecorder, command string) (*exec.Cmd, *strings.Builder, string) {
+	t.Helper()
+	cmd, out := ws.Start(context.Background(), "apply", "-auto-approve", "-no-color", "-input=false", "-var", "cmd="+command)
+	id, err := waitForCommand(t, ws, rec, command, 90*time.Second)
+	if err != nil {
+		_ = cmd.Process.Kill()
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	return cmd, out, id
 }
 
 // waitForCommand waits until a process running command is alive in a sandbox the run created,

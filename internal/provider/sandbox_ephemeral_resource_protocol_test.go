@@ -25,15 +25,7 @@ func (p *protoProvider) openEphemeral(typeName string, vals map[string]tftypes.V
 	if resp.Result == nil {
 		return resp, nil
 	}
-	v, err := resp.Result.Unmarshal(typ)
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	out := map[string]tftypes.Value{}
-	if err := v.As(&out); err != nil {
-		p.t.Fatal(err)
-	}
-	return resp, out
+	return resp, p.attributes(resp.Result, typ)
 }
 
 func (p *protoProvider) validateEphemeral(typeName string, vals map[string]tftypes.Value) []*tfprotov6.Diagnostic {

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -20,17 +19,7 @@ func TestCLIEphemeralSandbox_killedCLIProviderExitsAndKillsIt(t *testing.T) {
 		t.Skip("finds the provider process through /proc, which only Linux has")
 	}
 	ws, rec := cliWorkspace(t)
-	cmd := ws.Command(context.Background(), "apply", "-auto-approve", "-no-color", "-input=false", "-var", "cmd=sleep 300")
-	var out strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	id, err := waitForCommand(t, ws, rec, "sleep 300", 90*time.Second)
-	if err != nil {
-		_ = cmd.Process.Kill()
-		t.Fatalf("%v\n%s", err, out.String())
-	}
+	cmd, out, id := startApplyRunning(t, ws, rec, "sleep 300")
 	providers := providerProcesses(cmd.Process.Pid)
 	if len(providers) == 0 {
 		_ = cmd.Process.Kill()

@@ -44,8 +44,9 @@ func allCreatedSecrets(rec *e2bRecorder) []string {
 	return out
 }
 
-// usedSandbox returns the one sandbox the run used through envd.
-func usedSandbox(rec *e2bRecorder) (createdSandbox, error) {
+// usedAndKilledSandbox returns the one sandbox the run used through envd, and fails unless it was
+// used and then killed (checkUsedAndKilled).
+func usedAndKilledSandbox(emu *emulator.Server, rec *e2bRecorder) (createdSandbox, error) {
 	var used []createdSandbox
 	for _, c := range rec.created() {
 		if _, _, envd := rec.lifeOf(c.SandboxID); len(envd) > 0 {
@@ -55,7 +56,7 @@ func usedSandbox(rec *e2bRecorder) (createdSandbox, error) {
 	if len(used) != 1 {
 		return createdSandbox{}, fmt.Errorf("want one sandbox used through envd, got %d", len(used))
 	}
-	return used[0], nil
+	return used[0], rec.checkUsedAndKilled(emu, used[0].SandboxID)
 }
 
 // checkAllKilled verifies that every sandbox the run created was killed and none is alive.
@@ -123,11 +124,7 @@ func TestAccEphemeralSandbox_usedDuringApplyNotPersisted(t *testing.T) {
 				statecheck.ExpectKnownValue("e2b_sandbox_command.smoke", tfjsonpath.New("sandbox_id"), knownvalue.Null()),
 			},
 			Check: func(*terraform.State) error {
-				used, err := usedSandbox(rec)
-				if err != nil {
-					return err
-				}
-				if err := rec.checkUsedAndKilled(emu, used.SandboxID); err != nil {
+				if _, err := usedAndKilledSandbox(emu, rec); err != nil {
 					return err
 				}
 				if err := checkAllKilled(emu, rec); err != nil {
@@ -163,11 +160,8 @@ resource "e2b_sandbox_command" "long" {
 				statecheck.ExpectKnownValue("e2b_sandbox_command.long", tfjsonpath.New("stdout"), knownvalue.StringExact("survived\n")),
 			},
 			Check: func(*terraform.State) error {
-				used, err := usedSandbox(rec)
+				used, err := usedAndKilledSandbox(emu, rec)
 				if err != nil {
-					return err
-				}
-				if err := rec.checkUsedAndKilled(emu, used.SandboxID); err != nil {
 					return err
 				}
 				created, killed, _ := rec.lifeOf(used.SandboxID)

@@ -18,77 +18,59 @@ import (
 // e2b_sandbox_file never manages a directory: importing one is refused and leaves it whole.
 func TestAccSandboxFile_importOfADirectoryIsRefused(t *testing.T) {
 	srv := testAccBackend(t)
-	cfg := testAccRequiredProviders() + filesTestConfig(srv, `
-resource "e2b_sandbox_file" "note" {
-  sandbox_id = e2b_sandbox.test.id
-  path       = "data/keep.txt"
-  content    = "keep me"
-}
-`)
+	cfg := testAccRequiredProviders() + noteFileConfig(srv, "data/keep.txt", "keep me")
 	var sandboxID string
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: cfg, Check: captureAttr(sbAddr, "id", &sandboxID)},
-			{
-				Config:       cfg,
-				ResourceName: noteAddr,
-				ImportState:  true,
-				ImportStateIdFunc: func(*terraform.State) (string, error) {
-					return sandboxID + ":/home/user/data", nil
-				},
-				ExpectError: regexp.MustCompile(`(?s)Cannot import /home/user/data.*is a\s+directory;\s+e2b_sandbox_file\s+manages\s+regular\s+files\s+only`),
+	resource.ParallelTest(t, testAccCase(t, nil, []resource.TestStep{
+		{Config: cfg, Check: captureAttr(sbAddr, "id", &sandboxID)},
+		{
+			Config:       cfg,
+			ResourceName: noteAddr,
+			ImportState:  true,
+			ImportStateIdFunc: func(*terraform.State) (string, error) {
+				return sandboxID + ":/home/user/data", nil
 			},
-			{
-				// The directory and the file in it are still there.
-				Config:           cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-				Check:            checkRemoteFile(t, srv, &sandboxID, "/home/user/data/keep.txt", "keep me"),
-			},
+			ExpectError: regexp.MustCompile(`(?s)Cannot import /home/user/data.*is a\s+directory;\s+e2b_sandbox_file\s+manages\s+regular\s+files\s+only`),
 		},
-	})
+		{
+			// The directory and the file in it are still there.
+			Config:           cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			Check:            checkRemoteFile(t, srv, &sandboxID, "/home/user/data/keep.txt", "keep me"),
+		},
+	}))
 }
 
 // A managed file that a workload replaced with a directory fails the plan instead of planning a
 // rewrite, and nothing in the directory is touched.
 func TestAccSandboxFile_pathThatBecameADirectoryFailsThePlan(t *testing.T) {
 	srv := testAccBackend(t)
-	cfg := filesTestConfig(srv, `
-resource "e2b_sandbox_file" "note" {
-  sandbox_id = e2b_sandbox.test.id
-  path       = "victim.txt"
-  content    = "mine"
-}
-`)
+	cfg := noteFileConfig(srv, "victim.txt", "mine")
 	var sandboxID string
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: cfg, Check: captureAttr(sbAddr, "id", &sandboxID)},
-			{
-				PreConfig:   sandboxShell(t, srv, &sandboxID, "rm ~/victim.txt && mkdir ~/victim.txt && echo theirs > ~/victim.txt/inner"),
-				Config:      cfg,
-				ExpectError: regexp.MustCompile(`(?s)/home/user/victim.txt is no longer a regular file.*is a\s+directory\s+now`),
-			},
-			{
-				// Untouched; once the workload moves it away, the file is written again.
-				PreConfig: func() {
-					if err := checkRemoteFile(t, srv, &sandboxID, "/home/user/victim.txt/inner", "theirs\n")(nil); err != nil {
-						t.Fatalf("the directory was touched: %v", err)
-					}
-					sandboxShell(t, srv, &sandboxID, "mv ~/victim.txt ~/moved")()
-				},
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(noteAddr, plancheck.ResourceActionCreate),
-				}},
-				Check: resource.ComposeTestCheckFunc(
-					checkRemoteFile(t, srv, &sandboxID, "/home/user/victim.txt", "mine"),
-					checkRemoteFile(t, srv, &sandboxID, "/home/user/moved/inner", "theirs\n"),
-				),
-			},
+	resource.ParallelTest(t, testAccCase(t, nil, []resource.TestStep{
+		{Config: cfg, Check: captureAttr(sbAddr, "id", &sandboxID)},
+		{
+			PreConfig:   sandboxShell(t, srv, &sandboxID, "rm ~/victim.txt && mkdir ~/victim.txt && echo theirs > ~/victim.txt/inner"),
+			Config:      cfg,
+			ExpectError: regexp.MustCompile(`(?s)/home/user/victim.txt is no longer a regular file.*is a\s+directory\s+now`),
 		},
-	})
+		{
+			// Untouched; once the workload moves it away, the file is written again.
+			PreConfig: func() {
+				if err := checkRemoteFile(t, srv, &sandboxID, "/home/user/victim.txt/inner", "theirs\n")(nil); err != nil {
+					t.Fatalf("the directory was touched: %v", err)
+				}
+				sandboxShell(t, srv, &sandboxID, "mv ~/victim.txt ~/moved")()
+			},
+			Config: cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(noteAddr, plancheck.ResourceActionCreate),
+			}},
+			Check: resource.ComposeTestCheckFunc(
+				checkRemoteFile(t, srv, &sandboxID, "/home/user/victim.txt", "mine"),
+				checkRemoteFile(t, srv, &sandboxID, "/home/user/moved/inner", "theirs\n"),
+			),
+		},
+	}))
 }
 
 // Delete removes a regular file only: a directory where the file was stays with all it holds,

@@ -22,7 +22,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
@@ -35,6 +34,17 @@ resource "e2b_sandbox" "test" {
   timeout = "15m"
 }
 ` + blocks
+}
+
+// noteFileConfig is filesTestConfig with the file noteAddr at path holding content.
+func noteFileConfig(srv *emulator.Server, path, content string) string {
+	return filesTestConfig(srv, fmt.Sprintf(`
+resource "e2b_sandbox_file" "note" {
+  sandbox_id = e2b_sandbox.test.id
+  path       = %q
+  content    = %q
+}
+`, path, content))
 }
 
 func sha256Hex(s string) string {
@@ -134,83 +144,80 @@ resource "e2b_sandbox_file" "bin" {
 	var sandboxID string
 	updated := plancheck.ExpectResourceAction(noteAddr, plancheck.ResourceActionUpdate)
 
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: filesTestConfig(srv, files("hello\n")),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(noteAddr, tfjsonpath.New("absolute_path"), knownvalue.StringExact("/home/user/notes/hello.txt")),
-					statecheck.ExpectKnownValue(noteAddr, tfjsonpath.New("sha256"), knownvalue.StringExact(sha256Hex("hello\n"))),
-					statecheck.ExpectKnownValue(noteAddr, tfjsonpath.New("size"), knownvalue.Int64Exact(6)),
-					statecheck.ExpectKnownValue(scriptAddr, tfjsonpath.New("absolute_path"), knownvalue.StringExact("/home/user/bin/setup.sh")),
-					statecheck.ExpectKnownValue(scriptAddr, tfjsonpath.New("sha256"), knownvalue.StringExact(sha256Hex("echo v1\n"))),
-					statecheck.ExpectKnownValue(binAddr, tfjsonpath.New("size"), knownvalue.Int64Exact(4)),
-					statecheck.ExpectKnownValue(binAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^[a-z0-9]+:/opt/data/blob.bin$`))),
-				},
-				Check: resource.ComposeTestCheckFunc(
-					captureAttr(sbAddr, "id", &sandboxID),
-					checkRemoteFile(t, srv, &sandboxID, "/home/user/notes/hello.txt", "hello\n"),
-					checkRemoteFile(t, srv, &sandboxID, "/home/user/bin/setup.sh", "echo v1\n"),
-					checkRemoteFile(t, srv, &sandboxID, "/opt/data/blob.bin", "\x00\x01\x02\xff"),
-				),
+	resource.ParallelTest(t, testAccCase(t, nil, []resource.TestStep{
+		{
+			Config: filesTestConfig(srv, files("hello\n")),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(noteAddr, tfjsonpath.New("absolute_path"), knownvalue.StringExact("/home/user/notes/hello.txt")),
+				statecheck.ExpectKnownValue(noteAddr, tfjsonpath.New("sha256"), knownvalue.StringExact(sha256Hex("hello\n"))),
+				statecheck.ExpectKnownValue(noteAddr, tfjsonpath.New("size"), knownvalue.Int64Exact(6)),
+				statecheck.ExpectKnownValue(scriptAddr, tfjsonpath.New("absolute_path"), knownvalue.StringExact("/home/user/bin/setup.sh")),
+				statecheck.ExpectKnownValue(scriptAddr, tfjsonpath.New("sha256"), knownvalue.StringExact(sha256Hex("echo v1\n"))),
+				statecheck.ExpectKnownValue(binAddr, tfjsonpath.New("size"), knownvalue.Int64Exact(4)),
+				statecheck.ExpectKnownValue(binAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^[a-z0-9]+:/opt/data/blob.bin$`))),
 			},
-			{
-				// New content: rewritten in place.
-				Config:           filesTestConfig(srv, files("hello again\n")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{updated}},
-				Check:            checkRemoteFile(t, srv, &sandboxID, "/home/user/notes/hello.txt", "hello again\n"),
-			},
-			{
-				// The local source file changed: the plan hashes it and rewrites the copy.
-				PreConfig: func() {
-					if err := os.WriteFile(local, []byte("echo v2\n"), 0o600); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: filesTestConfig(srv, files("hello again\n")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(scriptAddr, plancheck.ResourceActionUpdate),
-					plancheck.ExpectKnownValue(scriptAddr, tfjsonpath.New("sha256"), knownvalue.StringExact(sha256Hex("echo v2\n"))),
-					plancheck.ExpectResourceAction(noteAddr, plancheck.ResourceActionNoop),
-				}},
-				Check: checkRemoteFile(t, srv, &sandboxID, "/home/user/bin/setup.sh", "echo v2\n"),
-			},
-			{
-				// Edited inside the sandbox: the refresh sees another hash, the apply restores it.
-				PreConfig:        sandboxShell(t, srv, &sandboxID, "echo tampered > ~/notes/hello.txt"),
-				Config:           filesTestConfig(srv, files("hello again\n")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{updated}},
-				Check:            checkRemoteFile(t, srv, &sandboxID, "/home/user/notes/hello.txt", "hello again\n"),
-			},
-			{
-				// Deleted inside the sandbox: the refresh drops it, the apply writes it again.
-				PreConfig: sandboxShell(t, srv, &sandboxID, "rm ~/notes/hello.txt"),
-				Config:    filesTestConfig(srv, files("hello again\n")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(noteAddr, plancheck.ResourceActionCreate),
-				}},
-				Check: checkRemoteFile(t, srv, &sandboxID, "/home/user/notes/hello.txt", "hello again\n"),
-			},
-			{
-				// Same size, same content: nothing to do, and no download happened to know it.
-				Config: filesTestConfig(srv, files("hello again\n")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectEmptyPlan(),
-				}},
-			},
-			{
-				ResourceName: noteAddr,
-				ImportState:  true,
-				ImportStateIdFunc: func(*terraform.State) (string, error) {
-					return sandboxID + ":/home/user/notes/hello.txt", nil
-				},
-				ImportStateVerify: true,
-				// The import fills content for small text files; path comes back absolute.
-				ImportStateVerifyIgnore: []string{"path"},
-			},
+			Check: resource.ComposeTestCheckFunc(
+				captureAttr(sbAddr, "id", &sandboxID),
+				checkRemoteFile(t, srv, &sandboxID, "/home/user/notes/hello.txt", "hello\n"),
+				checkRemoteFile(t, srv, &sandboxID, "/home/user/bin/setup.sh", "echo v1\n"),
+				checkRemoteFile(t, srv, &sandboxID, "/opt/data/blob.bin", "\x00\x01\x02\xff"),
+			),
 		},
-	})
+		{
+			// New content: rewritten in place.
+			Config:           filesTestConfig(srv, files("hello again\n")),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{updated}},
+			Check:            checkRemoteFile(t, srv, &sandboxID, "/home/user/notes/hello.txt", "hello again\n"),
+		},
+		{
+			// The local source file changed: the plan hashes it and rewrites the copy.
+			PreConfig: func() {
+				if err := os.WriteFile(local, []byte("echo v2\n"), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			},
+			Config: filesTestConfig(srv, files("hello again\n")),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(scriptAddr, plancheck.ResourceActionUpdate),
+				plancheck.ExpectKnownValue(scriptAddr, tfjsonpath.New("sha256"), knownvalue.StringExact(sha256Hex("echo v2\n"))),
+				plancheck.ExpectResourceAction(noteAddr, plancheck.ResourceActionNoop),
+			}},
+			Check: checkRemoteFile(t, srv, &sandboxID, "/home/user/bin/setup.sh", "echo v2\n"),
+		},
+		{
+			// Edited inside the sandbox: the refresh sees another hash, the apply restores it.
+			PreConfig:        sandboxShell(t, srv, &sandboxID, "echo tampered > ~/notes/hello.txt"),
+			Config:           filesTestConfig(srv, files("hello again\n")),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{updated}},
+			Check:            checkRemoteFile(t, srv, &sandboxID, "/home/user/notes/hello.txt", "hello again\n"),
+		},
+		{
+			// Deleted inside the sandbox: the refresh drops it, the apply writes it again.
+			PreConfig: sandboxShell(t, srv, &sandboxID, "rm ~/notes/hello.txt"),
+			Config:    filesTestConfig(srv, files("hello again\n")),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(noteAddr, plancheck.ResourceActionCreate),
+			}},
+			Check: checkRemoteFile(t, srv, &sandboxID, "/home/user/notes/hello.txt", "hello again\n"),
+		},
+		{
+			// Same size, same content: nothing to do, and no download happened to know it.
+			Config: filesTestConfig(srv, files("hello again\n")),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectEmptyPlan(),
+			}},
+		},
+		{
+			ResourceName: noteAddr,
+			ImportState:  true,
+			ImportStateIdFunc: func(*terraform.State) (string, error) {
+				return sandboxID + ":/home/user/notes/hello.txt", nil
+			},
+			ImportStateVerify: true,
+			// The import fills content for small text files; path comes back absolute.
+			ImportStateVerifyIgnore: []string{"path"},
+		},
+	}))
 }
 
 // Refresh of an unchanged file stats it but never downloads it (the first refresh after a write
@@ -235,80 +242,68 @@ resource "e2b_sandbox_file" "note" {
 			return nil
 		})}}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: cfg, Check: resource.ComposeTestCheckFunc(
-				captureAttr(sbAddr, "id", &sandboxID),
-				func(*terraform.State) error { srv.ResetCounters(); return nil },
-			)},
-			{
-				Config:           cfg,
-				PlanOnly:         true,
-				ConfigPlanChecks: downloads(func(n int) bool { return n == 0 }, "refresh of an unchanged file downloaded it"),
-			},
-			{
-				// Written again by someone else, with the same bytes: the write's tag is gone, so
-				// the refresh downloads and hashes it, and finds nothing to change.
-				PreConfig: func() {
-					content := strings.Builder{}
-					for i := range 1000 {
-						fmt.Fprintf(&content, "line %d\n", i)
-					}
-					_, err := sandboxEnvd(t, srv, sandboxID).WriteFile(context.Background(), "/home/user/big.txt",
-						strings.NewReader(content.String()), e2b.WriteOptions{})
-					if err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config:           cfg,
-				PlanOnly:         true,
-				ConfigPlanChecks: downloads(func(n int) bool { return n > 0 }, "an untagged file must be downloaded and hashed"),
-			},
-			{
-				// Same size, new content: only the modification time tells.
-				PreConfig:          sandboxShell(t, srv, &sandboxID, "sleep 0.01; sed -i 's/line 7$/LINE 7/' ~/big.txt"),
-				Config:             cfg,
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
-				ConfigPlanChecks:   downloads(func(n int) bool { return n > 0 }, "a changed file must be downloaded and hashed"),
-			},
+	resource.ParallelTest(t, testAccCase(t, nil, []resource.TestStep{
+		{Config: cfg, Check: resource.ComposeTestCheckFunc(
+			captureAttr(sbAddr, "id", &sandboxID),
+			func(*terraform.State) error { srv.ResetCounters(); return nil },
+		)},
+		{
+			Config:           cfg,
+			PlanOnly:         true,
+			ConfigPlanChecks: downloads(func(n int) bool { return n == 0 }, "refresh of an unchanged file downloaded it"),
 		},
-	})
+		{
+			// Written again by someone else, with the same bytes: the write's tag is gone, so
+			// the refresh downloads and hashes it, and finds nothing to change.
+			PreConfig: func() {
+				content := strings.Builder{}
+				for i := range 1000 {
+					fmt.Fprintf(&content, "line %d\n", i)
+				}
+				_, err := sandboxEnvd(t, srv, sandboxID).WriteFile(context.Background(), "/home/user/big.txt",
+					strings.NewReader(content.String()), e2b.WriteOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+			},
+			Config:           cfg,
+			PlanOnly:         true,
+			ConfigPlanChecks: downloads(func(n int) bool { return n > 0 }, "an untagged file must be downloaded and hashed"),
+		},
+		{
+			// Same size, new content: only the modification time tells.
+			PreConfig:          sandboxShell(t, srv, &sandboxID, "sleep 0.01; sed -i 's/line 7$/LINE 7/' ~/big.txt"),
+			Config:             cfg,
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
+			ConfigPlanChecks:   downloads(func(n int) bool { return n > 0 }, "a changed file must be downloaded and hashed"),
+		},
+	}))
 }
 
 // Removing the resource deletes the file; a killed sandbox takes its files out of state.
 func TestAccSandboxFile_deleteAndSandboxGone(t *testing.T) {
 	srv := testAccBackend(t)
-	withFile := filesTestConfig(srv, `
-resource "e2b_sandbox_file" "note" {
-  sandbox_id = e2b_sandbox.test.id
-  path       = "/home/user/gone.txt"
-  content    = "bye"
-}
-`)
+	withFile := noteFileConfig(srv, "/home/user/gone.txt", "bye")
 	var sandboxID string
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: withFile, Check: captureAttr(sbAddr, "id", &sandboxID)},
-			{
-				Config: filesTestConfig(srv, ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(noteAddr, plancheck.ResourceActionDestroy),
-				}},
-				Check: func(*terraform.State) error {
-					_, err := sandboxEnvd(t, srv, sandboxID).Stat(context.Background(), "/home/user/gone.txt")
-					if !e2b.IsNotFound(err) {
-						return fmt.Errorf("file still there after destroy (stat error %v)", err)
-					}
-					return nil
-				},
+	resource.ParallelTest(t, testAccCase(t, nil, []resource.TestStep{
+		{Config: withFile, Check: captureAttr(sbAddr, "id", &sandboxID)},
+		{
+			Config: filesTestConfig(srv, ""),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(noteAddr, plancheck.ResourceActionDestroy),
+			}},
+			Check: func(*terraform.State) error {
+				_, err := sandboxEnvd(t, srv, sandboxID).Stat(context.Background(), "/home/user/gone.txt")
+				if !e2b.IsNotFound(err) {
+					return fmt.Errorf("file still there after destroy (stat error %v)", err)
+				}
+				return nil
 			},
-			{Config: withFile},
-			sandboxKilledStep(t, srv, &sandboxID, withFile, noteAddr),
 		},
-	})
+		{Config: withFile},
+		sandboxKilledStep(t, srv, &sandboxID, withFile, noteAddr),
+	}))
 }
 
 // Bad inputs fail at plan time, before anything is created or any request is made.
@@ -343,24 +338,10 @@ func TestAccSandboxFile_badInputs(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				Steps: []resource.TestStep{{
-					Config: testAccProviderBlock(srv) + `
-resource "e2b_sandbox_file" "bad" {
-  sandbox_id = "isandbox"
-  ` + c.body + `
-}
-`,
-					PlanOnly:    true,
-					ExpectError: regexp.MustCompile(c.want),
-				}},
-			})
+			resource.Test(t, testAccCase(t, nil, []resource.TestStep{badSandboxChildStep(srv, "e2b_sandbox_file", c.body, c.want)}))
 		})
 	}
-	if n, routes := totalRequests(srv); n != 0 {
-		t.Errorf("bad file inputs made %d requests: %s", n, routes)
-	}
+	testAccCheckNoRequests(t, srv, "bad file inputs")
 }
 
 // Hashing stops when the plan is cancelled, even on a stream that never ends.
@@ -387,33 +368,24 @@ func (f planCheckFunc) CheckPlan(_ context.Context, _ plancheck.CheckPlanRequest
 // A paused sandbox cannot be checked: its files stay in state unchanged.
 func TestAccSandboxFile_pausedSandboxKeepsFile(t *testing.T) {
 	srv := testAccBackend(t)
-	cfg := filesTestConfig(srv, `
-resource "e2b_sandbox_file" "note" {
-  sandbox_id = e2b_sandbox.test.id
-  path       = "kept.txt"
-  content    = "kept"
-}
-`)
+	cfg := noteFileConfig(srv, "kept.txt", "kept")
 	var sandboxID string
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: cfg, Check: captureAttr(sbAddr, "id", &sandboxID)},
-			{
-				PreConfig: func() {
-					if err := testAccClient(t, srv).PauseSandbox(context.Background(), sandboxID); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionUpdate), // resumed
-					plancheck.ExpectResourceAction(noteAddr, plancheck.ResourceActionNoop),
-				}},
-				Check: checkRemoteFile(t, srv, &sandboxID, "/home/user/kept.txt", "kept"),
+	resource.ParallelTest(t, testAccCase(t, nil, []resource.TestStep{
+		{Config: cfg, Check: captureAttr(sbAddr, "id", &sandboxID)},
+		{
+			PreConfig: func() {
+				if err := testAccClient(t, srv).PauseSandbox(context.Background(), sandboxID); err != nil {
+					t.Fatal(err)
+				}
 			},
+			Config: cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionUpdate), // resumed
+				plancheck.ExpectResourceAction(noteAddr, plancheck.ResourceActionNoop),
+			}},
+			Check: checkRemoteFile(t, srv, &sandboxID, "/home/user/kept.txt", "kept"),
 		},
-	})
+	}))
 }
 
 // A 32 MiB local file goes up as a stream and is hashed the same on both sides.
@@ -447,31 +419,28 @@ resource "e2b_sandbox_file" "note" {
 }
 `, local))
 	var sandboxID string
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: cfg,
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(noteAddr, tfjsonpath.New("sha256"), knownvalue.StringExact(want)),
-				statecheck.ExpectKnownValue(noteAddr, tfjsonpath.New("size"), knownvalue.Int64Exact(32<<20)),
+	resource.ParallelTest(t, testAccCase(t, nil, []resource.TestStep{{
+		Config: cfg,
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(noteAddr, tfjsonpath.New("sha256"), knownvalue.StringExact(want)),
+			statecheck.ExpectKnownValue(noteAddr, tfjsonpath.New("size"), knownvalue.Int64Exact(32<<20)),
+		},
+		Check: resource.ComposeTestCheckFunc(
+			captureAttr(sbAddr, "id", &sandboxID),
+			func(*terraform.State) error {
+				rc, err := sandboxEnvd(t, srv, sandboxID).ReadFile(context.Background(), "/home/user/big.bin", e2b.ReadOptions{})
+				if err != nil {
+					return err
+				}
+				defer func() { _ = rc.Close() }()
+				got, n, err := hashStream(context.Background(), rc)
+				if err != nil || got != want || n != 32<<20 {
+					return fmt.Errorf("sandbox copy: sha256 %s, %d bytes, %v; want %s", got, n, err, want)
+				}
+				return nil
 			},
-			Check: resource.ComposeTestCheckFunc(
-				captureAttr(sbAddr, "id", &sandboxID),
-				func(*terraform.State) error {
-					rc, err := sandboxEnvd(t, srv, sandboxID).ReadFile(context.Background(), "/home/user/big.bin", e2b.ReadOptions{})
-					if err != nil {
-						return err
-					}
-					defer func() { _ = rc.Close() }()
-					got, n, err := hashStream(context.Background(), rc)
-					if err != nil || got != want || n != 32<<20 {
-						return fmt.Errorf("sandbox copy: sha256 %s, %d bytes, %v; want %s", got, n, err, want)
-					}
-					return nil
-				},
-			),
-		}},
-	})
+		),
+	}}))
 }
 
 // Another spelling of the same path updates in place; a new path replaces.
@@ -487,74 +456,47 @@ resource "e2b_sandbox_file" "note" {
 `, p))
 	}
 	var sandboxID string
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: cfg("docs/a.txt"), Check: captureAttr(sbAddr, "id", &sandboxID)},
-			{
-				Config: cfg("~/docs/a.txt"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(noteAddr, plancheck.ResourceActionUpdate),
-				}},
-				Check: checkRemoteFile(t, srv, &sandboxID, "/home/user/docs/a.txt", "same file"),
+	resource.ParallelTest(t, testAccCase(t, nil, []resource.TestStep{
+		{Config: cfg("docs/a.txt"), Check: captureAttr(sbAddr, "id", &sandboxID)},
+		{
+			Config: cfg("~/docs/a.txt"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(noteAddr, plancheck.ResourceActionUpdate),
+			}},
+			Check: checkRemoteFile(t, srv, &sandboxID, "/home/user/docs/a.txt", "same file"),
+		},
+		{
+			Config: cfg("/home/user/docs/b.txt"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(noteAddr, plancheck.ResourceActionDestroyBeforeCreate),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(noteAddr, tfjsonpath.New("absolute_path"), knownvalue.StringExact("/home/user/docs/b.txt")),
 			},
-			{
-				Config: cfg("/home/user/docs/b.txt"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(noteAddr, plancheck.ResourceActionDestroyBeforeCreate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(noteAddr, tfjsonpath.New("absolute_path"), knownvalue.StringExact("/home/user/docs/b.txt")),
-				},
-				Check: func(*terraform.State) error {
-					if _, err := sandboxEnvd(t, srv, sandboxID).Stat(context.Background(), "/home/user/docs/a.txt"); !e2b.IsNotFound(err) {
-						return fmt.Errorf("the old path still exists (stat: %v)", err)
-					}
-					return nil
-				},
+			Check: func(*terraform.State) error {
+				if _, err := sandboxEnvd(t, srv, sandboxID).Stat(context.Background(), "/home/user/docs/a.txt"); !e2b.IsNotFound(err) {
+					return fmt.Errorf("the old path still exists (stat: %v)", err)
+				}
+				return nil
 			},
 		},
-	})
+	}))
 }
 
 // Import blocks by identity and by ID (Terraform/OpenTofu 1.12+).
 func TestAccSandboxFile_importByIdentity(t *testing.T) {
 	srv := testAccBackend(t)
-	cfg := testAccRequiredProviders() + filesTestConfig(srv, `
-resource "e2b_sandbox_file" "note" {
-  sandbox_id = e2b_sandbox.test.id
-  path       = "/home/user/identity.txt"
-  content    = "who am I"
-}
-`)
+	cfg := testAccRequiredProviders() + noteFileConfig(srv, "/home/user/identity.txt", "who am I")
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		TerraformVersionChecks: []tfversion.TerraformVersionCheck{
-			// Resource identity and import blocks with identity exist from 1.12 on.
-			tfversion.SkipBelow(tfversion.Version1_12_0),
-		},
+		TerraformVersionChecks:   identityImportVersions,
 		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectIdentity(noteAddr, map[string]knownvalue.Check{
-						"sandbox_id": knownvalue.NotNull(),
-						"path":       knownvalue.StringExact("/home/user/identity.txt"),
-					}),
-				},
-			},
-			{
-				Config:          cfg,
-				ResourceName:    noteAddr,
-				ImportState:     true,
-				ImportStateKind: resource.ImportBlockWithResourceIdentity,
-			},
-			{
-				Config:          cfg,
-				ResourceName:    noteAddr,
-				ImportState:     true,
-				ImportStateKind: resource.ImportBlockWithID,
-			},
+			identityStep(cfg, noteAddr, map[string]knownvalue.Check{
+				"sandbox_id": knownvalue.NotNull(),
+				"path":       knownvalue.StringExact("/home/user/identity.txt"),
+			}),
+			importBlockStep(cfg, noteAddr, resource.ImportBlockWithResourceIdentity),
+			importBlockStep(cfg, noteAddr, resource.ImportBlockWithID),
 		},
 	})
 }
@@ -571,20 +513,17 @@ resource "e2b_sandbox_file" "json" {
   content_base64 = "`+base64.StdEncoding.EncodeToString([]byte(pretty))+`"
 }
 `)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: cfg},
-			{
-				ResourceName: "e2b_sandbox_file.json",
-				ImportState:  true,
-				ImportStateIdFunc: func(s *terraform.State) (string, error) {
-					return s.RootModule().Resources["e2b_sandbox.test"].Primary.ID + ":/home/user/app.json", nil
-				},
-				ImportStateVerify: true,
+	resource.Test(t, testAccCase(t, nil, []resource.TestStep{
+		{Config: cfg},
+		{
+			ResourceName: "e2b_sandbox_file.json",
+			ImportState:  true,
+			ImportStateIdFunc: func(s *terraform.State) (string, error) {
+				return s.RootModule().Resources["e2b_sandbox.test"].Primary.ID + ":/home/user/app.json", nil
 			},
+			ImportStateVerify: true,
 		},
-	})
+	}))
 }
 
 // sandboxKilledStep kills the sandbox outside Terraform; the plan of config then creates it

@@ -95,13 +95,7 @@ func (r *uploadRecorder) check(t *testing.T, when string, names, secrets []strin
 	return len(r.files)
 }
 
-const pullRequestLayoutConfig = `
-terraform {
-  required_providers {
-    e2b = { source = "e2b-terraform/e2b" }
-  }
-}
-
+const pullRequestLayoutConfig = harness.RequiredProviders + `
 resource "e2b_sandbox" "pr" {
   template = "base"
 }

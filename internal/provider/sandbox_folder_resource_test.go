@@ -18,7 +18,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
@@ -138,111 +137,108 @@ func TestAccSandboxFolder_lifecycle(t *testing.T) {
 			return nil
 		}))
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				ConfigStateChecks: []statecheck.StateCheck{
-					digestIs(),
-					statecheck.ExpectKnownValue(folderAddr, tfjsonpath.New("files"), knownvalue.MapSizeExact(3)),
-					statecheck.ExpectKnownValue(folderAddr, tfjsonpath.New("files").AtMapKey("run.sh").AtMapKey("mode"),
-						knownvalue.StringExact("0755")),
-					statecheck.ExpectKnownValue(folderAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`:/home/user/app$`))),
-				},
-				Check: resource.ComposeTestCheckFunc(
-					captureAttr(sbAddr, "id", &sandboxID),
-					checkRemoteFolder(t, srv, &sandboxID, dest, map[string]string{
-						"main.py": "print('v1')\n", "lib/util.py": "X = 1\n", ".git/HEAD": "", "lib/__pycache__/util.pyc": "",
-					}),
-					checkRemoteMode(t, srv, &sandboxID, dest+"/run.sh", 0o755),
-					checkRemoteMode(t, srv, &sandboxID, dest+"/main.py", 0o644),
-					statUtil(&utilModified),
-				),
+	resource.ParallelTest(t, testAccCase(t, nil, []resource.TestStep{
+		{
+			Config: cfg,
+			ConfigStateChecks: []statecheck.StateCheck{
+				digestIs(),
+				statecheck.ExpectKnownValue(folderAddr, tfjsonpath.New("files"), knownvalue.MapSizeExact(3)),
+				statecheck.ExpectKnownValue(folderAddr, tfjsonpath.New("files").AtMapKey("run.sh").AtMapKey("mode"),
+					knownvalue.StringExact("0755")),
+				statecheck.ExpectKnownValue(folderAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`:/home/user/app$`))),
 			},
-			{
-				// One file edited: an update in place that writes that file only.
-				PreConfig: func() { writeLocal(t, src, map[string]string{"main.py": "print('v2')\n"}) },
-				Config:    cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(folderAddr, plancheck.ResourceActionUpdate),
-					plancheck.ExpectKnownValue(folderAddr, tfjsonpath.New("files").AtMapKey("main.py").AtMapKey("sha256"),
-						knownvalue.StringExact(sha256Hex("print('v2')\n"))),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{digestIs()},
-				Check: resource.ComposeTestCheckFunc(
-					checkRemoteFolder(t, srv, &sandboxID, dest, map[string]string{"main.py": "print('v2')\n"}),
-					statUtil(nil),
-				),
+			Check: resource.ComposeTestCheckFunc(
+				captureAttr(sbAddr, "id", &sandboxID),
+				checkRemoteFolder(t, srv, &sandboxID, dest, map[string]string{
+					"main.py": "print('v1')\n", "lib/util.py": "X = 1\n", ".git/HEAD": "", "lib/__pycache__/util.pyc": "",
+				}),
+				checkRemoteMode(t, srv, &sandboxID, dest+"/run.sh", 0o755),
+				checkRemoteMode(t, srv, &sandboxID, dest+"/main.py", 0o644),
+				statUtil(&utilModified),
+			),
+		},
+		{
+			// One file edited: an update in place that writes that file only.
+			PreConfig: func() { writeLocal(t, src, map[string]string{"main.py": "print('v2')\n"}) },
+			Config:    cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(folderAddr, plancheck.ResourceActionUpdate),
+				plancheck.ExpectKnownValue(folderAddr, tfjsonpath.New("files").AtMapKey("main.py").AtMapKey("sha256"),
+					knownvalue.StringExact(sha256Hex("print('v2')\n"))),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{digestIs()},
+			Check: resource.ComposeTestCheckFunc(
+				checkRemoteFolder(t, srv, &sandboxID, dest, map[string]string{"main.py": "print('v2')\n"}),
+				statUtil(nil),
+			),
+		},
+		{
+			// Drift inside the sandbox: an edit, a mode change and a deletion are planned back.
+			PreConfig: sandboxShell(t, srv, &sandboxID,
+				"cd /home/user/app && echo hacked > main.py && chmod 644 run.sh && rm lib/util.py"),
+			Config: cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(folderAddr, plancheck.ResourceActionUpdate),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{digestIs()},
+			Check: resource.ComposeTestCheckFunc(
+				checkRemoteFolder(t, srv, &sandboxID, dest, map[string]string{"main.py": "print('v2')\n", "lib/util.py": "X = 1\n"}),
+				checkRemoteMode(t, srv, &sandboxID, dest+"/run.sh", 0o755),
+			),
+		},
+		{Config: cfg, PlanOnly: true},
+		{
+			// Import by ID adopts every file under the destination: the same files, so the
+			// same state.
+			Config:                  cfg,
+			ResourceName:            folderAddr,
+			ImportState:             true,
+			ImportStateVerify:       true,
+			ImportStateIdFunc:       func(*terraform.State) (string, error) { return sandboxID + ":" + dest, nil },
+			ImportStateVerifyIgnore: []string{"source", "exclude"},
+		},
+		{
+			// A file gone from the source is removed, with the directory the resource made
+			// for it.
+			PreConfig: func() {
+				if err := os.RemoveAll(filepath.Join(src, "lib")); err != nil {
+					t.Fatal(err)
+				}
 			},
-			{
-				// Drift inside the sandbox: an edit, a mode change and a deletion are planned back.
-				PreConfig: sandboxShell(t, srv, &sandboxID,
-					"cd /home/user/app && echo hacked > main.py && chmod 644 run.sh && rm lib/util.py"),
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(folderAddr, plancheck.ResourceActionUpdate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{digestIs()},
-				Check: resource.ComposeTestCheckFunc(
-					checkRemoteFolder(t, srv, &sandboxID, dest, map[string]string{"main.py": "print('v2')\n", "lib/util.py": "X = 1\n"}),
-					checkRemoteMode(t, srv, &sandboxID, dest+"/run.sh", 0o755),
-				),
-			},
-			{Config: cfg, PlanOnly: true},
-			{
-				// Import by ID adopts every file under the destination: the same files, so the
-				// same state.
-				Config:                  cfg,
-				ResourceName:            folderAddr,
-				ImportState:             true,
-				ImportStateVerify:       true,
-				ImportStateIdFunc:       func(*terraform.State) (string, error) { return sandboxID + ":" + dest, nil },
-				ImportStateVerifyIgnore: []string{"source", "exclude"},
-			},
-			{
-				// A file gone from the source is removed, with the directory the resource made
-				// for it.
-				PreConfig: func() {
-					if err := os.RemoveAll(filepath.Join(src, "lib")); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: cfg,
-				Check: func(s *terraform.State) error {
-					_, err := sandboxEnvd(t, srv, sandboxID).Stat(context.Background(), dest+"/lib")
-					if !e2b.IsNotFound(err) {
-						return fmt.Errorf("the emptied lib directory is still there (stat error %v)", err)
-					}
-					return checkRemoteFolder(t, srv, &sandboxID, dest, map[string]string{"lib/util.py": "", "main.py": "print('v2')\n"})(s)
-				},
-			},
-			{
-				// Destroy removes the resource's files and leaves what others put there.
-				PreConfig: sandboxShell(t, srv, &sandboxID, "echo mine > /home/user/app/other.txt"),
-				Config:    testAccRequiredProviders() + filesTestConfig(srv, ""),
-				Check: resource.ComposeTestCheckFunc(
-					checkRemoteFolder(t, srv, &sandboxID, dest, map[string]string{"main.py": "", "run.sh": "", "other.txt": "mine\n"}),
-				),
-			},
-			{
-				// Uploaded again into a destination that no longer holds anything of it, then
-				// destroyed: the destination it created goes too.
-				PreConfig: sandboxShell(t, srv, &sandboxID, "rm -r /home/user/app"),
-				Config:    cfg,
-			},
-			{
-				Config: testAccRequiredProviders() + filesTestConfig(srv, ""),
-				Check: func(*terraform.State) error {
-					_, err := sandboxEnvd(t, srv, sandboxID).Stat(context.Background(), dest)
-					if !e2b.IsNotFound(err) {
-						return fmt.Errorf("the destination the resource created is still there (stat error %v)", err)
-					}
-					return nil
-				},
+			Config: cfg,
+			Check: func(s *terraform.State) error {
+				_, err := sandboxEnvd(t, srv, sandboxID).Stat(context.Background(), dest+"/lib")
+				if !e2b.IsNotFound(err) {
+					return fmt.Errorf("the emptied lib directory is still there (stat error %v)", err)
+				}
+				return checkRemoteFolder(t, srv, &sandboxID, dest, map[string]string{"lib/util.py": "", "main.py": "print('v2')\n"})(s)
 			},
 		},
-	})
+		{
+			// Destroy removes the resource's files and leaves what others put there.
+			PreConfig: sandboxShell(t, srv, &sandboxID, "echo mine > /home/user/app/other.txt"),
+			Config:    testAccRequiredProviders() + filesTestConfig(srv, ""),
+			Check: resource.ComposeTestCheckFunc(
+				checkRemoteFolder(t, srv, &sandboxID, dest, map[string]string{"main.py": "", "run.sh": "", "other.txt": "mine\n"}),
+			),
+		},
+		{
+			// Uploaded again into a destination that no longer holds anything of it, then
+			// destroyed: the destination it created goes too.
+			PreConfig: sandboxShell(t, srv, &sandboxID, "rm -r /home/user/app"),
+			Config:    cfg,
+		},
+		{
+			Config: testAccRequiredProviders() + filesTestConfig(srv, ""),
+			Check: func(*terraform.State) error {
+				_, err := sandboxEnvd(t, srv, sandboxID).Stat(context.Background(), dest)
+				if !e2b.IsNotFound(err) {
+					return fmt.Errorf("the destination the resource created is still there (stat error %v)", err)
+				}
+				return nil
+			},
+		},
+	}))
 }
 
 // A refresh of an unchanged folder lists its directories and downloads nothing.
@@ -264,24 +260,21 @@ func TestAccSandboxFolder_refreshDownloadsOnlyChangedFiles(t *testing.T) {
 			return nil
 		})}}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: cfg, Check: resource.ComposeTestCheckFunc(
-				captureAttr(sbAddr, "id", &sandboxID),
-				func(*terraform.State) error { srv.ResetCounters(); return nil },
-			)},
-			{Config: cfg, PlanOnly: true, ConfigPlanChecks: downloads(0)},
-			{
-				// Same size, new content: the modification time tells, and only that file is read.
-				PreConfig:          sandboxShell(t, srv, &sandboxID, "sleep 0.01; echo -n yyyyy > /home/user/app/d1/f5.txt"),
-				Config:             cfg,
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
-				ConfigPlanChecks:   downloads(1),
-			},
+	resource.ParallelTest(t, testAccCase(t, nil, []resource.TestStep{
+		{Config: cfg, Check: resource.ComposeTestCheckFunc(
+			captureAttr(sbAddr, "id", &sandboxID),
+			func(*terraform.State) error { srv.ResetCounters(); return nil },
+		)},
+		{Config: cfg, PlanOnly: true, ConfigPlanChecks: downloads(0)},
+		{
+			// Same size, new content: the modification time tells, and only that file is read.
+			PreConfig:          sandboxShell(t, srv, &sandboxID, "sleep 0.01; echo -n yyyyy > /home/user/app/d1/f5.txt"),
+			Config:             cfg,
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
+			ConfigPlanChecks:   downloads(1),
 		},
-	})
+	}))
 }
 
 // A killed sandbox takes the folder out of state, and the next apply uploads it to the new one.
@@ -291,13 +284,10 @@ func TestAccSandboxFolder_sandboxGone(t *testing.T) {
 	writeLocal(t, src, map[string]string{"a.txt": "a"})
 	cfg := folderConfig(srv, src)
 	var sandboxID string
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: cfg, Check: captureAttr(sbAddr, "id", &sandboxID)},
-			sandboxKilledStep(t, srv, &sandboxID, cfg, folderAddr),
-		},
-	})
+	resource.ParallelTest(t, testAccCase(t, nil, []resource.TestStep{
+		{Config: cfg, Check: captureAttr(sbAddr, "id", &sandboxID)},
+		sandboxKilledStep(t, srv, &sandboxID, cfg, folderAddr),
+	}))
 }
 
 // Bad inputs fail at plan time, before any request.
@@ -330,9 +320,7 @@ resource "e2b_sandbox_folder" "bad" {
 			})
 		})
 	}
-	if n, routes := totalRequests(srv); n != 0 {
-		t.Errorf("bad folder inputs made %d requests: %s", n, routes)
-	}
+	testAccCheckNoRequests(t, srv, "bad folder inputs")
 }
 
 // Import blocks by identity and by ID (Terraform/OpenTofu 1.12+) adopt the folder's files as they
@@ -344,20 +332,12 @@ func TestAccSandboxFolder_importByIdentity(t *testing.T) {
 	cfg := folderConfig(srv, src)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		TerraformVersionChecks: []tfversion.TerraformVersionCheck{
-			// Resource identity and import blocks with identity exist from 1.12 on.
-			tfversion.SkipBelow(tfversion.Version1_12_0),
-		},
+		TerraformVersionChecks:   identityImportVersions,
 		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectIdentity(folderAddr, map[string]knownvalue.Check{
-						"sandbox_id":  knownvalue.NotNull(),
-						"destination": knownvalue.StringExact("/home/user/app"),
-					}),
-				},
-			},
+			identityStep(cfg, folderAddr, map[string]knownvalue.Check{
+				"sandbox_id":  knownvalue.NotNull(),
+				"destination": knownvalue.StringExact("/home/user/app"),
+			}),
 			importStep(cfg, resource.ImportBlockWithResourceIdentity),
 			importStep(cfg, resource.ImportBlockWithID),
 		},
@@ -366,13 +346,13 @@ func TestAccSandboxFolder_importByIdentity(t *testing.T) {
 
 // importStep imports the folder with an import block and expects an update that changes no file.
 func importStep(cfg string, kind resource.ImportStateKind) resource.TestStep {
-	return resource.TestStep{
-		Config: cfg, ResourceName: folderAddr, ImportState: true, ImportStateKind: kind, ExpectNonEmptyPlan: true,
-		ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{
-			plancheck.ExpectResourceAction(folderAddr, plancheck.ResourceActionUpdate),
-			filesUnchanged{},
-		}},
-	}
+	step := importBlockStep(cfg, folderAddr, kind)
+	step.ExpectNonEmptyPlan = true
+	step.ImportPlanChecks = resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{
+		plancheck.ExpectResourceAction(folderAddr, plancheck.ResourceActionUpdate),
+		filesUnchanged{},
+	}}
+	return step
 }
 
 // filesUnchanged checks that a plan leaves the folder's files and digest as they are.
@@ -416,34 +396,31 @@ func TestAccSandboxFolder_changedBetweenPlanAndApply(t *testing.T) {
 		return []statecheck.StateCheck{statecheck.ExpectKnownValue(folderAddr,
 			tfjsonpath.New("files").AtMapKey("a.txt").AtMapKey("sha256"), knownvalue.StringExact(sha256Hex(content)))}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:            cfg,
-				ConfigPlanChecks:  editAfterPlan("edited after the create's plan"),
-				ConfigStateChecks: sumIs("edited after the create's plan"),
-			},
-			{
-				PreConfig:        func() { writeLocal(t, src, map[string]string{"a.txt": "update planned"}) },
-				Config:           cfg,
-				ConfigPlanChecks: editAfterPlan("edited after the update's plan"),
-				ExpectError:      regexp.MustCompile(`(?s)Local files changed since the plan.*a\.txt \(edited\).*Run plan again`),
-			},
-			{
-				PreConfig: func() {
-					if n := srv.Counters().Requests["envd POST /files"]; n != 0 {
-						t.Fatalf("the failed apply uploaded %d times", n)
-					}
-				},
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(folderAddr, plancheck.ResourceActionUpdate),
-				}},
-				ConfigStateChecks: sumIs("edited after the update's plan"),
-			},
+	resource.ParallelTest(t, testAccCase(t, nil, []resource.TestStep{
+		{
+			Config:            cfg,
+			ConfigPlanChecks:  editAfterPlan("edited after the create's plan"),
+			ConfigStateChecks: sumIs("edited after the create's plan"),
 		},
-	})
+		{
+			PreConfig:        func() { writeLocal(t, src, map[string]string{"a.txt": "update planned"}) },
+			Config:           cfg,
+			ConfigPlanChecks: editAfterPlan("edited after the update's plan"),
+			ExpectError:      regexp.MustCompile(`(?s)Local files changed since the plan.*a\.txt \(edited\).*Run plan again`),
+		},
+		{
+			PreConfig: func() {
+				if n := srv.Counters().Requests["envd POST /files"]; n != 0 {
+					t.Fatalf("the failed apply uploaded %d times", n)
+				}
+			},
+			Config: cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(folderAddr, plancheck.ResourceActionUpdate),
+			}},
+			ConfigStateChecks: sumIs("edited after the update's plan"),
+		},
+	}))
 }
 
 // A file that differs from the plan when it is sent (edited after the CLI's last plan) fails the
@@ -514,17 +491,14 @@ func TestAccSandboxFolder_sourceIsLink(t *testing.T) {
 	}
 	cfg := folderConfig(srv, filepath.Join(base, "current"))
 	var sandboxID string
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: cfg,
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(folderAddr, tfjsonpath.New("files"), knownvalue.MapSizeExact(1)),
-			},
-			Check: resource.ComposeTestCheckFunc(
-				captureAttr(sbAddr, "id", &sandboxID),
-				checkRemoteFolder(t, srv, &sandboxID, "/home/user/app", map[string]string{"app.py": "v2", "creds": "", "environ": ""}),
-			),
-		}},
-	})
+	resource.ParallelTest(t, testAccCase(t, nil, []resource.TestStep{{
+		Config: cfg,
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(folderAddr, tfjsonpath.New("files"), knownvalue.MapSizeExact(1)),
+		},
+		Check: resource.ComposeTestCheckFunc(
+			captureAttr(sbAddr, "id", &sandboxID),
+			checkRemoteFolder(t, srv, &sandboxID, "/home/user/app", map[string]string{"app.py": "v2", "creds": "", "environ": ""}),
+		),
+	}}))
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 )
 
 func TestSandboxHost(t *testing.T) {
@@ -43,12 +42,9 @@ func TestSandboxHost(t *testing.T) {
 
 // The function through a real CLI (OpenTofu 1.7+ and Terraform 1.8+ have provider functions).
 func TestAccSandboxHostFunction(t *testing.T) {
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_8_0)},
-		Steps: []resource.TestStep{
-			{
-				Config: `
+	resource.ParallelTest(t, testAccFunctionCase([]resource.TestStep{
+		{
+			Config: `
 output "default_domain" {
   value = provider::e2b::sandbox_host("i1a2b3", 3000)
 }
@@ -57,19 +53,18 @@ output "url" {
   value = "https://${provider::e2b::sandbox_host("i1a2b3", 8080, "e2b.example.com")}/health"
 }
 `,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownOutputValue("default_domain", knownvalue.StringExact("3000-i1a2b3.e2b.app")),
-					statecheck.ExpectKnownOutputValue("url", knownvalue.StringExact("https://8080-i1a2b3.e2b.example.com/health")),
-				},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownOutputValue("default_domain", knownvalue.StringExact("3000-i1a2b3.e2b.app")),
+				statecheck.ExpectKnownOutputValue("url", knownvalue.StringExact("https://8080-i1a2b3.e2b.example.com/health")),
 			},
-			{
-				Config: `
+		},
+		{
+			Config: `
 output "bad" {
   value = provider::e2b::sandbox_host("i1a2b3", 70000)
 }
 `,
-				ExpectError: regexp.MustCompile(`port must be between 1 and 65535, got\s+70000`),
-			},
+			ExpectError: regexp.MustCompile(`port must be between 1 and 65535, got\s+70000`),
 		},
-	})
+	}))
 }

@@ -30,27 +30,13 @@ func (p *protoProvider) listSandboxes(vals map[string]tftypes.Value, include boo
 	var names []string
 	for r := range stream.Results {
 		p.noErrors("ListResource", r.Diagnostics)
-		idv, err := r.Identity.IdentityData.Unmarshal(identityType)
-		if err != nil {
-			p.t.Fatal(err)
-		}
-		var ident map[string]tftypes.Value
-		if err := idv.As(&ident); err != nil {
-			p.t.Fatal(err)
-		}
 		var id string
-		if err := ident["sandbox_id"].As(&id); err != nil {
+		if err := p.attributes(r.Identity.IdentityData, identityType)["sandbox_id"].As(&id); err != nil {
 			p.t.Fatal(err)
 		}
 		attrs := map[string]tftypes.Value{}
 		if r.Resource != nil {
-			rv, err := r.Resource.Unmarshal(resourceType)
-			if err != nil {
-				p.t.Fatal(err)
-			}
-			if err := rv.As(&attrs); err != nil {
-				p.t.Fatal(err)
-			}
+			attrs = p.attributes(r.Resource, resourceType)
 		}
 		found[id] = attrs
 		names = append(names, r.DisplayName)

@@ -40,28 +40,23 @@ func TestAccSandbox_pauseWithoutMemoryReboots(t *testing.T) {
 	cfg := func(paused string) string {
 		return sandboxConfig(srv, "timeout = \"10m\"\npause_memory = false\npaused = "+paused)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckSandboxGone(t, srv),
-		Steps: []resource.TestStep{
-			{
-				Config:            cfg("false"),
-				ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(sbAddr, tfjsonpath.New("id"))},
-				Check:             prepare,
-			},
-			{
-				Config:            cfg("true"),
-				ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionUpdate)}},
-				ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(sbAddr, tfjsonpath.New("id"))},
-			},
-			{
-				Config:            cfg("false"),
-				ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(sbAddr, tfjsonpath.New("id"))},
-				Check:             rebooted,
-			},
+	resource.ParallelTest(t, testAccCase(t, testAccCheckSandboxGone(t, srv), []resource.TestStep{
+		{
+			Config:            cfg("false"),
+			ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(sbAddr, tfjsonpath.New("id"))},
+			Check:             prepare,
 		},
-	})
+		{
+			Config:            cfg("true"),
+			ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionUpdate)}},
+			ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(sbAddr, tfjsonpath.New("id"))},
+		},
+		{
+			Config:            cfg("false"),
+			ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(sbAddr, tfjsonpath.New("id"))},
+			Check:             rebooted,
+		},
+	}))
 }
 
 // pause_memory = false with auto_resume is refused at plan time: E2B's auto-resume refuses such

@@ -156,30 +156,12 @@ func TestAccSandbox_adoptByQuery(t *testing.T) {
 	}
 	tfversion.SkipBelow(tfversion.Version1_14_0) // found by scripts/test.sh's terraform14 stage
 	id := createSandboxOutOfBand(t, srv)
-	ws.Write("main.tf", `
-terraform {
-  required_providers {
-    e2b = { source = "e2b-terraform/e2b" }
-  }
-}
-
+	ws.Write("main.tf", harness.RequiredProviders+`
 provider "e2b" {}
 `)
-	ws.Write("adopt.tfquery.hcl", "list \"e2b_sandbox\" \"all\" {\n  provider         = e2b\n  include_resource = true\n}\n")
+	writeListAllQuery(ws, "sandbox")
 	ctx := context.Background()
-	run := func(args ...string) string {
-		t.Helper()
-		r := ws.Run(ctx, args...)
-		if r.Err != nil {
-			t.Fatalf("%s: %v\n%s", strings.Join(args, " "), r.Err, r.Output())
-		}
-		return r.Output()
-	}
-	run("query", "-no-color", "-generate-config-out=generated.tf")
-	gen, err := os.ReadFile(filepath.Join(ws.Dir, "generated.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	gen := generateConfigByQuery(t, ctx, ws)
 	for _, want := range []string{id, `timeout\s+= "1h"`, `secure\s+= false`, `auto_pause\s+= true`, `auto_resume\s+= true`,
 		`"0.0.0.0/0"`, `localhost = \{\s+headers = null # sensitive`, `address\s+= "127.0.0.1:1080"`, `/mnt/data`} {
 		if !regexp.MustCompile(want).Match(gen) {
@@ -198,12 +180,6 @@ provider "e2b" {}
 	if err := os.WriteFile(filepath.Join(ws.Dir, "generated.tf"), gen, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if out := run("plan", "-no-color", "-input=false"); !strings.Contains(out, "Plan: 1 to import, 0 to add, 0 to change, 0 to destroy.") {
-		t.Fatalf("the plan of the generated configuration does more than import:\n%s\n%s", out, gen)
-	}
-	run("apply", "-auto-approve", "-no-color", "-input=false")
-	if r := ws.Run(ctx, "plan", "-no-color", "-input=false", "-detailed-exitcode"); r.Err != nil {
-		t.Fatalf("the plan after adopting is not empty: %v\n%s", r.Err, r.Output())
-	}
-	run("destroy", "-auto-approve", "-no-color", "-input=false")
+	applyGeneratedImports(t, ctx, ws, gen, 1)
+	ws.MustRun(ctx, "destroy", "-auto-approve", "-no-color", "-input=false")
 }

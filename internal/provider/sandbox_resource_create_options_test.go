@@ -107,9 +107,7 @@ func TestAccSandbox_createOptionsValidation(t *testing.T) {
 			})
 		})
 	}
-	if n, routes := totalRequests(srv); n != 0 {
-		t.Fatalf("invalid sandboxes reached E2B: %s", routes)
-	}
+	testAccCheckNoRequests(t, srv, "invalid sandboxes")
 }
 
 // fork_from makes the sandbox through E2B's fork API: it starts with the

@@ -37,47 +37,42 @@ func TestAccSandbox_networkDrift(t *testing.T) {
 			t.Fatalf("update network: %v", err)
 		}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckSandboxGone(t, srv),
-		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				Check:  captureAttr(sbAddr, "id", &id),
-			},
-			{
-				// Refresh with nothing changed: no change planned.
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectEmptyPlan(),
-				}},
-			},
-			{
-				PreConfig:          func() { opened(t) },
-				Config:             cfg,
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
-			},
-			{
-				// apply -refresh-only records what E2B holds.
-				RefreshState:       true,
-				Check:              resource.TestCheckNoResourceAttr(sbAddr, "network.deny_out.#"),
-				ExpectNonEmptyPlan: true,
-			},
-			{
-				// The next apply puts the configured network back, in place.
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionUpdate),
-					plancheck.ExpectKnownValue(sbAddr, tfjsonpath.New("network").AtMapKey("deny_out"),
-						knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("0.0.0.0/0")})),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("network").AtMapKey("rules").AtMapKey("localhost").
-						AtMapKey("headers").AtMapKey("X-Team"), knownvalue.StringExact("data")),
-				},
+	resource.ParallelTest(t, testAccCase(t, testAccCheckSandboxGone(t, srv), []resource.TestStep{
+		{
+			Config: cfg,
+			Check:  captureAttr(sbAddr, "id", &id),
+		},
+		{
+			// Refresh with nothing changed: no change planned.
+			Config: cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectEmptyPlan(),
+			}},
+		},
+		{
+			PreConfig:          func() { opened(t) },
+			Config:             cfg,
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
+		},
+		{
+			// apply -refresh-only records what E2B holds.
+			RefreshState:       true,
+			Check:              resource.TestCheckNoResourceAttr(sbAddr, "network.deny_out.#"),
+			ExpectNonEmptyPlan: true,
+		},
+		{
+			// The next apply puts the configured network back, in place.
+			Config: cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionUpdate),
+				plancheck.ExpectKnownValue(sbAddr, tfjsonpath.New("network").AtMapKey("deny_out"),
+					knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("0.0.0.0/0")})),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("network").AtMapKey("rules").AtMapKey("localhost").
+					AtMapKey("headers").AtMapKey("X-Team"), knownvalue.StringExact("data")),
 			},
 		},
-	})
+	}))
 }

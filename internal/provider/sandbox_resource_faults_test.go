@@ -25,31 +25,26 @@ import (
 func TestAccSandbox_droppedCreateIsNotDuplicated(t *testing.T) {
 	srv := newTestEmulator(t)
 	srv.SetFaults(emulator.Faults{DropAfterCreate: 1, Routes: []string{"POST /sandboxes"}})
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckSandboxGone(t, srv),
-		Steps: []resource.TestStep{{
-			Config: sandboxConfig(srv, ""),
-			Check: func(s *terraform.State) error {
-				c := srv.Counters()
-				if c.SandboxesCreated != 1 || c.SandboxesAlive != 1 {
-					return fmt.Errorf("created %d, alive %d; want exactly one", c.SandboxesCreated, c.SandboxesAlive)
-				}
-				if c.Requests["GET /v2/sandboxes"] == 0 {
-					return fmt.Errorf("the dropped create was never looked up by its token (requests: %v)", c.Requests)
-				}
-				id, err := testAccAttr(s, sbAddr, "id")
-				if err != nil {
-					return err
-				}
-				if ids := srv.SandboxIDs(); len(ids) != 1 || ids[0] != id {
-					return fmt.Errorf("state has %s, E2B has %v", id, ids)
-				}
-				return nil
-			},
-		}},
-	})
+	resource.ParallelTest(t, testAccCase(t, testAccCheckSandboxGone(t, srv), []resource.TestStep{{
+		Config: sandboxConfig(srv, ""),
+		Check: func(s *terraform.State) error {
+			c := srv.Counters()
+			if c.SandboxesCreated != 1 || c.SandboxesAlive != 1 {
+				return fmt.Errorf("created %d, alive %d; want exactly one", c.SandboxesCreated, c.SandboxesAlive)
+			}
+			if c.Requests["GET /v2/sandboxes"] == 0 {
+				return fmt.Errorf("the dropped create was never looked up by its token (requests: %v)", c.Requests)
+			}
+			id, err := testAccAttr(s, sbAddr, "id")
+			if err != nil {
+				return err
+			}
+			if ids := srv.SandboxIDs(); len(ids) != 1 || ids[0] != id {
+				return fmt.Errorf("state has %s, E2B has %v", id, ids)
+			}
+			return nil
+		},
+	}}))
 }
 
 // When a follow-up call after create fails (here: the pause of paused = true), the sandbox stays
@@ -60,33 +55,28 @@ func TestAccSandbox_failedFollowUpKeepsSandboxInState(t *testing.T) {
   paused = true
 }
 `
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckSandboxGone(t, srv),
-		Steps: []resource.TestStep{
-			{
-				PreConfig: func() {
-					srv.SetFaults(emulator.Faults{ErrorRate: 1, Statuses: []int{500}, Routes: []string{"POST /sandboxes/{id}/pause"}})
-				},
-				Config:      cfg,
-				ExpectError: regexp.MustCompile(`Sandbox created but could not be paused`),
+	resource.ParallelTest(t, testAccCase(t, testAccCheckSandboxGone(t, srv), []resource.TestStep{
+		{
+			PreConfig: func() {
+				srv.SetFaults(emulator.Faults{ErrorRate: 1, Statuses: []int{500}, Routes: []string{"POST /sandboxes/{id}/pause"}})
 			},
-			{
-				PreConfig: func() { srv.SetFaults(emulator.Faults{}) },
-				Config:    cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionDestroyBeforeCreate),
-				}},
-				Check: func(*terraform.State) error {
-					if c := srv.Counters(); c.SandboxesCreated != 2 || c.SandboxesAlive != 1 {
-						return fmt.Errorf("created %d, alive %d; want 2 created and only the replacement alive", c.SandboxesCreated, c.SandboxesAlive)
-					}
-					return nil
-				},
+			Config:      cfg,
+			ExpectError: regexp.MustCompile(`Sandbox created but could not be paused`),
+		},
+		{
+			PreConfig: func() { srv.SetFaults(emulator.Faults{}) },
+			Config:    cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionDestroyBeforeCreate),
+			}},
+			Check: func(*terraform.State) error {
+				if c := srv.Counters(); c.SandboxesCreated != 2 || c.SandboxesAlive != 1 {
+					return fmt.Errorf("created %d, alive %d; want 2 created and only the replacement alive", c.SandboxesCreated, c.SandboxesAlive)
+				}
+				return nil
 			},
 		},
-	})
+	}))
 }
 
 // slowCreateProxy forwards to the emulator. POST /sandboxes is forwarded on its own context (so
@@ -146,29 +136,24 @@ resource "e2b_sandbox" "test" {
   }
 }
 `, srv.APIKey(), apiURL, srv.SandboxURL())
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckSandboxGone(t, srv),
-		Steps: []resource.TestStep{
-			{
-				Config:      cfg,
-				ExpectError: regexp.MustCompile(`(?s)Sandbox creation timed out.*kept in state`),
-			},
-			{
-				Config: strings.Replace(cfg, `create = "1s"`, `create = "1m"`, 1),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionDestroyBeforeCreate),
-				}},
-				Check: func(*terraform.State) error {
-					if c := srv.Counters(); c.SandboxesCreated != 2 || c.SandboxesAlive != 1 {
-						return fmt.Errorf("created %d, alive %d; want the timed-out sandbox replaced, not leaked", c.SandboxesCreated, c.SandboxesAlive)
-					}
-					return nil
-				},
+	resource.ParallelTest(t, testAccCase(t, testAccCheckSandboxGone(t, srv), []resource.TestStep{
+		{
+			Config:      cfg,
+			ExpectError: regexp.MustCompile(`(?s)Sandbox creation timed out.*kept in state`),
+		},
+		{
+			Config: strings.Replace(cfg, `create = "1s"`, `create = "1m"`, 1),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionDestroyBeforeCreate),
+			}},
+			Check: func(*terraform.State) error {
+				if c := srv.Counters(); c.SandboxesCreated != 2 || c.SandboxesAlive != 1 {
+					return fmt.Errorf("created %d, alive %d; want the timed-out sandbox replaced, not leaked", c.SandboxesCreated, c.SandboxesAlive)
+				}
+				return nil
 			},
 		},
-	})
+	}))
 }
 
 // A failed in-place change is not recorded as done: the next plan still wants it.
@@ -177,27 +162,22 @@ func TestAccSandbox_failedTimeoutChangeIsRetried(t *testing.T) {
 	cfg := func(timeout string) string {
 		return testAccProviderBlockWith(srv, "  max_retries = 0") + fmt.Sprintf("resource \"e2b_sandbox\" \"test\" {\n  timeout = %q\n}\n", timeout)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckSandboxGone(t, srv),
-		Steps: []resource.TestStep{
-			{Config: cfg("5m")},
-			{
-				PreConfig: func() {
-					srv.SetFaults(emulator.Faults{ErrorRate: 1, Statuses: []int{500}, Routes: []string{"POST /sandboxes/{id}/timeout"}})
-				},
-				Config:      cfg("15m"),
-				ExpectError: regexp.MustCompile(`Could not change the timeout`),
+	resource.ParallelTest(t, testAccCase(t, testAccCheckSandboxGone(t, srv), []resource.TestStep{
+		{Config: cfg("5m")},
+		{
+			PreConfig: func() {
+				srv.SetFaults(emulator.Faults{ErrorRate: 1, Statuses: []int{500}, Routes: []string{"POST /sandboxes/{id}/timeout"}})
 			},
-			{
-				PreConfig: func() { srv.SetFaults(emulator.Faults{}) },
-				Config:    cfg("15m"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionUpdate),
-				}},
-				Check: testAccCheckEndAtAfter(t, srv, 600),
-			},
+			Config:      cfg("15m"),
+			ExpectError: regexp.MustCompile(`Could not change the timeout`),
 		},
-	})
+		{
+			PreConfig: func() { srv.SetFaults(emulator.Faults{}) },
+			Config:    cfg("15m"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionUpdate),
+			}},
+			Check: testAccCheckEndAtAfter(t, srv, 600),
+		},
+	}))
 }

@@ -19,24 +19,13 @@ import (
 func TestCLISandbox_interruptedCreateSaysInterrupted(t *testing.T) {
 	emu := newTestEmulator(t)
 	ws := harness.NewWorkspace(t, emu)
-	ws.Write("main.tf", `
-terraform {
-  required_providers {
-    e2b = { source = "e2b-terraform/e2b" }
-  }
-}
-
+	ws.Write("main.tf", harness.RequiredProviders+`
 resource "e2b_sandbox" "box" {
   timeout = "10m"
 }
 `)
 	emu.SetFaults(emulator.Faults{CreateDelay: 4 * time.Second, Routes: []string{"POST /sandboxes"}})
-	cmd := ws.Command(context.Background(), "apply", "-auto-approve", "-no-color", "-input=false")
-	var out strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, out := ws.Start(context.Background(), "apply", "-auto-approve", "-no-color", "-input=false")
 	if err := waitForRequest(emu, "POST /sandboxes", 60*time.Second); err != nil {
 		_ = cmd.Process.Kill()
 		t.Fatalf("%v\n%s", err, out.String())
@@ -57,9 +46,7 @@ resource "e2b_sandbox" "box" {
 	if plan.Err != nil || !tainted.MatchString(plan.Output()) {
 		t.Fatalf("the sandbox E2B made should be in state, tainted: %v\n%s\n-- apply:\n%s", plan.Err, plan.Output(), got)
 	}
-	if d := ws.Run(context.Background(), "destroy", "-auto-approve", "-no-color", "-input=false"); d.Err != nil {
-		t.Fatalf("destroy: %v\n%s", d.Err, d.Output())
-	}
+	ws.MustRun(context.Background(), "destroy", "-auto-approve", "-no-color", "-input=false")
 	if n := len(emu.SandboxIDs()); n != 0 {
 		t.Fatalf("%d sandboxes left after destroy", n)
 	}

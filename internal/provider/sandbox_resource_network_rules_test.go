@@ -101,7 +101,5 @@ rules = { "api.example.com" = { headers = { "X-Key" = "a", "x-key" = "b" } } }`)
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps:                    steps,
 	})
-	if n, routes := totalRequests(srv); n != 0 {
-		t.Errorf("refused input made %d requests to E2B: %s", n, routes)
-	}
+	testAccCheckNoRequests(t, srv, "refused input")
 }

@@ -35,8 +35,20 @@ func protoObject(t *testing.T, typ tftypes.Type, set map[string]tftypes.Value) t
 // protoConfiguredServer returns a protocol server configured against srv.
 func protoConfiguredServer(t *testing.T, srv *emulator.Server) (tfprotov6.ProviderServer, *tfprotov6.GetProviderSchemaResponse) {
 	t.Helper()
+	return protoServerConfiguredWith(t, "test", map[string]tftypes.Value{
+		"api_key":     tftypes.NewValue(tftypes.String, srv.APIKey()),
+		"api_url":     tftypes.NewValue(tftypes.String, srv.APIURL()),
+		"sandbox_url": tftypes.NewValue(tftypes.String, srv.SandboxURL()),
+		"max_retries": tftypes.NewValue(tftypes.Number, 0),
+	})
+}
+
+// protoServerConfiguredWith returns a protocol server of the provider at version, configured by
+// Terraform 1.12.6 with the given attributes (the others null); any diagnostic fails the test.
+func protoServerConfiguredWith(t *testing.T, version string, attrs map[string]tftypes.Value) (tfprotov6.ProviderServer, *tfprotov6.GetProviderSchemaResponse) {
+	t.Helper()
 	ctx := context.Background()
-	ps, err := ProtocolServer(New("test")())()
+	ps, err := ProtocolServer(New(version)())()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,13 +57,7 @@ func protoConfiguredServer(t *testing.T, srv *emulator.Server) (tfprotov6.Provid
 		t.Fatal(err)
 	}
 	cfgType := schemas.Provider.ValueType()
-	cfg := protoObject(t, cfgType, map[string]tftypes.Value{
-		"api_key":     tftypes.NewValue(tftypes.String, srv.APIKey()),
-		"api_url":     tftypes.NewValue(tftypes.String, srv.APIURL()),
-		"sandbox_url": tftypes.NewValue(tftypes.String, srv.SandboxURL()),
-		"max_retries": tftypes.NewValue(tftypes.Number, 0),
-	})
-	dv, err := tfprotov6.NewDynamicValue(cfgType, cfg)
+	dv, err := tfprotov6.NewDynamicValue(cfgType, protoObject(t, cfgType, attrs))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,6 +46,30 @@ func writeWork(t *testing.T, srv *emulator.Server, sandboxID *string) resource.T
 	}
 }
 
+// devWorkStep applies config and writes the work into e2b_sandbox.dev, whose ID it records.
+func devWorkStep(t *testing.T, srv *emulator.Server, config string, devID *string) resource.TestStep {
+	return resource.TestStep{
+		Config: config,
+		Check:  resource.ComposeTestCheckFunc(captureAttr("e2b_sandbox.dev", "id", devID), writeWork(t, srv, devID)),
+	}
+}
+
+// devKeptStep follows a snapshot that failed: once the faults are cleared, e2b_sandbox.dev alone
+// is alive, still in state (config plans nothing) and holds its work.
+func devKeptStep(t *testing.T, srv *emulator.Server, config string, devID *string) resource.TestStep {
+	return resource.TestStep{
+		PreConfig: func() {
+			srv.SetFaults(emulator.Faults{})
+			if alive := srv.SandboxIDs(); len(alive) != 1 || alive[0] != *devID {
+				t.Fatalf("after the failed snapshot: alive %v, want %s kept", alive, *devID)
+			}
+		},
+		Config:           config,
+		ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		Check:            checkRemoteFile(t, srv, devID, workPath, workContent),
+	}
+}
+
 // snapshotBuilds lists the snapshots of a name: the tags snapshots got for themselves, and the
 // snapshot the name's default tag starts.
 func snapshotBuilds(t *testing.T, srv *emulator.Server, name string) (own []string, latest string) {
@@ -99,10 +123,7 @@ func TestAccSandbox_snapshotOnDestroyFailureKeepsSandbox(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{
-				Config: config,
-				Check:  resource.ComposeTestCheckFunc(captureAttr("e2b_sandbox.dev", "id", &devID), writeWork(t, srv, &devID)),
-			},
+			devWorkStep(t, srv, config, &devID),
 			{
 				PreConfig: func() {
 					srv.SetFaults(emulator.Faults{ErrorRate: 1, Statuses: []int{400}, Routes: []string{"POST /sandboxes/{id}/snapshots"}})
@@ -111,18 +132,7 @@ func TestAccSandbox_snapshotOnDestroyFailureKeepsSandbox(t *testing.T) {
 				Destroy:     true,
 				ExpectError: regexp.MustCompile(`(?s)Snapshot before destroy failed.*was not killed`),
 			},
-			{
-				PreConfig: func() {
-					srv.SetFaults(emulator.Faults{})
-					if alive := srv.SandboxIDs(); len(alive) != 1 || alive[0] != devID {
-						t.Fatalf("after the failed snapshot: alive %v, want %s kept", alive, devID)
-					}
-				},
-				Config: config,
-				// Still in state: the same config plans nothing.
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-				Check:            checkRemoteFile(t, srv, &devID, workPath, workContent),
-			},
+			devKeptStep(t, srv, config, &devID),
 		},
 	})
 	if own, _ := snapshotBuilds(t, srv, name); len(own) != 1 {
@@ -164,10 +174,7 @@ func TestAccSandbox_snapshotOnDestroyPausedAndRemoved(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{
-				Config: snapshotOnDestroyConfig(srv, "e2b_sandbox.dev", "", name),
-				Check:  resource.ComposeTestCheckFunc(captureAttr("e2b_sandbox.dev", "id", &devID), writeWork(t, srv, &devID)),
-			},
+			devWorkStep(t, srv, snapshotOnDestroyConfig(srv, "e2b_sandbox.dev", "", name), &devID),
 			{Config: strings.Replace(snapshotOnDestroyConfig(srv, "e2b_sandbox.dev", "", name), `timeout  = "15m"`, "timeout  = \"15m\"\n  paused   = true", 1)},
 			{Config: testAccProviderBlock(srv)}, // the resource leaves the configuration
 			{
@@ -203,10 +210,7 @@ func snapshotTwiceUnderName(t *testing.T, srv *emulator.Server, name, first, sec
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		TerraformVersionChecks:   checks,
 		Steps: []resource.TestStep{
-			{
-				Config: first,
-				Check:  resource.ComposeTestCheckFunc(captureAttr("e2b_sandbox.dev", "id", &devID), writeWork(t, srv, &devID)),
-			},
+			devWorkStep(t, srv, first, &devID),
 			{Config: first, Destroy: true},
 			{
 				PreConfig: func() {

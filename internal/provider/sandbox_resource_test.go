@@ -13,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
@@ -29,67 +28,54 @@ func sandboxConfig(srv *emulator.Server, body string) string {
 func TestAccSandbox_createUpdateTimeoutImport(t *testing.T) {
 	srv := testAccBackend(t)
 	sameID := statecheck.CompareValue(compare.ValuesSame())
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckSandboxGone(t, srv),
-		Steps: []resource.TestStep{
-			{
-				Config: sandboxConfig(srv, `
+	resource.ParallelTest(t, testAccCase(t, testAccCheckSandboxGone(t, srv), []resource.TestStep{
+		{
+			Config: sandboxConfig(srv, `
   timeout  = "5m"
   metadata = { purpose = "acc-test" }
 `),
-				ConfigStateChecks: []statecheck.StateCheck{
-					sameID.AddStateValue(sbAddr, tfjsonpath.New("id")),
-					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^[a-z0-9]+$`))),
-					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("template"), knownvalue.StringExact("base")),
-					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("state"), knownvalue.StringExact("running")),
-					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("paused"), knownvalue.Bool(false)),
-					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("secure"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("envd_access_token"), knownvalue.StringRegexp(regexp.MustCompile(`.+`))),
-					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("metadata_all"), knownvalue.MapExact(map[string]knownvalue.Check{
-						"purpose": knownvalue.StringExact("acc-test"),
-					})),
-					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("cpu_count"), knownvalue.NotNull()),
-					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("end_at"), knownvalue.NotNull()),
-				},
-				Check: testAccCheckSandboxRunning(t, srv),
+			ConfigStateChecks: []statecheck.StateCheck{
+				sameID.AddStateValue(sbAddr, tfjsonpath.New("id")),
+				statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^[a-z0-9]+$`))),
+				statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("template"), knownvalue.StringExact("base")),
+				statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("state"), knownvalue.StringExact("running")),
+				statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("paused"), knownvalue.Bool(false)),
+				statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("secure"), knownvalue.Bool(true)),
+				statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("envd_access_token"), knownvalue.StringRegexp(regexp.MustCompile(`.+`))),
+				statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("metadata_all"), knownvalue.MapExact(map[string]knownvalue.Check{
+					"purpose": knownvalue.StringExact("acc-test"),
+				})),
+				statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("cpu_count"), knownvalue.NotNull()),
+				statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("end_at"), knownvalue.NotNull()),
 			},
-			{
-				Config: sandboxConfig(srv, `
+			Check: testAccCheckSandboxRunning(t, srv),
+		},
+		{
+			Config: sandboxConfig(srv, `
   timeout  = "15m"
   metadata = { purpose = "acc-test" }
 `),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionUpdate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					sameID.AddStateValue(sbAddr, tfjsonpath.New("id")),
-					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("timeout"), knownvalue.StringExact("15m")),
-				},
-				Check: testAccCheckEndAtAfter(t, srv, 600),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionUpdate),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				sameID.AddStateValue(sbAddr, tfjsonpath.New("id")),
+				statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("timeout"), knownvalue.StringExact("15m")),
 			},
-			{
-				ResourceName:            sbAddr,
-				ImportState:             true,
-				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"timeout", "timeouts", "traffic_access_token", "env_vars"},
-			},
+			Check: testAccCheckEndAtAfter(t, srv, 600),
 		},
-	})
+		{
+			ResourceName:            sbAddr,
+			ImportState:             true,
+			ImportStateVerify:       true,
+			ImportStateVerifyIgnore: []string{"timeout", "timeouts", "traffic_access_token", "env_vars"},
+		},
+	}))
 }
 
 // testAccCheckSandboxRunning checks through the API that the sandbox runs, with the metadata.
 func testAccCheckSandboxRunning(t *testing.T, srv *emulator.Server) resource.TestCheckFunc {
-	return func(s *terraform.State) error {
-		id, err := testAccAttr(s, sbAddr, "id")
-		if err != nil {
-			return err
-		}
-		d, err := testAccClient(t, srv).GetSandbox(context.Background(), id)
-		if err != nil {
-			return err
-		}
+	return testAccCheckSandboxDetail(t, srv, func(d *e2b.SandboxDetail) error {
 		if d.State != "running" {
 			return fmt.Errorf("state %q, want running", d.State)
 		}
@@ -100,11 +86,21 @@ func testAccCheckSandboxRunning(t *testing.T, srv *emulator.Server) resource.Tes
 			return fmt.Errorf("the client's create token reached the provider: metadata %v", d.Metadata)
 		}
 		return nil
-	}
+	})
 }
 
 // testAccCheckEndAtAfter checks that the sandbox now ends more than minSeconds from its start.
 func testAccCheckEndAtAfter(t *testing.T, srv *emulator.Server, minSeconds float64) resource.TestCheckFunc {
+	return testAccCheckSandboxDetail(t, srv, func(d *e2b.SandboxDetail) error {
+		if got := d.EndAt.Sub(d.StartedAt).Seconds(); got < minSeconds {
+			return fmt.Errorf("sandbox ends %.0f s after its start; the new timeout was not applied", got)
+		}
+		return nil
+	})
+}
+
+// testAccCheckSandboxDetail checks what E2B reports of the sandbox at sbAddr.
+func testAccCheckSandboxDetail(t *testing.T, srv *emulator.Server, check func(*e2b.SandboxDetail) error) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
 		id, err := testAccAttr(s, sbAddr, "id")
 		if err != nil {
@@ -114,10 +110,7 @@ func testAccCheckEndAtAfter(t *testing.T, srv *emulator.Server, minSeconds float
 		if err != nil {
 			return err
 		}
-		if got := d.EndAt.Sub(d.StartedAt).Seconds(); got < minSeconds {
-			return fmt.Errorf("sandbox ends %.0f s after its start; the new timeout was not applied", got)
-		}
-		return nil
+		return check(d)
 	}
 }
 
@@ -140,72 +133,48 @@ func TestAccSandbox_pauseResumeKeepsProcess(t *testing.T) {
 		return fmt.Errorf("process %d did not survive pause and resume; running: %+v", pid, procs)
 	}
 	apiState := func(want string) resource.TestCheckFunc {
-		return func(s *terraform.State) error {
-			id, err := testAccAttr(s, sbAddr, "id")
-			if err != nil {
-				return err
-			}
-			d, err := testAccClient(t, srv).GetSandbox(context.Background(), id)
-			if err != nil {
-				return err
-			}
+		return testAccCheckSandboxDetail(t, srv, func(d *e2b.SandboxDetail) error {
 			if d.State != want {
 				return fmt.Errorf("E2B reports state %q, want %q", d.State, want)
 			}
 			return nil
+		})
+	}
+	// setPaused changes paused in place: the same sandbox, in state and in E2B, is then in state.
+	setPaused := func(paused bool, state string, checks ...resource.TestCheckFunc) resource.TestStep {
+		return resource.TestStep{
+			Config: sandboxConfig(srv, fmt.Sprintf("timeout = \"10m\"\npaused = %t", paused)),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionUpdate),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				sameID.AddStateValue(sbAddr, tfjsonpath.New("id")),
+				statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("state"), knownvalue.StringExact(state)),
+			},
+			Check: resource.ComposeTestCheckFunc(append([]resource.TestCheckFunc{apiState(state)}, checks...)...),
 		}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckSandboxGone(t, srv),
-		Steps: []resource.TestStep{
-			{
-				Config:            sandboxConfig(srv, `timeout = "10m"`),
-				ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(sbAddr, tfjsonpath.New("id"))},
-				Check:             startSleep,
-			},
-			{
-				Config: sandboxConfig(srv, "timeout = \"10m\"\npaused = true"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionUpdate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					sameID.AddStateValue(sbAddr, tfjsonpath.New("id")),
-					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("state"), knownvalue.StringExact("paused")),
-				},
-				Check: apiState("paused"),
-			},
-			{
-				Config: sandboxConfig(srv, "timeout = \"10m\"\npaused = false"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionUpdate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					sameID.AddStateValue(sbAddr, tfjsonpath.New("id")),
-					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("state"), knownvalue.StringExact("running")),
-				},
-				Check: resource.ComposeTestCheckFunc(apiState("running"), sleepAlive),
-			},
+	resource.ParallelTest(t, testAccCase(t, testAccCheckSandboxGone(t, srv), []resource.TestStep{
+		{
+			Config:            sandboxConfig(srv, `timeout = "10m"`),
+			ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(sbAddr, tfjsonpath.New("id"))},
+			Check:             startSleep,
 		},
-	})
+		setPaused(true, "paused"),
+		setPaused(false, "running", sleepAlive),
+	}))
 }
 
 // Created paused: the sandbox exists in state and is paused in E2B.
 func TestAccSandbox_createPaused(t *testing.T) {
 	srv := testAccBackend(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckSandboxGone(t, srv),
-		Steps: []resource.TestStep{{
-			Config: sandboxConfig(srv, `paused = true`),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("paused"), knownvalue.Bool(true)),
-				statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("state"), knownvalue.StringExact("paused")),
-			},
-		}},
-	})
+	resource.ParallelTest(t, testAccCase(t, testAccCheckSandboxGone(t, srv), []resource.TestStep{{
+		Config: sandboxConfig(srv, `paused = true`),
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("paused"), knownvalue.Bool(true)),
+			statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("state"), knownvalue.StringExact("paused")),
+		},
+	}}))
 }
 
 // A sandbox killed by its timeout leaves state, and the next apply creates a new one.
@@ -213,26 +182,21 @@ func TestAccSandbox_expiredIsRecreated(t *testing.T) {
 	srv := newTestEmulator(t)
 	ids := statecheck.CompareValue(compare.ValuesDiffer())
 	var id string
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckSandboxGone(t, srv),
-		Steps: []resource.TestStep{
-			{
-				Config:            sandboxConfig(srv, `timeout = "1m"`),
-				ConfigStateChecks: []statecheck.StateCheck{ids.AddStateValue(sbAddr, tfjsonpath.New("id"))},
-				Check:             captureAttr(sbAddr, "id", &id),
-			},
-			{
-				PreConfig: expireSandbox(t, srv, &id),
-				Config:    sandboxConfig(srv, `timeout = "1m"`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionCreate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{ids.AddStateValue(sbAddr, tfjsonpath.New("id"))},
-			},
+	resource.ParallelTest(t, testAccCase(t, testAccCheckSandboxGone(t, srv), []resource.TestStep{
+		{
+			Config:            sandboxConfig(srv, `timeout = "1m"`),
+			ConfigStateChecks: []statecheck.StateCheck{ids.AddStateValue(sbAddr, tfjsonpath.New("id"))},
+			Check:             captureAttr(sbAddr, "id", &id),
 		},
-	})
+		{
+			PreConfig: expireSandbox(t, srv, &id),
+			Config:    sandboxConfig(srv, `timeout = "1m"`),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionCreate),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{ids.AddStateValue(sbAddr, tfjsonpath.New("id"))},
+		},
+	}))
 }
 
 // A sandbox that auto-paused reads as paused; the config's paused = false plans a resume.
@@ -241,65 +205,38 @@ func TestAccSandbox_autoPausedPlansResume(t *testing.T) {
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 	var id string
 	cfg := sandboxConfig(srv, "timeout = \"2m\"\nauto_pause = true")
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckSandboxGone(t, srv),
-		Steps: []resource.TestStep{
-			{
-				Config:            cfg,
-				ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(sbAddr, tfjsonpath.New("id"))},
-				Check:             captureAttr(sbAddr, "id", &id),
-			},
-			{
-				PreConfig: expireSandbox(t, srv, &id),
-				Config:    cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionUpdate),
-					plancheck.ExpectKnownValue(sbAddr, tfjsonpath.New("paused"), knownvalue.Bool(false)),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					sameID.AddStateValue(sbAddr, tfjsonpath.New("id")),
-					statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("state"), knownvalue.StringExact("running")),
-				},
+	resource.ParallelTest(t, testAccCase(t, testAccCheckSandboxGone(t, srv), []resource.TestStep{
+		{
+			Config:            cfg,
+			ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(sbAddr, tfjsonpath.New("id"))},
+			Check:             captureAttr(sbAddr, "id", &id),
+		},
+		{
+			PreConfig: expireSandbox(t, srv, &id),
+			Config:    cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(sbAddr, plancheck.ResourceActionUpdate),
+				plancheck.ExpectKnownValue(sbAddr, tfjsonpath.New("paused"), knownvalue.Bool(false)),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				sameID.AddStateValue(sbAddr, tfjsonpath.New("id")),
+				statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("state"), knownvalue.StringExact("running")),
 			},
 		},
-	})
+	}))
 }
 
 // Import through an import block with the resource identity (Terraform/OpenTofu 1.12+).
 func TestAccSandbox_importByIdentity(t *testing.T) {
 	srv := testAccBackend(t)
 	cfg := testAccRequiredProviders() + sandboxConfig(srv, `metadata = { purpose = "identity" }`)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		TerraformVersionChecks: []tfversion.TerraformVersionCheck{
-			// Resource identity and import blocks with identity exist from 1.12 on.
-			tfversion.SkipBelow(tfversion.Version1_12_0),
-		},
-		CheckDestroy: testAccCheckSandboxGone(t, srv),
-		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectIdentity(sbAddr, map[string]knownvalue.Check{"sandbox_id": knownvalue.NotNull()}),
-				},
-			},
-			{
-				Config:          cfg,
-				ResourceName:    sbAddr,
-				ImportState:     true,
-				ImportStateKind: resource.ImportBlockWithResourceIdentity,
-			},
-			{
-				Config:          cfg,
-				ResourceName:    sbAddr,
-				ImportState:     true,
-				ImportStateKind: resource.ImportBlockWithID,
-			},
-		},
+	c := testAccCase(t, testAccCheckSandboxGone(t, srv), []resource.TestStep{
+		identityStep(cfg, sbAddr, map[string]knownvalue.Check{"sandbox_id": knownvalue.NotNull()}),
+		importBlockStep(cfg, sbAddr, resource.ImportBlockWithResourceIdentity),
+		importBlockStep(cfg, sbAddr, resource.ImportBlockWithID),
 	})
+	c.TerraformVersionChecks = identityImportVersions
+	resource.ParallelTest(t, c)
 }
 
 // startAccSleep starts script (sh -c) in the sandbox at sbAddr as a background process tagged

@@ -7,7 +7,6 @@ import (
 
 	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
@@ -81,26 +80,13 @@ func TestAccSandboxSnapshotAction_haltKeepsSandbox(t *testing.T) {
 			tfversion.SkipBelow(tfversion.Version1_14_0), tfversion.SkipBelow(version1_16_0),
 		},
 		Steps: []resource.TestStep{
-			{
-				Config: config,
-				Check:  resource.ComposeTestCheckFunc(captureAttr("e2b_sandbox.dev", "id", &devID), writeWork(t, srv, &devID)),
-			},
+			devWorkStep(t, srv, config, &devID),
 			{
 				PreConfig:   func() { failSnapshots(srv) },
 				Config:      snapshotActionConfigEnv(srv, "dev", "", "kept", "halt", "2"),
 				ExpectError: regexp.MustCompile(`(?s)Could not snapshot sandbox`),
 			},
-			{
-				PreConfig: func() {
-					srv.SetFaults(emulator.Faults{})
-					if alive := srv.SandboxIDs(); len(alive) != 1 || alive[0] != devID {
-						t.Fatalf("after the failed snapshot: alive %v, want %s kept", alive, devID)
-					}
-				},
-				Config:           config,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-				Check:            checkRemoteFile(t, srv, &devID, workPath, workContent),
-			},
+			devKeptStep(t, srv, config, &devID),
 		},
 	})
 }

@@ -221,9 +221,7 @@ func TestAccSecret_validation(t *testing.T) {
 			})
 		})
 	}
-	if n, routes := totalRequests(srv); n != 0 {
-		t.Fatalf("invalid secrets reached E2B: %s", routes)
-	}
+	testAccCheckNoRequests(t, srv, "invalid secrets")
 }
 
 // The sensitive fallback stores the value in state, marked sensitive, and a

@@ -11,13 +11,7 @@ import (
 
 // Every duration attribute of every type the CLI validates without a call: a value without a
 // unit gives one error, naming the attribute and showing the value with a unit.
-const badDurationsConfig = `
-terraform {
-  required_providers {
-    e2b = { source = "e2b-terraform/e2b" }
-  }
-}
-
+const badDurationsConfig = harness.RequiredProviders + `
 provider "e2b" {}
 
 resource "e2b_sandbox" "s" {
@@ -56,13 +50,7 @@ ephemeral "e2b_sandbox_access" "a" {
 `
 
 // The CLI stops at the provider block's errors, so it is checked on its own.
-const badProviderDurationsConfig = `
-terraform {
-  required_providers {
-    e2b = { source = "e2b-terraform/e2b" }
-  }
-}
-
+const badProviderDurationsConfig = harness.RequiredProviders + `
 provider "e2b" {
   request_timeout = "30"
   retry_wait_min  = "1"

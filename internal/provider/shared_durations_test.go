@@ -7,12 +7,8 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
-	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
-	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
@@ -51,43 +47,43 @@ func TestDurationAttributesReportSyntaxOnce(t *testing.T) {
 // ephemeral resources, actions), by "kind type_name".
 func providerSchemas(ctx context.Context) map[string]any {
 	p := New("test")().(*e2bProvider)
-	schemas := map[string]any{}
 	var ps provider.SchemaResponse
 	p.Schema(ctx, provider.SchemaRequest{}, &ps)
-	schemas["provider"] = ps.Schema
+	schemas := map[string]any{"provider": ps.Schema}
+	add := func(kind string, typ any) {
+		name, schema := typeSchema(ctx, typ)
+		schemas[kind+" "+name] = schema
+	}
 	for _, f := range p.Resources(ctx) {
-		r := f()
-		var m resource.MetadataResponse
-		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "e2b"}, &m)
-		var s resource.SchemaResponse
-		r.Schema(ctx, resource.SchemaRequest{}, &s)
-		schemas["resource "+m.TypeName] = s.Schema
+		add("resource", f())
 	}
 	for _, f := range p.DataSources(ctx) {
-		d := f()
-		var m datasource.MetadataResponse
-		d.Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: "e2b"}, &m)
-		var s datasource.SchemaResponse
-		d.Schema(ctx, datasource.SchemaRequest{}, &s)
-		schemas["data "+m.TypeName] = s.Schema
+		add("data", f())
 	}
 	for _, f := range p.EphemeralResources(ctx) {
-		e := f()
-		var m ephemeral.MetadataResponse
-		e.Metadata(ctx, ephemeral.MetadataRequest{ProviderTypeName: "e2b"}, &m)
-		var s ephemeral.SchemaResponse
-		e.Schema(ctx, ephemeral.SchemaRequest{}, &s)
-		schemas["ephemeral "+m.TypeName] = s.Schema
+		add("ephemeral", f())
 	}
 	for _, f := range p.Actions(ctx) {
-		a := f()
-		var m action.MetadataResponse
-		a.Metadata(ctx, action.MetadataRequest{ProviderTypeName: "e2b"}, &m)
-		var s action.SchemaResponse
-		a.Schema(ctx, action.SchemaRequest{}, &s)
-		schemas["action "+m.TypeName] = s.Schema
+		add("action", f())
 	}
 	return schemas
+}
+
+// typeSchema asks a resource, data source, ephemeral resource or action for its type name and
+// schema. Their packages share no interface, so it calls Metadata and Schema by name, each with
+// an empty request (naming the provider "e2b") and a response it returns.
+func typeSchema(ctx context.Context, typ any) (string, any) {
+	call := func(method string) reflect.Value {
+		m := reflect.ValueOf(typ).MethodByName(method)
+		req := reflect.New(m.Type().In(1)).Elem()
+		if f := req.FieldByName("ProviderTypeName"); f.IsValid() {
+			f.SetString("e2b")
+		}
+		resp := reflect.New(m.Type().In(2).Elem())
+		m.Call([]reflect.Value{reflect.ValueOf(ctx), req, resp})
+		return resp.Elem()
+	}
+	return call("Metadata").FieldByName("TypeName").String(), call("Schema").FieldByName("Schema").Interface()
 }
 
 func hasSyntaxValidator(ctx context.Context, vs []validator.String) bool {

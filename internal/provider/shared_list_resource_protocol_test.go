@@ -25,16 +25,8 @@ func (p *protoProvider) listIdentities(typeName string, vals map[string]tftypes.
 	var out []map[string]string
 	for r := range stream.Results {
 		p.noErrors("ListResource "+typeName, r.Diagnostics)
-		idv, err := r.Identity.IdentityData.Unmarshal(identityType)
-		if err != nil {
-			p.t.Fatal(err)
-		}
-		var ident map[string]tftypes.Value
-		if err := idv.As(&ident); err != nil {
-			p.t.Fatal(err)
-		}
 		got := map[string]string{}
-		for k, v := range ident {
+		for k, v := range p.attributes(r.Identity.IdentityData, identityType) {
 			var s string
 			if err := v.As(&s); err != nil {
 				p.t.Fatal(err)

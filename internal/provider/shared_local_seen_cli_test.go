@@ -10,13 +10,7 @@ import (
 )
 
 func localSourcesConfig(src string) string {
-	return fmt.Sprintf(`
-terraform {
-  required_providers {
-    e2b = { source = "e2b-terraform/e2b" }
-  }
-}
-
+	return fmt.Sprintf(harness.RequiredProviders+`
 resource "e2b_sandbox" "box" {
   template = "base"
 }

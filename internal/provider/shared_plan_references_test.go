@@ -30,18 +30,13 @@ resource "e2b_sandbox" "test" {
   template = terraform_data.name.output
 }
 `
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             func(*terraform.State) error { return nil },
-		Steps: []resource.TestStep{
-			{Config: sandboxConfig(srv, `template = "bsae"`), PlanOnly: true,
-				ExpectError: words(`Template not found.*template = "bsae": E2B has no template .*e2b_templates.*e2b template list`)},
-			{Config: sandboxConfig(srv, `volume_mounts = { "build-cahce" = "/mnt/cache" }`), PlanOnly: true,
-				ExpectError: words(`Volume not found.*"build-cahce", which this team does not have.*e2b_volumes`)},
-			{Config: unknownAtPlan, ExpectError: words(`Template not found.*template = "bsae": E2B has no template .*e2b_templates`)},
-		},
-	})
+	resource.ParallelTest(t, testAccCase(t, func(*terraform.State) error { return nil }, []resource.TestStep{
+		{Config: sandboxConfig(srv, `template = "bsae"`), PlanOnly: true,
+			ExpectError: words(`Template not found.*template = "bsae": E2B has no template .*e2b_templates.*e2b template list`)},
+		{Config: sandboxConfig(srv, `volume_mounts = { "build-cahce" = "/mnt/cache" }`), PlanOnly: true,
+			ExpectError: words(`Volume not found.*"build-cahce", which this team does not have.*e2b_volumes`)},
+		{Config: unknownAtPlan, ExpectError: words(`Template not found.*template = "bsae": E2B has no template .*e2b_templates`)},
+	}))
 	if n := srv.Counters().SandboxesCreated; n != 0 {
 		t.Fatalf("%d sandboxes created for configurations naming what E2B lacks", n)
 	}
@@ -71,18 +66,14 @@ func TestAccEphemeralSandbox_missingTemplateAndVolume(t *testing.T) {
 // warns, and the create is where E2B decides.
 func TestAccSandbox_templateLookupFailureWarns(t *testing.T) {
 	srv := newTestEmulator(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			PreConfig: func() {
-				srv.SetFaults(emulator.Faults{ErrorRate: 1, Statuses: []int{503}, Routes: []string{"GET /volumes"}})
-			},
-			Config:             sandboxConfig(srv, `volume_mounts = { "build-cache" = "/mnt/cache" }`),
-			PlanOnly:           true,
-			ExpectNonEmptyPlan: true,
-		}},
-	})
+	resource.ParallelTest(t, testAccCase(t, nil, []resource.TestStep{{
+		PreConfig: func() {
+			srv.SetFaults(emulator.Faults{ErrorRate: 1, Statuses: []int{503}, Routes: []string{"GET /volumes"}})
+		},
+		Config:             sandboxConfig(srv, `volume_mounts = { "build-cache" = "/mnt/cache" }`),
+		PlanOnly:           true,
+		ExpectNonEmptyPlan: true,
+	}}))
 	if n := srv.Counters().Requests["GET /volumes"]; n == 0 {
 		t.Fatal("the plan did not look the volumes up: the test proves nothing")
 	}
@@ -99,15 +90,11 @@ resource "e2b_template" "app" {
 }
 `
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: cfg("bsae"), PlanOnly: true,
-				ExpectError: words(`Template not found.*from_template = "bsae": E2B has no template .*e2b_templates`)},
-			{Config: cfg("base"), PlanOnly: true, ExpectNonEmptyPlan: true},
-		},
-	})
+	resource.ParallelTest(t, testAccCase(t, nil, []resource.TestStep{
+		{Config: cfg("bsae"), PlanOnly: true,
+			ExpectError: words(`Template not found.*from_template = "bsae": E2B has no template .*e2b_templates`)},
+		{Config: cfg("base"), PlanOnly: true, ExpectNonEmptyPlan: true},
+	}))
 	if n := srv.Counters().Requests["POST /v3/templates"]; n != 0 {
 		t.Fatalf("%d template builds requested at plan", n)
 	}

@@ -32,9 +32,7 @@ func TestAccTeamMetrics_rangeValidation(t *testing.T) {
 			})
 		})
 	}
-	if n, routes := totalRequests(srv); n != 0 {
-		t.Fatalf("invalid ranges reached E2B: %s", routes)
-	}
+	testAccCheckNoRequests(t, srv, "invalid ranges")
 }
 
 // e2b_team_metrics reads the emulator's real samples.

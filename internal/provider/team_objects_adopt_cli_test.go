@@ -244,13 +244,7 @@ func (m madeElsewhere) adoptionImports(byIdentity, byName bool) string {
 	return b.String()
 }
 
-const adoptionProviderFile = `
-terraform {
-  required_providers {
-    e2b = { source = "e2b-terraform/e2b" }
-  }
-}
-
+const adoptionProviderFile = harness.RequiredProviders + `
 provider "e2b" {}
 `
 
@@ -368,14 +362,8 @@ func TestAccTeamObjects_adoptWhatOthersMadeByQuery(t *testing.T) {
 	}
 	m := makeEverythingElsewhere(t, srv)
 	ws.Write("main.tf", adoptionProviderFile)
-	var query strings.Builder
-	for _, typ := range []string{"template", "template_tag", "snapshot", "volume", "secret", "webhook"} {
-		fmt.Fprintf(&query, "list \"e2b_%s\" \"all\" {\n  provider         = e2b\n  include_resource = true\n}\n\n", typ)
-	}
-	ws.Write("adopt.tfquery.hcl", query.String())
-	if r := ws.Run(context.Background(), "query", "-no-color", "-generate-config-out=generated.tf"); r.Err != nil {
-		t.Fatalf("query: %v\n%s", r.Err, r.Output())
-	}
+	writeListAllQuery(ws, "template", "template_tag", "snapshot", "volume", "secret", "webhook")
+	ws.MustRun(context.Background(), "query", "-no-color", "-generate-config-out=generated.tf")
 	adoptGenerated(t, ws, m, 11)
 }
 

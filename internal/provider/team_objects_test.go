@@ -157,7 +157,7 @@ func TestAccTeamObjects_adoptByIdentity(t *testing.T) {
 	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
+		TerraformVersionChecks:   identityImportVersions,
 		Steps: []resource.TestStep{
 			{
 				Config: cfg,
@@ -208,35 +208,13 @@ func TestAccTeamObjects_queryGeneratesAdoptableConfig(t *testing.T) {
 		t.Skipf("%s %s has no `terraform query` (Terraform 1.14+ has)", ws.CLI, got)
 	}
 	a := createTeamObjectsOutOfBand(t, srv)
-	ws.Write("main.tf", `
-terraform {
-  required_providers {
-    e2b = { source = "e2b-terraform/e2b" }
-  }
-}
-
+	ws.Write("main.tf", harness.RequiredProviders+`
 provider "e2b" {}
 `)
-	var query strings.Builder
-	for _, typ := range []string{"template", "template_tag", "snapshot", "volume", "secret", "webhook"} {
-		fmt.Fprintf(&query, "list \"e2b_%s\" \"all\" {\n  provider         = e2b\n  include_resource = true\n}\n\n", typ)
-	}
-	ws.Write("adopt.tfquery.hcl", query.String())
+	writeListAllQuery(ws, "template", "template_tag", "snapshot", "volume", "secret", "webhook")
 
 	ctx := context.Background()
-	run := func(args ...string) string {
-		t.Helper()
-		r := ws.Run(ctx, args...)
-		if r.Err != nil {
-			t.Fatalf("%s: %v\n%s", strings.Join(args, " "), r.Err, r.Output())
-		}
-		return r.Output()
-	}
-	run("query", "-no-color", "-generate-config-out=generated.tf")
-	gen, err := os.ReadFile(filepath.Join(ws.Dir, "generated.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	gen := generateConfigByQuery(t, ctx, ws)
 	for _, want := range []string{a.templateID, a.buildID, a.snapshotID, a.volumeID, a.secretID, a.webhookID,
 		`\bvalue\s+= null # sensitive`, `\bsignature_secret\s+= null # sensitive`, `\burl\s+= null # sensitive`} {
 		if !regexp.MustCompile(want).Match(gen) {
@@ -251,19 +229,13 @@ provider "e2b" {}
 	if t.Failed() {
 		return
 	}
-	if out := run("plan", "-no-color", "-input=false"); !strings.Contains(out, "Plan: 6 to import, 0 to add, 0 to change, 0 to destroy.") {
-		t.Fatalf("the plan of the generated configuration does more than import:\n%s\n%s", out, gen)
-	}
-	run("apply", "-auto-approve", "-no-color", "-input=false")
-	if r := ws.Run(ctx, "plan", "-no-color", "-input=false", "-detailed-exitcode"); r.Err != nil {
-		t.Fatalf("the plan after adopting is not empty: %v\n%s", r.Err, r.Output())
-	}
+	applyGeneratedImports(t, ctx, ws, gen, 6)
 	for _, addr := range []string{"e2b_template.all_0", "e2b_template_tag.all_0", "e2b_snapshot.all_0", "e2b_volume.all_0", "e2b_secret.all_0", "e2b_webhook.all_0"} {
-		if !strings.Contains(run("state", "list"), addr) {
+		if !strings.Contains(ws.MustRun(ctx, "state", "list").Output(), addr) {
 			t.Errorf("%s is not in state", addr)
 		}
 	}
-	run("destroy", "-auto-approve", "-no-color", "-input=false")
+	ws.MustRun(ctx, "destroy", "-auto-approve", "-no-color", "-input=false")
 }
 
 // Volumes, secrets, webhooks and snapshots deleted outside Terraform leave
@@ -335,4 +307,39 @@ resource "e2b_webhook" "hook" {
 			},
 		},
 	})
+}
+
+// writeListAllQuery writes a query that lists every object of each e2b_<type> with its resource.
+func writeListAllQuery(ws *harness.Workspace, types ...string) {
+	var query strings.Builder
+	for _, typ := range types {
+		fmt.Fprintf(&query, "list \"e2b_%s\" \"all\" {\n  provider         = e2b\n  include_resource = true\n}\n\n", typ)
+	}
+	ws.Write("adopt.tfquery.hcl", query.String())
+}
+
+// generateConfigByQuery runs `terraform query` over ws's .tfquery.hcl files and returns the
+// configuration it generated for the objects found.
+func generateConfigByQuery(t *testing.T, ctx context.Context, ws *harness.Workspace) []byte {
+	t.Helper()
+	ws.MustRun(ctx, "query", "-no-color", "-generate-config-out=generated.tf")
+	gen, err := os.ReadFile(filepath.Join(ws.Dir, "generated.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gen
+}
+
+// applyGeneratedImports adopts what generateConfigByQuery wrote: its plan imports the n objects
+// and does nothing else, and once applied the plan is empty.
+func applyGeneratedImports(t *testing.T, ctx context.Context, ws *harness.Workspace, gen []byte, n int) {
+	t.Helper()
+	want := fmt.Sprintf("Plan: %d to import, 0 to add, 0 to change, 0 to destroy.", n)
+	if out := ws.MustRun(ctx, "plan", "-no-color", "-input=false").Output(); !strings.Contains(out, want) {
+		t.Fatalf("the plan of the generated configuration does more than import:\n%s\n%s", out, gen)
+	}
+	ws.MustRun(ctx, "apply", "-auto-approve", "-no-color", "-input=false")
+	if r := ws.Run(ctx, "plan", "-no-color", "-input=false", "-detailed-exitcode"); r.Err != nil {
+		t.Fatalf("the plan after adopting is not empty: %v\n%s", r.Err, r.Output())
+	}
 }

@@ -14,13 +14,7 @@ const buildLogSecret = "env-step-secret-7d41c9e0a2"
 // A template whose RUN step prints its env step's value (sensitive in
 // e2b_template), read back by e2b_template_build and passed on to another
 // resource, as a user reading the log would.
-const buildLogSecretConfig = `
-terraform {
-  required_providers {
-    e2b = { source = "e2b-terraform/e2b" }
-  }
-}
-
+const buildLogSecretConfig = harness.RequiredProviders + `
 resource "e2b_template" "t" {
   name          = "build-log-secret"
   from_template = "base"

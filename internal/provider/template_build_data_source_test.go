@@ -46,43 +46,39 @@ data "e2b_template_build" "tail" {
   log_limit = 2
 }
 `, bf.BuildID, bf.TemplateID, bf.BuildID)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: cfg,
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("status"), knownvalue.StringExact("error")),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("reason_step"), knownvalue.StringExact("2")),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("reason"), knownvalue.StringRegexp(regexp.MustCompile(`4`))),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("template_id"), knownvalue.StringExact(bf.TemplateID)),
-				statecheck.ExpectKnownValue("data.e2b_template_build.tail", tfjsonpath.New("log_entries"), knownvalue.ListSizeExact(2)),
-			},
-			Check: func(s *terraform.State) error {
-				attrs := s.RootModule().Resources[addr].Primary.Attributes
-				if attrs["log_entries.#"] == "0" {
-					return fmt.Errorf("no error-level log entries for a failed step")
+	resource.Test(t, testAccCase(t, nil, []resource.TestStep{{
+		Config: cfg,
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("status"), knownvalue.StringExact("error")),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("reason_step"), knownvalue.StringExact("2")),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("reason"), knownvalue.StringRegexp(regexp.MustCompile(`4`))),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("template_id"), knownvalue.StringExact(bf.TemplateID)),
+			statecheck.ExpectKnownValue("data.e2b_template_build.tail", tfjsonpath.New("log_entries"), knownvalue.ListSizeExact(2)),
+		},
+		Check: func(s *terraform.State) error {
+			attrs := s.RootModule().Resources[addr].Primary.Attributes
+			if attrs["log_entries.#"] == "0" {
+				return fmt.Errorf("no error-level log entries for a failed step")
+			}
+			found := false
+			for i := 0; attrs[fmt.Sprintf("log_entries.%d.level", i)] != ""; i++ {
+				if lvl := attrs[fmt.Sprintf("log_entries.%d.level", i)]; lvl != "error" {
+					return fmt.Errorf("log_level = \"error\" returned a %s entry", lvl)
 				}
-				found := false
-				for i := 0; attrs[fmt.Sprintf("log_entries.%d.level", i)] != ""; i++ {
-					if lvl := attrs[fmt.Sprintf("log_entries.%d.level", i)]; lvl != "error" {
-						return fmt.Errorf("log_level = \"error\" returned a %s entry", lvl)
-					}
-					found = found || regexp.MustCompile(`no such package`).MatchString(attrs[fmt.Sprintf("log_entries.%d.message", i)])
-				}
-				if !found {
-					return fmt.Errorf("the failing step's stderr is not among the error entries: %v", attrs)
-				}
-				return nil
-			},
-		}, {
-			Config: testAccProviderBlock(srv) + `
+				found = found || regexp.MustCompile(`no such package`).MatchString(attrs[fmt.Sprintf("log_entries.%d.message", i)])
+			}
+			if !found {
+				return fmt.Errorf("the failing step's stderr is not among the error entries: %v", attrs)
+			}
+			return nil
+		},
+	}, {
+		Config: testAccProviderBlock(srv) + `
 data "e2b_template_build" "x" {
   template = "acc-build-ds"
   build_id = "00000000-0000-4000-8000-000000000000"
 }
 `,
-			ExpectError: regexp.MustCompile(`Build not found`),
-		}},
-	})
+		ExpectError: regexp.MustCompile(`Build not found`),
+	}}))
 }

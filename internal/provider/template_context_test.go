@@ -92,27 +92,22 @@ resource "e2b_template" "app" {
 func TestAccTemplate_contextLinksSentAsLinks(t *testing.T) {
 	srv := newTestEmulator(t)
 	dir, _ := outsideContext(t)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkTemplatesGone(t, srv),
-		Steps: []resource.TestStep{{
-			Config: copyTemplateConfig(srv, "acc-links", dir, "app", ""),
-			Check: func(s *terraform.State) error {
-				out, err := sandboxExec(t, srv, "acc-links", `cd /home/user/app && readlink out.txt; cat in.txt; cat out.txt 2>&1`)
-				if err != nil {
-					return err
-				}
-				if strings.Contains(out, "SECRET-OUTSIDE") {
-					return fmt.Errorf("the template holds the file outside the context: %q", out)
-				}
-				if !strings.Contains(out, "creds.txt") || !strings.Contains(out, "hello") {
-					return fmt.Errorf("a sandbox sees %q; want the link's target and the file linked inside", out)
-				}
-				return nil
-			},
-		}},
-	})
+	resource.Test(t, testAccCase(t, checkTemplatesGone(t, srv), []resource.TestStep{{
+		Config: copyTemplateConfig(srv, "acc-links", dir, "app", ""),
+		Check: func(s *terraform.State) error {
+			out, err := sandboxExec(t, srv, "acc-links", `cd /home/user/app && readlink out.txt; cat in.txt; cat out.txt 2>&1`)
+			if err != nil {
+				return err
+			}
+			if strings.Contains(out, "SECRET-OUTSIDE") {
+				return fmt.Errorf("the template holds the file outside the context: %q", out)
+			}
+			if !strings.Contains(out, "creds.txt") || !strings.Contains(out, "hello") {
+				return fmt.Errorf("a sandbox sees %q; want the link's target and the file linked inside", out)
+			}
+			return nil
+		},
+	}}))
 }
 
 // context = path.module with COPY . (the docs' Dockerfile example): the
@@ -145,16 +140,11 @@ resource "e2b_template" "app" {
 		}
 		return nil
 	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkTemplatesGone(t, srv),
-		Steps: []resource.TestStep{
-			{Config: cfg, Check: listing},
-			{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
-			{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
-		},
-	})
+	resource.Test(t, testAccCase(t, checkTemplatesGone(t, srv), []resource.TestStep{
+		{Config: cfg, Check: listing},
+		{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+		{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+	}))
 }
 
 // A file edited between plan and apply: the apply stops with the
@@ -172,46 +162,41 @@ func TestAccTemplate_contextChangedBetweenPlanAndApply(t *testing.T) {
 		}
 	}
 	var first, second captured
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkTemplatesGone(t, srv),
-		Steps: []resource.TestStep{
-			{Config: cfg, Check: first.save(tplAddr, "build_id")},
-			{
-				// The plan shows the new digest; the file changes again
-				// before apply.
-				PreConfig: func() { writeContext(t, dir, map[string]string{"app/hello.txt": "version two\n"}) },
-				Config:    cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(tplAddr, plancheck.ResourceActionUpdate),
-					plancheck.ExpectKnownValue(tplAddr, tfjsonpath.New("context_sha256"), knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f]{64}$`))),
-					edit("version three"),
-				}},
-				ExpectError: regexp.MustCompile(`(?s)Context changed during apply.*Run plan again`),
-			},
-			{
-				// Nothing was built: the first build is still the template's,
-				// and the next plan builds what the file holds now.
-				Config: cfg,
-				Check: resource.ComposeTestCheckFunc(
-					func(s *terraform.State) error {
-						builds, err := testAccClient(t, srv).GetTemplate(context.Background(), "acc-changed")
-						if err != nil {
-							return err
-						}
-						if len(builds.Builds) != 2 {
-							return fmt.Errorf("the template has %d builds; want 2 (the refused apply built nothing)", len(builds.Builds))
-						}
-						return nil
-					},
-					second.save(tplAddr, "build_id"),
-					checkSandboxSees(t, srv, "acc-changed", `cat hello.txt`, "version three"),
-				),
-			},
-			{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+	resource.Test(t, testAccCase(t, checkTemplatesGone(t, srv), []resource.TestStep{
+		{Config: cfg, Check: first.save(tplAddr, "build_id")},
+		{
+			// The plan shows the new digest; the file changes again
+			// before apply.
+			PreConfig: func() { writeContext(t, dir, map[string]string{"app/hello.txt": "version two\n"}) },
+			Config:    cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(tplAddr, plancheck.ResourceActionUpdate),
+				plancheck.ExpectKnownValue(tplAddr, tfjsonpath.New("context_sha256"), knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f]{64}$`))),
+				edit("version three"),
+			}},
+			ExpectError: regexp.MustCompile(`(?s)Context changed during apply.*Run plan again`),
 		},
-	})
+		{
+			// Nothing was built: the first build is still the template's,
+			// and the next plan builds what the file holds now.
+			Config: cfg,
+			Check: resource.ComposeTestCheckFunc(
+				func(s *terraform.State) error {
+					builds, err := testAccClient(t, srv).GetTemplate(context.Background(), "acc-changed")
+					if err != nil {
+						return err
+					}
+					if len(builds.Builds) != 2 {
+						return fmt.Errorf("the template has %d builds; want 2 (the refused apply built nothing)", len(builds.Builds))
+					}
+					return nil
+				},
+				second.save(tplAddr, "build_id"),
+				checkSandboxSees(t, srv, "acc-changed", `cat hello.txt`, "version three"),
+			),
+		},
+		{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+	}))
 	if first.v == second.v {
 		t.Errorf("the plan after the refused apply built nothing (build %s)", first.v)
 	}
@@ -228,53 +213,48 @@ func TestAccTemplate_contextEditedBeforeApplyWithoutBuild(t *testing.T) {
 	cfg := stepsTemplateConfig(srv, "acc-edited", dir)
 	public := strings.Replace(cfg, `from_template = "base"`, "from_template = \"base\"\n  public = true", 1)
 	var first captured
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkTemplatesGone(t, srv),
-		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectUnknownValue(tplAddr, tfjsonpath.New("context_sha256")),
-					planCheckFunc(func() error {
-						writeContext(t, dir, map[string]string{"app/hello.txt": "version two\n"})
-						return nil
-					}),
-				}},
-				Check: resource.ComposeTestCheckFunc(
-					first.save(tplAddr, "build_id"),
-					checkSandboxSees(t, srv, "acc-edited", `cat hello.txt`, "version two"),
-				),
-			},
-			{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
-			{
-				Config: public,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectKnownValue(tplAddr, tfjsonpath.New("build_id"), knownvalue.NotNull()),
-					planCheckFunc(func() error {
-						writeContext(t, dir, map[string]string{"app/hello.txt": "version three\n"})
-						return nil
-					}),
-				}},
-				ExpectNonEmptyPlan: true, // the edit is built by the next plan
-				Check: func(s *terraform.State) error {
-					if b, _ := testAccAttr(s, tplAddr, "build_id"); b != first.v {
-						return fmt.Errorf("build %s after an update that only made the template public; want %s", b, first.v)
-					}
+	resource.Test(t, testAccCase(t, checkTemplatesGone(t, srv), []resource.TestStep{
+		{
+			Config: cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectUnknownValue(tplAddr, tfjsonpath.New("context_sha256")),
+				planCheckFunc(func() error {
+					writeContext(t, dir, map[string]string{"app/hello.txt": "version two\n"})
 					return nil
-				},
-			},
-			{
-				Config: public,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(tplAddr, plancheck.ResourceActionUpdate),
-					plancheck.ExpectUnknownValue(tplAddr, tfjsonpath.New("build_id")),
-				}},
-				Check: checkSandboxSees(t, srv, "acc-edited", `cat hello.txt`, "version three"),
+				}),
+			}},
+			Check: resource.ComposeTestCheckFunc(
+				first.save(tplAddr, "build_id"),
+				checkSandboxSees(t, srv, "acc-edited", `cat hello.txt`, "version two"),
+			),
+		},
+		{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+		{
+			Config: public,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectKnownValue(tplAddr, tfjsonpath.New("build_id"), knownvalue.NotNull()),
+				planCheckFunc(func() error {
+					writeContext(t, dir, map[string]string{"app/hello.txt": "version three\n"})
+					return nil
+				}),
+			}},
+			ExpectNonEmptyPlan: true, // the edit is built by the next plan
+			Check: func(s *terraform.State) error {
+				if b, _ := testAccAttr(s, tplAddr, "build_id"); b != first.v {
+					return fmt.Errorf("build %s after an update that only made the template public; want %s", b, first.v)
+				}
+				return nil
 			},
 		},
-	})
+		{
+			Config: public,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(tplAddr, plancheck.ResourceActionUpdate),
+				plancheck.ExpectUnknownValue(tplAddr, tfjsonpath.New("build_id")),
+			}},
+			Check: checkSandboxSees(t, srv, "acc-edited", `cat hello.txt`, "version three"),
+		},
+	}))
 }
 
 // A file mode that differs only by umask plans no build with
@@ -296,24 +276,19 @@ func TestAccTemplate_normalizeFileModes(t *testing.T) {
 			}
 		}
 	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkTemplatesGone(t, srv),
-		Steps: []resource.TestStep{
-			{Config: cfg},
-			// Files made with umask 022: turning it on changes nothing.
-			{Config: normalized, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectKnownValue(tplAddr, tfjsonpath.New("build_id"), knownvalue.NotNull()),
-			}}},
-			{PreConfig: umask002, Config: normalized, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
-			{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectUnknownValue(tplAddr, tfjsonpath.New("build_id")),
-			}}, ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(tplAddr, tfjsonpath.New("build_status"), knownvalue.StringExact("ready")),
-			}},
-		},
-	})
+	resource.Test(t, testAccCase(t, checkTemplatesGone(t, srv), []resource.TestStep{
+		{Config: cfg},
+		// Files made with umask 022: turning it on changes nothing.
+		{Config: normalized, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+			plancheck.ExpectKnownValue(tplAddr, tfjsonpath.New("build_id"), knownvalue.NotNull()),
+		}}},
+		{PreConfig: umask002, Config: normalized, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+		{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+			plancheck.ExpectUnknownValue(tplAddr, tfjsonpath.New("build_id")),
+		}}, ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(tplAddr, tfjsonpath.New("build_status"), knownvalue.StringExact("ready")),
+		}},
+	}))
 }
 
 // plannedContext decides what the plan can promise about the context.

@@ -93,14 +93,7 @@ func newTemplateGateway(t *testing.T, srv *emulator.Server, hold string) *templa
 }
 
 func (g *templateGateway) providerBlock(srv *emulator.Server) string {
-	return fmt.Sprintf(`provider "e2b" {
-  api_key        = %q
-  api_url        = %q
-  sandbox_url    = %q
-  retry_wait_min = "10ms"
-  retry_wait_max = "200ms"
-}
-`, srv.APIKey(), g.url, srv.SandboxURL())
+	return testAccProviderBlockAt(srv.APIKey(), g.url, srv.SandboxURL(), "")
 }
 
 // A template create whose answer a gateway lost after E2B made the template:
@@ -119,41 +112,36 @@ resource "e2b_template" "app" {
 }
 `
 	client := testAccClient(t, srv)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkTemplatesGone(t, srv),
-		Steps: []resource.TestStep{
-			{
-				PreConfig:   func() { gw.lose504.Store(true) },
-				Config:      cfg,
-				ExpectError: regexp.MustCompile(`(?s)Template create got no answer.*504.*acc-lost-answer.*exists now.*not taken over.*import`),
-			},
-			{
-				PreConfig: func() {
-					gw.lose504.Store(false)
-					tpl, err := client.GetTemplate(context.Background(), "acc-lost-answer")
-					if err != nil || len(tpl.Builds) != 1 || gw.creates.Load() != 1 {
-						t.Fatalf("after the lost answer: %+v (%v), %d creates sent; want the one template, created once", tpl, err, gw.creates.Load())
-					}
-				},
-				Config:             cfg,
-				ResourceName:       tplAddr,
-				ImportState:        true,
-				ImportStateId:      "acc-lost-answer",
-				ImportStatePersist: true,
-			},
-			{
-				// E2B does not return a template's build inputs: the
-				// imported template is built once, in place.
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(tplAddr, plancheck.ResourceActionUpdate),
-				}},
-				Check: resource.TestCheckResourceAttr(tplAddr, "build_status", "ready"),
-			},
+	resource.Test(t, testAccCase(t, checkTemplatesGone(t, srv), []resource.TestStep{
+		{
+			PreConfig:   func() { gw.lose504.Store(true) },
+			Config:      cfg,
+			ExpectError: regexp.MustCompile(`(?s)Template create got no answer.*504.*acc-lost-answer.*exists now.*not taken over.*import`),
 		},
-	})
+		{
+			PreConfig: func() {
+				gw.lose504.Store(false)
+				tpl, err := client.GetTemplate(context.Background(), "acc-lost-answer")
+				if err != nil || len(tpl.Builds) != 1 || gw.creates.Load() != 1 {
+					t.Fatalf("after the lost answer: %+v (%v), %d creates sent; want the one template, created once", tpl, err, gw.creates.Load())
+				}
+			},
+			Config:             cfg,
+			ResourceName:       tplAddr,
+			ImportState:        true,
+			ImportStateId:      "acc-lost-answer",
+			ImportStatePersist: true,
+		},
+		{
+			// E2B does not return a template's build inputs: the
+			// imported template is built once, in place.
+			Config: cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(tplAddr, plancheck.ResourceActionUpdate),
+			}},
+			Check: resource.TestCheckResourceAttr(tplAddr, "build_status", "ready"),
+		},
+	}))
 }
 
 // Two resources naming one template (a module used twice) both find the
@@ -176,41 +164,36 @@ resource "e2b_template" "b" {
   steps         = [{ run = { command = "echo b" } }]
 }
 `
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkTemplatesGone(t, srv),
-		Steps: []resource.TestStep{
-			{
-				Config:      cfg,
-				ExpectError: regexp.MustCompile(`(?s)Template made by another resource.*acc-twice.*does not own it`),
-			},
-			{
-				RefreshState:       true,
-				ExpectNonEmptyPlan: true, // the resource that does not own the template plans its create again
-				Check: func(s *terraform.State) error {
-					if gw.creates.Load() != 2 {
-						return fmt.Errorf("%d creates reached E2B; the test wants both to find the name free and create", gw.creates.Load())
-					}
-					tpl, err := testAccClient(t, srv).GetTemplate(context.Background(), "acc-twice")
-					if err != nil {
-						return err
-					}
-					var owners []string
-					for _, addr := range []string{"e2b_template.a", "e2b_template.b"} {
-						if id, err := testAccAttr(s, addr, "template_id"); err == nil {
-							if id != tpl.TemplateID {
-								return fmt.Errorf("%s owns %s, E2B has %s", addr, id, tpl.TemplateID)
-							}
-							owners = append(owners, addr)
+	resource.Test(t, testAccCase(t, checkTemplatesGone(t, srv), []resource.TestStep{
+		{
+			Config:      cfg,
+			ExpectError: regexp.MustCompile(`(?s)Template made by another resource.*acc-twice.*does not own it`),
+		},
+		{
+			RefreshState:       true,
+			ExpectNonEmptyPlan: true, // the resource that does not own the template plans its create again
+			Check: func(s *terraform.State) error {
+				if gw.creates.Load() != 2 {
+					return fmt.Errorf("%d creates reached E2B; the test wants both to find the name free and create", gw.creates.Load())
+				}
+				tpl, err := testAccClient(t, srv).GetTemplate(context.Background(), "acc-twice")
+				if err != nil {
+					return err
+				}
+				var owners []string
+				for _, addr := range []string{"e2b_template.a", "e2b_template.b"} {
+					if id, err := testAccAttr(s, addr, "template_id"); err == nil {
+						if id != tpl.TemplateID {
+							return fmt.Errorf("%s owns %s, E2B has %s", addr, id, tpl.TemplateID)
 						}
+						owners = append(owners, addr)
 					}
-					if len(owners) != 1 {
-						return fmt.Errorf("template %s is in state under %v; want exactly one owner", tpl.TemplateID, owners)
-					}
-					return nil
-				},
+				}
+				if len(owners) != 1 {
+					return fmt.Errorf("template %s is in state under %v; want exactly one owner", tpl.TemplateID, owners)
+				}
+				return nil
 			},
 		},
-	})
+	}))
 }

@@ -29,36 +29,31 @@ resource "e2b_template_tag" "prod" {
   build_id = e2b_template.app.build_id
 }
 `
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkTemplatesGone(t, srv),
-		Steps: []resource.TestStep{
-			{Config: cfg},
-			{
-				PreConfig: func() {
-					if err := client.RemoveTemplateTags(ctx, "acc-gone", []string{"prod"}); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(tagAddr, plancheck.ResourceActionCreate),
-					plancheck.ExpectResourceAction(tplAddr, plancheck.ResourceActionNoop),
-				}},
+	resource.Test(t, testAccCase(t, checkTemplatesGone(t, srv), []resource.TestStep{
+		{Config: cfg},
+		{
+			PreConfig: func() {
+				if err := client.RemoveTemplateTags(ctx, "acc-gone", []string{"prod"}); err != nil {
+					t.Fatal(err)
+				}
 			},
-			{
-				PreConfig: func() {
-					if err := client.DeleteTemplate(ctx, "acc-gone"); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(tplAddr, plancheck.ResourceActionCreate),
-					plancheck.ExpectResourceAction(tagAddr, plancheck.ResourceActionCreate),
-				}},
-			},
+			Config: cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(tagAddr, plancheck.ResourceActionCreate),
+				plancheck.ExpectResourceAction(tplAddr, plancheck.ResourceActionNoop),
+			}},
 		},
-	})
+		{
+			PreConfig: func() {
+				if err := client.DeleteTemplate(ctx, "acc-gone"); err != nil {
+					t.Fatal(err)
+				}
+			},
+			Config: cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(tplAddr, plancheck.ResourceActionCreate),
+				plancheck.ExpectResourceAction(tagAddr, plancheck.ResourceActionCreate),
+			}},
+		},
+	}))
 }

@@ -20,13 +20,7 @@ func TestCLITemplate_interruptedCreateIsNotReplaced(t *testing.T) {
 	emu := newTestEmulator(t)
 	ws := harness.NewWorkspace(t, emu)
 	gate := newBuildGate(t)
-	ws.Write("main.tf", `
-terraform {
-  required_providers {
-    e2b = { source = "e2b-terraform/e2b" }
-  }
-}
-
+	ws.Write("main.tf", harness.RequiredProviders+`
 resource "e2b_template" "app" {
   name          = "cli-interrupted"
   from_template = "base"
@@ -35,12 +29,7 @@ resource "e2b_template" "app" {
 `)
 	ctx := context.Background()
 	client := testAccClient(t, emu)
-	cmd := ws.Command(ctx, "apply", "-auto-approve", "-no-color", "-input=false")
-	var out strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, out := ws.Start(ctx, "apply", "-auto-approve", "-no-color", "-input=false")
 	var tpl *e2b.TemplateWithBuilds
 	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		got, err := client.GetTemplate(ctx, "cli-interrupted")

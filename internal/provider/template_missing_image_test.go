@@ -18,15 +18,10 @@ resource "e2b_template" "app" {
   dockerfile = "FROM python:3.12-slim\nRUN python3 --version\n"
 }
 `
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkTemplatesGone(t, srv),
-		Steps: []resource.TestStep{
-			{
-				Config:      cfg,
-				ExpectError: regexp.MustCompile(`(?s)Template build failed.*image\s+'python:3\.12-slim'\s+is\s+not\s+in\s+the\s+emulator's\s+image\s+store.*-image-store\s+DIR.*-host-root-images\s+python:3\.12-slim`),
-			},
+	resource.Test(t, testAccCase(t, checkTemplatesGone(t, srv), []resource.TestStep{
+		{
+			Config:      cfg,
+			ExpectError: regexp.MustCompile(`(?s)Template build failed.*image\s+'python:3\.12-slim'\s+is\s+not\s+in\s+the\s+emulator's\s+image\s+store.*-image-store\s+DIR.*-host-root-images\s+python:3\.12-slim`),
 		},
-	})
+	}))
 }

@@ -16,7 +16,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
@@ -121,82 +120,77 @@ func TestAccTemplate_stepsContextRebuildImport(t *testing.T) {
 	writeContext(t, dir, map[string]string{"app/hello.txt": "version one\n", "app/lib/util.txt": "util\n", "notes.txt": "not copied\n"})
 	cfg := stepsTemplateConfig(srv, "acc-steps", dir)
 	var firstBuild, templateID captured
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkTemplatesGone(t, srv),
-		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(tplAddr, tfjsonpath.New("build_status"), knownvalue.StringExact("ready")),
-					statecheck.ExpectKnownValue(tplAddr, tfjsonpath.New("context_sha256"), knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f]{64}$`))),
-					statecheck.ExpectKnownValue(tplAddr, tfjsonpath.New("names"), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringRegexp(regexp.MustCompile(`/acc-steps$`))})),
+	resource.Test(t, testAccCase(t, checkTemplatesGone(t, srv), []resource.TestStep{
+		{
+			Config: cfg,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(tplAddr, tfjsonpath.New("build_status"), knownvalue.StringExact("ready")),
+				statecheck.ExpectKnownValue(tplAddr, tfjsonpath.New("context_sha256"), knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f]{64}$`))),
+				statecheck.ExpectKnownValue(tplAddr, tfjsonpath.New("names"), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringRegexp(regexp.MustCompile(`/acc-steps$`))})),
+			},
+			Check: resource.ComposeTestCheckFunc(
+				firstBuild.save(tplAddr, "build_id"),
+				templateID.save(tplAddr, "template_id"),
+				checkSandboxSees(t, srv, "acc-steps", `pwd; cat hello.txt lib/util.txt; cat /home/user/greeting.txt`,
+					"/home/user/app", "version one", "util", "hello from the template"),
+			),
+		},
+		{
+			// A file no COPY step sends: nothing to build.
+			PreConfig:        func() { writeContext(t, dir, map[string]string{"notes.txt": "edited, still not copied\n"}) },
+			Config:           cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		},
+		{
+			// A copied file: a new build of the same template, in place.
+			PreConfig: func() { writeContext(t, dir, map[string]string{"app/hello.txt": "version two\n"}) },
+			Config:    cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(tplAddr, plancheck.ResourceActionUpdate),
+				plancheck.ExpectUnknownValue(tplAddr, tfjsonpath.New("build_id")),
+			}},
+			Check: resource.ComposeTestCheckFunc(
+				func(s *terraform.State) error {
+					id, _ := testAccAttr(s, tplAddr, "template_id")
+					build, _ := testAccAttr(s, tplAddr, "build_id")
+					if id != templateID.v || build == firstBuild.v {
+						return fmt.Errorf("after the rebuild: template %s build %s; want template %s with a build other than %s", id, build, templateID.v, firstBuild.v)
+					}
+					return nil
 				},
-				Check: resource.ComposeTestCheckFunc(
-					firstBuild.save(tplAddr, "build_id"),
-					templateID.save(tplAddr, "template_id"),
-					checkSandboxSees(t, srv, "acc-steps", `pwd; cat hello.txt lib/util.txt; cat /home/user/greeting.txt`,
-						"/home/user/app", "version one", "util", "hello from the template"),
-				),
-			},
-			{
-				// A file no COPY step sends: nothing to build.
-				PreConfig:        func() { writeContext(t, dir, map[string]string{"notes.txt": "edited, still not copied\n"}) },
-				Config:           cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-			},
-			{
-				// A copied file: a new build of the same template, in place.
-				PreConfig: func() { writeContext(t, dir, map[string]string{"app/hello.txt": "version two\n"}) },
-				Config:    cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(tplAddr, plancheck.ResourceActionUpdate),
-					plancheck.ExpectUnknownValue(tplAddr, tfjsonpath.New("build_id")),
-				}},
-				Check: resource.ComposeTestCheckFunc(
-					func(s *terraform.State) error {
-						id, _ := testAccAttr(s, tplAddr, "template_id")
-						build, _ := testAccAttr(s, tplAddr, "build_id")
-						if id != templateID.v || build == firstBuild.v {
-							return fmt.Errorf("after the rebuild: template %s build %s; want template %s with a build other than %s", id, build, templateID.v, firstBuild.v)
-						}
-						return nil
-					},
-					checkSandboxSees(t, srv, "acc-steps", `cat hello.txt`, "version two"),
-					// The first build still starts sandboxes by its ID.
-					func(s *terraform.State) error {
-						return checkSandboxSees(t, srv, "acc-steps:"+firstBuild.v, `cat hello.txt`, "version one")(s)
-					},
-				),
-			},
-			{
-				// public changes in place without a build.
-				Config: strings.Replace(cfg, `from_template = "base"`, "from_template = \"base\"\n  public = true", 1),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(tplAddr, plancheck.ResourceActionUpdate),
-					plancheck.ExpectKnownValue(tplAddr, tfjsonpath.New("build_id"), knownvalue.NotNull()),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(tplAddr, tfjsonpath.New("public"), knownvalue.Bool(true)),
+				checkSandboxSees(t, srv, "acc-steps", `cat hello.txt`, "version two"),
+				// The first build still starts sandboxes by its ID.
+				func(s *terraform.State) error {
+					return checkSandboxSees(t, srv, "acc-steps:"+firstBuild.v, `cat hello.txt`, "version one")(s)
 				},
-			},
-			{
-				ResourceName:      tplAddr,
-				ImportState:       true,
-				ImportStateVerify: true,
-				// The build inputs live only in configuration: E2B does not return them.
-				ImportStateVerifyIgnore: []string{"context", "from_template", "steps", "context_sha256", "timeouts"},
-			},
-			{
-				ResourceName:            tplAddr,
-				ImportState:             true,
-				ImportStateId:           "acc-steps",
-				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"context", "from_template", "steps", "context_sha256", "timeouts"},
+			),
+		},
+		{
+			// public changes in place without a build.
+			Config: strings.Replace(cfg, `from_template = "base"`, "from_template = \"base\"\n  public = true", 1),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(tplAddr, plancheck.ResourceActionUpdate),
+				plancheck.ExpectKnownValue(tplAddr, tfjsonpath.New("build_id"), knownvalue.NotNull()),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(tplAddr, tfjsonpath.New("public"), knownvalue.Bool(true)),
 			},
 		},
-	})
+		{
+			ResourceName:      tplAddr,
+			ImportState:       true,
+			ImportStateVerify: true,
+			// The build inputs live only in configuration: E2B does not return them.
+			ImportStateVerifyIgnore: []string{"context", "from_template", "steps", "context_sha256", "timeouts"},
+		},
+		{
+			ResourceName:            tplAddr,
+			ImportState:             true,
+			ImportStateId:           "acc-steps",
+			ImportStateVerify:       true,
+			ImportStateVerifyIgnore: []string{"context", "from_template", "steps", "context_sha256", "timeouts"},
+		},
+	}))
 }
 
 func TestAccTemplate_importByIdentity(t *testing.T) {
@@ -207,17 +201,9 @@ func TestAccTemplate_importByIdentity(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		TerraformVersionChecks: []tfversion.TerraformVersionCheck{
-			// Import blocks by identity need Terraform or OpenTofu 1.12.
-			tfversion.SkipBelow(tfversion.Version1_12_0),
-		},
+		TerraformVersionChecks:   identityImportVersions,
 		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectIdentity(tplAddr, map[string]knownvalue.Check{"template_id": knownvalue.NotNull()}),
-				},
-			},
+			identityStep(cfg, tplAddr, map[string]knownvalue.Check{"template_id": knownvalue.NotNull()}),
 			{
 				// E2B does not return a template's build inputs, so the plan
 				// after an import builds once to adopt the configuration.
@@ -260,27 +246,22 @@ resource "e2b_template" "app" {
   ready      = { file = "/tmp/served" }
 }
 `, dockerfile, dir)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkTemplatesGone(t, srv),
-		Steps: []resource.TestStep{
-			{
-				Config:             cfg,
-				ExpectNonEmptyPlan: false,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(tplAddr, tfjsonpath.New("build_status"), knownvalue.StringExact("ready")),
-				},
-				Check: checkSandboxSees(t, srv, "acc-dockerfile", `pwd; cat built.txt; cat /tmp/served; echo "$APP_DIR"; pgrep -f server.sh >/dev/null && echo running`,
-					appDir, "hi from the Dockerfile", "serving", "running"),
+	resource.Test(t, testAccCase(t, checkTemplatesGone(t, srv), []resource.TestStep{
+		{
+			Config:             cfg,
+			ExpectNonEmptyPlan: false,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(tplAddr, tfjsonpath.New("build_status"), knownvalue.StringExact("ready")),
 			},
-			{
-				PreConfig:        func() { writeContext(t, dir, map[string]string{"unused.md": "edited\n"}) },
-				Config:           cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-			},
+			Check: checkSandboxSees(t, srv, "acc-dockerfile", `pwd; cat built.txt; cat /tmp/served; echo "$APP_DIR"; pgrep -f server.sh >/dev/null && echo running`,
+				appDir, "hi from the Dockerfile", "serving", "running"),
 		},
-	})
+		{
+			PreConfig:        func() { writeContext(t, dir, map[string]string{"unused.md": "edited\n"}) },
+			Config:           cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		},
+	}))
 }
 
 func TestAccTemplate_failedBuildNamesStep(t *testing.T) {
@@ -295,17 +276,12 @@ resource "e2b_template" "app" {
   ]
 }
 `
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkTemplatesGone(t, srv),
-		Steps: []resource.TestStep{
-			{
-				Config:      cfg,
-				ExpectError: regexp.MustCompile(`(?s)Template build failed.*in step 2 \(RUN echo 'compiling.*missing dependency libfoo`),
-			},
+	resource.Test(t, testAccCase(t, checkTemplatesGone(t, srv), []resource.TestStep{
+		{
+			Config:      cfg,
+			ExpectError: regexp.MustCompile(`(?s)Template build failed.*in step 2 \(RUN echo 'compiling.*missing dependency libfoo`),
 		},
-	})
+	}))
 }
 
 func TestAccTemplate_planTimeErrors(t *testing.T) {
@@ -338,16 +314,10 @@ func TestAccTemplate_planTimeErrors(t *testing.T) {
 	}
 	for i, c := range cases {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			resource.Test(t, resource.TestCase{
-				PreCheck:                 func() { testAccPreCheck(t) },
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				Steps:                    []resource.TestStep{{Config: base(c.body), PlanOnly: true, ExpectError: regexp.MustCompile(c.want)}},
-			})
+			resource.Test(t, testAccCase(t, nil, []resource.TestStep{planErrorStep(base(c.body), c.want)}))
 		})
 	}
-	if n, detail := totalRequests(srv); n != 0 {
-		t.Errorf("invalid configurations reached the emulator: %d requests (%s)", n, detail)
-	}
+	testAccCheckNoRequests(t, srv, "invalid configurations")
 }
 
 // E2B builds into an existing template of the same name. Creating the
@@ -363,20 +333,16 @@ func TestAccTemplate_refusesTakenName(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: testAccProviderBlock(srv) + `
+	resource.Test(t, testAccCase(t, nil, []resource.TestStep{{
+		Config: testAccProviderBlock(srv) + `
 resource "e2b_template" "app" {
   name          = "acc-taken"
   from_template = "base"
   steps         = [{ run = { command = "echo ours" } }]
 }
 `,
-			ExpectError: regexp.MustCompile(`(?s)Template already exists.*` + theirs.TemplateID + `.*import`),
-		}},
-	})
+		ExpectError: regexp.MustCompile(`(?s)Template already exists.*` + theirs.TemplateID + `.*import`),
+	}}))
 	got, err := c.GetTemplate(ctx, theirs.TemplateID)
 	if err != nil {
 		t.Fatal(err)

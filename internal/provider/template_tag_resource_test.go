@@ -66,112 +66,103 @@ func TestAccTemplateTag_promoteMoveImportRemove(t *testing.T) {
 	dir := t.TempDir()
 	writeContext(t, dir, map[string]string{"app/hello.txt": "release one\n"})
 	var firstBuild captured
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkTemplatesGone(t, srv),
-		Steps: []resource.TestStep{
-			{
-				Config: promoteConfig(srv, dir, true),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.CompareValuePairs(tagAddr, tfjsonpath.New("build_id"), tplAddr, tfjsonpath.New("build_id"), compare.ValuesSame()),
-					statecheck.ExpectKnownValue(tagAddr, tfjsonpath.New("id"), knownvalue.StringExact("acc-promote:prod")),
-					statecheck.ExpectKnownValue(tagAddr, tfjsonpath.New("created_at"), knownvalue.NotNull()),
-					statecheck.ExpectKnownValue("data.e2b_template_build.current", tfjsonpath.New("status"), knownvalue.StringExact("ready")),
-					statecheck.ExpectKnownValue("data.e2b_template.base", tfjsonpath.New("tags"), knownvalue.NotNull()),
-					statecheck.ExpectKnownValue("data.e2b_template_build.current", tfjsonpath.New("log_entries"), knownvalue.ListSizeExact(3)),
-					statecheck.ExpectKnownValue("data.e2b_template.app", tfjsonpath.New("tags"), knownvalue.ListPartial(map[int]knownvalue.Check{
-						1: knownvalue.ObjectPartial(map[string]knownvalue.Check{"tag": knownvalue.StringExact("prod")}),
-					})),
-				},
-				Check: resource.ComposeTestCheckFunc(
-					firstBuild.save(tplAddr, "build_id"),
-					checkListedTag("acc-promote", "prod"),
-					checkSandboxFileContains(t, srv, "e2b_sandbox.prod", "/home/user/app/hello.txt", "release one"),
-				),
+	resource.Test(t, testAccCase(t, checkTemplatesGone(t, srv), []resource.TestStep{
+		{
+			Config: promoteConfig(srv, dir, true),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.CompareValuePairs(tagAddr, tfjsonpath.New("build_id"), tplAddr, tfjsonpath.New("build_id"), compare.ValuesSame()),
+				statecheck.ExpectKnownValue(tagAddr, tfjsonpath.New("id"), knownvalue.StringExact("acc-promote:prod")),
+				statecheck.ExpectKnownValue(tagAddr, tfjsonpath.New("created_at"), knownvalue.NotNull()),
+				statecheck.ExpectKnownValue("data.e2b_template_build.current", tfjsonpath.New("status"), knownvalue.StringExact("ready")),
+				statecheck.ExpectKnownValue("data.e2b_template.base", tfjsonpath.New("tags"), knownvalue.NotNull()),
+				statecheck.ExpectKnownValue("data.e2b_template_build.current", tfjsonpath.New("log_entries"), knownvalue.ListSizeExact(3)),
+				statecheck.ExpectKnownValue("data.e2b_template.app", tfjsonpath.New("tags"), knownvalue.ListPartial(map[int]knownvalue.Check{
+					1: knownvalue.ObjectPartial(map[string]knownvalue.Check{"tag": knownvalue.StringExact("prod")}),
+				})),
 			},
-			{
-				// A new build moves the tag in place; the sandbox stays.
-				PreConfig: func() { writeContext(t, dir, map[string]string{"app/hello.txt": "release two\n"}) },
-				Config:    promoteConfig(srv, dir, true),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(tplAddr, plancheck.ResourceActionUpdate),
-					plancheck.ExpectResourceAction(tagAddr, plancheck.ResourceActionUpdate),
-					plancheck.ExpectResourceAction("e2b_sandbox.prod", plancheck.ResourceActionNoop),
-				}},
-				Check: resource.ComposeTestCheckFunc(
-					func(s *terraform.State) error {
-						build, _ := testAccAttr(s, tagAddr, "build_id")
-						if build == firstBuild.v {
-							return fmt.Errorf("the prod tag still points at the first build %s", build)
-						}
-						return nil
-					},
-					checkSandboxSees(t, srv, "acc-promote:prod", "cat /home/user/app/hello.txt", "release two"),
-				),
-			},
-			{
-				ResourceName:      tagAddr,
-				ImportState:       true,
-				ImportStateId:     "acc-promote:prod",
-				ImportStateVerify: true,
-			},
-			{
-				// Destroying the tag removes only the tag.
-				Config: promoteConfig(srv, dir, false),
-				Check: func(s *terraform.State) error {
-					tags, err := testAccClient(t, srv).ListTemplateTags(context.Background(), "acc-promote")
-					if err != nil {
-						return fmt.Errorf("the template should still be there: %v", err)
-					}
-					kept := false
-					for _, tg := range tags {
-						if tg.Tag == "prod" {
-							return fmt.Errorf("tag prod still exists after its resource was destroyed: %+v", tags)
-						}
-						kept = kept || tg.Tag == "default"
-					}
-					if !kept {
-						return fmt.Errorf("destroying tag prod removed other tags too: %+v", tags)
+			Check: resource.ComposeTestCheckFunc(
+				firstBuild.save(tplAddr, "build_id"),
+				checkListedTag("acc-promote", "prod"),
+				checkSandboxFileContains(t, srv, "e2b_sandbox.prod", "/home/user/app/hello.txt", "release one"),
+			),
+		},
+		{
+			// A new build moves the tag in place; the sandbox stays.
+			PreConfig: func() { writeContext(t, dir, map[string]string{"app/hello.txt": "release two\n"}) },
+			Config:    promoteConfig(srv, dir, true),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(tplAddr, plancheck.ResourceActionUpdate),
+				plancheck.ExpectResourceAction(tagAddr, plancheck.ResourceActionUpdate),
+				plancheck.ExpectResourceAction("e2b_sandbox.prod", plancheck.ResourceActionNoop),
+			}},
+			Check: resource.ComposeTestCheckFunc(
+				func(s *terraform.State) error {
+					build, _ := testAccAttr(s, tagAddr, "build_id")
+					if build == firstBuild.v {
+						return fmt.Errorf("the prod tag still points at the first build %s", build)
 					}
 					return nil
 				},
+				checkSandboxSees(t, srv, "acc-promote:prod", "cat /home/user/app/hello.txt", "release two"),
+			),
+		},
+		{
+			ResourceName:      tagAddr,
+			ImportState:       true,
+			ImportStateId:     "acc-promote:prod",
+			ImportStateVerify: true,
+		},
+		{
+			// Destroying the tag removes only the tag.
+			Config: promoteConfig(srv, dir, false),
+			Check: func(s *terraform.State) error {
+				tags, err := testAccClient(t, srv).ListTemplateTags(context.Background(), "acc-promote")
+				if err != nil {
+					return fmt.Errorf("the template should still be there: %v", err)
+				}
+				kept := false
+				for _, tg := range tags {
+					if tg.Tag == "prod" {
+						return fmt.Errorf("tag prod still exists after its resource was destroyed: %+v", tags)
+					}
+					kept = kept || tg.Tag == "default"
+				}
+				if !kept {
+					return fmt.Errorf("destroying tag prod removed other tags too: %+v", tags)
+				}
+				return nil
 			},
 		},
-	})
+	}))
 }
 
 func TestAccTemplateTag_refusesDefaultAndUnknownBuild(t *testing.T) {
 	srv := newTestEmulator(t)
 	dir := t.TempDir()
 	writeContext(t, dir, map[string]string{"app/hello.txt": "x\n"})
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: testAccProviderBlock(srv) + `
+	resource.Test(t, testAccCase(t, nil, []resource.TestStep{
+		{
+			Config: testAccProviderBlock(srv) + `
 resource "e2b_template_tag" "bad" {
   template = "anything"
   tag      = "default"
   build_id = "b"
 }
 `,
-				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)tag.*must be none of`),
-			},
-			{
-				Config: stepsTemplateConfig(srv, "acc-tag-missing", dir) + `
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`(?s)tag.*must be none of`),
+		},
+		{
+			Config: stepsTemplateConfig(srv, "acc-tag-missing", dir) + `
 resource "e2b_template_tag" "bad" {
   template = e2b_template.app.name
   tag      = "prod"
   build_id = "00000000-0000-4000-8000-000000000000"
 }
 `,
-				ExpectError: regexp.MustCompile(`(?s)Build not found|not found`),
-			},
+			ExpectError: regexp.MustCompile(`(?s)Build not found|not found`),
 		},
-	})
+	}))
 }
 
 // checkListedTag finds the tag on the template in data.e2b_templates.all.
@@ -225,26 +216,16 @@ func TestAccTemplateTag_planTimeTagAndBuildRules(t *testing.T) {
 	}
 	for i, c := range cases {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			resource.Test(t, resource.TestCase{
-				PreCheck:                 func() { testAccPreCheck(t) },
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				Steps: []resource.TestStep{{
-					Config: testAccProviderBlock(srv) + fmt.Sprintf(`
+			resource.Test(t, testAccCase(t, nil, []resource.TestStep{planErrorStep(testAccProviderBlock(srv)+fmt.Sprintf(`
 resource "e2b_template_tag" "bad" {
   template = "app"
   tag      = %q
   build_id = %q
 }
-`, c.tag, c.build),
-					PlanOnly:    true,
-					ExpectError: regexp.MustCompile(c.want),
-				}},
-			})
+`, c.tag, c.build), c.want)}))
 		})
 	}
-	if n, detail := totalRequests(srv); n != 0 {
-		t.Errorf("invalid configurations reached the emulator: %d requests (%s)", n, detail)
-	}
+	testAccCheckNoRequests(t, srv, "invalid configurations")
 }
 
 // A tag that already exists belongs to whoever made it: creating the
@@ -267,20 +248,16 @@ func TestAccTemplateTag_refusesExistingTag(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: testAccProviderBlock(srv) + fmt.Sprintf(`
+	resource.Test(t, testAccCase(t, nil, []resource.TestStep{{
+		Config: testAccProviderBlock(srv) + fmt.Sprintf(`
 resource "e2b_template_tag" "prod" {
   template = "acc-tagged"
   tag      = "prod"
   build_id = %q
 }
 `, second.BuildID),
-			ExpectError: regexp.MustCompile(`(?s)Tag already exists.*` + first.BuildID + `.*import`),
-		}},
-	})
+		ExpectError: regexp.MustCompile(`(?s)Tag already exists.*` + first.BuildID + `.*import`),
+	}}))
 	tag, err := findTag(ctx, c, "acc-tagged", "prod")
 	if err != nil || tag == nil || tag.BuildID != first.BuildID {
 		t.Errorf("tag prod after the refused create: %+v, %v; want it still at build %s", tag, err, first.BuildID)

@@ -131,46 +131,41 @@ func TestAccTemplate_createTimeoutKeepsTheBuild(t *testing.T) {
 	gate := newBuildGate(t)
 	cfg := unfinishedConfig(srv, "acc-unfinished", gate.step("echo released"), "2s", "2s")
 	var templateID, buildID captured
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkTemplatesGone(t, srv),
-		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(tplAddr, tfjsonpath.New("build_status"), knownvalue.StringExact("building")),
-				},
-				Check:              resource.ComposeTestCheckFunc(templateID.save(tplAddr, "template_id"), buildID.save(tplAddr, "build_id")),
-				ExpectNonEmptyPlan: true, // the build is still running: the next apply carries it on
+	resource.Test(t, testAccCase(t, checkTemplatesGone(t, srv), []resource.TestStep{
+		{
+			Config: cfg,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(tplAddr, tfjsonpath.New("build_status"), knownvalue.StringExact("building")),
 			},
-			{
-				// Still building: an update that carries the same build on.
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(tplAddr, plancheck.ResourceActionUpdate),
-					plancheck.ExpectKnownValue(tplAddr, tfjsonpath.New("build_id"), knownvalue.NotNull()),
-					plancheck.ExpectUnknownValue(tplAddr, tfjsonpath.New("build_status")),
-				}},
-				Check:              resource.ComposeTestCheckFunc(checkOnlyBuilds(t, srv, &templateID, 1), checkAttrIs(tplAddr, "build_id", &buildID)),
-				ExpectNonEmptyPlan: true,
-			},
-			{
-				// E2B finished the build meanwhile: the refresh reads it ready,
-				// and there is nothing to do.
-				PreConfig: func() {
-					gate.open()
-					if err := waitBuildID(t, srv, templateID.v, buildID.v, e2b.BuildStatusReady); err != nil {
-						t.Fatal(err)
-					}
-				},
-				RefreshState: true,
-				Check: resource.ComposeTestCheckFunc(checkOnlyBuilds(t, srv, &templateID, 1), checkAttrIs(tplAddr, "build_id", &buildID),
-					resource.TestCheckResourceAttr(tplAddr, "build_status", "ready")),
-			},
-			{Config: cfg, PlanOnly: true},
+			Check:              resource.ComposeTestCheckFunc(templateID.save(tplAddr, "template_id"), buildID.save(tplAddr, "build_id")),
+			ExpectNonEmptyPlan: true, // the build is still running: the next apply carries it on
 		},
-	})
+		{
+			// Still building: an update that carries the same build on.
+			Config: cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(tplAddr, plancheck.ResourceActionUpdate),
+				plancheck.ExpectKnownValue(tplAddr, tfjsonpath.New("build_id"), knownvalue.NotNull()),
+				plancheck.ExpectUnknownValue(tplAddr, tfjsonpath.New("build_status")),
+			}},
+			Check:              resource.ComposeTestCheckFunc(checkOnlyBuilds(t, srv, &templateID, 1), checkAttrIs(tplAddr, "build_id", &buildID)),
+			ExpectNonEmptyPlan: true,
+		},
+		{
+			// E2B finished the build meanwhile: the refresh reads it ready,
+			// and there is nothing to do.
+			PreConfig: func() {
+				gate.open()
+				if err := waitBuildID(t, srv, templateID.v, buildID.v, e2b.BuildStatusReady); err != nil {
+					t.Fatal(err)
+				}
+			},
+			RefreshState: true,
+			Check: resource.ComposeTestCheckFunc(checkOnlyBuilds(t, srv, &templateID, 1), checkAttrIs(tplAddr, "build_id", &buildID),
+				resource.TestCheckResourceAttr(tplAddr, "build_status", "ready")),
+		},
+		{Config: cfg, PlanOnly: true},
+	}))
 }
 
 // A build the provider stopped following that E2B then failed is built
@@ -180,34 +175,29 @@ func TestAccTemplate_unfinishedBuildThatFailsIsBuiltAgainInPlace(t *testing.T) {
 	gate := newBuildGate(t)
 	cfg := unfinishedConfig(srv, "acc-unfinished-fails", gate.step("echo 'broken step' >&2; exit 3"), "2s", "5m")
 	var templateID captured
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkTemplatesGone(t, srv),
-		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				Check: resource.ComposeTestCheckFunc(templateID.save(tplAddr, "template_id"), func(s *terraform.State) error {
-					gate.open()
-					return waitBuild(t, srv, s, e2b.BuildStatusError)
-				}),
-				ExpectNonEmptyPlan: true,
-			},
-			{
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(tplAddr, plancheck.ResourceActionUpdate),
-					plancheck.ExpectUnknownValue(tplAddr, tfjsonpath.New("build_id")),
-				}},
-				ExpectError: regexp.MustCompile(`(?s)Template build failed.*broken step.*next apply starts a new build of the same\s+template`),
-			},
-			{
-				RefreshState:       true,
-				Check:              checkOnlyBuilds(t, srv, &templateID, 2),
-				ExpectNonEmptyPlan: true, // the new build failed as well
-			},
+	resource.Test(t, testAccCase(t, checkTemplatesGone(t, srv), []resource.TestStep{
+		{
+			Config: cfg,
+			Check: resource.ComposeTestCheckFunc(templateID.save(tplAddr, "template_id"), func(s *terraform.State) error {
+				gate.open()
+				return waitBuild(t, srv, s, e2b.BuildStatusError)
+			}),
+			ExpectNonEmptyPlan: true,
 		},
-	})
+		{
+			Config: cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(tplAddr, plancheck.ResourceActionUpdate),
+				plancheck.ExpectUnknownValue(tplAddr, tfjsonpath.New("build_id")),
+			}},
+			ExpectError: regexp.MustCompile(`(?s)Template build failed.*broken step.*next apply starts a new build of the same\s+template`),
+		},
+		{
+			RefreshState:       true,
+			Check:              checkOnlyBuilds(t, srv, &templateID, 2),
+			ExpectNonEmptyPlan: true, // the new build failed as well
+		},
+	}))
 }
 
 // checkAttrIs checks that an attribute still has the captured value.

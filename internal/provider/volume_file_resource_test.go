@@ -15,7 +15,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
@@ -78,81 +77,77 @@ func checkVolumeFile(t *testing.T, srv *emulator.Server, volumeID *string, want 
 func TestAccVolumeFile_lifecycle(t *testing.T) {
 	srv := newTestEmulator(t)
 	var volumeID string
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckVolumesGone(t, srv),
-		Steps: []resource.TestStep{
-			{
-				// Create, with the parent directories.
-				Config: volumeFileConfig(srv, volumeFileBlock(`content = "v1"
+	resource.ParallelTest(t, testAccCase(t, testAccCheckVolumesGone(t, srv), []resource.TestStep{
+		{
+			// Create, with the parent directories.
+			Config: volumeFileConfig(srv, volumeFileBlock(`content = "v1"
   mode = "0640"`)),
-				Check: resource.ComposeTestCheckFunc(checkVolumeFile(t, srv, &volumeID, "v1", 0o640), checkNoVolumeToken(t, srv)),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(volumeFileAddr, tfjsonpath.New("sha256"),
-						knownvalue.StringExact("3bfc269594ef649228e9a74bab00f042efc91d5acc6fbee31a382e80d42388fe")),
-					statecheck.ExpectKnownValue(volumeFileAddr, tfjsonpath.New("size"), knownvalue.Int64Exact(2)),
-				},
-			},
-			{
-				// New content: rewritten in place, the mode kept.
-				Config: volumeFileConfig(srv, volumeFileBlock(`content = "version two"
-  mode = "0640"`)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(volumeFileAddr, plancheck.ResourceActionUpdate),
-				}},
-				Check: checkVolumeFile(t, srv, &volumeID, "version two", 0o640),
-			},
-			{
-				// Only the mode: changed in place without a rewrite.
-				PreConfig: func() { srv.ResetCounters() },
-				Config: volumeFileConfig(srv, volumeFileBlock(`content = "version two"
-  mode = "0600"`)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(volumeFileAddr, plancheck.ResourceActionUpdate),
-				}},
-				Check: resource.ComposeTestCheckFunc(
-					checkVolumeFile(t, srv, &volumeID, "version two", 0o600),
-					func(*terraform.State) error {
-						if n := srv.Counters().Requests["PUT /volumecontent/{id}/file"]; n != 0 {
-							return fmt.Errorf("a mode change uploaded the file %d times", n)
-						}
-						return nil
-					}),
-			},
-			{
-				// Changed through a sandbox that mounts the volume: the plan writes it back.
-				PreConfig: func() { writeThroughSandbox(t, srv, volumeID, "/conf/app/settings.txt", "edited in a sandbox") },
-				Config: volumeFileConfig(srv, volumeFileBlock(`content = "version two"
-  mode = "0600"`)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(volumeFileAddr, plancheck.ResourceActionUpdate),
-				}},
-				Check: checkVolumeFile(t, srv, &volumeID, "version two", 0o600),
-			},
-			{
-				Config: volumeFileConfig(srv, volumeFileBlock(`content = "version two"
-  mode = "0600"`)),
-				ResourceName:      volumeFileAddr,
-				ImportState:       true,
-				ImportStateVerify: true,
-				ImportStateIdFunc: func(*terraform.State) (string, error) { return volumeID + ":/conf/app/settings.txt", nil },
-			},
-			{
-				// The file goes, its directories stay.
-				Config: volumeFileConfig(srv, ""),
-				Check: func(*terraform.State) error {
-					files := testAccClient(t, srv).VolumeFiles(volumeID)
-					if _, err := files.Stat(context.Background(), "/conf/app/settings.txt"); !e2b.IsNotFound(err) {
-						return fmt.Errorf("the file is still there: %v", err)
-					}
-					if _, err := files.Stat(context.Background(), "/conf/app"); err != nil {
-						return fmt.Errorf("its directory went with it: %v", err)
-					}
-					return nil
-				},
+			Check: resource.ComposeTestCheckFunc(checkVolumeFile(t, srv, &volumeID, "v1", 0o640), checkNoVolumeToken(t, srv)),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(volumeFileAddr, tfjsonpath.New("sha256"),
+					knownvalue.StringExact("3bfc269594ef649228e9a74bab00f042efc91d5acc6fbee31a382e80d42388fe")),
+				statecheck.ExpectKnownValue(volumeFileAddr, tfjsonpath.New("size"), knownvalue.Int64Exact(2)),
 			},
 		},
-	})
+		{
+			// New content: rewritten in place, the mode kept.
+			Config: volumeFileConfig(srv, volumeFileBlock(`content = "version two"
+  mode = "0640"`)),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(volumeFileAddr, plancheck.ResourceActionUpdate),
+			}},
+			Check: checkVolumeFile(t, srv, &volumeID, "version two", 0o640),
+		},
+		{
+			// Only the mode: changed in place without a rewrite.
+			PreConfig: func() { srv.ResetCounters() },
+			Config: volumeFileConfig(srv, volumeFileBlock(`content = "version two"
+  mode = "0600"`)),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(volumeFileAddr, plancheck.ResourceActionUpdate),
+			}},
+			Check: resource.ComposeTestCheckFunc(
+				checkVolumeFile(t, srv, &volumeID, "version two", 0o600),
+				func(*terraform.State) error {
+					if n := srv.Counters().Requests["PUT /volumecontent/{id}/file"]; n != 0 {
+						return fmt.Errorf("a mode change uploaded the file %d times", n)
+					}
+					return nil
+				}),
+		},
+		{
+			// Changed through a sandbox that mounts the volume: the plan writes it back.
+			PreConfig: func() { writeThroughSandbox(t, srv, volumeID, "/conf/app/settings.txt", "edited in a sandbox") },
+			Config: volumeFileConfig(srv, volumeFileBlock(`content = "version two"
+  mode = "0600"`)),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(volumeFileAddr, plancheck.ResourceActionUpdate),
+			}},
+			Check: checkVolumeFile(t, srv, &volumeID, "version two", 0o600),
+		},
+		{
+			Config: volumeFileConfig(srv, volumeFileBlock(`content = "version two"
+  mode = "0600"`)),
+			ResourceName:      volumeFileAddr,
+			ImportState:       true,
+			ImportStateVerify: true,
+			ImportStateIdFunc: func(*terraform.State) (string, error) { return volumeID + ":/conf/app/settings.txt", nil },
+		},
+		{
+			// The file goes, its directories stay.
+			Config: volumeFileConfig(srv, ""),
+			Check: func(*terraform.State) error {
+				files := testAccClient(t, srv).VolumeFiles(volumeID)
+				if _, err := files.Stat(context.Background(), "/conf/app/settings.txt"); !e2b.IsNotFound(err) {
+					return fmt.Errorf("the file is still there: %v", err)
+				}
+				if _, err := files.Stat(context.Background(), "/conf/app"); err != nil {
+					return fmt.Errorf("its directory went with it: %v", err)
+				}
+				return nil
+			},
+		},
+	}))
 }
 
 // writeThroughSandbox changes a volume's file the way a workload does: in a
@@ -182,18 +177,13 @@ func TestAccVolumeFile_identityImport(t *testing.T) {
 	cfg := volumeFileConfig(srv, volumeFileBlock(`content = "by identity"`))
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		TerraformVersionChecks: []tfversion.TerraformVersionCheck{
-			// Resource identity and import blocks with identity exist from 1.12 on.
-			tfversion.SkipBelow(tfversion.Version1_12_0),
-		},
+		TerraformVersionChecks:   identityImportVersions,
 		Steps: []resource.TestStep{
-			{Config: cfg, ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectIdentity(volumeFileAddr, map[string]knownvalue.Check{
-					"volume_id": knownvalue.NotNull(),
-					"path":      knownvalue.StringExact("/conf/app/settings.txt"),
-				}),
-			}},
-			{Config: cfg, ResourceName: volumeFileAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity},
+			identityStep(cfg, volumeFileAddr, map[string]knownvalue.Check{
+				"volume_id": knownvalue.NotNull(),
+				"path":      knownvalue.StringExact("/conf/app/settings.txt"),
+			}),
+			importBlockStep(cfg, volumeFileAddr, resource.ImportBlockWithResourceIdentity),
 		},
 	})
 }
@@ -205,41 +195,38 @@ func TestAccVolumeFile_source(t *testing.T) {
 		t.Fatal(err)
 	}
 	var volumeID string
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: volumeFileConfig(srv, volumeFileBlock(fmt.Sprintf("source = %q\n  uid = %d\n  gid = %d", src, os.Getuid(), os.Getgid()))),
-				Check:  checkVolumeFile(t, srv, &volumeID, "seed data", 0o644),
-			},
-			{
-				// An edited source file plans a rewrite.
-				PreConfig: func() {
-					if err := os.WriteFile(src, []byte("seed data, edited"), 0o600); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: volumeFileConfig(srv, volumeFileBlock(fmt.Sprintf("source = %q\n  uid = %d\n  gid = %d", src, os.Getuid(), os.Getgid()))),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(volumeFileAddr, plancheck.ResourceActionUpdate),
-				}},
-				Check: checkVolumeFile(t, srv, &volumeID, "seed data, edited", 0o644),
-			},
-			{
-				// Deleted outside Terraform: planned again.
-				PreConfig: func() {
-					if err := testAccClient(t, srv).VolumeFiles(volumeID).RemoveFile(context.Background(), "/conf/app/settings.txt"); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: volumeFileConfig(srv, volumeFileBlock(fmt.Sprintf("source = %q\n  uid = %d\n  gid = %d", src, os.Getuid(), os.Getgid()))),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(volumeFileAddr, plancheck.ResourceActionCreate),
-				}},
-				Check: checkVolumeFile(t, srv, &volumeID, "seed data, edited", 0o644),
-			},
+	resource.ParallelTest(t, testAccCase(t, nil, []resource.TestStep{
+		{
+			Config: volumeFileConfig(srv, volumeFileBlock(fmt.Sprintf("source = %q\n  uid = %d\n  gid = %d", src, os.Getuid(), os.Getgid()))),
+			Check:  checkVolumeFile(t, srv, &volumeID, "seed data", 0o644),
 		},
-	})
+		{
+			// An edited source file plans a rewrite.
+			PreConfig: func() {
+				if err := os.WriteFile(src, []byte("seed data, edited"), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			},
+			Config: volumeFileConfig(srv, volumeFileBlock(fmt.Sprintf("source = %q\n  uid = %d\n  gid = %d", src, os.Getuid(), os.Getgid()))),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(volumeFileAddr, plancheck.ResourceActionUpdate),
+			}},
+			Check: checkVolumeFile(t, srv, &volumeID, "seed data, edited", 0o644),
+		},
+		{
+			// Deleted outside Terraform: planned again.
+			PreConfig: func() {
+				if err := testAccClient(t, srv).VolumeFiles(volumeID).RemoveFile(context.Background(), "/conf/app/settings.txt"); err != nil {
+					t.Fatal(err)
+				}
+			},
+			Config: volumeFileConfig(srv, volumeFileBlock(fmt.Sprintf("source = %q\n  uid = %d\n  gid = %d", src, os.Getuid(), os.Getgid()))),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(volumeFileAddr, plancheck.ResourceActionCreate),
+			}},
+			Check: checkVolumeFile(t, srv, &volumeID, "seed data, edited", 0o644),
+		},
+	}))
 }
 
 func TestAccVolumeFile_badInputRefusedAtPlan(t *testing.T) {

@@ -69,77 +69,73 @@ resource "e2b_sandbox_command" "read_later" {
 func TestAccVolume_sharedAcrossSandboxes(t *testing.T) {
 	srv := newTestEmulator(t)
 	var volumeID string
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckVolumesGone(t, srv),
-		Steps: []resource.TestStep{
-			{
-				Config: volumeConfig(srv, twoSandboxesSharing),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("e2b_sandbox_command.read", tfjsonpath.New("stdout"), knownvalue.StringExact("written-by-a\n")),
-					statecheck.ExpectKnownValue(volumeAddr, tfjsonpath.New("token"), knownvalue.Null()),
-					statecheck.ExpectKnownValue("data.e2b_volumes.all", tfjsonpath.New("volumes"), knownvalue.ListPartial(map[int]knownvalue.Check{
-						0: knownvalue.ObjectPartial(map[string]knownvalue.Check{"name": knownvalue.StringExact("acc-shared")}),
-					})),
-					statecheck.ExpectKnownValue("e2b_sandbox.b", tfjsonpath.New("volume_mounts"),
-						knownvalue.MapExact(map[string]knownvalue.Check{"acc-shared": knownvalue.StringExact("/home/user/data")})),
-				},
-				Check: func(s *terraform.State) error {
-					id, err := testAccAttr(s, volumeAddr, "volume_id")
-					volumeID = id
-					return err
-				},
+	resource.ParallelTest(t, testAccCase(t, testAccCheckVolumesGone(t, srv), []resource.TestStep{
+		{
+			Config: volumeConfig(srv, twoSandboxesSharing),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("e2b_sandbox_command.read", tfjsonpath.New("stdout"), knownvalue.StringExact("written-by-a\n")),
+				statecheck.ExpectKnownValue(volumeAddr, tfjsonpath.New("token"), knownvalue.Null()),
+				statecheck.ExpectKnownValue("data.e2b_volumes.all", tfjsonpath.New("volumes"), knownvalue.ListPartial(map[int]knownvalue.Check{
+					0: knownvalue.ObjectPartial(map[string]knownvalue.Check{"name": knownvalue.StringExact("acc-shared")}),
+				})),
+				statecheck.ExpectKnownValue("e2b_sandbox.b", tfjsonpath.New("volume_mounts"),
+					knownvalue.MapExact(map[string]knownvalue.Check{"acc-shared": knownvalue.StringExact("/home/user/data")})),
 			},
-			{
-				// Both sandboxes go; a new one still sees the file.
-				Config: volumeConfig(srv, laterSandbox),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("e2b_sandbox_command.read_later", tfjsonpath.New("stdout"), knownvalue.StringExact("written-by-a\n")),
-				},
+			Check: func(s *terraform.State) error {
+				id, err := testAccAttr(s, volumeAddr, "volume_id")
+				volumeID = id
+				return err
 			},
-			{
-				// The token reaches the state only on request, and then as a sensitive value.
-				Config: volumeConfig(srv, laterSandbox+`
+		},
+		{
+			// Both sandboxes go; a new one still sees the file.
+			Config: volumeConfig(srv, laterSandbox),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("e2b_sandbox_command.read_later", tfjsonpath.New("stdout"), knownvalue.StringExact("written-by-a\n")),
+			},
+		},
+		{
+			// The token reaches the state only on request, and then as a sensitive value.
+			Config: volumeConfig(srv, laterSandbox+`
 resource "e2b_volume" "exposed" {
   name         = "acc-exposed"
   expose_token = true
 }
 `),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectSensitiveValue("e2b_volume.exposed", tfjsonpath.New("token")),
-				},
-				Check: func(s *terraform.State) error {
-					tok, err := testAccAttr(s, "e2b_volume.exposed", "token")
-					if err == nil && len(tok) < 20 {
-						err = fmt.Errorf("token %q does not look like a token", tok)
-					}
-					return err
-				},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectSensitiveValue("e2b_volume.exposed", tfjsonpath.New("token")),
 			},
-			{
-				ResourceName:      volumeAddr,
-				ImportState:       true,
-				ImportStateVerify: true,
-				ImportStateId:     "acc-shared", // by name
+			Check: func(s *terraform.State) error {
+				tok, err := testAccAttr(s, "e2b_volume.exposed", "token")
+				if err == nil && len(tok) < 20 {
+					err = fmt.Errorf("token %q does not look like a token", tok)
+				}
+				return err
 			},
-			{
-				ResourceName:      volumeAddr,
-				ImportState:       true,
-				ImportStateVerify: true,
-				ImportStateIdFunc: func(*terraform.State) (string, error) { return volumeID, nil },
-			},
-			{
-				// Renaming replaces the volume.
-				Config: testAccProviderBlock(srv) + `
+		},
+		{
+			ResourceName:      volumeAddr,
+			ImportState:       true,
+			ImportStateVerify: true,
+			ImportStateId:     "acc-shared", // by name
+		},
+		{
+			ResourceName:      volumeAddr,
+			ImportState:       true,
+			ImportStateVerify: true,
+			ImportStateIdFunc: func(*terraform.State) (string, error) { return volumeID, nil },
+		},
+		{
+			// Renaming replaces the volume.
+			Config: testAccProviderBlock(srv) + `
 resource "e2b_volume" "shared" {
   name = "acc-renamed"
 }`,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(volumeAddr, plancheck.ResourceActionDestroyBeforeCreate),
-				}},
-			},
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(volumeAddr, plancheck.ResourceActionDestroyBeforeCreate),
+			}},
 		},
-	})
+	}))
 }
 
 // A volume still mounted by a sandbox outside the configuration cannot be
@@ -148,35 +144,32 @@ func TestAccVolume_deleteWhileMounted(t *testing.T) {
 	srv := newTestEmulator(t)
 	client := testAccClient(t, srv)
 	var outsider string
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: volumeConfig(srv, ""),
-				Check: func(*terraform.State) error {
-					sb, err := client.CreateSandbox(context.Background(), e2b.CreateSandboxRequest{
-						TemplateID: "base", Timeout: 600, VolumeMounts: []e2b.VolumeMount{{Name: "acc-shared", Path: "/data"}},
-					})
-					if err == nil {
-						outsider = sb.SandboxID
-					}
-					return err
-				},
-			},
-			{
-				Config:      testAccProviderBlock(srv),
-				ExpectError: regexp.MustCompile(`(?s)Volume acc-shared is still mounted.*Destroy those sandboxes`),
-			},
-			{
-				PreConfig: func() {
-					if err := client.KillSandbox(context.Background(), outsider); err != nil {
-						t.Fatalf("kill %s: %v", outsider, err)
-					}
-				},
-				Config: testAccProviderBlock(srv),
+	resource.ParallelTest(t, testAccCase(t, nil, []resource.TestStep{
+		{
+			Config: volumeConfig(srv, ""),
+			Check: func(*terraform.State) error {
+				sb, err := client.CreateSandbox(context.Background(), e2b.CreateSandboxRequest{
+					TemplateID: "base", Timeout: 600, VolumeMounts: []e2b.VolumeMount{{Name: "acc-shared", Path: "/data"}},
+				})
+				if err == nil {
+					outsider = sb.SandboxID
+				}
+				return err
 			},
 		},
-	})
+		{
+			Config:      testAccProviderBlock(srv),
+			ExpectError: regexp.MustCompile(`(?s)Volume acc-shared is still mounted.*Destroy those sandboxes`),
+		},
+		{
+			PreConfig: func() {
+				if err := client.KillSandbox(context.Background(), outsider); err != nil {
+					t.Fatalf("kill %s: %v", outsider, err)
+				}
+			},
+			Config: testAccProviderBlock(srv),
+		},
+	}))
 }
 
 func TestAccSandbox_volumeMountsValidation(t *testing.T) {
@@ -189,19 +182,14 @@ func TestAccSandbox_volumeMountsValidation(t *testing.T) {
 		{`{ v = "/mnt/a\nb" }`, `must not contain control characters`},
 	} {
 		t.Run(tc.want, func(t *testing.T) {
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				Steps: []resource.TestStep{{
-					Config:      testAccProviderBlock(srv) + fmt.Sprintf("resource \"e2b_sandbox\" \"x\" {\n  volume_mounts = %s\n}\n", tc.mounts),
-					PlanOnly:    true,
-					ExpectError: regexp.MustCompile(regexp.QuoteMeta(tc.want)),
-				}},
-			})
+			resource.Test(t, testAccCase(t, nil, []resource.TestStep{{
+				Config:      testAccProviderBlock(srv) + fmt.Sprintf("resource \"e2b_sandbox\" \"x\" {\n  volume_mounts = %s\n}\n", tc.mounts),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(regexp.QuoteMeta(tc.want)),
+			}}))
 		})
 	}
-	if n, routes := totalRequests(srv); n != 0 {
-		t.Fatalf("invalid mounts reached E2B: %s", routes)
-	}
+	testAccCheckNoRequests(t, srv, "invalid mounts")
 }
 
 func testAccCheckVolumesGone(t *testing.T, srv *emulator.Server) func(*terraform.State) error {

@@ -189,9 +189,7 @@ func TestAccWebhook_validation(t *testing.T) {
 			})
 		})
 	}
-	if n, routes := totalRequests(srv); n != 0 {
-		t.Fatalf("invalid webhooks reached E2B: %s", routes)
-	}
+	testAccCheckNoRequests(t, srv, "invalid webhooks")
 }
 
 // A new signature_secret_version sends the new write-only secret; a change

@@ -9,14 +9,6 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
 )
 
-const badInputHeader = `
-terraform {
-  required_providers {
-    e2b = { source = "e2b-terraform/e2b" }
-  }
-}
-`
-
 // badInput is one invalid configuration and what its diagnostic must say.
 type badInput struct {
 	name string
@@ -173,7 +165,7 @@ func TestChaosBadInput(t *testing.T) {
 	for _, tc := range badInputs {
 		t.Run(tc.name, func(t *testing.T) {
 			ws := harness.NewWorkspace(t, srv)
-			ws.Write("main.tf", badInputHeader+tc.hcl+"\n")
+			ws.Write("main.tf", harness.RequiredProviders+tc.hcl+"\n")
 			r := ws.Run(ctx, "plan", "-no-color", "-input=false")
 			if r.Err == nil {
 				t.Fatalf("plan accepted an invalid configuration:\n%s", r.Output())

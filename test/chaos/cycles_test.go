@@ -79,9 +79,7 @@ func chaosFaults(seed int64) emulator.Faults {
 func TestChaosCycles(t *testing.T) {
 	cycles := envInt("E2B_CHAOS_CYCLES", 2)
 	n := envInt("E2B_CHAOS_SANDBOXES", 8)
-	srv := startEmulator(t)
-	ws := harness.NewWorkspace(t, srv)
-	ws.Write("main.tf", cyclesConfig)
+	srv, ws := chaosWorkspace(t, cyclesConfig)
 	ctx := context.Background()
 
 	var fig figures
@@ -130,16 +128,7 @@ func TestChaosCycles(t *testing.T) {
 func converge(t *testing.T, ctx context.Context, ws *harness.Workspace, srv *emulator.Server, faults emulator.Faults, fig *figures, verb string, args []string) {
 	t.Helper()
 	for attempt := 1; attempt <= 6; attempt++ {
-		f := faults
-		f.Seed += int64(attempt) // a new draw for every run, reproducible from the seed
-		srv.SetFaults(f)
-		var r harness.Result
-		if verb == "destroy" {
-			r = ws.Destroy(ctx, args...)
-		} else {
-			r = ws.Apply(ctx, args...)
-		}
-		srv.SetFaults(emulator.Faults{})
+		r := runUnderFaults(ctx, ws, srv, faults, attempt, verb, args)
 		fig.droppedOrLost += untracked(t, ctx, ws, srv)
 		if r.Err == nil {
 			if verb == "apply" && !planIsEmpty(t, ctx, ws, args) {
@@ -209,14 +198,30 @@ func startEmulator(t *testing.T) *emulator.Server {
 	return srv
 }
 
-// retryingHeader names the provider and lets it retry fast, as a chaos run needs.
-const retryingHeader = `
-terraform {
-  required_providers {
-    e2b = { source = "e2b-terraform/e2b" }
-  }
+// runUnderFaults runs apply or destroy with faults in force only while the CLI runs; each
+// attempt draws anew, reproducibly from the faults' seed.
+func runUnderFaults(ctx context.Context, ws *harness.Workspace, srv *emulator.Server, faults emulator.Faults, attempt int, verb string, args []string) harness.Result {
+	faults.Seed += int64(attempt)
+	srv.SetFaults(faults)
+	defer srv.SetFaults(emulator.Faults{})
+	if verb == "destroy" {
+		return ws.Destroy(ctx, args...)
+	}
+	return ws.Apply(ctx, args...)
 }
 
+// chaosWorkspace starts an emulator with the suite's limits and a workspace bound to it whose
+// main.tf is config.
+func chaosWorkspace(t *testing.T, config string) (*emulator.Server, *harness.Workspace) {
+	t.Helper()
+	srv := startEmulator(t)
+	ws := harness.NewWorkspace(t, srv)
+	ws.Write("main.tf", config)
+	return srv, ws
+}
+
+// retryingHeader names the provider and lets it retry fast, as a chaos run needs.
+const retryingHeader = harness.RequiredProviders + `
 provider "e2b" {
   max_retries    = 10
   retry_wait_min = "50ms"

@@ -18,7 +18,7 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
 )
 
-const lifecycleConfig = `
+const lifecycleConfig = harness.RequiredProviders + `
 variable "cmd" {
   type    = string
   default = "true"
@@ -30,12 +30,6 @@ variable "timeout" {
 variable "upload" {
   type    = string
   default = ""
-}
-
-terraform {
-  required_providers {
-    e2b = { source = "e2b-terraform/e2b" }
-  }
 }
 
 resource "e2b_sandbox" "s" {
@@ -161,18 +155,14 @@ func destroyAndCheck(t *testing.T, ctx context.Context, ws *harness.Workspace, s
 // next plan re-creates the sandbox.
 func TestChaosExpiryBetweenPlanAndApply(t *testing.T) {
 	ctx := context.Background()
-	srv := startEmulator(t)
-	ws := harness.NewWorkspace(t, srv)
-	ws.Write("main.tf", lifecycleConfig)
+	srv, ws := chaosWorkspace(t, lifecycleConfig)
 	mustApply(t, ctx, ws)
 	ids := srv.SandboxIDs()
 	if len(ids) != 1 {
 		t.Fatalf("want one sandbox, have %v", ids)
 	}
 
-	if r := ws.Run(ctx, "plan", "-out=change.tfplan", "-no-color", "-input=false", "-var", "timeout=15m"); r.Err != nil {
-		t.Fatalf("plan: %v\n%s", r.Err, r.Output())
-	}
+	ws.MustRun(ctx, "plan", "-out=change.tfplan", "-no-color", "-input=false", "-var", "timeout=15m")
 	if err := srv.Expire(ids[0]); err != nil {
 		t.Fatal(err)
 	}
@@ -195,9 +185,7 @@ func TestChaosExpiryBetweenPlanAndApply(t *testing.T) {
 // TestChaosKilledMidCommand: the sandbox dies while a command runs in it.
 func TestChaosKilledMidCommand(t *testing.T) {
 	ctx := context.Background()
-	srv := startEmulator(t)
-	ws := harness.NewWorkspace(t, srv)
-	ws.Write("main.tf", lifecycleConfig)
+	srv, ws := chaosWorkspace(t, lifecycleConfig)
 
 	done := make(chan harness.Result, 1)
 	go func() { done <- ws.Apply(ctx, "-var", "cmd=sleep 120") }()
@@ -227,12 +215,9 @@ func TestChaosKilledMidCommand(t *testing.T) {
 // the command inside the sandbox and leaves state consistent.
 func TestChaosInterruptLongCommand(t *testing.T) {
 	ctx := context.Background()
-	srv := startEmulator(t)
-	ws := harness.NewWorkspace(t, srv)
-	ws.Write("main.tf", lifecycleConfig)
+	srv, ws := chaosWorkspace(t, lifecycleConfig)
 
-	cmd := ws.Command(ctx, "apply", "-auto-approve", "-no-color", "-input=false", "-var", "cmd=sleep 300")
-	out := startCLI(t, cmd)
+	cmd, out := ws.Start(ctx, "apply", "-auto-approve", "-no-color", "-input=false", "-var", "cmd=sleep 300")
 	id, pid := waitForProcess(t, srv, "sleep 300", 90*time.Second)
 	t.Logf("interrupted apply ended: %v", interruptCLI(t, cmd, out, 60*time.Second))
 	deadline := time.Now().Add(15 * time.Second)
@@ -251,9 +236,7 @@ func TestChaosInterruptLongCommand(t *testing.T) {
 // consistent, and the next apply completes the file.
 func TestChaosInterruptLargeUpload(t *testing.T) {
 	ctx := context.Background()
-	srv := startEmulator(t)
-	ws := harness.NewWorkspace(t, srv)
-	ws.Write("main.tf", lifecycleConfig)
+	srv, ws := chaosWorkspace(t, lifecycleConfig)
 	mustApply(t, ctx, ws)
 
 	src := filepath.Join(t.TempDir(), "big.bin")
@@ -268,8 +251,7 @@ func TestChaosInterruptLargeUpload(t *testing.T) {
 	vars := []string{"-var", "upload=" + src}
 
 	before := srv.Counters().Requests["envd POST /files"]
-	cmd := ws.Command(ctx, append([]string{"apply", "-auto-approve", "-no-color", "-input=false"}, vars...)...)
-	out := startCLI(t, cmd)
+	cmd, out := ws.Start(ctx, append([]string{"apply", "-auto-approve", "-no-color", "-input=false"}, vars...)...)
 	deadline := time.Now().Add(90 * time.Second)
 	for srv.Counters().Requests["envd POST /files"] == before {
 		if time.Now().After(deadline) {
@@ -291,18 +273,7 @@ func TestChaosInterruptLargeUpload(t *testing.T) {
 	destroyAndCheck(t, ctx, ws, srv, vars...)
 }
 
-// startCLI starts cmd with its stdout and stderr in one buffer, which it returns.
-func startCLI(t *testing.T, cmd *exec.Cmd) *strings.Builder {
-	t.Helper()
-	var out strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	return &out
-}
-
-// interruptCLI sends SIGINT to a CLI started by startCLI and fails the test unless it stops
+// interruptCLI sends SIGINT to a CLI started by harness.Workspace.Start and fails the test unless it stops
 // within the given time; it returns how the CLI ended.
 func interruptCLI(t *testing.T, cmd *exec.Cmd, out *strings.Builder, within time.Duration) error {
 	t.Helper()

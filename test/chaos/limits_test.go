@@ -46,8 +46,7 @@ func TestChaosLimitsInterruptedPacedApply(t *testing.T) {
 	ws.Write("main.tf", cyclesConfig)
 	vars := []string{"-var", "n=10", "-var", "gen=0"}
 
-	cmd := ws.Command(ctx, append([]string{"apply", "-auto-approve", "-no-color", "-input=false", "-parallelism=10"}, vars...)...)
-	out := startCLI(t, cmd)
+	cmd, out := ws.Start(ctx, append([]string{"apply", "-auto-approve", "-no-color", "-input=false", "-parallelism=10"}, vars...)...)
 	deadline := time.Now().Add(90 * time.Second)
 	for srv.Counters().SandboxesCreated < 3 || srv.LimitRefusals().CreateRate == 0 {
 		if time.Now().After(deadline) {
@@ -121,13 +120,7 @@ func TestChaosLimitsRefreshPacedWithinTheAPIRate(t *testing.T) {
 	ctx := context.Background()
 	srv := startEmulator(t)
 	ws := harness.NewWorkspace(t, srv)
-	ws.Write("main.tf", `
-terraform {
-  required_providers {
-    e2b = { source = "e2b-terraform/e2b" }
-  }
-}
-
+	ws.Write("main.tf", harness.RequiredProviders+`
 resource "e2b_sandbox" "s" {
   count    = 16
   timeout  = "10m"

@@ -191,9 +191,7 @@ func countLeftovers(t *testing.T, srv *emulator.Server, fig *keptFigures) {
 // must converge to the same figures.
 func TestChaosLostAnswers(t *testing.T) {
 	n := envInt("E2B_CHAOS_KEPT", 2)
-	srv := startEmulator(t)
-	ws := harness.NewWorkspace(t, srv)
-	ws.Write("main.tf", keptConfig)
+	srv, ws := chaosWorkspace(t, keptConfig)
 	ctx := context.Background()
 	args := []string{"-parallelism=10", "-var", fmt.Sprintf("n=%d", n)}
 	var fig keptFigures
@@ -246,16 +244,7 @@ func TestChaosLostAnswers(t *testing.T) {
 func convergeKept(t *testing.T, ctx context.Context, ws *harness.Workspace, srv *emulator.Server, faults emulator.Faults, verb string, args []string) {
 	t.Helper()
 	for attempt := 1; attempt <= 6; attempt++ {
-		f := faults
-		f.Seed += int64(attempt)
-		srv.SetFaults(f)
-		var r harness.Result
-		if verb == "destroy" {
-			r = ws.Destroy(ctx, args...)
-		} else {
-			r = ws.Apply(ctx, args...)
-		}
-		srv.SetFaults(emulator.Faults{})
+		r := runUnderFaults(ctx, ws, srv, faults, attempt, verb, args)
 		if r.Err == nil {
 			if verb == "apply" && !planIsEmpty(t, ctx, ws, args) {
 				t.Errorf("plan after the converged apply is not empty")
@@ -274,16 +263,13 @@ func convergeKept(t *testing.T, ctx context.Context, ws *harness.Workspace, srv 
 // nothing.
 func TestChaosInterruptedCreates(t *testing.T) {
 	n := envInt("E2B_CHAOS_KEPT", 2)
-	srv := startEmulator(t)
-	ws := harness.NewWorkspace(t, srv)
-	ws.Write("main.tf", keptConfig)
+	srv, ws := chaosWorkspace(t, keptConfig)
 	ctx := context.Background()
 	args := []string{"-var", fmt.Sprintf("n=%d", n)}
 	mustApply(t, ctx, ws, append(args, "-var", "objects=false")...)
 
 	srv.SetFaults(emulator.Faults{AnswerDelay: time.Hour, Routes: keptCreates[1:]})
-	cmd := ws.Command(ctx, append([]string{"apply", "-auto-approve", "-no-color", "-input=false", "-parallelism=10"}, args...)...)
-	out := startCLI(t, cmd)
+	cmd, out := ws.Start(ctx, append([]string{"apply", "-auto-approve", "-no-color", "-input=false", "-parallelism=10"}, args...)...)
 	deadline := time.Now().Add(120 * time.Second)
 	for {
 		kept := keptOnEmulator(t, srv)

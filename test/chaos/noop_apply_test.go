@@ -11,13 +11,7 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
 )
 
-const noopApplyConfig = `
-terraform {
-  required_providers {
-    e2b = { source = "e2b-terraform/e2b" }
-  }
-}
-
+const noopApplyConfig = harness.RequiredProviders + `
 resource "e2b_sandbox" "s" {
   timeout = "10m"
 }
@@ -32,9 +26,7 @@ resource "e2b_sandbox_file" "f" {
 // An apply with nothing to change leaves the state as it was: no refresh rewrites what the
 // provider keeps of a sandbox or a file, so each run does not write a new state version.
 func TestNoOpApplyKeepsState(t *testing.T) {
-	srv := startEmulator(t)
-	w := harness.NewWorkspace(t, srv)
-	w.Write("main.tf", noopApplyConfig)
+	_, w := chaosWorkspace(t, noopApplyConfig)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	defer w.Destroy(ctx)

@@ -18,13 +18,7 @@ func TestProviderLogsWithTFLogProviderOnly(t *testing.T) {
 	ws := harness.NewWorkspace(t, srv)
 	logFile := filepath.Join(t.TempDir(), "provider.log")
 	ws.ExtraEnv = []string{"TF_LOG_PROVIDER=TRACE", "TF_LOG_PATH=" + logFile}
-	ws.Write("main.tf", `
-terraform {
-  required_providers {
-    e2b = { source = "e2b-terraform/e2b" }
-  }
-}
-
+	ws.Write("main.tf", harness.RequiredProviders+`
 data "e2b_sandboxes" "all" {}
 `)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

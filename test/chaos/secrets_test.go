@@ -12,13 +12,7 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
 )
 
-const secretsConfig = `
-terraform {
-  required_providers {
-    e2b = { source = "e2b-terraform/e2b" }
-  }
-}
-
+const secretsConfig = harness.RequiredProviders + `
 variable "proxy_password" {
   type      = string
   sensitive = true
@@ -65,9 +59,7 @@ resource "e2b_sandbox_command" "c" {
 // the log (nor the password a plan file), and that envd never received the API key.
 func TestChaosSecretsStayOutOfLogs(t *testing.T) {
 	ctx := context.Background()
-	srv := startEmulator(t)
-	ws := harness.NewWorkspace(t, srv)
-	ws.Write("main.tf", secretsConfig)
+	srv, ws := chaosWorkspace(t, secretsConfig)
 	ws.LogFile = filepath.Join(t.TempDir(), "trace.log")
 	// User information in api_url (a proxy's basic auth) is a credential too.
 	ws.ExtraEnv = append(ws.ExtraEnv, "E2B_API_URL="+strings.Replace(srv.APIURL(), "http://", "http://urluser-b41d:url-pw-7c3e@", 1),

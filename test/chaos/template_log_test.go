@@ -10,13 +10,7 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
 )
 
-const templateLogConfig = `
-terraform {
-  required_providers {
-    e2b = { source = "e2b-terraform/e2b" }
-  }
-}
-
+const templateLogConfig = harness.RequiredProviders + `
 resource "e2b_template" "t" {
   name          = "log-check"
   from_template = "base"
@@ -33,9 +27,7 @@ resource "e2b_template" "t" {
 // and never the value of an env step, even when a step prints it.
 func TestChaosTemplateBuildLogAtInfo(t *testing.T) {
 	ctx := context.Background()
-	srv := startEmulator(t)
-	ws := harness.NewWorkspace(t, srv)
-	ws.Write("main.tf", templateLogConfig)
+	_, ws := chaosWorkspace(t, templateLogConfig)
 	ws.LogFile = filepath.Join(t.TempDir(), "info.log")
 	ws.ExtraEnv = []string{"TF_LOG=INFO"} // after the workspace's TRACE: the last one wins
 

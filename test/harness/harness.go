@@ -24,6 +24,16 @@ import (
 // maps it (under both registries' hostnames) to the freshly built binary.
 const ProviderAddress = "e2b-terraform/e2b"
 
+// RequiredProviders is the terraform block a workspace's configuration starts with: it names
+// the provider by ProviderAddress, the address dev_overrides maps.
+const RequiredProviders = `
+terraform {
+  required_providers {
+    e2b = { source = "` + ProviderAddress + `" }
+  }
+}
+`
+
 // RepoRoot returns the directory holding go.mod.
 func RepoRoot(tb testing.TB) string {
 	tb.Helper()
@@ -213,6 +223,30 @@ func (w *Workspace) Run(ctx context.Context, args ...string) Result {
 		r.CPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	}
 	return r
+}
+
+// MustRun runs the CLI to completion and fails the test, with the CLI's output, unless it
+// succeeds.
+func (w *Workspace) MustRun(ctx context.Context, args ...string) Result {
+	w.tb.Helper()
+	r := w.Run(ctx, args...)
+	if r.Err != nil {
+		w.tb.Fatalf("%s: %v\n%s", strings.Join(args, " "), r.Err, r.Output())
+	}
+	return r
+}
+
+// Start starts the CLI without waiting for it, for a test that interrupts or kills it; its
+// stdout and stderr go to the one buffer returned.
+func (w *Workspace) Start(ctx context.Context, args ...string) (*exec.Cmd, *strings.Builder) {
+	w.tb.Helper()
+	cmd := w.Command(ctx, args...)
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		w.tb.Fatal(err)
+	}
+	return cmd, &out
 }
 
 // Apply runs `apply -auto-approve` with extra arguments.
