@@ -49,16 +49,18 @@ func newTemplateGateway(t *testing.T, srv *emulator.Server, hold string) *templa
 		case hold != "" && r.Method == http.MethodGet && r.URL.Path == "/templates/"+hold:
 			mu.Lock()
 			held++
-			if held == 2 {
-				close(both)
-			}
-			first := held <= 2
+			n := held
 			mu.Unlock()
-			if first {
+			if n <= 2 {
 				// Ask E2B first and hold the answer: both name checks then see the state
 				// from before either create, however the two requests are scheduled.
+				// The second releases both only once E2B answered it, so the first
+				// cannot create in between.
 				rec := httptest.NewRecorder()
 				proxy.ServeHTTP(rec, r)
+				if n == 2 {
+					close(both)
+				}
 				select {
 				case <-both:
 				case <-time.After(30 * time.Second):
