@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
 )
 
 // copyTemplateConfig is a template copying src from dir, with extra
@@ -41,8 +42,8 @@ func outsideContext(t *testing.T) (string, string) {
 	t.Helper()
 	root := t.TempDir()
 	ctxDir, outside := filepath.Join(root, "ctx"), filepath.Join(root, "outside")
-	writeContext(t, outside, map[string]string{"creds.txt": "SECRET-OUTSIDE\n"})
-	writeContext(t, ctxDir, map[string]string{"app/hello.txt": "hello\n", "sub/file.txt": "sub\n"})
+	harness.WriteTree(t, outside, map[string]string{"creds.txt": "SECRET-OUTSIDE\n"})
+	harness.WriteTree(t, ctxDir, map[string]string{"app/hello.txt": "hello\n", "sub/file.txt": "sub\n"})
 	for link, target := range map[string]string{
 		"linkdir":     "../outside",
 		"sub/inner":   "../../outside",
@@ -153,11 +154,11 @@ resource "e2b_template" "app" {
 func TestAccTemplate_contextChangedBetweenPlanAndApply(t *testing.T) {
 	srv := newTestEmulator(t)
 	dir := t.TempDir()
-	writeContext(t, dir, map[string]string{"app/hello.txt": "version one\n"})
+	harness.WriteTree(t, dir, map[string]string{"app/hello.txt": "version one\n"})
 	cfg := stepsTemplateConfig(srv, "acc-changed", dir)
 	edit := func(v string) planCheckFunc {
 		return func() error {
-			writeContext(t, dir, map[string]string{"app/hello.txt": v + "\n"})
+			harness.WriteTree(t, dir, map[string]string{"app/hello.txt": v + "\n"})
 			return nil
 		}
 	}
@@ -167,7 +168,7 @@ func TestAccTemplate_contextChangedBetweenPlanAndApply(t *testing.T) {
 		{
 			// The plan shows the new digest; the file changes again
 			// before apply.
-			PreConfig: func() { writeContext(t, dir, map[string]string{"app/hello.txt": "version two\n"}) },
+			PreConfig: func() { harness.WriteTree(t, dir, map[string]string{"app/hello.txt": "version two\n"}) },
 			Config:    cfg,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction(tplAddr, plancheck.ResourceActionUpdate),
@@ -209,7 +210,7 @@ func TestAccTemplate_contextChangedBetweenPlanAndApply(t *testing.T) {
 func TestAccTemplate_contextEditedBeforeApplyWithoutBuild(t *testing.T) {
 	srv := newTestEmulator(t)
 	dir := t.TempDir()
-	writeContext(t, dir, map[string]string{"app/hello.txt": "version one\n"})
+	harness.WriteTree(t, dir, map[string]string{"app/hello.txt": "version one\n"})
 	cfg := stepsTemplateConfig(srv, "acc-edited", dir)
 	public := strings.Replace(cfg, `from_template = "base"`, "from_template = \"base\"\n  public = true", 1)
 	var first captured
@@ -219,7 +220,7 @@ func TestAccTemplate_contextEditedBeforeApplyWithoutBuild(t *testing.T) {
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectUnknownValue(tplAddr, tfjsonpath.New("context_sha256")),
 				planCheckFunc(func() error {
-					writeContext(t, dir, map[string]string{"app/hello.txt": "version two\n"})
+					harness.WriteTree(t, dir, map[string]string{"app/hello.txt": "version two\n"})
 					return nil
 				}),
 			}},
@@ -234,7 +235,7 @@ func TestAccTemplate_contextEditedBeforeApplyWithoutBuild(t *testing.T) {
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectKnownValue(tplAddr, tfjsonpath.New("build_id"), knownvalue.NotNull()),
 				planCheckFunc(func() error {
-					writeContext(t, dir, map[string]string{"app/hello.txt": "version three\n"})
+					harness.WriteTree(t, dir, map[string]string{"app/hello.txt": "version three\n"})
 					return nil
 				}),
 			}},
@@ -262,7 +263,7 @@ func TestAccTemplate_contextEditedBeforeApplyWithoutBuild(t *testing.T) {
 func TestAccTemplate_normalizeFileModes(t *testing.T) {
 	srv := newTestEmulator(t)
 	dir := t.TempDir()
-	writeContext(t, dir, map[string]string{"app/hello.txt": "hello\n"})
+	harness.WriteTree(t, dir, map[string]string{"app/hello.txt": "hello\n"})
 	cfg := stepsTemplateConfig(srv, "acc-modes", dir)
 	normalized := strings.Replace(cfg, `from_template = "base"`, "from_template = \"base\"\n  normalize_file_modes = true", 1)
 	umask002 := func() {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
@@ -19,23 +18,10 @@ import (
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
 )
 
 const tplAddr = "e2b_template.app"
-
-// writeContext creates files (path -> content) under dir.
-func writeContext(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for p, c := range files {
-		full := filepath.Join(dir, p)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // stepsTemplateConfig: a template from the base template, a context folder
 // copied in, an env var, a command and a workdir; plus a sandbox from it.
@@ -117,7 +103,7 @@ func (c *captured) save(addr, attr string) resource.TestCheckFunc {
 func TestAccTemplate_stepsContextRebuildImport(t *testing.T) {
 	srv := newTestEmulator(t)
 	dir := t.TempDir()
-	writeContext(t, dir, map[string]string{"app/hello.txt": "version one\n", "app/lib/util.txt": "util\n", "notes.txt": "not copied\n"})
+	harness.WriteTree(t, dir, map[string]string{"app/hello.txt": "version one\n", "app/lib/util.txt": "util\n", "notes.txt": "not copied\n"})
 	cfg := stepsTemplateConfig(srv, "acc-steps", dir)
 	var firstBuild, templateID captured
 	resource.Test(t, testAccCase(t, checkTemplatesGone(t, srv), []resource.TestStep{
@@ -137,13 +123,13 @@ func TestAccTemplate_stepsContextRebuildImport(t *testing.T) {
 		},
 		{
 			// A file no COPY step sends: nothing to build.
-			PreConfig:        func() { writeContext(t, dir, map[string]string{"notes.txt": "edited, still not copied\n"}) },
+			PreConfig:        func() { harness.WriteTree(t, dir, map[string]string{"notes.txt": "edited, still not copied\n"}) },
 			Config:           cfg,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 		},
 		{
 			// A copied file: a new build of the same template, in place.
-			PreConfig: func() { writeContext(t, dir, map[string]string{"app/hello.txt": "version two\n"}) },
+			PreConfig: func() { harness.WriteTree(t, dir, map[string]string{"app/hello.txt": "version two\n"}) },
 			Config:    cfg,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction(tplAddr, plancheck.ResourceActionUpdate),
@@ -196,7 +182,7 @@ func TestAccTemplate_stepsContextRebuildImport(t *testing.T) {
 func TestAccTemplate_importByIdentity(t *testing.T) {
 	srv := newTestEmulator(t)
 	dir := t.TempDir()
-	writeContext(t, dir, map[string]string{"app/hello.txt": "identity\n"})
+	harness.WriteTree(t, dir, map[string]string{"app/hello.txt": "identity\n"})
 	cfg := testAccRequiredProviders() + stepsTemplateConfig(srv, "acc-identity", dir)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -221,7 +207,7 @@ func TestAccTemplate_dockerfileStartCommand(t *testing.T) {
 	// The emulator has no ubuntu image; it may build this one on the host's root.
 	srv := newTestEmulatorWith(t, emulator.Options{HostRootImages: []string{"ubuntu:22.04"}})
 	dir := t.TempDir()
-	writeContext(t, dir, map[string]string{"server.sh": "#!/bin/bash\necho serving > /tmp/served\nexec sleep 600\n", "unused.md": "x\n"})
+	harness.WriteTree(t, dir, map[string]string{"server.sh": "#!/bin/bash\necho serving > /tmp/served\nexec sleep 600\n", "unused.md": "x\n"})
 	// Outside /home/user and /tmp the emulator gives commands a private root
 	// only as root on Linux; elsewhere the image's files go under home.
 	appDir := "/app"
@@ -257,7 +243,7 @@ resource "e2b_template" "app" {
 				appDir, "hi from the Dockerfile", "serving", "running"),
 		},
 		{
-			PreConfig:        func() { writeContext(t, dir, map[string]string{"unused.md": "edited\n"}) },
+			PreConfig:        func() { harness.WriteTree(t, dir, map[string]string{"unused.md": "edited\n"}) },
 			Config:           cfg,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 		},
@@ -287,7 +273,7 @@ resource "e2b_template" "app" {
 func TestAccTemplate_planTimeErrors(t *testing.T) {
 	srv := newTestEmulator(t)
 	dir := t.TempDir()
-	writeContext(t, dir, map[string]string{"present.txt": "x\n"})
+	harness.WriteTree(t, dir, map[string]string{"present.txt": "x\n"})
 	base := func(body string) string {
 		return testAccProviderBlock(srv) + "resource \"e2b_template\" \"app\" {\n  name = \"acc-bad\"\n" + body + "\n}\n"
 	}
