@@ -1,10 +1,8 @@
 package provider
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -20,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
 )
 
 // templateGateway is a gateway in front of the emulator's API. While
@@ -75,15 +74,7 @@ func newTemplateGateway(t *testing.T, srv *emulator.Server, hold string) *templa
 		case r.Method == http.MethodPost && r.URL.Path == "/v3/templates":
 			g.creates.Add(1)
 			if g.lose504.Load() {
-				body, _ := io.ReadAll(r.Body)
-				out, _ := http.NewRequestWithContext(context.Background(), r.Method, srv.APIURL()+r.URL.RequestURI(), bytes.NewReader(body))
-				out.Header = r.Header.Clone()
-				if resp, err := http.DefaultClient.Do(out); err == nil {
-					_ = resp.Body.Close()
-				}
-				w.Header().Set("Content-Type", "text/html")
-				w.WriteHeader(http.StatusGatewayTimeout)
-				_, _ = io.WriteString(w, "<html><body><h1>504 Gateway Time-out</h1></body></html>\n")
+				harness.ForwardAndLoseAnswer(w, r, srv.APIURL())
 				return
 			}
 		}
