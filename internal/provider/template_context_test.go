@@ -153,9 +153,7 @@ resource "e2b_template" "app" {
 // builds nothing; the next plan builds what is there.
 func TestAccTemplate_contextChangedBetweenPlanAndApply(t *testing.T) {
 	srv := newTestEmulator(t)
-	dir := t.TempDir()
-	harness.WriteTree(t, dir, map[string]string{"app/hello.txt": "version one\n"})
-	cfg := stepsTemplateConfig(srv, "acc-changed", dir)
+	cfg, dir := stepsTemplateWithContext(t, srv, "acc-changed", map[string]string{"app/hello.txt": "version one\n"})
 	edit := func(v string) planCheckFunc {
 		return func() error {
 			harness.WriteTree(t, dir, map[string]string{"app/hello.txt": v + "\n"})
@@ -209,10 +207,8 @@ func TestAccTemplate_contextChangedBetweenPlanAndApply(t *testing.T) {
 // the edit is built by the next plan.
 func TestAccTemplate_contextEditedBeforeApplyWithoutBuild(t *testing.T) {
 	srv := newTestEmulator(t)
-	dir := t.TempDir()
-	harness.WriteTree(t, dir, map[string]string{"app/hello.txt": "version one\n"})
-	cfg := stepsTemplateConfig(srv, "acc-edited", dir)
-	public := strings.Replace(cfg, `from_template = "base"`, "from_template = \"base\"\n  public = true", 1)
+	cfg, dir := stepsTemplateWithContext(t, srv, "acc-edited", map[string]string{"app/hello.txt": "version one\n"})
+	public := withTemplateAttribute(cfg, "public = true")
 	var first captured
 	resource.Test(t, testAccCase(t, checkTemplatesGone(t, srv), []resource.TestStep{
 		{
@@ -262,10 +258,8 @@ func TestAccTemplate_contextEditedBeforeApplyWithoutBuild(t *testing.T) {
 // normalize_file_modes, and a new build without it.
 func TestAccTemplate_normalizeFileModes(t *testing.T) {
 	srv := newTestEmulator(t)
-	dir := t.TempDir()
-	harness.WriteTree(t, dir, map[string]string{"app/hello.txt": "hello\n"})
-	cfg := stepsTemplateConfig(srv, "acc-modes", dir)
-	normalized := strings.Replace(cfg, `from_template = "base"`, "from_template = \"base\"\n  normalize_file_modes = true", 1)
+	cfg, dir := stepsTemplateWithContext(t, srv, "acc-modes", map[string]string{"app/hello.txt": "hello\n"})
+	normalized := withTemplateAttribute(cfg, "normalize_file_modes = true")
 	umask002 := func() {
 		for _, p := range []string{"app", "app/hello.txt"} {
 			mode := os.FileMode(0o664)

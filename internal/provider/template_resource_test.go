@@ -41,6 +41,20 @@ resource "e2b_template" "app" {
 `, name, dir)
 }
 
+// stepsTemplateWithContext writes files (path -> content) into a new context folder and returns
+// the stepsTemplateConfig named name that builds from it, and the folder.
+func stepsTemplateWithContext(t *testing.T, srv *emulator.Server, name string, files map[string]string) (cfg, dir string) {
+	t.Helper()
+	dir = t.TempDir()
+	harness.WriteTree(t, dir, files)
+	return stepsTemplateConfig(srv, name, dir), dir
+}
+
+// withTemplateAttribute adds attr (a line of HCL) to the e2b_template from the base template in cfg.
+func withTemplateAttribute(cfg, attr string) string {
+	return strings.Replace(cfg, `from_template = "base"`, "from_template = \"base\"\n  "+attr, 1)
+}
+
 // sandboxExec runs a command in a new sandbox started from template.
 func sandboxExec(t *testing.T, srv *emulator.Server, template, command string) (string, error) {
 	t.Helper()
@@ -102,9 +116,7 @@ func (c *captured) save(addr, attr string) resource.TestCheckFunc {
 
 func TestAccTemplate_stepsContextRebuildImport(t *testing.T) {
 	srv := newTestEmulator(t)
-	dir := t.TempDir()
-	harness.WriteTree(t, dir, map[string]string{"app/hello.txt": "version one\n", "app/lib/util.txt": "util\n", "notes.txt": "not copied\n"})
-	cfg := stepsTemplateConfig(srv, "acc-steps", dir)
+	cfg, dir := stepsTemplateWithContext(t, srv, "acc-steps", map[string]string{"app/hello.txt": "version one\n", "app/lib/util.txt": "util\n", "notes.txt": "not copied\n"})
 	var firstBuild, templateID captured
 	resource.Test(t, testAccCase(t, checkTemplatesGone(t, srv), []resource.TestStep{
 		{
@@ -153,7 +165,7 @@ func TestAccTemplate_stepsContextRebuildImport(t *testing.T) {
 		},
 		{
 			// public changes in place without a build.
-			Config: strings.Replace(cfg, `from_template = "base"`, "from_template = \"base\"\n  public = true", 1),
+			Config: withTemplateAttribute(cfg, "public = true"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction(tplAddr, plancheck.ResourceActionUpdate),
 				plancheck.ExpectKnownValue(tplAddr, tfjsonpath.New("build_id"), knownvalue.NotNull()),
@@ -181,9 +193,8 @@ func TestAccTemplate_stepsContextRebuildImport(t *testing.T) {
 
 func TestAccTemplate_importByIdentity(t *testing.T) {
 	srv := newTestEmulator(t)
-	dir := t.TempDir()
-	harness.WriteTree(t, dir, map[string]string{"app/hello.txt": "identity\n"})
-	cfg := testAccRequiredProviders() + stepsTemplateConfig(srv, "acc-identity", dir)
+	cfg, _ := stepsTemplateWithContext(t, srv, "acc-identity", map[string]string{"app/hello.txt": "identity\n"})
+	cfg = testAccRequiredProviders() + cfg
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
