@@ -261,9 +261,21 @@ resource "e2b_template" "app" {
 	}))
 }
 
-func TestAccTemplate_failedBuildNamesStep(t *testing.T) {
+// testAccTemplateBuildFails applies template (HCL of an e2b_template) against a new emulator and
+// wants the apply to fail with an error matching wantErr, leaving no template behind.
+func testAccTemplateBuildFails(t *testing.T, template, wantErr string) {
+	t.Helper()
 	srv := newTestEmulator(t)
-	cfg := testAccProviderBlock(srv) + `
+	resource.Test(t, testAccCase(t, checkTemplatesGone(t, srv), []resource.TestStep{
+		{
+			Config:      testAccProviderBlock(srv) + template,
+			ExpectError: regexp.MustCompile(wantErr),
+		},
+	}))
+}
+
+func TestAccTemplate_failedBuildNamesStep(t *testing.T) {
+	testAccTemplateBuildFails(t, `
 resource "e2b_template" "app" {
   name          = "acc-fails"
   from_template = "base"
@@ -272,13 +284,7 @@ resource "e2b_template" "app" {
     { run = { command = "echo 'compiling the thing'; echo 'error: missing dependency libfoo' >&2; exit 7" } },
   ]
 }
-`
-	resource.Test(t, testAccCase(t, checkTemplatesGone(t, srv), []resource.TestStep{
-		{
-			Config:      cfg,
-			ExpectError: regexp.MustCompile(`(?s)Template build failed.*in step 2 \(RUN echo 'compiling.*missing dependency libfoo`),
-		},
-	}))
+`, `(?s)Template build failed.*in step 2 \(RUN echo 'compiling.*missing dependency libfoo`)
 }
 
 func TestAccTemplate_planTimeErrors(t *testing.T) {
