@@ -9,28 +9,12 @@ import (
 	"testing"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
 )
 
 // writeTree creates files (path -> content) under dir; a path ending in "*" is made executable.
-func writeTree(t testing.TB, dir string, files map[string]string) {
-	t.Helper()
-	for p, content := range files {
-		mode := os.FileMode(0o644)
-		if strings.HasSuffix(p, "*") {
-			p, mode = strings.TrimSuffix(p, "*"), 0o755
-		}
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(content), mode); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chmod(full, mode); err != nil { // past the umask
-			t.Fatal(err)
-		}
-	}
-}
+// It is the harness's, which the provider's tests write their folders with too.
+var writeTree = harness.WriteTree
 
 func listPaths(t *testing.T, f e2b.LocalFolder) ([]string, []e2b.SkippedEntry) {
 	t.Helper()

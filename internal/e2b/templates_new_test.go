@@ -1,9 +1,7 @@
 package e2b_test
 
 import (
-	"bytes"
 	"errors"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -12,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
 )
 
 // gatewayAfterCommit puts a gateway in front of the emulator that passes
@@ -31,15 +30,7 @@ func gatewayAfterCommit(t *testing.T, apiURL string) (string, *atomic.Int32) {
 			return
 		}
 		creates.Add(1)
-		body, _ := io.ReadAll(r.Body)
-		out, _ := http.NewRequest(r.Method, apiURL+r.URL.RequestURI(), bytes.NewReader(body))
-		out.Header = r.Header.Clone()
-		if resp, err := http.DefaultClient.Do(out); err == nil {
-			_ = resp.Body.Close()
-		}
-		w.Header().Set("Content-Type", "text/html")
-		w.WriteHeader(http.StatusGatewayTimeout)
-		_, _ = io.WriteString(w, "<html><body><h1>504 Gateway Time-out</h1></body></html>\n")
+		harness.ForwardAndLoseAnswer(w, r, apiURL)
 	}))
 	t.Cleanup(gw.Close)
 	return gw.URL, &creates

@@ -19,6 +19,7 @@ import (
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/emulatortest"
 )
 
 // Acceptance tests run against an in-process emulator on a random port. With E2B_LIVE=1 the
@@ -69,23 +70,15 @@ func newTestEmulator(t *testing.T) *emulator.Server {
 	return newTestEmulatorWith(t, emulator.Options{})
 }
 
-// newTestEmulatorWith is newTestEmulator with options, e.g. the images a build may take from the host.
+// newTestEmulatorWith is newTestEmulator with options, e.g. the images a build may take from the
+// host. It starts it as the emulator's own tests do, which log what it says through t.Logf.
 func newTestEmulatorWith(t *testing.T, opts emulator.Options) *emulator.Server {
 	t.Helper()
 	testAccPreCheck(t) // A live run without a key fails here too, never skips.
 	if testAccLive() {
 		t.Skip("needs the emulator's test controls (seeding, faults, expiry or counters), which real E2B does not have")
 	}
-	srv, err := emulator.Start(opts)
-	if err != nil {
-		t.Fatalf("start emulator: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := srv.Close(); err != nil {
-			t.Errorf("close emulator: %v", err)
-		}
-	})
-	return srv
+	return emulatortest.Start(t, opts).Srv
 }
 
 // testAccBackend returns an emulator, or nil in live mode; pass it to testAccProviderBlock.

@@ -111,14 +111,21 @@ func (p *protoProvider) execConfig(vals map[string]tftypes.Value) *tfprotov6.Dyn
 	return p.dynamicValue(p.schema.ActionSchemas["e2b_exec"].Schema.ValueType(), vals)
 }
 
-// invoke runs the action; onProgress may be nil.
+// invoke runs the e2b_exec action; onProgress may be nil.
 func (p *protoProvider) invoke(ctx context.Context, cfg *tfprotov6.DynamicValue, onProgress func(string)) (progress []string, diags []*tfprotov6.Diagnostic) {
+	p.t.Helper()
+	return p.invokeType(ctx, "e2b_exec", cfg, onProgress)
+}
+
+// invokeType runs the action of type typ and collects its progress messages and the
+// diagnostics of its completed event; onProgress may be nil.
+func (p *protoProvider) invokeType(ctx context.Context, typ string, cfg *tfprotov6.DynamicValue, onProgress func(string)) (progress []string, diags []*tfprotov6.Diagnostic) {
 	p.t.Helper()
 	as, ok := p.server.(tfprotov6.ActionServer)
 	if !ok {
 		p.t.Fatal("provider server does not serve actions")
 	}
-	stream, err := as.InvokeAction(ctx, &tfprotov6.InvokeActionRequest{ActionType: "e2b_exec", Config: cfg})
+	stream, err := as.InvokeAction(ctx, &tfprotov6.InvokeActionRequest{ActionType: typ, Config: cfg})
 	if err != nil {
 		p.t.Fatal(err)
 	}
@@ -165,6 +172,16 @@ func protoSandbox(t *testing.T, srv *emulator.Server) (*e2b.Client, *e2b.Envd, s
 	return client, envd, sb.SandboxID
 }
 
+// newProtoSandbox starts an emulator, a protocol provider against it and a sandbox in it: the
+// opening of every protocol test that acts on one sandbox.
+func newProtoSandbox(t *testing.T) (*protoProvider, *e2b.Client, *e2b.Envd, string) {
+	t.Helper()
+	srv := newTestEmulator(t)
+	p := newProtoProvider(t, srv)
+	client, envd, id := protoSandbox(t, srv)
+	return p, client, envd, id
+}
+
 // waitNoProcess polls until no process in the sandbox runs a command containing marker.
 func waitNoProcess(t *testing.T, envd *e2b.Envd, marker string) {
 	t.Helper()
@@ -188,9 +205,7 @@ func waitNoProcess(t *testing.T, envd *e2b.Envd, marker string) {
 }
 
 func TestExecActionProtocolSuccess(t *testing.T) {
-	srv := newTestEmulator(t)
-	p := newProtoProvider(t, srv)
-	_, _, id := protoSandbox(t, srv)
+	p, _, _, id := newProtoSandbox(t)
 	cfg := p.execConfig(map[string]tftypes.Value{
 		"sandbox_id": str(id),
 		"command":    str(`printf 'one\ntwo\n'; echo "warn $GREETING" >&2; cat`),
@@ -215,9 +230,7 @@ func TestExecActionProtocolSuccess(t *testing.T) {
 }
 
 func TestExecActionProtocolNonZeroExit(t *testing.T) {
-	srv := newTestEmulator(t)
-	p := newProtoProvider(t, srv)
-	_, _, id := protoSandbox(t, srv)
+	p, _, _, id := newProtoSandbox(t)
 	_, diags := p.invoke(context.Background(), p.execConfig(map[string]tftypes.Value{
 		"sandbox_id": str(id),
 		"command":    str("echo 'compiling'; echo 'error: missing semicolon' >&2; exit 7"),
@@ -232,9 +245,7 @@ func TestExecActionProtocolNonZeroExit(t *testing.T) {
 }
 
 func TestExecActionProtocolTimeoutKills(t *testing.T) {
-	srv := newTestEmulator(t)
-	p := newProtoProvider(t, srv)
-	_, envd, id := protoSandbox(t, srv)
+	p, _, envd, id := newProtoSandbox(t)
 	_, diags := p.invoke(context.Background(), p.execConfig(map[string]tftypes.Value{
 		"sandbox_id": str(id),
 		"command":    str("sleep 777"),
@@ -248,9 +259,7 @@ func TestExecActionProtocolTimeoutKills(t *testing.T) {
 }
 
 func TestExecActionProtocolCancelKills(t *testing.T) {
-	srv := newTestEmulator(t)
-	p := newProtoProvider(t, srv)
-	_, envd, id := protoSandbox(t, srv)
+	p, _, envd, id := newProtoSandbox(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	_, diags := p.invoke(ctx, p.execConfig(map[string]tftypes.Value{
@@ -269,9 +278,7 @@ func TestExecActionProtocolCancelKills(t *testing.T) {
 }
 
 func TestExecActionProtocolLargeOutput(t *testing.T) {
-	srv := newTestEmulator(t)
-	p := newProtoProvider(t, srv)
-	_, _, id := protoSandbox(t, srv)
+	p, _, _, id := newProtoSandbox(t)
 	const lines = 200000
 	progress, diags := p.invoke(context.Background(), p.execConfig(map[string]tftypes.Value{
 		"sandbox_id": str(id),
@@ -295,9 +302,7 @@ func TestExecActionProtocolLargeOutput(t *testing.T) {
 }
 
 func TestExecActionProtocolSandboxGone(t *testing.T) {
-	srv := newTestEmulator(t)
-	p := newProtoProvider(t, srv)
-	client, _, id := protoSandbox(t, srv)
+	p, client, _, id := newProtoSandbox(t)
 	if err := client.KillSandbox(context.Background(), id); err != nil {
 		t.Fatal(err)
 	}

@@ -12,9 +12,7 @@ import (
 // e2b_exec runs in the sandbox named by the write-only sandbox_id_wo, which is how an ephemeral
 // sandbox's ID reaches an action.
 func TestExecActionProtocolWriteOnlySandboxID(t *testing.T) {
-	srv := newTestEmulator(t)
-	p := newProtoProvider(t, srv)
-	_, _, id := protoSandbox(t, srv)
+	p, _, _, id := newProtoSandbox(t)
 	progress, diags := p.invoke(context.Background(), p.execConfig(map[string]tftypes.Value{
 		"sandbox_id_wo": str(id),
 		"command":       str("echo from-write-only"),
@@ -98,9 +96,7 @@ func TestExecActionValidateWriteOnly(t *testing.T) {
 // Run from its plan (terraform apply -invoke), an action gets its configuration without the
 // ephemeral values: a sandbox ID or an env variable that arrives empty is an error saying why.
 func TestExecActionDroppedEphemeralValues(t *testing.T) {
-	srv := newTestEmulator(t)
-	p := newProtoProvider(t, srv)
-	_, _, id := protoSandbox(t, srv)
+	p, _, _, id := newProtoSandbox(t)
 	ctx := context.Background()
 	_, diags := p.invoke(ctx, p.execConfig(map[string]tftypes.Value{"command": str("true")}), nil)
 	if d := errorDiag(diags); d == nil || d.Summary != "No sandbox ID reached the action" || !strings.Contains(d.Detail, "terraform apply -invoke") {

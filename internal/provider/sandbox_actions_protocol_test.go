@@ -22,26 +22,11 @@ import (
 func (p *protoProvider) invokeAction(typ string, vals map[string]tftypes.Value) (progress []string, diags []*tfprotov6.Diagnostic) {
 	p.t.Helper()
 	cfg := p.dynamicValue(p.schema.ActionSchemas[typ].Schema.ValueType(), vals)
-	stream, err := p.server.(tfprotov6.ActionServer).InvokeAction(context.Background(),
-		&tfprotov6.InvokeActionRequest{ActionType: typ, Config: cfg})
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	for ev := range stream.Events {
-		switch e := ev.Type.(type) {
-		case tfprotov6.ProgressInvokeActionEventType:
-			progress = append(progress, e.Message)
-		case tfprotov6.CompletedInvokeActionEventType:
-			diags = e.Diagnostics
-		}
-	}
-	return progress, diags
+	return p.invokeType(context.Background(), typ, cfg, nil)
 }
 
 func TestSandboxSnapshotActionProtocol(t *testing.T) {
-	srv := newTestEmulator(t)
-	p := newProtoProvider(t, srv)
-	_, _, id := protoSandbox(t, srv)
+	p, _, _, id := newProtoSandbox(t)
 	for i := 1; i <= 2; i++ {
 		progress, diags := p.invokeAction("e2b_sandbox_snapshot", map[string]tftypes.Value{"sandbox_id": str(id), "name": str("nightly")})
 		p.noErrors("snapshot", diags)
@@ -59,9 +44,7 @@ func TestSandboxSnapshotActionProtocol(t *testing.T) {
 }
 
 func TestSandboxPauseResumeRefreshActionsProtocol(t *testing.T) {
-	srv := newTestEmulator(t)
-	p := newProtoProvider(t, srv)
-	client, _, id := protoSandbox(t, srv)
+	p, client, _, id := newProtoSandbox(t)
 	ctx := context.Background()
 	stateOf := func() *e2b.SandboxDetail {
 		d, err := client.GetSandbox(ctx, id)
@@ -98,9 +81,7 @@ func TestSandboxPauseResumeRefreshActionsProtocol(t *testing.T) {
 }
 
 func TestSandboxDownloadActionProtocol(t *testing.T) {
-	srv := newTestEmulator(t)
-	p := newProtoProvider(t, srv)
-	_, envd, id := protoSandbox(t, srv)
+	p, _, envd, id := newProtoSandbox(t)
 	res, err := envd.Exec(context.Background(), e2b.ExecRequest{Command: "mkdir -p ~/reports && echo ok > ~/reports/junit.xml && ln -s /etc ~/reports/etc"})
 	if err != nil || res.ExitCode != 0 {
 		t.Fatalf("%v %+v", err, res)

@@ -232,9 +232,7 @@ func TestEphemeralProtocolValidation(t *testing.T) {
 
 // e2b_sandbox_access refuses a paused sandbox unless told to resume it, and a missing one.
 func TestSandboxAccessProtocolPausedAndMissing(t *testing.T) {
-	srv := newTestEmulator(t)
-	p := newProtoProvider(t, srv)
-	client, _, id := protoSandbox(t, srv)
+	p, client, _, id := newProtoSandbox(t)
 	if err := client.PauseSandbox(context.Background(), id); err != nil {
 		t.Fatal(err)
 	}
@@ -262,9 +260,7 @@ func TestSandboxAccessProtocolPausedAndMissing(t *testing.T) {
 
 // Reading the access of a running sandbox does not move its end.
 func TestSandboxAccessProtocolLeavesLifeAlone(t *testing.T) {
-	srv := newTestEmulator(t)
-	p := newProtoProvider(t, srv)
-	client, _, id := protoSandbox(t, srv)
+	p, client, _, id := newProtoSandbox(t)
 	before, err := client.GetSandbox(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)

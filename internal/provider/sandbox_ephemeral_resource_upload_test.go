@@ -18,6 +18,7 @@ import (
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
 )
 
 // A per-pull-request job: a folder, a text and a script go into an ephemeral sandbox when it
@@ -26,7 +27,7 @@ func TestAccEphemeralSandbox_uploadsBeforeUse(t *testing.T) {
 	emu := newTestEmulator(t)
 	rec := newE2BRecorder(t, emu)
 	src := t.TempDir()
-	writeLocal(t, src, map[string]string{
+	harness.WriteTree(t, src, map[string]string{
 		"app/main.sh*":     "#!/bin/sh\necho \"app says $(cat \"$(dirname \"$0\")/lib/word.txt\")\"\n",
 		"app/lib/word.txt": "hello", "app/node_modules/big.js": "never sent", "check.sh*": "#!/bin/sh\necho checked\n",
 	})
@@ -80,7 +81,7 @@ func TestAccEphemeralSandbox_badUploads(t *testing.T) {
 	emu := newTestEmulator(t)
 	rec := newE2BRecorder(t, emu)
 	file := filepath.Join(t.TempDir(), "one.txt")
-	writeLocal(t, filepath.Dir(file), map[string]string{"one.txt": "1"})
+	harness.WriteTree(t, filepath.Dir(file), map[string]string{"one.txt": "1"})
 	use := `
 resource "e2b_sandbox_command" "never" {
   sandbox_id_wo = ephemeral.e2b_sandbox.bad.id

@@ -76,9 +76,7 @@ func TestAccSandboxFile_pathThatBecameADirectoryFailsThePlan(t *testing.T) {
 // Delete removes a regular file only: a directory where the file was stays with all it holds,
 // and the resource leaves state with a warning.
 func TestSandboxFileDelete_neverRemovesADirectory(t *testing.T) {
-	srv := newTestEmulator(t)
-	p := newProtoProvider(t, srv)
-	_, envd, id := protoSandbox(t, srv)
+	p, _, envd, id := newProtoSandbox(t)
 	ctx := context.Background()
 	if _, err := envd.WriteFile(ctx, "/home/user/was-a-file/inner.txt", strings.NewReader("theirs"), e2b.WriteOptions{}); err != nil {
 		t.Fatal(err)

@@ -133,9 +133,9 @@ func TestCLIFolderUploads_pullRequestLayout(t *testing.T) {
 		"PR_RUNNER_SECRET=runner-env-secret")
 
 	outside := t.TempDir()
-	writeLocal(t, outside, map[string]string{"credentials": "aws-secret-key"})
+	harness.WriteTree(t, outside, map[string]string{"credentials": "aws-secret-key"})
 	repo := t.TempDir()
-	writeLocal(t, repo, map[string]string{"src/app.py": "print('hello')\n", "README.md": "# repo\n",
+	harness.WriteTree(t, repo, map[string]string{"src/app.py": "print('hello')\n", "README.md": "# repo\n",
 		"infra/main.tf": pullRequestLayoutConfig})
 	for link, target := range map[string]string{"creds": filepath.Join(outside, "credentials"),
 		"environ": "/proc/self/environ", "src/up": "../../" + filepath.Base(outside) + "/credentials"} {

@@ -21,30 +21,10 @@ import (
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
 )
 
 const folderAddr = "e2b_sandbox_folder.app"
-
-// writeLocal writes files (path -> content) under dir; a path ending in "*" is executable.
-func writeLocal(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for p, content := range files {
-		mode := os.FileMode(0o644)
-		if strings.HasSuffix(p, "*") {
-			p, mode = strings.TrimSuffix(p, "*"), 0o755
-		}
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(content), mode); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chmod(full, mode); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // localDigest is the folder digest the plan must show for dir.
 func localDigest(t *testing.T, f e2b.LocalFolder) string {
@@ -106,7 +86,7 @@ resource "e2b_sandbox_folder" "app" {
 func TestAccSandboxFolder_lifecycle(t *testing.T) {
 	srv := newTestEmulator(t)
 	src := t.TempDir()
-	writeLocal(t, src, map[string]string{
+	harness.WriteTree(t, src, map[string]string{
 		"main.py": "print('v1')\n", "run.sh*": "#!/bin/sh\npython3 main.py\n", "lib/util.py": "X = 1\n",
 		".git/HEAD": "ref", "lib/__pycache__/util.pyc": "bytecode",
 	})
@@ -159,7 +139,7 @@ func TestAccSandboxFolder_lifecycle(t *testing.T) {
 		},
 		{
 			// One file edited: an update in place that writes that file only.
-			PreConfig: func() { writeLocal(t, src, map[string]string{"main.py": "print('v2')\n"}) },
+			PreConfig: func() { harness.WriteTree(t, src, map[string]string{"main.py": "print('v2')\n"}) },
 			Config:    cfg,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction(folderAddr, plancheck.ResourceActionUpdate),
@@ -249,7 +229,7 @@ func TestAccSandboxFolder_refreshDownloadsOnlyChangedFiles(t *testing.T) {
 	for i := range 40 {
 		files[fmt.Sprintf("d%d/f%d.txt", i%4, i)] = strings.Repeat("x", i)
 	}
-	writeLocal(t, src, files)
+	harness.WriteTree(t, src, files)
 	cfg := folderConfig(srv, src)
 	var sandboxID string
 	downloads := func(want int) resource.ConfigPlanChecks {
@@ -281,7 +261,7 @@ func TestAccSandboxFolder_refreshDownloadsOnlyChangedFiles(t *testing.T) {
 func TestAccSandboxFolder_sandboxGone(t *testing.T) {
 	srv := newTestEmulator(t)
 	src := t.TempDir()
-	writeLocal(t, src, map[string]string{"a.txt": "a"})
+	harness.WriteTree(t, src, map[string]string{"a.txt": "a"})
 	cfg := folderConfig(srv, src)
 	var sandboxID string
 	resource.ParallelTest(t, testAccCase(t, nil, []resource.TestStep{
@@ -294,7 +274,7 @@ func TestAccSandboxFolder_sandboxGone(t *testing.T) {
 func TestAccSandboxFolder_badInputs(t *testing.T) {
 	srv := newTestEmulator(t)
 	src := t.TempDir()
-	writeLocal(t, src, map[string]string{"only.md": "x"})
+	harness.WriteTree(t, src, map[string]string{"only.md": "x"})
 	file := filepath.Join(src, "only.md")
 	cases := []struct{ name, source, dest, extra, want string }{
 		{"missing source", "does/not/exist", "/home/user/app", "", `(?s)must name an existing local folder, but\s+does/not/exist\s+does\s+not\s+exist`},
@@ -328,7 +308,7 @@ resource "e2b_sandbox_folder" "bad" {
 func TestAccSandboxFolder_importByIdentity(t *testing.T) {
 	srv := newTestEmulator(t)
 	src := t.TempDir()
-	writeLocal(t, src, map[string]string{"a.txt": "a", "bin/run*": "#!/bin/sh\n"})
+	harness.WriteTree(t, src, map[string]string{"a.txt": "a", "bin/run*": "#!/bin/sh\n"})
 	cfg := folderConfig(srv, src)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -383,11 +363,11 @@ func (filesUnchanged) CheckPlan(_ context.Context, req plancheck.CheckPlanReques
 func TestAccSandboxFolder_changedBetweenPlanAndApply(t *testing.T) {
 	srv := newTestEmulator(t)
 	src := t.TempDir()
-	writeLocal(t, src, map[string]string{"a.txt": "planned", "b.txt": "b"})
+	harness.WriteTree(t, src, map[string]string{"a.txt": "planned", "b.txt": "b"})
 	cfg := folderConfig(srv, src)
 	editAfterPlan := func(content string) resource.ConfigPlanChecks {
 		return resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{planFileCheck(func() error {
-			writeLocal(t, src, map[string]string{"a.txt": content})
+			harness.WriteTree(t, src, map[string]string{"a.txt": content})
 			srv.ResetCounters()
 			return nil
 		})}}
@@ -403,7 +383,7 @@ func TestAccSandboxFolder_changedBetweenPlanAndApply(t *testing.T) {
 			ConfigStateChecks: sumIs("edited after the create's plan"),
 		},
 		{
-			PreConfig:        func() { writeLocal(t, src, map[string]string{"a.txt": "update planned"}) },
+			PreConfig:        func() { harness.WriteTree(t, src, map[string]string{"a.txt": "update planned"}) },
 			Config:           cfg,
 			ConfigPlanChecks: editAfterPlan("edited after the update's plan"),
 			ExpectError:      regexp.MustCompile(`(?s)Local files changed since the plan.*a\.txt \(edited\).*Run plan again`),
@@ -434,7 +414,7 @@ func TestSandboxFolderApply_fileChangedSincePlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := t.TempDir()
-	writeLocal(t, src, map[string]string{"a.txt": "sent"})
+	harness.WriteTree(t, src, map[string]string{"a.txt": "sent"})
 	typ := p.schema.ResourceSchemas["e2b_sandbox_folder"].ValueType()
 	filesType := typ.(tftypes.Object).AttributeTypes["files"].(tftypes.Map)
 	fileType := filesType.ElementType.(tftypes.Object)
@@ -481,8 +461,8 @@ func TestSandboxFolderApply_fileChangedSincePlan(t *testing.T) {
 func TestAccSandboxFolder_sourceIsLink(t *testing.T) {
 	srv := newTestEmulator(t)
 	base, outside := t.TempDir(), t.TempDir()
-	writeLocal(t, outside, map[string]string{"credentials": "secret"})
-	writeLocal(t, base, map[string]string{"releases/v2/app.py": "v2", "releases/v1/app.py": "v1"})
+	harness.WriteTree(t, outside, map[string]string{"credentials": "secret"})
+	harness.WriteTree(t, base, map[string]string{"releases/v2/app.py": "v2", "releases/v1/app.py": "v1"})
 	for link, target := range map[string]string{"current": "releases/v2",
 		"releases/v2/creds": filepath.Join(outside, "credentials"), "releases/v2/environ": "/proc/self/environ"} {
 		if err := os.Symlink(target, filepath.Join(base, link)); err != nil {

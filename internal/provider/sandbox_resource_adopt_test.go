@@ -150,10 +150,7 @@ func TestAccSandbox_adoptByIdentity(t *testing.T) {
 func TestAccSandbox_adoptByQuery(t *testing.T) {
 	srv := newTestEmulator(t)
 	ws := harness.NewWorkspace(t, srv)
-	got := cliVersion(t, ws)
-	if got.LessThan(tfversion.Version1_14_0) || strings.Contains(ws.CLI, "tofu") {
-		t.Skipf("%s %s has no `terraform query` (Terraform 1.14+ has)", ws.CLI, got)
-	}
+	skipWithoutQuery(t, ws, tfversion.Version1_14_0)
 	tfversion.SkipBelow(tfversion.Version1_14_0) // found by scripts/test.sh's terraform14 stage
 	id := createSandboxOutOfBand(t, srv)
 	ws.Write("main.tf", harness.RequiredProviders+`

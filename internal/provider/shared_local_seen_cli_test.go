@@ -40,7 +40,7 @@ resource "e2b_volume_file" "seed" {
 }
 
 func writeSources(t *testing.T, src, v string) {
-	writeLocal(t, src, map[string]string{"app/a.txt": "a " + v, "app/b.txt": "b", "conf.txt": "conf " + v, "seed.txt": "seed " + v})
+	harness.WriteTree(t, src, map[string]string{"app/a.txt": "a " + v, "app/b.txt": "b", "conf.txt": "conf " + v, "seed.txt": "seed " + v})
 }
 
 // Local sources edited between `plan -out` and `apply PLANFILE`: an update fails with the

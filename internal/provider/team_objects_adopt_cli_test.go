@@ -353,13 +353,7 @@ func adoptGenerated(t *testing.T, ws *harness.Workspace, m madeElsewhere, import
 func TestAccTeamObjects_adoptWhatOthersMadeByQuery(t *testing.T) {
 	srv := newAdoptionEmulator(t)
 	ws := harness.NewWorkspace(t, srv)
-	got, tofu := adoptionCLIVersion(t, ws)
-	check := tfversion.SkipBelow(tfversion.Version1_14_0)
-	var resp tfversion.CheckTerraformVersionResponse
-	check.CheckTerraformVersion(context.Background(), tfversion.CheckTerraformVersionRequest{TerraformVersion: got}, &resp)
-	if resp.Skip != "" || tofu {
-		t.Skipf("%s %s has no `terraform query` (Terraform 1.14+ has): %s", ws.CLI, got, resp.Skip)
-	}
+	skipWithoutQuery(t, ws, tfversion.Version1_14_0)
 	m := makeEverythingElsewhere(t, srv)
 	ws.Write("main.tf", adoptionProviderFile)
 	writeListAllQuery(ws, "template", "template_tag", "snapshot", "volume", "secret", "webhook")

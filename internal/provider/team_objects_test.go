@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -203,10 +204,7 @@ func TestAccTeamObjects_adoptByIdentity(t *testing.T) {
 func TestAccTeamObjects_queryGeneratesAdoptableConfig(t *testing.T) {
 	srv := newTestEmulator(t)
 	ws := harness.NewWorkspace(t, srv)
-	got := cliVersion(t, ws)
-	if got.LessThan(tfversion.Version1_14_0) || strings.Contains(ws.CLI, "tofu") {
-		t.Skipf("%s %s has no `terraform query` (Terraform 1.14+ has)", ws.CLI, got)
-	}
+	skipWithoutQuery(t, ws, tfversion.Version1_14_0)
 	a := createTeamObjectsOutOfBand(t, srv)
 	ws.Write("main.tf", harness.RequiredProviders+`
 provider "e2b" {}
@@ -307,6 +305,16 @@ resource "e2b_webhook" "hook" {
 			},
 		},
 	})
+}
+
+// skipWithoutQuery skips unless the CLI is Terraform min or newer: OpenTofu and older Terraforms
+// have no `terraform query`. The test names min, which is how scripts/test.sh finds it.
+func skipWithoutQuery(t *testing.T, ws *harness.Workspace, min *version.Version) {
+	t.Helper()
+	got := cliVersion(t, ws)
+	if got.Core().LessThan(min) || strings.Contains(filepath.Base(ws.CLI), "tofu") {
+		t.Skipf("%s %s has no `terraform query` (Terraform %d.%d+ has)", ws.CLI, got, min.Segments()[0], min.Segments()[1])
+	}
 }
 
 // writeListAllQuery writes a query that lists every object of each e2b_<type> with its resource.

@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
 )
 
 // copyTemplateConfig is a template copying src from dir, with extra
@@ -41,8 +42,8 @@ func outsideContext(t *testing.T) (string, string) {
 	t.Helper()
 	root := t.TempDir()
 	ctxDir, outside := filepath.Join(root, "ctx"), filepath.Join(root, "outside")
-	writeContext(t, outside, map[string]string{"creds.txt": "SECRET-OUTSIDE\n"})
-	writeContext(t, ctxDir, map[string]string{"app/hello.txt": "hello\n", "sub/file.txt": "sub\n"})
+	harness.WriteTree(t, outside, map[string]string{"creds.txt": "SECRET-OUTSIDE\n"})
+	harness.WriteTree(t, ctxDir, map[string]string{"app/hello.txt": "hello\n", "sub/file.txt": "sub\n"})
 	for link, target := range map[string]string{
 		"linkdir":     "../outside",
 		"sub/inner":   "../../outside",
@@ -152,12 +153,10 @@ resource "e2b_template" "app" {
 // builds nothing; the next plan builds what is there.
 func TestAccTemplate_contextChangedBetweenPlanAndApply(t *testing.T) {
 	srv := newTestEmulator(t)
-	dir := t.TempDir()
-	writeContext(t, dir, map[string]string{"app/hello.txt": "version one\n"})
-	cfg := stepsTemplateConfig(srv, "acc-changed", dir)
+	cfg, dir := stepsTemplateWithContext(t, srv, "acc-changed", map[string]string{"app/hello.txt": "version one\n"})
 	edit := func(v string) planCheckFunc {
 		return func() error {
-			writeContext(t, dir, map[string]string{"app/hello.txt": v + "\n"})
+			harness.WriteTree(t, dir, map[string]string{"app/hello.txt": v + "\n"})
 			return nil
 		}
 	}
@@ -167,7 +166,7 @@ func TestAccTemplate_contextChangedBetweenPlanAndApply(t *testing.T) {
 		{
 			// The plan shows the new digest; the file changes again
 			// before apply.
-			PreConfig: func() { writeContext(t, dir, map[string]string{"app/hello.txt": "version two\n"}) },
+			PreConfig: func() { harness.WriteTree(t, dir, map[string]string{"app/hello.txt": "version two\n"}) },
 			Config:    cfg,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction(tplAddr, plancheck.ResourceActionUpdate),
@@ -208,10 +207,8 @@ func TestAccTemplate_contextChangedBetweenPlanAndApply(t *testing.T) {
 // the edit is built by the next plan.
 func TestAccTemplate_contextEditedBeforeApplyWithoutBuild(t *testing.T) {
 	srv := newTestEmulator(t)
-	dir := t.TempDir()
-	writeContext(t, dir, map[string]string{"app/hello.txt": "version one\n"})
-	cfg := stepsTemplateConfig(srv, "acc-edited", dir)
-	public := strings.Replace(cfg, `from_template = "base"`, "from_template = \"base\"\n  public = true", 1)
+	cfg, dir := stepsTemplateWithContext(t, srv, "acc-edited", map[string]string{"app/hello.txt": "version one\n"})
+	public := withTemplateAttribute(cfg, "public = true")
 	var first captured
 	resource.Test(t, testAccCase(t, checkTemplatesGone(t, srv), []resource.TestStep{
 		{
@@ -219,7 +216,7 @@ func TestAccTemplate_contextEditedBeforeApplyWithoutBuild(t *testing.T) {
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectUnknownValue(tplAddr, tfjsonpath.New("context_sha256")),
 				planCheckFunc(func() error {
-					writeContext(t, dir, map[string]string{"app/hello.txt": "version two\n"})
+					harness.WriteTree(t, dir, map[string]string{"app/hello.txt": "version two\n"})
 					return nil
 				}),
 			}},
@@ -234,7 +231,7 @@ func TestAccTemplate_contextEditedBeforeApplyWithoutBuild(t *testing.T) {
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectKnownValue(tplAddr, tfjsonpath.New("build_id"), knownvalue.NotNull()),
 				planCheckFunc(func() error {
-					writeContext(t, dir, map[string]string{"app/hello.txt": "version three\n"})
+					harness.WriteTree(t, dir, map[string]string{"app/hello.txt": "version three\n"})
 					return nil
 				}),
 			}},
@@ -261,10 +258,8 @@ func TestAccTemplate_contextEditedBeforeApplyWithoutBuild(t *testing.T) {
 // normalize_file_modes, and a new build without it.
 func TestAccTemplate_normalizeFileModes(t *testing.T) {
 	srv := newTestEmulator(t)
-	dir := t.TempDir()
-	writeContext(t, dir, map[string]string{"app/hello.txt": "hello\n"})
-	cfg := stepsTemplateConfig(srv, "acc-modes", dir)
-	normalized := strings.Replace(cfg, `from_template = "base"`, "from_template = \"base\"\n  normalize_file_modes = true", 1)
+	cfg, dir := stepsTemplateWithContext(t, srv, "acc-modes", map[string]string{"app/hello.txt": "hello\n"})
+	normalized := withTemplateAttribute(cfg, "normalize_file_modes = true")
 	umask002 := func() {
 		for _, p := range []string{"app", "app/hello.txt"} {
 			mode := os.FileMode(0o664)

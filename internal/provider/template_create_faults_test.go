@@ -1,10 +1,8 @@
 package provider
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -20,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
 )
 
 // templateGateway is a gateway in front of the emulator's API. While
@@ -49,16 +48,18 @@ func newTemplateGateway(t *testing.T, srv *emulator.Server, hold string) *templa
 		case hold != "" && r.Method == http.MethodGet && r.URL.Path == "/templates/"+hold:
 			mu.Lock()
 			held++
-			if held == 2 {
-				close(both)
-			}
-			first := held <= 2
+			n := held
 			mu.Unlock()
-			if first {
+			if n <= 2 {
 				// Ask E2B first and hold the answer: both name checks then see the state
 				// from before either create, however the two requests are scheduled.
+				// The second releases both only once E2B answered it, so the first
+				// cannot create in between.
 				rec := httptest.NewRecorder()
 				proxy.ServeHTTP(rec, r)
+				if n == 2 {
+					close(both)
+				}
 				select {
 				case <-both:
 				case <-time.After(30 * time.Second):
@@ -73,15 +74,7 @@ func newTemplateGateway(t *testing.T, srv *emulator.Server, hold string) *templa
 		case r.Method == http.MethodPost && r.URL.Path == "/v3/templates":
 			g.creates.Add(1)
 			if g.lose504.Load() {
-				body, _ := io.ReadAll(r.Body)
-				out, _ := http.NewRequestWithContext(context.Background(), r.Method, srv.APIURL()+r.URL.RequestURI(), bytes.NewReader(body))
-				out.Header = r.Header.Clone()
-				if resp, err := http.DefaultClient.Do(out); err == nil {
-					_ = resp.Body.Close()
-				}
-				w.Header().Set("Content-Type", "text/html")
-				w.WriteHeader(http.StatusGatewayTimeout)
-				_, _ = io.WriteString(w, "<html><body><h1>504 Gateway Time-out</h1></body></html>\n")
+				harness.ForwardAndLoseAnswer(w, r, srv.APIURL())
 				return
 			}
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
@@ -19,23 +18,10 @@ import (
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
 )
 
 const tplAddr = "e2b_template.app"
-
-// writeContext creates files (path -> content) under dir.
-func writeContext(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for p, c := range files {
-		full := filepath.Join(dir, p)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // stepsTemplateConfig: a template from the base template, a context folder
 // copied in, an env var, a command and a workdir; plus a sandbox from it.
@@ -53,6 +39,20 @@ resource "e2b_template" "app" {
   ]
 }
 `, name, dir)
+}
+
+// stepsTemplateWithContext writes files (path -> content) into a new context folder and returns
+// the stepsTemplateConfig named name that builds from it, and the folder.
+func stepsTemplateWithContext(t *testing.T, srv *emulator.Server, name string, files map[string]string) (cfg, dir string) {
+	t.Helper()
+	dir = t.TempDir()
+	harness.WriteTree(t, dir, files)
+	return stepsTemplateConfig(srv, name, dir), dir
+}
+
+// withTemplateAttribute adds attr (a line of HCL) to the e2b_template from the base template in cfg.
+func withTemplateAttribute(cfg, attr string) string {
+	return strings.Replace(cfg, `from_template = "base"`, "from_template = \"base\"\n  "+attr, 1)
 }
 
 // sandboxExec runs a command in a new sandbox started from template.
@@ -116,9 +116,7 @@ func (c *captured) save(addr, attr string) resource.TestCheckFunc {
 
 func TestAccTemplate_stepsContextRebuildImport(t *testing.T) {
 	srv := newTestEmulator(t)
-	dir := t.TempDir()
-	writeContext(t, dir, map[string]string{"app/hello.txt": "version one\n", "app/lib/util.txt": "util\n", "notes.txt": "not copied\n"})
-	cfg := stepsTemplateConfig(srv, "acc-steps", dir)
+	cfg, dir := stepsTemplateWithContext(t, srv, "acc-steps", map[string]string{"app/hello.txt": "version one\n", "app/lib/util.txt": "util\n", "notes.txt": "not copied\n"})
 	var firstBuild, templateID captured
 	resource.Test(t, testAccCase(t, checkTemplatesGone(t, srv), []resource.TestStep{
 		{
@@ -137,13 +135,13 @@ func TestAccTemplate_stepsContextRebuildImport(t *testing.T) {
 		},
 		{
 			// A file no COPY step sends: nothing to build.
-			PreConfig:        func() { writeContext(t, dir, map[string]string{"notes.txt": "edited, still not copied\n"}) },
+			PreConfig:        func() { harness.WriteTree(t, dir, map[string]string{"notes.txt": "edited, still not copied\n"}) },
 			Config:           cfg,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 		},
 		{
 			// A copied file: a new build of the same template, in place.
-			PreConfig: func() { writeContext(t, dir, map[string]string{"app/hello.txt": "version two\n"}) },
+			PreConfig: func() { harness.WriteTree(t, dir, map[string]string{"app/hello.txt": "version two\n"}) },
 			Config:    cfg,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction(tplAddr, plancheck.ResourceActionUpdate),
@@ -167,7 +165,7 @@ func TestAccTemplate_stepsContextRebuildImport(t *testing.T) {
 		},
 		{
 			// public changes in place without a build.
-			Config: strings.Replace(cfg, `from_template = "base"`, "from_template = \"base\"\n  public = true", 1),
+			Config: withTemplateAttribute(cfg, "public = true"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction(tplAddr, plancheck.ResourceActionUpdate),
 				plancheck.ExpectKnownValue(tplAddr, tfjsonpath.New("build_id"), knownvalue.NotNull()),
@@ -195,9 +193,8 @@ func TestAccTemplate_stepsContextRebuildImport(t *testing.T) {
 
 func TestAccTemplate_importByIdentity(t *testing.T) {
 	srv := newTestEmulator(t)
-	dir := t.TempDir()
-	writeContext(t, dir, map[string]string{"app/hello.txt": "identity\n"})
-	cfg := testAccRequiredProviders() + stepsTemplateConfig(srv, "acc-identity", dir)
+	cfg, _ := stepsTemplateWithContext(t, srv, "acc-identity", map[string]string{"app/hello.txt": "identity\n"})
+	cfg = testAccRequiredProviders() + cfg
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -221,7 +218,7 @@ func TestAccTemplate_dockerfileStartCommand(t *testing.T) {
 	// The emulator has no ubuntu image; it may build this one on the host's root.
 	srv := newTestEmulatorWith(t, emulator.Options{HostRootImages: []string{"ubuntu:22.04"}})
 	dir := t.TempDir()
-	writeContext(t, dir, map[string]string{"server.sh": "#!/bin/bash\necho serving > /tmp/served\nexec sleep 600\n", "unused.md": "x\n"})
+	harness.WriteTree(t, dir, map[string]string{"server.sh": "#!/bin/bash\necho serving > /tmp/served\nexec sleep 600\n", "unused.md": "x\n"})
 	// Outside /home/user and /tmp the emulator gives commands a private root
 	// only as root on Linux; elsewhere the image's files go under home.
 	appDir := "/app"
@@ -257,16 +254,28 @@ resource "e2b_template" "app" {
 				appDir, "hi from the Dockerfile", "serving", "running"),
 		},
 		{
-			PreConfig:        func() { writeContext(t, dir, map[string]string{"unused.md": "edited\n"}) },
+			PreConfig:        func() { harness.WriteTree(t, dir, map[string]string{"unused.md": "edited\n"}) },
 			Config:           cfg,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 		},
 	}))
 }
 
-func TestAccTemplate_failedBuildNamesStep(t *testing.T) {
+// testAccTemplateBuildFails applies template (HCL of an e2b_template) against a new emulator and
+// wants the apply to fail with an error matching wantErr, leaving no template behind.
+func testAccTemplateBuildFails(t *testing.T, template, wantErr string) {
+	t.Helper()
 	srv := newTestEmulator(t)
-	cfg := testAccProviderBlock(srv) + `
+	resource.Test(t, testAccCase(t, checkTemplatesGone(t, srv), []resource.TestStep{
+		{
+			Config:      testAccProviderBlock(srv) + template,
+			ExpectError: regexp.MustCompile(wantErr),
+		},
+	}))
+}
+
+func TestAccTemplate_failedBuildNamesStep(t *testing.T) {
+	testAccTemplateBuildFails(t, `
 resource "e2b_template" "app" {
   name          = "acc-fails"
   from_template = "base"
@@ -275,19 +284,13 @@ resource "e2b_template" "app" {
     { run = { command = "echo 'compiling the thing'; echo 'error: missing dependency libfoo' >&2; exit 7" } },
   ]
 }
-`
-	resource.Test(t, testAccCase(t, checkTemplatesGone(t, srv), []resource.TestStep{
-		{
-			Config:      cfg,
-			ExpectError: regexp.MustCompile(`(?s)Template build failed.*in step 2 \(RUN echo 'compiling.*missing dependency libfoo`),
-		},
-	}))
+`, `(?s)Template build failed.*in step 2 \(RUN echo 'compiling.*missing dependency libfoo`)
 }
 
 func TestAccTemplate_planTimeErrors(t *testing.T) {
 	srv := newTestEmulator(t)
 	dir := t.TempDir()
-	writeContext(t, dir, map[string]string{"present.txt": "x\n"})
+	harness.WriteTree(t, dir, map[string]string{"present.txt": "x\n"})
 	base := func(body string) string {
 		return testAccProviderBlock(srv) + "resource \"e2b_template\" \"app\" {\n  name = \"acc-bad\"\n" + body + "\n}\n"
 	}

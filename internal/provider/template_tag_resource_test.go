@@ -17,6 +17,7 @@ import (
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
 )
 
 const tagAddr = "e2b_template_tag.prod"
@@ -64,7 +65,7 @@ data "e2b_template_build" "current" {
 func TestAccTemplateTag_promoteMoveImportRemove(t *testing.T) {
 	srv := newTestEmulator(t)
 	dir := t.TempDir()
-	writeContext(t, dir, map[string]string{"app/hello.txt": "release one\n"})
+	harness.WriteTree(t, dir, map[string]string{"app/hello.txt": "release one\n"})
 	var firstBuild captured
 	resource.Test(t, testAccCase(t, checkTemplatesGone(t, srv), []resource.TestStep{
 		{
@@ -88,7 +89,7 @@ func TestAccTemplateTag_promoteMoveImportRemove(t *testing.T) {
 		},
 		{
 			// A new build moves the tag in place; the sandbox stays.
-			PreConfig: func() { writeContext(t, dir, map[string]string{"app/hello.txt": "release two\n"}) },
+			PreConfig: func() { harness.WriteTree(t, dir, map[string]string{"app/hello.txt": "release two\n"}) },
 			Config:    promoteConfig(srv, dir, true),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction(tplAddr, plancheck.ResourceActionUpdate),
@@ -139,7 +140,7 @@ func TestAccTemplateTag_promoteMoveImportRemove(t *testing.T) {
 func TestAccTemplateTag_refusesDefaultAndUnknownBuild(t *testing.T) {
 	srv := newTestEmulator(t)
 	dir := t.TempDir()
-	writeContext(t, dir, map[string]string{"app/hello.txt": "x\n"})
+	harness.WriteTree(t, dir, map[string]string{"app/hello.txt": "x\n"})
 	resource.Test(t, testAccCase(t, nil, []resource.TestStep{
 		{
 			Config: testAccProviderBlock(srv) + `

@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
 )
 
 // sdkHashes asks E2B's JS SDK (conformance/node_modules) for the files hash
@@ -96,15 +98,7 @@ func parityContext(t *testing.T) (string, string) {
 		".dockerignore":           "# comment\n\n*.log\napp/node_modules/**\n",
 		"big.bin":                 string(bytes.Repeat([]byte{0, 1, 2, 3}, 50000)),
 	}
-	for p, c := range files {
-		full := filepath.Join(dir, p)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	harness.WriteTree(t, dir, files)
 	must := func(err error) {
 		t.Helper()
 		if err != nil {
