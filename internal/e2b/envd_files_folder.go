@@ -285,12 +285,10 @@ func (f LocalFolder) hashFile(ctx context.Context, rel string, buf []byte) (stri
 			return sum, st.Size(), nil
 		}
 	}
-	h := sha256.New()
-	n, err := io.CopyBuffer(h, ctxReader{ctx: ctx, r: r}, buf)
+	sum, n, err := hashStreamBuffer(ctx, r, buf)
 	if err != nil {
 		return "", 0, fmt.Errorf("read %s: %w", rel, err)
 	}
-	sum := hex.EncodeToString(h.Sum(nil))
 	if key.path != "" && n == key.size {
 		rememberHash(key, sum)
 	}
@@ -327,17 +325,4 @@ func FolderDigest(files []FolderFile) string {
 		_, _ = fmt.Fprintf(h, "%s\x00%04o\x00%s\n", f.Path, f.Mode, f.SHA256)
 	}
 	return hex.EncodeToString(h.Sum(nil))
-}
-
-// ctxReader fails reads once ctx has ended, so a cancelled run stops hashing.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
 }

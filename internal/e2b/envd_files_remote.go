@@ -2,9 +2,6 @@ package e2b
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"io"
 	"path"
 	"slices"
 	"sort"
@@ -159,12 +156,7 @@ func (e *Envd) hashRemote(ctx context.Context, p string) (string, int64, error) 
 		return "", 0, err
 	}
 	defer func() { _ = body.Close() }()
-	h := sha256.New()
-	n, err := io.Copy(h, ctxReader{ctx: ctx, r: body})
-	if err != nil {
-		return "", 0, err
-	}
-	return hex.EncodeToString(h.Sum(nil)), n, nil
+	return HashStream(ctx, body)
 }
 
 // ListFolderFiles finds every regular file under dir, one ListDir per directory (symbolic

@@ -113,25 +113,16 @@ type wireLifecycle struct {
 	OnTimeout  string `json:"onTimeout"`
 }
 
+// wireSandboxDetail is E2B's SandboxDetail: the fields of a ListedSandbox (the same required
+// set) and what only a read of one sandbox tells.
 type wireSandboxDetail struct {
-	SandboxID           string            `json:"sandboxID"`
-	TemplateID          string            `json:"templateID"`
-	ClientID            string            `json:"clientID"`
-	Alias               string            `json:"alias"`
-	State               string            `json:"state"`
-	EnvdVersion         string            `json:"envdVersion"`
-	EnvdAccessToken     string            `json:"envdAccessToken"`
-	Domain              *string           `json:"domain"`
-	StartedAt           time.Time         `json:"startedAt"`
-	EndAt               time.Time         `json:"endAt"`
-	CPUCount            int32             `json:"cpuCount"`
-	MemoryMB            int32             `json:"memoryMB"`
-	DiskSizeMB          int32             `json:"diskSizeMB"`
-	AllowInternetAccess *bool             `json:"allowInternetAccess"`
-	Metadata            map[string]string `json:"metadata"`
-	Network             *wireNetwork      `json:"network"`
-	Lifecycle           *wireLifecycle    `json:"lifecycle"`
-	VolumeMounts        []VolumeMount     `json:"volumeMounts"`
+	wireListedSandbox
+	EnvdAccessToken     string         `json:"envdAccessToken"`
+	Domain              *string        `json:"domain"`
+	AllowInternetAccess *bool          `json:"allowInternetAccess"`
+	Network             *wireNetwork   `json:"network"`
+	Lifecycle           *wireLifecycle `json:"lifecycle"`
+	VolumeMounts        []VolumeMount  `json:"volumeMounts"`
 }
 
 func deref(s *string) string {

@@ -16,6 +16,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
 // fileContent is the one configured source of a file's bytes.
@@ -118,22 +120,7 @@ func (hr *hashingReader) sum() string { return hex.EncodeToString(hr.h.Sum(nil))
 
 // hashStream hashes a stream (a download or local content) until its end, or until ctx ends.
 func hashStream(ctx context.Context, r io.Reader) (string, int64, error) {
-	h := sha256.New()
-	n, err := io.Copy(h, ctxReader{ctx: ctx, r: r})
-	return hex.EncodeToString(h.Sum(nil)), n, err
-}
-
-// ctxReader fails reads once ctx has ended, so a cancelled plan stops hashing.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
+	return e2b.HashStream(ctx, r)
 }
 
 // sourceFileValidator checks, at plan time, that source names a local regular file (after

@@ -22,7 +22,7 @@ import (
 
 // forkCopiedReplace plans a bool a fork copies (default def) whose change replaces the sandbox.
 func forkCopiedReplace(def bool) []planmodifier.Bool {
-	return []planmodifier.Bool{forkCopiedBool{def: def}, boolplanmodifier.RequiresReplace()}
+	return []planmodifier.Bool{forkCopiedBool{forkCopiedDefault[bool]{def}}, boolplanmodifier.RequiresReplace()}
 }
 
 // forkCopy is what the plan holds for a setting a fork copies from its source (E2B's fork API
@@ -70,13 +70,19 @@ func forkCopied[T attr.Value](ctx context.Context, config tfsdk.Config, state tf
 	return unknown
 }
 
-// forkCopiedString plans a string a fork copies (see forkCopy); it replaces the attribute's Default.
-type forkCopiedString struct{ def string }
+// forkCopiedDefault is the default of an attribute a fork copies (see forkCopy): the plan
+// modifiers below replace the attribute's Default with it.
+type forkCopiedDefault[T string | bool] struct{ def T }
 
-func (m forkCopiedString) Description(context.Context) string {
-	return fmt.Sprintf("Default %q; a fork's is its source's.", m.def)
+func (m forkCopiedDefault[T]) Description(context.Context) string {
+	return fmt.Sprintf("Default %#v; a fork's is its source's.", m.def)
 }
-func (m forkCopiedString) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
+func (m forkCopiedDefault[T]) MarkdownDescription(ctx context.Context) string {
+	return m.Description(ctx)
+}
+
+// forkCopiedString plans a string a fork copies.
+type forkCopiedString struct{ forkCopiedDefault[string] }
 
 func (m forkCopiedString) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
 	if !req.ConfigValue.IsNull() {
@@ -95,13 +101,8 @@ func (m forkCopiedString) PlanModifyString(ctx context.Context, req planmodifier
 	resp.PlanValue = forkCopied(ctx, req.Config, req.State, req.StateValue, def, types.StringUnknown(), &resp.Diagnostics)
 }
 
-// forkCopiedBool plans a bool a fork copies (see forkCopy); it replaces the attribute's Default.
-type forkCopiedBool struct{ def bool }
-
-func (m forkCopiedBool) Description(context.Context) string {
-	return fmt.Sprintf("Default %t; a fork's is its source's.", m.def)
-}
-func (m forkCopiedBool) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
+// forkCopiedBool plans a bool a fork copies.
+type forkCopiedBool struct{ forkCopiedDefault[bool] }
 
 func (m forkCopiedBool) PlanModifyBool(ctx context.Context, req planmodifier.BoolRequest, resp *planmodifier.BoolResponse) {
 	if !req.ConfigValue.IsNull() {

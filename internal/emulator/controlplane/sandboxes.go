@@ -79,26 +79,15 @@ type sandboxLifecycleJSON struct {
 	OnTimeout  string `json:"onTimeout"`
 }
 
-// SandboxDetailJSON is E2B's SandboxDetail schema.
+// SandboxDetailJSON is E2B's SandboxDetail schema: a ListedSandbox's fields (the same required
+// set) and the settings only a read of one sandbox shows.
 type SandboxDetailJSON struct {
-	TemplateID          string                   `json:"templateID"`
-	Alias               string                   `json:"alias,omitempty"`
-	SandboxID           string                   `json:"sandboxID"`
-	ClientID            string                   `json:"clientID"`
-	StartedAt           time.Time                `json:"startedAt"`
-	EndAt               time.Time                `json:"endAt"`
-	EnvdVersion         string                   `json:"envdVersion"`
-	EnvdAccessToken     string                   `json:"envdAccessToken,omitempty"`
-	AllowInternetAccess *bool                    `json:"allowInternetAccess"`
-	Domain              *string                  `json:"domain"`
-	CPUCount            int32                    `json:"cpuCount"`
-	MemoryMB            int32                    `json:"memoryMB"`
-	DiskSizeMB          int32                    `json:"diskSizeMB"`
-	Metadata            map[string]string        `json:"metadata"`
-	State               string                   `json:"state"`
-	Network             *sandboxes.Network       `json:"network,omitempty"`
-	Lifecycle           sandboxLifecycleJSON     `json:"lifecycle"`
-	VolumeMounts        []sandboxVolumeMountJSON `json:"volumeMounts"`
+	ListedSandboxJSON
+	EnvdAccessToken     string               `json:"envdAccessToken,omitempty"`
+	AllowInternetAccess *bool                `json:"allowInternetAccess"`
+	Domain              *string              `json:"domain"`
+	Network             *sandboxes.Network   `json:"network,omitempty"`
+	Lifecycle           sandboxLifecycleJSON `json:"lifecycle"`
 }
 
 // ListedSandboxJSON is E2B's ListedSandbox schema.
@@ -134,15 +123,10 @@ func (s *API) sandboxResponse(rec sandboxes.Record) SandboxJSON {
 }
 
 func (s *API) sandboxDetail(rec sandboxes.Record) SandboxDetailJSON {
-	tm := s.templateOf(rec)
 	d := SandboxDetailJSON{
-		TemplateID: rec.Template.ID, Alias: rec.Template.Alias(), SandboxID: rec.ID, ClientID: ClientID,
-		StartedAt: rec.StartedAt, EndAt: rec.EndAt, EnvdVersion: EnvdVersion,
+		ListedSandboxJSON:   s.listed(rec),
 		AllowInternetAccess: rec.AllowInternet,
-		CPUCount:            tm.CPUCount, MemoryMB: tm.MemoryMB, DiskSizeMB: tm.DiskSizeMB,
-		Metadata: rec.Metadata, State: rec.State,
-		Lifecycle:    sandboxLifecycleJSON{AutoResume: rec.AutoResume, OnTimeout: rec.OnTimeout()},
-		VolumeMounts: mountsJSON(rec.Mounts),
+		Lifecycle:           sandboxLifecycleJSON{AutoResume: rec.AutoResume, OnTimeout: rec.OnTimeout()},
 	}
 	if rec.Secure {
 		d.EnvdAccessToken = s.accessToken(rec.ID)

@@ -5,6 +5,8 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 )
 
 // Files: envd's REST and filesystem RPCs, and the host side of a sandbox's files.
@@ -30,18 +32,7 @@ func (c *Client) Download(sb Sandbox, path string) (int, []byte) {
 }
 
 // EntryInfo is envd's EntryInfo as the filesystem RPCs answer it.
-type EntryInfo struct {
-	Name          string            `json:"name"`
-	Type          string            `json:"type"`
-	Path          string            `json:"path"`
-	Size          string            `json:"size"`
-	Mode          uint32            `json:"mode"`
-	Permissions   string            `json:"permissions"`
-	Owner         string            `json:"owner"`
-	Group         string            `json:"group"`
-	SymlinkTarget *string           `json:"symlinkTarget"`
-	Metadata      map[string]string `json:"metadata"`
-}
+type EntryInfo = envd.EntryInfoJSON
 
 // Stat calls Filesystem/Stat and decodes the entry.
 func (c *Client) Stat(sb Sandbox, path string) EntryInfo {

@@ -15,8 +15,9 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
 )
 
-// entryInfoJSON is filesystem.EntryInfo in proto-JSON (defaults omitted).
-type entryInfoJSON struct {
+// EntryInfoJSON is filesystem.EntryInfo in proto-JSON (defaults omitted); emulatortest decodes
+// the filesystem RPCs' answers with it.
+type EntryInfoJSON struct {
 	Name          string            `json:"name,omitempty"`
 	Type          string            `json:"type,omitempty"`
 	Path          string            `json:"path,omitempty"`
@@ -43,12 +44,12 @@ func fileType(m fs.FileMode) string {
 // entryInfo describes virtual (stored at host) like envd: a symlink reports
 // its fully resolved absolute target, and the type, mode and metadata of
 // that target; an unresolvable one reports itself as target and no type.
-func (sb *Machine) entryInfo(virtual, host string) (*entryInfoJSON, error) {
+func (sb *Machine) entryInfo(virtual, host string) (*EntryInfoJSON, error) {
 	lst, err := os.Lstat(host)
 	if err != nil {
 		return nil, err
 	}
-	e := &entryInfoJSON{
+	e := &EntryInfoJSON{
 		Name: path.Base(virtual), Type: fileType(lst.Mode()), Path: virtual,
 		Mode: uint32(lst.Mode().Perm()), Permissions: lst.Mode().String(),
 		ModifiedTime: lst.ModTime().UTC().Format(time.RFC3339Nano),
@@ -66,7 +67,7 @@ func (sb *Machine) entryInfo(virtual, host string) (*entryInfoJSON, error) {
 }
 
 // describeSymlinkTarget fills in what envd reports about a link's target.
-func (sb *Machine) describeSymlinkTarget(e *entryInfoJSON, virtual string) {
+func (sb *Machine) describeSymlinkTarget(e *EntryInfoJSON, virtual string) {
 	e.Type, e.Mode, e.Metadata = "", 0, nil // unspecified until the target is found
 	target, err := sb.evalSymlinks(virtual)
 	if err != nil {
@@ -145,7 +146,7 @@ func (sb *Machine) serveFilesystemRPC(w http.ResponseWriter, r *http.Request, me
 }
 
 type entryResponseJSON struct {
-	Entry *entryInfoJSON `json:"entry"`
+	Entry *EntryInfoJSON `json:"entry"`
 }
 
 func notFoundPath(virtual string) error {
@@ -231,7 +232,7 @@ func (sb *Machine) fsListDir(p string, depth uint32) (any, error) {
 	if !st.IsDir() {
 		return nil, connectrpc.Errorf("invalid_argument", "path '%s' is not a directory", v)
 	}
-	entries := []*entryInfoJSON{}
+	entries := []*EntryInfoJSON{}
 	var walk func(vdir, hdir string, level uint32) error
 	walk = func(vdir, hdir string, level uint32) error {
 		items, err := os.ReadDir(hdir)

@@ -15,7 +15,7 @@ import (
 type fsEventJSON struct {
 	Name  string         `json:"name"`
 	Type  string         `json:"type"`
-	Entry *entryInfoJSON `json:"entry,omitempty"`
+	Entry *EntryInfoJSON `json:"entry,omitempty"`
 }
 
 // fsEvent is the envd event for c, with the entry's info when asked for and
