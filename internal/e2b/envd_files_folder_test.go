@@ -12,10 +12,6 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
 )
 
-// writeTree creates files (path -> content) under dir; a path ending in "*" is made executable.
-// It is the harness's, which the provider's tests write their folders with too.
-var writeTree = harness.WriteTree
-
 func listPaths(t *testing.T, f e2b.LocalFolder) ([]string, []e2b.SkippedEntry) {
 	t.Helper()
 	files, skipped, err := f.List(context.Background())
@@ -33,7 +29,7 @@ func listPaths(t *testing.T, f e2b.LocalFolder) ([]string, []e2b.SkippedEntry) {
 // everything in it; the listing is in byte order of the full path.
 func TestLocalFolderPatterns(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
+	harness.WriteTree(t, dir, map[string]string{
 		"a/x.py": "1", "a-b/x.py": "2", "main.py": "3", ".env": "4", "README.md": "5",
 		"node_modules/dep/index.js": "6", "src/app/__pycache__/m.pyc": "7", "src/app/m.py": "8",
 	})
@@ -63,7 +59,7 @@ func TestLocalFolderPatterns(t *testing.T) {
 // a reason, never followed into a loop.
 func TestLocalFolderSkipsWhatCannotBeUploaded(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"real/file.txt": "content"})
+	harness.WriteTree(t, dir, map[string]string{"real/file.txt": "content"})
 	for _, l := range []struct{ target, name string }{
 		{"real/file.txt", "to-file"}, {"real", "to-dir"}, {"missing", "broken"}, {".", "real/loop"},
 	} {
@@ -90,7 +86,7 @@ func TestLocalFolderSkipsWhatCannotBeUploaded(t *testing.T) {
 func TestFolderDigest(t *testing.T) {
 	scan := func(files map[string]string) string {
 		dir := t.TempDir()
-		writeTree(t, dir, files)
+		harness.WriteTree(t, dir, files)
 		got, _, err := e2b.LocalFolder{Dir: dir}.Scan(context.Background())
 		if err != nil {
 			t.Fatal(err)

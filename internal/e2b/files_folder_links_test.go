@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
 )
 
 func symlink(t *testing.T, target, link string) {
@@ -34,9 +35,9 @@ func skipsOf(skipped []e2b.SkippedEntry) map[string]e2b.SkippedEntry {
 // climbs out with "..", or passes through a link inside; links that stay inside are followed.
 func TestLocalFolderNeverFollowsLinksOut(t *testing.T) {
 	outside := t.TempDir()
-	writeTree(t, outside, map[string]string{"credentials": "secret"})
+	harness.WriteTree(t, outside, map[string]string{"credentials": "secret"})
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"app/main.py": "print(1)", "config.txt": "ok"})
+	harness.WriteTree(t, dir, map[string]string{"app/main.py": "print(1)", "config.txt": "ok"})
 	symlink(t, filepath.Join(outside, "credentials"), filepath.Join(dir, "abs"))
 	rel, _ := filepath.Rel(dir, filepath.Join(outside, "credentials"))
 	symlink(t, rel, filepath.Join(dir, "climb"))
@@ -71,9 +72,9 @@ func TestLocalFolderNeverFollowsLinksOut(t *testing.T) {
 // A file replaced by a link out of the folder between the walk and the read is not read.
 func TestLocalFolderOpenRefusesSwappedLink(t *testing.T) {
 	outside := t.TempDir()
-	writeTree(t, outside, map[string]string{"credentials": "secret"})
+	harness.WriteTree(t, outside, map[string]string{"credentials": "secret"})
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"a.txt": "a", "sub/b.txt": "b"})
+	harness.WriteTree(t, dir, map[string]string{"a.txt": "a", "sub/b.txt": "b"})
 	f := e2b.LocalFolder{Dir: dir}
 	if _, _, err := f.List(context.Background()); err != nil {
 		t.Fatal(err)
@@ -99,7 +100,7 @@ func TestLocalFolderOpenRefusesSwappedLink(t *testing.T) {
 // A source that is itself a link to a directory is that directory.
 func TestLocalFolderSourceIsLink(t *testing.T) {
 	base := t.TempDir()
-	writeTree(t, base, map[string]string{"releases/v2/app.py": "v2", "releases/v1/app.py": "v1"})
+	harness.WriteTree(t, base, map[string]string{"releases/v2/app.py": "v2", "releases/v1/app.py": "v1"})
 	symlink(t, "releases/v2", filepath.Join(base, "current"))
 	got, _ := listPaths(t, e2b.LocalFolder{Dir: filepath.Join(base, "current")})
 	if want := []string{"app.py"}; !reflect.DeepEqual(got, want) {
@@ -125,7 +126,7 @@ func planZip(t *testing.T) string {
 // the dependency lock file is sent.
 func TestLocalFolderLeavesOutWorkingFiles(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
+	harness.WriteTree(t, dir, map[string]string{
 		"src/app.py":                                      "print(1)",
 		"tfplan.md":                                       "notes",
 		"infra/main.tf":                                   "# config",
@@ -174,7 +175,7 @@ func TestLocalFolderScanRehashesEditedFiles(t *testing.T) {
 	p := filepath.Join(dir, "a.txt")
 	scan := func(content string, at time.Time) string {
 		t.Helper()
-		writeTree(t, dir, map[string]string{"a.txt": content})
+		harness.WriteTree(t, dir, map[string]string{"a.txt": content})
 		if err := os.Chtimes(p, at, at); err != nil {
 			t.Fatal(err)
 		}

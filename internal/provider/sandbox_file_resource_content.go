@@ -93,7 +93,7 @@ func (c fileContent) digest(ctx context.Context) (sum string, size int64, err er
 		return "", 0, err
 	}
 	defer func() { _ = r.Close() }()
-	sum, size, err = hashStream(ctx, r)
+	sum, size, err = e2b.HashStream(ctx, r)
 	if err != nil {
 		return "", 0, fmt.Errorf("cannot read %s: %w", c.attrName, err)
 	}
@@ -117,11 +117,6 @@ func (hr *hashingReader) Read(p []byte) (int, error) {
 }
 
 func (hr *hashingReader) sum() string { return hex.EncodeToString(hr.h.Sum(nil)) }
-
-// hashStream hashes a stream (a download or local content) until its end, or until ctx ends.
-func hashStream(ctx context.Context, r io.Reader) (string, int64, error) {
-	return e2b.HashStream(ctx, r)
-}
 
 // sourceFileValidator checks, at plan time, that source names a local regular file (after
 // symlinks): a directory, device, pipe or socket cannot be uploaded.

@@ -353,7 +353,7 @@ func TestHashStreamStopsOnCancel(t *testing.T) {
 	defer func() { _ = f.Close() }()
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(50*time.Millisecond, cancel)
-	if _, _, err := hashStream(ctx, f); !errors.Is(err, context.Canceled) {
+	if _, _, err := e2b.HashStream(ctx, f); !errors.Is(err, context.Canceled) {
 		t.Fatalf("hashStream of an endless stream = %v, want context.Canceled", err)
 	}
 }
@@ -433,7 +433,7 @@ resource "e2b_sandbox_file" "note" {
 					return err
 				}
 				defer func() { _ = rc.Close() }()
-				got, n, err := hashStream(context.Background(), rc)
+				got, n, err := e2b.HashStream(context.Background(), rc)
 				if err != nil || got != want || n != 32<<20 {
 					return fmt.Errorf("sandbox copy: sha256 %s, %d bytes, %v; want %s", got, n, err, want)
 				}

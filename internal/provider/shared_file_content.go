@@ -14,6 +14,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
 // What e2b_sandbox_file and e2b_volume_file share: the configured bytes of one
@@ -99,7 +101,7 @@ func hashFile(ctx context.Context, body io.ReadCloser, size int64, modified time
 		head = &prefixBuffer{max: importContentMax}
 		src = io.TeeReader(body, head)
 	}
-	sum, n, err := hashStream(ctx, src)
+	sum, n, err := e2b.HashStream(ctx, src)
 	if err != nil {
 		diags.AddError(summary, err.Error())
 		return remoteFileStamp{}, nil, diags
