@@ -22,6 +22,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2bspec"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/spectest"
 )
@@ -32,8 +33,9 @@ var sdkVersions = []struct{ module, version string }{
 	{"e2b-2-50", "2.50.0"},
 }
 
-// notInSpec matches the operations SDK 2.51.0 calls that E2B's spec snapshot
-// in ../shared/e2b-spec (2026-08-21) predates: they pass through unchecked.
+// notInSpec matches the operations SDK 2.51.0 calls that the SDK-side spec
+// (internal/e2bspec's openapi.yml, 2026-08-21) predates: they are checked
+// against the newest spec instead.
 var notInSpec = regexp.MustCompile(`^POST /v2/sandboxes(/[^/]+/connect)?$`)
 
 func TestSDKTrafficMatchesSpec(t *testing.T) {
@@ -59,8 +61,10 @@ func TestSDKTrafficMatchesSpec(t *testing.T) {
 
 	for _, sdk := range sdkVersions {
 		t.Run(sdk.version, func(t *testing.T) {
-			v := spectest.New(t) // fails t at cleanup for every violation
-			proxy := &splitTransport{validating: v.Wrap(nil), direct: http.DefaultTransport}
+			// Both fail t at cleanup for every violation.
+			v := spectest.NewFor(t, e2bspec.SDK)
+			newest := spectest.NewFor(t, e2bspec.Newest)
+			proxy := &splitTransport{validating: v.Wrap(nil), newer: newest.Wrap(nil)}
 			proxyURL := startProxy(t, srv.APIURL(), proxy)
 
 			cmd := exec.Command(node, "scenario.mjs", sdk.module, sdk.version)
@@ -80,14 +84,15 @@ func TestSDKTrafficMatchesSpec(t *testing.T) {
 					t.Errorf("the validator saw no %s traffic (seen: %v)", kind, seen)
 				}
 			}
-			t.Logf("validated exchanges: %v; passed through unchecked (not in the spec snapshot): %v", seen, proxy.unchecked())
+			t.Logf("validated exchanges: %v against the SDK-side spec, %v against the newest spec: %v", seen, newest.Seen(), proxy.newerOps())
 		})
 	}
 }
 
-// splitTransport validates everything except the operations in notInSpec.
+// splitTransport validates the operations in notInSpec against the newest
+// spec and everything else against the SDK-side one.
 type splitTransport struct {
-	validating, direct http.RoundTripper
+	validating, newer http.RoundTripper
 
 	mu   sync.Mutex
 	skip map[string]int
@@ -107,10 +112,10 @@ func (s *splitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	s.skip[op]++
 	s.mu.Unlock()
-	return s.direct.RoundTrip(req)
+	return s.newer.RoundTrip(req)
 }
 
-func (s *splitTransport) unchecked() map[string]int {
+func (s *splitTransport) newerOps() map[string]int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return maps.Clone(s.skip)

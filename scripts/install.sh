@@ -13,7 +13,6 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
-spec_env
 
 PREVIOUS_COMMIT=4d123b5 # the last release candidate before any tag
 work="$CACHE/install"

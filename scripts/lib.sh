@@ -153,14 +153,6 @@ provider_installation {
 CFG
 }
 
-# spec_env: point tests at ../shared/e2b-spec by absolute path when it is there.
-spec_env() {
-  if [ -z "${E2B_SPEC_DIR:-}" ] && [ -d "$ROOT/../shared/e2b-spec" ]; then
-    E2B_SPEC_DIR="$(cd "$ROOT/../shared/e2b-spec" && pwd)"
-    export E2B_SPEC_DIR
-  fi
-}
-
 # start_emulator DIR [FLAG...]: build and start the emulator on a random local port
 # (log in DIR/emulator.log), with any extra emulator flags, and export the E2B_*
 # variables it writes to DIR/emulator.env. Callers trap EXIT to stop_emulator.

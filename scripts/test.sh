@@ -9,7 +9,6 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
-spec_env
 
 ALL_STAGES=(tools vet gotest terraform terraform14 conformance docs docs-run examples modules lint release install)
 COUNTS="$CACHE/test/counts" # the Go test counts, written by gotestsum after the run

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2bspec"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 )
@@ -29,15 +30,23 @@ type Validator struct {
 	seen map[string]int
 }
 
-// New returns a Validator for t. It skips t when the specs are missing
-// (fails when E2B_REQUIRE_SPEC=1) and, at cleanup, fails t for every
-// recorded violation.
+// New returns a Validator for t against the newest specs (those the
+// emulator serves); at cleanup it fails t for every recorded violation.
 func New(t testing.TB) *Validator {
 	t.Helper()
-	v := newValidator(require(t))
+	return NewFor(t, e2bspec.Newest)
+}
+
+// NewFor is New against the given set of specs.
+func NewFor(t testing.TB, set e2bspec.Set) *Validator {
+	t.Helper()
+	v := newValidator(require(t, set))
 	t.Cleanup(func() { v.AssertClean(t) })
 	return v
 }
+
+// Set is the set of specs v validates against.
+func (v *Validator) Set() e2bspec.Set { return v.s.set }
 
 func newValidator(s *specs) *Validator {
 	return &Validator{s: s, seen: map[string]int{}}
@@ -107,7 +116,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return t.v.connectRoundTrip(t.next, req)
 	case req.Header.Get("E2b-Sandbox-Id") != "" || envdOnlyPath(req.URL.Path):
 		return t.v.openAPIRoundTrip(t.next, req, "envd")
-	case strings.HasPrefix(req.URL.Path, "/volumecontent/") && t.v.s.volumeRouter != nil:
+	case strings.HasPrefix(req.URL.Path, "/volumecontent/"):
 		return t.v.openAPIRoundTrip(t.next, req, "volumecontent")
 	default:
 		return t.v.openAPIRoundTrip(t.next, req, "control")

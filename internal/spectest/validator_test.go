@@ -7,12 +7,14 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2bspec"
 )
 
 // newSelfTest returns a validator whose failures the test inspects itself.
 func newSelfTest(t *testing.T, h http.HandlerFunc) (*Validator, *http.Client, string) {
 	t.Helper()
-	v := newValidator(require(t))
+	v := newValidator(require(t, e2bspec.Newest))
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return v, &http.Client{Transport: v.Wrap(nil)}, srv.URL
