@@ -107,6 +107,10 @@ func (c *Client) CreateWebhook(ctx context.Context, in WebhookInput) (*Webhook, 
 	if in.Name != nil {
 		name = *in.Name
 	}
+	// E2B's spec requires a name on create (any string): a webhook
+	// configured without one is registered with the empty name.
+	body := in.wire()
+	body.Name = &name
 	return createKept(ctx, c, keptCreate[Webhook]{
 		kind: "webhook", name: name,
 		idOf:     func(w *Webhook) string { return w.WebhookID },
@@ -114,7 +118,7 @@ func (c *Client) CreateWebhook(ctx context.Context, in WebhookInput) (*Webhook, 
 		post: func(ctx context.Context) (*Webhook, error) {
 			var w wireWebhook
 			_, err := c.callAPI(ctx, apiCall{op: "create webhook", method: http.MethodPost, path: "/events/webhooks",
-				body: in.wire(), class: retryRateLimited, out: &w})
+				body: body, class: retryRateLimited, out: &w})
 			if err != nil {
 				return nil, err
 			}

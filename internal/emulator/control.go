@@ -33,6 +33,10 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 	if !s.checkAPIKey(w, r) {
 		return
 	}
+	// E2B's server validates after the API key and before the rate limit.
+	if s.validateRequests.Load() && !s.cp.ValidateRequest(w, r) {
+		return
+	}
 	if !s.allowRate(w, controlplane.IsCreate(pattern)) {
 		return
 	}

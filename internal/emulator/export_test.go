@@ -9,3 +9,8 @@ func SetLimitsClock(s *Server, now func() time.Time) {
 	s.limits.now = now
 	s.limits.mu.Unlock()
 }
+
+// SetRequestValidation turns the control plane's request validation on or off: for the
+// package's own tests only (a benchmark with and without it; a test showing the spec test fails
+// without it). The emulator itself always validates.
+func SetRequestValidation(s *Server, on bool) { s.validateRequests.Store(on) }

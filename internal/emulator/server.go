@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
@@ -85,6 +86,9 @@ type Server struct {
 	faults           faultState
 	limits           limitState
 	counters         counterState
+	// validateRequests is always on; the package's own tests turn it off to
+	// measure what it costs and to show that the spec test can fail.
+	validateRequests atomic.Bool
 }
 
 // Start listens on loopback and serves until Close.
@@ -117,6 +121,7 @@ func Start(opts Options) (*Server, error) {
 		stopSampler: make(chan struct{}),
 		samplerDone: make(chan struct{}),
 	}
+	s.validateRequests.Store(true)
 	if s.logf == nil {
 		s.logf = func(string, ...any) {}
 	}

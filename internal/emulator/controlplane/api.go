@@ -50,13 +50,19 @@ type API struct {
 	builder    *builder.Builder
 	deliveries *delivery.Sender
 	controlMux *http.ServeMux
+	validator  *requestValidator
 }
 
 // New makes the control plane: the base and mcp-gateway templates, the
 // templates a persistent data dir saved, the builder and the webhook
 // deliveries.
 func New(cfg Config) *API {
-	s := &API{opts: cfg}
+	validator, err := newRequestValidator()
+	if err != nil {
+		// The spec is embedded and covered by tests: it cannot fail to load.
+		panic("emulator: E2B's spec does not load: " + err.Error())
+	}
+	s := &API{opts: cfg, validator: validator}
 	s.sandboxes = sandboxes.New(sandboxes.Callbacks{
 		Event: s.recordEvent, Admit: cfg.Admit, Started: s.sandboxStarted, Expired: sandboxExpired,
 		MaxLifetime: cfg.MaxLifetime,

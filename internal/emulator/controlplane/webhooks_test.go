@@ -46,7 +46,7 @@ func TestWebhooksDeliverSignedLifecycleEvents(t *testing.T) {
 	if strings.Contains(string(data), "s3cret") {
 		t.Fatalf("the webhook answer carries its secret: %s", data)
 	}
-	st, data, _ = c.API("POST", "/events/webhooks", map[string]any{"url": flakySrv.URL, "events": []string{sandboxes.EvCreated}, "signatureSecret": "other"})
+	st, data, _ = c.API("POST", "/events/webhooks", map[string]any{"name": "flaky", "url": flakySrv.URL, "events": []string{sandboxes.EvCreated}, "signatureSecret": "other"})
 	emulatortest.WantStatus(t, "create flaky webhook", st, data, http.StatusCreated)
 	for _, bad := range []map[string]any{
 		{"url": okSrv.URL, "events": []string{"sandbox.lifecycle.exploded"}, "signatureSecret": "x"},
@@ -138,7 +138,7 @@ func TestWebhookDeliveryNeverBlocksTheAPI(t *testing.T) {
 	defer close(release)
 	c := emulatortest.Start(t, emulator.Options{})
 	c.HC.Timeout = 5 * time.Second
-	st, data, _ := c.API("POST", "/events/webhooks", map[string]any{"url": stuck.URL, "events": []string{sandboxes.EvCreated, sandboxes.EvKilled}, "signatureSecret": "x"})
+	st, data, _ := c.API("POST", "/events/webhooks", map[string]any{"name": "stuck", "url": stuck.URL, "events": []string{sandboxes.EvCreated, sandboxes.EvKilled}, "signatureSecret": "x"})
 	emulatortest.WantStatus(t, "create webhook", st, data, http.StatusCreated)
 	for range 5 {
 		sb := c.Create(map[string]any{})
