@@ -36,6 +36,7 @@ func TestSpecConstraintsAreEnforced(t *testing.T) {
 			ops := bodyOperations(t, set)
 			c := emulatortest.Start(t, emulator.Options{})
 			constraints, accepted, served := 0, 0, 0
+			kinds := map[string]int{}
 			var notServed []string
 			for _, op := range ops {
 				if !checkValidBody(t, c, op) {
@@ -45,6 +46,7 @@ func TestSpecConstraintsAreEnforced(t *testing.T) {
 				served++
 				for _, v := range op.violations {
 					constraints++
+					kinds[v.kind]++
 					if !refusedAsE2BDoes(t, c, op, v) {
 						accepted++
 					}
@@ -52,6 +54,7 @@ func TestSpecConstraintsAreEnforced(t *testing.T) {
 			}
 			t.Logf("%s spec: %d operations with a JSON body, %d served by the emulator: %d constraints, %d violating bodies not refused",
 				set.Name, len(ops), served, constraints, accepted)
+			t.Logf("%s spec: constraints by kind: %v", set.Name, kinds)
 			t.Logf("%s spec: operations the emulator does not serve (E2B's 404 for any body): %v", set.Name, notServed)
 			if served == 0 || constraints == 0 {
 				t.Fatalf("nothing tested: %d operations, %d constraints", served, constraints)
@@ -97,6 +100,7 @@ type bodyOperation struct {
 
 type violation struct {
 	constraint string // where and what, e.g. "/network/httpsPorts/0 minimum"
+	kind       string // what, e.g. "minimum"
 	body       any
 }
 
@@ -281,7 +285,8 @@ func (g *generator) validString(s *openapi3.Schema) string {
 func (g *generator) violations(s *openapi3.Schema, valid any, at string) []violation {
 	var out []violation
 	add := func(what string, v any) {
-		out = append(out, violation{constraint: strings.TrimSpace(at + " " + what), body: v})
+		kind, _, _ := strings.Cut(what, " ")
+		out = append(out, violation{constraint: strings.TrimSpace(at + " " + what), kind: kind, body: v})
 	}
 
 	for i, sub := range s.AllOf {
@@ -290,9 +295,19 @@ func (g *generator) violations(s *openapi3.Schema, valid any, at string) []viola
 			out = append(out, v)
 		}
 	}
-	if len(s.OneOf) > 0 || len(s.AnyOf) > 0 {
+	if alternatives := append(slices.Clone(s.OneOf), s.AnyOf...); len(alternatives) > 0 {
 		if v, ok := g.matchingNone(s); ok {
 			add("oneOf/anyOf", v)
+		}
+		// Each alternative's own constraints, where breaking one leaves a
+		// value no other alternative accepts.
+		for i, alt := range alternatives {
+			for _, v := range g.violations(alt.Value, g.valid(alt.Value), at) {
+				if s.VisitJSON(normalize(g.t, v.body)) != nil {
+					v.constraint += fmt.Sprintf(" (alternative %d)", i)
+					out = append(out, v)
+				}
+			}
 		}
 	}
 	if s.Type != nil && s.Type.IsSingle() {
@@ -346,7 +361,7 @@ func (g *generator) violations(s *openapi3.Schema, valid any, at string) []viola
 		}
 		rest := repeat(item, max(int(s.MinItems), 1)-1)
 		for _, v := range g.violations(s.Items.Value, item, at+"/0") {
-			out = append(out, violation{constraint: v.constraint, body: append([]any{v.body}, rest...)})
+			out = append(out, violation{constraint: v.constraint, kind: v.kind, body: append([]any{v.body}, rest...)})
 		}
 	}
 	obj, isObj := valid.(map[string]any)
@@ -367,7 +382,7 @@ func (g *generator) violations(s *openapi3.Schema, valid any, at string) []viola
 		for _, v := range g.violations(ap.Schema.Value, g.valid(ap.Schema.Value), at+"/key") {
 			with := maps.Clone(obj)
 			with["key"] = v.body
-			out = append(out, violation{constraint: v.constraint, body: with})
+			out = append(out, violation{constraint: v.constraint, kind: v.kind, body: with})
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
@@ -382,7 +397,7 @@ func (g *generator) violations(s *openapi3.Schema, valid any, at string) []viola
 		for _, v := range g.violations(p, pv, at+"/"+name) {
 			with := maps.Clone(obj)
 			with[name] = v.body
-			out = append(out, violation{constraint: v.constraint, body: with})
+			out = append(out, violation{constraint: v.constraint, kind: v.kind, body: with})
 		}
 	}
 	return out
