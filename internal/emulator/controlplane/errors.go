@@ -39,16 +39,6 @@ func missingProperty(w http.ResponseWriter, name string) {
 	bodySchemaError(w, name, fmt.Sprintf("property %q is missing", name))
 }
 
-// bodyNumberBetween checks a body number against E2B's bounds [lo, hi]; on
-// false the validator's 400 is written.
-func bodyNumberBetween(w http.ResponseWriter, field string, n, lo, hi int) bool {
-	if n < lo || n > hi {
-		bodySchemaError(w, field, fmt.Sprintf("number must be between %d and %d", lo, hi))
-		return false
-	}
-	return true
-}
-
 // apiError is a refusal with the status and message E2B answers it with.
 type apiError struct {
 	status int

@@ -16,20 +16,14 @@ type sandboxTimeoutRequestJSON struct {
 }
 
 func (s *API) handleSetTimeout(w http.ResponseWriter, r *http.Request) {
-	var req sandboxTimeoutRequestJSON
+	var req struct {
+		Timeout int32 `json:"timeout"` // required, at least 0: the request validator checked
+	}
 	id, ok := sandboxRequest(w, r, &req, false)
 	if !ok {
 		return
 	}
-	if req.Timeout == nil {
-		validationError(w, timeoutMissing)
-		return
-	}
-	if *req.Timeout < 0 {
-		validationError(w, timeoutNegative)
-		return
-	}
-	end, m, err := s.sandboxes.SetTimeout(id, time.Duration(*req.Timeout)*time.Second, map[string]any{"set_timeout": *req.Timeout})
+	end, m, err := s.sandboxes.SetTimeout(id, time.Duration(req.Timeout)*time.Second, map[string]any{"set_timeout": req.Timeout})
 	if err != nil {
 		notFoundSandbox(w, id) // E2B answers 404 for a paused sandbox too
 		return
@@ -47,10 +41,7 @@ func (s *API) handleRefresh(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d := 15
-	if req.Duration != nil {
-		if !bodyNumberBetween(w, "duration", *req.Duration, 0, 3600) {
-			return
-		}
+	if req.Duration != nil { // 0 to 3600: the request validator checked
 		if *req.Duration > d {
 			d = *req.Duration
 		}
@@ -91,10 +82,6 @@ func (s *API) handleConnect(w http.ResponseWriter, r *http.Request) {
 	var req sandboxTimeoutRequestJSON
 	id, ok := sandboxRequest(w, r, &req, v2)
 	if !ok {
-		return
-	}
-	if req.Timeout == nil && !v2 {
-		validationError(w, timeoutMissing)
 		return
 	}
 	timeout, ok := s.timeoutField(w, req.Timeout, 0)

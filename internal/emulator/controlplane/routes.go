@@ -158,21 +158,12 @@ func (s *API) maxLifetimeMessage() string {
 	return fmt.Sprintf("Timeout cannot be greater than %s", d)
 }
 
-// Validator wording for the "timeout" body field.
-const (
-	timeoutMissing  = `request body has an error: doesn't match schema: Error at "/timeout": property "timeout" is missing`
-	timeoutNegative = `request body has an error: doesn't match schema: Error at "/timeout": number must be at least 0`
-)
-
-// timeoutField reads an optional timeout in seconds: def when absent, a
-// validation error when negative, 400 when above the maximum lifetime.
+// timeoutField reads an optional timeout in seconds (at least 0: the
+// request validator checked): def when absent, 400 when above the maximum
+// lifetime.
 func (s *API) timeoutField(w http.ResponseWriter, t *int32, def time.Duration) (time.Duration, bool) {
 	d := def
 	if t != nil {
-		if *t < 0 {
-			validationError(w, timeoutNegative)
-			return 0, false
-		}
 		d = time.Duration(*t) * time.Second
 	}
 	if d > s.opts.MaxLifetime {

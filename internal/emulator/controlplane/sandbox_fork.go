@@ -30,10 +30,7 @@ func (s *API) handleFork(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	count := 1
-	if req.Count != nil {
-		if !bodyNumberBetween(w, "count", int(*req.Count), 1, 100) {
-			return
-		}
+	if req.Count != nil { // 1 to 100: the request validator checked
 		count = int(*req.Count)
 	}
 	if msg := s.opts.ForkOverLimit(count); msg != "" {

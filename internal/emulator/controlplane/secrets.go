@@ -3,7 +3,6 @@ package controlplane
 import (
 	"fmt"
 	"net/http"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -27,8 +26,6 @@ func secretJSONOf(sc store.Secret) SecretJSON {
 	return SecretJSON{SecretID: sc.ID, Name: sc.Name, CurrentVersion: sc.CurrentVersion,
 		Metadata: copyMap(sc.Metadata), CreatedAt: sc.CreatedAt, UpdatedAt: sc.UpdatedAt}
 }
-
-var secretNamePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,128}$`)
 
 // Spec limits of SecretMetadata.
 const (
@@ -90,12 +87,8 @@ func (s *API) handleCreateSecret(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &req) {
 		return
 	}
-	switch {
-	case req.Name == nil:
+	if req.Name == nil { // the request validator checked; kept for the pointer
 		missingProperty(w, "name")
-		return
-	case !secretNamePattern.MatchString(*req.Name):
-		bodySchemaError(w, "name", `string doesn't match the regular expression "^[a-zA-Z0-9_-]+$" or is not 1 to 128 characters long`)
 		return
 	}
 	name := strings.ToLower(*req.Name)

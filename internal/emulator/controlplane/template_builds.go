@@ -49,10 +49,6 @@ func (s *API) handleRequestBuild(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "Template name is required")
 		return
 	}
-	if len(raw) > 128 {
-		bodySchemaError(w, "name", `maximum string length is 128`)
-		return
-	}
 	name, err := parseTemplateName(raw)
 	if err != nil {
 		writeErrorf(w, http.StatusBadRequest, "Invalid template name: %v", err)
@@ -73,14 +69,6 @@ func (s *API) handleRequestBuild(w http.ResponseWriter, r *http.Request) {
 	}
 	if len(tags) == 0 {
 		tags = []string{defaultTag}
-	}
-	if req.CPUCount != nil && *req.CPUCount < 1 {
-		bodySchemaError(w, "cpuCount", `number must be at least 1`)
-		return
-	}
-	if req.MemoryMB != nil && *req.MemoryMB < 128 {
-		bodySchemaError(w, "memoryMB", `number must be at least 128`)
-		return
 	}
 	if msg := resourceLimitError(req.CPUCount, req.MemoryMB); msg != "" {
 		writeError(w, http.StatusBadRequest, msg)
@@ -124,12 +112,6 @@ func (s *API) handleStartBuild(w http.ResponseWriter, r *http.Request) {
 	var req builder.Request
 	if !decodeBody(w, r, &req) {
 		return
-	}
-	for i, st := range req.Steps {
-		if st.Type == "" {
-			bodySchemaError(w, fmt.Sprintf("steps/%d/type", i), `property "type" is missing`)
-			return
-		}
 	}
 	if reg := req.FromImageRegistry; reg != nil {
 		if msg := registryError(*reg); msg != "" {

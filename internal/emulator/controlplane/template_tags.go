@@ -17,21 +17,17 @@ func noTemplateAccess(w http.ResponseWriter, ident string) {
 // the target ("name:tag", default tag when absent) points at.
 func (s *API) handleAssignTags(w http.ResponseWriter, r *http.Request) {
 	var req struct {
-		Target *string  `json:"target"`
+		Target string   `json:"target"` // required: the request validator checked
 		Tags   []string `json:"tags"`
 	}
 	if !decodeBody(w, r, &req) {
-		return
-	}
-	if req.Target == nil {
-		missingProperty(w, "target")
 		return
 	}
 	if len(req.Tags) == 0 {
 		writeError(w, http.StatusBadRequest, "At least one tag is required")
 		return
 	}
-	target, err := parseTemplateName(*req.Target)
+	target, err := parseTemplateName(req.Target)
 	if err != nil {
 		writeErrorf(w, http.StatusBadRequest, "Invalid target template format: %v", err)
 		return
@@ -50,7 +46,7 @@ func (s *API) handleAssignTags(w http.ResponseWriter, r *http.Request) {
 		templateNotFound(w, target.identifier())
 		return
 	case errors.Is(err, store.ErrNoTaggedBuild):
-		writeErrorf(w, http.StatusNotFound, "Template '%s' with tag '%s' not found", *req.Target, fromTag)
+		writeErrorf(w, http.StatusNotFound, "Template '%s' with tag '%s' not found", req.Target, fromTag)
 		return
 	case err != nil:
 		noTemplateAccess(w, target.identifier())
@@ -71,14 +67,10 @@ func (s *API) handleAssignTags(w http.ResponseWriter, r *http.Request) {
 // handleDeleteTags answers DELETE /templates/tags; the default tag stays.
 func (s *API) handleDeleteTags(w http.ResponseWriter, r *http.Request) {
 	var req struct {
-		Name *string  `json:"name"`
+		Name string   `json:"name"` // required: the request validator checked
 		Tags []string `json:"tags"`
 	}
 	if !decodeBody(w, r, &req) {
-		return
-	}
-	if req.Name == nil {
-		missingProperty(w, "name")
 		return
 	}
 	tags, err := validateTags(req.Tags)
@@ -96,7 +88,7 @@ func (s *API) handleDeleteTags(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	name, err := parseTemplateName(*req.Name)
+	name, err := parseTemplateName(req.Name)
 	if err != nil {
 		writeErrorf(w, http.StatusBadRequest, "Invalid template name format: %v", err)
 		return

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -15,8 +14,6 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/volumeapi"
 )
-
-var volumeNamePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
 
 func (s *API) volumeData(id string) string { return s.opts.Store.VolumeData(id) }
 
@@ -29,22 +26,14 @@ type VolumeAndTokenJSON struct {
 
 func (s *API) handleCreateVolume(w http.ResponseWriter, r *http.Request) {
 	var req struct {
-		Name *string `json:"name"`
+		Name string `json:"name"` // required, ^[a-zA-Z0-9_-]+$: the request validator checked
 	}
 	if !decodeBody(w, r, &req) {
 		return
 	}
-	if req.Name == nil {
-		missingProperty(w, "name")
-		return
-	}
-	if !volumeNamePattern.MatchString(*req.Name) {
-		bodySchemaError(w, "name", `string doesn't match the regular expression "^[a-zA-Z0-9_-]+$"`)
-		return
-	}
-	v, err := s.opts.Store.CreateVolume(store.Volume{ID: ids.New("vol", 17), Name: *req.Name, Key: ids.Hex(32), CreatedAt: time.Now().UTC()})
+	v, err := s.opts.Store.CreateVolume(store.Volume{ID: ids.New("vol", 17), Name: req.Name, Key: ids.Hex(32), CreatedAt: time.Now().UTC()})
 	if errors.Is(err, store.ErrVolumeExists) {
-		writeErrorf(w, http.StatusBadRequest, "volume with name '%s' already exists", *req.Name)
+		writeErrorf(w, http.StatusBadRequest, "volume with name '%s' already exists", req.Name)
 		return
 	}
 	if err != nil {
