@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -29,7 +30,12 @@ type requestValidator struct {
 	router routers.Router
 }
 
-func newRequestValidator() (*requestValidator, error) {
+// newRequestValidator returns the process's validator: the spec is parsed
+// and its router built on first use only (every emulator of a test binary
+// shares them; matching only reads them).
+var newRequestValidator = sync.OnceValues(loadRequestValidator)
+
+func loadRequestValidator() (*requestValidator, error) {
 	doc, err := e2bspec.Load("", e2bspec.Served.Control)
 	if err != nil {
 		return nil, err
