@@ -11,9 +11,19 @@
 // the host and each other by accident, nothing more. What differs from E2B is
 // listed in cmd/e2b-emulator/README.md.
 //
+// The emulator follows E2B's published specs, carried verbatim in
+// internal/e2bspec: it serves the newest control-plane spec
+// (internal/e2bspec/newest/openapi.yml) and validates every control-plane
+// request against it before any handler runs, as E2B's API server does
+// (kin-openapi's openapi3filter): a body, path or query parameter the spec
+// refuses gets E2B's 400, {"code":400,"message":"validation error: error in
+// openapi3filter.RequestError: ..."}. envd's requests are not validated
+// that way, as envd does not; its behaviour follows
+// internal/e2bspec/runtime/envd/envd.yaml.
+//
 // This package starts the emulator (Start, Options, Server) and routes each
 // request (http.go: envd, the admin API or the control plane), checks the API
-// key, applies faults (faults.go), limits (limits.go) and counters, resumes a
+// key, validates control-plane requests, applies faults (faults.go), limits (limits.go) and counters, resumes a
 // paused sandbox on its first envd request, and samples the team's figures.
 // Everything else lives one floor down, each package documenting the part it
 // implements:

@@ -2,8 +2,11 @@
 // of sandboxes (create, connect, pause, resume, timeout, network, fork,
 // snapshots, metrics, logs), templates and builds (with the builder's backend,
 // image lookup and file-context uploads), tags, volumes, secrets, lifecycle
-// events and webhooks, and team metrics. Its handlers are thin: validation
-// and E2B's wording here, records in the sandbox registry and the store.
+// events and webhooks, and team metrics. Its handlers are thin: E2B's own
+// checks and wording here, records in the sandbox registry and the store.
+// What E2B's spec refuses (types, bounds, lengths, patterns, enums, required
+// fields) ValidateRequest refuses first, against the spec the emulator
+// serves (validation.go).
 //
 // What the emulator around it does (the concurrency cap, counters, its own
 // URL) it gets as functions in a Config, never as a pointer to the server;
