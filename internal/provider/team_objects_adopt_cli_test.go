@@ -150,8 +150,8 @@ func makeEverythingElsewhere(t *testing.T, srv *emulator.Server) madeElsewhere {
 		"events": []string{"sandbox.lifecycle.paused", "sandbox.lifecycle.killed"}, "signatureSecret": elsewhereSigning,
 	}, http.StatusCreated, &hook)
 	m.webhookID = hook.ID
-	restCall(t, srv, "POST", "/events/webhooks", map[string]any{
-		"url": "https://hooks.example/plain", "events": []string{"sandbox.lifecycle.created"}, "signatureSecret": elsewhereSigning,
+	restCall(t, srv, "POST", "/events/webhooks", map[string]any{ // E2B requires a name; "" is none
+		"name": "", "url": "https://hooks.example/plain", "events": []string{"sandbox.lifecycle.created"}, "signatureSecret": elsewhereSigning,
 	}, http.StatusCreated, &hook)
 	m.plainWebhookID = hook.ID
 	for _, id := range []string{m.templateID, m.privateTemplateID, m.buildID, m.snapshotID, m.unnamedSnapshotID, m.volumeID, m.secretID, m.plainSecretID, m.webhookID, m.plainWebhookID} {
