@@ -303,6 +303,12 @@ type TemplateSeed = controlplane.TemplateSeed
 // ready builds (at least one). An empty TemplateID gets a random one.
 func (s *Server) SeedTemplate(t TemplateSeed) { s.cp.SeedTemplate(t) }
 
+// SetSandboxHTTPSPorts changes a sandbox's network.httpsPorts as nothing in E2B's API can: a
+// change made behind a client's back.
+func (s *Server) SetSandboxHTTPSPorts(sandboxID string, ports []uint32) error {
+	return s.cp.SetHTTPSPorts(sandboxID, ports)
+}
+
 // Expire runs the TTL end of a sandbox now (kill, or pause with autoPause).
 func (s *Server) Expire(sandboxID string) error { return s.cp.Expire(sandboxID) }
 

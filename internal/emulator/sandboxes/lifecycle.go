@@ -152,6 +152,20 @@ func (g *Registry) UpdateNetwork(id string, eg Egress, extra map[string]any) err
 	return nil
 }
 
+// SetHTTPSPorts replaces the HTTPS ports of a sandbox, running or paused. E2B's API has no way
+// to change them after create; this is the emulator's stand-in for a change made outside the
+// API, so tests can see a client notice it.
+func (g *Registry) SetHTTPSPorts(id string, ports []uint32) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	e, err := g.lookupLocked(id)
+	if err != nil {
+		return err
+	}
+	e.rec.Network.HTTPSPorts = append([]uint32(nil), ports...)
+	return nil
+}
+
 // Snapshot runs capture on a running sandbox with the lock held (so it
 // cannot pause or die meanwhile) and records the checkpoint with the extra
 // capture returns.
