@@ -180,6 +180,16 @@ func IsSandboxGone(err error) bool {
 	return ok && e.notFound && e.SandboxID != "" && e.side == sideControl
 }
 
+// ErrCodeDiskOnlyResumeOff is E2B's error_code for a resume from disk only (memory=false) where
+// the team does not have the capability.
+const ErrCodeDiskOnlyResumeOff = "sandbox_memory_override_disabled"
+
+// IsDiskOnlyResumeOff reports E2B's refusal of a resume from disk only (ConnectOptions.FromDisk).
+func IsDiskOnlyResumeOff(err error) bool {
+	e, ok := asAPIError(err)
+	return ok && e.StatusCode == http.StatusBadRequest && e.Code == ErrCodeDiskOnlyResumeOff
+}
+
 // IsBadRequest reports a 400 / Connect invalid_argument, failed_precondition or out_of_range.
 func IsBadRequest(err error) bool {
 	return hasStatus(err, http.StatusBadRequest, "invalid_argument", "failed_precondition", "out_of_range")

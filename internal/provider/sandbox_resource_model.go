@@ -21,6 +21,7 @@ type sandboxResourceModel struct {
 	Timeout           goDuration     `tfsdk:"timeout"`
 	Paused            types.Bool     `tfsdk:"paused"`
 	PauseMemory       types.Bool     `tfsdk:"pause_memory"`
+	ResumeMemory      types.Bool     `tfsdk:"resume_memory"`
 	AutoPause         types.Bool     `tfsdk:"auto_pause"`
 	AutoResume        types.Bool     `tfsdk:"auto_resume"`
 	StoreAccessTokens types.Bool     `tfsdk:"store_access_tokens"`

@@ -80,6 +80,11 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 					"timeout is `auto_pause_memory`. Changed in place: it applies to the next pause.",
 				Optional: true,
 			},
+			"resume_memory": schema.BoolAttribute{
+				MarkdownDescription: "Whether `paused = false` restores the memory and processes the pause kept (`true`, E2B's " +
+					"default) or " + descResumeFromDisk + " Changed in place: it applies to the next resume.",
+				Optional: true,
+			},
 			"auto_pause": schema.BoolAttribute{
 				MarkdownDescription: "Pause instead of kill when the timeout runs out. Default `false`; a fork's is its source's. " +
 					"Changing it replaces the sandbox.",
