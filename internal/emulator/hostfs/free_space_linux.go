@@ -9,5 +9,5 @@ func FreeMiB(dir string) int64 {
 	if err := syscall.Statfs(dir, &st); err != nil {
 		return -1
 	}
-	return int64(st.Bavail) * int64(st.Bsize) >> 20
+	return int64(st.Bavail * uint64(st.Bsize) >> 20)
 }
