@@ -69,6 +69,7 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 		createRate   = fs.Float64("create-rate", 0, "sandbox creates per second before E2B's 429 (Hobby 1, Pro 5; 0 = no limit)")
 		createBurst  = fs.Int("create-burst", 0, "creates that may go at once under -create-rate (default: one second's worth)")
 		apiRate      = fs.String("api-rate", "", "control-plane requests per period before E2B's 429, as N/period (E2B: 20000/30s; default: no limit)")
+		noColdResume = fs.Bool("disk-only-resume-off", false, "answer memory=false on connect or resume of a sandbox paused with its memory 400, as E2B does where resuming without memory is not enabled (default: it cold-boots the sandbox)")
 		seeds        seedFlags
 	)
 	fs.Var(&seeds, "seed-template", "seed a team template `name[:builds]` (repeatable)")
@@ -97,7 +98,7 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 	srv, err := emulator.Start(emulator.Options{
 		Addr: *addr, EnvdAddr: *envdAddr, APIKey: *apiKey, MaxLifetime: *maxLifetime,
 		DataDir: *dataDir, Isolation: *isolation, ImageStore: *imageStore, HostRootImages: splitList(*hostRoot), ReadyTimeout: *readyTimeout,
-		AdminToken: *adminToken, StreamIdleTimeout: *idle, Limits: limits, Logf: logf,
+		AdminToken: *adminToken, StreamIdleTimeout: *idle, Limits: limits, DiskOnlyResumeOff: *noColdResume, Logf: logf,
 	})
 	if err != nil {
 		return err

@@ -234,3 +234,17 @@ func TestEmulatorFilesystemAndFiles(t *testing.T) {
 		t.Fatalf("health: %v %v", running, err)
 	}
 }
+
+// envd's /metrics through the client: the emulator has no CPU hotplug and does not know the
+// guest's out-of-memory kills.
+func TestEmulatorEnvdMetrics(t *testing.T) {
+	e := newEnv(t)
+	sb := e.create(t, e2b.CreateSandboxRequest{Secure: ptr(true)})
+	m, err := e.envd(sb).Metrics(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.CPUCount == 0 || m.CPUPossible != m.CPUCount || m.CPUTarget != 0 || m.MemTotal == 0 || m.DiskTotal == 0 || m.OOMKills != nil {
+		t.Fatalf("metrics %+v", m)
+	}
+}

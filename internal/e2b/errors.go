@@ -180,6 +180,37 @@ func IsSandboxGone(err error) bool {
 	return ok && e.notFound && e.SandboxID != "" && e.side == sideControl
 }
 
+// ErrCodeDiskOnlyResumeOff is E2B's error_code for a resume from disk only (memory=false) where
+// the team does not have the capability.
+const ErrCodeDiskOnlyResumeOff = "sandbox_memory_override_disabled"
+
+// IsDiskOnlyResumeOff reports E2B's refusal of a resume from disk only (ConnectOptions.FromDisk).
+func IsDiskOnlyResumeOff(err error) bool {
+	e, ok := asAPIError(err)
+	return ok && e.StatusCode == http.StatusBadRequest && e.Code == ErrCodeDiskOnlyResumeOff
+}
+
+// IsTemplateNameTaken reports E2B's 409 to a template build request whose name is another
+// template's (one E2B keeps for itself, a snapshot's, or equal to a template ID).
+func IsTemplateNameTaken(err error) bool {
+	e, ok := asAPIError(err)
+	return ok && e.StatusCode == http.StatusConflict && strings.HasPrefix(e.Op, "request template build") &&
+		strings.Contains(e.Message, "already used")
+}
+
+// IsFreeDiskRefused reports E2B's 400 to a template build request whose minFreeDiskMb is above
+// the team's allowance; the message names the most the team may ask for.
+func IsFreeDiskRefused(err error) bool {
+	e, ok := asAPIError(err)
+	return ok && e.StatusCode == http.StatusBadRequest && strings.HasPrefix(e.Message, "Free disk space")
+}
+
+// IsUnavailable reports a 503 that survived the retries: E2B could not take the request then
+// (a pause while the sandbox's node is busy or E2B is draining, a build with no builder free).
+func IsUnavailable(err error) bool {
+	return hasStatus(err, http.StatusServiceUnavailable, "unavailable")
+}
+
 // IsBadRequest reports a 400 / Connect invalid_argument, failed_precondition or out_of_range.
 func IsBadRequest(err error) bool {
 	return hasStatus(err, http.StatusBadRequest, "invalid_argument", "failed_precondition", "out_of_range")

@@ -225,6 +225,29 @@ func (c *Client) pauseSandbox(ctx context.Context, id string, body any) error {
 // concurrent-sandbox limit waits for a place as a create does, then fails
 // with a *SandboxLimitError.
 func (c *Client) ConnectSandbox(ctx context.Context, id string, timeout int32) (*Sandbox, bool, error) {
+	return c.ConnectSandboxWith(ctx, id, ConnectOptions{Timeout: timeout})
+}
+
+// ConnectOptions is how ConnectSandboxWith brings a sandbox back.
+type ConnectOptions struct {
+	Timeout int32 // seconds from now; 0 leaves a running sandbox's end alone
+	// FromDisk resumes a paused sandbox from its disk only (E2B's memory=false): a cold boot
+	// that leaves its files and none of its processes; the memory snapshot is ignored, not
+	// deleted, and writes not flushed before the pause may be lost. It changes nothing for a
+	// running sandbox or one paused without memory. Where E2B has the capability off it
+	// refuses the call (IsDiskOnlyResumeOff), never falling back to a memory restore.
+	FromDisk bool
+}
+
+// ConnectSandboxWith is ConnectSandbox with the resume's options.
+func (c *Client) ConnectSandboxWith(ctx context.Context, id string, opts ConnectOptions) (*Sandbox, bool, error) {
+	body := struct {
+		Timeout int32 `json:"timeout"`
+		Memory  *bool `json:"memory,omitempty"`
+	}{Timeout: opts.Timeout}
+	if opts.FromDisk {
+		body.Memory = new(false)
+	}
 	limit := limitWait{op: "resume sandbox", sandboxID: id, slots: c.limits.slots}
 	defer limit.done()
 	for {
@@ -233,7 +256,7 @@ func (c *Client) ConnectSandbox(ctx context.Context, id string, timeout int32) (
 		res, err := c.callAPI(ctx, apiCall{
 			op: "connect sandbox", sandboxID: id, subject: id, method: http.MethodPost,
 			path: "/sandboxes/" + pathSeg(id) + "/connect", class: retryIdempotent,
-			body: map[string]int32{"timeout": timeout}, out: &w,
+			body: body, out: &w,
 		})
 		if refusal, _, ok := sandboxLimitOf(err); ok {
 			if err := c.awaitPlace(ctx, &limit, freed, refusal); err != nil {

@@ -41,6 +41,11 @@ func (r CreateSandboxRequest) Validate() error {
 	if err := ValidateMCP(r.MCP); err != nil {
 		return err
 	}
+	if r.Network != nil {
+		if err := ValidateHTTPSPorts(r.Network.HTTPSPorts); err != nil {
+			return fmt.Errorf("network https ports: %w", err)
+		}
+	}
 	for name, t := range r.IAMTokens {
 		if err := ValidateIAMTokenName(name); err != nil {
 			return err

@@ -18,6 +18,9 @@ type NetworkConfig struct {
 	// EgressProxy tunnels the sandbox's outbound TCP through a SOCKS5 proxy. E2B never returns
 	// its password, so a read has Password empty.
 	EgressProxy *EgressProxy
+	// HTTPSPorts are the sandbox's ports that serve HTTPS (ValidateHTTPSPorts). Set at create
+	// only: E2B's network update cannot change them.
+	HTTPSPorts []int
 }
 
 // NetworkRule is one transform of a domain's requests.
@@ -46,6 +49,7 @@ type wireNetwork struct {
 	MaskRequestHost    string                       `json:"maskRequestHost,omitempty"`
 	Rules              map[string][]wireNetworkRule `json:"rules,omitempty"`
 	EgressProxy        *wireEgressProxy             `json:"egressProxy,omitempty"`
+	HTTPSPorts         []int                        `json:"httpsPorts,omitempty"`
 }
 
 type wireNetworkRule struct {
@@ -67,7 +71,7 @@ func (n *wireNetwork) toNetwork() *NetworkConfig {
 		return nil
 	}
 	c := &NetworkConfig{AllowOut: n.AllowOut, DenyOut: n.DenyOut, AllowPublicTraffic: n.AllowPublicTraffic,
-		MaskRequestHost: n.MaskRequestHost, Rules: fromWireRules(n.Rules)}
+		MaskRequestHost: n.MaskRequestHost, Rules: fromWireRules(n.Rules), HTTPSPorts: n.HTTPSPorts}
 	if p := n.EgressProxy; p != nil {
 		c.EgressProxy = &EgressProxy{Address: p.Address, Username: p.Username, Password: p.Password}
 	}
@@ -79,7 +83,8 @@ func fromNetwork(n *NetworkConfig) *wireNetwork {
 		return nil
 	}
 	return &wireNetwork{AllowOut: n.AllowOut, DenyOut: n.DenyOut, AllowPublicTraffic: n.AllowPublicTraffic,
-		MaskRequestHost: n.MaskRequestHost, Rules: toWireRules(n.Rules), EgressProxy: toWireProxy(n.EgressProxy)}
+		MaskRequestHost: n.MaskRequestHost, Rules: toWireRules(n.Rules), EgressProxy: toWireProxy(n.EgressProxy),
+		HTTPSPorts: n.HTTPSPorts}
 }
 
 func toWireRules(rules map[string][]NetworkRule) map[string][]wireNetworkRule {

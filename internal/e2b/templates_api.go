@@ -16,6 +16,10 @@ type TemplateRequest struct {
 	Tags     []string `json:"tags,omitempty"`
 	CPUCount int32    `json:"cpuCount,omitempty"`
 	MemoryMB int32    `json:"memoryMB,omitempty"`
+	// MinFreeDiskMB is the free space, in MiB, the build leaves on the template's filesystem after
+	// its steps (E2B grows it, best effort, never shrinks it); nil is the team's default, 0 asks for
+	// no growth. Above the team's allowance E2B refuses the request (400).
+	MinFreeDiskMB *int32 `json:"minFreeDiskMb,omitempty"`
 }
 
 // TemplateRequested is E2B's answer: the template and the build to start.

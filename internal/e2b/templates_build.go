@@ -27,6 +27,8 @@ type TemplateBuildSpec struct {
 	Tags     []string
 	CPUCount int32
 	MemoryMB int32
+	// MinFreeDiskMB is TemplateRequest.MinFreeDiskMB.
+	MinFreeDiskMB *int32
 
 	// Exactly one base: an image (optionally from a private registry) or a template.
 	FromImage         string
@@ -159,7 +161,8 @@ func (c *Client) BuildTemplate(ctx context.Context, spec TemplateBuildSpec, opts
 	if spec.New {
 		request = c.RequestNewTemplate
 	}
-	req, err := request(ctx, TemplateRequest{Name: spec.Name, Tags: spec.Tags, CPUCount: spec.CPUCount, MemoryMB: spec.MemoryMB})
+	req, err := request(ctx, TemplateRequest{Name: spec.Name, Tags: spec.Tags, CPUCount: spec.CPUCount, MemoryMB: spec.MemoryMB,
+		MinFreeDiskMB: spec.MinFreeDiskMB})
 	if err != nil {
 		return nil, err
 	}

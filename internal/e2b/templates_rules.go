@@ -91,3 +91,8 @@ func ValidateWorkdir(dir string) error {
 	}
 	return nil
 }
+
+// MaxMinFreeDiskMB is the largest minFreeDiskMb E2B's schema takes (int32, at least 0). The
+// team's allowance (LimitFreeDiskSize in e2b-dev/infra packages/api/internal/team) is lower and
+// only E2B knows it: above it the request is refused with 400.
+const MaxMinFreeDiskMB = 1<<31 - 1

@@ -9,7 +9,8 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 )
 
-// serveAdmin serves /_emulator/*: faults, limits, counters, templates and expiry.
+// serveAdmin serves /_emulator/*: faults, limits, counters, templates, expiry and a
+// sandbox's HTTPS ports.
 // Admin routes are exempt from faults and need no API key. With
 // Options.AdminToken they need "Authorization: Bearer <token>". A POST or
 // PUT must say it sends JSON, which a web page cannot do without the
@@ -66,6 +67,20 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	case strings.HasPrefix(p, "/sandboxes/") && strings.HasSuffix(p, "/expire") && r.Method == http.MethodPost:
 		id := strings.TrimSuffix(strings.TrimPrefix(p, "/sandboxes/"), "/expire")
 		if err := s.Expire(id); err != nil {
+			writeError(w, http.StatusNotFound, err.Error())
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	case strings.HasPrefix(p, "/sandboxes/") && strings.HasSuffix(p, "/https-ports") && r.Method == http.MethodPut:
+		id := strings.TrimSuffix(strings.TrimPrefix(p, "/sandboxes/"), "/https-ports")
+		var body struct {
+			HTTPSPorts []uint32 `json:"httpsPorts"`
+		}
+		if err := httpjson.Decode(r, &body); err != nil {
+			writeError(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		if err := s.SetSandboxHTTPSPorts(id, body.HTTPSPorts); err != nil {
 			writeError(w, http.StatusNotFound, err.Error())
 			return
 		}

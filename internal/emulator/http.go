@@ -33,7 +33,9 @@ import (
 // answers a gateway's 504, the lost answer of a request that took effect;
 // answerDelay holds the answer of such a request, for interrupts),
 // GET|DELETE /_emulator/counters, POST /_emulator/templates (TemplateSeed
-// JSON), POST /_emulator/sandboxes/{id}/expire, PUT|GET|DELETE
+// JSON), POST /_emulator/sandboxes/{id}/expire, PUT
+// /_emulator/sandboxes/{id}/https-ports ({"httpsPorts":[...]}: a change no
+// E2B API can make, for drift tests), PUT|GET|DELETE
 // /_emulator/limits (Limits JSON) and GET /_emulator/limits/refused.
 
 // Header names used by E2B's edge and SDKs.

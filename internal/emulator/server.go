@@ -57,6 +57,10 @@ type Options struct {
 	StreamIdleTimeout time.Duration
 	// WebhookRetryInterval separates webhook delivery retries; default 10 s (E2B's).
 	WebhookRetryInterval time.Duration
+	// DiskOnlyResumeOff answers memory=false on connect or resume of a sandbox paused with its
+	// memory with E2B's 400 (error_code sandbox_memory_override_disabled), as a cluster where
+	// that capability is off does. By default memory=false cold-boots the sandbox.
+	DiskOnlyResumeOff bool
 	// Limits are E2B's team limits (create rate, concurrent sandboxes,
 	// management rate); off by default.
 	Limits Limits
@@ -162,7 +166,7 @@ func Start(opts Options) (*Server, error) {
 		Store: s.store, DataDir: s.dataDir, Persistent: !s.ownsDataDir, Rootfs: s.rootfs,
 		MachineSettings: machineSettings, Seed: s.seed,
 		MaxLifetime: opts.MaxLifetime, ReadyTimeout: s.readyTimeout(), WebhookRetryInterval: opts.WebhookRetryInterval,
-		ImageStore: opts.ImageStore, HostRootImages: opts.HostRootImages,
+		ImageStore: opts.ImageStore, HostRootImages: opts.HostRootImages, DiskOnlyResumeOff: opts.DiskOnlyResumeOff,
 		Logf: s.logf, APIURL: s.APIURL, Admit: s.admit, ForkOverLimit: s.forkCountOverLimit, Count: s.count,
 		Started:        func() { s.counters.add(func(c *Counters) { c.SandboxesCreated++ }) },
 		WebhookDropped: func() { s.counters.add(func(c *Counters) { c.WebhookDrops++ }) },
@@ -307,6 +311,12 @@ type TemplateSeed = controlplane.TemplateSeed
 // SeedTemplate adds (or replaces) a team template with the given number of
 // ready builds (at least one). An empty TemplateID gets a random one.
 func (s *Server) SeedTemplate(t TemplateSeed) { s.cp.SeedTemplate(t) }
+
+// SetSandboxHTTPSPorts changes a sandbox's network.httpsPorts as nothing in E2B's API can: a
+// change made behind a client's back.
+func (s *Server) SetSandboxHTTPSPorts(sandboxID string, ports []uint32) error {
+	return s.cp.SetHTTPSPorts(sandboxID, ports)
+}
 
 // Expire runs the TTL end of a sandbox now (kill, or pause with autoPause).
 func (s *Server) Expire(sandboxID string) error { return s.cp.Expire(sandboxID) }

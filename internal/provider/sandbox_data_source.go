@@ -43,6 +43,7 @@ type sandboxDataSourceModel struct {
 	OnTimeout           types.String      `tfsdk:"on_timeout"`
 	Rules               types.Map         `tfsdk:"rules"`
 	EgressProxyAddress  types.String      `tfsdk:"egress_proxy_address"`
+	HTTPSPorts          types.Set         `tfsdk:"https_ports"`
 	VolumeMounts        types.Map         `tfsdk:"volume_mounts"`
 }
 
@@ -72,6 +73,8 @@ func (d *sandboxDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 					MarkdownDescription: "Headers E2B's egress sets. Sensitive: a value may be a literal credential."},
 			}}},
 		"egress_proxy_address": computed("`host:port` of the SOCKS5 egress proxy, when one is set (E2B never returns its password)."),
+		"https_ports": schema.SetAttribute{Computed: true, ElementType: types.Int64Type,
+			MarkdownDescription: "Ports whose servers E2B's proxy reaches over HTTPS, as in `e2b_sandbox`'s `network.https_ports`."},
 		"volume_mounts": schema.MapAttribute{Computed: true, ElementType: types.StringType,
 			MarkdownDescription: "Mounted volumes, by volume name to mount path."},
 	})
@@ -123,9 +126,10 @@ func (d *sandboxDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	if s.Lifecycle != nil {
 		model.OnTimeout = optionalString(s.Lifecycle.OnTimeout)
 	}
-	model.Rules, model.EgressProxyAddress = networkRulesValue(nil), types.StringNull()
+	model.Rules, model.EgressProxyAddress, model.HTTPSPorts = networkRulesValue(nil), types.StringNull(), httpsPortsValue(nil)
 	if s.Network != nil {
 		model.Rules = networkRulesValue(s.Network.Rules)
+		model.HTTPSPorts = httpsPortsValue(s.Network.HTTPSPorts)
 		if s.Network.EgressProxy != nil {
 			model.EgressProxyAddress = optionalString(s.Network.EgressProxy.Address)
 		}

@@ -210,6 +210,7 @@ func TestEphemeralProtocolValidation(t *testing.T) {
 					"mask_request_host":    tftypes.NewValue(tftypes.String, nil),
 					"rules":                tftypes.NewValue(networkType(p).AttributeTypes["rules"], nil),
 					"egress_proxy":         tftypes.NewValue(networkType(p).AttributeTypes["egress_proxy"], nil),
+					"https_ports":          tftypes.NewValue(tftypes.Set{ElementType: tftypes.Number}, nil),
 				}),
 		}, "allow_public_traffic = false needs secure = true"},
 		{"e2b_sandbox", "port out of range", map[string]tftypes.Value{

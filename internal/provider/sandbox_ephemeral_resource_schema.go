@@ -45,6 +45,8 @@ func (r *sandboxEphemeralResource) Schema(ctx context.Context, _ ephemeral.Schem
 			"allow_public_traffic": schema.BoolAttribute{MarkdownDescription: descAllowPublicTraffic, Optional: true},
 			"mask_request_host": schema.StringAttribute{MarkdownDescription: descMaskRequestHost, Optional: true,
 				Validators: []validator.String{hostPortValidator()}},
+			"https_ports": schema.SetAttribute{MarkdownDescription: descHTTPSPorts, Optional: true, ElementType: types.Int64Type,
+				Validators: httpsPortsValidators()},
 		}),
 	}
 	attrs["metadata"] = schema.MapAttribute{

@@ -29,6 +29,7 @@ type sandboxMetricsDataSourceModel struct {
 	Start     timetypes.RFC3339 `tfsdk:"start"`
 	End       timetypes.RFC3339 `tfsdk:"end"`
 	Metrics   types.List        `tfsdk:"metrics"`
+	Current   types.Object      `tfsdk:"current"`
 }
 
 var sandboxMetricAttrTypes = nestedAttrTypes(sandboxMetricAttributes())
@@ -61,6 +62,7 @@ func (d *sandboxMetricsDataSource) Schema(_ context.Context, _ datasource.Schema
 				MarkdownDescription: "Latest sample (RFC 3339). Default: now.",
 			},
 			"metrics": computedObjectList("The samples.", sandboxMetricAttributes()),
+			"current": currentMetricsAttribute(),
 		},
 	}
 }
@@ -103,5 +105,9 @@ func (d *sandboxMetricsDataSource) Read(ctx context.Context, req datasource.Read
 			"disk_total":   types.Int64Value(m.DiskTotal),
 		}
 	})
+	model.Current = readCurrentMetrics(ctx, client, id, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
 }

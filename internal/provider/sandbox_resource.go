@@ -218,9 +218,11 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 	egressChanged := !plan.AllowInternetAccess.Equal(state.AllowInternetAccess) || networkEgressChanged(ctx, state.Network, plan.Network)
 
 	if wasPaused && !wantPaused {
-		resumed, _, err := client.ConnectSandbox(ctx, id, plan.timeoutSeconds())
+		resumed, _, err := client.ConnectSandboxWith(ctx, id, e2b.ConnectOptions{
+			Timeout: plan.timeoutSeconds(), FromDisk: fromDisk(plan.ResumeMemory)})
 		if err != nil {
-			addClientError(&resp.Diagnostics, "Could not resume sandbox "+id, err)
+			summary := "Could not resume sandbox " + id
+			addResumeError(&resp.Diagnostics, path.Root("resume_memory"), summary, err, clientErrorDiagnostic(summary, err))
 			return
 		}
 		plan.applyCreated(resumed, r.data.Domain)

@@ -21,6 +21,7 @@ type sandboxResourceModel struct {
 	Timeout           goDuration     `tfsdk:"timeout"`
 	Paused            types.Bool     `tfsdk:"paused"`
 	PauseMemory       types.Bool     `tfsdk:"pause_memory"`
+	ResumeMemory      types.Bool     `tfsdk:"resume_memory"`
 	AutoPause         types.Bool     `tfsdk:"auto_pause"`
 	AutoResume        types.Bool     `tfsdk:"auto_resume"`
 	StoreAccessTokens types.Bool     `tfsdk:"store_access_tokens"`
@@ -57,6 +58,7 @@ var sandboxNetworkAttrTypes = map[string]attr.Type{
 	"mask_request_host":    types.StringType,
 	"rules":                types.MapType{ElemType: types.ObjectType{AttrTypes: ruleAttrTypes}},
 	"egress_proxy":         types.ObjectType{AttrTypes: egressProxyResourceAttrTypes},
+	"https_ports":          types.SetType{ElemType: types.Int64Type},
 }
 
 // createRequest builds the API request from a planned model.
@@ -210,7 +212,8 @@ func (m *sandboxResourceModel) timeoutSeconds() int32 {
 // the state's password_wo_version (E2B knows nothing of it).
 func importedNetwork(n *e2b.NetworkConfig, proxyVersion types.Int64) types.Object {
 	if n == nil || (len(n.AllowOut) == 0 && len(n.DenyOut) == 0 && n.MaskRequestHost == "" &&
-		(n.AllowPublicTraffic == nil || *n.AllowPublicTraffic) && len(n.Rules) == 0 && n.EgressProxy == nil) {
+		(n.AllowPublicTraffic == nil || *n.AllowPublicTraffic) && len(n.Rules) == 0 && n.EgressProxy == nil &&
+		len(n.HTTPSPorts) == 0) {
 		return types.ObjectNull(sandboxNetworkAttrTypes)
 	}
 	// Null when public: that is E2B's default and what a configuration usually leaves out.
@@ -232,6 +235,7 @@ func importedNetwork(n *e2b.NetworkConfig, proxyVersion types.Int64) types.Objec
 		"mask_request_host":    optionalString(n.MaskRequestHost),
 		"rules":                networkRulesValue(n.Rules),
 		"egress_proxy":         egressProxyResourceValue(n.EgressProxy, proxyVersion),
+		"https_ports":          httpsPortsValue(n.HTTPSPorts),
 	})
 }
 

@@ -250,32 +250,15 @@ func (r *sandboxResource) plannedMetadataAll(ctx context.Context, own types.Map)
 	return stringMapValue(r.data.MergedMetadata(m))
 }
 
-// networkIngressChanged asks for replacement when allow_public_traffic or mask_request_host
-// change (null counts as E2B's defaults: public, no mask).
+// networkIngressChanged asks for replacement when allow_public_traffic, mask_request_host or
+// https_ports change (null counts as E2B's defaults: public, no mask, no HTTPS ports).
 func networkIngressChanged(ctx context.Context, req planmodifier.ObjectRequest, resp *objectplanmodifier.RequiresReplaceIfFuncResponse) {
 	if req.StateValue.IsNull() && req.PlanValue.IsNull() {
 		return
 	}
-	if req.PlanValue.IsUnknown() {
-		resp.RequiresReplace = true
-		return
-	}
-	public := func(o types.Object) (p bool, mask string, known bool) {
-		if o.IsNull() {
-			return true, "", true
-		}
-		var n sandboxNetworkModel
-		if d := o.As(ctx, &n, basetypes.ObjectAsOptions{}); d.HasError() {
-			return true, "", true
-		}
-		if n.AllowPublicTraffic.IsUnknown() || n.MaskRequestHost.IsUnknown() {
-			return false, "", false
-		}
-		return n.AllowPublicTraffic.IsNull() || n.AllowPublicTraffic.ValueBool(), n.MaskRequestHost.ValueString(), true
-	}
-	sp, sm, _ := public(req.StateValue)
-	pp, pm, known := public(req.PlanValue)
-	resp.RequiresReplace = !known || sp != pp || sm != pm
+	state, _ := ingressOf(ctx, req.StateValue)
+	plan, known := ingressOf(ctx, req.PlanValue)
+	resp.RequiresReplace = !known || !state.equal(plan)
 }
 
 // networkEgressChanged reports whether allow_out or deny_out differ (null equals empty).

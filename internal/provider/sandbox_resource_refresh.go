@@ -76,20 +76,47 @@ func proxyPasswordVersion(ctx context.Context, network types.Object) types.Int64
 	return types.Int64Null()
 }
 
-// sameIngress tells whether two network values give the same allow_public_traffic and
-// mask_request_host (null counts as E2B's defaults: public, no mask).
+// sameIngress tells whether two network values give the same allow_public_traffic,
+// mask_request_host and https_ports (null counts as E2B's defaults: public, no mask, no ports).
 func sameIngress(ctx context.Context, a, b types.Object) bool {
-	read := func(o types.Object) (public bool, mask string) {
-		if o.IsNull() || o.IsUnknown() {
-			return true, ""
-		}
-		var n sandboxNetworkModel
-		if d := o.As(ctx, &n, basetypes.ObjectAsOptions{}); d.HasError() {
-			return true, ""
-		}
-		return n.AllowPublicTraffic.IsNull() || n.AllowPublicTraffic.ValueBool(), n.MaskRequestHost.ValueString()
+	ai, _ := ingressOf(ctx, a)
+	bi, _ := ingressOf(ctx, b)
+	return ai.equal(bi)
+}
+
+// ingress is what of network E2B sets at create only: changing it replaces the sandbox.
+type ingress struct {
+	public bool
+	mask   string
+	ports  []int
+}
+
+func (i ingress) equal(o ingress) bool {
+	return i.public == o.public && i.mask == o.mask && slices.Equal(i.ports, o.ports)
+}
+
+// ingressOf reads the ingress settings of a network value; known is false while any is unknown.
+// Null counts as E2B's defaults.
+func ingressOf(ctx context.Context, o types.Object) (in ingress, known bool) {
+	in.public = true
+	if o.IsNull() {
+		return in, true
 	}
-	ap, am := read(a)
-	bp, bm := read(b)
-	return ap == bp && am == bm
+	if o.IsUnknown() {
+		return in, false
+	}
+	var n sandboxNetworkModel
+	if d := o.As(ctx, &n, basetypes.ObjectAsOptions{}); d.HasError() {
+		return in, true
+	}
+	if n.AllowPublicTraffic.IsUnknown() || n.MaskRequestHost.IsUnknown() || !fullyKnown(ctx, n.HTTPSPorts) {
+		return in, false
+	}
+	in.public = n.AllowPublicTraffic.IsNull() || n.AllowPublicTraffic.ValueBool()
+	in.mask = n.MaskRequestHost.ValueString()
+	in.ports, _ = httpsPortsFrom(ctx, n.HTTPSPorts)
+	if len(in.ports) == 0 {
+		in.ports = nil
+	}
+	return in, true
 }

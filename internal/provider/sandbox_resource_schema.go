@@ -80,6 +80,11 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 					"timeout is `auto_pause_memory`. Changed in place: it applies to the next pause.",
 				Optional: true,
 			},
+			"resume_memory": schema.BoolAttribute{
+				MarkdownDescription: "Whether `paused = false` restores the memory and processes the pause kept (`true`, E2B's " +
+					"default) or " + descResumeFromDisk + " Changed in place: it applies to the next resume.",
+				Optional: true,
+			},
 			"auto_pause": schema.BoolAttribute{
 				MarkdownDescription: "Pause instead of kill when the timeout runs out. Default `false`; a fork's is its source's. " +
 					"Changing it replaces the sandbox.",
@@ -110,10 +115,10 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 			"network": schema.SingleNestedAttribute{
 				MarkdownDescription: "Network settings. The egress ones (`allow_out`, `deny_out`, `rules`, `egress_proxy`) change in " +
 					"place, together in one update (E2B replaces the egress configuration as a whole); changing " +
-					"`allow_public_traffic` or `mask_request_host` replaces the sandbox. Every refresh reads them back " +
+					"`allow_public_traffic`, `mask_request_host` or `https_ports` replaces the sandbox. Every refresh reads them back " +
 					"from E2B (all but the proxy's `password_wo`), so a change made outside Terraform shows in the plan.",
 				Optional:      true,
-				PlanModifiers: []planmodifier.Object{objectplanmodifier.RequiresReplaceIf(networkIngressChanged, "Changing allow_public_traffic or mask_request_host replaces the sandbox.", "Changing `allow_public_traffic` or `mask_request_host` replaces the sandbox.")},
+				PlanModifiers: []planmodifier.Object{objectplanmodifier.RequiresReplaceIf(networkIngressChanged, "Changing allow_public_traffic, mask_request_host or https_ports replaces the sandbox.", "Changing `allow_public_traffic`, `mask_request_host` or `https_ports` replaces the sandbox.")},
 				Attributes: withAttributes(resourceNetworkEgressAttributes(), map[string]schema.Attribute{
 					"allow_out": schema.SetAttribute{
 						MarkdownDescription: descAllowOut,
@@ -135,6 +140,12 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 						MarkdownDescription: descMaskRequestHost,
 						Optional:            true,
 						Validators:          []validator.String{hostPortValidator()},
+					},
+					"https_ports": schema.SetAttribute{
+						MarkdownDescription: descHTTPSPorts + " Changing them replaces the sandbox (E2B sets them at create only).",
+						Optional:            true,
+						ElementType:         types.Int64Type,
+						Validators:          httpsPortsValidators(),
 					},
 				}),
 			},

@@ -43,7 +43,7 @@ func TestSandboxValidateConfig_unknownDenyRule(t *testing.T) {
 // An ingress setting not known at plan time may change at apply, where it cannot be applied in place.
 func TestNetworkIngressChanged_unknownSetting(t *testing.T) {
 	ctx := context.Background()
-	network := func(public types.Bool) types.Object {
+	network := func(public types.Bool, ports types.Set) types.Object {
 		return types.ObjectValueMust(sandboxNetworkAttrTypes, map[string]attr.Value{
 			"allow_out":            types.SetNull(types.StringType),
 			"deny_out":             types.SetNull(types.StringType),
@@ -51,14 +51,32 @@ func TestNetworkIngressChanged_unknownSetting(t *testing.T) {
 			"mask_request_host":    types.StringNull(),
 			"rules":                networkRulesValue(nil),
 			"egress_proxy":         types.ObjectNull(egressProxyResourceAttrTypes),
+			"https_ports":          ports,
 		})
 	}
+	noPorts := types.SetNull(types.Int64Type)
 	var resp objectplanmodifier.RequiresReplaceIfFuncResponse
 	networkIngressChanged(ctx, planmodifier.ObjectRequest{
-		StateValue: network(types.BoolValue(false)),
-		PlanValue:  network(types.BoolUnknown()),
+		StateValue: network(types.BoolValue(false), noPorts),
+		PlanValue:  network(types.BoolUnknown(), noPorts),
 	}, &resp)
 	if !resp.RequiresReplace {
 		t.Fatal("an unknown allow_public_traffic must plan a replacement")
+	}
+	resp = objectplanmodifier.RequiresReplaceIfFuncResponse{}
+	networkIngressChanged(ctx, planmodifier.ObjectRequest{
+		StateValue: network(types.BoolNull(), httpsPortsValue([]int{443})),
+		PlanValue:  network(types.BoolNull(), types.SetUnknown(types.Int64Type)),
+	}, &resp)
+	if !resp.RequiresReplace {
+		t.Fatal("unknown https_ports must plan a replacement")
+	}
+	resp = objectplanmodifier.RequiresReplaceIfFuncResponse{}
+	networkIngressChanged(ctx, planmodifier.ObjectRequest{
+		StateValue: network(types.BoolNull(), httpsPortsValue([]int{443, 8443})),
+		PlanValue:  network(types.BoolNull(), httpsPortsValue([]int{8443, 443})),
+	}, &resp)
+	if resp.RequiresReplace {
+		t.Fatal("the same https_ports must not plan a replacement")
 	}
 }

@@ -6,7 +6,11 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
 // resumeActionTimeout bounds a resume, which may wait for a place at the team's sandbox limit.
@@ -28,6 +32,7 @@ type sandboxResumeAction struct {
 type sandboxResumeActionModel struct {
 	sandboxActionModel
 	RunFor goDuration `tfsdk:"run_for"`
+	Memory types.Bool `tfsdk:"memory"`
 }
 
 func (a *sandboxResumeAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
@@ -38,6 +43,11 @@ func (a *sandboxResumeAction) Schema(_ context.Context, _ action.SchemaRequest, 
 			"`timeout` of the sandbox's `e2b_sandbox`. Defaults to `\"5m\"`, E2B's default. On a sandbox that is " +
 			"running already it extends the life to at least this long, never shortens it.",
 		Optional: true, CustomType: goDurationType{}, Validators: []validator.String{wholeSecondsBetween(minSandboxTimeout, maxSandboxTimeout)},
+	}
+	attrs["memory"] = schema.BoolAttribute{
+		MarkdownDescription: "Whether the resume restores the memory and processes a pause kept (`true`, E2B's default) or " +
+			descResumeFromDisk,
+		Optional: true,
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Resumes a paused sandbox, whether it was paused with memory (processes carry on) or " +
@@ -55,10 +65,16 @@ func (a *sandboxResumeAction) Invoke(ctx context.Context, req action.InvokeReque
 		return
 	}
 	id, runFor := m.sandboxID(), durationOr(m.RunFor, defaultResumeRunFor)
-	sendProgress(resp, "Resuming sandbox %s for %s…", id, shortDuration(runFor))
-	_, resumed, err := client.ConnectSandbox(ctx, id, int32(runFor/time.Second))
+	how := ""
+	if fromDisk(m.Memory) {
+		how = " from its disk (a cold boot)"
+	}
+	sendProgress(resp, "Resuming sandbox %s%s for %s…", id, how, shortDuration(runFor))
+	_, resumed, err := client.ConnectSandboxWith(ctx, id, e2b.ConnectOptions{
+		Timeout: int32(runFor / time.Second), FromDisk: fromDisk(m.Memory)})
 	if err != nil {
-		resp.Diagnostics.Append(m.callError(ctx, "Could not resume sandbox", resumeActionTimeout, err))
+		addResumeError(&resp.Diagnostics, path.Root("memory"), "Could not resume sandbox "+id, err,
+			m.callError(ctx, "Could not resume sandbox", resumeActionTimeout, err))
 		return
 	}
 	if resumed {

@@ -48,6 +48,11 @@ func clientErrorDiagnostic(summary string, err error) diag.Diagnostic {
 				"retried until their create timeout; other requests are retried max_retries times. State your "+
 				"plan's rate with create_rate_limit, raise the create timeout or max_retries, or lower parallelism "+
 				"(terraform -parallelism).\n\n"+err.Error())
+	case e2b.IsUnavailable(err):
+		return diag.NewErrorDiagnostic(summary,
+			"E2B could not take the request now (503 Service Unavailable) and kept answering so through the retries: "+
+				"the sandbox's node is busy, E2B is restarting, or no template builder is free. Nothing changed; run "+
+				"apply again later, or raise max_retries.\n\n"+err.Error())
 	case e2b.IsSandboxGone(err):
 		return diag.NewErrorDiagnostic(summary, sandboxGoneHint+"\n\n"+err.Error())
 	case e2b.IsSandboxNotRunning(err):

@@ -91,6 +91,8 @@ func (o *sandboxCreateOptions) createRequest(ctx context.Context, data *Provider
 		nc.Rules, d = networkRulesFrom(ctx, n.Rules)
 		diags.Append(d...)
 		nc.EgressProxy = egressProxyFrom(n.EgressProxy)
+		nc.HTTPSPorts, d = httpsPortsFrom(ctx, n.HTTPSPorts)
+		diags.Append(d...)
 		req.Network = nc
 	}
 	return req, diags

@@ -80,6 +80,7 @@ type sandboxNetworkModel struct {
 	MaskRequestHost    types.String `tfsdk:"mask_request_host"`
 	Rules              types.Map    `tfsdk:"rules"`
 	EgressProxy        types.Object `tfsdk:"egress_proxy"` // its attributes differ by type
+	HTTPSPorts         types.Set    `tfsdk:"https_ports"`
 }
 
 // ruleModel is one domain's rule.

@@ -23,6 +23,7 @@ type templateResourceModel struct {
 	Name              types.String   `tfsdk:"name"`
 	CPUCount          types.Int32    `tfsdk:"cpu_count"`
 	MemoryMB          types.Int32    `tfsdk:"memory_mb"`
+	MinFreeDiskMB     types.Int32    `tfsdk:"min_free_disk_mb"`
 	FromImage         types.String   `tfsdk:"from_image"`
 	FromTemplate      types.String   `tfsdk:"from_template"`
 	FromImageRegistry *registryModel `tfsdk:"from_image_registry"`
@@ -119,15 +120,16 @@ func (m *templateResourceModel) spec(ctx context.Context) (*templateSpec, diag.D
 func (m *templateResourceModel) specWithoutFiles(ctx context.Context) (*templateSpec, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	out := &templateSpec{build: e2b.TemplateBuildSpec{
-		Name:         m.Name.ValueString(),
-		CPUCount:     m.CPUCount.ValueInt32(),
-		MemoryMB:     m.MemoryMB.ValueInt32(),
-		FromImage:    m.FromImage.ValueString(),
-		FromTemplate: m.FromTemplate.ValueString(),
-		StartCmd:     m.StartCmd.ValueString(),
-		ReadyCmd:     m.ReadyCmd.ValueString(),
-		Force:        m.SkipCache.ValueBool(),
-		Context:      buildcontext.Context{Dir: m.Context.ValueString(), NormalizeModes: m.NormalizeModes.ValueBool()},
+		Name:          m.Name.ValueString(),
+		CPUCount:      m.CPUCount.ValueInt32(),
+		MemoryMB:      m.MemoryMB.ValueInt32(),
+		MinFreeDiskMB: m.MinFreeDiskMB.ValueInt32Pointer(),
+		FromImage:     m.FromImage.ValueString(),
+		FromTemplate:  m.FromTemplate.ValueString(),
+		StartCmd:      m.StartCmd.ValueString(),
+		ReadyCmd:      m.ReadyCmd.ValueString(),
+		Force:         m.SkipCache.ValueBool(),
+		Context:       buildcontext.Context{Dir: m.Context.ValueString(), NormalizeModes: m.NormalizeModes.ValueBool()},
 	}}
 	for _, ig := range m.Ignore {
 		out.build.Context.Ignore = append(out.build.Context.Ignore, ig.ValueString())
@@ -272,7 +274,7 @@ func (r *readyModel) command() (string, diag.Diagnostics) {
 // buildInputsKnown reports whether every value a build depends on is known,
 // so the plan can hash the context and decide whether a build is needed.
 func (m *templateResourceModel) buildInputsKnown() bool {
-	vals := []interface{ IsUnknown() bool }{m.Name, m.CPUCount, m.MemoryMB, m.FromImage, m.FromTemplate,
+	vals := []interface{ IsUnknown() bool }{m.Name, m.CPUCount, m.MemoryMB, m.MinFreeDiskMB, m.FromImage, m.FromTemplate,
 		m.Dockerfile, m.Context, m.NormalizeModes, m.StartCmd, m.ReadyCmd, m.SkipCache}
 	for _, ig := range m.Ignore {
 		vals = append(vals, ig)
@@ -304,7 +306,7 @@ func (m *templateResourceModel) buildInputsKnown() bool {
 // context's path and ignore patterns (their effect is in context_sha256),
 // `public` and `skip_cache`.
 func buildInputsDiffer(a, b *templateResourceModel) bool {
-	if intChanged(a.CPUCount, b.CPUCount) || intChanged(a.MemoryMB, b.MemoryMB) {
+	if intChanged(a.CPUCount, b.CPUCount) || intChanged(a.MemoryMB, b.MemoryMB) || !a.MinFreeDiskMB.Equal(b.MinFreeDiskMB) {
 		return true
 	}
 	for _, p := range [][2]types.String{{a.FromImage, b.FromImage}, {a.FromTemplate, b.FromTemplate},

@@ -111,6 +111,14 @@ func addCreateError(diags *diag.Diagnostics, name string, err error) {
 	case errors.As(err, &unsettled):
 		diags.AddAttributeError(path.Root("name"), "Template create got no answer", fmt.Sprintf(
 			"%v.\n\nNothing is in state. Apply again: if E2B made the template meanwhile, the apply says so and how to import it.", err))
+	case e2b.IsTemplateNameTaken(err):
+		diags.AddAttributeError(path.Root("name"), "Template name taken", fmt.Sprintf(
+			"E2B refused the name %q: another template has it (a template E2B keeps, a snapshot, or a template whose ID "+
+				"it is). Choose another name.\n\n%v", name, err))
+	case e2b.IsFreeDiskRefused(err):
+		diags.AddAttributeError(path.Root("min_free_disk_mb"), "min_free_disk_mb above the team's allowance", fmt.Sprintf(
+			"E2B refused min_free_disk_mb for template %s: it is more than the team may ask for. Lower min_free_disk_mb to at "+
+				"most the figure E2B names, or remove it to use the team's default.\n\n%v", name, err))
 	default:
 		addClientError(diags, "Could not build template "+name, err)
 	}

@@ -120,6 +120,14 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				PlanModifiers: []planmodifier.Int32{int32planmodifier.UseStateForUnknown()},
 				Validators:    []validator.Int32{int32Rule{desc: "E2B's memory rule", summary: "Invalid memory_mb", check: e2b.ValidateTemplateMemory}},
 			},
+			"min_free_disk_mb": schema.Int32Attribute{
+				MarkdownDescription: "Free space, in MiB, the build leaves on the template's filesystem after its steps: E2B " +
+					"grows the filesystem to it, best effort, and never shrinks it. `0` asks for no growth; unset is the " +
+					"team's default. E2B refuses more than the team's allowance (its answer names the most). E2B does not " +
+					"report it back, so it is not read on refresh or import. A change is a new build.",
+				Optional:   true,
+				Validators: []validator.Int32{int32validator.Between(0, e2b.MaxMinFreeDiskMB)},
+			},
 			"from_image": schema.StringAttribute{
 				MarkdownDescription: "Base image from a public registry, such as `python:3.12` (an image reference, checked at plan). One of `from_image`, `from_template`, `from_image_registry` and `dockerfile`: a new template and every new build need exactly one; an imported template may have none while nothing that takes a build changes.",
 				Optional:            true,

@@ -13,5 +13,6 @@ action "e2b_sandbox_resume" "morning" {
   config {
     sandbox_id = e2b_sandbox.dev.id
     run_for    = "1h" # the sandbox's own timeout
+    memory     = true # false: a cold boot from disk (files kept, processes gone)
   }
 }

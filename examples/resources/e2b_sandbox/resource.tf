@@ -6,6 +6,9 @@ resource "e2b_sandbox" "example" {
   # in the configuration then resumes it on the next apply.
   auto_pause = true
   paused     = false
+  # `paused = false` brings back the memory the pause kept (E2B's default);
+  # false would cold-boot it from its disk instead: files kept, processes gone.
+  resume_memory = true
 
   metadata = {
     purpose = "ci-runner"
@@ -19,6 +22,9 @@ resource "e2b_sandbox" "example" {
     # Domains in allow_out need everything else denied.
     allow_out = ["pypi.org", "*.pythonhosted.org", "1.1.1.1"]
     deny_out  = ["0.0.0.0/0"]
+    # The app inside serves HTTPS on 8443 (a self-signed certificate is fine):
+    # E2B's proxy reaches it over TLS. Changing the ports replaces the sandbox.
+    https_ports = [8443]
   }
 
   timeouts {

@@ -5,6 +5,8 @@ resource "e2b_template" "python_app" {
   context       = "${path.module}/app"
   cpu_count     = 2
   memory_mb     = 1024
+  # Free space (MiB) the build leaves on the filesystem after its steps.
+  min_free_disk_mb = 2048
 
   steps = [
     { copy = { src = "requirements.txt", dest = "/home/user/app/" } },

@@ -28,6 +28,9 @@ type Config struct {
 	WebhookRetryInterval time.Duration
 	ImageStore           string
 	HostRootImages       []string
+	// DiskOnlyResumeOff models a cluster where E2B's resume without memory is off: memory=false
+	// on connect or resume of a sandbox paused with its memory answers 400.
+	DiskOnlyResumeOff bool
 
 	Logf   func(format string, args ...any)
 	APIURL func() string // the listener's base URL, known once it listens
@@ -65,7 +68,7 @@ func New(cfg Config) *API {
 	s := &API{opts: cfg, validator: validator}
 	s.sandboxes = sandboxes.New(sandboxes.Callbacks{
 		Event: s.recordEvent, Admit: cfg.Admit, Started: s.sandboxStarted, Expired: sandboxExpired,
-		MaxLifetime: cfg.MaxLifetime,
+		MaxLifetime: cfg.MaxLifetime, DiskOnlyResumeOff: cfg.DiskOnlyResumeOff,
 	})
 	now := time.Now().UTC()
 	s.opts.Store.SeedBase(now)

@@ -15,6 +15,16 @@ type sandboxTimeoutRequestJSON struct {
 	Timeout *int32 `json:"timeout"`
 }
 
+// connectSandboxJSON is ConnectSandbox (and ConnectSandboxV2): memory false resumes a paused
+// sandbox from its files only, a cold boot.
+type connectSandboxJSON struct {
+	Timeout *int32 `json:"timeout"`
+	Memory  *bool  `json:"memory"`
+}
+
+// errCodeMemoryOverrideDisabled is E2B's error_code for memory=false where the capability is off.
+const errCodeMemoryOverrideDisabled = "sandbox_memory_override_disabled"
+
 func (s *API) handleSetTimeout(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Timeout int32 `json:"timeout"` // required, at least 0: the request validator checked
@@ -79,7 +89,7 @@ func (s *API) handlePause(w http.ResponseWriter, r *http.Request) {
 // (TTL only extended), 201 when it resumed a paused sandbox.
 func (s *API) handleConnect(w http.ResponseWriter, r *http.Request) {
 	v2 := strings.HasPrefix(r.Pattern, "POST /v2/")
-	var req sandboxTimeoutRequestJSON
+	var req connectSandboxJSON
 	id, ok := sandboxRequest(w, r, &req, v2)
 	if !ok {
 		return
@@ -92,7 +102,7 @@ func (s *API) handleConnect(w http.ResponseWriter, r *http.Request) {
 	if req.Timeout != nil {
 		given = &timeout
 	}
-	rec, m, resumed, err := s.sandboxes.Connect(id, given, DefaultTimeoutV2)
+	rec, m, resumed, err := s.sandboxes.Connect(id, given, DefaultTimeoutV2, req.Memory == nil || *req.Memory)
 	if !s.lifecycleOK(w, id, err) {
 		return
 	}
@@ -109,12 +119,13 @@ func (s *API) handleResume(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Timeout   *int32 `json:"timeout"`
 		AutoPause *bool  `json:"autoPause"`
+		Memory    *bool  `json:"memory"`
 	}
 	id, timeout, ok := s.timedSandboxRequest(w, r, &req, &req.Timeout, defaultTimeoutV1)
 	if !ok {
 		return
 	}
-	rec, m, err := s.sandboxes.Resume(id, timeout, req.AutoPause)
+	rec, m, err := s.sandboxes.Resume(id, timeout, req.AutoPause, req.Memory == nil || *req.Memory)
 	if errors.Is(err, sandboxes.ErrAlreadyRunning) {
 		writeErrorf(w, http.StatusConflict, "Sandbox %s is already running", id)
 		return
@@ -168,8 +179,8 @@ func (s *API) handleNetwork(w http.ResponseWriter, r *http.Request) {
 }
 
 // lifecycleOK reports whether a connect or resume went ahead; if not, it
-// writes the answer to what the registry refused (the sandbox is gone, or
-// the concurrency cap).
+// writes the answer to what the registry refused (the sandbox is gone, the
+// concurrency cap, or memory=false where the capability is off).
 func (s *API) lifecycleOK(w http.ResponseWriter, id string, err error) bool {
 	var limit sandboxes.LimitError
 	switch {
@@ -177,6 +188,9 @@ func (s *API) lifecycleOK(w http.ResponseWriter, id string, err error) bool {
 		return true
 	case errors.As(err, &limit):
 		writeError(w, http.StatusTooManyRequests, limit.Message)
+	case errors.Is(err, sandboxes.ErrDiskOnlyResumeOff):
+		httpjson.CodedError(w, http.StatusBadRequest, errCodeMemoryOverrideDisabled,
+			"Resuming without memory (memory: false) is not enabled for this team; a plain resume still restores memory")
 	default:
 		notFoundSandbox(w, id)
 	}

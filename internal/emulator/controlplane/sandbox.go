@@ -103,6 +103,14 @@ func sandboxExpired(m *envd.Machine, killed bool) {
 	m.Destroy()
 }
 
+// SetHTTPSPorts changes a sandbox's HTTPS ports outside E2B's API (the admin API's drift hook).
+func (s *API) SetHTTPSPorts(sandboxID string, ports []uint32) error {
+	if err := s.sandboxes.SetHTTPSPorts(sandboxID, ports); err != nil {
+		return fmt.Errorf("sandbox %q not found", sandboxID)
+	}
+	return nil
+}
+
 // Expire runs the TTL end of a sandbox now (kill, or pause with autoPause).
 func (s *API) Expire(sandboxID string) error {
 	killed, m, err := s.sandboxes.Expire(sandboxID)

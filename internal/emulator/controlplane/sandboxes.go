@@ -28,6 +28,7 @@ type sandboxNetworkConfigJSON struct {
 	MaskRequestHost    string                   `json:"maskRequestHost"`
 	Rules              map[string][]egress.Rule `json:"rules"`
 	EgressProxy        *egress.Proxy            `json:"egressProxy"`
+	HTTPSPorts         []uint32                 `json:"httpsPorts"`
 }
 
 type newSandboxJSON struct {
@@ -160,6 +161,20 @@ func validateEgress(allowOut, denyOut []string, rules map[string][]egress.Rule, 
 	return egress.ValidateProxy(proxy)
 }
 
+// envdPort is the port envd serves in every sandbox; E2B's proxy always reaches it in plain HTTP.
+const envdPort = 49983
+
+// validateHTTPSPorts is what E2B's create handler checks of network.httpsPorts beyond the
+// schema (range, count and uniqueness are the request validator's): the envd port cannot be one.
+func validateHTTPSPorts(ports []uint32) string {
+	for _, p := range ports {
+		if p == envdPort {
+			return fmt.Sprintf("HTTPS backend routing is not supported for reserved port %d", p)
+		}
+	}
+	return ""
+}
+
 // validateNetwork checks allowOut/denyOut the way E2B does.
 func validateNetwork(allowOut, denyOut []string) string {
 	denyAll := false
@@ -246,8 +261,13 @@ func (s *API) handleCreate(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusBadRequest, msg)
 			return
 		}
+		if msg := validateHTTPSPorts(n.HTTPSPorts); msg != "" {
+			writeError(w, http.StatusBadRequest, msg)
+			return
+		}
 		netCfg = sandboxes.Network{AllowOut: n.AllowOut, DenyOut: n.DenyOut, AllowPublicTraffic: n.AllowPublicTraffic,
-			MaskRequestHost: n.MaskRequestHost, Rules: egress.Normalize(n.Rules), EgressProxy: n.EgressProxy}
+			MaskRequestHost: n.MaskRequestHost, Rules: egress.Normalize(n.Rules), EgressProxy: n.EgressProxy,
+			HTTPSPorts: n.HTTPSPorts}
 	}
 	if req.AllowInternetAccess != nil && !*req.AllowInternetAccess && !contains(netCfg.DenyOut, "0.0.0.0/0") {
 		netCfg.DenyOut = append(netCfg.DenyOut, "0.0.0.0/0")

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/builder"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
@@ -20,6 +21,9 @@ type templateBuildRequestJSON struct {
 	Tags     []string `json:"tags"`
 	CPUCount *int32   `json:"cpuCount"`
 	MemoryMB *int32   `json:"memoryMB"`
+	// MinFreeDiskMB is the free space the build is to leave; E2B refuses more than the team's
+	// allowance, which the emulator takes to be the free space of its data dir.
+	MinFreeDiskMB *int32 `json:"minFreeDiskMb"`
 }
 
 type templateRequestResponseJSON struct {
@@ -74,11 +78,15 @@ func (s *API) handleRequestBuild(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
+	if msg := s.freeDiskError(req.MinFreeDiskMB); msg != "" {
+		writeError(w, http.StatusBadRequest, msg)
+		return
+	}
 
 	buildID := ids.UUID()
 	t, err := s.opts.Store.RequestBuild(name.alias, ids.New("", 20), buildID, req.CPUCount, req.MemoryMB, tags, time.Now().UTC())
-	if err != nil {
-		writeErrorf(w, http.StatusBadRequest, "Alias `%s` is already taken", name.alias)
+	if err != nil { // E2B's answer when the name is another template's (RegisterBuild)
+		writeErrorf(w, http.StatusConflict, "Alias '%s' is already used", name.alias)
 		return
 	}
 	// Answered like a sandbox create, so that a fault dropping the answer
@@ -87,6 +95,21 @@ func (s *API) handleRequestBuild(w http.ResponseWriter, r *http.Request) {
 		TemplateID: t.ID, BuildID: buildID, Public: t.Public,
 		Names: append([]string{}, t.Names...), Tags: tags, Aliases: t.Aliases(),
 	})
+}
+
+// freeDiskError refuses a minFreeDiskMb above the team's allowance as E2B does
+// (LimitFreeDiskSize in e2b-dev/infra packages/api/internal/team): the
+// emulator's allowance is the free space of its data dir, where the build's
+// files go. The range (0 and up) is the request validator's.
+func (s *API) freeDiskError(minFreeMB *int32) string {
+	if minFreeMB == nil {
+		return ""
+	}
+	free := hostfs.FreeMiB(s.opts.DataDir)
+	if free < 0 || int64(*minFreeMB) <= free {
+		return ""
+	}
+	return fmt.Sprintf("Free disk space can't be higher than %d MiB (if you need to increase this limit, please contact support)", free)
 }
 
 // resourceLimitError applies E2B's rules for a build's resources beyond the
@@ -124,6 +147,10 @@ func (s *API) handleStartBuild(w http.ResponseWriter, r *http.Request) {
 		writeErrorf(w, http.StatusBadRequest, "Invalid build ID: %s", buildID)
 		return
 	}
+	if msg := buildSourceError(req); msg != "" {
+		writeError(w, http.StatusBadRequest, msg)
+		return
+	}
 	t, b, found := s.opts.Store.BuildByID(templateID, buildID)
 	if !found || t.ID != templateID {
 		writeErrorf(w, http.StatusNotFound, "Error when getting template: build '%s' of template '%s' not found", buildID, templateID)
@@ -144,6 +171,20 @@ func (s *API) handleStartBuild(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.WriteHeader(http.StatusAccepted)
+}
+
+// buildSourceError is E2B's check that a build starts from exactly one base (the spec cannot
+// say it): a fromImage or a fromTemplate, an empty one counting as none.
+func buildSourceError(req builder.Request) string {
+	hasImage := req.FromImage != nil && *req.FromImage != ""
+	hasTemplate := req.FromTemplate != nil && *req.FromTemplate != ""
+	switch {
+	case hasImage && hasTemplate:
+		return "cannot specify both fromImage and fromTemplate"
+	case !hasImage && !hasTemplate:
+		return "must specify either fromImage or fromTemplate"
+	}
+	return ""
 }
 
 // registryError checks fromImageRegistry against its oneOf schemas.

@@ -56,27 +56,34 @@ func (sb *Machine) Serve(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// envdMetricsJSON is envd's Metrics (the newest envd.yaml: the cpu_* hotplug fields and
+// oom_kills, no mem_*_mib). The emulator has no CPU hotplug: all CPUs are online from the start,
+// none was ever asked for, so no write is pending. oom_kills is left out, as envd leaves it out
+// outside Firecracker: the emulator cannot read a guest kernel's log, so it does not know.
 type envdMetricsJSON struct {
-	TS          int64   `json:"ts"`
-	CPUCount    int     `json:"cpu_count"`
-	CPUUsedPct  float64 `json:"cpu_used_pct"`
-	MemTotal    int64   `json:"mem_total"`
-	MemUsed     int64   `json:"mem_used"`
-	MemCache    int64   `json:"mem_cache"`
-	MemTotalMiB int64   `json:"mem_total_mib"`
-	MemUsedMiB  int64   `json:"mem_used_mib"`
-	DiskUsed    int64   `json:"disk_used"`
-	DiskTotal   int64   `json:"disk_total"`
+	TS                int64   `json:"ts"`
+	CPUCount          int     `json:"cpu_count"`
+	CPUPossible       int     `json:"cpu_possible"`
+	CPUTarget         int     `json:"cpu_target"`
+	CPUTargetAttempts int     `json:"cpu_target_attempts"`
+	CPUWritePendingMs int64   `json:"cpu_write_pending_ms"`
+	CPUUsedPct        float64 `json:"cpu_used_pct"`
+	MemTotal          int64   `json:"mem_total"`
+	MemUsed           int64   `json:"mem_used"`
+	MemCache          int64   `json:"mem_cache"`
+	DiskUsed          int64   `json:"disk_used"`
+	DiskTotal         int64   `json:"disk_total"`
 }
 
+// envdMetrics takes a sample now: CPU use and memory from /proc of the sandbox's processes, disk
+// from its files.
 func (sb *Machine) envdMetrics() envdMetricsJSON {
 	sb.TakeSample()
 	samples := sb.SamplesCopy()
 	last := samples[len(samples)-1]
 	return envdMetricsJSON{
-		TS: time.Now().Unix(), CPUCount: store.DefaultCPUCount, CPUUsedPct: last.CPUPct,
-		MemTotal: MemTotalBytes, MemUsed: last.MemUsed, MemTotalMiB: MemTotalBytes >> 20, MemUsedMiB: last.MemUsed >> 20,
-		DiskUsed: last.DiskUsed, DiskTotal: DiskTotalBytes,
+		TS: time.Now().Unix(), CPUCount: store.DefaultCPUCount, CPUPossible: store.DefaultCPUCount, CPUUsedPct: last.CPUPct,
+		MemTotal: MemTotalBytes, MemUsed: last.MemUsed, DiskUsed: last.DiskUsed, DiskTotal: DiskTotalBytes,
 	}
 }
 

@@ -43,13 +43,19 @@ var ErrEmptyBody = errors.New("request body has an error: value is required but 
 
 // ErrorJSON is the error body of E2B's APIs (the control plane's and envd's).
 type ErrorJSON struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
+	Code      int    `json:"code"`
+	ErrorCode string `json:"error_code,omitempty"` // E2B's machine-readable reason, where it gives one
+	Message   string `json:"message"`
 }
 
 // Error answers status with msg in an ErrorJSON.
 func Error(w http.ResponseWriter, status int, msg string) {
 	Write(w, status, ErrorJSON{Code: status, Message: msg})
+}
+
+// CodedError answers status with msg and E2B's error_code.
+func CodedError(w http.ResponseWriter, status int, errorCode, msg string) {
+	Write(w, status, ErrorJSON{Code: status, ErrorCode: errorCode, Message: msg})
 }
 
 // Errorf is Error with a format.

@@ -60,7 +60,9 @@ func (g *Registry) Pause(id string, memory bool) (*envd.Machine, error) {
 
 // Connect extends a running sandbox's end by timeout (when set), or resumes
 // a paused one for timeout (resumeTimeout when unset); resumed says which.
-func (g *Registry) Connect(id string, timeout *time.Duration, resumeTimeout time.Duration) (rec Record, m *envd.Machine, resumed bool, err error) {
+// memory false cold-boots a paused sandbox from its files (see resumeLocked);
+// it changes nothing for a running one.
+func (g *Registry) Connect(id string, timeout *time.Duration, resumeTimeout time.Duration, memory bool) (rec Record, m *envd.Machine, resumed bool, err error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	e, err := g.lookupLocked(id)
@@ -76,16 +78,19 @@ func (g *Registry) Connect(id string, timeout *time.Duration, resumeTimeout time
 	if timeout != nil {
 		resumeTimeout = *timeout
 	}
+	if err := g.coldBootRefusedLocked(e, memory); err != nil {
+		return Record{}, nil, false, err
+	}
 	if msg := g.callbacks.Admit(g.runningLocked()); msg != "" {
 		return Record{}, nil, false, LimitError{msg}
 	}
-	g.resumeLocked(e, resumeTimeout)
+	g.resumeLocked(e, resumeTimeout, memory)
 	return e.rec.clone(), e.m, true, nil
 }
 
 // Resume resumes a paused sandbox for timeout (the deprecated route, which
-// may also change autoPause).
-func (g *Registry) Resume(id string, timeout time.Duration, autoPause *bool) (Record, *envd.Machine, error) {
+// may also change autoPause); memory false cold-boots it from its files.
+func (g *Registry) Resume(id string, timeout time.Duration, autoPause *bool, memory bool) (Record, *envd.Machine, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	e, err := g.lookupLocked(id)
@@ -95,13 +100,16 @@ func (g *Registry) Resume(id string, timeout time.Duration, autoPause *bool) (Re
 	if e.rec.State == Running {
 		return Record{}, nil, ErrAlreadyRunning
 	}
+	if err := g.coldBootRefusedLocked(e, memory); err != nil {
+		return Record{}, nil, err
+	}
 	if msg := g.callbacks.Admit(g.runningLocked()); msg != "" {
 		return Record{}, nil, LimitError{msg}
 	}
 	if autoPause != nil {
 		e.rec.AutoPause = *autoPause
 	}
-	g.resumeLocked(e, timeout)
+	g.resumeLocked(e, timeout, memory)
 	return e.rec.clone(), e.m, nil
 }
 
@@ -119,7 +127,7 @@ func (g *Registry) AutoResume(id string) (m *envd.Machine, resumed bool) {
 		if !e.rec.AutoResume || !e.rec.PausedByMemory {
 			return nil, false
 		}
-		g.resumeLocked(e, e.rec.ResumeTimeout)
+		g.resumeLocked(e, e.rec.ResumeTimeout, true)
 		return e.m, true
 	}
 	return e.m, false
@@ -149,6 +157,20 @@ func (g *Registry) UpdateNetwork(id string, eg Egress, extra map[string]any) err
 	n.AllowOut, n.DenyOut, n.Rules, n.EgressProxy = eg.AllowOut, eg.DenyOut, eg.Rules, eg.Proxy
 	e.rec.AllowInternet = eg.AllowInternet
 	g.event(e, EvUpdated, extra)
+	return nil
+}
+
+// SetHTTPSPorts replaces the HTTPS ports of a sandbox, running or paused. E2B's API has no way
+// to change them after create; this is the emulator's stand-in for a change made outside the
+// API, so tests can see a client notice it.
+func (g *Registry) SetHTTPSPorts(id string, ports []uint32) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	e, err := g.lookupLocked(id)
+	if err != nil {
+		return err
+	}
+	e.rec.Network.HTTPSPorts = append([]uint32(nil), ports...)
 	return nil
 }
 
@@ -232,16 +254,32 @@ func (g *Registry) pauseLocked(e *entry, memory bool) {
 	}
 }
 
-func (g *Registry) resumeLocked(e *entry, timeout time.Duration) {
+// coldBootRefusedLocked is E2B's refusal of memory false where the capability is off: only for
+// a sandbox paused with its memory (one paused without it cold-boots anyway, a no-op E2B allows).
+func (g *Registry) coldBootRefusedLocked(e *entry, memory bool) error {
+	if !memory && e.rec.PausedByMemory && g.callbacks.DiskOnlyResumeOff {
+		return ErrDiskOnlyResumeOff
+	}
+	return nil
+}
+
+// resumeLocked runs a paused sandbox again. With memory, and a pause that kept it, its processes
+// continue; otherwise it cold-boots: every process is gone (the frozen ones are killed, as a VM
+// booted from its disk never had them) and only its files remain.
+func (g *Registry) resumeLocked(e *entry, timeout time.Duration, memory bool) {
 	now := time.Now().UTC()
 	e.rec.State = Running
 	e.rec.StartedAt = now
 	e.rec.EndAt = now.Add(timeout)
 	e.rec.ExecutionID = ids.UUID()
 	g.event(e, EvResumed, nil)
-	if e.rec.PausedByMemory {
+	switch {
+	case e.rec.PausedByMemory && memory:
 		e.m.Thaw()
-	} else {
+	case e.rec.PausedByMemory:
+		e.m.Halt()
+		e.m.Reboot()
+	default:
 		e.m.Reboot()
 	}
 	g.armLocked(e)

@@ -67,6 +67,9 @@ type Network struct {
 	MaskRequestHost    string                   `json:"maskRequestHost,omitempty"`
 	Rules              map[string][]egress.Rule `json:"rules,omitempty"`
 	EgressProxy        *egress.Proxy            `json:"egressProxy,omitempty"`
+	// HTTPSPorts are the sandbox's ports that serve HTTPS, fixed at create: E2B's proxy
+	// reaches them over TLS. The emulator only keeps and reports them (it has no port proxy).
+	HTTPSPorts []uint32 `json:"httpsPorts,omitempty"`
 }
 
 // Shown is the configuration as E2B's API returns it: never the proxy's password.
@@ -82,12 +85,13 @@ func (n Network) Shown() Network {
 // Empty reports whether nothing was configured.
 func (n Network) Empty() bool {
 	return len(n.AllowOut) == 0 && len(n.DenyOut) == 0 && n.AllowPublicTraffic == nil && n.MaskRequestHost == "" &&
-		len(n.Rules) == 0 && n.EgressProxy == nil
+		len(n.Rules) == 0 && n.EgressProxy == nil && len(n.HTTPSPorts) == 0
 }
 
 func (n Network) clone() Network {
 	n.AllowOut = append([]string(nil), n.AllowOut...)
 	n.DenyOut = append([]string(nil), n.DenyOut...)
+	n.HTTPSPorts = append([]uint32(nil), n.HTTPSPorts...)
 	if n.EgressProxy != nil {
 		p := *n.EgressProxy
 		n.EgressProxy = &p

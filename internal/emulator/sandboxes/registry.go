@@ -28,6 +28,9 @@ var (
 	ErrClosed         = errors.New("emulator is shutting down")
 	ErrAlreadyPaused  = errors.New("sandbox is already paused")
 	ErrAlreadyRunning = errors.New("sandbox is already running")
+	// ErrDiskOnlyResumeOff refuses memory=false on the resume of a sandbox paused with its
+	// memory where the capability is off (Callbacks.DiskOnlyResumeOff).
+	ErrDiskOnlyResumeOff = errors.New("resuming without memory is not enabled")
 )
 
 // NotRunningError refuses an operation that needs a running sandbox.
@@ -57,6 +60,10 @@ type Callbacks struct {
 	Expired func(m *envd.Machine, killed bool)
 	// MaxLifetime caps a sandbox's end, counted from its start.
 	MaxLifetime time.Duration
+	// DiskOnlyResumeOff refuses a resume without memory (a cold boot) of a sandbox paused with
+	// its memory, as E2B does where its filesystem-only resume capability is off; a sandbox
+	// paused without memory cold-boots on any resume either way.
+	DiskOnlyResumeOff bool
 }
 
 // Registry holds the live sandboxes: each one's record, its machine and its

@@ -108,7 +108,7 @@ func TestLifecycleEventsKeepTheirOrder(t *testing.T) {
 	if _, err := f.reg.Pause(rec.ID, true); !errors.Is(err, ErrAlreadyPaused) {
 		t.Fatalf("second pause: %v, want ErrAlreadyPaused", err)
 	}
-	if _, _, resumed, err := f.reg.Connect(rec.ID, nil, time.Hour); err != nil || !resumed {
+	if _, _, resumed, err := f.reg.Connect(rec.ID, nil, time.Hour, true); err != nil || !resumed {
 		t.Fatalf("connect: resumed %v, %v", resumed, err)
 	}
 	if _, err := f.reg.Kill(rec.ID); err != nil {
@@ -136,7 +136,7 @@ func TestPausedSandboxesHoldNoPlaceUnderTheCap(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := f.create(time.Hour, false) // a paused sandbox holds no place
-	if _, _, _, err := f.reg.Connect(a.ID, nil, time.Hour); !errors.As(err, new(LimitError)) {
+	if _, _, _, err := f.reg.Connect(a.ID, nil, time.Hour, true); !errors.As(err, new(LimitError)) {
 		t.Fatalf("resume over the cap: %v, want a LimitError", err)
 	}
 	if got, _, _ := f.reg.Get(a.ID); got.State != Paused {
@@ -145,7 +145,7 @@ func TestPausedSandboxesHoldNoPlaceUnderTheCap(t *testing.T) {
 	if _, err := f.reg.Kill(b.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, resumed, err := f.reg.Connect(a.ID, nil, time.Hour); err != nil || !resumed {
+	if _, _, resumed, err := f.reg.Connect(a.ID, nil, time.Hour, true); err != nil || !resumed {
 		t.Fatalf("resume with room: resumed %v, %v", resumed, err)
 	}
 }

@@ -8,13 +8,16 @@ import (
 // RequestBuild registers a waiting build (buildID) carrying the tags on the
 // team template named alias, creating it as templateID when there is none;
 // cpu and memoryMB, when given, become the template's. ErrAliasTaken: the
-// name belongs to the base template or a snapshot.
+// name belongs to the base template or a snapshot, or is another template's ID.
 func (st *Store) RequestBuild(alias, templateID, buildID string, cpu, memoryMB *int32, tags []string, now time.Time) (Template, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	name := TeamNamespace + "/" + alias
 	t := st.templateByIdentifierLocked(name)
 	if t != nil && (t.builtin || t.snapshot) {
+		return Template{}, ErrAliasTaken
+	}
+	if _, isID := st.templates[alias]; t == nil && isID {
 		return Template{}, ErrAliasTaken
 	}
 	if t == nil {
