@@ -2,7 +2,7 @@
 # The provider installed the way users install it: goreleaser makes two signed releases
 # (the previous version and this tree, for this machine's platform only), and test/registry
 # serves them through the provider registry protocol over HTTPS to Terraform 1.11.4,
-# Terraform 1.16.1 and OpenTofu, which `init` (checking SHA256SUMS and its signature),
+# Terraform 1.16.3 and OpenTofu, which `init` (checking SHA256SUMS and its signature),
 # apply the quickstart against the released emulator, refuse tampered releases, and
 # upgrade state an older version wrote (test/registry/README.md).
 #

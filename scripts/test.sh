@@ -58,7 +58,7 @@ stage_gotest() {
 }
 
 # The provider's acceptance tests once more under Terraform 1.11.4, built from the
-# Go module proxy like 1.16.1 (TERRAFORM=/path chooses another Terraform).
+# Go module proxy like 1.16.3 (TERRAFORM=/path chooses another Terraform).
 stage_terraform() {
   local tf="${TERRAFORM:-$TERRAFORM_OLD}"
   [ -n "${TERRAFORM:-}" ] || build_terraform "$TERRAFORM_OLD_VERSION"
@@ -108,7 +108,7 @@ stage_conformance() { bash conformance/run.sh; }
 stage_docs() { bash scripts/docs.sh check; }
 
 # Every page of docs/ as a reader copies it (test/docs says how): validated on OpenTofu, the
-# pinned Terraform 1.11.4 (or TERRAFORM=/path) and Terraform 1.16.1, the guides' flows applied
+# pinned Terraform 1.11.4 (or TERRAFORM=/path) and Terraform 1.16.3, the guides' flows applied
 # against the emulator.
 stage_docs-run() {
   build_tofu
