@@ -18,7 +18,7 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # The Go tools the scripts run, each pinned as the `tool` of its own module: tools/NAME/go.mod
 # (its go.sum fixes the version). tools/go.mod pins OpenTofu, which build_tofu builds.
-GO_TOOLS=(gotestsum tfplugindocs golangci-lint goreleaser)
+GO_TOOLS=(gotestsum tfplugindocs golangci-lint goreleaser terrafmt)
 
 # tool_bin NAME: the path of a pinned tool, built into Go's build cache on first use.
 tool_bin() { go -C "$ROOT" tool -modfile="tools/$1/go.mod" -n "$1"; }
