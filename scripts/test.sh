@@ -125,6 +125,8 @@ stage_lint() {
   local status=0
   tool golangci-lint run ./... || status=1
   terrafmt_check || status=1
+  # The provider's schema against the rules of internal/provider/schema_lint_test.go (gotest runs it too).
+  go test -count=1 -run '^TestProviderSchemaLint' ./internal/provider/ || status=1
   return "$status"
 }
 
