@@ -1,9 +1,12 @@
 package registry
 
 import (
+	"encoding/json"
 	"errors"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -29,10 +32,14 @@ resource "e2b_webhook" "lifecycle" {
 }
 `
 
-// TestUpgrade: state that the previous release wrote (quickstart and team objects),
-// then `init -upgrade` to the current release: the plan is empty and every resource
-// keeps its ID. A resource whose schema lost an attribute or changed one's type without
-// a new schema version fails the test (the framework would then refuse the old state).
+// TestUpgrade: state that the previous release wrote (the quickstart, the team objects and
+// testdata/upgrade: every resource type with the options a user's state carries), then
+// `init -upgrade` to the current release: the plan is empty and every resource keeps its ID.
+// A resource whose schema lost an attribute or changed one's type without a new schema
+// version fails the test (the framework would then refuse the old state), and so does one
+// the new version would update or replace. That the check can fail is shown on the same
+// workspace at the end: a state the new version reads differently plans a replacement, and
+// the check reports it.
 func TestUpgrade(t *testing.T) {
 	r := needReleases(t)
 	reg, caFile := Start(t, namespace, typeName, r.key, r.other)
@@ -42,6 +49,9 @@ func TestUpgrade(t *testing.T) {
 	for _, cli := range r.clis {
 		t.Run(filepath.Base(cli), func(t *testing.T) {
 			w := newWorkspace(t, cli, reg, caFile, emu, "= "+r.previous, map[string]string{"team.tf": teamConfig})
+			if err := os.CopyFS(w.dir, os.DirFS("testdata/upgrade")); err != nil {
+				t.Fatal(err)
+			}
 			w.must("init", "-no-color", "-input=false")
 			if got := w.lockedVersion(reg); got != r.previous {
 				t.Fatalf(".terraform.lock.hcl records %s, want %s", got, r.previous)
@@ -62,15 +72,11 @@ func TestUpgrade(t *testing.T) {
 				t.Errorf("v%s -> v%s: %s", r.previous, r.current, problem)
 			}
 
-			out, err := w.run("plan", "-no-color", "-input=false", "-detailed-exitcode")
-			var exit *exec.ExitError
-			if errors.As(err, &exit) && exit.ExitCode() == 2 {
-				t.Fatalf("%s plans changes after upgrading v%s -> v%s:\n%s", w.name, r.previous, r.current, out)
-			} else if err != nil {
-				t.Fatalf("%s plan after the upgrade: %v\n%s", w.name, err, out)
+			if changes := w.plannedChanges(); changes != "" {
+				t.Fatalf("%s plans changes after upgrading v%s -> v%s:\n%s", w.name, r.previous, r.current, changes)
 			}
 			// An apply writes the state through the new version's upgraders; nothing may change.
-			out = w.must("apply", "-no-color", "-input=false", "-auto-approve")
+			out := w.must("apply", "-no-color", "-input=false", "-auto-approve")
 			if !strings.Contains(out, "0 added, 0 changed, 0 destroyed") {
 				t.Fatalf("%s apply after the upgrade changed something:\n%s", w.name, out)
 			}
@@ -83,7 +89,62 @@ func TestUpgrade(t *testing.T) {
 			for addr := range ids {
 				t.Errorf("%s left state in the upgrade", addr)
 			}
+
+			// The check above fails when the new version would replace something: here the
+			// state holds another template for a sandbox than its configuration (as a state
+			// upgrader that lost or renamed a value would leave it).
+			w.setStateAttribute("e2b_sandbox.full", "template", "base-before-upgrade")
+			changes := w.plannedChanges()
+			if !regexp.MustCompile(`e2b_sandbox\.full must be replaced`).MatchString(changes) {
+				t.Errorf("%s: the upgrade check does not report a sandbox the new version would replace; it says:\n%s", w.name, changes)
+			}
 			w.must("destroy", "-no-color", "-input=false", "-auto-approve")
 		})
 	}
+}
+
+// plannedChanges is the plan's output when it would change anything, "" when it would not.
+func (w *workspace) plannedChanges() string {
+	w.t.Helper()
+	out, err := w.run("plan", "-no-color", "-input=false", "-detailed-exitcode")
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit) && exit.ExitCode() == 2:
+		return out
+	case err != nil:
+		w.t.Fatalf("%s plan: %v\n%s", w.name, err, out)
+	}
+	return ""
+}
+
+// setStateAttribute changes one attribute of a resource in the workspace's state, through
+// `state pull` and `state push`.
+func (w *workspace) setStateAttribute(address, attr string, value any) {
+	w.t.Helper()
+	var state map[string]any
+	if err := json.Unmarshal([]byte(w.must("state", "pull")), &state); err != nil {
+		w.t.Fatal(err)
+	}
+	typ, name, _ := strings.Cut(address, ".")
+	found := false
+	for _, r := range state["resources"].([]any) {
+		res := r.(map[string]any)
+		if res["type"] != typ || res["name"] != name {
+			continue
+		}
+		for _, inst := range res["instances"].([]any) {
+			inst.(map[string]any)["attributes"].(map[string]any)[attr] = value
+			found = true
+		}
+	}
+	if !found {
+		w.t.Fatalf("%s is not in the state", address)
+	}
+	state["serial"] = state["serial"].(float64) + 1
+	raw, err := json.Marshal(state)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	w.write("changed.tfstate", string(raw))
+	w.must("state", "push", "changed.tfstate")
 }
