@@ -3,6 +3,7 @@ package registry
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,8 +33,9 @@ resource "e2b_webhook" "lifecycle" {
 }
 `
 
-// TestUpgrade: state that the previous release wrote (the quickstart, the team objects and
-// testdata/upgrade: every resource type with the options a user's state carries), then
+// TestUpgrade: state that the previous release wrote (the quickstart, the team objects, the
+// examples that apply offline, and testdata/upgrade: every resource type with the options a
+// user's state carries), then
 // `init -upgrade` to the current release: the plan is empty and every resource keeps its ID.
 // A resource whose schema lost an attribute or changed one's type without a new schema
 // version fails the test (the framework would then refuse the old state), and so does one
@@ -52,6 +54,7 @@ func TestUpgrade(t *testing.T) {
 			if err := os.CopyFS(w.dir, os.DirFS("testdata/upgrade")); err != nil {
 				t.Fatal(err)
 			}
+			w.addExamples(reg, upgradeExamples)
 			w.must("init", "-no-color", "-input=false")
 			if got := w.lockedVersion(reg); got != r.previous {
 				t.Fatalf(".terraform.lock.hcl records %s, want %s", got, r.previous)
@@ -101,6 +104,42 @@ func TestUpgrade(t *testing.T) {
 			w.must("destroy", "-no-color", "-input=false", "-auto-approve")
 		})
 	}
+}
+
+// upgradeExamples are the folders of examples/resources that apply offline against the
+// emulator with the previous release, each with the inputs it needs. The others install
+// packages from the internet (e2b_sandbox_command, e2b_snapshot, e2b_template), use options
+// newer than the release (e2b_sandbox's snapshot_on_destroy) or declare the provider
+// themselves (e2b_secret); testdata/upgrade covers their types.
+var upgradeExamples = map[string]string{
+	"e2b_sandbox_file":   "",
+	"e2b_sandbox_folder": "",
+	"e2b_template_tag":   "",
+	"e2b_volume":         "",
+	"e2b_volume_file":    "",
+	"e2b_webhook":        `webhook_secret = "not-a-real-secret"`,
+}
+
+// addExamples copies example folders into the workspace, each a module of the root one that
+// takes the provider from the registry under test (import blocks, which only a root module
+// may hold, are left out).
+func (w *workspace) addExamples(reg *Server, examples map[string]string) {
+	w.t.Helper()
+	root := repoRoot(w.t)
+	var modules strings.Builder
+	for name, inputs := range examples {
+		dir := filepath.Join(w.dir, "examples", name)
+		if err := os.CopyFS(dir, os.DirFS(filepath.Join(root, "examples", "resources", name))); err != nil {
+			w.t.Fatal(err)
+		}
+		if err := os.Remove(filepath.Join(dir, "import-by-identity.tf")); err != nil && !os.IsNotExist(err) {
+			w.t.Fatal(err)
+		}
+		w.write(filepath.Join("examples", name, "versions.tf"), fmt.Sprintf(
+			"terraform {\n  required_providers {\n    e2b = { source = %q }\n  }\n}\n", reg.Source()))
+		fmt.Fprintf(&modules, "module %q {\n  source = \"./examples/%s\"\n  %s\n}\n\n", name, name, inputs)
+	}
+	w.write("examples.tf", modules.String())
 }
 
 // plannedChanges is the plan's output when it would change anything, "" when it would not.
