@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Registry docs with tfplugindocs (pinned by tools/tfplugindocs/go.mod), offline.
-#   scripts/docs.sh generate   write docs/ from templates/, examples/ and the provider schema, and
+#   scripts/docs.sh generate   write docs/ from templates/, examples/ and the provider schema,
+#                              the tested CLIs' line in templates/index.md.tmpl from their pins, and
 #                              README.md's compatibility section from templates/index.md.tmpl
 #   scripts/docs.sh check      regenerate into a temporary copy, fail on any difference, then
 #                              run `tfplugindocs validate`
@@ -26,6 +27,25 @@ generate() { # generate PROVIDER_DIR
   fi
 }
 
+# tested_clis: the line of the compatibility section that names the CLIs CI tests on, made from
+# their pins (OpenTofu in tools/go.mod, the Terraforms in scripts/lib.sh).
+tested_clis() {
+  local tofu
+  tofu="$(awk '$1 == "github.com/opentofu/opentofu" { sub(/^v/, "", $2); print $2 }' "$ROOT/tools/go.mod")"
+  [ -n "$tofu" ] || die "tools/go.mod pins no github.com/opentofu/opentofu"
+  printf 'Tested on every change with OpenTofu %s, Terraform %s and Terraform %s.\n' \
+    "$tofu" "$TERRAFORM_OLD_VERSION" "$TERRAFORM_VERSION"
+}
+
+# template_with_tested_clis: templates/index.md.tmpl with tested_clis in place of its line.
+template_with_tested_clis() {
+  local line
+  line="$(tested_clis)"
+  grep -q '^Tested on every change with ' "$ROOT/templates/index.md.tmpl" ||
+    die "templates/index.md.tmpl has no 'Tested on every change with ...' line in its compatibility section"
+  awk -v line="$line" '/^Tested on every change with / { print line; next } { print }' "$ROOT/templates/index.md.tmpl"
+}
+
 # The compatibility section has one source, templates/index.md.tmpl; README.md holds a copy
 # between the same two marker lines.
 readme_with_compatibility() { # prints README.md with the template's section in place of its own
@@ -47,6 +67,8 @@ readme_with_compatibility() { # prints README.md with the template's section in 
 
 case "$mode" in
 generate)
+  template_with_tested_clis >"$CACHE/docs/index.md.tmpl"
+  mv "$CACHE/docs/index.md.tmpl" "$ROOT/templates/index.md.tmpl"
   generate "$ROOT"
   readme_with_compatibility >"$CACHE/docs/README.md"
   mv "$CACHE/docs/README.md" "$ROOT/README.md"
@@ -55,6 +77,9 @@ generate)
 check)
   work="$(mktemp -d)"
   trap 'rm -rf "$work"' EXIT
+  if ! diff -u "$ROOT/templates/index.md.tmpl" <(template_with_tested_clis); then
+    die "templates/index.md.tmpl does not name the pinned CLIs (scripts/lib.sh, tools/go.mod): run 'make docs' and commit the result"
+  fi
   cp -r "$ROOT/templates" "$ROOT/examples" "$ROOT/docs" "$work/"
   generate "$work"
   if ! diff -ru --exclude=.terraform "$ROOT/docs" "$work/docs"; then

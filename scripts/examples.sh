@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Every example must be formatted, and valid on every CLI the README's compatibility table lists
 # for it: OpenTofu (bin/tofu), the pinned Terraform 1.11.4 (or TERRAFORM=/path), and the pinned
-# Terraform 1.16.1 (both in bin/, built by build_terraform). Action
+# Terraform 1.16.3 (both in bin/, built by build_terraform). Action
 # blocks and .tfquery.hcl files need Terraform 1.14+; import blocks by identity Terraform 1.12+.
 #
 # Each folder is checked as a user would copy it: in a scratch copy, with a required_providers
 # block naming e2b-terraform/e2b added when the folder has none, against the fresh provider
 # through dev_overrides for that address only (so an example that would resolve to hashicorp/e2b
 # fails). A warning fails the example too. Nothing is written into examples/. Then the action
-# examples are applied with Terraform 1.16.1 against a local emulator, so their action_trigger
+# examples are applied with Terraform 1.16.3 against a local emulator, so their action_trigger
 # runs the action, the actions no trigger names are run with -invoke, and they are destroyed.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"

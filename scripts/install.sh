@@ -2,19 +2,23 @@
 # The provider installed the way users install it: goreleaser makes two signed releases
 # (the previous version and this tree, for this machine's platform only), and test/registry
 # serves them through the provider registry protocol over HTTPS to Terraform 1.11.4,
-# Terraform 1.16.1 and OpenTofu, which `init` (checking SHA256SUMS and its signature),
+# Terraform 1.16.3 and OpenTofu, which `init` (checking SHA256SUMS and its signature),
 # apply the quickstart against the released emulator, refuse tampered releases, and
 # upgrade state an older version wrote (test/registry/README.md).
 #
-# The previous version is the last tag, or commit $PREVIOUS_COMMIT while no tag exists;
-# it is released as the tag's version (0.0.1 without a tag) and this tree as the next patch.
+# The previous version is the last release candidate, the commit scripts/previous-release
+# names, unless the last tag is newer; a release moves one or the other forward (RELEASING.md).
+# A tag is released as its version and this tree as the next patch; a candidate after the tag
+# (or without any tag, as 0.0.1) as a pre-release of that patch.
 # The signing keys are made for the run in a temporary GNUPGHOME, deleted at exit; only
 # their public halves are copied out (to .cache/install/, for the registry).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
-PREVIOUS_COMMIT=4d123b5 # the last release candidate before any tag
+PREVIOUS_COMMIT="$(grep -v '^#' scripts/previous-release | head -1)"
+git rev-parse -q --verify "$PREVIOUS_COMMIT^{commit}" >/dev/null ||
+  die "scripts/previous-release names '$PREVIOUS_COMMIT', which is not a commit of this repository"
 work="$CACHE/install"
 
 build_tofu
@@ -22,17 +26,22 @@ build_terraform "$TERRAFORM_OLD_VERSION"
 build_terraform "$TERRAFORM_VERSION"
 command -v gpg >/dev/null || die "gpg is needed to sign the test releases (Debian: apt-get install gnupg)"
 
-# Versions: the last tag and the next patch, or 0.0.1 (commit $PREVIOUS_COMMIT) and 0.0.2.
-# (HEAD~1: on a tagged commit, the tag before it.)
+# Versions: the last tag and the next patch; or the candidate as the patch after the last tag
+# (0.0.1 without a tag) and this tree as the one after it. (HEAD~1: on a tagged commit, the tag
+# before it.)
+major=0 minor=0 patch=0
 if last_tag="$(git describe --tags --abbrev=0 --match 'v[0-9]*' HEAD~1 2>/dev/null)"; then
+  IFS=. read -r major minor patch <<<"${last_tag#v}"
+  patch="${patch%%-*}"
+fi
+if [ -n "$last_tag" ] && ! git merge-base --is-ancestor "$last_tag" "$PREVIOUS_COMMIT"; then
   previous_ref="$last_tag"
   previous_version="${last_tag#v}"
-  IFS=. read -r major minor patch <<<"${previous_version%%-*}"
   current_version="$major.$minor.$((patch + 1))"
 else
   previous_ref="$PREVIOUS_COMMIT"
-  previous_version=0.0.1
-  current_version=0.0.2
+  previous_version="$major.$minor.$((patch + 1))"
+  current_version="$major.$minor.$((patch + 2))"
 fi
 previous_commit="$(git rev-parse --short=12 "$previous_ref^{commit}")"
 

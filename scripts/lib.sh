@@ -18,7 +18,7 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # The Go tools the scripts run, each pinned as the `tool` of its own module: tools/NAME/go.mod
 # (its go.sum fixes the version). tools/go.mod pins OpenTofu, which build_tofu builds.
-GO_TOOLS=(gotestsum tfplugindocs golangci-lint goreleaser)
+GO_TOOLS=(gotestsum tfplugindocs golangci-lint goreleaser terrafmt)
 
 # tool_bin NAME: the path of a pinned tool, built into Go's build cache on first use.
 tool_bin() { go -C "$ROOT" tool -modfile="tools/$1/go.mod" -n "$1"; }
@@ -51,13 +51,13 @@ build_tofu() {
 }
 
 # Terraform CLIs built from their Go module the way OpenTofu is: bin/terraform-VERSION.
-# 1.16.1 has actions, list resources and `terraform query` (1.14+); 1.11.4 is the older
+# 1.16.3 has actions, list resources and `terraform query` (1.14+); 1.11.4 is the older
 # Terraform the acceptance tests and the install test run on. Each module's checksum is
 # pinned here (go.sum's h1: form) so a changed upstream zip fails the build.
-TERRAFORM_VERSION=1.16.1
+TERRAFORM_VERSION=1.16.3
 TERRAFORM_OLD_VERSION=1.11.4
 declare -A TERRAFORM_MODULE_SUMS=(
-  [1.16.1]="h1:BDmdkV5Xwgn1Fc1q5ldEtSjculxzKu5SJWKQ40UkKLg="
+  [1.16.3]="h1:qCqsNcOJECl0qjc3GwPb3CufcOjZRmAj/5LpWyd9UmI="
   [1.11.4]="h1:n5VVSuZsOLbQc9tpqny1mnd6cttyTwvEpLPVewj9UYA="
 )
 TERRAFORM14="$ROOT/bin/terraform-$TERRAFORM_VERSION"

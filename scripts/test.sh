@@ -57,7 +57,7 @@ stage_gotest() {
 }
 
 # The provider's acceptance tests once more under Terraform 1.11.4, built from the
-# Go module proxy like 1.16.1 (TERRAFORM=/path chooses another Terraform).
+# Go module proxy like 1.16.3 (TERRAFORM=/path chooses another Terraform).
 stage_terraform() {
   local tf="${TERRAFORM:-$TERRAFORM_OLD}"
   [ -n "${TERRAFORM:-}" ] || build_terraform "$TERRAFORM_OLD_VERSION"
@@ -107,7 +107,7 @@ stage_conformance() { bash conformance/run.sh; }
 stage_docs() { bash scripts/docs.sh check; }
 
 # Every page of docs/ as a reader copies it (test/docs says how): validated on OpenTofu, the
-# pinned Terraform 1.11.4 (or TERRAFORM=/path) and Terraform 1.16.1, the guides' flows applied
+# pinned Terraform 1.11.4 (or TERRAFORM=/path) and Terraform 1.16.3, the guides' flows applied
 # against the emulator.
 stage_docs-run() {
   build_tofu
@@ -120,7 +120,40 @@ stage_docs-run() {
 }
 stage_examples() { bash scripts/examples.sh; }
 stage_modules() { bash scripts/modules.sh; }
-stage_lint() { tool golangci-lint run ./...; }
+stage_lint() {
+  local status=0
+  tool golangci-lint run ./... || status=1
+  terrafmt_check || status=1
+  # The provider's schema against the rules of internal/provider/schema_lint_test.go (gotest runs it too).
+  go test -count=1 -run '^TestProviderSchemaLint' ./internal/provider/ || status=1
+  return "$status"
+}
+
+# terrafmt_check: the HCL inside Go tests, docs/, templates/ and examples/ (its READMEs; the .tf
+# files are the examples stage's `tofu fmt -check`) formatted as
+# `terraform fmt` would (`make fmt` fixes it). -f reads fmt verbs (%s, %[2]q) as placeholders.
+# terrafmt's exit status is a bit set: 4 a block needs formatting, 2 a block it could not parse,
+# 1 anything else. Only 2 passes: a test's configuration assembled from several Go strings or
+# with a verb in place of a block is not HCL until the test fills it in, and is left out.
+terrafmt_check() {
+  local bin target pattern rc status=0 unread
+  bin="$(tool_bin terrafmt)" || die "could not build terrafmt from tools/terrafmt/go.mod"
+  for target in internal:'*_test.go' test:'*_test.go' docs:'*.md' templates:'*.tmpl' examples:'*.md'; do
+    pattern="${target#*:}"
+    rc=0
+    "$bin" diff --check --quiet --fmtcompat --uncoloured --pattern "$pattern" "${target%%:*}" \
+      >"$CACHE/test/terrafmt.log" 2>&1 || rc=$?
+    grep -v 'failed to process' "$CACHE/test/terrafmt.log" || true
+    unread="$(grep -c 'failed to process' "$CACHE/test/terrafmt.log" || true)"
+    if [ $((rc & ~2)) -ne 0 ]; then
+      echo "terrafmt: HCL in ${target%%:*}/ ($pattern) is not formatted (blocks above): run 'make fmt'"
+      status=1
+    else
+      echo "terrafmt: ${target%%:*}/ ($pattern) formatted; $unread blocks are not HCL until a test fills them in"
+    fi
+  done
+  return "$status"
+}
 
 stage_release() {
   tool goreleaser check

@@ -99,9 +99,29 @@ func testAccProviderBlock(srv *emulator.Server) string {
 // testAccProviderBlockWith adds extra HCL inside the provider block.
 func testAccProviderBlockWith(srv *emulator.Server, extra string) string {
 	if srv == nil {
-		return fmt.Sprintf("provider \"e2b\" {\n%s\n}\n", extra)
+		return fmt.Sprintf("provider \"e2b\" {\n%s\n}\n", testAccLiveMark(extra))
 	}
 	return testAccProviderBlockAt(srv.APIKey(), srv.APIURL(), srv.SandboxURL(), extra)
+}
+
+// testAccLiveMark adds the sweepers' mark to the provider block of a live run (sweep_test.go):
+// every sandbox the run creates then carries it in its metadata, under the test's own
+// default_metadata when the test sets some.
+func testAccLiveMark(extra string) string {
+	mark := fmt.Sprintf("%q = \"true\"", testAccSweepKey)
+	if strings.Contains(extra, "default_metadata = {") {
+		return strings.Replace(extra, "default_metadata = {", "default_metadata = { "+mark+",", 1)
+	}
+	return extra + "\n  default_metadata = { " + mark + " }"
+}
+
+// testAccMetadataAll is the check of a whole metadata_all: the sweepers' mark is in it too on a
+// live run.
+func testAccMetadataAll(want map[string]knownvalue.Check) knownvalue.Check {
+	if testAccLive() {
+		want[testAccSweepKey] = knownvalue.StringExact("true")
+	}
+	return knownvalue.MapExact(want)
 }
 
 // testAccProviderBlockAt is the provider block for a key and URLs of the test's choosing (a

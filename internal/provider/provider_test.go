@@ -29,7 +29,7 @@ resource "e2b_sandbox" "test" {
 		{
 			Config: cfg("a"),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("metadata_all"), knownvalue.MapExact(map[string]knownvalue.Check{
+				statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("metadata_all"), testAccMetadataAll(map[string]knownvalue.Check{
 					"team": knownvalue.StringExact("a"),
 					"env":  knownvalue.StringExact("own"),
 				})),

@@ -57,7 +57,7 @@ resource "e2b_sandbox_command" "test" {
     test ! -e node_modules || echo "node_modules was uploaded"
     test "$DIGEST" = %q || echo "digest $DIGEST"
   EOT
-  env_wo = { DIGEST = ephemeral.e2b_sandbox.ci.upload[0].sha256 }
+  env_wo        = { DIGEST = ephemeral.e2b_sandbox.ci.upload[0].sha256 }
 }
 `, app, filepath.Join(src, "check.sh"), digest)
 	resource.Test(t, resource.TestCase{

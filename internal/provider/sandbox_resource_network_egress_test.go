@@ -88,7 +88,7 @@ resource "e2b_sandbox" "test" {
     rules = {
       "localhost" = {
         headers = {
-          %[3]s    = "Bearer ${provider::e2b::secret_ref(%[4]q)}"
+          %[3]s      = "Bearer ${provider::e2b::secret_ref(%[4]q)}"
           X-Identity = provider::e2b::iam_token_ref("ci")
         }
       }

@@ -42,7 +42,7 @@ func TestAccSandbox_createUpdateTimeoutImport(t *testing.T) {
 				statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("paused"), knownvalue.Bool(false)),
 				statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("secure"), knownvalue.Bool(true)),
 				statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("envd_access_token"), knownvalue.StringRegexp(regexp.MustCompile(`.+`))),
-				statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("metadata_all"), knownvalue.MapExact(map[string]knownvalue.Check{
+				statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("metadata_all"), testAccMetadataAll(map[string]knownvalue.Check{
 					"purpose": knownvalue.StringExact("acc-test"),
 				})),
 				statecheck.ExpectKnownValue(sbAddr, tfjsonpath.New("cpu_count"), knownvalue.NotNull()),

@@ -229,7 +229,12 @@ func TestAccSecret_validation(t *testing.T) {
 func TestAccSecret_sensitiveFallback(t *testing.T) {
 	srv := newTestEmulator(t)
 	cfg := func(v string) string {
-		return testAccProviderBlock(srv) + fmt.Sprintf("resource \"e2b_secret\" \"fb\" {\n  name = \"acc-fallback\"\n  sensitive_value = %q\n}\n", v)
+		return testAccProviderBlock(srv) + fmt.Sprintf(`
+resource "e2b_secret" "fb" {
+  name            = "acc-fallback"
+  sensitive_value = %q
+}
+`, v)
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,

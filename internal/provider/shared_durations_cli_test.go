@@ -28,7 +28,7 @@ resource "e2b_sandbox_command" "c" {
 }
 
 resource "e2b_template" "t" {
-  name      = "dur"
+  name       = "dur"
   from_image = "alpine:3"
   ready      = { after = "20" }
   timeouts {

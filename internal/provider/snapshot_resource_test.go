@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 	"regexp"
-	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -115,8 +113,7 @@ func TestAccSnapshot_cloneSeesFilesImportDelete(t *testing.T) {
 func TestAccSnapshot_namedAndDeletedOutside(t *testing.T) {
 	srv := testAccBackend(t)
 	var snapshotID string
-	name := "acc-snap-" + acctest.RandStringFromCharSet(8, acctest.CharSetAlphaNum)
-	name = strings.ToLower(name)
+	name := testAccName("snap")
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             checkSnapshotsGone(t, srv),

@@ -68,7 +68,7 @@
 //
 // The CLIs are E2B_DOCS_CLIS (paths separated by ':'); without it the test
 // skips, so the gotest stage leaves it to its own stage (scripts/test.sh
-// docs-run), which names OpenTofu, the installed Terraform and Terraform 1.16.1.
+// docs-run), which names OpenTofu, the installed Terraform and Terraform 1.16.3.
 package docs
 
 import (

@@ -270,26 +270,37 @@ func (w *workspace) must(args ...string) string {
 	return out
 }
 
-// resources maps every resource address in state to its id.
+// stateModule is a module of `show -json`'s state, with the modules it calls.
+type stateModule struct {
+	Resources []struct {
+		Address string         `json:"address"`
+		Values  map[string]any `json:"values"`
+	} `json:"resources"`
+	ChildModules []stateModule `json:"child_modules"`
+}
+
+// resources maps every resource address in state, in every module, to its id.
 func (w *workspace) resources() map[string]string {
 	w.t.Helper()
 	var doc struct {
 		Values struct {
-			RootModule struct {
-				Resources []struct {
-					Address string         `json:"address"`
-					Values  map[string]any `json:"values"`
-				} `json:"resources"`
-			} `json:"root_module"`
+			RootModule stateModule `json:"root_module"`
 		} `json:"values"`
 	}
 	if err := json.Unmarshal([]byte(w.must("show", "-json")), &doc); err != nil {
 		w.t.Fatal(err)
 	}
 	ids := map[string]string{}
-	for _, r := range doc.Values.RootModule.Resources {
-		ids[r.Address] = fmt.Sprint(r.Values["id"])
+	var walk func(m stateModule)
+	walk = func(m stateModule) {
+		for _, r := range m.Resources {
+			ids[r.Address] = fmt.Sprint(r.Values["id"])
+		}
+		for _, c := range m.ChildModules {
+			walk(c)
+		}
 	}
+	walk(doc.Values.RootModule)
 	return ids
 }
 

@@ -1,0 +1,300 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+)
+
+// Sweepers delete what acceptance tests left in a team when a run was killed half-way: every
+// object an acceptance test creates carries a mark, and only marked objects are deleted.
+//   - sandboxes: the metadata key testAccSweepKey, which the provider block of a live run adds
+//     through default_metadata (testAccProviderBlockWith);
+//   - snapshots: those of a marked sandbox, and named ones whose name starts with testAccPrefix;
+//   - templates, volumes, secrets and webhooks: a name that starts with testAccPrefix
+//     (testAccName makes one);
+//   - template tags: a tag that starts with testAccPrefix, on a template without the mark.
+//
+// `make sweep` (scripts/sweep.sh) runs them against the team of E2B_API_KEY:
+//
+//	go test ./internal/provider -run '^$' -sweep=e2b
+//
+// E2B has no regions a sweeper could go through one by one: the -sweep value only names the run.
+
+const (
+	// testAccPrefix starts the name of everything an acceptance test names.
+	testAccPrefix = "tf-acc-test-"
+	// testAccSweepKey is the metadata key (value "true") of every sandbox a live test run creates.
+	testAccSweepKey = "tf-acc-test"
+)
+
+// testAccName is a name for an object a test creates: the sweep prefix, the kind and a random
+// number, in lower case, which every E2B name allows.
+func testAccName(kind string) string {
+	return acctest.RandomWithPrefix(testAccPrefix + kind)
+}
+
+// TestMain runs the sweepers when -sweep is given, the tests otherwise.
+func TestMain(m *testing.M) {
+	resource.TestMain(m)
+}
+
+func init() {
+	// Dependencies run first: a sandbox's snapshots are found through the sandbox, and a volume
+	// or template in use by a sandbox cannot be deleted.
+	resource.AddTestSweepers("e2b_snapshot", &resource.Sweeper{Name: "e2b_snapshot", F: sweepSnapshots})
+	resource.AddTestSweepers("e2b_sandbox", &resource.Sweeper{Name: "e2b_sandbox", F: sweepSandboxes,
+		Dependencies: []string{"e2b_snapshot"}})
+	resource.AddTestSweepers("e2b_template_tag", &resource.Sweeper{Name: "e2b_template_tag", F: sweepTemplateTags,
+		Dependencies: []string{"e2b_sandbox"}})
+	resource.AddTestSweepers("e2b_template", &resource.Sweeper{Name: "e2b_template", F: sweepTemplates,
+		Dependencies: []string{"e2b_sandbox", "e2b_snapshot", "e2b_template_tag"}})
+	resource.AddTestSweepers("e2b_volume", &resource.Sweeper{Name: "e2b_volume", F: sweepVolumes,
+		Dependencies: []string{"e2b_sandbox"}})
+	resource.AddTestSweepers("e2b_secret", &resource.Sweeper{Name: "e2b_secret", F: sweepSecrets,
+		Dependencies: []string{"e2b_sandbox"}})
+	resource.AddTestSweepers("e2b_webhook", &resource.Sweeper{Name: "e2b_webhook", F: sweepWebhooks})
+}
+
+// sweepTimeout bounds one sweeper.
+const sweepTimeout = 10 * time.Minute
+
+// sweepClient is a client for the team of E2B_API_KEY, at E2B_DOMAIN, E2B_API_URL and
+// E2B_SANDBOX_URL when they are set, as the provider reads them.
+func sweepClient() (*e2b.Client, context.Context, context.CancelFunc, error) {
+	key := os.Getenv(envAPIKey)
+	if key == "" {
+		return nil, nil, nil, fmt.Errorf("the sweepers delete what acceptance tests left in the team of %s; it is not set", envAPIKey)
+	}
+	c, err := e2b.New(e2b.Config{
+		APIKey: key, Domain: os.Getenv(envDomain), APIURL: os.Getenv(envAPIURL), SandboxURL: os.Getenv(envSandboxURL),
+		Version: "sweep",
+	})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), sweepTimeout)
+	return c, ctx, cancel, nil
+}
+
+// sweepNamed: a name (of a template or snapshot, "namespace/name:tag" or less) starts with the prefix.
+func sweepNamed(name string) bool {
+	name, _, _ = strings.Cut(name, ":")
+	if i := strings.LastIndex(name, "/"); i >= 0 {
+		name = name[i+1:]
+	}
+	return strings.HasPrefix(name, testAccPrefix)
+}
+
+// swept prints what a sweeper deleted (`make sweep` shows it), ignoring what is already gone.
+func swept(kind, id, name string, err error) error {
+	switch {
+	case err == nil && (name == "" || name == id):
+		fmt.Printf("deleted %s %s\n", kind, id)
+	case err == nil:
+		fmt.Printf("deleted %s %s (%s)\n", kind, id, name)
+	case e2b.IsNotFound(err):
+	default:
+		return fmt.Errorf("delete %s %s %s: %w", kind, id, name, err)
+	}
+	return nil
+}
+
+func markedSandboxes(ctx context.Context, c *e2b.Client) ([]e2b.ListedSandbox, error) {
+	return c.ListSandboxes(ctx, e2b.ListSandboxesParams{
+		States:   []string{e2b.SandboxStateRunning, e2b.SandboxStatePaused},
+		Metadata: map[string]string{testAccSweepKey: "true"},
+	})
+}
+
+func sweepSandboxes(string) error {
+	c, ctx, cancel, err := sweepClient()
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	boxes, err := markedSandboxes(ctx, c)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, b := range boxes {
+		if b.Metadata[testAccSweepKey] != "true" { // never trust a filter with a kill
+			continue
+		}
+		if err := swept("sandbox", b.SandboxID, "", c.KillSandbox(ctx, b.SandboxID)); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func sweepSnapshots(string) error {
+	c, ctx, cancel, err := sweepClient()
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	boxes, err := markedSandboxes(ctx, c)
+	if err != nil {
+		return err
+	}
+	var doomed []e2b.SnapshotInfo
+	for _, b := range boxes {
+		snaps, err := c.ListSnapshots(ctx, e2b.ListSnapshotsParams{SandboxID: b.SandboxID})
+		if err != nil {
+			return err
+		}
+		doomed = append(doomed, snaps...)
+	}
+	all, err := c.ListSnapshots(ctx, e2b.ListSnapshotsParams{})
+	if err != nil {
+		return err
+	}
+	for _, s := range all {
+		if slices.ContainsFunc(s.Names, sweepNamed) && !slices.ContainsFunc(doomed, func(d e2b.SnapshotInfo) bool { return d.SnapshotID == s.SnapshotID }) {
+			doomed = append(doomed, s)
+		}
+	}
+	var errs []error
+	for _, s := range doomed {
+		if err := swept("snapshot", s.SnapshotID, strings.Join(s.Names, ","), c.DeleteSnapshot(ctx, s.SnapshotID)); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func sweepTemplates(string) error {
+	c, ctx, cancel, err := sweepClient()
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	templates, err := c.ListTemplates(ctx)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, t := range templates {
+		if !slices.ContainsFunc(append(slices.Clone(t.Names), t.Aliases...), sweepNamed) {
+			continue
+		}
+		if err := swept("template", t.TemplateID, strings.Join(t.Names, ","), c.DeleteTemplate(ctx, t.TemplateID)); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// sweepTemplateTags removes marked tags from templates that are not marked themselves (those go
+// whole, with their tags, in sweepTemplates).
+func sweepTemplateTags(string) error {
+	c, ctx, cancel, err := sweepClient()
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	templates, err := c.ListTemplates(ctx)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, t := range templates {
+		names := append(slices.Clone(t.Names), t.Aliases...)
+		if len(names) == 0 || slices.ContainsFunc(names, sweepNamed) {
+			continue
+		}
+		tags, err := c.ListTemplateTags(ctx, t.TemplateID)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		name, _, _ := strings.Cut(names[0], ":")
+		for _, tag := range tags {
+			if !strings.HasPrefix(tag.Tag, testAccPrefix) {
+				continue
+			}
+			if err := swept("template tag", name+":"+tag.Tag, "", c.RemoveTemplateTags(ctx, name, []string{tag.Tag})); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func sweepVolumes(string) error {
+	c, ctx, cancel, err := sweepClient()
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	volumes, err := c.ListVolumes(ctx)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, v := range volumes {
+		if !strings.HasPrefix(v.Name, testAccPrefix) {
+			continue
+		}
+		if err := swept("volume", v.VolumeID, v.Name, c.DeleteVolume(ctx, v.VolumeID)); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func sweepSecrets(string) error {
+	c, ctx, cancel, err := sweepClient()
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	secrets, err := c.ListSecrets(ctx)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, s := range secrets {
+		if !strings.HasPrefix(s.Name, testAccPrefix) {
+			continue
+		}
+		if err := swept("secret", s.SecretID, s.Name, c.DeleteSecret(ctx, s.SecretID)); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func sweepWebhooks(string) error {
+	c, ctx, cancel, err := sweepClient()
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	hooks, err := c.ListWebhooks(ctx)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, h := range hooks {
+		if !strings.HasPrefix(h.Name, testAccPrefix) {
+			continue
+		}
+		if err := swept("webhook", h.WebhookID, h.Name, c.DeleteWebhook(ctx, h.WebhookID)); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,98 @@
+package provider
+
+import (
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+)
+
+// Snapshots, volumes, secrets, webhooks and template tags carry a resource identity, and an
+// import block with it (terraform-plugin-testing's ImportBlockWithResourceIdentity, Terraform and
+// OpenTofu 1.12+) brings each back with nothing to change.
+func TestAccTeamObjects_importByIdentity(t *testing.T) {
+	srv := newTestEmulator(t)
+	srv.SeedTemplate(emulator.TemplateSeed{TemplateID: "identitytpl", Names: []string{"identity-app"}, Builds: 2})
+	cfg := testAccRequiredProviders() + testAccProviderBlock(srv) + `
+data "e2b_template" "app" {
+  name = "identity-app"
+}
+
+resource "e2b_template_tag" "prod" {
+  template = "identity-app"
+  tag      = "prod"
+  build_id = data.e2b_template.app.builds[0].build_id
+}
+
+resource "e2b_sandbox" "src" {}
+
+resource "e2b_snapshot" "snap" {
+  sandbox_id = e2b_sandbox.src.id
+}
+
+resource "e2b_volume" "data" {
+  name = "identity-vol"
+}
+
+resource "e2b_secret" "token" {
+  name          = "identity-secret"
+  value         = "v"
+  value_version = 1
+}
+
+resource "e2b_webhook" "hook" {
+  url                      = "https://hooks.example/identity"
+  events                   = ["sandbox.lifecycle.killed"]
+  signature_secret         = "s"
+  signature_secret_version = 1
+}
+`
+	notNull := func(attrs ...string) map[string]knownvalue.Check {
+		m := map[string]knownvalue.Check{}
+		for _, a := range attrs {
+			m[a] = knownvalue.NotNull()
+		}
+		return m
+	}
+	adopting := func(resources string) string {
+		return testAccRequiredProviders() + testAccProviderBlock(srv) + resources
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		TerraformVersionChecks:   identityImportVersions,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectIdentity("e2b_snapshot.snap", notNull("snapshot_id")),
+					statecheck.ExpectIdentity("e2b_volume.data", notNull("volume_id")),
+					statecheck.ExpectIdentity("e2b_secret.token", notNull("secret_id")),
+					statecheck.ExpectIdentity("e2b_webhook.hook", notNull("webhook_id")),
+					statecheck.ExpectIdentity("e2b_template_tag.prod", map[string]knownvalue.Check{
+						"template": knownvalue.StringExact("identity-app"), "tag": knownvalue.StringExact("prod"),
+					}),
+				},
+			},
+			importBlockStep(cfg, "e2b_volume.data", resource.ImportBlockWithResourceIdentity),
+			importBlockStep(cfg, "e2b_template_tag.prod", resource.ImportBlockWithResourceIdentity),
+			// What E2B does not return is left out of the configuration that adopts an object, as a
+			// user adopting it writes it: the sandbox a snapshot was taken of, a secret's value, a
+			// webhook's signing secret.
+			importBlockStep(adopting(`resource "e2b_snapshot" "snap" {}`), "e2b_snapshot.snap", resource.ImportBlockWithResourceIdentity),
+			importBlockStep(adopting(`
+resource "e2b_secret" "token" {
+  name = "identity-secret"
+}
+`), "e2b_secret.token", resource.ImportBlockWithResourceIdentity),
+			importBlockStep(adopting(`
+resource "e2b_webhook" "hook" {
+  url    = "https://hooks.example/identity"
+  events = ["sandbox.lifecycle.killed"]
+}
+`), "e2b_webhook.hook", resource.ImportBlockWithResourceIdentity),
+		},
+	})
+}
