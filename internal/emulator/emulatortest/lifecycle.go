@@ -31,7 +31,13 @@ func (c *Client) BootID(sb Sandbox) string {
 // PauseAndResume pauses the sandbox (with body) and connects to resume it.
 func (c *Client) PauseAndResume(sb Sandbox, body map[string]any) {
 	c.T.Helper()
-	st, data, _ := c.API("POST", "/sandboxes/"+sb.SandboxID+"/pause", body)
+	// A nil map would be sent as the JSON null, which E2B's spec refuses as a
+	// pause body: no body at all is E2B's default pause.
+	var payload any
+	if body != nil {
+		payload = body
+	}
+	st, data, _ := c.API("POST", "/sandboxes/"+sb.SandboxID+"/pause", payload)
 	WantStatus(c.T, "pause", st, data, http.StatusNoContent)
 	st, data, _ = c.API("POST", "/sandboxes/"+sb.SandboxID+"/connect", map[string]any{"timeout": 60})
 	WantStatus(c.T, "connect", st, data, http.StatusCreated)
