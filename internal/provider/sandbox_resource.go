@@ -176,7 +176,7 @@ func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, re
 		if e2b.IsNotFound(err) {
 			removeGone(ctx, resp, "Sandbox no longer exists",
 				fmt.Sprintf("Sandbox %s was not found: it expired (its timeout ran out without auto_pause) or was killed. "+
-					"It has been removed from state; the next apply creates a new sandbox.", id),
+					"It has been removed from state; the next apply creates a new sandbox.%s", id, goneWorkNote(state)),
 				sandboxIdentityModel{SandboxID: state.ID})
 			return
 		}
