@@ -15,9 +15,9 @@
 //     first line is a comment naming a file (`# tests/job.tftest.hcl`) is
 //     written to that file.
 //
-//  3. A page that says its examples "leave out the `terraform` block" gets the
-//     block it describes (required_providers naming e2b-terraform/e2b) as a file
-//     of its own, unless one of its blocks has it. A page generated from an
+//  3. Nothing is added for the provider's source: a page whose examples leave
+//     out the `terraform` block shows that block once, fenced, marked for all of
+//     its configurations (`config *`), as a reader copies it. A page generated from an
 //     example folder (docs/resources/sandbox_file.md from
 //     examples/resources/e2b_sandbox_file/) gets the files that folder ships
 //     beside its configuration (setup.sh, app/, a Dockerfile), which its
@@ -386,14 +386,14 @@ func TestDocsRun(t *testing.T) {
 	for _, p := range pages {
 		rel, _ := filepath.Rel(root, p)
 		t.Run(strings.TrimSuffix(rel, ".md"), func(t *testing.T) {
-			data, _ := os.ReadFile(p)
 			blocks := parsePage(t, p)
 			configs := assemble(t, rel, blocks)
-			addSource := strings.Contains(string(data), "leave out the `terraform` block")
 			shipped := exampleFiles(t, root, rel)
 			for _, c := range configs {
-				if addSource && !hasRequiredProviders(c) {
-					c.files["provider_source.tf"] = providerSource
+				if !hasRequiredProviders(c) && usesProvider(c) {
+					t.Errorf("%s [%s]: uses the e2b provider without a required_providers block naming its "+
+						"source; a reader copying the page gets hashicorp/e2b: show the terraform block", rel, c.name)
+					continue
 				}
 				for name, content := range shipped {
 					if _, ok := c.writes[name]; !ok {
@@ -411,6 +411,16 @@ func TestDocsRun(t *testing.T) {
 func hasRequiredProviders(c *configuration) bool {
 	for _, text := range c.files {
 		if strings.Contains(text, "required_providers") {
+			return true
+		}
+	}
+	return false
+}
+
+// usesProvider tells whether a configuration has e2b resources, data sources or the like.
+func usesProvider(c *configuration) bool {
+	for name, text := range c.files {
+		if !strings.HasSuffix(name, ".tftest.hcl") && regexp.MustCompile(`(?m)^\s*(resource|data|ephemeral|action|list|provider) "e2b`).MatchString(text) {
 			return true
 		}
 	}
