@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
@@ -63,11 +64,13 @@ var snapshotReportRE = regexp.MustCompile(`Snapshot [a-z0-9-]+/dev-workspace:sna
 // state, destroys it and checks: the destroy succeeds, no sandbox is left, and either the output
 // names the snapshot and a sandbox started from the name holds the work, or (expired) the output
 // says nothing was left to keep and no snapshot exists.
-func checkWorkKept(t *testing.T, action bool, extra string, state sandboxState, expired bool) {
+// The action rows name the Terraform they need (a before_destroy trigger: 1.16) and skip below it.
+func checkWorkKept(t *testing.T, needs []*version.Version, extra string, state sandboxState, expired bool) {
 	emu := newTestEmulator(t)
 	ws := harness.NewWorkspace(t, emu)
+	action := len(needs) > 0
 	if action {
-		skipBelowTerraform(t, ws, tfversion.Version1_14_0, version1_16_0)
+		skipBelowTerraform(t, ws, needs...)
 	}
 	ctx := context.Background()
 	ws.Write("main.tf", keptWorkConfig(action, extra))
@@ -179,41 +182,41 @@ func commandRunningState(t *testing.T, emu *emulator.Server, _ *harness.Workspac
 }
 
 func TestCLIWorkKept_snapshotOnDestroyRunning(t *testing.T) {
-	checkWorkKept(t, false, "", nil, false)
+	checkWorkKept(t, nil, "", nil, false)
 }
 
 func TestCLIWorkKept_snapshotOnDestroyPaused(t *testing.T) {
-	checkWorkKept(t, false, "", pausedByConfig(false), false)
+	checkWorkKept(t, nil, "", pausedByConfig(false), false)
 }
 
 func TestCLIWorkKept_snapshotOnDestroyPausedByAction(t *testing.T) {
-	checkWorkKept(t, false, "", pausedState, false)
+	checkWorkKept(t, nil, "", pausedState, false)
 }
 
 func TestCLIWorkKept_snapshotOnDestroyCommandRunning(t *testing.T) {
-	checkWorkKept(t, false, "", commandRunningState, false)
+	checkWorkKept(t, nil, "", commandRunningState, false)
 }
 
 func TestCLIWorkKept_snapshotOnDestroyExpired(t *testing.T) {
-	checkWorkKept(t, false, "", expiredState, true)
+	checkWorkKept(t, nil, "", expiredState, true)
 }
 
 func TestCLIWorkKept_actionRunning(t *testing.T) {
-	checkWorkKept(t, true, "", nil, false)
+	checkWorkKept(t, []*version.Version{tfversion.Version1_14_0, version1_16_0}, "", nil, false)
 }
 
 func TestCLIWorkKept_actionPaused(t *testing.T) {
-	checkWorkKept(t, true, "", pausedByConfig(true), false)
+	checkWorkKept(t, []*version.Version{tfversion.Version1_14_0, version1_16_0}, "", pausedByConfig(true), false)
 }
 
 func TestCLIWorkKept_actionPausedByAction(t *testing.T) {
-	checkWorkKept(t, true, "", pausedState, false)
+	checkWorkKept(t, []*version.Version{tfversion.Version1_14_0, version1_16_0}, "", pausedState, false)
 }
 
 func TestCLIWorkKept_actionCommandRunning(t *testing.T) {
-	checkWorkKept(t, true, "", commandRunningState, false)
+	checkWorkKept(t, []*version.Version{tfversion.Version1_14_0, version1_16_0}, "", commandRunningState, false)
 }
 
 func TestCLIWorkKept_actionExpired(t *testing.T) {
-	checkWorkKept(t, true, "", expiredState, true)
+	checkWorkKept(t, []*version.Version{tfversion.Version1_14_0, version1_16_0}, "", expiredState, true)
 }
