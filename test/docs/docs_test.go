@@ -46,6 +46,15 @@
 //  6. The emulator's team starts with a volume, a secret and a webhook made
 //     by the test (seedConfig), as a team reading the import guide has.
 //
+//  8. A ```yaml block is a GitHub Actions workflow, written to the file its `file`
+//     annotation names. It must be valid YAML; its jobs' `run` steps then run after the
+//     page's steps, in order, in the job's working-directory (relative to the folder that
+//     holds .github), with the job's `env` (an expression such as ${{ secrets.E2B_API_KEY }}
+//     keeps the test's value of the variable, or becomes a placeholder), RUNNER_TEMP and
+//     GITHUB_OUTPUT set, and the provider installed by `terraform init` from a filesystem
+//     mirror of the fresh build, as a released provider would be. `uses` steps (checkout, the
+//     CLI's setup) are what the test's own folder and PATH already give; they are logged.
+//
 //  7. HTML comments right before a block (invisible on the rendered page)
 //     change what happens to it, as the list below says.
 //
@@ -104,6 +113,9 @@ type block struct {
 
 func (b block) isConfig() bool { return b.lang == "terraform" || b.lang == "hcl" }
 func (b block) isStep() bool   { return b.lang == "shell" || b.lang == "sh" || b.lang == "bash" }
+
+// isWorkflow: a CI workflow file (GitHub Actions YAML) the page gives to copy.
+func (b block) isWorkflow() bool { return b.lang == "yaml" || b.lang == "yml" }
 
 var (
 	fenceRE     = regexp.MustCompile("^```([a-z]*)\\s*$")
@@ -179,14 +191,15 @@ func parsePage(t *testing.T, path string) []block {
 
 // configuration is what a reader assembles from one page.
 type configuration struct {
-	name   string
-	dir    string
-	files  map[string]string // path (relative to dir) -> content
-	writes map[string]string
-	steps  []block
-	env    []string
-	apply  bool
-	copies []string
+	workflows []block // GitHub Actions workflow files (rule 8)
+	name      string
+	dir       string
+	files     map[string]string // path (relative to dir) -> content
+	writes    map[string]string
+	steps     []block
+	env       []string
+	apply     bool
+	copies    []string
 }
 
 const providerSource = `terraform {
@@ -218,7 +231,7 @@ func assemble(t *testing.T, page string, blocks []block) []*configuration {
 			t.Logf("%s:%d: %s block not run: %s", page, b.line, b.lang, b.skip)
 			continue
 		}
-		if !b.isConfig() && !b.isStep() {
+		if !b.isConfig() && !b.isStep() && !b.isWorkflow() {
 			continue
 		}
 		names := b.configs
@@ -262,6 +275,10 @@ func addBlock(c *configuration, index int, b block) {
 	}
 	if b.isStep() {
 		c.steps = append(c.steps, b)
+		return
+	}
+	if b.isWorkflow() {
+		c.workflows = append(c.workflows, b)
 		return
 	}
 	name := b.file
@@ -633,6 +650,11 @@ func runConfiguration(t *testing.T, page string, c *configuration, cl cli, srv *
 			continue
 		}
 		fmt.Fprintf(&script, "# %s:%d\n%s", page, s.line, s.text)
+		ran++
+	}
+	for _, wf := range c.workflows {
+		steps := workflowSteps(t, page, wf, dir, mirrorConfig(t, work, provDir), label)
+		script.WriteString(steps)
 		ran++
 	}
 	if ran == 0 {
