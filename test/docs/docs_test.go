@@ -1,5 +1,5 @@
 // Package docs runs the documentation as a reader copying it would: every
-// configuration block and every shell step of every page in docs/, with the
+// configuration block and every shell step of every page in docs/ and of README.md, with the
 // provider built from this tree, against the emulator, on each CLI the page
 // says it supports.
 //
@@ -400,6 +400,7 @@ func TestDocsRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	sort.Strings(pages)
+	pages = append(pages, filepath.Join(root, "README.md"))
 	for _, p := range pages {
 		rel, _ := filepath.Rel(root, p)
 		t.Run(strings.TrimSuffix(rel, ".md"), func(t *testing.T) {
