@@ -72,7 +72,9 @@ stage_terraform() {
 stage_terraform14() {
   build_terraform
   local tests json="$CACHE/test/terraform14.json"
-  tests="$(terraform14_tests)"
+  # The rows of the "Keeping a sandbox's work" guide's table run on every CLI of the table,
+  # snapshot_on_destroy's rows too.
+  tests="$(terraform14_tests)|TestCLIWorkKept_.*"
   "$TERRAFORM14" version | sed -n 1p
   echo "tests: ${tests//|/ }"
   mkdir -p "$CACHE/test"

@@ -32,12 +32,15 @@ func TestLocalFolderPatterns(t *testing.T) {
 	harness.WriteTree(t, dir, map[string]string{
 		"a/x.py": "1", "a-b/x.py": "2", "main.py": "3", ".env": "4", "README.md": "5",
 		"node_modules/dep/index.js": "6", "src/app/__pycache__/m.pyc": "7", "src/app/m.py": "8",
+		".terraform/providers/p": "9", "infra/.terraform/terraform.tfstate": "10",
 	})
 	for _, tc := range []struct {
 		name             string
 		include, exclude []string
 		want             []string
 	}{
+		// Everything but Terraform's working folders, at every depth (infra/.terraform too), without
+		// a pattern: the pull-request guide's exclude relies on it.
 		{"everything", nil, nil, []string{".env", "README.md", "a-b/x.py", "a/x.py", "main.py", "node_modules/dep/index.js",
 			"src/app/__pycache__/m.pyc", "src/app/m.py"}},
 		{"exclude trees", nil, []string{"node_modules", "**/__pycache__", ".env"},

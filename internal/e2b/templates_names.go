@@ -67,3 +67,19 @@ func ValidateBuildID(id string) error {
 	}
 	return nil
 }
+
+// TagOnlyAdded reports whether configured names the template imported names, with a tag that
+// imported lacks: "python-app:prod" (or "my-team/python-app:prod") for "python-app" or
+// "my-team/python-app". E2B's sandbox detail names a sandbox's template by its alias without
+// the tag it was started from, so an import cannot read the tag back.
+func TagOnlyAdded(imported, configured string) bool {
+	name, tag, hasTag := strings.Cut(configured, ":")
+	if !hasTag || tag == "" || strings.Contains(imported, ":") {
+		return false
+	}
+	bare := func(s string) string { return s[strings.LastIndex(s, "/")+1:] }
+	if strings.Contains(name, "/") && strings.Contains(imported, "/") {
+		return name == imported
+	}
+	return bare(name) == bare(imported)
+}

@@ -45,3 +45,26 @@ func TestValidateTemplateName(t *testing.T) {
 		}
 	}
 }
+
+// An import reads a sandbox's template without its tag; a configuration that adds only the tag
+// names the same template, with or without the team's namespace on either side.
+func TestTagOnlyAdded(t *testing.T) {
+	for _, tc := range []struct {
+		imported, configured string
+		want                 bool
+	}{
+		{"python-app", "python-app:prod", true},
+		{"my-team/python-app", "python-app:prod", true},
+		{"python-app", "my-team/python-app:prod", true},
+		{"my-team/python-app", "my-team/python-app:prod", true},
+		{"my-team/python-app", "other-team/python-app:prod", false},
+		{"python-app", "python-app", false},
+		{"python-app:dev", "python-app:prod", false},
+		{"python-app", "python-web:prod", false},
+		{"python-app", "python-app:", false},
+	} {
+		if got := TagOnlyAdded(tc.imported, tc.configured); got != tc.want {
+			t.Errorf("TagOnlyAdded(%q, %q) = %v, want %v", tc.imported, tc.configured, got, tc.want)
+		}
+	}
+}

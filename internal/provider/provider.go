@@ -215,6 +215,13 @@ func (p *e2bProvider) Configure(ctx context.Context, req provider.ConfigureReque
 		}
 	}
 	apiKey := stringOrEnv(cfg.APIKey, envAPIKey)
+	// Without a key every call fails, so the plan says so (with the words the apply would use)
+	// instead of planning what the apply cannot do. validate needs no credentials and does not
+	// configure the provider; a key known only after apply is reported by the first call.
+	if apiKey == "" && !cfg.APIKey.IsUnknown() {
+		resp.Diagnostics.AddAttributeError(path.Root("api_key"), missingKeySummary, missingKeyDetail)
+		return
+	}
 	domain := stringOrEnv(cfg.Domain, envDomain)
 	apiURL := stringOrEnv(cfg.APIURL, envAPIURL)
 	sandboxURL := stringOrEnv(cfg.SandboxURL, envSandboxURL)

@@ -174,8 +174,8 @@ resource "e2b_sandbox" "x" {}
 	}
 }
 
-// Without a key, plans still work (validate needs no credentials); the first call explains what
-// to set.
+// Without a key, validate works (it needs no credentials) and the plan fails with the message the
+// apply would give, before any request.
 func TestAccProvider_missingAPIKey(t *testing.T) {
 	srv := newTestEmulator(t)
 	t.Setenv(envAPIKey, "")
@@ -186,7 +186,7 @@ func TestAccProvider_missingAPIKey(t *testing.T) {
 resource "e2b_sandbox" "x" {}
 `, srv.APIURL(), srv.SandboxURL())
 	resource.Test(t, testAccCase(t, nil, []resource.TestStep{
-		{Config: cfg, PlanOnly: true, ExpectNonEmptyPlan: true},
+		{Config: cfg, PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Missing E2B API key.*api_key.*E2B_API_KEY`)},
 		{Config: cfg, ExpectError: regexp.MustCompile(`(?s)Missing E2B API key.*api_key.*E2B_API_KEY`)},
 	}))
 	testAccCheckNoRequests(t, srv, "a configuration without an API key")

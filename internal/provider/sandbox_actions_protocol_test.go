@@ -38,7 +38,7 @@ func TestSandboxSnapshotActionProtocol(t *testing.T) {
 		}
 	}
 	_, diags := p.invokeAction("e2b_sandbox_snapshot", map[string]tftypes.Value{"sandbox_id": str("gone0000000000000000"), "name": str("nightly")})
-	if d := errorDiag(diags); d == nil || !strings.Contains(d.Detail, "does not exist or is not running") {
+	if d := errorDiag(diags); d == nil || !strings.Contains(d.Detail, "no longer exists") || !strings.Contains(d.Detail, "nothing of it is left to keep") {
 		t.Fatalf("snapshot of a missing sandbox: %+v", d)
 	}
 }

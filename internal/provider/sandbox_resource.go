@@ -176,7 +176,7 @@ func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, re
 		if e2b.IsNotFound(err) {
 			removeGone(ctx, resp, "Sandbox no longer exists",
 				fmt.Sprintf("Sandbox %s was not found: it expired (its timeout ran out without auto_pause) or was killed. "+
-					"It has been removed from state; the next apply creates a new sandbox.", id),
+					"It has been removed from state; the next apply creates a new sandbox.%s", id, goneWorkNote(state)),
 				sandboxIdentityModel{SandboxID: state.ID})
 			return
 		}
@@ -329,6 +329,21 @@ func unreadStringChanged(ctx context.Context, req planmodifier.StringRequest, re
 	var diags diag.Diagnostics
 	resp.RequiresReplace, diags = unreadChanged(ctx, req.Private)
 	resp.Diagnostics.Append(diags...)
+}
+
+// templateChanged replaces the sandbox for a new template, except right after an import when
+// the configuration only adds the tag the import could not read (E2B reports the template's
+// name without it): the sandbox is the one the configuration describes.
+func templateChanged(ctx context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+	resp.RequiresReplace = true
+	if req.StateValue.IsNull() || req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	replace, diags := unreadChanged(ctx, req.Private)
+	resp.Diagnostics.Append(diags...)
+	if !replace && e2b.TagOnlyAdded(req.StateValue.ValueString(), req.ConfigValue.ValueString()) {
+		resp.RequiresReplace = false
+	}
 }
 
 func unreadBoolChanged(ctx context.Context, req planmodifier.BoolRequest, resp *boolplanmodifier.RequiresReplaceIfFuncResponse) {

@@ -47,11 +47,13 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 			"template": schema.StringAttribute{
 				MarkdownDescription: descTemplate + " With `mcp` the default is `mcp-gateway`, as in E2B's SDK. A fork's is its " +
 					"source's (as E2B names it), known after the apply. " +
-					"Changing it replaces the sandbox.",
+					"Changing it replaces the sandbox, except for the tag an import cannot read back: after an " +
+					"import, `python-app:prod` for the imported `python-app` is recorded in place.",
 				Optional: true,
 				Computed: true,
 				PlanModifiers: []planmodifier.String{forkCopiedString{forkCopiedDefault[string]{defaultTemplate}},
-					stringplanmodifier.RequiresReplace()},
+					stringplanmodifier.RequiresReplaceIf(templateChanged, "Changing it replaces the sandbox.",
+						"Changing it replaces the sandbox.")},
 				Validators: templateRefValidators(),
 			},
 			"timeout": schema.StringAttribute{

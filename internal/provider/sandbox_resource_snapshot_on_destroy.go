@@ -2,20 +2,16 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
-
-// snapshotOnDestroyResumeSeconds is how long a paused sandbox is resumed for, to be snapshotted
-// before it is killed: E2B snapshots only running sandboxes.
-const snapshotOnDestroyResumeSeconds = 300
 
 // snapshotOnDestroyAttribute is e2b_sandbox's snapshot_on_destroy: the resource-side twin of the
 // e2b_sandbox_snapshot action on a before_destroy trigger, for CLIs without actions.
@@ -23,7 +19,9 @@ func snapshotOnDestroyAttribute() schema.SingleNestedAttribute {
 	return schema.SingleNestedAttribute{
 		MarkdownDescription: "Snapshot the sandbox under a name before it is killed: at `destroy`, at a replacement " +
 			"(`-replace`, a change that replaces it) and when it leaves the configuration (the value last applied " +
-			"counts). A paused sandbox is resumed for the snapshot. When the snapshot fails the sandbox is not killed " +
+			"counts). A paused sandbox is resumed for the snapshot (E2B snapshots only running sandboxes). The run ends " +
+			"with a warning naming the snapshot taken, on every CLI; a sandbox that expired before its destroy has nothing left " +
+			"to snapshot, and a warning says so. When the snapshot fails the sandbox is not killed " +
 			"and stays in state, and the destroy fails saying why; remove `snapshot_on_destroy` (and apply) to destroy " +
 			"it without one. Changing it changes nothing in E2B. Works with every CLI; on Terraform 1.16+ the " +
 			"`e2b_sandbox_snapshot` action on a `before_destroy` trigger does the same with a choice of `on_failure`.",
@@ -48,31 +46,24 @@ func snapshotBeforeKill(ctx context.Context, client *e2b.Client, state sandboxRe
 		return true
 	}
 	id := state.ID.ValueString()
-	detail, err := client.GetSandbox(ctx, id)
+	snap, _, err := client.TakeLatestSnapshotInAnyState(ctx, id, name.ValueString(), false)
 	switch {
-	case e2b.IsNotFound(err):
-		diags.AddWarning("Sandbox gone before its snapshot", fmt.Sprintf("Sandbox %s no longer exists (it expired or "+
-			"was killed), so no snapshot %q was taken of it.", id, name.ValueString()))
+	case errors.Is(err, e2b.ErrSandboxGoneBeforeSnapshot):
+		diags.AddAttributeWarning(path.Root("snapshot_on_destroy"), "Sandbox gone before its snapshot",
+			fmt.Sprintf("Sandbox %s no longer exists (its timeout ran out or it was killed), so no snapshot %q "+
+				"was taken of it: nothing of it was left to keep. Raise timeout, or pause it, to keep a sandbox "+
+				"until its destroy.", id, name.ValueString()))
 		return true
-	case err != nil:
+	case err != nil && snap == nil:
 		diags.Append(snapshotOnDestroyFailed(id, name.ValueString(), err))
 		return false
-	case detail.State == e2b.SandboxStatePaused:
-		if _, _, err := client.ConnectSandbox(ctx, id, snapshotOnDestroyResumeSeconds); err != nil {
-			diags.Append(snapshotOnDestroyFailed(id, name.ValueString(), fmt.Errorf("resume the paused sandbox: %w", err)))
-			return false
-		}
-	}
-	snap, err := client.TakeLatestSnapshot(ctx, id, name.ValueString())
-	if err != nil && snap == nil {
-		diags.Append(snapshotOnDestroyFailed(id, name.ValueString(), err))
-		return false
-	}
-	if err != nil { // Taken, but the name still starts the previous one: the work is kept, so the kill goes on.
+	case err != nil: // Taken, but the name still starts the previous one: the work is kept, so the kill goes on.
 		diags.AddAttributeWarning(path.Root("snapshot_on_destroy"), "Snapshot taken, name not moved", err.Error())
 		return true
 	}
-	tflog.Info(ctx, latestSnapshotReport(id, snap))
+	// A warning, because it is the one message every CLI shows at destroy (OpenTofu has no
+	// action progress and hides informational logs): the run must name what it kept.
+	diags.AddAttributeWarning(path.Root("snapshot_on_destroy"), "Snapshot taken before destroy", latestSnapshotReport(id, snap))
 	return true
 }
 
@@ -81,4 +72,14 @@ func snapshotOnDestroyFailed(id, name string, err error) diag.Diagnostic {
 	return diag.NewAttributeErrorDiagnostic(path.Root("snapshot_on_destroy"), "Snapshot before destroy failed: sandbox kept",
 		fmt.Sprintf("Sandbox %s was not killed because its snapshot %q could not be taken; it stays in state. Run the "+
 			"destroy again, or remove snapshot_on_destroy (and apply) to destroy it without a snapshot.\n\n%s", id, name, d.Detail()))
+}
+
+// goneWorkNote tells, for a sandbox found gone, that snapshot_on_destroy could not keep its work.
+func goneWorkNote(state sandboxResourceModel) string {
+	if state.SnapshotOnDestroy.IsNull() || state.SnapshotOnDestroy.IsUnknown() {
+		return ""
+	}
+	name, _ := state.SnapshotOnDestroy.Attributes()["name"].(types.String)
+	return fmt.Sprintf(" Its work was not kept: snapshot_on_destroy takes snapshot %s only of a sandbox that "+
+		"still exists at its destroy.", name)
 }

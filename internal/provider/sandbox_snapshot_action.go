@@ -59,8 +59,10 @@ func (a *sandboxSnapshotAction) Schema(_ context.Context, _ action.SchemaRequest
 		Required:            true, Validators: latestSnapshotNameValidators(),
 	}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Snapshots a running sandbox (files and memory; the sandbox keeps running) under a name, " +
-			"so its work outlives it. On a `before_destroy` trigger (Terraform 1.16+) it keeps the sandbox's last " +
+		MarkdownDescription: "Snapshots a sandbox (files and memory; the sandbox keeps running) under a name, " +
+			"so its work outlives it. A paused sandbox is resumed for the snapshot and paused again (E2B snapshots only " +
+			"running sandboxes); a sandbox that no longer exists fails the action, saying nothing was left to keep. " +
+			"On a `before_destroy` trigger (Terraform 1.16+) it keeps the sandbox's last " +
 			"state before Terraform kills it. In `terraform apply` (a replacement) `on_failure = halt`, the default, " +
 			"makes a failed snapshot stop the run, and the sandbox stays; `terraform destroy` never stops for an " +
 			"action (Terraform 1.16 reports the failure as a warning and destroys the sandbox), so where the snapshot " +
@@ -81,7 +83,15 @@ func (a *sandboxSnapshotAction) Invoke(ctx context.Context, req action.InvokeReq
 	}
 	id, name := m.sandboxID(), m.Name.ValueString()
 	sendProgress(resp, "Taking a snapshot of sandbox %s as %q…", id, name)
-	snap, err := client.TakeLatestSnapshot(ctx, id, name)
+	snap, resumed, err := client.TakeLatestSnapshotInAnyState(ctx, id, name, true)
+	if resumed {
+		sendProgress(resp, "Sandbox %s was paused: resumed for the snapshot (E2B snapshots only running sandboxes), then paused again.", id)
+	}
+	if err != nil && snap != nil { // taken: the work is kept, and the error says what is left undone
+		sendProgress(resp, "%s", latestSnapshotReport(id, snap))
+		resp.Diagnostics.AddWarning("Snapshot taken, not everything done", err.Error())
+		return
+	}
 	if err != nil {
 		resp.Diagnostics.Append(m.callError(ctx, "Could not snapshot sandbox", snapshotActionTimeout, err))
 		return

@@ -34,6 +34,16 @@ func clientErrorDiagnostic(summary string, err error) diag.Diagnostic {
 		return diag.NewErrorDiagnostic(missingKeySummary, missingKeyDetail)
 	case e2b.IsUnauthorized(err):
 		return diag.NewErrorDiagnostic(invalidKeySummary, invalidKeyDetail+"\n\nE2B said: "+err.Error())
+	case isTimeoutAboveLimit(err):
+		d, _ := e2b.TimeoutAboveLimit(err)
+		limit := fmt.Sprintf("%d hours", int(d.Hours()))
+		if d == time.Hour {
+			limit = "1 hour"
+		}
+		return diag.NewErrorDiagnostic(summary, fmt.Sprintf("The sandbox's timeout is above what the team's E2B plan "+
+			"allows for one run of a sandbox: at most %s (%s). Lower `timeout` to %s or less; to keep a sandbox "+
+			"longer, set `auto_pause = true`: it pauses at its timeout and resumes "+
+			"later with its files and memory.\n\nE2B said: %s", limit, e2b.PlanTimeoutLimits, limit, err.Error()))
 	case e2b.IsSandboxLimit(err):
 		return diag.NewErrorDiagnostic(summary, sandboxLimitDetail(err))
 	case e2b.IsAPIRateLimited(err):
@@ -131,4 +141,9 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+func isTimeoutAboveLimit(err error) bool {
+	_, ok := e2b.TimeoutAboveLimit(err)
+	return ok
 }

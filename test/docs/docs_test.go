@@ -1,5 +1,5 @@
 // Package docs runs the documentation as a reader copying it would: every
-// configuration block and every shell step of every page in docs/, with the
+// configuration block and every shell step of every page in docs/ and of README.md, with the
 // provider built from this tree, against the emulator, on each CLI the page
 // says it supports.
 //
@@ -15,9 +15,9 @@
 //     first line is a comment naming a file (`# tests/job.tftest.hcl`) is
 //     written to that file.
 //
-//  3. A page that says its examples "leave out the `terraform` block" gets the
-//     block it describes (required_providers naming e2b-terraform/e2b) as a file
-//     of its own, unless one of its blocks has it. A page generated from an
+//  3. Nothing is added for the provider's source: a page whose examples leave
+//     out the `terraform` block shows that block once, fenced, marked for all of
+//     its configurations (`config *`), as a reader copies it. A page generated from an
 //     example folder (docs/resources/sandbox_file.md from
 //     examples/resources/e2b_sandbox_file/) gets the files that folder ships
 //     beside its configuration (setup.sh, app/, a Dockerfile), which its
@@ -45,6 +45,15 @@
 //
 //  6. The emulator's team starts with a volume, a secret and a webhook made
 //     by the test (seedConfig), as a team reading the import guide has.
+//
+//  8. A ```yaml block is a GitHub Actions workflow, written to the file its `file`
+//     annotation names. It must be valid YAML; its jobs' `run` steps then run after the
+//     page's steps, in order, in the job's working-directory (relative to the folder that
+//     holds .github), with the job's `env` (an expression such as ${{ secrets.E2B_API_KEY }}
+//     keeps the test's value of the variable, or becomes a placeholder), RUNNER_TEMP and
+//     GITHUB_OUTPUT set, and the provider installed by `terraform init` from a filesystem
+//     mirror of the fresh build, as a released provider would be. `uses` steps (checkout, the
+//     CLI's setup) are what the test's own folder and PATH already give; they are logged.
 //
 //  7. HTML comments right before a block (invisible on the rendered page)
 //     change what happens to it, as the list below says.
@@ -104,6 +113,9 @@ type block struct {
 
 func (b block) isConfig() bool { return b.lang == "terraform" || b.lang == "hcl" }
 func (b block) isStep() bool   { return b.lang == "shell" || b.lang == "sh" || b.lang == "bash" }
+
+// isWorkflow: a CI workflow file (GitHub Actions YAML) the page gives to copy.
+func (b block) isWorkflow() bool { return b.lang == "yaml" || b.lang == "yml" }
 
 var (
 	fenceRE     = regexp.MustCompile("^```([a-z]*)\\s*$")
@@ -179,14 +191,15 @@ func parsePage(t *testing.T, path string) []block {
 
 // configuration is what a reader assembles from one page.
 type configuration struct {
-	name   string
-	dir    string
-	files  map[string]string // path (relative to dir) -> content
-	writes map[string]string
-	steps  []block
-	env    []string
-	apply  bool
-	copies []string
+	workflows []block // GitHub Actions workflow files (rule 8)
+	name      string
+	dir       string
+	files     map[string]string // path (relative to dir) -> content
+	writes    map[string]string
+	steps     []block
+	env       []string
+	apply     bool
+	copies    []string
 }
 
 const providerSource = `terraform {
@@ -218,7 +231,7 @@ func assemble(t *testing.T, page string, blocks []block) []*configuration {
 			t.Logf("%s:%d: %s block not run: %s", page, b.line, b.lang, b.skip)
 			continue
 		}
-		if !b.isConfig() && !b.isStep() {
+		if !b.isConfig() && !b.isStep() && !b.isWorkflow() {
 			continue
 		}
 		names := b.configs
@@ -262,6 +275,10 @@ func addBlock(c *configuration, index int, b block) {
 	}
 	if b.isStep() {
 		c.steps = append(c.steps, b)
+		return
+	}
+	if b.isWorkflow() {
+		c.workflows = append(c.workflows, b)
 		return
 	}
 	name := b.file
@@ -383,17 +400,18 @@ func TestDocsRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	sort.Strings(pages)
+	pages = append(pages, filepath.Join(root, "README.md"))
 	for _, p := range pages {
 		rel, _ := filepath.Rel(root, p)
 		t.Run(strings.TrimSuffix(rel, ".md"), func(t *testing.T) {
-			data, _ := os.ReadFile(p)
 			blocks := parsePage(t, p)
 			configs := assemble(t, rel, blocks)
-			addSource := strings.Contains(string(data), "leave out the `terraform` block")
 			shipped := exampleFiles(t, root, rel)
 			for _, c := range configs {
-				if addSource && !hasRequiredProviders(c) {
-					c.files["provider_source.tf"] = providerSource
+				if !hasRequiredProviders(c) && usesProvider(c) {
+					t.Errorf("%s [%s]: uses the e2b provider without a required_providers block naming its "+
+						"source; a reader copying the page gets hashicorp/e2b: show the terraform block", rel, c.name)
+					continue
 				}
 				for name, content := range shipped {
 					if _, ok := c.writes[name]; !ok {
@@ -411,6 +429,16 @@ func TestDocsRun(t *testing.T) {
 func hasRequiredProviders(c *configuration) bool {
 	for _, text := range c.files {
 		if strings.Contains(text, "required_providers") {
+			return true
+		}
+	}
+	return false
+}
+
+// usesProvider tells whether a configuration has e2b resources, data sources or the like.
+func usesProvider(c *configuration) bool {
+	for name, text := range c.files {
+		if !strings.HasSuffix(name, ".tftest.hcl") && regexp.MustCompile(`(?m)^\s*(resource|data|ephemeral|action|list|provider) "e2b`).MatchString(text) {
 			return true
 		}
 	}
@@ -623,6 +651,11 @@ func runConfiguration(t *testing.T, page string, c *configuration, cl cli, srv *
 			continue
 		}
 		fmt.Fprintf(&script, "# %s:%d\n%s", page, s.line, s.text)
+		ran++
+	}
+	for _, wf := range c.workflows {
+		steps := workflowSteps(t, page, wf, dir, mirrorConfig(t, work, provDir), label)
+		script.WriteString(steps)
 		ran++
 	}
 	if ran == 0 {

@@ -1,12 +1,3 @@
-# Provider functions need the provider in required_providers.
-terraform {
-  required_providers {
-    e2b = {
-      source = "e2b-terraform/e2b"
-    }
-  }
-}
-
 variable "github_token" {
   type      = string
   sensitive = true
