@@ -160,6 +160,11 @@ func (e *Envd) unaryAnswer(ctx context.Context, op, procedure string, class retr
 		defer drainClose(resp.Body)
 		return nil, rpcErrorFromResponse(op, e.t.SandboxID, resp)
 	}
+	if ce := resp.Header.Get("Content-Encoding"); ce != "" && ce != "identity" {
+		_ = resp.Body.Close()
+		return nil, &transportError{op: op, sandboxID: e.t.SandboxID,
+			err: fmt.Errorf("the answer is encoded as %q, which was not asked for; it was not decoded", ce)}
+	}
 	return resp.Body, nil
 }
 

@@ -154,7 +154,7 @@ func (e *Envd) ListDirEach(ctx context.Context, path string, depth uint32, each 
 		return err
 	}
 	defer func() { _ = body.Close() }() // not drained: an endless answer is not read to its end
-	capped := &resettableCap{r: body, left: listEntryLimit}
+	capped := &resettableCap{r: body, left: listEntryLimit, limit: listEntryLimit}
 	dec := json.NewDecoder(capped)
 	bad := func(err error) error {
 		return &transportError{op: op, sandboxID: e.t.SandboxID, err: fmt.Errorf("decode response: %w", err)}
