@@ -1,9 +1,7 @@
 package e2b
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	pathpkg "path"
 	"path/filepath"
@@ -102,11 +100,9 @@ func resolvedAbs(p string) (string, error) {
 // prepareDownloadDestination creates dest and applies ifExists to what is there.
 func prepareDownloadDestination(dest, name string, isFile bool, ifExists string) error {
 	entries, err := os.ReadDir(dest)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	if err != nil {
+		// Missing, or under a file: mkdirDest creates it or says which part is a file.
 		return mkdirDest(dest)
-	case err != nil:
-		return fmt.Errorf("download into %q: %w", dest, err)
 	}
 	switch ifExists {
 	case DownloadIfExistsMerge:
