@@ -192,3 +192,37 @@ func TestLyingEnvdListingIsStreamed(t *testing.T) {
 		t.Fatalf("an entry of 2 MiB: %v", err)
 	}
 }
+
+// A managed file the sandbox swapped for one of another size (1 TiB, sparse) is found changed
+// by its size alone: the check never reads it, and a file found so stays changed, unread, on
+// the next check. A file of the known size with no stamp is still hashed.
+func TestCheckFolderDecidesBySizeFirst(t *testing.T) {
+	size := int64(1 << 40)
+	l := &lyingEnvd{
+		list: func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = fmt.Fprintf(w, `{"entries":[{"name":"big","type":"FILE_TYPE_FILE","path":"/home/user/dir/big","size":"%d"},`+
+				`{"name":"same","type":"FILE_TYPE_FILE","path":"/home/user/dir/same","size":"2"}]}`, size)
+		},
+		file: func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok")) },
+	}
+	envd := l.envd(t)
+	known := map[string]RemoteFile{
+		"big":  {Size: 6, SHA256: "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03"},
+		"same": {Size: 2, SHA256: "2689367b205c16ce32ed4200942b8b8b1e262dfc70d9bc9fbc77c49699a4f1df"},
+	}
+	rep, err := envd.CheckFolder(context.Background(), "/home/user/dir", known)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := rep.Files["big"]; !f.Unread || f.SHA256 != "" || f.Size != size || len(rep.Changed) != 1 {
+		t.Fatalf("big: %+v, changed %v", f, rep.Changed)
+	}
+	if l.fileHit.Load() != 1 || rep.Files["same"].SHA256 == "" {
+		t.Fatalf("%d reads (want 1: same, hashed), same %+v", l.fileHit.Load(), rep.Files["same"])
+	}
+	known["big"] = rep.Files["big"]
+	if rep, err = envd.CheckFolder(context.Background(), "/home/user/dir", known); err != nil || !rep.Files["big"].Unread || l.fileHit.Load() != 2 {
+		t.Fatalf("second check: %+v %v, %d reads", rep, err, l.fileHit.Load())
+	}
+}
