@@ -25,6 +25,9 @@ const (
 	downloadBuffer = 256 << 10
 	// downloadTempPrefix starts the name a file is written under until it is complete.
 	downloadTempPrefix = ".e2b-download-"
+	// downloadSkippedNames is how many skipped entries of each kind a result names: a sandbox
+	// can hold millions, and the result would grow with them.
+	downloadSkippedNames = 100
 )
 
 // What a download does with what is already at its destination (DownloadOptions.IfExists).
@@ -66,6 +69,18 @@ type DownloadResult struct {
 	SkippedTerraform []string
 	// SkippedOther are entries that are neither files, folders nor links (pipes, devices, sockets).
 	SkippedOther []string
+	// SkippedUnlisted counts the skipped entries past the first downloadSkippedNames of their
+	// kind, which are not named.
+	SkippedUnlisted int
+}
+
+// skip notes rel in list, or only counts it once the list names downloadSkippedNames.
+func (r *DownloadResult) skip(list *[]string, rel string) {
+	if len(*list) < downloadSkippedNames {
+		*list = append(*list, rel)
+		return
+	}
+	r.SkippedUnlisted++
 }
 
 // DownloadedFile is one file copied, for progress reports.
@@ -114,22 +129,25 @@ func (e *Envd) Download(ctx context.Context, remote, dest string, o DownloadOpti
 	if isFile {
 		return d.res, d.file(ctx, info.Path, pathpkg.Base(info.Path), info.Size, info.Mode)
 	}
-	var links []string
+	// Links and Terraform folders: nothing under them is copied (envd does not list under a
+	// link, but a lying envd may).
+	skippedDirs := map[string]bool{}
 	err = e.ListDirEach(ctx, info.Path, downloadDepth, func(en EntryInfo) error {
 		rel, ok := relUnder(info.Path, en.Path)
 		if !ok {
 			return fmt.Errorf("download %q from sandbox %s: the sandbox listed %q, which does not lie inside it; "+
 				"nothing outside the folder is written", remote, e.t.SandboxID, en.Path)
 		}
-		if underAny(rel, links) {
+		if underAny(rel, skippedDirs) {
 			return nil
 		}
 		switch {
 		case en.SymlinkTarget != "" || en.Type == FileTypeSymlink:
-			links = append(links, rel)
-			d.res.SkippedLinks = append(d.res.SkippedLinks, rel)
+			skippedDirs[rel] = true
+			d.res.skip(&d.res.SkippedLinks, rel)
 		case tfworking.Unwritable(rel):
-			d.res.SkippedTerraform = append(d.res.SkippedTerraform, rel)
+			skippedDirs[rel] = true
+			d.res.skip(&d.res.SkippedTerraform, rel)
 		case en.Type == FileTypeDir:
 			if err := localDirs(root, rel); err != nil {
 				return err
@@ -138,7 +156,7 @@ func (e *Envd) Download(ctx context.Context, remote, dest string, o DownloadOpti
 		case en.Type == FileTypeFile:
 			return d.file(ctx, en.Path, rel, en.Size, en.Mode)
 		default:
-			d.res.SkippedOther = append(d.res.SkippedOther, rel)
+			d.res.skip(&d.res.SkippedOther, rel)
 		}
 		return nil
 	})
@@ -186,9 +204,10 @@ func relUnder(root, p string) (string, bool) {
 	return rel, true
 }
 
-func underAny(rel string, dirs []string) bool {
-	for _, d := range dirs {
-		if strings.HasPrefix(rel, d+"/") {
+// underAny reports whether a folder above rel is one of dirs.
+func underAny(rel string, dirs map[string]bool) bool {
+	for d := pathpkg.Dir(rel); d != "." && d != "/"; d = pathpkg.Dir(d) {
+		if dirs[d] {
 			return true
 		}
 	}

@@ -26,7 +26,7 @@ type lyingEnvd struct {
 	fileHit atomic.Int32
 }
 
-func (l *lyingEnvd) envd(t *testing.T) *Envd {
+func (l *lyingEnvd) envd(t testing.TB) *Envd {
 	t.Helper()
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /filesystem.Filesystem/Stat", func(w http.ResponseWriter, r *http.Request) { l.stat(w, r) })

@@ -162,6 +162,9 @@ func (a *sandboxDownloadAction) Invoke(ctx context.Context, req action.InvokeReq
 			msg += fmt.Sprintf(" %s: %s.", skipped.what, safeNames(skipped.names))
 		}
 	}
+	if res.SkippedUnlisted > 0 {
+		msg += fmt.Sprintf(" And %d more skipped, not named.", res.SkippedUnlisted)
+	}
 	sendProgress(resp, "%s", msg)
 }
 
