@@ -91,7 +91,7 @@ func (c *Client) callAPI(ctx context.Context, a apiCall) (apiResult, error) {
 		return res, rateLimited(ci, controlError(a.op, a.sandboxID, a.subject, resp))
 	}
 	if a.out != nil {
-		if err := json.NewDecoder(resp.Body).Decode(a.out); err != nil {
+		if err := json.NewDecoder(capReader(resp.Body, controlAnswerLimit)).Decode(a.out); err != nil {
 			return res, &transportError{op: a.op, sandboxID: a.sandboxID, err: fmt.Errorf("decode %d response: %w", resp.StatusCode, err)}
 		}
 	}

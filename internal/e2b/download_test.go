@@ -46,7 +46,7 @@ func TestDownloadFolderNeverFollowsLinks(t *testing.T) {
 	e, envd := downloadEnv(t)
 	dest := filepath.Join(t.TempDir(), "out")
 	var seen []string
-	res, err := envd.Download(e.ctx, "/home/user/reports", dest, func(f DownloadedFile) { seen = append(seen, f.Rel) })
+	res, err := envd.Download(e.ctx, "/home/user/reports", dest, DownloadOptions{OnFile: func(f DownloadedFile) { seen = append(seen, f.Rel) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestDownloadFolderNeverFollowsLinks(t *testing.T) {
 	if _, err := envd.Exec(e.ctx, ExecRequest{Command: "echo fail > ~/reports/summary.txt"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := envd.Download(e.ctx, "/home/user/reports", dest, nil); err != nil {
+	if _, err := envd.Download(e.ctx, "/home/user/reports", dest, DownloadOptions{IfExists: DownloadIfExistsMerge}); err != nil {
 		t.Fatalf("second download: %v", err)
 	}
 	if got := readLocal(t, filepath.Join(dest, "summary.txt")); got != "fail\n" {
@@ -88,7 +88,7 @@ func TestDownloadRefusesALinkAsSource(t *testing.T) {
 	e, envd := downloadEnv(t)
 	dest := filepath.Join(t.TempDir(), "out")
 	for _, p := range []string{"/home/user/reports-link", "/home/user/reports/up-link"} {
-		if _, err := envd.Download(e.ctx, p, dest, nil); err == nil || !strings.Contains(err.Error(), "never follows links") {
+		if _, err := envd.Download(e.ctx, p, dest, DownloadOptions{}); err == nil || !strings.Contains(err.Error(), "never follows links") {
 			t.Fatalf("download of link %s: %v", p, err)
 		}
 	}
@@ -121,7 +121,7 @@ func TestDownloadNeverWritesThroughLocalLinks(t *testing.T) {
 		if err := os.Symlink(link[1], filepath.Join(dest, link[0])); err != nil {
 			t.Fatal(err)
 		}
-		_, err := envd.Download(e.ctx, "/home/user/reports", dest, nil)
+		_, err := envd.Download(e.ctx, "/home/user/reports", dest, DownloadOptions{IfExists: DownloadIfExistsMerge})
 		if err == nil || !strings.Contains(err.Error(), "never writes through a link") {
 			t.Fatalf("%s link in the local folder: %v", name, err)
 		}
@@ -138,7 +138,7 @@ func TestDownloadNeverWritesThroughLocalLinks(t *testing.T) {
 func TestDownloadOneFile(t *testing.T) {
 	e, envd := downloadEnv(t)
 	dest := t.TempDir()
-	res, err := envd.Download(e.ctx, "/home/user/reports/summary.txt", dest, nil)
+	res, err := envd.Download(e.ctx, "/home/user/reports/summary.txt", dest, DownloadOptions{})
 	if err != nil || res.Files != 1 {
 		t.Fatalf("%+v %v", res, err)
 	}

@@ -114,17 +114,39 @@ func deadlineTimeout(ctx context.Context) time.Duration {
 	return 0
 }
 
+// unaryAnswerLimit bounds a unary answer: envd's answers to Stat, MakeDir, Move and
+// the like are one entry, far below it. ListDir's answer, which grows with the
+// folder, is decoded entry by entry instead (ListDirEach).
+const unaryAnswerLimit = 1 << 20
+
 // unary calls procedure ("filesystem.Filesystem/Stat") with in as JSON and
-// decodes the answer into out.
+// decodes the answer into out; an answer past unaryAnswerLimit is an error.
 func (e *Envd) unary(ctx context.Context, op, procedure string, class retryClass, in, out any) error {
+	body, err := e.unaryAnswer(ctx, op, procedure, class, in)
+	if err != nil {
+		return err
+	}
+	defer drainClose(body)
+	if out == nil {
+		return nil
+	}
+	if err := json.NewDecoder(capReader(body, unaryAnswerLimit)).Decode(out); err != nil {
+		return &transportError{op: op, sandboxID: e.t.SandboxID, err: fmt.Errorf("decode response: %w", err)}
+	}
+	return nil
+}
+
+// unaryAnswer calls procedure with in as JSON and returns the body of a 200 answer,
+// for the caller to close.
+func (e *Envd) unaryAnswer(ctx context.Context, op, procedure string, class retryClass, in any) (io.ReadCloser, error) {
 	body, err := json.Marshal(in)
 	if err != nil {
-		return fmt.Errorf("%s: encode request: %w", op, err)
+		return nil, fmt.Errorf("%s: encode request: %w", op, err)
 	}
 	ci := e.call(op, class, timeoutWhole)
 	req, err := retryablehttp.NewRequestWithContext(withCall(ctx, ci), http.MethodPost, e.base+"/"+procedure, body)
 	if err != nil {
-		return fmt.Errorf("%s: %w", op, err)
+		return nil, fmt.Errorf("%s: %w", op, err)
 	}
 	e.setHeaders(req.Header, true)
 	req.Header.Set("Content-Type", contentTypeUnary)
@@ -132,19 +154,18 @@ func (e *Envd) unary(ctx context.Context, op, procedure string, class retryClass
 	connectTimeoutHeader(req.Header, deadlineTimeout(ctx))
 	resp, err := e.c.envd.Do(req)
 	if err != nil {
-		return requestError(ctx, op, e.t.SandboxID, err)
+		return nil, requestError(ctx, op, e.t.SandboxID, err)
 	}
-	defer drainClose(resp.Body)
 	if resp.StatusCode != http.StatusOK {
-		return rpcErrorFromResponse(op, e.t.SandboxID, resp)
+		defer drainClose(resp.Body)
+		return nil, rpcErrorFromResponse(op, e.t.SandboxID, resp)
 	}
-	if out == nil {
-		return nil
+	if ce := resp.Header.Get("Content-Encoding"); ce != "" && ce != "identity" {
+		_ = resp.Body.Close()
+		return nil, &transportError{op: op, sandboxID: e.t.SandboxID,
+			err: fmt.Errorf("the answer is encoded as %q, which was not asked for; it was not decoded", ce)}
 	}
-	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
-		return &transportError{op: op, sandboxID: e.t.SandboxID, err: fmt.Errorf("decode response: %w", err)}
-	}
-	return nil
+	return resp.Body, nil
 }
 
 // openStream starts a server-streaming call and returns the live response.

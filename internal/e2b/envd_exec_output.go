@@ -7,11 +7,13 @@ import (
 	"unicode/utf8"
 )
 
-// tailBuffer keeps the last max bytes written to it and counts lines, so a
-// command printing gigabytes costs at most 2*max bytes of memory.
+// tailBuffer keeps the last max bytes written to it and counts lines: a ring
+// of at most max bytes, so a command printing gigabytes costs max bytes of
+// memory (and one copy of them when the tail is read).
 type tailBuffer struct {
 	max      int
-	buf      []byte
+	ring     []byte // grows to max, then is written round
+	pos      int    // where the next byte goes once the ring is full
 	total    int64
 	newlines int
 	lastByte byte
@@ -20,20 +22,30 @@ type tailBuffer struct {
 func newTailBuffer(max int) *tailBuffer { return &tailBuffer{max: max} }
 
 func (t *tailBuffer) Write(p []byte) {
-	if len(p) == 0 {
+	if len(p) == 0 || t.max <= 0 {
 		return
 	}
 	t.total += int64(len(p))
 	t.newlines += bytes.Count(p, []byte{'\n'})
 	t.lastByte = p[len(p)-1]
-	if len(p) >= t.max {
-		t.buf = append(t.buf[:0], p[len(p)-t.max:]...)
-		return
+	if len(p) > t.max {
+		p = p[len(p)-t.max:]
 	}
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > 2*t.max {
-		// Compact rarely: amortised O(1) per byte, memory bounded by 2*max.
-		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
+	if len(t.ring) < t.max {
+		n := min(len(p), t.max-len(t.ring))
+		if cap(t.ring) < len(t.ring)+n {
+			// Double, but never past max: the ring is the only copy ever kept.
+			grown := make([]byte, len(t.ring), min(t.max, max(2*cap(t.ring), len(t.ring)+n, 4096)))
+			copy(grown, t.ring)
+			t.ring = grown
+		}
+		t.ring = append(t.ring, p[:n]...)
+		p = p[n:]
+	}
+	for len(p) > 0 {
+		n := copy(t.ring[t.pos:], p)
+		p = p[n:]
+		t.pos = (t.pos + n) % t.max
 	}
 }
 
@@ -50,16 +62,22 @@ func (t *tailBuffer) Lines() int {
 
 // String returns the tail as valid UTF-8, starting at a character boundary.
 func (t *tailBuffer) String() string {
-	b := t.buf
-	if len(b) > t.max {
-		b = b[len(b)-t.max:]
-	}
+	older, newer := t.ring[t.pos:], t.ring[:t.pos]
 	if t.Truncated() {
-		for i := 0; i < utf8.UTFMax && len(b) > 0 && !utf8.RuneStart(b[0]); i++ {
-			b = b[1:]
+		for i := 0; i < utf8.UTFMax; i++ {
+			switch {
+			case len(older) > 0 && !utf8.RuneStart(older[0]):
+				older = older[1:]
+			case len(older) == 0 && len(newer) > 0 && !utf8.RuneStart(newer[0]):
+				newer = newer[1:]
+			}
 		}
 	}
-	return strings.ToValidUTF8(string(b), "\uFFFD")
+	var b strings.Builder
+	b.Grow(len(older) + len(newer))
+	b.Write(older)
+	b.Write(newer)
+	return strings.ToValidUTF8(b.String(), "\uFFFD")
 }
 
 // outputBatcher groups output into messages of whole lines: it emits when

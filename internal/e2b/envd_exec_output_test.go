@@ -29,12 +29,27 @@ func TestTailBufferLargeWritesStayBounded(t *testing.T) {
 	chunk := []byte(strings.Repeat("x", 999) + "\n")
 	for range 10000 {
 		tb.Write(chunk)
-		if cap(tb.buf) > 4*1024 {
-			t.Fatalf("buffer grew to %d bytes for a 1024-byte tail", cap(tb.buf))
+		if cap(tb.ring) > 1024 {
+			t.Fatalf("buffer grew to %d bytes for a 1024-byte tail", cap(tb.ring))
 		}
 	}
 	if tb.Lines() != 10000 || len(tb.String()) != 1024 {
 		t.Fatalf("lines=%d len=%d", tb.Lines(), len(tb.String()))
+	}
+}
+
+// Writes of every size wrap the ring and leave exactly the last max bytes, in order.
+func TestTailBufferRingKeepsTheLastBytes(t *testing.T) {
+	var all []byte
+	tb := newTailBuffer(100)
+	for i := range 300 {
+		p := []byte(strings.Repeat(string(rune('a'+i%26)), i%37))
+		all = append(all, p...)
+		tb.Write(p)
+		want := all[max(0, len(all)-100):]
+		if got := tb.String(); got != string(want) {
+			t.Fatalf("after %d writes: %q, want %q", i+1, got, want)
+		}
 	}
 }
 

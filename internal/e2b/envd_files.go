@@ -123,7 +123,7 @@ func (e *Envd) postFiles(ctx context.Context, op, url, label string, body io.Rea
 		return nil, ae
 	}
 	var infos []uploadedEntry
-	if err := json.NewDecoder(resp.Body).Decode(&infos); err != nil {
+	if err := json.NewDecoder(capReader(resp.Body, uploadAnswerLimit)).Decode(&infos); err != nil {
 		return nil, &transportError{op: op, sandboxID: e.t.SandboxID, err: fmt.Errorf("decode answer for %s: %w", label, err)}
 	}
 	if len(infos) == 0 {

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b/buildcontext"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b/tfworking"
 )
 
 // LocalFolder is a local directory whose regular files are uploaded to a sandbox, chosen with
@@ -170,7 +171,7 @@ func (f LocalFolder) List(ctx context.Context) ([]FolderFile, []SkippedEntry, er
 			return nil
 		}
 		if d.IsDir() {
-			if workingFolder(d.Name()) && !m.names(rel, rel) {
+			if tfworking.Folder(d.Name()) && !m.names(rel, rel) {
 				if len(m.include) == 0 || matchesOrUnder(m.include, rel) {
 					skipped = append(skipped, SkippedEntry{Path: rel + "/", Kind: SkipWorking,
 						Reason: "Terraform's working folder"})
@@ -186,7 +187,7 @@ func (f LocalFolder) List(ctx context.Context) ([]FolderFile, []SkippedEntry, er
 			skipped = append(skipped, SkippedEntry{Path: rel, Reason: "its name has control characters"})
 			return nil
 		}
-		if workingFileName(d.Name()) && !m.names(rel, rel) {
+		if tfworking.FileName(d.Name()) && !m.names(rel, rel) {
 			skipped = append(skipped, SkippedEntry{Path: rel, Kind: SkipWorking, Reason: "a Terraform state, plan or crash file"})
 			return nil
 		}

@@ -15,6 +15,9 @@ type RemoteFile struct {
 	Mode     uint32 // permission bits
 	Modified time.Time
 	SHA256   string // hex; "" when not known
+	// Unread says the file was found changed by its size alone and not read: its SHA256 is
+	// unknown, and it stays changed (never read by a check) until it is written again.
+	Unread bool
 }
 
 // FolderReport is what CheckFolder found.
@@ -23,6 +26,7 @@ type FolderReport struct {
 	Missing  []string              // no longer there
 	NotFiles []string              // replaced by a directory, a symbolic link or something else
 	Hashed   []string              // downloaded to hash them
+	Changed  []string              // of another size than known: changed, not read (no SHA256)
 }
 
 // folderWorkers bounds the envd calls a folder check makes at once.
@@ -52,6 +56,13 @@ func (e *Envd) CheckFolder(ctx context.Context, dir string, known map[string]Rem
 		case k.SHA256 != "" && !k.Modified.IsZero() && k.Size == en.Size && k.Modified.Equal(en.Modified):
 			en.SHA256 = k.SHA256
 			rep.Files[rel] = en
+		case k.Unread || (k.SHA256 != "" && k.Size != en.Size):
+			// Its size tells it changed (or it was found changed before without being read):
+			// reading it would tell nothing more, and a sandbox can make it a 1 TiB sparse file.
+			// No SHA256: it equals no local file's.
+			en.Unread = true
+			rep.Files[rel] = en
+			rep.Changed = append(rep.Changed, rel)
 		default:
 			rep.Files[rel] = en
 			toHash = append(toHash, rel)
@@ -82,6 +93,7 @@ func (e *Envd) CheckFolder(ctx context.Context, dir string, known map[string]Rem
 	}
 	sort.Strings(rep.Missing)
 	sort.Strings(rep.Hashed)
+	sort.Strings(rep.Changed)
 	return rep, nil
 }
 

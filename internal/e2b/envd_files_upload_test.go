@@ -114,13 +114,14 @@ type errReader struct{}
 
 func (errReader) Read([]byte) (int, error) { return 0, errors.New("disk on fire") }
 
-// CheckFolder downloads only the files whose size or time changed, and tells missing files
-// and files replaced by a directory apart.
+// CheckFolder downloads only the files whose time changed at the same size, finds those of
+// another size changed without reading them, and tells missing files and files replaced by a
+// directory apart.
 func TestEmulatorCheckFolder(t *testing.T) {
 	e := newEnv(t)
 	envd := e.envd(e.create(t, e2b.CreateSandboxRequest{}))
 	const dir = "/home/user/app"
-	contents := map[string]string{"a.txt": "a", "sub/b.txt": "b", "sub/c.txt": "c", "d.txt": "d"}
+	contents := map[string]string{"a.txt": "a", "sub/b.txt": "b", "sub/c.txt": "c", "d.txt": "d", "e.txt": "e"}
 	var files []e2b.UploadFile
 	for p, c := range contents {
 		files = append(files, textFile(dir+"/"+p, c))
@@ -128,8 +129,8 @@ func TestEmulatorCheckFolder(t *testing.T) {
 	if _, err := envd.WriteFiles(e.ctx, files); err != nil {
 		t.Fatal(err)
 	}
-	stat, err := envd.StatFolder(e.ctx, dir, []string{"a.txt", "sub/b.txt", "sub/c.txt", "d.txt"})
-	if err != nil || len(stat) != 4 {
+	stat, err := envd.StatFolder(e.ctx, dir, []string{"a.txt", "sub/b.txt", "sub/c.txt", "d.txt", "e.txt"})
+	if err != nil || len(stat) != 5 {
 		t.Fatalf("StatFolder: %v %v", stat, err)
 	}
 	known := map[string]e2b.RemoteFile{}
@@ -137,7 +138,7 @@ func TestEmulatorCheckFolder(t *testing.T) {
 		s.SHA256 = hexSum(contents[p])
 		known[p] = s
 	}
-	res, err := envd.Exec(e.ctx, e2b.ExecRequest{Command: "cd " + dir + " && echo changed > a.txt && rm sub/c.txt && rm d.txt && mkdir d.txt"})
+	res, err := envd.Exec(e.ctx, e2b.ExecRequest{Command: "cd " + dir + " && echo changed > a.txt && sleep 0.01 && printf E > e.txt && rm sub/c.txt && rm d.txt && mkdir d.txt"})
 	if err != nil || res.ExitCode != 0 {
 		t.Fatalf("edit: %v %+v", err, res)
 	}
@@ -145,8 +146,11 @@ func TestEmulatorCheckFolder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(rep.Hashed, []string{"a.txt"}) || rep.Files["a.txt"].SHA256 != hexSum("changed\n") {
-		t.Errorf("hashed %v, a.txt %+v: want only a.txt downloaded, with its new content", rep.Hashed, rep.Files["a.txt"])
+	if !reflect.DeepEqual(rep.Hashed, []string{"e.txt"}) || rep.Files["e.txt"].SHA256 != hexSum("E") {
+		t.Errorf("hashed %v, e.txt %+v: want only e.txt downloaded, with its new content", rep.Hashed, rep.Files["e.txt"])
+	}
+	if a := rep.Files["a.txt"]; !reflect.DeepEqual(rep.Changed, []string{"a.txt"}) || !a.Unread || a.SHA256 != "" || a.Size != 8 {
+		t.Errorf("changed %v, a.txt %+v: want a.txt found changed by its size, unread", rep.Changed, a)
 	}
 	if rep.Files["sub/b.txt"].SHA256 != hexSum("b") {
 		t.Errorf("unchanged b.txt: %+v", rep.Files["sub/b.txt"])

@@ -128,21 +128,81 @@ func (e *Envd) Move(ctx context.Context, src, dst string) (*EntryInfo, error) {
 
 // ListDir lists path down to depth levels (0 is treated as 1).
 func (e *Envd) ListDir(ctx context.Context, path string, depth uint32) ([]EntryInfo, error) {
+	var list []EntryInfo
+	err := e.ListDirEach(ctx, path, depth, func(en EntryInfo) error {
+		list = append(list, en)
+		return nil
+	})
+	return list, err
+}
+
+// listEntryLimit bounds the JSON of one listed entry (a name and a link target of at most
+// a few KiB each, and the metadata of an upload).
+const listEntryLimit = 1 << 20
+
+// ListDirEach lists path down to depth levels (0 is treated as 1), handing each entry to
+// each as it is decoded: memory stays the size of one entry however large the folder. An
+// error from each ends the listing with that error.
+func (e *Envd) ListDirEach(ctx context.Context, path string, depth uint32, each func(EntryInfo) error) error {
+	const op = "envd Filesystem/ListDir"
 	in := struct {
 		Path  string `json:"path"`
 		Depth uint32 `json:"depth,omitempty"`
 	}{path, max(depth, 1)}
-	var out struct {
-		Entries []wireEntry `json:"entries"`
+	body, err := e.unaryAnswer(ctx, op, "filesystem.Filesystem/ListDir", retryIdempotent, in)
+	if err != nil {
+		return err
 	}
-	if err := e.unary(ctx, "envd Filesystem/ListDir", "filesystem.Filesystem/ListDir", retryIdempotent, in, &out); err != nil {
-		return nil, err
+	defer func() { _ = body.Close() }() // not drained: an endless answer is not read to its end
+	capped := &resettableCap{r: body, left: listEntryLimit, limit: listEntryLimit}
+	dec := json.NewDecoder(capped)
+	bad := func(err error) error {
+		return &transportError{op: op, sandboxID: e.t.SandboxID, err: fmt.Errorf("decode response: %w", err)}
 	}
-	list := make([]EntryInfo, 0, len(out.Entries))
-	for i := range out.Entries {
-		list = append(list, *out.Entries[i].toEntry())
+	if err := expectDelim(dec, '{'); err != nil {
+		return bad(err)
 	}
-	return list, nil
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return bad(err)
+		}
+		if key != "entries" {
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return bad(err)
+			}
+			continue
+		}
+		if err := expectDelim(dec, '['); err != nil {
+			return bad(err)
+		}
+		for dec.More() {
+			capped.left = listEntryLimit
+			var w wireEntry
+			if err := dec.Decode(&w); err != nil {
+				return bad(err)
+			}
+			if err := each(*w.toEntry()); err != nil {
+				return err
+			}
+		}
+		if err := expectDelim(dec, ']'); err != nil {
+			return bad(err)
+		}
+	}
+	return nil
+}
+
+func expectDelim(dec *json.Decoder, want json.Delim) error {
+	t, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if d, ok := t.(json.Delim); !ok || d != want {
+		return fmt.Errorf("expected %q, got %v", want, t)
+	}
+	return nil
 }
 
 // Remove deletes path recursively; a missing path is not an error.

@@ -43,7 +43,7 @@ func (e *Envd) StartMCPGateway(ctx context.Context, config json.RawMessage) erro
 		return fmt.Errorf("start the MCP gateway: %w", err)
 	}
 	if res.ExitCode != 0 {
-		return fmt.Errorf("the MCP gateway did not start (exit code %d): %s", res.ExitCode, strings.TrimSpace(res.Stderr))
+		return fmt.Errorf("the MCP gateway did not start (exit code %d): %s", res.ExitCode, SafeText(strings.TrimSpace(res.Stderr)))
 	}
 	return nil
 }

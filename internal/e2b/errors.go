@@ -37,7 +37,11 @@ const (
 
 // Error reads like `pause sandbox "ixxx": 409 Conflict: <message>`. An
 // answer that is not E2B's also names the URL it came from.
-func (e *APIError) Error() string {
+// Error is the message with control characters escaped (SafeText): its message and code come
+// from the answer, and envd's answers come from code in the sandbox.
+func (e *APIError) Error() string { return SafeText(e.text()) }
+
+func (e *APIError) text() string {
 	var b strings.Builder
 	b.WriteString(e.Op)
 	if e.SandboxID != "" {

@@ -142,12 +142,12 @@ func TestLocalFolderLeavesOutWorkingFiles(t *testing.T) {
 		"infra/other.zip":                                 "PK\x03\x04 not a plan at all",
 	})
 	got, skipped := listPaths(t, e2b.LocalFolder{Dir: dir})
-	want := []string{"infra/.terraform.lock.hcl", "infra/main.tf", "infra/other.zip", "src/app.py", "tfplan.md"}
+	want := []string{"infra/main.tf", "infra/other.zip", "src/app.py", "tfplan.md"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("files %q, want %q", got, want)
 	}
 	skips := skipsOf(skipped)
-	for _, p := range []string{"infra/.terraform/", "infra/terraform.tfstate", "infra/terraform.tfstate.backup",
+	for _, p := range []string{"infra/.terraform/", "infra/.terraform.lock.hcl", "infra/terraform.tfstate", "infra/terraform.tfstate.backup",
 		"infra/.terraform.tfstate.lock.info", "infra/terraform.tfstate.d/", "infra/prod.tfplan", "infra/plan", "infra/crash.log"} {
 		if s, ok := skips[p]; !ok || s.Kind != e2b.SkipWorking {
 			t.Errorf("%s: skipped as %+v, want SkipWorking", p, s)
@@ -162,7 +162,7 @@ func TestLocalFolderLeavesOutWorkingFiles(t *testing.T) {
 	if _, ok := skipsOf(skipped)["infra/.terraform/"]; ok {
 		t.Errorf("an excluded working folder is reported: %+v", skipped)
 	}
-	got, _ = listPaths(t, e2b.LocalFolder{Dir: dir, Include: []string{"infra"}})
+	got, _ = listPaths(t, e2b.LocalFolder{Dir: dir, Include: []string{"infra", "infra/.terraform.lock.hcl"}})
 	if want := []string{"infra/.terraform.lock.hcl", "infra/main.tf", "infra/other.zip"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("include infra: files %q, want %q", got, want)
 	}

@@ -77,7 +77,7 @@ func (c *Client) newRetryClient(base *http.Client, envd bool) *retryablehttp.Cli
 	if rt == nil {
 		rt = http.DefaultTransport
 	}
-	rt = &attemptTimeoutTransport{next: rt, timeout: c.cfg.RequestTimeout}
+	rt = &attemptTimeoutTransport{next: identityEncoding{next: rt}, timeout: c.cfg.RequestTimeout}
 	if envd {
 		rt = stripAPIKeyTransport{next: rt}
 	}

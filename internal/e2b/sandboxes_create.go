@@ -303,7 +303,11 @@ func (c *Client) settledStart(ctx context.Context, found *Sandbox, err error) (*
 func settleLookup(ctx context.Context, sent time.Time, once bool) (context.Context, context.CancelFunc, time.Time) {
 	cancel := context.CancelFunc(func() {})
 	if ctx.Err() != nil {
-		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), lostCreateLookupTimeout)
+		limit := lostCreateLookupTimeout
+		if end, ok := operationDeadline(ctx); ok {
+			limit = max(min(limit, time.Until(end)), 0)
+		}
+		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), limit)
 	}
 	until := sent.Add(createSettleWindow)
 	if once {

@@ -26,7 +26,7 @@ func fastConfig(apiURL string) Config {
 	}
 }
 
-func newTestClient(t *testing.T, cfg Config) *Client {
+func newTestClient(t testing.TB, cfg Config) *Client {
 	t.Helper()
 	c, err := New(cfg)
 	if err != nil {

@@ -237,7 +237,7 @@ func (v *VolumeFiles) jsonCall(ctx context.Context, op, method, route, p string,
 			return volumeContentError(op, resp)
 		}
 		if out != nil {
-			if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+			if err := json.NewDecoder(capReader(resp.Body, controlAnswerLimit)).Decode(out); err != nil {
 				return &transportError{op: op, err: fmt.Errorf("decode %d response: %w", resp.StatusCode, err)}
 			}
 		}
@@ -432,7 +432,7 @@ func (v *VolumeFiles) upload(ctx context.Context, p string, body io.Reader, toke
 		return nil, volumeContentError(op, resp)
 	}
 	var w wireVolumeEntry
-	if err := json.NewDecoder(resp.Body).Decode(&w); err != nil {
+	if err := json.NewDecoder(capReader(resp.Body, unaryAnswerLimit)).Decode(&w); err != nil {
 		return nil, &transportError{op: op, err: fmt.Errorf("decode %d response: %w", resp.StatusCode, err)}
 	}
 	return w.entry(), nil

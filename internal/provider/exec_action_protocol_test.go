@@ -351,3 +351,27 @@ func TestCountLines(t *testing.T) {
 		}
 	}
 }
+
+// Output that tries to drive the operator's terminal (clear the screen, set the title, write
+// the clipboard, overwrite a line with a fake "Apply complete!", reverse text) reaches the
+// streamed lines and the error's output tail escaped: no ESC, BEL, C1 or bidi character.
+func TestExecActionProtocolEscapesTerminalControls(t *testing.T) {
+	p, _, _, id := newProtoSandbox(t)
+	hostile := `printf '\033[2J\033]0;pwned\007\033]52;c;ZXZpbA==\007\rApply complete!\302\233\342\200\256x\n'`
+	progress, diags := p.invoke(context.Background(), p.execConfig(map[string]tftypes.Value{
+		"sandbox_id": str(id),
+		"command":    str(hostile + "; " + hostile + " >&2; exit 3"),
+	}), nil)
+	d := errorDiag(diags)
+	if d == nil {
+		t.Fatal("want an error diagnostic for exit code 3")
+	}
+	for what, text := range map[string]string{"progress": strings.Join(progress, "\n"), "error": d.Summary + d.Detail} {
+		if strings.ContainsAny(text, "\x1b\x07\r\u009b\u202e") {
+			t.Errorf("%s carries terminal controls: %q", what, text)
+		}
+		if !strings.Contains(text, `\x1b]0;pwned\x07`) || !strings.Contains(text, `\rApply complete!\u009b\u202ex`) {
+			t.Errorf("%s does not show the controls escaped: %q", what, text)
+		}
+	}
+}

@@ -50,7 +50,8 @@ func sandboxActionAttributes(verb string, t sandboxActionTimeout) map[string]sch
 		},
 		"timeout": schema.StringAttribute{
 			MarkdownDescription: fmt.Sprintf("How long the action may take before it fails, as a Go duration such as "+
-				"`\"90s\"` or `\"10m\"`: %s to %s. Defaults to `\"%s\"`.",
+				"`\"90s\"` or `\"10m\"`: %s to %s. Defaults to `\"%s\"`. It bounds the whole action: the last fifth of it "+
+				"(at most 30 seconds) is kept to look for what a call whose answer was lost may have made.",
 				shortDuration(t.min), shortDuration(t.max), shortDuration(t.def)),
 			Optional: true, CustomType: goDurationType{}, Validators: durationValidators(t),
 		},
@@ -74,7 +75,11 @@ func (m sandboxActionModel) begin(ctx context.Context, data *ProviderData, t san
 	if diags.HasError() {
 		return ctx, func() {}, nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, durationOr(m.Timeout, t.def))
+	// The timeout bounds the whole action: the calls get all of it but a margin, in which the
+	// client settles a call whose answer was lost (a snapshot it may have made).
+	timeout := durationOr(m.Timeout, t.def)
+	end := time.Now().Add(timeout)
+	ctx, cancel := context.WithDeadline(e2b.WithOperationDeadline(ctx, end), end.Add(-settleMargin(timeout)))
 	return ctx, cancel, client
 }
 
@@ -94,6 +99,10 @@ func (m sandboxActionModel) callError(ctx context.Context, summary string, t san
 	}
 	return clientErrorDiagnostic(summary, err)
 }
+
+// settleMargin is the part of an action's timeout kept to settle a lost answer: a fifth, at
+// most half a minute.
+func settleMargin(d time.Duration) time.Duration { return min(d/5, 30*time.Second) }
 
 // sendProgress sends one progress message to Terraform.
 func sendProgress(resp *action.InvokeResponse, format string, args ...any) {

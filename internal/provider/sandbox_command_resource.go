@@ -108,7 +108,10 @@ func (r *sandboxCommandResource) Schema(_ context.Context, _ resource.SchemaRequ
 			},
 			"max_output_bytes": schema.Int32Attribute{
 				MarkdownDescription: fmt.Sprintf("How many bytes of the end of stdout and of stderr to keep (each), 1 to %d. "+
-					"Default `%d`. The command's output is never held in memory beyond that. Changing it does not re-run the command.",
+					"Default `%d`. The command's output is never held in memory beyond that: the provider keeps one buffer of "+
+					"this size per stream, and its memory grows by about three times what it keeps (the kept output is "+
+					"copied on its way into state; 52 MiB for 16 MiB kept of 100 MiB printed). Changing it does not "+
+					"re-run the command.",
 					maxCommandOutputBytes, defaultCommandOutputBytes),
 				Optional:   true,
 				Computed:   true,
@@ -130,12 +133,12 @@ func (r *sandboxCommandResource) Schema(_ context.Context, _ resource.SchemaRequ
 				PlanModifiers:       keepInt,
 			},
 			"stdout": schema.StringAttribute{
-				MarkdownDescription: "The last `max_output_bytes` of standard output.",
+				MarkdownDescription: "The last `max_output_bytes` of standard output, as the command wrote it: " + rawOutputDoc,
 				Computed:            true,
 				PlanModifiers:       keepStr,
 			},
 			"stderr": schema.StringAttribute{
-				MarkdownDescription: "The last `max_output_bytes` of standard error.",
+				MarkdownDescription: "The last `max_output_bytes` of standard error, as the command wrote it: " + rawOutputDoc,
 				Computed:            true,
 				PlanModifiers:       keepStr,
 			},
@@ -223,3 +226,8 @@ func (r *sandboxCommandResource) Update(ctx context.Context, req resource.Update
 // Delete forgets the record; a command cannot be undone.
 func (r *sandboxCommandResource) Delete(_ context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
 }
+
+// rawOutputDoc says how to print output the sandbox wrote, which state keeps raw.
+const rawOutputDoc = "terminal control sequences included (the error and progress messages show them escaped, as " +
+	"`\\x1b`). Code in the sandbox chooses them: print the value with `terraform output -raw NAME | cat -v` (or " +
+	"`jq` on `-json`) rather than raw to a terminal."

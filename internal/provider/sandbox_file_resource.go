@@ -247,7 +247,12 @@ func (r *sandboxFileResource) Read(ctx context.Context, req resource.ReadRequest
 	default:
 		// Just imported: a small text file also gets its content from the same download, so a
 		// configuration that sets the same content plans no change.
-		newStamp, text, diags := r.hashRemote(ctx, envd, sandboxID, entry, imported)
+		newStamp, drifted := sizeDrift(stamp, entry.Size, entry.ModifiedTime)
+		var text *string
+		var diags diag.Diagnostics
+		if !drifted {
+			newStamp, text, diags = r.hashRemote(ctx, envd, sandboxID, entry, imported)
+		}
 		resp.Diagnostics.Append(diags...)
 		if resp.Diagnostics.HasError() {
 			return

@@ -366,9 +366,10 @@ func (r *sandboxFolderResource) Read(ctx context.Context, req resource.ReadReque
 		for _, f := range files {
 			st, ok := stamps[f.Path]
 			if !ok || st.SHA256 != f.SHA256 {
-				st = folderStamp{} // Hash it again.
+				// Hash it again, unless its size already differs from the one the state's hash is of.
+				st = folderStamp{Size: f.Size, SHA256: f.SHA256}
 			}
-			known[f.Path] = e2b.RemoteFile{Size: st.Size, Modified: st.Modified, SHA256: st.SHA256}
+			known[f.Path] = e2b.RemoteFile{Size: st.Size, Modified: st.Modified, SHA256: st.SHA256, Unread: st.Unread}
 		}
 	}
 	var rep *e2b.FolderReport
@@ -397,7 +398,7 @@ func (r *sandboxFolderResource) Read(ctx context.Context, req resource.ReadReque
 	stamps := make(map[string]folderStamp, len(rep.Files))
 	for p, f := range rep.Files {
 		files = append(files, e2b.FolderFile{Path: p, Size: f.Size, Mode: f.Mode, SHA256: f.SHA256})
-		stamps[p] = folderStamp{Size: f.Size, Modified: f.Modified, SHA256: f.SHA256}
+		stamps[p] = folderStamp{Size: f.Size, Modified: f.Modified, SHA256: f.SHA256, Unread: f.Unread}
 	}
 	m.setFolderFiles(files)
 	m.ID = types.StringValue(fileID(sandboxID, dest))

@@ -73,6 +73,8 @@ type folderStamp struct {
 	Size     int64     `json:"s"`
 	Modified time.Time `json:"m"`
 	SHA256   string    `json:"h"`
+	// Unread: found changed by its size and not read (e2b.RemoteFile.Unread).
+	Unread bool `json:"u,omitempty"`
 }
 
 func getFolderStamps(ctx context.Context, p privateState) map[string]folderStamp {

@@ -50,8 +50,8 @@ var folderDocs = struct {
 		"envd cannot make links): a link whose target is outside the folder (`creds -> ~/.aws/credentials`, an " +
 		"absolute target, `/proc/self/environ`) is never read, and files are opened through the folder, so one " +
 		"swapped for such a link after the plan is not read either. " + e2b.FolderWorkingFilesNote + " are left " +
-		"out unless an `include` pattern whose last part has no wildcard names them (`infra/terraform.tfstate`); " +
-		"the dependency lock file `.terraform.lock.hcl` is sent. Links out of the folder, working files, links " +
+		"out unless an `include` pattern whose last part has no wildcard names them (`infra/terraform.tfstate`, " +
+		"`infra/.terraform.lock.hcl`). Links out of the folder, working files, links " +
 		"to directories, broken links, devices, pipes and names with control characters are left out with a " +
 		"warning that names them; add them to `exclude` to silence it.",
 }

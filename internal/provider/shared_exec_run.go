@@ -86,7 +86,7 @@ func failedCommandDiagnostic(m execModel, res *e2b.ExecResult) diag.Diagnostic {
 	} else {
 		fmt.Fprintf(&b, "The command %s in sandbox %q exited with code %d", command, sandboxID, res.ExitCode)
 		if res.Status != "" && !strings.HasPrefix(res.Status, "exit status") {
-			fmt.Fprintf(&b, " (%s)", res.Status)
+			fmt.Fprintf(&b, " (%s)", e2b.SafeLine(res.Status))
 		}
 		b.WriteString(".")
 	}
@@ -117,7 +117,8 @@ func writeTail(b *strings.Builder, name, text string, truncated bool) {
 	if truncated {
 		label = "\n\nLast lines of " + name + ":\n"
 	}
-	b.WriteString(label + strings.ToValidUTF8(text, "\uFFFD"))
+	// The output is the sandbox's: escaped, so it cannot drive the operator's terminal.
+	b.WriteString(label + e2b.SafeText(text))
 }
 
 func quoteCommand(c string) string {
@@ -134,7 +135,7 @@ func formatOutputBatch(b e2b.OutputBatch) string {
 	lines := strings.Split(strings.TrimRight(b.Text, "\n"), "\n")
 	prefix := b.Stream.String() + ": "
 	for i, l := range lines {
-		lines[i] = prefix + strings.TrimRight(l, "\r")
+		lines[i] = prefix + e2b.SafeText(strings.TrimRight(l, "\r"))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -73,7 +73,9 @@ func fileContentAttributes(holder string) map[string]schema.Attribute {
 		"sha256": schema.StringAttribute{
 			MarkdownDescription: "SHA-256 (hex) of the file's content. Known at plan time from the configuration (for a `source`, when " +
 				"updating; a new file's is known after apply); " +
-				"after a refresh it is the hash of what the " + holder + " holds, so a difference means drift.",
+				"after a refresh it is the hash of what the " + holder + " holds, so a difference means drift. A file whose " +
+				"size already differs is not read to hash it (it may be huge): its `sha256` is then empty until the " +
+				"next apply writes it again.",
 			Computed: true,
 		},
 		"size": schema.Int64Attribute{
@@ -87,6 +89,18 @@ func fileContentAttributes(holder string) map[string]schema.Attribute {
 func fileContentValidators() []resource.ConfigValidator {
 	return []resource.ConfigValidator{resourcevalidator.ExactlyOneOf(
 		path.MatchRoot("content"), path.MatchRoot("content_base64"), path.MatchRoot("source"))}
+}
+
+// sizeDrift is the stamp of a file whose size differs from the one last written or hashed
+// (stamp), or that was already found changed without being read: it differs from the
+// configuration whatever it holds, and reading it to hash it (a sandbox can make it a 1 TiB
+// sparse file) would tell nothing more. Its SHA256 is empty, which no configuration's hash
+// equals, so the plan writes the file again. ok is false when only a hash can tell.
+func sizeDrift(stamp *remoteFileStamp, size int64, modified time.Time) (remoteFileStamp, bool) {
+	if stamp == nil || (stamp.Size == size && stamp.SHA256 != "") {
+		return remoteFileStamp{}, false
+	}
+	return remoteFileStamp{Size: size, Modified: modified}, true
 }
 
 // hashFile hashes body, a file of size bytes last modified at modified, as a stream and closes

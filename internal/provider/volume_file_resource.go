@@ -215,7 +215,12 @@ func (r *volumeFileResource) Read(ctx context.Context, req resource.ReadRequest,
 	stamp, diags := getRemoteStamp(ctx, req.Private)
 	resp.Diagnostics.Append(diags...)
 	if !volumeStampMatches(stamp, entry, state.SHA256.ValueString()) {
-		newStamp, text, diags := hashVolumeFile(ctx, files, entry, imported)
+		newStamp, drifted := sizeDrift(stamp, entry.Size, entry.MTime)
+		var text *string
+		var diags diag.Diagnostics
+		if !drifted {
+			newStamp, text, diags = hashVolumeFile(ctx, files, entry, imported)
+		}
 		resp.Diagnostics.Append(diags...)
 		if resp.Diagnostics.HasError() {
 			return

@@ -195,3 +195,27 @@ func writeRandomish(b *testing.B, path string, size int) {
 		}
 	}
 }
+
+// BenchmarkProviderOutputLimitMemory: peak RSS of the provider for a command printing 100 MiB
+// with max_output_bytes = 16 MiB, against a tiny apply: the provider keeps one ring of the
+// limit per stream, so its growth stays a small multiple of the 16 MiB it keeps (the state
+// that carries the tail is converted a few times on its way to Terraform).
+func BenchmarkProviderOutputLimitMemory(b *testing.B) {
+	srv := start(b)
+	measurePeakRSS(b, srv, []memoryCase{
+		{"baseline", `
+resource "e2b_sandbox" "s" {}
+resource "e2b_sandbox_command" "c" {
+  sandbox_id = e2b_sandbox.s.id
+  command    = "echo small"
+}`},
+		{"command-100MiB-limit-16MiB", `
+resource "e2b_sandbox" "s" {}
+resource "e2b_sandbox_command" "c" {
+  sandbox_id       = e2b_sandbox.s.id
+  command          = "head -c 104857600 /dev/zero | tr '\\0' 'x' | fold -w 100"
+  max_output_bytes = 16777216
+  timeout          = "10m"
+}`},
+	}, nil)
+}

@@ -34,6 +34,7 @@ action "e2b_sandbox_download" "big" {
     sandbox_id  = e2b_sandbox.s.id
     path        = "/home/user/big.bin"
     destination = "`+dest+`"
+    if_exists   = "replace"
   }
 }
 `)

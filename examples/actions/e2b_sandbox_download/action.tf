@@ -20,5 +20,6 @@ action "e2b_sandbox_download" "reports" {
     sandbox_id  = caller.sandbox_id
     path        = "/home/user/reports"
     destination = "${path.root}/reports"
+    if_exists   = "replace"
   }
 }

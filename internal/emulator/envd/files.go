@@ -87,6 +87,9 @@ func (sb *Machine) downloadFile(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Disposition", mime.FormatMediaType("inline", map[string]string{"filename": path.Base(v)}))
 	w.Header().Set("Vary", "Accept-Encoding")
 	if !gz {
+		// Set before ServeContent, which would otherwise guess a type from the content: envd
+		// answers application/octet-stream whatever the file holds.
+		w.Header().Set("Content-Type", "application/octet-stream")
 		http.ServeContent(w, r, path.Base(v), st.ModTime(), f)
 		return
 	}
