@@ -4,13 +4,16 @@
 //	E2B_API_URL=http://127.0.0.1:PORT
 //	E2B_SANDBOX_URL=http://127.0.0.1:PORT
 //	E2B_API_KEY=e2b_...
+//	E2B_EMULATOR_ADMIN_TOKEN=e2badm_...
 //
-// With -quiet the API key is not printed (stdout ends up in CI logs): it goes
-// only to the -env-file, and -quiet without -env-file or -api-key is refused,
+// The admin API (/_emulator/*) needs that token (random unless -admin-token
+// chooses it). With -quiet neither the API key nor the admin token is
+// printed (stdout ends up in CI logs): they go only to the -env-file, and -quiet without -env-file or -api-key is refused,
 // since the key would then be known to nobody.
 //
 // It serves until SIGINT or SIGTERM and then kills every sandbox process.
-// It is a test double, not a security boundary: commands run on the host.
+// What isolates a sandbox from the host, and what the host here cannot
+// provide, is logged at start and listed by -help (package sandboxos).
 package main
 
 import (
@@ -63,7 +66,7 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 		hostRoot     = fs.String("host-root-images", "", "comma-separated images (\"*\" for any) that build on the host's root filesystem when -image-store lacks them; any other missing image fails its build")
 		readyTimeout = fs.Duration("ready-timeout", 60*time.Second, "how long a template's ready command may take, in its build and in each sandbox created from it")
 		quiet        = fs.Bool("quiet", false, "do not log to stderr, and keep the API key off stdout (it goes only to -env-file)")
-		adminToken   = fs.String("admin-token", "", "require \"Authorization: Bearer <token>\" on the admin API (/_emulator/*)")
+		adminToken   = fs.String("admin-token", "", "the token the admin API (/_emulator/*) needs as \"Authorization: Bearer <token>\" (default: random e2badm_<48 hex>, printed and written to -env-file as E2B_EMULATOR_ADMIN_TOKEN)")
 		idle         = fs.Duration("stream-idle-timeout", 2*time.Minute, "cut a request whose peer neither reads nor sends for this long")
 		maxSandboxes = fs.Int("max-concurrent-sandboxes", 0, "answer a create, resume or fork over this many running sandboxes 429 as E2B does (Hobby 20, Pro 100; 0 = no limit)")
 		createRate   = fs.Float64("create-rate", 0, "sandbox creates per second before E2B's 429 (Hobby 1, Pro 5; 0 = no limit)")
@@ -111,7 +114,7 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 		srv.SeedTemplate(seed)
 	}
 	urls := fmt.Sprintf("E2B_API_URL=%s\nE2B_SANDBOX_URL=%s\n", srv.APIURL(), srv.SandboxURL())
-	keyLine := "E2B_API_KEY=" + srv.APIKey() + "\n"
+	keyLine := "E2B_API_KEY=" + srv.APIKey() + "\nE2B_EMULATOR_ADMIN_TOKEN=" + srv.AdminToken() + "\n"
 	if *envFile != "" {
 		if err := writeAtomically(*envFile, urls+keyLine); err != nil {
 			_ = srv.Close()

@@ -48,8 +48,11 @@ type Options struct {
 	// ReadyTimeout bounds a template's ready command, in its build and in
 	// every sandbox created from it; default 60s.
 	ReadyTimeout time.Duration
-	// AdminToken, when set, makes the admin API (/_emulator/*) need
-	// "Authorization: Bearer <AdminToken>".
+	// AdminToken is what the admin API (/_emulator/*) needs as
+	// "Authorization: Bearer <AdminToken>"; default a random one
+	// (Server.AdminToken). Sandboxes share the host's network, so any of
+	// them can reach the port: the token, which no sandbox can read, is
+	// what keeps them from expiring sandboxes or installing faults.
 	AdminToken string
 	// StreamIdleTimeout bounds how long a stream waits on a peer that neither
 	// reads what is sent nor sends anything; default 2m.
@@ -123,6 +126,9 @@ func Start(opts Options) (*Server, error) {
 	s.apiKey = opts.APIKey
 	if s.apiKey == "" {
 		s.apiKey = "e2b_" + ids.Hex(20)
+	}
+	if s.opts.AdminToken == "" {
+		s.opts.AdminToken = "e2badm_" + ids.Hex(24)
 	}
 	s.seed = []byte(ids.Hex(32))
 	if err := s.prepareDataDir(); err != nil {
@@ -268,6 +274,9 @@ func (s *Server) SandboxURL() string {
 
 // APIKey is the only API key the control plane accepts.
 func (s *Server) APIKey() string { return s.apiKey }
+
+// AdminToken is the bearer token the admin API (/_emulator/*) needs.
+func (s *Server) AdminToken() string { return s.opts.AdminToken }
 
 // Close stops the listeners, kills every sandbox process and removes the
 // temporary data directory (when the emulator created it).
