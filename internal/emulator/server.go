@@ -297,6 +297,9 @@ func (s *Server) Close() error {
 		}
 		s.stopEgress()
 		s.cp.StopDeliveries()
+		if s.rootfs != nil && s.rootfs.Cgroups != nil {
+			s.rootfs.Cgroups.Remove()
+		}
 		s.removeDataDir()
 	})
 	return nil

@@ -3,8 +3,9 @@ package envd
 import "github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 
 // Which host processes belong to a sandbox: the process groups it started
-// and, with isolation, every process inside the mount namespaces it created
-// (this also catches daemons that left their process group).
+// and, with isolation, every process inside its PID namespace (private
+// root) or the mount namespaces it created (shared layout); this also
+// catches daemons that left their process group.
 
 // trackLocked records a new command's group and namespace. Caller holds pt.mu.
 func (pt *processTable) trackLocked(pid int, start uint64) {
@@ -12,14 +13,16 @@ func (pt *processTable) trackLocked(pid int, start uint64) {
 	if !pt.sb.settings.Isolate {
 		return
 	}
-	if h := pt.sb.root.HolderPID(); h != 0 {
-		pid = h // commands join the holder's namespace only once nsenter has run
+	kind, own := "mnt", sandboxos.OwnMountNamespace
+	if init := pt.sb.root.InitPID(); init != 0 {
+		// commands join the init's namespaces only once nsenter has run
+		pid, kind, own = init, "pid", sandboxos.OwnPIDNamespace
 	}
-	ns, f := sandboxos.HoldNamespace(pid)
+	ns, f := sandboxos.HoldNamespace(pid, kind)
 	if f == nil {
 		return
 	}
-	if ns == sandboxos.OwnMountNamespace { // never treat the emulator's own namespace as the sandbox's
+	if ns == own { // never treat the emulator's own namespace as the sandbox's
 		_ = f.Close()
 		return
 	}
@@ -42,8 +45,10 @@ func (pt *processTable) pruneMembersIn(procs []sandboxos.ProcEntry) {
 	liveNS := map[string]bool{}
 	for _, p := range procs {
 		liveGroups[p.PGRP] = true
-		if p.NS != "" {
-			liveNS[p.NS] = true
+		for _, ns := range []string{p.NS, p.PIDNS} {
+			if ns != "" {
+				liveNS[ns] = true
+			}
 		}
 	}
 	starts := startsOf(procs)
@@ -68,15 +73,16 @@ func (pt *processTable) membersIn(procs []sandboxos.ProcEntry) []sandboxos.ProcE
 	pt.mu.Lock()
 	defer pt.mu.Unlock()
 	var out []sandboxos.ProcEntry
-	holder := pt.sb.root.HolderPID() // shares the namespace but is not the sandbox's
+	init := pt.sb.root.InitPID() // in the namespace but no process of the sandbox's
 	for _, p := range procs {
-		if holder != 0 && p.PID == holder {
+		if init != 0 && p.PID == init {
 			continue
 		}
 		start, tracked := pt.groups[p.PGRP]
 		inGroup := tracked && leaderIs(starts, p.PGRP, start)
 		_, inNS := pt.mntNS[p.NS]
-		if inGroup || (p.NS != "" && inNS) {
+		_, inPIDNS := pt.mntNS[p.PIDNS]
+		if inGroup || (p.NS != "" && inNS) || (p.PIDNS != "" && inPIDNS) {
 			out = append(out, p)
 		}
 	}

@@ -28,10 +28,11 @@ func KillPID(pid int, sig Signal) {
 	}
 }
 
-func HoldNamespace(int) (string, *os.File) { return "", nil }
-func ScanProcs(bool) []ProcEntry           { return nil }
+func HoldNamespace(int, string) (string, *os.File) { return "", nil }
+func ScanProcs(bool) []ProcEntry                   { return nil }
+func ChildPID(int) int                             { return 0 }
 
 // FileOwnerTimes is unavailable here: entries report uid/gid 0 and mtime.
 func FileOwnerTimes(os.FileInfo) (OwnerTimes, bool) { return OwnerTimes{}, false }
 
-var OwnMountNamespace = ""
+var OwnMountNamespace, OwnPIDNamespace = "", ""
