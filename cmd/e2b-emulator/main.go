@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
 func main() {
@@ -54,6 +55,18 @@ func (s *seedFlags) Set(v string) error { *s = append(*s, v); return nil }
 func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 	fs := flag.NewFlagSet("e2b-emulator", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage of e2b-emulator:")
+		fs.PrintDefaults()
+		gaps := sandboxos.HostGaps()
+		if len(gaps) == 0 {
+			gaps = []string{"each sandbox gets a private root, PID, mount and user namespaces, and a cgroup with memory, process and CPU limits"}
+		}
+		fmt.Fprintln(stderr, "\nSandbox isolation on this host:")
+		for _, g := range gaps {
+			fmt.Fprintln(stderr, "  "+g)
+		}
+	}
 	var (
 		addr         = fs.String("addr", "127.0.0.1:0", "listen address for the control plane and envd")
 		envdAddr     = fs.String("envd-addr", "", "optional separate listen address for envd traffic only")
