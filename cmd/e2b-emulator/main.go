@@ -74,7 +74,7 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 		maxLifetime  = fs.Duration("max-lifetime", time.Hour, "maximum sandbox lifetime (create/connect beyond it answer 400)")
 		envFile      = fs.String("env-file", "", "also write the E2B_* lines to this file, atomically, once listening")
 		dataDir      = fs.String("data-dir", "", "directory for sandbox files (default: a temporary directory removed on exit)")
-		isolation    = fs.String("isolation", "auto", `"auto" (each sandbox its own root filesystem, an overlay in its own mount namespace, where Linux allows it), "userns" (the same, always through a user namespace) or "none"`)
+		isolation    = fs.String("isolation", "auto", `"auto" (where Linux allows it, each sandbox its own root filesystem, an overlay, in PID, mount and, where the host allows one, user namespaces of its own, and a cgroup), "userns" (the same, never without a user namespace) or "none" (sandboxes share the host's root and processes)`)
 		imageStore   = fs.String("image-store", "", "directory of root filesystems (directories or tar archives) named after images, for fromImage template builds")
 		hostRoot     = fs.String("host-root-images", "", "comma-separated images (\"*\" for any) that build on the host's root filesystem when -image-store lacks them; any other missing image fails its build")
 		readyTimeout = fs.Duration("ready-timeout", 60*time.Second, "how long a template's ready command may take, in its build and in each sandbox created from it")

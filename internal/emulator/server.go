@@ -33,10 +33,11 @@ type Options struct {
 	APIKey      string        // default: random "e2b_" + 40 hex
 	MaxLifetime time.Duration // default 1h
 	DataDir     string        // sandbox filesystems; default a temp dir removed on Close
-	// Isolation "auto" gives each sandbox a private root filesystem (an
-	// overlay in its own mount namespace; as root, else in a user
-	// namespace) where Linux allows it, "userns" does the same but always
-	// through a user namespace, "none" keeps the shared layout.
+	// Isolation "auto" gives each sandbox, where Linux allows it, a private
+	// root filesystem (an overlay) in PID, mount and (where the host allows
+	// one) user namespaces of its own, and a cgroup (package sandboxos);
+	// "userns" does the same but never without a user namespace; "none"
+	// keeps the shared layout.
 	Isolation string
 	// ImageStore is a directory of root filesystems (directories or tar
 	// archives) named after images, which fromImage builds start from.
