@@ -46,7 +46,8 @@ type Root struct {
 	cgroups             *Cgroups
 	cgroup              *Cgroup
 	holder              *exec.Cmd
-	init                int // host pid of the sandbox's PID 1
+	init                int    // host pid of the sandbox's PID 1
+	initStart           uint64 // and its start time: with the pid, its identity
 	stdin               io.WriteCloser
 	done                chan struct{}
 }

@@ -316,10 +316,12 @@ func (r *Root) mountScript(dataDir string) (string, error) {
 // only null, zero, full, random, urandom, tty, a private devpts and shm, a
 // read-only /sys (the mounts under it too: no cgroup file can be written;
 // a user namespace may bind them only all together), then
-// pivot_root into the root, leaving the host's tree behind. It stays as a
-// shell reading its stdin: when the emulator goes away (even killed) the
-// read ends, init exits and the kernel kills every process of the
-// namespace, whatever session, group or mount namespace it made itself.
+// pivot_root into the root, the host's tree put under /dev/.host and
+// unmounted there by the host's umount ($2, hostUmount). It stays as a
+// shell (bash, which reaps the orphans it inherits) reading its stdin:
+// when the emulator goes away (even killed) the read ends, init exits and
+// the kernel kills every process of the namespace, whatever session,
+// group or mount namespace it made itself.
 const initScript = `set -e
 cd "$1"
 mkdir -p proc dev sys
@@ -414,6 +416,7 @@ func (r *Root) Start(dataDir string) error {
 		if r.init = ChildPID(ChildPID(cmd.Process.Pid)); r.init == 0 {
 			err = errors.New("the sandbox's init is not running")
 		}
+		r.initStart = ProcessStart(r.init)
 	}
 	if err != nil {
 		r.Stop()
@@ -457,7 +460,7 @@ func (r *Root) Stop() {
 		_ = r.holder.Process.Kill()
 		<-r.done
 	}
-	if r.init != 0 {
+	if r.init != 0 && SameProcess(r.init, r.initStart) {
 		KillPID(r.init, SigKill) // a no-op unless init is stuck: its stdin is closed
 	}
 	r.cgroup.Remove()
