@@ -42,7 +42,12 @@ func TestSandboxCannotReachTheHost(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// A process of the CI job beside the emulator, holding a secret in its environment.
+	// The emulator's own process (this test's) and a process of the CI job
+	// beside it, each holding a secret in its environment.
+	if err := os.Setenv("E2B_TEST_HOST_SECRET", secret); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.Unsetenv("E2B_TEST_HOST_SECRET") })
 	ci := exec.Command("sleep", "120")
 	ci.Env = append(os.Environ(), "CI_DEPLOY_TOKEN="+secret)
 	if err := ci.Start(); err != nil {
