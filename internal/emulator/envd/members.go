@@ -1,6 +1,10 @@
 package envd
 
-import "github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
+import (
+	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
+)
 
 // Which host processes belong to a sandbox: the process groups it started
 // and, with isolation, every process inside its PID namespace (private
@@ -99,11 +103,58 @@ func (pt *processTable) signalAll(sig sandboxos.Signal) {
 		groups[g] = start
 	}
 	pt.mu.Unlock()
+	if sig == sandboxos.SigCont {
+		pt.continueInsideFirst(procs)
+	}
 	for g, start := range groups {
 		sandboxos.KillGroup(g, start, sig)
 	}
+	if sig == sandboxos.SigCont && pt.sb.root != nil {
+		continueLaunchers(groups)
+	}
 	for _, p := range pt.membersIn(procs) {
 		sandboxos.KillPID(p.PID, sig)
+	}
+}
+
+// continueInsideFirst continues the processes inside the sandbox's PID
+// namespace and waits until they run, before signalAll continues their
+// launchers: nsenter, which forked each command into the namespace, stops
+// itself when it finds its child stopped, and would stay stopped for good
+// if it found that only after its own SIGCONT.
+func (pt *processTable) continueInsideFirst(procs []sandboxos.ProcEntry) {
+	var inside []int
+	for _, p := range pt.membersIn(procs) {
+		pt.mu.Lock()
+		_, in := pt.mntNS[p.PIDNS]
+		pt.mu.Unlock()
+		if p.PIDNS != "" && in {
+			sandboxos.KillPID(p.PID, sandboxos.SigCont)
+			inside = append(inside, p.PID)
+		}
+	}
+	sandboxos.WaitUntilRunning(inside, time.Second)
+}
+
+// continueLaunchers continues again, until each is back waiting (or gone,
+// up to 2 s), the launchers that stopped themselves after the SIGCONT: a
+// launcher stopped while it was about to stop itself for its child's stop
+// does so as soon as it runs again.
+func continueLaunchers(groups map[int]uint64) {
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
+		settled := true
+		for g, start := range groups {
+			switch sandboxos.ProcState(g) {
+			case 'T':
+				sandboxos.KillGroup(g, start, sandboxos.SigCont)
+				settled = false
+			case 'R':
+				settled = false // not yet back in its wait
+			}
+		}
+		if settled {
+			return
+		}
 	}
 }
 

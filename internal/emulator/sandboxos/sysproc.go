@@ -19,6 +19,7 @@ const (
 type ProcEntry struct {
 	PID, PGRP int
 	PPID      int
+	State     byte   // R, S, T (stopped)...
 	NS        string // mount namespace (with ScanProcs(true))
 	PIDNS     string // PID namespace (with ScanProcs(true))
 	Ticks     uint64 // utime+stime

@@ -87,6 +87,28 @@ func Namespace(pid int, kind string) string {
 	return ns
 }
 
+// WaitUntilRunning waits, up to limit, until none of pids is stopped.
+func WaitUntilRunning(pids []int, limit time.Duration) {
+	for deadline := time.Now().Add(limit); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		stopped := false
+		for _, pid := range pids {
+			if e, ok := readProcStat(pid); ok && (e.State == 'T' || e.State == 't') {
+				stopped = true
+				break
+			}
+		}
+		if !stopped {
+			return
+		}
+	}
+}
+
+// ProcState is pid's state as /proc reports it (R, S, T...; 0 if gone).
+func ProcState(pid int) byte {
+	e, _ := readProcStat(pid)
+	return e.State
+}
+
 // ChildPID is the first child of pid the host's /proc lists (0 if none).
 func ChildPID(pid int) int {
 	for _, p := range ProcPIDs() {
@@ -168,7 +190,7 @@ func readProcStat(pid int) (ProcEntry, bool) {
 	st, _ := strconv.ParseUint(f[12], 10, 64)
 	start, _ := strconv.ParseUint(f[19], 10, 64)
 	pages, _ := strconv.ParseInt(f[21], 10, 64)
-	return ProcEntry{PID: pid, PPID: ppid, PGRP: pgrp, Ticks: ut + st, RSS: pages * int64(os.Getpagesize()), Start: start}, true
+	return ProcEntry{PID: pid, PPID: ppid, PGRP: pgrp, State: f[0][0], Ticks: ut + st, RSS: pages * int64(os.Getpagesize()), Start: start}, true
 }
 
 func FileOwnerTimes(fi os.FileInfo) (OwnerTimes, bool) {
