@@ -199,7 +199,15 @@ func (s *Server) abortStart() {
 	s.cp.Close()
 	s.cp.StopDeliveries()
 	s.stopEgress()
+	s.removeCgroups()
 	s.removeDataDir()
+}
+
+// removeCgroups ends what is left in the sandboxes' cgroups and removes them.
+func (s *Server) removeCgroups() {
+	if s.rootfs != nil && s.rootfs.Cgroups != nil {
+		s.rootfs.Cgroups.Remove()
+	}
 }
 
 // stopEgress closes the egress proxy, if it runs.
@@ -298,9 +306,7 @@ func (s *Server) Close() error {
 		}
 		s.stopEgress()
 		s.cp.StopDeliveries()
-		if s.rootfs != nil && s.rootfs.Cgroups != nil {
-			s.rootfs.Cgroups.Remove()
-		}
+		s.removeCgroups()
 		s.removeDataDir()
 	})
 	return nil

@@ -73,18 +73,30 @@ func SetupCgroups(dataDir string) (*Cgroups, error) {
 // processes do not keep it from handing controllers down when it is the
 // real root cgroup (a container's cgroup namespace root is not).
 func setupCgroupsV2(name string) (*Cgroups, error) {
-	dir := filepath.Join(cgroupRoot, name)
-	if err := os.Mkdir(dir, 0o755); err != nil && !os.IsExist(err) {
+	c := &Cgroups{parents: []string{filepath.Join(cgroupRoot, name)}, v2: true}
+	if err := c.makeParent(c.parents[0]); err != nil {
 		return nil, fmt.Errorf("cgroup v2: %w", err)
 	}
-	for _, d := range []string{cgroupRoot, dir} {
+	return c, nil
+}
+
+// makeParent makes the parent dir and, in v2, hands it and its children
+// the memory, pids and (where it can) cpu controllers.
+func (c *Cgroups) makeParent(dir string) error {
+	if err := os.Mkdir(dir, 0o755); err != nil && !os.IsExist(err) {
+		return err
+	}
+	if !c.v2 {
+		return nil
+	}
+	for _, d := range []string{filepath.Dir(dir), dir} {
 		if err := os.WriteFile(filepath.Join(d, "cgroup.subtree_control"), []byte("+memory +pids"), 0); err != nil {
 			_ = os.Remove(dir)
-			return nil, fmt.Errorf("cgroup v2: enable memory and pids in %s: %w", d, err)
+			return fmt.Errorf("enable memory and pids in %s: %w", d, err)
 		}
 		_ = os.WriteFile(filepath.Join(d, "cgroup.subtree_control"), []byte("+cpu"), 0)
 	}
-	return &Cgroups{parents: []string{dir}, v2: true}, nil
+	return nil
 }
 
 // Limits are a sandbox's resources, from its template.
@@ -101,7 +113,14 @@ func (c *Cgroups) New(name string, l Limits) (*Cgroup, error) {
 	g := &Cgroup{v2: c.v2}
 	for _, p := range c.parents {
 		dir := filepath.Join(p, name)
-		if err := os.Mkdir(dir, 0o755); err != nil && !os.IsExist(err) {
+		err := os.Mkdir(dir, 0o755)
+		if errors.Is(err, os.ErrNotExist) {
+			// Another emulator's sweep removed the parent while it was empty.
+			if err = c.makeParent(p); err == nil {
+				err = os.Mkdir(dir, 0o755)
+			}
+		}
+		if err != nil && !os.IsExist(err) {
 			g.Remove()
 			return nil, err
 		}
@@ -210,6 +229,15 @@ func (c *Cgroups) Sweep() int {
 			dir := filepath.Join(p, e.Name())
 			killed += len(cgroupPIDs(dir))
 			removeCgroup(dir)
+		}
+		// Emulators that never closed (their tests' processes exited) left
+		// empty parents; rmdir takes only one without sandboxes, and a
+		// running emulator makes its own again (New).
+		others, _ := filepath.Glob(filepath.Join(filepath.Dir(p), cgroupPrefix+"*"))
+		for _, o := range others {
+			if o != p {
+				_ = os.Remove(o)
+			}
 		}
 	}
 	return killed
