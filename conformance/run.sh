@@ -80,17 +80,17 @@ for _ in $(seq 1 300); do
 done
 [ -s "$env_file" ] || fail_setup "the emulator wrote no env file within 30 s"
 
-# Only the three variables the SDK needs, nothing else from the file.
-unset E2B_DEBUG E2B_DOMAIN E2B_ACCESS_TOKEN E2B_API_URL E2B_SANDBOX_URL E2B_API_KEY
+# Only the three variables the SDK needs and the admin token of the wire check, nothing else from the file.
+unset E2B_DEBUG E2B_DOMAIN E2B_ACCESS_TOKEN E2B_API_URL E2B_SANDBOX_URL E2B_API_KEY E2B_EMULATOR_ADMIN_TOKEN
 while IFS='=' read -r key value; do
   case "$key" in
-    E2B_API_URL | E2B_SANDBOX_URL | E2B_API_KEY)
+    E2B_API_URL | E2B_SANDBOX_URL | E2B_API_KEY | E2B_EMULATOR_ADMIN_TOKEN)
       value="${value%\"}" value="${value#\"}" value="${value%\'}" value="${value#\'}"
       export "$key=$value"
       ;;
   esac
 done <"$env_file"
-for v in E2B_API_URL E2B_SANDBOX_URL E2B_API_KEY; do
+for v in E2B_API_URL E2B_SANDBOX_URL E2B_API_KEY E2B_EMULATOR_ADMIN_TOKEN; do
   [ -n "${!v:-}" ] || fail_setup "$v missing from the emulator's env file"
 done
 # The volume-content API is served on the API host.

@@ -4,7 +4,7 @@
 // envd, and that no sandbox was left alive. Resets the counters afterwards so
 // the next SDK version starts from zero.
 //
-// Usage: node wire-check.mjs <sdk-version>   (needs E2B_API_URL of the emulator)
+// Usage: node wire-check.mjs <sdk-version>   (needs E2B_API_URL and E2B_EMULATOR_ADMIN_TOKEN of the emulator)
 
 import assert from 'node:assert/strict';
 
@@ -12,6 +12,7 @@ import { Runner } from './lib/runner.mjs';
 
 const version = process.argv[2];
 const admin = `${process.env.E2B_API_URL}/_emulator/counters`;
+const adminAuth = { Authorization: `Bearer ${process.env.E2B_EMULATOR_ADMIN_TOKEN}` };
 
 const routesBoth = [
   'GET /sandboxes/{id}',
@@ -46,7 +47,7 @@ const [used, unused] = version === '2.50.0' ? [legacy, v2] : [v2, legacy];
 
 const r = new Runner(`wire e2b@${version}`);
 await r.step(`wire: e2b@${version} used its create/connect paths, every scenario route, no API key to envd`, async () => {
-  const res = await fetch(admin);
+  const res = await fetch(admin, { headers: adminAuth });
   assert.equal(res.status, 200, `GET ${admin}`);
   const counters = await res.json();
   const count = (route) => counters.requests?.[route] ?? 0;
@@ -55,6 +56,6 @@ await r.step(`wire: e2b@${version} used its create/connect paths, every scenario
   assert.equal(counters.envdApiKeySeen, 0, 'envd requests carried X-API-Key');
   assert.equal(counters.sandboxesAlive, 0, 'sandboxes left alive after the scenario');
 });
-await fetch(admin, { method: 'DELETE' });
+await fetch(admin, { method: 'DELETE', headers: adminAuth });
 console.log(r.summary());
 process.exit(r.failed === 0 ? 0 : 1);

@@ -19,7 +19,7 @@ func TestLimitFlagsReachTheEmulator(t *testing.T) {
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- run([]string{"-quiet", "-api-key", "e2b_limits_test", "-max-concurrent-sandboxes", "20", "-create-rate", "1", "-api-rate", "20000/30s"}, pw, io.Discard, stop)
+		done <- run([]string{"-quiet", "-api-key", "e2b_limits_test", "-admin-token", "adm_limits_test", "-max-concurrent-sandboxes", "20", "-create-rate", "1", "-api-rate", "20000/30s"}, pw, io.Discard, stop)
 		_ = pw.Close()
 	}()
 	sc := bufio.NewScanner(pr)
@@ -28,7 +28,9 @@ func TestLimitFlagsReachTheEmulator(t *testing.T) {
 		apiURL, _ = strings.CutPrefix(sc.Text(), "E2B_API_URL=")
 	}
 	go func() { _, _ = io.Copy(io.Discard, pr) }()
-	resp, err := http.Get(apiURL + "/_emulator/limits")
+	req, _ := http.NewRequest(http.MethodGet, apiURL+"/_emulator/limits", nil)
+	req.Header.Set("Authorization", "Bearer adm_limits_test")
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

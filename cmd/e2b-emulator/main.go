@@ -4,13 +4,16 @@
 //	E2B_API_URL=http://127.0.0.1:PORT
 //	E2B_SANDBOX_URL=http://127.0.0.1:PORT
 //	E2B_API_KEY=e2b_...
+//	E2B_EMULATOR_ADMIN_TOKEN=e2badm_...
 //
-// With -quiet the API key is not printed (stdout ends up in CI logs): it goes
-// only to the -env-file, and -quiet without -env-file or -api-key is refused,
+// The admin API (/_emulator/*) needs that token (random unless -admin-token
+// chooses it). With -quiet neither the API key nor the admin token is
+// printed (stdout ends up in CI logs): they go only to the -env-file, and -quiet without -env-file or -api-key is refused,
 // since the key would then be known to nobody.
 //
 // It serves until SIGINT or SIGTERM and then kills every sandbox process.
-// It is a test double, not a security boundary: commands run on the host.
+// What isolates a sandbox from the host, and what the host here cannot
+// provide, is logged at start and listed by -help (package sandboxos).
 package main
 
 import (
@@ -28,6 +31,7 @@ import (
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
 func main() {
@@ -51,6 +55,18 @@ func (s *seedFlags) Set(v string) error { *s = append(*s, v); return nil }
 func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 	fs := flag.NewFlagSet("e2b-emulator", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage of e2b-emulator:")
+		fs.PrintDefaults()
+		gaps := sandboxos.HostGaps()
+		if len(gaps) == 0 {
+			gaps = []string{"each sandbox gets a private root, PID, mount and user namespaces, and a cgroup with memory, process and CPU limits"}
+		}
+		fmt.Fprintln(stderr, "\nSandbox isolation on this host:")
+		for _, g := range gaps {
+			fmt.Fprintln(stderr, "  "+g)
+		}
+	}
 	var (
 		addr         = fs.String("addr", "127.0.0.1:0", "listen address for the control plane and envd")
 		envdAddr     = fs.String("envd-addr", "", "optional separate listen address for envd traffic only")
@@ -58,12 +74,12 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 		maxLifetime  = fs.Duration("max-lifetime", time.Hour, "maximum sandbox lifetime (create/connect beyond it answer 400)")
 		envFile      = fs.String("env-file", "", "also write the E2B_* lines to this file, atomically, once listening")
 		dataDir      = fs.String("data-dir", "", "directory for sandbox files (default: a temporary directory removed on exit)")
-		isolation    = fs.String("isolation", "auto", `"auto" (each sandbox its own root filesystem, an overlay in its own mount namespace, where Linux allows it), "userns" (the same, always through a user namespace) or "none"`)
+		isolation    = fs.String("isolation", "auto", `"auto" (where Linux allows it, each sandbox its own root filesystem, an overlay, in PID, mount and, where the host allows one, user namespaces of its own, and a cgroup), "userns" (the same, never without a user namespace) or "none" (sandboxes share the host's root and processes)`)
 		imageStore   = fs.String("image-store", "", "directory of root filesystems (directories or tar archives) named after images, for fromImage template builds")
 		hostRoot     = fs.String("host-root-images", "", "comma-separated images (\"*\" for any) that build on the host's root filesystem when -image-store lacks them; any other missing image fails its build")
 		readyTimeout = fs.Duration("ready-timeout", 60*time.Second, "how long a template's ready command may take, in its build and in each sandbox created from it")
 		quiet        = fs.Bool("quiet", false, "do not log to stderr, and keep the API key off stdout (it goes only to -env-file)")
-		adminToken   = fs.String("admin-token", "", "require \"Authorization: Bearer <token>\" on the admin API (/_emulator/*)")
+		adminToken   = fs.String("admin-token", "", "the token the admin API (/_emulator/*) needs as \"Authorization: Bearer <token>\" (default: random e2badm_<48 hex>, printed and written to -env-file as E2B_EMULATOR_ADMIN_TOKEN)")
 		idle         = fs.Duration("stream-idle-timeout", 2*time.Minute, "cut a request whose peer neither reads nor sends for this long")
 		maxSandboxes = fs.Int("max-concurrent-sandboxes", 0, "answer a create, resume or fork over this many running sandboxes 429 as E2B does (Hobby 20, Pro 100; 0 = no limit)")
 		createRate   = fs.Float64("create-rate", 0, "sandbox creates per second before E2B's 429 (Hobby 1, Pro 5; 0 = no limit)")
@@ -112,7 +128,7 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 		srv.SeedTemplate(seed)
 	}
 	urls := fmt.Sprintf("E2B_API_URL=%s\nE2B_SANDBOX_URL=%s\n", srv.APIURL(), srv.SandboxURL())
-	keyLine := "E2B_API_KEY=" + srv.APIKey() + "\n"
+	keyLine := "E2B_API_KEY=" + srv.APIKey() + "\nE2B_EMULATOR_ADMIN_TOKEN=" + srv.AdminToken() + "\n"
 	if *envFile != "" {
 		if err := writeAtomically(*envFile, urls+keyLine); err != nil {
 			_ = srv.Close()

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
 func TestRunPrintsEnvAndServesUntilSignalled(t *testing.T) {
@@ -26,7 +28,7 @@ func TestRunPrintsEnvAndServesUntilSignalled(t *testing.T) {
 	}()
 	env := map[string]string{}
 	sc := bufio.NewScanner(pr)
-	for len(env) < 3 && sc.Scan() {
+	for len(env) < 4 && sc.Scan() {
 		k, v, ok := strings.Cut(sc.Text(), "=")
 		if !ok {
 			t.Fatalf("stdout line %q is not KEY=value", sc.Text())
@@ -34,14 +36,27 @@ func TestRunPrintsEnvAndServesUntilSignalled(t *testing.T) {
 		env[k] = v
 	}
 	go func() { _, _ = io.Copy(io.Discard, pr) }()
-	for _, k := range []string{"E2B_API_URL", "E2B_SANDBOX_URL", "E2B_API_KEY"} {
+	for _, k := range []string{"E2B_API_URL", "E2B_SANDBOX_URL", "E2B_API_KEY", "E2B_EMULATOR_ADMIN_TOKEN"} {
 		if env[k] == "" {
 			t.Fatalf("%s missing from %v", k, env)
 		}
 	}
 	fileEnv, err := os.ReadFile(envFile)
-	if err != nil || !bytes.Contains(fileEnv, []byte("E2B_API_KEY="+env["E2B_API_KEY"])) {
+	if err != nil || !bytes.Contains(fileEnv, []byte("E2B_API_KEY="+env["E2B_API_KEY"])) ||
+		!bytes.Contains(fileEnv, []byte("E2B_EMULATOR_ADMIN_TOKEN="+env["E2B_EMULATOR_ADMIN_TOKEN"])) {
 		t.Fatalf("env file %q: %v", fileEnv, err)
+	}
+	for token, want := range map[string]int{"": http.StatusUnauthorized, env["E2B_EMULATOR_ADMIN_TOKEN"]: http.StatusOK} {
+		req, _ := http.NewRequest("GET", env["E2B_API_URL"]+"/_emulator/counters", nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Fatalf("admin API with token %q: %d, want %d", token, resp.StatusCode, want)
+		}
 	}
 	req, _ := http.NewRequest("GET", env["E2B_API_URL"]+"/templates/aliases/tpl", nil)
 	req.Header.Set("X-API-Key", env["E2B_API_KEY"])
@@ -64,6 +79,23 @@ func TestRunPrintsEnvAndServesUntilSignalled(t *testing.T) {
 	}
 	if _, err := http.Get(env["E2B_API_URL"] + "/health"); err == nil {
 		t.Fatal("still serving after shutdown")
+	}
+}
+
+// TestHelpSaysWhatThisHostLacks: -help ends with the sandbox isolation
+// this host gives, one line per gap.
+func TestHelpSaysWhatThisHostLacks(t *testing.T) {
+	var out strings.Builder
+	if err := run([]string{"-help"}, io.Discard, &out, nil); err == nil {
+		t.Fatal("-help ran the emulator")
+	}
+	_, tail, ok := strings.Cut(out.String(), "\nSandbox isolation on this host:\n")
+	if !ok {
+		t.Fatalf("-help says nothing of this host's isolation:\n%s", out.String())
+	}
+	lines := strings.Split(strings.TrimSpace(tail), "\n")
+	if gaps := sandboxos.HostGaps(); len(gaps) > 0 && len(lines) != len(gaps) {
+		t.Fatalf("-help lists %q, want one line per gap %q", lines, gaps)
 	}
 }
 

@@ -11,17 +11,16 @@ import (
 
 // serveAdmin serves /_emulator/*: faults, limits, counters, templates, expiry and a
 // sandbox's HTTPS ports.
-// Admin routes are exempt from faults and need no API key. With
-// Options.AdminToken they need "Authorization: Bearer <token>". A POST or
+// Admin routes are exempt from faults and need no API key, but always
+// "Authorization: Bearer <admin token>" (Options.AdminToken, random by
+// default): sandbox code reaches this port like any other. A POST or
 // PUT must say it sends JSON, which a web page cannot do without the
 // browser asking first (no cross-site form posts to a local emulator).
 func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
-	if s.opts.AdminToken != "" {
-		got, bearer := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		if !bearer || subtle.ConstantTimeCompare([]byte(got), []byte(s.opts.AdminToken)) != 1 {
-			writeError(w, http.StatusUnauthorized, "the admin API needs Authorization: Bearer <admin token>")
-			return
-		}
+	got, bearer := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !bearer || s.opts.AdminToken == "" || subtle.ConstantTimeCompare([]byte(got), []byte(s.opts.AdminToken)) != 1 {
+		writeError(w, http.StatusUnauthorized, "the admin API needs Authorization: Bearer <admin token>")
+		return
 	}
 	// A page can POST a form or text/plain anywhere without asking first;
 	// PUT and DELETE need the browser's permission, which is never given.

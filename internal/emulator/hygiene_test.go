@@ -111,8 +111,8 @@ func errorsAs(err error, target *net.Error) bool {
 
 // TestAdminAPIAcceptsOnlyJSONAndItsToken: a web page can send a form or
 // text/plain POST to any local port without asking; the admin API refuses
-// those, refuses fault statuses it cannot serve, and with a token refuses
-// everyone without it.
+// those, refuses fault statuses it cannot serve, and refuses everyone
+// without its token (random unless chosen).
 func TestAdminAPIAcceptsOnlyJSONAndItsToken(t *testing.T) {
 	t.Parallel()
 	c := emulatortest.Start(t, emulator.Options{})
@@ -134,8 +134,9 @@ func TestAdminAPIAcceptsOnlyJSONAndItsToken(t *testing.T) {
 		return resp.StatusCode, string(data)
 	}
 	evil := `{"errorRate":1}`
+	auth := map[string]string{"Authorization": "Bearer " + c.Srv.AdminToken()}
 	for _, ct := range []string{"", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"} {
-		if st, body := post(ct, evil, nil); st != http.StatusUnsupportedMediaType {
+		if st, body := post(ct, evil, auth); st != http.StatusUnsupportedMediaType {
 			t.Fatalf("POST with Content-Type %q: %d %s, want 415", ct, st, body)
 		}
 	}
@@ -144,7 +145,7 @@ func TestAdminAPIAcceptsOnlyJSONAndItsToken(t *testing.T) {
 	}
 	for _, bad := range []string{`{"errorRate":1,"statuses":[99]}`, `{"errorRate":1,"statuses":[1000]}`,
 		`{"errorRate":1,"statuses":[204]}`, `{"errorRate":2}`, `{"dropRate":-1}`, `{"latency":"-1s"}`} {
-		if st, body := post("application/json", bad, nil); st != http.StatusBadRequest {
+		if st, body := post("application/json", bad, auth); st != http.StatusBadRequest {
 			t.Fatalf("faults %s: %d %s, want 400", bad, st, body)
 		}
 	}
@@ -159,7 +160,7 @@ func TestAdminAPIAcceptsOnlyJSONAndItsToken(t *testing.T) {
 			t.Fatalf("admin with Authorization %q: %d %s, want 401", auth, st, body)
 		}
 	}
-	if st, _, _ := guarded.Request("GET", guarded.Srv.APIURL()+"/_emulator/counters", nil, nil); st != http.StatusUnauthorized {
+	if st, _, _ := guarded.Request("GET", guarded.Srv.APIURL()+"/_emulator/counters", nil, map[string]string{"Authorization": ""}); st != http.StatusUnauthorized {
 		t.Fatalf("counters without the token: %d, want 401", st)
 	}
 	if st, body := post("application/json", `{}`, map[string]string{"Authorization": "Bearer adm-s3cret"}); st != http.StatusNoContent {

@@ -15,8 +15,19 @@ func (s *Server) setupRootfs() {
 	}
 	rf, err := sandboxos.SetupRootfs(s.dataDir, os.Geteuid() != 0 || s.opts.Isolation == "userns")
 	if err != nil {
-		s.logf("emulator: private root filesystems unavailable (%v); sandboxes share the host's root outside /home/user and /tmp", err)
+		s.logf("emulator: private root filesystems unavailable (%v); sandboxes share the host's root outside /home/user and /tmp, and see its /proc and processes", err)
 		return
+	}
+	if !rf.Tools.Userns {
+		s.logf("emulator: user namespaces unavailable; a sandbox's root keeps the emulator's capabilities on the host")
+	}
+	if cg, err := sandboxos.SetupCgroups(s.dataDir); err != nil {
+		s.logf("emulator: sandbox cgroups unavailable (%v); sandboxes have no memory, process or CPU limit of their own", err)
+	} else {
+		if n := cg.Sweep(); n > 0 {
+			s.logf("emulator: ended %d processes a previous emulator on this data directory left", n)
+		}
+		rf.Cgroups = cg
 	}
 	s.rootfs = rf
 }

@@ -34,10 +34,11 @@ type Options struct {
 	APIKey      string        // default: random "e2b_" + 40 hex
 	MaxLifetime time.Duration // default 1h
 	DataDir     string        // sandbox filesystems; default a temp dir removed on Close
-	// Isolation "auto" gives each sandbox a private root filesystem (an
-	// overlay in its own mount namespace; as root, else in a user
-	// namespace) where Linux allows it, "userns" does the same but always
-	// through a user namespace, "none" keeps the shared layout.
+	// Isolation "auto" gives each sandbox, where Linux allows it, a private
+	// root filesystem (an overlay) in PID, mount and (where the host allows
+	// one) user namespaces of its own, and a cgroup (package sandboxos);
+	// "userns" does the same but never without a user namespace; "none"
+	// keeps the shared layout.
 	Isolation string
 	// ImageStore is a directory of root filesystems (directories or tar
 	// archives) named after images, which fromImage builds start from.
@@ -49,8 +50,11 @@ type Options struct {
 	// ReadyTimeout bounds a template's ready command, in its build and in
 	// every sandbox created from it; default 60s.
 	ReadyTimeout time.Duration
-	// AdminToken, when set, makes the admin API (/_emulator/*) need
-	// "Authorization: Bearer <AdminToken>".
+	// AdminToken is what the admin API (/_emulator/*) needs as
+	// "Authorization: Bearer <AdminToken>"; default a random one
+	// (Server.AdminToken). Sandboxes share the host's network, so any of
+	// them can reach the port: the token, which no sandbox can read, is
+	// what keeps them from expiring sandboxes or installing faults.
 	AdminToken string
 	// StreamIdleTimeout bounds how long a stream waits on a peer that neither
 	// reads what is sent nor sends anything; default 2m.
@@ -133,6 +137,9 @@ func Start(opts Options) (*Server, error) {
 	if s.apiKey == "" {
 		s.apiKey = "e2b_" + ids.Hex(20)
 	}
+	if s.opts.AdminToken == "" {
+		s.opts.AdminToken = "e2badm_" + ids.Hex(24)
+	}
 	s.seed = []byte(ids.Hex(32))
 	if err := s.prepareDataDir(); err != nil {
 		return nil, err
@@ -201,7 +208,15 @@ func (s *Server) abortStart() {
 	s.cp.Close()
 	s.cp.StopDeliveries()
 	s.stopEgress()
+	s.removeCgroups()
 	s.removeDataDir()
+}
+
+// removeCgroups ends what is left in the sandboxes' cgroups and removes them.
+func (s *Server) removeCgroups() {
+	if s.rootfs != nil && s.rootfs.Cgroups != nil {
+		s.rootfs.Cgroups.Remove()
+	}
 }
 
 // stopEgress closes the egress proxy, if it runs.
@@ -278,6 +293,9 @@ func (s *Server) SandboxURL() string {
 // APIKey is the only API key the control plane accepts.
 func (s *Server) APIKey() string { return s.apiKey }
 
+// AdminToken is the bearer token the admin API (/_emulator/*) needs.
+func (s *Server) AdminToken() string { return s.opts.AdminToken }
+
 // Close stops the listeners, kills every sandbox process and removes the
 // temporary data directory (when the emulator created it).
 func (s *Server) Close() error {
@@ -297,6 +315,7 @@ func (s *Server) Close() error {
 		}
 		s.stopEgress()
 		s.cp.StopDeliveries()
+		s.removeCgroups()
 		s.removeDataDir()
 	})
 	return nil

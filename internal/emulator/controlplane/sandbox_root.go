@@ -19,6 +19,7 @@ func (s *API) mountRoot(b store.Build, dir string) (*sandboxos.Root, error) {
 		}
 	}
 	root := s.opts.Rootfs.NewRoot(base, b.Layers, dir)
+	root.Limits = sandboxos.Limits{MemoryMB: int(b.MemoryMB), CPUCount: int(b.CPUCount)}
 	if err := root.Start(s.opts.DataDir); err != nil {
 		return nil, err
 	}

@@ -106,6 +106,9 @@ func (c *Client) Request(method, url string, body any, headers map[string]string
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	if _, set := headers["Authorization"]; !set && strings.Contains(req.URL.Path, "/_emulator/") {
+		req.Header.Set("Authorization", "Bearer "+c.Srv.AdminToken())
+	}
 	for k, v := range headers {
 		req.Header.Set(k, v)
 	}

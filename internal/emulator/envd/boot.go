@@ -3,6 +3,7 @@ package envd
 import (
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
@@ -77,7 +78,7 @@ func (sb *Machine) showBootID() {
 	if sb.root == nil {
 		return
 	}
-	target := filepath.Join(sb.root.Merged, "proc/sys/kernel/random/boot_id")
-	// The previous boot's file is deleted, so its bind mount goes first.
-	_ = sb.root.HostCommand("sh", "-c", `umount "$2" 2>/dev/null; mount --bind "$1" "$2"`, "sh", sb.bootIDPath(), target).Run()
+	if id, err := os.ReadFile(sb.bootIDPath()); err == nil {
+		_ = sb.root.ShowLine(strings.TrimSpace(string(id)), "/proc/sys/kernel/random/boot_id")
+	}
 }

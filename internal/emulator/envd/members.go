@@ -1,10 +1,15 @@
 package envd
 
-import "github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
+import (
+	"time"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
+)
 
 // Which host processes belong to a sandbox: the process groups it started
-// and, with isolation, every process inside the mount namespaces it created
-// (this also catches daemons that left their process group).
+// and, with isolation, every process inside its PID namespace (private
+// root) or the mount namespaces it created (shared layout); this also
+// catches daemons that left their process group.
 
 // trackLocked records a new command's group and namespace. Caller holds pt.mu.
 func (pt *processTable) trackLocked(pid int, start uint64) {
@@ -12,14 +17,16 @@ func (pt *processTable) trackLocked(pid int, start uint64) {
 	if !pt.sb.settings.Isolate {
 		return
 	}
-	if h := pt.sb.root.HolderPID(); h != 0 {
-		pid = h // commands join the holder's namespace only once nsenter has run
+	kind, own := "mnt", sandboxos.OwnMountNamespace
+	if init := pt.sb.root.InitPID(); init != 0 {
+		// commands join the init's namespaces only once nsenter has run
+		pid, kind, own = init, "pid", sandboxos.OwnPIDNamespace
 	}
-	ns, f := sandboxos.HoldNamespace(pid)
+	ns, f := sandboxos.HoldNamespace(pid, kind)
 	if f == nil {
 		return
 	}
-	if ns == sandboxos.OwnMountNamespace { // never treat the emulator's own namespace as the sandbox's
+	if ns == own { // never treat the emulator's own namespace as the sandbox's
 		_ = f.Close()
 		return
 	}
@@ -42,8 +49,10 @@ func (pt *processTable) pruneMembersIn(procs []sandboxos.ProcEntry) {
 	liveNS := map[string]bool{}
 	for _, p := range procs {
 		liveGroups[p.PGRP] = true
-		if p.NS != "" {
-			liveNS[p.NS] = true
+		for _, ns := range []string{p.NS, p.PIDNS} {
+			if ns != "" {
+				liveNS[ns] = true
+			}
 		}
 	}
 	starts := startsOf(procs)
@@ -68,15 +77,16 @@ func (pt *processTable) membersIn(procs []sandboxos.ProcEntry) []sandboxos.ProcE
 	pt.mu.Lock()
 	defer pt.mu.Unlock()
 	var out []sandboxos.ProcEntry
-	holder := pt.sb.root.HolderPID() // shares the namespace but is not the sandbox's
+	init := pt.sb.root.InitPID() // in the namespace but no process of the sandbox's
 	for _, p := range procs {
-		if holder != 0 && p.PID == holder {
+		if init != 0 && p.PID == init {
 			continue
 		}
 		start, tracked := pt.groups[p.PGRP]
 		inGroup := tracked && leaderIs(starts, p.PGRP, start)
 		_, inNS := pt.mntNS[p.NS]
-		if inGroup || (p.NS != "" && inNS) {
+		_, inPIDNS := pt.mntNS[p.PIDNS]
+		if inGroup || (p.NS != "" && inNS) || (p.PIDNS != "" && inPIDNS) {
 			out = append(out, p)
 		}
 	}
@@ -93,11 +103,58 @@ func (pt *processTable) signalAll(sig sandboxos.Signal) {
 		groups[g] = start
 	}
 	pt.mu.Unlock()
+	if sig == sandboxos.SigCont {
+		pt.continueInsideFirst(procs)
+	}
 	for g, start := range groups {
 		sandboxos.KillGroup(g, start, sig)
 	}
+	if sig == sandboxos.SigCont && pt.sb.root != nil {
+		continueLaunchers(groups)
+	}
 	for _, p := range pt.membersIn(procs) {
 		sandboxos.KillPID(p.PID, sig)
+	}
+}
+
+// continueInsideFirst continues the processes inside the sandbox's PID
+// namespace and waits until they run, before signalAll continues their
+// launchers: nsenter, which forked each command into the namespace, stops
+// itself when it finds its child stopped, and would stay stopped for good
+// if it found that only after its own SIGCONT.
+func (pt *processTable) continueInsideFirst(procs []sandboxos.ProcEntry) {
+	var inside []int
+	for _, p := range pt.membersIn(procs) {
+		pt.mu.Lock()
+		_, in := pt.mntNS[p.PIDNS]
+		pt.mu.Unlock()
+		if p.PIDNS != "" && in {
+			sandboxos.KillPID(p.PID, sandboxos.SigCont)
+			inside = append(inside, p.PID)
+		}
+	}
+	sandboxos.WaitUntilRunning(inside, time.Second)
+}
+
+// continueLaunchers continues again, until each is back waiting (or gone,
+// up to 2 s), the launchers that stopped themselves after the SIGCONT: a
+// launcher stopped while it was about to stop itself for its child's stop
+// does so as soon as it runs again.
+func continueLaunchers(groups map[int]uint64) {
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
+		settled := true
+		for g, start := range groups {
+			switch sandboxos.ProcState(g) {
+			case 'T':
+				sandboxos.KillGroup(g, start, sandboxos.SigCont)
+				settled = false
+			case 'R':
+				settled = false // not yet back in its wait
+			}
+		}
+		if settled {
+			return
+		}
 	}
 }
 

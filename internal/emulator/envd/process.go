@@ -62,7 +62,8 @@ func (sub *subscriber) close() { sub.once.Do(func() { close(sub.done) }) }
 // process is one command started through Process/Start.
 type process struct {
 	pid    uint32
-	start  uint64 // start time (clock ticks after boot): pid and start name this process alone
+	group  int    // its process group: the launcher's pid (nsenter, with a private root)
+	start  uint64 // the group leader's start time (clock ticks after boot): group and start name it alone
 	tag    string
 	config processConfigJSON
 
@@ -218,8 +219,12 @@ func (pt *processTable) start(cfg processConfigJSON, withStdin bool, tag string,
 		started.Wait()
 	}
 
+	pid := cmd.Process.Pid
+	if pt.sb.root != nil {
+		pid = pt.sb.root.CommandPID(pid) // nsenter forks the command into the sandbox's PID namespace
+	}
 	p := &process{
-		pid: uint32(cmd.Process.Pid), start: sandboxos.ProcessStart(cmd.Process.Pid), tag: tag, config: cfg, cmd: cmd,
+		pid: uint32(pid), group: cmd.Process.Pid, start: sandboxos.ProcessStart(cmd.Process.Pid), tag: tag, config: cfg, cmd: cmd,
 		stdin: pio.in, hasPipe: withStdin, pty: term != nil, tty: pio.tty,
 		subs: map[*subscriber]struct{}{}, done: make(chan struct{}),
 	}
@@ -298,7 +303,7 @@ func (p *process) closeStdin() {
 
 // signalGroup signals the process's whole process group.
 func (p *process) signalGroup(sig sandboxos.Signal) {
-	sandboxos.KillGroup(int(p.pid), p.start, sig)
+	sandboxos.KillGroup(p.group, p.start, sig)
 }
 
 // prune forgets processes that ended more than exitedRetention ago. Caller holds pt.mu.

@@ -7,7 +7,7 @@
 // elsewhere), the sudo stand-in written into every base root and the MCP
 // gateway stand-in of the mcp-gateway template.
 //
-// It speaks in host paths, pids and layer directories. It knows nothing of
+// It speaks in host paths, pids, cgroups and layer directories. It knows nothing of
 // sandboxes as E2B sees them (IDs, templates, state, envd or the REST API)
 // and holds no pointer to the server.
 // Its allowed imports are listed once, in TestPackagesImportOnlyDownwards
@@ -16,10 +16,9 @@
 // # Filesystem layout
 //
 // With Isolation "auto" (or "userns") on Linux, every sandbox has its own
-// root filesystem: an overlay mounted in a mount namespace of its own (as
-// root; otherwise, or with "userns", inside a user namespace that maps the
-// emulator's user to root), held by a small holder process that lives as
-// long as the sandbox (and dies with the emulator). The overlay's upper
+// root filesystem: an overlay mounted in a mount namespace of its own,
+// held by a small holder process that lives as long as the sandbox (and
+// dies with the emulator). The overlay's upper
 // directory is the sandbox's own layer, DataDir/sandboxes/<id>/upper; below
 // it lie the layers of the build it started from, newest first, and a base
 // root. The host base root is a skeleton made by the emulator (fresh
@@ -31,23 +30,68 @@
 // and the host's tools exist in every sandbox, and a write anywhere (even
 // /usr/local/bin or /etc) lands in the sandbox's layer: nothing is written on
 // the host outside DataDir. The host's other top-level directories (/home,
-// /root, /work...) are not visible. /proc, /dev and /sys are the host's,
-// bind-mounted. Commands enter the namespace with nsenter and chroot into
-// the root; the files API and the filesystem RPCs reach the same files
-// through /proc/<holder>/root, resolving symlinks inside the sandbox's root
-// (an absolute link never leads to the host's files). Snapshots and forks
-// copy the sandbox's whole layer (whiteouts included) into a new immutable
-// layer under DataDir/layers; the sandboxes started from them stack it on
-// the layers their source had.
+// /root, /work...) are not there. The files API and the filesystem RPCs
+// reach the sandbox's files through /proc/<holder>/root, resolving symlinks
+// inside the sandbox's root (an absolute link never leads to the host's
+// files). Snapshots and forks copy the sandbox's whole layer (whiteouts
+// included) into a new immutable layer under DataDir/layers; the sandboxes
+// started from them stack it on the layers their source had.
 //
-// Where this cannot work (not Linux, Isolation "none", no overlayfs or
-// namespaces, nsenter/unshare/chroot missing) the emulator logs one line
-// and falls back to the older layout: every sandbox owns a directory under
+// # Isolation
+//
+// Code in a sandbox is hostile: it may be root and try to reach the host,
+// the emulator, the CI job driving it or another sandbox. With a private
+// root:
+//
+//   - Namespaces. The holder is in a user namespace (where the host allows
+//     one): as root, the host's IDs 0-65535 map to themselves, so files keep
+//     their owners, but a sandbox's capabilities count only in its own
+//     namespaces (no mount of the host's, no ptrace or signal of a host
+//     process, no device it may open beyond /dev's few). The sandbox's
+//     processes run under an init of their own (PID 1 of a PID namespace)
+//     in a second mount namespace pivoted into the root: the host's tree
+//     is unmounted there, and /proc is a fresh one showing the sandbox's
+//     processes alone, so /proc/<pid>/root and /proc/<pid>/environ of the
+//     emulator, of the terraform process driving it and of other sandboxes
+//     are not there to read. /dev is a small tmpfs (null, zero, full,
+//     random, urandom, tty, a devpts and shm of its own); /sys is the
+//     host's, read-only, the mounts under it too. Commands enter the init's
+//     namespaces with nsenter; mounts the emulator adds under the root later
+//     (volumes) reach them through mount propagation.
+//   - Limits. Each sandbox has a cgroup (v2, or v1 memory, pids and cpu)
+//     under e2b-emulator-<hash of DataDir>: memory up to the template's
+//     memoryMB, a process count of one per MiB of it (at least 128), CPU
+//     quota of its cpuCount. Commands join it before they run, so a fork
+//     bomb or a memory hog stops at the sandbox (the kernel's OOM killer
+//     picks inside it).
+//   - Lifetime. When the init dies, the kernel kills every process of its
+//     PID namespace, whatever session, group or mount namespace it made
+//     itself (`setsid unshare -m` included). The init ends when its stdin,
+//     a pipe only the emulator holds, closes: when the sandbox is killed and
+//     when the emulator exits, kill -9 included. An emulator started again
+//     on the same DataDir ends whatever is left in its sandboxes' cgroups
+//     and removes them (Cgroups.Sweep).
+//   - The admin API needs a token the sandbox has no way to read (neither
+//     in its environment nor on a path it can see).
+//
+// What is not isolated: the network (below), the kernel (a kernel bug is
+// the host's), the host's /usr, /etc, /opt, /var and /srv, which every
+// sandbox reads (keep secrets out of them), and, as root, the owner of the
+// files a sandbox writes (host root: keep DataDir out of other users'
+// reach, since a set-user-ID file in a layer is root's). Where the host
+// refuses a user namespace to root, the emulator says so at start and
+// sandboxes keep the emulator's capabilities, and where it has no cgroup
+// they have no limits; -help of the command lists what this host lacks.
+//
+// Where private roots cannot work (not Linux, Isolation "none", no
+// overlayfs or namespaces, nsenter/unshare missing) the emulator logs one
+// line and falls back to the older layout, which isolates none of the
+// above: every sandbox owns a directory under
 // DataDir with three subtrees: home (seen as /home/user), tmp (seen as /tmp)
 // and root (every other absolute path). The files API and the Filesystem
 // RPCs map /home/user/** and /tmp/** to the first two and keep any other
-// absolute path (for example /opt/x) inside the root subtree, so the host is
-// never written outside DataDir. As root on Linux each command then starts
+// absolute path (for example /opt/x) inside the root subtree. As root on
+// Linux each command then starts
 // in a private mount namespace where the sandbox's home and tmp directories
 // are bind-mounted onto /home/user and /tmp, and sees the host for every
 // other path; without namespaces HOME, TMPDIR and the default working
@@ -56,8 +100,8 @@
 //
 // # Network
 //
-// Sandboxes share the host's network namespace (only mount namespaces
-// separate them). So a port a sandbox listens on is the host's port: two
+// Sandboxes share the host's network namespace (their PID, mount and user
+// namespaces are their own). So a port a sandbox listens on is the host's port: two
 // sandboxes, a sandbox and a template build's start command (a rebuild
 // while a sandbox from the previous build still runs it), or a sandbox and
 // the host cannot listen on the same one; the second fails with "Address

@@ -1,7 +1,6 @@
 package sandboxos
 
 import (
-	"io"
 	"os"
 	"os/exec"
 	"time"
@@ -19,7 +18,9 @@ type ExecSync struct {
 }
 
 // NewExecSync hands cmd the write end of a pipe as fd 3, which the wrapper
-// closes as it execs (`exec 3>&- "$@"`), or which closes when it exits.
+// closes as it execs (`exec 3>&- "$@"`), or which closes when it exits. A
+// wrapper whose parent keeps a copy of fd 3 (nsenter entering a PID
+// namespace) writes a byte first.
 func NewExecSync(cmd *exec.Cmd) (*ExecSync, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
@@ -34,7 +35,7 @@ func (s *ExecSync) Wait() {
 	_ = s.w.Close()
 	done := make(chan struct{})
 	go func() {
-		_, _ = io.Copy(io.Discard, s.r) // EOF: no writer left
+		_, _ = s.r.Read(make([]byte, 1)) // a byte, or EOF: no writer left
 		close(done)
 	}()
 	select {

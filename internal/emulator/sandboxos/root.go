@@ -15,7 +15,9 @@ import (
 // Tools are the host programs the holder and commands need.
 type Tools struct {
 	unshare, nsenter, chroot, sh string
-	Userns                       bool // a user namespace maps the emulator's user to root
+	init                         string // the shell the sandbox's init runs: bash where there is one
+	umount                       string // shell command: the host's umount, from the sandbox's init after pivot_root
+	Userns                       bool   // a user namespace maps the emulator's user to root
 }
 
 // BaseRoot is the bottom of a sandbox's root: the host's or an image's.
@@ -27,10 +29,11 @@ type BaseRoot struct {
 
 // Rootfs is the server's private-root support; nil means the fallback.
 type Rootfs struct {
-	Tools  *Tools
-	host   *BaseRoot
-	mu     sync.Mutex
-	images map[string]*BaseRoot
+	Tools   *Tools
+	Cgroups *Cgroups // nil: sandboxes have no cgroup of their own
+	host    *BaseRoot
+	mu      sync.Mutex
+	images  map[string]*BaseRoot
 }
 
 // Root is one sandbox's mounted root.
@@ -39,14 +42,31 @@ type Root struct {
 	base                *BaseRoot
 	Layers              []string // lower layers, newest first
 	Upper, work, Merged string
+	Limits              Limits // the cgroup's, set before Start
+	cgroups             *Cgroups
+	cgroup              *Cgroup
 	holder              *exec.Cmd
+	init                int    // host pid of the sandbox's PID 1
+	initStart           uint64 // and its start time: with the pid, its identity
 	stdin               io.WriteCloser
 	done                chan struct{}
 }
 
 // SetupRootfs prepares private roots over the host's base root under
-// dataDir/base/host and proves them with a probe mount.
-func SetupRootfs(dataDir string, userns bool) (*Rootfs, error) {
+// dataDir/base/host and proves them with a probe mount, in a user
+// namespace first; as root and unless needUserns, without one where the
+// host refuses user namespaces (Tools.Userns tells which).
+func SetupRootfs(dataDir string, needUserns bool) (*Rootfs, error) {
+	rf, err := setupRootfs(dataDir, true)
+	if err != nil && !needUserns && os.Geteuid() == 0 {
+		if rf, err2 := setupRootfs(dataDir, false); err2 == nil {
+			return rf, nil
+		}
+	}
+	return rf, err
+}
+
+func setupRootfs(dataDir string, userns bool) (*Rootfs, error) {
 	tools, err := FindRootfsTools(userns)
 	if err != nil {
 		return nil, err
@@ -106,7 +126,7 @@ func (rf *Rootfs) CaptureLayer(r *Root, dir string) ([]string, error) {
 // layer, work and mount directories live under dir; Start mounts it.
 func (rf *Rootfs) NewRoot(base *BaseRoot, layers []string, dir string) *Root {
 	return &Root{
-		Tools: rf.Tools, base: base, Layers: append([]string(nil), layers...),
+		Tools: rf.Tools, base: base, Layers: append([]string(nil), layers...), cgroups: rf.Cgroups,
 		Upper: filepath.Join(dir, "upper"), work: filepath.Join(dir, "work"), Merged: filepath.Join(dir, "merged"),
 	}
 }

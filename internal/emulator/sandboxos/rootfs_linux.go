@@ -2,6 +2,7 @@ package sandboxos
 
 import (
 	"bufio"
+	"debug/elf"
 	"errors"
 	"fmt"
 	"io"
@@ -19,7 +20,8 @@ import (
 // Every sandbox's root filesystem is an overlay mounted in a mount namespace
 // of its own, held by a small "holder" process (sh exec'ing cat on a pipe
 // the emulator keeps: when the emulator goes away, so do the holder and the
-// mounts). Layers are directories in overlayfs's upper-layer format
+// mounts); the sandbox's processes run under an init of their own in a PID
+// and mount namespace below it (mountScript). Layers are directories in overlayfs's upper-layer format
 // (whiteouts, opaque directories), newest first; under them lies a base
 // root. The host base root is a skeleton directory (fresh /home/user, /tmp,
 // /root, /run, mount points, the host's top-level symlinks such as
@@ -27,10 +29,9 @@ import (
 // of the host's /usr, /etc, /opt, /var and /srv, a nested overlay whose
 // lowest layer is the host directory itself, read-only (with the skeleton's
 // /etc and /usr, which adds the sudo shim, just over it). Writes always land
-// in the sandbox's upper directory under DataDir. /proc, /dev and /sys are
-// the host's, bind-mounted. Commands enter the namespace with nsenter and
-// chroot into the root; the emulator reaches the same files through
-// /proc/<holder>/root.
+// in the sandbox's upper directory under DataDir. Commands enter the
+// init's namespaces with nsenter; the emulator reaches the same files
+// through /proc/<holder>/root.
 
 // hostLowerDirs are the host directories sandboxes see (read-only, copy on write).
 var hostLowerDirs = []string{"usr", "etc", "opt", "var", "srv"}
@@ -55,7 +56,66 @@ func FindRootfsTools(userns bool) (*Tools, error) {
 		}
 		*x.dst = p
 	}
+	// bash reaps every child it is handed, not only its own: as init, orphans
+	// must not stay zombies (they count against the sandbox's pids limit).
+	t.init = t.sh
+	if p, err := exec.LookPath("bash"); err == nil {
+		t.init = p
+	}
+	umount, err := hostUmount()
+	if err != nil {
+		return nil, err
+	}
+	t.umount = umount
 	return t, nil
+}
+
+// hostUmount is a shell command running the host's umount from where the
+// sandbox's init finds the host's tree after pivot_root ($host): a root
+// (an image's) may have no umount, and the host's would look for its
+// loader and libraries in the sandbox's root, so they are named.
+func hostUmount() (string, error) {
+	p, err := exec.LookPath("umount")
+	if err != nil {
+		if p, err = exec.LookPath("/usr/bin/umount"); err != nil {
+			return "", errors.New("umount not found")
+		}
+	}
+	if p, err = filepath.EvalSymlinks(p); err != nil {
+		return "", err
+	}
+	f, err := elf.Open(p)
+	if err != nil {
+		return "", fmt.Errorf("umount: %w", err)
+	}
+	defer f.Close()
+	cmd := `"$host"` + shellQuote(p)
+	for _, prog := range f.Progs {
+		if prog.Type != elf.PT_INTERP {
+			continue
+		}
+		data := make([]byte, prog.Filesz)
+		if _, err := prog.ReadAt(data, 0); err != nil {
+			return "", err
+		}
+		interp, err := filepath.EvalSymlinks(strings.TrimRight(string(data), "\x00"))
+		if err != nil {
+			return "", fmt.Errorf("umount's loader: %w", err)
+		}
+		var dirs []string
+		seen := map[string]bool{}
+		for _, pattern := range []string{"/lib", "/lib64", "/usr/lib", "/usr/lib64", "/lib/*-linux-*", "/usr/lib/*-linux-*"} {
+			matches, _ := filepath.Glob(pattern)
+			for _, m := range matches {
+				if r, err := filepath.EvalSymlinks(m); err == nil && !seen[r] {
+					seen[r] = true
+					dirs = append(dirs, `$host`+r)
+				}
+			}
+		}
+		cmd = `"$host"` + shellQuote(interp) + ` --library-path "` + strings.Join(dirs, ":") + `" ` + cmd
+	}
+	return cmd, nil
 }
 
 // PrepareHostBase writes the host base skeleton into dir.
@@ -182,8 +242,14 @@ func PrepareImageBase(dir, image string) error {
 	return nil
 }
 
-// mountScript is the holder's shell script: mount the root and its nested
-// overlays, bind /proc, /dev and /sys, report "ready", then wait on stdin.
+// mountScript is the holder's shell script. The holder is in a mount
+// namespace (and, with Tools.Userns, a user namespace) of its own: it waits
+// for the emulator's go-ahead (sent once the holder is in the sandbox's
+// cgroup), mounts the root and its nested overlays, shares them, and starts
+// the sandbox's init (initScript) in a new PID namespace and a second mount
+// namespace, a slave of the first: mounts the emulator adds later under the
+// root (volumes) reach the sandbox, and the sandbox never sees the host's
+// tree, which stays in the holder's namespace only.
 func (r *Root) mountScript(dataDir string) (string, error) {
 	q := shellQuote
 	opt := ""
@@ -191,7 +257,7 @@ func (r *Root) mountScript(dataDir string) (string, error) {
 		opt = ",userxattr"
 	}
 	var lines []string
-	lines = append(lines, "set -e", "cd "+q(dataDir))
+	lines = append(lines, "set -e", "read -r _ || exit 1", "mount --make-rprivate /", "cd "+q(dataDir))
 	lower := make([]string, 0, len(r.Layers)+2)
 	for _, l := range r.Layers {
 		lower = append(lower, relTo(dataDir, l))
@@ -237,12 +303,47 @@ func (r *Root) mountScript(dataDir string) (string, error) {
 			}
 		}
 	}
-	for _, d := range []string{"proc", "dev", "sys"} {
-		lines = append(lines, "mkdir -p "+q(filepath.Join(r.Merged, d)), "mount --rbind /"+d+" "+q(filepath.Join(r.Merged, d)))
-	}
-	lines = append(lines, "echo ready", "exec cat")
+	lines = append(lines, "mount --make-rshared "+q(r.Merged),
+		// A background job's stdin is /dev/null unless it is named: fd 4 carries the holder's.
+		"exec 4<&0",
+		q(r.Tools.unshare)+" --mount --propagation slave --pid --fork "+q(r.Tools.init)+" -c "+q(initScript)+" init "+q(r.Merged)+" "+q(r.Tools.umount)+" <&4 4<&- &",
+		"exec 4<&- cat >/dev/null")
 	return strings.Join(lines, "\n") + "\n", nil
 }
+
+// initScript is the sandbox's init, PID 1 of its PID namespace, in the root
+// ($1): a private /proc (this namespace's processes only), a /dev holding
+// only null, zero, full, random, urandom, tty, a private devpts and shm, a
+// read-only /sys (the mounts under it too: no cgroup file can be written;
+// a user namespace may bind them only all together), then
+// pivot_root into the root, the host's tree put under /dev/.host and
+// unmounted there by the host's umount ($2, hostUmount). It stays as a
+// shell (bash, which reaps the orphans it inherits) reading its stdin:
+// when the emulator goes away (even killed) the read ends, init exits and
+// the kernel kills every process of the namespace, whatever session,
+// group or mount namespace it made itself.
+const initScript = `set -e
+cd "$1"
+mkdir -p proc dev sys
+mount -t proc -o nosuid,nodev,noexec proc proc
+mount -t tmpfs -o nosuid,noexec,mode=755,size=1m dev dev
+for d in null zero full random urandom tty; do : >"dev/$d"; mount --bind "/dev/$d" "dev/$d"; done
+mkdir dev/pts dev/shm
+mount -t devpts -o newinstance,ptmxmode=0666,mode=620 devpts dev/pts
+ln -s pts/ptmx dev/ptmx
+mount -t tmpfs -o nosuid,nodev,mode=1777 shm dev/shm
+ln -s /proc/self/fd dev/fd; ln -s /proc/self/fd/0 dev/stdin; ln -s /proc/self/fd/1 dev/stdout; ln -s /proc/self/fd/2 dev/stderr
+mount --rbind /sys sys
+while read -r _ _ _ _ mp _; do case $mp in "$1/sys" | "$1/sys/"*) mount -o remount,bind,ro "$mp" ;; esac; done </proc/self/mountinfo
+host=/dev/.host
+mkdir "dev/.host"
+pivot_root . "dev/.host"
+cd /
+eval "$2 -l $host"
+rmdir "$host" 2>/dev/null || :
+echo ready
+while read -r _; do :; done
+`
 
 func relTo(base, p string) string {
 	if rel, err := filepath.Rel(base, p); err == nil && !strings.HasPrefix(rel, "..") {
@@ -253,7 +354,7 @@ func relTo(base, p string) string {
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
-// Start mounts the root in a new mount namespace and waits until it is ready.
+// Start mounts the root in new namespaces and waits until it is ready.
 func (r *Root) Start(dataDir string) error {
 	for _, d := range []string{r.Upper, filepath.Join(r.work, "root"), r.Merged} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -264,15 +365,15 @@ func (r *Root) Start(dataDir string) error {
 	if err != nil {
 		return err
 	}
-	args := []string{"--mount", "--propagation", "private"}
-	if r.Tools.Userns {
-		args = append(args, "--user", "--map-root-user")
+	if r.cgroups != nil {
+		if r.cgroup, err = r.cgroups.New(filepath.Base(filepath.Dir(r.Upper)), r.Limits); err != nil {
+			return fmt.Errorf("sandbox cgroup: %w", err)
+		}
 	}
-	args = append(args, "--", r.Tools.sh, "-c", script)
-	cmd := exec.Command(r.Tools.unshare, args...)
+	cmd := exec.Command(r.Tools.sh, "-c", script)
 	// No Pdeathsig (it follows the forking thread, not the process): the
-	// holder ends when its stdin, which only the emulator holds, closes.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// holder and init end when their stdin, which only the emulator holds, closes.
+	cmd.SysProcAttr = namespaceAttr(r.Tools.Userns)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return err
@@ -284,6 +385,7 @@ func (r *Root) Start(dataDir string) error {
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
+		r.cgroup.Remove()
 		return err
 	}
 	r.holder, r.stdin, r.done = cmd, stdin, make(chan struct{})
@@ -300,10 +402,21 @@ func (r *Root) Start(dataDir string) error {
 		ready <- err
 		_, _ = io.Copy(io.Discard, stdout)
 	}()
-	select {
-	case err = <-ready:
-	case <-time.After(30 * time.Second):
-		err = errors.New("timed out")
+	if err = r.cgroup.Add(cmd.Process.Pid); err == nil {
+		_, err = io.WriteString(stdin, "go\n")
+	}
+	if err == nil {
+		select {
+		case err = <-ready:
+		case <-time.After(30 * time.Second):
+			err = errors.New("timed out")
+		}
+	}
+	if err == nil {
+		if r.init = ChildPID(ChildPID(cmd.Process.Pid)); r.init == 0 {
+			err = errors.New("the sandbox's init is not running")
+		}
+		r.initStart = ProcessStart(r.init)
 	}
 	if err != nil {
 		r.Stop()
@@ -312,9 +425,32 @@ func (r *Root) Start(dataDir string) error {
 	return nil
 }
 
-// Stop ends the holder; the namespace and its mounts go with it.
+// namespaceAttr starts the holder in a new mount namespace and, with
+// userns, a user namespace: as root the host's IDs 0-65535 map to the same
+// IDs (files keep their owners) but every capability counts only inside the
+// sandbox's own namespaces; as anyone else, root maps to the emulator's user.
+func namespaceAttr(userns bool) *syscall.SysProcAttr {
+	a := &syscall.SysProcAttr{Setpgid: true, Cloneflags: syscall.CLONE_NEWNS}
+	if !userns {
+		return a
+	}
+	a.Cloneflags |= syscall.CLONE_NEWUSER
+	if uid := os.Geteuid(); uid == 0 {
+		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 65536}}
+		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 65536}}
+		a.GidMappingsEnableSetgroups = true
+	} else {
+		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: uid, Size: 1}}
+		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getegid(), Size: 1}}
+	}
+	return a
+}
+
+// Stop ends the holder and the sandbox's init, and with it every process of
+// the sandbox; the namespaces, their mounts and the cgroup go with them.
 func (r *Root) Stop() {
 	if r.holder == nil {
+		r.cgroup.Remove()
 		return
 	}
 	_ = r.stdin.Close()
@@ -324,8 +460,14 @@ func (r *Root) Stop() {
 		_ = r.holder.Process.Kill()
 		<-r.done
 	}
+	if r.init != 0 && SameProcess(r.init, r.initStart) {
+		KillPID(r.init, SigKill) // a no-op unless init is stuck: its stdin is closed
+	}
+	r.cgroup.Remove()
 }
 
+// HolderPID is the holder's pid: its root is the host's, and the sandbox's
+// root is mounted at Merged in its mount namespace.
 func (r *Root) HolderPID() int {
 	if r == nil || r.holder == nil || r.holder.Process == nil {
 		return 0
@@ -333,28 +475,90 @@ func (r *Root) HolderPID() int {
 	return r.holder.Process.Pid
 }
 
-// Command runs name in the root, in cwd (a path inside the root). The shell
-// closes fd 3 as it execs the command (ExecSync).
-func (r *Root) Command(cwd, name string, args []string) *exec.Cmd {
-	ns := []string{"--target", strconv.Itoa(r.HolderPID()), "--mount"}
+// InitPID is the host pid of the sandbox's init: PID 1 of the sandbox's PID
+// namespace, in the mount namespace its commands run in.
+func (r *Root) InitPID() int {
+	if r == nil {
+		return 0
+	}
+	return r.init
+}
+
+// nsenterArgs enter the namespaces of pid: mount, user where there is one,
+// and PID with pidns.
+func (r *Root) nsenterArgs(pid int, pidns bool) []string {
+	ns := []string{"--target", strconv.Itoa(pid), "--mount"}
+	if pidns {
+		ns = append(ns, "--pid")
+	}
 	if r.Tools.Userns {
 		ns = append(ns, "--user", "--preserve-credentials")
 	}
-	full := append(ns, "--", r.Tools.chroot, r.Merged, "/bin/sh", "-c", `cd "$1" || exit 1; shift; exec 3>&- "$@"`, "sh", cwd, name)
-	cmd := exec.Command(r.Tools.nsenter, append(full, args...)...)
+	return append(ns, "--")
+}
+
+// cgroupWrapper is a host shell that joins the cgroup (writing its pid to
+// each file before "--") and then execs the rest: a command is in the
+// sandbox's cgroup before it can fork.
+const cgroupWrapper = `while [ "$1" != -- ]; do echo $$ >"$1" || exit 125; shift; done; shift; exec "$@"`
+
+// Command runs name in the root, in cwd (a path inside the root), in the
+// sandbox's namespaces and cgroup. The shell writes a byte to fd 3 and
+// closes it as it execs the command (ExecSync): nsenter, which forks to
+// enter the PID namespace, keeps its own copy open.
+func (r *Root) Command(cwd, name string, args []string) *exec.Cmd {
+	full := append(r.nsenterArgs(r.InitPID(), true), "/bin/sh", "-c", `cd "$1" || exit 1; shift; { printf x >&3; } 2>/dev/null; exec 3>&- "$@"`, "sh", cwd, name)
+	full = append([]string{r.Tools.nsenter}, append(full, args...)...)
+	if files := r.cgroup.ProcsFiles(); len(files) > 0 {
+		full = append(append(append([]string{r.Tools.sh, "-c", cgroupWrapper, "sh"}, files...), "--"), full...)
+	}
+	cmd := exec.Command(full[0], full[1:]...)
 	cmd.Dir = "/"
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	return cmd
 }
 
-// HostCommand runs a host program inside the sandbox's mount namespace
-// (not chrooted), for mounts the holder adds later.
-func (r *Root) HostCommand(name string, args ...string) *exec.Cmd {
-	ns := []string{"--target", strconv.Itoa(r.HolderPID()), "--mount"}
-	if r.Tools.Userns {
-		ns = append(ns, "--user", "--preserve-credentials")
+// commandShell starts the command line of Command's shell until it execs.
+const commandShell = "/bin/sh\x00-c\x00cd \"$1\""
+
+// CommandPID is the host pid of the command a Command started as launcher
+// (nsenter, which forks it into the PID namespace), once it has exec'd;
+// launcher itself if it cannot be found.
+func (r *Root) CommandPID(launcher int) int {
+	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		child := ChildPID(launcher)
+		if child == 0 {
+			return launcher // the command has already ended
+		}
+		cmdline, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(child), "cmdline"))
+		if err != nil || !strings.HasPrefix(string(cmdline), commandShell) {
+			return child
+		}
 	}
-	return exec.Command(r.Tools.nsenter, append(append(ns, "--", name), args...)...)
+	return launcher
+}
+
+// HostCommand runs a host program in the holder's mount namespace (not in
+// the root), for mounts the emulator adds later under Merged; they reach
+// the sandbox's own namespace.
+func (r *Root) HostCommand(name string, args ...string) *exec.Cmd {
+	return exec.Command(r.Tools.nsenter, append(append(r.nsenterArgs(r.HolderPID(), false), name), args...)...)
+}
+
+// ShowLine makes target, a file in the sandbox's own mount namespace
+// (where the host's files are out of reach: a bind mount cannot come from
+// another namespace), read line: a file of that name under the sandbox's
+// /dev (a tmpfs of its own) holds it and is bound over target.
+func (r *Root) ShowLine(line, target string) error {
+	file := "/dev/.e2b-" + filepath.Base(target)
+	args := append(r.nsenterArgs(r.InitPID(), true), "/bin/sh", "-c",
+		`read -r line; printf '%s\n' "$line" >"$2" && umount "$1" 2>/dev/null; mount --bind "$2" "$1"`, "sh", target, file)
+	cmd := exec.Command(r.Tools.nsenter, args...)
+	cmd.Stdin = strings.NewReader(line + "\n")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("%v: %s", err, strings.TrimSpace(string(out)))
+	}
+	return nil
 }
 
 // CopyLayer copies an overlay upper directory: files, directories,

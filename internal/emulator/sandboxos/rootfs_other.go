@@ -16,6 +16,9 @@ func CopyLayer(string, string, bool) error              { return ErrNoRootfs }
 func (r *Root) Start(string) error                      { return ErrNoRootfs }
 func (r *Root) Stop()                                   {}
 func (r *Root) HolderPID() int                          { return 0 }
+func (r *Root) InitPID() int                            { return 0 }
+func (r *Root) CommandPID(launcher int) int             { return launcher }
+func (r *Root) ShowLine(string, string) error           { return ErrNoRootfs }
 func (r *Root) HostCommand(string, ...string) *exec.Cmd { return exec.Command("false") }
 func (r *Root) Command(string, string, []string) *exec.Cmd {
 	return exec.Command("false")

@@ -18,7 +18,10 @@ const (
 // ProcEntry is one host process: its group, CPU ticks and RSS.
 type ProcEntry struct {
 	PID, PGRP int
-	NS        string
+	PPID      int
+	State     byte   // R, S, T (stopped)...
+	NS        string // mount namespace (with ScanProcs(true))
+	PIDNS     string // PID namespace (with ScanProcs(true))
 	Ticks     uint64 // utime+stime
 	RSS       int64  // bytes
 	Start     uint64 // start time, clock ticks after boot: with pid, a process's identity

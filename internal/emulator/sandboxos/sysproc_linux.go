@@ -75,12 +75,48 @@ func KillPID(pid int, sig Signal) {
 }
 
 // MountNamespace identifies the mount namespace of pid ("" if unknown).
-func MountNamespace(pid int) string {
-	ns, err := os.Readlink(filepath.Join("/proc", strconv.Itoa(pid), "ns", "mnt"))
+func MountNamespace(pid int) string { return Namespace(pid, "mnt") }
+
+// Namespace identifies pid's namespace of a kind ("mnt", "pid"...) as
+// "kind:[inode]" ("" if unknown): IDs of different kinds never collide.
+func Namespace(pid int, kind string) string {
+	ns, err := os.Readlink(filepath.Join("/proc", strconv.Itoa(pid), "ns", kind))
 	if err != nil {
 		return ""
 	}
 	return ns
+}
+
+// WaitUntilRunning waits, up to limit, until none of pids is stopped.
+func WaitUntilRunning(pids []int, limit time.Duration) {
+	for deadline := time.Now().Add(limit); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		stopped := false
+		for _, pid := range pids {
+			if e, ok := readProcStat(pid); ok && (e.State == 'T' || e.State == 't') {
+				stopped = true
+				break
+			}
+		}
+		if !stopped {
+			return
+		}
+	}
+}
+
+// ProcState is pid's state as /proc reports it (R, S, T...; 0 if gone).
+func ProcState(pid int) byte {
+	e, _ := readProcStat(pid)
+	return e.State
+}
+
+// ChildPID is the first child of pid the host's /proc lists (0 if none).
+func ChildPID(pid int) int {
+	for _, p := range ProcPIDs() {
+		if e, ok := readProcStat(p); ok && e.PPID == pid {
+			return p
+		}
+	}
+	return 0
 }
 
 func ProcPIDs() []int {
@@ -97,10 +133,10 @@ func ProcPIDs() []int {
 	return out
 }
 
-// HoldNamespace opens pid's mount namespace; the open file keeps the
-// namespace (and so its ID) alive.
-func HoldNamespace(pid int) (string, *os.File) {
-	p := filepath.Join("/proc", strconv.Itoa(pid), "ns", "mnt")
+// HoldNamespace opens pid's namespace of a kind ("mnt", "pid"); the open
+// file keeps the namespace (and so its ID) alive.
+func HoldNamespace(pid int, kind string) (string, *os.File) {
+	p := filepath.Join("/proc", strconv.Itoa(pid), "ns", kind)
 	ns, err := os.Readlink(p)
 	if err != nil {
 		return "", nil
@@ -126,7 +162,7 @@ func ScanProcs(withNS bool) []ProcEntry {
 			continue
 		}
 		if withNS {
-			e.NS = MountNamespace(pid)
+			e.NS, e.PIDNS = Namespace(pid, "mnt"), Namespace(pid, "pid")
 		}
 		out = append(out, e)
 	}
@@ -148,12 +184,13 @@ func readProcStat(pid int) (ProcEntry, bool) {
 	if len(f) < 22 {
 		return ProcEntry{}, false
 	}
+	ppid, _ := strconv.Atoi(f[1])
 	pgrp, _ := strconv.Atoi(f[2])
 	ut, _ := strconv.ParseUint(f[11], 10, 64)
 	st, _ := strconv.ParseUint(f[12], 10, 64)
 	start, _ := strconv.ParseUint(f[19], 10, 64)
 	pages, _ := strconv.ParseInt(f[21], 10, 64)
-	return ProcEntry{PID: pid, PGRP: pgrp, Ticks: ut + st, RSS: pages * int64(os.Getpagesize()), Start: start}, true
+	return ProcEntry{PID: pid, PPID: ppid, PGRP: pgrp, State: f[0][0], Ticks: ut + st, RSS: pages * int64(os.Getpagesize()), Start: start}, true
 }
 
 func FileOwnerTimes(fi os.FileInfo) (OwnerTimes, bool) {
@@ -168,6 +205,9 @@ func FileOwnerTimes(fi os.FileInfo) (OwnerTimes, bool) {
 	}, true
 }
 
-// OwnMountNamespace is the emulator's own mount namespace, which no sandbox
-// may claim as its own.
-var OwnMountNamespace = MountNamespace(os.Getpid())
+// OwnMountNamespace and OwnPIDNamespace are the emulator's own, which no
+// sandbox may claim as its own.
+var (
+	OwnMountNamespace = MountNamespace(os.Getpid())
+	OwnPIDNamespace   = Namespace(os.Getpid(), "pid")
+)

@@ -5,6 +5,7 @@ package sandboxos
 import (
 	"os"
 	"syscall"
+	"time"
 )
 
 func SysProcAttr(bool) *syscall.SysProcAttr { return nil }
@@ -28,10 +29,13 @@ func KillPID(pid int, sig Signal) {
 	}
 }
 
-func HoldNamespace(int) (string, *os.File) { return "", nil }
-func ScanProcs(bool) []ProcEntry           { return nil }
+func HoldNamespace(int, string) (string, *os.File) { return "", nil }
+func ScanProcs(bool) []ProcEntry                   { return nil }
+func ChildPID(int) int                             { return 0 }
+func WaitUntilRunning([]int, time.Duration)        {}
+func ProcState(int) byte                           { return 0 }
 
 // FileOwnerTimes is unavailable here: entries report uid/gid 0 and mtime.
 func FileOwnerTimes(os.FileInfo) (OwnerTimes, bool) { return OwnerTimes{}, false }
 
-var OwnMountNamespace = ""
+var OwnMountNamespace, OwnPIDNamespace = "", ""

@@ -1,0 +1,41 @@
+package sandboxos
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+)
+
+// HostGaps lists, one line each, what this host cannot give a sandbox
+// (a private root, user namespaces, cgroup limits), from cheap checks:
+// the emulator's start-up, which tries each for real, logs the same gaps
+// with the kernel's reason.
+func HostGaps() []string {
+	var gaps []string
+	if data, err := os.ReadFile("/proc/sys/user/max_user_namespaces"); err == nil && strings.TrimSpace(string(data)) == "0" {
+		gaps = append(gaps, "no user namespaces (user.max_user_namespaces is 0): a sandbox's root keeps the emulator's capabilities on the host")
+	}
+	if os.Geteuid() != 0 {
+		gaps = append(gaps, "not root: no sandbox cgroups, so sandboxes have no memory, process or CPU limit of their own")
+		return gaps
+	}
+	if !cgroupsWritable() {
+		gaps = append(gaps, "no writable cgroup v2 or v1 memory and pids controllers: sandboxes have no memory, process or CPU limit of their own")
+	}
+	return gaps
+}
+
+func cgroupsWritable() bool {
+	if data, err := os.ReadFile(filepath.Join(cgroupRoot, "cgroup.controllers")); err == nil {
+		f := strings.Fields(string(data))
+		return slices.Contains(f, "memory") && slices.Contains(f, "pids") && syscall.Access(cgroupRoot, 2) == nil
+	}
+	for _, ctrl := range []string{"memory", "pids"} {
+		if syscall.Access(filepath.Join(cgroupRoot, ctrl), 2) != nil {
+			return false
+		}
+	}
+	return true
+}
