@@ -234,65 +234,40 @@ func sweepTemplateTags(string) error {
 }
 
 func sweepVolumes(string) error {
-	c, ctx, cancel, err := sweepClient()
-	if err != nil {
-		return err
-	}
-	defer cancel()
-	volumes, err := c.ListVolumes(ctx)
-	if err != nil {
-		return err
-	}
-	var errs []error
-	for _, v := range volumes {
-		if !strings.HasPrefix(v.Name, testAccPrefix) {
-			continue
-		}
-		if err := swept("volume", v.VolumeID, v.Name, c.DeleteVolume(ctx, v.VolumeID)); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
+	return sweepNamedObjects("volume", (*e2b.Client).ListVolumes, func(v e2b.Volume) (string, string) { return v.VolumeID, v.Name },
+		(*e2b.Client).DeleteVolume)
 }
 
 func sweepSecrets(string) error {
-	c, ctx, cancel, err := sweepClient()
-	if err != nil {
-		return err
-	}
-	defer cancel()
-	secrets, err := c.ListSecrets(ctx)
-	if err != nil {
-		return err
-	}
-	var errs []error
-	for _, s := range secrets {
-		if !strings.HasPrefix(s.Name, testAccPrefix) {
-			continue
-		}
-		if err := swept("secret", s.SecretID, s.Name, c.DeleteSecret(ctx, s.SecretID)); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
+	return sweepNamedObjects("secret", (*e2b.Client).ListSecrets, func(s e2b.Secret) (string, string) { return s.SecretID, s.Name },
+		(*e2b.Client).DeleteSecret)
 }
 
 func sweepWebhooks(string) error {
+	return sweepNamedObjects("webhook", (*e2b.Client).ListWebhooks, func(h e2b.Webhook) (string, string) { return h.WebhookID, h.Name },
+		(*e2b.Client).DeleteWebhook)
+}
+
+// sweepNamedObjects deletes the objects of one kind that list returns whose name carries the
+// test prefix: volumes, secrets and webhooks are told apart by name alone.
+func sweepNamedObjects[T any](kind string, list func(*e2b.Client, context.Context) ([]T, error),
+	idAndName func(T) (string, string), remove func(*e2b.Client, context.Context, string) error) error {
 	c, ctx, cancel, err := sweepClient()
 	if err != nil {
 		return err
 	}
 	defer cancel()
-	hooks, err := c.ListWebhooks(ctx)
+	objects, err := list(c, ctx)
 	if err != nil {
 		return err
 	}
 	var errs []error
-	for _, h := range hooks {
-		if !strings.HasPrefix(h.Name, testAccPrefix) {
+	for _, o := range objects {
+		id, name := idAndName(o)
+		if !strings.HasPrefix(name, testAccPrefix) {
 			continue
 		}
-		if err := swept("webhook", h.WebhookID, h.Name, c.DeleteWebhook(ctx, h.WebhookID)); err != nil {
+		if err := swept(kind, id, name, remove(c, ctx, id)); err != nil {
 			errs = append(errs, err)
 		}
 	}
