@@ -77,7 +77,9 @@ func ConfigurationName(name string) bool {
 // relative to the download's destination): a working file or folder, a configuration
 // file, or anything under such a folder, at any depth.
 func Unwritable(rel string) bool {
-	if Path(rel) {
+	// Lower-cased too: on a case-insensitive disk (macOS, Windows) ".Terraform/x" or
+	// "Terraform.TFSTATE" is the working file itself.
+	if Path(rel) || Path(strings.ToLower(rel)) {
 		return true
 	}
 	for _, p := range strings.Split(rel, "/") {

@@ -7,6 +7,8 @@ func TestPathAndUnwritable(t *testing.T) {
 	for rel, want := range map[string][2]bool{ // {Path, Unwritable}
 		"terraform.tfstate":              {true, true},
 		"a/b/terraform.tfstate.backup":   {true, true},
+		".Terraform/providers/x":         {false, true}, // a case-insensitive disk writes .terraform
+		"Terraform.TFSTATE":              {false, true},
 		".terraform.tfstate.lock.info":   {true, true},
 		".terraform.lock.hcl":            {true, true},
 		"sub/.terraform.lock.hcl":        {true, true},
