@@ -49,6 +49,7 @@ func TestConfigure_unknownEndpointRefusesCalls(t *testing.T) {
 
 func TestConfigure_partlyUnknownDefaultMetadata(t *testing.T) {
 	data, _ := configureWith(t, map[string]tftypes.Value{
+		"api_key": tftypes.NewValue(tftypes.String, "e2b_test"),
 		"default_metadata": tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, map[string]tftypes.Value{
 			"team":  tftypes.NewValue(tftypes.String, "core"),
 			"owner": tftypes.NewValue(tftypes.String, tftypes.UnknownValue),
