@@ -1,6 +1,10 @@
 package e2b_test
 
 import (
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -107,26 +111,39 @@ func TestEmulatorRemoveFileWithoutRm(t *testing.T) {
 }
 
 // A file that may not be removed (here immutable, which even root cannot unlink) is an error
-// that says so, not a refusal of a directory and not a success; the file stays.
+// that says so, not a refusal of a directory and not a success; the file stays. The flag is set
+// from the host on the sandbox's own copy of the file under the emulator's data folder: the
+// sandbox's root, in a user namespace of its own, may not set it on the host's disk.
 func TestEmulatorRemoveFileNotPermitted(t *testing.T) {
-	e := newEnv(t)
+	if os.Geteuid() != 0 {
+		t.Skip("only root can make a file immutable (chattr +i)")
+	}
+	dataDir := t.TempDir()
+	e := newEnvOn(t, emulator.Options{DataDir: dataDir})
 	envd := e.envd(e.create(t, e2b.CreateSandboxRequest{}))
 	if _, err := envd.WriteFile(e.ctx, "/home/user/locked.txt", strings.NewReader("x"), e2b.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := envd.Exec(e.ctx, e2b.ExecRequest{Command: "chattr +i ~/locked.txt"})
-	if err != nil {
-		t.Fatal(err)
+	var hostCopy string
+	_ = filepath.WalkDir(dataDir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && d.Name() == "locked.txt" {
+			hostCopy = p
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	if hostCopy == "" {
+		t.Fatalf("no copy of locked.txt under the data folder %s", dataDir)
 	}
-	if res.ExitCode != 0 {
-		t.Skipf("chattr +i is not available here (%s), so no file can be made unremovable for root", strings.TrimSpace(res.Stderr))
+	if out, err := exec.Command("chattr", "+i", hostCopy).CombinedOutput(); err != nil {
+		t.Skipf("chattr +i is not available here (%v: %s), so no file can be made unremovable for root", err, strings.TrimSpace(string(out)))
 	}
 	defer func() {
-		if _, err := envd.Exec(e.ctx, e2b.ExecRequest{Command: "chattr -i ~/locked.txt"}); err != nil {
-			t.Errorf("chattr -i: %v", err)
+		if out, err := exec.Command("chattr", "-i", hostCopy).CombinedOutput(); err != nil {
+			t.Errorf("chattr -i: %v: %s", err, out)
 		}
 	}()
-	err = envd.RemoveFile(e.ctx, "/home/user/locked.txt")
+	err := envd.RemoveFile(e.ctx, "/home/user/locked.txt")
 	if err == nil || e2b.IsNotAFile(err) || e2b.IsNotFound(err) {
 		t.Fatalf("RemoveFile of an unremovable file: %v, want an error about the removal", err)
 	}
