@@ -113,6 +113,7 @@ func (s *API) Close() {
 		m.Destroy()
 	}
 	s.builder.Wait()
+	s.opts.MachineSettings.WaitTeardowns()
 }
 
 // StopDeliveries stops the webhook deliveries.

@@ -20,6 +20,17 @@ type Settings struct {
 	// StreamIdleTimeout bounds how long a stream waits on a peer that neither
 	// reads what is sent nor sends anything.
 	StreamIdleTimeout time.Duration
+
+	// teardowns counts the private roots still being taken down after Destroy.
+	teardowns sync.WaitGroup
+}
+
+// WaitTeardowns waits until the private roots of every destroyed machine are
+// taken down: their namespaces and cgroups gone, their files removed.
+func (s *Settings) WaitTeardowns() {
+	if s != nil {
+		s.teardowns.Wait()
+	}
 }
 
 // Config is what a machine is made of; none of it changes for its life.
@@ -169,7 +180,20 @@ func (sb *Machine) Destroy() {
 	sb.dropStreams()
 	sb.closeWatchers()
 	sb.procs.killAll()
-	sb.removeDisk()
+	if sb.root == nil {
+		sb.removeDisk()
+		return
+	}
+	// Its commands are killed by now. The PID namespace's end (which takes what
+	// escaped them: their own sessions, mount namespaces) and the unmounts can
+	// take the kernel a second or two on a busy host, longer than a client that
+	// kills its sandboxes as it exits may wait for the answer (E2B's kill answers
+	// without such a wait); the server's Close waits for them.
+	sb.settings.teardowns.Add(1)
+	go func() {
+		defer sb.settings.teardowns.Done()
+		sb.removeDisk()
+	}()
 }
 
 // addStream registers an open envd stream; the channel closes when the
