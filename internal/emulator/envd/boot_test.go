@@ -83,10 +83,9 @@ func TestMemoryPauseReportsAFinishedProcessAsFinished(t *testing.T) {
 	// start event comes once the command itself runs (no setup of the
 	// emulator's left), so the pause finds it where it would on E2B.
 	late := c.StartProcess(sb, "sleep 1 && echo finished > ~/second.txt", nil, nil)
-	if cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", late.PID)); err == nil {
-		if got := strings.ReplaceAll(string(cmdline), "\x00", " "); !strings.HasPrefix(got, "/bin/bash -l -c sleep 1") {
-			t.Fatalf("at the start event pid %d runs %q, not the command", late.PID, got)
-		}
+	// The pid is the one the sandbox sees: its /proc says what runs there.
+	if got := c.MustRun(sb, fmt.Sprintf(`tr '\0' ' ' </proc/%d/cmdline`, late.PID)); !strings.HasPrefix(got, "/bin/bash -l -c sleep 1") {
+		t.Fatalf("at the start event pid %d runs %q, not the command", late.PID, got)
 	}
 	_ = late.Resp.Body.Close() // the SDK's background command, disconnected by the pause
 	c.PauseAndResume(sb, nil)

@@ -221,7 +221,9 @@ func (pt *processTable) start(cfg processConfigJSON, withStdin bool, tag string,
 
 	pid := cmd.Process.Pid
 	if pt.sb.root != nil {
-		pid = pt.sb.root.CommandPID(pid) // nsenter forks the command into the sandbox's PID namespace
+		// nsenter forks the command into the sandbox's PID namespace; its pid there is
+		// the one the sandbox's own code sees ($$, kill, ps), as in E2B's VM.
+		pid = sandboxos.InnermostPID(pt.sb.root.CommandPID(pid))
 	}
 	p := &process{
 		pid: uint32(pid), group: cmd.Process.Pid, start: sandboxos.ProcessStart(cmd.Process.Pid), tag: tag, config: cfg, cmd: cmd,

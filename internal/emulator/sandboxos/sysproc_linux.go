@@ -103,6 +103,26 @@ func WaitUntilRunning(pids []int, limit time.Duration) {
 	}
 }
 
+// InnermostPID is the pid a process has in the innermost PID namespace it is
+// in (the last NSpid field of /proc/<pid>/status), as its own code and every
+// other process of its sandbox see it; pid itself when that cannot be read.
+func InnermostPID(pid int) int {
+	status, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "status"))
+	if err != nil {
+		return pid
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if rest, ok := strings.CutPrefix(line, "NSpid:"); ok {
+			if f := strings.Fields(rest); len(f) > 0 {
+				if n, err := strconv.Atoi(f[len(f)-1]); err == nil {
+					return n
+				}
+			}
+		}
+	}
+	return pid
+}
+
 // ProcState is pid's state as /proc reports it (R, S, T...; 0 if gone).
 func ProcState(pid int) byte {
 	e, _ := readProcStat(pid)

@@ -34,6 +34,7 @@ func ScanProcs(bool) []ProcEntry                   { return nil }
 func ChildPID(int) int                             { return 0 }
 func WaitUntilRunning([]int, time.Duration)        {}
 func ProcState(int) byte                           { return 0 }
+func InnermostPID(pid int) int                     { return pid }
 
 // FileOwnerTimes is unavailable here: entries report uid/gid 0 and mtime.
 func FileOwnerTimes(os.FileInfo) (OwnerTimes, bool) { return OwnerTimes{}, false }
