@@ -158,6 +158,19 @@ func TestWebhookDeliveriesRecordFailures(t *testing.T) {
 		t.Fatalf("stats before the first event %+v", before)
 	}
 
+	// Any range is answered in a bounded number of buckets covering it.
+	for _, r := range []struct{ start, end string }{
+		{"2025-01-01T00:00:00Z", "2025-01-01T00:30:00Z"}, {"2025-01-01T00:00:00Z", "2026-01-01T00:00:00Z"},
+		{"2000-01-01T00:00:00Z", "2030-01-01T00:00:00Z"},
+	} {
+		st, data, _ = c.API("GET", base+"/stats?start="+r.start+"&end="+r.end, nil)
+		emulatortest.WantStatus(t, "stats "+r.start+".."+r.end, st, data, http.StatusOK)
+		b := emulatortest.Decode[controlplane.WebhookDeliveryStatsJSON](t, data).Buckets
+		if len(b) == 0 || len(b) > 61 || b[0].Timestamp.After(mustTime(t, r.start)) || !b[len(b)-1].Timestamp.Before(mustTime(t, r.end)) {
+			t.Fatalf("%s..%s: %d buckets from %v", r.start, r.end, len(b), b[0].Timestamp)
+		}
+	}
+
 	// What E2B refuses (sent past the spec check, which refuses most of it too).
 	c.HC = plain
 	for _, tc := range []struct {
@@ -182,6 +195,15 @@ func TestWebhookDeliveriesRecordFailures(t *testing.T) {
 	emulatortest.WantStatus(t, "delete webhook", st, data, http.StatusOK)
 	st, data, _ = c.API("GET", base+"/deliveries", nil)
 	emulatortest.WantStatus(t, "deliveries of a deleted webhook", st, data, http.StatusNotFound)
+}
+
+func mustTime(t *testing.T, s string) time.Time {
+	t.Helper()
+	v, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
 
 func mustJSON(t *testing.T, v any) []byte {

@@ -73,7 +73,8 @@ func statsBucketWidth(span time.Duration) time.Duration {
 			return w
 		}
 	}
-	return statsBucketWidths[len(statsBucketWidths)-1] * time.Duration(span/(24*time.Hour)/maxStatsBuckets+1)
+	days := int64(span/(24*time.Hour))/maxStatsBuckets + 1 // a range of many months: whole days
+	return time.Duration(days) * 24 * time.Hour
 }
 
 func (s *API) handleWebhookStats(w http.ResponseWriter, r *http.Request) {
