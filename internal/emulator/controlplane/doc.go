@@ -125,8 +125,9 @@
 // Every attempt is kept (the last 5,000 per webhook, gone with the webhook)
 // with E2B's fields: status success|failed, errorClass (http_error for a
 // non-2xx answer, dns_error, timeout, transport_error, request_error,
-// canceled), the answer's status, headers and first 4 KiB of body, and the
-// request headers as JSON with e2b-signature redacted. GET
+// canceled; errorMessage only where the answer's body says nothing), the
+// answer's status, headers and first 4 KiB of body, and the request
+// headers as JSON with e2b-signature redacted. GET
 // /events/webhooks/{id}/deliveries groups them by event, pages by event
 // (limit 1..100, default 25; nextCursor; newest first unless orderAsc) and
 // filters attempts by start/end, deliveryStatus and eventType (comma

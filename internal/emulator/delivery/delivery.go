@@ -181,7 +181,7 @@ func (s *Sender) attempt(j job) {
 	if a.Success {
 		return
 	}
-	s.cfg.Logf("emulator: webhook %s delivery attempt %d failed (%s): %s", j.hookID, j.attempt+1, a.ErrorClass, a.ErrorMessage)
+	s.cfg.Logf("emulator: webhook %s delivery attempt %d failed (%s, status %d): %s", j.hookID, j.attempt+1, a.ErrorClass, a.StatusCode, a.ErrorMessage)
 	if j.attempt >= s.cfg.Retries {
 		return
 	}
@@ -238,7 +238,11 @@ func (s *Sender) post(target string, j job, secret string) Attempt {
 	_ = resp.Body.Close()
 	a.StatusCode, a.ResponseBody, a.ResponseHeaders = resp.StatusCode, string(body), headersJSON(resp.Header, false)
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		a.ErrorClass, a.ErrorMessage = ErrorHTTP, "answered "+resp.Status
+		// E2B gives a message only for a failure without a useful body.
+		a.ErrorClass = ErrorHTTP
+		if len(bytes.TrimSpace(body)) == 0 {
+			a.ErrorMessage = "answered " + resp.Status + " with an empty body"
+		}
 		return a
 	}
 	a.Success = true

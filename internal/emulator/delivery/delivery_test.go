@@ -119,7 +119,7 @@ func TestSenderRecordsEveryAttempt(t *testing.T) {
 	}
 	failed, ok := got[0], got[1]
 	if failed.Success || failed.ErrorClass != ErrorHTTP || failed.StatusCode != 500 || failed.Number != 1 ||
-		failed.ResponseBody != "endpoint down\n" || failed.Event != ev || failed.URL != srv.URL || failed.RequestBody != `{"a":1}` {
+		failed.ResponseBody != "endpoint down\n" || failed.ErrorMessage != "" || failed.Event != ev || failed.URL != srv.URL || failed.RequestBody != `{"a":1}` {
 		t.Fatalf("failed attempt %+v", failed)
 	}
 	if !ok.Success || ok.ErrorClass != "" || ok.StatusCode != 204 || ok.Number != 2 || ok.ID == failed.ID {
