@@ -32,11 +32,11 @@ func fastRetries(cfg *e2b.Config) {
 // newEnv starts an emulator for t; tune may adjust the client config.
 func newEnv(t *testing.T, tune ...func(*e2b.Config)) *env {
 	t.Helper()
-	return newEnvOn(t, emulator.Options{}, tune...)
+	return newEnvWith(t, emulator.Options{}, tune...)
 }
 
-// newEnvOn is newEnv with an emulator started with opts.
-func newEnvOn(t *testing.T, opts emulator.Options, tune ...func(*e2b.Config)) *env {
+// newEnvWith is newEnv with an emulator started with opts.
+func newEnvWith(t *testing.T, opts emulator.Options, tune ...func(*e2b.Config)) *env {
 	t.Helper()
 	v := spectest.New(t)
 	srv, err := emulator.Start(opts)

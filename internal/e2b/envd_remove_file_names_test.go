@@ -119,7 +119,7 @@ func TestEmulatorRemoveFileNotPermitted(t *testing.T) {
 		t.Skip("only root can make a file immutable (chattr +i)")
 	}
 	dataDir := t.TempDir()
-	e := newEnvOn(t, emulator.Options{DataDir: dataDir})
+	e := newEnvWith(t, emulator.Options{DataDir: dataDir})
 	envd := e.envd(e.create(t, e2b.CreateSandboxRequest{}))
 	if _, err := envd.WriteFile(e.ctx, "/home/user/locked.txt", strings.NewReader("x"), e2b.WriteOptions{}); err != nil {
 		t.Fatal(err)

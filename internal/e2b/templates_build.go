@@ -348,8 +348,15 @@ func (c *Client) putOnce(ctx context.Context, op string, link *TemplateFileUploa
 	if err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
+	// Every header the link names is sent (a signed storage upload is
+	// refused without them), but the length is the archive's own, and a
+	// Host entry sets the request's host (Go ignores Host in Header).
 	for k, v := range link.Headers {
-		if !strings.EqualFold(k, "Content-Length") {
+		switch {
+		case strings.EqualFold(k, "Content-Length"):
+		case strings.EqualFold(k, "Host"):
+			req.Host = v
+		default:
 			req.Header.Set(k, v)
 		}
 	}

@@ -166,7 +166,15 @@ func (f *fakeTemplates) link(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	_, present := f.files[hash]
 	f.mu.Unlock()
-	writeJSON(w, 201, fmt.Sprintf(`{"present":%v,"url":%q}`, present, f.srv.URL+"/upload/"+hash))
+	headers, _ := json.Marshal(fakeUploadHeaders)
+	writeJSON(w, 201, fmt.Sprintf(`{"present":%v,"url":%q,"headers":%s}`, present, f.srv.URL+"/upload/"+hash, headers))
+}
+
+// fakeUploadHeaders are the headers the upload link names, as a storage
+// service's signed upload may need; a Content-Length among them must not
+// replace the archive's own.
+var fakeUploadHeaders = map[string]string{
+	"x-ms-blob-type": "BlockBlob", "x-ms-meta-files": "context", "Content-Length": "1",
 }
 
 func (f *fakeTemplates) upload(w http.ResponseWriter, r *http.Request) {
@@ -176,6 +184,12 @@ func (f *fakeTemplates) upload(w http.ResponseWriter, r *http.Request) {
 	if r.ContentLength <= 0 {
 		writeJSON(w, 411, `{"code":411,"message":"length required"}`)
 		return
+	}
+	for k, v := range fakeUploadHeaders {
+		if k != "Content-Length" && r.Header.Get(k) != v {
+			writeJSON(w, 400, fmt.Sprintf(`{"code":400,"message":"missing header %s"}`, k))
+			return
+		}
 	}
 	zr, err := gzip.NewReader(r.Body)
 	if err != nil {

@@ -307,6 +307,8 @@ func (p *e2bProvider) DataSources(_ context.Context) []func() datasource.DataSou
 		NewWebhookDataSource,
 		NewSecretsDataSource,
 		NewWebhooksDataSource,
+		NewWebhookDeliveriesDataSource,
+		NewWebhookStatsDataSource,
 		NewSandboxEventsDataSource,
 		NewTeamMetricsDataSource,
 	}

@@ -17,9 +17,10 @@ var (
 	_ = []datasource.DataSourceWithConfigure{
 		&sandboxDataSource{}, &sandboxEventsDataSource{}, &sandboxLogsDataSource{}, &sandboxMetricsDataSource{},
 		&sandboxesDataSource{}, &snapshotsDataSource{}, &teamMetricsDataSource{}, &templateBuildDataSource{},
-		&templateDataSource{}, &volumeFilesDataSource{},
+		&templateDataSource{}, &volumeFilesDataSource{}, &webhookDeliveriesDataSource{}, &webhookStatsDataSource{},
 	}
-	_ = []datasource.DataSourceWithValidateConfig{&sandboxMetricsDataSource{}, &teamMetricsDataSource{}}
+	_ = []datasource.DataSourceWithValidateConfig{&sandboxMetricsDataSource{}, &teamMetricsDataSource{},
+		&webhookDeliveriesDataSource{}, &webhookStatsDataSource{}}
 	_ = []datasource.DataSourceWithConfigValidators{&templateDataSource{}}
 )
 

@@ -122,6 +122,19 @@
 // the API never waits on: a full queue drops the delivery and counts it in
 // Counters.WebhookDrops. Arrival order is not guaranteed.
 //
+// Every attempt is kept (the last 5,000 per webhook, gone with the webhook)
+// with E2B's fields: status success|failed, errorClass (http_error for a
+// non-2xx answer, dns_error, timeout, transport_error, request_error,
+// canceled; errorMessage only where the answer's body says nothing), the
+// answer's status, headers and first 4 KiB of body, and the request
+// headers as JSON with e2b-signature redacted. GET
+// /events/webhooks/{id}/deliveries groups them by event, pages by event
+// (limit 1..100, default 25; nextCursor; newest first unless orderAsc) and
+// filters attempts by start/end, deliveryStatus and eventType (comma
+// lists). GET /events/webhooks/{id}/stats counts them over [start, end)
+// (default the last 24 h) overall and per bucket (1 min to 1 day wide, at
+// most 60 buckets), with durations in ms.
+//
 // # Team metrics and other create options
 //
 // The sampler records the team's figures every 5 s (a day is kept): the

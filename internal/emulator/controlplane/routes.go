@@ -72,6 +72,8 @@ func (s *API) newControlMux() *http.ServeMux {
 	m.HandleFunc("GET /events/webhooks/{id}", s.handleGetWebhook)
 	m.HandleFunc("PATCH /events/webhooks/{id}", s.handleUpdateWebhook)
 	m.HandleFunc("DELETE /events/webhooks/{id}", s.handleDeleteWebhook)
+	m.HandleFunc("GET /events/webhooks/{id}/deliveries", s.handleWebhookDeliveries)
+	m.HandleFunc("GET /events/webhooks/{id}/stats", s.handleWebhookStats)
 	m.HandleFunc("GET /secrets", s.handleListSecrets)
 	m.HandleFunc("POST /secrets", s.handleCreateSecret)
 	m.HandleFunc("GET /secrets/{id}", s.handleGetSecret)

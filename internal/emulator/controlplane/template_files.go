@@ -23,12 +23,19 @@ import (
 // PUTs a tar (gzip by default) of the files a COPY step uses. E2B answers
 // with a signed storage URL; the emulator signs a URL of its own listener
 // (UploadPrefix) and keeps the archives under DataDir/template-files.
+//
+// E2B's answer may carry headers the upload must send (Azure's Put Blob
+// refuses an upload without x-ms-blob-type); the emulator answers with that
+// one and refuses an upload that lacks it, as the storage would.
 
 const (
 	UploadPrefix   = "/_upload/template-files/"
 	uploadRouteKey = "PUT " + UploadPrefix + "{hash}"
 	uploadURLTTL   = time.Hour
 )
+
+// uploadHeaders are the headers every upload must send.
+var uploadHeaders = map[string]string{"x-ms-blob-type": "BlockBlob"}
 
 var filesHashPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
 
@@ -55,8 +62,9 @@ func (s *API) uploadURL(hash string) string {
 
 // TemplateBuildFileUploadJSON is E2B's TemplateBuildFileUpload.
 type TemplateBuildFileUploadJSON struct {
-	Present bool    `json:"present"`
-	URL     *string `json:"url,omitempty"`
+	Present bool              `json:"present"`
+	URL     *string           `json:"url,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
 }
 
 // handleFilesLink answers GET /templates/{id}/files/{hash}: whether the
@@ -76,7 +84,7 @@ func (s *API) handleFilesLink(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u := s.uploadURL(hash)
-	httpjson.Write(w, http.StatusCreated, TemplateBuildFileUploadJSON{Present: false, URL: &u})
+	httpjson.Write(w, http.StatusCreated, TemplateBuildFileUploadJSON{Present: false, URL: &u, Headers: uploadHeaders})
 }
 
 // ServeUpload stores an archive PUT to a signed upload URL (no API key, as
@@ -99,6 +107,12 @@ func (s *API) ServeUpload(w http.ResponseWriter, r *http.Request) {
 	if time.Now().Unix() > exp {
 		writeError(w, http.StatusForbidden, "upload URL expired")
 		return
+	}
+	for k, v := range uploadHeaders {
+		if r.Header.Get(k) != v {
+			writeErrorf(w, http.StatusBadRequest, "missing required upload header %s: %s", k, v)
+			return
+		}
 	}
 	dst := s.filesArchivePath(hash)
 	if err := hostfs.WriteFile(dst+".part-"+ids.New("", 8), dst, r.Body); err != nil {

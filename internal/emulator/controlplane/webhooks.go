@@ -28,7 +28,7 @@ const (
 // WebhookJSON is E2B's webhook schema: the registration without its secret.
 type WebhookJSON struct {
 	ID        string    `json:"id"`
-	TeamID    string    `json:"teamID"`
+	TeamID    string    `json:"teamId"`
 	Name      string    `json:"name"`
 	URL       string    `json:"url"`
 	Enabled   bool      `json:"enabled"`
@@ -51,6 +51,7 @@ func (s *API) startWebhooks() {
 		},
 		RetryDropped: s.webhookDropped,
 		NewID:        ids.UUID, Logf: s.opts.Logf,
+		Record: s.recordDelivery,
 	})
 }
 
@@ -65,8 +66,9 @@ func (s *API) dispatch(ev store.Event, webhookIDs []string) {
 	if err != nil {
 		return
 	}
+	ref := delivery.Event{ID: ev.ID, Type: ev.Type, SandboxID: ev.SandboxID}
 	for _, id := range webhookIDs {
-		if !s.deliveries.Enqueue(id, body) {
+		if !s.deliveries.Enqueue(id, ref, body) {
 			s.webhookDropped(id)
 		}
 	}

@@ -87,6 +87,9 @@ func (c *Client) UploadContext(templateID, hash string, archive []byte) {
 	if err != nil {
 		c.T.Fatal(err)
 	}
+	for k, v := range link.Headers {
+		req.Header.Set(k, v)
+	}
 	resp, err := c.HC.Do(req)
 	if err != nil {
 		c.T.Fatal(err)

@@ -32,6 +32,7 @@ type Store struct {
 	secrets       map[string]*secret
 	events        []Event
 	webhooks      map[string]*Webhook
+	deliveries    map[string][]WebhookDelivery // by webhook ID, oldest first
 	samples       []TeamSample
 	volumes       map[string]Volume
 	volumesDir    string
@@ -40,5 +41,5 @@ type Store struct {
 
 // New returns an empty store.
 func New() *Store {
-	return &Store{templates: map[string]*template{}, stepCache: map[string]Layer{}, secrets: map[string]*secret{}, webhooks: map[string]*Webhook{}, volumes: map[string]Volume{}}
+	return &Store{templates: map[string]*template{}, stepCache: map[string]Layer{}, secrets: map[string]*secret{}, webhooks: map[string]*Webhook{}, deliveries: map[string][]WebhookDelivery{}, volumes: map[string]Volume{}}
 }

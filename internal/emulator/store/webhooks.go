@@ -102,5 +102,6 @@ func (st *Store) DeleteWebhook(id string) bool {
 	defer st.mu.Unlock()
 	_, ok := st.webhooks[id]
 	delete(st.webhooks, id)
+	delete(st.deliveries, id)
 	return ok
 }
