@@ -140,6 +140,7 @@ stage_lint() {
 terrafmt_check() {
   local bin target pattern rc status=0 unread
   bin="$(tool_bin terrafmt)" || die "could not build terrafmt from tools/terrafmt/go.mod"
+  mkdir -p "$CACHE/test"
   for target in internal:'*_test.go' test:'*_test.go' docs:'*.md' templates:'*.tmpl' examples:'*.md'; do
     pattern="${target#*:}"
     rc=0
