@@ -71,7 +71,7 @@ func (e *Envd) Metrics(ctx context.Context) (*EnvdMetrics, error) {
 		return nil, envdError(op, e.t.SandboxID, "", resp)
 	}
 	var w wireEnvdMetrics
-	if err := json.NewDecoder(resp.Body).Decode(&w); err != nil {
+	if err := json.NewDecoder(capReader(resp.Body, unaryAnswerLimit)).Decode(&w); err != nil {
 		return nil, &transportError{op: op, sandboxID: e.t.SandboxID, err: fmt.Errorf("decode answer: %w", err)}
 	}
 	m := &EnvdMetrics{

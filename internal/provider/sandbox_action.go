@@ -90,12 +90,12 @@ func (m sandboxActionModel) callError(ctx context.Context, summary string, t san
 	summary += " " + sandboxID
 	switch {
 	case ctx.Err() == context.DeadlineExceeded:
-		return diag.NewErrorDiagnostic(summary, fmt.Sprintf("The action did not finish within its timeout of %s "+
-			"(sandbox %q). Raise `timeout` on the action.\n\n%s", shortDuration(durationOr(m.Timeout, t.def)), sandboxID, err))
+		return diag.NewErrorDiagnostic(summary, e2b.SafeText(fmt.Sprintf("The action did not finish within its timeout of %s "+
+			"(sandbox %q). Raise `timeout` on the action.\n\n%s", shortDuration(durationOr(m.Timeout, t.def)), sandboxID, err)))
 	case e2b.IsNotFound(err):
-		return diag.NewErrorDiagnostic(summary, fmt.Sprintf("Sandbox %q does not exist or is not running: it was "+
+		return diag.NewErrorDiagnostic(summary, e2b.SafeText(fmt.Sprintf("Sandbox %q does not exist or is not running: it was "+
 			"killed, reached the end of its timeout, or is paused (E2B answers the same for a paused sandbox).\n\n%s",
-			sandboxID, err))
+			sandboxID, err)))
 	}
 	return clientErrorDiagnostic(summary, err)
 }

@@ -27,8 +27,14 @@ const (
 )
 
 // clientErrorDiagnostic maps an error from the E2B client to one diagnostic. summary says what
-// was being done ("Could not create sandbox").
+// was being done ("Could not create sandbox"). An error may carry text a sandbox chose (file
+// names, a lying envd's answers, a command's output), so the detail is made safe for a terminal.
 func clientErrorDiagnostic(summary string, err error) diag.Diagnostic {
+	d := clientErrorDiagnosticRaw(summary, err)
+	return diag.NewErrorDiagnostic(d.Summary(), e2b.SafeText(d.Detail()))
+}
+
+func clientErrorDiagnosticRaw(summary string, err error) diag.Diagnostic {
 	switch {
 	case errors.Is(err, e2b.ErrMissingAPIKey):
 		return diag.NewErrorDiagnostic(missingKeySummary, missingKeyDetail)
