@@ -219,12 +219,13 @@ func readyProcess(t *testing.T, create map[string]any, command string, headers m
 func TestPauseResumeKeepsProcess(t *testing.T) {
 	c, sb, ps := readyProcess(t, map[string]any{"timeout": 300}, "echo ready; exec sleep 300", nil)
 	pid := ps.PID
+	host := c.HostPID(sb, pid)
 	_ = ps.Resp.Body.Close() // client leaves; the process must keep running
-	emulatortest.Eventually(t, "process running", func() bool { s := emulatortest.ProcState(pid); return s == "S" || s == "R" })
+	emulatortest.Eventually(t, "process running", func() bool { s := emulatortest.ProcState(host); return s == "S" || s == "R" })
 
 	st, data, _ := c.API("POST", "/sandboxes/"+sb.SandboxID+"/pause", map[string]any{})
 	emulatortest.WantStatus(t, "pause", st, data, http.StatusNoContent)
-	emulatortest.Eventually(t, "process stopped", func() bool { return emulatortest.ProcState(pid) == "T" })
+	emulatortest.Eventually(t, "process stopped", func() bool { return emulatortest.ProcState(host) == "T" })
 	st, data, _ = c.API("POST", "/sandboxes/"+sb.SandboxID+"/pause", nil)
 	emulatortest.WantStatus(t, "second pause", st, data, http.StatusConflict)
 	if !strings.Contains(string(data), "is already paused") {
@@ -240,7 +241,7 @@ func TestPauseResumeKeepsProcess(t *testing.T) {
 
 	st, data, _ = c.API("POST", "/sandboxes/"+sb.SandboxID+"/connect", map[string]any{"timeout": 60})
 	emulatortest.WantStatus(t, "connect resumes", st, data, http.StatusCreated)
-	emulatortest.Eventually(t, "process continued", func() bool { s := emulatortest.ProcState(pid); return s == "S" || s == "R" })
+	emulatortest.Eventually(t, "process continued", func() bool { s := emulatortest.ProcState(host); return s == "S" || s == "R" })
 	st, data = c.RPC(sb, "process.Process/List", map[string]any{})
 	emulatortest.WantStatus(t, "list processes", st, data, http.StatusOK)
 	if !strings.Contains(string(data), fmt.Sprintf(`"pid":%d`, pid)) {
@@ -251,7 +252,7 @@ func TestPauseResumeKeepsProcess(t *testing.T) {
 
 	st, data, _ = c.API("DELETE", "/sandboxes/"+sb.SandboxID, nil)
 	emulatortest.WantStatus(t, "kill", st, data, http.StatusNoContent)
-	emulatortest.Eventually(t, "process killed", func() bool { s := emulatortest.ProcState(pid); return s == "" || s == "Z" })
+	emulatortest.Eventually(t, "process killed", func() bool { s := emulatortest.ProcState(host); return s == "" || s == "Z" })
 	st, data, _ = c.API("DELETE", "/sandboxes/"+sb.SandboxID, nil)
 	emulatortest.WantStatus(t, "kill again", st, data, http.StatusNotFound)
 	st, data, _ = c.API("GET", "/sandboxes/"+sb.SandboxID, nil)
@@ -413,13 +414,14 @@ func TestPauseWithoutMemoryLosesProcessesKeepsFiles(t *testing.T) {
 
 func TestCommandDeadlineStopsWhilePaused(t *testing.T) {
 	c, sb, ps := readyProcess(t, map[string]any{}, "echo ready; exec sleep 60", map[string]string{"Connect-Timeout-Ms": "1500"})
+	host := c.HostPID(sb, ps.PID)
 	st, data, _ := c.API("POST", "/sandboxes/"+sb.SandboxID+"/pause", nil)
 	emulatortest.WantStatus(t, "pause", st, data, http.StatusNoContent)
 	time.Sleep(2500 * time.Millisecond) // longer than the command's deadline
-	if s := emulatortest.ProcState(ps.PID); s != "T" {
+	if s := emulatortest.ProcState(host); s != "T" {
 		t.Fatalf("process state %q during pause; the deadline must not run while paused", s)
 	}
 	st, data, _ = c.API("POST", "/sandboxes/"+sb.SandboxID+"/connect", map[string]any{"timeout": 60})
 	emulatortest.WantStatus(t, "connect", st, data, http.StatusCreated)
-	emulatortest.Eventually(t, "deadline kills after resume", func() bool { s := emulatortest.ProcState(ps.PID); return s == "" || s == "Z" })
+	emulatortest.Eventually(t, "deadline kills after resume", func() bool { s := emulatortest.ProcState(host); return s == "" || s == "Z" })
 }

@@ -20,15 +20,16 @@ func TestResumeWithoutMemoryColdBoots(t *testing.T) {
 		sb := c.Create(map[string]any{})
 		c.MustRun(sb, "echo kept > ~/f")
 		ps := c.StartProcess(sb, "sleep 301", nil, nil)
+		host := c.HostPID(sb, ps.PID)
 		st, data, _ := c.API("POST", "/sandboxes/"+sb.SandboxID+"/pause", nil)
 		emulatortest.WantStatus(t, route+": pause", st, data, http.StatusNoContent)
 		emulatortest.Eventually(t, route+": the pause with memory stops the process", func() bool {
-			return emulatortest.ProcState(ps.PID) == "T"
+			return emulatortest.ProcState(host) == "T"
 		})
 		st, data, _ = c.API("POST", strings.Replace(route, "%s", sb.SandboxID, 1), map[string]any{"timeout": 60, "memory": false})
 		emulatortest.WantStatus(t, route+" memory=false", st, data, http.StatusCreated)
 		emulatortest.Eventually(t, route+": the frozen process is killed", func() bool {
-			s := emulatortest.ProcState(ps.PID)
+			s := emulatortest.ProcState(host)
 			return s == "" || s == "Z"
 		})
 		st, data = c.RPC(sb, "process.Process/List", map[string]any{})
@@ -54,6 +55,7 @@ func TestResumeWithoutMemoryRefusedWhereOff(t *testing.T) {
 	emulatortest.WantStatus(t, "resume of a running sandbox", st, data, http.StatusConflict)
 
 	ps := c.StartProcess(sb, "sleep 302", nil, nil)
+	host := c.HostPID(sb, ps.PID)
 	st, data, _ = c.API("POST", "/sandboxes/"+sb.SandboxID+"/pause", nil)
 	emulatortest.WantStatus(t, "pause", st, data, http.StatusNoContent)
 	for _, route := range []string{"/sandboxes/%s/connect", "/v2/sandboxes/%s/connect", "/sandboxes/%s/resume"} {
@@ -69,7 +71,7 @@ func TestResumeWithoutMemoryRefusedWhereOff(t *testing.T) {
 	st, data, _ = c.API("POST", "/sandboxes/"+sb.SandboxID+"/connect", map[string]any{"timeout": 60})
 	emulatortest.WantStatus(t, "plain connect", st, data, http.StatusCreated)
 	emulatortest.Eventually(t, "a resume with memory continues the process", func() bool {
-		s := emulatortest.ProcState(ps.PID)
+		s := emulatortest.ProcState(host)
 		return s == "S" || s == "R"
 	})
 

@@ -58,7 +58,19 @@ func (c *Client) Send(method, path string, body any) (int, error) {
 	return resp.StatusCode, nil
 }
 
-// ProcState reads the state letter of pid from /proc ("" when gone).
+// HostPID is the host's pid of the sandbox's process pid (the pid envd reports is the one the
+// sandbox sees, in its own PID namespace), for ProcState; the test fails for a pid the sandbox
+// does not list.
+func (c *Client) HostPID(sb Sandbox, pid uint32) uint32 {
+	c.T.Helper()
+	host, _, ok := c.Machine(sb.SandboxID).HostProcess(pid)
+	if !ok {
+		c.T.Fatalf("sandbox %s lists no process %d", sb.SandboxID, pid)
+	}
+	return uint32(host)
+}
+
+// ProcState reads the state letter of the host's pid from /proc ("" when gone).
 func ProcState(pid uint32) string {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {

@@ -61,11 +61,12 @@ func (sub *subscriber) close() { sub.once.Do(func() { close(sub.done) }) }
 
 // process is one command started through Process/Start.
 type process struct {
-	pid    uint32
-	group  int    // its process group: the launcher's pid (nsenter, with a private root)
-	start  uint64 // the group leader's start time (clock ticks after boot): group and start name it alone
-	tag    string
-	config processConfigJSON
+	pid     uint32 // as the sandbox sees it (its PID namespace, with a private root)
+	hostPID int    // as the host sees it
+	group   int    // its process group: the launcher's pid (nsenter, with a private root)
+	start   uint64 // the group leader's start time (clock ticks after boot): group and start name it alone
+	tag     string
+	config  processConfigJSON
 
 	cmd     *exec.Cmd
 	stdinMu sync.Mutex
@@ -219,14 +220,15 @@ func (pt *processTable) start(cfg processConfigJSON, withStdin bool, tag string,
 		started.Wait()
 	}
 
-	pid := cmd.Process.Pid
+	hostPID, pid := cmd.Process.Pid, cmd.Process.Pid
 	if pt.sb.root != nil {
 		// nsenter forks the command into the sandbox's PID namespace; its pid there is
 		// the one the sandbox's own code sees ($$, kill, ps), as in E2B's VM.
-		pid = sandboxos.InnermostPID(pt.sb.root.CommandPID(pid))
+		hostPID = pt.sb.root.CommandPID(hostPID)
+		pid = sandboxos.InnermostPID(hostPID)
 	}
 	p := &process{
-		pid: uint32(pid), group: cmd.Process.Pid, start: sandboxos.ProcessStart(cmd.Process.Pid), tag: tag, config: cfg, cmd: cmd,
+		pid: uint32(pid), hostPID: hostPID, group: cmd.Process.Pid, start: sandboxos.ProcessStart(cmd.Process.Pid), tag: tag, config: cfg, cmd: cmd,
 		stdin: pio.in, hasPipe: withStdin, pty: term != nil, tty: pio.tty,
 		subs: map[*subscriber]struct{}{}, done: make(chan struct{}),
 	}
@@ -318,6 +320,19 @@ func (pt *processTable) prune() {
 			delete(pt.byPID, pid)
 		}
 	}
+}
+
+// HostProcess is the host's pid of the sandbox's process pid and the host's id of its
+// process group, for tests that look at it from the host; ok is false for a process
+// the sandbox does not list.
+func (sb *Machine) HostProcess(pid uint32) (hostPID, group int, ok bool) {
+	sb.procs.mu.Lock()
+	defer sb.procs.mu.Unlock()
+	p := sb.procs.byPID[pid]
+	if p == nil {
+		return 0, 0, false
+	}
+	return p.hostPID, p.group, true
 }
 
 // find selects a process by pid or tag.

@@ -144,19 +144,25 @@ func TestProcessStdinSignalsConnectAndList(t *testing.T) {
 	}
 	// SIGKILL reaches the whole process group (the background child too).
 	group := c.StartProcess(sb, "sleep 40 & sleep 41; wait", nil, nil)
+	_, pgrp, ok := c.Machine(sb.SandboxID).HostProcess(group.PID)
+	if !ok {
+		t.Fatalf("the sandbox lists no process %d", group.PID)
+	}
+	members := func() (alive int) {
+		for _, p := range sandboxos.ScanProcs(false) {
+			if p.PGRP == pgrp && emulatortest.ProcState(uint32(p.PID)) != "Z" {
+				alive++
+			}
+		}
+		return alive
+	}
+	emulatortest.Eventually(t, "both sleeps run in the group", func() bool { return members() >= 2 })
 	st, data = c.RPC(sb, "process.Process/SendSignal", map[string]any{"process": map[string]any{"pid": group.PID}, "signal": "SIGNAL_SIGKILL"})
 	emulatortest.WantStatus(t, "sigkill", st, data, http.StatusOK)
 	if res := group.Collect(); res.End["status"] != "signal: killed" {
 		t.Fatalf("killed end %v", res.End)
 	}
-	emulatortest.Eventually(t, "background child killed", func() bool {
-		for _, p := range sandboxos.ScanProcs(false) {
-			if p.PGRP == int(group.PID) && emulatortest.ProcState(uint32(p.PID)) != "Z" {
-				return false
-			}
-		}
-		return true
-	})
+	emulatortest.Eventually(t, "background child killed", func() bool { return members() == 0 })
 }
 
 func TestProcessKeepaliveAndBackgroundChild(t *testing.T) {
