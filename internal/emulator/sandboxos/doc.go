@@ -76,7 +76,10 @@
 //
 // What is not isolated: the network (below), the kernel (a kernel bug is
 // the host's), the host's /usr, /etc, /opt, /var and /srv, which every
-// sandbox reads (keep secrets out of them), and, as root, the owner of the
+// sandbox reads (keep secrets out of them: the emulator hides only its
+// DataDir when it lies there, under an empty tmpfs, and lays over /etc a
+// shadow and gshadow of locked accounts and empty SSH host keys; keep the
+// -env-file, which holds the API key, elsewhere), and, as root, the owner of the
 // files a sandbox writes (host root: keep DataDir out of other users'
 // reach, since a set-user-ID file in a layer is root's). Where the host
 // refuses a user namespace to root, the emulator says so at start and

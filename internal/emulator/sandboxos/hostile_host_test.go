@@ -106,3 +106,37 @@ func TestSandboxCannotReadAnotherSandbox(t *testing.T) {
 		t.Fatalf("a sandbox read another's file:\n%s", out)
 	}
 }
+
+// TestSandboxCannotReadTheDataFolderInSharedHostDirs: every sandbox sees the host's /usr,
+// /etc, /opt, /var and /srv; a data folder in one of them (here /var/tmp) holds the other
+// sandboxes' layers, and stays hidden. Nor does a sandbox's root read the host's password
+// hashes or SSH host keys through the /etc it sees.
+func TestSandboxCannotReadTheDataFolderInSharedHostDirs(t *testing.T) {
+	t.Parallel()
+	dir, err := os.MkdirTemp("/var/tmp", "e2b-emulator-test-")
+	if err != nil {
+		t.Skipf("no /var/tmp to put the data folder in: %v", err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	c := emulatortest.Start(t, emulator.Options{DataDir: dir})
+	attacker, victim := c.Create(map[string]any{}), c.Create(map[string]any{})
+	if c.Machine(attacker.SandboxID).Root() == nil {
+		t.Skip("this host gives sandboxes no private root (the emulator's start-up log says why)")
+	}
+	secret := "victim-secret-" + ids.Hex(8)
+	c.MustRun(victim, "echo "+secret+" >/home/user/secret.txt")
+	out := c.MustRun(attacker, "grep -rs "+secret+" "+dir+" /var/tmp 2>/dev/null | head -3; ls -A "+dir+" 2>&1; true")
+	if strings.Contains(out, secret) {
+		t.Fatalf("a sandbox read another sandbox's file in the data folder %s: %q", dir, out)
+	}
+	if strings.Contains(out, "sandboxes") {
+		t.Fatalf("a sandbox lists the data folder %s: %q", dir, out)
+	}
+	shadow := c.MustRun(attacker, "cat /etc/shadow 2>&1; cat /etc/ssh/ssh_host_*_key 2>/dev/null; true")
+	if strings.Contains(shadow, "$") {
+		t.Fatalf("a sandbox reads password hashes or keys of the host: %q", shadow)
+	}
+	if host, err := os.ReadFile("/etc/shadow"); err == nil && len(host) > 0 && strings.Contains(shadow, strings.SplitN(string(host), "\n", 2)[0]) {
+		t.Fatalf("a sandbox reads the host's /etc/shadow: %q", shadow)
+	}
+}

@@ -194,6 +194,9 @@ func writeEtcOverrides(etc string) error {
 			return err
 		}
 	}
+	if err := writeSecretOverrides(etc); err != nil {
+		return err
+	}
 	for _, name := range []string{"hosts", "resolv.conf", "hostname"} {
 		if data, err := os.ReadFile("/etc/" + name); err == nil {
 			if err := os.WriteFile(filepath.Join(etc, name), data, 0o644); err != nil {
@@ -202,6 +205,62 @@ func writeEtcOverrides(etc string) error {
 		}
 	}
 	return nil
+}
+
+// writeSecretOverrides lays, over the host's /etc, a shadow and gshadow with every account of
+// the sandbox's passwd and group locked, and empty files in place of the host's SSH host keys:
+// a sandbox's root may read any file of the host's /etc it sees, and the host's password
+// hashes and keys are none of its business (an E2B VM has its own).
+func writeSecretOverrides(etc string) error {
+	tables := []struct{ from, to, entry string }{
+		{"passwd", "shadow", "%s:*:19000:0:99999:7:::\n"},
+		{"group", "gshadow", "%s:*::\n"},
+	}
+	for _, t := range tables {
+		data, err := os.ReadFile(filepath.Join(etc, t.from))
+		if err != nil {
+			return err
+		}
+		var b strings.Builder
+		for _, l := range strings.Split(string(data), "\n") {
+			if name, _, ok := strings.Cut(l, ":"); ok && name != "" {
+				fmt.Fprintf(&b, t.entry, name)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(etc, t.to), []byte(b.String()), 0o640); err != nil {
+			return err
+		}
+	}
+	keys, _ := filepath.Glob("/etc/ssh/ssh_host_*_key")
+	if len(keys) > 0 {
+		if err := os.MkdirAll(filepath.Join(etc, "ssh"), 0o755); err != nil {
+			return err
+		}
+	}
+	for _, k := range keys {
+		if err := os.WriteFile(filepath.Join(etc, "ssh", filepath.Base(k)), nil, 0o600); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// inHostLowerDirs is dir, resolved on the host, when it lies in one of the host's folders
+// every sandbox sees (hostLowerDirs); "" otherwise.
+func inHostLowerDirs(dir string) string {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		real = dir
+	}
+	if real, err = filepath.Abs(real); err != nil {
+		return ""
+	}
+	for _, d := range hostLowerDirs {
+		if strings.HasPrefix(real+"/", "/"+d+"/") {
+			return real
+		}
+	}
+	return ""
 }
 
 func hasEntry(table, name string) bool {
@@ -303,6 +362,13 @@ func (r *Root) mountScript(dataDir string) (string, error) {
 			}
 		}
 	}
+	if r.base.image == "" {
+		// The data folder (every sandbox's own layer, the saved layers, the volumes) may lie
+		// in one of the host's folders every sandbox sees: an empty read-only tmpfs hides it.
+		if hidden := inHostLowerDirs(dataDir); hidden != "" {
+			lines = append(lines, "mount -t tmpfs -o ro,nosuid,nodev,noexec,size=4k,mode=0555 hidden "+q(filepath.Join(r.Merged, hidden)))
+		}
+	}
 	lines = append(lines, "mount --make-rshared "+q(r.Merged),
 		// A background job's stdin is /dev/null unless it is named: fd 4 carries the holder's.
 		"exec 4<&0",
@@ -326,7 +392,7 @@ const initScript = `set -e
 cd "$1"
 mkdir -p proc dev sys
 mount -t proc -o nosuid,nodev,noexec proc proc
-mount -t tmpfs -o nosuid,noexec,mode=755,size=1m dev dev
+mount -t tmpfs -o nosuid,nodev,noexec,mode=755,size=1m dev dev
 for d in null zero full random urandom tty; do : >"dev/$d"; mount --bind "/dev/$d" "dev/$d"; done
 mkdir dev/pts dev/shm
 mount -t devpts -o newinstance,ptmxmode=0666,mode=620 devpts dev/pts
