@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // ErrSandboxGoneBeforeSnapshot is returned (wrapped) by TakeLatestSnapshotInAnyState when the
@@ -14,6 +15,9 @@ var ErrSandboxGoneBeforeSnapshot = errors.New("the sandbox no longer exists (its
 // snapshotResumeSeconds is how long a paused sandbox is resumed for its snapshot: enough for E2B
 // to checkpoint it; it is paused again or killed right after.
 const snapshotResumeSeconds = 300
+
+// pauseAgainTimeout bounds the pause that puts a sandbox back after a failed snapshot.
+const pauseAgainTimeout = 2 * time.Minute
 
 // TakeLatestSnapshotInAnyState is TakeLatestSnapshot for a sandbox that may be paused. E2B
 // snapshots only running sandboxes: its snapshot endpoint looks the sandbox up among the live
@@ -39,10 +43,23 @@ func (c *Client) TakeLatestSnapshotInAnyState(ctx context.Context, sandboxID, na
 		resumed = true
 	}
 	snap, err = c.TakeLatestSnapshot(ctx, sandboxID, name)
-	if resumed && pauseAgain && snap != nil {
+	switch {
+	case resumed && pauseAgain && snap != nil:
 		if perr := c.PauseSandbox(ctx, sandboxID); perr != nil {
 			err = errors.Join(err, fmt.Errorf("snapshot %s of sandbox %s was taken, but the sandbox, resumed for it, "+
 				"could not be paused again and is running: %w", snap.SnapshotID, sandboxID, perr))
+		}
+	case resumed && snap == nil && !IsNotFound(err):
+		// No snapshot: the sandbox goes back to the pause it was found in, whatever the caller
+		// meant to do next, or its work would end with the short timeout of the resume. The
+		// pause gets time of its own when the snapshot used up the caller's.
+		pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), pauseAgainTimeout)
+		defer cancel()
+		if perr := c.PauseSandbox(pctx, sandboxID); perr != nil {
+			err = errors.Join(err, fmt.Errorf("the sandbox %s, resumed for the snapshot, could not be paused again "+
+				"and is running until its timeout (%d s): %w", sandboxID, snapshotResumeSeconds, perr))
+		} else {
+			err = fmt.Errorf("%w (the sandbox, resumed for the snapshot, was paused again with its work)", err)
 		}
 	}
 	if IsNotFound(err) && snap == nil {
