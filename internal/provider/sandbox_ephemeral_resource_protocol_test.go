@@ -326,7 +326,7 @@ func TestEphemeralSandboxProtocolInterruptedCreateKilled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() {
-		_ = waitForRequest(srv, "POST /sandboxes", 30*time.Second)
+		_ = waitForRequest(srv, "POST /v2/sandboxes", 30*time.Second)
 		cancel()
 	}()
 	typ := p.schema.EphemeralResourceSchemas["e2b_sandbox"].ValueType()

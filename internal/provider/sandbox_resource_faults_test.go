@@ -24,7 +24,7 @@ import (
 // idempotency token: exactly one sandbox exists, and it is the one in state.
 func TestAccSandbox_droppedCreateIsNotDuplicated(t *testing.T) {
 	srv := newTestEmulator(t)
-	srv.SetFaults(emulator.Faults{DropAfterCreate: 1, Routes: []string{"POST /sandboxes"}})
+	srv.SetFaults(emulator.Faults{DropAfterCreate: 1, Routes: []string{"POST /v2/sandboxes"}})
 	resource.ParallelTest(t, testAccCase(t, testAccCheckSandboxGone(t, srv), []resource.TestStep{{
 		Config: sandboxConfig(srv, ""),
 		Check: func(s *terraform.State) error {
