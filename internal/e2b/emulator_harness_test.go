@@ -32,8 +32,14 @@ func fastRetries(cfg *e2b.Config) {
 // newEnv starts an emulator for t; tune may adjust the client config.
 func newEnv(t *testing.T, tune ...func(*e2b.Config)) *env {
 	t.Helper()
+	return newEnvWith(t, emulator.Options{}, tune...)
+}
+
+// newEnvWith is newEnv with the emulator's options.
+func newEnvWith(t *testing.T, opts emulator.Options, tune ...func(*e2b.Config)) *env {
+	t.Helper()
 	v := spectest.New(t)
-	srv, err := emulator.Start(emulator.Options{})
+	srv, err := emulator.Start(opts)
 	if err != nil {
 		t.Fatalf("start emulator: %v", err)
 	}

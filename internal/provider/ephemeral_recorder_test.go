@@ -70,7 +70,7 @@ func (r *e2bRecorder) observe(resp *http.Response) error {
 	switch {
 	case req.Header.Get("E2b-Sandbox-Id") != "":
 		ev.kind, ev.sandboxID = "envd", req.Header.Get("E2b-Sandbox-Id")
-	case req.Method == http.MethodPost && req.URL.Path == "/sandboxes" && resp.StatusCode == http.StatusCreated:
+	case req.Method == http.MethodPost && (req.URL.Path == "/sandboxes" || req.URL.Path == "/v2/sandboxes") && resp.StatusCode == http.StatusCreated:
 		body, err := io.ReadAll(resp.Body)
 		if err != nil {
 			return err

@@ -162,7 +162,7 @@ func TestEphemeralSandboxProtocolEndsAtTimeoutWithoutRenewal(t *testing.T) {
 
 // A close that cannot reach E2B warns (the sandbox ends at its timeout) instead of failing the run.
 func TestEphemeralSandboxProtocolCloseUnreachable(t *testing.T) {
-	srv, err := emulator.Start(emulator.Options{})
+	srv, err := emulator.Start(withTestSandboxRoutes(t, emulator.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

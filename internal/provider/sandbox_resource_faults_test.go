@@ -90,7 +90,7 @@ func slowCreateProxy(t *testing.T, srv *emulator.Server, delay time.Duration) st
 	}
 	proxy := httputil.NewSingleHostReverseProxy(target)
 	ps := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || r.URL.Path != "/sandboxes" {
+		if r.Method != http.MethodPost || (r.URL.Path != "/sandboxes" && r.URL.Path != "/v2/sandboxes") {
 			proxy.ServeHTTP(w, r)
 			return
 		}

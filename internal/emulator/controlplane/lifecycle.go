@@ -11,10 +11,6 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxes"
 )
 
-type sandboxTimeoutRequestJSON struct {
-	Timeout *int32 `json:"timeout"`
-}
-
 // connectSandboxJSON is ConnectSandbox (and ConnectSandboxV2): memory false resumes a paused
 // sandbox from its files only, a cold boot.
 type connectSandboxJSON struct {
