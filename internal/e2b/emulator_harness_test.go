@@ -35,7 +35,7 @@ func newEnv(t *testing.T, tune ...func(*e2b.Config)) *env {
 	return newEnvWith(t, emulator.Options{}, tune...)
 }
 
-// newEnvWith is newEnv with the emulator's options.
+// newEnvWith is newEnv with an emulator started with opts.
 func newEnvWith(t *testing.T, opts emulator.Options, tune ...func(*e2b.Config)) *env {
 	t.Helper()
 	v := spectest.New(t)

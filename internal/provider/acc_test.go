@@ -89,6 +89,15 @@ const envTestSandboxRoutes = "E2B_TEST_EMULATOR_SANDBOX_ROUTES"
 // testSandboxRoutesV1Off reports a run whose emulators serve no v1 create, connect or fork.
 func testSandboxRoutesV1Off() bool { return os.Getenv(envTestSandboxRoutes) == "v2" }
 
+// skipWhereV2RoutesOff skips a test of what only E2B's v2 sandbox routes do in a run whose
+// emulators serve no v2.
+func skipWhereV2RoutesOff(t *testing.T, what string) {
+	t.Helper()
+	if os.Getenv(envTestSandboxRoutes) == "v1" {
+		t.Skip(what + " needs E2B's v2 sandbox routes, and " + envTestSandboxRoutes + "=v1 switched them off")
+	}
+}
+
 // withTestSandboxRoutes applies envTestSandboxRoutes to opts; a test that sets a switch itself
 // keeps it.
 func withTestSandboxRoutes(t *testing.T, opts emulator.Options) emulator.Options {

@@ -27,6 +27,7 @@ func forkMemoryConfig(srv *emulator.Server, fork string) string {
 // fork_memory = false forks the filesystem only, through fork v2: the fork has the file its
 // source wrote and none of the processes the source runs.
 func TestAccSandbox_forkMemoryFalseHasFilesNotProcesses(t *testing.T) {
+	skipWhereV2RoutesOff(t, "a fork of the filesystem only")
 	srv := newTestEmulator(t)
 	client := testAccClient(t, srv)
 	const marker = "acc-fork-fs-only"
@@ -68,6 +69,7 @@ func TestAccSandbox_forkMemoryFalseHasFilesNotProcesses(t *testing.T) {
 // Where E2B refuses a fork without memory, the apply fails naming fork_from and nothing is
 // forked: the refusal proves the fork asked for memory = false.
 func TestAccSandbox_forkMemoryFalseRefusedWhereOff(t *testing.T) {
+	skipWhereV2RoutesOff(t, "a fork of the filesystem only")
 	srv := newTestEmulatorWith(t, emulator.Options{DiskOnlyResumeOff: true})
 	resource.ParallelTest(t, testAccCase(t, testAccCheckSandboxGone(t, srv), []resource.TestStep{
 		{Config: forkMemoryConfig(srv, "")},
