@@ -67,6 +67,9 @@ func (r *e2bRecorder) observe(resp *http.Response) error {
 	req := resp.Request
 	ev := recordedEvent{at: time.Now()}
 	seg := strings.Split(strings.Trim(req.URL.Path, "/"), "/")
+	if len(seg) > 1 && seg[0] == "v2" { // /v2/sandboxes/{id}/connect is connect as v1's is
+		seg = seg[1:]
+	}
 	switch {
 	case req.Header.Get("E2b-Sandbox-Id") != "":
 		ev.kind, ev.sandboxID = "envd", req.Header.Get("E2b-Sandbox-Id")
