@@ -86,6 +86,9 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 		createBurst  = fs.Int("create-burst", 0, "creates that may go at once under -create-rate (default: one second's worth)")
 		apiRate      = fs.String("api-rate", "", "control-plane requests per period before E2B's 429, as N/period (E2B: 20000/30s; default: no limit)")
 		noColdResume = fs.Bool("disk-only-resume-off", false, "answer memory=false on connect or resume of a sandbox paused with its memory 400, as E2B does where resuming without memory is not enabled (default: it cold-boots the sandbox)")
+		noV1Routes   = fs.Bool("sandbox-routes-v1-off", false, "answer the deprecated v1 create, connect and fork routes (POST /sandboxes, /sandboxes/{id}/connect, /sandboxes/{id}/fork) 404, as an E2B that has retired them")
+		noV2Routes   = fs.Bool("sandbox-routes-v2-off", false, "answer the /v2 create, connect and fork routes 404, as an older self-hosted E2B")
+		forkTeamCap  = fs.Int("fork-team-cap", 0, "the most forks one v2 fork may ask for (default 20, E2B's)")
 		seeds        seedFlags
 	)
 	fs.Var(&seeds, "seed-template", "seed a team template `name[:builds]` (repeatable)")
@@ -115,6 +118,7 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 		Addr: *addr, EnvdAddr: *envdAddr, APIKey: *apiKey, MaxLifetime: *maxLifetime,
 		DataDir: *dataDir, Isolation: *isolation, ImageStore: *imageStore, HostRootImages: splitList(*hostRoot), ReadyTimeout: *readyTimeout,
 		AdminToken: *adminToken, StreamIdleTimeout: *idle, Limits: limits, DiskOnlyResumeOff: *noColdResume, Logf: logf,
+		SandboxRoutesV1Off: *noV1Routes, SandboxRoutesV2Off: *noV2Routes, ForkTeamCap: *forkTeamCap,
 	})
 	if err != nil {
 		return err

@@ -69,6 +69,7 @@ type Client struct {
 	control    *retryablehttp.Client
 	envd       *retryablehttp.Client
 	sandboxes  sandboxCache
+	routes     sandboxRoutes // the /v2 sandbox routes the server lacks
 	sealState
 
 	limits           *teamLimits // shared by every Client of the process for the team

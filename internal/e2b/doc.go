@@ -10,6 +10,12 @@
 // a template build copies from is read by package buildcontext, which talks
 // to no one; this package uploads what it makes.
 //
+// Sandbox routes: create, connect and fork go through E2B's v2 routes (its
+// spec since 76b67e1e; the JS SDK from 2.51.0), and through v1, per route
+// and for the client's life, where a server answers v2 as a route it does
+// not know (an older self-hosted E2B); see sandbox_routes.go. Secure false
+// always takes v1 (v2 always secures); a filesystem-only fork needs v2.
+//
 // Retry policy (see retry.go for the code):
 //   - A control-plane 429 for E2B's API rate is retried for every call but
 //     the non-replayable ones: every request of the team waits its turn

@@ -31,7 +31,7 @@ func TestEmulatorBadRequestAndConflict(t *testing.T) {
 	if !e2b.IsNotFound(err) {
 		t.Fatalf("unknown template: %v", err)
 	}
-	if n := e.srv.Counters().Requests["POST /sandboxes"]; n != 2 {
+	if n := e.srv.Counters().Requests["POST /v2/sandboxes"]; n != 2 {
 		t.Fatalf("4xx creates retried: %d requests", n)
 	}
 }
@@ -41,7 +41,7 @@ func TestEmulatorRateLimitsAreAbsorbed(t *testing.T) {
 	sb := e.create(t, e2b.CreateSandboxRequest{})
 	e.srv.ResetCounters()
 	e.srv.SetFaults(emulator.Faults{ErrorRate: 0.5, Statuses: []int{429}, Seed: 7,
-		Routes: []string{"POST /sandboxes", "GET /sandboxes/{id}", "POST /sandboxes/{id}/pause", "envd"}})
+		Routes: []string{"POST /v2/sandboxes", "GET /sandboxes/{id}", "POST /sandboxes/{id}/pause", "envd"}})
 	t.Cleanup(func() { e.srv.SetFaults(emulator.Faults{}) })
 
 	created := e.create(t, e2b.CreateSandboxRequest{}) // POST: only 429 is retried, and it is
@@ -70,7 +70,7 @@ func TestEmulatorServerErrorsRetriedOnlyWhenIdempotent(t *testing.T) {
 	sb := e.create(t, e2b.CreateSandboxRequest{})
 	e.srv.ResetCounters()
 	e.srv.SetFaults(emulator.Faults{ErrorRate: 1, Statuses: []int{500, 503}, Seed: 1,
-		Routes: []string{"POST /sandboxes", "GET /sandboxes/{id}", "POST /sandboxes/{id}/fork"}})
+		Routes: []string{"POST /v2/sandboxes", "GET /sandboxes/{id}", "POST /v2/sandboxes/{id}/fork"}})
 	t.Cleanup(func() { e.srv.SetFaults(emulator.Faults{}) })
 
 	_, err := e.c.GetSandbox(e.ctx, sb.SandboxID)
@@ -91,9 +91,9 @@ func TestEmulatorServerErrorsRetriedOnlyWhenIdempotent(t *testing.T) {
 	// never sent: its answer, if lost, could not be settled
 	// (TestForkE2BErrorNotResent has a fork's own 5xx).
 	c := e.srv.Counters()
-	if c.Requests["GET /sandboxes/{id}"] != 8 || c.Requests["POST /sandboxes"] != 4 || c.Requests["POST /sandboxes/{id}/fork"] != 0 {
+	if c.Requests["GET /sandboxes/{id}"] != 8 || c.Requests["POST /v2/sandboxes"] != 4 || c.Requests["POST /v2/sandboxes/{id}/fork"] != 0 {
 		t.Fatalf("attempts: GET %d (want 1+3 twice), create %d (want 1+3), fork %d (want 0)",
-			c.Requests["GET /sandboxes/{id}"], c.Requests["POST /sandboxes"], c.Requests["POST /sandboxes/{id}/fork"])
+			c.Requests["GET /sandboxes/{id}"], c.Requests["POST /v2/sandboxes"], c.Requests["POST /v2/sandboxes/{id}/fork"])
 	}
 	if c.Requests["GET /v2/sandboxes"] < 4 || c.SandboxesCreated != 0 {
 		t.Fatalf("lookups %d (want one per failed create at least), created %d (want 0)",
@@ -116,7 +116,7 @@ func TestEmulatorServerErrorsRetriedOnlyWhenIdempotent(t *testing.T) {
 func TestEmulatorIdempotentCreateAfterDroppedConnection(t *testing.T) {
 	e := newEnv(t)
 	e.srv.ResetCounters()
-	e.srv.SetFaults(emulator.Faults{DropAfterCreate: 1, Routes: []string{"POST /sandboxes"}})
+	e.srv.SetFaults(emulator.Faults{DropAfterCreate: 1, Routes: []string{"POST /v2/sandboxes"}})
 	t.Cleanup(func() { e.srv.SetFaults(emulator.Faults{}) })
 
 	sb, err := e.c.CreateSandbox(e.ctx, e2b.CreateSandboxRequest{
@@ -130,8 +130,8 @@ func TestEmulatorIdempotentCreateAfterDroppedConnection(t *testing.T) {
 	if c.SandboxesCreated != 1 || c.SandboxesAlive != 1 {
 		t.Fatalf("created %d, alive %d: want exactly one sandbox", c.SandboxesCreated, c.SandboxesAlive)
 	}
-	if c.Requests["POST /sandboxes"] != 1 {
-		t.Fatalf("create sent %d times; the token lookup should have found it", c.Requests["POST /sandboxes"])
+	if c.Requests["POST /v2/sandboxes"] != 1 {
+		t.Fatalf("create sent %d times; the token lookup should have found it", c.Requests["POST /v2/sandboxes"])
 	}
 	d, err := e.c.GetSandbox(e.ctx, sb.SandboxID)
 	if err != nil || d.Metadata["owner"] != "idempotency-test" {
@@ -156,7 +156,7 @@ func TestSlowCreateBehindAGatewayIsNotCreatedTwice(t *testing.T) {
 	e := newEnv(t)
 	e.srv.ResetCounters()
 	e.srv.SetFaults(emulator.Faults{CreateDelay: 1500 * time.Millisecond, GatewayTimeout: 100 * time.Millisecond,
-		Routes: []string{"POST /sandboxes"}})
+		Routes: []string{"POST /v2/sandboxes"}})
 	t.Cleanup(func() { e.srv.SetFaults(emulator.Faults{}) })
 
 	sb, err := e.c.CreateSandbox(e.ctx, e2b.CreateSandboxRequest{TemplateID: "base", Timeout: 300})
@@ -164,9 +164,9 @@ func TestSlowCreateBehindAGatewayIsNotCreatedTwice(t *testing.T) {
 		t.Fatalf("create behind a gateway that timed out: %v", err)
 	}
 	c := e.srv.Counters()
-	if c.Requests["POST /sandboxes"] != 1 || c.SandboxesCreated != 1 || c.FaultsInjected != 1 {
+	if c.Requests["POST /v2/sandboxes"] != 1 || c.SandboxesCreated != 1 || c.FaultsInjected != 1 {
 		t.Fatalf("creates sent %d, sandboxes made %d, gateway timeouts %d: want 1, 1, 1",
-			c.Requests["POST /sandboxes"], c.SandboxesCreated, c.FaultsInjected)
+			c.Requests["POST /v2/sandboxes"], c.SandboxesCreated, c.FaultsInjected)
 	}
 	if ids := e.srv.SandboxIDs(); len(ids) != 1 || ids[0] != sb.SandboxID {
 		t.Fatalf("alive %v, returned %s", ids, sb.SandboxID)

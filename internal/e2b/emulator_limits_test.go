@@ -90,7 +90,7 @@ func TestCreateAtTheSandboxLimit(t *testing.T) {
 			t.Errorf("%q does not say %q", err, want)
 		}
 	}
-	if n := e.srv.Counters().Requests["POST /sandboxes"]; n != 1 {
+	if n := e.srv.Counters().Requests["POST /v2/sandboxes"]; n != 1 {
 		t.Fatalf("the refused create was sent %d times, want once", n)
 	}
 	if waited := time.Since(start); waited > time.Minute {
@@ -155,7 +155,7 @@ func TestResumeAndForkAtTheSandboxLimit(t *testing.T) {
 	if !errors.As(err, &le) || le.Op != "resume sandbox" || le.SandboxID != paused.SandboxID || le.Limit != 2 || le.Running != 2 {
 		t.Fatalf("resume over the cap: %v (%+v)", err, le)
 	}
-	if n := e.srv.Counters().Requests["POST /sandboxes/{id}/connect"]; n != 1 {
+	if n := e.srv.Counters().Requests["POST /v2/sandboxes/{id}/connect"]; n != 1 {
 		t.Fatalf("the refused resume was sent %d times, want once", n)
 	}
 
@@ -174,7 +174,7 @@ func TestLostCreateAnswerUnderTheRate(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.srv.SetLimits(emulator.Limits{CreateRate: 1, MaxConcurrentSandboxes: 5})
-	e.srv.SetFaults(emulator.Faults{DropAfterCreate: 1, Routes: []string{"POST /sandboxes"}})
+	e.srv.SetFaults(emulator.Faults{DropAfterCreate: 1, Routes: []string{"POST /v2/sandboxes"}})
 	sb, err := e.c.CreateSandbox(e.ctx, e2b.CreateSandboxRequest{TemplateID: "base", Timeout: 120})
 	if err != nil {
 		t.Fatalf("create whose answer was lost: %v", err)

@@ -45,6 +45,11 @@ func (e *ForkUnsettledError) Unwrap() error { return e.Err }
 // the fork gives a *ForkUnsettledError. Nothing found means nothing was made: the error is
 // returned and the fork is not sent again.
 func (c *Client) ForkOne(ctx context.Context, id string, timeout int32) (*Sandbox, error) {
+	return c.ForkOneWith(ctx, id, ForkOptions{Timeout: timeout})
+}
+
+// ForkOneWith is ForkOne with the fork's options.
+func (c *Client) ForkOneWith(ctx context.Context, id string, opts ForkOptions) (*Sandbox, error) {
 	select {
 	case c.limits.forkTurn <- struct{}{}:
 		defer func() { <-c.limits.forkTurn }()
@@ -56,7 +61,7 @@ func (c *Client) ForkOne(ctx context.Context, id string, timeout int32) (*Sandbo
 		return nil, err
 	}
 	sent := time.Now()
-	out, err := c.forkRefusedAtLimit(ctx, id, timeout, 1)
+	out, err := c.forkRefusedAtLimit(ctx, id, opts, 1)
 	if err == nil {
 		if len(out) != 1 {
 			return nil, fmt.Errorf("fork sandbox %q: E2B answered %d results for one fork", id, len(out))

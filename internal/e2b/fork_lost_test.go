@@ -17,7 +17,7 @@ import (
 // loseForkAnswers makes E2B carry out every fork and a gateway answer 504 in its place.
 func loseForkAnswers(e *env) {
 	e.srv.SetFaults(emulator.Faults{LoseAnswer: 1, LostAs: []string{emulator.LostGateway},
-		Routes: []string{"POST /sandboxes/{id}/fork"}})
+		Routes: []string{"POST /v2/sandboxes/{id}/fork"}})
 }
 
 // A fork whose answer a gateway lost is found by what E2B keeps (the source's template and
@@ -46,7 +46,7 @@ func TestForkLostAnswerSettled(t *testing.T) {
 		parent = sb.SandboxID
 	}
 	c := e.srv.Counters()
-	if n := c.Requests["POST /sandboxes/{id}/fork"]; n != 3 {
+	if n := c.Requests["POST /v2/sandboxes/{id}/fork"]; n != 3 {
 		t.Fatalf("forks sent %d times, want 3 (none again)", n)
 	}
 	if alive := c.SandboxesAlive; alive != 7 {
@@ -60,7 +60,7 @@ func TestForkLostAnswerAfterCallerGaveUp(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, fastRetries)
 	source := e.create(t, e2b.CreateSandboxRequest{})
-	e.srv.SetFaults(emulator.Faults{AnswerDelay: 2 * time.Second, Routes: []string{"POST /sandboxes/{id}/fork"}})
+	e.srv.SetFaults(emulator.Faults{AnswerDelay: 2 * time.Second, Routes: []string{"POST /v2/sandboxes/{id}/fork"}})
 	t.Cleanup(func() { e.srv.SetFaults(emulator.Faults{}) })
 	ctx, cancel := context.WithTimeout(e.ctx, time.Second)
 	defer cancel()
@@ -112,13 +112,13 @@ func TestForkE2BErrorNotResent(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, fastRetries)
 	source := e.create(t, e2b.CreateSandboxRequest{})
-	e.srv.SetFaults(emulator.Faults{ErrorRate: 1, Statuses: []int{500}, Routes: []string{"POST /sandboxes/{id}/fork"}})
+	e.srv.SetFaults(emulator.Faults{ErrorRate: 1, Statuses: []int{500}, Routes: []string{"POST /v2/sandboxes/{id}/fork"}})
 	t.Cleanup(func() { e.srv.SetFaults(emulator.Faults{}) })
 	if sb, err := e.c.ForkOne(e.ctx, source.SandboxID, 120); sb != nil || err == nil {
 		t.Fatalf("fork under E2B's 500: %+v, %v", sb, err)
 	}
 	c := e.srv.Counters()
-	if c.Requests["POST /sandboxes/{id}/fork"] != 1 || c.SandboxesAlive != 1 {
-		t.Fatalf("fork sent %d times (want 1), %d alive (want 1)", c.Requests["POST /sandboxes/{id}/fork"], c.SandboxesAlive)
+	if c.Requests["POST /v2/sandboxes/{id}/fork"] != 1 || c.SandboxesAlive != 1 {
+		t.Fatalf("fork sent %d times (want 1), %d alive (want 1)", c.Requests["POST /v2/sandboxes/{id}/fork"], c.SandboxesAlive)
 	}
 }

@@ -3,6 +3,7 @@ package e2b
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"time"
 )
@@ -239,7 +240,11 @@ type ConnectOptions struct {
 	FromDisk bool
 }
 
-// ConnectSandboxWith is ConnectSandbox with the resume's options.
+// ConnectSandboxWith is ConnectSandbox with the resume's options. It goes
+// through connect v2 (POST /v2/sandboxes/{id}/connect), or v1 where the
+// server lacks v2. v2 takes a timeout of at least 1 s, so a Timeout of 0 is
+// sent as 1, which, the end being only ever extended, leaves a running
+// sandbox's end alone as v1's 0 does.
 func (c *Client) ConnectSandboxWith(ctx context.Context, id string, opts ConnectOptions) (*Sandbox, bool, error) {
 	body := struct {
 		Timeout int32 `json:"timeout"`
@@ -252,12 +257,20 @@ func (c *Client) ConnectSandboxWith(ctx context.Context, id string, opts Connect
 	defer limit.done()
 	for {
 		var w wireSandbox
+		v2 := c.useV2(routeConnect)
+		sent := body
+		if v2 {
+			sent.Timeout = max(sent.Timeout, 1)
+		}
 		freed := c.limits.slots.freedCount()
 		res, err := c.callAPI(ctx, apiCall{
 			op: "connect sandbox", sandboxID: id, subject: id, method: http.MethodPost,
-			path: "/sandboxes/" + pathSeg(id) + "/connect", class: retryIdempotent,
-			body: body, out: &w,
+			path: c.pathFor(routeConnect, id, v2), class: retryIdempotent,
+			body: sent, out: &w,
 		})
+		if v2 && c.fallBackOnRouteMiss(routeConnect, err) {
+			continue
+		}
 		if refusal, _, ok := sandboxLimitOf(err); ok {
 			if err := c.awaitPlace(ctx, &limit, freed, refusal); err != nil {
 				return nil, false, err
@@ -283,6 +296,15 @@ type ForkResult struct {
 	Err     *APIError
 }
 
+// ForkOptions is how a fork is made.
+type ForkOptions struct {
+	Timeout int32 // seconds each fork lives; 0 = E2B's default (300 on v2, 15 on v1)
+	// FilesystemOnly forks the source's filesystem without its memory (E2B's v2 memory=false):
+	// the forks cold-boot with the source's files and none of its processes or connections.
+	// It needs fork v2: a server without it gives an error, never a fork with memory.
+	FilesystemOnly bool
+}
+
 // ForkSandbox creates count new sandboxes from a running one. It creates
 // sandboxes, so it is not retried on 5xx or connection errors. When E2B
 // refuses every fork at the team's concurrent-sandbox limit (nothing was
@@ -290,8 +312,13 @@ type ForkResult struct {
 // with a *SandboxLimitError. A single fork whose answer is lost is settled
 // (see ForkOne).
 func (c *Client) ForkSandbox(ctx context.Context, id string, timeout, count int32) ([]ForkResult, error) {
+	return c.ForkSandboxWith(ctx, id, ForkOptions{Timeout: timeout}, count)
+}
+
+// ForkSandboxWith is ForkSandbox with the fork's options.
+func (c *Client) ForkSandboxWith(ctx context.Context, id string, opts ForkOptions, count int32) ([]ForkResult, error) {
 	if count == 1 {
-		sb, err := c.ForkOne(ctx, id, timeout)
+		sb, err := c.ForkOneWith(ctx, id, opts)
 		switch {
 		case sb != nil:
 			return []ForkResult{{Sandbox: sb}}, err
@@ -299,17 +326,17 @@ func (c *Client) ForkSandbox(ctx context.Context, id string, timeout, count int3
 			return nil, err
 		}
 	}
-	return c.forkRefusedAtLimit(ctx, id, timeout, count)
+	return c.forkRefusedAtLimit(ctx, id, opts, count)
 }
 
 // forkRefusedAtLimit forks and, while E2B refuses every fork at the concurrent-sandbox limit,
 // waits for a place and forks again.
-func (c *Client) forkRefusedAtLimit(ctx context.Context, id string, timeout, count int32) ([]ForkResult, error) {
+func (c *Client) forkRefusedAtLimit(ctx context.Context, id string, opts ForkOptions, count int32) ([]ForkResult, error) {
 	limit := limitWait{op: "fork sandbox", sandboxID: id, slots: c.limits.slots}
 	defer limit.done()
 	for {
 		freed := c.limits.slots.freedCount()
-		out, err := c.forkOnce(ctx, id, timeout, count)
+		out, err := c.forkOnce(ctx, id, opts, count)
 		refusal := forkLimitRefusal(out, err)
 		if refusal == nil {
 			return out, err
@@ -341,13 +368,19 @@ func forkLimitRefusal(out []ForkResult, err error) *APIError {
 	return refusal
 }
 
-func (c *Client) forkOnce(ctx context.Context, id string, timeout, count int32) ([]ForkResult, error) {
-	body := struct {
-		Timeout *int32 `json:"timeout,omitempty"`
-		Count   *int32 `json:"count,omitempty"`
-	}{}
-	if timeout > 0 {
-		body.Timeout = &timeout
+// wireForkRequest is SandboxForkRequestV2 (and v1's SandboxForkRequest, without memory).
+type wireForkRequest struct {
+	Timeout *int32 `json:"timeout,omitempty"`
+	Count   *int32 `json:"count,omitempty"`
+	Memory  *bool  `json:"memory,omitempty"`
+}
+
+// forkOnce sends one fork through v2, or v1 where the server lacks v2. Both answer 201 with one
+// entry per fork, a sandbox or an error; any other answer means no fork was attempted.
+func (c *Client) forkOnce(ctx context.Context, id string, opts ForkOptions, count int32) ([]ForkResult, error) {
+	body := wireForkRequest{}
+	if opts.Timeout > 0 {
+		body.Timeout = &opts.Timeout
 	}
 	if count > 0 {
 		body.Count = &count
@@ -359,10 +392,23 @@ func (c *Client) forkOnce(ctx context.Context, id string, timeout, count int32) 
 			Message string `json:"message"`
 		} `json:"error"`
 	}
-	_, err := c.callAPI(ctx, apiCall{
-		op: "fork sandbox", sandboxID: id, subject: id, method: http.MethodPost,
-		path: "/sandboxes/" + pathSeg(id) + "/fork", class: retryRateLimited, body: body, out: &w,
-	})
+	var err error
+	v2 := c.useV2(routeFork)
+	if v2 {
+		sent := body
+		if opts.FilesystemOnly {
+			sent.Memory = new(false)
+		}
+		err = c.postFork(ctx, id, c.pathFor(routeFork, id, true), sent, &w)
+		v2 = !c.fallBackOnRouteMiss(routeFork, err)
+	}
+	if !v2 {
+		if opts.FilesystemOnly {
+			return nil, fmt.Errorf("fork sandbox %q: a fork of the filesystem only needs E2B's fork v2 "+
+				"(POST /v2/sandboxes/{id}/fork), which this server does not serve; nothing was forked", id)
+		}
+		err = c.postFork(ctx, id, routeFork.v1Path(id), body, &w)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -380,4 +426,12 @@ func (c *Client) forkOnce(ctx context.Context, id string, timeout, count int32) 
 		out = append(out, fr)
 	}
 	return out, nil
+}
+
+func (c *Client) postFork(ctx context.Context, id, path string, body wireForkRequest, out any) error {
+	_, err := c.callAPI(ctx, apiCall{
+		op: "fork sandbox", sandboxID: id, subject: id, method: http.MethodPost,
+		path: path, class: retryRateLimited, body: body, out: out,
+	})
+	return err
 }

@@ -53,7 +53,8 @@ func (e *CreateUnsettledError) Error() string {
 
 func (e *CreateUnsettledError) Unwrap() error { return e.Err }
 
-// CreateSandbox creates a sandbox (POST /sandboxes), never two. Each call
+// CreateSandbox creates a sandbox (POST /v2/sandboxes, or POST /sandboxes
+// where the server lacks v2 or Secure is false), never two. Each call
 // tags its sandbox with a random create token in metadata. When the outcome
 // is unknown (no answer, a gateway's 5xx, the caller's context ending), the
 // client looks for the token until E2B can no longer be finishing that
@@ -202,10 +203,31 @@ func (t *createThrottle) ended(cause error) error {
 		t.last, t.count, time.Since(t.first).Round(time.Second), cause)
 }
 
+// postSandbox sends one create through v2, or through v1 where the server
+// lacks v2 or the sandbox asks for secure = false, which v2 cannot express
+// (it always secures a sandbox).
 func (c *Client) postSandbox(ctx context.Context, body wireNewSandbox) (*Sandbox, http.Header, error) {
+	unsecured := body.Secure != nil && !*body.Secure
+	if !unsecured && c.useV2(routeCreate) {
+		v2 := body
+		v2.Secure = nil
+		sb, header, err := c.postSandboxTo(ctx, c.pathFor(routeCreate, "", true), v2)
+		if !c.fallBackOnRouteMiss(routeCreate, err) {
+			return sb, header, err
+		}
+	}
+	sb, header, err := c.postSandboxTo(ctx, routeCreate.v1Path(""), body)
+	if unsecured && isRouteMiss(err) {
+		err = fmt.Errorf("%w (secure = false needs E2B's deprecated v1 create, POST /sandboxes, which this server "+
+			"no longer serves; its v2 create always secures a sandbox)", err)
+	}
+	return sb, header, err
+}
+
+func (c *Client) postSandboxTo(ctx context.Context, path string, body wireNewSandbox) (*Sandbox, http.Header, error) {
 	var w wireSandbox
 	res, err := c.callAPI(ctx, apiCall{
-		op: "create sandbox", subject: templateSubject(body.TemplateID), method: http.MethodPost, path: "/sandboxes",
+		op: "create sandbox", subject: templateSubject(body.TemplateID), method: http.MethodPost, path: path,
 		// The transport retries nothing: createOnce paces and retries refusals itself.
 		class: retryNever, body: body, out: &w, ownPace: true,
 	})

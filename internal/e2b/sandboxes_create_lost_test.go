@@ -32,7 +32,7 @@ func TestCreateKeepsASandboxItCannotRead(t *testing.T) {
 			return next.RoundTrip(r)
 		})}
 	})
-	e.srv.SetFaults(emulator.Faults{DropAfterCreate: 1, Routes: []string{"POST /sandboxes"}})
+	e.srv.SetFaults(emulator.Faults{DropAfterCreate: 1, Routes: []string{"POST /v2/sandboxes"}})
 	failReads.Store(true)
 	sb, err := e.c.CreateSandbox(e.ctx, e2b.CreateSandboxRequest{TemplateID: "base", Timeout: 120, Secure: ptr(true)})
 	if err != nil {

@@ -312,7 +312,7 @@ func TestRefusedCreateLogsThePace(t *testing.T) {
 	t.Parallel()
 	var creates atomic.Int32
 	rs := newRouteServer(t, map[string]http.HandlerFunc{
-		"POST /sandboxes": func(w http.ResponseWriter, _ *http.Request) {
+		"POST /v2/sandboxes": func(w http.ResponseWriter, _ *http.Request) {
 			if creates.Add(1) == 1 {
 				writeJSON(w, http.StatusTooManyRequests, `{"code":429,"message":"Rate limit exceeded"}`)
 				return
@@ -327,7 +327,7 @@ func TestRefusedCreateLogsThePace(t *testing.T) {
 	if _, err := c.CreateSandbox(context.Background(), CreateSandboxRequest{TemplateID: "base"}); err != nil {
 		t.Fatalf("create after one refusal: %v", err)
 	}
-	if n := rs.count("POST /sandboxes"); n != 2 {
+	if n := rs.count("POST /v2/sandboxes"); n != 2 {
 		t.Fatalf("%d creates sent, want the refused one and its retry", n)
 	}
 	if !strings.Contains(log.all(), "creates are paced") {

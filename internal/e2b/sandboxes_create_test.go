@@ -23,7 +23,7 @@ type fakeCreates struct {
 
 func (f *fakeCreates) routes(t *testing.T) map[string]http.HandlerFunc {
 	return map[string]http.HandlerFunc{
-		"POST /sandboxes": func(w http.ResponseWriter, r *http.Request) {
+		"POST /v2/sandboxes": func(w http.ResponseWriter, r *http.Request) {
 			var body struct {
 				Metadata map[string]string `json:"metadata"`
 			}
@@ -121,7 +121,7 @@ func TestCreateRetriesWhenNothingWasCreated(t *testing.T) {
 	f := &fakeCreates{}
 	routes := f.routes(t)
 	var posts int
-	routes["POST /sandboxes"] = func(w http.ResponseWriter, r *http.Request) {
+	routes["POST /v2/sandboxes"] = func(w http.ResponseWriter, r *http.Request) {
 		posts++
 		if posts == 1 {
 			writeJSON(w, 503, `{"code":503,"message":"no capacity"}`) // E2B's own answer: nothing made
@@ -142,12 +142,12 @@ func TestCreateRetriesWhenNothingWasCreated(t *testing.T) {
 
 func TestCreateDoesNotRetryClientErrors(t *testing.T) {
 	rs := newRouteServer(t, map[string]http.HandlerFunc{
-		"POST /sandboxes": answerJSON(400, `{"code":400,"message":"Timeout must be greater than 0"}`),
+		"POST /v2/sandboxes": answerJSON(400, `{"code":400,"message":"Timeout must be greater than 0"}`),
 	})
 	c := newTestClient(t, fastConfig(rs.URL))
 	_, err := c.CreateSandbox(context.Background(), CreateSandboxRequest{TemplateID: "base"})
-	if !IsBadRequest(err) || rs.count("POST /sandboxes") != 1 || rs.count("GET /v2/sandboxes") != 0 {
-		t.Fatalf("400: %v, posts %d, lookups %d", err, rs.count("POST /sandboxes"), rs.count("GET /v2/sandboxes"))
+	if !IsBadRequest(err) || rs.count("POST /v2/sandboxes") != 1 || rs.count("GET /v2/sandboxes") != 0 {
+		t.Fatalf("400: %v, posts %d, lookups %d", err, rs.count("POST /v2/sandboxes"), rs.count("GET /v2/sandboxes"))
 	}
 }
 
@@ -156,8 +156,8 @@ func TestCreateRefusesTheReservedMetadataKey(t *testing.T) {
 	c := newTestClient(t, fastConfig(rs.URL))
 	_, err := c.CreateSandbox(context.Background(), CreateSandboxRequest{TemplateID: "base",
 		Metadata: map[string]string{IdempotencyMetadataKey: "mine"}})
-	if err == nil || !strings.Contains(err.Error(), "reserved") || rs.count("POST /sandboxes") != 0 {
-		t.Fatalf("reserved key: %v, posts %d", err, rs.count("POST /sandboxes"))
+	if err == nil || !strings.Contains(err.Error(), "reserved") || rs.count("POST /v2/sandboxes") != 0 {
+		t.Fatalf("reserved key: %v, posts %d", err, rs.count("POST /v2/sandboxes"))
 	}
 }
 
@@ -169,8 +169,8 @@ func TestCreateAfterTheCallersDeadlineStillFindsTheSandbox(t *testing.T) {
 	quickSettle(t, 200*time.Millisecond)
 	f := &fakeCreates{}
 	routes := f.routes(t)
-	inner := routes["POST /sandboxes"]
-	routes["POST /sandboxes"] = func(w http.ResponseWriter, r *http.Request) {
+	inner := routes["POST /v2/sandboxes"]
+	routes["POST /v2/sandboxes"] = func(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(150 * time.Millisecond) // slower than the caller's deadline
 		inner(w, r)
 	}

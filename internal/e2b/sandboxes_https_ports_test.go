@@ -48,7 +48,7 @@ func TestEmulatorHTTPSPortsRoundTrip(t *testing.T) {
 	if d.Network == nil || !slices.Equal(d.Network.HTTPSPorts, []int{8443, 3000}) {
 		t.Fatalf("detail network %+v, want httpsPorts [8443 3000]", d.Network)
 	}
-	before := e.srv.Counters().Requests["POST /sandboxes"]
+	before := e.srv.Counters().Requests["POST /v2/sandboxes"]
 	if before == 0 {
 		t.Fatal("the emulator counted no create: the count below would prove nothing")
 	}
@@ -57,7 +57,7 @@ func TestEmulatorHTTPSPortsRoundTrip(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "49983") {
 		t.Fatalf("create with the envd port: %v", err)
 	}
-	if after := e.srv.Counters().Requests["POST /sandboxes"]; after != before {
+	if after := e.srv.Counters().Requests["POST /v2/sandboxes"]; after != before {
 		t.Fatalf("a refused port list reached E2B (%d creates, was %d)", after, before)
 	}
 }

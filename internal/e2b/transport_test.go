@@ -17,7 +17,7 @@ const sandboxJSON = `{"sandboxID":"isb1","templateID":"base","clientID":"6532622
 func TestRateLimitIsRetriedForCreateAndServerErrorsAfterALookup(t *testing.T) {
 	var calls atomic.Int32
 	rs := newRouteServer(t, map[string]http.HandlerFunc{
-		"POST /sandboxes": func(w http.ResponseWriter, r *http.Request) {
+		"POST /v2/sandboxes": func(w http.ResponseWriter, r *http.Request) {
 			switch calls.Add(1) {
 			case 1:
 				w.Header().Set("Retry-After", "1")
@@ -36,14 +36,14 @@ func TestRateLimitIsRetriedForCreateAndServerErrorsAfterALookup(t *testing.T) {
 	if err != nil || sb.SandboxID != "isb1" || sb.EnvdAccessToken != "tok-secret" {
 		t.Fatalf("create after 429: %+v, %v", sb, err)
 	}
-	if n := rs.count("POST /sandboxes"); n != 2 {
+	if n := rs.count("POST /v2/sandboxes"); n != 2 {
 		t.Fatalf("429 then 201 took %d requests, want 2", n)
 	}
 	// E2B's own 500 is sent again only after the token lookup found nothing.
 	_, err = c.CreateSandbox(context.Background(), CreateSandboxRequest{TemplateID: "base"})
-	if err == nil || rs.count("POST /sandboxes") != 2+4 || rs.count("GET /v2/sandboxes") < 4 {
+	if err == nil || rs.count("POST /v2/sandboxes") != 2+4 || rs.count("GET /v2/sandboxes") < 4 {
 		t.Fatalf("500 on create: %v, %d requests, %d lookups; want 1+3 attempts, each after a lookup",
-			err, rs.count("POST /sandboxes")-2, rs.count("GET /v2/sandboxes"))
+			err, rs.count("POST /v2/sandboxes")-2, rs.count("GET /v2/sandboxes"))
 	}
 }
 

@@ -73,7 +73,7 @@ func newRouteServer(t *testing.T, routes map[string]http.HandlerFunc) *routeServ
 		if h == nil {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusNotFound)
-			_, _ = fmt.Fprintf(w, `{"code":404,"message":"no route %s"}`, key)
+			_, _ = fmt.Fprintf(w, `{"code":404,"message":"validation error: no matching operation was found (%s)"}`, key)
 			return
 		}
 		h(w, r)

@@ -18,9 +18,10 @@ import (
 // key is accepted, a request over a rate gets 429 "Rate limit exceeded"
 // with RateLimit-* headers and Retry-After, before it does anything; the
 // concurrency cap counts running sandboxes (paused ones hold no place) and
-// refuses a create, a resume (connect or resume of a paused sandbox) and
-// each fork over it with E2B's 429 message and no Retry-After; a fork asking
-// for as many sandboxes as the cap, or more, gets E2B's 400. Not modelled:
+// refuses a create or a resume (connect or resume of a paused sandbox) over
+// it with E2B's 429 message and Retry-After: 1 (the newest spec gives every
+// 429 one), and each fork over it with that 429 in the fork's entry; a fork
+// asking for as many sandboxes as the cap, or more, gets E2B's 400. Not modelled:
 // the per-IP rate of sandbox operations (envd), and the cap on a paused
 // sandbox's auto-resume by traffic.
 
@@ -35,7 +36,8 @@ import (
 // (paused ones do not count) and answers a create, a resume or one fork over
 // it 429 "you have reached the maximum number of concurrent E2B sandboxes
 // (N). If you need more, please visit 'https://e2b.dev/docs/billing'",
-// without Retry-After.
+// without Retry-After in the releases read; the newest spec gives every 429
+// one, so the emulator sends Retry-After: 1 with it.
 //
 // Guesses: E2B configures its buckets per route and does not publish them;
 // the emulator gives both create routes (/sandboxes and /v2/sandboxes) one

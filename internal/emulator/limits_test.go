@@ -112,7 +112,8 @@ func TestAPIRateCountsEveryControlRequest(t *testing.T) {
 }
 
 // TestConcurrencyCapCountsRunningSandboxes: creates, resumes and forks over
-// the cap get E2B's 429 without Retry-After; paused sandboxes hold no place.
+// the cap get E2B's 429 with Retry-After (the newest spec gives every 429 one);
+// paused sandboxes hold no place.
 func TestConcurrencyCapCountsRunningSandboxes(t *testing.T) {
 	t.Parallel()
 	c := emulatortest.Start(t, emulator.Options{Limits: emulator.Limits{MaxConcurrentSandboxes: 2}})
@@ -125,8 +126,8 @@ func TestConcurrencyCapCountsRunningSandboxes(t *testing.T) {
 		if got := emulatortest.Decode[httpjson.ErrorJSON](t, data); got.Code != 429 || got.Message != want {
 			t.Fatalf("%s: body %s", what, data)
 		}
-		if hdr.Get("Retry-After") != "" {
-			t.Fatalf("%s: E2B sends no Retry-After at the cap, got %q", what, hdr.Get("Retry-After"))
+		if hdr.Get("Retry-After") != "1" {
+			t.Fatalf("%s: Retry-After %q, want 1", what, hdr.Get("Retry-After"))
 		}
 	}
 	st, data, hdr := c.API("POST", "/sandboxes", map[string]any{"templateID": "base"})

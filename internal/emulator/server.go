@@ -65,6 +65,13 @@ type Options struct {
 	// memory with E2B's 400 (error_code sandbox_memory_override_disabled), as a cluster where
 	// that capability is off does. By default memory=false cold-boots the sandbox.
 	DiskOnlyResumeOff bool
+	// SandboxRoutesV1Off switches off the deprecated v1 create, connect and fork routes
+	// (POST /sandboxes, /sandboxes/{id}/connect, /sandboxes/{id}/fork), as an E2B that has
+	// retired them; SandboxRoutesV2Off switches off their /v2 routes, as an older self-hosted
+	// E2B. A route switched off answers 404 as one E2B does not know.
+	SandboxRoutesV1Off, SandboxRoutesV2Off bool
+	// ForkTeamCap is the most forks one v2 fork may ask for; default 20 (E2B's).
+	ForkTeamCap int
 	// Limits are E2B's team limits (create rate, concurrent sandboxes,
 	// management rate); off by default.
 	Limits Limits
@@ -174,6 +181,7 @@ func Start(opts Options) (*Server, error) {
 		MachineSettings: machineSettings, Seed: s.seed,
 		MaxLifetime: opts.MaxLifetime, ReadyTimeout: s.readyTimeout(), WebhookRetryInterval: opts.WebhookRetryInterval,
 		ImageStore: opts.ImageStore, HostRootImages: opts.HostRootImages, DiskOnlyResumeOff: opts.DiskOnlyResumeOff,
+		SandboxRoutesV1Off: opts.SandboxRoutesV1Off, SandboxRoutesV2Off: opts.SandboxRoutesV2Off, ForkTeamCap: opts.ForkTeamCap,
 		Logf: s.logf, APIURL: s.APIURL, Admit: s.admit, ForkOverLimit: s.forkCountOverLimit, Count: s.count,
 		Started:        func() { s.counters.add(func(c *Counters) { c.SandboxesCreated++ }) },
 		WebhookDropped: func() { s.counters.add(func(c *Counters) { c.WebhookDrops++ }) },

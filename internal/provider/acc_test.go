@@ -78,7 +78,40 @@ func newTestEmulatorWith(t *testing.T, opts emulator.Options) *emulator.Server {
 	if testAccLive() {
 		t.Skip("needs the emulator's test controls (seeding, faults, expiry or counters), which real E2B does not have")
 	}
-	return emulatortest.Start(t, opts).Srv
+	return emulatortest.Start(t, withTestSandboxRoutes(t, opts)).Srv
+}
+
+// envTestSandboxRoutes switches off one set of the test emulators' sandbox routes for a whole
+// run: "v2" (the v1 create, connect and fork routes answer 404, as an E2B that has retired
+// them) or "v1" (the /v2 ones do, as an older self-hosted E2B). Unset: both are served.
+const envTestSandboxRoutes = "E2B_TEST_EMULATOR_SANDBOX_ROUTES"
+
+// testSandboxRoutesV1Off reports a run whose emulators serve no v1 create, connect or fork.
+func testSandboxRoutesV1Off() bool { return os.Getenv(envTestSandboxRoutes) == "v2" }
+
+// skipWhereV2RoutesOff skips a test of what only E2B's v2 sandbox routes do in a run whose
+// emulators serve no v2.
+func skipWhereV2RoutesOff(t *testing.T, what string) {
+	t.Helper()
+	if os.Getenv(envTestSandboxRoutes) == "v1" {
+		t.Skip(what + " needs E2B's v2 sandbox routes, and " + envTestSandboxRoutes + "=v1 switched them off")
+	}
+}
+
+// withTestSandboxRoutes applies envTestSandboxRoutes to opts; a test that sets a switch itself
+// keeps it.
+func withTestSandboxRoutes(t *testing.T, opts emulator.Options) emulator.Options {
+	t.Helper()
+	switch only := os.Getenv(envTestSandboxRoutes); only {
+	case "":
+	case "v2":
+		opts.SandboxRoutesV1Off = opts.SandboxRoutesV1Off || !opts.SandboxRoutesV2Off
+	case "v1":
+		opts.SandboxRoutesV2Off = opts.SandboxRoutesV2Off || !opts.SandboxRoutesV1Off
+	default:
+		t.Fatalf("%s=%q: want v1 or v2", envTestSandboxRoutes, only)
+	}
+	return opts
 }
 
 // testAccBackend returns an emulator, or nil in live mode; pass it to testAccProviderBlock.

@@ -67,10 +67,13 @@ func (r *e2bRecorder) observe(resp *http.Response) error {
 	req := resp.Request
 	ev := recordedEvent{at: time.Now()}
 	seg := strings.Split(strings.Trim(req.URL.Path, "/"), "/")
+	if len(seg) > 1 && seg[0] == "v2" { // /v2/sandboxes/{id}/connect is connect as v1's is
+		seg = seg[1:]
+	}
 	switch {
 	case req.Header.Get("E2b-Sandbox-Id") != "":
 		ev.kind, ev.sandboxID = "envd", req.Header.Get("E2b-Sandbox-Id")
-	case req.Method == http.MethodPost && req.URL.Path == "/sandboxes" && resp.StatusCode == http.StatusCreated:
+	case req.Method == http.MethodPost && (req.URL.Path == "/sandboxes" || req.URL.Path == "/v2/sandboxes") && resp.StatusCode == http.StatusCreated:
 		body, err := io.ReadAll(resp.Body)
 		if err != nil {
 			return err

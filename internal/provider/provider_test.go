@@ -198,7 +198,7 @@ func TestAccProvider_rateLimitRetried(t *testing.T) {
 	srv.SetFaults(emulator.Faults{
 		ErrorRate: 0.5,
 		Statuses:  []int{429},
-		Routes:    []string{"POST /sandboxes", "GET /sandboxes/{id}", "DELETE /sandboxes/{id}"},
+		Routes:    []string{"POST /v2/sandboxes", "GET /sandboxes/{id}", "DELETE /sandboxes/{id}"},
 		Seed:      7,
 	})
 	resource.ParallelTest(t, testAccCase(t, testAccCheckSandboxGone(t, srv), []resource.TestStep{{
@@ -208,7 +208,7 @@ func TestAccProvider_rateLimitRetried(t *testing.T) {
 			if c.SandboxesCreated != 1 {
 				return fmt.Errorf("%d sandboxes created, want exactly 1", c.SandboxesCreated)
 			}
-			if n := c.Requests["POST /sandboxes"] + c.Requests["GET /sandboxes/{id}"]; n <= 2 {
+			if n := c.Requests["POST /v2/sandboxes"] + c.Requests["GET /sandboxes/{id}"]; n <= 2 {
 				return fmt.Errorf("no 429 was injected (%d requests: %v); the test proves nothing", n, c.Requests)
 			}
 			return nil

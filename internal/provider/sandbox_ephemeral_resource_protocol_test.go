@@ -162,7 +162,7 @@ func TestEphemeralSandboxProtocolEndsAtTimeoutWithoutRenewal(t *testing.T) {
 
 // A close that cannot reach E2B warns (the sandbox ends at its timeout) instead of failing the run.
 func TestEphemeralSandboxProtocolCloseUnreachable(t *testing.T) {
-	srv, err := emulator.Start(emulator.Options{})
+	srv, err := emulator.Start(withTestSandboxRoutes(t, emulator.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -326,7 +326,7 @@ func TestEphemeralSandboxProtocolInterruptedCreateKilled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() {
-		_ = waitForRequest(srv, "POST /sandboxes", 30*time.Second)
+		_ = waitForRequest(srv, "POST /v2/sandboxes", 30*time.Second)
 		cancel()
 	}()
 	typ := p.schema.EphemeralResourceSchemas["e2b_sandbox"].ValueType()

@@ -82,7 +82,8 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 	lc := lostSandboxCreate{timeout: timeout, timeoutAttr: "timeouts.create",
 		fate: "It is kept in state and marked tainted, so the next apply replaces it and destroy removes it."}
 	if forkFrom := plan.ForkFrom.ValueString(); forkFrom != "" {
-		created = forkSandbox(ctx, client, forkFrom, createReq.Timeout, lc, &resp.Diagnostics)
+		created = forkSandbox(ctx, client, forkFrom, e2b.ForkOptions{Timeout: createReq.Timeout,
+			FilesystemOnly: plan.ForkMemory.Equal(types.BoolValue(false))}, lc, &resp.Diagnostics)
 	} else {
 		created, _ = createSandbox(ctx, client, createReq, lc, &resp.Diagnostics)
 	}

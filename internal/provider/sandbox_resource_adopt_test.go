@@ -31,6 +31,10 @@ const adoptedSandboxVolume = "adopt-sb-vol"
 // every option away from its default, and returns its ID.
 func createSandboxOutOfBand(t *testing.T, srv *emulator.Server) string {
 	t.Helper()
+	if testSandboxRoutesV1Off() {
+		t.Skip("the sandbox to adopt has secure = false, which only E2B's v1 create makes, and " +
+			envTestSandboxRoutes + "=v2 switched v1 off")
+	}
 	ctx := context.Background()
 	if _, err := testAccClient(t, srv).CreateVolume(ctx, adoptedSandboxVolume); err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/boolvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -99,6 +100,17 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			Validators:    append(sandboxIDValidators(), stringvalidator.ConflictsWith(forkConflicts...)),
 		},
+		"fork_memory": schema.BoolAttribute{
+			MarkdownDescription: "With `fork_from`: `false` forks the source's filesystem only (E2B's fork v2 with " +
+				"`memory = false`): the fork cold-boots with the source's files and none of its running processes, memory " +
+				"or open connections, and the snapshot E2B takes of the source is smaller and quicker. Unset or `true` is " +
+				"E2B's default, a fork with the source's memory. `false` needs fork v2 (`POST /v2/sandboxes/{id}/fork`): " +
+				"an E2B without it, or one where this capability is off, refuses the fork (nothing is forked; it is never " +
+				"made with memory instead). Changing it replaces the sandbox.",
+			Optional:      true,
+			PlanModifiers: []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
+			Validators:    []validator.Bool{boolvalidator.AlsoRequires(path.MatchRoot("fork_from"))},
+		},
 	}
 }
 
@@ -182,8 +194,8 @@ func (m *sandboxResourceModel) applyCreateOptionsDetail(d *e2b.SandboxDetail) {
 // forkSandbox makes the sandbox as one fork of a running one. The client settles a lost answer
 // (e2b.Client.ForkOne); a fork found after the create timeout ran out or the run was interrupted
 // comes back with an error diagnostic, and the caller keeps it in state (tainted).
-func forkSandbox(ctx context.Context, client *e2b.Client, sourceID string, timeout int32, lc lostSandboxCreate, diags *diag.Diagnostics) *e2b.Sandbox {
-	sb, err := client.ForkOne(ctx, sourceID, timeout)
+func forkSandbox(ctx context.Context, client *e2b.Client, sourceID string, opts e2b.ForkOptions, lc lostSandboxCreate, diags *diag.Diagnostics) *e2b.Sandbox {
+	sb, err := client.ForkOneWith(ctx, sourceID, opts)
 	var interrupted *e2b.CreateInterruptedError
 	var unsettled *e2b.ForkUnsettledError
 	switch {

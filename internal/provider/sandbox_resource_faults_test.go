@@ -24,7 +24,7 @@ import (
 // idempotency token: exactly one sandbox exists, and it is the one in state.
 func TestAccSandbox_droppedCreateIsNotDuplicated(t *testing.T) {
 	srv := newTestEmulator(t)
-	srv.SetFaults(emulator.Faults{DropAfterCreate: 1, Routes: []string{"POST /sandboxes"}})
+	srv.SetFaults(emulator.Faults{DropAfterCreate: 1, Routes: []string{"POST /v2/sandboxes"}})
 	resource.ParallelTest(t, testAccCase(t, testAccCheckSandboxGone(t, srv), []resource.TestStep{{
 		Config: sandboxConfig(srv, ""),
 		Check: func(s *terraform.State) error {
@@ -90,7 +90,7 @@ func slowCreateProxy(t *testing.T, srv *emulator.Server, delay time.Duration) st
 	}
 	proxy := httputil.NewSingleHostReverseProxy(target)
 	ps := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || r.URL.Path != "/sandboxes" {
+		if r.Method != http.MethodPost || (r.URL.Path != "/sandboxes" && r.URL.Path != "/v2/sandboxes") {
 			proxy.ServeHTTP(w, r)
 			return
 		}

@@ -35,7 +35,7 @@ resource "e2b_sandbox" "fork_of_fork" {
 		Steps: []resource.TestStep{{
 			PreConfig: func() {
 				srv.SetFaults(emulator.Faults{LoseAnswer: 1, LostAs: []string{emulator.LostGateway},
-					Routes: []string{"POST /sandboxes/{id}/fork"}})
+					Routes: []string{"POST /v2/sandboxes/{id}/fork"}})
 			},
 			Config: cfg,
 			Check: func(s *terraform.State) error {

@@ -16,9 +16,11 @@ import (
 
 // A fork copies its source's template, metadata, lifecycle, secure and internet settings. They
 // are unknown in the fork's first plan and read from E2B after it: the apply is consistent, and
-// the next plan is empty, also once the fork's own timeout changes in place.
+// the next plan is empty, also once the fork's own timeout changes in place. The source is made
+// with secure = false, away from the default, unless the run's emulators serve no v1 create.
 func TestAccSandbox_forkCopiesItsSourceAndConverges(t *testing.T) {
 	srv := newTestEmulator(t)
+	secure := testSandboxRoutesV1Off()
 	srv.SeedTemplate(emulator.TemplateSeed{TemplateID: "forksourcetpl", Names: []string{"agent"}})
 	cfg := func(forkTimeout string) string {
 		return testAccProviderBlockWith(srv, `default_metadata = { env = "test" }`) + fmt.Sprintf(`
@@ -28,7 +30,7 @@ resource "e2b_sandbox" "source" {
   auto_pause            = true
   auto_resume           = true
   allow_internet_access = false
-  secure                = false
+  secure                = %t
   metadata              = { owner = "team-a" }
 }
 
@@ -36,7 +38,7 @@ resource "e2b_sandbox" "fork" {
   fork_from = e2b_sandbox.source.id
   timeout   = %q
 }
-`, forkTimeout)
+`, secure, forkTimeout)
 	}
 	const fork = "e2b_sandbox.fork"
 	sameTemplateID := statecheck.CompareValuePairs("e2b_sandbox.source", tfjsonpath.New("template_id"), fork, tfjsonpath.New("template_id"), compare.ValuesSame())
@@ -58,7 +60,7 @@ resource "e2b_sandbox" "fork" {
 					statecheck.ExpectKnownValue(fork, tfjsonpath.New("auto_pause"), knownvalue.Bool(true)),
 					statecheck.ExpectKnownValue(fork, tfjsonpath.New("auto_resume"), knownvalue.Bool(true)),
 					statecheck.ExpectKnownValue(fork, tfjsonpath.New("allow_internet_access"), knownvalue.Bool(false)),
-					statecheck.ExpectKnownValue(fork, tfjsonpath.New("secure"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(fork, tfjsonpath.New("secure"), knownvalue.Bool(secure)),
 					statecheck.ExpectKnownValue(fork, tfjsonpath.New("template"), knownvalue.StringExact("agent")),
 					statecheck.ExpectKnownValue(fork, tfjsonpath.New("metadata_all"), knownvalue.MapExact(map[string]knownvalue.Check{
 						"env": knownvalue.StringExact("test"), "owner": knownvalue.StringExact("team-a"),

@@ -24,9 +24,9 @@ resource "e2b_sandbox" "box" {
   timeout = "10m"
 }
 `)
-	emu.SetFaults(emulator.Faults{CreateDelay: 4 * time.Second, Routes: []string{"POST /sandboxes"}})
+	emu.SetFaults(emulator.Faults{CreateDelay: 4 * time.Second, Routes: []string{"POST /v2/sandboxes"}})
 	cmd, out := ws.Start(context.Background(), "apply", "-auto-approve", "-no-color", "-input=false")
-	if err := waitForRequest(emu, "POST /sandboxes", 60*time.Second); err != nil {
+	if err := waitForRequest(emu, "POST /v2/sandboxes", 60*time.Second); err != nil {
 		_ = cmd.Process.Kill()
 		t.Fatalf("%v\n%s", err, out.String())
 	}

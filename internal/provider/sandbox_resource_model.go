@@ -32,6 +32,7 @@ type sandboxResourceModel struct {
 	MCP             sensitiveJSON `tfsdk:"mcp"`
 	IAM             types.Map     `tfsdk:"iam"`
 	ForkFrom        types.String  `tfsdk:"fork_from"`
+	ForkMemory      types.Bool    `tfsdk:"fork_memory"`
 	// Destroy-time option (sandbox_resource_snapshot_on_destroy.go).
 	SnapshotOnDestroy types.Object `tfsdk:"snapshot_on_destroy"`
 

@@ -20,7 +20,7 @@ import (
 )
 
 // keptCreateRoutes are the creates of every object E2B keeps.
-var keptCreateRoutes = []string{"POST /sandboxes", "POST /volumes", "POST /secrets", "POST /events/webhooks", "POST /sandboxes/{id}/snapshots"}
+var keptCreateRoutes = []string{"POST /v2/sandboxes", "POST /volumes", "POST /secrets", "POST /events/webhooks", "POST /sandboxes/{id}/snapshots"}
 
 // keptObjectsConfig makes one object of every kind E2B keeps.
 func keptObjectsConfig(srv *emulator.Server) string {

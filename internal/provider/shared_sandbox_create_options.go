@@ -31,8 +31,11 @@ const defaultTemplate = "base"
 
 // Descriptions shared by both sandbox types.
 const (
-	descTemplate     = "Template ID or name (`name`, `namespace/name` or `namespace/name:tag`). Default `base`."
-	descSecure       = "Require `envd_access_token` for all traffic to the sandbox daemon. Default `true`."
+	descTemplate = "Template ID or name (`name`, `namespace/name` or `namespace/name:tag`). Default `base`."
+	descSecure   = "Require `envd_access_token` for all traffic to the sandbox daemon. Default `true`. `false` is deprecated: " +
+		"E2B's v2 create, which the provider uses, always secures a sandbox, so a sandbox with `secure = false` is " +
+		"created through E2B's deprecated v1 create (`POST /sandboxes`) while E2B serves it, with a warning at plan " +
+		"time; once E2B retires v1, its create fails."
 	descEnvVars      = "Environment variables for every process in the sandbox. Sensitive."
 	descMetadata     = "Labels stored with the sandbox (filterable in `e2b_sandboxes`). Merged over the provider's `default_metadata`."
 	descVolumeMounts = "Volumes to mount, by volume name (`e2b_volume.<x>.name`) to an absolute path in the " +
@@ -101,6 +104,12 @@ func (o *sandboxCreateOptions) createRequest(ctx context.Context, data *Provider
 // validate rejects combinations E2B would refuse, before any call is made. iamTokens are the
 // workload tokens the sandbox declares (iamKnown false while they are unknown).
 func (o *sandboxCreateOptions) validate(ctx context.Context, iamTokens []string, iamKnown bool, diags *diag.Diagnostics) {
+	if o.Secure.Equal(types.BoolValue(false)) {
+		diags.AddAttributeWarning(path.Root("secure"), "secure = false uses E2B's deprecated v1 create",
+			"E2B's v2 create (POST /v2/sandboxes) always secures a sandbox, so the provider creates this one through "+
+				"the v1 create (POST /sandboxes), which E2B has deprecated. Once E2B no longer serves it, the create "+
+				"fails. Remove secure = false (a secure sandbox's daemon needs envd_access_token) to use v2.")
+	}
 	o.validateVolumeMounts(ctx, diags)
 	n, d := o.network(ctx)
 	diags.Append(d...)

@@ -18,7 +18,7 @@ var (
 	// endAt, cpuCount, memoryMB or diskSizeMB, which e2b_sandbox records), uploads the file
 	// (tagged with its sha256, so no read-back) and starts the command.
 	wantApply = map[string]int{
-		"POST /sandboxes":             1,
+		"POST /v2/sandboxes":          1,
 		"GET /sandboxes/{id}":         1,
 		"envd POST /files":            1,
 		"envd /process.Process/Start": 1,

@@ -77,7 +77,7 @@ resource "e2b_snapshot" "unnamed" {
 
 // keptRoutes are the creates and deletes of every object E2B keeps.
 var (
-	keptCreates = []string{"POST /sandboxes", "POST /sandboxes/{id}/fork", "POST /volumes", "POST /secrets", "POST /events/webhooks",
+	keptCreates = []string{"POST /v2/sandboxes", "POST /v2/sandboxes/{id}/fork", "POST /volumes", "POST /secrets", "POST /events/webhooks",
 		"POST /sandboxes/{id}/snapshots"}
 	keptDeletes = []string{"DELETE /sandboxes/{id}", "DELETE /volumes/{id}", "DELETE /secrets/{id}", "DELETE /events/webhooks/{id}",
 		"DELETE /templates/{id}", "DELETE /templates/tags"}

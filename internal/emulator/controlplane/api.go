@@ -31,6 +31,12 @@ type Config struct {
 	// DiskOnlyResumeOff models a cluster where E2B's resume without memory is off: memory=false
 	// on connect or resume of a sandbox paused with its memory answers 400.
 	DiskOnlyResumeOff bool
+	// SandboxRoutesV1Off and SandboxRoutesV2Off switch off the v1 (POST /sandboxes,
+	// /sandboxes/{id}/connect, /sandboxes/{id}/fork) or the /v2 create, connect and fork
+	// routes: they answer 404 as routes E2B does not know.
+	SandboxRoutesV1Off, SandboxRoutesV2Off bool
+	// ForkTeamCap is the most forks one v2 fork may ask for (E2B: 20 by default).
+	ForkTeamCap int
 
 	Logf   func(format string, args ...any)
 	APIURL func() string // the listener's base URL, known once it listens

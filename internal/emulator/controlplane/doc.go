@@ -21,7 +21,7 @@
 // route keys): POST /sandboxes, POST /v2/sandboxes, GET /sandboxes,
 // GET /v2/sandboxes, GET|DELETE /sandboxes/{id},
 // POST /sandboxes/{id}/{timeout,refreshes,pause,resume,connect,fork,snapshots},
-// POST /v2/sandboxes/{id}/connect, PUT /sandboxes/{id}/network,
+// POST /v2/sandboxes/{id}/{connect,fork}, PUT /sandboxes/{id}/network,
 // GET /sandboxes/{id}/metrics, GET /sandboxes/metrics, GET /sandboxes/{id}/logs,
 // GET /v2/sandboxes/{id}/logs, GET /snapshots, GET /v2/templates,
 // GET /templates, GET|DELETE /templates/{id}, GET /templates/{id}/{sub}
@@ -32,6 +32,20 @@
 // event, webhook and team-metric routes below, and GET /health (no key). File contexts are PUT to the signed upload URL the files route
 // returns (/_upload/template-files/{hash}, no key; route key
 // "PUT /_upload/template-files/{hash}").
+//
+// # v1 and v2 sandbox routes
+//
+// E2B's newest spec marks POST /sandboxes, POST /sandboxes/{id}/connect and
+// POST /sandboxes/{id}/fork deprecated in favour of their /v2 routes, which
+// differ thus: v2 create has no secure field (always secured) and a timeout
+// of 1 s or more, 300 by default (v1: 15); v2 connect takes no body or an
+// optional timeout (300 by default, the end only ever extended) and memory;
+// v2 fork's count is capped per team (Config.ForkTeamCap, 20 by default;
+// more answers 400, nothing forked), its timeout defaults to 300, and
+// memory=false forks the filesystem only. The emulator serves both sets;
+// Config.SandboxRoutesV1Off or SandboxRoutesV2Off (the command's
+// -sandbox-routes-v1-off and -sandbox-routes-v2-off) switch one off, and its
+// routes then answer 404 as routes E2B does not know.
 //
 // # Snapshots
 //

@@ -23,8 +23,20 @@ const (
 
 func (s *API) newControlMux() *http.ServeMux {
 	m := http.NewServeMux()
-	m.HandleFunc(routeCreate, s.handleCreate)
-	m.HandleFunc(routeCreateV2, s.handleCreate)
+	// E2B's spec marks v1 create, connect and fork deprecated for their /v2
+	// routes. Either set can be switched off: without v1 the emulator is an
+	// E2B that has retired it, without v2 an older self-hosted E2B; a route
+	// switched off answers as a route E2B does not know (404).
+	if !s.opts.SandboxRoutesV1Off {
+		m.HandleFunc(routeCreate, s.handleCreate)
+		m.HandleFunc("POST /sandboxes/{id}/connect", s.handleConnect)
+		m.HandleFunc("POST /sandboxes/{id}/fork", s.handleFork)
+	}
+	if !s.opts.SandboxRoutesV2Off {
+		m.HandleFunc(routeCreateV2, s.handleCreate)
+		m.HandleFunc("POST /v2/sandboxes/{id}/connect", s.handleConnect)
+		m.HandleFunc("POST /v2/sandboxes/{id}/fork", s.handleFork)
+	}
 	m.HandleFunc("GET /sandboxes", s.handleListV1)
 	m.HandleFunc("GET /v2/sandboxes", s.handleListV2)
 	m.HandleFunc("GET /sandboxes/{id}", s.handleGet)
@@ -33,9 +45,6 @@ func (s *API) newControlMux() *http.ServeMux {
 	m.HandleFunc("POST /sandboxes/{id}/refreshes", s.handleRefresh)
 	m.HandleFunc("POST /sandboxes/{id}/pause", s.handlePause)
 	m.HandleFunc("POST /sandboxes/{id}/resume", s.handleResume)
-	m.HandleFunc("POST /sandboxes/{id}/connect", s.handleConnect)
-	m.HandleFunc("POST /v2/sandboxes/{id}/connect", s.handleConnect)
-	m.HandleFunc("POST /sandboxes/{id}/fork", s.handleFork)
 	m.HandleFunc("PUT /sandboxes/{id}/network", s.handleNetwork)
 	m.HandleFunc("POST /sandboxes/{id}/snapshots", s.handleCreateSnapshot)
 	m.HandleFunc("GET /snapshots", s.handleListSnapshots)

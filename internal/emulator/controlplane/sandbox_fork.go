@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
@@ -18,20 +19,42 @@ type SandboxForkResultJSON struct {
 	Error   *httpjson.ErrorJSON `json:"error,omitempty"`
 }
 
-// handleFork copies a running sandbox's files into count new sandboxes.
-// Processes are not cloned (E2B forks memory too; the emulator cannot).
+// DefaultForkTeamCap is the most forks one v2 fork may ask for unless
+// Config.ForkTeamCap says otherwise (E2B's spec: "capped per team (20 by default)").
+const DefaultForkTeamCap = 20
+
+// handleFork serves /sandboxes/{id}/fork and /v2/...: it copies a running
+// sandbox's files into count new sandboxes. Processes are not cloned: E2B
+// forks memory too unless v2's memory=false asks for the filesystem only,
+// which is all the emulator can give. Any answer but 201 forked nothing.
 func (s *API) handleFork(w http.ResponseWriter, r *http.Request) {
+	v2 := strings.HasPrefix(r.Pattern, "POST /v2/")
 	var req struct {
 		Timeout *int32 `json:"timeout"`
 		Count   *int32 `json:"count"`
+		Memory  *bool  `json:"memory"` // v2's; v1 has no such field and ignores it
 	}
-	id, timeout, ok := s.timedSandboxRequest(w, r, &req, &req.Timeout, defaultTimeoutV1)
+	def := defaultTimeoutV1
+	if v2 {
+		def = DefaultTimeoutV2
+	}
+	id, timeout, ok := s.timedSandboxRequest(w, r, &req, &req.Timeout, def)
 	if !ok {
 		return
 	}
 	count := 1
-	if req.Count != nil { // 1 to 100: the request validator checked
+	if req.Count != nil { // v1: 1 to 100, v2: at least 1; the request validator checked
 		count = int(*req.Count)
+	}
+	if teamCap := s.forkTeamCap(); v2 && count > teamCap {
+		writeErrorf(w, http.StatusBadRequest, "Fork count %d is over the team's limit of %d forks per request", count, teamCap)
+		return
+	}
+	filesystemOnly := v2 && req.Memory != nil && !*req.Memory
+	if filesystemOnly && s.opts.DiskOnlyResumeOff {
+		httpjson.CodedError(w, http.StatusBadRequest, errCodeMemoryOverrideDisabled,
+			"Forking without memory (memory: false) is not enabled for this team")
+		return
 	}
 	if msg := s.opts.ForkOverLimit(count); msg != "" {
 		writeError(w, http.StatusBadRequest, msg)
@@ -100,11 +123,22 @@ func (s *API) handleFork(w http.ResponseWriter, r *http.Request) {
 		results = append(results, SandboxForkResultJSON{Sandbox: &resp})
 		created = append(created, f.Machine)
 	}
+	logged := "Sandbox created by fork"
+	if filesystemOnly {
+		logged = "Sandbox created by fork of the filesystem only"
+	}
 	go func() {
 		for _, m := range created {
-			m.AddLog("info", "Sandbox created by fork", map[string]string{"sourceSandboxID": id})
+			m.AddLog("info", logged, map[string]string{"sourceSandboxID": id})
 			m.TakeSample()
 		}
 	}()
 	httpjson.Write(w, http.StatusCreated, results)
+}
+
+func (s *API) forkTeamCap() int {
+	if s.opts.ForkTeamCap > 0 {
+		return s.opts.ForkTeamCap
+	}
+	return DefaultForkTeamCap
 }

@@ -246,9 +246,10 @@ func (s *API) handleCreate(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	// The /v2 route (SDK 2.51+, which has no "secure" option) secures by default.
+	// NewSandboxV2 has no "secure": E2B always secures a v2 sandbox, and
+	// ignores the field as it ignores any other it does not know.
 	secure := r.Pattern == routeCreateV2
-	if req.Secure != nil {
+	if req.Secure != nil && !secure {
 		secure = *req.Secure
 	}
 	var netCfg sandboxes.Network

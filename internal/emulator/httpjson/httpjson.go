@@ -12,9 +12,14 @@ import (
 	"strings"
 )
 
-// Write answers status with v as JSON (no body for nil).
+// Write answers status with v as JSON (no body for nil). A 429 always says
+// when to come back: E2B's spec gives every 429 a Retry-After (whole
+// seconds), and a writer that set none gets E2B's minimum of one second.
 func Write(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
+	if status == http.StatusTooManyRequests && w.Header().Get("Retry-After") == "" {
+		w.Header().Set("Retry-After", "1")
+	}
 	w.WriteHeader(status)
 	if v == nil {
 		return
