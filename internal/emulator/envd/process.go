@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/connectrpc"
@@ -77,10 +78,14 @@ type process struct {
 
 	mu       sync.Mutex
 	deadline *processDeadline
-	subs     map[*subscriber]struct{}
-	end      *endInfo
-	exitedAt time.Time
-	done     chan struct{}
+	// deadlineKilled is set before its deadline kills the process: its streams then end with
+	// deadline_exceeded, as envd's do when the request's context ends, whichever of the
+	// process's end and the stream's own deadline timer they see first.
+	deadlineKilled atomic.Bool
+	subs           map[*subscriber]struct{}
+	end            *endInfo
+	exitedAt       time.Time
+	done           chan struct{}
 }
 
 // processTable holds the processes of one sandbox.
@@ -423,6 +428,7 @@ func (p *process) setDeadline(d time.Duration) {
 
 func (p *process) deadlineHit() {
 	if p.running() {
+		p.deadlineKilled.Store(true)
 		p.signalGroup(sandboxos.SigKill)
 	}
 }

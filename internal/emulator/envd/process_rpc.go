@@ -283,6 +283,10 @@ func (sb *Machine) pumpProcess(w http.ResponseWriter, r *http.Request, p *proces
 		var msg processResponseJSON
 		switch ev.kind {
 		case evEnd:
+			if p.deadlineKilled.Load() {
+				sw.End(connectrpc.Errorf("deadline_exceeded", "context deadline exceeded"))
+				return true
+			}
 			if err := sw.Send(endResponse(ev.end)); err == nil {
 				sw.End(nil)
 			}
