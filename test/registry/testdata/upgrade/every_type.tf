@@ -42,11 +42,28 @@ resource "e2b_sandbox" "proxied" {
 }
 
 resource "e2b_sandbox" "paused" {
-  paused = true
+  paused       = true
+  pause_memory = false
 }
 
 resource "e2b_sandbox" "fork" {
   fork_from = e2b_sandbox.full.id
+}
+
+# The lifecycle and traffic options a sandbox's state carries besides the network rules.
+resource "e2b_sandbox" "lifecycle" {
+  auto_pause            = true
+  auto_resume           = true
+  allow_internet_access = false
+  store_access_tokens   = false
+  network = {
+    allow_public_traffic = false
+  }
+}
+
+# secure = false: a v1 create (v2 always secures a sandbox's traffic).
+resource "e2b_sandbox" "unsecured" {
+  secure = false
 }
 
 resource "e2b_sandbox_file" "config" {
