@@ -8,6 +8,7 @@ import (
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b/buildcontext"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
 )
 
 func templateContext(t *testing.T) buildcontext.Context {
@@ -20,7 +21,8 @@ var followFast = e2b.BuildOptions{PollInterval: 20 * time.Millisecond, MaxPollIn
 // context, starts a sandbox from it, and checks what the sandbox sees; then
 // rebuilds with the same context (no upload) and tags the first build.
 func TestEmulatorBuildTemplateEndToEnd(t *testing.T) {
-	e := newEnv(t)
+	// Storage that refuses an upload without the headers its link names.
+	e := newEnvWith(t, emulator.Options{UploadHeaders: map[string]string{"x-ms-blob-type": "BlockBlob"}})
 	tc := templateContext(t)
 	spec := e2b.TemplateBuildSpec{
 		Name: "client-e2e", FromTemplate: "base", Context: tc,

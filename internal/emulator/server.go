@@ -61,6 +61,9 @@ type Options struct {
 	StreamIdleTimeout time.Duration
 	// WebhookRetryInterval separates webhook delivery retries; default 10 s (E2B's).
 	WebhookRetryInterval time.Duration
+	// UploadHeaders are headers every template file upload must send, named in the upload
+	// link (storage such as Azure's needs x-ms-blob-type); none by default, as E2B's.
+	UploadHeaders map[string]string
 	// DiskOnlyResumeOff answers memory=false on connect or resume of a sandbox paused with its
 	// memory with E2B's 400 (error_code sandbox_memory_override_disabled), as a cluster where
 	// that capability is off does. By default memory=false cold-boots the sandbox.
@@ -182,7 +185,8 @@ func Start(opts Options) (*Server, error) {
 		MaxLifetime: opts.MaxLifetime, ReadyTimeout: s.readyTimeout(), WebhookRetryInterval: opts.WebhookRetryInterval,
 		ImageStore: opts.ImageStore, HostRootImages: opts.HostRootImages, DiskOnlyResumeOff: opts.DiskOnlyResumeOff,
 		SandboxRoutesV1Off: opts.SandboxRoutesV1Off, SandboxRoutesV2Off: opts.SandboxRoutesV2Off, ForkTeamCap: opts.ForkTeamCap,
-		Logf: s.logf, APIURL: s.APIURL, Admit: s.admit, ForkOverLimit: s.forkCountOverLimit, Count: s.count,
+		UploadHeaders: opts.UploadHeaders,
+		Logf:          s.logf, APIURL: s.APIURL, Admit: s.admit, ForkOverLimit: s.forkCountOverLimit, Count: s.count,
 		Started:        func() { s.counters.add(func(c *Counters) { c.SandboxesCreated++ }) },
 		WebhookDropped: func() { s.counters.add(func(c *Counters) { c.WebhookDrops++ }) },
 	})

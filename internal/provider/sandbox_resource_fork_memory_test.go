@@ -121,7 +121,7 @@ func TestAccSandbox_fallsBackToV1WhereV2IsMissing(t *testing.T) {
 			},
 		},
 		{
-			Config:      forkMemoryConfig(srv, "  timeout = \"5m\"") + "resource \"e2b_sandbox\" \"fs\" {\n  fork_from = e2b_sandbox.test.id\n  fork_memory = false\n}\n",
+			Config:      forkMemoryConfig(srv, "  timeout = \"5m\"") + "resource \"e2b_sandbox\" \"fs\" {\n  fork_from   = e2b_sandbox.test.id\n  fork_memory = false\n}\n",
 			ExpectError: regexp.MustCompile(`(?s)fork_from.*/v2/sandboxes/\{id\}/fork`),
 			Check: func(*terraform.State) error {
 				if n := srv.Counters().SandboxesAlive; n != 2 {

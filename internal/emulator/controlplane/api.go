@@ -37,6 +37,11 @@ type Config struct {
 	SandboxRoutesV1Off, SandboxRoutesV2Off bool
 	// ForkTeamCap is the most forks one v2 fork may ask for (E2B: 20 by default).
 	ForkTeamCap int
+	// UploadHeaders are the headers a template file upload link names and the upload must
+	// send, as storage that needs them refuses an upload without them (Azure's Put Blob:
+	// x-ms-blob-type). None by default: E2B's signed storage URLs need none, and clients
+	// that ignore the answer's headers (E2B's CLI 2.19) upload to them.
+	UploadHeaders map[string]string
 
 	Logf   func(format string, args ...any)
 	APIURL func() string // the listener's base URL, known once it listens

@@ -25,17 +25,15 @@ import (
 // (UploadPrefix) and keeps the archives under DataDir/template-files.
 //
 // E2B's answer may carry headers the upload must send (Azure's Put Blob
-// refuses an upload without x-ms-blob-type); the emulator answers with that
-// one and refuses an upload that lacks it, as the storage would.
+// refuses an upload without x-ms-blob-type); with Config.UploadHeaders the
+// emulator answers with them and refuses an upload that lacks one, as such
+// storage would.
 
 const (
 	UploadPrefix   = "/_upload/template-files/"
 	uploadRouteKey = "PUT " + UploadPrefix + "{hash}"
 	uploadURLTTL   = time.Hour
 )
-
-// uploadHeaders are the headers every upload must send.
-var uploadHeaders = map[string]string{"x-ms-blob-type": "BlockBlob"}
 
 var filesHashPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
 
@@ -84,7 +82,7 @@ func (s *API) handleFilesLink(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u := s.uploadURL(hash)
-	httpjson.Write(w, http.StatusCreated, TemplateBuildFileUploadJSON{Present: false, URL: &u, Headers: uploadHeaders})
+	httpjson.Write(w, http.StatusCreated, TemplateBuildFileUploadJSON{Present: false, URL: &u, Headers: s.opts.UploadHeaders})
 }
 
 // ServeUpload stores an archive PUT to a signed upload URL (no API key, as
@@ -108,7 +106,7 @@ func (s *API) ServeUpload(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusForbidden, "upload URL expired")
 		return
 	}
-	for k, v := range uploadHeaders {
+	for k, v := range s.opts.UploadHeaders {
 		if r.Header.Get(k) != v {
 			writeErrorf(w, http.StatusBadRequest, "missing required upload header %s: %s", k, v)
 			return

@@ -10,12 +10,12 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/emulatortest"
 )
 
-// TestTemplateUploadNeedsItsHeaders: the upload link names the headers the
-// upload must send, and an upload without them is refused as the storage
-// would refuse it; nothing is stored until an upload sends them.
+// TestTemplateUploadNeedsItsHeaders: with storage that needs headers, the upload
+// link names them, and an upload without them is refused as the storage would
+// refuse it; nothing is stored until an upload sends them.
 func TestTemplateUploadNeedsItsHeaders(t *testing.T) {
 	t.Parallel()
-	c := emulatortest.Start(t, emulator.Options{})
+	c := emulatortest.Start(t, emulator.Options{UploadHeaders: map[string]string{"x-ms-blob-type": "BlockBlob"}})
 	b := c.RequestBuild(map[string]any{"name": "upload-headers"})
 	link := func() controlplane.TemplateBuildFileUploadJSON {
 		st, data, _ := c.API("GET", "/templates/"+b.TemplateID+"/files/hashheaders", nil)
