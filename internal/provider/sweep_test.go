@@ -110,7 +110,7 @@ func swept(kind, id, name string, err error) error {
 	return nil
 }
 
-func markedSandboxes(ctx context.Context, c *e2b.Client) ([]e2b.ListedSandbox, error) {
+func markedSandboxes(c *e2b.Client, ctx context.Context) ([]e2b.ListedSandbox, error) {
 	return c.ListSandboxes(ctx, e2b.ListSandboxesParams{
 		States:   []string{e2b.SandboxStateRunning, e2b.SandboxStatePaused},
 		Metadata: map[string]string{testAccSweepKey: "true"},
@@ -118,25 +118,9 @@ func markedSandboxes(ctx context.Context, c *e2b.Client) ([]e2b.ListedSandbox, e
 }
 
 func sweepSandboxes(string) error {
-	c, ctx, cancel, err := sweepClient()
-	if err != nil {
-		return err
-	}
-	defer cancel()
-	boxes, err := markedSandboxes(ctx, c)
-	if err != nil {
-		return err
-	}
-	var errs []error
-	for _, b := range boxes {
-		if b.Metadata[testAccSweepKey] != "true" { // never trust a filter with a kill
-			continue
-		}
-		if err := swept("sandbox", b.SandboxID, "", c.KillSandbox(ctx, b.SandboxID)); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
+	return sweepObjects("sandbox", markedSandboxes, func(b e2b.ListedSandbox) (string, string, bool) {
+		return b.SandboxID, "", b.Metadata[testAccSweepKey] == "true" // never trust a filter with a kill
+	}, (*e2b.Client).KillSandbox)
 }
 
 func sweepSnapshots(string) error {
@@ -145,7 +129,7 @@ func sweepSnapshots(string) error {
 		return err
 	}
 	defer cancel()
-	boxes, err := markedSandboxes(ctx, c)
+	boxes, err := markedSandboxes(c, ctx)
 	if err != nil {
 		return err
 	}
@@ -176,25 +160,9 @@ func sweepSnapshots(string) error {
 }
 
 func sweepTemplates(string) error {
-	c, ctx, cancel, err := sweepClient()
-	if err != nil {
-		return err
-	}
-	defer cancel()
-	templates, err := c.ListTemplates(ctx)
-	if err != nil {
-		return err
-	}
-	var errs []error
-	for _, t := range templates {
-		if !slices.ContainsFunc(append(slices.Clone(t.Names), t.Aliases...), sweepNamed) {
-			continue
-		}
-		if err := swept("template", t.TemplateID, strings.Join(t.Names, ","), c.DeleteTemplate(ctx, t.TemplateID)); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
+	return sweepObjects("template", (*e2b.Client).ListTemplates, func(t e2b.Template) (string, string, bool) {
+		return t.TemplateID, strings.Join(t.Names, ","), slices.ContainsFunc(append(slices.Clone(t.Names), t.Aliases...), sweepNamed)
+	}, (*e2b.Client).DeleteTemplate)
 }
 
 // sweepTemplateTags removes marked tags from templates that are not marked themselves (those go
@@ -234,24 +202,27 @@ func sweepTemplateTags(string) error {
 }
 
 func sweepVolumes(string) error {
-	return sweepNamedObjects("volume", (*e2b.Client).ListVolumes, func(v e2b.Volume) (string, string) { return v.VolumeID, v.Name },
-		(*e2b.Client).DeleteVolume)
+	return sweepObjects("volume", (*e2b.Client).ListVolumes, func(v e2b.Volume) (string, string, bool) {
+		return v.VolumeID, v.Name, strings.HasPrefix(v.Name, testAccPrefix)
+	}, (*e2b.Client).DeleteVolume)
 }
 
 func sweepSecrets(string) error {
-	return sweepNamedObjects("secret", (*e2b.Client).ListSecrets, func(s e2b.Secret) (string, string) { return s.SecretID, s.Name },
-		(*e2b.Client).DeleteSecret)
+	return sweepObjects("secret", (*e2b.Client).ListSecrets, func(s e2b.Secret) (string, string, bool) {
+		return s.SecretID, s.Name, strings.HasPrefix(s.Name, testAccPrefix)
+	}, (*e2b.Client).DeleteSecret)
 }
 
 func sweepWebhooks(string) error {
-	return sweepNamedObjects("webhook", (*e2b.Client).ListWebhooks, func(h e2b.Webhook) (string, string) { return h.WebhookID, h.Name },
-		(*e2b.Client).DeleteWebhook)
+	return sweepObjects("webhook", (*e2b.Client).ListWebhooks, func(h e2b.Webhook) (string, string, bool) {
+		return h.WebhookID, h.Name, strings.HasPrefix(h.Name, testAccPrefix)
+	}, (*e2b.Client).DeleteWebhook)
 }
 
-// sweepNamedObjects deletes the objects of one kind that list returns whose name carries the
-// test prefix: volumes, secrets and webhooks are told apart by name alone.
-func sweepNamedObjects[T any](kind string, list func(*e2b.Client, context.Context) ([]T, error),
-	idAndName func(T) (string, string), remove func(*e2b.Client, context.Context, string) error) error {
+// sweepObjects deletes the objects of one kind that list returns and marked says a test run
+// made, reporting each by the ID and name marked gives.
+func sweepObjects[T any](kind string, list func(*e2b.Client, context.Context) ([]T, error),
+	marked func(T) (id, name string, ok bool), remove func(*e2b.Client, context.Context, string) error) error {
 	c, ctx, cancel, err := sweepClient()
 	if err != nil {
 		return err
@@ -263,8 +234,8 @@ func sweepNamedObjects[T any](kind string, list func(*e2b.Client, context.Contex
 	}
 	var errs []error
 	for _, o := range objects {
-		id, name := idAndName(o)
-		if !strings.HasPrefix(name, testAccPrefix) {
+		id, name, ok := marked(o)
+		if !ok {
 			continue
 		}
 		if err := swept(kind, id, name, remove(c, ctx, id)); err != nil {
