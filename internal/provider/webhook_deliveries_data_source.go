@@ -128,28 +128,19 @@ func (d *webhookDeliveriesDataSource) ValidateConfig(ctx context.Context, req da
 // validateTimeRange adds an error on end when both bounds are known and
 // end is not after start.
 func validateTimeRange(start, end timetypes.RFC3339, diags *diag.Diagnostics) {
-	if start.IsNull() || start.IsUnknown() || end.IsNull() || end.IsUnknown() {
-		return
-	}
-	s, d1 := start.ValueRFC3339Time()
-	e, d2 := end.ValueRFC3339Time()
-	if d1.HasError() || d2.HasError() {
-		return // the type reports it
-	}
-	if !s.Before(e) {
+	s, e := optionalTime(start), optionalTime(end) // nil unless known and valid: the type reports the rest
+	if s != nil && e != nil && !s.Before(*e) {
 		diags.AddAttributeError(path.Root("end"), "Invalid time range",
 			"end ("+e.Format(time.RFC3339)+") must be after start ("+s.Format(time.RFC3339)+").")
 	}
 }
 
-// timeOrZero is a known RFC 3339 value, or the zero time.
-func timeOrZero(v timetypes.RFC3339, diags *diag.Diagnostics) time.Time {
-	if v.IsNull() || v.IsUnknown() {
-		return time.Time{}
+// timeOrZero is a known RFC 3339 value, or the zero time (no bound).
+func timeOrZero(v timetypes.RFC3339) time.Time {
+	if t := optionalTime(v); t != nil {
+		return *t
 	}
-	t, d := v.ValueRFC3339Time()
-	diags.Append(d...)
-	return t
+	return time.Time{}
 }
 
 func (d *webhookDeliveriesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
@@ -163,7 +154,7 @@ func (d *webhookDeliveriesDataSource) Read(ctx context.Context, req datasource.R
 	kinds, diags := stringSetFrom(ctx, m.EventTypes)
 	resp.Diagnostics.Append(diags...)
 	q := e2b.WebhookDeliveryQuery{Statuses: statuses, EventTypes: kinds, Ascending: m.Ascending.ValueBool(),
-		Start: timeOrZero(m.Start, &resp.Diagnostics), End: timeOrZero(m.End, &resp.Diagnostics),
+		Start: timeOrZero(m.Start), End: timeOrZero(m.End),
 		PageSize: int(m.PageSize.ValueInt64()), MaxEvents: defaultDeliveryEvents}
 	if !m.Limit.IsNull() {
 		q.MaxEvents = int(m.Limit.ValueInt64())

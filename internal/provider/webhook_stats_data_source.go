@@ -98,7 +98,7 @@ func (d *webhookStatsDataSource) Read(ctx context.Context, req datasource.ReadRe
 	if client == nil {
 		return
 	}
-	start, end := timeOrZero(m.Start, &resp.Diagnostics), timeOrZero(m.End, &resp.Diagnostics)
+	start, end := timeOrZero(m.Start), timeOrZero(m.End)
 	if resp.Diagnostics.HasError() {
 		return
 	}
