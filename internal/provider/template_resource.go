@@ -170,7 +170,8 @@ func (r *templateResource) build(ctx context.Context, client *e2b.Client, plan, 
 		var bf *e2b.BuildFailedError
 		switch {
 		case errors.As(err, &bf):
-			diags.AddError("Template build failed", maskAll(err.Error(), secrets)+
+			// The log tail is what the build's own commands printed: made safe for a terminal.
+			diags.AddError("Template build failed", e2b.SafeText(maskAll(err.Error(), secrets))+
 				"\n\nThe whole build log is in the provider log (TF_LOG=INFO) and in the e2b_template_build data source."+
 				failedBuildNext(mode))
 		case ctx.Err() != nil && res != nil:

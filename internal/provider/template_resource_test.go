@@ -287,6 +287,20 @@ resource "e2b_template" "app" {
 `, `(?s)Template build failed.*in step 2 \(RUN echo 'compiling.*missing dependency libfoo`)
 }
 
+// A failing step's output is the build's own (hostile) code: its terminal sequences reach the
+// error escaped, never as raw escape bytes.
+func TestAccTemplate_failedBuildLogEscaped(t *testing.T) {
+	testAccTemplateBuildFails(t, `
+resource "e2b_template" "app" {
+  name          = "acc-fails-escaped"
+  from_template = "base"
+  steps = [
+    { run = { command = "printf 'clear\\033[2J\\033]0;pwned\\007 done\\n' >&2; exit 3" } },
+  ]
+}
+`, `(?s)Template build failed.*clear\\x1b\[2J\\x1b\]0;pwned\\x07 done`)
+}
+
 func TestAccTemplate_planTimeErrors(t *testing.T) {
 	srv := newTestEmulator(t)
 	dir := t.TempDir()
