@@ -30,8 +30,8 @@ import (
 // writes is turned back into a message. The JSON handler stays the one
 // implementation of every RPC.
 type Transcoder struct {
-	mux        *http.ServeMux
-	Procedures []string // "/process.Process/Start", sorted
+	mux     *http.ServeMux
+	methods map[string]protoreflect.MethodDescriptor // by procedure: "/process.Process/Start"
 }
 
 // jsonCall is what a connect-go handler needs of the request it serves: the
@@ -60,7 +60,7 @@ func NewTranscoder(sources map[string]string) (*Transcoder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compile %v: %w", names, err)
 	}
-	t := &Transcoder{mux: http.NewServeMux()}
+	t := &Transcoder{mux: http.NewServeMux(), methods: map[string]protoreflect.MethodDescriptor{}}
 	for _, f := range files {
 		for i := 0; i < f.Services().Len(); i++ {
 			svc := f.Services().Get(i)
@@ -69,8 +69,17 @@ func NewTranscoder(sources map[string]string) (*Transcoder, error) {
 			}
 		}
 	}
-	sort.Strings(t.Procedures)
 	return t, nil
+}
+
+// Procedures are the methods served, sorted: "/process.Process/Start".
+func (t *Transcoder) Procedures() []string {
+	out := make([]string, 0, len(t.methods))
+	for p := range t.methods {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
 }
 
 func (t *Transcoder) handle(m protoreflect.MethodDescriptor) {
@@ -93,7 +102,7 @@ func (t *Transcoder) handle(m protoreflect.MethodDescriptor) {
 		h = connect.NewUnaryHandler(procedure, unary(m), opts...)
 	}
 	t.mux.Handle(procedure, h)
-	t.Procedures = append(t.Procedures, procedure)
+	t.methods[procedure] = m
 }
 
 // Serve answers r, whose codec or protocol is not Connect's JSON, through
