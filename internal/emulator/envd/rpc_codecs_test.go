@@ -207,20 +207,26 @@ func wantCode(t *testing.T, what string, err error, code connect.Code, msg strin
 func TestEnvdRPCsInEveryProtocolAndCodec(t *testing.T) {
 	t.Parallel()
 	c := emulatortest.Start(t, emulator.Options{})
+	// gRPC clients speak HTTP/2 only: without TLS, with prior knowledge (h2c).
+	h2c := &http.Transport{Protocols: new(http.Protocols)}
+	h2c.Protocols.SetUnencryptedHTTP2(true)
+	t.Cleanup(h2c.CloseIdleConnections)
 	for _, tc := range []struct {
 		name        string
 		contentType string // of a unary answer
+		transport   http.RoundTripper
 		opts        []connect.ClientOption
 	}{
-		{"connect-proto", "application/proto", nil},
-		{"connect-json", "application/json", []connect.ClientOption{connect.WithProtoJSON()}},
-		{"grpc", "application/grpc", []connect.ClientOption{connect.WithGRPC()}},
-		{"grpc-web", "application/grpc-web+proto", []connect.ClientOption{connect.WithGRPCWeb()}},
+		{"connect-proto", "application/proto", nil, nil},
+		{"connect-json", "application/json", nil, []connect.ClientOption{connect.WithProtoJSON()}},
+		{"grpc-h2c", "application/grpc", h2c, []connect.ClientOption{connect.WithGRPC()}},
+		{"grpc-web", "application/grpc-web+proto", nil, []connect.ClientOption{connect.WithGRPCWeb()}},
+		{"connect-proto-h2c", "application/proto", h2c, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			sb := c.Create(map[string]any{})
-			rpc := newEnvdRPC(t, c, sb, nil, tc.opts...)
+			rpc := newEnvdRPC(t, c, sb, tc.transport, tc.opts...)
 			processRPCs(t, rpc)
 			filesystemRPCs(t, rpc, tc.contentType)
 		})
