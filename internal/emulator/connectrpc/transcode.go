@@ -113,12 +113,21 @@ func (t *Transcoder) Serve(w http.ResponseWriter, r *http.Request, next http.Han
 	t.mux.ServeHTTP(w, r.WithContext(ctx))
 }
 
-// IsConnectJSON reports whether a request of this Content-Type is Connect
-// with the JSON codec (unary or streaming), the form the handlers read. No
-// Content-Type counts as JSON, as the JSON path has always read it.
-func IsConnectJSON(contentType string) bool {
-	ct := strings.ToLower(strings.TrimSpace(contentType))
-	return ct == "" || strings.HasPrefix(ct, "application/json") || strings.HasPrefix(ct, "application/connect+json")
+// ServedAsJSON reports whether r is what the JSON handlers read: Connect
+// with the JSON codec (unary or streaming), uncompressed. No Content-Type
+// counts as JSON, as the JSON path has always read it. Everything else is the
+// Transcoder's, gzip-compressed JSON too.
+func ServedAsJSON(r *http.Request) bool {
+	ct := strings.ToLower(strings.TrimSpace(r.Header.Get("Content-Type")))
+	if ct != "" && !strings.HasPrefix(ct, "application/json") && !strings.HasPrefix(ct, "application/connect+json") {
+		return false
+	}
+	for _, h := range []string{"Content-Encoding", "Connect-Content-Encoding"} {
+		if enc := r.Header.Get(h); enc != "" && enc != "identity" {
+			return false
+		}
+	}
+	return true
 }
 
 func newInput(spec connect.Spec, msg any) error {

@@ -68,7 +68,7 @@ func echoServer(t *testing.T) (*httptest.Server, *Transcoder, *[]string) {
 		}
 	})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if IsConnectJSON(r.Header.Get("Content-Type")) {
+		if ServedAsJSON(r) {
 			jsonSide(w, r)
 			return
 		}

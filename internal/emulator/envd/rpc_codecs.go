@@ -26,10 +26,10 @@ var transcoder = sync.OnceValues(func() (*connectrpc.Transcoder, error) {
 
 // serveRPC answers a process or filesystem RPC as envd's connect-go handlers
 // do: Connect with the JSON codec straight from the handlers below; the proto
-// codec, gRPC and gRPC-Web through the transcoder, which hands the same
-// handlers each message in JSON.
+// codec, gRPC, gRPC-Web and compressed messages through the transcoder, which
+// hands the same handlers each message in JSON.
 func (sb *Machine) serveRPC(w http.ResponseWriter, r *http.Request) {
-	if connectrpc.IsConnectJSON(r.Header.Get("Content-Type")) {
+	if connectrpc.ServedAsJSON(r) {
 		sb.serveJSONRPC(w, r)
 		return
 	}

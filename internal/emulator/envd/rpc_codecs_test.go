@@ -222,6 +222,8 @@ func TestEnvdRPCsInEveryProtocolAndCodec(t *testing.T) {
 		{"grpc-h2c", "application/grpc", h2c, []connect.ClientOption{connect.WithGRPC()}},
 		{"grpc-web", "application/grpc-web+proto", nil, []connect.ClientOption{connect.WithGRPCWeb()}},
 		{"connect-proto-h2c", "application/proto", h2c, nil},
+		{"connect-json-gzip", "application/json", nil, []connect.ClientOption{connect.WithProtoJSON(), connect.WithSendGzip()}},
+		{"grpc-web-gzip", "application/grpc-web+proto", nil, []connect.ClientOption{connect.WithGRPCWeb(), connect.WithSendGzip()}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
