@@ -27,6 +27,7 @@ import (
 type envdRPC struct {
 	t       *testing.T
 	methods map[string]protoreflect.MethodDescriptor // "process.Process/Start"
+	called  map[string]bool
 	hc      *http.Client
 	base    string
 	opts    []connect.ClientOption
@@ -69,7 +70,7 @@ func newEnvdRPC(t *testing.T, c *emulatortest.Client, sb emulatortest.Sandbox, t
 		transport = http.DefaultTransport
 	}
 	hc := &http.Client{Transport: withHeaders{headers: emulatortest.EnvdHeaders(sb), next: transport}}
-	return &envdRPC{t: t, methods: methods, hc: hc, base: c.Srv.SandboxURL(), opts: opts}
+	return &envdRPC{t: t, methods: methods, called: map[string]bool{}, hc: hc, base: c.Srv.SandboxURL(), opts: opts}
 }
 
 func initResponse(spec connect.Spec, msg any) error {
@@ -88,6 +89,7 @@ func (e *envdRPC) client(method string) (*connect.Client[dynamicpb.Message, dyna
 	if md == nil {
 		e.t.Fatalf("no method %s in E2B's .proto files", method)
 	}
+	e.called[method] = true
 	opts := append([]connect.ClientOption{connect.WithSchema(md), connect.WithResponseInitializer(initResponse)}, e.opts...)
 	return connect.NewClient[dynamicpb.Message, dynamicpb.Message](e.hc, e.base+"/"+method, opts...), md
 }
@@ -231,6 +233,11 @@ func TestEnvdRPCsInEveryProtocolAndCodec(t *testing.T) {
 			rpc := newEnvdRPC(t, c, sb, tc.transport, tc.opts...)
 			processRPCs(t, rpc)
 			filesystemRPCs(t, rpc, tc.contentType)
+			for m := range rpc.methods {
+				if !rpc.called[m] {
+					t.Errorf("%s of E2B's .proto files is not tested", m)
+				}
+			}
 		})
 	}
 }
