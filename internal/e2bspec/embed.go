@@ -25,11 +25,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
 //go:embed openapi.yml openapi-volumecontent.yml envd/envd.yaml runtime/openapi.yml runtime/envd/envd.yaml newest/openapi.yml
+//go:embed envd/process/process.proto envd/filesystem/filesystem.proto
 var files embed.FS
 
 // Document names, relative to the spec root.
@@ -41,6 +43,26 @@ const (
 	SDKEnvd          = "envd/envd.yaml"
 	SDKVolumeContent = "openapi-volumecontent.yml"
 )
+
+// envd's Connect services, as protobuf sources; their import paths are these names relative to
+// envd/ (the layout of E2B's spec/envd).
+const (
+	EnvdProcessProto    = "envd/process/process.proto"
+	EnvdFilesystemProto = "envd/filesystem/filesystem.proto"
+)
+
+// EnvdProtos returns envd's protobuf sources by import path ("process/process.proto").
+func EnvdProtos() map[string]string {
+	out := map[string]string{}
+	for _, name := range []string{EnvdProcessProto, EnvdFilesystemProto} {
+		data, err := Read(name)
+		if err != nil {
+			panic(err) // embedded: cannot fail
+		}
+		out[strings.TrimPrefix(name, "envd/")] = string(data)
+	}
+	return out
+}
 
 // Set names the documents that together describe E2B at one point: the
 // control plane, envd and the volume-content API.

@@ -45,7 +45,8 @@
 //	egress        the egress proxy: admission, network rules and what they
 //	              fill, SOCKS5
 //	hostfs        copying trees, extended attributes, file metadata
-//	connectrpc    Connect framing and errors for envd's RPCs
+//	connectrpc    Connect framing and errors for envd's RPCs; the other
+//	              codecs and protocols (proto, gRPC, gRPC-Web) transcoded
 //	httpjson      JSON and error bodies, dropped connections
 //	ids           random IDs and UUIDs
 //	emulatortest  the harness every emulator test shares (tests only)

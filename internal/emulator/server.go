@@ -198,7 +198,7 @@ func Start(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("emulator: listen %s: %w", opts.Addr, err)
 	}
 	s.ln = ln
-	s.httpSrv = &http.Server{Handler: http.HandlerFunc(s.serveMain), ReadHeaderTimeout: 30 * time.Second}
+	s.httpSrv = &http.Server{Handler: http.HandlerFunc(s.serveMain), ReadHeaderTimeout: 30 * time.Second, Protocols: withH2C()}
 	go s.serve(s.httpSrv, ln)
 	if opts.EnvdAddr != "" {
 		eln, err := net.Listen("tcp", opts.EnvdAddr)
@@ -208,11 +208,20 @@ func Start(opts Options) (*Server, error) {
 			return nil, fmt.Errorf("emulator: listen %s: %w", opts.EnvdAddr, err)
 		}
 		s.envdLn = eln
-		s.envdSrv = &http.Server{Handler: http.HandlerFunc(s.serveEnvdOnly), ReadHeaderTimeout: 30 * time.Second}
+		s.envdSrv = &http.Server{Handler: http.HandlerFunc(s.serveEnvdOnly), ReadHeaderTimeout: 30 * time.Second, Protocols: withH2C()}
 		go s.serve(s.envdSrv, eln)
 	}
 	go s.runSampler()
 	return s, nil
+}
+
+// withH2C serves HTTP/1 and HTTP/2 without TLS (prior knowledge), as envd's
+// server does: gRPC clients speak only HTTP/2.
+func withH2C() *http.Protocols {
+	p := new(http.Protocols)
+	p.SetHTTP1(true)
+	p.SetUnencryptedHTTP2(true)
+	return p
 }
 
 // abortStart undoes a Start that cannot listen.

@@ -14,6 +14,14 @@
 // Its allowed imports are listed once, in TestPackagesImportOnlyDownwards
 // (internal/emulator/layering_test.go).
 //
+// # Codecs and protocols
+//
+// The process and filesystem RPCs answer what envd's connect-go handlers
+// answer by default: Connect with the JSON or the proto codec, gRPC and
+// gRPC-Web, gzip-compressed or not (rpc_codecs.go). The handlers here speak
+// Connect's JSON; every other form goes through connectrpc's Transcoder,
+// built once from E2B's process.proto and filesystem.proto (internal/e2bspec).
+//
 // # Files, terminals and watches
 //
 // In both layouts relative paths and "~" resolve under /home/user, or under

@@ -47,10 +47,8 @@ func (sb *Machine) Serve(w http.ResponseWriter, r *http.Request) {
 		httpjson.Write(w, http.StatusOK, sb.envVars)
 	case path == "/metrics" && r.Method == http.MethodGet:
 		httpjson.Write(w, http.StatusOK, sb.envdMetrics())
-	case strings.HasPrefix(path, "/process.Process/") && r.Method == http.MethodPost:
-		sb.serveProcessRPC(w, r, strings.TrimPrefix(path, "/process.Process/"))
-	case strings.HasPrefix(path, "/filesystem.Filesystem/") && r.Method == http.MethodPost:
-		sb.serveFilesystemRPC(w, r, strings.TrimPrefix(path, "/filesystem.Filesystem/"))
+	case isRPC(path) && r.Method == http.MethodPost:
+		sb.serveRPC(w, r)
 	default:
 		http.NotFound(w, r) // envd's router answers unknown paths in plain text
 	}
