@@ -155,7 +155,8 @@
 // running sandboxes and the starts per second since the previous sample.
 // /teams/{teamID}/metrics and /metrics/max answer them for the one team,
 // Server.TeamID (00000000-0000-0000-0000-000000000000); other team IDs get
-// 403, the range defaults to the last hour. mcp (an object) and iam (tokens
+// 403, the range defaults to the last hour, and a start or end after
+// 2299-12-31 (the end of E2B's metrics store) gets E2B's 400. mcp (an object) and iam (tokens
 // with audience and tokenType) are validated and kept with the sandbox: no
 // MCP gateway runs and no workload token is issued. autoPauseMemory=false
 // (only with autoPause, never with autoResume) makes the auto-pause kill the
