@@ -33,6 +33,13 @@
 // returns (/_upload/template-files/{hash}, no key; route key
 // "PUT /_upload/template-files/{hash}").
 //
+// # Teams and callers
+//
+// A request acts for the one team, TeamID. The deprecated teamID query
+// parameter of GET /templates and GET /v2/templates must name it: another
+// team answers E2B's 400 "Team ID param mismatch with the API key"
+// (caller.go).
+//
 // # v1 and v2 sandbox routes
 //
 // E2B's newest spec marks POST /sandboxes, POST /sandboxes/{id}/connect and
