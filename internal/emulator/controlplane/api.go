@@ -65,6 +65,7 @@ type API struct {
 	deliveries *delivery.Sender
 	controlMux *http.ServeMux
 	validator  *requestValidator
+	builds     buildSandboxSet // build sandboxes alive now, for the egress proxy
 }
 
 // New makes the control plane: the base and mcp-gateway templates, the

@@ -108,6 +108,9 @@
 // sandbox, replaced as a whole by PUT .../network, and GET /sandboxes/{id}
 // returns them without the proxy's password (E2B refuses proxy addresses in
 // private ranges; the emulator accepts them, so tests can run one locally).
+// Build sandboxes get the proxy too, with credentials it accepts while the
+// build sandbox lives, and go out with no allow or deny list and no rules,
+// as E2B's builds reach the internet (build_egress.go).
 //
 // # MCP gateway
 //
