@@ -14,9 +14,9 @@ import (
 
 // A RUN step downloads through the egress proxy its HTTP_PROXY names, with
 // the credentials the build sandbox's processes get: the proxy lets them
-// out, as E2B's builds reach the internet. (curl sends every request to the
-// proxy, --noproxy '' whatever NO_PROXY says: a proxy that refused the build
-// sandbox's credentials would fail the step with 407.)
+// out, as E2B's builds reach the internet. (curl, given an empty --noproxy
+// list, sends every request to the proxy whatever NO_PROXY says: a proxy that
+// refused the build sandbox's credentials would fail the step with 407.)
 func TestBuildRunStepDownloadsThroughTheEgressProxy(t *testing.T) {
 	t.Parallel()
 	var served atomic.Int32
