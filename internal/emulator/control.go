@@ -9,7 +9,7 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
 )
 
-// serveControl counts, injects faults, checks the API key and dispatches.
+// serveControl counts, injects faults, checks the credentials and dispatches.
 func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path == "/health" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
 		s.count("GET /health")
