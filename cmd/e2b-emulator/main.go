@@ -4,12 +4,17 @@
 //	E2B_API_URL=http://127.0.0.1:PORT
 //	E2B_SANDBOX_URL=http://127.0.0.1:PORT
 //	E2B_API_KEY=e2b_...
+//	E2B_ACCESS_TOKEN=sk_e2b_...
 //	E2B_EMULATOR_ADMIN_TOKEN=e2badm_...
 //
-// The admin API (/_emulator/*) needs that token (random unless -admin-token
-// chooses it). With -quiet neither the API key nor the admin token is
-// printed (stdout ends up in CI logs): they go only to the -env-file, and -quiet without -env-file or -api-key is refused,
-// since the key would then be known to nobody.
+// E2B_ACCESS_TOKEN is the user's access token (random unless -access-token
+// chooses it), which E2B's deprecated operations take as "Authorization:
+// Bearer <token>" (POST /templates, GET /teams, ...) and E2B's CLI reads from
+// that variable. The admin API (/_emulator/*) needs the admin token (random
+// unless -admin-token chooses it). With -quiet neither the API key, the
+// access token nor the admin token is printed (stdout ends up in CI logs):
+// they go only to the -env-file, and -quiet without -env-file or -api-key is
+// refused, since the key would then be known to nobody.
 //
 // It serves until SIGINT or SIGTERM and then kills every sandbox process.
 // What isolates a sandbox from the host, and what the host here cannot
@@ -71,6 +76,7 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 		addr         = fs.String("addr", "127.0.0.1:0", "listen address for the control plane and envd")
 		envdAddr     = fs.String("envd-addr", "", "optional separate listen address for envd traffic only")
 		apiKey       = fs.String("api-key", "", "API key to accept (default: random e2b_<40 hex>)")
+		accessToken  = fs.String("access-token", "", "the access token to accept where E2B's spec takes one, as \"Authorization: Bearer <token>\" (default: random sk_e2b_<40 hex>, printed and written to -env-file as E2B_ACCESS_TOKEN)")
 		maxLifetime  = fs.Duration("max-lifetime", time.Hour, "maximum sandbox lifetime (create/connect beyond it answer 400)")
 		envFile      = fs.String("env-file", "", "also write the E2B_* lines to this file, atomically, once listening")
 		dataDir      = fs.String("data-dir", "", "directory for sandbox files (default: a temporary directory removed on exit)")
@@ -78,7 +84,7 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 		imageStore   = fs.String("image-store", "", "directory of root filesystems (directories or tar archives) named after images, for fromImage template builds")
 		hostRoot     = fs.String("host-root-images", "", "comma-separated images (\"*\" for any) that build on the host's root filesystem when -image-store lacks them; any other missing image fails its build")
 		readyTimeout = fs.Duration("ready-timeout", 60*time.Second, "how long a template's ready command may take, in its build and in each sandbox created from it")
-		quiet        = fs.Bool("quiet", false, "do not log to stderr, and keep the API key off stdout (it goes only to -env-file)")
+		quiet        = fs.Bool("quiet", false, "do not log to stderr, and keep the API key and the tokens off stdout (they go only to -env-file)")
 		adminToken   = fs.String("admin-token", "", "the token the admin API (/_emulator/*) needs as \"Authorization: Bearer <token>\" (default: random e2badm_<48 hex>, printed and written to -env-file as E2B_EMULATOR_ADMIN_TOKEN)")
 		idle         = fs.Duration("stream-idle-timeout", 2*time.Minute, "cut a request whose peer neither reads nor sends for this long")
 		maxSandboxes = fs.Int("max-concurrent-sandboxes", 0, "answer a create, resume or fork over this many running sandboxes 429 as E2B does (Hobby 20, Pro 100; 0 = no limit)")
@@ -115,7 +121,7 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 		logf = func(string, ...any) {}
 	}
 	srv, err := emulator.Start(emulator.Options{
-		Addr: *addr, EnvdAddr: *envdAddr, APIKey: *apiKey, MaxLifetime: *maxLifetime,
+		Addr: *addr, EnvdAddr: *envdAddr, APIKey: *apiKey, AccessToken: *accessToken, MaxLifetime: *maxLifetime,
 		DataDir: *dataDir, Isolation: *isolation, ImageStore: *imageStore, HostRootImages: splitList(*hostRoot), ReadyTimeout: *readyTimeout,
 		AdminToken: *adminToken, StreamIdleTimeout: *idle, Limits: limits, DiskOnlyResumeOff: *noColdResume, Logf: logf,
 		SandboxRoutesV1Off: *noV1Routes, SandboxRoutesV2Off: *noV2Routes, ForkTeamCap: *forkTeamCap,
@@ -132,7 +138,8 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 		srv.SeedTemplate(seed)
 	}
 	urls := fmt.Sprintf("E2B_API_URL=%s\nE2B_SANDBOX_URL=%s\n", srv.APIURL(), srv.SandboxURL())
-	keyLine := "E2B_API_KEY=" + srv.APIKey() + "\nE2B_EMULATOR_ADMIN_TOKEN=" + srv.AdminToken() + "\n"
+	keyLine := "E2B_API_KEY=" + srv.APIKey() + "\nE2B_ACCESS_TOKEN=" + srv.AccessToken() +
+		"\nE2B_EMULATOR_ADMIN_TOKEN=" + srv.AdminToken() + "\n"
 	if *envFile != "" {
 		if err := writeAtomically(*envFile, urls+keyLine); err != nil {
 			_ = srv.Close()

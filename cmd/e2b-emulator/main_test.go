@@ -28,7 +28,7 @@ func TestRunPrintsEnvAndServesUntilSignalled(t *testing.T) {
 	}()
 	env := map[string]string{}
 	sc := bufio.NewScanner(pr)
-	for len(env) < 4 && sc.Scan() {
+	for len(env) < 5 && sc.Scan() {
 		k, v, ok := strings.Cut(sc.Text(), "=")
 		if !ok {
 			t.Fatalf("stdout line %q is not KEY=value", sc.Text())
@@ -36,13 +36,14 @@ func TestRunPrintsEnvAndServesUntilSignalled(t *testing.T) {
 		env[k] = v
 	}
 	go func() { _, _ = io.Copy(io.Discard, pr) }()
-	for _, k := range []string{"E2B_API_URL", "E2B_SANDBOX_URL", "E2B_API_KEY", "E2B_EMULATOR_ADMIN_TOKEN"} {
+	for _, k := range []string{"E2B_API_URL", "E2B_SANDBOX_URL", "E2B_API_KEY", "E2B_ACCESS_TOKEN", "E2B_EMULATOR_ADMIN_TOKEN"} {
 		if env[k] == "" {
 			t.Fatalf("%s missing from %v", k, env)
 		}
 	}
 	fileEnv, err := os.ReadFile(envFile)
 	if err != nil || !bytes.Contains(fileEnv, []byte("E2B_API_KEY="+env["E2B_API_KEY"])) ||
+		!bytes.Contains(fileEnv, []byte("E2B_ACCESS_TOKEN="+env["E2B_ACCESS_TOKEN"])) ||
 		!bytes.Contains(fileEnv, []byte("E2B_EMULATOR_ADMIN_TOKEN="+env["E2B_EMULATOR_ADMIN_TOKEN"])) {
 		t.Fatalf("env file %q: %v", fileEnv, err)
 	}
@@ -58,7 +59,15 @@ func TestRunPrintsEnvAndServesUntilSignalled(t *testing.T) {
 			t.Fatalf("admin API with token %q: %d, want %d", token, resp.StatusCode, want)
 		}
 	}
-	req, _ := http.NewRequest("GET", env["E2B_API_URL"]+"/templates/aliases/tpl", nil)
+	// The access token opens what E2B's spec opens to it: the user's teams.
+	req, _ := http.NewRequest("GET", env["E2B_API_URL"]+"/teams", nil)
+	req.Header.Set("Authorization", "Bearer "+env["E2B_ACCESS_TOKEN"])
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /teams with E2B_ACCESS_TOKEN: %v %v", resp, err)
+	} else {
+		_ = resp.Body.Close()
+	}
+	req, _ = http.NewRequest("GET", env["E2B_API_URL"]+"/templates/aliases/tpl", nil)
 	req.Header.Set("X-API-Key", env["E2B_API_KEY"])
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -47,17 +47,20 @@ func TestQuietKeepsAPIKeyOutOfOutput(t *testing.T) {
 			break
 		}
 	}
-	key, admin := "", ""
+	key, admin, access := "", "", ""
 	for _, line := range strings.Split(string(env), "\n") {
 		if v, ok := strings.CutPrefix(line, "E2B_API_KEY="); ok {
 			key = v
+		}
+		if v, ok := strings.CutPrefix(line, "E2B_ACCESS_TOKEN="); ok {
+			access = v
 		}
 		if v, ok := strings.CutPrefix(line, "E2B_EMULATOR_ADMIN_TOKEN="); ok {
 			admin = v
 		}
 	}
-	if !strings.HasPrefix(key, "e2b_") || !strings.HasPrefix(admin, "e2badm_") {
-		t.Fatalf("env file %q lacks the API key or the admin token", env)
+	if !strings.HasPrefix(key, "e2b_") || !strings.HasPrefix(admin, "e2badm_") || !strings.HasPrefix(access, "sk_e2b_") {
+		t.Fatalf("env file %q lacks the API key, the access token or the admin token", env)
 	}
 	if st, err := os.Stat(envFile); err != nil || st.Mode().Perm() != 0o600 {
 		t.Fatalf("env file mode: %v %v (want 0600: it holds the key)", st.Mode(), err)
@@ -69,8 +72,8 @@ func TestQuietKeepsAPIKeyOutOfOutput(t *testing.T) {
 		t.Fatalf("exit after SIGTERM: %v\nstderr: %s", err, stderr.String())
 	}
 	out := stdout.String() + stderr.String()
-	if strings.Contains(out, key) || strings.Contains(out, "E2B_API_KEY") || strings.Contains(out, admin) {
-		t.Fatalf("-quiet printed the API key or the admin token:\n%s", out)
+	if strings.Contains(out, key) || strings.Contains(out, "E2B_API_KEY") || strings.Contains(out, admin) || strings.Contains(out, access) {
+		t.Fatalf("-quiet printed the API key, the access token or the admin token:\n%s", out)
 	}
 	if !strings.Contains(stdout.String(), "E2B_API_URL=http://127.0.0.1:") || !strings.Contains(stdout.String(), "E2B_SANDBOX_URL=") {
 		t.Fatalf("stdout lacks the URLs:\n%s", stdout.String())

@@ -39,11 +39,19 @@ func teamRangeQuery(start, end time.Time) url.Values {
 	return q
 }
 
+// lastMetricsTime is the last second E2B's metrics store (ClickHouse's
+// DateTime64) holds: E2B answers a later bound 400.
+var lastMetricsTime = time.Date(2299, 12, 31, 23, 59, 59, 0, time.UTC)
+
 // CheckTeamMetricsTime says why E2B would refuse t as a bound of a metrics
-// range: E2B takes Unix seconds from 0.
+// range: E2B takes Unix seconds from 0 up to the end of 2299.
 func CheckTeamMetricsTime(t time.Time) error {
-	if !t.IsZero() && t.Before(time.Unix(0, 0)) {
+	switch {
+	case t.IsZero():
+	case t.Before(time.Unix(0, 0)):
 		return fmt.Errorf("%s is before 1970-01-01T00:00:00Z; E2B takes Unix seconds from 0", t.Format(time.RFC3339))
+	case t.Unix() > lastMetricsTime.Unix():
+		return fmt.Errorf("%s is after %s, the last time E2B's metrics store holds", t.Format(time.RFC3339), lastMetricsTime.Format(time.RFC3339))
 	}
 	return nil
 }

@@ -4,11 +4,12 @@ import (
 	"crypto/subtle"
 	"io"
 	"net/http"
+	"strings"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
 )
 
-// serveControl counts, injects faults, checks the API key and dispatches.
+// serveControl counts, injects faults, checks the credentials and dispatches.
 func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path == "/health" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
 		s.count("GET /health")
@@ -30,7 +31,8 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if !s.checkAPIKey(w, r) {
+	r, ok = s.authenticate(w, r)
+	if !ok {
 		return
 	}
 	// E2B's server validates after the API key and before the rate limit.
@@ -54,15 +56,88 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 	s.cp.ServeHTTP(w, r)
 }
 
-func (s *Server) checkAPIKey(w http.ResponseWriter, r *http.Request) bool {
-	key := r.Header.Get(hdrAPIKey)
-	if key == "" {
-		writeError(w, http.StatusUnauthorized, "authorization header is missing")
-		return false
+// E2B's words for the access token: its prefix, and its authenticator's
+// message for one it does not know (the detail E2B adds on the next line is
+// left out, as it is for the API key).
+const (
+	accessTokenPrefix  = "sk_e2b_"
+	invalidAccessToken = "Invalid Access token, try to login again by running `e2b auth login`."
+	authHeaderMissing  = "authorization header is missing"
+)
+
+// authenticate checks r's credentials against the schemes its operation
+// takes, as E2B's spec lists them (controlplane.AuthSchemes). Where the API
+// key alone is taken, checkAPIKey decides. Elsewhere each scheme is tried in
+// the spec's order and the first that passes wins; a request none passes
+// gets 401 with the first failure of a scheme whose header was sent (E2B's
+// MultiErrorHandler), else "authorization header is missing". A request the
+// access token passes is marked so for the handlers.
+func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*http.Request, bool) {
+	schemes := s.cp.AuthSchemes(r)
+	if len(schemes) == 1 && schemes[0] == controlplane.SchemeAPIKey {
+		return r, s.checkAPIKey(w, r)
 	}
-	if subtle.ConstantTimeCompare([]byte(key), []byte(s.apiKey)) != 1 {
-		writeError(w, http.StatusUnauthorized, "Invalid API key, please visit https://e2b.dev/docs/api-key for more information.")
+	failure := ""
+	for _, scheme := range schemes {
+		var msg string
+		switch scheme {
+		case controlplane.SchemeAPIKey:
+			msg = s.apiKeyFailure(r)
+		case controlplane.SchemeAccessToken:
+			msg = s.accessTokenFailure(r)
+		}
+		switch {
+		case msg == "" && scheme == controlplane.SchemeAccessToken:
+			return controlplane.ByAccessToken(r), true
+		case msg == "":
+			return r, true
+		case failure == "" && msg != authHeaderMissing:
+			failure = msg
+		}
+	}
+	if failure == "" {
+		failure = authHeaderMissing
+	}
+	writeError(w, http.StatusUnauthorized, failure)
+	return r, false
+}
+
+// accessTokenFailure says why r's Authorization header does not carry the
+// access token ("" when it does), in E2B's words.
+func (s *Server) accessTokenFailure(r *http.Request) string {
+	v := r.Header.Get("Authorization")
+	if v == "" {
+		return authHeaderMissing
+	}
+	token := strings.TrimSpace(strings.TrimPrefix(v, "Bearer "))
+	if !strings.HasPrefix(token, accessTokenPrefix) {
+		return "authorization header is malformed"
+	}
+	if subtle.ConstantTimeCompare([]byte(token), []byte(s.accessToken)) != 1 {
+		return invalidAccessToken
+	}
+	return ""
+}
+
+// apiKeyFailure says why r's X-API-Key is not the key ("" when it is).
+func (s *Server) apiKeyFailure(r *http.Request) string {
+	key := r.Header.Get(hdrAPIKey)
+	switch {
+	case key == "":
+		return authHeaderMissing
+	case subtle.ConstantTimeCompare([]byte(key), []byte(s.apiKey)) != 1:
+		return invalidAPIKey
+	}
+	return ""
+}
+
+func (s *Server) checkAPIKey(w http.ResponseWriter, r *http.Request) bool {
+	if msg := s.apiKeyFailure(r); msg != "" {
+		writeError(w, http.StatusUnauthorized, msg)
 		return false
 	}
 	return true
 }
+
+// invalidAPIKey is E2B's message for an API key it does not know.
+const invalidAPIKey = "Invalid API key, please visit https://e2b.dev/docs/api-key for more information."

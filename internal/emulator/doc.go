@@ -22,9 +22,12 @@
 // internal/e2bspec/runtime/envd/envd.yaml.
 //
 // This package starts the emulator (Start, Options, Server) and routes each
-// request (http.go: envd, the admin API or the control plane), checks the API
-// key, validates control-plane requests, applies faults (faults.go), limits (limits.go) and counters, resumes a
-// paused sandbox on its first envd request, and samples the team's figures.
+// request (http.go: envd, the admin API or the control plane), checks the
+// credentials each control-plane operation takes (the API key, or the user's
+// access token where E2B's spec opens the operation to it: control.go),
+// validates control-plane requests, applies faults (faults.go), limits
+// (limits.go) and counters, resumes a paused sandbox on its first envd
+// request, and samples the team's figures.
 // Everything else lives one floor down, each package documenting the part it
 // implements:
 //

@@ -29,9 +29,13 @@ const defaultStreamIdleTimeout = 2 * time.Minute
 
 // Options configures Start. Zero values select the documented defaults.
 type Options struct {
-	Addr        string        // control-plane + envd listener, default "127.0.0.1:0"
-	EnvdAddr    string        // optional second listener for envd only; "" = same listener
-	APIKey      string        // default: random "e2b_" + 40 hex
+	Addr     string // control-plane + envd listener, default "127.0.0.1:0"
+	EnvdAddr string // optional second listener for envd only; "" = same listener
+	APIKey   string // default: random "e2b_" + 40 hex
+	// AccessToken is the one user's access token ("Authorization: Bearer
+	// <token>"), which E2B's deprecated operations take (POST /templates,
+	// GET /teams, ...); default: random "sk_e2b_" + 40 hex.
+	AccessToken string
 	MaxLifetime time.Duration // default 1h
 	DataDir     string        // sandbox filesystems; default a temp dir removed on Close
 	// Isolation "auto" gives each sandbox, where Linux allows it, a private
@@ -85,6 +89,7 @@ type Options struct {
 type Server struct {
 	opts        Options
 	apiKey      string
+	accessToken string
 	seed        []byte
 	dataDir     string
 	ownsDataDir bool
@@ -147,6 +152,10 @@ func Start(opts Options) (*Server, error) {
 	if s.apiKey == "" {
 		s.apiKey = "e2b_" + ids.Hex(20)
 	}
+	s.accessToken = opts.AccessToken
+	if s.accessToken == "" {
+		s.accessToken = accessTokenPrefix + ids.Hex(20)
+	}
 	if s.opts.AdminToken == "" {
 		s.opts.AdminToken = "e2badm_" + ids.Hex(24)
 	}
@@ -185,8 +194,8 @@ func Start(opts Options) (*Server, error) {
 		MaxLifetime: opts.MaxLifetime, ReadyTimeout: s.readyTimeout(), WebhookRetryInterval: opts.WebhookRetryInterval,
 		ImageStore: opts.ImageStore, HostRootImages: opts.HostRootImages, DiskOnlyResumeOff: opts.DiskOnlyResumeOff,
 		SandboxRoutesV1Off: opts.SandboxRoutesV1Off, SandboxRoutesV2Off: opts.SandboxRoutesV2Off, ForkTeamCap: opts.ForkTeamCap,
-		UploadHeaders: opts.UploadHeaders,
-		Logf:          s.logf, APIURL: s.APIURL, Admit: s.admit, ForkOverLimit: s.forkCountOverLimit, Count: s.count,
+		UploadHeaders: opts.UploadHeaders, APIKey: s.apiKey,
+		Logf: s.logf, APIURL: s.APIURL, Admit: s.admit, ForkOverLimit: s.forkCountOverLimit, Count: s.count,
 		Started:        func() { s.counters.add(func(c *Counters) { c.SandboxesCreated++ }) },
 		WebhookDropped: func() { s.counters.add(func(c *Counters) { c.WebhookDrops++ }) },
 	})
@@ -313,6 +322,10 @@ func (s *Server) SandboxURL() string {
 
 // APIKey is the only API key the control plane accepts.
 func (s *Server) APIKey() string { return s.apiKey }
+
+// AccessToken is the only access token the control plane accepts, on the
+// operations E2B's spec opens to access tokens.
+func (s *Server) AccessToken() string { return s.accessToken }
 
 // AdminToken is the bearer token the admin API (/_emulator/*) needs.
 func (s *Server) AdminToken() string { return s.opts.AdminToken }

@@ -12,14 +12,17 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
 
-// A range that ends before it starts, or starts before 1970 (E2B takes Unix
-// seconds from 0), is refused naming the attribute, without a request.
+// A range that ends before it starts, starts before 1970 (E2B takes Unix
+// seconds from 0) or ends after 2299 (E2B's metrics store ends there) is
+// refused naming the attribute, without a request.
 func TestAccTeamMetrics_rangeValidation(t *testing.T) {
 	srv := newTestEmulator(t)
 	for _, tc := range []struct{ body, want string }{
 		{"start = \"2026-01-02T00:00:00Z\"\n  end = \"2026-01-01T00:00:00Z\"",
 			`(?s)Invalid time range.*\d+:\s+end\s+= "2026-01-01T00:00:00Z".*before start`},
 		{"start = \"1969-12-31T23:59:59Z\"", `(?s)Invalid time range.*\d+:\s+start\s+= "1969-12-31T23:59:59Z".*1970`},
+		{"start = \"2026-01-01T00:00:00Z\"\n  end = \"2300-01-01T00:00:00Z\"",
+			`(?s)Invalid time range.*\d+:\s+end\s+= "2300-01-01T00:00:00Z".*after 2299-12-31T23:59:59Z`},
 	} {
 		t.Run(tc.want, func(t *testing.T) {
 			resource.Test(t, resource.TestCase{

@@ -103,6 +103,8 @@ type buildJob struct {
 	cancel  context.CancelFunc
 	sb      Sandbox // the build sandbox, nil until the first step runs
 	state   buildState
+	// baseLayers is how many of state.layers the base brought (private roots).
+	baseLayers int
 }
 
 // buildState is the files and config a build has reached so far.
@@ -169,6 +171,9 @@ func (j *buildJob) run() {
 	start := time.Now()
 	j.log("info", "", "Building template "+j.t.ID+"/"+j.buildID)
 	err := j.steps()
+	if err == nil {
+		err = j.trustCAs()
+	}
 	if err == nil {
 		err = j.finalize()
 	}
@@ -246,6 +251,7 @@ func (j *buildJob) steps() error {
 	if err := j.base(); err != nil {
 		return err
 	}
+	j.baseLayers = len(j.state.layers)
 	n := len(j.req.Steps)
 	for i, st := range j.req.Steps {
 		if err := j.ctx.Err(); err != nil {

@@ -25,8 +25,16 @@
 // saying which; any other image fails the build),
 // then the steps in order: RUN (bash -l, in the workdir, with the ENV
 // values), COPY from the uploaded archive, ENV (values expanded like E2B's
-// envsubst), WORKDIR, USER; then startCmd, waiting for readyCmd
-// (Options.ReadyTimeout). Step output becomes log entries with the step
+// envsubst), WORKDIR, USER; then, as E2B's builds end with it,
+// update-ca-certificates as root when the steps changed
+// /usr/local/share/ca-certificates (private roots only, and where the root
+// has the command: without private roots a sandbox's /etc is the host's, so
+// the bundle stays the host's; ca_trust.go); then startCmd, waiting for readyCmd
+// (Options.ReadyTimeout; E2B's "sleep 20" when a start command has none),
+// logged with E2B's template manager's lines ("Running start command: …",
+// "[start] [stdout]: …", "Waiting for template to be ready: …", the ready
+// command's output and "Template is not ready: …" at debug level, "Template
+// is ready"). Step output becomes log entries with the step
 // number (stderr as errors); a failing step fails the build with E2B's
 // reason (message, step, the step's warn/error lines). Each step's result is
 // cached under the hash of its inputs chained to the previous step's; force

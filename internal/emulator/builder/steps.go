@@ -116,8 +116,16 @@ func (j *buildJob) command(step, cmd, user string, cfg store.BuildConfig, level 
 	})
 }
 
-// finalize runs the start command and waits for the ready command, as E2B
-// does at the end of a build.
+// defaultReadyCmd is E2B's ready command for a template with a start
+// command and none of its own (GetDefaultReadyCommand in e2b-dev/infra
+// packages/orchestrator/.../phases/finalize/ready.go): it waits 20 s.
+const defaultReadyCmd = "sleep 20"
+
+// finalize runs the start command and waits for the ready command, logging
+// as E2B's template manager does: "Running start command: <cmd>", the start
+// command's output as "[start] [stdout]: <line>", "Waiting for template to be
+// ready: <cmd>", the ready command's output and failed attempts at debug
+// level, and "Template is ready".
 func (j *buildJob) finalize() error {
 	cfg := j.state.config
 	start, ready := "", ""
@@ -135,36 +143,62 @@ func (j *buildJob) finalize() error {
 		return failStep("finalize", "error preparing the start command: %v", err)
 	}
 	if start != "" {
-		j.log("info", "finalize", "[finalize] START "+start)
-		err := j.sb.Start(start, cfg.User, cfg, func(stderr bool, line string) {
-			lvl := "info"
-			if stderr {
-				lvl = "error"
-			}
-			j.log(lvl, "finalize", line)
-		})
+		j.log("info", "finalize", "Running start command: "+start)
+		err := j.sb.Start(start, cfg.User, cfg, j.commandOutput("start", "info"))
 		if err != nil {
 			return failStep("finalize", "error starting the start command: %v", err)
 		}
 	}
 	if ready == "" {
-		return nil
+		ready = defaultReadyCmd
 	}
-	j.log("info", "finalize", "[finalize] READY "+ready)
-	if err := WaitReady(j.ctx, j.sb, ready, cfg, j.bl.backend.ReadyTimeout()); err != nil {
+	j.log("info", "finalize", "Waiting for template to be ready: "+ready)
+	err := waitReady(j.ctx, j.sb, ready, cfg, j.bl.backend.ReadyTimeout(), j.commandOutput("ready", "debug"), func(why string) {
+		j.log("debug", "finalize", "Template is not ready: "+why)
+	})
+	if err != nil {
 		return failStep("finalize", "error waiting for the ready command '%s': %v", ready, err)
 	}
+	j.log("info", "finalize", "Template is ready")
 	return nil
+}
+
+// commandOutput logs a finalize command's output as E2B's template manager
+// does: each non-blank line, trimmed, as "[<id>] [stdout|stderr]: <line>".
+func (j *buildJob) commandOutput(id, level string) func(stderr bool, line string) {
+	return func(stderr bool, line string) {
+		stream := "stdout"
+		if stderr {
+			stream = "stderr"
+		}
+		for _, l := range strings.Split(line, "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				j.log(level, "finalize", fmt.Sprintf("[%s] [%s]: %s", id, stream, l))
+			}
+		}
+	}
 }
 
 // WaitReady runs the ready command in sb until it exits 0 or the time is up.
 func WaitReady(ctx context.Context, sb Sandbox, ready string, cfg store.BuildConfig, limit time.Duration) error {
+	return waitReady(ctx, sb, ready, cfg, limit, func(bool, string) {}, func(string) {})
+}
+
+// waitReady is WaitReady passing the command's output to output and the
+// reason of each failed attempt to notReady.
+func waitReady(ctx context.Context, sb Sandbox, ready string, cfg store.BuildConfig, limit time.Duration,
+	output func(stderr bool, line string), notReady func(why string)) error {
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	for {
-		code, err := sb.Run(ctx, ready, cfg.User, cfg, func(bool, string) {})
+		code, err := sb.Run(ctx, ready, cfg.User, cfg, output)
 		if err == nil && code == 0 {
 			return nil
+		}
+		if err != nil {
+			notReady(err.Error())
+		} else {
+			notReady(fmt.Sprintf("exit status %d", code))
 		}
 		select {
 		case <-ctx.Done():

@@ -42,6 +42,8 @@ type Config struct {
 	// x-ms-blob-type). None by default: E2B's signed storage URLs need none, and clients
 	// that ignore the answer's headers (E2B's CLI 2.19) upload to them.
 	UploadHeaders map[string]string
+	// APIKey is the team's API key, which GET /teams returns as E2B does.
+	APIKey string
 
 	Logf   func(format string, args ...any)
 	APIURL func() string // the listener's base URL, known once it listens
@@ -65,6 +67,8 @@ type API struct {
 	deliveries *delivery.Sender
 	controlMux *http.ServeMux
 	validator  *requestValidator
+	builds     buildSandboxSet // build sandboxes alive now, for the egress proxy
+	legacy     legacyBuildSet  // deprecated Dockerfile builds requested, not yet started
 }
 
 // New makes the control plane: the base and mcp-gateway templates, the

@@ -28,10 +28,29 @@
 // (/templates/aliases/{alias} and /templates/{id}/tags), POST /v3/templates,
 // GET /templates/{id}/files/{hash}, POST /v2/templates/{id}/builds/{buildID},
 // GET /templates/{id}/builds/{buildID}/{status,logs}, PATCH /v2/templates/{id},
-// PATCH /templates/{id}, POST|DELETE /templates/tags, the volume, secret,
+// PATCH /templates/{id}, POST|DELETE /templates/tags, E2B's deprecated
+// Dockerfile builds POST /templates, POST /templates/{id} and POST
+// /templates/{id}/builds/{buildID} with GET /teams (access token only,
+// template_legacy.go), the volume, secret,
 // event, webhook and team-metric routes below, and GET /health (no key). File contexts are PUT to the signed upload URL the files route
 // returns (/_upload/template-files/{hash}, no key; route key
 // "PUT /_upload/template-files/{hash}").
+//
+// # Teams and callers
+//
+// A request acts for the one team, TeamID, with its API key (X-API-Key) or,
+// on the operations E2B's spec opens to it, with its one user's access token
+// (Authorization: Bearer sk_e2b_...). Which scheme an operation takes is
+// read from the spec (AuthSchemes): the access token only where E2B's
+// SDK-side spec, the API server's at e2b-dev/infra 54693ff, lists
+// AccessTokenAuth (the deprecated Dockerfile builds and GET /teams take it
+// alone; the template lists, get/delete/update, build status and logs and
+// file links take either; the newest spec dropped the scheme), the API key
+// everywhere else, never one for the other. The deprecated teamID query
+// parameter of GET /templates and GET /v2/templates, and the teamID of a
+// Dockerfile build, must name the team: with the API key another team
+// answers E2B's 400 "Team ID param mismatch with the API key", with the
+// access token 403 "You are not allowed to access this team" (caller.go).
 //
 // # v1 and v2 sandbox routes
 //
@@ -101,6 +120,9 @@
 // sandbox, replaced as a whole by PUT .../network, and GET /sandboxes/{id}
 // returns them without the proxy's password (E2B refuses proxy addresses in
 // private ranges; the emulator accepts them, so tests can run one locally).
+// Build sandboxes get the proxy too, with credentials it accepts while the
+// build sandbox lives, and go out with no allow or deny list and no rules,
+// as E2B's builds reach the internet (build_egress.go).
 //
 // # MCP gateway
 //
@@ -155,7 +177,8 @@
 // running sandboxes and the starts per second since the previous sample.
 // /teams/{teamID}/metrics and /metrics/max answer them for the one team,
 // Server.TeamID (00000000-0000-0000-0000-000000000000); other team IDs get
-// 403, the range defaults to the last hour. mcp (an object) and iam (tokens
+// 403, the range defaults to the last hour, and a start or end after
+// 2299-12-31 (the end of E2B's metrics store) gets E2B's 400. mcp (an object) and iam (tokens
 // with audience and tokenType) are validated and kept with the sandbox: no
 // MCP gateway runs and no workload token is issued. autoPauseMemory=false
 // (only with autoPause, never with autoResume) makes the auto-pause kill the

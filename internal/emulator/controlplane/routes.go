@@ -60,6 +60,11 @@ func (s *API) newControlMux() *http.ServeMux {
 	// mux ("/templates/aliases/tags"), so one pattern serves both.
 	m.HandleFunc("GET /templates/{id}/{sub}", s.handleTemplateSub)
 	m.HandleFunc("POST /v3/templates", s.handleRequestBuild)
+	// E2B's deprecated Dockerfile builds and team list (access token only).
+	m.HandleFunc("POST /templates", s.handleLegacyRequestBuild)
+	m.HandleFunc("POST /templates/{id}", s.handleLegacyRequestBuild)
+	m.HandleFunc("POST /templates/{id}/builds/{buildID}", s.handleLegacyStartBuild)
+	m.HandleFunc("GET /teams", s.handleTeams)
 	m.HandleFunc("GET /templates/{id}/files/{hash}", s.handleFilesLink)
 	m.HandleFunc("POST /v2/templates/{id}/builds/{buildID}", s.handleStartBuild)
 	m.HandleFunc("GET /templates/{id}/builds/{buildID}/status", s.handleBuildStatus)

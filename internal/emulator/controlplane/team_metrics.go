@@ -14,6 +14,10 @@ import (
 
 const maxTeamSamples = int(24 * time.Hour / envd.SampleInterval)
 
+// maxMetricsTime is the last instant E2B's metrics store can hold
+// (ClickHouse's DateTime64); E2B's 400 names it as Go prints a time.
+var maxMetricsTime = time.Date(2299, 12, 31, 23, 59, 59, 999999999, time.UTC)
+
 // TeamMetricJSON is E2B's TeamMetric.
 type TeamMetricJSON struct {
 	Timestamp           time.Time `json:"timestamp"`
@@ -51,6 +55,17 @@ func (s *API) teamRange(w http.ResponseWriter, r *http.Request) (start, end time
 	start = end.Add(-time.Hour)
 	if from != nil {
 		start = *from
+	}
+	// E2B keeps team metrics in ClickHouse, whose DateTime64 ends with
+	// 2299; its handler refuses a later bound before it looks at the range
+	// (ValidateDates in e2b-dev/infra packages/api/internal/utils).
+	if start.After(maxMetricsTime) {
+		writeErrorf(w, http.StatusBadRequest, "start time cannot be after %s", maxMetricsTime)
+		return start, end, false
+	}
+	if end.After(maxMetricsTime) {
+		writeErrorf(w, http.StatusBadRequest, "end time cannot be after %s", maxMetricsTime)
+		return start, end, false
 	}
 	if start.After(end) {
 		writeError(w, http.StatusBadRequest, "start time cannot be after end time")

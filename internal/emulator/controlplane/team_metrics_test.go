@@ -68,3 +68,26 @@ func TestMCPAndIAMAcceptedAndChecked(t *testing.T) {
 		}
 	}
 }
+
+// E2B's metrics store ends with 2299: a later start or end is refused with
+// its words, on both team metric routes, before the range is compared.
+func TestTeamMetricsRefuseBoundsAfter2299(t *testing.T) {
+	t.Parallel()
+	c := emulatortest.Start(t, emulator.Options{})
+	last := time.Date(2299, 12, 31, 23, 59, 59, 0, time.UTC).Unix()
+	now := strconv.FormatInt(time.Now().Unix(), 10)
+	after := strconv.FormatInt(last+1, 10)
+	const bound = "2299-12-31 23:59:59.999999999 +0000 UTC"
+	for _, tc := range []struct{ query, want string }{
+		{"start=" + now + "&end=" + after, "end time cannot be after " + bound},
+		{"start=" + after + "&end=" + after, "start time cannot be after " + bound},
+		{"start=" + after, "start time cannot be after " + bound},
+	} {
+		for _, path := range []string{"/metrics?", "/metrics/max?metric=concurrent_sandboxes&"} {
+			st, data, _ := c.API("GET", "/teams/"+controlplane.TeamID+path+tc.query, nil)
+			emulatortest.WantError(t, path+tc.query, st, data, http.StatusBadRequest, tc.want)
+		}
+	}
+	st, data, _ := c.API("GET", "/teams/"+controlplane.TeamID+"/metrics?start="+now+"&end="+strconv.FormatInt(last, 10), nil)
+	emulatortest.WantStatus(t, "end at the last second E2B can store", st, data, http.StatusOK)
+}

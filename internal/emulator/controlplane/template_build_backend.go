@@ -14,7 +14,9 @@ import (
 // sandboxes (they have no record: the control plane never sees them), the
 // image store and the uploaded file contexts.
 type buildBackend struct {
-	startMachine func(t store.Template, b store.Build) (*envd.Machine, error)
+	// startMachine starts a build sandbox's machine; forget tells the
+	// egress proxy, once it is destroyed or sealed, that it is gone.
+	startMachine func(t store.Template, b store.Build) (m *envd.Machine, forget func(), err error)
 	resolveImage func(name string) (key, level, note string, err error)
 	filesArchive func(hash string) (string, bool)
 	readyTimeout time.Duration
@@ -22,8 +24,16 @@ type buildBackend struct {
 
 func (s *API) newBuildBackend() buildBackend {
 	return buildBackend{
-		startMachine: func(t store.Template, b store.Build) (*envd.Machine, error) {
-			return s.startMachine(ids.New("i", 20), t, b, nil, nil, false)
+		startMachine: func(t store.Template, b store.Build) (*envd.Machine, func(), error) {
+			id := ids.New("i", 20)
+			// Known to the egress proxy before any of its processes can ask.
+			s.builds.add(id)
+			forget := func() { s.builds.remove(id) }
+			m, err := s.startMachine(id, t, b, nil, nil, false)
+			if err != nil {
+				forget()
+			}
+			return m, forget, err
 		},
 		resolveImage: s.resolveImage,
 		filesArchive: func(hash string) (string, bool) {
@@ -37,11 +47,11 @@ func (s *API) newBuildBackend() buildBackend {
 }
 
 func (h buildBackend) NewSandbox(t store.Template, b store.Build) (builder.Sandbox, error) {
-	m, err := h.startMachine(t, b)
+	m, forget, err := h.startMachine(t, b)
 	if err != nil {
 		return nil, err
 	}
-	return buildSandbox{m}, nil
+	return buildSandbox{sb: m, forget: forget}, nil
 }
 
 func (h buildBackend) ResolveImage(name string) (key, level, note string, err error) {
@@ -54,7 +64,10 @@ func (h buildBackend) ReadyTimeout() time.Duration { return h.readyTimeout }
 
 // buildSandbox is a sandbox as the builder (and a template's start and
 // ready commands) use it.
-type buildSandbox struct{ sb *envd.Machine }
+type buildSandbox struct {
+	sb     *envd.Machine
+	forget func() // the egress proxy's end of a build sandbox; nil in a created sandbox
+}
 
 func (b buildSandbox) Run(ctx context.Context, cmd, user string, cfg buildConfig, onLine func(stderr bool, line string)) (int32, error) {
 	return b.sb.Run(ctx, command(cmd, user, cfg), onLine)
@@ -68,11 +81,25 @@ func (b buildSandbox) HostPath(p string) string {
 	return b.sb.HostPath(p)
 }
 
-func (b buildSandbox) Private() bool         { return b.sb.Root() != nil }
-func (b buildSandbox) Dir() string           { return b.sb.Dir() }
-func (b buildSandbox) KillAll()              { b.sb.KillAll() }
-func (b buildSandbox) Destroy()              { b.sb.Destroy() }
-func (b buildSandbox) Seal(dst string) error { return b.sb.Seal(dst) }
+func (b buildSandbox) Private() bool { return b.sb.Root() != nil }
+func (b buildSandbox) Dir() string   { return b.sb.Dir() }
+func (b buildSandbox) KillAll()      { b.sb.KillAll() }
+func (b buildSandbox) Destroy() {
+	b.sb.Destroy()
+	b.ended()
+}
+
+func (b buildSandbox) Seal(dst string) error {
+	defer b.ended()
+	return b.sb.Seal(dst)
+}
+
+// ended tells the egress proxy that the build sandbox is gone.
+func (b buildSandbox) ended() {
+	if b.forget != nil {
+		b.forget()
+	}
+}
 
 // command is a build's or a template's command as the sandbox runs it.
 func command(cmd, user string, cfg buildConfig) envd.Command {

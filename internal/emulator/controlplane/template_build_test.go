@@ -62,7 +62,7 @@ func TestTemplateBuildRunsSteps(t *testing.T) {
 	if res.Status != store.BuildReady {
 		t.Fatalf("build %s: %+v\n%s", res.Status, res.Reason, logs)
 	}
-	for _, want := range []string{"[builder 5/8] RUN", "error 5 to-stderr", "[base] FROM TEMPLATE base", "[finalize] START"} {
+	for _, want := range []string{"[builder 5/8] RUN", "error 5 to-stderr", "[base] FROM TEMPLATE base", "Running start command: echo started"} {
 		if !strings.Contains(logs, want) {
 			t.Fatalf("logs lack %q:\n%s", want, logs)
 		}

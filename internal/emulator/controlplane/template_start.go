@@ -23,7 +23,7 @@ func (s *API) runStartCommand(sb *envd.Machine, cfg buildConfig) {
 	if cfg.ReadyCmd == "" {
 		return
 	}
-	if err := builder.WaitReady(context.Background(), buildSandbox{sb}, cfg.ReadyCmd, cfg, s.readyTimeout()); err != nil {
+	if err := builder.WaitReady(context.Background(), buildSandbox{sb: sb}, cfg.ReadyCmd, cfg, s.readyTimeout()); err != nil {
 		sb.AddLog("error", "Ready command did not succeed: "+err.Error(), nil)
 	}
 }

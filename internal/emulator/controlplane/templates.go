@@ -75,6 +75,9 @@ func templateToJSON(t store.Template) TemplateJSON {
 // handleListTemplates lists team templates (not public ones such as base,
 // not snapshots), paged on /v2.
 func (s *API) handleListTemplates(w http.ResponseWriter, r *http.Request) {
+	if !teamParamMatches(w, r, queryParam(r, "teamID")) {
+		return
+	}
 	q := r.URL.Query()
 	limit, offset := 1<<30, 0
 	if r.Pattern == "GET /v2/templates" {

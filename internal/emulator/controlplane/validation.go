@@ -28,6 +28,11 @@ import (
 // every path template, matching a request only walks it.
 type requestValidator struct {
 	router routers.Router
+	// legacy is the router of E2B's SDK-side spec (the API server's at
+	// e2b-dev/infra 54693ff), which still describes the deprecated
+	// access-token operations (POST /templates, GET /teams, ...) that the
+	// newest spec dropped. The emulator serves those too.
+	legacy routers.Router
 }
 
 // newRequestValidator returns the process's validator: the spec is parsed
@@ -36,7 +41,20 @@ type requestValidator struct {
 var newRequestValidator = sync.OnceValues(loadRequestValidator)
 
 func loadRequestValidator() (*requestValidator, error) {
-	doc, err := e2bspec.Load("", e2bspec.Served.Control)
+	router, err := loadRouter(e2bspec.Served.Control)
+	if err != nil {
+		return nil, err
+	}
+	legacy, err := loadRouter(e2bspec.SDKControl)
+	if err != nil {
+		return nil, err
+	}
+	return &requestValidator{router: router, legacy: legacy}, nil
+}
+
+// loadRouter parses the named spec and builds its router.
+func loadRouter(name string) (routers.Router, error) {
+	doc, err := e2bspec.Load("", name)
 	if err != nil {
 		return nil, err
 	}
@@ -44,9 +62,9 @@ func loadRequestValidator() (*requestValidator, error) {
 	doc.Servers = nil
 	router, err := gorillamux.NewRouter(doc)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", e2bspec.Served.Control, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return &requestValidator{router: router}, nil
+	return router, nil
 }
 
 // validationOptions are E2B's: every error collected (the answer names the
@@ -59,13 +77,17 @@ var validationOptions = &openapi3filter.Options{
 }
 
 // ValidateRequest checks r (path and query parameters, headers, body)
-// against the served spec; on false E2B's 400 is written. A request for an
-// operation the spec does not describe passes: the route table decides
-// those. The body is read and put back for the handler.
+// against the served spec (an operation only the SDK-side spec still
+// describes, against that one); on false E2B's 400 is written. A request for
+// an operation neither describes passes: the route table decides those. The
+// body is read and put back for the handler.
 func (s *API) ValidateRequest(w http.ResponseWriter, r *http.Request) bool {
 	route, params, err := s.validator.router.FindRoute(r)
 	if err != nil {
-		return true
+		// A deprecated operation only the SDK-side spec still describes.
+		if route, params, err = s.validator.legacy.FindRoute(r); err != nil {
+			return true
+		}
 	}
 	in := &openapi3filter.RequestValidationInput{Request: r, PathParams: params, Route: route, Options: validationOptions}
 	if err := openapi3filter.ValidateRequest(r.Context(), in); err != nil {
