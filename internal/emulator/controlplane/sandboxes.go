@@ -254,8 +254,12 @@ func (s *API) handleCreate(w http.ResponseWriter, r *http.Request) {
 	}
 	var netCfg sandboxes.Network
 	if n := req.Network; n != nil {
+		if msg := validateMaskRequestHost(n.MaskRequestHost); msg != "" {
+			writeError(w, http.StatusBadRequest, msg)
+			return
+		}
 		if n.AllowPublicTraffic != nil && !*n.AllowPublicTraffic && !secure {
-			writeError(w, http.StatusBadRequest, "allowPublicTraffic=false requires the sandbox to be created with secure=true")
+			writeError(w, http.StatusBadRequest, errPublicTrafficNeedsSecure)
 			return
 		}
 		if msg := validateEgress(n.AllowOut, n.DenyOut, n.Rules, n.EgressProxy); msg != "" {
