@@ -303,7 +303,7 @@ func (s *API) handleCreate(w http.ResponseWriter, r *http.Request) {
 		s.opts.Store.CountSpawn(t.ID, now)
 		return sandboxes.Record{
 			Template: t, Build: build, TemplateRef: *req.TemplateID,
-			StartedAt: now, EndAt: now.Add(timeout), ResumeTimeout: timeout,
+			StartedAt: now, EndAt: now.Add(timeout), ResumeTimeout: autoResumeTimeout(timeout),
 			AutoPause: autoPause, AutoResume: autoResume, Secure: secure,
 			AutoPauseKeeps: req.AutoPauseMemory == nil || *req.AutoPauseMemory,
 			AllowInternet:  req.AllowInternetAccess, Network: netCfg,
