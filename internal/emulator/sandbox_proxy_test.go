@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -400,4 +401,23 @@ func TestSandboxProxyReservedRoutes(t *testing.T) {
 	}
 	st, data, _ = c.Request("POST", c.Srv.SandboxURL()+"/init", map[string]any{}, emulatortest.EnvdHeaders(sb))
 	emulatortest.WantStatus(t, "POST /init by headers", st, data, http.StatusNotFound)
+}
+
+// Item: the base template has `python`, Python 3, as E2B's base has (E2B's own proxy tests start
+// `python -m http.server`).
+func TestBaseTemplateHasPython(t *testing.T) {
+	t.Parallel()
+	if _, err := os.Stat("/usr/bin/python3"); err != nil {
+		if _, err := os.Stat("/usr/local/bin/python3"); err != nil {
+			t.Skip("the host has no python3 in /usr: sandboxes read the host's /usr, so they have no python either")
+		}
+	}
+	c := emulatortest.Start(t, emulator.Options{})
+	sb := c.Create(map[string]any{})
+	if c.Machine(sb.SandboxID).Root() == nil {
+		t.Skip("no private root filesystems on this host (see the emulator's start-up log): the shared layout has only the host's own commands")
+	}
+	if out := c.MustRun(sb, `python -c 'import sys; print(sys.version_info[0])'`); strings.TrimSpace(out) != "3" {
+		t.Fatalf("python is not Python 3: %q", out)
+	}
 }

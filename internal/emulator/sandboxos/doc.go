@@ -24,7 +24,8 @@
 // root. The host base root is a skeleton made by the emulator (fresh
 // /home/user, /tmp, /root, /run and mount points, the host's relative
 // top-level links such as /bin -> usr/bin, an /etc adding the "user"
-// account and copies of hosts and resolv.conf) plus the host's /usr, /etc,
+// account and copies of hosts and resolv.conf, and python -> python3 beside a
+// host's python3 that has no python, as E2B's base has both) plus the host's /usr, /etc,
 // /opt, /var and /srv, each as the lowest, read-only layer of a nested
 // overlay whose upper directory is inside the sandbox's layer. So bash, apt
 // and the host's tools exist in every sandbox, and a write anywhere (even
