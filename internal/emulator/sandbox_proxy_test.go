@@ -1,6 +1,7 @@
 package emulator_test
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -419,5 +420,69 @@ func TestBaseTemplateHasPython(t *testing.T) {
 	}
 	if out := c.MustRun(sb, `python -c 'import sys; print(sys.version_info[0])'`); strings.TrimSpace(out) != "3" {
 		t.Fatalf("python is not Python 3: %q", out)
+	}
+}
+
+// upgradeEchoScript accepts one upgrade (as a websocket handshake is one) and then echoes bytes.
+const upgradeEchoScript = `import socket, sys
+srv = socket.socket()
+srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+srv.bind(("127.0.0.1", int(sys.argv[1])))
+srv.listen()
+while True:
+    conn, _ = srv.accept()
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = conn.recv(1024)
+        if not chunk:
+            break
+        head += chunk
+    if b"upgrade: echo" not in head.lower():
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nup")
+        conn.close()
+        continue
+    conn.sendall(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\n")
+    while True:
+        data = conn.recv(1024)
+        if not data:
+            break
+        conn.sendall(data)
+    conn.close()
+`
+
+// Item: an upgraded connection (a websocket's) passes through the proxy both ways.
+func TestSandboxProxyUpgrade(t *testing.T) {
+	t.Parallel()
+	c := emulatortest.Start(t, emulator.Options{})
+	sb := c.Create(map[string]any{})
+	port := freePort(t)
+	st, data := c.Upload(sb, "/home/user/upgrade.py", strings.NewReader(upgradeEchoScript), nil)
+	emulatortest.WantStatus(t, "upload upgrade.py", st, data, http.StatusOK)
+	c.StartProcess(sb, fmt.Sprintf("exec python3 /home/user/upgrade.py %d", port), nil, nil)
+	emulatortest.Eventually(t, "server up", func() bool {
+		resp, _ := viaHost(t, c, "GET", sb.SandboxID, port, "/", nil)
+		return resp.StatusCode == http.StatusOK
+	})
+
+	conn, err := net.Dial("tcp", strings.TrimPrefix(c.Srv.SandboxURL(), "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(20 * time.Second))
+	fmt.Fprintf(conn, "GET / HTTP/1.1\r\nHost: %d-%s.e2b.local\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\n", port, sb.SandboxID)
+	br := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil || resp.StatusCode != http.StatusSwitchingProtocols {
+		t.Fatalf("upgrade: %v %v", resp, err)
+	}
+	for _, msg := range []string{"ping", "pong"} {
+		if _, err := io.WriteString(conn, msg); err != nil {
+			t.Fatal(err)
+		}
+		got := make([]byte, len(msg))
+		if _, err := io.ReadFull(br, got); err != nil || string(got) != msg {
+			t.Fatalf("echo of %q: %q %v", msg, got, err)
+		}
 	}
 }
