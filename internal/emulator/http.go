@@ -26,7 +26,8 @@ import (
 // the token it wants (package controlplane, Traffic).
 //
 // Envd route keys are "envd METHOD /path" for REST
-// ("envd POST /files") and "envd /process.Process/Start" for RPCs.
+// ("envd POST /files") and "envd /process.Process/Start" for RPCs; requests
+// to a sandbox's other ports count and fault as "sandbox port".
 //
 // Admin API (no API key, never faulted, not counted; a POST or PUT must be
 // application/json, and with Options.AdminToken every request needs
