@@ -36,3 +36,13 @@ func writePythonLink(skeleton string) error {
 	}
 	return nil
 }
+
+// hostHasPython3 reports whether the host has the python3 the base template's python comes from.
+func hostHasPython3() bool {
+	for _, d := range pythonDirs {
+		if _, err := os.Stat(filepath.Join("/", d, "python3")); err == nil {
+			return true
+		}
+	}
+	return false
+}
