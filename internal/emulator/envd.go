@@ -70,6 +70,9 @@ func (s *Server) serveEnvd(w http.ResponseWriter, r *http.Request) {
 	case controlplane.TrafficResumeDenied:
 		portproxy.ResumeDenied(t.SandboxID, r.Host).Write(w, r)
 		return
+	case controlplane.TrafficSandboxLimit:
+		portproxy.TeamSandboxLimit(t.SandboxID, r.Host, v.Message).Write(w, r)
+		return
 	case controlplane.TrafficTokenMissing:
 		portproxy.TrafficTokenMissing(t.SandboxID, r.Host).Write(w, r)
 		return

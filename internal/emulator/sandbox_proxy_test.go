@@ -486,3 +486,20 @@ func TestSandboxProxyUpgrade(t *testing.T) {
 		}
 	}
 }
+
+// A resume by traffic counts against the team's cap on running sandboxes, as a connect does:
+// at the cap, E2B's 429, and the sandbox stays paused.
+func TestSandboxProxyAutoResumeAtTheCap(t *testing.T) {
+	t.Parallel()
+	c := emulatortest.Start(t, emulator.Options{Limits: emulator.Limits{MaxConcurrentSandboxes: 1}})
+	sb := c.Create(map[string]any{"autoPause": true, "autoResume": map[string]any{"enabled": true}})
+	pause(t, c, sb.SandboxID, nil)
+	c.Create(map[string]any{})
+	resp, data := viaHost(t, c, "GET", sb.SandboxID, 49983, "/health", nil)
+	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Content-Type") != "application/json; charset=utf-8" {
+		t.Fatalf("resume at the cap: %d %s", resp.StatusCode, data)
+	}
+	if d := c.Detail(sb.SandboxID); d.State != sandboxes.Paused {
+		t.Fatalf("state %s at the cap, want paused", d.State)
+	}
+}

@@ -29,6 +29,7 @@ const (
 	TrafficTokenMissing
 	TrafficTokenInvalid
 	TrafficResumeDenied
+	TrafficSandboxLimit // a resume would pass the team's concurrency cap (Traffic.Message says so)
 )
 
 // Traffic is the control plane's answer to the sandbox proxy about one request.
@@ -37,6 +38,7 @@ type Traffic struct {
 	Machine  *envd.Machine
 	Resumed  bool   // a paused sandbox was resumed by this request
 	MaskHost string // network.maskRequestHost for a port other than envd's ("" keeps the Host)
+	Message  string // why, for TrafficSandboxLimit
 }
 
 // TrafficTokens are the tokens a request to a sandbox carries.
@@ -61,9 +63,12 @@ func (s *API) Traffic(id string, port uint64, tokens TrafficTokens) Traffic {
 		}
 		return true
 	})
+	var limited sandboxes.LimitError
 	switch {
 	case errors.Is(err, sandboxes.ErrResumeDenied):
 		return Traffic{Refusal: TrafficResumeDenied}
+	case errors.As(err, &limited):
+		return Traffic{Refusal: TrafficSandboxLimit, Message: limited.Message}
 	case err != nil:
 		return Traffic{Refusal: TrafficSandboxNotFound}
 	}

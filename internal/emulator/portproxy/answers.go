@@ -70,6 +70,18 @@ func ResumeDenied(sandboxID, host string) Answer {
 			Detail: "Check your access token and try again.", SandboxID: sandboxID, Host: host}}
 }
 
+// TeamSandboxLimit is E2B's 429 when resuming the sandbox would pass the team's cap on running
+// sandboxes.
+func TeamSandboxLimit(sandboxID, host, message string) Answer {
+	if message == "" {
+		message = "Sandbox limit reached"
+	}
+	return Answer{http.StatusTooManyRequests,
+		map[string]any{"sandboxId": sandboxID, "message": message, "code": http.StatusTooManyRequests},
+		page{Title: "Sandbox Limit Reached", Lead: "The sandbox is paused, and resuming it would pass the team's limit of running sandboxes.",
+			Detail: message, SandboxID: sandboxID, Host: host}}
+}
+
 // ReservedRouteAnswer is E2B's 404 for a route of envd that only its control plane reaches. It
 // names the path, not the sandbox.
 func ReservedRouteAnswer(host, path string) Answer {

@@ -116,7 +116,8 @@ func (g *Registry) Resume(id string, timeout time.Duration, autoPause *bool, mem
 // AutoResume returns the record and machine of a sandbox that can serve traffic, resuming a
 // paused one that has autoResume (and kept its memory) for its ResumeTimeout when may allows
 // it; ErrNotFound when the sandbox is gone or does not resume on traffic, ErrResumeDenied when
-// may refuses. may sees the paused sandbox's record, with the lock held.
+// may refuses, a LimitError at the concurrency cap. may sees the paused sandbox's record, with
+// the lock held.
 func (g *Registry) AutoResume(id string, may func(Record) bool) (rec Record, m *envd.Machine, resumed bool, err error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -130,6 +131,9 @@ func (g *Registry) AutoResume(id string, may func(Record) bool) (rec Record, m *
 		}
 		if !may(e.rec.clone()) {
 			return Record{}, nil, false, ErrResumeDenied
+		}
+		if msg := g.callbacks.Admit(g.runningLocked()); msg != "" {
+			return Record{}, nil, false, LimitError{msg}
 		}
 		g.resumeLocked(e, e.rec.ResumeTimeout, true)
 		resumed = true
