@@ -28,11 +28,11 @@ func envdRouteKey(r *http.Request) string {
 	return "envd unknown"
 }
 
-// serveEnvd is the sandbox proxy: envd's port and every other port of a sandbox, named by the
+// serveSandbox is the sandbox proxy: envd's port and every other port of a sandbox, named by the
 // E2b-Sandbox-Id and E2b-Sandbox-Port headers or by the host name, as E2B's proxy answers them:
 // a sandbox that is gone (or paused and not resumed by traffic) first, then the traffic access
 // token, then envd itself or the sandbox's server.
-func (s *Server) serveEnvd(w http.ResponseWriter, r *http.Request) {
+func (s *Server) serveSandbox(w http.ResponseWriter, r *http.Request) {
 	key := envdRouteKey(r)
 	apiKey := r.Header.Get(hdrAPIKey) != ""
 	s.counters.add(func(c *Counters) {

@@ -61,7 +61,7 @@ func (s *Server) serveMain(w http.ResponseWriter, r *http.Request) {
 	case strings.HasPrefix(r.URL.Path, controlplane.UploadPrefix):
 		s.cp.ServeUpload(w, r)
 	case isEnvdRequest(r):
-		s.serveEnvd(w, r)
+		s.serveSandbox(w, r)
 	default:
 		s.serveControl(w, r)
 	}
@@ -71,7 +71,7 @@ func (s *Server) serveMain(w http.ResponseWriter, r *http.Request) {
 func (s *Server) serveEnvdOnly(w http.ResponseWriter, r *http.Request) {
 	w, r = s.withIdleTimeout(w, r)
 	defer s.recoverPanic(w, r)
-	s.serveEnvd(w, r)
+	s.serveSandbox(w, r)
 }
 
 // isEnvdRequest tells envd traffic from control-plane traffic on the shared listener.

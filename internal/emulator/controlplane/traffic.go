@@ -50,7 +50,8 @@ type TrafficTokens struct {
 // Traffic decides a request to port of sandbox id, in E2B's order: a sandbox that is gone, or
 // paused without autoResume (or paused without its memory), is not found; a paused one resumes
 // only for the token it wants (its traffic access token when allowPublicTraffic is false, envd's
-// access token on envd's port of a secure sandbox), else 403; a running one with
+// access token on envd's port of a secure sandbox), else 403, and not past the team's cap on
+// running sandboxes (429); a running one with
 // allowPublicTraffic false wants its traffic access token on every port but envd's.
 func (s *API) Traffic(id string, port uint64, tokens TrafficTokens) Traffic {
 	toEnvd := port == envdPort // no traffic token there; a secure sandbox resumes for envd's token
