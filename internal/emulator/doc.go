@@ -22,12 +22,13 @@
 // internal/e2bspec/runtime/envd/envd.yaml.
 //
 // This package starts the emulator (Start, Options, Server) and routes each
-// request (http.go: envd, the admin API or the control plane), checks the
-// credentials each control-plane operation takes (the API key, or the user's
-// access token where E2B's spec opens the operation to it: control.go),
-// validates control-plane requests, applies faults (faults.go), limits
-// (limits.go) and counters, resumes a paused sandbox on its first envd
-// request, and samples the team's figures.
+// request (http.go: the sandbox proxy, the admin API or the control plane),
+// checks the credentials each control-plane operation takes (the API key, or
+// the user's access token where E2B's spec opens the operation to it:
+// control.go), validates control-plane requests, applies faults (faults.go),
+// limits (limits.go) and counters, serves every port of a sandbox as E2B's
+// proxy does (envd.go: envd, or the sandbox's own server, after the control
+// plane's Traffic decides), and samples the team's figures.
 // Everything else lives one floor down, each package documenting the part it
 // implements:
 //
@@ -47,6 +48,8 @@
 //	              watches, the host network, the sudo and MCP stand-ins
 //	egress        the egress proxy: admission, network rules and what they
 //	              fill, SOCKS5
+//	portproxy     the sandbox proxy's side: which sandbox and port a request
+//	              names, forwarding to it, E2B's proxy answers (JSON and pages)
 //	hostfs        copying trees, extended attributes, file metadata
 //	connectrpc    Connect framing and errors for envd's RPCs; the other
 //	              codecs and protocols (proto, gRPC, gRPC-Web) transcoded

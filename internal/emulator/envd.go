@@ -1,16 +1,22 @@
 package emulator
 
 import (
-	"encoding/json"
 	"net/http"
 	"strings"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/portproxy"
 )
 
-const envdPort = "49983"
+// portRouteKey names, for counters and faults, a request to a sandbox port other than envd's.
+const portRouteKey = "sandbox port"
 
 // envdRouteKey names an envd route for counters and faults:
 // "envd /process.Process/Start" for RPCs, "envd GET /files" for REST.
 func envdRouteKey(r *http.Request) string {
+	if t, ok := portproxy.TargetOf(r); ok && t.Port != portproxy.EnvdPort {
+		return portRouteKey
+	}
 	p := r.URL.Path
 	if strings.HasPrefix(p, "/process.Process/") || strings.HasPrefix(p, "/filesystem.Filesystem/") {
 		return "envd " + p
@@ -22,20 +28,11 @@ func envdRouteKey(r *http.Request) string {
 	return "envd unknown"
 }
 
-type edgeErrorJSON struct {
-	SandboxID string `json:"sandboxId"`
-	Message   string `json:"message"`
-	Code      int    `json:"code"`
-}
-
-// sandboxGone answers like E2B's edge for a paused, killed or unknown sandbox.
-func sandboxGone(w http.ResponseWriter, id string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusBadGateway)
-	_ = json.NewEncoder(w).Encode(edgeErrorJSON{SandboxID: id, Message: "The sandbox was not found", Code: http.StatusBadGateway})
-}
-
-func (s *Server) serveEnvd(w http.ResponseWriter, r *http.Request) {
+// serveSandbox is the sandbox proxy: envd's port and every other port of a sandbox, named by the
+// E2b-Sandbox-Id and E2b-Sandbox-Port headers or by the host name, as E2B's proxy answers them:
+// a sandbox that is gone (or paused and not resumed by traffic) first, then the traffic access
+// token, then envd itself or the sandbox's server.
+func (s *Server) serveSandbox(w http.ResponseWriter, r *http.Request) {
 	key := envdRouteKey(r)
 	apiKey := r.Header.Get(hdrAPIKey) != ""
 	s.counters.add(func(c *Counters) {
@@ -47,32 +44,54 @@ func (s *Server) serveEnvd(w http.ResponseWriter, r *http.Request) {
 	if ok, _ := s.applyFaults(w, r, key, false); !ok {
 		return
 	}
-	id := r.Header.Get(hdrSandboxID)
-	if id == "" {
-		if r.URL.Path != "/files" {
-			writeError(w, http.StatusBadRequest, "missing E2b-Sandbox-Id header")
-			return
-		}
-		var found bool
-		if id, found = s.cp.Sandboxes().BySignature(r); !found {
+	t, ok := portproxy.TargetOf(r)
+	switch {
+	case !ok && r.Header.Get(hdrSandboxID) != "":
+		http.Error(w, "Invalid sandbox port", http.StatusBadRequest)
+		return
+	case !ok && r.URL.Path != "/files":
+		writeError(w, http.StatusBadRequest, "missing E2b-Sandbox-Id header")
+		return
+	case !ok:
+		id, found := s.cp.Sandboxes().BySignature(r)
+		if !found {
 			writeError(w, http.StatusUnauthorized, "invalid signature")
 			return
 		}
-	} else if port := r.Header.Get(hdrSandboxPort); port != "" && port != envdPort {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusBadGateway)
-		_ = json.NewEncoder(w).Encode(map[string]any{
-			"sandboxId": id, "message": "The sandbox is running but port is not open", "port": port, "code": http.StatusBadGateway,
-		})
+		t = portproxy.Target{SandboxID: id, Port: portproxy.EnvdPort}
+	}
+	v := s.cp.Traffic(t.SandboxID, t.Port, controlplane.TrafficTokens{
+		Traffic: r.Header.Get(portproxy.HeaderTrafficToken), Envd: r.Header.Get(portproxy.HeaderEnvdToken),
+	})
+	switch v.Refusal {
+	case controlplane.TrafficSandboxNotFound:
+		portproxy.SandboxNotFound(t.SandboxID, r.Host).Write(w, r)
+		return
+	case controlplane.TrafficResumeDenied:
+		portproxy.ResumeDenied(t.SandboxID, r.Host).Write(w, r)
+		return
+	case controlplane.TrafficSandboxLimit:
+		portproxy.TeamSandboxLimit(t.SandboxID, r.Host, v.Message).Write(w, r)
+		return
+	case controlplane.TrafficTokenMissing:
+		portproxy.TrafficTokenMissing(t.SandboxID, r.Host).Write(w, r)
+		return
+	case controlplane.TrafficTokenInvalid:
+		portproxy.TrafficTokenInvalid(t.SandboxID, r.Host).Write(w, r)
 		return
 	}
-	m, resumed := s.cp.Sandboxes().AutoResume(id)
-	if m == nil {
-		sandboxGone(w, id)
-		return
+	if v.Resumed {
+		v.Machine.AddLog("info", "Sandbox auto-resumed by traffic", nil)
 	}
-	if resumed {
-		m.AddLog("info", "Sandbox auto-resumed by traffic", nil)
+	switch {
+	case portproxy.ReservedRoute(t, r):
+		portproxy.ReservedRouteAnswer(r.Host, r.URL.Path).Write(w, r)
+	case t.Port == portproxy.EnvdPort:
+		v.Machine.Serve(w, r)
+	case !v.Machine.ListensOn(uint16(t.Port)):
+		// The host's port, or another sandbox's: not this sandbox's, so closed, as on E2B.
+		portproxy.PortClosed(t.SandboxID, r.Host, t.Port).Write(w, r)
+	default:
+		s.forwarder.Forward(w, r, t, v.MaskHost)
 	}
-	m.Serve(w, r)
 }

@@ -7,22 +7,27 @@ import (
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/portproxy"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/volumeapi"
 )
 
 // Routing.
 //
-// One listener serves everything: requests that carry E2b-Sandbox-Id, or
-// whose path is /files, /files/compose, /envs, /metrics, /process.Process/* or
-// /filesystem.Filesystem/*, go to envd; /_emulator/* is the admin API; the
-// rest is the control plane. Options.EnvdAddr adds an envd-only listener.
-// Header-less /files requests (signed URLs) go to the secure sandbox whose
-// access token validates the signature. Envd requests for unknown, paused or
-// killed sandboxes get E2B's edge 502; a paused sandbox with autoResume is
-// resumed by its first envd request.
+// One listener serves everything: requests that carry E2b-Sandbox-Id, or a
+// sandbox's host name (<port>-<sandbox id>.<domain>), or whose path is /files,
+// /files/compose, /envs, /metrics, /process.Process/* or
+// /filesystem.Filesystem/*, go to the sandbox proxy (envd.go: envd on port
+// 49983, any other port forwarded to the sandbox's server); /_emulator/* is
+// the admin API; the rest is the control plane. Options.EnvdAddr adds a
+// listener for the sandbox proxy only. Header-less /files requests (signed
+// URLs) go to the secure sandbox whose access token validates the signature.
+// Requests for unknown, paused or killed sandboxes get E2B's edge 502; a
+// paused sandbox with autoResume is resumed by its first request that carries
+// the token it wants (package controlplane, Traffic).
 //
 // Envd route keys are "envd METHOD /path" for REST
-// ("envd POST /files") and "envd /process.Process/Start" for RPCs.
+// ("envd POST /files") and "envd /process.Process/Start" for RPCs; requests
+// to a sandbox's other ports count and fault as "sandbox port".
 //
 // Admin API (no API key, never faulted, not counted; a POST or PUT must be
 // application/json, and with Options.AdminToken every request needs
@@ -40,10 +45,8 @@ import (
 
 // Header names used by E2B's edge and SDKs.
 const (
-	hdrSandboxID   = "E2b-Sandbox-Id"
-	hdrSandboxPort = "E2b-Sandbox-Port"
-	hdrAPIKey      = "X-API-Key"
-	hdrAccessToken = "X-Access-Token"
+	hdrSandboxID = portproxy.HeaderSandboxID
+	hdrAPIKey    = "X-API-Key"
 )
 
 // serveMain is the handler of the main listener: admin, envd or control plane.
@@ -58,7 +61,7 @@ func (s *Server) serveMain(w http.ResponseWriter, r *http.Request) {
 	case strings.HasPrefix(r.URL.Path, controlplane.UploadPrefix):
 		s.cp.ServeUpload(w, r)
 	case isEnvdRequest(r):
-		s.serveEnvd(w, r)
+		s.serveSandbox(w, r)
 	default:
 		s.serveControl(w, r)
 	}
@@ -68,12 +71,12 @@ func (s *Server) serveMain(w http.ResponseWriter, r *http.Request) {
 func (s *Server) serveEnvdOnly(w http.ResponseWriter, r *http.Request) {
 	w, r = s.withIdleTimeout(w, r)
 	defer s.recoverPanic(w, r)
-	s.serveEnvd(w, r)
+	s.serveSandbox(w, r)
 }
 
 // isEnvdRequest tells envd traffic from control-plane traffic on the shared listener.
 func isEnvdRequest(r *http.Request) bool {
-	if r.Header.Get(hdrSandboxID) != "" {
+	if _, ok := portproxy.TargetOf(r); ok || r.Header.Get(hdrSandboxID) != "" {
 		return true
 	}
 	p := r.URL.Path

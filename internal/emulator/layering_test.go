@@ -29,6 +29,7 @@ func TestPackagesImportOnlyDownwards(t *testing.T) {
 		"connectrpc": nil,
 		"httpjson":   nil,
 		"ids":        nil,
+		"portproxy":  nil,
 		// The test harness, imported only by tests: it starts the root ("") and speaks to it.
 		"emulatortest": {"", "controlplane", "envd", "store", "connectrpc"},
 	}

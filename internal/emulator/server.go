@@ -5,6 +5,7 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/egress"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/ids"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/portproxy"
 
 	"context"
 	"errors"
@@ -105,7 +106,8 @@ type Server struct {
 	samplerDone      chan struct{}
 	cp               *controlplane.API // E2B's control plane, with the registry of live sandboxes
 	egress           *egress.Server    // nil when it could not start
-	store            *store.Store      // templates, secrets, events, webhooks, team samples, volumes
+	forwarder        *portproxy.Forwarder
+	store            *store.Store // templates, secrets, events, webhooks, team samples, volumes
 	faults           faultState
 	limits           limitState
 	counters         counterState
@@ -145,6 +147,7 @@ func Start(opts Options) (*Server, error) {
 		samplerDone: make(chan struct{}),
 	}
 	s.validateRequests.Store(true)
+	s.forwarder = portproxy.NewForwarder()
 	if s.logf == nil {
 		s.logf = func(string, ...any) {}
 	}

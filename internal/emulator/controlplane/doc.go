@@ -8,6 +8,12 @@
 // fields) ValidateRequest refuses first, against the spec the emulator
 // serves (validation.go).
 //
+// It also decides, for the sandbox proxy, what E2B's API decides for traffic to
+// a sandbox's port (Traffic): a sandbox that is gone, or paused and not resumed by
+// traffic, is not found; a paused one resumes only for the token it wants, for
+// its create's timeout but at least E2B's 300 s; allowPublicTraffic false wants
+// the traffic access token on every port but envd's.
+//
 // What the emulator around it does (the concurrency cap, counters, its own
 // URL) it gets as functions in a Config, never as a pointer to the server;
 // the API key, faults and rate limits are applied before a request reaches

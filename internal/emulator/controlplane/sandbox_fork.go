@@ -84,7 +84,7 @@ func (s *API) handleFork(w http.ResponseWriter, r *http.Request) {
 			now := time.Now().UTC()
 			return sandboxes.Record{
 				Template: src.Template, Build: src.Build, TemplateRef: src.TemplateRef,
-				StartedAt: now, EndAt: now.Add(timeout), ResumeTimeout: timeout,
+				StartedAt: now, EndAt: now.Add(timeout), ResumeTimeout: autoResumeTimeout(timeout),
 				AutoPause: src.AutoPause, AutoResume: src.AutoResume, Secure: src.Secure,
 				AutoPauseKeeps: src.AutoPauseKeeps, AllowInternet: src.AllowInternet, Network: src.Network,
 				Metadata: src.Metadata, EnvVars: src.EnvVars, Mounts: src.Mounts,

@@ -254,8 +254,12 @@ func (s *API) handleCreate(w http.ResponseWriter, r *http.Request) {
 	}
 	var netCfg sandboxes.Network
 	if n := req.Network; n != nil {
+		if msg := validateMaskRequestHost(n.MaskRequestHost); msg != "" {
+			writeError(w, http.StatusBadRequest, msg)
+			return
+		}
 		if n.AllowPublicTraffic != nil && !*n.AllowPublicTraffic && !secure {
-			writeError(w, http.StatusBadRequest, "allowPublicTraffic=false requires the sandbox to be created with secure=true")
+			writeError(w, http.StatusBadRequest, errPublicTrafficNeedsSecure)
 			return
 		}
 		if msg := validateEgress(n.AllowOut, n.DenyOut, n.Rules, n.EgressProxy); msg != "" {
@@ -299,7 +303,7 @@ func (s *API) handleCreate(w http.ResponseWriter, r *http.Request) {
 		s.opts.Store.CountSpawn(t.ID, now)
 		return sandboxes.Record{
 			Template: t, Build: build, TemplateRef: *req.TemplateID,
-			StartedAt: now, EndAt: now.Add(timeout), ResumeTimeout: timeout,
+			StartedAt: now, EndAt: now.Add(timeout), ResumeTimeout: autoResumeTimeout(timeout),
 			AutoPause: autoPause, AutoResume: autoResume, Secure: secure,
 			AutoPauseKeeps: req.AutoPauseMemory == nil || *req.AutoPauseMemory,
 			AllowInternet:  req.AllowInternetAccess, Network: netCfg,

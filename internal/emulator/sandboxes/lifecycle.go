@@ -113,24 +113,32 @@ func (g *Registry) Resume(id string, timeout time.Duration, autoPause *bool, mem
 	return e.rec.clone(), e.m, nil
 }
 
-// AutoResume returns the machine of a sandbox that can serve envd traffic,
-// resuming a paused one that has autoResume (and kept its memory) for its
-// create's timeout; nil when it cannot.
-func (g *Registry) AutoResume(id string) (m *envd.Machine, resumed bool) {
+// AutoResume returns the record and machine of a sandbox that can serve traffic, resuming a
+// paused one that has autoResume (and kept its memory) for its ResumeTimeout when may allows
+// it; ErrNotFound when the sandbox is gone or does not resume on traffic, ErrResumeDenied when
+// may refuses, a LimitError at the concurrency cap. may sees the paused sandbox's record, with
+// the lock held.
+func (g *Registry) AutoResume(id string, may func(Record) bool) (rec Record, m *envd.Machine, resumed bool, err error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	e := g.byID[id]
 	if e == nil {
-		return nil, false
+		return Record{}, nil, false, ErrNotFound
 	}
 	if e.rec.State == Paused {
 		if !e.rec.AutoResume || !e.rec.PausedByMemory {
-			return nil, false
+			return Record{}, nil, false, ErrNotFound
+		}
+		if !may(e.rec.clone()) {
+			return Record{}, nil, false, ErrResumeDenied
+		}
+		if msg := g.callbacks.Admit(g.runningLocked()); msg != "" {
+			return Record{}, nil, false, LimitError{msg}
 		}
 		g.resumeLocked(e, e.rec.ResumeTimeout, true)
-		return e.m, true
+		resumed = true
 	}
-	return e.m, false
+	return e.rec.clone(), e.m, resumed, nil
 }
 
 // Egress is what a network update replaces as a whole; the rest of the

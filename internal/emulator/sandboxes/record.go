@@ -25,7 +25,7 @@ type Record struct {
 	State          string
 	StartedAt      time.Time
 	EndAt          time.Time
-	ResumeTimeout  time.Duration // the create's timeout, which an auto-resume by traffic gives again
+	ResumeTimeout  time.Duration // what an auto-resume by traffic gives: the create's timeout, at least E2B's 300 s
 	AutoPause      bool
 	AutoPauseKeeps bool // autoPauseMemory: an auto-pause keeps processes (memory snapshot)
 	AutoResume     bool
@@ -68,7 +68,7 @@ type Network struct {
 	Rules              map[string][]egress.Rule `json:"rules,omitempty"`
 	EgressProxy        *egress.Proxy            `json:"egressProxy,omitempty"`
 	// HTTPSPorts are the sandbox's ports that serve HTTPS, fixed at create: E2B's proxy
-	// reaches them over TLS. The emulator only keeps and reports them (it has no port proxy).
+	// reaches them over TLS. The emulator keeps and reports them; its proxy reaches every port in plain HTTP.
 	HTTPSPorts []uint32 `json:"httpsPorts,omitempty"`
 }
 

@@ -28,6 +28,8 @@ var (
 	ErrClosed         = errors.New("emulator is shutting down")
 	ErrAlreadyPaused  = errors.New("sandbox is already paused")
 	ErrAlreadyRunning = errors.New("sandbox is already running")
+	// ErrResumeDenied: traffic may not resume the paused sandbox (it lacks the sandbox's token).
+	ErrResumeDenied = errors.New("sandbox may not be resumed with the credentials provided")
 	// ErrDiskOnlyResumeOff refuses memory=false on the resume of a sandbox paused with its
 	// memory where the capability is off (Callbacks.DiskOnlyResumeOff).
 	ErrDiskOnlyResumeOff = errors.New("resuming without memory is not enabled")

@@ -24,7 +24,8 @@
 // root. The host base root is a skeleton made by the emulator (fresh
 // /home/user, /tmp, /root, /run and mount points, the host's relative
 // top-level links such as /bin -> usr/bin, an /etc adding the "user"
-// account and copies of hosts and resolv.conf) plus the host's /usr, /etc,
+// account and copies of hosts and resolv.conf, and python -> python3 beside a
+// host's python3 that has no python, as E2B's base has both) plus the host's /usr, /etc,
 // /opt, /var and /srv, each as the lowest, read-only layer of a nested
 // overlay whose upper directory is inside the sandbox's layer. So bash, apt
 // and the host's tools exist in every sandbox, and a write anywhere (even
@@ -111,9 +112,12 @@
 // already in use". localhost in a sandbox is the host's, every sandbox can
 // reach every other's ports and the host's, and a server bound to 0.0.0.0
 // is reachable on the host's interfaces. The host reaches a sandbox's
-// server at 127.0.0.1:<port> directly; the emulator has no proxy for
-// <port>-<sandbox id>.<domain> hosts (envd requests naming another port
-// than 49983 answer E2B's 502 "port is not open"). Egress is the host's;
+// server at 127.0.0.1:<port> directly, and through the sandbox URL as on
+// E2B: a request for host <port>-<sandbox id>.<domain> (or with the
+// E2b-Sandbox-Id and E2b-Sandbox-Port headers) is forwarded to
+// 127.0.0.1:<port> (package portproxy) when one of that sandbox's processes
+// listens there (ListeningSockets, HoldsSocket); the port of the host or of
+// another sandbox answers E2B's 502 "port is not open". Egress is the host's;
 // allowOut, denyOut and allowInternetAccess are enforced only for traffic
 // that goes through the egress proxy (package egress). A network namespace
 // per sandbox would give each its own ports,

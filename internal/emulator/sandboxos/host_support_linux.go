@@ -14,6 +14,9 @@ import (
 // with the kernel's reason.
 func HostGaps() []string {
 	var gaps []string
+	if !hostHasPython3() {
+		gaps = append(gaps, "no python3 in /usr/bin or /usr/local/bin: the base template has neither python nor python3 (E2B's has both)")
+	}
 	if data, err := os.ReadFile("/proc/sys/user/max_user_namespaces"); err == nil && strings.TrimSpace(string(data)) == "0" {
 		gaps = append(gaps, "no user namespaces (user.max_user_namespaces is 0): a sandbox's root keeps the emulator's capabilities on the host")
 	}

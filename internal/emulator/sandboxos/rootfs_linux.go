@@ -153,6 +153,9 @@ func PrepareHostBase(dir string) error {
 	if err := WriteSudoShim(dir); err != nil {
 		return err
 	}
+	if err := writePythonLink(dir); err != nil {
+		return err
+	}
 	// Only the mcp-gateway template has the gateway (a layer of its own); a skeleton an older
 	// emulator wrote may still hold it.
 	_ = os.Remove(filepath.Join(dir, "usr", "local", "bin", MCPGatewayCommand))
