@@ -11,7 +11,6 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/emulatortest"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
@@ -140,7 +139,7 @@ func TestMetricsAndLogs(t *testing.T) {
 	st, data, _ := c.API("GET", "/sandboxes/"+sb.SandboxID+"/metrics", nil)
 	emulatortest.WantStatus(t, "metrics", st, data, http.StatusOK)
 	ms := emulatortest.Decode[[]controlplane.SandboxMetricJSON](t, data)
-	if len(ms) == 0 || ms[0].CPUCount != 2 || ms[0].MemTotal != envd.MemTotalBytes || ms[0].DiskTotal <= 0 || ms[0].TimestampUnix == 0 {
+	if len(ms) == 0 || ms[0].CPUCount != 2 || ms[0].MemTotal != int64(store.DefaultMemoryMB)<<20 || ms[0].DiskTotal <= 0 || ms[0].TimestampUnix == 0 {
 		t.Fatalf("metrics %s", data)
 	}
 	future := strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10)
