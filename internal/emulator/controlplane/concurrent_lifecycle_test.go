@@ -79,7 +79,8 @@ func lifecycleEvents(t *testing.T, c *emulatortest.Client, id, typ string) int {
 // and the sandbox changes state once.
 func TestConcurrentPausesAndResumesShareOneTransition(t *testing.T) {
 	t.Parallel()
-	c := emulatortest.Start(t, emulator.Options{TransitionTime: 500 * time.Millisecond})
+	// Long enough that every request of a burst arrives during the transition, even on a busy host.
+	c := emulatortest.Start(t, emulator.Options{TransitionTime: 2 * time.Second})
 	sb := c.Create(map[string]any{"timeout": 300})
 	const n = 5
 
@@ -130,7 +131,7 @@ func TestConcurrentPausesAndResumesShareOneTransition(t *testing.T) {
 // caller is told it was resumed (201).
 func TestResumeDuringPauseWaitsThenResumes(t *testing.T) {
 	t.Parallel()
-	const hold = 500 * time.Millisecond
+	const hold = 2 * time.Second
 	c := emulatortest.Start(t, emulator.Options{TransitionTime: hold})
 	sb := c.Create(map[string]any{"timeout": 300})
 
