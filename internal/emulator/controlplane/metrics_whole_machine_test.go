@@ -72,3 +72,31 @@ func TestIdleSandboxMetricsAreWholeMachineFigures(t *testing.T) {
 		check("GET /sandboxes/metrics", int(latest.CPUCount), latest.CPUUsedPct, latest.MemUsed, latest.MemTotal)
 	}
 }
+
+// CPU is read from the sandbox's cgroup, as a guest's CPU time is the whole VM's: a command
+// that used the CPU and ended between two samples still shows in the second (a sum over the
+// live processes would miss it).
+func TestSandboxCPUIsTheCgroups(t *testing.T) {
+	t.Parallel()
+	c := emulatortest.Start(t, emulator.Options{})
+	sb := c.Create(map[string]any{})
+	if _, ok := c.Machine(sb.SandboxID).Root().CPUTime(); !ok {
+		t.Skip("this host gives sandboxes no cgroup (no private roots or no cgroup filesystem): CPU comes from /proc")
+	}
+	read := func() float64 {
+		st, data, _ := c.Request("GET", c.Srv.SandboxURL()+"/metrics", nil, emulatortest.EnvdHeaders(sb))
+		emulatortest.WantStatus(t, "envd metrics", st, data, http.StatusOK)
+		var m struct {
+			CPUPct float64 `json:"cpu_used_pct"`
+		}
+		if err := json.Unmarshal(data, &m); err != nil {
+			t.Fatal(err)
+		}
+		return m.CPUPct
+	}
+	read()
+	c.MustRun(sb, `end=$(($(date +%s) + 1)); while [ "$(date +%s)" -le "$end" ]; do :; done`)
+	if pct := read(); pct < envd.IdleGuestCPUPct+1 {
+		t.Fatalf("cpu_used_pct after a command that kept a CPU busy for a second and ended: %.2f%%", pct)
+	}
+}

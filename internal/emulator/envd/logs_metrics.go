@@ -55,7 +55,8 @@ type MetricSample struct {
 	MemUsed   int64
 	MemTotal  int64
 	DiskUsed  int64
-	cpuTicks  uint64
+	cpuTime   time.Duration // the CPU time used so far, from cpuFrom
+	cpuFrom   string        // "cgroup" or "procs": samples are compared only with their like
 	procCount int
 }
 
@@ -105,7 +106,9 @@ func (sb *Machine) TakeSample() {
 
 // TakeSampleFrom samples using a host process scan shared by all sandboxes: CPU and memory
 // are an idle guest's (IdleGuestCPUPct, IdleGuestMemBytes) plus what the sandbox's processes
-// use, CPU shared over the machine's CPUs, memory at most the machine's.
+// use, CPU shared over the machine's CPUs, memory at most the machine's. CPU time is the
+// sandbox's cgroup's where it has one (every process it ever ran, those that ended included),
+// else the sum over its live processes from /proc.
 func (sb *Machine) TakeSampleFrom(procs []sandboxos.ProcEntry) {
 	var ticks uint64
 	var rss int64
@@ -114,18 +117,22 @@ func (sb *Machine) TakeSampleFrom(procs []sandboxos.ProcEntry) {
 		ticks += p.Ticks
 		rss += p.RSS
 	}
+	cpu, from := time.Duration(ticks)*time.Second/sandboxos.ClockTicks, "procs"
+	if d, ok := sb.root.CPUTime(); ok {
+		cpu, from = d, "cgroup"
+	}
 	now := time.Now().UTC()
 	s := MetricSample{
 		At: now, CPUCount: sb.cpuCount, CPUPct: IdleGuestCPUPct,
 		MemUsed: min(IdleGuestMemBytes+rss, sb.memTotal), MemTotal: sb.memTotal,
-		DiskUsed: hostfs.DirSize(sb.dir), cpuTicks: ticks, procCount: len(members),
+		DiskUsed: hostfs.DirSize(sb.dir), cpuTime: cpu, cpuFrom: from, procCount: len(members),
 	}
 	sb.mu.Lock()
 	defer sb.mu.Unlock()
 	if n := len(sb.samples); n > 0 {
 		prev := sb.samples[n-1]
-		if el := now.Sub(prev.At).Seconds(); el > 0 && ticks >= prev.cpuTicks {
-			pct := float64(ticks-prev.cpuTicks) / sandboxos.ClockTicks / el / float64(sb.cpuCount) * 100
+		if el := now.Sub(prev.At); el > 0 && prev.cpuFrom == from && cpu >= prev.cpuTime {
+			pct := float64(cpu-prev.cpuTime) / float64(el) / float64(sb.cpuCount) * 100
 			s.CPUPct = min(IdleGuestCPUPct+pct, 100)
 		}
 	}
