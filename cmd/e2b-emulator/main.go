@@ -95,6 +95,7 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 		noV1Routes   = fs.Bool("sandbox-routes-v1-off", false, "answer the deprecated v1 create, connect and fork routes (POST /sandboxes, /sandboxes/{id}/connect, /sandboxes/{id}/fork) 404, as an E2B that has retired them")
 		noV2Routes   = fs.Bool("sandbox-routes-v2-off", false, "answer the /v2 create, connect and fork routes 404, as an older self-hosted E2B")
 		forkTeamCap  = fs.Int("fork-team-cap", 0, "the most forks one v2 fork may ask for (default 20, E2B's)")
+		transition   = fs.Duration("transition-time", 250*time.Millisecond, "how long a pause or resume lasts: a pause, resume or connect of the sandbox meanwhile waits for it, as E2B's do (0 = none)")
 		seeds        seedFlags
 	)
 	fs.Var(&seeds, "seed-template", "seed a team template `name[:builds]` (repeatable)")
@@ -115,6 +116,9 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 	if err := limits.Validate(); err != nil {
 		return fmt.Errorf("limits: %w", err)
 	}
+	if *transition == 0 {
+		*transition = -1 // Options: negative for none, zero for the default
+	}
 	logger := log.New(stderr, "", log.LstdFlags)
 	logf := logger.Printf
 	if *quiet {
@@ -125,6 +129,7 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 		DataDir: *dataDir, Isolation: *isolation, ImageStore: *imageStore, HostRootImages: splitList(*hostRoot), ReadyTimeout: *readyTimeout,
 		AdminToken: *adminToken, StreamIdleTimeout: *idle, Limits: limits, DiskOnlyResumeOff: *noColdResume, Logf: logf,
 		SandboxRoutesV1Off: *noV1Routes, SandboxRoutesV2Off: *noV2Routes, ForkTeamCap: *forkTeamCap,
+		TransitionTime: *transition,
 	})
 	if err != nil {
 		return err

@@ -179,14 +179,24 @@ func TestNamedSnapshotsKeepTheirOwnIdentity(t *testing.T) {
 	if got := readFrom(first.SnapshotID); got != "first" {
 		t.Fatalf("sandbox from the first snapshot reads %q", got)
 	}
+	// E2B lists the name's template once, as its newest build, under a name
+	// without a tag; the older snapshot is still found by its ID.
+	byName, err := e.c.ListSnapshots(e.ctx, e2b.ListSnapshotsParams{Name: "shared"})
+	if err != nil || len(byName) != 1 || byName[0].SnapshotID != second.SnapshotID || len(byName[0].Names) != 1 ||
+		byName[0].Names[0] != first.Template() {
+		t.Fatalf("list by name: %+v %v; want the newest snapshot once, named %s", byName, err, first.Template())
+	}
+	if s, err := e.c.FindSnapshot(e.ctx, first.SnapshotID); err != nil || s == nil || s.SnapshotID != first.SnapshotID {
+		t.Fatalf("the older snapshot of the name is not found by its ID: %+v %v", s, err)
+	}
 
 	if err := e.c.DeleteSnapshot(e.ctx, first.SnapshotID); err != nil {
 		t.Fatalf("delete the first: %v", err)
 	}
-	if s, err := e.c.FindSnapshot(e.ctx, sb.SandboxID, first.SnapshotID); err != nil || s != nil {
+	if s, err := e.c.FindSnapshot(e.ctx, first.SnapshotID); err != nil || s != nil {
 		t.Fatalf("the first is still there: %+v %v", s, err)
 	}
-	if s, err := e.c.FindSnapshot(e.ctx, sb.SandboxID, second.SnapshotID); err != nil || s == nil {
+	if s, err := e.c.FindSnapshot(e.ctx, second.SnapshotID); err != nil || s == nil {
 		t.Fatalf("deleting the first took the second with it: %+v %v", s, err)
 	}
 	if got := readFrom(second.SnapshotID); got != "second" {

@@ -45,10 +45,12 @@ func (c *Client) TakeLatestSnapshot(ctx context.Context, sandboxID, name string)
 		return out, fmt.Errorf("snapshot %s of sandbox %s was taken, but the name %q still starts the previous one "+
 			"(its default tag could not be moved): %w", info.SnapshotID, sandboxID, name, err)
 	}
-	// The count is for the report only: a failed list leaves it 0.
-	if snaps, lerr := c.ListSnapshots(ctx, ListSnapshotsParams{Name: out.Template}); lerr == nil {
-		for _, s := range snaps {
-			if _, tag := splitSnapshotID(s.SnapshotID); strings.HasPrefix(tag, snapshotTagPrefix) {
+	// The count is for the report only: a failed read leaves it 0. It counts the
+	// template's tags (each snapshot has one of its own): E2B lists a snapshot
+	// template once, whatever number of snapshots it holds.
+	if tags, terr := c.templateTags(ctx, "count snapshots of "+out.Template, out.Template); terr == nil {
+		for _, tag := range tags {
+			if strings.HasPrefix(tag, snapshotTagPrefix) {
 				out.Builds++
 			}
 		}

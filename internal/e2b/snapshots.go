@@ -12,7 +12,9 @@ import (
 
 // SnapshotInfo identifies a persistent snapshot: one build of a snapshot
 // template. SnapshotID is "<template>:<tag>" and starts sandboxes from
-// exactly that build.
+// exactly that build. Names are the template's ("<namespace>/<name>"), without
+// a tag. E2B lists a snapshot template once, as its newest build: the other
+// snapshots of a name are found by their ID (FindSnapshot).
 type SnapshotInfo struct {
 	SnapshotID string
 	Names      []string
@@ -107,7 +109,13 @@ func (c *Client) CreateSnapshot(ctx context.Context, sandboxID, name string) (*S
 			return &SnapshotInfo{SnapshotID: w.SnapshotID, Names: w.Names}, nil
 		},
 		find: func(ctx context.Context) (*SnapshotInfo, error) {
-			snaps, err := c.ListSnapshots(ctx, ListSnapshotsParams{SandboxID: sandboxID})
+			// A named snapshot is found by its name and tag: E2B lists a template once, as its
+			// newest build, so the sandbox's listing may show another snapshot of the name.
+			filter := ListSnapshotsParams{SandboxID: sandboxID}
+			if tag != "" {
+				filter = ListSnapshotsParams{Name: body.Name}
+			}
+			snaps, err := c.ListSnapshots(ctx, filter)
 			if err != nil {
 				return nil, err
 			}
@@ -172,25 +180,18 @@ func (c *Client) ListSnapshots(ctx context.Context, p ListSnapshotsParams) ([]Sn
 }
 
 // FindSnapshot returns the snapshot with this ID, or nil when it does not
-// exist. It looks among the snapshots of the source sandbox first, then among
-// all (the source sandbox may be long gone and its filter refused).
-func (c *Client) FindSnapshot(ctx context.Context, sandboxID, snapshotID string) (*SnapshotInfo, error) {
-	filters := []ListSnapshotsParams{{SandboxID: sandboxID}, {}}
-	if sandboxID == "" {
-		filters = filters[1:]
+// exist. It lists by the ID itself, "<template>:<tag>": E2B lists a snapshot
+// template once, as its newest build (under the tag, when one is asked for),
+// so neither the source sandbox's listing nor the whole one shows an older
+// snapshot of a name.
+func (c *Client) FindSnapshot(ctx context.Context, snapshotID string) (*SnapshotInfo, error) {
+	snaps, err := c.ListSnapshots(ctx, ListSnapshotsParams{Name: snapshotID})
+	if err != nil {
+		return nil, err
 	}
-	for _, f := range filters {
-		snaps, err := c.ListSnapshots(ctx, f)
-		if err != nil {
-			if f.SandboxID != "" && (IsNotFound(err) || IsBadRequest(err)) {
-				continue
-			}
-			return nil, err
-		}
-		for _, s := range snaps {
-			if s.SnapshotID == snapshotID {
-				return &s, nil
-			}
+	for _, s := range snaps {
+		if s.SnapshotID == snapshotID {
+			return &s, nil
 		}
 	}
 	return nil, nil

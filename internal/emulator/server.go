@@ -28,6 +28,9 @@ import (
 // envd sends on a quiet stream.
 const defaultStreamIdleTimeout = 2 * time.Minute
 
+// defaultTransitionTime is how long a pause or resume lasts (Options.TransitionTime).
+const defaultTransitionTime = 250 * time.Millisecond
+
 // Options configures Start. Zero values select the documented defaults.
 type Options struct {
 	Addr     string // control-plane + envd listener, default "127.0.0.1:0"
@@ -73,6 +76,12 @@ type Options struct {
 	// memory with E2B's 400 (error_code sandbox_memory_override_disabled), as a cluster where
 	// that capability is off does. By default memory=false cold-boots the sandbox.
 	DiskOnlyResumeOff bool
+	// TransitionTime is how long a pause or a resume of a sandbox lasts. The emulator's own
+	// take no time; E2B's take about a second (a pause about 4 s per GiB of memory), and a
+	// pause, resume or connect of the sandbox that arrives meanwhile waits for it and answers
+	// with its result, or resumes after a pause, as E2B's does. Default 250ms: enough for a
+	// burst of requests to meet one transition. Negative for none.
+	TransitionTime time.Duration
 	// SandboxRoutesV1Off switches off the deprecated v1 create, connect and fork routes
 	// (POST /sandboxes, /sandboxes/{id}/connect, /sandboxes/{id}/fork), as an E2B that has
 	// retired them; SandboxRoutesV2Off switches off their /v2 routes, as an older self-hosted
@@ -129,6 +138,12 @@ func Start(opts Options) (*Server, error) {
 	}
 	if opts.WebhookRetryInterval <= 0 {
 		opts.WebhookRetryInterval = 10 * time.Second
+	}
+	switch {
+	case opts.TransitionTime == 0:
+		opts.TransitionTime = defaultTransitionTime
+	case opts.TransitionTime < 0:
+		opts.TransitionTime = 0
 	}
 	if opts.Isolation == "" {
 		opts.Isolation = "auto"
@@ -196,6 +211,7 @@ func Start(opts Options) (*Server, error) {
 		MachineSettings: machineSettings, Seed: s.seed,
 		MaxLifetime: opts.MaxLifetime, ReadyTimeout: s.readyTimeout(), WebhookRetryInterval: opts.WebhookRetryInterval,
 		ImageStore: opts.ImageStore, HostRootImages: opts.HostRootImages, DiskOnlyResumeOff: opts.DiskOnlyResumeOff,
+		TransitionTime:     opts.TransitionTime,
 		SandboxRoutesV1Off: opts.SandboxRoutesV1Off, SandboxRoutesV2Off: opts.SandboxRoutesV2Off, ForkTeamCap: opts.ForkTeamCap,
 		UploadHeaders: opts.UploadHeaders, APIKey: s.apiKey,
 		Logf: s.logf, APIURL: s.APIURL, Admit: s.admit, ForkOverLimit: s.forkCountOverLimit, Count: s.count,

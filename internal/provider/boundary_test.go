@@ -113,7 +113,7 @@ func TestAccSnapshot_sameNameKeepsOwnIdentity(t *testing.T) {
 	var first, second, secondReplaced string
 	exists := func(id *string, want bool) resource.TestCheckFunc {
 		return func(*terraform.State) error {
-			snap, err := testAccClient(t, srv).FindSnapshot(context.Background(), "", *id)
+			snap, err := testAccClient(t, srv).FindSnapshot(context.Background(), *id)
 			if err != nil {
 				return err
 			}

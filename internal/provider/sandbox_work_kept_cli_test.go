@@ -124,14 +124,8 @@ func checkWorkKept(t *testing.T, needs []*version.Version, extra string, state s
 	if !snapshotReportRE.MatchString(out) {
 		t.Fatalf("the destroy's output does not name the snapshot and its build:\n%s", r.Output())
 	}
-	own := 0
-	for _, s := range snaps {
-		if strings.Contains(s.SnapshotID, ":snap-") {
-			own++
-		}
-	}
-	if own != 1 {
-		t.Fatalf("snapshots of the sandbox: %v, want one", snaps)
+	if own, latest := snapshotBuilds(t, emu, "dev-workspace"); len(own) != 1 || latest != own[0] {
+		t.Fatalf("snapshots of the name: %v, the name starting %q; want one, started by the name", own, latest)
 	}
 	back, err := client.CreateSandbox(ctx, e2b.CreateSandboxRequest{TemplateID: "dev-workspace", Timeout: 300})
 	if err != nil {

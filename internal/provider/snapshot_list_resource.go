@@ -22,17 +22,19 @@ func NewSnapshotListResource() list.ListResource {
 		description: "Lists the team's persistent snapshots for `terraform query` (every page), each with the " +
 			"identity of `e2b_snapshot` (`snapshot_id`), so they can be imported into configuration. E2B's listing does " +
 			"not name a snapshot's source sandbox, so the configuration it generates has `sandbox_id = null`: an " +
-			"imported snapshot needs none.",
+			"imported snapshot needs none. E2B lists each snapshot template once, as its newest snapshot: an older " +
+			"snapshot of a name is listed by its ID (`name = \"<namespace>/<name>:<tag>\"`).",
 		filter: map[string]schema.Attribute{
 			"sandbox_id": schema.StringAttribute{
-				MarkdownDescription: "Only the snapshots of this sandbox.",
+				MarkdownDescription: "Only the snapshot templates first taken from this sandbox.",
 				Optional:            true,
 				Validators:          sandboxIDValidators(),
 			},
 			"name": schema.StringAttribute{
-				MarkdownDescription: "Only the snapshots of this name or ID (optionally `<namespace>/<name>`, or with `:<tag>`).",
-				Optional:            true,
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+				MarkdownDescription: "Only the snapshot template of this name or ID (optionally `<namespace>/<name>`), as its " +
+					"newest snapshot; with `:<tag>`, as its newest snapshot under that tag.",
+				Optional:   true,
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 		},
 		what: "snapshots",

@@ -178,7 +178,7 @@ func (r *snapshotResource) Read(ctx context.Context, req resource.ReadRequest, r
 	if !ok {
 		return
 	}
-	snap, err := client.FindSnapshot(ctx, state.SandboxID.ValueString(), state.SnapshotID.ValueString())
+	snap, err := client.FindSnapshot(ctx, state.SnapshotID.ValueString())
 	if err != nil {
 		addClientError(&resp.Diagnostics, "Could not list snapshots", err)
 		return
@@ -252,8 +252,9 @@ func (r *snapshotResource) ImportState(ctx context.Context, req resource.ImportS
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), snapshotID)...)
 }
 
-// snapshotName is the name of a named snapshot ("<namespace>/<name>:<tag>"
-// gives name), null for an unnamed one.
+// snapshotName is the name of a named snapshot ("<namespace>/<name>" gives
+// name; a tag, which E2B's names no longer carry, is dropped), null for an
+// unnamed one.
 func snapshotName(names []string) types.String {
 	if len(names) == 0 {
 		return types.StringNull()

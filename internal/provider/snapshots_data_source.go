@@ -33,16 +33,18 @@ var snapshotAttrTypes = nestedAttrTypes(snapshotAttributes())
 func snapshotAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"snapshot_id": schema.StringAttribute{Computed: true, MarkdownDescription: "Snapshot ID; usable as `template` of an `e2b_sandbox`."},
-		"names":       schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Names of the snapshot."},
+		"names":       schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Names of the snapshot's template (`<namespace>/<name>`, without a tag)."},
 	}
 }
 
 func (d *snapshotsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Persistent snapshots of the team (all pages), optionally only those of one sandbox or with one name.",
+		MarkdownDescription: "Persistent snapshots of the team (all pages), optionally only those of one sandbox or with one name. " +
+			"E2B lists each snapshot template once, as its newest snapshot: an older snapshot of a name is listed by its ID " +
+			"(`name = \"<namespace>/<name>:<tag>\"`).",
 		Attributes: map[string]schema.Attribute{
-			"sandbox_id": schema.StringAttribute{Optional: true, MarkdownDescription: "Only snapshots taken from this sandbox.", Validators: sandboxIDValidators()},
-			"name":       schema.StringAttribute{Optional: true, MarkdownDescription: "Only snapshots with this name or ID (`name`, `namespace/name`, optionally `:tag`)."},
+			"sandbox_id": schema.StringAttribute{Optional: true, MarkdownDescription: "Only snapshot templates first taken from this sandbox.", Validators: sandboxIDValidators()},
+			"name":       schema.StringAttribute{Optional: true, MarkdownDescription: "Only the snapshot template with this name or ID (`name`, `namespace/name`), as its newest snapshot; with `:tag`, as its newest snapshot under that tag."},
 			"snapshots":  computedObjectList("The snapshots.", snapshotAttributes()),
 		},
 	}

@@ -110,7 +110,19 @@ func keptOnEmulator(t *testing.T, srv *emulator.Server) map[string][]string {
 	snaps, err := c.ListSnapshots(ctx, e2b.ListSnapshotsParams{})
 	must(t, err)
 	for _, s := range snaps {
-		out["e2b_snapshot"] = append(out["e2b_snapshot"], s.SnapshotID)
+		if len(s.Names) == 0 {
+			out["e2b_snapshot"] = append(out["e2b_snapshot"], s.SnapshotID)
+			continue
+		}
+		// E2B lists a named snapshot template once, as its newest build: its snapshots are
+		// the tags each got for itself, so a second snapshot of a name is counted too.
+		tags, err := c.ListTemplateTags(ctx, s.Template())
+		must(t, err)
+		for _, tg := range tags {
+			if strings.HasPrefix(tg.Tag, "snap-") {
+				out["e2b_snapshot"] = append(out["e2b_snapshot"], s.Template()+":"+tg.Tag)
+			}
+		}
 	}
 	for _, ids := range out {
 		sort.Strings(ids)

@@ -31,6 +31,9 @@ type Config struct {
 	// DiskOnlyResumeOff models a cluster where E2B's resume without memory is off: memory=false
 	// on connect or resume of a sandbox paused with its memory answers 400.
 	DiskOnlyResumeOff bool
+	// TransitionTime is how long a pause or a resume lasts: lifecycle requests for the
+	// sandbox that arrive meanwhile wait for it, as E2B's do.
+	TransitionTime time.Duration
 	// SandboxRoutesV1Off and SandboxRoutesV2Off switch off the v1 (POST /sandboxes,
 	// /sandboxes/{id}/connect, /sandboxes/{id}/fork) or the /v2 create, connect and fork
 	// routes: they answer 404 as routes E2B does not know.
@@ -83,7 +86,7 @@ func New(cfg Config) *API {
 	s := &API{opts: cfg, validator: validator}
 	s.sandboxes = sandboxes.New(sandboxes.Callbacks{
 		Event: s.recordEvent, Admit: cfg.Admit, Started: s.sandboxStarted, Expired: sandboxExpired,
-		MaxLifetime: cfg.MaxLifetime, DiskOnlyResumeOff: cfg.DiskOnlyResumeOff,
+		MaxLifetime: cfg.MaxLifetime, DiskOnlyResumeOff: cfg.DiskOnlyResumeOff, TransitionTime: cfg.TransitionTime,
 	})
 	now := time.Now().UTC()
 	s.opts.Store.SeedBase(now)

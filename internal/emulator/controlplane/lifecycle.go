@@ -68,7 +68,7 @@ func (s *API) handlePause(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	memory := req.Memory == nil || *req.Memory
-	m, err := s.sandboxes.Pause(id, memory)
+	_, err := s.sandboxes.Pause(id, memory)
 	switch {
 	case errors.Is(err, sandboxes.ErrAlreadyPaused):
 		writeErrorf(w, http.StatusConflict, "Error pausing sandbox - sandbox '%s' is already paused", id)
@@ -77,7 +77,6 @@ func (s *API) handlePause(w http.ResponseWriter, r *http.Request) {
 		notFoundSandbox(w, id)
 		return
 	}
-	m.AddLog("info", "Sandbox paused", nil)
 	w.WriteHeader(http.StatusNoContent)
 }
 
@@ -98,7 +97,7 @@ func (s *API) handleConnect(w http.ResponseWriter, r *http.Request) {
 	if req.Timeout != nil {
 		given = &timeout
 	}
-	rec, m, resumed, err := s.sandboxes.Connect(id, given, DefaultTimeoutV2, req.Memory == nil || *req.Memory)
+	rec, _, resumed, err := s.sandboxes.Connect(id, given, DefaultTimeoutV2, req.Memory == nil || *req.Memory)
 	if !s.lifecycleOK(w, id, err) {
 		return
 	}
@@ -106,7 +105,6 @@ func (s *API) handleConnect(w http.ResponseWriter, r *http.Request) {
 		httpjson.Write(w, http.StatusOK, s.sandboxResponse(rec))
 		return
 	}
-	m.AddLog("info", "Sandbox resumed", nil)
 	httpjson.Write(w, http.StatusCreated, s.sandboxResponse(rec))
 }
 
@@ -121,7 +119,7 @@ func (s *API) handleResume(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	rec, m, err := s.sandboxes.Resume(id, timeout, req.AutoPause, req.Memory == nil || *req.Memory)
+	rec, _, err := s.sandboxes.Resume(id, timeout, req.AutoPause, req.Memory == nil || *req.Memory)
 	if errors.Is(err, sandboxes.ErrAlreadyRunning) {
 		writeErrorf(w, http.StatusConflict, "Sandbox %s is already running", id)
 		return
@@ -129,7 +127,6 @@ func (s *API) handleResume(w http.ResponseWriter, r *http.Request) {
 	if !s.lifecycleOK(w, id, err) {
 		return
 	}
-	m.AddLog("info", "Sandbox resumed", nil)
 	httpjson.Write(w, http.StatusCreated, s.sandboxResponse(rec))
 }
 

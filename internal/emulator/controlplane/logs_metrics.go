@@ -27,8 +27,8 @@ type SandboxMetricJSON struct {
 func metricJSON(m envd.MetricSample) SandboxMetricJSON {
 	at := m.At.Truncate(time.Second)
 	return SandboxMetricJSON{
-		Timestamp: at, TimestampUnix: at.Unix(), CPUCount: defaultCPUCount, CPUUsedPct: m.CPUPct,
-		MemUsed: m.MemUsed, MemTotal: envd.MemTotalBytes, DiskUsed: m.DiskUsed, DiskTotal: envd.DiskTotalBytes,
+		Timestamp: at, TimestampUnix: at.Unix(), CPUCount: int32(m.CPUCount), CPUUsedPct: m.CPUPct,
+		MemUsed: m.MemUsed, MemTotal: m.MemTotal, DiskUsed: m.DiskUsed, DiskTotal: envd.DiskTotalBytes,
 	}
 }
 

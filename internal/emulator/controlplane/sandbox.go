@@ -62,6 +62,7 @@ func (s *API) startMachine(id string, t store.Template, b store.Build, mounts []
 	cfg := envd.Config{
 		ID: id, TemplateID: t.ID, TeamID: TeamID, Dir: filepath.Join(s.opts.DataDir, "sandboxes", id),
 		FilesDir: b.FilesDir, Workdir: b.Config.Workdir, EnvVars: envVars, Mounts: mounts,
+		CPUCount: int(b.CPUCount), MemoryMB: int(b.MemoryMB),
 	}
 	if secure {
 		cfg.AccessToken = s.accessToken(id)

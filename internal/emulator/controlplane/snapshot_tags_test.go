@@ -12,8 +12,11 @@ import (
 )
 
 // TestSnapshotTagsAreBuildsOfOneTemplate takes snapshots under one name with
-// tags of their own: each is a build reached by its tag alone, listed per tag
-// and per source sandbox, removable by tag, and all of it survives a restart.
+// tags of their own: each is a build reached by its tag alone, removable by tag,
+// and all of it survives a restart. As E2B's, the listing shows the name's
+// template once, as its newest build (or its newest under the tag asked for),
+// under names without a tag, and a source-sandbox filter finds the template by
+// the sandbox it was first taken from.
 func TestSnapshotTagsAreBuildsOfOneTemplate(t *testing.T) {
 	t.Parallel()
 	c, restart := emulatortest.Restartable(t, t.TempDir())
@@ -28,7 +31,7 @@ func TestSnapshotTagsAreBuildsOfOneTemplate(t *testing.T) {
 	}
 	v1, v2 := snap(a, "tagged:v1"), snap(b, "tagged:V2 ")
 	if v1.SnapshotID != store.TeamNamespace+"/tagged:v1" || v2.SnapshotID != store.TeamNamespace+"/tagged:v2" ||
-		len(v2.Names) != 1 || v2.Names[0] != v2.SnapshotID {
+		len(v2.Names) != 1 || v2.Names[0] != store.TeamNamespace+"/tagged" {
 		t.Fatalf("snapshots %+v %+v", v1, v2)
 	}
 	// E2B gives the build the name's tag only: there is no default build yet.
@@ -62,9 +65,16 @@ func TestSnapshotTagsAreBuildsOfOneTemplate(t *testing.T) {
 			}
 		}
 	}
-	wantIDs("by name", list("name=tagged"), v1.SnapshotID, v2.SnapshotID, def.SnapshotID)
+	wantIDs("by name: its newest build", list("name=tagged"), def.SnapshotID)
 	wantIDs("by name and tag", list("name="+url.QueryEscape("tagged:v2")), v2.SnapshotID)
-	wantIDs("by source sandbox", list("sandboxID="+b.SandboxID), v2.SnapshotID)
+	wantIDs("by name and the default tag", list("name="+url.QueryEscape(store.TeamNamespace+"/tagged:default")), def.SnapshotID)
+	wantIDs("by the sandbox it was first taken from", list("sandboxID="+a.SandboxID), def.SnapshotID)
+	wantIDs("by a sandbox it was taken from later", list("sandboxID="+b.SandboxID))
+	wantIDs("by an unknown name", list("name=nothing"))
+	st, data, _ = c.API("GET", "/snapshots?name="+url.QueryEscape("other-team/tagged"), nil)
+	emulatortest.WantStatus(t, "list by another team's name", st, data, http.StatusBadRequest)
+	st, data, _ = c.API("GET", "/snapshots?name="+url.QueryEscape("Bad Name"), nil)
+	emulatortest.WantStatus(t, "list by an invalid name", st, data, http.StatusBadRequest)
 
 	st, data, _ = c.API("GET", "/templates/tagged/tags", nil)
 	emulatortest.WantStatus(t, "tags", st, data, http.StatusOK)
@@ -95,13 +105,15 @@ func TestSnapshotTagsAreBuildsOfOneTemplate(t *testing.T) {
 	emulatortest.WantStatus(t, "delete the default tag", st, data, http.StatusBadRequest)
 	st, data = del("v1")
 	emulatortest.WantStatus(t, "delete v1", st, data, http.StatusNoContent)
-	wantIDs("after deleting v1", list("name=tagged"), v2.SnapshotID, def.SnapshotID)
+	wantIDs("after deleting v1", list("name="+url.QueryEscape("tagged:v1")))
+	wantIDs("after deleting v1, by name", list("name=tagged"), def.SnapshotID)
 	st, data, _ = c.API("POST", "/sandboxes", map[string]any{"templateID": v1.SnapshotID})
 	emulatortest.WantStatus(t, "create from a deleted tag", st, data, http.StatusNotFound)
 
 	c = restart()
-	wantIDs("after a restart", list("name=tagged"), v2.SnapshotID, def.SnapshotID)
-	wantIDs("by source sandbox after a restart", list("sandboxID="+b.SandboxID), v2.SnapshotID)
+	wantIDs("after a restart", list("name=tagged"), def.SnapshotID)
+	wantIDs("by name and tag after a restart", list("name="+url.QueryEscape("tagged:v2")), v2.SnapshotID)
+	wantIDs("by source sandbox after a restart", list("sandboxID="+a.SandboxID), def.SnapshotID)
 	reads(v2.SnapshotID, "b")
 	st, data, _ = c.API("DELETE", "/templates/"+url.PathEscape(v2.SnapshotID), nil)
 	emulatortest.WantStatus(t, "delete the template by one of its snapshot IDs", st, data, http.StatusNoContent)

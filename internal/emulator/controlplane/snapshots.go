@@ -79,7 +79,7 @@ func (s *API) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 	}
 	var info SnapshotInfoJSON
 	m, err := s.sandboxes.Snapshot(id, func(rec sandboxes.Record, m *envd.Machine) (map[string]any, error) {
-		t, found, ok := s.opts.Store.SnapshotTemplate(name)
+		t, found, ok := s.opts.Store.SnapshotByName(name)
 		if !ok {
 			return nil, refuse(http.StatusBadRequest, "name '%s' is already used by a template that is not a snapshot", name)
 		}
@@ -99,8 +99,7 @@ func (s *API) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 			return nil, refuse(http.StatusInternalServerError, "error snapshotting sandbox: %v", err)
 		}
 		files.SourceSandbox = rec.ID
-		t = s.opts.Store.AddSnapshot(t, tag, ids.UUID(), files, time.Now().UTC())
-		info = snapshotEntry(t, tag)
+		info = snapshotInfo(s.opts.Store.AddSnapshot(t, tag, ids.UUID(), files, time.Now().UTC()))
 		return map[string]any{"snapshot_id": info.SnapshotID}, nil
 	})
 	var refused apiError
@@ -116,30 +115,35 @@ func (s *API) handleCreateSnapshot(w http.ResponseWriter, r *http.Request) {
 	httpjson.Write(w, http.StatusCreated, info)
 }
 
+// handleListSnapshots lists snapshot templates, each once, as its newest build (E2B's
+// GetSnapshots): name selects one by name or ID, and with a tag its newest build under that
+// tag; sandboxID selects those first taken from the sandbox.
 func (s *API) handleListSnapshots(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	limit, offset, ok := parsePage(w, q)
 	if !ok {
 		return
 	}
-	sandboxID, name := q.Get("sandboxID"), q.Get("name")
-	var byName store.Template
-	_, nameTag, _ := strings.Cut(name, ":") // without a tag: every snapshot of the name
-	nameTag = strings.ToLower(strings.TrimSpace(nameTag))
-	found := true
-	if name != "" {
-		byName, found = s.opts.Store.FindTemplate(name)
+	f := store.SnapshotFilter{SandboxID: q.Get("sandboxID")}
+	if q.Has("name") {
+		raw := q.Get("name")
+		n, err := parseTemplateName(raw)
+		if err != nil {
+			writeErrorf(w, http.StatusBadRequest, "Invalid name: %v", err)
+			return
+		}
+		if err := namespaceError(n); err != nil {
+			writeError(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		f.Template, f.Tag = n.identifier(), n.tag
+		if _, _, tagged := strings.Cut(raw, ":"); tagged && f.Tag == "" {
+			f.Tag = defaultTag // "name:default" asks for the default tag; a bare name for any
+		}
 	}
 	var all []SnapshotInfoJSON
-	for _, t := range s.opts.Store.Templates() {
-		if !t.Snapshot || (name != "" && (!found || t.ID != byName.ID)) {
-			continue
-		}
-		for _, e := range snapshotEntries(t, sandboxID) {
-			if nameTag == "" || strings.HasSuffix(e.SnapshotID, ":"+nameTag) {
-				all = append(all, e)
-			}
-		}
+	for _, sn := range s.opts.Store.Snapshots(f) {
+		all = append(all, snapshotInfo(sn))
 	}
 	httpjson.Write(w, http.StatusOK, pageWithToken(w, all, offset, limit))
 }

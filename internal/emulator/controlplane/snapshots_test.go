@@ -11,7 +11,6 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/controlplane"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/emulatortest"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/envd"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
@@ -23,7 +22,8 @@ func TestSnapshotsAndFork(t *testing.T) {
 	st, data, _ := c.API("POST", "/sandboxes/"+src.SandboxID+"/snapshots", map[string]any{"name": "snap1"})
 	emulatortest.WantStatus(t, "named snapshot", st, data, http.StatusCreated)
 	named := emulatortest.Decode[controlplane.SnapshotInfoJSON](t, data)
-	if named.SnapshotID != store.TeamNamespace+"/snap1:default" || len(named.Names) != 1 || named.Names[0] != named.SnapshotID {
+	// E2B's names carry no tag; the snapshot ID does.
+	if named.SnapshotID != store.TeamNamespace+"/snap1:default" || len(named.Names) != 1 || named.Names[0] != store.TeamNamespace+"/snap1" {
 		t.Fatalf("named snapshot %+v", named)
 	}
 	st, data, _ = c.API("POST", "/sandboxes/"+src.SandboxID+"/snapshots", map[string]any{})
@@ -140,7 +140,7 @@ func TestMetricsAndLogs(t *testing.T) {
 	st, data, _ := c.API("GET", "/sandboxes/"+sb.SandboxID+"/metrics", nil)
 	emulatortest.WantStatus(t, "metrics", st, data, http.StatusOK)
 	ms := emulatortest.Decode[[]controlplane.SandboxMetricJSON](t, data)
-	if len(ms) == 0 || ms[0].CPUCount != 2 || ms[0].MemTotal != envd.MemTotalBytes || ms[0].DiskTotal <= 0 || ms[0].TimestampUnix == 0 {
+	if len(ms) == 0 || ms[0].CPUCount != 2 || ms[0].MemTotal != int64(store.DefaultMemoryMB)<<20 || ms[0].DiskTotal <= 0 || ms[0].TimestampUnix == 0 {
 		t.Fatalf("metrics %s", data)
 	}
 	future := strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10)

@@ -14,10 +14,20 @@ const (
 	SampleInterval = 5 * time.Second
 	maxSamples     = 2000
 	maxLogEntries  = 5000
-	// MemTotalBytes and DiskTotalBytes are what envd reports as the
-	// sandbox's memory and disk: the defaults of E2B's base template.
-	MemTotalBytes  = int64(store.DefaultMemoryMB) << 20
+	// DiskTotalBytes is what envd reports as the sandbox's disk: the default of E2B's base
+	// template.
 	DiskTotalBytes = int64(store.DefaultDiskMB) << 20
+)
+
+// E2B's envd reports the whole virtual machine (gopsutil's figures of the guest): memory used
+// by the guest kernel, envd and the guest's services even when no command runs, and the CPU
+// they take. The emulator's sandbox has no guest of its own, so its metrics add what an idle
+// guest shows to what its processes use. Both figures are E2B's, from its metrics docs
+// (https://e2b.dev/docs/sandbox/metrics, the example of a base sandbox left idle:
+// memUsed 32681984, cpuUsedPct 0.2).
+const (
+	IdleGuestMemBytes = int64(32681984)
+	IdleGuestCPUPct   = 0.2
 )
 
 // Loggers name a log line's source, as E2B's lines do: envd's process
@@ -36,13 +46,17 @@ type LogEntry struct {
 	Fields  map[string]string
 }
 
-// MetricSample is one resource sample of the sandbox.
+// MetricSample is one resource sample of the sandbox, of the whole machine as E2B's envd
+// reports it: an idle guest's use plus its processes'.
 type MetricSample struct {
 	At        time.Time
+	CPUCount  int
 	CPUPct    float64
 	MemUsed   int64
+	MemTotal  int64
 	DiskUsed  int64
-	cpuTicks  uint64
+	cpuTime   time.Duration // the CPU time used so far, from cpuFrom
+	cpuFrom   string        // "cgroup" or "procs": samples are compared only with their like
 	procCount int
 }
 
@@ -90,7 +104,11 @@ func (sb *Machine) TakeSample() {
 	sb.TakeSampleFrom(sandboxos.ScanProcs(sb.settings.Isolate))
 }
 
-// TakeSampleFrom samples using a host process scan shared by all sandboxes.
+// TakeSampleFrom samples using a host process scan shared by all sandboxes: CPU and memory
+// are an idle guest's (IdleGuestCPUPct, IdleGuestMemBytes) plus what the sandbox's processes
+// use, CPU shared over the machine's CPUs, memory at most the machine's. CPU time is the
+// sandbox's cgroup's where it has one (every process it ever ran, those that ended included),
+// else the sum over its live processes from /proc.
 func (sb *Machine) TakeSampleFrom(procs []sandboxos.ProcEntry) {
 	var ticks uint64
 	var rss int64
@@ -99,18 +117,23 @@ func (sb *Machine) TakeSampleFrom(procs []sandboxos.ProcEntry) {
 		ticks += p.Ticks
 		rss += p.RSS
 	}
+	cpu, from := time.Duration(ticks)*time.Second/sandboxos.ClockTicks, "procs"
+	if d, ok := sb.root.CPUTime(); ok {
+		cpu, from = d, "cgroup"
+	}
 	now := time.Now().UTC()
-	s := MetricSample{At: now, MemUsed: rss, DiskUsed: hostfs.DirSize(sb.dir), cpuTicks: ticks, procCount: len(members)}
+	s := MetricSample{
+		At: now, CPUCount: sb.cpuCount, CPUPct: IdleGuestCPUPct,
+		MemUsed: min(IdleGuestMemBytes+rss, sb.memTotal), MemTotal: sb.memTotal,
+		DiskUsed: hostfs.DirSize(sb.dir), cpuTime: cpu, cpuFrom: from, procCount: len(members),
+	}
 	sb.mu.Lock()
 	defer sb.mu.Unlock()
 	if n := len(sb.samples); n > 0 {
 		prev := sb.samples[n-1]
-		if el := now.Sub(prev.At).Seconds(); el > 0 && ticks >= prev.cpuTicks {
-			pct := float64(ticks-prev.cpuTicks) / sandboxos.ClockTicks / el / float64(store.DefaultCPUCount) * 100
-			if pct > 100 {
-				pct = 100
-			}
-			s.CPUPct = pct
+		if el := now.Sub(prev.At); el > 0 && prev.cpuFrom == from && cpu >= prev.cpuTime {
+			pct := float64(cpu-prev.cpuTime) / float64(el) / float64(sb.cpuCount) * 100
+			s.CPUPct = min(IdleGuestCPUPct+pct, 100)
 		}
 	}
 	sb.samples = append(sb.samples, s)

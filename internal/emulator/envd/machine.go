@@ -1,6 +1,7 @@
 package envd
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/hostfs"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 // Host is what a machine needs of the emulator that runs it, in place of a
@@ -43,6 +45,9 @@ type Config struct {
 	EnvVars                map[string]string
 	Mounts                 []VolumeMount // clean absolute paths
 	AccessToken            string        // envd's access token; "" for a sandbox that is not secure
+	// CPUCount and MemoryMB are the sandbox's resources, from its build (0: the base
+	// template's): its metrics report the whole machine in them.
+	CPUCount, MemoryMB int
 }
 
 // Machine is one sandbox as its envd sees it: its files, its processes and
@@ -59,6 +64,8 @@ type Machine struct {
 	envVars     map[string]string
 	mounts      []VolumeMount // longest path first
 	accessToken string
+	cpuCount    int   // the machine's CPUs, for its metrics
+	memTotal    int64 // the machine's memory in bytes, for its metrics
 
 	procs *processTable
 
@@ -79,6 +86,8 @@ func Start(settings *Settings, cfg Config) (*Machine, error) {
 		settings: settings, id: cfg.ID, templateID: cfg.TemplateID, teamID: cfg.TeamID, dir: cfg.Dir, root: cfg.Root,
 		workdir: cfg.Workdir, envVars: copyMap(cfg.EnvVars), mounts: sortMounts(cfg.Mounts),
 		accessToken: cfg.AccessToken,
+		cpuCount:    cmp.Or(cfg.CPUCount, int(store.DefaultCPUCount)),
+		memTotal:    int64(cmp.Or(cfg.MemoryMB, int(store.DefaultMemoryMB))) << 20,
 		streams:     map[int]chan struct{}{},
 		watchers:    map[string]*watcher{},
 	}

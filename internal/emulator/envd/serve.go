@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/httpjson"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/store"
 )
 
 const (
@@ -73,15 +72,15 @@ type envdMetricsJSON struct {
 	DiskTotal         int64   `json:"disk_total"`
 }
 
-// envdMetrics takes a sample now: CPU use and memory from /proc of the sandbox's processes, disk
-// from its files.
+// envdMetrics takes a sample now: CPU use and memory of the whole machine (an idle guest's plus
+// the sandbox's processes', from /proc), disk from its files.
 func (sb *Machine) envdMetrics() envdMetricsJSON {
 	sb.TakeSample()
 	samples := sb.SamplesCopy()
 	last := samples[len(samples)-1]
 	return envdMetricsJSON{
-		TS: time.Now().Unix(), CPUCount: store.DefaultCPUCount, CPUPossible: store.DefaultCPUCount, CPUUsedPct: last.CPUPct,
-		MemTotal: MemTotalBytes, MemUsed: last.MemUsed, DiskUsed: last.DiskUsed, DiskTotal: DiskTotalBytes,
+		TS: time.Now().Unix(), CPUCount: last.CPUCount, CPUPossible: last.CPUCount, CPUUsedPct: last.CPUPct,
+		MemTotal: last.MemTotal, MemUsed: last.MemUsed, DiskUsed: last.DiskUsed, DiskTotal: DiskTotalBytes,
 	}
 }
 

@@ -26,4 +26,8 @@
 // remain, envd knows no process or watcher of the previous boot, and the
 // sandbox's boot ID, which commands read at /proc/sys/kernel/random/boot_id
 // when mount namespaces are in use, changes. A memory pause keeps it.
+//
+// A pause or resume requested through the API lasts Callbacks.TransitionTime,
+// as E2B's take time: what another request for the sandbox meets meanwhile is
+// described in transition.go.
 package sandboxes

@@ -1,6 +1,7 @@
 package sandboxes
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/egress"
@@ -43,7 +44,9 @@ func (g *Registry) Refresh(id string, d time.Duration) error {
 }
 
 // Pause freezes the sandbox's processes (or kills them when memory is
-// false, keeping only its files) and drops its envd streams.
+// false, keeping only its files) and drops its envd streams. A pause of a
+// sandbox being paused waits for that pause and shares its result; one of a
+// sandbox being resumed is refused as already paused (see transition.go).
 func (g *Registry) Pause(id string, memory bool) (*envd.Machine, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -51,66 +54,120 @@ func (g *Registry) Pause(id string, memory bool) (*envd.Machine, error) {
 	if err != nil {
 		return nil, err
 	}
+	if t := e.busy; t != nil {
+		if t.kind == transitionResume {
+			return nil, ErrAlreadyPaused
+		}
+		g.waitLocked(t)
+		return t.m, t.err
+	}
 	if e.rec.State == Paused {
 		return nil, ErrAlreadyPaused
 	}
+	t := g.beginLocked(e, transitionPause)
 	g.pauseLocked(e, memory)
+	e.m.AddLog("info", "Sandbox paused", nil)
+	g.holdLocked()
+	g.endLocked(e, t, e.rec.clone(), e.m, nil)
 	return e.m, nil
 }
 
 // Connect extends a running sandbox's end by timeout (when set), or resumes
 // a paused one for timeout (resumeTimeout when unset); resumed says which.
 // memory false cold-boots a paused sandbox from its files (see resumeLocked);
-// it changes nothing for a running one.
+// it changes nothing for a running one. During a pause it waits for it, and
+// during a resume it answers with that resume's sandbox (see transition.go).
 func (g *Registry) Connect(id string, timeout *time.Duration, resumeTimeout time.Duration, memory bool) (rec Record, m *envd.Machine, resumed bool, err error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	e, err := g.lookupLocked(id)
-	if err != nil {
-		return Record{}, nil, false, err
-	}
-	if e.rec.State == Running {
-		if timeout != nil {
-			g.extendLocked(e, *timeout)
+	for {
+		e, err := g.lookupLocked(id)
+		if err != nil {
+			return Record{}, nil, false, err
 		}
-		return e.rec.clone(), e.m, false, nil
+		if t := e.busy; t != nil {
+			g.waitLocked(t)
+			if t.kind == transitionResume {
+				return t.rec.clone(), t.m, t.err == nil, t.err
+			}
+			continue // the pause ended: resume what it paused
+		}
+		if e.rec.State == Running {
+			if timeout != nil {
+				g.extendLocked(e, *timeout)
+			}
+			return e.rec.clone(), e.m, false, nil
+		}
+		if timeout != nil {
+			resumeTimeout = *timeout
+		}
+		if err := g.coldBootRefusedLocked(e, memory); err != nil {
+			return Record{}, nil, false, err
+		}
+		if msg := g.callbacks.Admit(g.runningLocked()); msg != "" {
+			return Record{}, nil, false, LimitError{msg}
+		}
+		rec, err := g.resumeHeldLocked(e, resumeTimeout, memory, nil)
+		return rec, e.m, err == nil, err
 	}
-	if timeout != nil {
-		resumeTimeout = *timeout
-	}
-	if err := g.coldBootRefusedLocked(e, memory); err != nil {
-		return Record{}, nil, false, err
-	}
-	if msg := g.callbacks.Admit(g.runningLocked()); msg != "" {
-		return Record{}, nil, false, LimitError{msg}
-	}
-	g.resumeLocked(e, resumeTimeout, memory)
-	return e.rec.clone(), e.m, true, nil
 }
 
 // Resume resumes a paused sandbox for timeout (the deprecated route, which
 // may also change autoPause); memory false cold-boots it from its files.
+// During a pause it waits for it, and during a resume it answers with that
+// resume's sandbox (see transition.go).
 func (g *Registry) Resume(id string, timeout time.Duration, autoPause *bool, memory bool) (Record, *envd.Machine, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	e, err := g.lookupLocked(id)
+	for {
+		e, err := g.lookupLocked(id)
+		if err != nil {
+			return Record{}, nil, err
+		}
+		if t := e.busy; t != nil {
+			g.waitLocked(t)
+			if t.kind == transitionResume {
+				return t.rec.clone(), t.m, t.err
+			}
+			continue // the pause ended: resume what it paused
+		}
+		if e.rec.State == Running {
+			return Record{}, nil, ErrAlreadyRunning
+		}
+		if err := g.coldBootRefusedLocked(e, memory); err != nil {
+			return Record{}, nil, err
+		}
+		if msg := g.callbacks.Admit(g.runningLocked()); msg != "" {
+			return Record{}, nil, LimitError{msg}
+		}
+		rec, err := g.resumeHeldLocked(e, timeout, memory, autoPause)
+		return rec, e.m, err
+	}
+}
+
+// resumeHeldLocked resumes a paused sandbox at the end of its transition, setting autoPause
+// when given. A kill meanwhile leaves nothing to resume; envd traffic that resumed it
+// meanwhile (autoResume) leaves it running as it is.
+func (g *Registry) resumeHeldLocked(e *entry, timeout time.Duration, memory bool, autoPause *bool) (Record, error) {
+	t := g.beginLocked(e, transitionResume)
+	g.holdLocked()
+	var err error
+	switch {
+	case g.byID[e.rec.ID] != e:
+		err = fmt.Errorf("%w: %s", ErrNotFound, e.rec.ID)
+	case e.rec.State == Paused:
+		if autoPause != nil {
+			e.rec.AutoPause = *autoPause
+		}
+		g.resumeLocked(e, timeout, memory)
+		e.m.AddLog("info", "Sandbox resumed", nil)
+	}
+	rec := e.rec.clone()
+	g.endLocked(e, t, rec, e.m, err)
 	if err != nil {
-		return Record{}, nil, err
+		return Record{}, err
 	}
-	if e.rec.State == Running {
-		return Record{}, nil, ErrAlreadyRunning
-	}
-	if err := g.coldBootRefusedLocked(e, memory); err != nil {
-		return Record{}, nil, err
-	}
-	if msg := g.callbacks.Admit(g.runningLocked()); msg != "" {
-		return Record{}, nil, LimitError{msg}
-	}
-	if autoPause != nil {
-		e.rec.AutoPause = *autoPause
-	}
-	g.resumeLocked(e, timeout, memory)
-	return e.rec.clone(), e.m, nil
+	return rec, nil
 }
 
 // AutoResume returns the record and machine of a sandbox that can serve traffic, resuming a

@@ -62,6 +62,8 @@ type Callbacks struct {
 	Expired func(m *envd.Machine, killed bool)
 	// MaxLifetime caps a sandbox's end, counted from its start.
 	MaxLifetime time.Duration
+	// TransitionTime is how long a pause or a resume lasts (transition.go); 0 for none.
+	TransitionTime time.Duration
 	// DiskOnlyResumeOff refuses a resume without memory (a cold boot) of a sandbox paused with
 	// its memory, as E2B does where its filesystem-only resume capability is off; a sandbox
 	// paused without memory cold-boots on any resume either way.
@@ -82,7 +84,8 @@ type entry struct {
 	rec   Record
 	m     *envd.Machine
 	timer *time.Timer
-	gen   int // bumped whenever the timer is stopped or re-armed
+	gen   int         // bumped whenever the timer is stopped or re-armed
+	busy  *transition // the pause or resume in progress (transition.go)
 }
 
 // New returns an empty registry.
@@ -220,7 +223,7 @@ func (g *Registry) Count() int {
 func (g *Registry) runningLocked() int {
 	n := 0
 	for _, e := range g.byID {
-		if e.rec.State == Running {
+		if e.rec.State == Running || e.resumingLocked() {
 			n++
 		}
 	}

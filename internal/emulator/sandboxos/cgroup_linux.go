@@ -17,7 +17,8 @@ import (
 // and process (pids) limits keep a memory hog or a fork bomb inside the
 // sandbox, and its CPU quota follows the template's cpuCount. cgroup v2 (one
 // hierarchy) and v1 (a hierarchy per controller: memory and pids needed, cpu
-// where mounted) are both supported. The per-directory name lets an emulator
+// and cpuacct, which counts the sandbox's CPU time for its metrics, where
+// mounted) are both supported. The per-directory name lets an emulator
 // started again on the same data directory find and end what a killed one
 // left (Sweep).
 
@@ -52,13 +53,20 @@ func SetupCgroups(dataDir string) (*Cgroups, error) {
 		return setupCgroupsV2(name)
 	}
 	var parents []string
-	for _, ctrl := range []string{"memory", "pids", "cpu"} {
+	seen := map[string]bool{}
+	for _, ctrl := range []string{"memory", "pids", "cpu", "cpuacct"} {
 		top := filepath.Join(cgroupRoot, ctrl)
 		if _, err := os.Stat(filepath.Join(top, "cgroup.procs")); err != nil {
-			if ctrl == "cpu" {
-				continue // CPU quotas are a nicety; memory and pids are the guard
+			if ctrl == "cpu" || ctrl == "cpuacct" {
+				continue // CPU quotas and accounting are a nicety; memory and pids are the guard
 			}
 			return nil, fmt.Errorf("no cgroup v2 and no cgroup v1 %s controller at %s", ctrl, top)
+		}
+		if real, err := filepath.EvalSymlinks(top); err == nil {
+			if seen[real] {
+				continue // cpu and cpuacct mounted together ("cpu,cpuacct"): one hierarchy
+			}
+			seen[real] = true
 		}
 		dir := filepath.Join(top, name)
 		if err := os.Mkdir(dir, 0o755); err != nil && !os.IsExist(err) {
@@ -250,4 +258,38 @@ func (c *Cgroups) Remove() {
 	for _, p := range c.parents {
 		_ = os.Remove(p)
 	}
+}
+
+// CPUTime is the CPU time every process of the cgroup has used, those that ended included
+// (v2: cpu.stat's usage_usec, which the kernel keeps without the cpu controller; v1:
+// cpuacct.usage, in the cpuacct hierarchy or a cpu one mounted with it); ok is false where it
+// cannot be read.
+func (g *Cgroup) CPUTime() (d time.Duration, ok bool) {
+	if g == nil {
+		return 0, false
+	}
+	for _, dir := range g.dirs {
+		switch {
+		case g.v2:
+			data, err := os.ReadFile(filepath.Join(dir, "cpu.stat"))
+			if err != nil {
+				return 0, false
+			}
+			for _, line := range strings.Split(string(data), "\n") {
+				if v, found := strings.CutPrefix(line, "usage_usec "); found {
+					n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+					return time.Duration(n) * time.Microsecond, err == nil
+				}
+			}
+			return 0, false
+		default:
+			data, err := os.ReadFile(filepath.Join(dir, "cpuacct.usage"))
+			if err != nil {
+				continue // another controller's hierarchy
+			}
+			n, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
+			return time.Duration(n), err == nil
+		}
+	}
+	return 0, false
 }

@@ -2,7 +2,10 @@
 
 package sandboxos
 
-import "errors"
+import (
+	"errors"
+	"time"
+)
 
 // Cgroups need Linux; elsewhere sandboxes have no limits of their own.
 type Cgroups struct{}
@@ -23,3 +26,4 @@ func (c *Cgroups) Remove()                             {}
 func (g *Cgroup) ProcsFiles() []string                 { return nil }
 func (g *Cgroup) Add(int) error                        { return nil }
 func (g *Cgroup) Remove()                              {}
+func (g *Cgroup) CPUTime() (time.Duration, bool)       { return 0, false }

@@ -59,12 +59,12 @@
 //     host's, read-only, the mounts under it too. Commands enter the init's
 //     namespaces with nsenter; mounts the emulator adds under the root later
 //     (volumes) reach them through mount propagation.
-//   - Limits. Each sandbox has a cgroup (v2, or v1 memory, pids and cpu)
-//     under e2b-emulator-<hash of DataDir>: memory up to the template's
-//     memoryMB, a process count of one per MiB of it (at least 128), CPU
-//     quota of its cpuCount. Commands join it before they run, so a fork
-//     bomb or a memory hog stops at the sandbox (the kernel's OOM killer
-//     picks inside it).
+//   - Limits. Each sandbox has a cgroup (v2, or v1 memory, pids, cpu and
+//     cpuacct) under e2b-emulator-<hash of DataDir>: memory up to the
+//     template's memoryMB, a process count of one per MiB of it (at least
+//     128), CPU quota of its cpuCount. Commands join it before they run, so a
+//     fork bomb or a memory hog stops at the sandbox (the kernel's OOM killer
+//     picks inside it), and its CPU time is the sandbox's in its metrics.
 //   - Lifetime. When the init dies, the kernel kills every process of its
 //     PID namespace, whatever session, group or mount namespace it made
 //     itself (`setsid unshare -m` included). The init ends when its stdin,

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Tools are the host programs the holder and commands need.
@@ -50,6 +51,15 @@ type Root struct {
 	initStart           uint64 // and its start time: with the pid, its identity
 	stdin               io.WriteCloser
 	done                chan struct{}
+}
+
+// CPUTime is the CPU time the sandbox's processes have used, read from its cgroup; ok is
+// false without one (a nil root, a host without cgroups, a stopped root).
+func (r *Root) CPUTime() (time.Duration, bool) {
+	if r == nil {
+		return 0, false
+	}
+	return r.cgroup.CPUTime()
 }
 
 // SetupRootfs prepares private roots over the host's base root under

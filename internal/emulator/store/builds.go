@@ -155,47 +155,6 @@ func (st *Store) FinishBuild(templateID, buildID string, r BuildResult, now time
 	return true
 }
 
-// SnapshotTemplate finds the snapshot template named alias ("" for none):
-// ok is false when the name belongs to a template that is not a snapshot.
-func (st *Store) SnapshotTemplate(alias string) (t Template, found, ok bool) {
-	if alias == "" {
-		return Template{}, false, true
-	}
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	existing := st.templateByIdentifierLocked(TeamNamespace + "/" + alias)
-	switch {
-	case existing == nil:
-		return Template{}, false, true
-	case !existing.snapshot:
-		return Template{}, false, false
-	}
-	return existing.view(), true, true
-}
-
-// AddSnapshot adds a ready build with the tag to the snapshot template
-// tmpl, creating it from tmpl (ID, names, resources, creation time) when it
-// is not stored; the build takes files, layers, base, config and
-// source sandbox from b.
-func (st *Store) AddSnapshot(tmpl Template, tag, buildID string, b Build, now time.Time) Template {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	t := st.templates[tmpl.ID]
-	if t == nil {
-		t = &template{
-			id: tmpl.ID, names: slices.Clone(tmpl.Names), snapshot: true,
-			cpuCount: tmpl.CPUCount, memoryMB: tmpl.MemoryMB, diskSizeMB: tmpl.DiskSizeMB,
-			createdAt: tmpl.CreatedAt,
-		}
-		st.templates[t.id] = t
-	}
-	nb := t.addReadyBuild(buildID, now, tag)
-	nb.FilesDir, nb.Layers, nb.Base, nb.Config, nb.SourceSandbox = b.FilesDir, slices.Clone(b.Layers), b.Base, b.Config.Clone(), b.SourceSandbox
-	t.updatedAt = now
-	st.saveTemplatesLocked()
-	return t.view()
-}
-
 // Layer is one build step's result in the step cache: its files and the
 // config after it.
 type Layer struct {

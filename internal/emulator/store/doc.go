@@ -4,7 +4,9 @@
 // registrations, the team's metric samples and volumes (whose records it
 // also keeps on disk). It owns the one mutex that guards them and offers
 // operations (create, look up, start a build, append to its log, finish it,
-// assign tags, resolve a reference, list) that return copies, never its
+// assign tags, resolve a reference, list; for snapshot templates those of
+// snapshots.go: add a snapshot, find one by name, list each once) that return
+// copies, never its
 // maps or pointers into them, so no caller can touch a record without the
 // lock.
 //
