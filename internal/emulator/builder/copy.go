@@ -75,12 +75,21 @@ func (j *buildJob) copyStep(args []string, filesHash *string, cfg store.BuildCon
 			return err
 		}
 	}
+	// The copy belongs to the owner the step names, else to the step's user, as what a
+	// command of that user would have written.
+	owner := cfg.User
+	if len(args) >= 3 && args[2] != "" {
+		owner = args[2]
+	}
 	switch {
 	case st.IsDir():
 		if err := os.MkdirAll(hostDest, 0o755); err != nil {
 			return err
 		}
-		return hostfs.CopyTree(src, hostDest)
+		if err := hostfs.CopyTree(src, hostDest); err != nil {
+			return err
+		}
+		return j.sb.GiveTree(hostDest, owner)
 	default:
 		if d, err := os.Stat(hostDest); strings.HasSuffix(dest, "/") || (err == nil && d.IsDir()) {
 			hostDest = filepath.Join(hostDest, filepath.Base(src))
@@ -94,12 +103,18 @@ func (j *buildJob) copyStep(args []string, filesHash *string, cfg store.BuildCon
 			if err != nil {
 				return err
 			}
-			return os.Symlink(link, hostDest)
+			if err := os.Symlink(link, hostDest); err != nil {
+				return err
+			}
+			return j.sb.GiveTree(hostDest, owner)
 		}
 		if err := hostfs.CopyFile(src, hostDest, st.Mode().Perm()); err != nil {
 			return err
 		}
-		return os.Chmod(hostDest, st.Mode().Perm()) // not narrowed by the umask
+		if err := os.Chmod(hostDest, st.Mode().Perm()); err != nil { // not narrowed by the umask
+			return err
+		}
+		return j.sb.GiveTree(hostDest, owner)
 	}
 }
 
