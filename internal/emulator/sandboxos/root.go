@@ -73,6 +73,14 @@ func setupRootfs(dataDir string, userns bool) (*Rootfs, error) {
 		return nil, err
 	}
 	tools.fuse = fuseNode(dataDir)
+	// Only root may enter the base roots: they hold the set-user-ID sudo (WriteSudo) and the
+	// sandboxes' /dev/fuse node.
+	if err := os.MkdirAll(filepath.Join(dataDir, "base"), 0o700); err != nil {
+		return nil, err
+	}
+	if err := os.Chmod(filepath.Join(dataDir, "base"), 0o700); err != nil {
+		return nil, err
+	}
 	host := &BaseRoot{skeleton: filepath.Join(dataDir, "base", "host")}
 	if err := PrepareHostBase(host.skeleton); err != nil {
 		return nil, fmt.Errorf("base root: %w", err)

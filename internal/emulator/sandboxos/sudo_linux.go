@@ -16,10 +16,19 @@ import (
 // emulator (or a test binary) starts. E2B's base template gives its user
 // passwordless sudo; this one really becomes the target user (root by
 // default): its IDs, groups and the environment sudo sets.
+//
+// It acts only as /usr/bin/sudo of a sandbox's root: the set-user-ID copy
+// lies on the host too (in DataDir/base, which only root may enter), and a
+// host user who reached it there must not get the host's root.
 func init() {
-	if filepath.Base(os.Args[0]) == "sudo" && os.Geteuid() == 0 {
-		os.Exit(sudoMain(os.Args[1:]))
+	if filepath.Base(os.Args[0]) != "sudo" || os.Geteuid() != 0 {
+		return
 	}
+	if exe, err := os.Readlink("/proc/self/exe"); err != nil || exe != "/usr/bin/sudo" {
+		fmt.Fprintln(os.Stderr, "sudo: this sudo works only inside an E2B emulator sandbox")
+		os.Exit(1)
+	}
+	os.Exit(sudoMain(os.Args[1:]))
 }
 
 const sudoSecurePath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"

@@ -1,8 +1,12 @@
 package sandboxos_test
 
 import (
+	"encoding/base64"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
@@ -146,5 +150,54 @@ func TestDevFuseIsOpenToEveryone(t *testing.T) {
 	}
 	if now, err := os.Stat("/dev/fuse"); err != nil || now.Mode() != host.Mode() {
 		t.Fatalf("the host's /dev/fuse changed: %v -> %v (%v)", host.Mode(), now.Mode(), err)
+	}
+}
+
+// TestSudoCopyIsNoHostRoot: the set-user-ID sudo lies in the data folder,
+// which other users of the host cannot enter, and outside a sandbox it
+// refuses to act even for root.
+func TestSudoCopyIsNoHostRoot(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("only root on the host makes the set-user-ID sudo")
+	}
+	t.Parallel()
+	dataDir := t.TempDir()
+	c := emulatortest.Start(t, emulator.Options{DataDir: dataDir})
+	if !c.Srv.PrivateRoots() {
+		t.Skip("private root filesystems unavailable here (see the emulator's log line above); sudo lives in them")
+	}
+	sudo := filepath.Join(dataDir, "base", "host", "usr", "bin", "sudo")
+	if st, err := os.Stat(sudo); err != nil || st.Mode()&os.ModeSetuid == 0 {
+		t.Fatalf("%s: %v %v", sudo, st, err)
+	}
+	cmd := exec.Command(sudo, "id", "-u")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	if out, err := cmd.CombinedOutput(); err == nil {
+		t.Fatalf("another host user ran the sudo copy: %q", out)
+	}
+	out, err := exec.Command(sudo, "id", "-u").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "works only inside an E2B emulator sandbox") {
+		t.Fatalf("the sudo copy on the host: %v %q", err, out)
+	}
+}
+
+// TestPtyRunsAsItsUser: a terminal's shell is its user's too, and user's
+// terminal can use sudo.
+func TestPtyRunsAsItsUser(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("only root on the host can give a sandbox's commands another user's IDs")
+	}
+	t.Parallel()
+	c := startRootfsServer(t, "auto")
+	sb := c.Create(map[string]any{})
+	for user, want := range map[string]string{"user": "as:user:1000:sudo:0", "root": "as:root:0:sudo:0"} {
+		ps := c.OpenStream(sb, "process.Process/Start", map[string]any{
+			"process": map[string]any{"cmd": "/bin/bash", "args": []string{"-c", `echo "as:$(whoami):$(id -u):sudo:$(sudo id -u)"`}},
+			"pty":     map[string]any{"size": map[string]any{"cols": 80, "rows": 24}},
+		}, map[string]string{"Authorization": "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"))})
+		ps.ExpectStart()
+		var out strings.Builder
+		ps.PTYUntil(&out, want)
+		ps.Collect()
 	}
 }
