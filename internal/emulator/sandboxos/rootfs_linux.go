@@ -190,22 +190,8 @@ func writeEtcOverrides(etc string) error {
 	if err := os.MkdirAll(etc, 0o755); err != nil {
 		return err
 	}
-	for _, f := range []struct{ name, line string }{
-		{"passwd", "user:x:1000:1000:user:/home/user:/bin/bash\n"},
-		{"group", "user:x:1000:\n"},
-	} {
-		data, _ := os.ReadFile("/etc/" + f.name)
-		if !hasEntry(string(data), "user") {
-			// E2B's user is 1000: a host account holding that ID is no account of the sandbox's.
-			data = []byte(withoutID(string(data), "1000"))
-			if len(data) > 0 && data[len(data)-1] != '\n' {
-				data = append(data, '\n')
-			}
-			data = append(data, f.line...)
-		}
-		if err := os.WriteFile(filepath.Join(etc, f.name), data, 0o644); err != nil {
-			return err
-		}
+	if err := addUserAccount("/etc", etc); err != nil {
+		return err
 	}
 	if err := writeSecretOverrides(etc); err != nil {
 		return err
@@ -215,6 +201,30 @@ func writeEtcOverrides(etc string) error {
 			if err := os.WriteFile(filepath.Join(etc, name), data, 0o644); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// addUserAccount writes into etc copies of src's passwd and group with E2B's
+// "user" account (uid and gid 1000, in place of an account holding them)
+// where they have none.
+func addUserAccount(src, etc string) error {
+	for _, f := range []struct{ name, line string }{
+		{"passwd", "user:x:1000:1000:user:/home/user:/bin/bash\n"},
+		{"group", "user:x:1000:\n"},
+	} {
+		data, _ := os.ReadFile(filepath.Join(src, f.name))
+		if !hasEntry(string(data), "user") {
+			// E2B's user is 1000: an account holding that ID is no account of the sandbox's.
+			data = []byte(withoutID(string(data), "1000"))
+			if len(data) > 0 && data[len(data)-1] != '\n' {
+				data = append(data, '\n')
+			}
+			data = append(data, f.line...)
+		}
+		if err := os.WriteFile(filepath.Join(etc, f.name), data, 0o644); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -298,7 +308,8 @@ func hasEntry(table, name string) bool {
 }
 
 // PrepareImageBase writes the skeleton put over an image's root filesystem
-// (image): fresh directories, hosts and resolv.conf, and the sudo shim where
+// (image): fresh directories, hosts and resolv.conf, the image's accounts
+// with E2B's user, and sudo where
 // the image's /usr/bin is a plain directory (a skeleton directory would hide
 // a link there).
 func PrepareImageBase(dir, image string) error {
@@ -322,6 +333,11 @@ func PrepareImageBase(dir, image string) error {
 				return err
 			}
 		}
+	}
+	// E2B gives every template built from an image its user; an image's /etc that is a link
+	// (the skeleton's directory would hide it) keeps its own accounts.
+	if st, err := os.Lstat(filepath.Join(image, "etc")); err == nil && st.IsDir() {
+		return addUserAccount(filepath.Join(image, "etc"), etc)
 	}
 	return nil
 }
