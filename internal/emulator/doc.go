@@ -41,7 +41,7 @@
 //	store         templates, builds, tags, the step cache, secrets, events,
 //	              webhooks, team samples, volumes
 //	sandboxos     private roots and the shared layout, host processes,
-//	              watches, the host network, the sudo and MCP stand-ins
+//	              watches, the host network, users and sudo, the MCP stand-in
 //	egress        the egress proxy: admission, network rules and what they
 //	              fill, SOCKS5
 //	hostfs        copying trees, extended attributes, file metadata
