@@ -83,13 +83,19 @@ func (j *buildJob) copyStep(args []string, filesHash *string, cfg store.BuildCon
 	}
 	switch {
 	case st.IsDir():
+		_, existed := os.Lstat(hostDest)
 		if err := os.MkdirAll(hostDest, 0o755); err != nil {
 			return err
 		}
 		if err := hostfs.CopyTree(src, hostDest); err != nil {
 			return err
 		}
-		return j.sb.GiveTree(hostDest, owner)
+		if existed != nil {
+			if err := j.sb.Give(hostDest, owner); err != nil {
+				return err
+			}
+		}
+		return j.giveCopied(src, hostDest, owner)
 	default:
 		if d, err := os.Stat(hostDest); strings.HasSuffix(dest, "/") || (err == nil && d.IsDir()) {
 			hostDest = filepath.Join(hostDest, filepath.Base(src))
@@ -106,7 +112,7 @@ func (j *buildJob) copyStep(args []string, filesHash *string, cfg store.BuildCon
 			if err := os.Symlink(link, hostDest); err != nil {
 				return err
 			}
-			return j.sb.GiveTree(hostDest, owner)
+			return j.sb.Give(hostDest, owner)
 		}
 		if err := hostfs.CopyFile(src, hostDest, st.Mode().Perm()); err != nil {
 			return err
@@ -114,8 +120,23 @@ func (j *buildJob) copyStep(args []string, filesHash *string, cfg store.BuildCon
 		if err := os.Chmod(hostDest, st.Mode().Perm()); err != nil { // not narrowed by the umask
 			return err
 		}
-		return j.sb.GiveTree(hostDest, owner)
+		return j.sb.Give(hostDest, owner)
 	}
+}
+
+// giveCopied gives what a folder's copy brought into dest (the entries of
+// src, not what dest held before) to owner.
+func (j *buildJob) giveCopied(src, dest, owner string) error {
+	return filepath.Walk(src, func(p string, _ os.FileInfo, err error) error {
+		if err != nil || p == src {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		return j.sb.Give(filepath.Join(dest, rel), owner)
+	})
 }
 
 // staticPrefix is the part of a COPY source before its first glob segment.

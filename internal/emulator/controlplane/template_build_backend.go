@@ -68,7 +68,7 @@ func (b buildSandbox) HostPath(p string) string {
 	return b.sb.HostPath(p)
 }
 
-func (b buildSandbox) GiveTree(host, owner string) error { return b.sb.GiveTree(host, owner) }
+func (b buildSandbox) Give(host, owner string) error { return b.sb.Give(host, owner) }
 
 func (b buildSandbox) Private() bool         { return b.sb.Root() != nil }
 func (b buildSandbox) Dir() string           { return b.sb.Dir() }

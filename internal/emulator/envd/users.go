@@ -142,10 +142,10 @@ func (sb *Machine) ownerOf(host string, fi os.FileInfo) (owner, group string) {
 	return owner, owner
 }
 
-// GiveTree gives host, a tree inside the sandbox (HostPath), to owner
-// ("user" or "user:group", as the sandbox's accounts name them), as a
-// template's COPY does; a no-op where users are not separated.
-func (sb *Machine) GiveTree(host, owner string) error {
+// Give gives host, a file inside the sandbox (HostPath; a link itself, not
+// its target), to owner ("user" or "user:group", as the sandbox's accounts
+// name them), as a template's COPY does; a no-op where users are not separated.
+func (sb *Machine) Give(host, owner string) error {
 	name, group, _ := strings.Cut(owner, ":")
 	if !sb.separatesUsers() || name == "" {
 		return nil
@@ -161,10 +161,5 @@ func (sb *Machine) GiveTree(host, owner string) error {
 		}
 		id.GID = gid
 	}
-	return filepath.Walk(host, func(p string, _ os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		return chownTo(p, id)
-	})
+	return chownTo(host, id)
 }

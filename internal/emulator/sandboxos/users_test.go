@@ -113,6 +113,7 @@ func TestBuildStepsRunAsTheirUser(t *testing.T) {
 	c := startRootfsServer(t, "auto")
 	b := c.RequestBuild(map[string]any{"name": "user-steps"})
 	c.UploadContext(b.TemplateID, "hashf", emulatortest.ContextArchive(t, map[string]string{"f.txt": "f\n"}))
+	c.UploadContext(b.TemplateID, "hashd", emulatortest.ContextArchive(t, map[string]string{"d/": "", "d/x.txt": "x\n"}))
 	c.StartBuild(b, map[string]any{"fromTemplate": "base", "steps": []map[string]any{
 		{"type": "RUN", "args": []string{`echo "$(id -un) $(id -u)" > ~/default-step`}},
 		{"type": "RUN", "args": []string{`(touch /etc/by-user 2>&1 || true) > ~/denied`}},
@@ -120,6 +121,7 @@ func TestBuildStepsRunAsTheirUser(t *testing.T) {
 		{"type": "RUN", "args": []string{`echo "$(id -un) $(id -u)" > /root-step && mkdir -m 0700 /secret`}},
 		{"type": "RUN", "args": []string{`echo "$(id -un)" > /tmp/named-step`, "user"}},
 		{"type": "COPY", "args": []string{"f.txt", "/home/user/copied.txt", "", ""}, "filesHash": "hashf"},
+		{"type": "COPY", "args": []string{"d", "/home/user/", "", ""}, "filesHash": "hashd"},
 		{"type": "USER", "args": []string{"user"}},
 		{"type": "COPY", "args": []string{"f.txt", "/home/user/copied-as-user.txt", "", ""}, "filesHash": "hashf"},
 	}})
@@ -128,8 +130,9 @@ func TestBuildStepsRunAsTheirUser(t *testing.T) {
 	}
 	sb := c.Create(map[string]any{"templateID": "user-steps"})
 	got := c.MustRunAs(sb, "root", `cat /home/user/default-step /root-step /tmp/named-step; grep -c 'Permission denied' /home/user/denied; `+
-		`stat -c '%U %a' /secret /home/user/copied.txt /home/user/copied-as-user.txt`)
-	want := "user 1000\nroot 0\nuser\n1\nroot 700\nroot 644\nuser 644\n"
+		`stat -c '%U %a' /secret /home/user/copied.txt /home/user/copied-as-user.txt /home/user/x.txt /home/user`)
+	// A folder copied into user's home as root brings root's files, and leaves the home user's.
+	want := "user 1000\nroot 0\nuser\n1\nroot 700\nroot 644\nuser 644\nroot 644\nuser 755\n"
 	if got != want {
 		t.Fatalf("build steps left\n%s\nwant\n%s", got, want)
 	}
