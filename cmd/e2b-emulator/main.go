@@ -65,7 +65,7 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 		fs.PrintDefaults()
 		gaps := sandboxos.HostGaps()
 		if len(gaps) == 0 {
-			gaps = []string{"each sandbox gets a private root, PID, mount and user namespaces, and a cgroup with memory, process and CPU limits"}
+			gaps = []string{"each sandbox gets a private root, PID, mount and user namespaces, and a cgroup with memory, process and CPU limits; commands run as the user a request names, and sudo makes them root"}
 		}
 		fmt.Fprintln(stderr, "\nSandbox isolation on this host:")
 		for _, g := range gaps {

@@ -45,7 +45,7 @@
 //	store         templates, builds, tags, the step cache, secrets, events,
 //	              webhooks, team samples, volumes
 //	sandboxos     private roots and the shared layout, host processes,
-//	              watches, the host network, the sudo and MCP stand-ins
+//	              watches, the host network, users and sudo, the MCP stand-in
 //	egress        the egress proxy: admission, network rules and what they
 //	              fill, SOCKS5
 //	portproxy     the sandbox proxy's side: which sandbox and port a request

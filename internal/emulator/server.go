@@ -203,6 +203,7 @@ func Start(opts Options) (*Server, error) {
 		proxyEnv = func(id string) map[string]string { return eg.Env(id, s.cp.EgressToken(id)) }
 	}
 	machineSettings := &envd.Settings{Isolate: s.isolate, Logf: s.logf, ProxyEnv: proxyEnv}
+	s.setupUsers(machineSettings)
 	s.faults.reset(Faults{})
 	s.limits.set(opts.Limits)
 	s.counters.reset()

@@ -47,6 +47,9 @@ type Sandbox interface {
 	Start(cmd, user string, cfg store.BuildConfig, onLine func(stderr bool, line string)) error
 	// HostPath is where a path inside the sandbox is on the host.
 	HostPath(p string) string
+	// Give gives the file at host (a HostPath) to owner, "user" or
+	// "user:group" as the sandbox's accounts name them.
+	Give(host, owner string) error
 	// Private reports a private root: the sandbox's own layer is sealed
 	// (Seal) instead of copying its directory (Dir).
 	Private() bool

@@ -75,12 +75,27 @@ func (j *buildJob) copyStep(args []string, filesHash *string, cfg store.BuildCon
 			return err
 		}
 	}
+	// The copy belongs to the owner the step names, else to the step's user, as what a
+	// command of that user would have written.
+	owner := cfg.User
+	if len(args) >= 3 && args[2] != "" {
+		owner = args[2]
+	}
 	switch {
 	case st.IsDir():
+		_, existed := os.Lstat(hostDest)
 		if err := os.MkdirAll(hostDest, 0o755); err != nil {
 			return err
 		}
-		return hostfs.CopyTree(src, hostDest)
+		if err := hostfs.CopyTree(src, hostDest); err != nil {
+			return err
+		}
+		if existed != nil {
+			if err := j.sb.Give(hostDest, owner); err != nil {
+				return err
+			}
+		}
+		return j.giveCopied(src, hostDest, owner)
 	default:
 		if d, err := os.Stat(hostDest); strings.HasSuffix(dest, "/") || (err == nil && d.IsDir()) {
 			hostDest = filepath.Join(hostDest, filepath.Base(src))
@@ -94,13 +109,34 @@ func (j *buildJob) copyStep(args []string, filesHash *string, cfg store.BuildCon
 			if err != nil {
 				return err
 			}
-			return os.Symlink(link, hostDest)
+			if err := os.Symlink(link, hostDest); err != nil {
+				return err
+			}
+			return j.sb.Give(hostDest, owner)
 		}
 		if err := hostfs.CopyFile(src, hostDest, st.Mode().Perm()); err != nil {
 			return err
 		}
-		return os.Chmod(hostDest, st.Mode().Perm()) // not narrowed by the umask
+		if err := os.Chmod(hostDest, st.Mode().Perm()); err != nil { // not narrowed by the umask
+			return err
+		}
+		return j.sb.Give(hostDest, owner)
 	}
+}
+
+// giveCopied gives what a folder's copy brought into dest (the entries of
+// src, not what dest held before) to owner.
+func (j *buildJob) giveCopied(src, dest, owner string) error {
+	return filepath.Walk(src, func(p string, _ os.FileInfo, err error) error {
+		if err != nil || p == src {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		return j.sb.Give(filepath.Join(dest, rel), owner)
+	})
 }
 
 // staticPrefix is the part of a COPY source before its first glob segment.

@@ -42,8 +42,10 @@
 // ready build it was given to, so a running rebuild never takes a template
 // away from new sandboxes. Sandboxes from a build get its files, env and
 // workdir, and its start command, answering create once the ready command
-// succeeds (or its timeout passes). Commands run as the emulator's own user;
-// USER and a RUN's user set USER/LOGNAME and the home directory only.
+// succeeds (or its timeout passes). Commands run as the step's user (its
+// USER, or the user a RUN names) with that user's IDs where the emulator
+// can give them (see the emulator package); COPY gives what it copies to its
+// owner argument or the step's user.
 //
 // # Finished builds and images
 //

@@ -81,6 +81,8 @@ func (b buildSandbox) HostPath(p string) string {
 	return b.sb.HostPath(p)
 }
 
+func (b buildSandbox) Give(host, owner string) error { return b.sb.Give(host, owner) }
+
 func (b buildSandbox) Private() bool { return b.sb.Root() != nil }
 func (b buildSandbox) Dir() string   { return b.sb.Dir() }
 func (b buildSandbox) KillAll()      { b.sb.KillAll() }

@@ -3,6 +3,7 @@ package controlplane_test
 import (
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,6 +14,13 @@ import (
 
 func testVolumesShared(t *testing.T, isolation string) {
 	dataDir := t.TempDir()
+	if isolation == "none" {
+		// As root, the shared layout runs user's commands as uid 1000, which must pass through
+		// to the data directory (the test's own temporary folder is closed to other users).
+		if err := os.Chmod(filepath.Dir(dataDir), 0o711); err != nil {
+			t.Fatal(err)
+		}
+	}
 	c := emulatortest.Start(t, emulator.Options{DataDir: dataDir, Isolation: isolation})
 	v := c.CreateVolume("shared-data")
 	if v.Token == "" || !strings.HasPrefix(v.VolumeID, "vol") {

@@ -434,3 +434,21 @@ type EdgeError struct {
 	Message   string `json:"message"`
 	Code      int    `json:"code"`
 }
+
+// RunAs executes command as user (Basic auth, as the SDK's user option) and
+// returns its complete result.
+func (c *Client) RunAs(sb Sandbox, user, command string) Result {
+	c.T.Helper()
+	h := map[string]string{"Authorization": "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"))}
+	return c.StartProcess(sb, command, nil, h).Collect()
+}
+
+// MustRunAs runs command as user and fails unless it exits 0.
+func (c *Client) MustRunAs(sb Sandbox, user, command string) string {
+	c.T.Helper()
+	res := c.RunAs(sb, user, command)
+	if res.End == nil || res.End["exitCode"] != nil || res.EndStream["error"] != nil {
+		c.T.Fatalf("command %q as %s failed: end=%v endStream=%v stdout=%q stderr=%q", command, user, res.End, res.EndStream, res.Stdout, res.Stderr)
+	}
+	return res.Stdout
+}

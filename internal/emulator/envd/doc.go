@@ -33,8 +33,12 @@
 // extended attributes (so metadata set with setfattr inside the sandbox
 // shows in Stat and ListDir, and an upload replaces the set), and the owner
 // envd gave them: what the files API creates as root belongs to root, the
-// rest to user. Commands all run as the emulator's own user, so the owner is
-// an attribute (user.e2b-emulator.owner), not the file's uid. A symlink
+// rest to user. As envd does, the files API acts as root and then chowns
+// what it wrote to the request's user; commands run with the IDs of the user
+// their request names (users.go). An emulator that cannot give another
+// user's IDs (Settings.SingleUser) keeps the owner as an attribute
+// (user.e2b-emulator.owner) instead, and refuses requests for the user it
+// cannot be. A symlink
 // reports its fully resolved target as a sandbox path. A file system without
 // user extended attributes keeps neither metadata nor owners, as on envd.
 //

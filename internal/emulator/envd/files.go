@@ -235,7 +235,7 @@ func (sb *Machine) writeFile(p string, r io.Reader, meta map[string]string, user
 	if st, err := os.Stat(host); err == nil && st.IsDir() {
 		return uploadedEntryJSON{}, http.StatusBadRequest, fmt.Errorf("path '%s' is a directory", v)
 	}
-	if err := hostfs.EnsureDirs(filepath.Dir(host), user); err != nil {
+	if err := sb.ensureDirs(filepath.Dir(host), user); err != nil {
 		return uploadedEntryJSON{}, http.StatusInternalServerError, fmt.Errorf("error creating parent directories of '%s': %v", v, err)
 	}
 	f, err := os.OpenFile(host, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
@@ -259,6 +259,9 @@ func (sb *Machine) writeFile(p string, r io.Reader, meta map[string]string, user
 // persistUpload records owner and metadata of an uploaded file. A file
 // system without extended attributes keeps neither, as on envd.
 func (sb *Machine) persistUpload(host string, meta map[string]string, user string) error {
+	if err := sb.chownFor(host, user); err != nil {
+		return err
+	}
 	for _, err := range []error{hostfs.SetOwner(host, user), hostfs.WriteMetadata(host, meta)} {
 		switch {
 		case err == nil:

@@ -55,8 +55,7 @@ func (sb *Machine) entryInfo(virtual, host string) (*EntryInfoJSON, error) {
 		ModifiedTime: lst.ModTime().UTC().Format(time.RFC3339Nano),
 		Metadata:     hostfs.ReadMetadata(host),
 	}
-	e.Owner = hostfs.Owner(host)
-	e.Group = e.Owner
+	e.Owner, e.Group = sb.ownerOf(host, lst)
 	if lst.Mode()&os.ModeSymlink != 0 {
 		sb.describeSymlinkTarget(e, virtual)
 	}
@@ -191,7 +190,7 @@ func (sb *Machine) fsMakeDir(p, user string) (any, error) {
 		}
 		return nil, connectrpc.Errorf("invalid_argument", "path '%s' already exists and is not a directory", v)
 	}
-	if err := hostfs.EnsureDirs(host, user); err != nil {
+	if err := sb.ensureDirs(host, user); err != nil {
 		return nil, connectrpc.Errorf("internal", "error creating directory '%s': %v", v, inSandbox(err))
 	}
 	e, err := sb.entryInfo(v, host)
@@ -207,7 +206,7 @@ func (sb *Machine) fsMove(src, dst, user string) (any, error) {
 	if _, err := os.Lstat(hs); err != nil {
 		return nil, fsError(vs, err)
 	}
-	if err := hostfs.EnsureDirs(filepath.Dir(hd), user); err != nil {
+	if err := sb.ensureDirs(filepath.Dir(hd), user); err != nil {
 		return nil, connectrpc.Errorf("internal", "error creating parent of '%s': %v", vd, inSandbox(err))
 	}
 	if err := os.Rename(hs, hd); err != nil {

@@ -22,6 +22,14 @@ type Settings struct {
 	// StreamIdleTimeout bounds how long a stream waits on a peer that neither
 	// reads what is sent nor sends anything.
 	StreamIdleTimeout time.Duration
+	// SingleUser is set where the emulator cannot run anything as another
+	// user than its own (SingleUserWhy says why): the one user requests may
+	// name, whose commands run as the emulator's own user. "" means each
+	// request acts as the user it names, with that user's IDs.
+	SingleUser, SingleUserWhy string
+	// Setpriv is the host's setpriv, with which the shared layout's mount
+	// namespace wrapper (Isolate without a private root) becomes the user.
+	Setpriv string
 
 	// teardowns counts the private roots still being taken down after Destroy.
 	teardowns sync.WaitGroup
@@ -119,6 +127,16 @@ func (sb *Machine) makeDisk(filesDir string) error {
 	}
 	for _, d := range []string{sb.homeDir(), sb.tmpDir(), sb.rootDir()} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
+	if sb.separatesUsers() {
+		// The home of the sandbox's user is that user's, as /home/user is on E2B.
+		user, err := sb.identity(defaultUser)
+		if err != nil {
+			return err
+		}
+		if err := chownTo(sb.homeDir(), user); err != nil {
 			return err
 		}
 	}

@@ -82,14 +82,14 @@ func (sb *Machine) storagePath(virtual string) string {
 	}
 }
 
-// defaultCwd is where commands start without a cwd: the template's workdir,
-// else /home/user.
-func (sb *Machine) defaultCwd() (virtual, host string) {
+// defaultCwd is where user's commands start without a cwd: the template's
+// workdir, else the user's home (in the shared layout, /home/user).
+func (sb *Machine) defaultCwd(user string) (virtual, host string) {
 	if sb.workdir != "" {
 		return sb.commandPath(sb.workdir)
 	}
 	if sb.root != nil {
-		return sb.commandPath(VirtualHome)
+		return sb.commandPath(userHome(user))
 	}
 	return VirtualHome, sb.homeDir()
 }

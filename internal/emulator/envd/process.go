@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -103,8 +104,8 @@ func newProcessTable(sb *Machine) *processTable {
 
 // buildEnv is envd's order: PATH, HOME, USER, LOGNAME, the egress proxy,
 // the sandbox's identity (sandbox_identity.go), sandbox envs, request envs.
-func (pt *processTable) buildEnv(reqEnvs map[string]string, home string) []string {
-	env := map[string]string{"PATH": sandboxos.DefaultPath, "HOME": home, "USER": "user", "LOGNAME": "user"}
+func (pt *processTable) buildEnv(reqEnvs map[string]string, home, user string) []string {
+	env := map[string]string{"PATH": sandboxos.DefaultPath, "HOME": home, "USER": user, "LOGNAME": user}
 	if !pt.sb.settings.Isolate {
 		env["TMPDIR"] = pt.sb.tmpDir()
 	}
@@ -152,20 +153,48 @@ func isolationWrapper(sb *Machine) string {
 		` && mount --rbind "$1" /home/user && mount --rbind "$2" /tmp && cd "$3" && shift 4 && exec 3>&- "$@"`
 }
 
+// asUser are the words before the command that make the shared layout's
+// wrapper exec it as id: the host's setpriv (none for nil, the emulator's own user).
+func (sb *Machine) asUser(id *sandboxos.Identity) []string {
+	if id == nil || id.Root() {
+		return nil
+	}
+	groups := make([]string, len(id.Groups))
+	for i, g := range id.Groups {
+		groups[i] = strconv.FormatUint(uint64(g), 10)
+	}
+	return []string{sb.settings.Setpriv, "--reuid=" + strconv.FormatUint(uint64(id.UID), 10),
+		"--regid=" + strconv.FormatUint(uint64(id.GID), 10), "--groups=" + strings.Join(groups, ","), "--"}
+}
+
 // start runs cfg like envd does and returns once the process exists, with a
 // subscriber attached before any output is read. With term it runs on a
 // pseudo-terminal of that size.
-func (pt *processTable) start(cfg processConfigJSON, withStdin bool, tag string, term *ptyJSON) (*process, *subscriber, error) {
+func (pt *processTable) start(cfg processConfigJSON, user string, withStdin bool, tag string, term *ptyJSON) (*process, *subscriber, error) {
 	if cfg.Cmd == "" {
 		return nil, nil, connectrpc.Errorf("invalid_argument", "process cmd is empty")
 	}
+	id, err := pt.sb.identity(user)
+	if err != nil {
+		return nil, nil, connectrpc.Errorf("permission_denied", "%v", err)
+	}
+	// A private root is the user's whole machine: its home and relative paths are the user's, as
+	// envd's are. The shared layout's commands see the host outside /home/user and /tmp, so
+	// every user keeps the sandbox's /home/user there.
+	home := VirtualHome
 	cwd := ""
 	if cfg.Cwd != nil {
 		cwd = *cfg.Cwd
 	}
+	if pt.sb.root != nil {
+		home, cwd = userHome(user), userPath(user, cwd)
+		if id != nil {
+			home = id.Home
+		}
+	}
 	vcwd, hostCwd := pt.sb.commandPath(cwd)
 	if cfg.Cwd == nil || *cfg.Cwd == "" {
-		vcwd, hostCwd = pt.sb.defaultCwd()
+		vcwd, hostCwd = pt.sb.defaultCwd(user)
 	}
 	if st, err := os.Stat(hostCwd); err != nil || !st.IsDir() {
 		return nil, nil, connectrpc.Errorf("invalid_argument", "cwd '%s' does not exist", vcwd)
@@ -176,32 +205,32 @@ func (pt *processTable) start(cfg processConfigJSON, withStdin bool, tag string,
 	var cmd *exec.Cmd
 	var started *sandboxos.ExecSync // isolation: the wrapper tells when it execs the command
 	if pt.sb.root != nil {
-		cmd = pt.sb.root.Command(vcwd, cfg.Cmd, cfg.Args)
-		cmd.Env = pt.buildEnv(cfg.Envs, VirtualHome)
-		var err error
+		cmd = pt.sb.root.Command(vcwd, cfg.Cmd, cfg.Args, id)
+		cmd.Env = pt.buildEnv(cfg.Envs, home, user)
 		if started, err = sandboxos.NewExecSync(cmd); err != nil {
 			return nil, nil, err
 		}
 	} else if pt.sb.settings.Isolate {
-		args := append([]string{"-c", isolationWrapper(pt.sb), "sh", pt.sb.homeDir(), pt.sb.tmpDir(), vcwd, pt.sb.bootIDPath(), cfg.Cmd}, cfg.Args...)
-		cmd = exec.Command("/bin/sh", args...)
+		args := append([]string{"-c", isolationWrapper(pt.sb), "sh", pt.sb.homeDir(), pt.sb.tmpDir(), vcwd, pt.sb.bootIDPath()}, pt.sb.asUser(id)...)
+		cmd = exec.Command("/bin/sh", append(append(args, cfg.Cmd), cfg.Args...)...)
 		cmd.Dir = "/"
-		cmd.Env = pt.buildEnv(cfg.Envs, VirtualHome)
-		var err error
+		cmd.Env = pt.buildEnv(cfg.Envs, home, user)
 		if started, err = sandboxos.NewExecSync(cmd); err != nil {
 			return nil, nil, err
 		}
 	} else {
 		cmd = exec.Command(cfg.Cmd, cfg.Args...)
 		cmd.Dir = hostCwd
-		cmd.Env = pt.buildEnv(cfg.Envs, pt.sb.homeDir())
+		cmd.Env = pt.buildEnv(cfg.Envs, pt.sb.homeDir(), user)
 	}
 	if pt.sb.root == nil {
 		cmd.SysProcAttr = sandboxos.SysProcAttr(pt.sb.settings.Isolate)
+		if id != nil && !pt.sb.settings.Isolate {
+			cmd.SysProcAttr = sandboxos.WithCredential(cmd.SysProcAttr, *id)
+		}
 	}
 
 	var pio processIO
-	var err error
 	if term != nil {
 		pio, err = attachTerminal(cmd, term)
 	} else {

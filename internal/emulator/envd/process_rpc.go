@@ -231,7 +231,7 @@ func (sb *Machine) processStart(w http.ResponseWriter, r *http.Request) {
 	if req.Tag != nil {
 		tag = *req.Tag
 	}
-	p, sub, err := sb.procs.start(req.Process, withStdin, tag, term)
+	p, sub, err := sb.procs.start(req.Process, requestUser(r), withStdin, tag, term)
 	if err != nil {
 		connectrpc.NewStreamWriter(w).End(err)
 		return

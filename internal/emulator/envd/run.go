@@ -12,7 +12,7 @@ import (
 
 // Run starts the command and waits for its end, passing output lines on.
 func (sb *Machine) Run(ctx context.Context, c Command, onLine func(stderr bool, line string)) (int32, error) {
-	p, sub, err := sb.procs.start(c.config(), false, "", nil)
+	p, sub, err := sb.procs.start(c.config(), c.user(), false, "", nil)
 	if err != nil {
 		return -1, err
 	}
@@ -56,21 +56,25 @@ func (sb *Machine) Run(ctx context.Context, c Command, onLine func(stderr bool, 
 }
 
 // Command is a command the emulator itself runs in a sandbox: a template's
-// build step, start or ready command. It runs in a login shell, as user
-// (USER, LOGNAME and the home directory only; "" is user), in Workdir or the
-// user's home.
+// build step, start or ready command. It runs in a login shell, as User
+// ("" is user), in Workdir or the user's home.
 type Command struct {
 	Script, User, Workdir string
 	Envs                  map[string]string
 }
 
+// user is the user the command runs as.
+func (c Command) user() string {
+	if c.User == "" {
+		return defaultUser
+	}
+	return c.User
+}
+
 // config is the Process/Start config of the command.
 func (c Command) config() processConfigJSON {
 	envs := copyMap(c.Envs)
-	user := c.User
-	if user == "" {
-		user = defaultUser
-	}
+	user := c.user()
 	envs["USER"], envs["LOGNAME"] = user, user
 	cwd := c.Workdir
 	if cwd == "" {
@@ -82,7 +86,7 @@ func (c Command) config() processConfigJSON {
 // StartBackground starts the command and passes its output lines on until it
 // ends, without waiting for it.
 func (sb *Machine) StartBackground(c Command, onLine func(stderr bool, line string)) error {
-	p, sub, err := sb.procs.start(c.config(), false, "start", nil)
+	p, sub, err := sb.procs.start(c.config(), c.user(), false, "start", nil)
 	if err != nil {
 		return err
 	}

@@ -33,6 +33,10 @@ func (sb *Machine) Serve(w http.ResponseWriter, r *http.Request) {
 			writeError(w, status, msg)
 			return
 		}
+		if _, err := sb.identity(requestUser(r)); err != nil {
+			writeError(w, http.StatusForbidden, err.Error())
+			return
+		}
 	}
 	switch {
 	case path == "/health":
@@ -85,8 +89,8 @@ func (sb *Machine) envdMetrics() envdMetricsJSON {
 }
 
 // knownUsers are the users of E2B's standard templates. The files API puts
-// their relative paths in their homes (users.go); commands run as the
-// emulator's own user whichever is named.
+// their relative paths in their homes; commands and files take the named
+// user's IDs from the sandbox's /etc (users.go).
 var knownUsers = map[string]bool{"user": true, "root": true}
 
 // checkEnvdUser validates the username query (REST) or Basic auth user (RPC).

@@ -6,6 +6,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -83,5 +84,41 @@ func TestRootFilesLiveInRootsHomeAndBelongToRoot(t *testing.T) {
 	c.Upload(sb, "/root/hello.txt", strings.NewReader("mine now"), nil)
 	if e := c.Stat(sb, "/root/hello.txt"); e.Owner != "user" {
 		t.Fatalf("root's file overwritten by user: %+v", e)
+	}
+}
+
+// TestFilesEnvdWritesBelongToTheUsersIDs: envd writes as root and then gives
+// what it wrote to the request's user (chown): the kernel sees uid 1000 for
+// user's uploads and folders, 0 for root's, and the user's own commands can
+// change what was uploaded for them.
+func TestFilesEnvdWritesBelongToTheUsersIDs(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("only root on the host can give files another user's IDs")
+	}
+	t.Parallel()
+	c := emulatortest.Start(t, emulator.Options{})
+	sb := c.Create(map[string]any{})
+	st, data := c.Upload(sb, "up/deeper/by-user.txt", strings.NewReader("u"), nil)
+	emulatortest.WantStatus(t, "upload as user", st, data, http.StatusOK)
+	st, data = c.RPCAs(sb, "root", "filesystem.Filesystem/MakeDir", map[string]any{"path": "/home/user/made-by-root"})
+	emulatortest.WantStatus(t, "makedir as root", st, data, http.StatusOK)
+	if !strings.Contains(string(data), `"owner":"root"`) {
+		t.Fatalf("makedir as root reports %s", data)
+	}
+	got := c.MustRunAs(sb, "root", "cd /home/user && stat -c '%n %u:%g %U' up up/deeper up/deeper/by-user.txt made-by-root")
+	want := "up 1000:1000 user\nup/deeper 1000:1000 user\nup/deeper/by-user.txt 1000:1000 user\nmade-by-root 0:0 root\n"
+	if !c.Srv.PrivateRoots() {
+		got = c.MustRunAs(sb, "root", "cd ~ && stat -c '%n %u:%g' up up/deeper up/deeper/by-user.txt made-by-root 2>&1")
+		want = "up 1000:1000\nup/deeper 1000:1000\nup/deeper/by-user.txt 1000:1000\nmade-by-root 0:0\n"
+	}
+	if got != want {
+		t.Fatalf("owners:\n%s\nwant\n%s", got, want)
+	}
+	c.MustRun(sb, "echo changed > ~/up/deeper/by-user.txt")
+	if e := c.Stat(sb, "/home/user/up/deeper/by-user.txt"); e.Owner != "user" || e.Group != "user" {
+		t.Fatalf("stat of user's upload: %+v", e)
+	}
+	if res := c.Run(sb, "touch ~/made-by-root/x"); !strings.Contains(res.Stderr, "Permission denied") {
+		t.Fatalf("user wrote into root's folder: %q", res.Stderr)
 	}
 }

@@ -19,9 +19,10 @@ const (
 	maxMetadataTotalLen = 4096                           // one ext4 block holds every xattr of an inode
 )
 
-// ownerXattr records the owner of a file that envd created for root. Every
-// command runs as the emulator's own user, so ownership cannot come from the
-// file's uid; without the attribute a file belongs to "user".
+// ownerXattr records the owner of a file that envd created for root, for an
+// emulator that cannot give files another user's IDs (not root on the host):
+// there ownership cannot come from the file's uid; without the attribute a
+// file belongs to "user". Where it can, the file's uid says it.
 const ownerXattr = "user.e2b-emulator.owner"
 
 // ValidateMetadata applies envd's limits to an upload's metadata.

@@ -4,8 +4,8 @@
 // layers), host processes (signals, process groups, mount namespaces,
 // /proc scans for members and metrics), the exec handshake of the
 // isolation wrapper, directory watches (inotify on Linux, polling
-// elsewhere), the sudo stand-in written into every base root and the MCP
-// gateway stand-in of the mcp-gateway template.
+// elsewhere), the sandbox's users (their IDs, sudo written into every base
+// root) and the MCP gateway stand-in of the mcp-gateway template.
 //
 // It speaks in host paths, pids, cgroups and layer directories. It knows nothing of
 // sandboxes as E2B sees them (IDs, templates, state, envd or the REST API)
@@ -55,8 +55,9 @@
 //     processes alone, so /proc/<pid>/root and /proc/<pid>/environ of the
 //     emulator, of the terraform process driving it and of other sandboxes
 //     are not there to read. /dev is a small tmpfs (null, zero, full,
-//     random, urandom, tty, a devpts and shm of its own); /sys is the
-//     host's, read-only, the mounts under it too. Commands enter the init's
+//     random, urandom, tty, fuse where the host has one, a devpts and shm of
+//     its own); /sys is the host's, read-only, the mounts under it too.
+//     Commands enter the init's
 //     namespaces with nsenter; mounts the emulator adds under the root later
 //     (volumes) reach them through mount propagation.
 //   - Limits. Each sandbox has a cgroup (v2, or v1 memory, pids, cpu and
@@ -129,13 +130,40 @@
 // sandbox holding a port before rebuilding a template whose start command
 // needs it.
 //
+// # Users
+//
+// As on E2B, a command runs as the user its request names (users.go reads
+// the IDs, the groups and the home from the sandbox's /etc/passwd and
+// /etc/group; the host base's accounts are the host's, with E2B's user at
+// uid and gid 1000 in place of a host account holding them). With a
+// private root, nsenter switches to the user's uid and gid once inside the
+// sandbox's namespaces (it drops supplementary groups); the shared layout
+// sets them on the process (Credential), or, in its mount namespace
+// wrapper, with the host's setpriv. Only root can give a process another
+// user's IDs: an emulator that is not root runs everything as itself (the
+// emulator package decides which user requests may then name). /home/user
+// of every base skeleton belongs to user.
+//
 // # sudo
 //
-// sudo is a stand-in (sudo_shim.go) in sandboxes with a private root: it
-// takes sudo's options (-E, --preserve-env, -u, -i, -s, -H, VAR=value...)
-// and sets the environment sudo would for the target user, then runs the
-// command as the emulator's user, so it cannot change `id -u` or file
-// ownership; it hides a host's or image's sudo (which would really switch
-// users) but not one a template step installs. The shared layout has no sudo
-// unless the host has one.
+// sudo is a copy of the emulator's own executable (WriteSudo), set-user-ID
+// root, at /usr/bin/sudo of every base skeleton; run under the name sudo
+// it is sudo (sudo_linux.go): for root, user and members of sudo, wheel or
+// admin, it takes sudo's options, sets the environment sudo would (reset
+// unless -E, HOME, USER, LOGNAME, SHELL, SUDO_*, VAR=value words, -i and -s
+// shells) and becomes the target user for real (its uid, gid and groups)
+// before it execs the command. The set-user-ID copy lies in DataDir alone
+// (keep DataDir out of other users' reach). Where the emulator is not
+// root, or an image's root may lack the loader a dynamically linked
+// executable needs, sudo is a shell stand-in (sudo_shim.sh) that sets the
+// environment only. It hides a host's or image's sudo but not one a
+// template step installs. The shared layout has no sudo unless the host
+// has one.
+//
+// # /dev/fuse
+//
+// Where the host has /dev/fuse and the emulator is root, a node of the same
+// device with E2B's guests' mode 0666 is made under DataDir/base/dev (a
+// folder closed to the host's other users) and bound at every private
+// root's /dev/fuse; the host's own node keeps its mode.
 package sandboxos

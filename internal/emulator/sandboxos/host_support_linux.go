@@ -21,7 +21,8 @@ func HostGaps() []string {
 		gaps = append(gaps, "no user namespaces (user.max_user_namespaces is 0): a sandbox's root keeps the emulator's capabilities on the host")
 	}
 	if os.Geteuid() != 0 {
-		gaps = append(gaps, "not root: no sandbox cgroups, so sandboxes have no memory, process or CPU limit of their own")
+		gaps = append(gaps, "not root: no sandbox cgroups, so sandboxes have no memory, process or CPU limit of their own",
+			notRootUsers)
 		return gaps
 	}
 	if !cgroupsWritable() {

@@ -47,7 +47,7 @@ func TestSandboxProcessesEndWithTheSandbox(t *testing.T) {
 	c, sb := startPrivateRoots(t)
 	secs := 800000 + int(time.Now().UnixNano()%100000)
 	marker := fmt.Sprintf("sleep %d", secs)
-	c.MustRun(sb, escapes(secs))
+	c.MustRunAs(sb, "root", escapes(secs)) // unshare -m needs the sandbox's root
 	if len(hostProcsWith(marker)) == 0 {
 		t.Fatal("the escaping processes never started")
 	}
@@ -74,7 +74,7 @@ func TestKilledEmulatorChild(t *testing.T) {
 		fmt.Println("no private root")
 		return
 	}
-	c.MustRun(sb, escapes(700000+len(dataDir)))
+	c.MustRunAs(sb, "root", escapes(700000+len(dataDir)))
 	fmt.Println("ready")
 	time.Sleep(5 * time.Minute)
 }

@@ -19,19 +19,19 @@ func TestMCPGatewayStandIn(t *testing.T) {
 			t.Parallel()
 			c := emulatortest.Start(t, emulator.Options{Isolation: isolation})
 			sb := c.Create(map[string]any{"templateID": "mcp-gateway"})
-			res := c.Run(sb, `GATEWAY_ACCESS_TOKEN=tok-3f9a mcp-gateway --config '{"github":{}}'`)
+			res := c.RunAs(sb, "root", `GATEWAY_ACCESS_TOKEN=tok-3f9a mcp-gateway --config '{"github":{}}'`)
 			if !strings.Contains(res.Stdout, "configured") {
 				t.Fatalf("mcp-gateway: stdout %q stderr %q", res.Stdout, res.Stderr)
 			}
 			if st, data := c.Download(sb, "/etc/mcp-gateway/.token"); st != 200 || string(data) != "tok-3f9a" {
 				t.Fatalf("token file: %d %q", st, data)
 			}
-			if res := c.Run(sb, `mcp-gateway --config '{}'`); !strings.Contains(res.Stderr, "GATEWAY_ACCESS_TOKEN is not set") {
+			if res := c.RunAs(sb, "root", `mcp-gateway --config '{}'`); !strings.Contains(res.Stderr, "GATEWAY_ACCESS_TOKEN is not set") {
 				t.Fatalf("without a token: stdout %q stderr %q", res.Stdout, res.Stderr)
 			}
 			// E2B's base template has no gateway: E2B's SDK fails to start one there.
 			base := c.Create(map[string]any{"templateID": "base"})
-			if res := c.Run(base, `GATEWAY_ACCESS_TOKEN=tok mcp-gateway --config '{}'`); res.End["exitCode"] == nil || !strings.Contains(res.Stderr, "not found") {
+			if res := c.RunAs(base, "root", `GATEWAY_ACCESS_TOKEN=tok mcp-gateway --config '{}'`); res.End["exitCode"] == nil || !strings.Contains(res.Stderr, "not found") {
 				t.Fatalf("mcp-gateway in a base sandbox: end %v stdout %q stderr %q", res.End, res.Stdout, res.Stderr)
 			}
 		})

@@ -18,6 +18,7 @@ type Tools struct {
 	unshare, nsenter, chroot, sh string
 	init                         string // the shell the sandbox's init runs: bash where there is one
 	umount                       string // shell command: the host's umount, from the sandbox's init after pivot_root
+	fuse                         string // a 0666 node of the host's /dev/fuse, bound at the sandbox's; "" for none
 	Userns                       bool   // a user namespace maps the emulator's user to root
 }
 
@@ -81,6 +82,15 @@ func setupRootfs(dataDir string, userns bool) (*Rootfs, error) {
 	if err != nil {
 		return nil, err
 	}
+	tools.fuse = fuseNode(dataDir)
+	// Only root may enter the base roots: they hold the set-user-ID sudo (WriteSudo) and the
+	// sandboxes' /dev/fuse node.
+	if err := os.MkdirAll(filepath.Join(dataDir, "base"), 0o700); err != nil {
+		return nil, err
+	}
+	if err := os.Chmod(filepath.Join(dataDir, "base"), 0o700); err != nil {
+		return nil, err
+	}
 	host := &BaseRoot{skeleton: filepath.Join(dataDir, "base", "host")}
 	if err := PrepareHostBase(host.skeleton); err != nil {
 		return nil, fmt.Errorf("base root: %w", err)
@@ -96,7 +106,7 @@ func setupRootfs(dataDir string, userns bool) (*Rootfs, error) {
 		return nil, err
 	}
 	defer r.Stop()
-	out, err := r.Command("/", "/bin/sh", []string{"-c", "echo ok"}).CombinedOutput()
+	out, err := r.Command("/", "/bin/sh", []string{"-c", "echo ok"}, nil).CombinedOutput()
 	if err != nil || string(out) != "ok\n" {
 		return nil, fmt.Errorf("probe command: %v: %s", err, strings.TrimSpace(string(out)))
 	}

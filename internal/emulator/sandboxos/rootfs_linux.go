@@ -147,10 +147,10 @@ func PrepareHostBase(dir string) error {
 			}
 		}
 	}
-	if err := makeFreshDirs(dir); err != nil {
+	if err := makeFreshDirs(dir, "/etc"); err != nil {
 		return err
 	}
-	if err := WriteSudoShim(dir); err != nil {
+	if err := WriteSudo(dir, true); err != nil {
 		return err
 	}
 	if err := writePythonLink(dir); err != nil {
@@ -162,7 +162,10 @@ func PrepareHostBase(dir string) error {
 	return writeEtcOverrides(filepath.Join(dir, "etc"))
 }
 
-func makeFreshDirs(dir string) error {
+// makeFreshDirs makes the skeleton's fresh directories; as root, /home/user
+// belongs to the account user (from the passwd under etc, else the base
+// template's 1000:1000), whose commands write there.
+func makeFreshDirs(dir, etc string) error {
 	for _, name := range []string{"home", "home/user", "root", "tmp", "run", "mnt", "media", "proc", "sys", "dev", "boot"} {
 		p := filepath.Join(dir, name)
 		if err := os.MkdirAll(p, 0o755); err != nil {
@@ -172,30 +175,26 @@ func makeFreshDirs(dir string) error {
 			return err
 		}
 	}
-	return nil
+	if os.Geteuid() != 0 {
+		return nil
+	}
+	user, err := LookupIdentity(etc, "user")
+	if err != nil {
+		return err
+	}
+	return os.Lchown(filepath.Join(dir, "home", "user"), int(user.UID), int(user.GID))
 }
 
-// writeEtcOverrides adds the "user" account (uid 1000 when free) to copies
+// writeEtcOverrides adds the "user" account (uid and gid 1000, in place of a
+// host account holding them) to copies
 // of the host's passwd and group, and copies hosts and resolv.conf, which
 // container runtimes often bind-mount (overlayfs would not see them).
 func writeEtcOverrides(etc string) error {
 	if err := os.MkdirAll(etc, 0o755); err != nil {
 		return err
 	}
-	for _, f := range []struct{ name, line string }{
-		{"passwd", "user:x:1000:1000:user:/home/user:/bin/bash\n"},
-		{"group", "user:x:1000:\n"},
-	} {
-		data, _ := os.ReadFile("/etc/" + f.name)
-		if !hasEntry(string(data), "user") {
-			if len(data) > 0 && data[len(data)-1] != '\n' {
-				data = append(data, '\n')
-			}
-			data = append(data, f.line...)
-		}
-		if err := os.WriteFile(filepath.Join(etc, f.name), data, 0o644); err != nil {
-			return err
-		}
+	if err := addUserAccount("/etc", etc); err != nil {
+		return err
 	}
 	if err := writeSecretOverrides(etc); err != nil {
 		return err
@@ -205,6 +204,30 @@ func writeEtcOverrides(etc string) error {
 			if err := os.WriteFile(filepath.Join(etc, name), data, 0o644); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// addUserAccount writes into etc copies of src's passwd and group with E2B's
+// "user" account (uid and gid 1000, in place of an account holding them)
+// where they have none.
+func addUserAccount(src, etc string) error {
+	for _, f := range []struct{ name, line string }{
+		{"passwd", "user:x:1000:1000:user:/home/user:/bin/bash\n"},
+		{"group", "user:x:1000:\n"},
+	} {
+		data, _ := os.ReadFile(filepath.Join(src, f.name))
+		if !hasEntry(string(data), "user") {
+			// E2B's user is 1000: an account holding that ID is no account of the sandbox's.
+			data = []byte(withoutID(string(data), "1000"))
+			if len(data) > 0 && data[len(data)-1] != '\n' {
+				data = append(data, '\n')
+			}
+			data = append(data, f.line...)
+		}
+		if err := os.WriteFile(filepath.Join(etc, f.name), data, 0o644); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -266,6 +289,18 @@ func inHostLowerDirs(dir string) string {
 	return ""
 }
 
+// withoutID is an /etc/passwd or /etc/group table without the entries whose ID is id.
+func withoutID(table, id string) string {
+	var kept []string
+	for _, l := range strings.SplitAfter(table, "\n") {
+		if f := strings.Split(l, ":"); len(f) >= 3 && f[2] == id {
+			continue
+		}
+		kept = append(kept, l)
+	}
+	return strings.Join(kept, "")
+}
+
 func hasEntry(table, name string) bool {
 	for _, l := range strings.Split(table, "\n") {
 		if strings.HasPrefix(l, name+":") {
@@ -276,17 +311,18 @@ func hasEntry(table, name string) bool {
 }
 
 // PrepareImageBase writes the skeleton put over an image's root filesystem
-// (image): fresh directories, hosts and resolv.conf, and the sudo shim where
+// (image): fresh directories, hosts and resolv.conf, the image's accounts
+// with E2B's user, and sudo where
 // the image's /usr/bin is a plain directory (a skeleton directory would hide
 // a link there).
 func PrepareImageBase(dir, image string) error {
-	if err := makeFreshDirs(dir); err != nil {
+	if err := makeFreshDirs(dir, filepath.Join(image, "etc")); err != nil {
 		return err
 	}
 	usr, errUsr := os.Lstat(filepath.Join(image, "usr"))
 	bin, errBin := os.Lstat(filepath.Join(image, "usr", "bin"))
 	if errUsr == nil && usr.IsDir() && errBin == nil && bin.IsDir() {
-		if err := WriteSudoShim(dir); err != nil {
+		if err := WriteSudo(dir, false); err != nil {
 			return err
 		}
 	}
@@ -300,6 +336,11 @@ func PrepareImageBase(dir, image string) error {
 				return err
 			}
 		}
+	}
+	// E2B gives every template built from an image its user; an image's /etc that is a link
+	// (the skeleton's directory would hide it) keeps its own accounts.
+	if st, err := os.Lstat(filepath.Join(image, "etc")); err == nil && st.IsDir() {
+		return addUserAccount(filepath.Join(image, "etc"), etc)
 	}
 	return nil
 }
@@ -375,14 +416,15 @@ func (r *Root) mountScript(dataDir string) (string, error) {
 	lines = append(lines, "mount --make-rshared "+q(r.Merged),
 		// A background job's stdin is /dev/null unless it is named: fd 4 carries the holder's.
 		"exec 4<&0",
-		q(r.Tools.unshare)+" --mount --propagation slave --pid --fork "+q(r.Tools.init)+" -c "+q(initScript)+" init "+q(r.Merged)+" "+q(r.Tools.umount)+" <&4 4<&- &",
+		q(r.Tools.unshare)+" --mount --propagation slave --pid --fork "+q(r.Tools.init)+" -c "+q(initScript)+" init "+q(r.Merged)+" "+q(r.Tools.umount)+" "+q(r.Tools.fuse)+" <&4 4<&- &",
 		"exec 4<&- cat >/dev/null")
 	return strings.Join(lines, "\n") + "\n", nil
 }
 
 // initScript is the sandbox's init, PID 1 of its PID namespace, in the root
 // ($1): a private /proc (this namespace's processes only), a /dev holding
-// only null, zero, full, random, urandom, tty, a private devpts and shm, a
+// only null, zero, full, random, urandom, tty, fuse where the host has one
+// ($3, fuseNode), a private devpts and shm, a
 // read-only /sys (the mounts under it too: no cgroup file can be written;
 // a user namespace may bind them only all together), then
 // pivot_root into the root, the host's tree put under /dev/.host and
@@ -397,6 +439,7 @@ mkdir -p proc dev sys
 mount -t proc -o nosuid,nodev,noexec proc proc
 mount -t tmpfs -o nosuid,nodev,noexec,mode=755,size=1m dev dev
 for d in null zero full random urandom tty; do : >"dev/$d"; mount --bind "/dev/$d" "dev/$d"; done
+if [ -n "$3" ]; then : >dev/fuse; mount --bind "$3" dev/fuse; fi
 mkdir dev/pts dev/shm
 mount -t devpts -o newinstance,ptmxmode=0666,mode=620 devpts dev/pts
 ln -s pts/ptmx dev/ptmx
@@ -572,11 +615,20 @@ func (r *Root) nsenterArgs(pid int, pidns bool) []string {
 const cgroupWrapper = `while [ "$1" != -- ]; do echo $$ >"$1" || exit 125; shift; done; shift; exec "$@"`
 
 // Command runs name in the root, in cwd (a path inside the root), in the
-// sandbox's namespaces and cgroup. The shell writes a byte to fd 3 and
-// closes it as it execs the command (ExecSync): nsenter, which forks to
-// enter the PID namespace, keeps its own copy open.
-func (r *Root) Command(cwd, name string, args []string) *exec.Cmd {
-	full := append(r.nsenterArgs(r.InitPID(), true), "/bin/sh", "-c", `cd "$1" || exit 1; shift; { printf x >&3; } 2>/dev/null; exec 3>&- "$@"`, "sh", cwd, name)
+// sandbox's namespaces and cgroup, as id (nil: root). The shell writes a
+// byte to fd 3 and closes it as it execs the command (ExecSync): nsenter,
+// which forks to enter the PID namespace, keeps its own copy open.
+//
+// nsenter switches to id's user and group once inside the namespaces, so
+// the shell's cd and the command meet the kernel's permission checks as
+// that user; it drops every supplementary group as it does (util-linux
+// nsenter has no option to set them).
+func (r *Root) Command(cwd, name string, args []string, id *Identity) *exec.Cmd {
+	ns := r.nsenterArgs(r.InitPID(), true)
+	if id != nil && !id.Root() {
+		ns = append([]string{"--setuid", strconv.FormatUint(uint64(id.UID), 10), "--setgid", strconv.FormatUint(uint64(id.GID), 10)}, ns...)
+	}
+	full := append(ns, "/bin/sh", "-c", `cd "$1" || exit 1; shift; { printf x >&3; } 2>/dev/null; exec 3>&- "$@"`, "sh", cwd, name)
 	full = append([]string{r.Tools.nsenter}, append(full, args...)...)
 	if files := r.cgroup.ProcsFiles(); len(files) > 0 {
 		full = append(append(append([]string{r.Tools.sh, "-c", cgroupWrapper, "sh"}, files...), "--"), full...)
@@ -687,4 +739,32 @@ func CopyLayer(src, dst string, userns bool) error {
 		_ = os.Chmod(dirs[i].path, dirs[i].mode)
 	}
 	return err
+}
+
+// fuseNode makes, as root, a node of the host's /dev/fuse device with E2B's
+// guests' mode, 0666, under dataDir/base/dev (closed to other users of the
+// host), which every sandbox's init binds at its /dev/fuse: the host's own
+// node keeps its mode. "" where the host has no /dev/fuse or it cannot be made.
+func fuseNode(dataDir string) string {
+	st, err := os.Stat("/dev/fuse")
+	if err != nil || st.Mode()&os.ModeCharDevice == 0 || os.Geteuid() != 0 {
+		return ""
+	}
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	if !ok {
+		return ""
+	}
+	dir := filepath.Join(dataDir, "base", "dev")
+	if err := os.MkdirAll(dir, 0o700); err != nil || os.Chmod(dir, 0o700) != nil {
+		return ""
+	}
+	p := filepath.Join(dir, "fuse")
+	_ = os.Remove(p)
+	if err := syscall.Mknod(p, syscall.S_IFCHR|0o666, int(sys.Rdev)); err != nil {
+		return ""
+	}
+	if err := os.Chmod(p, 0o666); err != nil { // the umask must not narrow it
+		return ""
+	}
+	return p
 }

@@ -20,6 +20,8 @@ func (r *Root) InitPID() int                            { return 0 }
 func (r *Root) CommandPID(launcher int) int             { return launcher }
 func (r *Root) ShowLine(string, string) error           { return ErrNoRootfs }
 func (r *Root) HostCommand(string, ...string) *exec.Cmd { return exec.Command("false") }
-func (r *Root) Command(string, string, []string) *exec.Cmd {
+func (r *Root) Command(string, string, []string, *Identity) *exec.Cmd {
 	return exec.Command("false")
 }
+
+func fuseNode(string) string { return "" }

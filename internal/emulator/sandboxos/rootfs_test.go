@@ -48,7 +48,7 @@ func TestRootfsLeavesHostUntouched(t *testing.T) {
 			tag := ids.New("emu", 10)
 			bin, etc, opt := "/usr/local/bin/"+tag, "/etc/"+tag, "/opt/"+tag
 			a, b := c.Create(map[string]any{}), c.Create(map[string]any{})
-			c.MustRun(a, "echo bin > "+bin+" && chmod +x "+bin+" && echo etc > "+etc+" && mkdir -p /app && echo app > /app/f && rm /etc/hostname")
+			c.MustRunAs(a, "root", "echo bin > "+bin+" && chmod +x "+bin+" && echo etc > "+etc+" && mkdir -p /app && echo app > /app/f && rm /etc/hostname")
 			st, data := c.Upload(a, opt, strings.NewReader("opt\n"), nil)
 			emulatortest.WantStatus(t, "upload /opt", st, data, http.StatusOK)
 			hostAbsent(t, bin, etc, opt, "/app/f")
@@ -88,10 +88,10 @@ func TestRootfsSnapshotAndForkCaptureTheWholeLayer(t *testing.T) {
 	t.Parallel()
 	c := startRootfsServer(t, "auto")
 	sb := c.Create(map[string]any{})
-	c.MustRun(sb, "mkdir -p /opt/tool && echo v1 > /opt/tool/version && echo home > ~/h && rm -f /etc/hostname && mkdir -p /etc/conf.d && echo c > /etc/conf.d/x")
+	c.MustRunAs(sb, "root", "mkdir -p /opt/tool && echo v1 > /opt/tool/version && echo home > /home/user/h && rm -f /etc/hostname && mkdir -p /etc/conf.d && echo c > /etc/conf.d/x")
 	st, data, _ := c.API("POST", "/sandboxes/"+sb.SandboxID+"/snapshots", map[string]any{"name": "optsnap"})
 	emulatortest.WantStatus(t, "snapshot", st, data, http.StatusCreated)
-	c.MustRun(sb, "echo v2 > /opt/tool/version")
+	c.MustRunAs(sb, "root", "echo v2 > /opt/tool/version")
 	check := func(what string, s emulatortest.Sandbox, version string) {
 		t.Helper()
 		want := version + "\nhome\nc\nno hostname\n"
@@ -108,7 +108,7 @@ func TestRootfsSnapshotAndForkCaptureTheWholeLayer(t *testing.T) {
 	}
 	fork := emulatortest.Sandbox{SandboxID: forks[0].Sandbox.SandboxID, EnvdAccessToken: forks[0].Sandbox.EnvdAccessToken}
 	check("fork", fork, "v2")
-	c.MustRun(fork, "echo fork > /opt/tool/version")
+	c.MustRunAs(fork, "root", "echo fork > /opt/tool/version")
 	if got := c.MustRun(sb, "cat /opt/tool/version"); got != "v2\n" {
 		t.Fatalf("the fork's write reached its source: %q", got)
 	}
@@ -123,7 +123,7 @@ func TestRootfsBuildWritesSystemPaths(t *testing.T) {
 	b := c.RequestBuild(map[string]any{"name": "sysbuild"})
 	c.StartBuild(b, map[string]any{"fromTemplate": "base", "steps": []map[string]any{
 		{"type": "RUN", "args": []string{"printf '#!/bin/sh\\necho tool-ran\\n' > /usr/local/bin/" + tag + " && chmod +x /usr/local/bin/" + tag, "root"}},
-		{"type": "RUN", "args": []string{"echo conf > /etc/" + tag + " && mkdir -p /app && rm -f /etc/hostname"}},
+		{"type": "RUN", "args": []string{"echo conf > /etc/" + tag + " && mkdir -p /app && rm -f /etc/hostname", "root"}},
 		{"type": "WORKDIR", "args": []string{"/app"}},
 	}})
 	res := c.WaitBuild(b)
