@@ -25,6 +25,7 @@ import (
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
 )
 
 // filesTestConfig is a sandbox plus the given resource blocks.
@@ -392,25 +393,7 @@ func TestAccSandboxFile_pausedSandboxKeepsFile(t *testing.T) {
 func TestAccSandboxFile_largeSource(t *testing.T) {
 	srv := testAccBackend(t)
 	local := filepath.Join(t.TempDir(), "big.bin")
-	f, err := os.Create(local)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := sha256.New()
-	chunk := make([]byte, 1<<20)
-	for i := range 32 {
-		for j := range chunk {
-			chunk[j] = byte(i + j)
-		}
-		_, _ = h.Write(chunk)
-		if _, err := f.Write(chunk); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	want := hex.EncodeToString(h.Sum(nil))
+	want := harness.WriteRandomFile(t, local, 32<<20, 1)
 	cfg := filesTestConfig(srv, fmt.Sprintf(`
 resource "e2b_sandbox_file" "note" {
   sandbox_id = e2b_sandbox.test.id
