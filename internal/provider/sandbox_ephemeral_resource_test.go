@@ -184,43 +184,11 @@ resource "e2b_sandbox_command" "long" {
 func TestAccEphemeralSandbox_mountsAVolume(t *testing.T) {
 	emu := newTestEmulator(t)
 	rec := newE2BRecorder(t, emu)
-	volume := testAccProviderBlockVia(emu, rec) + `
-resource "e2b_volume" "out" {
-  name = "job-output"
-}
-`
-	job := `
-ephemeral "e2b_sandbox" "job" {
-  volume_mounts = { (e2b_volume.out.name) = "/mnt/out" }
-}
-
-resource "e2b_sandbox_command" "job" {
-  sandbox_id_wo = ephemeral.e2b_sandbox.job.id
-  cwd           = "/mnt/out"
-  command       = "echo result-42 > result.txt"
-}
-
-resource "e2b_sandbox" "reader" {
-  depends_on    = [e2b_sandbox_command.job]
-  volume_mounts = { (e2b_volume.out.name) = "/data" }
-}
-
-resource "e2b_sandbox_command" "read" {
-  sandbox_id = e2b_sandbox.reader.id
-  cwd        = "/data"
-  command    = "cat result.txt"
-}
-`
+	provider := testAccProviderBlockVia(emu, rec)
+	volume := provider + testAccTestdata(t, "volume.tf")
+	job := testAccTestdata(t, "job.tf")
 	bad := resource.TestStep{
-		Config: testAccProviderBlockVia(emu, rec) + `
-ephemeral "e2b_sandbox" "bad" {
-  volume_mounts = { a = "/mnt/x", b = "/mnt/x" }
-}
-resource "e2b_sandbox_command" "never" {
-  sandbox_id_wo = ephemeral.e2b_sandbox.bad.id
-  command       = "true"
-}
-`,
+		Config:      provider + testAccTestdata(t, "bad.tf"),
 		ExpectError: regexp.MustCompile(`(?s)Invalid volume_mounts.*used by volumes "a" and "b"`),
 	}
 	jobRan := resource.TestStep{
