@@ -196,28 +196,7 @@ provider "e2b" {}
 // the framework wants).
 func TestAccTeamObjects_deletedOutside(t *testing.T) {
 	srv := newTestEmulator(t)
-	cfg := testAccProviderBlock(srv) + `
-resource "e2b_sandbox" "src" {}
-
-resource "e2b_snapshot" "snap" {
-  sandbox_id = e2b_sandbox.src.id
-}
-
-resource "e2b_volume" "data" {
-  name = "gone-vol"
-}
-
-resource "e2b_secret" "token" {
-  name            = "gone-secret"
-  sensitive_value = "v"
-}
-
-resource "e2b_webhook" "hook" {
-  url                        = "https://hooks.example/gone"
-  events                     = ["sandbox.lifecycle.killed"]
-  sensitive_signature_secret = "s"
-}
-`
+	cfg := testAccProviderBlock(srv) + testAccTestdata(t, "main.tf")
 	ids := map[string]string{}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
