@@ -188,7 +188,7 @@ terrafmt_check() {
 testdata_fmt_check() {
   build_tofu
   local dirs
-  mapfile -t dirs < <(git ls-files -- '*/testdata/*.tf' | xargs -r -n1 dirname | sort -u)
+  mapfile -t dirs < <(git ls-files --cached --others --exclude-standard -- '*/testdata/*.tf' | xargs -r -n1 dirname | sort -u)
   [ ${#dirs[@]} -gt 0 ] || return 0
   if ! "$TOFU" fmt -check -diff -list=true "${dirs[@]}"; then
     echo "tofu fmt: HCL in testdata/ is not formatted (above): run 'make fmt'"
