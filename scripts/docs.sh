@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Registry docs with tfplugindocs (pinned by tools/tfplugindocs/go.mod), offline.
 #   scripts/docs.sh generate   write docs/ from templates/, examples/ and the provider schema,
-#                              the tested CLIs' line in templates/index.md.tmpl from their pins, and
-#                              README.md's compatibility section from templates/index.md.tmpl
+#                              the compatibility table in templates/index.md.tmpl from
+#                              internal/devtools/compatibility/table.go, the tested CLIs' line
+#                              from their pins, and README.md's compatibility section from
+#                              templates/index.md.tmpl
 #   scripts/docs.sh check      regenerate into a temporary copy, fail on any difference, then
 #                              run `tfplugindocs validate`
 # The schema comes from the provider's own protocol server (internal/devtools/providerschema)
@@ -37,13 +39,15 @@ tested_clis() {
     "$tofu" "$TERRAFORM_OLD_VERSION" "$TERRAFORM_VERSION"
 }
 
-# template_with_tested_clis: templates/index.md.tmpl with tested_clis in place of its line.
-template_with_tested_clis() {
+# template_generated: templates/index.md.tmpl with the compatibility table of
+# internal/devtools/compatibility/table.go and tested_clis in place of their lines.
+template_generated() {
   local line
   line="$(tested_clis)"
   grep -q '^Tested on every change with ' "$ROOT/templates/index.md.tmpl" ||
     die "templates/index.md.tmpl has no 'Tested on every change with ...' line in its compatibility section"
-  awk -v line="$line" '/^Tested on every change with / { print line; next } { print }' "$ROOT/templates/index.md.tmpl"
+  awk -v line="$line" '/^Tested on every change with / { print line; next } { print }' "$ROOT/templates/index.md.tmpl" |
+    go run -C "$ROOT" ./internal/devtools/compatibility
 }
 
 # The compatibility section has one source, templates/index.md.tmpl; README.md holds a copy
@@ -67,7 +71,7 @@ readme_with_compatibility() { # prints README.md with the template's section in 
 
 case "$mode" in
 generate)
-  template_with_tested_clis >"$CACHE/docs/index.md.tmpl"
+  template_generated >"$CACHE/docs/index.md.tmpl"
   mv "$CACHE/docs/index.md.tmpl" "$ROOT/templates/index.md.tmpl"
   generate "$ROOT"
   readme_with_compatibility >"$CACHE/docs/README.md"
@@ -77,8 +81,8 @@ generate)
 check)
   work="$(mktemp -d)"
   trap 'rm -rf "$work"' EXIT
-  if ! diff -u "$ROOT/templates/index.md.tmpl" <(template_with_tested_clis); then
-    die "templates/index.md.tmpl does not name the pinned CLIs (scripts/lib.sh, tools/go.mod): run 'make docs' and commit the result"
+  if ! diff -u "$ROOT/templates/index.md.tmpl" <(template_generated); then
+    die "templates/index.md.tmpl's compatibility table differs from internal/devtools/compatibility/table.go, or it does not name the pinned CLIs (scripts/lib.sh, tools/go.mod): run 'make docs' and commit the result"
   fi
   cp -r "$ROOT/templates" "$ROOT/examples" "$ROOT/docs" "$work/"
   generate "$work"

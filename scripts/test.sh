@@ -150,6 +150,7 @@ stage_lint() {
   local status=0
   tool golangci-lint run ./... || status=1
   terrafmt_check || status=1
+  testdata_fmt_check || status=1
   # The provider's schema against the rules of internal/provider/schema_lint_test.go (gotest runs it too).
   go test -count=1 -run '^TestProviderSchemaLint' ./internal/provider/ || status=1
   return "$status"
@@ -180,6 +181,20 @@ terrafmt_check() {
     fi
   done
   return "$status"
+}
+
+# testdata_fmt_check: the tests' HCL kept in testdata/ folders (internal/provider/testdata)
+# formatted as `tofu fmt` would (`make fmt` fixes it).
+testdata_fmt_check() {
+  build_tofu
+  local dirs
+  mapfile -t dirs < <(git ls-files --cached --others --exclude-standard -- '*/testdata/*.tf' | xargs -r -n1 dirname | sort -u)
+  [ ${#dirs[@]} -gt 0 ] || return 0
+  if ! "$TOFU" fmt -check -diff -list=true "${dirs[@]}"; then
+    echo "tofu fmt: HCL in testdata/ is not formatted (above): run 'make fmt'"
+    return 1
+  fi
+  echo "tofu fmt: the .tf files of ${#dirs[@]} testdata folders formatted"
 }
 
 stage_release() {

@@ -82,7 +82,7 @@ func TestEmulatorServerErrorsRetriedOnlyWhenIdempotent(t *testing.T) {
 	if err == nil {
 		t.Fatal("create under permanent 5xx succeeded")
 	}
-	_, err = e.c.ForkSandbox(e.ctx, sb.SandboxID, 60, 1)
+	_, err = e.c.ForkOne(e.ctx, sb.SandboxID, 60)
 	if err == nil {
 		t.Fatal("fork under permanent 5xx succeeded")
 	}

@@ -159,7 +159,7 @@ func TestResumeAndForkAtTheSandboxLimit(t *testing.T) {
 		t.Fatalf("the refused resume was sent %d times, want once", n)
 	}
 
-	_, err = e.c.ForkSandbox(e.ctx, running.SandboxID, 60, 1)
+	_, err = e.c.ForkOne(e.ctx, running.SandboxID, 60)
 	if !errors.As(err, &le) || le.Op != "fork sandbox" || le.Limit != 2 || !strings.Contains(err.Error(), "maximum number of concurrent E2B sandboxes (2)") {
 		t.Fatalf("fork over the cap: %v", err)
 	}

@@ -124,23 +124,18 @@ func TestEmulatorFork(t *testing.T) {
 	if _, err := e.envd(sb).WriteFile(e.ctx, "/home/user/forked.txt", strings.NewReader("from parent"), e2b.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := e.c.ForkSandbox(e.ctx, sb.SandboxID, 120, 2)
+	fork, err := e.c.ForkOne(e.ctx, sb.SandboxID, 120)
 	if err != nil {
 		t.Fatalf("fork: %v", err)
 	}
-	if len(res) != 2 {
-		t.Fatalf("%d fork results", len(res))
+	if fork.SandboxID == sb.SandboxID {
+		t.Fatalf("the fork is its source: %+v", fork)
 	}
-	for _, r := range res {
-		if r.Err != nil || r.Sandbox == nil || r.Sandbox.SandboxID == sb.SandboxID {
-			t.Fatalf("fork result %+v", r)
-		}
-		st, err := e.envd(r.Sandbox).Stat(e.ctx, "/home/user/forked.txt")
-		if err != nil || st.Size != int64(len("from parent")) {
-			t.Fatalf("fork does not see the parent's file: %+v %v", st, err)
-		}
+	st, err := e.envd(fork).Stat(e.ctx, "/home/user/forked.txt")
+	if err != nil || st.Size != int64(len("from parent")) {
+		t.Fatalf("fork does not see the parent's file: %+v %v", st, err)
 	}
-	if _, err := e.c.ForkSandbox(e.ctx, "inotthere00000000000a", 60, 1); !e2b.IsNotFound(err) {
+	if _, err := e.c.ForkOne(e.ctx, "inotthere00000000000a", 60); !e2b.IsNotFound(err) {
 		t.Fatalf("fork unknown: %v", err)
 	}
 }

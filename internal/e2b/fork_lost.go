@@ -61,7 +61,7 @@ func (c *Client) ForkOneWith(ctx context.Context, id string, opts ForkOptions) (
 		return nil, err
 	}
 	sent := time.Now()
-	out, err := c.forkRefusedAtLimit(ctx, id, opts, 1)
+	out, err := c.forkRefusedAtLimit(ctx, id, opts)
 	if err == nil {
 		if len(out) != 1 {
 			return nil, fmt.Errorf("fork sandbox %q: E2B answered %d results for one fork", id, len(out))

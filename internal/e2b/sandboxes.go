@@ -290,8 +290,8 @@ func (c *Client) ConnectSandboxWith(ctx context.Context, id string, opts Connect
 	}
 }
 
-// ForkResult is one fork's outcome: exactly one of Sandbox and Err is set.
-type ForkResult struct {
+// forkResult is one fork's outcome: exactly one of Sandbox and Err is set.
+type forkResult struct {
 	Sandbox *Sandbox
 	Err     *APIError
 }
@@ -305,38 +305,15 @@ type ForkOptions struct {
 	FilesystemOnly bool
 }
 
-// ForkSandbox creates count new sandboxes from a running one. It creates
-// sandboxes, so it is not retried on 5xx or connection errors. When E2B
-// refuses every fork at the team's concurrent-sandbox limit (nothing was
-// made), it waits for a place as a create does and forks again, then fails
-// with a *SandboxLimitError. A single fork whose answer is lost is settled
-// (see ForkOne).
-func (c *Client) ForkSandbox(ctx context.Context, id string, timeout, count int32) ([]ForkResult, error) {
-	return c.ForkSandboxWith(ctx, id, ForkOptions{Timeout: timeout}, count)
-}
-
-// ForkSandboxWith is ForkSandbox with the fork's options.
-func (c *Client) ForkSandboxWith(ctx context.Context, id string, opts ForkOptions, count int32) ([]ForkResult, error) {
-	if count == 1 {
-		sb, err := c.ForkOneWith(ctx, id, opts)
-		switch {
-		case sb != nil:
-			return []ForkResult{{Sandbox: sb}}, err
-		case err != nil:
-			return nil, err
-		}
-	}
-	return c.forkRefusedAtLimit(ctx, id, opts, count)
-}
-
-// forkRefusedAtLimit forks and, while E2B refuses every fork at the concurrent-sandbox limit,
-// waits for a place and forks again.
-func (c *Client) forkRefusedAtLimit(ctx context.Context, id string, opts ForkOptions, count int32) ([]ForkResult, error) {
+// forkRefusedAtLimit forks one sandbox and, while E2B refuses it at the concurrent-sandbox limit,
+// waits for a place and forks again. It creates a sandbox, so it is not retried on 5xx or
+// connection errors.
+func (c *Client) forkRefusedAtLimit(ctx context.Context, id string, opts ForkOptions) ([]forkResult, error) {
 	limit := limitWait{op: "fork sandbox", sandboxID: id, slots: c.limits.slots}
 	defer limit.done()
 	for {
 		freed := c.limits.slots.freedCount()
-		out, err := c.forkOnce(ctx, id, opts, count)
+		out, err := c.forkOnce(ctx, id, opts)
 		refusal := forkLimitRefusal(out, err)
 		if refusal == nil {
 			return out, err
@@ -349,7 +326,7 @@ func (c *Client) forkRefusedAtLimit(ctx context.Context, id string, opts ForkOpt
 
 // forkLimitRefusal returns E2B's refusal when a fork made nothing because
 // of the concurrent-sandbox limit: the whole request, or every fork.
-func forkLimitRefusal(out []ForkResult, err error) *APIError {
+func forkLimitRefusal(out []forkResult, err error) *APIError {
 	if err != nil {
 		refusal, _, _ := sandboxLimitOf(err)
 		return refusal
@@ -375,15 +352,12 @@ type wireForkRequest struct {
 	Memory  *bool  `json:"memory,omitempty"`
 }
 
-// forkOnce sends one fork through v2, or v1 where the server lacks v2. Both answer 201 with one
-// entry per fork, a sandbox or an error; any other answer means no fork was attempted.
-func (c *Client) forkOnce(ctx context.Context, id string, opts ForkOptions, count int32) ([]ForkResult, error) {
-	body := wireForkRequest{}
+// forkOnce sends a fork of one sandbox through v2, or v1 where the server lacks v2. Both answer
+// 201 with one entry per fork, a sandbox or an error; any other answer means no fork was attempted.
+func (c *Client) forkOnce(ctx context.Context, id string, opts ForkOptions) ([]forkResult, error) {
+	body := wireForkRequest{Count: new(int32(1))}
 	if opts.Timeout > 0 {
 		body.Timeout = &opts.Timeout
-	}
-	if count > 0 {
-		body.Count = &count
 	}
 	var w []struct {
 		Sandbox *wireSandbox `json:"sandbox"`
@@ -412,9 +386,9 @@ func (c *Client) forkOnce(ctx context.Context, id string, opts ForkOptions, coun
 	if err != nil {
 		return nil, err
 	}
-	out := make([]ForkResult, 0, len(w))
+	out := make([]forkResult, 0, len(w))
 	for _, r := range w {
-		var fr ForkResult
+		var fr forkResult
 		if r.Sandbox != nil {
 			fr.Sandbox = r.Sandbox.toSandbox()
 			c.sandboxes.rememberSandbox(fr.Sandbox)

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -51,31 +50,6 @@ func (c *Client) GetSandboxMetrics(ctx context.Context, id string, start, end *t
 	out := make([]SandboxMetric, 0, len(w))
 	for _, m := range w {
 		out = append(out, SandboxMetric(m))
-	}
-	return out, nil
-}
-
-// GetSandboxesMetrics returns the latest sample of each sandbox (at most 100 IDs per request;
-// longer lists are split).
-func (c *Client) GetSandboxesMetrics(ctx context.Context, ids []string) (map[string]SandboxMetric, error) {
-	out := map[string]SandboxMetric{}
-	for len(ids) > 0 {
-		n := min(len(ids), 100)
-		batch := ids[:n]
-		ids = ids[n:]
-		var w struct {
-			Sandboxes map[string]wireMetric `json:"sandboxes"`
-		}
-		_, err := c.callAPI(ctx, apiCall{
-			op: "get sandboxes metrics", method: http.MethodGet, path: "/sandboxes/metrics",
-			query: url.Values{"sandbox_ids": {strings.Join(batch, ",")}}, class: retryIdempotent, out: &w,
-		})
-		if err != nil {
-			return nil, err
-		}
-		for id, m := range w.Sandboxes {
-			out[id] = SandboxMetric(m)
-		}
 	}
 	return out, nil
 }

@@ -184,40 +184,6 @@ func (c *Client) GetTemplateBuildStatus(ctx context.Context, templateID, buildID
 	return &out, nil
 }
 
-// LogsQuery selects entries of GET .../builds/{buildID}/logs.
-type LogsQuery struct {
-	Cursor    *time.Time // start time (milliseconds)
-	Limit     int32      // 0: E2B's default (100), at most 100
-	Direction string     // forward (default) or backward
-	Level     string
-	Source    string // temporary or persistent
-}
-
-// GetTemplateBuildLogs reads one page of a build's log.
-func (c *Client) GetTemplateBuildLogs(ctx context.Context, templateID, buildID string, q LogsQuery) ([]BuildLogEntry, error) {
-	v := url.Values{}
-	if q.Cursor != nil {
-		v.Set("cursor", strconv.FormatInt(q.Cursor.UnixMilli(), 10))
-	}
-	if q.Limit > 0 {
-		v.Set("limit", strconv.Itoa(int(q.Limit)))
-	}
-	for k, s := range map[string]string{"direction": q.Direction, "level": q.Level, "source": q.Source} {
-		if s != "" {
-			v.Set(k, s)
-		}
-	}
-	var out struct {
-		Logs []BuildLogEntry `json:"logs"`
-	}
-	_, err := c.callAPI(ctx, apiCall{
-		op: "get template build logs", subject: strings.ToLower(buildID), method: http.MethodGet,
-		path:  "/templates/" + pathSeg(templateID) + "/builds/" + pathSeg(buildID) + "/logs",
-		query: v, class: retryIdempotent, out: &out,
-	})
-	return out.Logs, err
-}
-
 // DeleteTemplate deletes a template (by ID or name) with all its builds.
 func (c *Client) DeleteTemplate(ctx context.Context, idOrName string) error {
 	return c.deleteTemplate(ctx, "delete template "+strconv.Quote(idOrName), idOrName)

@@ -3,12 +3,12 @@ package e2b
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b/buildcontext"
+	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
 )
 
 // BenchmarkBuildTemplate1GiBContext hashes, archives and uploads a 1 GiB
@@ -22,7 +22,7 @@ func BenchmarkBuildTemplate1GiBContext(b *testing.B) {
 	dir := b.TempDir()
 	const files, fileSize = 16, 64 << 20
 	for i := 0; i < files; i++ {
-		writeIncompressible(b, filepath.Join(dir, "data", fmt.Sprintf("part-%02d.bin", i)), fileSize, uint64(i+1))
+		harness.WriteRandomFile(b, filepath.Join(dir, "data", fmt.Sprintf("part-%02d.bin", i)), fileSize, uint64(i+1))
 	}
 	f := newFakeTemplates(b)
 	f.perPoll = 100
@@ -78,30 +78,4 @@ func (f *fakeTemplates) snapshotHits() map[string]int {
 		out[k] = f.hits[k]
 	}
 	return out
-}
-
-// writeIncompressible writes size pseudo-random bytes without holding them.
-func writeIncompressible(b *testing.B, path string, size int, seed uint64) {
-	b.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		b.Fatal(err)
-	}
-	out, err := os.Create(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer func() { _ = out.Close() }()
-	block := make([]byte, 1<<20)
-	x := seed*0x9E3779B97F4A7C15 + 1
-	for written := 0; written < size; written += len(block) {
-		for j := range block {
-			x ^= x << 13
-			x ^= x >> 7
-			x ^= x << 17
-			block[j] = byte(x)
-		}
-		if _, err := out.Write(block); err != nil {
-			b.Fatal(err)
-		}
-	}
 }

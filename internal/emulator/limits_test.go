@@ -111,6 +111,34 @@ func TestAPIRateCountsEveryControlRequest(t *testing.T) {
 	}
 }
 
+// TestForkOfSeveralAtTheCap: a fork of several that reaches the concurrency cap is one 201 with
+// one entry per fork, the sandboxes that fit and E2B's 429 for the rest.
+func TestForkOfSeveralAtTheCap(t *testing.T) {
+	t.Parallel()
+	c := emulatortest.Start(t, emulator.Options{Limits: emulator.Limits{MaxConcurrentSandboxes: 4}})
+	src := c.Create(map[string]any{})
+	c.Create(map[string]any{})
+	st, data, _ := c.API("POST", "/v2/sandboxes/"+src.SandboxID+"/fork", map[string]any{"count": 3, "timeout": 60})
+	emulatortest.WantStatus(t, "fork of 3 at a cap of 4 with 2 running", st, data, http.StatusCreated)
+	made, refused := 0, 0
+	for _, f := range emulatortest.Decode[[]controlplane.SandboxForkResultJSON](t, data) {
+		switch {
+		case f.Sandbox != nil && f.Error == nil:
+			made++
+		case f.Sandbox == nil && f.Error != nil && f.Error.Code == http.StatusTooManyRequests:
+			refused++
+		default:
+			t.Fatalf("fork entry with both or neither of a sandbox and an error: %s", data)
+		}
+	}
+	if made != 2 || refused != 1 {
+		t.Fatalf("fork of 3 at a cap of 4 with 2 running: %d made, %d refused at the cap (%s)", made, refused, data)
+	}
+	if n := c.Srv.Counters().SandboxesAlive; n != 4 {
+		t.Fatalf("%d sandboxes alive, want 4", n)
+	}
+}
+
 // TestConcurrencyCapCountsRunningSandboxes: creates, resumes and forks over
 // the cap get E2B's 429 with Retry-After (the newest spec gives every 429 one);
 // paused sandboxes hold no place.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -169,6 +170,43 @@ func testAccProviderBlockAt(apiKey, apiURL, sandboxURL, extra string) string {
 %s
 }
 `, apiKey, apiURL, sandboxURL, extra)
+}
+
+// testAccTestdata is the HCL of a step kept in testdata/<the test's name>/ (a subtest's name
+// holds its parent's folder), as HashiCorp's providers keep theirs: the files named there (every
+// .tf file when none is), joined. Values from Go reach the files as variables, through the
+// step's ConfigVariables. The step's Config is the provider block (testAccProviderBlock and its
+// kin: the emulator's address is known only when the test runs) and this; the files do not go
+// in as a ConfigDirectory, where a provider block would pass for providers of the step's own,
+// beside the case's.
+func testAccTestdata(t *testing.T, files ...string) string {
+	t.Helper()
+	return testAccTestdataFrom(t, t.Name(), files...)
+}
+
+// testAccTestdataFrom is testAccTestdata for a folder of testdata/ that several tests share.
+func testAccTestdataFrom(t *testing.T, folder string, files ...string) string {
+	t.Helper()
+	src := filepath.Join("testdata", filepath.FromSlash(folder))
+	if len(files) == 0 {
+		found, err := filepath.Glob(filepath.Join(src, "*.tf"))
+		if err != nil || len(found) == 0 {
+			t.Fatalf("%s holds no .tf files (%v)", src, err)
+		}
+		for _, f := range found {
+			files = append(files, filepath.Base(f))
+		}
+	}
+	var b strings.Builder
+	for _, f := range files {
+		content, err := os.ReadFile(filepath.Join(src, filepath.FromSlash(f)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString("\n")
+		b.Write(content)
+	}
+	return b.String()
 }
 
 // testAccClient returns a client for checks made outside Terraform.

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
@@ -97,41 +98,14 @@ func TestAccDataSource_sandboxes(t *testing.T) {
 	}
 	before := time.Now().Add(-time.Hour).UTC().Format(time.RFC3339)
 
-	cfg := testAccProviderBlock(srv) + fmt.Sprintf(`
-data "e2b_sandboxes" "suite" {
-  metadata      = { suite = "ds" }
-  started_after = %[2]q
-}
-data "e2b_sandboxes" "paused" { states = ["paused"] }
-data "e2b_sandboxes" "by_template" {
-  template = "base"
-  states   = ["running"]
-}
-data "e2b_sandbox" "one" { id = %[1]q }
-data "e2b_sandbox_metrics" "one" { sandbox_id = %[1]q }
-data "e2b_sandbox_metrics" "future" {
-  sandbox_id = %[1]q
-  start      = %[3]q
-  end        = %[4]q
-}
-data "e2b_sandbox_logs" "one" {
-  sandbox_id = %[1]q
-  limit      = 5
-}
-data "e2b_sandbox_logs" "search" {
-  sandbox_id = %[1]q
-  search     = "Snapshot"
-  direction  = "forward"
-}
-data "e2b_sandbox_logs" "warnings" {
-  sandbox_id = %[1]q
-  level      = "warn"
-}
-data "e2b_snapshots" "of_first" { sandbox_id = %[1]q }
-data "e2b_snapshots" "all" {}
-`, first, before, time.Now().Add(time.Hour).UTC().Format(time.RFC3339), time.Now().Add(2*time.Hour).UTC().Format(time.RFC3339))
+	future := func(d time.Duration) config.Variable {
+		return config.StringVariable(time.Now().Add(d).UTC().Format(time.RFC3339))
+	}
+	vars := config.Variables{"first": config.StringVariable(first), "started_after": config.StringVariable(before),
+		"future_start": future(time.Hour), "future_end": future(2 * time.Hour)}
 	resource.Test(t, testAccCase(t, nil, []resource.TestStep{{
-		Config: cfg,
+		Config:          testAccProviderBlock(srv) + testAccTestdata(t),
+		ConfigVariables: vars,
 		ConfigStateChecks: []statecheck.StateCheck{
 			statecheck.ExpectKnownValue("data.e2b_sandboxes.suite", tfjsonpath.New("ids"), knownvalue.ListSizeExact(many)),
 			statecheck.ExpectKnownValue("data.e2b_sandboxes.paused", tfjsonpath.New("ids"), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact(paused.SandboxID)})),

@@ -107,38 +107,7 @@ func TestAccExecAction_ephemeralSandbox(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
 		Steps: []resource.TestStep{{
-			Config: testAccProviderBlock(srv) + `
-ephemeral "e2b_sandbox" "ci" {
-  timeout = "10m"
-}
-
-resource "terraform_data" "release" {
-  input = "v1.2.3"
-
-  lifecycle {
-    action_trigger {
-      events  = [after_create]
-      actions = [action.e2b_exec.smoke_test]
-    }
-  }
-}
-
-action "e2b_exec" "smoke_test" {
-  config {
-    sandbox_id_wo = ephemeral.e2b_sandbox.ci.id
-    command       = <<-EOT
-      test "$RELEASE" = v1.2.3 || { echo "RELEASE is '$RELEASE'" >&2; exit 3; }
-      test -n "$SANDBOX" || { echo "SANDBOX is empty" >&2; exit 4; }
-      test "$(cat)" = "$SANDBOX" || { echo "stdin is not the sandbox ID" >&2; exit 5; }
-    EOT
-    env = {
-      RELEASE = caller.input
-      SANDBOX = ephemeral.e2b_sandbox.ci.id
-    }
-    stdin = ephemeral.e2b_sandbox.ci.id
-  }
-}
-`,
+			Config: testAccProviderBlock(srv) + testAccTestdata(t, "main.tf"),
 			Check: func(*terraform.State) error {
 				c := srv.Counters()
 				if n := c.Requests["envd /process.Process/Start"]; n != 1 {

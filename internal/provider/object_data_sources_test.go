@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
@@ -33,55 +34,15 @@ func TestAccObjectDataSources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := testAccProviderBlock(srv) + fmt.Sprintf(`
-resource "e2b_volume" "data" {
-  name = "acc-lookup-volume"
-}
-resource "e2b_volume_file" "a" {
-  volume_id = e2b_volume.data.id
-  path      = "/seed/a.txt"
-  content   = "abc"
-  mode      = "0600"
-}
-resource "e2b_volume_file" "b" {
-  volume_id = e2b_volume.data.id
-  path      = "/seed/deeper/b.txt"
-  content   = "b"
-}
-data "e2b_volume" "by_id" {
-  volume_id = e2b_volume.data.id
-}
-data "e2b_volume" "by_name" {
-  name = e2b_volume.data.name
-}
-data "e2b_volume_files" "seed" {
-  depends_on = [e2b_volume_file.a, e2b_volume_file.b]
-  volume_id  = e2b_volume.data.id
-  path       = "/seed"
-}
-data "e2b_volume_files" "root_deep" {
-  depends_on = [e2b_volume_file.a, e2b_volume_file.b]
-  volume_id  = e2b_volume.data.id
-  depth      = 3
-}
-data "e2b_secret" "by_name" {
-  name = "acc-lookup"
-}
-data "e2b_secret" "by_id" {
-  secret_id = %q
-}
-data "e2b_webhook" "by_name" {
-  name = "lookup-hook"
-}
-data "e2b_webhook" "by_id" {
-  id = %q
-}
-`, secret.SecretID, wh.WebhookID)
+	cfg := testAccProviderBlock(srv) + testAccTestdata(t)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
 				Config: cfg,
+				ConfigVariables: config.Variables{
+					"secret_id": config.StringVariable(secret.SecretID), "webhook_id": config.StringVariable(wh.WebhookID),
+				},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("data.e2b_volume.by_name", tfjsonpath.New("volume_id"), knownvalue.NotNull()),
 					statecheck.CompareValuePairs("data.e2b_volume.by_name", tfjsonpath.New("volume_id"),

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -18,35 +19,9 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
 )
 
-// accessConfig hands the target sandbox's access details, read at run time, to a command in
-// another sandbox through write-only environment variables.
-func accessConfig(storeTokens bool) string {
-	return fmt.Sprintf(`
-resource "e2b_sandbox" "target" {
-  store_access_tokens = %t
-  network = {
-    allow_public_traffic = false
-  }
-}
-
-resource "e2b_sandbox" "runner" {}
-
-ephemeral "e2b_sandbox_access" "target" {
-  sandbox_id = e2b_sandbox.target.id
-  ports      = [3000]
-}
-
-resource "e2b_sandbox_command" "hand_over" {
-  sandbox_id = e2b_sandbox.runner.id
-  command    = "for v in ENVD_TOKEN TRAFFIC_TOKEN ENVD_URL HOST; do printenv $v > /tmp/$v; done"
-  env_wo = {
-    ENVD_TOKEN    = ephemeral.e2b_sandbox_access.target.envd_access_token
-    TRAFFIC_TOKEN = ephemeral.e2b_sandbox_access.target.traffic_access_token
-    ENVD_URL      = ephemeral.e2b_sandbox_access.target.envd_url
-    HOST          = ephemeral.e2b_sandbox_access.target.hosts["3000"]
-  }
-}
-`, storeTokens)
+// storeTokens fills testdata/TestAccSandboxAccess_writeOnlyAndStoreAccessTokens/main.tf.
+func storeTokens(store bool) config.Variables {
+	return config.Variables{"store_access_tokens": config.BoolVariable(store)}
 }
 
 // readSandboxFile reads a file from the sandbox of the e2b_sandbox resource at address.
@@ -124,6 +99,7 @@ func TestAccSandboxAccess_writeOnlyAndStoreAccessTokens(t *testing.T) {
 		}
 		return checkNotPersisted(workFiles(work, "terraform.tfstate"), []string{target.EnvdAccessToken, target.TrafficAccessToken})
 	}
+	cfg := testAccProviderBlockVia(emu, rec) + testAccTestdata(t)
 	resource.Test(t, resource.TestCase{
 		TerraformVersionChecks:   ephemeralVersionChecks,
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -131,7 +107,8 @@ func TestAccSandboxAccess_writeOnlyAndStoreAccessTokens(t *testing.T) {
 		CheckDestroy:             testAccCheckSandboxGone(t, emu),
 		Steps: []resource.TestStep{
 			{
-				Config: testAccProviderBlockVia(emu, rec) + accessConfig(false),
+				Config:          cfg,
+				ConfigVariables: storeTokens(false),
 				ConfigStateChecks: []statecheck.StateCheck{
 					sameTarget.AddStateValue("e2b_sandbox.target", tfjsonpath.New("id")),
 					statecheck.ExpectKnownValue("e2b_sandbox.target", tfjsonpath.New("envd_access_token"), knownvalue.Null()),
@@ -142,7 +119,8 @@ func TestAccSandboxAccess_writeOnlyAndStoreAccessTokens(t *testing.T) {
 			},
 			{
 				// Storing the tokens again changes nothing on E2B's side and reads both back.
-				Config: testAccProviderBlockVia(emu, rec) + accessConfig(true),
+				Config:          cfg,
+				ConfigVariables: storeTokens(true),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction("e2b_sandbox.target", plancheck.ResourceActionUpdate),
 					plancheck.ExpectResourceAction("e2b_sandbox_command.hand_over", plancheck.ResourceActionNoop),
@@ -164,7 +142,8 @@ func TestAccSandboxAccess_writeOnlyAndStoreAccessTokens(t *testing.T) {
 				},
 			},
 			{
-				Config: testAccProviderBlockVia(emu, rec) + accessConfig(false),
+				Config:          cfg,
+				ConfigVariables: storeTokens(false),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction("e2b_sandbox.target", plancheck.ResourceActionUpdate),
 				}},

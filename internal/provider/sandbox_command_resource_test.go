@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -18,49 +19,20 @@ import (
 
 const cmdAddr = "e2b_sandbox_command.test"
 
-// setupConfig is a sandbox with three files and a setup command whose output
-// depends on them (it re-runs when one changes).
-func setupConfig(srv *emulator.Server, b string, maxOutput int) string {
-	return filesTestConfig(srv, fmt.Sprintf(`
-resource "e2b_sandbox_file" "a" {
-  sandbox_id = e2b_sandbox.test.id
-  path       = "app/a.txt"
-  content    = "alpha\n"
-}
-
-resource "e2b_sandbox_file" "b" {
-  sandbox_id = e2b_sandbox.test.id
-  path       = "app/b.txt"
-  content    = %q
-}
-
-resource "e2b_sandbox_file" "c" {
-  sandbox_id     = e2b_sandbox.test.id
-  path           = "app/c.txt"
-  content_base64 = base64encode("gamma\n")
-}
-
-resource "e2b_sandbox_command" "test" {
-  sandbox_id       = e2b_sandbox.test.id
-  command          = "cat a.txt b.txt c.txt; echo \"files: $(ls | wc -l)\" >&2"
-  cwd              = "app"
-  max_output_bytes = %d
-
-  triggers = {
-    a = e2b_sandbox_file.a.sha256
-    b = e2b_sandbox_file.b.sha256
-    c = e2b_sandbox_file.c.sha256
-  }
-}
-`, b, maxOutput))
+// setupVariables fill testdata/TestAccSandboxCommand_setupFromFiles/main.tf: the content of the
+// file b and the command's max_output_bytes.
+func setupVariables(b string, maxOutput int) config.Variables {
+	return config.Variables{"b": config.StringVariable(b), "max_output_bytes": config.IntegerVariable(maxOutput)}
 }
 
 func TestAccSandboxCommand_setupFromFiles(t *testing.T) {
 	srv := testAccBackend(t)
 	sameRun := statecheck.CompareValue(compare.ValuesSame())
+	cfg := testAccProviderBlock(srv) + testAccTestdata(t)
 	resource.ParallelTest(t, testAccCase(t, nil, []resource.TestStep{
 		{
-			Config: setupConfig(srv, "beta\n", 1024),
+			Config:          cfg,
+			ConfigVariables: setupVariables("beta\n", 1024),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("stdout"), knownvalue.StringExact("alpha\nbeta\ngamma\n")),
 				statecheck.ExpectKnownValue(cmdAddr, tfjsonpath.New("stderr"), knownvalue.StringExact("files: 3\n")),
@@ -72,7 +44,8 @@ func TestAccSandboxCommand_setupFromFiles(t *testing.T) {
 		},
 		{
 			// A file changed: its hash is a trigger, so the command runs again.
-			Config: setupConfig(srv, "BETA\n", 1024),
+			Config:          cfg,
+			ConfigVariables: setupVariables("BETA\n", 1024),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction(cmdAddr, plancheck.ResourceActionReplace),
 			}},
@@ -83,7 +56,8 @@ func TestAccSandboxCommand_setupFromFiles(t *testing.T) {
 		},
 		{
 			// Output settings change in place, without running it again.
-			Config: setupConfig(srv, "BETA\n", 2048),
+			Config:          cfg,
+			ConfigVariables: setupVariables("BETA\n", 2048),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction(cmdAddr, plancheck.ResourceActionUpdate),
 			}},
@@ -93,7 +67,8 @@ func TestAccSandboxCommand_setupFromFiles(t *testing.T) {
 			},
 		},
 		{
-			Config:           setupConfig(srv, "BETA\n", 2048),
+			Config:           cfg,
+			ConfigVariables:  setupVariables("BETA\n", 2048),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 		},
 	}))

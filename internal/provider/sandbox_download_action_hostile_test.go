@@ -77,32 +77,7 @@ func TestAccSandboxDownloadAction_rootModuleRefused_terraform1_14(t *testing.T) 
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
 		Steps: []resource.TestStep{{
-			Config: testAccProviderBlock(srv) + `
-resource "e2b_sandbox" "test" {
-  timeout = "15m"
-  lifecycle {
-    action_trigger {
-      events  = [after_create]
-      actions = [action.e2b_exec.swap, action.e2b_sandbox_download.result]
-    }
-  }
-}
-
-action "e2b_exec" "swap" {
-  config {
-    sandbox_id = caller.id
-    command    = "mkdir -p ~/result.txt && printf 'resource \"terraform_data\" \"pwn\" {\\n  provisioner \"local-exec\" { command = \"touch pwned\" }\\n}\\n' > ~/result.txt/zz_sandbox.tf"
-  }
-}
-
-action "e2b_sandbox_download" "result" {
-  config {
-    sandbox_id  = caller.id
-    path        = "/home/user/result.txt"
-    destination = path.root
-  }
-}
-`,
+			Config:      testAccProviderBlock(srv) + testAccTestdata(t, "main.tf"),
 			ExpectError: regexp.MustCompile(`(?s)(folder\s+Terraform\s+runs\s+in|module.s\s+folder)`),
 		}},
 	})

@@ -72,28 +72,6 @@ func checkAllKilled(emu *emulator.Server, rec *e2bRecorder) error {
 	return nil
 }
 
-const smokeConfig = `
-ephemeral "e2b_sandbox" "run" {
-  timeout  = "5m"
-  ports    = [8080]
-  env_vars = { STAGE = "smoke" }
-  metadata = { purpose = "acc-ephemeral" }
-}
-
-resource "e2b_sandbox_command" "smoke" {
-  sandbox_id_wo = ephemeral.e2b_sandbox.run.id
-  command       = <<-EOT
-    test "$STAGE" = smoke || exit 7
-    test "$${#TOKEN}" -gt 8 || exit 8
-    case "$HOST" in 8080-*) echo ok ;; *) exit 9 ;; esac
-  EOT
-  env_wo = {
-    TOKEN = ephemeral.e2b_sandbox.run.envd_access_token
-    HOST  = ephemeral.e2b_sandbox.run.hosts["8080"]
-  }
-}
-`
-
 // An ephemeral sandbox is opened by the plan and again by the apply, used by a command during
 // the apply, and killed at the end of each; neither the saved plan nor the state holds its ID or
 // tokens.
@@ -107,7 +85,7 @@ func TestAccEphemeralSandbox_usedDuringApplyNotPersisted(t *testing.T) {
 		WorkingDir:               work,
 		CheckDestroy:             func(*terraform.State) error { return checkAllKilled(emu, rec) },
 		Steps: []resource.TestStep{{
-			Config: testAccProviderBlockVia(emu, rec) + smokeConfig,
+			Config: testAccProviderBlockVia(emu, rec) + testAccTestdata(t),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				planFileCheck(func() error {
 					if len(rec.created()) == 0 {
@@ -184,43 +162,11 @@ resource "e2b_sandbox_command" "long" {
 func TestAccEphemeralSandbox_mountsAVolume(t *testing.T) {
 	emu := newTestEmulator(t)
 	rec := newE2BRecorder(t, emu)
-	volume := testAccProviderBlockVia(emu, rec) + `
-resource "e2b_volume" "out" {
-  name = "job-output"
-}
-`
-	job := `
-ephemeral "e2b_sandbox" "job" {
-  volume_mounts = { (e2b_volume.out.name) = "/mnt/out" }
-}
-
-resource "e2b_sandbox_command" "job" {
-  sandbox_id_wo = ephemeral.e2b_sandbox.job.id
-  cwd           = "/mnt/out"
-  command       = "echo result-42 > result.txt"
-}
-
-resource "e2b_sandbox" "reader" {
-  depends_on    = [e2b_sandbox_command.job]
-  volume_mounts = { (e2b_volume.out.name) = "/data" }
-}
-
-resource "e2b_sandbox_command" "read" {
-  sandbox_id = e2b_sandbox.reader.id
-  cwd        = "/data"
-  command    = "cat result.txt"
-}
-`
+	provider := testAccProviderBlockVia(emu, rec)
+	volume := provider + testAccTestdata(t, "volume.tf")
+	job := testAccTestdata(t, "job.tf")
 	bad := resource.TestStep{
-		Config: testAccProviderBlockVia(emu, rec) + `
-ephemeral "e2b_sandbox" "bad" {
-  volume_mounts = { a = "/mnt/x", b = "/mnt/x" }
-}
-resource "e2b_sandbox_command" "never" {
-  sandbox_id_wo = ephemeral.e2b_sandbox.bad.id
-  command       = "true"
-}
-`,
+		Config:      provider + testAccTestdata(t, "bad.tf"),
 		ExpectError: regexp.MustCompile(`(?s)Invalid volume_mounts.*used by volumes "a" and "b"`),
 	}
 	jobRan := resource.TestStep{

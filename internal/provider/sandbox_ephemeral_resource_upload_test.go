@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
@@ -33,39 +34,15 @@ func TestAccEphemeralSandbox_uploadsBeforeUse(t *testing.T) {
 	})
 	app := filepath.Join(src, "app")
 	digest := localDigest(t, e2b.LocalFolder{Dir: app, Exclude: []string{"node_modules"}})
-	cfg := testAccProviderBlockVia(emu, rec) + fmt.Sprintf(`
-ephemeral "e2b_sandbox" "ci" {
-  upload {
-    source      = %q
-    destination = "/home/user/app"
-    exclude     = ["node_modules"]
-  }
-  upload {
-    content     = "STAGE=ci\n"
-    destination = "/home/user/app/.env"
-  }
-  upload {
-    source      = %q
-    destination = "/home/user/bin/check"
-  }
-}
-
-resource "e2b_sandbox_command" "test" {
-  sandbox_id_wo = ephemeral.e2b_sandbox.ci.id
-  command       = <<-EOT
-    cd ~/app && ./main.sh && cat .env && ~/bin/check
-    test ! -e node_modules || echo "node_modules was uploaded"
-    test "$DIGEST" = %q || echo "digest $DIGEST"
-  EOT
-  env_wo        = { DIGEST = ephemeral.e2b_sandbox.ci.upload[0].sha256 }
-}
-`, app, filepath.Join(src, "check.sh"), digest)
+	vars := config.Variables{"app": config.StringVariable(app), "check": config.StringVariable(filepath.Join(src, "check.sh")),
+		"digest": config.StringVariable(digest)}
 	resource.Test(t, resource.TestCase{
 		TerraformVersionChecks:   ephemeralVersionChecks,
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             func(*terraform.State) error { return checkAllKilled(emu, rec) },
 		Steps: []resource.TestStep{{
-			Config: cfg,
+			Config:          testAccProviderBlockVia(emu, rec) + testAccTestdata(t),
+			ConfigVariables: vars,
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("e2b_sandbox_command.test", tfjsonpath.New("stdout"),
 					knownvalue.StringExact("app says hello\nSTAGE=ci\nchecked\n")),

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -25,6 +26,7 @@ import (
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
+	"github.com/e2b-terraform/terraform-provider-e2b/test/harness"
 )
 
 // filesTestConfig is a sandbox plus the given resource blocks.
@@ -119,34 +121,17 @@ func TestAccSandboxFile_writeUpdateDriftImport(t *testing.T) {
 	if err := os.WriteFile(local, []byte("echo v1\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	files := func(note string) string {
-		return fmt.Sprintf(`
-resource "e2b_sandbox_file" "note" {
-  sandbox_id = e2b_sandbox.test.id
-  path       = "notes/hello.txt"
-  content    = %q
-}
-
-resource "e2b_sandbox_file" "script" {
-  sandbox_id = e2b_sandbox.test.id
-  path       = "~/bin/setup.sh"
-  source     = %q
-}
-
-resource "e2b_sandbox_file" "bin" {
-  sandbox_id     = e2b_sandbox.test.id
-  path           = "/opt/data/blob.bin"
-  content_base64 = "AAEC/w=="
-  user           = "root"
-}
-`, note, local)
+	cfg := testAccProviderBlock(srv) + testAccTestdata(t)
+	files := func(note string) config.Variables {
+		return config.Variables{"note": config.StringVariable(note), "script": config.StringVariable(local)}
 	}
 	var sandboxID string
 	updated := plancheck.ExpectResourceAction(noteAddr, plancheck.ResourceActionUpdate)
 
 	resource.ParallelTest(t, testAccCase(t, nil, []resource.TestStep{
 		{
-			Config: filesTestConfig(srv, files("hello\n")),
+			Config:          cfg,
+			ConfigVariables: files("hello\n"),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(noteAddr, tfjsonpath.New("absolute_path"), knownvalue.StringExact("/home/user/notes/hello.txt")),
 				statecheck.ExpectKnownValue(noteAddr, tfjsonpath.New("sha256"), knownvalue.StringExact(sha256Hex("hello\n"))),
@@ -165,7 +150,8 @@ resource "e2b_sandbox_file" "bin" {
 		},
 		{
 			// New content: rewritten in place.
-			Config:           filesTestConfig(srv, files("hello again\n")),
+			Config:           cfg,
+			ConfigVariables:  files("hello again\n"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{updated}},
 			Check:            checkRemoteFile(t, srv, &sandboxID, "/home/user/notes/hello.txt", "hello again\n"),
 		},
@@ -176,7 +162,8 @@ resource "e2b_sandbox_file" "bin" {
 					t.Fatal(err)
 				}
 			},
-			Config: filesTestConfig(srv, files("hello again\n")),
+			Config:          cfg,
+			ConfigVariables: files("hello again\n"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction(scriptAddr, plancheck.ResourceActionUpdate),
 				plancheck.ExpectKnownValue(scriptAddr, tfjsonpath.New("sha256"), knownvalue.StringExact(sha256Hex("echo v2\n"))),
@@ -187,14 +174,16 @@ resource "e2b_sandbox_file" "bin" {
 		{
 			// Edited inside the sandbox: the refresh sees another hash, the apply restores it.
 			PreConfig:        sandboxShell(t, srv, &sandboxID, "echo tampered > ~/notes/hello.txt"),
-			Config:           filesTestConfig(srv, files("hello again\n")),
+			Config:           cfg,
+			ConfigVariables:  files("hello again\n"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{updated}},
 			Check:            checkRemoteFile(t, srv, &sandboxID, "/home/user/notes/hello.txt", "hello again\n"),
 		},
 		{
 			// Deleted inside the sandbox: the refresh drops it, the apply writes it again.
-			PreConfig: sandboxShell(t, srv, &sandboxID, "rm ~/notes/hello.txt"),
-			Config:    filesTestConfig(srv, files("hello again\n")),
+			PreConfig:       sandboxShell(t, srv, &sandboxID, "rm ~/notes/hello.txt"),
+			Config:          cfg,
+			ConfigVariables: files("hello again\n"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction(noteAddr, plancheck.ResourceActionCreate),
 			}},
@@ -202,14 +191,16 @@ resource "e2b_sandbox_file" "bin" {
 		},
 		{
 			// Same size, same content: nothing to do, and no download happened to know it.
-			Config: filesTestConfig(srv, files("hello again\n")),
+			Config:          cfg,
+			ConfigVariables: files("hello again\n"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectEmptyPlan(),
 			}},
 		},
 		{
-			ResourceName: noteAddr,
-			ImportState:  true,
+			ResourceName:    noteAddr,
+			ImportState:     true,
+			ConfigVariables: files("hello again\n"), // the import runs with the configuration above
 			ImportStateIdFunc: func(*terraform.State) (string, error) {
 				return sandboxID + ":/home/user/notes/hello.txt", nil
 			},
@@ -392,25 +383,7 @@ func TestAccSandboxFile_pausedSandboxKeepsFile(t *testing.T) {
 func TestAccSandboxFile_largeSource(t *testing.T) {
 	srv := testAccBackend(t)
 	local := filepath.Join(t.TempDir(), "big.bin")
-	f, err := os.Create(local)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := sha256.New()
-	chunk := make([]byte, 1<<20)
-	for i := range 32 {
-		for j := range chunk {
-			chunk[j] = byte(i + j)
-		}
-		_, _ = h.Write(chunk)
-		if _, err := f.Write(chunk); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	want := hex.EncodeToString(h.Sum(nil))
+	want := harness.WriteRandomFile(t, local, 32<<20, 1)
 	cfg := filesTestConfig(srv, fmt.Sprintf(`
 resource "e2b_sandbox_file" "note" {
   sandbox_id = e2b_sandbox.test.id

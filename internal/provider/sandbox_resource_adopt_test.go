@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -80,43 +80,10 @@ func createSandboxOutOfBand(t *testing.T, srv *emulator.Server) string {
 	return sb.SandboxID
 }
 
-// adoptedSandboxConfig is what a user writes for the sandbox createSandboxOutOfBand made, with
-// the import block to (for example `id = "…"` or `identity = { sandbox_id = "…" }`).
-func adoptedSandboxConfig(srv *emulator.Server, importBy string) string {
-	return testAccProviderBlock(srv) + `
-import {
-  to = e2b_sandbox.adopted
-  ` + importBy + `
-}
-
-resource "e2b_sandbox" "adopted" {
-  template      = "mcp-gateway"
-  timeout       = "1h"
-  secure        = false
-  auto_pause    = true
-  auto_resume   = true
-  metadata      = { team = "data" }
-  env_vars      = { APP_ENV = "prod" }
-  mcp           = jsonencode({ github = { githubPersonalAccessToken = "adopt-mcp-token" } })
-  iam           = { gcp = { audience = "https://iam.example", token_type = "JWT-SVID" } }
-  volume_mounts = { (` + fmt.Sprintf("%q", adoptedSandboxVolume) + `) = "/mnt/data" }
-  network = {
-    allow_out = ["localhost"]
-    deny_out  = ["0.0.0.0/0"]
-    rules     = { "localhost" = { headers = { X-Team = "data" } } }
-    egress_proxy = {
-      address = "127.0.0.1:1080"
-      username = "u"
-    }
-  }
-}
-`
-}
-
 // testAdoptSandboxByImportBlock adopts the sandbox by an import block: the plan imports it and
 // records what E2B never returns (env_vars, iam, mcp) in place, replaces nothing, and the plan
 // after the apply is empty (the test framework checks it).
-func testAdoptSandboxByImportBlock(t *testing.T, importBy func(id string) string, checks ...tfversion.TerraformVersionCheck) {
+func testAdoptSandboxByImportBlock(t *testing.T, importBlock string, checks ...tfversion.TerraformVersionCheck) {
 	srv := newTestEmulator(t)
 	id := createSandboxOutOfBand(t, srv)
 	resource.Test(t, resource.TestCase{
@@ -124,7 +91,10 @@ func testAdoptSandboxByImportBlock(t *testing.T, importBy func(id string) string
 		TerraformVersionChecks:   checks,
 		CheckDestroy:             testAccCheckSandboxGone(t, srv),
 		Steps: []resource.TestStep{{
-			Config: adoptedSandboxConfig(srv, importBy(id)),
+			Config: testAccProviderBlock(srv) + testAccTestdataFrom(t, "adopted_sandbox", "sandbox.tf", importBlock),
+			ConfigVariables: config.Variables{
+				"sandbox_id": config.StringVariable(id), "volume": config.StringVariable(adoptedSandboxVolume),
+			},
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction("e2b_sandbox.adopted", plancheck.ResourceActionUpdate),
 			}},
@@ -139,13 +109,12 @@ func testAdoptSandboxByImportBlock(t *testing.T, importBy func(id string) string
 // A sandbox made by another client with every option away from its default is adopted by an
 // import block with its ID (every CLI) without a replacement.
 func TestAccSandbox_adoptByImportID(t *testing.T) {
-	testAdoptSandboxByImportBlock(t, func(id string) string { return fmt.Sprintf("id = %q", id) })
+	testAdoptSandboxByImportBlock(t, "by_id.tf")
 }
 
 // The same by an import block with the identity (Terraform and OpenTofu 1.12+).
 func TestAccSandbox_adoptByIdentity(t *testing.T) {
-	testAdoptSandboxByImportBlock(t, func(id string) string { return fmt.Sprintf("identity = { sandbox_id = %q }", id) },
-		tfversion.SkipBelow(tfversion.Version1_12_0))
+	testAdoptSandboxByImportBlock(t, "by_identity.tf", tfversion.SkipBelow(tfversion.Version1_12_0))
 }
 
 // `terraform query -generate-config-out` for a sandbox made by another client with every option

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -114,33 +115,16 @@ func TestAccSandbox_createOptionsValidation(t *testing.T) {
 // source's files; mcp and iam are accepted and a change of mcp replaces.
 func TestAccSandbox_forkFromAndMCP(t *testing.T) {
 	srv := newTestEmulator(t)
-	cfg := func(mcpServer string) string {
-		return testAccProviderBlock(srv) + fmt.Sprintf(`
-resource "e2b_sandbox" "source" {
-  timeout = "15m"
-  mcp     = jsonencode({ %s = { token = "x" } })
-  iam     = { aws = { audience = "sts.amazonaws.com", token_type = "jwt" } }
-}
-resource "e2b_sandbox_command" "seed" {
-  sandbox_id = e2b_sandbox.source.id
-  command    = "echo from-source > ~/seed.txt"
-}
-resource "e2b_sandbox" "fork" {
-  depends_on = [e2b_sandbox_command.seed]
-  fork_from  = e2b_sandbox.source.id
-  timeout    = "15m"
-}
-resource "e2b_sandbox_command" "read" {
-  sandbox_id = e2b_sandbox.fork.id
-  command    = "cat ~/seed.txt"
-}
-`, mcpServer)
+	cfg := testAccProviderBlock(srv) + testAccTestdata(t)
+	mcp := func(server string) config.Variables {
+		return config.Variables{"mcp_server": config.StringVariable(server)}
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config: cfg("github"),
+				Config:          cfg,
+				ConfigVariables: mcp("github"),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("e2b_sandbox_command.read", tfjsonpath.New("stdout"), knownvalue.StringExact("from-source\n")),
 					statecheck.ExpectKnownValue("e2b_sandbox.fork", tfjsonpath.New("template_id"), knownvalue.NotNull()),
@@ -154,9 +138,10 @@ resource "e2b_sandbox_command" "read" {
 					return nil
 				},
 			},
-			{Config: cfg("github"), ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+			{Config: cfg, ConfigVariables: mcp("github"), ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
 			{
-				Config: cfg("slack"),
+				Config:          cfg,
+				ConfigVariables: mcp("slack"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction("e2b_sandbox.source", plancheck.ResourceActionDestroyBeforeCreate),
 				}},

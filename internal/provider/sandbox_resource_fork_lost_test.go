@@ -16,19 +16,7 @@ import (
 // the next plan is empty (no second fork), and destroy leaves none.
 func TestAccSandbox_forkLostAnswerSettled(t *testing.T) {
 	srv := newTestEmulator(t)
-	cfg := testAccProviderBlock(srv) + `
-resource "e2b_sandbox" "source" {
-  metadata = { owner = "team-a" }
-}
-
-resource "e2b_sandbox" "fork" {
-  fork_from = e2b_sandbox.source.id
-}
-
-resource "e2b_sandbox" "fork_of_fork" {
-  fork_from = e2b_sandbox.fork.id
-}
-`
+	cfg := testAccProviderBlock(srv) + testAccTestdata(t, "main.tf")
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             testAccCheckSandboxGone(t, srv),

@@ -1,10 +1,10 @@
 package provider
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -22,23 +22,9 @@ func TestAccSandbox_forkCopiesItsSourceAndConverges(t *testing.T) {
 	srv := newTestEmulator(t)
 	secure := testSandboxRoutesV1Off()
 	srv.SeedTemplate(emulator.TemplateSeed{TemplateID: "forksourcetpl", Names: []string{"agent"}})
-	cfg := func(forkTimeout string) string {
-		return testAccProviderBlockWith(srv, `default_metadata = { env = "test" }`) + fmt.Sprintf(`
-resource "e2b_sandbox" "source" {
-  template              = "agent"
-  timeout               = "15m"
-  auto_pause            = true
-  auto_resume           = true
-  allow_internet_access = false
-  secure                = %t
-  metadata              = { owner = "team-a" }
-}
-
-resource "e2b_sandbox" "fork" {
-  fork_from = e2b_sandbox.source.id
-  timeout   = %q
-}
-`, secure, forkTimeout)
+	cfg := testAccProviderBlockWith(srv, `default_metadata = { env = "test" }`) + testAccTestdata(t)
+	forkTimeout := func(timeout string) config.Variables {
+		return config.Variables{"secure": config.BoolVariable(secure), "fork_timeout": config.StringVariable(timeout)}
 	}
 	const fork = "e2b_sandbox.fork"
 	sameTemplateID := statecheck.CompareValuePairs("e2b_sandbox.source", tfjsonpath.New("template_id"), fork, tfjsonpath.New("template_id"), compare.ValuesSame())
@@ -49,7 +35,8 @@ resource "e2b_sandbox" "fork" {
 		CheckDestroy:             testAccCheckSandboxGone(t, srv),
 		Steps: []resource.TestStep{
 			{
-				Config: cfg("15m"),
+				Config:          cfg,
+				ConfigVariables: forkTimeout("15m"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectUnknownValue(fork, tfjsonpath.New("auto_pause")),
 					plancheck.ExpectUnknownValue(fork, tfjsonpath.New("allow_internet_access")),
@@ -69,9 +56,10 @@ resource "e2b_sandbox" "fork" {
 					forkID.AddStateValue(fork, tfjsonpath.New("id")),
 				},
 			},
-			{Config: cfg("15m"), ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+			{Config: cfg, ConfigVariables: forkTimeout("15m"), ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
 			{
-				Config: cfg("20m"),
+				Config:          cfg,
+				ConfigVariables: forkTimeout("20m"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(fork, plancheck.ResourceActionUpdate),
 				}},
@@ -80,7 +68,7 @@ resource "e2b_sandbox" "fork" {
 					statecheck.ExpectKnownValue(fork, tfjsonpath.New("allow_internet_access"), knownvalue.Bool(false)),
 				},
 			},
-			{Config: cfg("20m"), ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+			{Config: cfg, ConfigVariables: forkTimeout("20m"), ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
 		},
 	})
 }

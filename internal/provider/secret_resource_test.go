@@ -12,14 +12,13 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
 )
 
 // headerRecorder is the upstream a sandbox calls: it keeps the
@@ -42,40 +41,10 @@ func (h *headerRecorder) received() []string {
 	return append([]string(nil), h.got...)
 }
 
-// secretConfig takes the value from TF_VAR_secret_value, so that it is in
-// no file the test writes. The sandbox's network rule for localhost puts the
-// secret into the Authorization header; the command only sees the placeholder.
-func secretConfig(srv *emulator.Server, upstream string, version int) string {
-	return testAccProviderBlock(srv) + fmt.Sprintf(`
-variable "secret_value" {
-  type      = string
-  sensitive = true
-  ephemeral = true
-}
-resource "e2b_secret" "api" {
-  name          = "acc-api-token"
-  value         = var.secret_value
-  value_version = %d
-  metadata      = { purpose = "acceptance" }
-}
-resource "e2b_sandbox" "box" {
-  timeout = "15m"
-  network = {
-    allow_out = ["localhost"]
-    deny_out  = ["0.0.0.0/0"]
-    rules     = { "localhost" = { headers = { Authorization = "Bearer ${provider::e2b::secret_ref(e2b_secret.api.name)}" } } }
-  }
-}
-resource "e2b_sandbox_command" "call" {
-  sandbox_id = e2b_sandbox.box.id
-  env        = { AUTH = "Bearer ${provider::e2b::secret_ref(e2b_secret.api.name)}" }
-  command    = "echo \"sent: $AUTH\"; curl -sS %s/call"
-  triggers   = { version = e2b_secret.api.current_version }
-}
-data "e2b_secrets" "all" {
-  depends_on = [e2b_secret.api]
-}
-`, version, upstream)
+// secretVariables fill testdata/TestAccSecret_egressRoundTrip/main.tf but for the secret's value,
+// which TF_VAR_secret_value gives.
+func secretVariables(upstream string, version int) config.Variables {
+	return config.Variables{"upstream": config.StringVariable(upstream), "value_version": config.IntegerVariable(version)}
 }
 
 // The secret's value reaches the upstream through the egress proxy while
@@ -100,12 +69,14 @@ func TestAccSecret_egressRoundTrip(t *testing.T) {
 		return nil
 	}
 	marker := "sent: Bearer ${e2b.secrets.acc-api-token}\nupstream-ok"
+	cfg := testAccProviderBlock(srv) + testAccTestdata(t)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				PreConfig: func() { t.Setenv("TF_VAR_secret_value", v1) },
-				Config:    secretConfig(srv, upstreamURL, 1),
+				PreConfig:       func() { t.Setenv("TF_VAR_secret_value", v1) },
+				Config:          cfg,
+				ConfigVariables: secretVariables(upstreamURL, 1),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("e2b_sandbox_command.call", tfjsonpath.New("stdout"), knownvalue.StringExact(marker)),
 					statecheck.ExpectKnownValue("e2b_secret.api", tfjsonpath.New("current_version"), knownvalue.Int64Exact(1)),
@@ -120,8 +91,9 @@ func TestAccSecret_egressRoundTrip(t *testing.T) {
 			},
 			{
 				// A new value_version sends the new value as version 2, in place.
-				PreConfig: func() { t.Setenv("TF_VAR_secret_value", v2) },
-				Config:    secretConfig(srv, upstreamURL, 2),
+				PreConfig:       func() { t.Setenv("TF_VAR_secret_value", v2) },
+				Config:          cfg,
+				ConfigVariables: secretVariables(upstreamURL, 2),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction("e2b_secret.api", plancheck.ResourceActionUpdate),
 				}},
@@ -137,6 +109,7 @@ func TestAccSecret_egressRoundTrip(t *testing.T) {
 				ImportStateVerify:       true,
 				ImportStateId:           "acc-api-token",
 				ImportStateVerifyIgnore: []string{"value_version"},
+				ConfigVariables:         secretVariables(upstreamURL, 2), // the import runs with the configuration above
 			},
 		},
 	})
@@ -161,7 +134,7 @@ func keepWorkAndTraceLog(t *testing.T) (work, logPath string) {
 }
 
 // checkSecretsNowhere fails when any of secrets is in a file below work (states,
-// plans, configurations, kept by TF_ACC_PERSIST_WORKING_DIR) or in the TRACE
+// plans, configurations and variables, kept by TF_ACC_PERSIST_WORKING_DIR) or in the TRACE
 // log at logPath, which must mention typeName (so that it is the right log).
 func checkSecretsNowhere(t *testing.T, work, logPath, typeName string, secrets ...string) {
 	t.Helper()
@@ -178,7 +151,9 @@ func checkSecretsNowhere(t *testing.T, work, logPath, typeName string, secrets .
 	}
 	leak := regexp.MustCompile(strings.Join(quoted, "|"))
 	err = filepath.WalkDir(work, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || strings.Contains(p, string(filepath.Separator)+"plugins"+string(filepath.Separator)) {
+		// A link is plugin-testing's to the package's own folders (testdata), not a working file.
+		if err != nil || d.IsDir() || d.Type()&fs.ModeSymlink != 0 ||
+			strings.Contains(p, string(filepath.Separator)+"plugins"+string(filepath.Separator)) {
 			return err
 		}
 		data, err := os.ReadFile(p)

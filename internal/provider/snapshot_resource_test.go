@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -19,38 +20,14 @@ import (
 
 const snapAddr = "e2b_snapshot.test"
 
-// snapshotConfig: a sandbox with a file, its snapshot, and a second sandbox
-// started from the snapshot (when withClone).
-func snapshotConfig(srv *emulator.Server, name string, withClone bool) string {
-	nameLine := ""
-	if name != "" {
-		nameLine = fmt.Sprintf("  name = %q\n", name)
-	}
-	cfg := filesTestConfig(srv, `
-resource "e2b_sandbox_file" "state" {
-  sandbox_id = e2b_sandbox.test.id
-  path       = "data/state.txt"
-  content    = "prepared before the snapshot\n"
-}
-
-resource "e2b_snapshot" "test" {
-  sandbox_id = e2b_sandbox.test.id
-`+nameLine+`
-  depends_on = [e2b_sandbox_file.state]
-}
-`)
+// snapshotConfig is testdata/snapshot: a sandbox with a file and its snapshot, and a second
+// sandbox started from the snapshot (when withClone); the snapshot's name is a variable.
+func snapshotConfig(t *testing.T, srv *emulator.Server, withClone bool) string {
+	files := []string{"snapshot.tf"}
 	if withClone {
-		cfg += `
-resource "e2b_sandbox" "clone" {
-  template = e2b_snapshot.test.snapshot_id
-}
-
-resource "e2b_sandbox" "clone_by_template_id" {
-  template = e2b_snapshot.test.template_id
-}
-`
+		files = append(files, "clone.tf")
 	}
-	return cfg
+	return testAccProviderBlock(srv) + testAccTestdataFrom(t, "snapshot", files...)
 }
 
 // checkSnapshotsGone verifies destroy deleted the snapshots in state.
@@ -82,7 +59,7 @@ func TestAccSnapshot_cloneSeesFilesImportDelete(t *testing.T) {
 		CheckDestroy:             checkSnapshotsGone(t, srv),
 		Steps: []resource.TestStep{
 			{
-				Config: snapshotConfig(srv, "", true),
+				Config: snapshotConfig(t, srv, true),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(snapAddr, tfjsonpath.New("snapshot_id"), knownvalue.StringRegexp(regexp.MustCompile(`^[a-z0-9]+:default$`))),
 					statecheck.ExpectKnownValue(snapAddr, tfjsonpath.New("template_id"), knownvalue.StringRegexp(regexp.MustCompile(`^[a-z0-9]+$`))),
@@ -114,12 +91,14 @@ func TestAccSnapshot_namedAndDeletedOutside(t *testing.T) {
 	srv := testAccBackend(t)
 	var snapshotID string
 	name := testAccName("snap")
+	named := func(name string) config.Variables { return config.Variables{"name": config.StringVariable(name)} }
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             checkSnapshotsGone(t, srv),
 		Steps: []resource.TestStep{
 			{
-				Config: snapshotConfig(srv, name, false),
+				Config:          snapshotConfig(t, srv, false),
+				ConfigVariables: named(name),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(snapAddr, tfjsonpath.New("name"), knownvalue.StringExact(name)),
 					statecheck.ExpectKnownValue(snapAddr, tfjsonpath.New("names"), knownvalue.ListPartial(map[int]knownvalue.Check{
@@ -134,14 +113,16 @@ func TestAccSnapshot_namedAndDeletedOutside(t *testing.T) {
 						t.Fatal(err)
 					}
 				},
-				Config: snapshotConfig(srv, name, false),
+				Config:          snapshotConfig(t, srv, false),
+				ConfigVariables: named(name),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(snapAddr, plancheck.ResourceActionCreate),
 				}},
 			},
 			{
 				// A new name is a new snapshot.
-				Config: snapshotConfig(srv, name+"-2", false),
+				Config:          snapshotConfig(t, srv, false),
+				ConfigVariables: named(name + "-2"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(snapAddr, plancheck.ResourceActionReplace),
 				}},

@@ -16,40 +16,7 @@ import (
 func TestAccTeamObjects_importByIdentity(t *testing.T) {
 	srv := newTestEmulator(t)
 	srv.SeedTemplate(emulator.TemplateSeed{TemplateID: "identitytpl", Names: []string{"identity-app"}, Builds: 2})
-	cfg := testAccRequiredProviders() + testAccProviderBlock(srv) + `
-data "e2b_template" "app" {
-  name = "identity-app"
-}
-
-resource "e2b_template_tag" "prod" {
-  template = "identity-app"
-  tag      = "prod"
-  build_id = data.e2b_template.app.builds[0].build_id
-}
-
-resource "e2b_sandbox" "src" {}
-
-resource "e2b_snapshot" "snap" {
-  sandbox_id = e2b_sandbox.src.id
-}
-
-resource "e2b_volume" "data" {
-  name = "identity-vol"
-}
-
-resource "e2b_secret" "token" {
-  name          = "identity-secret"
-  value         = "v"
-  value_version = 1
-}
-
-resource "e2b_webhook" "hook" {
-  url                      = "https://hooks.example/identity"
-  events                   = ["sandbox.lifecycle.killed"]
-  signature_secret         = "s"
-  signature_secret_version = 1
-}
-`
+	cfg := testAccRequiredProviders() + testAccProviderBlock(srv) + testAccTestdata(t, "main.tf")
 	notNull := func(attrs ...string) map[string]knownvalue.Check {
 		m := map[string]knownvalue.Check{}
 		for _, a := range attrs {
@@ -57,8 +24,8 @@ resource "e2b_webhook" "hook" {
 		}
 		return m
 	}
-	adopting := func(resources string) string {
-		return testAccRequiredProviders() + testAccProviderBlock(srv) + resources
+	adopting := func(file string) string {
+		return testAccRequiredProviders() + testAccProviderBlock(srv) + testAccTestdata(t, file)
 	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -81,18 +48,9 @@ resource "e2b_webhook" "hook" {
 			// What E2B does not return is left out of the configuration that adopts an object, as a
 			// user adopting it writes it: the sandbox a snapshot was taken of, a secret's value, a
 			// webhook's signing secret.
-			importBlockStep(adopting(`resource "e2b_snapshot" "snap" {}`), "e2b_snapshot.snap", resource.ImportBlockWithResourceIdentity),
-			importBlockStep(adopting(`
-resource "e2b_secret" "token" {
-  name = "identity-secret"
-}
-`), "e2b_secret.token", resource.ImportBlockWithResourceIdentity),
-			importBlockStep(adopting(`
-resource "e2b_webhook" "hook" {
-  url    = "https://hooks.example/identity"
-  events = ["sandbox.lifecycle.killed"]
-}
-`), "e2b_webhook.hook", resource.ImportBlockWithResourceIdentity),
+			importBlockStep(adopting("adopt_snapshot.tf"), "e2b_snapshot.snap", resource.ImportBlockWithResourceIdentity),
+			importBlockStep(adopting("adopt_secret.tf"), "e2b_secret.token", resource.ImportBlockWithResourceIdentity),
+			importBlockStep(adopting("adopt_webhook.tf"), "e2b_webhook.hook", resource.ImportBlockWithResourceIdentity),
 		},
 	})
 }

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/go-version"
+	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -81,63 +83,16 @@ func createTeamObjectsOutOfBand(t *testing.T, srv *emulator.Server) adopted {
 	return a
 }
 
-// The configuration a user writes to adopt the objects by import blocks with
-// identities: the build inputs, secrets and URL that E2B does not return
-// are left out, and nothing changes.
-func (a adopted) identityImports() string {
-	return fmt.Sprintf(`
-import {
-  to       = e2b_template.app
-  identity = { template_id = %[1]q }
-}
-resource "e2b_template" "app" {
-  name = "adopt-app"
-}
-
-import {
-  to       = e2b_template_tag.prod
-  identity = { template = "adopt-app", tag = "prod" }
-}
-resource "e2b_template_tag" "prod" {
-  template = "adopt-app"
-  tag      = "prod"
-  build_id = %[2]q
-}
-
-import {
-  to       = e2b_snapshot.ready
-  identity = { snapshot_id = %[3]q }
-}
-resource "e2b_snapshot" "ready" {
-  name = "adopt-snap"
-}
-
-import {
-  to       = e2b_volume.data
-  identity = { volume_id = %[4]q }
-}
-resource "e2b_volume" "data" {
-  name = "adopt-vol"
-}
-
-import {
-  to       = e2b_secret.token
-  identity = { secret_id = %[5]q }
-}
-resource "e2b_secret" "token" {
-  name     = "adopt-secret"
-  metadata = { team = "data" }
-}
-
-import {
-  to       = e2b_webhook.hook
-  identity = { webhook_id = %[6]q }
-}
-resource "e2b_webhook" "hook" {
-  name   = "adopt-hook"
-  events = ["sandbox.lifecycle.created", "sandbox.lifecycle.killed"]
-}
-`, a.templateID, a.buildID, a.snapshotID, a.volumeID, a.secretID, a.webhookID)
+// identityVariables fill testdata/TestAccTeamObjects_adoptByIdentity/main.tf, the configuration
+// a user writes to adopt the objects by import blocks with their identities, and more.
+func (a adopted) identityVariables(more config.Variables) config.Variables {
+	vars := config.Variables{
+		"template_id": config.StringVariable(a.templateID), "build_id": config.StringVariable(a.buildID),
+		"snapshot_id": config.StringVariable(a.snapshotID), "volume_id": config.StringVariable(a.volumeID),
+		"secret_id": config.StringVariable(a.secretID), "webhook_id": config.StringVariable(a.webhookID),
+	}
+	maps.Copy(vars, more)
+	return vars
 }
 
 // Objects of every type made out of band are adopted by import blocks with
@@ -149,19 +104,14 @@ func TestAccTeamObjects_adoptByIdentity(t *testing.T) {
 	id := func(addr, attr string) statecheck.StateCheck {
 		return statecheck.ExpectIdentity(addr, map[string]knownvalue.Check{attr: knownvalue.NotNull()})
 	}
-	cfg := testAccProviderBlock(srv) + a.identityImports()
-	with := func(old, new string) string {
-		if !strings.Contains(cfg, old) {
-			t.Fatalf("configuration lacks %q", old)
-		}
-		return strings.Replace(cfg, old, new, 1)
-	}
+	cfg := testAccProviderBlock(srv) + testAccTestdata(t)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		TerraformVersionChecks:   identityImportVersions,
 		Steps: []resource.TestStep{
 			{
-				Config: cfg,
+				Config:          cfg,
+				ConfigVariables: a.identityVariables(nil),
 				ConfigStateChecks: []statecheck.StateCheck{
 					id("e2b_snapshot.ready", "snapshot_id"), id("e2b_volume.data", "volume_id"),
 					id("e2b_secret.token", "secret_id"), id("e2b_webhook.hook", "webhook_id"),
@@ -171,20 +121,24 @@ func TestAccTeamObjects_adoptByIdentity(t *testing.T) {
 			},
 			{
 				// E2B stores a metadata change with a value: refused at plan without one.
-				Config:      with(`metadata = { team = "data" }`, `metadata = { team = "ml" }`),
-				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)Missing secret value.*new\s+version\s+with\s+its\s+value`),
+				Config:          cfg,
+				ConfigVariables: a.identityVariables(config.Variables{"secret_team": config.StringVariable("ml")}),
+				PlanOnly:        true,
+				ExpectError:     regexp.MustCompile(`(?s)Missing secret value.*new\s+version\s+with\s+its\s+value`),
 			},
 			{
 				// A template adopted without its base cannot be built again.
-				Config:      with(`name = "adopt-app"`, "name = \"adopt-app\"\n  cpu_count = 4"),
-				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)Missing template base.*needs\s+a\s+new\s+build`),
+				Config:          cfg,
+				ConfigVariables: a.identityVariables(config.Variables{"template_cpu_count": config.IntegerVariable(4)}),
+				PlanOnly:        true,
+				ExpectError:     regexp.MustCompile(`(?s)Missing template base.*needs\s+a\s+new\s+build`),
 			},
 			{
 				// What needs no value, URL or build changes in place on adopted objects.
-				Config: strings.NewReplacer(`name = "adopt-app"`, "name = \"adopt-app\"\n  public = true",
-					`name   = "adopt-hook"`, "name    = \"adopt-hook\"\n  enabled = false").Replace(cfg),
+				Config: cfg,
+				ConfigVariables: a.identityVariables(config.Variables{
+					"template_public": config.BoolVariable(true), "webhook_enabled": config.BoolVariable(false),
+				}),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("e2b_template.app", tfjsonpath.New("public"), knownvalue.Bool(true)),
 					statecheck.ExpectKnownValue("e2b_webhook.hook", tfjsonpath.New("enabled"), knownvalue.Bool(false)),
@@ -242,28 +196,7 @@ provider "e2b" {}
 // the framework wants).
 func TestAccTeamObjects_deletedOutside(t *testing.T) {
 	srv := newTestEmulator(t)
-	cfg := testAccProviderBlock(srv) + `
-resource "e2b_sandbox" "src" {}
-
-resource "e2b_snapshot" "snap" {
-  sandbox_id = e2b_sandbox.src.id
-}
-
-resource "e2b_volume" "data" {
-  name = "gone-vol"
-}
-
-resource "e2b_secret" "token" {
-  name            = "gone-secret"
-  sensitive_value = "v"
-}
-
-resource "e2b_webhook" "hook" {
-  url                        = "https://hooks.example/gone"
-  events                     = ["sandbox.lifecycle.killed"]
-  sensitive_signature_secret = "s"
-}
-`
+	cfg := testAccProviderBlock(srv) + testAccTestdata(t, "main.tf")
 	ids := map[string]string{}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,

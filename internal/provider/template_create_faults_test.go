@@ -144,19 +144,7 @@ resource "e2b_template" "app" {
 func TestAccTemplate_twoResourcesOneNameOneOwner(t *testing.T) {
 	srv := newTestEmulator(t)
 	gw := newTemplateGateway(t, srv, "acc-twice")
-	cfg := gw.providerBlock(srv) + `
-resource "e2b_template" "a" {
-  name          = "acc-twice"
-  from_template = "base"
-  steps         = [{ run = { command = "echo a" } }]
-}
-
-resource "e2b_template" "b" {
-  name          = "acc-twice"
-  from_template = "base"
-  steps         = [{ run = { command = "echo b" } }]
-}
-`
+	cfg := gw.providerBlock(srv) + testAccTestdata(t, "main.tf")
 	resource.Test(t, testAccCase(t, checkTemplatesGone(t, srv), []resource.TestStep{
 		{
 			Config:      cfg,

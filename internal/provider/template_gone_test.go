@@ -16,19 +16,7 @@ func TestAccTemplate_deletedOutsideIsPlannedAgain(t *testing.T) {
 	srv := newTestEmulator(t)
 	client := testAccClient(t, srv)
 	ctx := context.Background()
-	cfg := testAccProviderBlock(srv) + `
-resource "e2b_template" "app" {
-  name          = "acc-gone"
-  from_template = "base"
-  steps         = [{ run = { command = "echo built" } }]
-}
-
-resource "e2b_template_tag" "prod" {
-  template = e2b_template.app.name
-  tag      = "prod"
-  build_id = e2b_template.app.build_id
-}
-`
+	cfg := testAccProviderBlock(srv) + testAccTestdata(t, "main.tf")
 	resource.Test(t, testAccCase(t, checkTemplatesGone(t, srv), []resource.TestStep{
 		{Config: cfg},
 		{

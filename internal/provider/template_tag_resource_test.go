@@ -22,54 +22,16 @@ import (
 
 const tagAddr = "e2b_template_tag.prod"
 
-// promoteConfig: a template, its prod tag, a sandbox from name:prod and the
-// data sources that read the tag and the build.
-func promoteConfig(srv *emulator.Server, dir string, withTag bool) string {
-	cfg := stepsTemplateConfig(srv, "acc-promote", dir)
-	if !withTag {
-		return cfg
-	}
-	return cfg + `
-resource "e2b_template_tag" "prod" {
-  template = e2b_template.app.name
-  tag      = "prod"
-  build_id = e2b_template.app.build_id
-}
-
-resource "e2b_sandbox" "prod" {
-  template = "${e2b_template_tag.prod.template}:${e2b_template_tag.prod.tag}"
-}
-
-data "e2b_template" "app" {
-  name       = e2b_template.app.name
-  depends_on = [e2b_template_tag.prod]
-}
-
-# E2B's public base template: readable, its tags are not ours to list.
-data "e2b_template" "base" {
-  name = "base"
-}
-
-data "e2b_templates" "all" {
-  depends_on = [e2b_template_tag.prod]
-}
-
-data "e2b_template_build" "current" {
-  template  = e2b_template.app.template_id
-  build_id  = e2b_template.app.build_id
-  log_limit = 3
-}
-`
-}
-
 func TestAccTemplateTag_promoteMoveImportRemove(t *testing.T) {
 	srv := newTestEmulator(t)
 	dir := t.TempDir()
 	harness.WriteTree(t, dir, map[string]string{"app/hello.txt": "release one\n"})
 	var firstBuild captured
+	template := stepsTemplateConfig(srv, "acc-promote", dir)
+	promoted := template + testAccTestdata(t, "tag.tf")
 	resource.Test(t, testAccCase(t, checkTemplatesGone(t, srv), []resource.TestStep{
 		{
-			Config: promoteConfig(srv, dir, true),
+			Config: promoted,
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.CompareValuePairs(tagAddr, tfjsonpath.New("build_id"), tplAddr, tfjsonpath.New("build_id"), compare.ValuesSame()),
 				statecheck.ExpectKnownValue(tagAddr, tfjsonpath.New("id"), knownvalue.StringExact("acc-promote:prod")),
@@ -90,7 +52,7 @@ func TestAccTemplateTag_promoteMoveImportRemove(t *testing.T) {
 		{
 			// A new build moves the tag in place; the sandbox stays.
 			PreConfig: func() { harness.WriteTree(t, dir, map[string]string{"app/hello.txt": "release two\n"}) },
-			Config:    promoteConfig(srv, dir, true),
+			Config:    promoted,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction(tplAddr, plancheck.ResourceActionUpdate),
 				plancheck.ExpectResourceAction(tagAddr, plancheck.ResourceActionUpdate),
@@ -115,7 +77,7 @@ func TestAccTemplateTag_promoteMoveImportRemove(t *testing.T) {
 		},
 		{
 			// Destroying the tag removes only the tag.
-			Config: promoteConfig(srv, dir, false),
+			Config: template,
 			Check: func(s *terraform.State) error {
 				tags, err := testAccClient(t, srv).ListTemplateTags(context.Background(), "acc-promote")
 				if err != nil {

@@ -19,59 +19,12 @@ import (
 
 const volumeAddr = "e2b_volume.shared"
 
-// volumeConfig is a volume plus blocks; commands use cwd so that they reach
-// the mount also where the emulator runs without mount namespaces.
-func volumeConfig(srv *emulator.Server, extra string) string {
-	return testAccProviderBlock(srv) + `
-resource "e2b_volume" "shared" {
-  name = "acc-shared"
-}
-` + extra
-}
-
-const twoSandboxesSharing = `
-resource "e2b_sandbox" "a" {
-  timeout       = "15m"
-  volume_mounts = { (e2b_volume.shared.name) = "/mnt/shared" }
-}
-resource "e2b_sandbox" "b" {
-  timeout       = "15m"
-  volume_mounts = { (e2b_volume.shared.name) = "/home/user/data" }
-}
-resource "e2b_sandbox_command" "write" {
-  sandbox_id = e2b_sandbox.a.id
-  cwd        = "/mnt/shared"
-  command    = "echo written-by-a > note.txt"
-}
-resource "e2b_sandbox_command" "read" {
-  depends_on = [e2b_sandbox_command.write]
-  sandbox_id = e2b_sandbox.b.id
-  cwd        = "/home/user/data"
-  command    = "cat note.txt"
-}
-data "e2b_volumes" "all" {
-  depends_on = [e2b_volume.shared]
-}
-`
-
-const laterSandbox = `
-resource "e2b_sandbox" "c" {
-  timeout       = "15m"
-  volume_mounts = { (e2b_volume.shared.name) = "/opt/v" }
-}
-resource "e2b_sandbox_command" "read_later" {
-  sandbox_id = e2b_sandbox.c.id
-  cwd        = "/opt/v"
-  command    = "cat note.txt"
-}
-`
-
 func TestAccVolume_sharedAcrossSandboxes(t *testing.T) {
 	srv := newTestEmulator(t)
 	var volumeID string
 	resource.ParallelTest(t, testAccCase(t, testAccCheckVolumesGone(t, srv), []resource.TestStep{
 		{
-			Config: volumeConfig(srv, twoSandboxesSharing),
+			Config: testAccProviderBlock(srv) + testAccTestdata(t, "volume.tf", "sharing.tf"),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("e2b_sandbox_command.read", tfjsonpath.New("stdout"), knownvalue.StringExact("written-by-a\n")),
 				statecheck.ExpectKnownValue(volumeAddr, tfjsonpath.New("token"), knownvalue.Null()),
@@ -89,19 +42,14 @@ func TestAccVolume_sharedAcrossSandboxes(t *testing.T) {
 		},
 		{
 			// Both sandboxes go; a new one still sees the file.
-			Config: volumeConfig(srv, laterSandbox),
+			Config: testAccProviderBlock(srv) + testAccTestdata(t, "volume.tf", "later.tf"),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("e2b_sandbox_command.read_later", tfjsonpath.New("stdout"), knownvalue.StringExact("written-by-a\n")),
 			},
 		},
 		{
 			// The token reaches the state only on request, and then as a sensitive value.
-			Config: volumeConfig(srv, laterSandbox+`
-resource "e2b_volume" "exposed" {
-  name         = "acc-exposed"
-  expose_token = true
-}
-`),
+			Config: testAccProviderBlock(srv) + testAccTestdata(t, "volume.tf", "later.tf", "exposed.tf"),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectSensitiveValue("e2b_volume.exposed", tfjsonpath.New("token")),
 			},
@@ -127,10 +75,7 @@ resource "e2b_volume" "exposed" {
 		},
 		{
 			// Renaming replaces the volume.
-			Config: testAccProviderBlock(srv) + `
-resource "e2b_volume" "shared" {
-  name = "acc-renamed"
-}`,
+			Config: testAccProviderBlock(srv) + testAccTestdata(t, "renamed.tf"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction(volumeAddr, plancheck.ResourceActionDestroyBeforeCreate),
 			}},
@@ -146,7 +91,11 @@ func TestAccVolume_deleteWhileMounted(t *testing.T) {
 	var outsider string
 	resource.ParallelTest(t, testAccCase(t, nil, []resource.TestStep{
 		{
-			Config: volumeConfig(srv, ""),
+			Config: testAccProviderBlock(srv) + `
+resource "e2b_volume" "shared" {
+  name = "acc-shared"
+}
+`,
 			Check: func(*terraform.State) error {
 				sb, err := client.CreateSandbox(context.Background(), e2b.CreateSandboxRequest{
 					TemplateID: "base", Timeout: 600, VolumeMounts: []e2b.VolumeMount{{Name: "acc-shared", Path: "/data"}},

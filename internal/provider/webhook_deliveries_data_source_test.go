@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
@@ -20,24 +21,6 @@ import (
 )
 
 const deliveriesRoute = "GET /events/webhooks/{id}/deliveries"
-
-// failingHookConfig is a webhook whose endpoint answers 500, two sandboxes
-// whose created events it is sent, and extra (data sources).
-func failingHookConfig(srv *emulator.Server, hookURL, extra string) string {
-	return testAccProviderBlock(srv) + fmt.Sprintf(`
-resource "e2b_webhook" "down" {
-  name                       = "down"
-  url                        = %q
-  events                     = ["sandbox.lifecycle.created", "sandbox.lifecycle.killed"]
-  sensitive_signature_secret = "down-hook-secret-7f3a"
-}
-resource "e2b_sandbox" "box" {
-  count      = 2
-  timeout    = "15m"
-  depends_on = [e2b_webhook.down]
-}
-%s`, hookURL, extra)
-}
 
 // A webhook whose endpoint answers 500 shows failed deliveries: every
 // attempt (the first and E2B's 3 retries) of each created event is failed
@@ -61,39 +44,19 @@ func TestAccWebhookDeliveries_failingEndpoint(t *testing.T) {
 		}
 	}
 	var pagesBefore int
-	dataSources := `
-data "e2b_webhook_deliveries" "failed" {
-  webhook_id = e2b_webhook.down.id
-  statuses   = ["failed"]
-  page_size  = 1
-}
-data "e2b_webhook_deliveries" "killed" {
-  webhook_id  = e2b_webhook.down.id
-  event_types = ["sandbox.lifecycle.killed"]
-}
-data "e2b_webhook_deliveries" "succeeded" {
-  webhook_id = e2b_webhook.down.id
-  statuses   = ["success"]
-}
-data "e2b_webhook_deliveries" "future" {
-  webhook_id = e2b_webhook.down.id
-  start      = "2999-01-01T00:00:00Z"
-}
-data "e2b_webhook_stats" "down" {
-  webhook_id = e2b_webhook.down.id
-}
-`
 	attempt := "data.e2b_webhook_deliveries.failed"
+	hookURL := config.Variables{"hook_url": config.StringVariable(down.URL)}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{Config: failingHookConfig(srv, down.URL, "")},
+			{Config: testAccProviderBlock(srv) + testAccTestdata(t, "hook.tf"), ConfigVariables: hookURL},
 			{
 				PreConfig: func() {
 					waitForAttempts()
 					pagesBefore = srv.Counters().Requests[deliveriesRoute]
 				},
-				Config: failingHookConfig(srv, down.URL, dataSources),
+				Config:          testAccProviderBlock(srv) + testAccTestdata(t, "hook.tf", "deliveries.tf"),
+				ConfigVariables: hookURL,
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(attempt, tfjsonpath.New("events"), knownvalue.ListSizeExact(events)),
 					statecheck.ExpectKnownValue(attempt, tfjsonpath.New("attempts"), knownvalue.Int64Exact(events*attemptsEach)),

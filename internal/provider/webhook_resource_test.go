@@ -5,12 +5,14 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -18,7 +20,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/emulatortest"
 )
 
@@ -26,31 +27,6 @@ import (
 func e2bSignature(secret string, body []byte) string {
 	sum := sha256.Sum256(append([]byte(secret), body...))
 	return strings.TrimRight(base64.StdEncoding.EncodeToString(sum[:]), "=")
-}
-
-func webhookConfig(srv *emulator.Server, okURL, failURL, sandbox string) string {
-	return testAccProviderBlock(srv) + fmt.Sprintf(`
-variable "hook_secret" {
-  type      = string
-  sensitive = true
-  ephemeral = true
-}
-resource "e2b_webhook" "all" {
-  name                     = "lifecycle"
-  url                      = %q
-  events                   = ["sandbox.lifecycle.created", "sandbox.lifecycle.paused", "sandbox.lifecycle.resumed", "sandbox.lifecycle.killed"]
-  signature_secret         = var.hook_secret
-  signature_secret_version = 1
-}
-resource "e2b_webhook" "flaky" {
-  url                        = %q
-  events                     = ["sandbox.lifecycle.created"]
-  sensitive_signature_secret = "flaky-secret"
-}
-data "e2b_webhooks" "all" {
-  depends_on = [e2b_webhook.all, e2b_webhook.flaky]
-}
-%s`, okURL, failURL, sandbox)
 }
 
 // A receiver gets signed created/paused/resumed/killed events for a sandbox
@@ -64,16 +40,22 @@ func TestAccWebhook_signedLifecycleDeliveries(t *testing.T) {
 	defer flakySrv.Close()
 	const secret = "hook-Secret-51d0"
 	t.Setenv("TF_VAR_hook_secret", secret)
-	box := func(paused bool) string {
-		return fmt.Sprintf("resource \"e2b_sandbox\" \"box\" {\n  timeout = \"15m\"\n  paused  = %t\n}\n", paused)
-	}
 	var sandboxID string
-	cfg := func(sandbox string) string { return webhookConfig(srv, okSrv.URL, flakySrv.URL, sandbox) }
+	provider := testAccProviderBlock(srv)
+	hooks := provider + testAccTestdata(t, "main.tf")
+	withBox := provider + testAccTestdata(t, "main.tf", "box.tf")
+	vars := func(more config.Variables) config.Variables {
+		v := config.Variables{"ok_url": config.StringVariable(okSrv.URL), "fail_url": config.StringVariable(flakySrv.URL)}
+		maps.Copy(v, more)
+		return v
+	}
+	paused := func(p bool) config.Variables { return vars(config.Variables{"paused": config.BoolVariable(p)}) }
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config: cfg(""),
+				Config:          hooks,
+				ConfigVariables: vars(nil),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("e2b_webhook.all", tfjsonpath.New("signature_secret"), knownvalue.Null()),
 					statecheck.ExpectKnownValue("e2b_webhook.all", tfjsonpath.New("enabled"), knownvalue.Bool(true)),
@@ -81,20 +63,19 @@ func TestAccWebhook_signedLifecycleDeliveries(t *testing.T) {
 				},
 			},
 			{
-				Config: cfg(box(false)),
+				Config:          withBox,
+				ConfigVariables: paused(false),
 				Check: func(s *terraform.State) (err error) {
 					sandboxID, err = testAccAttr(s, "e2b_sandbox.box", "id")
 					return err
 				},
 			},
-			{Config: cfg(box(true))},
-			{Config: cfg(box(false))},
-			{Config: cfg("")}, // the sandbox is destroyed: killed
+			{Config: withBox, ConfigVariables: paused(true)},
+			{Config: withBox, ConfigVariables: paused(false)},
+			{Config: hooks, ConfigVariables: vars(nil)}, // the sandbox is destroyed: killed
 			{
-				Config: cfg(`data "e2b_sandbox_events" "killed" {
-  types = ["sandbox.lifecycle.killed"]
-  limit = 1
-}`),
+				Config:          provider + testAccTestdata(t, "main.tf", "events.tf"),
+				ConfigVariables: vars(nil),
 				Check: func(s *terraform.State) error {
 					got, err := testAccAttr(s, "data.e2b_sandbox_events.killed", "events.0.sandbox_id")
 					if err == nil && got != sandboxID {
@@ -108,6 +89,7 @@ func TestAccWebhook_signedLifecycleDeliveries(t *testing.T) {
 				ImportState:             true,
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"signature_secret_version"},
+				ConfigVariables:         vars(nil), // the import runs with the configuration above
 			},
 			{
 				// Deliveries are asynchronous and the webhooks must outlive the
@@ -119,7 +101,8 @@ func TestAccWebhook_signedLifecycleDeliveries(t *testing.T) {
 					}
 				},
 				// Disabling changes it in place.
-				Config: strings.Replace(cfg(""), `name                     = "lifecycle"`, "name = \"lifecycle\"\n  enabled = false", 1),
+				Config:          hooks,
+				ConfigVariables: vars(config.Variables{"enabled": config.BoolVariable(false)}),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction("e2b_webhook.all", plancheck.ResourceActionUpdate),
 				}},

@@ -19,7 +19,6 @@ type Server struct {
 
 	mu           sync.Mutex
 	logins       []string // "user:password" of each accepted login
-	refused      int      // logins refused for bad credentials
 	destinations []string // host:port of each CONNECT
 }
 
@@ -46,13 +45,6 @@ func (s *Server) Logins() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]string(nil), s.logins...)
-}
-
-// Refused returns how many logins had wrong credentials.
-func (s *Server) Refused() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.refused
 }
 
 // Destinations returns the host:port of every CONNECT, in order.
@@ -142,8 +134,6 @@ func (s *Server) login(c net.Conn) bool {
 	good := ok1 && ok2 && user == s.username && pass == s.password
 	if good {
 		s.logins = append(s.logins, user+":"+pass)
-	} else {
-		s.refused++
 	}
 	s.mu.Unlock()
 	status := byte(1)

@@ -100,7 +100,7 @@ func BenchmarkPlanUnchanged(b *testing.B) {
 func BenchmarkProviderMemory(b *testing.B) {
 	srv := start(b)
 	big := filepath.Join(b.TempDir(), "big.bin")
-	writeRandomish(b, big, 256<<20)
+	harness.WriteRandomFile(b, big, 256<<20, 1)
 	cases := []memoryCase{
 		{"baseline", `
 resource "e2b_sandbox" "s" {}
@@ -168,30 +168,6 @@ func measurePeakRSS(b *testing.B, srv *emulator.Server, cases []memoryCase, afte
 			} else {
 				b.ReportMetric(float64(peak-baseline)/(1<<20), c.name+"-growth-MiB")
 			}
-		}
-	}
-}
-
-// writeRandomish writes size bytes that do not compress to nothing, without
-// holding them in memory.
-func writeRandomish(b *testing.B, path string, size int) {
-	b.Helper()
-	f, err := os.Create(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer func() { _ = f.Close() }()
-	block := make([]byte, 1<<20)
-	var x uint64 = 88172645463325252
-	for written := 0; written < size; written += len(block) {
-		for j := range block {
-			x ^= x << 13
-			x ^= x >> 7
-			x ^= x << 17
-			block[j] = byte(x)
-		}
-		if _, err := f.Write(block); err != nil {
-			b.Fatal(err)
 		}
 	}
 }

@@ -20,7 +20,7 @@ import (
 func BenchmarkProviderFolderMemory(b *testing.B) {
 	srv := start(b)
 	small, big := b.TempDir(), b.TempDir()
-	writeRandomish(b, filepath.Join(small, "one.bin"), 1<<20)
+	harness.WriteRandomFile(b, filepath.Join(small, "one.bin"), 1<<20, 1)
 	for i := 0; i < 2000; i++ {
 		p := filepath.Join(big, "src", fmt.Sprintf("m%02d", i%50), fmt.Sprintf("f%04d.txt", i))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -31,10 +31,7 @@ func BenchmarkProviderFolderMemory(b *testing.B) {
 		}
 	}
 	for i := 0; i < 4; i++ {
-		if err := os.MkdirAll(filepath.Join(big, "data"), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		writeRandomish(b, filepath.Join(big, "data", fmt.Sprintf("part-%d.bin", i)), 64<<20)
+		harness.WriteRandomFile(b, filepath.Join(big, "data", fmt.Sprintf("part-%d.bin", i)), 64<<20, uint64(i+2))
 	}
 	config := func(dir string) string {
 		return fmt.Sprintf(`

@@ -2,7 +2,6 @@ package bench
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,14 +18,9 @@ import (
 func BenchmarkProviderTemplateMemory(b *testing.B) {
 	srv := start(b)
 	small, big := b.TempDir(), b.TempDir()
-	for _, d := range []string{small, big} {
-		if err := os.MkdirAll(filepath.Join(d, "data"), 0o755); err != nil {
-			b.Fatal(err)
-		}
-	}
-	writeRandomish(b, filepath.Join(small, "data", "small.bin"), 1<<20)
+	harness.WriteRandomFile(b, filepath.Join(small, "data", "small.bin"), 1<<20, 1)
 	for i := 0; i < 16; i++ {
-		writeRandomish(b, filepath.Join(big, "data", fmt.Sprintf("part-%02d.bin", i)), 64<<20)
+		harness.WriteRandomFile(b, filepath.Join(big, "data", fmt.Sprintf("part-%02d.bin", i)), 64<<20, uint64(i+2))
 	}
 	config := func(name, dir string) string {
 		return fmt.Sprintf(`

@@ -31,12 +31,6 @@ type Context struct {
 	NormalizeModes bool
 }
 
-// Entry is one path a COPY step sends, relative to the context.
-type Entry struct {
-	Path string // "/"-separated, "" for the context directory itself
-	Kind string // "file", "dir", "symlink" or "other"
-}
-
 func errAbsolutePattern(p string) error {
 	return fmt.Errorf("source %q is absolute; use a path relative to the context directory", p)
 }
@@ -193,31 +187,6 @@ func utf16Less(a, b string) bool {
 		}
 	}
 	return len(ua) < len(ub)
-}
-
-// CopyEntries lists what a COPY of src sends, in the order it is hashed.
-func (c Context) CopyEntries(src string, resolveSymlinks bool) ([]Entry, error) {
-	es, _, err := c.copyEntries(src, resolveSymlinks)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Entry, len(es))
-	for i, e := range es {
-		out[i] = Entry{Path: e.rel, Kind: kindName(e.kind)}
-	}
-	return out, nil
-}
-
-func kindName(k entryKind) string {
-	switch k {
-	case kindDir:
-		return "dir"
-	case kindFile:
-		return "file"
-	case kindLink:
-		return "symlink"
-	}
-	return "other"
 }
 
 // HashCopy computes the files hash of a COPY step exactly as E2B's SDK does:

@@ -6,7 +6,7 @@
 //
 // Files, by stage:
 //   - context.go: Context (the folder, its ignore patterns, NormalizeModes);
-//     which entries a COPY sends (CopyEntries) and their files hash
+//     which entries a COPY sends (copyEntries) and their files hash
 //     (HashCopy), equal to the SDK's for the same folder.
 //   - glob.go: the SDK's pattern syntax (minimatch with dot:true), compiled
 //     to segments; Glob exports it for folder uploads.

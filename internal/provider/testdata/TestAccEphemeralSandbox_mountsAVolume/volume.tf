@@ -1,0 +1,3 @@
+resource "e2b_volume" "out" {
+  name = "job-output"
+}

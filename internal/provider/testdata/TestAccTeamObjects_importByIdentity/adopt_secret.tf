@@ -1,0 +1,3 @@
+resource "e2b_secret" "token" {
+  name = "identity-secret"
+}

@@ -1,0 +1,1 @@
+resource "e2b_snapshot" "snap" {}

@@ -1,0 +1,4 @@
+data "e2b_sandbox_events" "killed" {
+  types = ["sandbox.lifecycle.killed"]
+  limit = 1
+}
