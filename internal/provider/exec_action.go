@@ -16,6 +16,11 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
+var (
+	_ action.ActionWithConfigure        = &execAction{}
+	_ action.ActionWithConfigValidators = &execAction{}
+)
+
 // progressQueue is how many output batches may wait for Terraform to take
 // them; when it is full the command's output stream is paused.
 const progressQueue = 8

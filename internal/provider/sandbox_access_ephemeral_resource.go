@@ -17,6 +17,11 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
+var (
+	_ ephemeral.EphemeralResourceWithConfigure      = &sandboxAccessEphemeralResource{}
+	_ ephemeral.EphemeralResourceWithValidateConfig = &sandboxAccessEphemeralResource{}
+)
+
 // NewSandboxAccessEphemeralResource returns the e2b_sandbox_access ephemeral resource.
 func NewSandboxAccessEphemeralResource() ephemeral.EphemeralResource {
 	return &sandboxAccessEphemeralResource{ephemeralConfig{typeName: "_sandbox_access"}}

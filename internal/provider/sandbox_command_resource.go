@@ -24,6 +24,11 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
+var (
+	_ resource.ResourceWithConfigure        = &sandboxCommandResource{}
+	_ resource.ResourceWithConfigValidators = &sandboxCommandResource{}
+)
+
 const (
 	defaultCommandOutputBytes = 64 << 10
 	maxCommandOutputBytes     = 16 << 20

@@ -11,6 +11,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
+var (
+	_ datasource.DataSourceWithConfigure = &sandboxDataSource{}
+)
+
 // NewSandboxDataSource returns the e2b_sandbox data source.
 func NewSandboxDataSource() datasource.DataSource {
 	return &sandboxDataSource{dataSourceConfig{typeName: "_sandbox"}}

@@ -18,6 +18,11 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b/tfworking"
 )
 
+var (
+	_ action.ActionWithConfigure        = &sandboxDownloadAction{}
+	_ action.ActionWithConfigValidators = &sandboxDownloadAction{}
+)
+
 // Values of the download action's kind.
 const (
 	downloadKindFile   = "file"

@@ -15,6 +15,13 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
+var (
+	_ ephemeral.EphemeralResourceWithConfigure      = &sandboxEphemeralResource{}
+	_ ephemeral.EphemeralResourceWithValidateConfig = &sandboxEphemeralResource{}
+	_ ephemeral.EphemeralResourceWithRenew          = &sandboxEphemeralResource{}
+	_ ephemeral.EphemeralResourceWithClose          = &sandboxEphemeralResource{}
+)
+
 const (
 	// ephemeralSandboxLabel is the metadata key (value "true") that marks sandboxes opened by
 	// the ephemeral resource, so that leftovers of a crashed run can be found.

@@ -17,6 +17,10 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
+var (
+	_ datasource.DataSourceWithConfigure = &sandboxEventsDataSource{}
+)
+
 // NewSandboxEventsDataSource returns the e2b_sandbox_events data source.
 func NewSandboxEventsDataSource() datasource.DataSource {
 	return &sandboxEventsDataSource{dataSourceConfig{typeName: "_sandbox_events"}}

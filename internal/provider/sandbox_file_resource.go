@@ -18,6 +18,14 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
+var (
+	_ resource.ResourceWithConfigure        = &sandboxFileResource{}
+	_ resource.ResourceWithImportState      = &sandboxFileResource{}
+	_ resource.ResourceWithIdentity         = &sandboxFileResource{}
+	_ resource.ResourceWithModifyPlan       = &sandboxFileResource{}
+	_ resource.ResourceWithConfigValidators = &sandboxFileResource{}
+)
+
 // remoteFileKey names the private state that remembers what the sandbox held
 // after our last write or hash, so refresh can skip downloading unchanged files.
 const remoteFileKey = "remote_file"

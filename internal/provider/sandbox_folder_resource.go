@@ -20,6 +20,13 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
+var (
+	_ resource.ResourceWithConfigure   = &sandboxFolderResource{}
+	_ resource.ResourceWithImportState = &sandboxFolderResource{}
+	_ resource.ResourceWithIdentity    = &sandboxFolderResource{}
+	_ resource.ResourceWithModifyPlan  = &sandboxFolderResource{}
+)
+
 // NewSandboxFolderResource returns the e2b_sandbox_folder resource.
 func NewSandboxFolderResource() resource.Resource {
 	return &sandboxFolderResource{ownedPathResource{resourceConfig{typeName: "_sandbox_folder"}, sandboxFolderPath}}

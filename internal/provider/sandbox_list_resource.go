@@ -15,6 +15,10 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
+var (
+	_ list.ListResourceWithConfigure = &sandboxListResource{}
+)
+
 // NewSandboxListResource returns the list resource for e2b_sandbox
 // (`terraform query`, Terraform 1.14 and later).
 func NewSandboxListResource() list.ListResource {

@@ -16,6 +16,10 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
+var (
+	_ datasource.DataSourceWithConfigure = &sandboxLogsDataSource{}
+)
+
 // NewSandboxLogsDataSource returns the e2b_sandbox_logs data source.
 func NewSandboxLogsDataSource() datasource.DataSource {
 	return &sandboxLogsDataSource{dataSourceConfig{typeName: "_sandbox_logs"}}

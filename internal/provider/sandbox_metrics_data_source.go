@@ -14,6 +14,11 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
+var (
+	_ datasource.DataSourceWithConfigure      = &sandboxMetricsDataSource{}
+	_ datasource.DataSourceWithValidateConfig = &sandboxMetricsDataSource{}
+)
+
 // NewSandboxMetricsDataSource returns the e2b_sandbox_metrics data source.
 func NewSandboxMetricsDataSource() datasource.DataSource {
 	return &sandboxMetricsDataSource{dataSourceConfig{typeName: "_sandbox_metrics"}}

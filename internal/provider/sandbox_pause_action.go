@@ -9,6 +9,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
+var (
+	_ action.ActionWithConfigure        = &sandboxPauseAction{}
+	_ action.ActionWithConfigValidators = &sandboxPauseAction{}
+)
+
 // pauseActionTimeout bounds a pause: E2B snapshots the sandbox's memory and disk.
 var pauseActionTimeout = sandboxActionTimeout{def: 10 * time.Minute, min: 10 * time.Second, max: 2 * time.Hour}
 

@@ -11,6 +11,11 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
+var (
+	_ action.ActionWithConfigure        = &sandboxRefreshAction{}
+	_ action.ActionWithConfigValidators = &sandboxRefreshAction{}
+)
+
 var refreshActionTimeout = sandboxActionTimeout{def: 2 * time.Minute, min: 10 * time.Second, max: time.Hour}
 
 // NewSandboxRefreshAction returns the e2b_sandbox_refresh action.

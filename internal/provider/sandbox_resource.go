@@ -21,6 +21,14 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
+var (
+	_ resource.ResourceWithConfigure      = &sandboxResource{}
+	_ resource.ResourceWithImportState    = &sandboxResource{}
+	_ resource.ResourceWithIdentity       = &sandboxResource{}
+	_ resource.ResourceWithModifyPlan     = &sandboxResource{}
+	_ resource.ResourceWithValidateConfig = &sandboxResource{}
+)
+
 // Default durations of the timeouts block.
 const (
 	defaultSandboxCreateTimeout = 5 * time.Minute

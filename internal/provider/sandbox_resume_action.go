@@ -13,6 +13,11 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
+var (
+	_ action.ActionWithConfigure        = &sandboxResumeAction{}
+	_ action.ActionWithConfigValidators = &sandboxResumeAction{}
+)
+
 // resumeActionTimeout bounds a resume, which may wait for a place at the team's sandbox limit.
 var resumeActionTimeout = sandboxActionTimeout{def: 10 * time.Minute, min: 10 * time.Second, max: 2 * time.Hour}
 

@@ -15,6 +15,11 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
+var (
+	_ action.ActionWithConfigure        = &sandboxSnapshotAction{}
+	_ action.ActionWithConfigValidators = &sandboxSnapshotAction{}
+)
+
 // snapshotActionTimeout bounds a snapshot: E2B checkpoints the sandbox and stores its memory and disk.
 var snapshotActionTimeout = sandboxActionTimeout{def: 10 * time.Minute, min: 10 * time.Second, max: 2 * time.Hour}
 

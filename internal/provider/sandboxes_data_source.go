@@ -12,6 +12,10 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
+var (
+	_ datasource.DataSourceWithConfigure = &sandboxesDataSource{}
+)
+
 // NewSandboxesDataSource returns the e2b_sandboxes data source.
 func NewSandboxesDataSource() datasource.DataSource {
 	return &sandboxesDataSource{dataSourceConfig{typeName: "_sandboxes"}}

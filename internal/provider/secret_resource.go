@@ -23,6 +23,13 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
+var (
+	_ resource.ResourceWithConfigure   = &secretResource{}
+	_ resource.ResourceWithImportState = &secretResource{}
+	_ resource.ResourceWithIdentity    = &secretResource{}
+	_ resource.ResourceWithModifyPlan  = &secretResource{}
+)
+
 // NewSecretResource returns the e2b_secret resource.
 func NewSecretResource() resource.Resource {
 	return &secretResource{resourceConfig{typeName: "_secret"}}

@@ -13,17 +13,6 @@ import (
 // and object data sources leave typeName empty and name themselves.
 type dataSourceConfig typeConfig
 
-var (
-	_ = []datasource.DataSourceWithConfigure{
-		&sandboxDataSource{}, &sandboxEventsDataSource{}, &sandboxLogsDataSource{}, &sandboxMetricsDataSource{},
-		&sandboxesDataSource{}, &snapshotsDataSource{}, &teamMetricsDataSource{}, &templateBuildDataSource{},
-		&templateDataSource{}, &volumeFilesDataSource{}, &webhookDeliveriesDataSource{}, &webhookStatsDataSource{},
-	}
-	_ = []datasource.DataSourceWithValidateConfig{&sandboxMetricsDataSource{}, &teamMetricsDataSource{},
-		&webhookDeliveriesDataSource{}, &webhookStatsDataSource{}}
-	_ = []datasource.DataSourceWithConfigValidators{&templateDataSource{}}
-)
-
 func (c *dataSourceConfig) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + c.typeName
 }

@@ -9,19 +9,6 @@ import (
 // ephemeralConfig is what every ephemeral resource embeds (see typeConfig).
 type ephemeralConfig typeConfig
 
-// Both are configured and validate their configuration; the ephemeral sandbox
-// also renews and closes what it opened.
-var (
-	_ = []interface {
-		ephemeral.EphemeralResourceWithConfigure
-		ephemeral.EphemeralResourceWithValidateConfig
-	}{&sandboxAccessEphemeralResource{}, &sandboxEphemeralResource{}}
-	_ = []interface {
-		ephemeral.EphemeralResourceWithRenew
-		ephemeral.EphemeralResourceWithClose
-	}{&sandboxEphemeralResource{}}
-)
-
 func (c *ephemeralConfig) Metadata(_ context.Context, req ephemeral.MetadataRequest, resp *ephemeral.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + c.typeName
 }

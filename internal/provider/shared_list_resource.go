@@ -33,7 +33,7 @@ type teamListResource[T, F any] struct {
 // noFilter is the filter of a list resource without one.
 type noFilter struct{}
 
-var _ = []list.ListResourceWithConfigure{&teamListResource[e2b.Secret, noFilter]{}, &sandboxListResource{}}
+var _ list.ListResourceWithConfigure = &teamListResource[e2b.Secret, noFilter]{}
 
 // unfiltered is the fetch of a list resource whose E2B list has no filter,
 // such as (*e2b.Client).ListVolumes.

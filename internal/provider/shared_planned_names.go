@@ -57,10 +57,3 @@ func notePlannedName(ctx context.Context, d *ProviderData, req resource.ModifyPl
 		p.add(p.templates, name.ValueString())
 	}
 }
-
-var _ resource.ResourceWithModifyPlan = (*volumeResource)(nil)
-
-// ModifyPlan records a volume this run creates, for the sandboxes that mount it.
-func (r *volumeResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse) {
-	notePlannedName(ctx, r.data, req, true)
-}

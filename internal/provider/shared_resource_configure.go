@@ -19,27 +19,6 @@ type typeConfig struct {
 // resourceConfig is what every resource and list resource embeds.
 type resourceConfig typeConfig
 
-// All but the command resource are imported and have an identity; most also
-// modify the plan, and several validate their configuration.
-var (
-	_ = []interface {
-		resource.ResourceWithConfigure
-		resource.ResourceWithImportState
-		resource.ResourceWithIdentity
-	}{
-		&sandboxResource{}, &templateResource{},
-		&secretResource{}, &volumeResource{}, &webhookResource{}, &snapshotResource{}, &templateTagResource{},
-		&sandboxFileResource{}, &volumeFileResource{}, &sandboxFolderResource{},
-	}
-	_ = []resource.ResourceWithModifyPlan{
-		&sandboxResource{}, &templateResource{},
-		&secretResource{}, &webhookResource{}, &snapshotResource{},
-		&sandboxFileResource{}, &volumeFileResource{}, &sandboxFolderResource{},
-	}
-	_ = []resource.ResourceWithValidateConfig{&sandboxResource{}, &templateResource{}}
-	_ = []resource.ResourceWithConfigValidators{&sandboxFileResource{}, &volumeFileResource{}, &sandboxCommandResource{}}
-)
-
 func (r *resourceConfig) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + r.typeName
 }

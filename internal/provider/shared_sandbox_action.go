@@ -13,14 +13,6 @@ import (
 // rule that exactly one of sandbox_id and sandbox_id_wo names the sandbox.
 type sandboxActionConfig typeConfig
 
-var _ = []interface {
-	action.ActionWithConfigure
-	action.ActionWithConfigValidators
-}{
-	&execAction{}, &sandboxDownloadAction{}, &sandboxPauseAction{}, &sandboxRefreshAction{},
-	&sandboxResumeAction{}, &sandboxSnapshotAction{},
-}
-
 func (a *sandboxActionConfig) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + a.typeName
 }

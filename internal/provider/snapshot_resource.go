@@ -21,6 +21,13 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
+var (
+	_ resource.ResourceWithConfigure   = &snapshotResource{}
+	_ resource.ResourceWithImportState = &snapshotResource{}
+	_ resource.ResourceWithIdentity    = &snapshotResource{}
+	_ resource.ResourceWithModifyPlan  = &snapshotResource{}
+)
+
 // NewSnapshotResource returns the e2b_snapshot resource.
 func NewSnapshotResource() resource.Resource {
 	return &snapshotResource{resourceConfig{typeName: "_snapshot"}}

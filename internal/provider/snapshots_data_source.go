@@ -11,6 +11,10 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
+var (
+	_ datasource.DataSourceWithConfigure = &snapshotsDataSource{}
+)
+
 // NewSnapshotsDataSource returns the e2b_snapshots data source.
 func NewSnapshotsDataSource() datasource.DataSource {
 	return &snapshotsDataSource{dataSourceConfig{typeName: "_snapshots"}}

@@ -17,6 +17,11 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
+var (
+	_ datasource.DataSourceWithConfigure      = &teamMetricsDataSource{}
+	_ datasource.DataSourceWithValidateConfig = &teamMetricsDataSource{}
+)
+
 // NewTeamMetricsDataSource returns the e2b_team_metrics data source.
 func NewTeamMetricsDataSource() datasource.DataSource {
 	return &teamMetricsDataSource{dataSourceConfig{typeName: "_team_metrics"}}

@@ -16,6 +16,10 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
+var (
+	_ datasource.DataSourceWithConfigure = &templateBuildDataSource{}
+)
+
 const defaultBuildLogLimit = 100
 
 // NewTemplateBuildDataSource returns the e2b_template_build data source.

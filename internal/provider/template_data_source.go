@@ -14,6 +14,11 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
+var (
+	_ datasource.DataSourceWithConfigure        = &templateDataSource{}
+	_ datasource.DataSourceWithConfigValidators = &templateDataSource{}
+)
+
 // NewTemplateDataSource returns the e2b_template data source.
 func NewTemplateDataSource() datasource.DataSource {
 	return &templateDataSource{dataSourceConfig{typeName: "_template"}}

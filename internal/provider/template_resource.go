@@ -16,6 +16,14 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
+var (
+	_ resource.ResourceWithConfigure      = &templateResource{}
+	_ resource.ResourceWithImportState    = &templateResource{}
+	_ resource.ResourceWithIdentity       = &templateResource{}
+	_ resource.ResourceWithModifyPlan     = &templateResource{}
+	_ resource.ResourceWithValidateConfig = &templateResource{}
+)
+
 // Default durations of the timeouts block: builds take minutes.
 const (
 	defaultTemplateCreateTimeout = 30 * time.Minute

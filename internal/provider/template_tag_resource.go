@@ -21,6 +21,12 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
+var (
+	_ resource.ResourceWithConfigure   = &templateTagResource{}
+	_ resource.ResourceWithImportState = &templateTagResource{}
+	_ resource.ResourceWithIdentity    = &templateTagResource{}
+)
+
 // NewTemplateTagResource returns the e2b_template_tag resource.
 func NewTemplateTagResource() resource.Resource {
 	return &templateTagResource{resourceConfig{typeName: "_template_tag"}}

@@ -16,6 +16,14 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
+var (
+	_ resource.ResourceWithConfigure        = &volumeFileResource{}
+	_ resource.ResourceWithImportState      = &volumeFileResource{}
+	_ resource.ResourceWithIdentity         = &volumeFileResource{}
+	_ resource.ResourceWithModifyPlan       = &volumeFileResource{}
+	_ resource.ResourceWithConfigValidators = &volumeFileResource{}
+)
+
 // NewVolumeFileResource returns the e2b_volume_file resource.
 func NewVolumeFileResource() resource.Resource {
 	return &volumeFileResource{ownedPathResource{resourceConfig{typeName: "_volume_file"}, volumeFilePath}}

@@ -17,6 +17,10 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
+var (
+	_ datasource.DataSourceWithConfigure = &volumeFilesDataSource{}
+)
+
 // NewVolumeFilesDataSource returns the e2b_volume_files data source.
 func NewVolumeFilesDataSource() datasource.DataSource {
 	return &volumeFilesDataSource{dataSourceConfig{typeName: "_volume_files"}}

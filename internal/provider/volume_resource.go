@@ -18,6 +18,13 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
+var (
+	_ resource.ResourceWithConfigure   = &volumeResource{}
+	_ resource.ResourceWithImportState = &volumeResource{}
+	_ resource.ResourceWithIdentity    = &volumeResource{}
+	_ resource.ResourceWithModifyPlan  = &volumeResource{}
+)
+
 // NewVolumeResource returns the e2b_volume resource.
 func NewVolumeResource() resource.Resource {
 	return &volumeResource{resourceConfig{typeName: "_volume"}}
@@ -188,4 +195,9 @@ func (m *volumeModel) apply(v *e2b.Volume) {
 	} else {
 		m.Token = types.StringNull()
 	}
+}
+
+// ModifyPlan records a volume this run creates, for the sandboxes that mount it.
+func (r *volumeResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse) {
+	notePlannedName(ctx, r.data, req, true)
 }

@@ -19,6 +19,11 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
+var (
+	_ datasource.DataSourceWithConfigure      = &webhookDeliveriesDataSource{}
+	_ datasource.DataSourceWithValidateConfig = &webhookDeliveriesDataSource{}
+)
+
 // NewWebhookDeliveriesDataSource returns the e2b_webhook_deliveries data source.
 func NewWebhookDeliveriesDataSource() datasource.DataSource {
 	return &webhookDeliveriesDataSource{dataSourceConfig{typeName: "_webhook_deliveries"}}

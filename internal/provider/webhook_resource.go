@@ -21,6 +21,13 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
+var (
+	_ resource.ResourceWithConfigure   = &webhookResource{}
+	_ resource.ResourceWithImportState = &webhookResource{}
+	_ resource.ResourceWithIdentity    = &webhookResource{}
+	_ resource.ResourceWithModifyPlan  = &webhookResource{}
+)
+
 // NewWebhookResource returns the e2b_webhook resource.
 func NewWebhookResource() resource.Resource {
 	return &webhookResource{resourceConfig{typeName: "_webhook"}}

@@ -14,6 +14,11 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
 
+var (
+	_ datasource.DataSourceWithConfigure      = &webhookStatsDataSource{}
+	_ datasource.DataSourceWithValidateConfig = &webhookStatsDataSource{}
+)
+
 // NewWebhookStatsDataSource returns the e2b_webhook_stats data source.
 func NewWebhookStatsDataSource() datasource.DataSource {
 	return &webhookStatsDataSource{dataSourceConfig{typeName: "_webhook_stats"}}
