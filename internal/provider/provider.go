@@ -4,6 +4,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -135,21 +136,21 @@ func (p *e2bProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 			},
 			"retry_wait_min": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("Shortest wait before a retry, as a Go duration (%s to %s), at most `retry_wait_max`. Default `\"500ms\"`.",
-					shortDuration(minRetryWait), shortDuration(maxRetryWait)),
+					convert.ShortDuration(minRetryWait), convert.ShortDuration(maxRetryWait)),
 				Optional:   true,
 				CustomType: goDurationType{},
 				Validators: []validator.String{durationBetween(minRetryWait, maxRetryWait)},
 			},
 			"retry_wait_max": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("Longest wait before a retry, as a Go duration (%s to %s); a longer `Retry-After` is cut to it. Default `\"10s\"`.",
-					shortDuration(minRetryWait), shortDuration(maxRetryWait)),
+					convert.ShortDuration(minRetryWait), convert.ShortDuration(maxRetryWait)),
 				Optional:   true,
 				CustomType: goDurationType{},
 				Validators: []validator.String{durationBetween(minRetryWait, maxRetryWait)},
 			},
 			"request_timeout": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("How long one attempt of an API request may take, as a Go duration (%s to %s). Default `\"60s\"`.",
-					shortDuration(minRequestTimeout), shortDuration(maxRequestTimeout)),
+					convert.ShortDuration(minRequestTimeout), convert.ShortDuration(maxRequestTimeout)),
 				Optional:   true,
 				CustomType: goDurationType{},
 				Validators: []validator.String{durationBetween(minRequestTimeout, maxRequestTimeout)},
@@ -165,7 +166,7 @@ func (p *e2bProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 				MarkdownDescription: fmt.Sprintf("How long a sandbox create, resume or fork that E2B refuses at the team's limit of "+
 					"concurrent sandboxes waits for sandboxes this run deletes or pauses, as a Go duration (0s to %s); `\"0s\"` "+
 					"fails at once. The wait also ends once nothing has been deleted or paused for 5s. Default `\"1m\"`.",
-					shortDuration(maxLimitWait)),
+					convert.ShortDuration(maxLimitWait)),
 				Optional:   true,
 				CustomType: goDurationType{},
 				Validators: []validator.String{durationBetween(0, maxLimitWait)},
@@ -260,7 +261,7 @@ func (p *e2bProvider) Configure(ctx context.Context, req provider.ConfigureReque
 	data.client = client
 	data.Domain = client.Domain()
 
-	if fullyKnown(ctx, cfg.DefaultMetadata) {
+	if convert.FullyKnown(ctx, cfg.DefaultMetadata) {
 		data.DefaultMetadata = map[string]string{}
 		resp.Diagnostics.Append(cfg.DefaultMetadata.ElementsAs(ctx, &data.DefaultMetadata, false)...)
 	} else {

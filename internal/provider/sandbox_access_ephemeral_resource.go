@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -185,8 +186,8 @@ func (a *sandboxAccessResults) fill(client *e2b.Client, sb *e2b.Sandbox, provide
 	domain := sandboxDomain(sb.Domain, types.StringNull(), providerDomain)
 	a.Domain = types.StringValue(domain)
 	a.EnvdURL = types.StringValue(client.Envd(e2b.EnvdTarget{SandboxID: sb.SandboxID, Domain: domain}).BaseURL())
-	a.EnvdAccessToken = optionalString(sb.EnvdAccessToken)
-	a.TrafficAccessToken = optionalString(sb.TrafficAccessToken)
+	a.EnvdAccessToken = convert.OptionalString(sb.EnvdAccessToken)
+	a.TrafficAccessToken = convert.OptionalString(sb.TrafficAccessToken)
 
 	hosts := map[string]string{}
 	for _, p := range a.Ports.Elements() {
@@ -201,6 +202,6 @@ func (a *sandboxAccessResults) fill(client *e2b.Client, sb *e2b.Sandbox, provide
 		}
 		hosts[strconv.FormatInt(port.ValueInt64(), 10)] = host
 	}
-	a.Hosts = stringMapValue(hosts)
+	a.Hosts = convert.StringMapValue(hosts)
 	return diags
 }

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
@@ -52,7 +53,7 @@ func sandboxActionAttributes(verb string, t sandboxActionTimeout) map[string]sch
 			MarkdownDescription: fmt.Sprintf("How long the action may take before it fails, as a Go duration such as "+
 				"`\"90s\"` or `\"10m\"`: %s to %s. Defaults to `\"%s\"`. It bounds the whole action: the last fifth of it "+
 				"(at most 30 seconds) is kept to look for what a call whose answer was lost may have made.",
-				shortDuration(t.min), shortDuration(t.max), shortDuration(t.def)),
+				convert.ShortDuration(t.min), convert.ShortDuration(t.max), convert.ShortDuration(t.def)),
 			Optional: true, CustomType: goDurationType{}, Validators: durationValidators(t),
 		},
 	}
@@ -91,7 +92,7 @@ func (m sandboxActionModel) callError(ctx context.Context, summary string, t san
 	switch {
 	case ctx.Err() == context.DeadlineExceeded:
 		return diag.NewErrorDiagnostic(summary, e2b.SafeText(fmt.Sprintf("The action did not finish within its timeout of %s "+
-			"(sandbox %q). Raise `timeout` on the action.\n\n%s", shortDuration(durationOr(m.Timeout, t.def)), sandboxID, err)))
+			"(sandbox %q). Raise `timeout` on the action.\n\n%s", convert.ShortDuration(durationOr(m.Timeout, t.def)), sandboxID, err)))
 	case e2b.IsNotFound(err):
 		return diag.NewErrorDiagnostic(summary, e2b.SafeText(fmt.Sprintf("Sandbox %q does not exist or is not running: it was "+
 			"killed, reached the end of its timeout, or is paused (E2B answers the same for a paused sandbox).\n\n%s",

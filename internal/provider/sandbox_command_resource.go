@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int32validator"
@@ -208,12 +209,12 @@ func mergedEnv(ctx context.Context, env, writeOnly types.Map, diags *diag.Diagno
 	if writeOnly.IsNull() || writeOnly.IsUnknown() {
 		return env
 	}
-	merged, d := stringMapFrom(ctx, env)
+	merged, d := convert.StringMapFrom(ctx, env)
 	diags.Append(d...)
-	over, d := stringMapFrom(ctx, writeOnly)
+	over, d := convert.StringMapFrom(ctx, writeOnly)
 	diags.Append(d...)
 	maps.Copy(merged, over)
-	return stringMapValue(merged)
+	return convert.StringMapValue(merged)
 }
 
 // Read keeps the record as it is: it describes a run that already happened.

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
@@ -101,17 +102,17 @@ func (d *sandboxDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		return
 	}
 	model.TemplateID = types.StringValue(s.TemplateID)
-	model.Alias = optionalString(s.Alias)
+	model.Alias = convert.OptionalString(s.Alias)
 	model.State = types.StringValue(s.State)
 	model.EnvdVersion = types.StringValue(s.EnvdVersion)
-	model.EnvdAccessToken = optionalString(s.EnvdAccessToken)
+	model.EnvdAccessToken = convert.OptionalString(s.EnvdAccessToken)
 	model.Domain = types.StringValue(sandboxDomain(s.Domain, types.StringNull(), d.data.Domain))
-	model.StartedAt = timeValue(s.StartedAt)
-	model.EndAt = timeValue(s.EndAt)
+	model.StartedAt = convert.TimeValue(s.StartedAt)
+	model.EndAt = convert.TimeValue(s.EndAt)
 	model.CPUCount = types.Int32Value(s.CPUCount)
 	model.MemoryMB = types.Int32Value(s.MemoryMB)
 	model.DiskSizeMB = types.Int32Value(s.DiskSizeMB)
-	model.Metadata = stringMapValue(s.Metadata)
+	model.Metadata = convert.StringMapValue(s.Metadata)
 	model.AllowInternetAccess = types.BoolNull()
 	if s.AllowInternetAccess != nil {
 		model.AllowInternetAccess = types.BoolValue(*s.AllowInternetAccess)
@@ -125,24 +126,24 @@ func (d *sandboxDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	if s.Network != nil {
 		allow, deny = s.Network.AllowOut, s.Network.DenyOut
 	}
-	model.AllowOut, model.DenyOut = stringListValue(allow), stringListValue(deny)
+	model.AllowOut, model.DenyOut = convert.StringListValue(allow), convert.StringListValue(deny)
 	model.OnTimeout = types.StringNull()
 	if s.Lifecycle != nil {
-		model.OnTimeout = optionalString(s.Lifecycle.OnTimeout)
+		model.OnTimeout = convert.OptionalString(s.Lifecycle.OnTimeout)
 	}
 	model.Rules, model.EgressProxyAddress, model.HTTPSPorts = networkRulesValue(nil), types.StringNull(), httpsPortsValue(nil)
 	if s.Network != nil {
 		model.Rules = networkRulesValue(s.Network.Rules)
 		model.HTTPSPorts = httpsPortsValue(s.Network.HTTPSPorts)
 		if s.Network.EgressProxy != nil {
-			model.EgressProxyAddress = optionalString(s.Network.EgressProxy.Address)
+			model.EgressProxyAddress = convert.OptionalString(s.Network.EgressProxy.Address)
 		}
 	}
 	mounts := map[string]string{}
 	for _, m := range s.VolumeMounts {
 		mounts[m.Name] = m.Path
 	}
-	model.VolumeMounts = stringMapValue(mounts)
+	model.VolumeMounts = convert.StringMapValue(mounts)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
 }
 

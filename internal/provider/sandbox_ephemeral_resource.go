@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/ephemeral/timeouts"
@@ -107,7 +108,7 @@ func (r *sandboxEphemeralResource) Open(ctx context.Context, req ephemeral.OpenR
 	// leave it behind.
 	openEphemeralSandboxes.add(created.SandboxID, client)
 	m.ID = types.StringValue(created.SandboxID)
-	m.TemplateID = optionalString(created.TemplateID)
+	m.TemplateID = convert.OptionalString(created.TemplateID)
 	resp.Diagnostics.Append(m.fill(client, created, r.data.Domain)...)
 	if !resp.Diagnostics.HasError() {
 		// The files are in place before anything that uses the sandbox gets its ID.

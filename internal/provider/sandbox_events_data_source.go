@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
@@ -40,7 +41,7 @@ type sandboxEventsModel struct {
 	Events    types.List   `tfsdk:"events"`
 }
 
-var sandboxEventAttrTypes = nestedAttrTypes(sandboxEventAttributes())
+var sandboxEventAttrTypes = convert.NestedAttrTypes(sandboxEventAttributes())
 
 // sandboxEventAttributes are the attributes of one event of events.
 func sandboxEventAttributes() map[string]schema.Attribute {
@@ -80,7 +81,7 @@ func (d *sandboxEventsDataSource) Read(ctx context.Context, req datasource.ReadR
 	if client == nil {
 		return
 	}
-	kinds, diags := stringSetFrom(ctx, m.Types)
+	kinds, diags := convert.StringSetFrom(ctx, m.Types)
 	resp.Diagnostics.Append(diags...)
 	limit := int(m.Limit.ValueInt64())
 	if m.Limit.IsNull() {

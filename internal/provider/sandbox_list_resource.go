@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -117,19 +118,19 @@ func (l *sandboxListResource) result(ctx context.Context, client *e2b.Client, re
 		"id":           types.StringValue(s.SandboxID),
 		"template":     types.StringValue(template),
 		"template_id":  types.StringValue(s.TemplateID),
-		"alias":        optionalString(s.Alias),
-		"envd_version": optionalString(s.EnvdVersion),
+		"alias":        convert.OptionalString(s.Alias),
+		"envd_version": convert.OptionalString(s.EnvdVersion),
 		"state":        types.StringValue(s.State),
 		"paused":       types.BoolValue(s.State == e2b.SandboxStatePaused),
-		"started_at":   timeValue(s.StartedAt),
-		"end_at":       timeValue(s.EndAt),
+		"started_at":   convert.TimeValue(s.StartedAt),
+		"end_at":       convert.TimeValue(s.EndAt),
 		"cpu_count":    types.Int32Value(s.CPUCount),
 		"memory_mb":    types.Int32Value(s.MemoryMB),
 		"disk_size_mb": types.Int32Value(s.DiskSizeMB),
-		"metadata_all": stringMapValue(s.Metadata),
+		"metadata_all": convert.StringMapValue(s.Metadata),
 	}
 	if md := ownMetadata(s.Metadata, l.data.DefaultMetadata); len(md) > 0 {
-		values["metadata"] = stringMapValue(md)
+		values["metadata"] = convert.StringMapValue(md)
 	}
 	if d, err := client.GetSandbox(ctx, s.SandboxID); err != nil {
 		r.Diagnostics.AddWarning("Sandbox listed but not read", fmt.Sprintf("Sandbox %s was listed, but reading its "+

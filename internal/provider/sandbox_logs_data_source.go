@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int32validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -41,7 +42,7 @@ type sandboxLogsDataSourceModel struct {
 	NextCursor types.Int64  `tfsdk:"next_cursor"`
 }
 
-var sandboxLogAttrTypes = nestedAttrTypes(sandboxLogAttributes())
+var sandboxLogAttrTypes = convert.NestedAttrTypes(sandboxLogAttributes())
 
 // sandboxLogAttributes are the attributes of one entry of logs.
 func sandboxLogAttributes() map[string]schema.Attribute {
@@ -111,10 +112,10 @@ func (d *sandboxLogsDataSource) Read(ctx context.Context, req datasource.ReadReq
 	}
 	model.Logs = objectList(sandboxLogAttrTypes, entries, func(e e2b.SandboxLogEntry) map[string]attr.Value {
 		return map[string]attr.Value{
-			"timestamp": timeValue(e.Timestamp),
+			"timestamp": convert.TimeValue(e.Timestamp),
 			"level":     types.StringValue(e.Level),
 			"message":   types.StringValue(e.Message),
-			"fields":    stringMapValue(e.Fields),
+			"fields":    convert.StringMapValue(e.Fields),
 		}
 	})
 	model.NextCursor = types.Int64Null()

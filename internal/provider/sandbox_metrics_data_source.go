@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
@@ -37,7 +38,7 @@ type sandboxMetricsDataSourceModel struct {
 	Current   types.Object      `tfsdk:"current"`
 }
 
-var sandboxMetricAttrTypes = nestedAttrTypes(sandboxMetricAttributes())
+var sandboxMetricAttrTypes = convert.NestedAttrTypes(sandboxMetricAttributes())
 
 // sandboxMetricAttributes are the attributes of one sample of metrics.
 func sandboxMetricAttributes() map[string]schema.Attribute {
@@ -75,7 +76,7 @@ func (d *sandboxMetricsDataSource) Schema(_ context.Context, _ datasource.Schema
 func (d *sandboxMetricsDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var model sandboxMetricsDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &model)...)
-	if start, end := optionalTime(model.Start), optionalTime(model.End); start != nil && end != nil && start.After(*end) {
+	if start, end := convert.OptionalTime(model.Start), convert.OptionalTime(model.End); start != nil && end != nil && start.After(*end) {
 		resp.Diagnostics.AddAttributeError(path.Root("start"), "start is after end",
 			"Set start to a time before end ("+model.End.ValueString()+").")
 	}
@@ -87,7 +88,7 @@ func (d *sandboxMetricsDataSource) Read(ctx context.Context, req datasource.Read
 	if client == nil {
 		return
 	}
-	start, end := optionalTime(model.Start), optionalTime(model.End)
+	start, end := convert.OptionalTime(model.Start), convert.OptionalTime(model.End)
 	id := model.SandboxID.ValueString()
 	series, err := client.GetSandboxMetrics(ctx, id, start, end)
 	if err != nil {
@@ -100,7 +101,7 @@ func (d *sandboxMetricsDataSource) Read(ctx context.Context, req datasource.Read
 			ts = time.Unix(m.TimestampUnix, 0)
 		}
 		return map[string]attr.Value{
-			"timestamp":    timeValue(ts),
+			"timestamp":    convert.TimeValue(ts),
 			"cpu_count":    types.Int32Value(m.CPUCount),
 			"cpu_used_pct": types.Float64Value(m.CPUUsedPct),
 			"mem_used":     types.Int64Value(m.MemUsed),

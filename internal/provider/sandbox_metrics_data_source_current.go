@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"errors"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -16,7 +17,7 @@ import (
 // The current attribute of e2b_sandbox_metrics: what envd inside the sandbox measures at the
 // read, which carries what E2B's series does not (CPU hotplug, out-of-memory kills).
 
-var oomKillAttrTypes = nestedAttrTypes(oomKillAttributes())
+var oomKillAttrTypes = convert.NestedAttrTypes(oomKillAttributes())
 
 func oomKillAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
@@ -50,7 +51,7 @@ func currentMetricsAttributes() map[string]schema.Attribute {
 	}
 }
 
-var currentMetricsAttrTypes = nestedAttrTypes(currentMetricsAttributes())
+var currentMetricsAttrTypes = convert.NestedAttrTypes(currentMetricsAttributes())
 
 func currentMetricsAttribute() schema.SingleNestedAttribute {
 	return schema.SingleNestedAttribute{
@@ -83,7 +84,7 @@ func readCurrentMetrics(ctx context.Context, client *e2b.Client, id string, diag
 		})
 	}
 	return types.ObjectValueMust(currentMetricsAttrTypes, map[string]attr.Value{
-		"timestamp":            timeValue(m.At),
+		"timestamp":            convert.TimeValue(m.At),
 		"cpu_count":            types.Int64Value(int64(m.CPUCount)),
 		"cpu_possible":         types.Int64Value(int64(m.CPUPossible)),
 		"cpu_target":           types.Int64Value(int64(m.CPUTarget)),

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -104,7 +105,7 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 	// of orphaning a billed sandbox.
 	plan.applyCreated(created, r.data.Domain)
 	if plan.ForkFrom.IsNull() { // a fork carries its source's metadata, read back below
-		plan.MetadataAll = stringMapValue(createReq.Metadata)
+		plan.MetadataAll = convert.StringMapValue(createReq.Metadata)
 	}
 	plan.Paused = types.BoolValue(false)
 	plan.State = types.StringValue(e2b.SandboxStateRunning)

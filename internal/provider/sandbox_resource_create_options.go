@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/boolvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
@@ -139,7 +140,7 @@ type iamTokenModel struct {
 // addCreateOptions copies the create options into req.
 func (m *sandboxResourceModel) addCreateOptions(ctx context.Context, req *e2b.CreateSandboxRequest) diag.Diagnostics {
 	var diags diag.Diagnostics
-	req.AutoPauseMemory = boolPtr(m.AutoPauseMemory)
+	req.AutoPauseMemory = convert.BoolPtr(m.AutoPauseMemory)
 	if !m.MCP.IsNull() && !m.MCP.IsUnknown() {
 		req.MCP = json.RawMessage(m.MCP.ValueString())
 	}
@@ -162,7 +163,7 @@ func (m *sandboxResourceModel) validateCreateOptions(ctx context.Context, diags 
 	}
 	var req e2b.CreateSandboxRequest
 	diags.Append(m.addCreateOptions(ctx, &req)...)
-	req.AutoPause, req.AutoResume = boolPtr(m.AutoPause), boolPtr(m.AutoResume)
+	req.AutoPause, req.AutoResume = convert.BoolPtr(m.AutoPause), convert.BoolPtr(m.AutoResume)
 	if err := e2b.ValidateMCP(req.MCP); err != nil {
 		diags.AddAttributeError(path.Root("mcp"), "Invalid mcp", err.Error()+".")
 		return
@@ -188,7 +189,7 @@ func (m *sandboxResourceModel) applyCreateOptionsDetail(d *e2b.SandboxDetail) {
 	for _, v := range d.VolumeMounts {
 		mounts[v.Name] = v.Path
 	}
-	m.VolumeMounts = stringMapValue(mounts)
+	m.VolumeMounts = convert.StringMapValue(mounts)
 }
 
 // forkSandbox makes the sandbox as one fork of a running one. The client settles a lost answer

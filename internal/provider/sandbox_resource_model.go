@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -65,8 +66,8 @@ var sandboxNetworkAttrTypes = map[string]attr.Type{
 // createRequest builds the API request from a planned model.
 func (m *sandboxResourceModel) createRequest(ctx context.Context, data *ProviderData) (e2b.CreateSandboxRequest, diag.Diagnostics) {
 	req, diags := m.sandboxCreateOptions.createRequest(ctx, data, durationOr(m.Timeout, defaultSandboxTimeout))
-	req.AutoPause = boolPtr(m.AutoPause)
-	req.AutoResume = boolPtr(m.AutoResume)
+	req.AutoPause = convert.BoolPtr(m.AutoPause)
+	req.AutoResume = convert.BoolPtr(m.AutoResume)
 	diags.Append(m.addCreateOptions(ctx, &req)...)
 	return req, diags
 }
@@ -75,7 +76,7 @@ func (m *sandboxResourceModel) createRequest(ctx context.Context, data *Provider
 // password: E2B replaces the whole egress configuration, so it carries all of it.
 func (m *sandboxResourceModel) networkUpdate(ctx context.Context, proxyPassword string) (e2b.NetworkUpdate, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	u := e2b.NetworkUpdate{AllowInternetAccess: boolPtr(m.AllowInternetAccess), AllowOut: []string{}, DenyOut: []string{}}
+	u := e2b.NetworkUpdate{AllowInternetAccess: convert.BoolPtr(m.AllowInternetAccess), AllowOut: []string{}, DenyOut: []string{}}
 	n, d := m.network(ctx)
 	diags.Append(d...)
 	if n != nil {
@@ -84,11 +85,11 @@ func (m *sandboxResourceModel) networkUpdate(ctx context.Context, proxyPassword 
 		if u.EgressProxy = egressProxyFrom(n.EgressProxy); u.EgressProxy != nil {
 			u.EgressProxy.Password = proxyPassword
 		}
-		if v, d := stringSetFrom(ctx, n.AllowOut); v != nil {
+		if v, d := convert.StringSetFrom(ctx, n.AllowOut); v != nil {
 			diags.Append(d...)
 			u.AllowOut = v
 		}
-		if v, d := stringSetFrom(ctx, n.DenyOut); v != nil {
+		if v, d := convert.StringSetFrom(ctx, n.DenyOut); v != nil {
 			diags.Append(d...)
 			u.DenyOut = v
 		}
@@ -103,16 +104,16 @@ func (m *sandboxResourceModel) applyCreated(s *e2b.Sandbox, providerDomain strin
 		m.TemplateID = types.StringValue(s.TemplateID)
 	}
 	if s.Alias != "" || m.Alias.IsUnknown() {
-		m.Alias = optionalString(s.Alias)
+		m.Alias = convert.OptionalString(s.Alias)
 	}
 	if s.EnvdVersion != "" {
 		m.EnvdVersion = types.StringValue(s.EnvdVersion)
 	}
 	if s.EnvdAccessToken != "" || m.EnvdAccessToken.IsUnknown() {
-		m.EnvdAccessToken = optionalString(s.EnvdAccessToken)
+		m.EnvdAccessToken = convert.OptionalString(s.EnvdAccessToken)
 	}
 	if s.TrafficAccessToken != "" || m.TrafficAccessToken.IsUnknown() {
-		m.TrafficAccessToken = optionalString(s.TrafficAccessToken)
+		m.TrafficAccessToken = convert.OptionalString(s.TrafficAccessToken)
 	}
 	m.Domain = types.StringValue(sandboxDomain(s.Domain, m.Domain, providerDomain))
 	m.setMCPURL()
@@ -122,10 +123,10 @@ func (m *sandboxResourceModel) applyCreated(s *e2b.Sandbox, providerDomain strin
 func (m *sandboxResourceModel) applyDetail(d *e2b.SandboxDetail, providerDomain string) {
 	m.ID = types.StringValue(d.SandboxID)
 	m.TemplateID = types.StringValue(d.TemplateID)
-	m.Alias = optionalString(d.Alias)
+	m.Alias = convert.OptionalString(d.Alias)
 	m.EnvdVersion = types.StringValue(d.EnvdVersion)
 	if d.EnvdAccessToken != "" || m.EnvdAccessToken.IsUnknown() {
-		m.EnvdAccessToken = optionalString(d.EnvdAccessToken)
+		m.EnvdAccessToken = convert.OptionalString(d.EnvdAccessToken)
 	}
 	if m.TrafficAccessToken.IsUnknown() {
 		m.TrafficAccessToken = types.StringNull() // Only create and connect responses carry it.
@@ -134,12 +135,12 @@ func (m *sandboxResourceModel) applyDetail(d *e2b.SandboxDetail, providerDomain 
 	m.setMCPURL()
 	m.State = types.StringValue(d.State)
 	m.Paused = types.BoolValue(d.Paused())
-	m.StartedAt = timeValue(d.StartedAt)
-	m.EndAt = timeValue(d.EndAt)
+	m.StartedAt = convert.TimeValue(d.StartedAt)
+	m.EndAt = convert.TimeValue(d.EndAt)
 	m.CPUCount = types.Int32Value(d.CPUCount)
 	m.MemoryMB = types.Int32Value(d.MemoryMB)
 	m.DiskSizeMB = types.Int32Value(d.DiskSizeMB)
-	m.MetadataAll = stringMapValue(d.Metadata)
+	m.MetadataAll = convert.StringMapValue(d.Metadata)
 
 	if d.Lifecycle != nil {
 		m.AutoPause = types.BoolValue(d.Lifecycle.PausesOnTimeout())
@@ -172,7 +173,7 @@ func (m *sandboxResourceModel) applyImported(d *e2b.SandboxDetail, defaultMetada
 	}
 	m.Metadata = types.MapNull(types.StringType)
 	if meta := ownMetadata(d.Metadata, defaultMetadata); len(meta) > 0 {
-		m.Metadata = stringMapValue(meta)
+		m.Metadata = convert.StringMapValue(meta)
 	}
 	m.EnvVars = types.MapNull(types.StringType)
 	m.Network = importedNetwork(d.Network, types.Int64Null())
@@ -230,10 +231,10 @@ func importedNetwork(n *e2b.NetworkConfig, proxyVersion types.Int64) types.Objec
 		deny = n.DenyOut
 	}
 	return types.ObjectValueMust(sandboxNetworkAttrTypes, map[string]attr.Value{
-		"allow_out":            stringSetValue(allow),
-		"deny_out":             stringSetValue(deny),
+		"allow_out":            convert.StringSetValue(allow),
+		"deny_out":             convert.StringSetValue(deny),
 		"allow_public_traffic": public,
-		"mask_request_host":    optionalString(n.MaskRequestHost),
+		"mask_request_host":    convert.OptionalString(n.MaskRequestHost),
 		"rules":                networkRulesValue(n.Rules),
 		"egress_proxy":         egressProxyResourceValue(n.EgressProxy, proxyVersion),
 		"https_ports":          httpsPortsValue(n.HTTPSPorts),

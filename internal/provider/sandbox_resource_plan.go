@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -240,14 +241,14 @@ func (r *sandboxResource) sameMetadataAll(ctx context.Context, req resource.Modi
 
 // plannedMetadataAll merges default_metadata with the planned metadata; unknown when either is.
 func (r *sandboxResource) plannedMetadataAll(ctx context.Context, own types.Map) types.Map {
-	if !fullyKnown(ctx, own) || (r.data != nil && r.data.defaultMetadataUnknown) {
+	if !convert.FullyKnown(ctx, own) || (r.data != nil && r.data.defaultMetadataUnknown) {
 		return types.MapUnknown(types.StringType)
 	}
-	m, diags := stringMapFrom(ctx, own)
+	m, diags := convert.StringMapFrom(ctx, own)
 	if diags.HasError() {
 		return types.MapUnknown(types.StringType)
 	}
-	return stringMapValue(r.data.MergedMetadata(m))
+	return convert.StringMapValue(r.data.MergedMetadata(m))
 }
 
 // networkIngressChanged asks for replacement when allow_public_traffic, mask_request_host or
@@ -276,8 +277,8 @@ func networkEgressChanged(ctx context.Context, state, plan types.Object) bool {
 		if d := o.As(ctx, &n, basetypes.ObjectAsOptions{}); d.HasError() {
 			return e
 		}
-		e.allow, _ = stringSetFrom(ctx, n.AllowOut)
-		e.deny, _ = stringSetFrom(ctx, n.DenyOut)
+		e.allow, _ = convert.StringSetFrom(ctx, n.AllowOut)
+		e.deny, _ = convert.StringSetFrom(ctx, n.DenyOut)
 		if !n.Rules.IsNull() {
 			e.rules = n.Rules
 		}

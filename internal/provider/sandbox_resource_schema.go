@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -61,11 +62,11 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 					"as a Go duration such as `\"15m\"` or `\"2h30m\"`: %s to %s in whole seconds (your E2B plan may allow less). "+
 					"Default `\"%s\"`. Changed in place: the sandbox then ends this long after the apply. E2B does not report it: "+
 					"an import (and the list resource) reads a running sandbox's `end_at - started_at`, a paused one's as the default.",
-					shortDuration(minSandboxTimeout), shortDuration(maxSandboxTimeout), shortDuration(defaultSandboxTimeout)),
+					convert.ShortDuration(minSandboxTimeout), convert.ShortDuration(maxSandboxTimeout), convert.ShortDuration(defaultSandboxTimeout)),
 				Optional:   true,
 				Computed:   true,
 				CustomType: goDurationType{},
-				Default:    stringdefault.StaticString(shortDuration(defaultSandboxTimeout)),
+				Default:    stringdefault.StaticString(convert.ShortDuration(defaultSandboxTimeout)),
 				Validators: []validator.String{wholeSecondsBetween(minSandboxTimeout, maxSandboxTimeout)},
 			},
 			"paused": schema.BoolAttribute{

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
@@ -44,7 +45,7 @@ func (a *sandboxResumeAction) Schema(_ context.Context, _ action.SchemaRequest, 
 	attrs := sandboxActionAttributes("resume", resumeActionTimeout)
 	attrs["run_for"] = schema.StringAttribute{
 		MarkdownDescription: "How long the sandbox runs after the resume before its timeout, as a Go duration such as " +
-			"`\"8h\"`: whole seconds from " + shortDuration(minSandboxTimeout) + " to " + shortDuration(maxSandboxTimeout) + " (E2B caps it at the team's longest sandbox life). Set it to the " +
+			"`\"8h\"`: whole seconds from " + convert.ShortDuration(minSandboxTimeout) + " to " + convert.ShortDuration(maxSandboxTimeout) + " (E2B caps it at the team's longest sandbox life). Set it to the " +
 			"`timeout` of the sandbox's `e2b_sandbox`. Defaults to `\"5m\"`, E2B's default. On a sandbox that is " +
 			"running already it extends the life to at least this long, never shortens it.",
 		Optional: true, CustomType: goDurationType{}, Validators: []validator.String{wholeSecondsBetween(minSandboxTimeout, maxSandboxTimeout)},
@@ -74,7 +75,7 @@ func (a *sandboxResumeAction) Invoke(ctx context.Context, req action.InvokeReque
 	if fromDisk(m.Memory) {
 		how = " from its disk (a cold boot)"
 	}
-	sendProgress(resp, "Resuming sandbox %s%s for %s…", id, how, shortDuration(runFor))
+	sendProgress(resp, "Resuming sandbox %s%s for %s…", id, how, convert.ShortDuration(runFor))
 	_, resumed, err := client.ConnectSandboxWith(ctx, id, e2b.ConnectOptions{
 		Timeout: int32(runFor / time.Second), FromDisk: fromDisk(m.Memory)})
 	if err != nil {
@@ -83,8 +84,8 @@ func (a *sandboxResumeAction) Invoke(ctx context.Context, req action.InvokeReque
 		return
 	}
 	if resumed {
-		sendProgress(resp, "Sandbox %s is running again, for %s.", id, shortDuration(runFor))
+		sendProgress(resp, "Sandbox %s is running again, for %s.", id, convert.ShortDuration(runFor))
 	} else {
-		sendProgress(resp, "Sandbox %s was running already; it now runs for at least %s.", id, shortDuration(runFor))
+		sendProgress(resp, "Sandbox %s was running already; it now runs for at least %s.", id, convert.ShortDuration(runFor))
 	}
 }

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -32,7 +33,7 @@ type sandboxesDataSourceModel struct {
 	Sandboxes types.List `tfsdk:"sandboxes"`
 }
 
-var listedSandboxAttrTypes = nestedAttrTypes(listedSandboxAttributes())
+var listedSandboxAttrTypes = convert.NestedAttrTypes(listedSandboxAttributes())
 
 func (d *sandboxesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
@@ -76,7 +77,7 @@ func (d *sandboxesDataSource) Read(ctx context.Context, req datasource.ReadReque
 	for _, s := range sandboxes {
 		ids = append(ids, s.SandboxID)
 	}
-	model.IDs = stringListValue(ids)
+	model.IDs = convert.StringListValue(ids)
 	model.Sandboxes = objectList(listedSandboxAttrTypes, sandboxes, listedSandboxAttrs)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
 }
@@ -104,14 +105,14 @@ func listedSandboxAttrs(s e2b.ListedSandbox) map[string]attr.Value {
 	return map[string]attr.Value{
 		"id":           types.StringValue(s.SandboxID),
 		"template_id":  types.StringValue(s.TemplateID),
-		"alias":        optionalString(s.Alias),
+		"alias":        convert.OptionalString(s.Alias),
 		"state":        types.StringValue(s.State),
 		"envd_version": types.StringValue(s.EnvdVersion),
-		"started_at":   timeValue(s.StartedAt),
-		"end_at":       timeValue(s.EndAt),
+		"started_at":   convert.TimeValue(s.StartedAt),
+		"end_at":       convert.TimeValue(s.EndAt),
 		"cpu_count":    types.Int32Value(s.CPUCount),
 		"memory_mb":    types.Int32Value(s.MemoryMB),
 		"disk_size_mb": types.Int32Value(s.DiskSizeMB),
-		"metadata":     stringMapValue(s.Metadata),
+		"metadata":     convert.StringMapValue(s.Metadata),
 	}
 }

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
@@ -280,7 +281,7 @@ func (r *secretResource) planned(ctx context.Context, plan tfsdk.Plan, config tf
 		diags.AddAttributeError(path.Root("value"), "Missing secret value", why+err.Error())
 		return nil, "", nil, false
 	}
-	meta, d := stringMapFrom(ctx, m.Metadata)
+	meta, d := convert.StringMapFrom(ctx, m.Metadata)
 	diags.Append(d...)
 	return client, value, meta, true
 }
@@ -363,6 +364,6 @@ func (m *secretModel) apply(s *e2b.Secret) {
 	m.CreatedAt = timetypes.NewRFC3339TimeValue(s.CreatedAt)
 	m.UpdatedAt = timetypes.NewRFC3339TimeValue(s.UpdatedAt)
 	if len(s.Metadata) > 0 || !m.Metadata.IsNull() {
-		m.Metadata = stringMapValue(s.Metadata)
+		m.Metadata = convert.StringMapValue(s.Metadata)
 	}
 }

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -28,7 +29,7 @@ func NewSecretsDataSource() datasource.DataSource {
 func secretAttrs(s e2b.Secret) map[string]attr.Value {
 	return map[string]attr.Value{
 		"secret_id": types.StringValue(s.SecretID), "name": types.StringValue(s.Name),
-		"current_version": types.Int64Value(s.CurrentVersion), "metadata": stringMapValue(s.Metadata),
+		"current_version": types.Int64Value(s.CurrentVersion), "metadata": convert.StringMapValue(s.Metadata),
 		"created_at": timetypes.NewRFC3339TimeValue(s.CreatedAt), "updated_at": timetypes.NewRFC3339TimeValue(s.UpdatedAt),
 	}
 }

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"strings"
 	"time"
 
@@ -47,7 +48,7 @@ var execDocs = struct {
 	user: "User to run the command as, e.g. `root`. Defaults to the template's user (`user`).",
 	timeout: fmt.Sprintf("How long the command may run before it is killed (SIGKILL; reported as exit code %d), as a Go "+
 		"duration such as `\"90s\"` or `\"10m\"`: %s to %s. Defaults to `\"%s\"`.", e2b.ExitCodeTimeout,
-		shortDuration(minExecTimeout), shortDuration(maxExecTimeout), shortDuration(defaultExecTimeout)),
+		convert.ShortDuration(minExecTimeout), convert.ShortDuration(maxExecTimeout), convert.ShortDuration(defaultExecTimeout)),
 	env:   "Environment variables for the command, added to the sandbox's own.",
 	stdin: "Text written to the command's standard input, which is then closed. Without it the command reads nothing (`/dev/null`).",
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -79,7 +80,7 @@ func envdDiagnostic(summary, sandboxID string, err error) diag.Diagnostic {
 // failedCommandDiagnostic describes a non-zero exit or a timeout.
 func failedCommandDiagnostic(m execModel, res *e2b.ExecResult) diag.Diagnostic {
 	var b strings.Builder
-	command, sandboxID, timeout := quoteCommand(m.Command.ValueString()), m.sandboxID(), shortDuration(m.timeout())
+	command, sandboxID, timeout := quoteCommand(m.Command.ValueString()), m.sandboxID(), convert.ShortDuration(m.timeout())
 	if res.TimedOut {
 		fmt.Fprintf(&b, "The command %s in sandbox %q did not finish within its timeout of %s and was killed (SIGKILL); "+
 			"it is reported with exit code %d.", command, sandboxID, timeout, res.ExitCode)

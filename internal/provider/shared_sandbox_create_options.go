@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"slices"
 	"sort"
 	"time"
@@ -66,30 +67,30 @@ func (o *sandboxCreateOptions) createRequest(ctx context.Context, data *Provider
 	req := e2b.CreateSandboxRequest{
 		TemplateID:          o.Template.ValueString(),
 		Timeout:             wholeSeconds(timeout),
-		Secure:              boolPtr(o.Secure),
-		AllowInternetAccess: boolPtr(o.AllowInternetAccess),
+		Secure:              convert.BoolPtr(o.Secure),
+		AllowInternetAccess: convert.BoolPtr(o.AllowInternetAccess),
 	}
 	if req.TemplateID == "" {
 		req.TemplateID = defaultTemplate
 	}
-	own, d := stringMapFrom(ctx, o.Metadata)
+	own, d := convert.StringMapFrom(ctx, o.Metadata)
 	diags.Append(d...)
 	req.Metadata = data.MergedMetadata(own)
-	env, d := stringMapFrom(ctx, o.EnvVars)
+	env, d := convert.StringMapFrom(ctx, o.EnvVars)
 	diags.Append(d...)
 	if len(env) > 0 {
 		req.EnvVars = env
 	}
-	mounts, d := stringMapFrom(ctx, o.VolumeMounts)
+	mounts, d := convert.StringMapFrom(ctx, o.VolumeMounts)
 	diags.Append(d...)
 	req.VolumeMounts = volumeMountsFrom(mounts)
 	n, d := o.network(ctx)
 	diags.Append(d...)
 	if n != nil {
-		nc := &e2b.NetworkConfig{AllowPublicTraffic: boolPtr(n.AllowPublicTraffic), MaskRequestHost: n.MaskRequestHost.ValueString()}
-		nc.AllowOut, d = stringSetFrom(ctx, n.AllowOut)
+		nc := &e2b.NetworkConfig{AllowPublicTraffic: convert.BoolPtr(n.AllowPublicTraffic), MaskRequestHost: n.MaskRequestHost.ValueString()}
+		nc.AllowOut, d = convert.StringSetFrom(ctx, n.AllowOut)
 		diags.Append(d...)
-		nc.DenyOut, d = stringSetFrom(ctx, n.DenyOut)
+		nc.DenyOut, d = convert.StringSetFrom(ctx, n.DenyOut)
 		diags.Append(d...)
 		nc.Rules, d = networkRulesFrom(ctx, n.Rules)
 		diags.Append(d...)
@@ -124,16 +125,16 @@ func (o *sandboxCreateOptions) validate(ctx context.Context, iamTokens []string,
 			"E2B protects non-public sandbox traffic with a token that only secure sandboxes have. "+
 				"Set secure = true (the default) or remove allow_public_traffic = false.")
 	}
-	if !fullyKnown(ctx, n.AllowOut) || !fullyKnown(ctx, n.DenyOut) {
+	if !convert.FullyKnown(ctx, n.AllowOut) || !convert.FullyKnown(ctx, n.DenyOut) {
 		return // Checked again once every rule is known.
 	}
-	allow, _ := stringSetFrom(ctx, n.AllowOut)
-	deny, _ := stringSetFrom(ctx, n.DenyOut)
+	allow, _ := convert.StringSetFrom(ctx, n.AllowOut)
+	deny, _ := convert.StringSetFrom(ctx, n.DenyOut)
 	for _, a := range allow {
 		if !isIPOrCIDR(a) && !slices.Contains(deny, "0.0.0.0/0") {
 			diags.AddAttributeError(path.Root("network").AtName("allow_out"),
 				"Domains in allow_out need deny_out = [\"0.0.0.0/0\"]",
-				"allow_out contains the domain "+quote(a)+"; E2B accepts domains only when all other egress is denied. "+
+				"allow_out contains the domain "+convert.Quote(a)+"; E2B accepts domains only when all other egress is denied. "+
 					"Add \"0.0.0.0/0\" to network.deny_out, or use IP addresses and CIDR blocks.")
 			return
 		}
@@ -142,10 +143,10 @@ func (o *sandboxCreateOptions) validate(ctx context.Context, iamTokens []string,
 
 // validateVolumeMounts applies E2B's mount rules once every mount is known.
 func (o *sandboxCreateOptions) validateVolumeMounts(ctx context.Context, diags *diag.Diagnostics) {
-	if !fullyKnown(ctx, o.VolumeMounts) {
+	if !convert.FullyKnown(ctx, o.VolumeMounts) {
 		return
 	}
-	mounts, d := stringMapFrom(ctx, o.VolumeMounts)
+	mounts, d := convert.StringMapFrom(ctx, o.VolumeMounts)
 	diags.Append(d...)
 	if err := e2b.ValidateVolumeMounts(volumeMountsFrom(mounts)); err != nil {
 		diags.AddAttributeError(path.Root("volume_mounts"), "Invalid volume_mounts", err.Error()+".")

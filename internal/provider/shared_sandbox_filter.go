@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
@@ -42,7 +43,7 @@ func sandboxStatesValidators() []validator.List {
 
 // params converts the filter; no states means every state.
 func (f sandboxFilterModel) params(ctx context.Context) (e2b.ListSandboxesParams, diag.Diagnostics) {
-	p := e2b.ListSandboxesParams{Template: f.Template.ValueString(), StartedAfter: optionalTime(f.StartedAfter)}
+	p := e2b.ListSandboxesParams{Template: f.Template.ValueString(), StartedAfter: convert.OptionalTime(f.StartedAfter)}
 	var diags diag.Diagnostics
 	if !f.States.IsNull() && !f.States.IsUnknown() {
 		diags.Append(f.States.ElementsAs(ctx, &p.States, false)...)
@@ -50,7 +51,7 @@ func (f sandboxFilterModel) params(ctx context.Context) (e2b.ListSandboxesParams
 	if len(p.States) == 0 {
 		p.States = e2b.SandboxStates()
 	}
-	meta, d := stringMapFrom(ctx, f.Metadata)
+	meta, d := convert.StringMapFrom(ctx, f.Metadata)
 	diags.Append(d...)
 	if len(meta) > 0 {
 		p.Metadata = meta

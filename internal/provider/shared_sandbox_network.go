@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -174,7 +175,7 @@ func networkRulesFrom(ctx context.Context, rules types.Map) (map[string][]e2b.Ne
 	diags := rules.ElementsAs(ctx, &byDomain, false)
 	out := make(map[string][]e2b.NetworkRule, len(byDomain))
 	for domain, r := range byDomain {
-		headers, d := stringMapFrom(ctx, r.Headers)
+		headers, d := convert.StringMapFrom(ctx, r.Headers)
 		diags.Append(d...)
 		out[domain] = []e2b.NetworkRule{{Headers: headers}}
 	}
@@ -194,7 +195,7 @@ func networkRulesValue(rules map[string][]e2b.NetworkRule) types.Map {
 				headers[k] = v
 			}
 		}
-		elems[domain] = types.ObjectValueMust(ruleAttrTypes, map[string]attr.Value{"headers": stringMapValue(headers)})
+		elems[domain] = types.ObjectValueMust(ruleAttrTypes, map[string]attr.Value{"headers": convert.StringMapValue(headers)})
 	}
 	return types.MapValueMust(types.ObjectType{AttrTypes: ruleAttrTypes}, elems)
 }
@@ -222,7 +223,7 @@ func egressProxyResourceValue(p *e2b.EgressProxy, version types.Int64) types.Obj
 		return types.ObjectNull(egressProxyResourceAttrTypes)
 	}
 	return types.ObjectValueMust(egressProxyResourceAttrTypes, map[string]attr.Value{
-		"address": types.StringValue(p.Address), "username": optionalString(p.Username),
+		"address": types.StringValue(p.Address), "username": convert.OptionalString(p.Username),
 		"password_wo": types.StringNull(), "password_wo_version": version,
 	})
 }
@@ -230,7 +231,7 @@ func egressProxyResourceValue(p *e2b.EgressProxy, version types.Int64) types.Obj
 // validateNetworkRules checks rules against E2B's limits, allow_out and the declared iam tokens,
 // once all of them are known.
 func validateNetworkRules(ctx context.Context, n *sandboxNetworkModel, iamTokens []string, iamKnown bool, diags *diag.Diagnostics) {
-	if n == nil || !fullyKnown(ctx, n.Rules) || !fullyKnown(ctx, n.AllowOut) || !iamKnown {
+	if n == nil || !convert.FullyKnown(ctx, n.Rules) || !convert.FullyKnown(ctx, n.AllowOut) || !iamKnown {
 		return // Checked again once everything is known.
 	}
 	rules, d := networkRulesFrom(ctx, n.Rules)
@@ -243,7 +244,7 @@ func validateNetworkRules(ctx context.Context, n *sandboxNetworkModel, iamTokens
 		diags.AddAttributeError(at, "Invalid network rules", "network.rules "+err.Error()+".")
 		return
 	}
-	allow, _ := stringSetFrom(ctx, n.AllowOut)
+	allow, _ := convert.StringSetFrom(ctx, n.AllowOut)
 	for _, domain := range e2b.RuleDomains(rules) {
 		if !e2b.RuleDomainAdmitted(domain, allow) {
 			diags.AddAttributeError(at.AtMapKey(domain), "Network rule for a domain allow_out does not admit",

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -98,4 +99,22 @@ func normalJSON(s string) (string, error) {
 	}
 	b, err := json.Marshal(x)
 	return string(b), err
+}
+
+// stringTypableFromTerraform is ValueFromTerraform of a custom string type: the
+// string read as basetypes.StringType reads it, wrapped by t's ValueFromString.
+func stringTypableFromTerraform(ctx context.Context, t basetypes.StringTypable, in tftypes.Value) (attr.Value, error) {
+	v, err := basetypes.StringType{}.ValueFromTerraform(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	s, ok := v.(basetypes.StringValue)
+	if !ok {
+		return nil, fmt.Errorf("unexpected value type %T", v)
+	}
+	value, diags := t.ValueFromString(ctx, s)
+	if diags.HasError() {
+		return nil, fmt.Errorf("%v", diags)
+	}
+	return value, nil
 }

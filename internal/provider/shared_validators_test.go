@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"strings"
 	"testing"
 	"time"
@@ -191,10 +192,10 @@ func TestDurationRange(t *testing.T) {
 	if n := stringErrors(v, types.StringValue("ten minutes")); n != 1 {
 		t.Errorf("bad syntax: %d errors, want 1", n)
 	}
-	if got := shortDuration(24 * time.Hour); got != "24h" {
+	if got := convert.ShortDuration(24 * time.Hour); got != "24h" {
 		t.Errorf("shortDuration(24h) = %q", got)
 	}
-	if got := shortDuration(90 * time.Second); got != "1m30s" {
+	if got := convert.ShortDuration(90 * time.Second); got != "1m30s" {
 		t.Errorf("shortDuration(90s) = %q", got)
 	}
 }

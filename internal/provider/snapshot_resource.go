@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"regexp"
 	"slices"
 	"strings"
@@ -273,5 +274,5 @@ func (m *snapshotModel) apply(s e2b.SnapshotInfo) {
 	m.ID = types.StringValue(s.SnapshotID)
 	m.SnapshotID = types.StringValue(s.SnapshotID)
 	m.TemplateID = types.StringValue(s.Template())
-	m.Names = stringListValue(s.Names)
+	m.Names = convert.StringListValue(s.Names)
 }

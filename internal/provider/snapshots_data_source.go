@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -31,7 +32,7 @@ type snapshotsDataSourceModel struct {
 	Snapshots types.List   `tfsdk:"snapshots"`
 }
 
-var snapshotAttrTypes = nestedAttrTypes(snapshotAttributes())
+var snapshotAttrTypes = convert.NestedAttrTypes(snapshotAttributes())
 
 // snapshotAttributes are the attributes of one snapshot of snapshots.
 func snapshotAttributes() map[string]schema.Attribute {
@@ -65,7 +66,7 @@ func (d *snapshotsDataSource) Read(ctx context.Context, req datasource.ReadReque
 		return
 	}
 	model.Snapshots = objectList(snapshotAttrTypes, snapshots, func(s e2b.SnapshotInfo) map[string]attr.Value {
-		return map[string]attr.Value{"snapshot_id": types.StringValue(s.SnapshotID), "names": stringListValue(s.Names)}
+		return map[string]attr.Value{"snapshot_id": types.StringValue(s.SnapshotID), "names": convert.StringListValue(s.Names)}
 	})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
 }

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int32validator"
@@ -44,7 +45,7 @@ type templateBuildModel struct {
 	LogEntries types.List   `tfsdk:"log_entries"`
 }
 
-var buildLogAttrTypes = nestedAttrTypes(buildLogAttributes())
+var buildLogAttrTypes = convert.NestedAttrTypes(buildLogAttributes())
 
 // buildLogAttributes are the attributes of one entry of log_entries.
 func buildLogAttributes() map[string]schema.Attribute {
@@ -107,7 +108,7 @@ func (d *templateBuildDataSource) Read(ctx context.Context, req datasource.ReadR
 	if err != nil {
 		if e2b.IsNotFound(err) {
 			resp.Diagnostics.AddAttributeError(path.Root("template"), "Template not found",
-				"No template "+quote(m.Template.ValueString())+" is visible to this API key.")
+				"No template "+convert.Quote(m.Template.ValueString())+" is visible to this API key.")
 			return
 		}
 		addClientError(&resp.Diagnostics, "Could not read template "+m.Template.ValueString(), err)
@@ -130,14 +131,14 @@ func (d *templateBuildDataSource) Read(ctx context.Context, req datasource.ReadR
 	m.Status = types.StringValue(st.Status)
 	m.Reason, m.ReasonStep = types.StringNull(), types.StringNull()
 	if st.Reason != nil {
-		m.Reason, m.ReasonStep = types.StringValue(st.Reason.Message), optionalString(st.Reason.Step)
+		m.Reason, m.ReasonStep = types.StringValue(st.Reason.Message), convert.OptionalString(st.Reason.Step)
 	}
 	m.LogEntries = objectList(buildLogAttrTypes, entries, func(l e2b.BuildLogEntry) map[string]attr.Value {
 		return map[string]attr.Value{
 			"timestamp": timetypes.NewRFC3339TimeValue(l.Timestamp),
 			"level":     types.StringValue(l.Level),
 			"message":   types.StringValue(l.Message),
-			"step":      optionalString(l.Step),
+			"step":      convert.OptionalString(l.Step),
 		}
 	})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
@@ -43,7 +44,7 @@ type templateDataSourceModel struct {
 	Tags          types.List        `tfsdk:"tags"`
 }
 
-var templateBuildAttrTypes = nestedAttrTypes(templateBuildAttributes())
+var templateBuildAttrTypes = convert.NestedAttrTypes(templateBuildAttributes())
 
 // templateBuildAttributes are the attributes of one build of builds.
 func templateBuildAttributes() map[string]schema.Attribute {
@@ -109,7 +110,7 @@ func (d *templateDataSource) Read(ctx context.Context, req datasource.ReadReques
 	if err != nil {
 		if e2b.IsNotFound(err) {
 			resp.Diagnostics.AddAttributeError(attrPath, "Template not found",
-				"No template "+quote(ref)+" is visible to this API key. Check the ID or name; e2b_templates lists your team's templates.")
+				"No template "+convert.Quote(ref)+" is visible to this API key. Check the ID or name; e2b_templates lists your team's templates.")
 			return
 		}
 		addClientError(&resp.Diagnostics, "Could not read template "+ref, err)
@@ -123,11 +124,11 @@ func (d *templateDataSource) Read(ctx context.Context, req datasource.ReadReques
 		}
 	}
 	model.Public = types.BoolValue(t.Public)
-	model.Aliases = stringListValue(t.Aliases)
-	model.Names = stringListValue(t.Names)
-	model.CreatedAt = timeValue(t.CreatedAt)
-	model.UpdatedAt = timeValue(t.UpdatedAt)
-	model.LastSpawnedAt = timePtrValue(t.LastSpawnedAt)
+	model.Aliases = convert.StringListValue(t.Aliases)
+	model.Names = convert.StringListValue(t.Names)
+	model.CreatedAt = convert.TimeValue(t.CreatedAt)
+	model.UpdatedAt = convert.TimeValue(t.UpdatedAt)
+	model.LastSpawnedAt = convert.TimePtrValue(t.LastSpawnedAt)
 	model.SpawnCount = types.Int64Value(t.SpawnCount)
 	builds := make([]attr.Value, 0, len(t.Builds))
 	for _, b := range t.Builds {
@@ -148,10 +149,10 @@ func templateBuildObject(b e2b.TemplateBuild) types.Object {
 	return types.ObjectValueMust(templateBuildAttrTypes, map[string]attr.Value{
 		"build_id":     types.StringValue(b.BuildID),
 		"status":       types.StringValue(b.Status),
-		"envd_version": optionalString(b.EnvdVersion),
-		"created_at":   timeValue(b.CreatedAt),
-		"updated_at":   timeValue(b.UpdatedAt),
-		"finished_at":  timePtrValue(b.FinishedAt),
+		"envd_version": convert.OptionalString(b.EnvdVersion),
+		"created_at":   convert.TimeValue(b.CreatedAt),
+		"updated_at":   convert.TimeValue(b.UpdatedAt),
+		"finished_at":  convert.TimePtrValue(b.FinishedAt),
 		"cpu_count":    types.Int32Value(b.CPUCount),
 		"memory_mb":    types.Int32Value(b.MemoryMB),
 		"disk_size_mb": disk,

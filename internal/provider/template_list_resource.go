@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/list"
@@ -33,7 +34,7 @@ func NewTemplateListResource() list.ListResource {
 				"name":        types.StringValue(templateListName(t.TemplateID, t.Names)),
 				"public":      types.BoolValue(t.Public),
 				"skip_cache":  types.BoolValue(false),
-				"names":       stringListValue(t.Names),
+				"names":       convert.StringListValue(t.Names),
 				"cpu_count":   types.Int32Value(t.CPUCount),
 				"memory_mb":   types.Int32Value(t.MemoryMB),
 			}

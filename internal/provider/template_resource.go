@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"strings"
 	"time"
 
@@ -66,7 +67,7 @@ func (r *templateResource) Create(ctx context.Context, req resource.CreateReques
 	saveRequested := func(req e2b.TemplateRequested) {
 		plan.TemplateID, plan.ID = types.StringValue(req.TemplateID), types.StringValue(req.TemplateID)
 		plan.BuildID, plan.BuildStatus = types.StringValue(req.BuildID), types.StringValue(e2b.BuildStatusBuilding)
-		plan.Names = stringListValue(req.Names)
+		plan.Names = convert.StringListValue(req.Names)
 		saved := plan
 		saved.nullUnknowns()
 		resp.Diagnostics.Append(resp.State.Set(ctx, &saved)...)
@@ -133,7 +134,7 @@ func (r *templateResource) build(ctx context.Context, client *e2b.Client, plan, 
 			"A file that a COPY step sends changed between plan and apply. Run plan again to build what is there now.")
 		return nil, buildFailed
 	}
-	plan.ContextSHA256 = optionalString(spec.digest)
+	plan.ContextSHA256 = convert.OptionalString(spec.digest)
 	// Values of env steps are sensitive; build logs may echo them.
 	secrets := envSecrets(spec.build.Steps, plan.Steps)
 	ctx = tflog.MaskAllFieldValuesStrings(tflog.MaskMessageStrings(ctx, secrets...), secrets...)
@@ -171,7 +172,7 @@ func (r *templateResource) build(ctx context.Context, client *e2b.Client, plan, 
 	if res != nil && mode != buildCarryOn {
 		plan.TemplateID, plan.ID = types.StringValue(res.TemplateID), types.StringValue(res.TemplateID)
 		plan.BuildID = types.StringValue(res.BuildID)
-		plan.Names = stringListValue(res.Names)
+		plan.Names = convert.StringListValue(res.Names)
 	}
 	if err != nil {
 		plan.BuildStatus = types.StringValue(statusAfterError(res, err))
@@ -221,7 +222,7 @@ func (r *templateResource) refresh(ctx context.Context, client *e2b.Client, m *t
 func (m *templateResourceModel) apply(t *e2b.TemplateWithBuilds) {
 	m.TemplateID, m.ID = types.StringValue(t.TemplateID), types.StringValue(t.TemplateID)
 	m.Public = types.BoolValue(t.Public)
-	m.Names = stringListValue(t.Names)
+	m.Names = convert.StringListValue(t.Names)
 	for _, b := range t.Builds {
 		if b.BuildID == m.BuildID.ValueString() {
 			m.BuildStatus = types.StringValue(b.Status)
@@ -377,7 +378,7 @@ func (r *templateResource) ImportState(ctx context.Context, req resource.ImportS
 	set("name", name)
 	set("public", t.Public)
 	set("skip_cache", false)
-	set("names", stringListValue(t.Names))
+	set("names", convert.StringListValue(t.Names))
 	if latest != nil {
 		set("build_id", latest.BuildID)
 		set("build_status", latest.Status)

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/list"
@@ -38,7 +39,7 @@ func NewTemplateTagListResource() list.ListResource {
 				"template":   types.StringValue(t.template),
 				"tag":        types.StringValue(t.tag.Tag),
 				"build_id":   types.StringValue(t.tag.BuildID),
-				"created_at": timeValue(t.tag.CreatedAt),
+				"created_at": convert.TimeValue(t.tag.CreatedAt),
 			}
 		},
 	}

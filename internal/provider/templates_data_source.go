@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -79,11 +80,11 @@ func templateAttrs(t e2b.Template, tags []e2b.TemplateTag) map[string]attr.Value
 		"memory_mb":       types.Int32Value(t.MemoryMB),
 		"disk_size_mb":    types.Int32Value(t.DiskSizeMB),
 		"public":          types.BoolValue(t.Public),
-		"aliases":         stringListValue(t.Aliases),
-		"names":           stringListValue(t.Names),
-		"created_at":      timeValue(t.CreatedAt),
-		"updated_at":      timeValue(t.UpdatedAt),
-		"last_spawned_at": timePtrValue(t.LastSpawnedAt),
+		"aliases":         convert.StringListValue(t.Aliases),
+		"names":           convert.StringListValue(t.Names),
+		"created_at":      convert.TimeValue(t.CreatedAt),
+		"updated_at":      convert.TimeValue(t.UpdatedAt),
+		"last_spawned_at": convert.TimePtrValue(t.LastSpawnedAt),
 		"spawn_count":     types.Int64Value(t.SpawnCount),
 		"build_count":     types.Int32Value(t.BuildCount),
 		"tags":            templateTagsValue(tags),

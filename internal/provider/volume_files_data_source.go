@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -38,7 +39,7 @@ type volumeFilesModel struct {
 	Entries  types.List   `tfsdk:"entries"`
 }
 
-var volumeEntryAttrTypes = nestedAttrTypes(volumeEntryAttributes())
+var volumeEntryAttrTypes = convert.NestedAttrTypes(volumeEntryAttributes())
 
 // volumeEntryAttributes are the attributes of one entry of entries.
 func volumeEntryAttributes() map[string]schema.Attribute {

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
@@ -53,8 +54,8 @@ type webhookDeliveriesModel struct {
 const defaultDeliveryEvents = 100
 
 var (
-	deliveryAttemptAttrTypes = nestedAttrTypes(deliveryAttemptAttributes())
-	deliveryEventAttrTypes   = nestedAttrTypes(deliveryEventAttributes())
+	deliveryAttemptAttrTypes = convert.NestedAttrTypes(deliveryAttemptAttributes())
+	deliveryEventAttrTypes   = convert.NestedAttrTypes(deliveryEventAttributes())
 )
 
 func deliveryAttemptAttributes() map[string]schema.Attribute {
@@ -133,7 +134,7 @@ func (d *webhookDeliveriesDataSource) ValidateConfig(ctx context.Context, req da
 // validateTimeRange adds an error on end when both bounds are known and
 // end is not after start.
 func validateTimeRange(start, end timetypes.RFC3339, diags *diag.Diagnostics) {
-	s, e := optionalTime(start), optionalTime(end) // nil unless known and valid: the type reports the rest
+	s, e := convert.OptionalTime(start), convert.OptionalTime(end) // nil unless known and valid: the type reports the rest
 	if s != nil && e != nil && !s.Before(*e) {
 		diags.AddAttributeError(path.Root("end"), "Invalid time range",
 			"end ("+e.Format(time.RFC3339)+") must be after start ("+s.Format(time.RFC3339)+").")
@@ -142,7 +143,7 @@ func validateTimeRange(start, end timetypes.RFC3339, diags *diag.Diagnostics) {
 
 // timeOrZero is a known RFC 3339 value, or the zero time (no bound).
 func timeOrZero(v timetypes.RFC3339) time.Time {
-	if t := optionalTime(v); t != nil {
+	if t := convert.OptionalTime(v); t != nil {
 		return *t
 	}
 	return time.Time{}
@@ -154,9 +155,9 @@ func (d *webhookDeliveriesDataSource) Read(ctx context.Context, req datasource.R
 	if client == nil {
 		return
 	}
-	statuses, diags := stringSetFrom(ctx, m.Statuses)
+	statuses, diags := convert.StringSetFrom(ctx, m.Statuses)
 	resp.Diagnostics.Append(diags...)
-	kinds, diags := stringSetFrom(ctx, m.EventTypes)
+	kinds, diags := convert.StringSetFrom(ctx, m.EventTypes)
 	resp.Diagnostics.Append(diags...)
 	q := e2b.WebhookDeliveryQuery{Statuses: statuses, EventTypes: kinds, Ascending: m.Ascending.ValueBool(),
 		Start: timeOrZero(m.Start), End: timeOrZero(m.End),

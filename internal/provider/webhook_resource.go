@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -172,7 +173,7 @@ func (r *webhookResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 
 // input builds the webhook configuration; withSecret adds the secret.
 func (m *webhookModel) input(ctx context.Context, cfg secretGetter, withSecret bool) (e2b.WebhookInput, error) {
-	events, d := stringSetFrom(ctx, m.Events)
+	events, d := convert.StringSetFrom(ctx, m.Events)
 	if d.HasError() {
 		return e2b.WebhookInput{}, fmt.Errorf("events: %v", d)
 	}
@@ -292,7 +293,7 @@ func (m *webhookModel) apply(wh *e2b.Webhook) {
 	}
 	m.URL = types.StringValue(wh.URL)
 	m.Enabled = types.BoolValue(wh.Enabled)
-	m.Events = stringSetValue(wh.Events)
+	m.Events = convert.StringSetValue(wh.Events)
 	m.SignatureSecret = types.StringNull()
 	m.CreatedAt = timetypes.NewRFC3339TimeValue(wh.CreatedAt)
 }

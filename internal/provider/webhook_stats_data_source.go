@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -60,7 +61,7 @@ func webhookStatsBucketAttributes() map[string]schema.Attribute {
 	return attrs
 }
 
-var webhookStatsBucketAttrTypes = nestedAttrTypes(webhookStatsBucketAttributes())
+var webhookStatsBucketAttrTypes = convert.NestedAttrTypes(webhookStatsBucketAttributes())
 
 func durationValues(d e2b.DeliveryDurations) map[string]attr.Value {
 	return map[string]attr.Value{

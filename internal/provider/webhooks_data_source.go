@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -28,7 +29,7 @@ func NewWebhooksDataSource() datasource.DataSource {
 func webhookAttrs(w e2b.Webhook) map[string]attr.Value {
 	return map[string]attr.Value{
 		"id": types.StringValue(w.WebhookID), "name": types.StringValue(w.Name), "url": types.StringValue(w.URL),
-		"enabled": types.BoolValue(w.Enabled), "events": stringSetValue(w.Events),
+		"enabled": types.BoolValue(w.Enabled), "events": convert.StringSetValue(w.Events),
 		"created_at": timetypes.NewRFC3339TimeValue(w.CreatedAt),
 	}
 }

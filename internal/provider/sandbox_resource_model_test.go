@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -9,47 +8,6 @@ import (
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 )
-
-func TestTimeValue(t *testing.T) {
-	if !timeValue(time.Time{}).IsNull() {
-		t.Error("zero time should be null")
-	}
-	ts := time.Date(2026, 1, 2, 3, 4, 5, 0, time.FixedZone("x", 3600))
-	if got := timeValue(ts).ValueString(); got != "2026-01-02T02:04:05Z" {
-		t.Errorf("timeValue = %s", got)
-	}
-	if !timePtrValue(nil).IsNull() {
-		t.Error("nil time should be null")
-	}
-	if got := optionalTime(timeValue(ts)); got == nil || !got.Equal(ts) {
-		t.Errorf("optionalTime(timeValue(t)) = %v, want %v", got, ts)
-	}
-}
-
-func TestStringSetRoundTripSorted(t *testing.T) {
-	s := stringSetValue([]string{"b", "a"})
-	got, diags := stringSetFrom(context.Background(), s)
-	if diags.HasError() || len(got) != 2 || got[0] != "a" || got[1] != "b" {
-		t.Fatalf("stringSetFrom = %v %v", got, diags)
-	}
-	if !stringSetValue(nil).IsNull() {
-		t.Error("nil slice should give a null set")
-	}
-	if v, _ := stringSetFrom(context.Background(), types.SetNull(types.StringType)); v != nil {
-		t.Error("null set should give nil")
-	}
-}
-
-func TestMergedMetadata(t *testing.T) {
-	d := &ProviderData{DefaultMetadata: map[string]string{"team": "a", "env": "default"}}
-	got := d.MergedMetadata(map[string]string{"env": "own"})
-	if len(got) != 2 || got["team"] != "a" || got["env"] != "own" {
-		t.Fatalf("MergedMetadata = %v", got)
-	}
-	if (*ProviderData)(nil).MergedMetadata(map[string]string{"x": "y"})["x"] != "y" {
-		t.Fatal("nil provider data must still return the sandbox's own metadata")
-	}
-}
 
 func TestImportedTimeout(t *testing.T) {
 	start := time.Now()

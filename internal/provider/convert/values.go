@@ -1,9 +1,9 @@
-package provider
+package convert
 
 import (
 	"context"
-	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
@@ -11,12 +11,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // timeValue is a timestamp as RFC 3339 in UTC; the zero time becomes null.
-func timeValue(t time.Time) timetypes.RFC3339 {
+func TimeValue(t time.Time) timetypes.RFC3339 {
 	if t.IsZero() {
 		return timetypes.NewRFC3339Null()
 	}
@@ -24,15 +22,15 @@ func timeValue(t time.Time) timetypes.RFC3339 {
 }
 
 // timePtrValue is timeValue for optional timestamps.
-func timePtrValue(t *time.Time) timetypes.RFC3339 {
+func TimePtrValue(t *time.Time) timetypes.RFC3339 {
 	if t == nil {
 		return timetypes.NewRFC3339Null()
 	}
-	return timeValue(*t)
+	return TimeValue(*t)
 }
 
 // optionalTime reads an RFC 3339 attribute validated by its type; null gives nil.
-func optionalTime(v timetypes.RFC3339) *time.Time {
+func OptionalTime(v timetypes.RFC3339) *time.Time {
 	if v.IsNull() || v.IsUnknown() {
 		return nil
 	}
@@ -44,13 +42,13 @@ func optionalTime(v timetypes.RFC3339) *time.Time {
 }
 
 // fullyKnown reports whether v and every value inside it are known.
-func fullyKnown(ctx context.Context, v attr.Value) bool {
+func FullyKnown(ctx context.Context, v attr.Value) bool {
 	tv, err := v.ToTerraformValue(ctx)
 	return err == nil && tv.IsFullyKnown()
 }
 
 // optionalString maps "" to null.
-func optionalString(s string) types.String {
+func OptionalString(s string) types.String {
 	if s == "" {
 		return types.StringNull()
 	}
@@ -58,7 +56,7 @@ func optionalString(s string) types.String {
 }
 
 // stringMapValue converts a Go map to a known map value (empty, never null).
-func stringMapValue(m map[string]string) types.Map {
+func StringMapValue(m map[string]string) types.Map {
 	elems := make(map[string]attr.Value, len(m))
 	for k, v := range m {
 		elems[k] = types.StringValue(v)
@@ -67,7 +65,7 @@ func stringMapValue(m map[string]string) types.Map {
 }
 
 // stringMapFrom reads a map of strings; null and unknown give an empty map.
-func stringMapFrom(ctx context.Context, m types.Map) (map[string]string, diag.Diagnostics) {
+func StringMapFrom(ctx context.Context, m types.Map) (map[string]string, diag.Diagnostics) {
 	out := map[string]string{}
 	if m.IsNull() || m.IsUnknown() {
 		return out, nil
@@ -77,7 +75,7 @@ func stringMapFrom(ctx context.Context, m types.Map) (map[string]string, diag.Di
 }
 
 // stringSetFrom reads a set of strings in a stable (sorted) order; null gives nil.
-func stringSetFrom(ctx context.Context, s types.Set) ([]string, diag.Diagnostics) {
+func StringSetFrom(ctx context.Context, s types.Set) ([]string, diag.Diagnostics) {
 	if s.IsNull() || s.IsUnknown() {
 		return nil, nil
 	}
@@ -88,7 +86,7 @@ func stringSetFrom(ctx context.Context, s types.Set) ([]string, diag.Diagnostics
 }
 
 // stringSetValue converts a slice to a set value; nil gives null.
-func stringSetValue(in []string) types.Set {
+func StringSetValue(in []string) types.Set {
 	if in == nil {
 		return types.SetNull(types.StringType)
 	}
@@ -100,7 +98,7 @@ func stringSetValue(in []string) types.Set {
 }
 
 // stringListValue converts a slice to a list value (empty, never null).
-func stringListValue(in []string) types.List {
+func StringListValue(in []string) types.List {
 	elems := make([]attr.Value, 0, len(in))
 	for _, s := range in {
 		elems = append(elems, types.StringValue(s))
@@ -109,7 +107,7 @@ func stringListValue(in []string) types.List {
 }
 
 // boolPtr returns a pointer for known values and nil for null or unknown.
-func boolPtr(b types.Bool) *bool {
+func BoolPtr(b types.Bool) *bool {
 	if b.IsNull() || b.IsUnknown() {
 		return nil
 	}
@@ -118,28 +116,22 @@ func boolPtr(b types.Bool) *bool {
 }
 
 // quote puts s in double quotes, for messages.
-func quote(s string) string { return "\"" + s + "\"" }
-
-// stringTypableFromTerraform is ValueFromTerraform of a custom string type: the
-// string read as basetypes.StringType reads it, wrapped by t's ValueFromString.
-func stringTypableFromTerraform(ctx context.Context, t basetypes.StringTypable, in tftypes.Value) (attr.Value, error) {
-	v, err := basetypes.StringType{}.ValueFromTerraform(ctx, in)
-	if err != nil {
-		return nil, err
-	}
-	s, ok := v.(basetypes.StringValue)
-	if !ok {
-		return nil, fmt.Errorf("unexpected value type %T", v)
-	}
-	value, diags := t.ValueFromString(ctx, s)
-	if diags.HasError() {
-		return nil, fmt.Errorf("%v", diags)
-	}
-	return value, nil
-}
+func Quote(s string) string { return "\"" + s + "\"" }
 
 // nestedAttrTypes are the attribute types of a data source's nested object whose attributes are
 // attrs, for the values that fill it.
-func nestedAttrTypes(attrs map[string]schema.Attribute) map[string]attr.Type {
+func NestedAttrTypes(attrs map[string]schema.Attribute) map[string]attr.Type {
 	return schema.NestedAttributeObject{Attributes: attrs}.Type().(types.ObjectType).AttrTypes
+}
+
+// shortDuration prints a duration without zero units: 24h rather than 24h0m0s.
+func ShortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
