@@ -13,7 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// timeValue is a timestamp as RFC 3339 in UTC; the zero time becomes null.
+// TimeValue is a timestamp as RFC 3339 in UTC; the zero time becomes null.
 func TimeValue(t time.Time) timetypes.RFC3339 {
 	if t.IsZero() {
 		return timetypes.NewRFC3339Null()
@@ -21,7 +21,7 @@ func TimeValue(t time.Time) timetypes.RFC3339 {
 	return timetypes.NewRFC3339ValueMust(t.UTC().Format(time.RFC3339Nano))
 }
 
-// timePtrValue is timeValue for optional timestamps.
+// TimePtrValue is timeValue for optional timestamps.
 func TimePtrValue(t *time.Time) timetypes.RFC3339 {
 	if t == nil {
 		return timetypes.NewRFC3339Null()
@@ -29,7 +29,7 @@ func TimePtrValue(t *time.Time) timetypes.RFC3339 {
 	return TimeValue(*t)
 }
 
-// optionalTime reads an RFC 3339 attribute validated by its type; null gives nil.
+// OptionalTime reads an RFC 3339 attribute validated by its type; null gives nil.
 func OptionalTime(v timetypes.RFC3339) *time.Time {
 	if v.IsNull() || v.IsUnknown() {
 		return nil
@@ -41,13 +41,13 @@ func OptionalTime(v timetypes.RFC3339) *time.Time {
 	return &t
 }
 
-// fullyKnown reports whether v and every value inside it are known.
+// FullyKnown reports whether v and every value inside it are known.
 func FullyKnown(ctx context.Context, v attr.Value) bool {
 	tv, err := v.ToTerraformValue(ctx)
 	return err == nil && tv.IsFullyKnown()
 }
 
-// optionalString maps "" to null.
+// OptionalString maps "" to null.
 func OptionalString(s string) types.String {
 	if s == "" {
 		return types.StringNull()
@@ -55,7 +55,7 @@ func OptionalString(s string) types.String {
 	return types.StringValue(s)
 }
 
-// stringMapValue converts a Go map to a known map value (empty, never null).
+// StringMapValue converts a Go map to a known map value (empty, never null).
 func StringMapValue(m map[string]string) types.Map {
 	elems := make(map[string]attr.Value, len(m))
 	for k, v := range m {
@@ -64,7 +64,7 @@ func StringMapValue(m map[string]string) types.Map {
 	return types.MapValueMust(types.StringType, elems)
 }
 
-// stringMapFrom reads a map of strings; null and unknown give an empty map.
+// StringMapFrom reads a map of strings; null and unknown give an empty map.
 func StringMapFrom(ctx context.Context, m types.Map) (map[string]string, diag.Diagnostics) {
 	out := map[string]string{}
 	if m.IsNull() || m.IsUnknown() {
@@ -74,7 +74,7 @@ func StringMapFrom(ctx context.Context, m types.Map) (map[string]string, diag.Di
 	return out, diags
 }
 
-// stringSetFrom reads a set of strings in a stable (sorted) order; null gives nil.
+// StringSetFrom reads a set of strings in a stable (sorted) order; null gives nil.
 func StringSetFrom(ctx context.Context, s types.Set) ([]string, diag.Diagnostics) {
 	if s.IsNull() || s.IsUnknown() {
 		return nil, nil
@@ -85,7 +85,7 @@ func StringSetFrom(ctx context.Context, s types.Set) ([]string, diag.Diagnostics
 	return out, diags
 }
 
-// stringSetValue converts a slice to a set value; nil gives null.
+// StringSetValue converts a slice to a set value; nil gives null.
 func StringSetValue(in []string) types.Set {
 	if in == nil {
 		return types.SetNull(types.StringType)
@@ -97,7 +97,7 @@ func StringSetValue(in []string) types.Set {
 	return types.SetValueMust(types.StringType, elems)
 }
 
-// stringListValue converts a slice to a list value (empty, never null).
+// StringListValue converts a slice to a list value (empty, never null).
 func StringListValue(in []string) types.List {
 	elems := make([]attr.Value, 0, len(in))
 	for _, s := range in {
@@ -106,7 +106,7 @@ func StringListValue(in []string) types.List {
 	return types.ListValueMust(types.StringType, elems)
 }
 
-// boolPtr returns a pointer for known values and nil for null or unknown.
+// BoolPtr returns a pointer for known values and nil for null or unknown.
 func BoolPtr(b types.Bool) *bool {
 	if b.IsNull() || b.IsUnknown() {
 		return nil
@@ -115,16 +115,16 @@ func BoolPtr(b types.Bool) *bool {
 	return &v
 }
 
-// quote puts s in double quotes, for messages.
+// Quote puts s in double quotes, for messages.
 func Quote(s string) string { return "\"" + s + "\"" }
 
-// nestedAttrTypes are the attribute types of a data source's nested object whose attributes are
+// NestedAttrTypes are the attribute types of a data source's nested object whose attributes are
 // attrs, for the values that fill it.
 func NestedAttrTypes(attrs map[string]schema.Attribute) map[string]attr.Type {
 	return schema.NestedAttributeObject{Attributes: attrs}.Type().(types.ObjectType).AttrTypes
 }
 
-// shortDuration prints a duration without zero units: 24h rather than 24h0m0s.
+// ShortDuration prints a duration without zero units: 24h rather than 24h0m0s.
 func ShortDuration(d time.Duration) string {
 	s := d.String()
 	if strings.HasSuffix(s, "m0s") {
