@@ -51,10 +51,6 @@ var (
 	_ xattr.ValidateableAttribute                = sensitiveJSON{}
 )
 
-func newSensitiveJSON(s string) sensitiveJSON {
-	return sensitiveJSON{StringValue: basetypes.NewStringValue(s)}
-}
-
 func (v sensitiveJSON) Type(context.Context) attr.Type { return sensitiveJSONType{} }
 
 func (v sensitiveJSON) Equal(o attr.Value) bool {
