@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 	"maps"
 	"slices"
 
@@ -56,7 +57,7 @@ func (a *execAction) Schema(_ context.Context, _ action.SchemaRequest, resp *act
 			"cwd":     schema.StringAttribute{MarkdownDescription: execDocs.cwd, Optional: true, Validators: []validator.String{noControlCharsValidator()}},
 			"user":    schema.StringAttribute{MarkdownDescription: execDocs.user, Optional: true, Validators: []validator.String{noControlCharsValidator()}},
 			"timeout": schema.StringAttribute{MarkdownDescription: execDocs.timeout, Optional: true,
-				CustomType: goDurationType{}, Validators: execTimeoutValidators()},
+				CustomType: customtypes.GoDurationType{}, Validators: execTimeoutValidators()},
 			"env": schema.MapAttribute{MarkdownDescription: execDocs.env + " Write-only, as an action cannot mark values " +
 				"sensitive: it takes ephemeral values and plans show `(write-only attribute)` in its place. " + actionWriteOnlyDoc,
 				Optional: true, WriteOnly: true, ElementType: types.StringType, Validators: envVarsValidators()},

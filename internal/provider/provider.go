@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -75,17 +76,17 @@ type e2bProvider struct {
 
 // providerModel maps the provider block.
 type providerModel struct {
-	APIKey          types.String  `tfsdk:"api_key"`
-	Domain          types.String  `tfsdk:"domain"`
-	APIURL          types.String  `tfsdk:"api_url"`
-	SandboxURL      types.String  `tfsdk:"sandbox_url"`
-	MaxRetries      types.Int32   `tfsdk:"max_retries"`
-	RetryWaitMin    goDuration    `tfsdk:"retry_wait_min"`
-	RetryWaitMax    goDuration    `tfsdk:"retry_wait_max"`
-	RequestTimeout  goDuration    `tfsdk:"request_timeout"`
-	DefaultMetadata types.Map     `tfsdk:"default_metadata"`
-	CreateRate      types.Float64 `tfsdk:"create_rate_limit"`
-	LimitWait       goDuration    `tfsdk:"sandbox_limit_wait"`
+	APIKey          types.String           `tfsdk:"api_key"`
+	Domain          types.String           `tfsdk:"domain"`
+	APIURL          types.String           `tfsdk:"api_url"`
+	SandboxURL      types.String           `tfsdk:"sandbox_url"`
+	MaxRetries      types.Int32            `tfsdk:"max_retries"`
+	RetryWaitMin    customtypes.GoDuration `tfsdk:"retry_wait_min"`
+	RetryWaitMax    customtypes.GoDuration `tfsdk:"retry_wait_max"`
+	RequestTimeout  customtypes.GoDuration `tfsdk:"request_timeout"`
+	DefaultMetadata types.Map              `tfsdk:"default_metadata"`
+	CreateRate      types.Float64          `tfsdk:"create_rate_limit"`
+	LimitWait       customtypes.GoDuration `tfsdk:"sandbox_limit_wait"`
 }
 
 // New returns a constructor of the provider for the given version.
@@ -138,21 +139,21 @@ func (p *e2bProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 				MarkdownDescription: fmt.Sprintf("Shortest wait before a retry, as a Go duration (%s to %s), at most `retry_wait_max`. Default `\"500ms\"`.",
 					convert.ShortDuration(minRetryWait), convert.ShortDuration(maxRetryWait)),
 				Optional:   true,
-				CustomType: goDurationType{},
+				CustomType: customtypes.GoDurationType{},
 				Validators: []validator.String{durationBetween(minRetryWait, maxRetryWait)},
 			},
 			"retry_wait_max": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("Longest wait before a retry, as a Go duration (%s to %s); a longer `Retry-After` is cut to it. Default `\"10s\"`.",
 					convert.ShortDuration(minRetryWait), convert.ShortDuration(maxRetryWait)),
 				Optional:   true,
-				CustomType: goDurationType{},
+				CustomType: customtypes.GoDurationType{},
 				Validators: []validator.String{durationBetween(minRetryWait, maxRetryWait)},
 			},
 			"request_timeout": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("How long one attempt of an API request may take, as a Go duration (%s to %s). Default `\"60s\"`.",
 					convert.ShortDuration(minRequestTimeout), convert.ShortDuration(maxRequestTimeout)),
 				Optional:   true,
-				CustomType: goDurationType{},
+				CustomType: customtypes.GoDurationType{},
 				Validators: []validator.String{durationBetween(minRequestTimeout, maxRequestTimeout)},
 			},
 			"create_rate_limit": schema.Float64Attribute{
@@ -168,7 +169,7 @@ func (p *e2bProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 					"fails at once. The wait also ends once nothing has been deleted or paused for 5s. Default `\"1m\"`.",
 					convert.ShortDuration(maxLimitWait)),
 				Optional:   true,
-				CustomType: goDurationType{},
+				CustomType: customtypes.GoDurationType{},
 				Validators: []validator.String{durationBetween(0, maxLimitWait)},
 			},
 			"default_metadata": schema.MapAttribute{
@@ -189,7 +190,7 @@ func (p *e2bProvider) ValidateConfig(ctx context.Context, req provider.ValidateC
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	lo, hi := durationOr(cfg.RetryWaitMin, 0), durationOr(cfg.RetryWaitMax, 0)
+	lo, hi := customtypes.DurationOr(cfg.RetryWaitMin, 0), customtypes.DurationOr(cfg.RetryWaitMax, 0)
 	if lo > 0 && hi > 0 && lo > hi {
 		resp.Diagnostics.AddAttributeError(path.Root("retry_wait_min"), "Invalid retry settings",
 			fmt.Sprintf("retry_wait_min (%s) must not be longer than retry_wait_max (%s).",
@@ -242,14 +243,14 @@ func (p *e2bProvider) Configure(ctx context.Context, req provider.ConfigureReque
 		clientCfg.RetryMax = new(int(v.ValueInt32()))
 	}
 	// Zero (not set) selects the client's defaults.
-	clientCfg.RetryWaitMin = durationOr(cfg.RetryWaitMin, 0)
-	clientCfg.RetryWaitMax = durationOr(cfg.RetryWaitMax, 0)
-	clientCfg.RequestTimeout = durationOr(cfg.RequestTimeout, 0)
+	clientCfg.RetryWaitMin = customtypes.DurationOr(cfg.RetryWaitMin, 0)
+	clientCfg.RetryWaitMax = customtypes.DurationOr(cfg.RetryWaitMax, 0)
+	clientCfg.RequestTimeout = customtypes.DurationOr(cfg.RequestTimeout, 0)
 	if v := cfg.CreateRate; !v.IsNull() && !v.IsUnknown() {
 		clientCfg.CreateRate = v.ValueFloat64()
 	}
 	if v := cfg.LimitWait; !v.IsNull() && !v.IsUnknown() {
-		clientCfg.SandboxLimitWait = new(durationOr(v, 0))
+		clientCfg.SandboxLimitWait = new(customtypes.DurationOr(v, 0))
 	}
 
 	client, err := e2b.New(clientCfg)

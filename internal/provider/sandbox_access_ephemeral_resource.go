@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -36,11 +37,11 @@ type sandboxAccessEphemeralResource struct {
 type sandboxAccessModel struct {
 	sandboxAccessResults
 
-	SandboxID types.String `tfsdk:"sandbox_id"`
-	Timeout   goDuration   `tfsdk:"timeout"`
-	Resume    types.Bool   `tfsdk:"resume"`
-	MCPURL    types.String `tfsdk:"mcp_url"`
-	MCPToken  types.String `tfsdk:"mcp_token"`
+	SandboxID types.String           `tfsdk:"sandbox_id"`
+	Timeout   customtypes.GoDuration `tfsdk:"timeout"`
+	Resume    types.Bool             `tfsdk:"resume"`
+	MCPURL    types.String           `tfsdk:"mcp_url"`
+	MCPToken  types.String           `tfsdk:"mcp_token"`
 }
 
 // sandboxAccessResults are the access details both ephemeral sandbox types return.
@@ -64,7 +65,7 @@ func (r *sandboxAccessEphemeralResource) Schema(_ context.Context, _ ephemeral.S
 		MarkdownDescription: "Keep the sandbox running at least this long from the read, as a duration such as `\"10m\"` " +
 			"(0s to 24h). It never shortens the sandbox's life. Default `\"0s\"`: the sandbox's end does not move.",
 		Optional:   true,
-		CustomType: goDurationType{},
+		CustomType: customtypes.GoDurationType{},
 		Validators: []validator.String{wholeSecondsBetween(0, maxSandboxTimeout)},
 	}
 	attrs["resume"] = schema.BoolAttribute{
@@ -135,7 +136,7 @@ func (r *sandboxAccessEphemeralResource) ValidateConfig(ctx context.Context, req
 	if resp.Diagnostics.HasError() || !m.Resume.ValueBool() || m.Timeout.IsUnknown() {
 		return
 	}
-	if durationOr(m.Timeout, 0) == 0 {
+	if customtypes.DurationOr(m.Timeout, 0) == 0 {
 		resp.Diagnostics.AddAttributeError(path.Root("timeout"), "resume = true needs a timeout",
 			"A resumed sandbox runs for timeout; set it, for example timeout = \"10m\".")
 	}
@@ -159,7 +160,7 @@ func (r *sandboxAccessEphemeralResource) Open(ctx context.Context, req ephemeral
 				"e2b_sandbox), or set resume = true and a timeout here.", id))
 		return
 	}
-	sb, _, err := client.ConnectSandbox(ctx, id, wholeSeconds(durationOr(m.Timeout, 0)))
+	sb, _, err := client.ConnectSandbox(ctx, id, customtypes.WholeSeconds(customtypes.DurationOr(m.Timeout, 0)))
 	if err != nil {
 		addClientAttributeError(&resp.Diagnostics, path.Root("sandbox_id"), "Could not connect to sandbox "+id, err)
 		return

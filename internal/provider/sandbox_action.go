@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
@@ -19,9 +20,9 @@ import (
 // sandboxActionModel is what every sandbox lifecycle action takes: the sandbox (by ID or
 // write-only ID) and how long the action may take. Each action's model embeds it.
 type sandboxActionModel struct {
-	SandboxID   types.String `tfsdk:"sandbox_id"`
-	SandboxIDWO types.String `tfsdk:"sandbox_id_wo"`
-	Timeout     goDuration   `tfsdk:"timeout"`
+	SandboxID   types.String           `tfsdk:"sandbox_id"`
+	SandboxIDWO types.String           `tfsdk:"sandbox_id_wo"`
+	Timeout     customtypes.GoDuration `tfsdk:"timeout"`
 }
 
 // sandboxID is the write-only sandbox ID when it is set, else the stored one.
@@ -54,7 +55,7 @@ func sandboxActionAttributes(verb string, t sandboxActionTimeout) map[string]sch
 				"`\"90s\"` or `\"10m\"`: %s to %s. Defaults to `\"%s\"`. It bounds the whole action: the last fifth of it "+
 				"(at most 30 seconds) is kept to look for what a call whose answer was lost may have made.",
 				convert.ShortDuration(t.min), convert.ShortDuration(t.max), convert.ShortDuration(t.def)),
-			Optional: true, CustomType: goDurationType{}, Validators: durationValidators(t),
+			Optional: true, CustomType: customtypes.GoDurationType{}, Validators: durationValidators(t),
 		},
 	}
 }
@@ -78,7 +79,7 @@ func (m sandboxActionModel) begin(ctx context.Context, data *ProviderData, t san
 	}
 	// The timeout bounds the whole action: the calls get all of it but a margin, in which the
 	// client settles a call whose answer was lost (a snapshot it may have made).
-	timeout := durationOr(m.Timeout, t.def)
+	timeout := customtypes.DurationOr(m.Timeout, t.def)
 	end := time.Now().Add(timeout)
 	ctx, cancel := context.WithDeadline(e2b.WithOperationDeadline(ctx, end), end.Add(-settleMargin(timeout)))
 	return ctx, cancel, client
@@ -92,7 +93,7 @@ func (m sandboxActionModel) callError(ctx context.Context, summary string, t san
 	switch {
 	case ctx.Err() == context.DeadlineExceeded:
 		return diag.NewErrorDiagnostic(summary, e2b.SafeText(fmt.Sprintf("The action did not finish within its timeout of %s "+
-			"(sandbox %q). Raise `timeout` on the action.\n\n%s", convert.ShortDuration(durationOr(m.Timeout, t.def)), sandboxID, err)))
+			"(sandbox %q). Raise `timeout` on the action.\n\n%s", convert.ShortDuration(customtypes.DurationOr(m.Timeout, t.def)), sandboxID, err)))
 	case e2b.IsNotFound(err):
 		return diag.NewErrorDiagnostic(summary, e2b.SafeText(fmt.Sprintf("Sandbox %q does not exist or is not running: it was "+
 			"killed, reached the end of its timeout, or is paused (E2B answers the same for a paused sandbox).\n\n%s",

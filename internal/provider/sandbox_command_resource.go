@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int32validator"
@@ -96,7 +97,7 @@ func (r *sandboxCommandResource) Schema(_ context.Context, _ resource.SchemaRequ
 			"user": schema.StringAttribute{MarkdownDescription: execDocs.user, Optional: true,
 				PlanModifiers: replaceStr, Validators: []validator.String{noControlCharsValidator()}},
 			"timeout": schema.StringAttribute{MarkdownDescription: execDocs.timeout, Optional: true,
-				CustomType: goDurationType{}, PlanModifiers: replaceStr, Validators: execTimeoutValidators()},
+				CustomType: customtypes.GoDurationType{}, PlanModifiers: replaceStr, Validators: execTimeoutValidators()},
 			"env": schema.MapAttribute{MarkdownDescription: execDocs.env + " Sensitive.", Optional: true, Sensitive: true,
 				ElementType: types.StringType, PlanModifiers: replaceMap, Validators: envVarsValidators()},
 			"env_wo": schema.MapAttribute{MarkdownDescription: execDocs.env + " Write-only: they accept ephemeral values " +

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/ephemeral/timeouts"
@@ -53,11 +54,11 @@ type sandboxEphemeralModel struct {
 	sandboxCreateOptions
 	sandboxAccessResults
 
-	Timeout    goDuration     `tfsdk:"timeout"`
-	Timeouts   timeouts.Value `tfsdk:"timeouts"`
-	Uploads    types.List     `tfsdk:"upload"`
-	ID         types.String   `tfsdk:"id"`
-	TemplateID types.String   `tfsdk:"template_id"`
+	Timeout    customtypes.GoDuration `tfsdk:"timeout"`
+	Timeouts   timeouts.Value         `tfsdk:"timeouts"`
+	Uploads    types.List             `tfsdk:"upload"`
+	ID         types.String           `tfsdk:"id"`
+	TemplateID types.String           `tfsdk:"template_id"`
 }
 
 // openSandbox is what Renew and Close need, kept in the run's private data (never in state).
@@ -84,7 +85,7 @@ func (r *sandboxEphemeralResource) Open(ctx context.Context, req ephemeral.OpenR
 	}
 	openTimeout, diags := m.Timeouts.Open(ctx, defaultSandboxCreateTimeout)
 	resp.Diagnostics.Append(diags...)
-	life := durationOr(m.Timeout, defaultEphemeralSandboxTimeout)
+	life := customtypes.DurationOr(m.Timeout, defaultEphemeralSandboxTimeout)
 	m.fillDefaults(life)
 	createReq, diags := m.createRequest(ctx, r.data, life)
 	resp.Diagnostics.Append(diags...)
@@ -136,7 +137,7 @@ func (m *sandboxEphemeralModel) fillDefaults(life time.Duration) {
 		m.Template = types.StringValue(defaultTemplate)
 	}
 	if m.Timeout.IsNull() {
-		m.Timeout = durationValue(life)
+		m.Timeout = customtypes.DurationValue(life)
 	}
 	if m.Secure.IsNull() {
 		m.Secure = types.BoolValue(true)

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral/schema"
@@ -25,7 +26,7 @@ func (r *sandboxEphemeralResource) Schema(ctx context.Context, _ ephemeral.Schem
 			"runs out; if the close cannot reach E2B, the sandbox ends at most this long after its last renewal.",
 		Optional:   true,
 		Computed:   true,
-		CustomType: goDurationType{},
+		CustomType: customtypes.GoDurationType{},
 		Validators: []validator.String{wholeSecondsBetween(minSandboxTimeout, maxSandboxTimeout)},
 	}
 	attrs["secure"] = schema.BoolAttribute{MarkdownDescription: descSecure, Optional: true, Computed: true}

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -236,7 +237,7 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 			return
 		}
 		plan.applyCreated(resumed, r.data.Domain)
-	} else if !wantPaused && !sameDuration(ctx, plan.Timeout, state.Timeout) {
+	} else if !wantPaused && !customtypes.SameDuration(ctx, plan.Timeout, state.Timeout) {
 		if err := client.SetSandboxTimeout(ctx, id, plan.timeoutSeconds()); err != nil {
 			addClientAttributeError(&resp.Diagnostics, path.Root("timeout"), "Could not change the timeout of sandbox "+id, err)
 			return

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/boolvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
@@ -60,7 +61,7 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 				importUnreadNote + " The provider then starts no gateway: the one the sandbox runs stays.",
 			Optional:   true,
 			Sensitive:  true,
-			CustomType: sensitiveJSONType{},
+			CustomType: customtypes.SensitiveJSONType{},
 			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(unreadStringChanged,
 				"Changing mcp replaces the sandbox, except right after an import.",
 				"Changing `mcp` replaces the sandbox, except right after an import.")},

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -18,22 +19,22 @@ import (
 type sandboxResourceModel struct {
 	sandboxCreateOptions
 
-	ID                types.String   `tfsdk:"id"`
-	Timeout           goDuration     `tfsdk:"timeout"`
-	Paused            types.Bool     `tfsdk:"paused"`
-	PauseMemory       types.Bool     `tfsdk:"pause_memory"`
-	ResumeMemory      types.Bool     `tfsdk:"resume_memory"`
-	AutoPause         types.Bool     `tfsdk:"auto_pause"`
-	AutoResume        types.Bool     `tfsdk:"auto_resume"`
-	StoreAccessTokens types.Bool     `tfsdk:"store_access_tokens"`
-	Timeouts          timeouts.Value `tfsdk:"timeouts"`
+	ID                types.String           `tfsdk:"id"`
+	Timeout           customtypes.GoDuration `tfsdk:"timeout"`
+	Paused            types.Bool             `tfsdk:"paused"`
+	PauseMemory       types.Bool             `tfsdk:"pause_memory"`
+	ResumeMemory      types.Bool             `tfsdk:"resume_memory"`
+	AutoPause         types.Bool             `tfsdk:"auto_pause"`
+	AutoResume        types.Bool             `tfsdk:"auto_resume"`
+	StoreAccessTokens types.Bool             `tfsdk:"store_access_tokens"`
+	Timeouts          timeouts.Value         `tfsdk:"timeouts"`
 
 	// Create options of the resource alone (sandbox_resource_create_options.go).
-	AutoPauseMemory types.Bool    `tfsdk:"auto_pause_memory"`
-	MCP             sensitiveJSON `tfsdk:"mcp"`
-	IAM             types.Map     `tfsdk:"iam"`
-	ForkFrom        types.String  `tfsdk:"fork_from"`
-	ForkMemory      types.Bool    `tfsdk:"fork_memory"`
+	AutoPauseMemory types.Bool                `tfsdk:"auto_pause_memory"`
+	MCP             customtypes.SensitiveJSON `tfsdk:"mcp"`
+	IAM             types.Map                 `tfsdk:"iam"`
+	ForkFrom        types.String              `tfsdk:"fork_from"`
+	ForkMemory      types.Bool                `tfsdk:"fork_memory"`
 	// Destroy-time option (sandbox_resource_snapshot_on_destroy.go).
 	SnapshotOnDestroy types.Object `tfsdk:"snapshot_on_destroy"`
 
@@ -65,7 +66,7 @@ var sandboxNetworkAttrTypes = map[string]attr.Type{
 
 // createRequest builds the API request from a planned model.
 func (m *sandboxResourceModel) createRequest(ctx context.Context, data *ProviderData) (e2b.CreateSandboxRequest, diag.Diagnostics) {
-	req, diags := m.sandboxCreateOptions.createRequest(ctx, data, durationOr(m.Timeout, defaultSandboxTimeout))
+	req, diags := m.sandboxCreateOptions.createRequest(ctx, data, customtypes.DurationOr(m.Timeout, defaultSandboxTimeout))
 	req.AutoPause = convert.BoolPtr(m.AutoPause)
 	req.AutoResume = convert.BoolPtr(m.AutoResume)
 	diags.Append(m.addCreateOptions(ctx, &req)...)
@@ -161,7 +162,7 @@ func (m *sandboxResourceModel) applyImported(d *e2b.SandboxDetail, defaultMetada
 		m.Template = types.StringValue(d.Alias)
 	}
 	m.Secure = types.BoolValue(d.EnvdAccessToken != "")
-	m.Timeout = durationValue(importedTimeout(d))
+	m.Timeout = customtypes.DurationValue(importedTimeout(d))
 	if m.AllowInternetAccess.IsNull() || m.AllowInternetAccess.IsUnknown() {
 		m.AllowInternetAccess = types.BoolValue(true)
 	}
@@ -207,7 +208,7 @@ func importedTimeout(d *e2b.SandboxDetail) time.Duration {
 
 // timeoutSeconds is the planned timeout as E2B takes it.
 func (m *sandboxResourceModel) timeoutSeconds() int32 {
-	return wholeSeconds(durationOr(m.Timeout, defaultSandboxTimeout))
+	return customtypes.WholeSeconds(customtypes.DurationOr(m.Timeout, defaultSandboxTimeout))
 }
 
 // importedNetwork converts the API's network config; nil or empty gives null. proxyVersion is

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 	"testing"
 	"time"
 
@@ -15,7 +16,7 @@ func TestImportedTimeout(t *testing.T) {
 	if got := importedTimeout(d); got != 15*time.Minute {
 		t.Errorf("importedTimeout = %s, want 15m", got)
 	}
-	if got := durationValue(importedTimeout(d)).ValueString(); got != "15m" {
+	if got := customtypes.DurationValue(importedTimeout(d)).ValueString(); got != "15m" {
 		t.Errorf("imported timeout reads %q, want \"15m\" as a configuration would say it", got)
 	}
 	d.State = e2b.SandboxStatePaused

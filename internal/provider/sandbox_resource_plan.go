@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -90,7 +91,7 @@ func (m forkCopiedString) PlanModifyString(ctx context.Context, req planmodifier
 		return
 	}
 	def := func() types.String {
-		var mcp sensitiveJSON
+		var mcp customtypes.SensitiveJSON
 		if req.Path.Equal(path.Root("template")) {
 			resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("mcp"), &mcp)...)
 		}
@@ -190,7 +191,7 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		pausedSame := plan.Paused.Equal(state.Paused)
 		if pausedSame {
 			plan.StartedAt = state.StartedAt
-			if sameDuration(ctx, plan.Timeout, state.Timeout) {
+			if customtypes.SameDuration(ctx, plan.Timeout, state.Timeout) {
 				plan.EndAt = state.EndAt
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -65,7 +66,7 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 					convert.ShortDuration(minSandboxTimeout), convert.ShortDuration(maxSandboxTimeout), convert.ShortDuration(defaultSandboxTimeout)),
 				Optional:   true,
 				Computed:   true,
-				CustomType: goDurationType{},
+				CustomType: customtypes.GoDurationType{},
 				Default:    stringdefault.StaticString(convert.ShortDuration(defaultSandboxTimeout)),
 				Validators: []validator.String{wholeSecondsBetween(minSandboxTimeout, maxSandboxTimeout)},
 			},

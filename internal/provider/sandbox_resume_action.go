@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
@@ -37,8 +38,8 @@ type sandboxResumeAction struct {
 
 type sandboxResumeActionModel struct {
 	sandboxActionModel
-	RunFor goDuration `tfsdk:"run_for"`
-	Memory types.Bool `tfsdk:"memory"`
+	RunFor customtypes.GoDuration `tfsdk:"run_for"`
+	Memory types.Bool             `tfsdk:"memory"`
 }
 
 func (a *sandboxResumeAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
@@ -48,7 +49,7 @@ func (a *sandboxResumeAction) Schema(_ context.Context, _ action.SchemaRequest, 
 			"`\"8h\"`: whole seconds from " + convert.ShortDuration(minSandboxTimeout) + " to " + convert.ShortDuration(maxSandboxTimeout) + " (E2B caps it at the team's longest sandbox life). Set it to the " +
 			"`timeout` of the sandbox's `e2b_sandbox`. Defaults to `\"5m\"`, E2B's default. On a sandbox that is " +
 			"running already it extends the life to at least this long, never shortens it.",
-		Optional: true, CustomType: goDurationType{}, Validators: []validator.String{wholeSecondsBetween(minSandboxTimeout, maxSandboxTimeout)},
+		Optional: true, CustomType: customtypes.GoDurationType{}, Validators: []validator.String{wholeSecondsBetween(minSandboxTimeout, maxSandboxTimeout)},
 	}
 	attrs["memory"] = schema.BoolAttribute{
 		MarkdownDescription: "Whether the resume restores the memory and processes a pause kept (`true`, E2B's default) or " +
@@ -70,7 +71,7 @@ func (a *sandboxResumeAction) Invoke(ctx context.Context, req action.InvokeReque
 	if client == nil {
 		return
 	}
-	id, runFor := m.sandboxID(), durationOr(m.RunFor, defaultResumeRunFor)
+	id, runFor := m.sandboxID(), customtypes.DurationOr(m.RunFor, defaultResumeRunFor)
 	how := ""
 	if fromDisk(m.Memory) {
 		how = " from its disk (a cold boot)"

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 	"reflect"
 	"strings"
 	"testing"
@@ -26,7 +27,7 @@ func TestDurationAttributesReportSyntaxOnce(t *testing.T) {
 			case timetypes.GoDurationType:
 				t.Errorf("%s: uses timetypes.GoDurationType; use goDurationType", at)
 				return
-			case goDurationType:
+			case customtypes.GoDurationType:
 			default:
 				if !inTimeouts {
 					return

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 	"strings"
 	"time"
 
@@ -25,14 +26,14 @@ const (
 // execModel is one command run as both the e2b_exec action and the e2b_sandbox_command resource
 // take it; their models embed it.
 type execModel struct {
-	SandboxID   types.String `tfsdk:"sandbox_id"`
-	SandboxIDWO types.String `tfsdk:"sandbox_id_wo"`
-	Command     types.String `tfsdk:"command"`
-	Cwd         types.String `tfsdk:"cwd"`
-	Env         types.Map    `tfsdk:"env"`
-	User        types.String `tfsdk:"user"`
-	Stdin       types.String `tfsdk:"stdin"`
-	Timeout     goDuration   `tfsdk:"timeout"`
+	SandboxID   types.String           `tfsdk:"sandbox_id"`
+	SandboxIDWO types.String           `tfsdk:"sandbox_id_wo"`
+	Command     types.String           `tfsdk:"command"`
+	Cwd         types.String           `tfsdk:"cwd"`
+	Env         types.Map              `tfsdk:"env"`
+	User        types.String           `tfsdk:"user"`
+	Stdin       types.String           `tfsdk:"stdin"`
+	Timeout     customtypes.GoDuration `tfsdk:"timeout"`
 }
 
 // execDocs describe the inputs both command types take, so both document them alike.
@@ -58,7 +59,9 @@ func execTimeoutValidators() []validator.String {
 	return []validator.String{durationBetween(minExecTimeout, maxExecTimeout)}
 }
 
-func (m execModel) timeout() time.Duration { return durationOr(m.Timeout, defaultExecTimeout) }
+func (m execModel) timeout() time.Duration {
+	return customtypes.DurationOr(m.Timeout, defaultExecTimeout)
+}
 
 // sandboxID is the write-only sandbox ID when it is set, else the stored one.
 func (m execModel) sandboxID() string {

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 	"slices"
 	"sort"
 	"time"
@@ -66,7 +67,7 @@ func (o *sandboxCreateOptions) createRequest(ctx context.Context, data *Provider
 	var diags diag.Diagnostics
 	req := e2b.CreateSandboxRequest{
 		TemplateID:          o.Template.ValueString(),
-		Timeout:             wholeSeconds(timeout),
+		Timeout:             customtypes.WholeSeconds(timeout),
 		Secure:              convert.BoolPtr(o.Secure),
 		AllowInternetAccess: convert.BoolPtr(o.AllowInternetAccess),
 	}

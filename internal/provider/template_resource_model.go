@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 	"sort"
 	"strconv"
 	"strings"
@@ -77,12 +78,12 @@ type copyModel struct {
 }
 
 type readyModel struct {
-	Port       types.Int32  `tfsdk:"port"`
-	URL        types.String `tfsdk:"url"`
-	StatusCode types.Int32  `tfsdk:"status_code"`
-	Process    types.String `tfsdk:"process"`
-	File       types.String `tfsdk:"file"`
-	After      goDuration   `tfsdk:"after"`
+	Port       types.Int32            `tfsdk:"port"`
+	URL        types.String           `tfsdk:"url"`
+	StatusCode types.Int32            `tfsdk:"status_code"`
+	Process    types.String           `tfsdk:"process"`
+	File       types.String           `tfsdk:"file"`
+	After      customtypes.GoDuration `tfsdk:"after"`
 }
 
 // templateSpec is what a build needs, derived from the configuration.

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -354,7 +355,7 @@ func readySchema() schema.SingleNestedAttribute {
 			"after": schema.StringAttribute{
 				MarkdownDescription: "Ready after this long (a duration such as `20s`; whole seconds, at least `1s`).",
 				Optional:            true,
-				CustomType:          goDurationType{},
+				CustomType:          customtypes.GoDurationType{},
 				Validators:          []validator.String{goDurationSyntax()},
 			},
 		},

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
@@ -74,7 +75,7 @@ func deliveryAttemptAttributes() map[string]schema.Attribute {
 		"request_headers": schema.StringAttribute{Computed: true,
 			MarkdownDescription: "Request headers as a JSON object; E2B redacts sensitive values such as `e2b-signature`."},
 		"request_body": schema.StringAttribute{Computed: true, MarkdownDescription: "The event JSON that was posted."},
-		"duration": schema.StringAttribute{Computed: true, CustomType: goDurationType{}, Validators: []validator.String{goDurationSyntax()},
+		"duration": schema.StringAttribute{Computed: true, CustomType: customtypes.GoDurationType{}, Validators: []validator.String{goDurationSyntax()},
 			MarkdownDescription: "How long the attempt took (Go duration, E2B counts whole milliseconds)."},
 		"timestamp": computedTimeAttr("When the attempt started (RFC 3339)."),
 	}
@@ -214,6 +215,6 @@ func deliveryAttemptValues(a e2b.WebhookDeliveryAttempt) map[string]attr.Value {
 		"response_status_code": code, "response_body": orNull(a.ResponseBody, answered),
 		"response_headers": orNull(a.ResponseHeaders, answered), "request_url": types.StringValue(a.RequestURL),
 		"request_headers": types.StringValue(a.RequestHeaders), "request_body": types.StringValue(a.RequestBody),
-		"duration": durationValue(a.Duration), "timestamp": timetypes.NewRFC3339TimeValue(a.Timestamp),
+		"duration": customtypes.DurationValue(a.Duration), "timestamp": timetypes.NewRFC3339TimeValue(a.Timestamp),
 	}
 }

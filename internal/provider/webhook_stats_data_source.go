@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -31,21 +32,21 @@ type webhookStatsDataSource struct {
 }
 
 type webhookStatsModel struct {
-	WebhookID       types.String      `tfsdk:"webhook_id"`
-	Start           timetypes.RFC3339 `tfsdk:"start"`
-	End             timetypes.RFC3339 `tfsdk:"end"`
-	Total           types.Int64       `tfsdk:"total"`
-	Failed          types.Int64       `tfsdk:"failed"`
-	DurationMinimum goDuration        `tfsdk:"duration_minimum"`
-	DurationAverage goDuration        `tfsdk:"duration_average"`
-	DurationMaximum goDuration        `tfsdk:"duration_maximum"`
-	Buckets         types.List        `tfsdk:"buckets"`
+	WebhookID       types.String           `tfsdk:"webhook_id"`
+	Start           timetypes.RFC3339      `tfsdk:"start"`
+	End             timetypes.RFC3339      `tfsdk:"end"`
+	Total           types.Int64            `tfsdk:"total"`
+	Failed          types.Int64            `tfsdk:"failed"`
+	DurationMinimum customtypes.GoDuration `tfsdk:"duration_minimum"`
+	DurationAverage customtypes.GoDuration `tfsdk:"duration_average"`
+	DurationMaximum customtypes.GoDuration `tfsdk:"duration_maximum"`
+	Buckets         types.List             `tfsdk:"buckets"`
 }
 
 // deliveryDurationAttributes are the duration figures of a set of attempts.
 func deliveryDurationAttributes(of string) map[string]schema.Attribute {
 	attr := func(what string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, CustomType: goDurationType{}, Validators: []validator.String{goDurationSyntax()},
+		return schema.StringAttribute{Computed: true, CustomType: customtypes.GoDurationType{}, Validators: []validator.String{goDurationSyntax()},
 			MarkdownDescription: what + " duration of the attempts " + of + " (Go duration; 0s without attempts)."}
 	}
 	return map[string]schema.Attribute{
@@ -65,8 +66,8 @@ var webhookStatsBucketAttrTypes = convert.NestedAttrTypes(webhookStatsBucketAttr
 
 func durationValues(d e2b.DeliveryDurations) map[string]attr.Value {
 	return map[string]attr.Value{
-		"duration_minimum": durationValue(d.Minimum), "duration_average": durationValue(d.Average),
-		"duration_maximum": durationValue(d.Maximum),
+		"duration_minimum": customtypes.DurationValue(d.Minimum), "duration_average": customtypes.DurationValue(d.Average),
+		"duration_maximum": customtypes.DurationValue(d.Maximum),
 	}
 }
 
@@ -114,7 +115,7 @@ func (d *webhookStatsDataSource) Read(ctx context.Context, req datasource.ReadRe
 		return
 	}
 	m.Total, m.Failed = types.Int64Value(st.Total), types.Int64Value(st.Failed)
-	m.DurationMinimum, m.DurationAverage, m.DurationMaximum = durationValue(st.Durations.Minimum), durationValue(st.Durations.Average), durationValue(st.Durations.Maximum)
+	m.DurationMinimum, m.DurationAverage, m.DurationMaximum = customtypes.DurationValue(st.Durations.Minimum), customtypes.DurationValue(st.Durations.Average), customtypes.DurationValue(st.Durations.Maximum)
 	m.Buckets = objectList(webhookStatsBucketAttrTypes, st.Buckets, func(b e2b.WebhookStatsBucket) map[string]attr.Value {
 		v := durationValues(b.Durations)
 		v["start"] = timetypes.NewRFC3339TimeValue(b.Start)

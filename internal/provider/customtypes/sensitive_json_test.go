@@ -1,4 +1,4 @@
-package provider
+package customtypes
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 // sensitiveJSONOf is the value the framework makes of a configured string.
 func sensitiveJSONOf(t *testing.T, s string) basetypes.StringValuableWithSemanticEquals {
 	t.Helper()
-	v, diags := sensitiveJSONType{}.ValueFromString(context.Background(), types.StringValue(s))
+	v, diags := SensitiveJSONType{}.ValueFromString(context.Background(), types.StringValue(s))
 	if diags.HasError() {
 		t.Fatal(diags)
 	}

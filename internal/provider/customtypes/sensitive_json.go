@@ -1,4 +1,4 @@
-package provider
+package customtypes
 
 import (
 	"context"
@@ -13,53 +13,53 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// sensitiveJSONType is a JSON string for sensitive attributes (mcp): its values compare as JSON
+// SensitiveJSONType is a JSON string for sensitive attributes (mcp): its values compare as JSON
 // (whitespace and key order do not replace a sandbox), as jsontypes.Normalized does, but never
 // print themselves. The framework logs a value's String() at TRACE around every semantic-equality
 // call ("Calling provider defined type-based SemanticEquals", tf_value_type), and
 // jsontypes.Normalized quotes its value in its syntax error: both would put the secret in the log.
-type sensitiveJSONType struct {
+type SensitiveJSONType struct {
 	basetypes.StringType
 }
 
-var _ basetypes.StringTypable = sensitiveJSONType{}
+var _ basetypes.StringTypable = SensitiveJSONType{}
 
-func (t sensitiveJSONType) String() string { return "provider.sensitiveJSONType" }
+func (t SensitiveJSONType) String() string { return "customtypes.SensitiveJSONType" }
 
-func (t sensitiveJSONType) Equal(o attr.Type) bool {
-	_, ok := o.(sensitiveJSONType)
+func (t SensitiveJSONType) Equal(o attr.Type) bool {
+	_, ok := o.(SensitiveJSONType)
 	return ok
 }
 
-func (t sensitiveJSONType) ValueType(context.Context) attr.Value { return sensitiveJSON{} }
+func (t SensitiveJSONType) ValueType(context.Context) attr.Value { return SensitiveJSON{} }
 
-func (t sensitiveJSONType) ValueFromString(_ context.Context, in basetypes.StringValue) (basetypes.StringValuable, diag.Diagnostics) {
-	return sensitiveJSON{StringValue: in}, nil
+func (t SensitiveJSONType) ValueFromString(_ context.Context, in basetypes.StringValue) (basetypes.StringValuable, diag.Diagnostics) {
+	return SensitiveJSON{StringValue: in}, nil
 }
 
-func (t sensitiveJSONType) ValueFromTerraform(ctx context.Context, in tftypes.Value) (attr.Value, error) {
+func (t SensitiveJSONType) ValueFromTerraform(ctx context.Context, in tftypes.Value) (attr.Value, error) {
 	return stringTypableFromTerraform(ctx, t, in)
 }
 
-// sensitiveJSON is the value of sensitiveJSONType.
-type sensitiveJSON struct {
+// SensitiveJSON is the value of sensitiveJSONType.
+type SensitiveJSON struct {
 	basetypes.StringValue
 }
 
 var (
-	_ basetypes.StringValuableWithSemanticEquals = sensitiveJSON{}
-	_ xattr.ValidateableAttribute                = sensitiveJSON{}
+	_ basetypes.StringValuableWithSemanticEquals = SensitiveJSON{}
+	_ xattr.ValidateableAttribute                = SensitiveJSON{}
 )
 
-func (v sensitiveJSON) Type(context.Context) attr.Type { return sensitiveJSONType{} }
+func (v SensitiveJSON) Type(context.Context) attr.Type { return SensitiveJSONType{} }
 
-func (v sensitiveJSON) Equal(o attr.Value) bool {
-	other, ok := o.(sensitiveJSON)
+func (v SensitiveJSON) Equal(o attr.Value) bool {
+	other, ok := o.(SensitiveJSON)
 	return ok && v.StringValue.Equal(other.StringValue)
 }
 
 // String is what logs and debug output see: never the value.
-func (v sensitiveJSON) String() string {
+func (v SensitiveJSON) String() string {
 	switch {
 	case v.IsNull():
 		return attr.NullValueString
@@ -70,8 +70,8 @@ func (v sensitiveJSON) String() string {
 }
 
 // StringSemanticEquals is true when both hold the same JSON; its errors never quote either value.
-func (v sensitiveJSON) StringSemanticEquals(_ context.Context, newValuable basetypes.StringValuable) (bool, diag.Diagnostics) {
-	other, ok := newValuable.(sensitiveJSON)
+func (v SensitiveJSON) StringSemanticEquals(_ context.Context, newValuable basetypes.StringValuable) (bool, diag.Diagnostics) {
+	other, ok := newValuable.(SensitiveJSON)
 	if !ok {
 		return false, nil
 	}
@@ -82,7 +82,7 @@ func (v sensitiveJSON) StringSemanticEquals(_ context.Context, newValuable baset
 
 // ValidateAttribute accepts any string: the attribute's own check (e2b.ValidateMCP) reports bad
 // JSON once, without the value, where the library's type would print it.
-func (v sensitiveJSON) ValidateAttribute(context.Context, xattr.ValidateAttributeRequest, *xattr.ValidateAttributeResponse) {
+func (v SensitiveJSON) ValidateAttribute(context.Context, xattr.ValidateAttributeRequest, *xattr.ValidateAttributeResponse) {
 }
 
 // normalJSON is s re-encoded (numbers kept as written), so spacing and key order do not count.
