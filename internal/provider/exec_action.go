@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 	"maps"
 	"slices"
 
@@ -49,18 +50,18 @@ func (a *execAction) Schema(_ context.Context, _ action.SchemaRequest, resp *act
 			"kills the command. Needs Terraform 1.14 or later; with OpenTofu or older Terraform use the " +
 			"`e2b_sandbox_command` resource.",
 		Attributes: map[string]schema.Attribute{
-			"sandbox_id": schema.StringAttribute{MarkdownDescription: execDocs.sandboxID, Optional: true, Validators: sandboxIDValidators()},
+			"sandbox_id": schema.StringAttribute{MarkdownDescription: execDocs.sandboxID, Optional: true, Validators: validators.SandboxID()},
 			"sandbox_id_wo": schema.StringAttribute{MarkdownDescription: execDocs.sandboxIDWO + " Terraform passes ephemeral " +
 				"values to an action only in write-only attributes, so an ephemeral sandbox is named here. " + actionWriteOnlyDoc,
-				Optional: true, WriteOnly: true, Validators: sandboxIDValidators()},
-			"command": schema.StringAttribute{MarkdownDescription: execDocs.command, Required: true, Validators: commandValidators()},
-			"cwd":     schema.StringAttribute{MarkdownDescription: execDocs.cwd, Optional: true, Validators: []validator.String{noControlCharsValidator()}},
-			"user":    schema.StringAttribute{MarkdownDescription: execDocs.user, Optional: true, Validators: []validator.String{noControlCharsValidator()}},
+				Optional: true, WriteOnly: true, Validators: validators.SandboxID()},
+			"command": schema.StringAttribute{MarkdownDescription: execDocs.command, Required: true, Validators: validators.Command()},
+			"cwd":     schema.StringAttribute{MarkdownDescription: execDocs.cwd, Optional: true, Validators: []validator.String{validators.NoControlChars()}},
+			"user":    schema.StringAttribute{MarkdownDescription: execDocs.user, Optional: true, Validators: []validator.String{validators.NoControlChars()}},
 			"timeout": schema.StringAttribute{MarkdownDescription: execDocs.timeout, Optional: true,
 				CustomType: customtypes.GoDurationType{}, Validators: execTimeoutValidators()},
 			"env": schema.MapAttribute{MarkdownDescription: execDocs.env + " Write-only, as an action cannot mark values " +
 				"sensitive: it takes ephemeral values and plans show `(write-only attribute)` in its place. " + actionWriteOnlyDoc,
-				Optional: true, WriteOnly: true, ElementType: types.StringType, Validators: envVarsValidators()},
+				Optional: true, WriteOnly: true, ElementType: types.StringType, Validators: validators.EnvVars()},
 			"stdin": schema.StringAttribute{MarkdownDescription: execDocs.stdin + " Write-only, like `env`. " + actionWriteOnlyDoc,
 				Optional: true, WriteOnly: true},
 		},

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -119,13 +120,13 @@ func (p *e2bProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 			"api_url": schema.StringAttribute{
 				MarkdownDescription: "Base URL of the E2B API. Defaults to `E2B_API_URL`, then `https://api.<domain>`.",
 				Optional:            true,
-				Validators:          []validator.String{httpURLValidator()},
+				Validators:          []validator.String{validators.HTTPURL()},
 			},
 			"sandbox_url": schema.StringAttribute{
 				MarkdownDescription: "Base URL used for all traffic to the daemon inside sandboxes (envd), routed by " +
 					"headers. Defaults to `E2B_SANDBOX_URL`. For self-hosted E2B and local emulators.",
 				Optional:   true,
-				Validators: []validator.String{httpURLValidator()},
+				Validators: []validator.String{validators.HTTPURL()},
 			},
 			"max_retries": schema.Int32Attribute{
 				MarkdownDescription: fmt.Sprintf("How many times a failed request (a 5xx on a safe call, or envd's rate limit) is "+
@@ -140,21 +141,21 @@ func (p *e2bProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 					convert.ShortDuration(minRetryWait), convert.ShortDuration(maxRetryWait)),
 				Optional:   true,
 				CustomType: customtypes.GoDurationType{},
-				Validators: []validator.String{durationBetween(minRetryWait, maxRetryWait)},
+				Validators: []validator.String{validators.DurationBetween(minRetryWait, maxRetryWait)},
 			},
 			"retry_wait_max": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("Longest wait before a retry, as a Go duration (%s to %s); a longer `Retry-After` is cut to it. Default `\"10s\"`.",
 					convert.ShortDuration(minRetryWait), convert.ShortDuration(maxRetryWait)),
 				Optional:   true,
 				CustomType: customtypes.GoDurationType{},
-				Validators: []validator.String{durationBetween(minRetryWait, maxRetryWait)},
+				Validators: []validator.String{validators.DurationBetween(minRetryWait, maxRetryWait)},
 			},
 			"request_timeout": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("How long one attempt of an API request may take, as a Go duration (%s to %s). Default `\"60s\"`.",
 					convert.ShortDuration(minRequestTimeout), convert.ShortDuration(maxRequestTimeout)),
 				Optional:   true,
 				CustomType: customtypes.GoDurationType{},
-				Validators: []validator.String{durationBetween(minRequestTimeout, maxRequestTimeout)},
+				Validators: []validator.String{validators.DurationBetween(minRequestTimeout, maxRequestTimeout)},
 			},
 			"create_rate_limit": schema.Float64Attribute{
 				MarkdownDescription: fmt.Sprintf("Sandbox creates per second that your E2B plan allows (`1` on Hobby, `5` on Pro), "+
@@ -170,14 +171,14 @@ func (p *e2bProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 					convert.ShortDuration(maxLimitWait)),
 				Optional:   true,
 				CustomType: customtypes.GoDurationType{},
-				Validators: []validator.String{durationBetween(0, maxLimitWait)},
+				Validators: []validator.String{validators.DurationBetween(0, maxLimitWait)},
 			},
 			"default_metadata": schema.MapAttribute{
 				MarkdownDescription: "Metadata merged into every sandbox's `metadata` (the sandbox's own keys win). " +
 					"The merged result is the sandbox's `metadata_all`.",
 				Optional:    true,
 				ElementType: types.StringType,
-				Validators:  metadataValidators(),
+				Validators:  validators.Metadata(),
 			},
 		},
 	}

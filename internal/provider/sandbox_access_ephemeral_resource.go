@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -59,14 +60,14 @@ func (r *sandboxAccessEphemeralResource) Schema(_ context.Context, _ ephemeral.S
 	attrs["sandbox_id"] = schema.StringAttribute{
 		MarkdownDescription: "ID of a running (or, with `resume`, paused) sandbox.",
 		Required:            true,
-		Validators:          sandboxIDValidators(),
+		Validators:          validators.SandboxID(),
 	}
 	attrs["timeout"] = schema.StringAttribute{
 		MarkdownDescription: "Keep the sandbox running at least this long from the read, as a duration such as `\"10m\"` " +
 			"(0s to 24h). It never shortens the sandbox's life. Default `\"0s\"`: the sandbox's end does not move.",
 		Optional:   true,
 		CustomType: customtypes.GoDurationType{},
-		Validators: []validator.String{wholeSecondsBetween(0, maxSandboxTimeout)},
+		Validators: []validator.String{validators.WholeSecondsBetween(0, maxSandboxTimeout)},
 	}
 	attrs["resume"] = schema.BoolAttribute{
 		MarkdownDescription: "Resume the sandbox when it is paused, to run for `timeout` (which must then be set). " +

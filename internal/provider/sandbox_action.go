@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
@@ -43,12 +44,12 @@ func sandboxActionAttributes(verb string, t sandboxActionTimeout) map[string]sch
 		"sandbox_id": schema.StringAttribute{
 			MarkdownDescription: fmt.Sprintf("ID of the sandbox to %s, such as `caller.id` in an `e2b_sandbox`'s "+
 				"`action_trigger`. Exactly one of `sandbox_id` and `sandbox_id_wo` is required.", verb),
-			Optional: true, Validators: sandboxIDValidators(),
+			Optional: true, Validators: validators.SandboxID(),
 		},
 		"sandbox_id_wo": schema.StringAttribute{
 			MarkdownDescription: fmt.Sprintf("ID of the sandbox to %s, write-only: it accepts an ephemeral value such "+
 				"as `ephemeral.e2b_sandbox.run.id` and is never stored. %s", verb, actionWriteOnlyDoc),
-			Optional: true, WriteOnly: true, Validators: sandboxIDValidators(),
+			Optional: true, WriteOnly: true, Validators: validators.SandboxID(),
 		},
 		"timeout": schema.StringAttribute{
 			MarkdownDescription: fmt.Sprintf("How long the action may take before it fails, as a Go duration such as "+
@@ -61,7 +62,7 @@ func sandboxActionAttributes(verb string, t sandboxActionTimeout) map[string]sch
 }
 
 func durationValidators(t sandboxActionTimeout) []validator.String {
-	return []validator.String{durationBetween(t.min, t.max)}
+	return []validator.String{validators.DurationBetween(t.min, t.max)}
 }
 
 // begin checks that a sandbox ID reached the action and returns the client and a context

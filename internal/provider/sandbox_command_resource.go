@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int32validator"
@@ -85,25 +86,25 @@ func (r *sandboxCommandResource) Schema(_ context.Context, _ resource.SchemaRequ
 				PlanModifiers:       keepStr,
 			},
 			"sandbox_id": schema.StringAttribute{MarkdownDescription: execDocs.sandboxID, Optional: true,
-				PlanModifiers: replaceStr, Validators: sandboxIDValidators()},
+				PlanModifiers: replaceStr, Validators: validators.SandboxID()},
 			"sandbox_id_wo": schema.StringAttribute{MarkdownDescription: execDocs.sandboxIDWO + " Since Terraform cannot tell " +
 				"when a write-only value changes, the command runs again only when `triggers` or another input changes; " +
 				"`triggers = { run = plantimestamp() }` runs it on every apply.",
-				Optional: true, WriteOnly: true, Validators: sandboxIDValidators()},
+				Optional: true, WriteOnly: true, Validators: validators.SandboxID()},
 			"command": schema.StringAttribute{MarkdownDescription: execDocs.command, Required: true,
-				PlanModifiers: replaceStr, Validators: commandValidators()},
+				PlanModifiers: replaceStr, Validators: validators.Command()},
 			"cwd": schema.StringAttribute{MarkdownDescription: execDocs.cwd, Optional: true,
-				PlanModifiers: replaceStr, Validators: []validator.String{noControlCharsValidator()}},
+				PlanModifiers: replaceStr, Validators: []validator.String{validators.NoControlChars()}},
 			"user": schema.StringAttribute{MarkdownDescription: execDocs.user, Optional: true,
-				PlanModifiers: replaceStr, Validators: []validator.String{noControlCharsValidator()}},
+				PlanModifiers: replaceStr, Validators: []validator.String{validators.NoControlChars()}},
 			"timeout": schema.StringAttribute{MarkdownDescription: execDocs.timeout, Optional: true,
 				CustomType: customtypes.GoDurationType{}, PlanModifiers: replaceStr, Validators: execTimeoutValidators()},
 			"env": schema.MapAttribute{MarkdownDescription: execDocs.env + " Sensitive.", Optional: true, Sensitive: true,
-				ElementType: types.StringType, PlanModifiers: replaceMap, Validators: envVarsValidators()},
+				ElementType: types.StringType, PlanModifiers: replaceMap, Validators: validators.EnvVars()},
 			"env_wo": schema.MapAttribute{MarkdownDescription: execDocs.env + " Write-only: they accept ephemeral values " +
 				"(for example tokens from `e2b_sandbox_access`) and are never stored. Merged over `env`. Changing them alone " +
 				"does not re-run the command. Needs Terraform 1.11+ or OpenTofu 1.11+.",
-				Optional: true, WriteOnly: true, ElementType: types.StringType, Validators: envVarsValidators()},
+				Optional: true, WriteOnly: true, ElementType: types.StringType, Validators: validators.EnvVars()},
 			"stdin": schema.StringAttribute{MarkdownDescription: execDocs.stdin + " Sensitive.", Optional: true, Sensitive: true,
 				PlanModifiers: replaceStr},
 			"triggers": schema.MapAttribute{

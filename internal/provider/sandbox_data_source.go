@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
@@ -58,7 +59,7 @@ func (d *sandboxDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 	}
 	attrs := listedSandboxAttributes()
 	maps.Copy(attrs, map[string]schema.Attribute{
-		"id": schema.StringAttribute{Required: true, MarkdownDescription: "Sandbox ID.", Validators: sandboxIDValidators()},
+		"id": schema.StringAttribute{Required: true, MarkdownDescription: "Sandbox ID.", Validators: validators.SandboxID()},
 		"envd_access_token": schema.StringAttribute{
 			Computed: true, Sensitive: true,
 			MarkdownDescription: "Token for the sandbox daemon (envd), when the sandbox is secure. Sensitive, but stored " +

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral/schema"
@@ -18,7 +19,7 @@ func (r *sandboxEphemeralResource) Schema(ctx context.Context, _ ephemeral.Schem
 		MarkdownDescription: descTemplate,
 		Optional:            true,
 		Computed:            true,
-		Validators:          templateRefValidators(),
+		Validators:          validators.TemplateRef(),
 	}
 	attrs["timeout"] = schema.StringAttribute{
 		MarkdownDescription: "How long the sandbox lives without a renewal, as a duration such as `\"90s\"` or `\"10m\"` " +
@@ -27,7 +28,7 @@ func (r *sandboxEphemeralResource) Schema(ctx context.Context, _ ephemeral.Schem
 		Optional:   true,
 		Computed:   true,
 		CustomType: customtypes.GoDurationType{},
-		Validators: []validator.String{wholeSecondsBetween(minSandboxTimeout, maxSandboxTimeout)},
+		Validators: []validator.String{validators.WholeSecondsBetween(minSandboxTimeout, maxSandboxTimeout)},
 	}
 	attrs["secure"] = schema.BoolAttribute{MarkdownDescription: descSecure, Optional: true, Computed: true}
 	attrs["allow_internet_access"] = schema.BoolAttribute{
@@ -40,12 +41,12 @@ func (r *sandboxEphemeralResource) Schema(ctx context.Context, _ ephemeral.Schem
 		Optional:            true,
 		Attributes: withAttributes(ephemeralNetworkEgressAttributes(), map[string]schema.Attribute{
 			"allow_out": schema.SetAttribute{MarkdownDescription: descAllowOut, Optional: true, ElementType: types.StringType,
-				Validators: allowOutValidators()},
+				Validators: validators.AllowOut()},
 			"deny_out": schema.SetAttribute{MarkdownDescription: descDenyOut, Optional: true, ElementType: types.StringType,
-				Validators: denyOutValidators()},
+				Validators: validators.DenyOut()},
 			"allow_public_traffic": schema.BoolAttribute{MarkdownDescription: descAllowPublicTraffic, Optional: true},
 			"mask_request_host": schema.StringAttribute{MarkdownDescription: descMaskRequestHost, Optional: true,
-				Validators: []validator.String{hostPortValidator()}},
+				Validators: []validator.String{validators.HostPort()}},
 			"https_ports": schema.SetAttribute{MarkdownDescription: descHTTPSPorts, Optional: true, ElementType: types.Int64Type,
 				Validators: httpsPortsValidators()},
 		}),
@@ -54,20 +55,20 @@ func (r *sandboxEphemeralResource) Schema(ctx context.Context, _ ephemeral.Schem
 		MarkdownDescription: descMetadata + " The provider adds `" + ephemeralSandboxLabel + " = \"true\"`.",
 		Optional:            true,
 		ElementType:         types.StringType,
-		Validators:          metadataValidators(),
+		Validators:          validators.Metadata(),
 	}
 	attrs["env_vars"] = schema.MapAttribute{
 		MarkdownDescription: descEnvVars,
 		Optional:            true,
 		Sensitive:           true,
 		ElementType:         types.StringType,
-		Validators:          envVarsValidators(),
+		Validators:          validators.EnvVars(),
 	}
 	attrs["volume_mounts"] = schema.MapAttribute{
 		MarkdownDescription: descVolumeMounts + " The volumes stay when the sandbox is killed.",
 		Optional:            true,
 		ElementType:         types.StringType,
-		Validators:          volumeMountsValidators(),
+		Validators:          validators.VolumeMounts(),
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A sandbox for one Terraform run, never written to state or plan files: created when the run " +

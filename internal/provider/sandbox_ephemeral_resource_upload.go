@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 	"io"
 	"os"
 	pathpkg "path"
@@ -67,7 +68,7 @@ func uploadBlock() schema.ListNestedBlock {
 				MarkdownDescription: "Absolute path in the sandbox: the file's path for a file or `content`, the directory " +
 					"that receives the files for a folder (parent directories are created).",
 				Required:   true,
-				Validators: []validator.String{noControlCharsValidator(), folderDestinationValidator()},
+				Validators: []validator.String{validators.NoControlChars(), folderDestinationValidator()},
 			},
 			"include": schema.ListAttribute{
 				MarkdownDescription: "Only with a folder `source`. " + folderDocs.include + " Patterns as in `exclude`.",
@@ -84,7 +85,7 @@ func uploadBlock() schema.ListNestedBlock {
 			"user": schema.StringAttribute{
 				MarkdownDescription: "User who writes and owns the files. Defaults to the template's user (`user`).",
 				Optional:            true,
-				Validators:          []validator.String{noControlCharsValidator()},
+				Validators:          []validator.String{validators.NoControlChars()},
 			},
 			"sha256": schema.StringAttribute{
 				MarkdownDescription: "SHA-256 (hex) of what was written: the content of a file, or for a folder " +
@@ -97,7 +98,7 @@ func uploadBlock() schema.ListNestedBlock {
 
 // uploadSourceValidator checks, at plan time, that source names a local file or folder.
 func uploadSourceValidator() validator.String {
-	return stringRule{desc: "must be a local file or folder", summary: "Upload source not usable", check: func(p string) string {
+	return validators.StringRule{Desc: "must be a local file or folder", Summary: "Upload source not usable", Check: func(p string) string {
 		if msg := checkSourceFolder(p); msg == "" || strings.Contains(msg, "is a file") {
 			return checkSourceIfFile(p)
 		} else {

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
@@ -61,7 +62,7 @@ func (d *sandboxEventsDataSource) Schema(_ context.Context, _ datasource.SchemaR
 		MarkdownDescription: "Sandbox lifecycle events of the team, or of one sandbox (also after it ended), newest first " +
 			"unless `ascending`. E2B keeps events for a limited time.",
 		Attributes: map[string]schema.Attribute{
-			"sandbox_id": schema.StringAttribute{Optional: true, MarkdownDescription: "Only this sandbox's events.", Validators: sandboxIDValidators()},
+			"sandbox_id": schema.StringAttribute{Optional: true, MarkdownDescription: "Only this sandbox's events.", Validators: validators.SandboxID()},
 			"types": schema.SetAttribute{
 				Optional: true, ElementType: types.StringType, MarkdownDescription: "Only these event types.",
 				Validators: []validator.Set{setvalidator.ValueStringsAre(stringvalidator.OneOf(e2b.SandboxEventTypes...))},

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 	"io"
 	"time"
 
@@ -48,8 +49,8 @@ type sandboxFileResource struct {
 var sandboxFilePath = ownedPath{
 	owner: "sandbox_id", ownerDesc: "ID of the sandbox the file lives in.",
 	path: "path", pathDesc: "Absolute path of the file in the sandbox.",
-	example: "i1a2b3c4:/home/user/app.py", checkOwner: checkSandboxID,
-	checkPath: []func(string) string{checkNoControlChars, checkFilePath}, id: fileID,
+	example: "i1a2b3c4:/home/user/app.py", checkOwner: validators.CheckSandboxID,
+	checkPath: []func(string) string{validators.CheckNoControlChars, validators.CheckFilePath}, id: fileID,
 }
 
 // sandboxFileIdentity is the resource identity: the sandbox and the absolute path.

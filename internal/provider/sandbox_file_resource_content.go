@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 	"hash"
 	"io"
 	"io/fs"
@@ -121,7 +122,7 @@ func (hr *hashingReader) sum() string { return hex.EncodeToString(hr.h.Sum(nil))
 // sourceFileValidator checks, at plan time, that source names a local regular file (after
 // symlinks): a directory, device, pipe or socket cannot be uploaded.
 func sourceFileValidator() validator.String {
-	return stringRule{desc: "must be a local regular file", summary: "Source file not usable", check: checkSourceFile}
+	return validators.StringRule{Desc: "must be a local regular file", Summary: "Source file not usable", Check: checkSourceFile}
 }
 
 func checkSourceFile(p string) string {

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 	"maps"
 	pathpkg "path"
 	"strings"
@@ -40,7 +41,7 @@ func (r *sandboxFileResource) Schema(_ context.Context, _ resource.SchemaRequest
 			MarkdownDescription: "ID of the sandbox the file lives in. Changing it writes the file in the new sandbox.",
 			Required:            true,
 			PlanModifiers:       replace,
-			Validators:          sandboxIDValidators(),
+			Validators:          validators.SandboxID(),
 		},
 		"path": schema.StringAttribute{
 			MarkdownDescription: "Where the file goes: absolute, `~/…`, or relative to the user's home directory. " +
@@ -50,7 +51,7 @@ func (r *sandboxFileResource) Schema(_ context.Context, _ resource.SchemaRequest
 			Required: true,
 			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(filePathMoved,
 				"Replaced when the path names another file.", "Replaced when the path names another file.")},
-			Validators: []validator.String{noControlCharsValidator(), filePathValidator()},
+			Validators: []validator.String{validators.NoControlChars(), validators.FilePath()},
 		},
 		"absolute_path": schema.StringAttribute{
 			MarkdownDescription: "The absolute path of the file, as the sandbox resolved `path`.",
@@ -62,7 +63,7 @@ func (r *sandboxFileResource) Schema(_ context.Context, _ resource.SchemaRequest
 				"Defaults to the template's user (`user`, home `/home/user`). Changing it replaces the file.",
 			Optional:      true,
 			PlanModifiers: replace,
-			Validators:    []validator.String{noControlCharsValidator()},
+			Validators:    []validator.String{validators.NoControlChars()},
 		},
 	})
 	resp.Schema = schema.Schema{

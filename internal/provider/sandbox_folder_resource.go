@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 	"io"
 	"maps"
 	pathpkg "path"
@@ -40,8 +41,8 @@ type sandboxFolderResource struct {
 var sandboxFolderPath = ownedPath{
 	owner: "sandbox_id", ownerDesc: "ID of the sandbox the files live in.",
 	path: "destination", pathDesc: "Absolute path of the directory that holds the files.",
-	example: "i1a2b3c4:/home/user/app", checkOwner: checkSandboxID,
-	checkPath: []func(string) string{checkNoControlChars, checkFolderDestination}, id: fileID,
+	example: "i1a2b3c4:/home/user/app", checkOwner: validators.CheckSandboxID,
+	checkPath: []func(string) string{validators.CheckNoControlChars, checkFolderDestination}, id: fileID,
 }
 
 // sandboxFolderIdentity is the resource identity: the sandbox and the destination directory.

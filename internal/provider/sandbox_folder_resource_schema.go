@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 	"os"
 	pathpkg "path"
 	"path/filepath"
@@ -80,7 +81,7 @@ func (r *sandboxFolderResource) Schema(_ context.Context, _ resource.SchemaReque
 				MarkdownDescription: "ID of the sandbox to copy the files into. Changing it copies them into the new sandbox.",
 				Required:            true,
 				PlanModifiers:       replace,
-				Validators:          sandboxIDValidators(),
+				Validators:          validators.SandboxID(),
 			},
 			"source": schema.StringAttribute{
 				MarkdownDescription: "Local folder to upload, relative to the directory Terraform runs in (prefer " +
@@ -93,7 +94,7 @@ func (r *sandboxFolderResource) Schema(_ context.Context, _ resource.SchemaReque
 					"its parents when missing), such as `/home/user/app`. Changing it replaces the resource.",
 				Required:      true,
 				PlanModifiers: replace,
-				Validators:    []validator.String{noControlCharsValidator(), folderDestinationValidator()},
+				Validators:    []validator.String{validators.NoControlChars(), folderDestinationValidator()},
 			},
 			"include": schema.ListAttribute{
 				MarkdownDescription: folderDocs.include + " Patterns as in `exclude`.",
@@ -112,7 +113,7 @@ func (r *sandboxFolderResource) Schema(_ context.Context, _ resource.SchemaReque
 					"Defaults to the template's user (`user`). Changing it replaces the resource.",
 				Optional:      true,
 				PlanModifiers: replace,
-				Validators:    []validator.String{noControlCharsValidator()},
+				Validators:    []validator.String{validators.NoControlChars()},
 			},
 			"sha256": schema.StringAttribute{
 				MarkdownDescription: folderDocs.digest + " Known at plan time when updating (with `files`; a new folder's are known after apply, " +
@@ -135,9 +136,9 @@ func (r *sandboxFolderResource) Schema(_ context.Context, _ resource.SchemaReque
 
 // folderPatternValidators check include and exclude patterns at plan time.
 func folderPatternValidators() []validator.List {
-	return []validator.List{listvalidator.ValueStringsAre(stringRule{
-		desc: "must be a glob pattern relative to the source folder", summary: "Invalid pattern",
-		check: func(p string) string {
+	return []validator.List{listvalidator.ValueStringsAre(validators.StringRule{
+		Desc: "must be a glob pattern relative to the source folder", Summary: "Invalid pattern",
+		Check: func(p string) string {
 			if err := e2b.ValidateFolderPattern(p); err != nil {
 				return "must be a glob pattern relative to the source folder (" + err.Error() + ")"
 			}
@@ -148,7 +149,7 @@ func folderPatternValidators() []validator.List {
 
 // folderDestinationValidator accepts a clean absolute path other than "/".
 func folderDestinationValidator() validator.String {
-	return stringRule{desc: "must be an absolute directory path", summary: "Invalid destination", check: checkFolderDestination}
+	return validators.StringRule{Desc: "must be an absolute directory path", Summary: "Invalid destination", Check: checkFolderDestination}
 }
 
 func checkFolderDestination(p string) string {
@@ -165,7 +166,7 @@ func checkFolderDestination(p string) string {
 
 // sourceFolderValidator checks, at plan time, that source names a local directory.
 func sourceFolderValidator() validator.String {
-	return stringRule{desc: "must be a local directory", summary: "Source folder not usable", check: checkSourceFolder}
+	return validators.StringRule{Desc: "must be a local directory", Summary: "Source folder not usable", Check: checkSourceFolder}
 }
 
 func checkSourceFolder(p string) string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -52,7 +53,7 @@ func (l *sandboxListResource) ListResourceConfigSchema(_ context.Context, _ list
 			"metadata": schema.MapAttribute{MarkdownDescription: sandboxFilterDocs.metadata, Optional: true,
 				ElementType: types.StringType},
 			"template": schema.StringAttribute{MarkdownDescription: sandboxFilterDocs.template, Optional: true,
-				Validators: templateFilterValidators()},
+				Validators: validators.TemplateFilter()},
 			"started_after": schema.StringAttribute{MarkdownDescription: sandboxFilterDocs.startedAfter, Optional: true,
 				CustomType: timetypes.RFC3339Type{}},
 		},

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
@@ -58,7 +59,7 @@ func (d *sandboxMetricsDataSource) Schema(_ context.Context, _ datasource.Schema
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "CPU, memory and disk usage samples of one sandbox, oldest first.",
 		Attributes: map[string]schema.Attribute{
-			"sandbox_id": schema.StringAttribute{Required: true, MarkdownDescription: "Sandbox ID.", Validators: sandboxIDValidators()},
+			"sandbox_id": schema.StringAttribute{Required: true, MarkdownDescription: "Sandbox ID.", Validators: validators.SandboxID()},
 			"start": schema.StringAttribute{
 				Optional: true, CustomType: timetypes.RFC3339Type{},
 				MarkdownDescription: "Earliest sample (RFC 3339). Default: the sandbox's start.",

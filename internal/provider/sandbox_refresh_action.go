@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
@@ -40,7 +41,7 @@ func (a *sandboxRefreshAction) Schema(_ context.Context, _ action.SchemaRequest,
 		MarkdownDescription: "How long the sandbox may live from now, as a Go duration such as `\"30m\"`: whole seconds " +
 			"from 15s to 1h (E2B's bounds). The sandbox's end moves to now + `duration` unless it was later already; " +
 			"it is never shortened.",
-		Required: true, CustomType: customtypes.GoDurationType{}, Validators: []validator.String{wholeSecondsBetween(e2b.MinRefresh, e2b.MaxRefresh)},
+		Required: true, CustomType: customtypes.GoDurationType{}, Validators: []validator.String{validators.WholeSecondsBetween(e2b.MinRefresh, e2b.MaxRefresh)},
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Extends a running sandbox's life (E2B's refresh) without changing its configured " +

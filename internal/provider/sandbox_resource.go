@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -299,7 +300,7 @@ func (r *sandboxResource) Delete(ctx context.Context, req resource.DeleteRequest
 
 func (r *sandboxResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	id := importedID(ctx, req, "sandbox_id", &resp.Diagnostics)
-	if msg := checkSandboxID(id); msg != "" && !resp.Diagnostics.HasError() {
+	if msg := validators.CheckSandboxID(id); msg != "" && !resp.Diagnostics.HasError() {
 		resp.Diagnostics.AddError("Invalid import ID", msg)
 	}
 	if resp.Diagnostics.HasError() {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/boolvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
@@ -39,7 +40,7 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 			Optional:            true,
 			ElementType:         types.StringType,
 			PlanModifiers:       []planmodifier.Map{mapplanmodifier.RequiresReplace()},
-			Validators:          volumeMountsValidators(),
+			Validators:          validators.VolumeMounts(),
 		},
 		"auto_pause_memory": schema.BoolAttribute{
 			MarkdownDescription: "With `auto_pause = true`: whether the auto-pause keeps memory and processes (`true`, " +
@@ -73,8 +74,8 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 			PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplaceIf(envVarsChanged,
 				"Changing iam replaces the sandbox, except right after an import.",
 				"Changing `iam` replaces the sandbox, except right after an import.")},
-			Validators: []validator.Map{mapvalidator.KeysAre(stringRule{desc: "must be a usable token name",
-				summary: "Invalid iam token name", check: errText(e2b.ValidateIAMTokenName)})},
+			Validators: []validator.Map{mapvalidator.KeysAre(validators.StringRule{Desc: "must be a usable token name",
+				Summary: "Invalid iam token name", Check: errText(e2b.ValidateIAMTokenName)})},
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 				"audience": schema.StringAttribute{
 					MarkdownDescription: "Audience of the token, stored exactly as given.",
@@ -100,7 +101,7 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 				"another client forked the same source at the same moment. Changing it replaces the sandbox.",
 			Optional:      true,
 			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			Validators:    append(sandboxIDValidators(), stringvalidator.ConflictsWith(forkConflicts...)),
+			Validators:    append(validators.SandboxID(), stringvalidator.ConflictsWith(forkConflicts...)),
 		},
 		"fork_memory": schema.BoolAttribute{
 			MarkdownDescription: "With `fork_from`: `false` forks the source's filesystem only (E2B's fork v2 with " +

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -56,7 +57,7 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				PlanModifiers: []planmodifier.String{forkCopiedString{forkCopiedDefault[string]{defaultTemplate}},
 					stringplanmodifier.RequiresReplaceIf(templateChanged, "Changing it replaces the sandbox.",
 						"Changing it replaces the sandbox.")},
-				Validators: templateRefValidators(),
+				Validators: validators.TemplateRef(),
 			},
 			"timeout": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("How long the sandbox lives from creation, resume or the last change of this value, "+
@@ -68,7 +69,7 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				Computed:   true,
 				CustomType: customtypes.GoDurationType{},
 				Default:    stringdefault.StaticString(convert.ShortDuration(defaultSandboxTimeout)),
-				Validators: []validator.String{wholeSecondsBetween(minSandboxTimeout, maxSandboxTimeout)},
+				Validators: []validator.String{validators.WholeSecondsBetween(minSandboxTimeout, maxSandboxTimeout)},
 			},
 			"paused": schema.BoolAttribute{
 				MarkdownDescription: "Whether the sandbox is paused (memory and processes are kept). Changed in place: " +
@@ -128,13 +129,13 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 						MarkdownDescription: descAllowOut,
 						Optional:            true,
 						ElementType:         types.StringType,
-						Validators:          allowOutValidators(),
+						Validators:          validators.AllowOut(),
 					},
 					"deny_out": schema.SetAttribute{
 						MarkdownDescription: descDenyOut,
 						Optional:            true,
 						ElementType:         types.StringType,
-						Validators:          denyOutValidators(),
+						Validators:          validators.DenyOut(),
 					},
 					"allow_public_traffic": schema.BoolAttribute{
 						MarkdownDescription: descAllowPublicTraffic,
@@ -143,7 +144,7 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 					"mask_request_host": schema.StringAttribute{
 						MarkdownDescription: descMaskRequestHost,
 						Optional:            true,
-						Validators:          []validator.String{hostPortValidator()},
+						Validators:          []validator.String{validators.HostPort()},
 					},
 					"https_ports": schema.SetAttribute{
 						MarkdownDescription: descHTTPSPorts + " Changing them replaces the sandbox (E2B sets them at create only).",
@@ -159,7 +160,7 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 					"key to `default_metadata` with the same value, changes nothing.",
 				Optional:    true,
 				ElementType: types.StringType,
-				Validators:  metadataValidators(),
+				Validators:  validators.Metadata(),
 			},
 			"env_vars": schema.MapAttribute{
 				MarkdownDescription: descEnvVars + " Changing them replaces the sandbox; " + importUnreadNote,
@@ -169,7 +170,7 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplaceIf(envVarsChanged,
 					"Changing env_vars replaces the sandbox, except right after an import.",
 					"Changing `env_vars` replaces the sandbox, except right after an import.")},
-				Validators: envVarsValidators(),
+				Validators: validators.EnvVars(),
 			},
 
 			"template_id":  computedString("ID of the template the sandbox runs.", stable),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
@@ -49,7 +50,7 @@ func (a *sandboxResumeAction) Schema(_ context.Context, _ action.SchemaRequest, 
 			"`\"8h\"`: whole seconds from " + convert.ShortDuration(minSandboxTimeout) + " to " + convert.ShortDuration(maxSandboxTimeout) + " (E2B caps it at the team's longest sandbox life). Set it to the " +
 			"`timeout` of the sandbox's `e2b_sandbox`. Defaults to `\"5m\"`, E2B's default. On a sandbox that is " +
 			"running already it extends the life to at least this long, never shortens it.",
-		Optional: true, CustomType: customtypes.GoDurationType{}, Validators: []validator.String{wholeSecondsBetween(minSandboxTimeout, maxSandboxTimeout)},
+		Optional: true, CustomType: customtypes.GoDurationType{}, Validators: []validator.String{validators.WholeSecondsBetween(minSandboxTimeout, maxSandboxTimeout)},
 	}
 	attrs["memory"] = schema.BoolAttribute{
 		MarkdownDescription: "Whether the resume restores the memory and processes a pause kept (`true`, E2B's default) or " +

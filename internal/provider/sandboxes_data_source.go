@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -44,7 +45,7 @@ func (d *sandboxesDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"metadata": schema.MapAttribute{MarkdownDescription: sandboxFilterDocs.metadata, Optional: true,
 				ElementType: types.StringType},
 			"template": schema.StringAttribute{MarkdownDescription: sandboxFilterDocs.template, Optional: true,
-				Validators: templateFilterValidators()},
+				Validators: validators.TemplateFilter()},
 			"started_after": schema.StringAttribute{MarkdownDescription: sandboxFilterDocs.startedAfter, Optional: true,
 				CustomType: timetypes.RFC3339Type{}},
 			"ids": schema.ListAttribute{

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 	"reflect"
 	"strings"
 	"testing"
@@ -89,7 +90,7 @@ func typeSchema(ctx context.Context, typ any) (string, any) {
 
 func hasSyntaxValidator(ctx context.Context, vs []validator.String) bool {
 	for _, v := range vs {
-		if _, ok := v.(durationRange); ok || v.Description(ctx) == goDurationSyntax().Description(ctx) {
+		if _, ok := v.(validators.DurationRange); ok || v.Description(ctx) == validators.GoDurationSyntax().Description(ctx) {
 			return true
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 	"strings"
 	"time"
 
@@ -56,7 +57,7 @@ var execDocs = struct {
 
 // execTimeoutValidators bound a command's timeout.
 func execTimeoutValidators() []validator.String {
-	return []validator.String{durationBetween(minExecTimeout, maxExecTimeout)}
+	return []validator.String{validators.DurationBetween(minExecTimeout, maxExecTimeout)}
 }
 
 func (m execModel) timeout() time.Duration {

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 	"io"
 	"time"
 	"unicode/utf8"
@@ -60,7 +61,7 @@ func fileContentAttributes(holder string) map[string]schema.Attribute {
 			MarkdownDescription: "Binary content of the file, base64-encoded (e.g. `filebase64(...)`). " +
 				"Conflicts with `content` and `source`.",
 			Optional:   true,
-			Validators: []validator.String{base64Validator()},
+			Validators: []validator.String{validators.Base64()},
 		},
 		"source": schema.StringAttribute{
 			MarkdownDescription: "Path of a local regular file to upload (symlinks are followed; directories, devices " +

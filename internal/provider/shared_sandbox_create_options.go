@@ -4,6 +4,7 @@ import (
 	"context"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 	"slices"
 	"sort"
 	"time"
@@ -132,7 +133,7 @@ func (o *sandboxCreateOptions) validate(ctx context.Context, iamTokens []string,
 	allow, _ := convert.StringSetFrom(ctx, n.AllowOut)
 	deny, _ := convert.StringSetFrom(ctx, n.DenyOut)
 	for _, a := range allow {
-		if !isIPOrCIDR(a) && !slices.Contains(deny, "0.0.0.0/0") {
+		if !validators.IsIPOrCIDR(a) && !slices.Contains(deny, "0.0.0.0/0") {
 			diags.AddAttributeError(path.Root("network").AtName("allow_out"),
 				"Domains in allow_out need deny_out = [\"0.0.0.0/0\"]",
 				"allow_out contains the domain "+convert.Quote(a)+"; E2B accepts domains only when all other egress is denied. "+

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -25,29 +26,8 @@ var descHTTPSPorts = fmt.Sprintf("Ports of the sandbox whose servers speak HTTPS
 func httpsPortsValidators() []validator.Set {
 	return []validator.Set{
 		setvalidator.SizeAtMost(e2b.MaxHTTPSPorts),
-		setvalidator.ValueInt64sAre(int64validator.Between(e2b.MinPort, e2b.MaxPort), notEnvdPort{}),
+		setvalidator.ValueInt64sAre(int64validator.Between(e2b.MinPort, e2b.MaxPort), validators.NotEnvdPort{}),
 	}
-}
-
-// notEnvdPort refuses envd's port, saying why and what to do (int64validator.NoneOf would only
-// say the value is not allowed).
-type notEnvdPort struct{}
-
-var _ validator.Int64 = notEnvdPort{}
-
-func (notEnvdPort) Description(context.Context) string {
-	return fmt.Sprintf("must not be envd's port %d", e2b.ReservedHTTPSPort)
-}
-
-func (v notEnvdPort) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (notEnvdPort) ValidateInt64(_ context.Context, req validator.Int64Request, resp *validator.Int64Response) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || req.ConfigValue.ValueInt64() != e2b.ReservedHTTPSPort {
-		return
-	}
-	resp.Diagnostics.AddAttributeError(req.Path, "envd's port in network.https_ports",
-		fmt.Sprintf("Attribute %s is %d, the port of envd, which E2B always reaches in plain HTTP and refuses "+
-			"in https_ports. Remove %d from network.https_ports.", req.Path, e2b.ReservedHTTPSPort, e2b.ReservedHTTPSPort))
 }
 
 // httpsPortsFrom reads https_ports in ascending order; null or unknown gives nil.

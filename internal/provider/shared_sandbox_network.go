@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -62,7 +63,7 @@ func ephemeralNetworkEgressAttributes() map[string]eschema.Attribute {
 		"egress_proxy": eschema.SingleNestedAttribute{
 			MarkdownDescription: descEgressProxy,
 			Optional:            true,
-			Validators:          []validator.Object{egressProxyCredentials{password: "password"}},
+			Validators:          []validator.Object{validators.EgressProxyCredentials{Password: "password"}},
 			Attributes: map[string]eschema.Attribute{
 				"address":  eschema.StringAttribute{MarkdownDescription: descProxyAddress, Required: true, Validators: proxyAddressValidators()},
 				"username": eschema.StringAttribute{MarkdownDescription: descProxyUsername, Optional: true, Validators: proxyCredentialValidators()},
@@ -100,8 +101,8 @@ var egressProxyResourceAttrTypes = map[string]attr.Type{
 func ruleDomainValidators() []validator.Map {
 	return []validator.Map{
 		mapvalidator.SizeAtMost(e2b.MaxRuleDomains),
-		mapvalidator.KeysAre(stringRule{desc: "must be a rule domain", summary: "Invalid network rule domain",
-			check: errText(e2b.ValidateRuleDomain)}),
+		mapvalidator.KeysAre(validators.StringRule{Desc: "must be a rule domain", Summary: "Invalid network rule domain",
+			Check: errText(e2b.ValidateRuleDomain)}),
 	}
 }
 
@@ -109,13 +110,13 @@ func ruleHeadersValidators() []validator.Map {
 	return []validator.Map{
 		mapvalidator.SizeBetween(1, e2b.MaxHeadersPerRule),
 		mapvalidator.KeysAre(stringvalidator.RegexMatches(e2b.HeaderNamePattern, "must be an HTTP header name")),
-		headerNamesDistinct{},
+		validators.HeaderNamesDistinct{},
 	}
 }
 
 func proxyAddressValidators() []validator.String {
-	return []validator.String{stringRule{desc: "must be host:port", summary: "Invalid egress proxy address",
-		check: func(s string) string {
+	return []validator.String{validators.StringRule{Desc: "must be host:port", Summary: "Invalid egress proxy address",
+		Check: func(s string) string {
 			return errText(func(a string) error { return e2b.ValidateEgressProxy(e2b.EgressProxy{Address: a}) })(s)
 		}}}
 }
@@ -139,7 +140,7 @@ func resourceNetworkEgressAttributes() map[string]schema.Attribute {
 		"egress_proxy": schema.SingleNestedAttribute{
 			MarkdownDescription: descEgressProxy + " Changed in place.",
 			Optional:            true,
-			Validators:          []validator.Object{egressProxyCredentials{password: "password_wo"}},
+			Validators:          []validator.Object{validators.EgressProxyCredentials{Password: "password_wo"}},
 			Attributes: map[string]schema.Attribute{
 				"address":  schema.StringAttribute{MarkdownDescription: descProxyAddress, Required: true, Validators: proxyAddressValidators()},
 				"username": schema.StringAttribute{MarkdownDescription: descProxyUsername, Optional: true, Validators: proxyCredentialValidators()},

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 
 	ephemeraltimeouts "github.com/hashicorp/terraform-plugin-framework-timeouts/ephemeral/timeouts"
 	resourcetimeouts "github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -18,7 +19,7 @@ func resourceTimeoutsBlock(ctx context.Context, opts resourcetimeouts.Opts) reso
 	}
 	for name, a := range b.Attributes {
 		if sa, ok := a.(resourceschema.StringAttribute); ok {
-			sa.Validators = []validator.String{goDurationSyntax()}
+			sa.Validators = []validator.String{validators.GoDurationSyntax()}
 			b.Attributes[name] = sa
 		}
 	}
@@ -33,7 +34,7 @@ func ephemeralTimeoutsBlock(ctx context.Context) ephemeralschema.Block {
 	}
 	for name, a := range b.Attributes {
 		if sa, ok := a.(ephemeralschema.StringAttribute); ok {
-			sa.Validators = []validator.String{goDurationSyntax()}
+			sa.Validators = []validator.String{validators.GoDurationSyntax()}
 			b.Attributes[name] = sa
 		}
 	}

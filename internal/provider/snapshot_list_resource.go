@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -27,7 +28,7 @@ func NewSnapshotListResource() list.ListResource {
 			"sandbox_id": schema.StringAttribute{
 				MarkdownDescription: "Only the snapshots of this sandbox.",
 				Optional:            true,
-				Validators:          sandboxIDValidators(),
+				Validators:          validators.SandboxID(),
 			},
 			"name": schema.StringAttribute{
 				MarkdownDescription: "Only the snapshots of this name or ID (optionally `<namespace>/<name>`, or with `:<tag>`).",

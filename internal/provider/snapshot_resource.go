@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 	"regexp"
 	"slices"
 	"strings"
@@ -83,7 +84,7 @@ func (r *snapshotResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 					"imported one deleted.",
 				Optional:      true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				Validators:    sandboxIDValidators(),
+				Validators:    validators.SandboxID(),
 			},
 			"name": schema.StringAttribute{
 				MarkdownDescription: "Optional name of the snapshot template, without a tag. Snapshots with the same name " +
@@ -243,7 +244,7 @@ func (r *snapshotResource) ImportState(ctx context.Context, req resource.ImportS
 	snapshotID := importedID(ctx, req, "snapshot_id", &resp.Diagnostics)
 	if strings.Count(req.ID, ":") >= 2 {
 		sandboxID, rest, _ := strings.Cut(req.ID, ":")
-		if msg := checkSandboxID(sandboxID); msg != "" {
+		if msg := validators.CheckSandboxID(sandboxID); msg != "" {
 			resp.Diagnostics.AddError("Invalid import ID", msg+
 				" An import ID is a snapshot ID (\"<name or id>:<tag>\"), optionally after its source sandbox's ID and a colon.")
 			return // Refused before any request.

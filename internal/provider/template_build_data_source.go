@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int32validator"
@@ -67,7 +68,7 @@ func (d *templateBuildDataSource) Schema(_ context.Context, _ datasource.SchemaR
 			"template": schema.StringAttribute{
 				MarkdownDescription: "Template ID or name.",
 				Required:            true,
-				Validators:          templateRefValidators(),
+				Validators:          validators.TemplateRef(),
 			},
 			"build_id": schema.StringAttribute{
 				MarkdownDescription: "Build ID, such as `e2b_template.app.build_id`.",

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
@@ -67,13 +68,13 @@ func (d *templateDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			MarkdownDescription: "Template ID. Exactly one of `template_id` and `name` must be set; the other is filled in.",
 			Optional:            true,
 			Computed:            true,
-			Validators:          templateRefValidators(),
+			Validators:          validators.TemplateRef(),
 		},
 		"name": schema.StringAttribute{
 			MarkdownDescription: "Template name (`name`, `namespace/name` or `namespace/name:tag`). When looked up by ID, the first name, if any.",
 			Optional:            true,
 			Computed:            true,
-			Validators:          templateRefValidators(),
+			Validators:          validators.TemplateRef(),
 		},
 		"names":  schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "All names."},
 		"builds": computedObjectList("All builds (every page).", templateBuildAttributes()),

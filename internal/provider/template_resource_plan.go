@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 	"slices"
 	"strings"
 
@@ -22,7 +23,7 @@ import (
 // copySourceValidator applies E2B's rule for COPY sources: relative, inside
 // the context.
 func copySourceValidator() validator.String {
-	return stringRule{desc: "must be a path inside the context directory", summary: "Invalid COPY source", check: func(s string) string {
+	return validators.StringRule{Desc: "must be a path inside the context directory", Summary: "Invalid COPY source", Check: func(s string) string {
 		if err := buildcontext.ValidateCopySource(s); err != nil {
 			return "must be a relative path inside the context directory (" + err.Error() + ")"
 		}

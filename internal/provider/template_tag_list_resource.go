@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/list"
@@ -24,7 +25,7 @@ func NewTemplateTagListResource() list.ListResource {
 			"template": schema.StringAttribute{
 				MarkdownDescription: "Only the tags of this template (name or ID). Default: every template of the team.",
 				Optional:            true,
-				Validators:          templateFilterValidators(),
+				Validators:          validators.TemplateFilter(),
 			},
 		},
 		what:    "template tags",

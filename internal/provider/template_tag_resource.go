@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
@@ -52,11 +53,11 @@ type templateTagIdentity struct {
 
 // tagValidator and buildIDValidator apply E2B's rules at plan time.
 func tagValidator() validator.String {
-	return stringRule{desc: "must be a tag as E2B stores it", summary: "Invalid tag", check: errText(e2b.ValidateTemplateTag)}
+	return validators.StringRule{Desc: "must be a tag as E2B stores it", Summary: "Invalid tag", Check: errText(e2b.ValidateTemplateTag)}
 }
 
 func buildIDValidator() validator.String {
-	return stringRule{desc: "must be a build ID", summary: "Invalid build ID", check: errText(e2b.ValidateBuildID)}
+	return validators.StringRule{Desc: "must be a build ID", Summary: "Invalid build ID", Check: errText(e2b.ValidateBuildID)}
 }
 
 // errText turns an error-returning check into a stringRule check.
@@ -85,7 +86,7 @@ func (r *templateTagResource) Schema(_ context.Context, _ resource.SchemaRequest
 				MarkdownDescription: "Template name (or ID), such as `e2b_template.app.name`. Changing it replaces the tag.",
 				Required:            true,
 				PlanModifiers:       replace,
-				Validators:          templateFilterValidators(),
+				Validators:          validators.TemplateFilter(),
 			},
 			"tag": schema.StringAttribute{
 				MarkdownDescription: "The tag, such as `prod`: lower-case letters, digits, `.`, `_` and `-`, not a UUID. `default` is E2B's own: it follows every new build and cannot be removed. Changing it replaces the tag.",

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 	"io"
 	"strconv"
 
@@ -38,7 +39,7 @@ var volumeFilePath = ownedPath{
 	owner: "volume_id", ownerDesc: "ID of the volume the file lives in.",
 	path: "path", pathDesc: "Absolute path of the file in the volume.",
 	example:   "vol123:/data/config.json",
-	checkPath: []func(string) string{checkNoControlChars, e2b.CheckVolumePath}, id: volumeFileID,
+	checkPath: []func(string) string{validators.CheckNoControlChars, e2b.CheckVolumePath}, id: volumeFileID,
 }
 
 // volumeFileIdentity is the resource identity: the volume and the path.

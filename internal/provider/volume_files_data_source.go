@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -69,13 +70,13 @@ func (d *volumeFilesDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 		Attributes: map[string]schema.Attribute{
 			"volume_id": schema.StringAttribute{
 				MarkdownDescription: "ID of the volume.", Required: true,
-				Validators: []validator.String{stringvalidator.LengthAtLeast(1), noControlCharsValidator()},
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1), validators.NoControlChars()},
 			},
 			"path": schema.StringAttribute{
 				MarkdownDescription: "Absolute path of the folder in the volume. Default `/`, the volume's root.",
 				Optional:            true, Computed: true,
-				Validators: []validator.String{noControlCharsValidator(), stringRule{desc: "must be a clean absolute path",
-					summary: "Invalid volume path", check: checkVolumeFolder}},
+				Validators: []validator.String{validators.NoControlChars(), validators.StringRule{Desc: "must be a clean absolute path",
+					Summary: "Invalid volume path", Check: checkVolumeFolder}},
 			},
 			"depth": schema.Int64Attribute{
 				MarkdownDescription: "How many levels to list: `1` (the default) lists the folder's own entries, `2` also those of its subfolders, and so on.",

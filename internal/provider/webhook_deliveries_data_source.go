@@ -4,6 +4,7 @@ import (
 	"context"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
@@ -75,7 +76,7 @@ func deliveryAttemptAttributes() map[string]schema.Attribute {
 		"request_headers": schema.StringAttribute{Computed: true,
 			MarkdownDescription: "Request headers as a JSON object; E2B redacts sensitive values such as `e2b-signature`."},
 		"request_body": schema.StringAttribute{Computed: true, MarkdownDescription: "The event JSON that was posted."},
-		"duration": schema.StringAttribute{Computed: true, CustomType: customtypes.GoDurationType{}, Validators: []validator.String{goDurationSyntax()},
+		"duration": schema.StringAttribute{Computed: true, CustomType: customtypes.GoDurationType{}, Validators: []validator.String{validators.GoDurationSyntax()},
 			MarkdownDescription: "How long the attempt took (Go duration, E2B counts whole milliseconds)."},
 		"timestamp": computedTimeAttr("When the attempt started (RFC 3339)."),
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -77,7 +78,7 @@ func (r *webhookResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			"name": schema.StringAttribute{
 				MarkdownDescription: "Display name, not empty.",
 				Optional:            true,
-				Validators:          webhookNameValidators(),
+				Validators:          validators.WebhookName(),
 			},
 			"url": schema.StringAttribute{
 				MarkdownDescription: "Where E2B posts the events: an absolute `http://` or `https://` URL, which may have " +
@@ -87,7 +88,7 @@ func (r *webhookResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 				Optional:      true,
 				Computed:      true,
 				Sensitive:     true,
-				Validators:    []validator.String{webhookURLValidator()},
+				Validators:    []validator.String{validators.WebhookURL()},
 				PlanModifiers: stable,
 			},
 			"events": schema.SetAttribute{

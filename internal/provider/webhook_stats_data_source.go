@@ -4,6 +4,7 @@ import (
 	"context"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -46,7 +47,7 @@ type webhookStatsModel struct {
 // deliveryDurationAttributes are the duration figures of a set of attempts.
 func deliveryDurationAttributes(of string) map[string]schema.Attribute {
 	attr := func(what string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, CustomType: customtypes.GoDurationType{}, Validators: []validator.String{goDurationSyntax()},
+		return schema.StringAttribute{Computed: true, CustomType: customtypes.GoDurationType{}, Validators: []validator.String{validators.GoDurationSyntax()},
 			MarkdownDescription: what + " duration of the attempts " + of + " (Go duration; 0s without attempts)."}
 	}
 	return map[string]schema.Attribute{

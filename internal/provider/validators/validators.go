@@ -1,4 +1,4 @@
-package provider
+package validators
 
 import (
 	"context"
@@ -49,21 +49,21 @@ var notBlankPattern = regexp.MustCompile(`\S`)
 const sandboxIDHint = `lower-case letters and digits, such as "i3kq0m5x8p2c7v9b1n4z6" ` +
 	`(use the id of an e2b_sandbox resource or data source)`
 
-// sandboxIDValidators validate a sandbox ID.
-func sandboxIDValidators() []validator.String {
+// SandboxID validate a sandbox ID.
+func SandboxID() []validator.String {
 	return []validator.String{stringvalidator.RegexMatches(sandboxIDPattern, "must be an E2B sandbox ID: "+sandboxIDHint)}
 }
 
-// checkSandboxID returns "" when s looks like a sandbox ID, else what is wrong (for import IDs).
-func checkSandboxID(s string) string {
+// CheckSandboxID returns "" when s looks like a sandbox ID, else what is wrong (for import IDs).
+func CheckSandboxID(s string) string {
 	if sandboxIDPattern.MatchString(s) {
 		return ""
 	}
 	return fmt.Sprintf("%q is not an E2B sandbox ID: an ID has %s.", s, sandboxIDHint)
 }
 
-// templateRefValidators validate a template ID or name.
-func templateRefValidators() []validator.String {
+// TemplateRef validate a template ID or name.
+func TemplateRef() []validator.String {
 	return []validator.String{
 		stringvalidator.LengthBetween(1, maxTemplateRefLen),
 		stringvalidator.RegexMatches(templateRefPattern, "must be a template ID or name: letters, digits, '.', '_' "+
@@ -71,13 +71,13 @@ func templateRefValidators() []validator.String {
 	}
 }
 
-// templateFilterValidators validate a template used as a filter, which takes no tag.
-func templateFilterValidators() []validator.String {
-	return append(templateRefValidators(), stringvalidator.RegexMatches(noTagPattern, "must not contain a :tag"))
+// TemplateFilter validate a template used as a filter, which takes no tag.
+func TemplateFilter() []validator.String {
+	return append(TemplateRef(), stringvalidator.RegexMatches(noTagPattern, "must not contain a :tag"))
 }
 
-// metadataValidators validate sandbox metadata maps (resource and provider default_metadata).
-func metadataValidators() []validator.Map {
+// Metadata validate sandbox metadata maps (resource and provider default_metadata).
+func Metadata() []validator.Map {
 	return []validator.Map{
 		mapvalidator.SizeAtMost(maxMetadataEntries),
 		mapvalidator.KeysAre(
@@ -88,50 +88,50 @@ func metadataValidators() []validator.Map {
 	}
 }
 
-// envVarsValidators validate the names in a map of environment variables.
-func envVarsValidators() []validator.Map {
+// EnvVars validate the names in a map of environment variables.
+func EnvVars() []validator.Map {
 	return []validator.Map{mapvalidator.KeysAre(stringvalidator.RegexMatches(envVarNamePattern,
 		"must be an environment variable name: letters, digits and '_', not starting with a digit"))}
 }
 
-// commandValidators refuse a command that is empty or only white space.
-func commandValidators() []validator.String {
+// Command refuse a command that is empty or only white space.
+func Command() []validator.String {
 	return []validator.String{stringvalidator.RegexMatches(notBlankPattern,
 		`must contain a shell command to run in the sandbox, for example "make test"`)}
 }
 
-// stringRule is one of the provider's own checks, for what no library validator covers; it is
+// StringRule is one of the provider's own checks, for what no library validator covers; it is
 // composed with library validators. check returns "" when s is fine, else the rule it breaks
 // ("must be ..."), worded like the library's diagnostics.
-type stringRule struct {
-	desc    string
-	summary string
-	check   func(s string) string
+type StringRule struct {
+	Desc    string
+	Summary string
+	Check   func(s string) string
 	secret  bool // the value is sensitive: the error does not repeat it
 }
 
-var _ validator.String = stringRule{}
+var _ validator.String = StringRule{}
 
-func (v stringRule) Description(_ context.Context) string         { return v.desc }
-func (v stringRule) MarkdownDescription(_ context.Context) string { return v.desc }
+func (v StringRule) Description(_ context.Context) string         { return v.Desc }
+func (v StringRule) MarkdownDescription(_ context.Context) string { return v.Desc }
 
-func (v stringRule) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+func (v StringRule) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	msg := v.check(req.ConfigValue.ValueString())
+	msg := v.Check(req.ConfigValue.ValueString())
 	switch {
 	case msg == "":
 	case v.secret:
-		resp.Diagnostics.AddAttributeError(req.Path, v.summary, fmt.Sprintf("Attribute %s %s.", req.Path, msg))
+		resp.Diagnostics.AddAttributeError(req.Path, v.Summary, fmt.Sprintf("Attribute %s %s.", req.Path, msg))
 	default:
-		resp.Diagnostics.AddAttributeError(req.Path, v.summary, fmt.Sprintf("Attribute %s %s, got: %q", req.Path, msg, req.ConfigValue.ValueString()))
+		resp.Diagnostics.AddAttributeError(req.Path, v.Summary, fmt.Sprintf("Attribute %s %s, got: %q", req.Path, msg, req.ConfigValue.ValueString()))
 	}
 }
 
-// httpURLValidator validates an absolute http(s) URL.
-func httpURLValidator() validator.String {
-	return stringRule{desc: "must be an absolute http:// or https:// URL", summary: "Invalid URL", check: checkHTTPURL}
+// HTTPURL validates an absolute http(s) URL.
+func HTTPURL() validator.String {
+	return StringRule{Desc: "must be an absolute http:// or https:// URL", Summary: "Invalid URL", Check: checkHTTPURL}
 }
 
 // checkHTTPURL accepts absolute http and https URLs.
@@ -142,13 +142,13 @@ func checkHTTPURL(s string) string {
 	return ""
 }
 
-// webhookURLValidator validates where E2B posts webhook events: any absolute http(s) URL, a query
+// WebhookURL validates where E2B posts webhook events: any absolute http(s) URL, a query
 // included, as E2B's dashboard checks it (zod's httpUrl in e2b-dev/dashboard,
 // src/core/server/functions/webhooks/schema.ts; E2B's webhook docs set no other rule). Unlike
 // api_url it may carry a token, so the attribute is sensitive and the error does not repeat it.
-func webhookURLValidator() validator.String {
-	return stringRule{desc: "must be an absolute http:// or https:// URL", summary: "Invalid webhook URL", secret: true,
-		check: func(s string) string {
+func WebhookURL() validator.String {
+	return StringRule{Desc: "must be an absolute http:// or https:// URL", Summary: "Invalid webhook URL", secret: true,
+		Check: func(s string) string {
 			if err := (e2b.WebhookInput{URL: &s}).Validate(false); err != nil {
 				return `must be an absolute http:// or https:// URL, such as "https://example.com/hooks/e2b" ` +
 					`(a query such as "?token=..." is allowed)`
@@ -157,16 +157,16 @@ func webhookURLValidator() validator.String {
 		}}
 }
 
-// webhookNameValidators refuse an empty or blank webhook name, as E2B's dashboard does
+// WebhookName refuse an empty or blank webhook name, as E2B's dashboard does
 // (name: z.string().min(1) in e2b-dev/dashboard, src/core/server/functions/webhooks/schema.ts).
-func webhookNameValidators() []validator.String {
+func WebhookName() []validator.String {
 	return []validator.String{stringvalidator.RegexMatches(notBlankPattern,
 		`must contain a display name such as "sandbox events", or be left out`)}
 }
 
-// hostPortValidator validates host or host:port.
-func hostPortValidator() validator.String {
-	return stringRule{desc: "must be host or host:port", summary: "Invalid host", check: checkHostPort}
+// HostPort validates host or host:port.
+func HostPort() validator.String {
+	return StringRule{Desc: "must be host or host:port", Summary: "Invalid host", Check: checkHostPort}
 }
 
 // checkHostPort accepts host or host:port in ASCII (mask_request_host).
@@ -185,16 +185,16 @@ func checkHostPort(s string) string {
 	return ""
 }
 
-// allowOutValidators validate egress allow rules: IPs, CIDR blocks or domains.
-func allowOutValidators() []validator.Set {
-	return []validator.Set{setvalidator.ValueStringsAre(stringRule{
-		desc: "IPs, CIDR blocks or domains", summary: "Invalid allow_out entry", check: checkAllowOutEntry})}
+// AllowOut validate egress allow rules: IPs, CIDR blocks or domains.
+func AllowOut() []validator.Set {
+	return []validator.Set{setvalidator.ValueStringsAre(StringRule{
+		Desc: "IPs, CIDR blocks or domains", Summary: "Invalid allow_out entry", Check: checkAllowOutEntry})}
 }
 
-// denyOutValidators validate egress deny rules: IPs or CIDR blocks.
-func denyOutValidators() []validator.Set {
-	return []validator.Set{setvalidator.ValueStringsAre(stringRule{
-		desc: "IPs or CIDR blocks", summary: "Invalid deny_out entry", check: checkIPOrCIDR})}
+// DenyOut validate egress deny rules: IPs or CIDR blocks.
+func DenyOut() []validator.Set {
+	return []validator.Set{setvalidator.ValueStringsAre(StringRule{
+		Desc: "IPs or CIDR blocks", Summary: "Invalid deny_out entry", Check: checkIPOrCIDR})}
 }
 
 // checkIPOrCIDR returns "" for an IP address or CIDR prefix.
@@ -208,12 +208,12 @@ func checkIPOrCIDR(s string) string {
 	return "must be an IP address or CIDR block (for example 10.0.0.0/8 or 1.1.1.1)"
 }
 
-// isIPOrCIDR reports whether s is an IP or CIDR, as opposed to a domain.
-func isIPOrCIDR(s string) bool { return checkIPOrCIDR(s) == "" }
+// IsIPOrCIDR reports whether s is an IP or CIDR, as opposed to a domain.
+func IsIPOrCIDR(s string) bool { return checkIPOrCIDR(s) == "" }
 
 // checkAllowOutEntry accepts an IP, a CIDR block or a domain (optionally "*.example.com").
 func checkAllowOutEntry(s string) string {
-	if isIPOrCIDR(s) {
+	if IsIPOrCIDR(s) {
 		return ""
 	}
 	if strings.Contains(s, "/") {
@@ -232,9 +232,9 @@ func numericTLD(s string) bool {
 	return strings.Trim(last, "0123456789") == ""
 }
 
-// base64Validator accepts standard base64, as filebase64() and base64encode() return it.
-func base64Validator() validator.String {
-	return stringRule{desc: "must be standard base64", summary: "Invalid base64", check: func(s string) string {
+// Base64 accepts standard base64, as filebase64() and base64encode() return it.
+func Base64() validator.String {
+	return StringRule{Desc: "must be standard base64", Summary: "Invalid base64", Check: func(s string) string {
 		if _, err := base64.StdEncoding.DecodeString(s); err != nil {
 			return "must be standard base64 (as filebase64() or base64encode() return; " + err.Error() + ")"
 		}
@@ -242,13 +242,13 @@ func base64Validator() validator.String {
 	}}
 }
 
-// noControlCharsValidator refuses NUL and other control characters, which no sandbox path or
+// NoControlChars refuses NUL and other control characters, which no sandbox path or
 // user name can hold.
-func noControlCharsValidator() validator.String {
-	return stringRule{desc: "must not contain control characters", summary: "Invalid characters", check: checkNoControlChars}
+func NoControlChars() validator.String {
+	return StringRule{Desc: "must not contain control characters", Summary: "Invalid characters", Check: CheckNoControlChars}
 }
 
-func checkNoControlChars(s string) string {
+func CheckNoControlChars(s string) string {
 	for i, r := range s {
 		if r < 0x20 || r == 0x7f {
 			return fmt.Sprintf("must not contain control characters such as NUL (found %U at byte %d)", r, i)
@@ -257,13 +257,13 @@ func checkNoControlChars(s string) string {
 	return ""
 }
 
-// filePathValidator refuses paths that can only name a directory: empty, "~", "/", or ending
+// FilePath refuses paths that can only name a directory: empty, "~", "/", or ending
 // in "/", "." or "..".
-func filePathValidator() validator.String {
-	return stringRule{desc: "must name a file, not a directory", summary: "Invalid file path", check: checkFilePath}
+func FilePath() validator.String {
+	return StringRule{Desc: "must name a file, not a directory", Summary: "Invalid file path", Check: CheckFilePath}
 }
 
-func checkFilePath(p string) string {
+func CheckFilePath(p string) string {
 	last := p[strings.LastIndex(p, "/")+1:]
 	if strings.TrimSpace(p) == "" || last == "" || last == "." || last == ".." || p == "~" {
 		return `must name a file, such as "/home/user/app/config.json" or "~/app/config.json", not a directory`
@@ -271,13 +271,13 @@ func checkFilePath(p string) string {
 	return ""
 }
 
-// volumeMountsValidators check each mount path's form; E2B's other mount rules
+// VolumeMounts check each mount path's form; E2B's other mount rules
 // (not /, each path once) are checked in ValidateConfig.
-func volumeMountsValidators() []validator.Map {
+func VolumeMounts() []validator.Map {
 	return []validator.Map{mapvalidator.ValueStringsAre(
-		stringvalidator.RegexMatches(absolutePathPattern, "must be an absolute path such as /mnt/data"),
-		noControlCharsValidator())}
+		stringvalidator.RegexMatches(AbsolutePathPattern, "must be an absolute path such as /mnt/data"),
+		NoControlChars())}
 }
 
-// absolutePathPattern matches an absolute path.
-var absolutePathPattern = regexp.MustCompile(`^/`)
+// AbsolutePathPattern matches an absolute path.
+var AbsolutePathPattern = regexp.MustCompile(`^/`)

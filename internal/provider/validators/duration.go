@@ -1,4 +1,4 @@
-package provider
+package validators
 
 import (
 	"context"
@@ -25,30 +25,30 @@ func checkGoDuration(s string) string {
 	return `must be a Go duration such as "90s" or "15m" (a number and a unit: ms, s, m or h; "1h30m" combines them)`
 }
 
-// goDurationSyntax is checkGoDuration as a validator, for durations without a range (durationRange
+// GoDurationSyntax is checkGoDuration as a validator, for durations without a range (durationRange
 // checks the syntax too) and for the timeouts blocks.
-func goDurationSyntax() validator.String {
-	return stringRule{desc: `must be a Go duration such as "90s" or "15m"`, summary: "Invalid duration", check: checkGoDuration}
+func GoDurationSyntax() validator.String {
+	return StringRule{Desc: `must be a Go duration such as "90s" or "15m"`, Summary: "Invalid duration", Check: checkGoDuration}
 }
 
-// durationRange bounds a Go duration string (goDuration checks the syntax). With
+// DurationRange bounds a Go duration string (goDuration checks the syntax). With
 // step set, the value must also be a whole number of steps (E2B counts sandbox timeouts in
 // whole seconds).
-type durationRange struct {
+type DurationRange struct {
 	min, max, step time.Duration
 }
 
-var _ validator.String = durationRange{}
+var _ validator.String = DurationRange{}
 
-// durationBetween accepts durations from min to max.
-func durationBetween(min, max time.Duration) durationRange { return durationRange{min: min, max: max} }
+// DurationBetween accepts durations from min to max.
+func DurationBetween(min, max time.Duration) DurationRange { return DurationRange{min: min, max: max} }
 
-// wholeSecondsBetween accepts whole seconds from min to max.
-func wholeSecondsBetween(min, max time.Duration) durationRange {
-	return durationRange{min: min, max: max, step: time.Second}
+// WholeSecondsBetween accepts whole seconds from min to max.
+func WholeSecondsBetween(min, max time.Duration) DurationRange {
+	return DurationRange{min: min, max: max, step: time.Second}
 }
 
-func (v durationRange) Description(_ context.Context) string {
+func (v DurationRange) Description(_ context.Context) string {
 	s := fmt.Sprintf("a duration from %s to %s", convert.ShortDuration(v.min), convert.ShortDuration(v.max))
 	if v.step == time.Second {
 		s += ", in whole seconds"
@@ -56,9 +56,9 @@ func (v durationRange) Description(_ context.Context) string {
 	return s
 }
 
-func (v durationRange) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v DurationRange) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
-func (v durationRange) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+func (v DurationRange) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
