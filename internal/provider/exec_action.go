@@ -3,8 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 	"maps"
 	"slices"
 
@@ -16,6 +14,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
 
 var (

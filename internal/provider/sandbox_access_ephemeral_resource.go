@@ -3,9 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -18,6 +15,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
 
 var (

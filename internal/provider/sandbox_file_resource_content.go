@@ -7,7 +7,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 	"hash"
 	"io"
 	"io/fs"
@@ -19,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
 
 // fileContent is the one configured source of a file's bytes.

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 	"os"
 	pathpkg "path"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
 
 // sandboxFolderModel maps e2b_sandbox_folder.

@@ -1,13 +1,13 @@
 package provider
 
 import (
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 	"testing"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 )
 
 func TestImportedTimeout(t *testing.T) {

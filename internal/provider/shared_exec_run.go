@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 )
 
 // Bounds of what a diagnostic about a command quotes.

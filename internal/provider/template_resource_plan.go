@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"encoding/json"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 	"slices"
 	"strings"
 
@@ -18,6 +17,7 @@ import (
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b/buildcontext"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
 
 // copySourceValidator applies E2B's rule for COPY sources: relative, inside

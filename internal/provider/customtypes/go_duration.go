@@ -2,7 +2,6 @@ package customtypes
 
 import (
 	"context"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
@@ -11,6 +10,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 )
 
 // GoDurationType is timetypes.GoDurationType whose values leave the syntax to the attribute's

@@ -3,12 +3,13 @@ package validators
 import (
 	"context"
 	"fmt"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 )
 
 // checkGoDuration returns "" for a Go duration string, else the rule with an example; a bare
