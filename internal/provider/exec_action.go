@@ -29,7 +29,7 @@ const progressQueue = 8
 
 // NewExecAction returns the e2b_exec action.
 func NewExecAction() action.Action {
-	return &execAction{sandboxActionConfig{typeName: "_exec"}}
+	return &execAction{sandboxActionConfig{actionConfig{typeName: "_exec"}}}
 }
 
 // execAction runs a command in a sandbox and streams its output as progress.

@@ -206,15 +206,15 @@ func (p *e2bProvider) Configure(ctx context.Context, req provider.ConfigureReque
 		return
 	}
 
-	data := &ProviderData{}
 	// Settings that come from something not known yet (e.g. during plan): calls fail with a clear
 	// message instead of going to the default endpoint or without the key.
+	var unknownSettings []string
 	for _, s := range []struct {
 		name  string
 		value types.String
 	}{{"api_key", cfg.APIKey}, {"domain", cfg.Domain}, {"api_url", cfg.APIURL}, {"sandbox_url", cfg.SandboxURL}} {
 		if s.value.IsUnknown() {
-			data.unknownSettings = append(data.unknownSettings, s.name)
+			unknownSettings = append(unknownSettings, s.name)
 		}
 	}
 	apiKey := stringOrEnv(cfg.APIKey, envAPIKey)
@@ -260,8 +260,7 @@ func (p *e2bProvider) Configure(ctx context.Context, req provider.ConfigureReque
 			"Check api_url, sandbox_url and domain: "+err.Error())
 		return
 	}
-	data.client = client
-	data.Domain = client.Domain()
+	data := newProviderData(client, unknownSettings)
 
 	if convert.FullyKnown(ctx, cfg.DefaultMetadata) {
 		data.DefaultMetadata = map[string]string{}

@@ -23,6 +23,12 @@ type ProviderData struct {
 	defaultMetadataUnknown bool
 }
 
+// newProviderData is the data of a provider whose client is made; unknownSettings are the
+// connection settings not known yet, by attribute name, which make every call fail until they are.
+func newProviderData(client *e2b.Client, unknownSettings []string) *ProviderData {
+	return &ProviderData{Domain: client.Domain(), client: client, unknownSettings: unknownSettings}
+}
+
 // Client returns the E2B client, or an error diagnostic when it cannot make calls yet (the
 // provider configuration is not known during this plan). A missing API key is reported by the
 // client on the first call and mapped by addClientError.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/actionvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -110,4 +111,24 @@ func settleMargin(d time.Duration) time.Duration { return min(d/5, 30*time.Secon
 // sendProgress sends one progress message to Terraform.
 func sendProgress(resp *action.InvokeResponse, format string, args ...any) {
 	resp.SendProgress(action.InvokeProgressEvent{Message: fmt.Sprintf(format, args...)})
+}
+
+// sandboxActionConfig is what every action on one sandbox embeds (see actionConfig), with the
+// rule that exactly one of sandbox_id and sandbox_id_wo names the sandbox.
+type sandboxActionConfig struct{ actionConfig }
+
+func (a *sandboxActionConfig) ConfigValidators(_ context.Context) []action.ConfigValidator {
+	return []action.ConfigValidator{actionvalidator.ExactlyOneOf(exactlyOneSandboxID...)}
+}
+
+// begin reads the configuration into model, whose shared part is common, and begins the
+// lifecycle action on it (see sandboxActionModel.begin); a nil client means diags say why not.
+func (a *sandboxActionConfig) begin(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse,
+	model any, common *sandboxActionModel, t sandboxActionTimeout,
+) (context.Context, context.CancelFunc, *e2b.Client) {
+	resp.Diagnostics.Append(req.Config.Get(ctx, model)...)
+	if resp.Diagnostics.HasError() {
+		return ctx, func() {}, nil
+	}
+	return common.begin(ctx, a.data, t, &resp.Diagnostics)
 }

@@ -148,13 +148,3 @@ func (d *sandboxDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	model.VolumeMounts = convert.StringMapValue(mounts)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
 }
-
-// computedObjectList is a computed list of nested objects of a data source, each with attrs.
-func computedObjectList(desc string, attrs map[string]schema.Attribute) schema.ListNestedAttribute {
-	return schema.ListNestedAttribute{MarkdownDescription: desc, Computed: true, NestedObject: schema.NestedAttributeObject{Attributes: attrs}}
-}
-
-// computedTimeAttr is a computed RFC 3339 timestamp of a data source.
-func computedTimeAttr(desc string) schema.StringAttribute {
-	return schema.StringAttribute{Computed: true, CustomType: timetypes.RFC3339Type{}, MarkdownDescription: desc}
-}

@@ -41,7 +41,7 @@ const downloadDefaultMaxBytes = 4 << 30
 
 // NewSandboxDownloadAction returns the e2b_sandbox_download action.
 func NewSandboxDownloadAction() action.Action {
-	return &sandboxDownloadAction{sandboxActionConfig{typeName: "_sandbox_download"}}
+	return &sandboxDownloadAction{sandboxActionConfig{actionConfig{typeName: "_sandbox_download"}}}
 }
 
 // sandboxDownloadAction copies a file or folder out of a sandbox into a local folder.

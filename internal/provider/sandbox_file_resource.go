@@ -397,12 +397,6 @@ func (r *sandboxFileResource) withEnvd(ctx context.Context, private privateState
 
 func fileID(sandboxID, absPath string) string { return sandboxID + ":" + absPath }
 
-// privateState is the part of resp.Private the stamp helpers need.
-type privateState interface {
-	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
-	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
-}
-
 func setRemoteStamp(ctx context.Context, p privateState, s remoteFileStamp) diag.Diagnostics {
 	b, err := json.Marshal(s)
 	if err != nil {

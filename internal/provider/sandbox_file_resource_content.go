@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -163,4 +165,35 @@ func fileKind(m fs.FileMode) string {
 		return "socket"
 	}
 	return "special file"
+}
+
+// seeLocalFile is what a refresh records of a file source while its content differs from what
+// E2B holds (stateSHA256); nil when they agree, there is no source, or it cannot be read.
+func seeLocalFile(ctx context.Context, source, stateSHA256 types.String) *localSeen {
+	if source.IsNull() || source.IsUnknown() {
+		return nil
+	}
+	sum, _, err := fileContent{source: source.ValueString(), attrName: "source"}.digest(ctx)
+	if err != nil || sum == stateSHA256.ValueString() {
+		return nil
+	}
+	return &localSeen{Source: source.ValueString(), Files: map[string]string{"": sum}}
+}
+
+// planFileSum decides the planned sha256 and size of a file resource from its content c
+// (hashed as sum and size): known, or, for a local source that no refresh has seen in this run
+// (a create or a replacement), known after apply. It fails when the source changed since the
+// refresh of this run (see localSeen).
+func planFileSum(ctx context.Context, c fileContent, sum string, size int64, creating bool, private privateState) (types.String, types.Int64, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	if c.source == "" {
+		return types.StringValue(sum), types.Int64Value(size), diags
+	}
+	if creating {
+		return types.StringUnknown(), types.Int64Unknown(), diags
+	}
+	if len(changedSinceSeen(getLocalSeen(ctx, private), c.source, nil, nil, map[string]string{"": sum})) > 0 {
+		diags.Append(changedSincePlanDiagnostic(path.Root("source"), c.source, nil))
+	}
+	return types.StringValue(sum), types.Int64Value(size), diags
 }

@@ -19,7 +19,7 @@ var pauseActionTimeout = sandboxActionTimeout{def: 10 * time.Minute, min: 10 * t
 
 // NewSandboxPauseAction returns the e2b_sandbox_pause action.
 func NewSandboxPauseAction() action.Action {
-	return &sandboxPauseAction{sandboxActionConfig{typeName: "_sandbox_pause"}}
+	return &sandboxPauseAction{sandboxActionConfig{actionConfig{typeName: "_sandbox_pause"}}}
 }
 
 // sandboxPauseAction pauses a sandbox out of band, as a schedule does.

@@ -22,7 +22,7 @@ var refreshActionTimeout = sandboxActionTimeout{def: 2 * time.Minute, min: 10 * 
 
 // NewSandboxRefreshAction returns the e2b_sandbox_refresh action.
 func NewSandboxRefreshAction() action.Action {
-	return &sandboxRefreshAction{sandboxActionConfig{typeName: "_sandbox_refresh"}}
+	return &sandboxRefreshAction{sandboxActionConfig{actionConfig{typeName: "_sandbox_refresh"}}}
 }
 
 // sandboxRefreshAction extends a running sandbox's life with E2B's refresh.

@@ -75,7 +75,7 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 				"Changing iam replaces the sandbox, except right after an import.",
 				"Changing `iam` replaces the sandbox, except right after an import.")},
 			Validators: []validator.Map{mapvalidator.KeysAre(validators.StringRule{Desc: "must be a usable token name",
-				Summary: "Invalid iam token name", Check: errText(e2b.ValidateIAMTokenName)})},
+				Summary: "Invalid iam token name", Check: validators.FromError(e2b.ValidateIAMTokenName)})},
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 				"audience": schema.StringAttribute{
 					MarkdownDescription: "Audience of the token, stored exactly as given.",

@@ -29,7 +29,7 @@ const defaultResumeRunFor = 5 * time.Minute
 
 // NewSandboxResumeAction returns the e2b_sandbox_resume action.
 func NewSandboxResumeAction() action.Action {
-	return &sandboxResumeAction{sandboxActionConfig{typeName: "_sandbox_resume"}}
+	return &sandboxResumeAction{sandboxActionConfig{actionConfig{typeName: "_sandbox_resume"}}}
 }
 
 // sandboxResumeAction resumes a paused sandbox out of band.

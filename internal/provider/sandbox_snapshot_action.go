@@ -25,7 +25,7 @@ var snapshotActionTimeout = sandboxActionTimeout{def: 10 * time.Minute, min: 10 
 
 // NewSandboxSnapshotAction returns the e2b_sandbox_snapshot action.
 func NewSandboxSnapshotAction() action.Action {
-	return &sandboxSnapshotAction{sandboxActionConfig{typeName: "_sandbox_snapshot"}}
+	return &sandboxSnapshotAction{sandboxActionConfig{actionConfig{typeName: "_sandbox_snapshot"}}}
 }
 
 // sandboxSnapshotAction snapshots a sandbox as the newest build of a named snapshot template.

@@ -102,7 +102,7 @@ func ruleDomainValidators() []validator.Map {
 	return []validator.Map{
 		mapvalidator.SizeAtMost(e2b.MaxRuleDomains),
 		mapvalidator.KeysAre(validators.StringRule{Desc: "must be a rule domain", Summary: "Invalid network rule domain",
-			Check: errText(e2b.ValidateRuleDomain)}),
+			Check: validators.FromError(e2b.ValidateRuleDomain)}),
 	}
 }
 
@@ -117,7 +117,7 @@ func ruleHeadersValidators() []validator.Map {
 func proxyAddressValidators() []validator.String {
 	return []validator.String{validators.StringRule{Desc: "must be host:port", Summary: "Invalid egress proxy address",
 		Check: func(s string) string {
-			return errText(func(a string) error { return e2b.ValidateEgressProxy(e2b.EgressProxy{Address: a}) })(s)
+			return validators.FromError(func(a string) error { return e2b.ValidateEgressProxy(e2b.EgressProxy{Address: a}) })(s)
 		}}}
 }
 

@@ -30,15 +30,15 @@ import (
 
 // The template's own checks, each E2B's rule from internal/e2b.
 func templateNameValidator() validator.String {
-	return validators.StringRule{Desc: "must be a template name as E2B takes it", Summary: "Invalid template name", Check: errText(e2b.ValidateTemplateName)}
+	return validators.StringRule{Desc: "must be a template name as E2B takes it", Summary: "Invalid template name", Check: validators.FromError(e2b.ValidateTemplateName)}
 }
 
 func imageRefValidator() validator.String {
-	return validators.StringRule{Desc: "must be an image reference", Summary: "Invalid image reference", Check: errText(e2b.ValidateImageRef)}
+	return validators.StringRule{Desc: "must be an image reference", Summary: "Invalid image reference", Check: validators.FromError(e2b.ValidateImageRef)}
 }
 
 func workdirValidator() validator.String {
-	return validators.StringRule{Desc: "must be an absolute path", Summary: "Invalid workdir", Check: errText(e2b.ValidateWorkdir)}
+	return validators.StringRule{Desc: "must be an absolute path", Summary: "Invalid workdir", Check: validators.FromError(e2b.ValidateWorkdir)}
 }
 
 // int32Rule is stringRule for numbers: check returns "" when n is fine.

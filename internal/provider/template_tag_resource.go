@@ -53,21 +53,11 @@ type templateTagIdentity struct {
 
 // tagValidator and buildIDValidator apply E2B's rules at plan time.
 func tagValidator() validator.String {
-	return validators.StringRule{Desc: "must be a tag as E2B stores it", Summary: "Invalid tag", Check: errText(e2b.ValidateTemplateTag)}
+	return validators.StringRule{Desc: "must be a tag as E2B stores it", Summary: "Invalid tag", Check: validators.FromError(e2b.ValidateTemplateTag)}
 }
 
 func buildIDValidator() validator.String {
-	return validators.StringRule{Desc: "must be a build ID", Summary: "Invalid build ID", Check: errText(e2b.ValidateBuildID)}
-}
-
-// errText turns an error-returning check into a stringRule check.
-func errText(check func(string) error) func(string) string {
-	return func(s string) string {
-		if err := check(s); err != nil {
-			return err.Error()
-		}
-		return ""
-	}
+	return validators.StringRule{Desc: "must be a build ID", Summary: "Invalid build ID", Check: validators.FromError(e2b.ValidateBuildID)}
 }
 
 func (r *templateTagResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {

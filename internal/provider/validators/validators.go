@@ -281,3 +281,13 @@ func VolumeMounts() []validator.Map {
 
 // AbsolutePathPattern matches an absolute path.
 var AbsolutePathPattern = regexp.MustCompile(`^/`)
+
+// FromError turns an error-returning check into a StringRule check: the error's text is the rule broken.
+func FromError(check func(string) error) func(string) string {
+	return func(s string) string {
+		if err := check(s); err != nil {
+			return err.Error()
+		}
+		return ""
+	}
+}

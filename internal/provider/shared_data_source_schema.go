@@ -1,0 +1,16 @@
+package provider
+
+import (
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+)
+
+// computedObjectList is a computed list of nested objects of a data source, each with attrs.
+func computedObjectList(desc string, attrs map[string]schema.Attribute) schema.ListNestedAttribute {
+	return schema.ListNestedAttribute{MarkdownDescription: desc, Computed: true, NestedObject: schema.NestedAttributeObject{Attributes: attrs}}
+}
+
+// computedTimeAttr is a computed RFC 3339 timestamp of a data source.
+func computedTimeAttr(desc string) schema.StringAttribute {
+	return schema.StringAttribute{Computed: true, CustomType: timetypes.RFC3339Type{}, MarkdownDescription: desc}
+}
