@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
@@ -29,7 +30,7 @@ const progressQueue = 8
 
 // NewExecAction returns the e2b_exec action.
 func NewExecAction() action.Action {
-	return &execAction{sandboxActionConfig{actionConfig{typeName: "_exec"}}}
+	return &execAction{sandboxActionConfig{base.ActionConfig{TypeName: "_exec"}}}
 }
 
 // execAction runs a command in a sandbox and streams its output as progress.
@@ -79,7 +80,7 @@ func (a *execAction) Invoke(ctx context.Context, req action.InvokeRequest, resp 
 		return
 	}
 	progress := newProgressRelay(ctx, resp.SendProgress)
-	res, diags := runExec(ctx, a.data, m.execModel, e2b.DefaultMaxOutputBytes, progress.send)
+	res, diags := runExec(ctx, a.Data, m.execModel, e2b.DefaultMaxOutputBytes, progress.send)
 	progress.close()
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {

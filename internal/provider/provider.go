@@ -24,6 +24,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
@@ -222,7 +223,7 @@ func (p *e2bProvider) Configure(ctx context.Context, req provider.ConfigureReque
 	// instead of planning what the apply cannot do. validate needs no credentials and does not
 	// configure the provider; a key known only after apply is reported by the first call.
 	if apiKey == "" && !cfg.APIKey.IsUnknown() {
-		resp.Diagnostics.AddAttributeError(path.Root("api_key"), missingKeySummary, missingKeyDetail)
+		resp.Diagnostics.AddAttributeError(path.Root("api_key"), base.MissingKeySummary, base.MissingKeyDetail)
 		return
 	}
 	domain := stringOrEnv(cfg.Domain, envDomain)
@@ -260,13 +261,13 @@ func (p *e2bProvider) Configure(ctx context.Context, req provider.ConfigureReque
 			"Check api_url, sandbox_url and domain: "+err.Error())
 		return
 	}
-	data := newProviderData(client, unknownSettings)
+	data := base.NewProviderData(client, unknownSettings)
 
 	if convert.FullyKnown(ctx, cfg.DefaultMetadata) {
 		data.DefaultMetadata = map[string]string{}
 		resp.Diagnostics.Append(cfg.DefaultMetadata.ElementsAs(ctx, &data.DefaultMetadata, false)...)
 	} else {
-		data.defaultMetadataUnknown = true
+		data.DefaultMetadataUnknown = true
 	}
 
 	resp.DataSourceData = data

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
@@ -27,12 +28,12 @@ var (
 
 // NewSandboxAccessEphemeralResource returns the e2b_sandbox_access ephemeral resource.
 func NewSandboxAccessEphemeralResource() ephemeral.EphemeralResource {
-	return &sandboxAccessEphemeralResource{ephemeralConfig{typeName: "_sandbox_access"}}
+	return &sandboxAccessEphemeralResource{base.EphemeralConfig{TypeName: "_sandbox_access"}}
 }
 
 // sandboxAccessEphemeralResource reads how to reach an existing sandbox, at run time only.
 type sandboxAccessEphemeralResource struct {
-	ephemeralConfig
+	base.EphemeralConfig
 }
 
 type sandboxAccessModel struct {
@@ -145,14 +146,14 @@ func (r *sandboxAccessEphemeralResource) ValidateConfig(ctx context.Context, req
 
 func (r *sandboxAccessEphemeralResource) Open(ctx context.Context, req ephemeral.OpenRequest, resp *ephemeral.OpenResponse) {
 	var m sandboxAccessModel
-	client, ok := modelAndClient(ctx, req.Config.Get, &m, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.Config.Get, &m, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
 	id := m.SandboxID.ValueString()
 	detail, err := client.GetSandbox(ctx, id)
 	if err != nil {
-		addClientAttributeError(&resp.Diagnostics, path.Root("sandbox_id"), "Could not read sandbox "+id, err)
+		base.AddClientAttributeError(&resp.Diagnostics, path.Root("sandbox_id"), "Could not read sandbox "+id, err)
 		return
 	}
 	if detail.Paused() && !m.Resume.ValueBool() {
@@ -163,10 +164,10 @@ func (r *sandboxAccessEphemeralResource) Open(ctx context.Context, req ephemeral
 	}
 	sb, _, err := client.ConnectSandbox(ctx, id, customtypes.WholeSeconds(customtypes.DurationOr(m.Timeout, 0)))
 	if err != nil {
-		addClientAttributeError(&resp.Diagnostics, path.Root("sandbox_id"), "Could not connect to sandbox "+id, err)
+		base.AddClientAttributeError(&resp.Diagnostics, path.Root("sandbox_id"), "Could not connect to sandbox "+id, err)
 		return
 	}
-	resp.Diagnostics.Append(m.fill(client, sb, r.data.Domain)...)
+	resp.Diagnostics.Append(m.fill(client, sb, r.Data.Domain)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -176,7 +177,7 @@ func (r *sandboxAccessEphemeralResource) Open(ctx context.Context, req ephemeral
 	case err == nil && token != "":
 		m.MCPURL, m.MCPToken = types.StringValue(e2b.MCPURL(sb.SandboxID, m.Domain.ValueString())), types.StringValue(token)
 	case err != nil && !e2b.IsNotFound(err):
-		addClientAttributeError(&resp.Diagnostics, path.Root("mcp_token"), "Could not read the MCP gateway token of sandbox "+id, err)
+		base.AddClientAttributeError(&resp.Diagnostics, path.Root("mcp_token"), "Could not read the MCP gateway token of sandbox "+id, err)
 		return
 	}
 	resp.Diagnostics.Append(resp.Result.Set(ctx, &m)...)

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
@@ -68,7 +69,7 @@ func durationValidators(t sandboxActionTimeout) []validator.String {
 
 // begin checks that a sandbox ID reached the action and returns the client and a context
 // bounded by the action's timeout; a nil client means diags say why the action cannot run.
-func (m sandboxActionModel) begin(ctx context.Context, data *ProviderData, t sandboxActionTimeout, diags *diag.Diagnostics) (context.Context, context.CancelFunc, *e2b.Client) {
+func (m sandboxActionModel) begin(ctx context.Context, data *base.ProviderData, t sandboxActionTimeout, diags *diag.Diagnostics) (context.Context, context.CancelFunc, *e2b.Client) {
 	if m.SandboxID.IsNull() && m.SandboxIDWO.IsNull() {
 		diags.AddAttributeError(path.Root("sandbox_id_wo"), "No sandbox ID reached the action",
 			"Neither sandbox_id nor sandbox_id_wo has a value. "+droppedEphemeralHint)
@@ -101,7 +102,7 @@ func (m sandboxActionModel) callError(ctx context.Context, summary string, t san
 			"killed, reached the end of its timeout, or is paused (E2B answers the same for a paused sandbox).\n\n%s",
 			sandboxID, err)))
 	}
-	return clientErrorDiagnostic(summary, err)
+	return base.ClientErrorDiagnostic(summary, err)
 }
 
 // settleMargin is the part of an action's timeout kept to settle a lost answer: a fifth, at
@@ -115,7 +116,7 @@ func sendProgress(resp *action.InvokeResponse, format string, args ...any) {
 
 // sandboxActionConfig is what every action on one sandbox embeds (see actionConfig), with the
 // rule that exactly one of sandbox_id and sandbox_id_wo names the sandbox.
-type sandboxActionConfig struct{ actionConfig }
+type sandboxActionConfig struct{ base.ActionConfig }
 
 func (a *sandboxActionConfig) ConfigValidators(_ context.Context) []action.ConfigValidator {
 	return []action.ConfigValidator{actionvalidator.ExactlyOneOf(exactlyOneSandboxID...)}
@@ -130,5 +131,5 @@ func (a *sandboxActionConfig) begin(ctx context.Context, req action.InvokeReques
 	if resp.Diagnostics.HasError() {
 		return ctx, func() {}, nil
 	}
-	return common.begin(ctx, a.data, t, &resp.Diagnostics)
+	return common.begin(ctx, a.Data, t, &resp.Diagnostics)
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
@@ -39,13 +40,13 @@ const (
 
 // NewSandboxCommandResource returns the e2b_sandbox_command resource.
 func NewSandboxCommandResource() resource.Resource {
-	return &sandboxCommandResource{resourceConfig{typeName: "_sandbox_command"}}
+	return &sandboxCommandResource{base.ResourceConfig{TypeName: "_sandbox_command"}}
 }
 
 // sandboxCommandResource runs a command when created, and again whenever an
 // input or a trigger changes (by replacement). Its state records the run.
 type sandboxCommandResource struct {
-	resourceConfig
+	base.ResourceConfig
 }
 
 // sandboxCommandModel is the command run with what the resource adds: triggers, output
@@ -186,7 +187,7 @@ func (r *sandboxCommandResource) Create(ctx context.Context, req resource.Create
 	logOutput := func(b e2b.OutputBatch) {
 		tflog.Debug(ctx, "command output", map[string]any{"stream": b.Stream.String(), "text": b.Text})
 	}
-	res, diags := runExec(ctx, r.data, run, int(plan.MaxOutputBytes.ValueInt32()), logOutput)
+	res, diags := runExec(ctx, r.Data, run, int(plan.MaxOutputBytes.ValueInt32()), logOutput)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
@@ -20,12 +21,12 @@ var (
 
 // NewSandboxDataSource returns the e2b_sandbox data source.
 func NewSandboxDataSource() datasource.DataSource {
-	return &sandboxDataSource{dataSourceConfig{typeName: "_sandbox"}}
+	return &sandboxDataSource{base.DataSourceConfig{TypeName: "_sandbox"}}
 }
 
 // sandboxDataSource reads one sandbox by ID.
 type sandboxDataSource struct {
-	dataSourceConfig
+	base.DataSourceConfig
 }
 
 type sandboxDataSourceModel struct {
@@ -93,14 +94,14 @@ func (d *sandboxDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 
 func (d *sandboxDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var model sandboxDataSourceModel
-	client := d.configAndClient(ctx, req, resp, &model)
+	client := d.ConfigAndClient(ctx, req, resp, &model)
 	if client == nil {
 		return
 	}
 	id := model.ID.ValueString()
 	s, err := client.GetSandbox(ctx, id)
 	if err != nil {
-		addSandboxReadError(&resp.Diagnostics, path.Root("id"), id, "Could not read sandbox "+id, err)
+		base.AddSandboxReadError(&resp.Diagnostics, path.Root("id"), id, "Could not read sandbox "+id, err)
 		return
 	}
 	model.TemplateID = types.StringValue(s.TemplateID)
@@ -108,7 +109,7 @@ func (d *sandboxDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	model.State = types.StringValue(s.State)
 	model.EnvdVersion = types.StringValue(s.EnvdVersion)
 	model.EnvdAccessToken = convert.OptionalString(s.EnvdAccessToken)
-	model.Domain = types.StringValue(sandboxDomain(s.Domain, types.StringNull(), d.data.Domain))
+	model.Domain = types.StringValue(sandboxDomain(s.Domain, types.StringNull(), d.Data.Domain))
 	model.StartedAt = convert.TimeValue(s.StartedAt)
 	model.EndAt = convert.TimeValue(s.EndAt)
 	model.CPUCount = types.Int32Value(s.CPUCount)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b/tfworking"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
 
@@ -41,7 +42,7 @@ const downloadDefaultMaxBytes = 4 << 30
 
 // NewSandboxDownloadAction returns the e2b_sandbox_download action.
 func NewSandboxDownloadAction() action.Action {
-	return &sandboxDownloadAction{sandboxActionConfig{actionConfig{typeName: "_sandbox_download"}}}
+	return &sandboxDownloadAction{sandboxActionConfig{base.ActionConfig{TypeName: "_sandbox_download"}}}
 }
 
 // sandboxDownloadAction copies a file or folder out of a sandbox into a local folder.

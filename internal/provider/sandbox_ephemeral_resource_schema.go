@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
@@ -79,7 +80,7 @@ func (r *sandboxEphemeralResource) Schema(ctx context.Context, _ ephemeral.Schem
 			" = \"true\"`. Needs Terraform 1.10+ or OpenTofu 1.11+.",
 		Attributes: attrs,
 		Blocks: map[string]schema.Block{
-			"timeouts": ephemeralTimeoutsBlock(ctx),
+			"timeouts": base.EphemeralTimeoutsBlock(ctx),
 			"upload":   uploadBlock(),
 		},
 	}

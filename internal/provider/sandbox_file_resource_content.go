@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
 
@@ -169,7 +170,7 @@ func fileKind(m fs.FileMode) string {
 
 // seeLocalFile is what a refresh records of a file source while its content differs from what
 // E2B holds (stateSHA256); nil when they agree, there is no source, or it cannot be read.
-func seeLocalFile(ctx context.Context, source, stateSHA256 types.String) *localSeen {
+func seeLocalFile(ctx context.Context, source, stateSHA256 types.String) *base.LocalSeen {
 	if source.IsNull() || source.IsUnknown() {
 		return nil
 	}
@@ -177,14 +178,14 @@ func seeLocalFile(ctx context.Context, source, stateSHA256 types.String) *localS
 	if err != nil || sum == stateSHA256.ValueString() {
 		return nil
 	}
-	return &localSeen{Source: source.ValueString(), Files: map[string]string{"": sum}}
+	return &base.LocalSeen{Source: source.ValueString(), Files: map[string]string{"": sum}}
 }
 
 // planFileSum decides the planned sha256 and size of a file resource from its content c
 // (hashed as sum and size): known, or, for a local source that no refresh has seen in this run
 // (a create or a replacement), known after apply. It fails when the source changed since the
 // refresh of this run (see localSeen).
-func planFileSum(ctx context.Context, c fileContent, sum string, size int64, creating bool, private privateState) (types.String, types.Int64, diag.Diagnostics) {
+func planFileSum(ctx context.Context, c fileContent, sum string, size int64, creating bool, private base.PrivateState) (types.String, types.Int64, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	if c.source == "" {
 		return types.StringValue(sum), types.Int64Value(size), diags
@@ -192,8 +193,8 @@ func planFileSum(ctx context.Context, c fileContent, sum string, size int64, cre
 	if creating {
 		return types.StringUnknown(), types.Int64Unknown(), diags
 	}
-	if len(changedSinceSeen(getLocalSeen(ctx, private), c.source, nil, nil, map[string]string{"": sum})) > 0 {
-		diags.Append(changedSincePlanDiagnostic(path.Root("source"), c.source, nil))
+	if len(base.ChangedSinceSeen(base.GetLocalSeen(ctx, private), c.source, nil, nil, map[string]string{"": sum})) > 0 {
+		diags.Append(base.ChangedSincePlanDiagnostic(path.Root("source"), c.source, nil))
 	}
 	return types.StringValue(sum), types.Int64Value(size), diags
 }

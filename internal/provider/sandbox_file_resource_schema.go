@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
 
@@ -151,7 +152,7 @@ func (r *sandboxFileResource) ModifyPlan(ctx context.Context, req resource.Modif
 			resp.Diagnostics.AddAttributeError(path.Root(c.attrName), "Cannot read file content", err.Error())
 			return
 		}
-		creating := replacing(ctx, req.Plan, req.State, req.State.Raw.IsNull(), "sandbox_id", "path", "user")
+		creating := base.Replacing(ctx, req.Plan, req.State, req.State.Raw.IsNull(), "sandbox_id", "path", "user")
 		var diags diag.Diagnostics
 		plan.SHA256, plan.Size, diags = planFileSum(ctx, c, sum, size, creating, req.Private)
 		resp.Diagnostics.Append(diags...)

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
 
@@ -63,7 +64,7 @@ func (r *sandboxFolderResource) Schema(_ context.Context, _ resource.SchemaReque
 		MarkdownDescription: "The files of a local folder, copied into a directory of a sandbox. The folder is " +
 			"hashed at plan time (each file streamed, never held in memory), so an edited, added or removed file " +
 			"plans an update that writes only the files that changed and removes those that left the folder. " +
-			"Files are sent many to a request (envd's multipart upload), as streams. " + localEditDocs + " " + folderDocs.skipped +
+			"Files are sent many to a request (envd's multipart upload), as streams. " + base.LocalEditDocs + " " + folderDocs.skipped +
 			"\n\nRefresh lists the directories that hold the files and downloads only those whose size or " +
 			"modification time changed, so a file edited, re-moded or deleted inside the sandbox plans its " +
 			"rewrite. The resource manages only the files it wrote: other files in the destination are never " +

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
@@ -24,13 +25,13 @@ var (
 // NewSandboxListResource returns the list resource for e2b_sandbox
 // (`terraform query`, Terraform 1.14 and later).
 func NewSandboxListResource() list.ListResource {
-	return &sandboxListResource{resourceConfig{typeName: "_sandbox"}}
+	return &sandboxListResource{base.ResourceConfig{TypeName: "_sandbox"}}
 }
 
 // sandboxListResource lists the team's sandboxes with the identity of
 // e2b_sandbox, so they can be imported.
 type sandboxListResource struct {
-	resourceConfig
+	base.ResourceConfig
 }
 
 // sandboxListConfigModel is the filter, as on the e2b_sandboxes data source.
@@ -65,7 +66,7 @@ func (l *sandboxListResource) List(ctx context.Context, req list.ListRequest, st
 	diags := req.Config.Get(ctx, &cfg)
 	params, d := cfg.params(ctx)
 	diags.Append(d...)
-	client, d := l.data.Client()
+	client, d := l.Data.Client()
 	diags.Append(d...)
 	if diags.HasError() {
 		stream.Results = list.ListResultsStreamDiagnostics(diags)
@@ -79,7 +80,7 @@ func (l *sandboxListResource) List(ctx context.Context, req list.ListRequest, st
 			page, next, err := client.ListSandboxesPage(ctx, params, token)
 			if err != nil {
 				var errDiags diag.Diagnostics
-				addClientError(&errDiags, "Could not list sandboxes", err)
+				base.AddClientError(&errDiags, "Could not list sandboxes", err)
 				push(list.ListResult{Diagnostics: errDiags})
 				return
 			}
@@ -130,14 +131,14 @@ func (l *sandboxListResource) result(ctx context.Context, client *e2b.Client, re
 		"disk_size_mb": types.Int32Value(s.DiskSizeMB),
 		"metadata_all": convert.StringMapValue(s.Metadata),
 	}
-	if md := ownMetadata(s.Metadata, l.data.DefaultMetadata); len(md) > 0 {
+	if md := ownMetadata(s.Metadata, l.Data.DefaultMetadata); len(md) > 0 {
 		values["metadata"] = convert.StringMapValue(md)
 	}
 	if d, err := client.GetSandbox(ctx, s.SandboxID); err != nil {
 		r.Diagnostics.AddWarning("Sandbox listed but not read", fmt.Sprintf("Sandbox %s was listed, but reading its "+
 			"settings failed, so its entry lacks them (timeout, secure, lifecycle, network, volume_mounts): %v", s.SandboxID, err))
 	} else {
-		for name, v := range importedValues(d, l.data.DefaultMetadata) {
+		for name, v := range importedValues(d, l.Data.DefaultMetadata) {
 			values[name] = v
 		}
 	}

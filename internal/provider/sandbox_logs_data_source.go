@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
@@ -24,12 +25,12 @@ var (
 
 // NewSandboxLogsDataSource returns the e2b_sandbox_logs data source.
 func NewSandboxLogsDataSource() datasource.DataSource {
-	return &sandboxLogsDataSource{dataSourceConfig{typeName: "_sandbox_logs"}}
+	return &sandboxLogsDataSource{base.DataSourceConfig{TypeName: "_sandbox_logs"}}
 }
 
 // sandboxLogsDataSource reads one page of a sandbox's logs.
 type sandboxLogsDataSource struct {
-	dataSourceConfig
+	base.DataSourceConfig
 }
 
 type sandboxLogsDataSourceModel struct {
@@ -48,7 +49,7 @@ var sandboxLogAttrTypes = convert.NestedAttrTypes(sandboxLogAttributes())
 // sandboxLogAttributes are the attributes of one entry of logs.
 func sandboxLogAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
-		"timestamp": computedTimeAttr("Time (RFC 3339)."),
+		"timestamp": base.ComputedTimeAttr("Time (RFC 3339)."),
 		"level":     schema.StringAttribute{Computed: true, MarkdownDescription: "Level."},
 		"message":   schema.StringAttribute{Computed: true, MarkdownDescription: "Message."},
 		"fields":    schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Structured fields."},
@@ -84,14 +85,14 @@ func (d *sandboxLogsDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 				Computed:            true,
 				MarkdownDescription: "Timestamp (Unix ms) of the last entry returned, to pass as `cursor` for the next page; null when no entries were returned.",
 			},
-			"logs": computedObjectList("The entries.", sandboxLogAttributes()),
+			"logs": base.ComputedObjectList("The entries.", sandboxLogAttributes()),
 		},
 	}
 }
 
 func (d *sandboxLogsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var model sandboxLogsDataSourceModel
-	client := d.configAndClient(ctx, req, resp, &model)
+	client := d.ConfigAndClient(ctx, req, resp, &model)
 	if client == nil {
 		return
 	}
@@ -108,10 +109,10 @@ func (d *sandboxLogsDataSource) Read(ctx context.Context, req datasource.ReadReq
 	id := model.SandboxID.ValueString()
 	entries, err := client.GetSandboxLogs(ctx, id, p)
 	if err != nil {
-		addSandboxReadError(&resp.Diagnostics, path.Root("sandbox_id"), id, "Could not read logs of sandbox "+id, err)
+		base.AddSandboxReadError(&resp.Diagnostics, path.Root("sandbox_id"), id, "Could not read logs of sandbox "+id, err)
 		return
 	}
-	model.Logs = objectList(sandboxLogAttrTypes, entries, func(e e2b.SandboxLogEntry) map[string]attr.Value {
+	model.Logs = base.ObjectList(sandboxLogAttrTypes, entries, func(e e2b.SandboxLogEntry) map[string]attr.Value {
 		return map[string]attr.Value{
 			"timestamp": convert.TimeValue(e.Timestamp),
 			"level":     types.StringValue(e.Level),

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
@@ -23,12 +24,12 @@ var (
 
 // NewSandboxMetricsDataSource returns the e2b_sandbox_metrics data source.
 func NewSandboxMetricsDataSource() datasource.DataSource {
-	return &sandboxMetricsDataSource{dataSourceConfig{typeName: "_sandbox_metrics"}}
+	return &sandboxMetricsDataSource{base.DataSourceConfig{TypeName: "_sandbox_metrics"}}
 }
 
 // sandboxMetricsDataSource reads the resource usage series of one sandbox.
 type sandboxMetricsDataSource struct {
-	dataSourceConfig
+	base.DataSourceConfig
 }
 
 type sandboxMetricsDataSourceModel struct {
@@ -44,7 +45,7 @@ var sandboxMetricAttrTypes = convert.NestedAttrTypes(sandboxMetricAttributes())
 // sandboxMetricAttributes are the attributes of one sample of metrics.
 func sandboxMetricAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
-		"timestamp":    computedTimeAttr("Sample time (RFC 3339)."),
+		"timestamp":    base.ComputedTimeAttr("Sample time (RFC 3339)."),
 		"cpu_count":    schema.Int32Attribute{Computed: true, MarkdownDescription: "vCPUs."},
 		"cpu_used_pct": schema.Float64Attribute{Computed: true, MarkdownDescription: "CPU use in percent."},
 		"mem_used":     schema.Int64Attribute{Computed: true, MarkdownDescription: "Memory used, bytes."},
@@ -68,7 +69,7 @@ func (d *sandboxMetricsDataSource) Schema(_ context.Context, _ datasource.Schema
 				Optional: true, CustomType: timetypes.RFC3339Type{},
 				MarkdownDescription: "Latest sample (RFC 3339). Default: now.",
 			},
-			"metrics": computedObjectList("The samples.", sandboxMetricAttributes()),
+			"metrics": base.ComputedObjectList("The samples.", sandboxMetricAttributes()),
 			"current": currentMetricsAttribute(),
 		},
 	}
@@ -85,7 +86,7 @@ func (d *sandboxMetricsDataSource) ValidateConfig(ctx context.Context, req datas
 
 func (d *sandboxMetricsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var model sandboxMetricsDataSourceModel
-	client := d.configAndClient(ctx, req, resp, &model)
+	client := d.ConfigAndClient(ctx, req, resp, &model)
 	if client == nil {
 		return
 	}
@@ -93,10 +94,10 @@ func (d *sandboxMetricsDataSource) Read(ctx context.Context, req datasource.Read
 	id := model.SandboxID.ValueString()
 	series, err := client.GetSandboxMetrics(ctx, id, start, end)
 	if err != nil {
-		addSandboxReadError(&resp.Diagnostics, path.Root("sandbox_id"), id, "Could not read metrics of sandbox "+id, err)
+		base.AddSandboxReadError(&resp.Diagnostics, path.Root("sandbox_id"), id, "Could not read metrics of sandbox "+id, err)
 		return
 	}
-	model.Metrics = objectList(sandboxMetricAttrTypes, series, func(m e2b.SandboxMetric) map[string]attr.Value {
+	model.Metrics = base.ObjectList(sandboxMetricAttrTypes, series, func(m e2b.SandboxMetric) map[string]attr.Value {
 		ts := m.Timestamp
 		if m.TimestampUnix != 0 {
 			ts = time.Unix(m.TimestampUnix, 0)

@@ -7,6 +7,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 )
 
 var (
@@ -19,7 +21,7 @@ var pauseActionTimeout = sandboxActionTimeout{def: 10 * time.Minute, min: 10 * t
 
 // NewSandboxPauseAction returns the e2b_sandbox_pause action.
 func NewSandboxPauseAction() action.Action {
-	return &sandboxPauseAction{sandboxActionConfig{actionConfig{typeName: "_sandbox_pause"}}}
+	return &sandboxPauseAction{sandboxActionConfig{base.ActionConfig{TypeName: "_sandbox_pause"}}}
 }
 
 // sandboxPauseAction pauses a sandbox out of band, as a schedule does.

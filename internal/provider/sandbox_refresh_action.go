@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
@@ -22,7 +23,7 @@ var refreshActionTimeout = sandboxActionTimeout{def: 2 * time.Minute, min: 10 * 
 
 // NewSandboxRefreshAction returns the e2b_sandbox_refresh action.
 func NewSandboxRefreshAction() action.Action {
-	return &sandboxRefreshAction{sandboxActionConfig{actionConfig{typeName: "_sandbox_refresh"}}}
+	return &sandboxRefreshAction{sandboxActionConfig{base.ActionConfig{TypeName: "_sandbox_refresh"}}}
 }
 
 // sandboxRefreshAction extends a running sandbox's life with E2B's refresh.

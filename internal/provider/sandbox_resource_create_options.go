@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
@@ -211,7 +212,7 @@ func forkSandbox(ctx context.Context, client *e2b.Client, sourceID string, opts 
 			"%v.\n\nE2B's answer was lost, and a fork carries nothing of its own to tell it apart. Import the one this "+
 				"configuration should manage (terraform import <address> <id>) and kill the others, or kill them all and apply again.", err))
 	case err != nil:
-		addClientAttributeError(diags, path.Root("fork_from"), "Could not fork sandbox "+sourceID, err)
+		base.AddClientAttributeError(diags, path.Root("fork_from"), "Could not fork sandbox "+sourceID, err)
 	}
 	return sb
 }

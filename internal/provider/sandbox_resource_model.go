@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 )
@@ -65,7 +66,7 @@ var sandboxNetworkAttrTypes = map[string]attr.Type{
 }
 
 // createRequest builds the API request from a planned model.
-func (m *sandboxResourceModel) createRequest(ctx context.Context, data *ProviderData) (e2b.CreateSandboxRequest, diag.Diagnostics) {
+func (m *sandboxResourceModel) createRequest(ctx context.Context, data *base.ProviderData) (e2b.CreateSandboxRequest, diag.Diagnostics) {
 	req, diags := m.sandboxCreateOptions.createRequest(ctx, data, customtypes.DurationOr(m.Timeout, defaultSandboxTimeout))
 	req.AutoPause = convert.BoolPtr(m.AutoPause)
 	req.AutoResume = convert.BoolPtr(m.AutoResume)

@@ -242,14 +242,14 @@ func (r *sandboxResource) sameMetadataAll(ctx context.Context, req resource.Modi
 
 // plannedMetadataAll merges default_metadata with the planned metadata; unknown when either is.
 func (r *sandboxResource) plannedMetadataAll(ctx context.Context, own types.Map) types.Map {
-	if !convert.FullyKnown(ctx, own) || (r.data != nil && r.data.defaultMetadataUnknown) {
+	if !convert.FullyKnown(ctx, own) || (r.Data != nil && r.Data.DefaultMetadataUnknown) {
 		return types.MapUnknown(types.StringType)
 	}
 	m, diags := convert.StringMapFrom(ctx, own)
 	if diags.HasError() {
 		return types.MapUnknown(types.StringType)
 	}
-	return convert.StringMapValue(r.data.MergedMetadata(m))
+	return convert.StringMapValue(r.Data.MergedMetadata(m))
 }
 
 // networkIngressChanged asks for replacement when allow_public_traffic, mask_request_host or

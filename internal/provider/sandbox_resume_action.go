@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
@@ -29,7 +30,7 @@ const defaultResumeRunFor = 5 * time.Minute
 
 // NewSandboxResumeAction returns the e2b_sandbox_resume action.
 func NewSandboxResumeAction() action.Action {
-	return &sandboxResumeAction{sandboxActionConfig{actionConfig{typeName: "_sandbox_resume"}}}
+	return &sandboxResumeAction{sandboxActionConfig{base.ActionConfig{TypeName: "_sandbox_resume"}}}
 }
 
 // sandboxResumeAction resumes a paused sandbox out of band.

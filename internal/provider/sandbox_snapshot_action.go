@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 )
 
 var (
@@ -25,7 +26,7 @@ var snapshotActionTimeout = sandboxActionTimeout{def: 10 * time.Minute, min: 10 
 
 // NewSandboxSnapshotAction returns the e2b_sandbox_snapshot action.
 func NewSandboxSnapshotAction() action.Action {
-	return &sandboxSnapshotAction{sandboxActionConfig{actionConfig{typeName: "_sandbox_snapshot"}}}
+	return &sandboxSnapshotAction{sandboxActionConfig{base.ActionConfig{TypeName: "_sandbox_snapshot"}}}
 }
 
 // sandboxSnapshotAction snapshots a sandbox as the newest build of a named snapshot template.

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
@@ -20,12 +21,12 @@ var (
 
 // NewSandboxesDataSource returns the e2b_sandboxes data source.
 func NewSandboxesDataSource() datasource.DataSource {
-	return &sandboxesDataSource{dataSourceConfig{typeName: "_sandboxes"}}
+	return &sandboxesDataSource{base.DataSourceConfig{TypeName: "_sandboxes"}}
 }
 
 // sandboxesDataSource lists running and paused sandboxes.
 type sandboxesDataSource struct {
-	dataSourceConfig
+	base.DataSourceConfig
 }
 
 type sandboxesDataSourceModel struct {
@@ -53,7 +54,7 @@ func (d *sandboxesDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 				Computed:            true,
 				ElementType:         types.StringType,
 			},
-			"sandboxes": computedObjectList("The sandboxes found.", listedSandboxAttributes()),
+			"sandboxes": base.ComputedObjectList("The sandboxes found.", listedSandboxAttributes()),
 		},
 	}
 }
@@ -69,7 +70,7 @@ func (d *sandboxesDataSource) Read(ctx context.Context, req datasource.ReadReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	sandboxes, ok := listed(d.data, &resp.Diagnostics, "Could not list sandboxes",
+	sandboxes, ok := base.Listed(d.Data, &resp.Diagnostics, "Could not list sandboxes",
 		func(c *e2b.Client) ([]e2b.ListedSandbox, error) { return c.ListSandboxes(ctx, p) })
 	if !ok {
 		return
@@ -79,7 +80,7 @@ func (d *sandboxesDataSource) Read(ctx context.Context, req datasource.ReadReque
 		ids = append(ids, s.SandboxID)
 	}
 	model.IDs = convert.StringListValue(ids)
-	model.Sandboxes = objectList(listedSandboxAttrTypes, sandboxes, listedSandboxAttrs)
+	model.Sandboxes = base.ObjectList(listedSandboxAttrTypes, sandboxes, listedSandboxAttrs)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
 }
 
@@ -92,8 +93,8 @@ func listedSandboxAttributes() map[string]schema.Attribute {
 		"alias":        schema.StringAttribute{Computed: true, MarkdownDescription: "Template alias, if any."},
 		"state":        schema.StringAttribute{Computed: true, MarkdownDescription: "`running` or `paused`."},
 		"envd_version": schema.StringAttribute{Computed: true, MarkdownDescription: "envd version."},
-		"started_at":   computedTimeAttr("Start or last resume (RFC 3339)."),
-		"end_at":       computedTimeAttr("When it times out, or when it was paused (RFC 3339)."),
+		"started_at":   base.ComputedTimeAttr("Start or last resume (RFC 3339)."),
+		"end_at":       base.ComputedTimeAttr("When it times out, or when it was paused (RFC 3339)."),
 		"cpu_count":    schema.Int32Attribute{Computed: true, MarkdownDescription: "vCPUs."},
 		"memory_mb":    schema.Int32Attribute{Computed: true, MarkdownDescription: "Memory in MiB."},
 		"disk_size_mb": schema.Int32Attribute{Computed: true, MarkdownDescription: "Disk size in MiB."},

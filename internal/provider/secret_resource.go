@@ -21,6 +21,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 )
 
@@ -33,13 +34,13 @@ var (
 
 // NewSecretResource returns the e2b_secret resource.
 func NewSecretResource() resource.Resource {
-	return &secretResource{resourceConfig{typeName: "_secret"}}
+	return &secretResource{base.ResourceConfig{TypeName: "_secret"}}
 }
 
 // secretResource is a team secret that E2B's egress substitutes into the
 // outgoing requests of sandboxes; its value never reaches the state.
 type secretResource struct {
-	resourceConfig
+	base.ResourceConfig
 }
 
 type secretModel struct {
@@ -262,7 +263,7 @@ func (r *secretResource) Create(ctx context.Context, req resource.CreateRequest,
 		return
 	}
 	s, err := client.CreateSecret(ctx, plan.Name.ValueString(), value, meta)
-	if !secretCreate.settled(&resp.Diagnostics, "Could not create secret "+plan.Name.ValueString(), err) {
+	if !secretCreate.Settled(&resp.Diagnostics, "Could not create secret "+plan.Name.ValueString(), err) {
 		return
 	}
 	plan.save(ctx, s, &resp.State, resp.Identity, &resp.Diagnostics)
@@ -272,7 +273,7 @@ func (r *secretResource) Create(ctx context.Context, req resource.CreateRequest,
 // metadata; ok is false when diags say why not. why comes before the error of a missing value.
 func (r *secretResource) planned(ctx context.Context, plan tfsdk.Plan, config tfsdk.Config, m *secretModel, why string,
 	diags *diag.Diagnostics) (client *e2b.Client, value string, meta map[string]string, ok bool) {
-	client, ok = modelAndClient(ctx, plan.Get, m, r.data, diags)
+	client, ok = base.ModelAndClient(ctx, plan.Get, m, r.Data, diags)
 	if !ok {
 		return nil, "", nil, false
 	}
@@ -296,7 +297,7 @@ func (m *secretModel) save(ctx context.Context, s *e2b.Secret, state *tfsdk.Stat
 
 func (r *secretResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state secretModel
-	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.State.Get, &state, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -306,13 +307,13 @@ func (r *secretResource) Read(ctx context.Context, req resource.ReadRequest, res
 	}
 	s, err := client.GetSecret(ctx, key)
 	if e2b.IsNotFound(err) {
-		removeGone(ctx, resp, "Secret no longer exists",
+		base.RemoveGone(ctx, resp, "Secret no longer exists",
 			fmt.Sprintf("Secret %q was not found; it was removed from state.", key),
 			secretIdentity{SecretID: types.StringValue(key)})
 		return
 	}
 	if err != nil {
-		addClientError(&resp.Diagnostics, "Could not read secret "+key, err)
+		base.AddClientError(&resp.Diagnostics, "Could not read secret "+key, err)
 		return
 	}
 	state.save(ctx, s, &resp.State, resp.Identity, &resp.Diagnostics)
@@ -327,7 +328,7 @@ func (r *secretResource) Update(ctx context.Context, req resource.UpdateRequest,
 	}
 	s, err := client.UpdateSecret(ctx, plan.SecretID.ValueString(), value, meta)
 	if err != nil {
-		addClientError(&resp.Diagnostics, "Could not update secret "+plan.Name.ValueString(), err)
+		base.AddClientError(&resp.Diagnostics, "Could not update secret "+plan.Name.ValueString(), err)
 		return
 	}
 	plan.save(ctx, s, &resp.State, resp.Identity, &resp.Diagnostics)
@@ -335,17 +336,17 @@ func (r *secretResource) Update(ctx context.Context, req resource.UpdateRequest,
 
 func (r *secretResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state secretModel
-	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.State.Get, &state, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
 	if err := client.DeleteSecret(ctx, state.SecretID.ValueString()); err != nil && !e2b.IsNotFound(err) {
-		addClientError(&resp.Diagnostics, "Could not delete secret "+state.Name.ValueString(), err)
+		base.AddClientError(&resp.Diagnostics, "Could not delete secret "+state.Name.ValueString(), err)
 	}
 }
 
 // secretCreate says how a secret is named and imported, for lost creates.
-var secretCreate = keptCreate{kind: "secret", attr: path.Root("name"), importID: func(id string) string { return id }}
+var secretCreate = base.KeptCreate{Kind: "secret", Attr: path.Root("name"), ImportID: func(id string) string { return id }}
 
 // ImportState accepts the secret's ID or its name, or the identity. The
 // value cannot be imported: the next apply with a value_version stores it as

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 )
 
@@ -22,7 +23,7 @@ const (
 
 // runExec finds the sandbox's envd and runs the command. Errors come back as diagnostics worded
 // for the user; a non-zero exit or a timeout is a result (see commandFailed).
-func runExec(ctx context.Context, data *ProviderData, m execModel, maxOutput int, onOutput func(e2b.OutputBatch)) (*e2b.ExecResult, diag.Diagnostics) {
+func runExec(ctx context.Context, data *base.ProviderData, m execModel, maxOutput int, onOutput func(e2b.OutputBatch)) (*e2b.ExecResult, diag.Diagnostics) {
 	req, diags := m.request(ctx, maxOutput, onOutput)
 	client, d := data.Client()
 	diags.Append(d...)
@@ -58,7 +59,7 @@ func sandboxLookupDiagnostic(summary, sandboxID string, err error) diag.Diagnost
 		return diag.NewErrorDiagnostic(summary, fmt.Sprintf(
 			"Sandbox %q is paused, so its files and processes cannot be reached. Resume it first (`paused = false` on its e2b_sandbox).", sandboxID))
 	default:
-		return clientErrorDiagnostic(summary, err)
+		return base.ClientErrorDiagnostic(summary, err)
 	}
 }
 
@@ -74,7 +75,7 @@ func envdDiagnostic(summary, sandboxID string, err error) diag.Diagnostic {
 			"The daemon in sandbox %q refused the request: check `user` (the user must exist in the sandbox's "+
 				"template).\n\n%s", sandboxID, err))
 	}
-	return clientErrorDiagnostic(summary, err)
+	return base.ClientErrorDiagnostic(summary, err)
 }
 
 // failedCommandDiagnostic describes a non-zero exit or a timeout.

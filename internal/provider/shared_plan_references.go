@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 )
 
 // How to list what exists, for a template or volume that does not.
@@ -48,7 +49,7 @@ func addSandboxCreateError(diags *diag.Diagnostics, req e2b.CreateSandboxRequest
 			missingVolumeDetail(name)+"\n\nE2B answered: "+err.Error())
 		return
 	}
-	addClientError(diags, "Could not create sandbox", err)
+	base.AddClientError(diags, "Could not create sandbox", err)
 }
 
 // checkReferencesAtPlan looks up, with one read each, the template and the volumes that a new
@@ -56,7 +57,7 @@ func addSandboxCreateError(diags *diag.Diagnostics, req e2b.CreateSandboxRequest
 // provider is configured: a missing one is an error at plan, a look-up that fails a warning (the
 // create checks again).
 func (r *sandboxResource) checkReferencesAtPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || r.data == nil || resp.Diagnostics.HasError() {
+	if req.Plan.Raw.IsNull() || r.Data == nil || resp.Diagnostics.HasError() {
 		return // Destroy, or a plan that fails anyway: no read.
 	}
 	var template, forkFrom, priorTemplate types.String
@@ -82,15 +83,15 @@ func (r *sandboxResource) checkReferencesAtPlan(ctx context.Context, req resourc
 	if !checkTemplate && len(volumes) == 0 {
 		return
 	}
-	client, diags := r.data.Client()
+	client, diags := r.Data.Client()
 	if diags.HasError() {
 		return // Not configured yet: the create checks.
 	}
-	planned := plannedFor(r.data)
-	if checkTemplate && planned.has(planned.templates, templateName(template.ValueString())) {
+	planned := base.PlannedFor(r.Data)
+	if checkTemplate && planned.Has(planned.Templates, templateName(template.ValueString())) {
 		checkTemplate = false // this run builds it
 	}
-	volumes = slices.DeleteFunc(volumes, func(v string) bool { return planned.has(planned.volumes, v) })
+	volumes = slices.DeleteFunc(volumes, func(v string) bool { return planned.Has(planned.Volumes, v) })
 	if !checkTemplate && len(volumes) == 0 {
 		return
 	}
@@ -136,10 +137,10 @@ func warnLookupFailed(diags *diag.Diagnostics, at path.Path, what string, err er
 // the configuration sets it to a known value that differs from the state's: a template E2B does
 // not have is an error at plan, as for e2b_sandbox's template.
 func (r *templateResource) checkFromTemplateAtPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || r.data == nil {
+	if req.Plan.Raw.IsNull() || r.Data == nil {
 		return
 	}
-	notePlannedName(ctx, r.data, req, false)
+	base.NotePlannedName(ctx, r.Data, req, false)
 	if resp.Diagnostics.HasError() {
 		return // The plan fails anyway: no read.
 	}
@@ -151,10 +152,10 @@ func (r *templateResource) checkFromTemplateAtPlan(ctx context.Context, req reso
 	if resp.Diagnostics.HasError() || from.IsNull() || from.IsUnknown() || from.Equal(prior) {
 		return
 	}
-	if planned := plannedFor(r.data); planned.has(planned.templates, templateName(from.ValueString())) {
+	if planned := base.PlannedFor(r.Data); planned.Has(planned.Templates, templateName(from.ValueString())) {
 		return // this run builds it
 	}
-	client, diags := r.data.Client()
+	client, diags := r.Data.Client()
 	if diags.HasError() {
 		return
 	}

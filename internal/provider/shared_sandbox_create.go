@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 )
 
 // The create call of both sandbox types (the e2b_sandbox resource and the
@@ -44,7 +45,7 @@ func createSandbox(ctx context.Context, client *e2b.Client, req e2b.CreateSandbo
 				"Raise %s if creates are slow. Cause: %v", lc.timeout, created.SandboxID, lc.fate, lc.timeoutAttr, interrupted.Err))
 		return created, true
 	case err != nil && interruptedRun:
-		addClientError(diags, "Sandbox creation interrupted", fmt.Errorf("the run was interrupted (Ctrl-C, or the CLI "+
+		base.AddClientError(diags, "Sandbox creation interrupted", fmt.Errorf("the run was interrupted (Ctrl-C, or the CLI "+
 			"stopping the provider) before E2B answered the create: %w", err))
 		return nil, false
 	case err != nil:

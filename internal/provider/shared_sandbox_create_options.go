@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
@@ -64,7 +65,7 @@ func (o *sandboxCreateOptions) network(ctx context.Context) (*sandboxNetworkMode
 }
 
 // createRequest builds the API request from planned (or configured) options.
-func (o *sandboxCreateOptions) createRequest(ctx context.Context, data *ProviderData, timeout time.Duration) (e2b.CreateSandboxRequest, diag.Diagnostics) {
+func (o *sandboxCreateOptions) createRequest(ctx context.Context, data *base.ProviderData, timeout time.Duration) (e2b.CreateSandboxRequest, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	req := e2b.CreateSandboxRequest{
 		TemplateID:          o.Template.ValueString(),

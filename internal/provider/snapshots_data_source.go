@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
@@ -19,12 +20,12 @@ var (
 
 // NewSnapshotsDataSource returns the e2b_snapshots data source.
 func NewSnapshotsDataSource() datasource.DataSource {
-	return &snapshotsDataSource{dataSourceConfig{typeName: "_snapshots"}}
+	return &snapshotsDataSource{base.DataSourceConfig{TypeName: "_snapshots"}}
 }
 
 // snapshotsDataSource lists persistent snapshots.
 type snapshotsDataSource struct {
-	dataSourceConfig
+	base.DataSourceConfig
 }
 
 type snapshotsDataSourceModel struct {
@@ -49,7 +50,7 @@ func (d *snapshotsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 		Attributes: map[string]schema.Attribute{
 			"sandbox_id": schema.StringAttribute{Optional: true, MarkdownDescription: "Only snapshots taken from this sandbox.", Validators: validators.SandboxID()},
 			"name":       schema.StringAttribute{Optional: true, MarkdownDescription: "Only snapshots with this name or ID (`name`, `namespace/name`, optionally `:tag`)."},
-			"snapshots":  computedObjectList("The snapshots.", snapshotAttributes()),
+			"snapshots":  base.ComputedObjectList("The snapshots.", snapshotAttributes()),
 		},
 	}
 }
@@ -61,12 +62,12 @@ func (d *snapshotsDataSource) Read(ctx context.Context, req datasource.ReadReque
 		return
 	}
 	params := e2b.ListSnapshotsParams{SandboxID: model.SandboxID.ValueString(), Name: model.Name.ValueString()}
-	snapshots, ok := listed(d.data, &resp.Diagnostics, "Could not list snapshots",
+	snapshots, ok := base.Listed(d.Data, &resp.Diagnostics, "Could not list snapshots",
 		func(c *e2b.Client) ([]e2b.SnapshotInfo, error) { return c.ListSnapshots(ctx, params) })
 	if !ok {
 		return
 	}
-	model.Snapshots = objectList(snapshotAttrTypes, snapshots, func(s e2b.SnapshotInfo) map[string]attr.Value {
+	model.Snapshots = base.ObjectList(snapshotAttrTypes, snapshots, func(s e2b.SnapshotInfo) map[string]attr.Value {
 		return map[string]attr.Value{"snapshot_id": types.StringValue(s.SnapshotID), "names": convert.StringListValue(s.Names)}
 	})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
@@ -23,12 +24,12 @@ var (
 
 // NewTemplateDataSource returns the e2b_template data source.
 func NewTemplateDataSource() datasource.DataSource {
-	return &templateDataSource{dataSourceConfig{typeName: "_template"}}
+	return &templateDataSource{base.DataSourceConfig{TypeName: "_template"}}
 }
 
 // templateDataSource reads one template with its builds.
 type templateDataSource struct {
-	dataSourceConfig
+	base.DataSourceConfig
 }
 
 type templateDataSourceModel struct {
@@ -53,9 +54,9 @@ func templateBuildAttributes() map[string]schema.Attribute {
 		"build_id":     schema.StringAttribute{Computed: true, MarkdownDescription: "Build ID."},
 		"status":       schema.StringAttribute{Computed: true, MarkdownDescription: "`building`, `waiting`, `ready` or `error`."},
 		"envd_version": schema.StringAttribute{Computed: true, MarkdownDescription: "envd version of the build, if known."},
-		"created_at":   computedTimeAttr("Creation time (RFC 3339)."),
-		"updated_at":   computedTimeAttr("Last update (RFC 3339)."),
-		"finished_at":  computedTimeAttr("When the build finished (RFC 3339), if it did."),
+		"created_at":   base.ComputedTimeAttr("Creation time (RFC 3339)."),
+		"updated_at":   base.ComputedTimeAttr("Last update (RFC 3339)."),
+		"finished_at":  base.ComputedTimeAttr("When the build finished (RFC 3339), if it did."),
 		"cpu_count":    schema.Int32Attribute{Computed: true, MarkdownDescription: "vCPUs."},
 		"memory_mb":    schema.Int32Attribute{Computed: true, MarkdownDescription: "Memory in MiB."},
 		"disk_size_mb": schema.Int32Attribute{Computed: true, MarkdownDescription: "Disk size in MiB, if known."},
@@ -77,7 +78,7 @@ func (d *templateDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			Validators:          validators.TemplateRef(),
 		},
 		"names":  schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "All names."},
-		"builds": computedObjectList("All builds (every page).", templateBuildAttributes()),
+		"builds": base.ComputedObjectList("All builds (every page).", templateBuildAttributes()),
 		"tags":   templateTagsSchema(),
 	}
 	// Described as one template of e2b_templates is.
@@ -99,7 +100,7 @@ func (d *templateDataSource) ConfigValidators(_ context.Context) []datasource.Co
 
 func (d *templateDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var model templateDataSourceModel
-	client := d.configAndClient(ctx, req, resp, &model)
+	client := d.ConfigAndClient(ctx, req, resp, &model)
 	if client == nil {
 		return
 	}
@@ -114,7 +115,7 @@ func (d *templateDataSource) Read(ctx context.Context, req datasource.ReadReques
 				"No template "+convert.Quote(ref)+" is visible to this API key. Check the ID or name; e2b_templates lists your team's templates.")
 			return
 		}
-		addClientError(&resp.Diagnostics, "Could not read template "+ref, err)
+		base.AddClientError(&resp.Diagnostics, "Could not read template "+ref, err)
 		return
 	}
 	model.TemplateID = types.StringValue(t.TemplateID)
@@ -138,7 +139,7 @@ func (d *templateDataSource) Read(ctx context.Context, req datasource.ReadReques
 	model.Builds = types.ListValueMust(types.ObjectType{AttrTypes: templateBuildAttrTypes}, builds)
 	tags, err := visibleTags(ctx, client, t.TemplateID)
 	if err != nil {
-		addClientError(&resp.Diagnostics, "Could not list the tags of template "+ref, err)
+		base.AddClientError(&resp.Diagnostics, "Could not list the tags of template "+ref, err)
 		return
 	}
 	model.Tags = templateTagsValue(tags)

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 )
 
@@ -34,12 +35,12 @@ const (
 
 // NewTemplateResource returns the e2b_template resource.
 func NewTemplateResource() resource.Resource {
-	return &templateResource{resourceConfig{typeName: "_template"}}
+	return &templateResource{base.ResourceConfig{TypeName: "_template"}}
 }
 
 // templateResource implements e2b_template.
 type templateResource struct {
-	resourceConfig
+	base.ResourceConfig
 }
 
 type templateIdentityModel struct {
@@ -49,11 +50,11 @@ type templateIdentityModel struct {
 func (r *templateResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan, config templateResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	client, ok := modelAndClient(ctx, req.Config.Get, &config, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.Config.Get, &config, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	ctx, cancel, _ := withTimeout(ctx, plan.Timeouts.Create, defaultTemplateCreateTimeout, &resp.Diagnostics)
+	ctx, cancel, _ := base.WithTimeout(ctx, plan.Timeouts.Create, defaultTemplateCreateTimeout, &resp.Diagnostics)
 	defer cancel()
 	if resp.Diagnostics.HasError() {
 		return
@@ -86,7 +87,7 @@ func (r *templateResource) Create(ctx context.Context, req resource.CreateReques
 	resp.Diagnostics.Append(recordContextBuilt(ctx, &plan, resp.Private)...)
 	if plan.Public.ValueBool() {
 		if _, err := client.SetTemplatePublic(ctx, res.TemplateID, true); err != nil {
-			addClientError(&resp.Diagnostics, "Template built but could not be made public", err)
+			base.AddClientError(&resp.Diagnostics, "Template built but could not be made public", err)
 		}
 	}
 	r.refresh(ctx, client, &plan, &resp.Diagnostics)
@@ -111,7 +112,7 @@ func (r *templateResource) nameFree(ctx context.Context, client *e2b.Client, nam
 	case e2b.IsNotFound(err) || e2b.IsForbidden(err):
 		return true
 	}
-	addClientError(diags, "Could not check whether template "+name+" exists", err)
+	base.AddClientError(diags, "Could not check whether template "+name+" exists", err)
 	return false
 }
 
@@ -251,19 +252,19 @@ func (m *templateResourceModel) nullUnknowns() {
 
 func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state templateResourceModel
-	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.State.Get, &state, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
 	t, err := client.GetTemplate(ctx, state.TemplateID.ValueString())
 	if e2b.IsNotFound(err) {
-		removeGone(ctx, resp, "Template no longer exists",
+		base.RemoveGone(ctx, resp, "Template no longer exists",
 			fmt.Sprintf("Template %s was deleted outside Terraform; it was removed from state and the next apply builds it again.", state.TemplateID.ValueString()),
 			templateIdentityModel{TemplateID: state.TemplateID})
 		return
 	}
 	if err != nil {
-		addClientError(&resp.Diagnostics, "Could not read template "+state.TemplateID.ValueString(), err)
+		base.AddClientError(&resp.Diagnostics, "Could not read template "+state.TemplateID.ValueString(), err)
 		return
 	}
 	state.apply(t)
@@ -276,11 +277,11 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 	var plan, state, config templateResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	client, ok := modelAndClient(ctx, req.Config.Get, &config, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.Config.Get, &config, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	ctx, cancel, _ := withTimeout(ctx, plan.Timeouts.Update, defaultTemplateUpdateTimeout, &resp.Diagnostics)
+	ctx, cancel, _ := base.WithTimeout(ctx, plan.Timeouts.Update, defaultTemplateUpdateTimeout, &resp.Diagnostics)
 	defer cancel()
 	if resp.Diagnostics.HasError() {
 		return
@@ -306,7 +307,7 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 	}
 	if !plan.Public.Equal(state.Public) || plan.BuildID.IsUnknown() && plan.Public.ValueBool() {
 		if _, err := client.SetTemplatePublic(ctx, plan.TemplateID.ValueString(), plan.Public.ValueBool()); err != nil {
-			addClientAttributeError(&resp.Diagnostics, path.Root("public"), "Could not change whether the template is public", err)
+			base.AddClientAttributeError(&resp.Diagnostics, path.Root("public"), "Could not change whether the template is public", err)
 			return
 		}
 	}
@@ -318,11 +319,11 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 
 func (r *templateResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state templateResourceModel
-	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.State.Get, &state, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	ctx, cancel, _ := withTimeout(ctx, state.Timeouts.Delete, defaultTemplateDeleteTimeout, &resp.Diagnostics)
+	ctx, cancel, _ := base.WithTimeout(ctx, state.Timeouts.Delete, defaultTemplateDeleteTimeout, &resp.Diagnostics)
 	defer cancel()
 	if resp.Diagnostics.HasError() {
 		return
@@ -335,13 +336,13 @@ func (r *templateResource) Delete(ctx context.Context, req resource.DeleteReques
 			"E2B refuses to delete a template while sandboxes started from it are running or paused. "+
 				"Kill them (or destroy the e2b_sandbox resources first), then destroy again.\n\n"+err.Error())
 	default:
-		addClientError(&resp.Diagnostics, "Could not delete template "+state.TemplateID.ValueString(), err)
+		base.AddClientError(&resp.Diagnostics, "Could not delete template "+state.TemplateID.ValueString(), err)
 	}
 }
 
 func (r *templateResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	ref := importedID(ctx, req, "template_id", &resp.Diagnostics)
-	client, diags := r.data.Client()
+	ref := base.ImportedID(ctx, req, "template_id", &resp.Diagnostics)
+	client, diags := r.Data.Client()
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -352,7 +353,7 @@ func (r *templateResource) ImportState(ctx context.Context, req resource.ImportS
 			resp.Diagnostics.AddError("Template not found", fmt.Sprintf("No template %q is visible to this API key. Import by template ID or name.", ref))
 			return
 		}
-		addClientError(&resp.Diagnostics, "Could not read template "+ref, err)
+		base.AddClientError(&resp.Diagnostics, "Could not read template "+ref, err)
 		return
 	}
 	name := t.TemplateID

@@ -17,6 +17,7 @@ import (
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b/buildcontext"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
 
@@ -220,7 +221,7 @@ type contextRecord struct {
 	SHA256 string `json:"sha256"` // the digest then
 }
 
-func readContextRecord(ctx context.Context, p privateState) (*contextRecord, diag.Diagnostics) {
+func readContextRecord(ctx context.Context, p base.PrivateState) (*contextRecord, diag.Diagnostics) {
 	if p == nil {
 		return nil, nil
 	}
@@ -236,7 +237,7 @@ func readContextRecord(ctx context.Context, p privateState) (*contextRecord, dia
 }
 
 // writeContextRecord records rec, or removes the record when rec is nil.
-func writeContextRecord(ctx context.Context, p privateState, rec *contextRecord) diag.Diagnostics {
+func writeContextRecord(ctx context.Context, p base.PrivateState, rec *contextRecord) diag.Diagnostics {
 	if p == nil {
 		return nil
 	}
@@ -250,7 +251,7 @@ func writeContextRecord(ctx context.Context, p privateState, rec *contextRecord)
 // recordContextRead reads the context the state's COPY steps name and
 // records it; when it cannot be read the record is removed, and the plan
 // reports why. Never an error: a refresh must not fail on local files.
-func recordContextRead(ctx context.Context, m *templateResourceModel, p privateState) diag.Diagnostics {
+func recordContextRead(ctx context.Context, m *templateResourceModel, p base.PrivateState) diag.Diagnostics {
 	var rec *contextRecord
 	if m.buildInputsKnown() && !m.Context.IsNull() {
 		if spec, diags := m.spec(ctx); !diags.HasError() && spec.digest != "" {
@@ -261,7 +262,7 @@ func recordContextRead(ctx context.Context, m *templateResourceModel, p privateS
 }
 
 // recordContextBuilt records the context an apply just built from.
-func recordContextBuilt(ctx context.Context, m *templateResourceModel, p privateState) diag.Diagnostics {
+func recordContextBuilt(ctx context.Context, m *templateResourceModel, p base.PrivateState) diag.Diagnostics {
 	spec, diags := m.specWithoutFiles(ctx)
 	if diags.HasError() || spec.copyInputs == "" || m.ContextSHA256.IsNull() || m.ContextSHA256.IsUnknown() {
 		return writeContextRecord(ctx, p, nil)

@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
 
@@ -137,7 +138,7 @@ func (r *volumeFileResource) ModifyPlan(ctx context.Context, req resource.Modify
 			resp.Diagnostics.AddAttributeError(path.Root(c.attrName), "Cannot read file content", err.Error())
 			return
 		}
-		creating := replacing(ctx, req.Plan, req.State, req.State.Raw.IsNull(), "volume_id", "path")
+		creating := base.Replacing(ctx, req.Plan, req.State, req.State.Raw.IsNull(), "volume_id", "path")
 		var diags diag.Diagnostics
 		sum, size, diags = planFileSum(ctx, c, s, n, creating, req.Private)
 		resp.Diagnostics.Append(diags...)

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
@@ -25,12 +26,12 @@ var (
 
 // NewVolumeFilesDataSource returns the e2b_volume_files data source.
 func NewVolumeFilesDataSource() datasource.DataSource {
-	return &volumeFilesDataSource{dataSourceConfig{typeName: "_volume_files"}}
+	return &volumeFilesDataSource{base.DataSourceConfig{TypeName: "_volume_files"}}
 }
 
 // volumeFilesDataSource lists a folder of a volume through the volume-content API.
 type volumeFilesDataSource struct {
-	dataSourceConfig
+	base.DataSourceConfig
 }
 
 type volumeFilesModel struct {
@@ -56,9 +57,9 @@ func volumeEntryAttributes() map[string]schema.Attribute {
 		"uid":         schema.Int64Attribute{Computed: true, MarkdownDescription: "Owner's user ID."},
 		"gid":         schema.Int64Attribute{Computed: true, MarkdownDescription: "Owner's group ID."},
 		"target":      computed("Where a link points (empty for other entries)."),
-		"modified_at": computedTimeAttr("Last modification (RFC 3339)."),
-		"accessed_at": computedTimeAttr("Last access (RFC 3339)."),
-		"changed_at":  computedTimeAttr("Last status change (RFC 3339)."),
+		"modified_at": base.ComputedTimeAttr("Last modification (RFC 3339)."),
+		"accessed_at": base.ComputedTimeAttr("Last access (RFC 3339)."),
+		"changed_at":  base.ComputedTimeAttr("Last status change (RFC 3339)."),
 	}
 }
 
@@ -83,7 +84,7 @@ func (d *volumeFilesDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 				Optional:            true, Computed: true,
 				Validators: []validator.Int64{int64validator.Between(1, 64)},
 			},
-			"entries": computedObjectList("The entries.", volumeEntryAttributes()),
+			"entries": base.ComputedObjectList("The entries.", volumeEntryAttributes()),
 		},
 	}
 }
@@ -98,7 +99,7 @@ func checkVolumeFolder(p string) string {
 
 func (d *volumeFilesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m volumeFilesModel
-	client := d.configAndClient(ctx, req, resp, &m)
+	client := d.ConfigAndClient(ctx, req, resp, &m)
 	if client == nil {
 		return
 	}
@@ -116,7 +117,7 @@ func (d *volumeFilesDataSource) Read(ctx context.Context, req datasource.ReadReq
 		return
 	}
 	if err != nil {
-		addClientError(&resp.Diagnostics, fmt.Sprintf("Could not list %s in volume %q", dir, volumeID), err)
+		base.AddClientError(&resp.Diagnostics, fmt.Sprintf("Could not list %s in volume %q", dir, volumeID), err)
 		return
 	}
 	elems := make([]attr.Value, 0, len(list))

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
@@ -29,13 +30,13 @@ var (
 
 // NewWebhookDeliveriesDataSource returns the e2b_webhook_deliveries data source.
 func NewWebhookDeliveriesDataSource() datasource.DataSource {
-	return &webhookDeliveriesDataSource{dataSourceConfig{typeName: "_webhook_deliveries"}}
+	return &webhookDeliveriesDataSource{base.DataSourceConfig{TypeName: "_webhook_deliveries"}}
 }
 
 // webhookDeliveriesDataSource reads a webhook's delivery history: the
 // events E2B delivered to it and every attempt, failed ones with why.
 type webhookDeliveriesDataSource struct {
-	dataSourceConfig
+	base.DataSourceConfig
 }
 
 type webhookDeliveriesModel struct {
@@ -78,7 +79,7 @@ func deliveryAttemptAttributes() map[string]schema.Attribute {
 		"request_body": schema.StringAttribute{Computed: true, MarkdownDescription: "The event JSON that was posted."},
 		"duration": schema.StringAttribute{Computed: true, CustomType: customtypes.GoDurationType{}, Validators: []validator.String{validators.GoDurationSyntax()},
 			MarkdownDescription: "How long the attempt took (Go duration, E2B counts whole milliseconds)."},
-		"timestamp": computedTimeAttr("When the attempt started (RFC 3339)."),
+		"timestamp": base.ComputedTimeAttr("When the attempt started (RFC 3339)."),
 	}
 }
 
@@ -88,7 +89,7 @@ func deliveryEventAttributes() map[string]schema.Attribute {
 		"event_type": schema.StringAttribute{Computed: true, MarkdownDescription: "Event type, such as `sandbox.lifecycle.created`."},
 		"sandbox_id": schema.StringAttribute{Computed: true, MarkdownDescription: "The sandbox the event is about."},
 		"delivered":  schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether an attempt listed succeeded."},
-		"attempts":   computedObjectList("The attempts to deliver the event that match the filters, in the order made.", deliveryAttemptAttributes()),
+		"attempts":   base.ComputedObjectList("The attempts to deliver the event that match the filters, in the order made.", deliveryAttemptAttributes()),
 	}
 }
 
@@ -116,7 +117,7 @@ func (d *webhookDeliveriesDataSource) Schema(_ context.Context, _ datasource.Sch
 				Validators:          []validator.Int64{int64validator.Between(1, e2b.WebhookDeliveryPageMax)}},
 			"limit": schema.Int64Attribute{Optional: true, MarkdownDescription: "Most events to return, 1 to 10000. Default 100.",
 				Validators: []validator.Int64{int64validator.Between(1, 10000)}},
-			"events":          computedObjectList("The events, each with its attempts.", deliveryEventAttributes()),
+			"events":          base.ComputedObjectList("The events, each with its attempts.", deliveryEventAttributes()),
 			"attempts":        schema.Int64Attribute{Computed: true, MarkdownDescription: "Attempts listed in `events`."},
 			"failed_attempts": schema.Int64Attribute{Computed: true, MarkdownDescription: "Failed attempts listed in `events`."},
 		},
@@ -153,7 +154,7 @@ func timeOrZero(v timetypes.RFC3339) time.Time {
 
 func (d *webhookDeliveriesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m webhookDeliveriesModel
-	client := d.configAndClient(ctx, req, resp, &m)
+	client := d.ConfigAndClient(ctx, req, resp, &m)
 	if client == nil {
 		return
 	}
@@ -172,11 +173,11 @@ func (d *webhookDeliveriesDataSource) Read(ctx context.Context, req datasource.R
 	}
 	groups, err := client.ListWebhookDeliveries(ctx, m.WebhookID.ValueString(), q)
 	if err != nil {
-		addClientError(&resp.Diagnostics, "Could not list webhook deliveries", err)
+		base.AddClientError(&resp.Diagnostics, "Could not list webhook deliveries", err)
 		return
 	}
 	var total, failed int64
-	m.Events = objectList(deliveryEventAttrTypes, groups, func(g e2b.WebhookDeliveryGroup) map[string]attr.Value {
+	m.Events = base.ObjectList(deliveryEventAttrTypes, groups, func(g e2b.WebhookDeliveryGroup) map[string]attr.Value {
 		delivered := false
 		for _, a := range g.Attempts {
 			total++
@@ -189,7 +190,7 @@ func (d *webhookDeliveriesDataSource) Read(ctx context.Context, req datasource.R
 		return map[string]attr.Value{
 			"event_id": types.StringValue(g.EventID), "event_type": types.StringValue(g.EventType),
 			"sandbox_id": types.StringValue(g.SandboxID), "delivered": types.BoolValue(delivered),
-			"attempts": objectList(deliveryAttemptAttrTypes, g.Attempts, deliveryAttemptValues),
+			"attempts": base.ObjectList(deliveryAttemptAttrTypes, g.Attempts, deliveryAttemptValues),
 		}
 	})
 	m.Attempts, m.FailedAttempts = types.Int64Value(total), types.Int64Value(failed)

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
@@ -24,12 +25,12 @@ var (
 
 // NewWebhookStatsDataSource returns the e2b_webhook_stats data source.
 func NewWebhookStatsDataSource() datasource.DataSource {
-	return &webhookStatsDataSource{dataSourceConfig{typeName: "_webhook_stats"}}
+	return &webhookStatsDataSource{base.DataSourceConfig{TypeName: "_webhook_stats"}}
 }
 
 // webhookStatsDataSource reads a webhook's delivery stats over a time range.
 type webhookStatsDataSource struct {
-	dataSourceConfig
+	base.DataSourceConfig
 }
 
 type webhookStatsModel struct {
@@ -57,7 +58,7 @@ func deliveryDurationAttributes(of string) map[string]schema.Attribute {
 
 func webhookStatsBucketAttributes() map[string]schema.Attribute {
 	attrs := deliveryDurationAttributes("in the bucket")
-	attrs["start"] = computedTimeAttr("Start of the bucket (RFC 3339).")
+	attrs["start"] = base.ComputedTimeAttr("Start of the bucket (RFC 3339).")
 	attrs["total"] = schema.Int64Attribute{Computed: true, MarkdownDescription: "Attempts in the bucket."}
 	attrs["failed"] = schema.Int64Attribute{Computed: true, MarkdownDescription: "Failed attempts in the bucket."}
 	return attrs
@@ -82,7 +83,7 @@ func (d *webhookStatsDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 		MarkdownDescription: "End of the range, exclusive (RFC 3339). Default: now."}
 	attrs["total"] = schema.Int64Attribute{Computed: true, MarkdownDescription: "Delivery attempts in the range."}
 	attrs["failed"] = schema.Int64Attribute{Computed: true, MarkdownDescription: "Failed delivery attempts in the range."}
-	attrs["buckets"] = computedObjectList("The range in time buckets, oldest first, as E2B divides it.", webhookStatsBucketAttributes())
+	attrs["buckets"] = base.ComputedObjectList("The range in time buckets, oldest first, as E2B divides it.", webhookStatsBucketAttributes())
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A webhook's delivery stats over a time range: attempts, failed attempts and their durations, " +
 			"overall and per time bucket. `failed` above 0 says the endpoint is failing; `e2b_webhook_deliveries` says why.",
@@ -102,7 +103,7 @@ func (d *webhookStatsDataSource) ValidateConfig(ctx context.Context, req datasou
 
 func (d *webhookStatsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m webhookStatsModel
-	client := d.configAndClient(ctx, req, resp, &m)
+	client := d.ConfigAndClient(ctx, req, resp, &m)
 	if client == nil {
 		return
 	}
@@ -112,12 +113,12 @@ func (d *webhookStatsDataSource) Read(ctx context.Context, req datasource.ReadRe
 	}
 	st, err := client.GetWebhookStats(ctx, m.WebhookID.ValueString(), start, end)
 	if err != nil {
-		addClientError(&resp.Diagnostics, "Could not read webhook delivery stats", err)
+		base.AddClientError(&resp.Diagnostics, "Could not read webhook delivery stats", err)
 		return
 	}
 	m.Total, m.Failed = types.Int64Value(st.Total), types.Int64Value(st.Failed)
 	m.DurationMinimum, m.DurationAverage, m.DurationMaximum = customtypes.DurationValue(st.Durations.Minimum), customtypes.DurationValue(st.Durations.Average), customtypes.DurationValue(st.Durations.Maximum)
-	m.Buckets = objectList(webhookStatsBucketAttrTypes, st.Buckets, func(b e2b.WebhookStatsBucket) map[string]attr.Value {
+	m.Buckets = base.ObjectList(webhookStatsBucketAttrTypes, st.Buckets, func(b e2b.WebhookStatsBucket) map[string]attr.Value {
 		v := durationValues(b.Durations)
 		v["start"] = timetypes.NewRFC3339TimeValue(b.Start)
 		v["total"], v["failed"] = types.Int64Value(b.Total), types.Int64Value(b.Failed)

@@ -1,4 +1,4 @@
-package provider
+package base
 
 import (
 	"errors"
@@ -15,7 +15,7 @@ func TestClientErrorDiagnosticEscapesSandboxText(t *testing.T) {
 		errors.New("statat " + hostile + ": file name too long"),
 		fmt.Errorf("list: %w", errors.New("bad token "+hostile)),
 	} {
-		d := clientErrorDiagnostic("Could not download", err)
+		d := ClientErrorDiagnostic("Could not download", err)
 		for _, bad := range []string{"\x1b", "\x07", "\r", "\u202e"} {
 			if strings.Contains(d.Detail(), bad) {
 				t.Errorf("detail %q keeps %q", d.Detail(), bad)

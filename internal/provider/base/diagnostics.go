@@ -1,4 +1,4 @@
-package provider
+package base
 
 import (
 	"errors"
@@ -14,8 +14,8 @@ import (
 
 // Messages shared by every type, so users see the same words for the same problem.
 const (
-	missingKeySummary = "Missing E2B API key"
-	missingKeyDetail  = "No E2B API key is configured. Set `api_key` in the provider \"e2b\" block " +
+	MissingKeySummary = "Missing E2B API key"
+	MissingKeyDetail  = "No E2B API key is configured. Set `api_key` in the provider \"e2b\" block " +
 		"or the E2B_API_KEY environment variable (keys look like e2b_...; create one at https://e2b.dev/dashboard)."
 	sandboxGoneHint = "The sandbox no longer exists: its timeout ran out or it was killed. " +
 		"Run plan again: the sandbox leaves state and Terraform plans a replacement."
@@ -26,10 +26,10 @@ const (
 		"Check `api_key` in the provider \"e2b\" block or the E2B_API_KEY environment variable."
 )
 
-// clientErrorDiagnostic maps an error from the E2B client to one diagnostic. summary says what
+// ClientErrorDiagnostic maps an error from the E2B client to one diagnostic. summary says what
 // was being done ("Could not create sandbox"). An error may carry text a sandbox chose (file
 // names, a lying envd's answers, a command's output), so the detail is made safe for a terminal.
-func clientErrorDiagnostic(summary string, err error) diag.Diagnostic {
+func ClientErrorDiagnostic(summary string, err error) diag.Diagnostic {
 	d := clientErrorDiagnosticRaw(summary, err)
 	return diag.NewErrorDiagnostic(d.Summary(), e2b.SafeText(d.Detail()))
 }
@@ -37,7 +37,7 @@ func clientErrorDiagnostic(summary string, err error) diag.Diagnostic {
 func clientErrorDiagnosticRaw(summary string, err error) diag.Diagnostic {
 	switch {
 	case errors.Is(err, e2b.ErrMissingAPIKey):
-		return diag.NewErrorDiagnostic(missingKeySummary, missingKeyDetail)
+		return diag.NewErrorDiagnostic(MissingKeySummary, MissingKeyDetail)
 	case e2b.IsUnauthorized(err):
 		return diag.NewErrorDiagnostic(invalidKeySummary, invalidKeyDetail+"\n\nE2B said: "+err.Error())
 	case isTimeoutAboveLimit(err):
@@ -78,14 +78,14 @@ func clientErrorDiagnosticRaw(summary string, err error) diag.Diagnostic {
 	}
 }
 
-// addClientError appends the diagnostic for a client error.
-func addClientError(diags *diag.Diagnostics, summary string, err error) {
-	diags.Append(clientErrorDiagnostic(summary, err))
+// AddClientError appends the diagnostic for a client error.
+func AddClientError(diags *diag.Diagnostics, summary string, err error) {
+	diags.Append(ClientErrorDiagnostic(summary, err))
 }
 
-// addClientAttributeError is addClientError tied to an attribute, for errors about one input.
-func addClientAttributeError(diags *diag.Diagnostics, p path.Path, summary string, err error) {
-	d := clientErrorDiagnostic(summary, err)
+// AddClientAttributeError is addClientError tied to an attribute, for errors about one input.
+func AddClientAttributeError(diags *diag.Diagnostics, p path.Path, summary string, err error) {
+	d := ClientErrorDiagnostic(summary, err)
 	if errors.Is(err, e2b.ErrMissingAPIKey) || e2b.IsUnauthorized(err) {
 		diags.Append(d)
 		return
@@ -93,15 +93,15 @@ func addClientAttributeError(diags *diag.Diagnostics, p path.Path, summary strin
 	diags.AddAttributeError(p, d.Summary(), d.Detail())
 }
 
-// addSandboxReadError is addClientError for a read of sandbox id, named by
+// AddSandboxReadError is addClientError for a read of sandbox id, named by
 // the attribute at p: a sandbox E2B does not know is an error of that attribute.
-func addSandboxReadError(diags *diag.Diagnostics, p path.Path, id, summary string, err error) {
+func AddSandboxReadError(diags *diag.Diagnostics, p path.Path, id, summary string, err error) {
 	if e2b.IsNotFound(err) {
 		diags.AddAttributeError(p, "Sandbox not found",
 			"Sandbox "+id+" does not exist: it expired, was killed, or belongs to another team.")
 		return
 	}
-	addClientError(diags, summary, err)
+	AddClientError(diags, summary, err)
 }
 
 // sandboxLimitDetail explains a start refused at the team's limit of concurrent sandboxes with

@@ -2,16 +2,12 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"regexp"
 	"slices"
 	"sort"
-	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
@@ -244,53 +240,4 @@ import {
 			},
 		},
 	})
-}
-
-// TestKeptCreateDiagnostics: what the user reads for each way a create of
-// an object E2B keeps can end.
-func TestKeptCreateDiagnostics(t *testing.T) {
-	snap := keptCreate{kind: "snapshot", attr: path.Empty(), importID: func(id string) string { return "isb1:" + id }}
-	vol := keptCreate{kind: "volume", attr: path.Root("name"), importID: func(id string) string { return id }}
-	lost := errors.New("connection reset")
-	cases := []struct {
-		name     string
-		k        keptCreate
-		err      error
-		keep     bool
-		severity diag.Severity
-		want     []string
-	}{
-		{"made", vol, nil, true, 0, nil},
-		{"interrupted but found", vol, &e2b.InterruptedCreateError{Kind: "volume", ID: "vol1", Err: context.Canceled}, true,
-			diag.SeverityWarning, []string{"Interrupted, but the volume was made", "vol1", "recorded in state"}},
-		{"taken", vol, &e2b.ExistsError{Kind: "volume", Name: "data", ID: "vol2", Why: "it existed before"}, false,
-			diag.SeverityError, []string{"Volume already exists", "terraform import <address> vol2", "choose another name"}},
-		{"twins", snap, &e2b.UnknownCreateError{Kind: "snapshot", Err: lost, Candidates: []string{"t1:default", "t2:default"}}, false,
-			diag.SeverityError, []string{"Snapshot may have been made", "terraform import <address> isb1:t1:default", "isb1:t2:default", "delete the others"}},
-		{"not found", vol, &e2b.UnknownCreateError{Kind: "volume", Err: lost, MayExist: `a volume named "data"`}, false,
-			diag.SeverityError, []string{"Volume may have been made", `look for a volume named "data"`, "import it"}},
-		{"refused", vol, errors.New("create volume: 400 Bad Request: Invalid volume name"), false,
-			diag.SeverityError, []string{"Could not create volume", "Invalid volume name"}},
-	}
-	for _, c := range cases {
-		var diags diag.Diagnostics
-		if keep := c.k.settled(&diags, "Could not create "+c.k.kind, c.err); keep != c.keep {
-			t.Errorf("%s: keep = %v, want %v", c.name, keep, c.keep)
-		}
-		if c.want == nil {
-			if len(diags) != 0 {
-				t.Errorf("%s: diagnostics %v", c.name, diags)
-			}
-			continue
-		}
-		if len(diags) != 1 || diags[0].Severity() != c.severity {
-			t.Fatalf("%s: diagnostics %v, want one of severity %v", c.name, diags, c.severity)
-		}
-		text := diags[0].Summary() + "\n" + diags[0].Detail()
-		for _, w := range c.want {
-			if !strings.Contains(text, w) {
-				t.Errorf("%s: %q lacks %q", c.name, text, w)
-			}
-		}
-	}
 }

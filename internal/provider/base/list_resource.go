@@ -1,4 +1,4 @@
-package provider
+package base
 
 import (
 	"context"
@@ -16,46 +16,46 @@ import (
 // volumes, secrets, webhooks) share: E2B's client reads every page, and the
 // results go out one by one up to the query's limit.
 
-// teamListResource lists the team's objects of one kind (T) with the identity
+// TeamListResource lists the team's objects of one kind (T) with the identity
 // of their resource type, for `terraform query` (Terraform 1.14 and later).
 // F is the model of the query's filter: noFilter where E2B's list has none.
-type teamListResource[T, F any] struct {
-	resourceConfig // typeName: the resource type the results can be imported as
-	description    string
-	filter         map[string]schema.Attribute // the attributes of F
-	what           string                      // "volumes", in the summary of an error
-	fetch          func(ctx context.Context, c *e2b.Client, filter F) ([]T, error)
-	display        func(T) string
-	identity       func(T) map[string]string
-	values         func(T) map[string]attr.Value // the resource's attributes, when the query includes it
+type TeamListResource[T, F any] struct {
+	ResourceConfig // typeName: the resource type the results can be imported as
+	Description    string
+	Filter         map[string]schema.Attribute // the attributes of F
+	What           string                      // "volumes", in the summary of an error
+	Fetch          func(ctx context.Context, c *e2b.Client, filter F) ([]T, error)
+	Display        func(T) string
+	Identity       func(T) map[string]string
+	Values         func(T) map[string]attr.Value // the resource's attributes, when the query includes it
 }
 
-// noFilter is the filter of a list resource without one.
-type noFilter struct{}
+// NoFilter is the filter of a list resource without one.
+type NoFilter struct{}
 
-var _ list.ListResourceWithConfigure = &teamListResource[e2b.Secret, noFilter]{}
+var _ list.ListResourceWithConfigure = &TeamListResource[e2b.Secret, NoFilter]{}
 
-// unfiltered is the fetch of a list resource whose E2B list has no filter,
+// Unfiltered is the fetch of a list resource whose E2B list has no filter,
 // such as (*e2b.Client).ListVolumes.
-func unfiltered[T any](list func(*e2b.Client, context.Context) ([]T, error)) func(context.Context, *e2b.Client, noFilter) ([]T, error) {
-	return func(ctx context.Context, c *e2b.Client, _ noFilter) ([]T, error) { return list(c, ctx) }
+func Unfiltered[T any](list func(*e2b.Client, context.Context) ([]T, error)) func(context.Context, *e2b.Client, NoFilter) ([]T, error) {
+	return func(ctx context.Context, c *e2b.Client, _ NoFilter) ([]T, error) { return list(c, ctx) }
 }
 
-func (l *teamListResource[T, F]) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
-	resp.Schema = schema.Schema{MarkdownDescription: l.description, Attributes: l.filter}
+func (l *TeamListResource[T, F]) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	resp.Schema = schema.Schema{MarkdownDescription: l.Description, Attributes: l.Filter}
 }
 
-func (l *teamListResource[T, F]) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+func (l *TeamListResource[T, F]) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
 	var filter F
 	diags := req.Config.Get(ctx, &filter)
-	client, d := l.data.Client()
+	client, d := l.Data.Client()
 	diags.Append(d...)
 	if listFailed(stream, diags) {
 		return
 	}
-	streamListed(req, stream, "Could not list "+l.what, func() ([]T, error) { return l.fetch(ctx, client, filter) },
+	streamListed(req, stream, "Could not list "+l.What, func() ([]T, error) { return l.Fetch(ctx, client, filter) },
 		func(item T) list.ListResult {
-			return listResult(ctx, req, l.display(item), l.identity(item), func() map[string]attr.Value { return l.values(item) })
+			return listResult(ctx, req, l.Display(item), l.Identity(item), func() map[string]attr.Value { return l.Values(item) })
 		})
 }
 
@@ -76,7 +76,7 @@ func streamListed[T any](req list.ListRequest, stream *list.ListResultsStream, s
 		items, err := fetch()
 		if err != nil {
 			var diags diag.Diagnostics
-			addClientError(&diags, summary, err)
+			AddClientError(&diags, summary, err)
 			push(list.ListResult{Diagnostics: diags})
 			return
 		}

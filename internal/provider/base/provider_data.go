@@ -1,4 +1,4 @@
-package provider
+package base
 
 import (
 	"fmt"
@@ -20,12 +20,12 @@ type ProviderData struct {
 
 	client                 *e2b.Client
 	unknownSettings        []string // connection settings not known yet, by attribute name
-	defaultMetadataUnknown bool
+	DefaultMetadataUnknown bool
 }
 
-// newProviderData is the data of a provider whose client is made; unknownSettings are the
+// NewProviderData is the data of a provider whose client is made; unknownSettings are the
 // connection settings not known yet, by attribute name, which make every call fail until they are.
-func newProviderData(client *e2b.Client, unknownSettings []string) *ProviderData {
+func NewProviderData(client *e2b.Client, unknownSettings []string) *ProviderData {
 	return &ProviderData{Domain: client.Domain(), client: client, unknownSettings: unknownSettings}
 }
 
@@ -70,7 +70,7 @@ func providerDataFrom(v any) (*ProviderData, diag.Diagnostics) {
 	data, ok := v.(*ProviderData)
 	if !ok {
 		diags.AddError("Unexpected provider data",
-			fmt.Sprintf("Expected *provider.ProviderData, got %T. This is a bug in the provider; please report it.", v))
+			fmt.Sprintf("Expected *base.ProviderData, got %T. This is a bug in the provider; please report it.", v))
 		return nil, diags
 	}
 	return data, diags

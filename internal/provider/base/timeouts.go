@@ -1,4 +1,4 @@
-package provider
+package base
 
 import (
 	"context"
@@ -12,8 +12,8 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
 
-// resourceTimeoutsBlock is the timeouts library's block with the provider's duration error.
-func resourceTimeoutsBlock(ctx context.Context, opts resourcetimeouts.Opts) resourceschema.Block {
+// ResourceTimeoutsBlock is the timeouts library's block with the provider's duration error.
+func ResourceTimeoutsBlock(ctx context.Context, opts resourcetimeouts.Opts) resourceschema.Block {
 	b, ok := resourcetimeouts.Block(ctx, opts).(resourceschema.SingleNestedBlock)
 	if !ok {
 		return resourcetimeouts.Block(ctx, opts)
@@ -27,8 +27,8 @@ func resourceTimeoutsBlock(ctx context.Context, opts resourcetimeouts.Opts) reso
 	return b
 }
 
-// ephemeralTimeoutsBlock is resourceTimeoutsBlock for an ephemeral resource.
-func ephemeralTimeoutsBlock(ctx context.Context) ephemeralschema.Block {
+// EphemeralTimeoutsBlock is resourceTimeoutsBlock for an ephemeral resource.
+func EphemeralTimeoutsBlock(ctx context.Context) ephemeralschema.Block {
 	b, ok := ephemeraltimeouts.Block(ctx).(ephemeralschema.SingleNestedBlock)
 	if !ok {
 		return ephemeraltimeouts.Block(ctx)

@@ -1,4 +1,4 @@
-package provider
+package base
 
 import (
 	"context"
@@ -25,21 +25,21 @@ import (
 // apply, so the files are read once, as they are sent.
 const localSeenKey = "local_seen"
 
-// localEditDocs says, in the resources' docs, what happens to local files edited after the plan.
-const localEditDocs = "A local file edited after the plan (between `plan -out` and `apply PLANFILE`, or at the " +
+// LocalEditDocs says, in the resources' docs, what happens to local files edited after the plan.
+const LocalEditDocs = "A local file edited after the plan (between `plan -out` and `apply PLANFILE`, or at the " +
 	"prompt) fails the apply of an update with an error naming it, before anything is written, and asks to plan " +
 	"again; a create or replacement plans its hashes as known after apply and sends what the files hold then."
 
-// localSeen is what a refresh saw of a resource's local source: for each file its content
+// LocalSeen is what a refresh saw of a resource's local source: for each file its content
 // sha256 and mode ("" for the single file of a file source).
-type localSeen struct {
+type LocalSeen struct {
 	Source  string            `json:"src"`
 	Include []string          `json:"inc,omitempty"`
 	Exclude []string          `json:"exc,omitempty"`
 	Files   map[string]string `json:"f"`
 }
 
-func seenFolderFiles(files []e2b.FolderFile) map[string]string {
+func SeenFolderFiles(files []e2b.FolderFile) map[string]string {
 	out := make(map[string]string, len(files))
 	for _, f := range files {
 		out[f.Path] = fmt.Sprintf("%s %04o", f.SHA256, f.Mode)
@@ -47,17 +47,17 @@ func seenFolderFiles(files []e2b.FolderFile) map[string]string {
 	return out
 }
 
-func getLocalSeen(ctx context.Context, p privateState) *localSeen {
+func GetLocalSeen(ctx context.Context, p PrivateState) *LocalSeen {
 	b, _ := p.GetKey(ctx, localSeenKey)
-	var s localSeen
+	var s LocalSeen
 	if len(b) == 0 || json.Unmarshal(b, &s) != nil {
 		return nil // None or unreadable: nothing to check against.
 	}
 	return &s
 }
 
-// setLocalSeen records s; nil clears the record.
-func setLocalSeen(ctx context.Context, p privateState, s *localSeen) diag.Diagnostics {
+// SetLocalSeen records s; nil clears the record.
+func SetLocalSeen(ctx context.Context, p PrivateState, s *LocalSeen) diag.Diagnostics {
 	if s == nil {
 		return p.SetKey(ctx, localSeenKey, nil)
 	}
@@ -65,10 +65,10 @@ func setLocalSeen(ctx context.Context, p privateState, s *localSeen) diag.Diagno
 	return p.SetKey(ctx, localSeenKey, b)
 }
 
-// changedSinceSeen lists the files of now that differ from what seen recorded for the same
+// ChangedSinceSeen lists the files of now that differ from what seen recorded for the same
 // source and patterns (edited, added or removed), in path order; none when seen is another
 // source's record or there is none.
-func changedSinceSeen(seen *localSeen, source string, include, exclude []string, now map[string]string) []string {
+func ChangedSinceSeen(seen *LocalSeen, source string, include, exclude []string, now map[string]string) []string {
 	if seen == nil || seen.Source != source || !slices.Equal(seen.Include, include) || !slices.Equal(seen.Exclude, exclude) {
 		return nil
 	}
@@ -89,9 +89,9 @@ func changedSinceSeen(seen *localSeen, source string, include, exclude []string,
 	return changed
 }
 
-// changedSincePlanDiagnostic is the error for local files edited after the plan read them;
+// ChangedSincePlanDiagnostic is the error for local files edited after the plan read them;
 // changed is nil for a file source.
-func changedSincePlanDiagnostic(at path.Path, source string, changed []string) diag.Diagnostic {
+func ChangedSincePlanDiagnostic(at path.Path, source string, changed []string) diag.Diagnostic {
 	what := "The local file " + source + " changed after this run's plan read it."
 	if changed != nil {
 		what = fmt.Sprintf("These files of %s changed after this run's plan read them: %s.", source, strings.Join(changed, ", "))
@@ -101,9 +101,9 @@ func changedSincePlanDiagnostic(at path.Path, source string, changed []string) d
 			"a plan with -refresh=false checks against the last refresh) and apply the new plan.")
 }
 
-// replacing tells whether a planned change replaces the object: there is no prior object, or one
+// Replacing tells whether a planned change replaces the object: there is no prior object, or one
 // of the attributes that force a replacement is unknown or differs from the prior state.
-func replacing(ctx context.Context, plan, state interface {
+func Replacing(ctx context.Context, plan, state interface {
 	GetAttribute(context.Context, path.Path, any) diag.Diagnostics
 }, stateNull bool, attrs ...string) bool {
 	if stateNull {
@@ -120,8 +120,8 @@ func replacing(ctx context.Context, plan, state interface {
 	return false
 }
 
-// privateState is the part of resp.Private the stamp helpers need.
-type privateState interface {
+// PrivateState is the part of resp.Private the stamp helpers need.
+type PrivateState interface {
 	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
 	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
 }

@@ -1,16 +1,16 @@
-package provider
+package base
 
 import (
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 )
 
-// computedObjectList is a computed list of nested objects of a data source, each with attrs.
-func computedObjectList(desc string, attrs map[string]schema.Attribute) schema.ListNestedAttribute {
+// ComputedObjectList is a computed list of nested objects of a data source, each with attrs.
+func ComputedObjectList(desc string, attrs map[string]schema.Attribute) schema.ListNestedAttribute {
 	return schema.ListNestedAttribute{MarkdownDescription: desc, Computed: true, NestedObject: schema.NestedAttributeObject{Attributes: attrs}}
 }
 
-// computedTimeAttr is a computed RFC 3339 timestamp of a data source.
-func computedTimeAttr(desc string) schema.StringAttribute {
+// ComputedTimeAttr is a computed RFC 3339 timestamp of a data source.
+func ComputedTimeAttr(desc string) schema.StringAttribute {
 	return schema.StringAttribute{Computed: true, CustomType: timetypes.RFC3339Type{}, MarkdownDescription: desc}
 }

@@ -1,4 +1,4 @@
-package provider
+package base
 
 import (
 	"context"
@@ -15,14 +15,14 @@ import (
 // (checkReferencesAtPlan) counts them as existing rather than refusing what the apply makes.
 type plannedNames struct {
 	mu        sync.Mutex
-	templates map[string]bool
-	volumes   map[string]bool
+	Templates map[string]bool
+	Volumes   map[string]bool
 }
 
 var plannedByProvider sync.Map // *ProviderData → *plannedNames
 
-func plannedFor(d *ProviderData) *plannedNames {
-	p, _ := plannedByProvider.LoadOrStore(d, &plannedNames{templates: map[string]bool{}, volumes: map[string]bool{}})
+func PlannedFor(d *ProviderData) *plannedNames {
+	p, _ := plannedByProvider.LoadOrStore(d, &plannedNames{Templates: map[string]bool{}, Volumes: map[string]bool{}})
 	return p.(*plannedNames)
 }
 
@@ -32,14 +32,14 @@ func (p *plannedNames) add(kind map[string]bool, name string) {
 	kind[name] = true
 }
 
-func (p *plannedNames) has(kind map[string]bool, name string) bool {
+func (p *plannedNames) Has(kind map[string]bool, name string) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return kind[name]
 }
 
-// notePlannedName records the name a resource plans to create or rename to (attr "name").
-func notePlannedName(ctx context.Context, d *ProviderData, req resource.ModifyPlanRequest, volume bool) {
+// NotePlannedName records the name a resource plans to create or rename to (attr "name").
+func NotePlannedName(ctx context.Context, d *ProviderData, req resource.ModifyPlanRequest, volume bool) {
 	if d == nil || req.Plan.Raw.IsNull() {
 		return
 	}
@@ -50,10 +50,10 @@ func notePlannedName(ctx context.Context, d *ProviderData, req resource.ModifyPl
 	if !req.State.Raw.IsNull() && !req.State.GetAttribute(ctx, path.Root("name"), &prior).HasError() && prior.Equal(name) {
 		return
 	}
-	p := plannedFor(d)
+	p := PlannedFor(d)
 	if volume {
-		p.add(p.volumes, name.ValueString())
+		p.add(p.Volumes, name.ValueString())
 	} else {
-		p.add(p.templates, name.ValueString())
+		p.add(p.Templates, name.ValueString())
 	}
 }
