@@ -4,7 +4,6 @@ import (
 	"context"
 	"maps"
 
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -30,36 +29,27 @@ type sandboxDataSource struct {
 }
 
 type sandboxDataSourceModel struct {
-	ID                  types.String      `tfsdk:"id"`
-	TemplateID          types.String      `tfsdk:"template_id"`
-	Alias               types.String      `tfsdk:"alias"`
-	State               types.String      `tfsdk:"state"`
-	EnvdVersion         types.String      `tfsdk:"envd_version"`
-	EnvdAccessToken     types.String      `tfsdk:"envd_access_token"`
-	Domain              types.String      `tfsdk:"domain"`
-	StartedAt           timetypes.RFC3339 `tfsdk:"started_at"`
-	EndAt               timetypes.RFC3339 `tfsdk:"end_at"`
-	CPUCount            types.Int32       `tfsdk:"cpu_count"`
-	MemoryMB            types.Int32       `tfsdk:"memory_mb"`
-	DiskSizeMB          types.Int32       `tfsdk:"disk_size_mb"`
-	Metadata            types.Map         `tfsdk:"metadata"`
-	AllowInternetAccess types.Bool        `tfsdk:"allow_internet_access"`
-	AutoPause           types.Bool        `tfsdk:"auto_pause"`
-	AutoResume          types.Bool        `tfsdk:"auto_resume"`
-	AllowOut            types.List        `tfsdk:"allow_out"`
-	DenyOut             types.List        `tfsdk:"deny_out"`
-	OnTimeout           types.String      `tfsdk:"on_timeout"`
-	Rules               types.Map         `tfsdk:"rules"`
-	EgressProxyAddress  types.String      `tfsdk:"egress_proxy_address"`
-	HTTPSPorts          types.Set         `tfsdk:"https_ports"`
-	VolumeMounts        types.Map         `tfsdk:"volume_mounts"`
+	sandboxReported
+	EnvdAccessToken     types.String `tfsdk:"envd_access_token"`
+	Domain              types.String `tfsdk:"domain"`
+	Metadata            types.Map    `tfsdk:"metadata"`
+	AllowInternetAccess types.Bool   `tfsdk:"allow_internet_access"`
+	AutoPause           types.Bool   `tfsdk:"auto_pause"`
+	AutoResume          types.Bool   `tfsdk:"auto_resume"`
+	AllowOut            types.List   `tfsdk:"allow_out"`
+	DenyOut             types.List   `tfsdk:"deny_out"`
+	OnTimeout           types.String `tfsdk:"on_timeout"`
+	Rules               types.Map    `tfsdk:"rules"`
+	EgressProxyAddress  types.String `tfsdk:"egress_proxy_address"`
+	HTTPSPorts          types.Set    `tfsdk:"https_ports"`
+	VolumeMounts        types.Map    `tfsdk:"volume_mounts"`
 }
 
 func (d *sandboxDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	computed := func(desc string) schema.StringAttribute {
 		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
 	}
-	attrs := listedSandboxAttributes()
+	attrs := reportedSandboxAttributes()
 	maps.Copy(attrs, map[string]schema.Attribute{
 		"id": schema.StringAttribute{Required: true, MarkdownDescription: "Sandbox ID.", Validators: validators.SandboxID()},
 		"envd_access_token": schema.StringAttribute{
@@ -104,17 +94,11 @@ func (d *sandboxDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		base.AddSandboxReadError(&resp.Diagnostics, path.Root("id"), id, "Could not read sandbox "+id, err)
 		return
 	}
-	model.TemplateID = types.StringValue(s.TemplateID)
-	model.Alias = convert.OptionalString(s.Alias)
-	model.State = types.StringValue(s.State)
-	model.EnvdVersion = types.StringValue(s.EnvdVersion)
+	configured := model.ID // the ID as configured stays, however E2B spells it
+	model.sandboxReported = reportedDetail(s)
+	model.ID = configured
 	model.EnvdAccessToken = convert.OptionalString(s.EnvdAccessToken)
 	model.Domain = types.StringValue(sandboxDomain(s.Domain, types.StringNull(), d.Data.Domain))
-	model.StartedAt = convert.TimeValue(s.StartedAt)
-	model.EndAt = convert.TimeValue(s.EndAt)
-	model.CPUCount = types.Int32Value(s.CPUCount)
-	model.MemoryMB = types.Int32Value(s.MemoryMB)
-	model.DiskSizeMB = types.Int32Value(s.DiskSizeMB)
 	model.Metadata = convert.StringMapValue(s.Metadata)
 	model.AllowInternetAccess = types.BoolNull()
 	if s.AllowInternetAccess != nil {

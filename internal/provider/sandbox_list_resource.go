@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
@@ -15,7 +14,6 @@ import (
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
 
 var (
@@ -48,16 +46,7 @@ func (l *sandboxListResource) ListResourceConfigSchema(_ context.Context, _ list
 			"(E2B does not report the timeout; a paused sandbox gets the default), and what E2B never returns (`env_vars`, " +
 			"`iam`, `mcp`, `auto_pause_memory`, the proxy password) is left out. Rule `headers` are sensitive and come out as " +
 			"`null`: write them in before planning.",
-		Attributes: map[string]schema.Attribute{
-			"states": schema.ListAttribute{MarkdownDescription: sandboxFilterDocs.states, Optional: true,
-				ElementType: types.StringType, Validators: sandboxStatesValidators()},
-			"metadata": schema.MapAttribute{MarkdownDescription: sandboxFilterDocs.metadata, Optional: true,
-				ElementType: types.StringType},
-			"template": schema.StringAttribute{MarkdownDescription: sandboxFilterDocs.template, Optional: true,
-				Validators: validators.TemplateFilter()},
-			"started_after": schema.StringAttribute{MarkdownDescription: sandboxFilterDocs.startedAfter, Optional: true,
-				CustomType: timetypes.RFC3339Type{}},
-		},
+		Attributes: base.ListConfigAttributes(sandboxFilterAttributes()),
 	}
 }
 
@@ -116,21 +105,10 @@ func (l *sandboxListResource) result(ctx context.Context, client *e2b.Client, re
 	if !req.IncludeResource {
 		return r
 	}
-	values := map[string]attr.Value{
-		"id":           types.StringValue(s.SandboxID),
-		"template":     types.StringValue(template),
-		"template_id":  types.StringValue(s.TemplateID),
-		"alias":        convert.OptionalString(s.Alias),
-		"envd_version": convert.OptionalString(s.EnvdVersion),
-		"state":        types.StringValue(s.State),
-		"paused":       types.BoolValue(s.State == e2b.SandboxStatePaused),
-		"started_at":   convert.TimeValue(s.StartedAt),
-		"end_at":       convert.TimeValue(s.EndAt),
-		"cpu_count":    types.Int32Value(s.CPUCount),
-		"memory_mb":    types.Int32Value(s.MemoryMB),
-		"disk_size_mb": types.Int32Value(s.DiskSizeMB),
-		"metadata_all": convert.StringMapValue(s.Metadata),
-	}
+	values := convert.AttrValues(reportedSandbox(s))
+	values["template"] = types.StringValue(template)
+	values["paused"] = types.BoolValue(s.State == e2b.SandboxStatePaused)
+	values["metadata_all"] = convert.StringMapValue(s.Metadata)
 	if md := ownMetadata(s.Metadata, l.Data.DefaultMetadata); len(md) > 0 {
 		values["metadata"] = convert.StringMapValue(md)
 	}

@@ -19,8 +19,8 @@ import (
 // sandboxResourceModel maps the e2b_sandbox resource.
 type sandboxResourceModel struct {
 	sandboxCreateOptions
+	sandboxReported
 
-	ID                types.String           `tfsdk:"id"`
 	Timeout           customtypes.GoDuration `tfsdk:"timeout"`
 	Paused            types.Bool             `tfsdk:"paused"`
 	PauseMemory       types.Bool             `tfsdk:"pause_memory"`
@@ -39,20 +39,11 @@ type sandboxResourceModel struct {
 	// Destroy-time option (sandbox_resource_snapshot_on_destroy.go).
 	SnapshotOnDestroy types.Object `tfsdk:"snapshot_on_destroy"`
 
-	TemplateID         types.String      `tfsdk:"template_id"`
-	Alias              types.String      `tfsdk:"alias"`
-	EnvdVersion        types.String      `tfsdk:"envd_version"`
-	EnvdAccessToken    types.String      `tfsdk:"envd_access_token"`
-	TrafficAccessToken types.String      `tfsdk:"traffic_access_token"`
-	Domain             types.String      `tfsdk:"domain"`
-	MCPURL             types.String      `tfsdk:"mcp_url"`
-	State              types.String      `tfsdk:"state"`
-	StartedAt          timetypes.RFC3339 `tfsdk:"started_at"`
-	EndAt              timetypes.RFC3339 `tfsdk:"end_at"`
-	CPUCount           types.Int32       `tfsdk:"cpu_count"`
-	MemoryMB           types.Int32       `tfsdk:"memory_mb"`
-	DiskSizeMB         types.Int32       `tfsdk:"disk_size_mb"`
-	MetadataAll        types.Map         `tfsdk:"metadata_all"`
+	EnvdAccessToken    types.String `tfsdk:"envd_access_token"`
+	TrafficAccessToken types.String `tfsdk:"traffic_access_token"`
+	Domain             types.String `tfsdk:"domain"`
+	MCPURL             types.String `tfsdk:"mcp_url"`
+	MetadataAll        types.Map    `tfsdk:"metadata_all"`
 }
 
 var sandboxNetworkAttrTypes = map[string]attr.Type{
@@ -123,10 +114,7 @@ func (m *sandboxResourceModel) applyCreated(s *e2b.Sandbox, providerDomain strin
 
 // applyDetail copies what GET /sandboxes/{id} tells.
 func (m *sandboxResourceModel) applyDetail(d *e2b.SandboxDetail, providerDomain string) {
-	m.ID = types.StringValue(d.SandboxID)
-	m.TemplateID = types.StringValue(d.TemplateID)
-	m.Alias = convert.OptionalString(d.Alias)
-	m.EnvdVersion = types.StringValue(d.EnvdVersion)
+	m.sandboxReported = reportedDetail(d)
 	if d.EnvdAccessToken != "" || m.EnvdAccessToken.IsUnknown() {
 		m.EnvdAccessToken = convert.OptionalString(d.EnvdAccessToken)
 	}
@@ -135,13 +123,7 @@ func (m *sandboxResourceModel) applyDetail(d *e2b.SandboxDetail, providerDomain 
 	}
 	m.Domain = types.StringValue(sandboxDomain(d.Domain, m.Domain, providerDomain))
 	m.setMCPURL()
-	m.State = types.StringValue(d.State)
 	m.Paused = types.BoolValue(d.Paused())
-	m.StartedAt = convert.TimeValue(d.StartedAt)
-	m.EndAt = convert.TimeValue(d.EndAt)
-	m.CPUCount = types.Int32Value(d.CPUCount)
-	m.MemoryMB = types.Int32Value(d.MemoryMB)
-	m.DiskSizeMB = types.Int32Value(d.DiskSizeMB)
 	m.MetadataAll = convert.StringMapValue(d.Metadata)
 
 	if d.Lifecycle != nil {

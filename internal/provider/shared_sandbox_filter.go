@@ -6,12 +6,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
 
 // sandboxFilterModel is how the e2b_sandboxes data source and the e2b_sandbox list resource
@@ -23,12 +25,20 @@ type sandboxFilterModel struct {
 	StartedAfter timetypes.RFC3339 `tfsdk:"started_after"`
 }
 
-// sandboxFilterDocs describe the filter attributes.
-var sandboxFilterDocs = struct{ states, metadata, template, startedAfter string }{
-	states:       "Only sandboxes in these states: `running`, `paused`. Default: both.",
-	metadata:     "Only sandboxes whose metadata has all these key/value pairs.",
-	template:     "Only sandboxes started from this template (ID or name, without `:tag`).",
-	startedAfter: "Only sandboxes started at or after this time (RFC 3339, e.g. `2026-01-02T15:04:05Z`).",
+// sandboxFilterAttributes are the filter's attributes, the one definition of them: the
+// e2b_sandboxes data source adds them to its schema and the list resource converts them
+// (base.ListConfigAttributes).
+func sandboxFilterAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"states": schema.ListAttribute{MarkdownDescription: "Only sandboxes in these states: `running`, `paused`. Default: both.",
+			Optional: true, ElementType: types.StringType, Validators: sandboxStatesValidators()},
+		"metadata": schema.MapAttribute{MarkdownDescription: "Only sandboxes whose metadata has all these key/value pairs.",
+			Optional: true, ElementType: types.StringType},
+		"template": schema.StringAttribute{MarkdownDescription: "Only sandboxes started from this template (ID or name, without `:tag`).",
+			Optional: true, Validators: validators.TemplateFilter()},
+		"started_after": schema.StringAttribute{MarkdownDescription: "Only sandboxes started at or after this time " +
+			"(RFC 3339, e.g. `2026-01-02T15:04:05Z`).", Optional: true, CustomType: timetypes.RFC3339Type{}},
+	}
 }
 
 // sandboxStatesValidators accept E2B's sandbox states, each at most once. It is a list because
