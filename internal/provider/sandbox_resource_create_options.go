@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"sort"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/boolvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
@@ -29,12 +31,6 @@ import (
 // sandboxCreateOptionAttributes are the create-only inputs of e2b_sandbox
 // beyond template, lifecycle and network: each replaces the sandbox.
 func sandboxCreateOptionAttributes() map[string]schema.Attribute {
-	forkConflicts := []path.Expression{
-		path.MatchRoot("metadata"), path.MatchRoot("env_vars"), path.MatchRoot("network"),
-		path.MatchRoot("volume_mounts"), path.MatchRoot("mcp"), path.MatchRoot("iam"),
-		path.MatchRoot("auto_pause_memory"), path.MatchRoot("secure"), path.MatchRoot("allow_internet_access"),
-		path.MatchRoot("template"), path.MatchRoot("auto_pause"), path.MatchRoot("auto_resume"),
-	}
 	return map[string]schema.Attribute{
 		"volume_mounts": schema.MapAttribute{
 			MarkdownDescription: descVolumeMounts + " Changing it replaces the sandbox.",
@@ -102,7 +98,7 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 				"another client forked the same source at the same moment. Changing it replaces the sandbox.",
 			Optional:      true,
 			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			Validators:    append(validators.SandboxID(), stringvalidator.ConflictsWith(forkConflicts...)),
+			Validators:    validators.SandboxID(), // and conflicts with what a fork cannot set: withForkConflicts
 		},
 		"fork_memory": schema.BoolAttribute{
 			MarkdownDescription: "With `fork_from`: `false` forks the source's filesystem only (E2B's fork v2 with " +
@@ -116,6 +112,33 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 			Validators:    []validator.Bool{boolvalidator.AlsoRequires(path.MatchRoot("fork_from"))},
 		},
 	}
+}
+
+// forkTakes are the inputs a fork accepts beside fork_from: how long it lives and what becomes of
+// it. A fork is its source's copy, so every other input of the schema conflicts with fork_from
+// (withForkConflicts): an input added to e2b_sandbox is refused with a fork until it is named here.
+var forkTakes = map[string]bool{
+	"fork_from": true, "fork_memory": true, "timeout": true, "paused": true, "pause_memory": true,
+	"resume_memory": true, "store_access_tokens": true, "snapshot_on_destroy": true,
+}
+
+// withForkConflicts makes fork_from conflict with every configurable attribute of attrs that
+// forkTakes does not name, in name order.
+func withForkConflicts(attrs map[string]schema.Attribute) {
+	var conflicts []string
+	for name, a := range attrs {
+		if (a.IsOptional() || a.IsRequired()) && !forkTakes[name] {
+			conflicts = append(conflicts, name)
+		}
+	}
+	sort.Strings(conflicts)
+	exprs := make([]path.Expression, 0, len(conflicts))
+	for _, name := range conflicts {
+		exprs = append(exprs, path.MatchRoot(name))
+	}
+	fork := attrs["fork_from"].(schema.StringAttribute)
+	fork.Validators = append(slices.Clone(fork.Validators), stringvalidator.ConflictsWith(exprs...))
+	attrs["fork_from"] = fork
 }
 
 // importUnreadNote says how an input E2B never returns behaves after an import.

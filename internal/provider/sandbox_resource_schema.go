@@ -230,6 +230,7 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 	for name, a := range sandboxCreateOptionAttributes() {
 		resp.Schema.Attributes[name] = a
 	}
+	withForkConflicts(resp.Schema.Attributes)
 }
 
 func (r *sandboxResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
