@@ -460,7 +460,7 @@ func (r *sandboxFolderResource) Delete(ctx context.Context, req resource.DeleteR
 }
 
 // seeLocalFolder is what the refresh records of the local folder while it differs from what the
-// sandbox holds (see shared_local_seen.go); nil when they agree or the folder cannot be read (the plan
+// sandbox holds (see base/local_seen.go); nil when they agree or the folder cannot be read (the plan
 // says why).
 func seeLocalFolder(ctx context.Context, m sandboxFolderModel) *base.LocalSeen {
 	folder, known, diags := localFolderOf(ctx, m.Source, m.Include, m.Exclude)

@@ -43,7 +43,7 @@ func (r *sandboxFolderResource) ModifyPlan(ctx context.Context, req resource.Mod
 		return
 	}
 	if base.Replacing(ctx, req.Plan, req.State, req.State.Raw.IsNull(), "sandbox_id", "destination", "user") {
-		// No refresh precedes a create: what is sent is known after apply (see shared_local_seen.go).
+		// No refresh precedes a create: what is sent is known after apply (see base/local_seen.go).
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("sha256"), types.StringUnknown())...)
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("files"), types.MapUnknown(folderFileType))...)
 		return

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -285,4 +286,40 @@ func collectionsKnown(v tftypes.Value) bool {
 		return known, nil
 	})
 	return known
+}
+
+// checkFromTemplateAtPlan looks up e2b_template's from_template (one read, or two for an ID) when
+// the configuration sets it to a known value that differs from the state's: a template E2B does
+// not have is an error at plan, as for e2b_sandbox's template.
+func (r *templateResource) checkFromTemplateAtPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || r.Data == nil {
+		return
+	}
+	base.NotePlannedName(ctx, r.Data, req, false)
+	if resp.Diagnostics.HasError() {
+		return // The plan fails anyway: no read.
+	}
+	var from, prior types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("from_template"), &from)...)
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("from_template"), &prior)...)
+	}
+	if resp.Diagnostics.HasError() || from.IsNull() || from.IsUnknown() || from.Equal(prior) {
+		return
+	}
+	if planned := base.PlannedFor(r.Data); planned.Has(planned.Templates, templateName(from.ValueString())) {
+		return // this run builds it
+	}
+	client, diags := r.Data.Client()
+	if diags.HasError() {
+		return
+	}
+	ref := from.ValueString()
+	missing, err := client.TemplateMissing(ctx, ref)
+	switch {
+	case missing:
+		resp.Diagnostics.AddAttributeError(path.Root("from_template"), "Template not found", missingTemplateDetail("from_template", ref))
+	case err != nil:
+		warnLookupFailed(&resp.Diagnostics, path.Root("from_template"), fmt.Sprintf("template %q", ref), err)
+	}
 }
