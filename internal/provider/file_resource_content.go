@@ -68,7 +68,7 @@ func fileContentAttributes(holder string) map[string]schema.Attribute {
 			MarkdownDescription: "Path of a local regular file to upload (symlinks are followed; directories, devices " +
 				"and pipes are refused at plan time), relative to the directory Terraform runs in " +
 				"(prefer `\"${path.module}/...\"`). The file is streamed, never held in memory, and hashed at plan " +
-				"time, so editing it plans a rewrite. Conflicts with `content` and `content_base64`. " + base.LocalEditDocs,
+				"time, so editing it plans a rewrite. Conflicts with `content` and `content_base64`. " + base.DescLocalEdit,
 			Optional:   true,
 			Validators: []validator.String{sourceFileValidator()},
 		},

@@ -50,7 +50,7 @@ func sandboxActionAttributes(verb string, t sandboxActionTimeout) map[string]sch
 		},
 		"sandbox_id_wo": schema.StringAttribute{
 			MarkdownDescription: fmt.Sprintf("ID of the sandbox to %s, write-only: it accepts an ephemeral value such "+
-				"as `ephemeral.e2b_sandbox.run.id` and is never stored. %s", verb, actionWriteOnlyDoc),
+				"as `ephemeral.e2b_sandbox.run.id` and is never stored. %s", verb, descActionWriteOnly),
 			Optional: true, WriteOnly: true, Validators: validators.SandboxID(),
 		},
 		"timeout": schema.StringAttribute{

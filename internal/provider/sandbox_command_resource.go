@@ -86,27 +86,27 @@ func (r *sandboxCommandResource) Schema(_ context.Context, _ resource.SchemaRequ
 				Computed:            true,
 				PlanModifiers:       keepStr,
 			},
-			"sandbox_id": schema.StringAttribute{MarkdownDescription: execDocs.sandboxID, Optional: true,
+			"sandbox_id": schema.StringAttribute{MarkdownDescription: descExec.sandboxID, Optional: true,
 				PlanModifiers: replaceStr, Validators: validators.SandboxID()},
-			"sandbox_id_wo": schema.StringAttribute{MarkdownDescription: execDocs.sandboxIDWO + " Since Terraform cannot tell " +
+			"sandbox_id_wo": schema.StringAttribute{MarkdownDescription: descExec.sandboxIDWO + " Since Terraform cannot tell " +
 				"when a write-only value changes, the command runs again only when `triggers` or another input changes; " +
 				"`triggers = { run = plantimestamp() }` runs it on every apply.",
 				Optional: true, WriteOnly: true, Validators: validators.SandboxID()},
-			"command": schema.StringAttribute{MarkdownDescription: execDocs.command, Required: true,
+			"command": schema.StringAttribute{MarkdownDescription: descExec.command, Required: true,
 				PlanModifiers: replaceStr, Validators: validators.Command()},
-			"cwd": schema.StringAttribute{MarkdownDescription: execDocs.cwd, Optional: true,
+			"cwd": schema.StringAttribute{MarkdownDescription: descExec.cwd, Optional: true,
 				PlanModifiers: replaceStr, Validators: []validator.String{validators.NoControlChars()}},
-			"user": schema.StringAttribute{MarkdownDescription: execDocs.user, Optional: true,
+			"user": schema.StringAttribute{MarkdownDescription: descExec.user, Optional: true,
 				PlanModifiers: replaceStr, Validators: []validator.String{validators.NoControlChars()}},
-			"timeout": schema.StringAttribute{MarkdownDescription: execDocs.timeout, Optional: true,
+			"timeout": schema.StringAttribute{MarkdownDescription: descExec.timeout, Optional: true,
 				CustomType: customtypes.GoDurationType{}, PlanModifiers: replaceStr, Validators: execTimeoutValidators()},
-			"env": schema.MapAttribute{MarkdownDescription: execDocs.env + " Sensitive.", Optional: true, Sensitive: true,
+			"env": schema.MapAttribute{MarkdownDescription: descExec.env + " Sensitive.", Optional: true, Sensitive: true,
 				ElementType: types.StringType, PlanModifiers: replaceMap, Validators: validators.EnvVars()},
-			"env_wo": schema.MapAttribute{MarkdownDescription: execDocs.env + " Write-only: they accept ephemeral values " +
+			"env_wo": schema.MapAttribute{MarkdownDescription: descExec.env + " Write-only: they accept ephemeral values " +
 				"(for example tokens from `e2b_sandbox_access`) and are never stored. Merged over `env`. Changing them alone " +
 				"does not re-run the command. Needs Terraform 1.11+ or OpenTofu 1.11+.",
 				Optional: true, WriteOnly: true, ElementType: types.StringType, Validators: validators.EnvVars()},
-			"stdin": schema.StringAttribute{MarkdownDescription: execDocs.stdin + " Sensitive.", Optional: true, Sensitive: true,
+			"stdin": schema.StringAttribute{MarkdownDescription: descExec.stdin + " Sensitive.", Optional: true, Sensitive: true,
 				PlanModifiers: replaceStr},
 			"triggers": schema.MapAttribute{
 				MarkdownDescription: "Arbitrary values; changing any of them runs the command again. For example " +
@@ -142,12 +142,12 @@ func (r *sandboxCommandResource) Schema(_ context.Context, _ resource.SchemaRequ
 				PlanModifiers:       keepInt,
 			},
 			"stdout": schema.StringAttribute{
-				MarkdownDescription: "The last `max_output_bytes` of standard output, as the command wrote it: " + rawOutputDoc,
+				MarkdownDescription: "The last `max_output_bytes` of standard output, as the command wrote it: " + descRawOutput,
 				Computed:            true,
 				PlanModifiers:       keepStr,
 			},
 			"stderr": schema.StringAttribute{
-				MarkdownDescription: "The last `max_output_bytes` of standard error, as the command wrote it: " + rawOutputDoc,
+				MarkdownDescription: "The last `max_output_bytes` of standard error, as the command wrote it: " + descRawOutput,
 				Computed:            true,
 				PlanModifiers:       keepStr,
 			},
@@ -236,7 +236,7 @@ func (r *sandboxCommandResource) Update(ctx context.Context, req resource.Update
 func (r *sandboxCommandResource) Delete(_ context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
 }
 
-// rawOutputDoc says how to print output the sandbox wrote, which state keeps raw.
-const rawOutputDoc = "terminal control sequences included (the error and progress messages show them escaped, as " +
+// descRawOutput says how to print output the sandbox wrote, which state keeps raw.
+const descRawOutput = "terminal control sequences included (the error and progress messages show them escaped, as " +
 	"`\\x1b`). Code in the sandbox chooses them: print the value with `terraform output -raw NAME | cat -v` (or " +
 	"`jq` on `-json`) rather than raw to a terminal."

@@ -50,7 +50,7 @@ func uploadBlock() schema.ListNestedBlock {
 			"uses the sandbox runs: the way to give an ephemeral sandbox its code, since a managed " +
 			"`e2b_sandbox_file` or `e2b_sandbox_folder` cannot keep an ephemeral sandbox's ID. Each block uploads a " +
 			"local file or folder (`source`) or a text (`content`) to `destination`. A folder's files are sent many to a " +
-			"request, streamed, never held in memory. " + folderDocs.skipped + " If an upload fails, the sandbox is " +
+			"request, streamed, never held in memory. " + descFolder.skipped + " If an upload fails, the sandbox is " +
 			"killed and the open fails. Terraform opens ephemeral resources while planning too, so each run's " +
 			"sandbox gets the files, the plan's included.",
 		NestedObject: schema.NestedBlockObject{Attributes: map[string]schema.Attribute{
@@ -71,13 +71,13 @@ func uploadBlock() schema.ListNestedBlock {
 				Validators: []validator.String{validators.NoControlChars(), folderDestinationValidator()},
 			},
 			"include": schema.ListAttribute{
-				MarkdownDescription: "Only with a folder `source`. " + folderDocs.include + " Patterns as in `exclude`.",
+				MarkdownDescription: "Only with a folder `source`. " + descFolder.include + " Patterns as in `exclude`.",
 				Optional:            true,
 				ElementType:         types.StringType,
 				Validators:          folderPatternValidators(),
 			},
 			"exclude": schema.ListAttribute{
-				MarkdownDescription: "Only with a folder `source`. " + folderDocs.exclude + " " + folderDocs.patterns,
+				MarkdownDescription: "Only with a folder `source`. " + descFolder.exclude + " " + descFolder.patterns,
 				Optional:            true,
 				ElementType:         types.StringType,
 				Validators:          folderPatternValidators(),
@@ -89,7 +89,7 @@ func uploadBlock() schema.ListNestedBlock {
 			},
 			"sha256": schema.StringAttribute{
 				MarkdownDescription: "SHA-256 (hex) of what was written: the content of a file, or for a folder " +
-					"the digest `e2b_sandbox_folder` calls `sha256`. " + folderDocs.digest,
+					"the digest `e2b_sandbox_folder` calls `sha256`. " + descFolder.digest,
 				Computed: true,
 			},
 		}},

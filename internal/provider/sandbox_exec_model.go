@@ -37,8 +37,8 @@ type execModel struct {
 	Timeout     customtypes.GoDuration `tfsdk:"timeout"`
 }
 
-// execDocs describe the inputs both command types take, so both document them alike.
-var execDocs = struct {
+// descExec describe the inputs both command types take, so both document them alike.
+var descExec = struct {
 	sandboxID, sandboxIDWO, command, cwd, user, timeout, env, stdin string
 }{
 	sandboxID: "ID of the sandbox to run the command in. Exactly one of `sandbox_id` and `sandbox_id_wo` is required.",

@@ -32,9 +32,9 @@ type sandboxFolderModel struct {
 	Files       types.Map    `tfsdk:"files"`
 }
 
-// folderDocs describe the inputs the folder resource and the ephemeral sandbox's upload block
+// descFolder describe the inputs the folder resource and the ephemeral sandbox's upload block
 // share.
-var folderDocs = struct {
+var descFolder = struct {
 	include, exclude, patterns, digest, skipped string
 }{
 	include: "Glob patterns, relative to the source folder; only the files one of them matches are uploaded. " +
@@ -64,7 +64,7 @@ func (r *sandboxFolderResource) Schema(_ context.Context, _ resource.SchemaReque
 		MarkdownDescription: "The files of a local folder, copied into a directory of a sandbox. The folder is " +
 			"hashed at plan time (each file streamed, never held in memory), so an edited, added or removed file " +
 			"plans an update that writes only the files that changed and removes those that left the folder. " +
-			"Files are sent many to a request (envd's multipart upload), as streams. " + base.LocalEditDocs + " " + folderDocs.skipped +
+			"Files are sent many to a request (envd's multipart upload), as streams. " + base.DescLocalEdit + " " + descFolder.skipped +
 			"\n\nRefresh lists the directories that hold the files and downloads only those whose size or " +
 			"modification time changed, so a file edited, re-moded or deleted inside the sandbox plans its " +
 			"rewrite. The resource manages only the files it wrote: other files in the destination are never " +
@@ -98,13 +98,13 @@ func (r *sandboxFolderResource) Schema(_ context.Context, _ resource.SchemaReque
 				Validators:    []validator.String{validators.NoControlChars(), folderDestinationValidator()},
 			},
 			"include": schema.ListAttribute{
-				MarkdownDescription: folderDocs.include + " Patterns as in `exclude`.",
+				MarkdownDescription: descFolder.include + " Patterns as in `exclude`.",
 				Optional:            true,
 				ElementType:         types.StringType,
 				Validators:          folderPatternValidators(),
 			},
 			"exclude": schema.ListAttribute{
-				MarkdownDescription: folderDocs.exclude + " " + folderDocs.patterns,
+				MarkdownDescription: descFolder.exclude + " " + descFolder.patterns,
 				Optional:            true,
 				ElementType:         types.StringType,
 				Validators:          folderPatternValidators(),
@@ -117,7 +117,7 @@ func (r *sandboxFolderResource) Schema(_ context.Context, _ resource.SchemaReque
 				Validators:    []validator.String{validators.NoControlChars()},
 			},
 			"sha256": schema.StringAttribute{
-				MarkdownDescription: folderDocs.digest + " Known at plan time when updating (with `files`; a new folder's are known after apply, " +
+				MarkdownDescription: descFolder.digest + " Known at plan time when updating (with `files`; a new folder's are known after apply, " +
 					"read as the files are sent); after a refresh it describes what the sandbox " +
 					"holds, so a difference means drift. Use it in `triggers` to re-run a command when the folder changes.",
 				Computed: true,

@@ -34,8 +34,8 @@ type sandboxPauseActionModel struct {
 	Memory types.Bool `tfsdk:"memory"`
 }
 
-// outOfBandPausedDoc is the rule for an e2b_sandbox paused or resumed by an action.
-const outOfBandPausedDoc = "An `e2b_sandbox` reads `paused` from E2B, so after this action its next plan would " +
+// descOutOfBandPaused is the rule for an e2b_sandbox paused or resumed by an action.
+const descOutOfBandPaused = "An `e2b_sandbox` reads `paused` from E2B, so after this action its next plan would " +
 	"change `paused` back to what the configuration says. On a sandbox that actions pause and resume, put `paused` " +
 	"in `lifecycle { ignore_changes = [paused] }`: then plans show no changes whatever state the actions left it in."
 
@@ -50,7 +50,7 @@ func (a *sandboxPauseAction) Schema(_ context.Context, _ action.SchemaRequest, r
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Pauses a running sandbox, for a schedule run with `terraform apply -invoke` (stop paying " +
 			"at night) without changing the configuration. A sandbox that is already paused counts as paused. " +
-			outOfBandPausedDoc + " Needs Terraform 1.14 or later.",
+			descOutOfBandPaused + " Needs Terraform 1.14 or later.",
 		Attributes: attrs,
 	}
 }

@@ -29,7 +29,7 @@ func snapshotOnDestroyAttribute() schema.SingleNestedAttribute {
 		Optional: true,
 		Attributes: map[string]schema.Attribute{
 			"name": schema.StringAttribute{
-				MarkdownDescription: "Name of the snapshot, such as `\"dev-workspace\"`. " + latestSnapshotNamingDoc,
+				MarkdownDescription: "Name of the snapshot, such as `\"dev-workspace\"`. " + descLatestSnapshotNaming,
 				Required:            true, Validators: latestSnapshotNameValidators(),
 			},
 		},

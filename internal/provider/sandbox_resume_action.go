@@ -61,7 +61,7 @@ func (a *sandboxResumeAction) Schema(_ context.Context, _ action.SchemaRequest, 
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Resumes a paused sandbox, whether it was paused with memory (processes carry on) or " +
 			"filesystem only (the sandbox reboots; files stay). For schedules run with `terraform apply -invoke` " +
-			"without changing the configuration. " + outOfBandPausedDoc + " Needs Terraform 1.14 or later.",
+			"without changing the configuration. " + descOutOfBandPaused + " Needs Terraform 1.14 or later.",
 		Attributes: attrs,
 	}
 }

@@ -51,8 +51,8 @@ func latestSnapshotNameValidators() []validator.String {
 	}
 }
 
-// latestSnapshotNamingDoc is the naming rule both snapshot-on-destroy paths follow.
-const latestSnapshotNamingDoc = "Every snapshot of a name is a new build of one snapshot template, `<namespace>/<name>`, " +
+// descLatestSnapshotNaming is the naming rule both snapshot-on-destroy paths follow.
+const descLatestSnapshotNaming = "Every snapshot of a name is a new build of one snapshot template, `<namespace>/<name>`, " +
 	"under a tag of its own (`snap-<random>`), and the template's default tag moves to it: a sandbox created with " +
 	"`template = \"<name>\"` starts from the newest snapshot, and `<namespace>/<name>:snap-<random>` from exactly " +
 	"that one. Earlier snapshots of the name are kept (list them with the `e2b_snapshots` data source or the " +
@@ -61,7 +61,7 @@ const latestSnapshotNamingDoc = "Every snapshot of a name is a new build of one 
 func (a *sandboxSnapshotAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
 	attrs := sandboxActionAttributes("snapshot", snapshotActionTimeout)
 	attrs["name"] = schema.StringAttribute{
-		MarkdownDescription: "Name of the snapshot, such as `\"dev-workspace\"`. " + latestSnapshotNamingDoc,
+		MarkdownDescription: "Name of the snapshot, such as `\"dev-workspace\"`. " + descLatestSnapshotNaming,
 		Required:            true, Validators: latestSnapshotNameValidators(),
 	}
 	resp.Schema = schema.Schema{

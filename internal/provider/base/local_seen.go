@@ -25,8 +25,8 @@ import (
 // apply, so the files are read once, as they are sent.
 const localSeenKey = "local_seen"
 
-// LocalEditDocs says, in the resources' docs, what happens to local files edited after the plan.
-const LocalEditDocs = "A local file edited after the plan (between `plan -out` and `apply PLANFILE`, or at the " +
+// DescLocalEdit says, in the resources' docs, what happens to local files edited after the plan.
+const DescLocalEdit = "A local file edited after the plan (between `plan -out` and `apply PLANFILE`, or at the " +
 	"prompt) fails the apply of an update with an error naming it, before anything is written, and asks to plan " +
 	"again; a create or replacement plans its hashes as known after apply and sends what the files hold then."
 
