@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -256,29 +255,6 @@ func (m *sandboxResourceModel) nullUnknownComputed() {
 		m.EnvdAccessToken = types.StringNull()
 		m.TrafficAccessToken = types.StringNull()
 	}
-	for _, s := range []*types.String{&m.TemplateID, &m.Alias, &m.EnvdVersion, &m.EnvdAccessToken,
-		&m.TrafficAccessToken, &m.Domain, &m.State, &m.Template, &m.MCPURL} {
-		if s.IsUnknown() {
-			*s = types.StringNull()
-		}
-	}
-	// What a fork copies is unknown until read.
-	for _, b := range []*types.Bool{&m.Secure, &m.AutoPause, &m.AutoResume, &m.AllowInternetAccess} {
-		if b.IsUnknown() {
-			*b = types.BoolNull()
-		}
-	}
-	for _, t := range []*timetypes.RFC3339{&m.StartedAt, &m.EndAt} {
-		if t.IsUnknown() {
-			*t = timetypes.NewRFC3339Null()
-		}
-	}
-	for _, i := range []*types.Int32{&m.CPUCount, &m.MemoryMB, &m.DiskSizeMB} {
-		if i.IsUnknown() {
-			*i = types.Int32Null()
-		}
-	}
-	if m.MetadataAll.IsUnknown() {
-		m.MetadataAll = types.MapNull(types.StringType)
-	}
+	// What a fork copies, and what only a read tells, is unknown until read.
+	convert.NullUnknowns(m)
 }
