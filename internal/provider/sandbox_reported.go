@@ -3,6 +3,10 @@ package provider
 import (
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int32planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
@@ -14,8 +18,8 @@ import (
 // attributes the e2b_sandbox resource, the e2b_sandbox and e2b_sandboxes data sources and the
 // e2b_sandbox list resource share, under the same names. Their models embed it, and
 // reportedSandbox is the one mapping from E2B's answer: an attribute E2B reports of every
-// sandbox is added here once (its data source schema in reportedSandboxAttributes, the
-// resource's in sandbox_resource_schema.go).
+// sandbox is added here once, with its schemas (reportedSandboxResourceAttributes for the
+// resource, reportedSandboxAttributes for the data sources).
 type sandboxReported struct {
 	ID          types.String      `tfsdk:"id"`
 	TemplateID  types.String      `tfsdk:"template_id"`
@@ -52,6 +56,26 @@ func reportedDetail(d *e2b.SandboxDetail) sandboxReported {
 		EnvdVersion: d.EnvdVersion, StartedAt: d.StartedAt, EndAt: d.EndAt,
 		CPUCount: d.CPUCount, MemoryMB: d.MemoryMB, DiskSizeMB: d.DiskSizeMB, Metadata: d.Metadata,
 	})
+}
+
+// reportedSandboxResourceAttributes are e2b_sandbox's schema of sandboxReported: computed, and
+// kept from state in a plan where they cannot change (state changes with every pause and resume,
+// started_at and end_at with every read).
+func reportedSandboxResourceAttributes() map[string]rschema.Attribute {
+	stable := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
+	stableInt := []planmodifier.Int32{int32planmodifier.UseStateForUnknown()}
+	return map[string]rschema.Attribute{
+		"id":           computedString("Sandbox ID.", stable),
+		"template_id":  computedString("ID of the template the sandbox runs.", stable),
+		"alias":        computedString("Alias of the template, when it has one.", stable),
+		"envd_version": computedString("Version of envd, the daemon inside the sandbox.", stable),
+		"state":        computedString("`running` or `paused`.", nil),
+		"started_at":   computedTime("When the sandbox was started or last resumed (RFC 3339)."),
+		"end_at":       computedTime("When the sandbox times out (RFC 3339); for a paused sandbox, when it was paused. Refreshed on every read."),
+		"cpu_count":    computedInt("Number of vCPUs.", stableInt),
+		"memory_mb":    computedInt("Memory in MiB.", stableInt),
+		"disk_size_mb": computedInt("Disk size in MiB.", stableInt),
+	}
 }
 
 // reportedSandboxAttributes are the data sources' schema of sandboxReported, with metadata

@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int32planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -35,7 +34,6 @@ const (
 
 func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	stable := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
-	stableInt := []planmodifier.Int32{int32planmodifier.UseStateForUnknown()}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "An E2B sandbox: an isolated VM started from a template. Sandboxes end by design " +
 			"when their `timeout` runs out: a sandbox that was killed is dropped from state with a warning and " +
@@ -44,11 +42,6 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 			"change in place; other inputs replace the sandbox.",
 		Attributes: map[string]schema.Attribute{
 			"snapshot_on_destroy": snapshotOnDestroyAttribute(),
-			"id": schema.StringAttribute{
-				MarkdownDescription: "Sandbox ID.",
-				Computed:            true,
-				PlanModifiers:       stable,
-			},
 			"template": schema.StringAttribute{
 				MarkdownDescription: descTemplate + " With `mcp` the default is `mcp-gateway`, as in E2B's SDK. A fork's is its " +
 					"source's (as E2B names it), known after the apply. " +
@@ -175,9 +168,6 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				Validators: validators.EnvVars(),
 			},
 
-			"template_id":  computedString("ID of the template the sandbox runs.", stable),
-			"alias":        computedString("Alias of the template, when it has one.", stable),
-			"envd_version": computedString("Version of envd, the daemon inside the sandbox.", stable),
 			"store_access_tokens": schema.BoolAttribute{
 				MarkdownDescription: "Keep `envd_access_token` and `traffic_access_token` in state. Default `true`. With `false` both " +
 					"read as null and never reach state or plan files readable (an `e2b_sandbox_file` keeps the envd access in its " +
@@ -211,12 +201,6 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				PlanModifiers: stable,
 			},
 			"domain":       computedString("Domain of the sandbox's hosts (`<port>-<id>.<domain>`).", stable),
-			"state":        computedString("`running` or `paused`.", nil),
-			"started_at":   computedTime("When the sandbox was started or last resumed (RFC 3339)."),
-			"end_at":       computedTime("When the sandbox times out (RFC 3339); for a paused sandbox, when it was paused. Refreshed on every read."),
-			"cpu_count":    computedInt("Number of vCPUs.", stableInt),
-			"memory_mb":    computedInt("Memory in MiB.", stableInt),
-			"disk_size_mb": computedInt("Disk size in MiB.", stableInt),
 			"metadata_all": schema.MapAttribute{
 				MarkdownDescription: "`metadata` merged over the provider's `default_metadata`: what E2B stores.",
 				Computed:            true,
@@ -228,6 +212,9 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 		},
 	}
 	for name, a := range sandboxCreateOptionAttributes() {
+		resp.Schema.Attributes[name] = a
+	}
+	for name, a := range reportedSandboxResourceAttributes() {
 		resp.Schema.Attributes[name] = a
 	}
 	withForkConflicts(resp.Schema.Attributes)
