@@ -41,7 +41,7 @@ func (r *sandboxEphemeralResource) Schema(ctx context.Context, _ ephemeral.Schem
 	attrs["network"] = schema.SingleNestedAttribute{
 		MarkdownDescription: "Network settings.",
 		Optional:            true,
-		Attributes: withAttributes(ephemeralNetworkEgressAttributes(), map[string]schema.Attribute{
+		Attributes: base.WithAttributes(ephemeralNetworkEgressAttributes(), map[string]schema.Attribute{
 			"allow_out": schema.SetAttribute{MarkdownDescription: descAllowOut, Optional: true, ElementType: types.StringType,
 				Validators: validators.AllowOut()},
 			"deny_out": schema.SetAttribute{MarkdownDescription: descDenyOut, Optional: true, ElementType: types.StringType,

@@ -72,7 +72,7 @@ func (d *sandboxEventsDataSource) Schema(_ context.Context, _ datasource.SchemaR
 			"offset":    schema.Int64Attribute{Optional: true, MarkdownDescription: "Events to skip. Default 0.", Validators: []validator.Int64{int64validator.AtLeast(0)}},
 			"limit": schema.Int64Attribute{Optional: true, MarkdownDescription: "Most events to return, 1 to 1000. Default 100.",
 				Validators: []validator.Int64{int64validator.Between(1, 1000)}},
-			"events": base.ComputedObjectList("The events.", sandboxEventAttributes()),
+			"events": base.ComputedDataSourceList("The events.", sandboxEventAttributes()),
 		},
 	}
 }

@@ -49,7 +49,7 @@ var sandboxLogAttrTypes = convert.NestedAttrTypes(sandboxLogAttributes())
 // sandboxLogAttributes are the attributes of one entry of logs.
 func sandboxLogAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
-		"timestamp": base.ComputedTimeAttr("Time (RFC 3339)."),
+		"timestamp": base.ComputedDataSourceTime("Time (RFC 3339)."),
 		"level":     schema.StringAttribute{Computed: true, MarkdownDescription: "Level."},
 		"message":   schema.StringAttribute{Computed: true, MarkdownDescription: "Message."},
 		"fields":    schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Structured fields."},
@@ -85,7 +85,7 @@ func (d *sandboxLogsDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 				Computed:            true,
 				MarkdownDescription: "Timestamp (Unix ms) of the last entry returned, to pass as `cursor` for the next page; null when no entries were returned.",
 			},
-			"logs": base.ComputedObjectList("The entries.", sandboxLogAttributes()),
+			"logs": base.ComputedDataSourceList("The entries.", sandboxLogAttributes()),
 		},
 	}
 }

@@ -45,7 +45,7 @@ var sandboxMetricAttrTypes = convert.NestedAttrTypes(sandboxMetricAttributes())
 // sandboxMetricAttributes are the attributes of one sample of metrics.
 func sandboxMetricAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
-		"timestamp":    base.ComputedTimeAttr("Sample time (RFC 3339)."),
+		"timestamp":    base.ComputedDataSourceTime("Sample time (RFC 3339)."),
 		"cpu_count":    schema.Int32Attribute{Computed: true, MarkdownDescription: "vCPUs."},
 		"cpu_used_pct": schema.Float64Attribute{Computed: true, MarkdownDescription: "CPU use in percent."},
 		"mem_used":     schema.Int64Attribute{Computed: true, MarkdownDescription: "Memory used, bytes."},
@@ -69,7 +69,7 @@ func (d *sandboxMetricsDataSource) Schema(_ context.Context, _ datasource.Schema
 				Optional: true, CustomType: timetypes.RFC3339Type{},
 				MarkdownDescription: "Latest sample (RFC 3339). Default: now.",
 			},
-			"metrics": base.ComputedObjectList("The samples.", sandboxMetricAttributes()),
+			"metrics": base.ComputedDataSourceList("The samples.", sandboxMetricAttributes()),
 			"current": currentMetricsAttribute(),
 		},
 	}

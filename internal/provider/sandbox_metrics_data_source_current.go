@@ -33,7 +33,7 @@ func currentMetricsAttributes() map[string]schema.Attribute {
 		return schema.Int64Attribute{Computed: true, MarkdownDescription: desc}
 	}
 	return map[string]schema.Attribute{
-		"timestamp":            base.ComputedTimeAttr("The sandbox's time of the reading (RFC 3339)."),
+		"timestamp":            base.ComputedDataSourceTime("The sandbox's time of the reading (RFC 3339)."),
 		"cpu_count":            i64("CPUs online."),
 		"cpu_possible":         i64("CPUs the sandbox can bring online."),
 		"cpu_target":           i64("CPUs online last asked for; 0 when none was."),

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
@@ -39,12 +38,6 @@ const (
 	descProxyAddress  = "`host:port` of the SOCKS5 proxy, such as `proxy.example.com:1080`."
 	descProxyUsername = "SOCKS5 username (RFC 1929), at most 255 bytes; required with a password."
 )
-
-// withAttributes is base with more attributes added (a schema built from shared parts).
-func withAttributes[T any](base, more map[string]T) map[string]T {
-	maps.Copy(base, more)
-	return base
-}
 
 // ephemeralNetworkEgressAttributes are rules and egress_proxy in the ephemeral e2b_sandbox's
 // network. Nothing of an ephemeral resource is stored, so its proxy password is a plain

@@ -65,16 +65,16 @@ func reportedSandboxResourceAttributes() map[string]rschema.Attribute {
 	stable := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
 	stableInt := []planmodifier.Int32{int32planmodifier.UseStateForUnknown()}
 	return map[string]rschema.Attribute{
-		"id":           computedString("Sandbox ID.", stable),
-		"template_id":  computedString("ID of the template the sandbox runs.", stable),
-		"alias":        computedString("Alias of the template, when it has one.", stable),
-		"envd_version": computedString("Version of envd, the daemon inside the sandbox.", stable),
-		"state":        computedString("`running` or `paused`.", nil),
-		"started_at":   computedTime("When the sandbox was started or last resumed (RFC 3339)."),
-		"end_at":       computedTime("When the sandbox times out (RFC 3339); for a paused sandbox, when it was paused. Refreshed on every read."),
-		"cpu_count":    computedInt("Number of vCPUs.", stableInt),
-		"memory_mb":    computedInt("Memory in MiB.", stableInt),
-		"disk_size_mb": computedInt("Disk size in MiB.", stableInt),
+		"id":           base.ComputedString("Sandbox ID.", stable),
+		"template_id":  base.ComputedString("ID of the template the sandbox runs.", stable),
+		"alias":        base.ComputedString("Alias of the template, when it has one.", stable),
+		"envd_version": base.ComputedString("Version of envd, the daemon inside the sandbox.", stable),
+		"state":        base.ComputedString("`running` or `paused`.", nil),
+		"started_at":   base.ComputedTime("When the sandbox was started or last resumed (RFC 3339)."),
+		"end_at":       base.ComputedTime("When the sandbox times out (RFC 3339); for a paused sandbox, when it was paused. Refreshed on every read."),
+		"cpu_count":    base.ComputedInt32("Number of vCPUs.", stableInt),
+		"memory_mb":    base.ComputedInt32("Memory in MiB.", stableInt),
+		"disk_size_mb": base.ComputedInt32("Disk size in MiB.", stableInt),
 	}
 }
 
@@ -87,8 +87,8 @@ func reportedSandboxAttributes() map[string]schema.Attribute {
 		"alias":        schema.StringAttribute{Computed: true, MarkdownDescription: "Template alias, if any."},
 		"state":        schema.StringAttribute{Computed: true, MarkdownDescription: "`running` or `paused`."},
 		"envd_version": schema.StringAttribute{Computed: true, MarkdownDescription: "envd version."},
-		"started_at":   base.ComputedTimeAttr("Start or last resume (RFC 3339)."),
-		"end_at":       base.ComputedTimeAttr("When it times out, or when it was paused (RFC 3339)."),
+		"started_at":   base.ComputedDataSourceTime("Start or last resume (RFC 3339)."),
+		"end_at":       base.ComputedDataSourceTime("When it times out, or when it was paused (RFC 3339)."),
 		"cpu_count":    schema.Int32Attribute{Computed: true, MarkdownDescription: "vCPUs."},
 		"memory_mb":    schema.Int32Attribute{Computed: true, MarkdownDescription: "Memory in MiB."},
 		"disk_size_mb": schema.Int32Attribute{Computed: true, MarkdownDescription: "Disk size in MiB."},

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -119,7 +118,7 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 					"from E2B (all but the proxy's `password_wo`), so a change made outside Terraform shows in the plan.",
 				Optional:      true,
 				PlanModifiers: []planmodifier.Object{objectplanmodifier.RequiresReplaceIf(networkIngressChanged, "Changing allow_public_traffic, mask_request_host or https_ports replaces the sandbox.", "Changing `allow_public_traffic`, `mask_request_host` or `https_ports` replaces the sandbox.")},
-				Attributes: withAttributes(resourceNetworkEgressAttributes(), map[string]schema.Attribute{
+				Attributes: base.WithAttributes(resourceNetworkEgressAttributes(), map[string]schema.Attribute{
 					"allow_out": schema.SetAttribute{
 						MarkdownDescription: descAllowOut,
 						Optional:            true,
@@ -200,7 +199,7 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				Sensitive:     true,
 				PlanModifiers: stable,
 			},
-			"domain":       computedString("Domain of the sandbox's hosts (`<port>-<id>.<domain>`).", stable),
+			"domain": base.ComputedString("Domain of the sandbox's hosts (`<port>-<id>.<domain>`).", stable),
 			"metadata_all": schema.MapAttribute{
 				MarkdownDescription: "`metadata` merged over the provider's `default_metadata`: what E2B stores.",
 				Computed:            true,
@@ -229,16 +228,4 @@ func (r *sandboxResource) IdentitySchema(_ context.Context, _ resource.IdentityS
 			},
 		},
 	}
-}
-
-func computedString(desc string, mods []planmodifier.String) schema.StringAttribute {
-	return schema.StringAttribute{MarkdownDescription: desc, Computed: true, PlanModifiers: mods}
-}
-
-func computedInt(desc string, mods []planmodifier.Int32) schema.Int32Attribute {
-	return schema.Int32Attribute{MarkdownDescription: desc, Computed: true, PlanModifiers: mods}
-}
-
-func computedTime(desc string) schema.StringAttribute {
-	return schema.StringAttribute{MarkdownDescription: desc, Computed: true, CustomType: timetypes.RFC3339Type{}}
 }

@@ -38,13 +38,13 @@ var listedSandboxAttrTypes = convert.NestedAttrTypes(reportedSandboxAttributes()
 func (d *sandboxesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Running and paused sandboxes of the team, filtered, across all pages (newest first).",
-		Attributes: withAttributes(sandboxFilterAttributes(), map[string]schema.Attribute{
+		Attributes: base.WithAttributes(sandboxFilterAttributes(), map[string]schema.Attribute{
 			"ids": schema.ListAttribute{
 				MarkdownDescription: "IDs of the sandboxes found, in the order of `sandboxes`.",
 				Computed:            true,
 				ElementType:         types.StringType,
 			},
-			"sandboxes": base.ComputedObjectList("The sandboxes found.", reportedSandboxAttributes()),
+			"sandboxes": base.ComputedDataSourceList("The sandboxes found.", reportedSandboxAttributes()),
 		}),
 	}
 }

@@ -84,8 +84,8 @@ func (r *secretResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			"is recorded only when it carries this create's token. A secret that already had the name is never taken " +
 			"over: the apply fails naming it and how to import it.",
 		Attributes: map[string]schema.Attribute{
-			"id":        computedString("Same as `secret_id`.", stable),
-			"secret_id": computedString("ID of the secret (`sec_…`).", stable),
+			"id":        base.ComputedString("Same as `secret_id`.", stable),
+			"secret_id": base.ComputedString("ID of the secret (`sec_…`).", stable),
 			"name": schema.StringAttribute{
 				MarkdownDescription: "Name of the secret, unique in the team: 1 to 128 lower-case letters, digits, `_` or `-` " +
 					"(E2B stores names in lower case), not starting with `sec_`. Changing it replaces the secret.",

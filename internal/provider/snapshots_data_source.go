@@ -50,7 +50,7 @@ func (d *snapshotsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 		Attributes: map[string]schema.Attribute{
 			"sandbox_id": schema.StringAttribute{Optional: true, MarkdownDescription: "Only snapshots taken from this sandbox.", Validators: validators.SandboxID()},
 			"name":       schema.StringAttribute{Optional: true, MarkdownDescription: "Only snapshots with this name or ID (`name`, `namespace/name`, optionally `:tag`)."},
-			"snapshots":  base.ComputedObjectList("The snapshots.", snapshotAttributes()),
+			"snapshots":  base.ComputedDataSourceList("The snapshots.", snapshotAttributes()),
 		},
 	}
 }

@@ -54,9 +54,9 @@ func templateBuildAttributes() map[string]schema.Attribute {
 		"build_id":     schema.StringAttribute{Computed: true, MarkdownDescription: "Build ID."},
 		"status":       schema.StringAttribute{Computed: true, MarkdownDescription: "`building`, `waiting`, `ready` or `error`."},
 		"envd_version": schema.StringAttribute{Computed: true, MarkdownDescription: "envd version of the build, if known."},
-		"created_at":   base.ComputedTimeAttr("Creation time (RFC 3339)."),
-		"updated_at":   base.ComputedTimeAttr("Last update (RFC 3339)."),
-		"finished_at":  base.ComputedTimeAttr("When the build finished (RFC 3339), if it did."),
+		"created_at":   base.ComputedDataSourceTime("Creation time (RFC 3339)."),
+		"updated_at":   base.ComputedDataSourceTime("Last update (RFC 3339)."),
+		"finished_at":  base.ComputedDataSourceTime("When the build finished (RFC 3339), if it did."),
 		"cpu_count":    schema.Int32Attribute{Computed: true, MarkdownDescription: "vCPUs."},
 		"memory_mb":    schema.Int32Attribute{Computed: true, MarkdownDescription: "Memory in MiB."},
 		"disk_size_mb": schema.Int32Attribute{Computed: true, MarkdownDescription: "Disk size in MiB, if known."},
@@ -78,7 +78,7 @@ func (d *templateDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			Validators:          validators.TemplateRef(),
 		},
 		"names":  schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "All names."},
-		"builds": base.ComputedObjectList("All builds (every page).", templateBuildAttributes()),
+		"builds": base.ComputedDataSourceList("All builds (every page).", templateBuildAttributes()),
 		"tags":   templateTagsSchema(),
 	}
 	// Described as one template of e2b_templates is.

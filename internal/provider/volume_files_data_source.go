@@ -57,9 +57,9 @@ func volumeEntryAttributes() map[string]schema.Attribute {
 		"uid":         schema.Int64Attribute{Computed: true, MarkdownDescription: "Owner's user ID."},
 		"gid":         schema.Int64Attribute{Computed: true, MarkdownDescription: "Owner's group ID."},
 		"target":      computed("Where a link points (empty for other entries)."),
-		"modified_at": base.ComputedTimeAttr("Last modification (RFC 3339)."),
-		"accessed_at": base.ComputedTimeAttr("Last access (RFC 3339)."),
-		"changed_at":  base.ComputedTimeAttr("Last status change (RFC 3339)."),
+		"modified_at": base.ComputedDataSourceTime("Last modification (RFC 3339)."),
+		"accessed_at": base.ComputedDataSourceTime("Last access (RFC 3339)."),
+		"changed_at":  base.ComputedDataSourceTime("Last status change (RFC 3339)."),
 	}
 }
 
@@ -84,7 +84,7 @@ func (d *volumeFilesDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 				Optional:            true, Computed: true,
 				Validators: []validator.Int64{int64validator.Between(1, 64)},
 			},
-			"entries": base.ComputedObjectList("The entries.", volumeEntryAttributes()),
+			"entries": base.ComputedDataSourceList("The entries.", volumeEntryAttributes()),
 		},
 	}
 }

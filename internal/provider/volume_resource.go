@@ -63,8 +63,8 @@ func (r *volumeResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			"mark of who made it, so a volume of the same name that someone else makes at the same moment as a lost " +
 			"create cannot be told apart from the provider's.",
 		Attributes: map[string]schema.Attribute{
-			"id":        computedString("Same as `volume_id`.", stable),
-			"volume_id": computedString("ID of the volume.", stable),
+			"id":        base.ComputedString("Same as `volume_id`.", stable),
+			"volume_id": base.ComputedString("ID of the volume.", stable),
 			"name": schema.StringAttribute{
 				MarkdownDescription: "Name of the volume, unique in the team: letters, digits, `_` and `-`. Changing it replaces the volume.",
 				Required:            true,

@@ -79,7 +79,7 @@ func deliveryAttemptAttributes() map[string]schema.Attribute {
 		"request_body": schema.StringAttribute{Computed: true, MarkdownDescription: "The event JSON that was posted."},
 		"duration": schema.StringAttribute{Computed: true, CustomType: customtypes.GoDurationType{}, Validators: []validator.String{validators.GoDurationSyntax()},
 			MarkdownDescription: "How long the attempt took (Go duration, E2B counts whole milliseconds)."},
-		"timestamp": base.ComputedTimeAttr("When the attempt started (RFC 3339)."),
+		"timestamp": base.ComputedDataSourceTime("When the attempt started (RFC 3339)."),
 	}
 }
 
@@ -89,7 +89,7 @@ func deliveryEventAttributes() map[string]schema.Attribute {
 		"event_type": schema.StringAttribute{Computed: true, MarkdownDescription: "Event type, such as `sandbox.lifecycle.created`."},
 		"sandbox_id": schema.StringAttribute{Computed: true, MarkdownDescription: "The sandbox the event is about."},
 		"delivered":  schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether an attempt listed succeeded."},
-		"attempts":   base.ComputedObjectList("The attempts to deliver the event that match the filters, in the order made.", deliveryAttemptAttributes()),
+		"attempts":   base.ComputedDataSourceList("The attempts to deliver the event that match the filters, in the order made.", deliveryAttemptAttributes()),
 	}
 }
 
@@ -117,7 +117,7 @@ func (d *webhookDeliveriesDataSource) Schema(_ context.Context, _ datasource.Sch
 				Validators:          []validator.Int64{int64validator.Between(1, e2b.WebhookDeliveryPageMax)}},
 			"limit": schema.Int64Attribute{Optional: true, MarkdownDescription: "Most events to return, 1 to 10000. Default 100.",
 				Validators: []validator.Int64{int64validator.Between(1, 10000)}},
-			"events":          base.ComputedObjectList("The events, each with its attempts.", deliveryEventAttributes()),
+			"events":          base.ComputedDataSourceList("The events, each with its attempts.", deliveryEventAttributes()),
 			"attempts":        schema.Int64Attribute{Computed: true, MarkdownDescription: "Attempts listed in `events`."},
 			"failed_attempts": schema.Int64Attribute{Computed: true, MarkdownDescription: "Failed attempts listed in `events`."},
 		},

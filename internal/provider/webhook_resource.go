@@ -75,7 +75,7 @@ func (r *webhookResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			"made nothing and registers again. A webhook identical in all four that someone else registers at the " +
 			"same moment as a lost create cannot be told apart from the provider's.",
 		Attributes: map[string]schema.Attribute{
-			"id": computedString("ID of the webhook.", stable),
+			"id": base.ComputedString("ID of the webhook.", stable),
 			"name": schema.StringAttribute{
 				MarkdownDescription: "Display name, not empty.",
 				Optional:            true,

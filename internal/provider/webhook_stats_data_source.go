@@ -58,7 +58,7 @@ func deliveryDurationAttributes(of string) map[string]schema.Attribute {
 
 func webhookStatsBucketAttributes() map[string]schema.Attribute {
 	attrs := deliveryDurationAttributes("in the bucket")
-	attrs["start"] = base.ComputedTimeAttr("Start of the bucket (RFC 3339).")
+	attrs["start"] = base.ComputedDataSourceTime("Start of the bucket (RFC 3339).")
 	attrs["total"] = schema.Int64Attribute{Computed: true, MarkdownDescription: "Attempts in the bucket."}
 	attrs["failed"] = schema.Int64Attribute{Computed: true, MarkdownDescription: "Failed attempts in the bucket."}
 	return attrs
@@ -83,7 +83,7 @@ func (d *webhookStatsDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 		MarkdownDescription: "End of the range, exclusive (RFC 3339). Default: now."}
 	attrs["total"] = schema.Int64Attribute{Computed: true, MarkdownDescription: "Delivery attempts in the range."}
 	attrs["failed"] = schema.Int64Attribute{Computed: true, MarkdownDescription: "Failed delivery attempts in the range."}
-	attrs["buckets"] = base.ComputedObjectList("The range in time buckets, oldest first, as E2B divides it.", webhookStatsBucketAttributes())
+	attrs["buckets"] = base.ComputedDataSourceList("The range in time buckets, oldest first, as E2B divides it.", webhookStatsBucketAttributes())
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A webhook's delivery stats over a time range: attempts, failed attempts and their durations, " +
 			"overall and per time bucket. `failed` above 0 says the endpoint is failing; `e2b_webhook_deliveries` says why.",

@@ -39,7 +39,7 @@ func (d *ListDataSource[T]) Schema(_ context.Context, _ datasource.SchemaRequest
 	resp.Schema = schema.Schema{
 		MarkdownDescription: d.Description,
 		Attributes: map[string]schema.Attribute{
-			d.TypeSuffix: ComputedObjectList("The "+d.TypeSuffix+".", d.Attributes()),
+			d.TypeSuffix: ComputedDataSourceList("The "+d.TypeSuffix+".", d.Attributes()),
 		},
 	}
 }
