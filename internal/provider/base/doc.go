@@ -4,7 +4,8 @@
 // (ModelAndClient, WithTimeout, RemoveGone, ImportedID), the mapping of client errors to
 // diagnostics (ClientErrorDiagnostic), the settling of a create whose answer was lost
 // (KeptCreate), the identity and import of objects named by an owner and a path (OwnedPath),
-// the generic team list resource and list and object data sources, the names this run plans to
+// the generic team list resource and list and object data sources, the schema builders of computed
+// attributes and of a list resource's filter (ListConfigAttributes), the names this run plans to
 // create, the timeouts blocks and the record of local files seen at plan time (LocalSeen).
 //
 // The types themselves live in package provider, which registers them. This package may import
