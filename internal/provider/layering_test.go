@@ -11,11 +11,11 @@ import (
 	"testing"
 )
 
-// helperPackageImports is the one list of what each helper package below internal/provider may
+// foundationImports is the one list of what each foundation package below internal/provider may
 // import of this module (paths relative to the module). None may import package provider, where
-// the Terraform types live, nor another helper above it: the helpers know no type, and Go's
+// the Terraform types live, nor another foundation package above it: they know no type, and Go's
 // imports keep it so only while this list does. Package docs point here.
-var helperPackageImports = map[string][]string{
+var foundationImports = map[string][]string{
 	"convert":     nil,
 	"customtypes": {"internal/provider/convert"},
 	"validators":  {"internal/e2b", "internal/provider/convert"},
@@ -24,10 +24,10 @@ var helperPackageImports = map[string][]string{
 
 const modulePath = "github.com/e2b-terraform/terraform-provider-e2b"
 
-// TestHelperPackagesImportNoType parses the imports of every file below internal/provider
-// (tests included: a helper's test in its own package cannot reach a type either) and refuses
+// TestFoundationPackagesImportNoType parses the imports of every file below internal/provider
+// (tests included: a foundation package's test cannot reach a type either) and refuses
 // an import of this module that the list above does not allow, and a directory it does not name.
-func TestHelperPackagesImportNoType(t *testing.T) {
+func TestFoundationPackagesImportNoType(t *testing.T) {
 	entries, err := os.ReadDir(".")
 	if err != nil {
 		t.Fatal(err)
@@ -37,9 +37,9 @@ func TestHelperPackagesImportNoType(t *testing.T) {
 		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") || e.Name() == "testdata" {
 			continue
 		}
-		allowed, known := helperPackageImports[e.Name()]
+		allowed, known := foundationImports[e.Name()]
 		if !known {
-			t.Errorf("internal/provider/%s is not in helperPackageImports: add it with what it may import", e.Name())
+			t.Errorf("internal/provider/%s is not in foundationImports: add it with what it may import", e.Name())
 			continue
 		}
 		seen++
@@ -64,7 +64,7 @@ func TestHelperPackagesImportNoType(t *testing.T) {
 			}
 		}
 	}
-	if seen != len(helperPackageImports) {
-		t.Errorf("helperPackageImports names %d packages, %d directories exist: remove what is gone", len(helperPackageImports), seen)
+	if seen != len(foundationImports) {
+		t.Errorf("foundationImports names %d packages, %d directories exist: remove what is gone", len(foundationImports), seen)
 	}
 }

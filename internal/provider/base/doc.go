@@ -9,6 +9,6 @@
 // create, the timeouts blocks and the record of local files seen at plan time (LocalSeen).
 //
 // The types themselves live in package provider, which registers them. This package may import
-// the framework, internal/e2b and the helper packages convert, customtypes and validators, never
+// the framework, internal/e2b and the foundation packages convert, customtypes and validators, never
 // package provider or a type's file: the layering test in internal/provider holds the list.
 package base

@@ -4,5 +4,5 @@
 //
 // It knows no Terraform type of the provider and no E2B rule: it may import the framework
 // and the standard library only, no package of this module (the layering test in
-// internal/provider lists what each helper package may import).
+// internal/provider lists what each foundation package may import).
 package convert
