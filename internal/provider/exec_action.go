@@ -14,6 +14,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
+)
+
+var (
+	_ action.ActionWithConfigure        = &execAction{}
+	_ action.ActionWithConfigValidators = &execAction{}
 )
 
 // progressQueue is how many output batches may wait for Terraform to take
@@ -22,7 +30,7 @@ const progressQueue = 8
 
 // NewExecAction returns the e2b_exec action.
 func NewExecAction() action.Action {
-	return &execAction{sandboxActionConfig{typeName: "_exec"}}
+	return &execAction{sandboxActionConfig{base.ActionConfig{TypeName: "_exec"}}}
 }
 
 // execAction runs a command in a sandbox and streams its output as progress.
@@ -43,19 +51,19 @@ func (a *execAction) Schema(_ context.Context, _ action.SchemaRequest, resp *act
 			"kills the command. Needs Terraform 1.14 or later; with OpenTofu or older Terraform use the " +
 			"`e2b_sandbox_command` resource.",
 		Attributes: map[string]schema.Attribute{
-			"sandbox_id": schema.StringAttribute{MarkdownDescription: execDocs.sandboxID, Optional: true, Validators: sandboxIDValidators()},
-			"sandbox_id_wo": schema.StringAttribute{MarkdownDescription: execDocs.sandboxIDWO + " Terraform passes ephemeral " +
-				"values to an action only in write-only attributes, so an ephemeral sandbox is named here. " + actionWriteOnlyDoc,
-				Optional: true, WriteOnly: true, Validators: sandboxIDValidators()},
-			"command": schema.StringAttribute{MarkdownDescription: execDocs.command, Required: true, Validators: commandValidators()},
-			"cwd":     schema.StringAttribute{MarkdownDescription: execDocs.cwd, Optional: true, Validators: []validator.String{noControlCharsValidator()}},
-			"user":    schema.StringAttribute{MarkdownDescription: execDocs.user, Optional: true, Validators: []validator.String{noControlCharsValidator()}},
-			"timeout": schema.StringAttribute{MarkdownDescription: execDocs.timeout, Optional: true,
-				CustomType: goDurationType{}, Validators: execTimeoutValidators()},
-			"env": schema.MapAttribute{MarkdownDescription: execDocs.env + " Write-only, as an action cannot mark values " +
-				"sensitive: it takes ephemeral values and plans show `(write-only attribute)` in its place. " + actionWriteOnlyDoc,
-				Optional: true, WriteOnly: true, ElementType: types.StringType, Validators: envVarsValidators()},
-			"stdin": schema.StringAttribute{MarkdownDescription: execDocs.stdin + " Write-only, like `env`. " + actionWriteOnlyDoc,
+			"sandbox_id": schema.StringAttribute{MarkdownDescription: descExec.sandboxID, Optional: true, Validators: validators.SandboxID()},
+			"sandbox_id_wo": schema.StringAttribute{MarkdownDescription: descExec.sandboxIDWO + " Terraform passes ephemeral " +
+				"values to an action only in write-only attributes, so an ephemeral sandbox is named here. " + descActionWriteOnly,
+				Optional: true, WriteOnly: true, Validators: validators.SandboxID()},
+			"command": schema.StringAttribute{MarkdownDescription: descExec.command, Required: true, Validators: validators.Command()},
+			"cwd":     schema.StringAttribute{MarkdownDescription: descExec.cwd, Optional: true, Validators: []validator.String{validators.NoControlChars()}},
+			"user":    schema.StringAttribute{MarkdownDescription: descExec.user, Optional: true, Validators: []validator.String{validators.NoControlChars()}},
+			"timeout": schema.StringAttribute{MarkdownDescription: descExec.timeout, Optional: true,
+				CustomType: customtypes.GoDurationType{}, Validators: execTimeoutValidators()},
+			"env": schema.MapAttribute{MarkdownDescription: descExec.env + " Write-only, as an action cannot mark values " +
+				"sensitive: it takes ephemeral values and plans show `(write-only attribute)` in its place. " + descActionWriteOnly,
+				Optional: true, WriteOnly: true, ElementType: types.StringType, Validators: validators.EnvVars()},
+			"stdin": schema.StringAttribute{MarkdownDescription: descExec.stdin + " Write-only, like `env`. " + descActionWriteOnly,
 				Optional: true, WriteOnly: true},
 		},
 	}
@@ -72,7 +80,7 @@ func (a *execAction) Invoke(ctx context.Context, req action.InvokeRequest, resp 
 		return
 	}
 	progress := newProgressRelay(ctx, resp.SendProgress)
-	res, diags := runExec(ctx, a.data, m.execModel, e2b.DefaultMaxOutputBytes, progress.send)
+	res, diags := runExec(ctx, a.Data, m.execModel, e2b.DefaultMaxOutputBytes, progress.send)
 	progress.close()
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
@@ -95,8 +103,8 @@ func countLines(n int) string {
 	return fmt.Sprintf("%d lines", n)
 }
 
-// actionWriteOnlyDoc says when ephemeral values reach the action.
-const actionWriteOnlyDoc = "Ephemeral values reach the action when a resource's `action_trigger` runs it after " +
+// descActionWriteOnly says when ephemeral values reach the action.
+const descActionWriteOnly = "Ephemeral values reach the action when a resource's `action_trigger` runs it after " +
 	"create or update, not with `terraform apply -invoke` or at destroy (Terraform then removes them)."
 
 // droppedEphemeralHint explains a value that validated but is missing when the action runs.

@@ -24,6 +24,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
 
 var (
@@ -74,17 +78,17 @@ type e2bProvider struct {
 
 // providerModel maps the provider block.
 type providerModel struct {
-	APIKey          types.String  `tfsdk:"api_key"`
-	Domain          types.String  `tfsdk:"domain"`
-	APIURL          types.String  `tfsdk:"api_url"`
-	SandboxURL      types.String  `tfsdk:"sandbox_url"`
-	MaxRetries      types.Int32   `tfsdk:"max_retries"`
-	RetryWaitMin    goDuration    `tfsdk:"retry_wait_min"`
-	RetryWaitMax    goDuration    `tfsdk:"retry_wait_max"`
-	RequestTimeout  goDuration    `tfsdk:"request_timeout"`
-	DefaultMetadata types.Map     `tfsdk:"default_metadata"`
-	CreateRate      types.Float64 `tfsdk:"create_rate_limit"`
-	LimitWait       goDuration    `tfsdk:"sandbox_limit_wait"`
+	APIKey          types.String           `tfsdk:"api_key"`
+	Domain          types.String           `tfsdk:"domain"`
+	APIURL          types.String           `tfsdk:"api_url"`
+	SandboxURL      types.String           `tfsdk:"sandbox_url"`
+	MaxRetries      types.Int32            `tfsdk:"max_retries"`
+	RetryWaitMin    customtypes.GoDuration `tfsdk:"retry_wait_min"`
+	RetryWaitMax    customtypes.GoDuration `tfsdk:"retry_wait_max"`
+	RequestTimeout  customtypes.GoDuration `tfsdk:"request_timeout"`
+	DefaultMetadata types.Map              `tfsdk:"default_metadata"`
+	CreateRate      types.Float64          `tfsdk:"create_rate_limit"`
+	LimitWait       customtypes.GoDuration `tfsdk:"sandbox_limit_wait"`
 }
 
 // New returns a constructor of the provider for the given version.
@@ -117,13 +121,13 @@ func (p *e2bProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 			"api_url": schema.StringAttribute{
 				MarkdownDescription: "Base URL of the E2B API. Defaults to `E2B_API_URL`, then `https://api.<domain>`.",
 				Optional:            true,
-				Validators:          []validator.String{httpURLValidator()},
+				Validators:          []validator.String{validators.HTTPURL()},
 			},
 			"sandbox_url": schema.StringAttribute{
 				MarkdownDescription: "Base URL used for all traffic to the daemon inside sandboxes (envd), routed by " +
 					"headers. Defaults to `E2B_SANDBOX_URL`. For self-hosted E2B and local emulators.",
 				Optional:   true,
-				Validators: []validator.String{httpURLValidator()},
+				Validators: []validator.String{validators.HTTPURL()},
 			},
 			"max_retries": schema.Int32Attribute{
 				MarkdownDescription: fmt.Sprintf("How many times a failed request (a 5xx on a safe call, or envd's rate limit) is "+
@@ -135,24 +139,24 @@ func (p *e2bProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 			},
 			"retry_wait_min": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("Shortest wait before a retry, as a Go duration (%s to %s), at most `retry_wait_max`. Default `\"500ms\"`.",
-					shortDuration(minRetryWait), shortDuration(maxRetryWait)),
+					convert.ShortDuration(minRetryWait), convert.ShortDuration(maxRetryWait)),
 				Optional:   true,
-				CustomType: goDurationType{},
-				Validators: []validator.String{durationBetween(minRetryWait, maxRetryWait)},
+				CustomType: customtypes.GoDurationType{},
+				Validators: []validator.String{validators.DurationBetween(minRetryWait, maxRetryWait)},
 			},
 			"retry_wait_max": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("Longest wait before a retry, as a Go duration (%s to %s); a longer `Retry-After` is cut to it. Default `\"10s\"`.",
-					shortDuration(minRetryWait), shortDuration(maxRetryWait)),
+					convert.ShortDuration(minRetryWait), convert.ShortDuration(maxRetryWait)),
 				Optional:   true,
-				CustomType: goDurationType{},
-				Validators: []validator.String{durationBetween(minRetryWait, maxRetryWait)},
+				CustomType: customtypes.GoDurationType{},
+				Validators: []validator.String{validators.DurationBetween(minRetryWait, maxRetryWait)},
 			},
 			"request_timeout": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("How long one attempt of an API request may take, as a Go duration (%s to %s). Default `\"60s\"`.",
-					shortDuration(minRequestTimeout), shortDuration(maxRequestTimeout)),
+					convert.ShortDuration(minRequestTimeout), convert.ShortDuration(maxRequestTimeout)),
 				Optional:   true,
-				CustomType: goDurationType{},
-				Validators: []validator.String{durationBetween(minRequestTimeout, maxRequestTimeout)},
+				CustomType: customtypes.GoDurationType{},
+				Validators: []validator.String{validators.DurationBetween(minRequestTimeout, maxRequestTimeout)},
 			},
 			"create_rate_limit": schema.Float64Attribute{
 				MarkdownDescription: fmt.Sprintf("Sandbox creates per second that your E2B plan allows (`1` on Hobby, `5` on Pro), "+
@@ -165,17 +169,17 @@ func (p *e2bProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 				MarkdownDescription: fmt.Sprintf("How long a sandbox create, resume or fork that E2B refuses at the team's limit of "+
 					"concurrent sandboxes waits for sandboxes this run deletes or pauses, as a Go duration (0s to %s); `\"0s\"` "+
 					"fails at once. The wait also ends once nothing has been deleted or paused for 5s. Default `\"1m\"`.",
-					shortDuration(maxLimitWait)),
+					convert.ShortDuration(maxLimitWait)),
 				Optional:   true,
-				CustomType: goDurationType{},
-				Validators: []validator.String{durationBetween(0, maxLimitWait)},
+				CustomType: customtypes.GoDurationType{},
+				Validators: []validator.String{validators.DurationBetween(0, maxLimitWait)},
 			},
 			"default_metadata": schema.MapAttribute{
 				MarkdownDescription: "Metadata merged into every sandbox's `metadata` (the sandbox's own keys win). " +
 					"The merged result is the sandbox's `metadata_all`.",
 				Optional:    true,
 				ElementType: types.StringType,
-				Validators:  metadataValidators(),
+				Validators:  validators.Metadata(),
 			},
 		},
 	}
@@ -188,7 +192,7 @@ func (p *e2bProvider) ValidateConfig(ctx context.Context, req provider.ValidateC
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	lo, hi := durationOr(cfg.RetryWaitMin, 0), durationOr(cfg.RetryWaitMax, 0)
+	lo, hi := customtypes.DurationOr(cfg.RetryWaitMin, 0), customtypes.DurationOr(cfg.RetryWaitMax, 0)
 	if lo > 0 && hi > 0 && lo > hi {
 		resp.Diagnostics.AddAttributeError(path.Root("retry_wait_min"), "Invalid retry settings",
 			fmt.Sprintf("retry_wait_min (%s) must not be longer than retry_wait_max (%s).",
@@ -203,15 +207,15 @@ func (p *e2bProvider) Configure(ctx context.Context, req provider.ConfigureReque
 		return
 	}
 
-	data := &ProviderData{}
 	// Settings that come from something not known yet (e.g. during plan): calls fail with a clear
 	// message instead of going to the default endpoint or without the key.
+	var unknownSettings []string
 	for _, s := range []struct {
 		name  string
 		value types.String
 	}{{"api_key", cfg.APIKey}, {"domain", cfg.Domain}, {"api_url", cfg.APIURL}, {"sandbox_url", cfg.SandboxURL}} {
 		if s.value.IsUnknown() {
-			data.unknownSettings = append(data.unknownSettings, s.name)
+			unknownSettings = append(unknownSettings, s.name)
 		}
 	}
 	apiKey := stringOrEnv(cfg.APIKey, envAPIKey)
@@ -219,7 +223,7 @@ func (p *e2bProvider) Configure(ctx context.Context, req provider.ConfigureReque
 	// instead of planning what the apply cannot do. validate needs no credentials and does not
 	// configure the provider; a key known only after apply is reported by the first call.
 	if apiKey == "" && !cfg.APIKey.IsUnknown() {
-		resp.Diagnostics.AddAttributeError(path.Root("api_key"), missingKeySummary, missingKeyDetail)
+		resp.Diagnostics.AddAttributeError(path.Root("api_key"), base.MissingKeySummary, base.MissingKeyDetail)
 		return
 	}
 	domain := stringOrEnv(cfg.Domain, envDomain)
@@ -241,14 +245,14 @@ func (p *e2bProvider) Configure(ctx context.Context, req provider.ConfigureReque
 		clientCfg.RetryMax = new(int(v.ValueInt32()))
 	}
 	// Zero (not set) selects the client's defaults.
-	clientCfg.RetryWaitMin = durationOr(cfg.RetryWaitMin, 0)
-	clientCfg.RetryWaitMax = durationOr(cfg.RetryWaitMax, 0)
-	clientCfg.RequestTimeout = durationOr(cfg.RequestTimeout, 0)
+	clientCfg.RetryWaitMin = customtypes.DurationOr(cfg.RetryWaitMin, 0)
+	clientCfg.RetryWaitMax = customtypes.DurationOr(cfg.RetryWaitMax, 0)
+	clientCfg.RequestTimeout = customtypes.DurationOr(cfg.RequestTimeout, 0)
 	if v := cfg.CreateRate; !v.IsNull() && !v.IsUnknown() {
 		clientCfg.CreateRate = v.ValueFloat64()
 	}
 	if v := cfg.LimitWait; !v.IsNull() && !v.IsUnknown() {
-		clientCfg.SandboxLimitWait = new(durationOr(v, 0))
+		clientCfg.SandboxLimitWait = new(customtypes.DurationOr(v, 0))
 	}
 
 	client, err := e2b.New(clientCfg)
@@ -257,14 +261,13 @@ func (p *e2bProvider) Configure(ctx context.Context, req provider.ConfigureReque
 			"Check api_url, sandbox_url and domain: "+err.Error())
 		return
 	}
-	data.client = client
-	data.Domain = client.Domain()
+	data := base.NewProviderData(client, unknownSettings)
 
-	if fullyKnown(ctx, cfg.DefaultMetadata) {
+	if convert.FullyKnown(ctx, cfg.DefaultMetadata) {
 		data.DefaultMetadata = map[string]string{}
 		resp.Diagnostics.Append(cfg.DefaultMetadata.ElementsAs(ctx, &data.DefaultMetadata, false)...)
 	} else {
-		data.defaultMetadataUnknown = true
+		data.DefaultMetadataUnknown = true
 	}
 
 	resp.DataSourceData = data

@@ -8,11 +8,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 )
 
 // configureWith runs Configure on a provider block whose attributes are the given values
 // (the others null).
-func configureWith(t *testing.T, values map[string]tftypes.Value) (*ProviderData, provider.ConfigureResponse) {
+func configureWith(t *testing.T, values map[string]tftypes.Value) (*base.ProviderData, provider.ConfigureResponse) {
 	t.Helper()
 	ctx := context.Background()
 	p := &e2bProvider{version: "test"}
@@ -32,7 +34,7 @@ func configureWith(t *testing.T, values map[string]tftypes.Value) (*ProviderData
 	if resp.Diagnostics.HasError() {
 		t.Fatalf("Configure: %v", resp.Diagnostics)
 	}
-	data, _ := resp.ResourceData.(*ProviderData)
+	data, _ := resp.ResourceData.(*base.ProviderData)
 	return data, resp
 }
 
@@ -55,7 +57,7 @@ func TestConfigure_partlyUnknownDefaultMetadata(t *testing.T) {
 			"owner": tftypes.NewValue(tftypes.String, tftypes.UnknownValue),
 		}),
 	})
-	if !data.defaultMetadataUnknown {
+	if !data.DefaultMetadataUnknown {
 		t.Fatal("default_metadata with an unknown value must count as unknown")
 	}
 }

@@ -15,26 +15,35 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
+)
+
+var (
+	_ ephemeral.EphemeralResourceWithConfigure      = &sandboxAccessEphemeralResource{}
+	_ ephemeral.EphemeralResourceWithValidateConfig = &sandboxAccessEphemeralResource{}
 )
 
 // NewSandboxAccessEphemeralResource returns the e2b_sandbox_access ephemeral resource.
 func NewSandboxAccessEphemeralResource() ephemeral.EphemeralResource {
-	return &sandboxAccessEphemeralResource{ephemeralConfig{typeName: "_sandbox_access"}}
+	return &sandboxAccessEphemeralResource{base.EphemeralConfig{TypeName: "_sandbox_access"}}
 }
 
 // sandboxAccessEphemeralResource reads how to reach an existing sandbox, at run time only.
 type sandboxAccessEphemeralResource struct {
-	ephemeralConfig
+	base.EphemeralConfig
 }
 
 type sandboxAccessModel struct {
 	sandboxAccessResults
 
-	SandboxID types.String `tfsdk:"sandbox_id"`
-	Timeout   goDuration   `tfsdk:"timeout"`
-	Resume    types.Bool   `tfsdk:"resume"`
-	MCPURL    types.String `tfsdk:"mcp_url"`
-	MCPToken  types.String `tfsdk:"mcp_token"`
+	SandboxID types.String           `tfsdk:"sandbox_id"`
+	Timeout   customtypes.GoDuration `tfsdk:"timeout"`
+	Resume    types.Bool             `tfsdk:"resume"`
+	MCPURL    types.String           `tfsdk:"mcp_url"`
+	MCPToken  types.String           `tfsdk:"mcp_token"`
 }
 
 // sandboxAccessResults are the access details both ephemeral sandbox types return.
@@ -52,14 +61,14 @@ func (r *sandboxAccessEphemeralResource) Schema(_ context.Context, _ ephemeral.S
 	attrs["sandbox_id"] = schema.StringAttribute{
 		MarkdownDescription: "ID of a running (or, with `resume`, paused) sandbox.",
 		Required:            true,
-		Validators:          sandboxIDValidators(),
+		Validators:          validators.SandboxID(),
 	}
 	attrs["timeout"] = schema.StringAttribute{
 		MarkdownDescription: "Keep the sandbox running at least this long from the read, as a duration such as `\"10m\"` " +
 			"(0s to 24h). It never shortens the sandbox's life. Default `\"0s\"`: the sandbox's end does not move.",
 		Optional:   true,
-		CustomType: goDurationType{},
-		Validators: []validator.String{wholeSecondsBetween(0, maxSandboxTimeout)},
+		CustomType: customtypes.GoDurationType{},
+		Validators: []validator.String{validators.WholeSecondsBetween(0, maxSandboxTimeout)},
 	}
 	attrs["resume"] = schema.BoolAttribute{
 		MarkdownDescription: "Resume the sandbox when it is paused, to run for `timeout` (which must then be set). " +
@@ -129,7 +138,7 @@ func (r *sandboxAccessEphemeralResource) ValidateConfig(ctx context.Context, req
 	if resp.Diagnostics.HasError() || !m.Resume.ValueBool() || m.Timeout.IsUnknown() {
 		return
 	}
-	if durationOr(m.Timeout, 0) == 0 {
+	if customtypes.DurationOr(m.Timeout, 0) == 0 {
 		resp.Diagnostics.AddAttributeError(path.Root("timeout"), "resume = true needs a timeout",
 			"A resumed sandbox runs for timeout; set it, for example timeout = \"10m\".")
 	}
@@ -137,14 +146,14 @@ func (r *sandboxAccessEphemeralResource) ValidateConfig(ctx context.Context, req
 
 func (r *sandboxAccessEphemeralResource) Open(ctx context.Context, req ephemeral.OpenRequest, resp *ephemeral.OpenResponse) {
 	var m sandboxAccessModel
-	client, ok := modelAndClient(ctx, req.Config.Get, &m, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.Config.Get, &m, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
 	id := m.SandboxID.ValueString()
 	detail, err := client.GetSandbox(ctx, id)
 	if err != nil {
-		addClientAttributeError(&resp.Diagnostics, path.Root("sandbox_id"), "Could not read sandbox "+id, err)
+		base.AddClientAttributeError(&resp.Diagnostics, path.Root("sandbox_id"), "Could not read sandbox "+id, err)
 		return
 	}
 	if detail.Paused() && !m.Resume.ValueBool() {
@@ -153,12 +162,12 @@ func (r *sandboxAccessEphemeralResource) Open(ctx context.Context, req ephemeral
 				"e2b_sandbox), or set resume = true and a timeout here.", id))
 		return
 	}
-	sb, _, err := client.ConnectSandbox(ctx, id, wholeSeconds(durationOr(m.Timeout, 0)))
+	sb, _, err := client.ConnectSandbox(ctx, id, customtypes.WholeSeconds(customtypes.DurationOr(m.Timeout, 0)))
 	if err != nil {
-		addClientAttributeError(&resp.Diagnostics, path.Root("sandbox_id"), "Could not connect to sandbox "+id, err)
+		base.AddClientAttributeError(&resp.Diagnostics, path.Root("sandbox_id"), "Could not connect to sandbox "+id, err)
 		return
 	}
-	resp.Diagnostics.Append(m.fill(client, sb, r.data.Domain)...)
+	resp.Diagnostics.Append(m.fill(client, sb, r.Data.Domain)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -168,7 +177,7 @@ func (r *sandboxAccessEphemeralResource) Open(ctx context.Context, req ephemeral
 	case err == nil && token != "":
 		m.MCPURL, m.MCPToken = types.StringValue(e2b.MCPURL(sb.SandboxID, m.Domain.ValueString())), types.StringValue(token)
 	case err != nil && !e2b.IsNotFound(err):
-		addClientAttributeError(&resp.Diagnostics, path.Root("mcp_token"), "Could not read the MCP gateway token of sandbox "+id, err)
+		base.AddClientAttributeError(&resp.Diagnostics, path.Root("mcp_token"), "Could not read the MCP gateway token of sandbox "+id, err)
 		return
 	}
 	resp.Diagnostics.Append(resp.Result.Set(ctx, &m)...)
@@ -180,8 +189,8 @@ func (a *sandboxAccessResults) fill(client *e2b.Client, sb *e2b.Sandbox, provide
 	domain := sandboxDomain(sb.Domain, types.StringNull(), providerDomain)
 	a.Domain = types.StringValue(domain)
 	a.EnvdURL = types.StringValue(client.Envd(e2b.EnvdTarget{SandboxID: sb.SandboxID, Domain: domain}).BaseURL())
-	a.EnvdAccessToken = optionalString(sb.EnvdAccessToken)
-	a.TrafficAccessToken = optionalString(sb.TrafficAccessToken)
+	a.EnvdAccessToken = convert.OptionalString(sb.EnvdAccessToken)
+	a.TrafficAccessToken = convert.OptionalString(sb.TrafficAccessToken)
 
 	hosts := map[string]string{}
 	for _, p := range a.Ports.Elements() {
@@ -196,6 +205,6 @@ func (a *sandboxAccessResults) fill(client *e2b.Client, sb *e2b.Sandbox, provide
 		}
 		hosts[strconv.FormatInt(port.ValueInt64(), 10)] = host
 	}
-	a.Hosts = stringMapValue(hosts)
+	a.Hosts = convert.StringMapValue(hosts)
 	return diags
 }

@@ -22,6 +22,15 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
+)
+
+var (
+	_ resource.ResourceWithConfigure        = &sandboxCommandResource{}
+	_ resource.ResourceWithConfigValidators = &sandboxCommandResource{}
 )
 
 const (
@@ -31,13 +40,13 @@ const (
 
 // NewSandboxCommandResource returns the e2b_sandbox_command resource.
 func NewSandboxCommandResource() resource.Resource {
-	return &sandboxCommandResource{resourceConfig{typeName: "_sandbox_command"}}
+	return &sandboxCommandResource{base.ResourceConfig{TypeName: "_sandbox_command"}}
 }
 
 // sandboxCommandResource runs a command when created, and again whenever an
 // input or a trigger changes (by replacement). Its state records the run.
 type sandboxCommandResource struct {
-	resourceConfig
+	base.ResourceConfig
 }
 
 // sandboxCommandModel is the command run with what the resource adds: triggers, output
@@ -77,27 +86,27 @@ func (r *sandboxCommandResource) Schema(_ context.Context, _ resource.SchemaRequ
 				Computed:            true,
 				PlanModifiers:       keepStr,
 			},
-			"sandbox_id": schema.StringAttribute{MarkdownDescription: execDocs.sandboxID, Optional: true,
-				PlanModifiers: replaceStr, Validators: sandboxIDValidators()},
-			"sandbox_id_wo": schema.StringAttribute{MarkdownDescription: execDocs.sandboxIDWO + " Since Terraform cannot tell " +
+			"sandbox_id": schema.StringAttribute{MarkdownDescription: descExec.sandboxID, Optional: true,
+				PlanModifiers: replaceStr, Validators: validators.SandboxID()},
+			"sandbox_id_wo": schema.StringAttribute{MarkdownDescription: descExec.sandboxIDWO + " Since Terraform cannot tell " +
 				"when a write-only value changes, the command runs again only when `triggers` or another input changes; " +
 				"`triggers = { run = plantimestamp() }` runs it on every apply.",
-				Optional: true, WriteOnly: true, Validators: sandboxIDValidators()},
-			"command": schema.StringAttribute{MarkdownDescription: execDocs.command, Required: true,
-				PlanModifiers: replaceStr, Validators: commandValidators()},
-			"cwd": schema.StringAttribute{MarkdownDescription: execDocs.cwd, Optional: true,
-				PlanModifiers: replaceStr, Validators: []validator.String{noControlCharsValidator()}},
-			"user": schema.StringAttribute{MarkdownDescription: execDocs.user, Optional: true,
-				PlanModifiers: replaceStr, Validators: []validator.String{noControlCharsValidator()}},
-			"timeout": schema.StringAttribute{MarkdownDescription: execDocs.timeout, Optional: true,
-				CustomType: goDurationType{}, PlanModifiers: replaceStr, Validators: execTimeoutValidators()},
-			"env": schema.MapAttribute{MarkdownDescription: execDocs.env + " Sensitive.", Optional: true, Sensitive: true,
-				ElementType: types.StringType, PlanModifiers: replaceMap, Validators: envVarsValidators()},
-			"env_wo": schema.MapAttribute{MarkdownDescription: execDocs.env + " Write-only: they accept ephemeral values " +
+				Optional: true, WriteOnly: true, Validators: validators.SandboxID()},
+			"command": schema.StringAttribute{MarkdownDescription: descExec.command, Required: true,
+				PlanModifiers: replaceStr, Validators: validators.Command()},
+			"cwd": schema.StringAttribute{MarkdownDescription: descExec.cwd, Optional: true,
+				PlanModifiers: replaceStr, Validators: []validator.String{validators.NoControlChars()}},
+			"user": schema.StringAttribute{MarkdownDescription: descExec.user, Optional: true,
+				PlanModifiers: replaceStr, Validators: []validator.String{validators.NoControlChars()}},
+			"timeout": schema.StringAttribute{MarkdownDescription: descExec.timeout, Optional: true,
+				CustomType: customtypes.GoDurationType{}, PlanModifiers: replaceStr, Validators: execTimeoutValidators()},
+			"env": schema.MapAttribute{MarkdownDescription: descExec.env + " Sensitive.", Optional: true, Sensitive: true,
+				ElementType: types.StringType, PlanModifiers: replaceMap, Validators: validators.EnvVars()},
+			"env_wo": schema.MapAttribute{MarkdownDescription: descExec.env + " Write-only: they accept ephemeral values " +
 				"(for example tokens from `e2b_sandbox_access`) and are never stored. Merged over `env`. Changing them alone " +
 				"does not re-run the command. Needs Terraform 1.11+ or OpenTofu 1.11+.",
-				Optional: true, WriteOnly: true, ElementType: types.StringType, Validators: envVarsValidators()},
-			"stdin": schema.StringAttribute{MarkdownDescription: execDocs.stdin + " Sensitive.", Optional: true, Sensitive: true,
+				Optional: true, WriteOnly: true, ElementType: types.StringType, Validators: validators.EnvVars()},
+			"stdin": schema.StringAttribute{MarkdownDescription: descExec.stdin + " Sensitive.", Optional: true, Sensitive: true,
 				PlanModifiers: replaceStr},
 			"triggers": schema.MapAttribute{
 				MarkdownDescription: "Arbitrary values; changing any of them runs the command again. For example " +
@@ -133,12 +142,12 @@ func (r *sandboxCommandResource) Schema(_ context.Context, _ resource.SchemaRequ
 				PlanModifiers:       keepInt,
 			},
 			"stdout": schema.StringAttribute{
-				MarkdownDescription: "The last `max_output_bytes` of standard output, as the command wrote it: " + rawOutputDoc,
+				MarkdownDescription: "The last `max_output_bytes` of standard output, as the command wrote it: " + descRawOutput,
 				Computed:            true,
 				PlanModifiers:       keepStr,
 			},
 			"stderr": schema.StringAttribute{
-				MarkdownDescription: "The last `max_output_bytes` of standard error, as the command wrote it: " + rawOutputDoc,
+				MarkdownDescription: "The last `max_output_bytes` of standard error, as the command wrote it: " + descRawOutput,
 				Computed:            true,
 				PlanModifiers:       keepStr,
 			},
@@ -178,7 +187,7 @@ func (r *sandboxCommandResource) Create(ctx context.Context, req resource.Create
 	logOutput := func(b e2b.OutputBatch) {
 		tflog.Debug(ctx, "command output", map[string]any{"stream": b.Stream.String(), "text": b.Text})
 	}
-	res, diags := runExec(ctx, r.data, run, int(plan.MaxOutputBytes.ValueInt32()), logOutput)
+	res, diags := runExec(ctx, r.Data, run, int(plan.MaxOutputBytes.ValueInt32()), logOutput)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -203,12 +212,12 @@ func mergedEnv(ctx context.Context, env, writeOnly types.Map, diags *diag.Diagno
 	if writeOnly.IsNull() || writeOnly.IsUnknown() {
 		return env
 	}
-	merged, d := stringMapFrom(ctx, env)
+	merged, d := convert.StringMapFrom(ctx, env)
 	diags.Append(d...)
-	over, d := stringMapFrom(ctx, writeOnly)
+	over, d := convert.StringMapFrom(ctx, writeOnly)
 	diags.Append(d...)
 	maps.Copy(merged, over)
-	return stringMapValue(merged)
+	return convert.StringMapValue(merged)
 }
 
 // Read keeps the record as it is: it describes a run that already happened.
@@ -227,7 +236,7 @@ func (r *sandboxCommandResource) Update(ctx context.Context, req resource.Update
 func (r *sandboxCommandResource) Delete(_ context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
 }
 
-// rawOutputDoc says how to print output the sandbox wrote, which state keeps raw.
-const rawOutputDoc = "terminal control sequences included (the error and progress messages show them escaped, as " +
+// descRawOutput says how to print output the sandbox wrote, which state keeps raw.
+const descRawOutput = "terminal control sequences included (the error and progress messages show them escaped, as " +
 	"`\\x1b`). Code in the sandbox chooses them: print the value with `terraform output -raw NAME | cat -v` (or " +
 	"`jq` on `-json`) rather than raw to a terminal."

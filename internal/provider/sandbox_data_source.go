@@ -4,56 +4,54 @@ import (
 	"context"
 	"maps"
 
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
+)
+
+var (
+	_ datasource.DataSourceWithConfigure = &sandboxDataSource{}
 )
 
 // NewSandboxDataSource returns the e2b_sandbox data source.
 func NewSandboxDataSource() datasource.DataSource {
-	return &sandboxDataSource{dataSourceConfig{typeName: "_sandbox"}}
+	return &sandboxDataSource{base.DataSourceConfig{TypeName: "_sandbox"}}
 }
 
 // sandboxDataSource reads one sandbox by ID.
 type sandboxDataSource struct {
-	dataSourceConfig
+	base.DataSourceConfig
 }
 
 type sandboxDataSourceModel struct {
-	ID                  types.String      `tfsdk:"id"`
-	TemplateID          types.String      `tfsdk:"template_id"`
-	Alias               types.String      `tfsdk:"alias"`
-	State               types.String      `tfsdk:"state"`
-	EnvdVersion         types.String      `tfsdk:"envd_version"`
-	EnvdAccessToken     types.String      `tfsdk:"envd_access_token"`
-	Domain              types.String      `tfsdk:"domain"`
-	StartedAt           timetypes.RFC3339 `tfsdk:"started_at"`
-	EndAt               timetypes.RFC3339 `tfsdk:"end_at"`
-	CPUCount            types.Int32       `tfsdk:"cpu_count"`
-	MemoryMB            types.Int32       `tfsdk:"memory_mb"`
-	DiskSizeMB          types.Int32       `tfsdk:"disk_size_mb"`
-	Metadata            types.Map         `tfsdk:"metadata"`
-	AllowInternetAccess types.Bool        `tfsdk:"allow_internet_access"`
-	AutoPause           types.Bool        `tfsdk:"auto_pause"`
-	AutoResume          types.Bool        `tfsdk:"auto_resume"`
-	AllowOut            types.List        `tfsdk:"allow_out"`
-	DenyOut             types.List        `tfsdk:"deny_out"`
-	OnTimeout           types.String      `tfsdk:"on_timeout"`
-	Rules               types.Map         `tfsdk:"rules"`
-	EgressProxyAddress  types.String      `tfsdk:"egress_proxy_address"`
-	HTTPSPorts          types.Set         `tfsdk:"https_ports"`
-	VolumeMounts        types.Map         `tfsdk:"volume_mounts"`
+	sandboxReported
+	EnvdAccessToken     types.String `tfsdk:"envd_access_token"`
+	Domain              types.String `tfsdk:"domain"`
+	Metadata            types.Map    `tfsdk:"metadata"`
+	AllowInternetAccess types.Bool   `tfsdk:"allow_internet_access"`
+	AutoPause           types.Bool   `tfsdk:"auto_pause"`
+	AutoResume          types.Bool   `tfsdk:"auto_resume"`
+	AllowOut            types.List   `tfsdk:"allow_out"`
+	DenyOut             types.List   `tfsdk:"deny_out"`
+	OnTimeout           types.String `tfsdk:"on_timeout"`
+	Rules               types.Map    `tfsdk:"rules"`
+	EgressProxyAddress  types.String `tfsdk:"egress_proxy_address"`
+	HTTPSPorts          types.Set    `tfsdk:"https_ports"`
+	VolumeMounts        types.Map    `tfsdk:"volume_mounts"`
 }
 
 func (d *sandboxDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	computed := func(desc string) schema.StringAttribute {
 		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
 	}
-	attrs := listedSandboxAttributes()
+	attrs := reportedSandboxAttributes()
 	maps.Copy(attrs, map[string]schema.Attribute{
-		"id": schema.StringAttribute{Required: true, MarkdownDescription: "Sandbox ID.", Validators: sandboxIDValidators()},
+		"id": schema.StringAttribute{Required: true, MarkdownDescription: "Sandbox ID.", Validators: validators.SandboxID()},
 		"envd_access_token": schema.StringAttribute{
 			Computed: true, Sensitive: true,
 			MarkdownDescription: "Token for the sandbox daemon (envd), when the sandbox is secure. Sensitive, but stored " +
@@ -86,28 +84,22 @@ func (d *sandboxDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 
 func (d *sandboxDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var model sandboxDataSourceModel
-	client := d.configAndClient(ctx, req, resp, &model)
+	client := d.ConfigAndClient(ctx, req, resp, &model)
 	if client == nil {
 		return
 	}
 	id := model.ID.ValueString()
 	s, err := client.GetSandbox(ctx, id)
 	if err != nil {
-		addSandboxReadError(&resp.Diagnostics, path.Root("id"), id, "Could not read sandbox "+id, err)
+		base.AddSandboxReadError(&resp.Diagnostics, path.Root("id"), id, "Could not read sandbox "+id, err)
 		return
 	}
-	model.TemplateID = types.StringValue(s.TemplateID)
-	model.Alias = optionalString(s.Alias)
-	model.State = types.StringValue(s.State)
-	model.EnvdVersion = types.StringValue(s.EnvdVersion)
-	model.EnvdAccessToken = optionalString(s.EnvdAccessToken)
-	model.Domain = types.StringValue(sandboxDomain(s.Domain, types.StringNull(), d.data.Domain))
-	model.StartedAt = timeValue(s.StartedAt)
-	model.EndAt = timeValue(s.EndAt)
-	model.CPUCount = types.Int32Value(s.CPUCount)
-	model.MemoryMB = types.Int32Value(s.MemoryMB)
-	model.DiskSizeMB = types.Int32Value(s.DiskSizeMB)
-	model.Metadata = stringMapValue(s.Metadata)
+	configured := model.ID // the ID as configured stays, however E2B spells it
+	model.sandboxReported = reportedDetail(s)
+	model.ID = configured
+	model.EnvdAccessToken = convert.OptionalString(s.EnvdAccessToken)
+	model.Domain = types.StringValue(sandboxDomain(s.Domain, types.StringNull(), d.Data.Domain))
+	model.Metadata = convert.StringMapValue(s.Metadata)
 	model.AllowInternetAccess = types.BoolNull()
 	if s.AllowInternetAccess != nil {
 		model.AllowInternetAccess = types.BoolValue(*s.AllowInternetAccess)
@@ -121,33 +113,23 @@ func (d *sandboxDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	if s.Network != nil {
 		allow, deny = s.Network.AllowOut, s.Network.DenyOut
 	}
-	model.AllowOut, model.DenyOut = stringListValue(allow), stringListValue(deny)
+	model.AllowOut, model.DenyOut = convert.StringListValue(allow), convert.StringListValue(deny)
 	model.OnTimeout = types.StringNull()
 	if s.Lifecycle != nil {
-		model.OnTimeout = optionalString(s.Lifecycle.OnTimeout)
+		model.OnTimeout = convert.OptionalString(s.Lifecycle.OnTimeout)
 	}
 	model.Rules, model.EgressProxyAddress, model.HTTPSPorts = networkRulesValue(nil), types.StringNull(), httpsPortsValue(nil)
 	if s.Network != nil {
 		model.Rules = networkRulesValue(s.Network.Rules)
 		model.HTTPSPorts = httpsPortsValue(s.Network.HTTPSPorts)
 		if s.Network.EgressProxy != nil {
-			model.EgressProxyAddress = optionalString(s.Network.EgressProxy.Address)
+			model.EgressProxyAddress = convert.OptionalString(s.Network.EgressProxy.Address)
 		}
 	}
 	mounts := map[string]string{}
 	for _, m := range s.VolumeMounts {
 		mounts[m.Name] = m.Path
 	}
-	model.VolumeMounts = stringMapValue(mounts)
+	model.VolumeMounts = convert.StringMapValue(mounts)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
-}
-
-// computedObjectList is a computed list of nested objects of a data source, each with attrs.
-func computedObjectList(desc string, attrs map[string]schema.Attribute) schema.ListNestedAttribute {
-	return schema.ListNestedAttribute{MarkdownDescription: desc, Computed: true, NestedObject: schema.NestedAttributeObject{Attributes: attrs}}
-}
-
-// computedTimeAttr is a computed RFC 3339 timestamp of a data source.
-func computedTimeAttr(desc string) schema.StringAttribute {
-	return schema.StringAttribute{Computed: true, CustomType: timetypes.RFC3339Type{}, MarkdownDescription: desc}
 }

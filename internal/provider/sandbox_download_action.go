@@ -16,6 +16,13 @@ import (
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b/tfworking"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
+)
+
+var (
+	_ action.ActionWithConfigure        = &sandboxDownloadAction{}
+	_ action.ActionWithConfigValidators = &sandboxDownloadAction{}
 )
 
 // Values of the download action's kind.
@@ -35,7 +42,7 @@ const downloadDefaultMaxBytes = 4 << 30
 
 // NewSandboxDownloadAction returns the e2b_sandbox_download action.
 func NewSandboxDownloadAction() action.Action {
-	return &sandboxDownloadAction{sandboxActionConfig{typeName: "_sandbox_download"}}
+	return &sandboxDownloadAction{sandboxActionConfig{base.ActionConfig{TypeName: "_sandbox_download"}}}
 }
 
 // sandboxDownloadAction copies a file or folder out of a sandbox into a local folder.
@@ -59,7 +66,7 @@ func (a *sandboxDownloadAction) Schema(_ context.Context, _ action.SchemaRequest
 		MarkdownDescription: "Absolute path of a file or folder in the sandbox, such as `\"/home/user/app/reports\"`. " +
 			"A link is refused: name its target.",
 		Required: true,
-		Validators: []validator.String{noControlCharsValidator(), stringvalidator.RegexMatches(absolutePathPattern,
+		Validators: []validator.String{validators.NoControlChars(), stringvalidator.RegexMatches(validators.AbsolutePathPattern,
 			"must be an absolute path in the sandbox, such as \"/home/user/reports\"")},
 	}
 	attrs["destination"] = schema.StringAttribute{
@@ -68,11 +75,11 @@ func (a *sandboxDownloadAction) Schema(_ context.Context, _ action.SchemaRequest
 			"a folder's content as the destination's content; `if_exists` says what happens to what is already there. " +
 			"A destination that is a file, that is or holds the folder Terraform runs in, or that lies in a `.terraform` " +
 			"or `terraform.d` folder is refused.",
-		Required: true, Validators: []validator.String{noControlCharsValidator(), stringvalidator.LengthAtLeast(1)},
+		Required: true, Validators: []validator.String{validators.NoControlChars(), stringvalidator.LengthAtLeast(1)},
 	}
 	attrs["user"] = schema.StringAttribute{
 		MarkdownDescription: "User to read the files as, e.g. `root`. Defaults to the template's user (`user`).",
-		Optional:            true, Validators: []validator.String{noControlCharsValidator()},
+		Optional:            true, Validators: []validator.String{validators.NoControlChars()},
 	}
 	attrs["kind"] = schema.StringAttribute{
 		MarkdownDescription: "What `path` must be: `\"file\"` or `\"folder\"`. A sandbox can swap a file for a folder " +

@@ -13,6 +13,16 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
+)
+
+var (
+	_ ephemeral.EphemeralResourceWithConfigure      = &sandboxEphemeralResource{}
+	_ ephemeral.EphemeralResourceWithValidateConfig = &sandboxEphemeralResource{}
+	_ ephemeral.EphemeralResourceWithRenew          = &sandboxEphemeralResource{}
+	_ ephemeral.EphemeralResourceWithClose          = &sandboxEphemeralResource{}
 )
 
 const (
@@ -32,24 +42,24 @@ const (
 
 // NewSandboxEphemeralResource returns the e2b_sandbox ephemeral resource.
 func NewSandboxEphemeralResource() ephemeral.EphemeralResource {
-	return &sandboxEphemeralResource{ephemeralConfig{typeName: "_sandbox"}}
+	return &sandboxEphemeralResource{base.EphemeralConfig{TypeName: "_sandbox"}}
 }
 
 // sandboxEphemeralResource opens a sandbox for one Terraform run: created on open, kept alive
 // by renewals while the run needs it, killed on close.
 type sandboxEphemeralResource struct {
-	ephemeralConfig
+	base.EphemeralConfig
 }
 
 type sandboxEphemeralModel struct {
 	sandboxCreateOptions
 	sandboxAccessResults
 
-	Timeout    goDuration     `tfsdk:"timeout"`
-	Timeouts   timeouts.Value `tfsdk:"timeouts"`
-	Uploads    types.List     `tfsdk:"upload"`
-	ID         types.String   `tfsdk:"id"`
-	TemplateID types.String   `tfsdk:"template_id"`
+	Timeout    customtypes.GoDuration `tfsdk:"timeout"`
+	Timeouts   timeouts.Value         `tfsdk:"timeouts"`
+	Uploads    types.List             `tfsdk:"upload"`
+	ID         types.String           `tfsdk:"id"`
+	TemplateID types.String           `tfsdk:"template_id"`
 }
 
 // openSandbox is what Renew and Close need, kept in the run's private data (never in state).
@@ -70,15 +80,15 @@ func (r *sandboxEphemeralResource) ValidateConfig(ctx context.Context, req ephem
 
 func (r *sandboxEphemeralResource) Open(ctx context.Context, req ephemeral.OpenRequest, resp *ephemeral.OpenResponse) {
 	var m sandboxEphemeralModel
-	client, ok := modelAndClient(ctx, req.Config.Get, &m, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.Config.Get, &m, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
 	openTimeout, diags := m.Timeouts.Open(ctx, defaultSandboxCreateTimeout)
 	resp.Diagnostics.Append(diags...)
-	life := durationOr(m.Timeout, defaultEphemeralSandboxTimeout)
+	life := customtypes.DurationOr(m.Timeout, defaultEphemeralSandboxTimeout)
 	m.fillDefaults(life)
-	createReq, diags := m.createRequest(ctx, r.data, life)
+	createReq, diags := m.createRequest(ctx, r.Data, life)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -100,8 +110,8 @@ func (r *sandboxEphemeralResource) Open(ctx context.Context, req ephemeral.OpenR
 	// leave it behind.
 	openEphemeralSandboxes.add(created.SandboxID, client)
 	m.ID = types.StringValue(created.SandboxID)
-	m.TemplateID = optionalString(created.TemplateID)
-	resp.Diagnostics.Append(m.fill(client, created, r.data.Domain)...)
+	m.TemplateID = convert.OptionalString(created.TemplateID)
+	resp.Diagnostics.Append(m.fill(client, created, r.Data.Domain)...)
 	if !resp.Diagnostics.HasError() {
 		// The files are in place before anything that uses the sandbox gets its ID.
 		var diags diag.Diagnostics
@@ -128,7 +138,7 @@ func (m *sandboxEphemeralModel) fillDefaults(life time.Duration) {
 		m.Template = types.StringValue(defaultTemplate)
 	}
 	if m.Timeout.IsNull() {
-		m.Timeout = durationValue(life)
+		m.Timeout = customtypes.DurationValue(life)
 	}
 	if m.Secure.IsNull() {
 		m.Secure = types.BoolValue(true)
@@ -149,7 +159,7 @@ func (r *sandboxEphemeralResource) Renew(ctx context.Context, req ephemeral.Rene
 		if e2b.IsNotFound(err) {
 			summary = "Ephemeral sandbox " + sb.ID + " ended before the run did"
 		}
-		addClientError(&resp.Diagnostics, summary, err)
+		base.AddClientError(&resp.Diagnostics, summary, err)
 		return
 	}
 	resp.RenewAt = renewAt(time.Duration(sb.Timeout) * time.Second)
@@ -200,7 +210,7 @@ func (r *sandboxEphemeralResource) opened(ctx context.Context, private interface
 			"The run's private data for this ephemeral sandbox is missing or damaged. This is a bug in the provider; please report it.")
 		return sb, nil
 	}
-	client, d := r.data.Client()
+	client, d := r.Data.Client()
 	diags.Append(d...)
 	return sb, client
 }

@@ -7,6 +7,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
 
 func (r *sandboxEphemeralResource) Schema(ctx context.Context, _ ephemeral.SchemaRequest, resp *ephemeral.SchemaResponse) {
@@ -17,7 +21,7 @@ func (r *sandboxEphemeralResource) Schema(ctx context.Context, _ ephemeral.Schem
 		MarkdownDescription: descTemplate,
 		Optional:            true,
 		Computed:            true,
-		Validators:          templateRefValidators(),
+		Validators:          validators.TemplateRef(),
 	}
 	attrs["timeout"] = schema.StringAttribute{
 		MarkdownDescription: "How long the sandbox lives without a renewal, as a duration such as `\"90s\"` or `\"10m\"` " +
@@ -25,8 +29,8 @@ func (r *sandboxEphemeralResource) Schema(ctx context.Context, _ ephemeral.Schem
 			"runs out; if the close cannot reach E2B, the sandbox ends at most this long after its last renewal.",
 		Optional:   true,
 		Computed:   true,
-		CustomType: goDurationType{},
-		Validators: []validator.String{wholeSecondsBetween(minSandboxTimeout, maxSandboxTimeout)},
+		CustomType: customtypes.GoDurationType{},
+		Validators: []validator.String{validators.WholeSecondsBetween(minSandboxTimeout, maxSandboxTimeout)},
 	}
 	attrs["secure"] = schema.BoolAttribute{MarkdownDescription: descSecure, Optional: true, Computed: true}
 	attrs["allow_internet_access"] = schema.BoolAttribute{
@@ -37,14 +41,14 @@ func (r *sandboxEphemeralResource) Schema(ctx context.Context, _ ephemeral.Schem
 	attrs["network"] = schema.SingleNestedAttribute{
 		MarkdownDescription: "Network settings.",
 		Optional:            true,
-		Attributes: withAttributes(ephemeralNetworkEgressAttributes(), map[string]schema.Attribute{
+		Attributes: base.WithAttributes(ephemeralNetworkEgressAttributes(), map[string]schema.Attribute{
 			"allow_out": schema.SetAttribute{MarkdownDescription: descAllowOut, Optional: true, ElementType: types.StringType,
-				Validators: allowOutValidators()},
+				Validators: validators.AllowOut()},
 			"deny_out": schema.SetAttribute{MarkdownDescription: descDenyOut, Optional: true, ElementType: types.StringType,
-				Validators: denyOutValidators()},
+				Validators: validators.DenyOut()},
 			"allow_public_traffic": schema.BoolAttribute{MarkdownDescription: descAllowPublicTraffic, Optional: true},
 			"mask_request_host": schema.StringAttribute{MarkdownDescription: descMaskRequestHost, Optional: true,
-				Validators: []validator.String{hostPortValidator()}},
+				Validators: []validator.String{validators.HostPort()}},
 			"https_ports": schema.SetAttribute{MarkdownDescription: descHTTPSPorts, Optional: true, ElementType: types.Int64Type,
 				Validators: httpsPortsValidators()},
 		}),
@@ -53,20 +57,20 @@ func (r *sandboxEphemeralResource) Schema(ctx context.Context, _ ephemeral.Schem
 		MarkdownDescription: descMetadata + " The provider adds `" + ephemeralSandboxLabel + " = \"true\"`.",
 		Optional:            true,
 		ElementType:         types.StringType,
-		Validators:          metadataValidators(),
+		Validators:          validators.Metadata(),
 	}
 	attrs["env_vars"] = schema.MapAttribute{
 		MarkdownDescription: descEnvVars,
 		Optional:            true,
 		Sensitive:           true,
 		ElementType:         types.StringType,
-		Validators:          envVarsValidators(),
+		Validators:          validators.EnvVars(),
 	}
 	attrs["volume_mounts"] = schema.MapAttribute{
 		MarkdownDescription: descVolumeMounts + " The volumes stay when the sandbox is killed.",
 		Optional:            true,
 		ElementType:         types.StringType,
-		Validators:          volumeMountsValidators(),
+		Validators:          validators.VolumeMounts(),
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A sandbox for one Terraform run, never written to state or plan files: created when the run " +
@@ -76,7 +80,7 @@ func (r *sandboxEphemeralResource) Schema(ctx context.Context, _ ephemeral.Schem
 			" = \"true\"`. Needs Terraform 1.10+ or OpenTofu 1.11+.",
 		Attributes: attrs,
 		Blocks: map[string]schema.Block{
-			"timeouts": ephemeralTimeoutsBlock(ctx),
+			"timeouts": base.EphemeralTimeoutsBlock(ctx),
 			"upload":   uploadBlock(),
 		},
 	}

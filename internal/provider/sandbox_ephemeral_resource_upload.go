@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
 
 // sandboxUploadModel is one upload block of the ephemeral sandbox.
@@ -49,7 +50,7 @@ func uploadBlock() schema.ListNestedBlock {
 			"uses the sandbox runs: the way to give an ephemeral sandbox its code, since a managed " +
 			"`e2b_sandbox_file` or `e2b_sandbox_folder` cannot keep an ephemeral sandbox's ID. Each block uploads a " +
 			"local file or folder (`source`) or a text (`content`) to `destination`. A folder's files are sent many to a " +
-			"request, streamed, never held in memory. " + folderDocs.skipped + " If an upload fails, the sandbox is " +
+			"request, streamed, never held in memory. " + descFolder.skipped + " If an upload fails, the sandbox is " +
 			"killed and the open fails. Terraform opens ephemeral resources while planning too, so each run's " +
 			"sandbox gets the files, the plan's included.",
 		NestedObject: schema.NestedBlockObject{Attributes: map[string]schema.Attribute{
@@ -67,16 +68,16 @@ func uploadBlock() schema.ListNestedBlock {
 				MarkdownDescription: "Absolute path in the sandbox: the file's path for a file or `content`, the directory " +
 					"that receives the files for a folder (parent directories are created).",
 				Required:   true,
-				Validators: []validator.String{noControlCharsValidator(), folderDestinationValidator()},
+				Validators: []validator.String{validators.NoControlChars(), folderDestinationValidator()},
 			},
 			"include": schema.ListAttribute{
-				MarkdownDescription: "Only with a folder `source`. " + folderDocs.include + " Patterns as in `exclude`.",
+				MarkdownDescription: "Only with a folder `source`. " + descFolder.include + " Patterns as in `exclude`.",
 				Optional:            true,
 				ElementType:         types.StringType,
 				Validators:          folderPatternValidators(),
 			},
 			"exclude": schema.ListAttribute{
-				MarkdownDescription: "Only with a folder `source`. " + folderDocs.exclude + " " + folderDocs.patterns,
+				MarkdownDescription: "Only with a folder `source`. " + descFolder.exclude + " " + descFolder.patterns,
 				Optional:            true,
 				ElementType:         types.StringType,
 				Validators:          folderPatternValidators(),
@@ -84,11 +85,11 @@ func uploadBlock() schema.ListNestedBlock {
 			"user": schema.StringAttribute{
 				MarkdownDescription: "User who writes and owns the files. Defaults to the template's user (`user`).",
 				Optional:            true,
-				Validators:          []validator.String{noControlCharsValidator()},
+				Validators:          []validator.String{validators.NoControlChars()},
 			},
 			"sha256": schema.StringAttribute{
 				MarkdownDescription: "SHA-256 (hex) of what was written: the content of a file, or for a folder " +
-					"the digest `e2b_sandbox_folder` calls `sha256`. " + folderDocs.digest,
+					"the digest `e2b_sandbox_folder` calls `sha256`. " + descFolder.digest,
 				Computed: true,
 			},
 		}},
@@ -97,7 +98,7 @@ func uploadBlock() schema.ListNestedBlock {
 
 // uploadSourceValidator checks, at plan time, that source names a local file or folder.
 func uploadSourceValidator() validator.String {
-	return stringRule{desc: "must be a local file or folder", summary: "Upload source not usable", check: func(p string) string {
+	return validators.StringRule{Desc: "must be a local file or folder", Summary: "Upload source not usable", Check: func(p string) string {
 		if msg := checkSourceFolder(p); msg == "" || strings.Contains(msg, "is a file") {
 			return checkSourceIfFile(p)
 		} else {

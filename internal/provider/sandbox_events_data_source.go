@@ -15,16 +15,23 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
+)
+
+var (
+	_ datasource.DataSourceWithConfigure = &sandboxEventsDataSource{}
 )
 
 // NewSandboxEventsDataSource returns the e2b_sandbox_events data source.
 func NewSandboxEventsDataSource() datasource.DataSource {
-	return &sandboxEventsDataSource{dataSourceConfig{typeName: "_sandbox_events"}}
+	return &sandboxEventsDataSource{base.DataSourceConfig{TypeName: "_sandbox_events"}}
 }
 
 // sandboxEventsDataSource reads lifecycle events (E2B's polling API).
 type sandboxEventsDataSource struct {
-	dataSourceConfig
+	base.DataSourceConfig
 }
 
 type sandboxEventsModel struct {
@@ -36,7 +43,7 @@ type sandboxEventsModel struct {
 	Events    types.List   `tfsdk:"events"`
 }
 
-var sandboxEventAttrTypes = nestedAttrTypes(sandboxEventAttributes())
+var sandboxEventAttrTypes = convert.NestedAttrTypes(sandboxEventAttributes())
 
 // sandboxEventAttributes are the attributes of one event of events.
 func sandboxEventAttributes() map[string]schema.Attribute {
@@ -56,7 +63,7 @@ func (d *sandboxEventsDataSource) Schema(_ context.Context, _ datasource.SchemaR
 		MarkdownDescription: "Sandbox lifecycle events of the team, or of one sandbox (also after it ended), newest first " +
 			"unless `ascending`. E2B keeps events for a limited time.",
 		Attributes: map[string]schema.Attribute{
-			"sandbox_id": schema.StringAttribute{Optional: true, MarkdownDescription: "Only this sandbox's events.", Validators: sandboxIDValidators()},
+			"sandbox_id": schema.StringAttribute{Optional: true, MarkdownDescription: "Only this sandbox's events.", Validators: validators.SandboxID()},
 			"types": schema.SetAttribute{
 				Optional: true, ElementType: types.StringType, MarkdownDescription: "Only these event types.",
 				Validators: []validator.Set{setvalidator.ValueStringsAre(stringvalidator.OneOf(e2b.SandboxEventTypes...))},
@@ -65,18 +72,18 @@ func (d *sandboxEventsDataSource) Schema(_ context.Context, _ datasource.SchemaR
 			"offset":    schema.Int64Attribute{Optional: true, MarkdownDescription: "Events to skip. Default 0.", Validators: []validator.Int64{int64validator.AtLeast(0)}},
 			"limit": schema.Int64Attribute{Optional: true, MarkdownDescription: "Most events to return, 1 to 1000. Default 100.",
 				Validators: []validator.Int64{int64validator.Between(1, 1000)}},
-			"events": computedObjectList("The events.", sandboxEventAttributes()),
+			"events": base.ComputedDataSourceList("The events.", sandboxEventAttributes()),
 		},
 	}
 }
 
 func (d *sandboxEventsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m sandboxEventsModel
-	client := d.configAndClient(ctx, req, resp, &m)
+	client := d.ConfigAndClient(ctx, req, resp, &m)
 	if client == nil {
 		return
 	}
-	kinds, diags := stringSetFrom(ctx, m.Types)
+	kinds, diags := convert.StringSetFrom(ctx, m.Types)
 	resp.Diagnostics.Append(diags...)
 	limit := int(m.Limit.ValueInt64())
 	if m.Limit.IsNull() {
@@ -87,10 +94,10 @@ func (d *sandboxEventsDataSource) Read(ctx context.Context, req datasource.ReadR
 		Offset: int(m.Offset.ValueInt64()), Limit: limit,
 	})
 	if err != nil {
-		addClientError(&resp.Diagnostics, "Could not list sandbox events", err)
+		base.AddClientError(&resp.Diagnostics, "Could not list sandbox events", err)
 		return
 	}
-	m.Events = objectList(sandboxEventAttrTypes, list, func(e e2b.SandboxEvent) map[string]attr.Value {
+	m.Events = base.ObjectList(sandboxEventAttrTypes, list, func(e e2b.SandboxEvent) map[string]attr.Value {
 		data := string(e.Data)
 		if data == "" {
 			data = "{}"

@@ -16,6 +16,16 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
+)
+
+var (
+	_ resource.ResourceWithConfigure        = &sandboxFileResource{}
+	_ resource.ResourceWithImportState      = &sandboxFileResource{}
+	_ resource.ResourceWithIdentity         = &sandboxFileResource{}
+	_ resource.ResourceWithModifyPlan       = &sandboxFileResource{}
+	_ resource.ResourceWithConfigValidators = &sandboxFileResource{}
 )
 
 // remoteFileKey names the private state that remembers what the sandbox held
@@ -29,19 +39,19 @@ const contentTagKey = "terraform-sha256"
 
 // NewSandboxFileResource returns the e2b_sandbox_file resource.
 func NewSandboxFileResource() resource.Resource {
-	return &sandboxFileResource{ownedPathResource{resourceConfig{typeName: "_sandbox_file"}, sandboxFilePath}}
+	return &sandboxFileResource{base.OwnedPathResource{ResourceConfig: base.ResourceConfig{TypeName: "_sandbox_file"}, Named: sandboxFilePath}}
 }
 
 type sandboxFileResource struct {
-	ownedPathResource
+	base.OwnedPathResource
 }
 
 // sandboxFilePath names a sandbox file: its import ID and identity.
-var sandboxFilePath = ownedPath{
-	owner: "sandbox_id", ownerDesc: "ID of the sandbox the file lives in.",
-	path: "path", pathDesc: "Absolute path of the file in the sandbox.",
-	example: "i1a2b3c4:/home/user/app.py", checkOwner: checkSandboxID,
-	checkPath: []func(string) string{checkNoControlChars, checkFilePath}, id: fileID,
+var sandboxFilePath = base.OwnedPath{
+	Owner: "sandbox_id", OwnerDesc: "ID of the sandbox the file lives in.",
+	Path: "path", PathDesc: "Absolute path of the file in the sandbox.",
+	Example: "i1a2b3c4:/home/user/app.py", CheckOwner: validators.CheckSandboxID,
+	CheckPath: []func(string) string{validators.CheckNoControlChars, validators.CheckFilePath}, ID: fileID,
 }
 
 // sandboxFileIdentity is the resource identity: the sandbox and the absolute path.
@@ -93,7 +103,7 @@ func (r *sandboxFileResource) Update(ctx context.Context, req resource.UpdateReq
 
 // writePlanned uploads the planned content and records the result.
 func (r *sandboxFileResource) writePlanned(ctx context.Context, plan tfsdk.Plan, state *tfsdk.State,
-	identity *tfsdk.ResourceIdentity, private privateState) diag.Diagnostics {
+	identity *tfsdk.ResourceIdentity, private base.PrivateState) diag.Diagnostics {
 	var m sandboxFileModel
 	diags := plan.Get(ctx, &m)
 	if diags.HasError() {
@@ -107,14 +117,14 @@ func (r *sandboxFileResource) writePlanned(ctx context.Context, plan tfsdk.Plan,
 	diags.Append(state.Set(ctx, &m)...)
 	diags.Append(identity.Set(ctx, m.identity())...)
 	diags.Append(setRemoteStamp(ctx, private, stamp)...)
-	diags.Append(setLocalSeen(ctx, private, nil)...)
+	diags.Append(base.SetLocalSeen(ctx, private, nil)...)
 	return diags
 }
 
 // write uploads the configured content and fills the computed attributes. It reaches envd
 // through the sealed access in private (an update) or the client, and leaves there the access
 // for the next update or the delete.
-func (r *sandboxFileResource) write(ctx context.Context, m *sandboxFileModel, private privateState) (remoteFileStamp, diag.Diagnostics) {
+func (r *sandboxFileResource) write(ctx context.Context, m *sandboxFileModel, private base.PrivateState) (remoteFileStamp, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	sandboxID := m.SandboxID.ValueString()
 	c := contentFrom(m.Content, m.ContentBase64, m.Source)
@@ -235,7 +245,7 @@ func (r *sandboxFileResource) Read(ctx context.Context, req resource.ReadRequest
 	resp.Diagnostics.Append(diags...)
 	state.AbsolutePath = types.StringValue(entry.Path)
 	state.ID = types.StringValue(fileID(sandboxID, entry.Path))
-	client, _ := r.data.Client() // known to work: envdForRefresh used it
+	client, _ := r.Data.Client() // known to work: envdForRefresh used it
 	prevSealed, _ := getSealedAccess(ctx, resp.Private)
 	resp.Diagnostics.Append(setSealedAccess(ctx, resp.Private, client.ResealEnvdAccess(sandboxID, prevSealed))...)
 	switch {
@@ -263,7 +273,7 @@ func (r *sandboxFileResource) Read(ctx context.Context, req resource.ReadRequest
 		state.applyHashed(newStamp, text)
 		resp.Diagnostics.Append(setRemoteStamp(ctx, resp.Private, newStamp)...)
 	}
-	resp.Diagnostics.Append(setLocalSeen(ctx, resp.Private, seeLocalFile(ctx, state.Source, state.SHA256))...)
+	resp.Diagnostics.Append(base.SetLocalSeen(ctx, resp.Private, seeLocalFile(ctx, state.Source, state.SHA256))...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 	resp.Diagnostics.Append(resp.Identity.Set(ctx, state.identity())...)
 }
@@ -279,7 +289,7 @@ func (r *sandboxFileResource) hashRemote(ctx context.Context, envd *e2b.Envd, sa
 
 func (r *sandboxFileResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state sandboxFileModel
-	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.State.Get, &state, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -332,7 +342,7 @@ func removeFileDiagnostics(err error, target, sandboxID string) diag.Diagnostics
 // envdForRefresh is envd for Read and Delete: gone reports a sandbox that no
 // longer exists (with a warning); a nil Envd without errors means paused.
 func (r *sandboxFileResource) envdForRefresh(ctx context.Context, sandboxID, user string) (envd *e2b.Envd, gone bool, diags diag.Diagnostics) {
-	client, diags := r.data.Client()
+	client, diags := r.Data.Client()
 	if diags.HasError() {
 		return nil, false, diags
 	}
@@ -356,9 +366,9 @@ func (r *sandboxFileResource) envdForRefresh(ctx context.Context, sandboxID, use
 // there is one (no control-plane read), and through a lookup when there is none or the sandbox no
 // longer answers through it (paused, gone, or its token changed). It returns the access to seal
 // for next time.
-func (r *sandboxFileResource) withEnvd(ctx context.Context, private privateState, sandboxID, user, summary string,
+func (r *sandboxFileResource) withEnvd(ctx context.Context, private base.PrivateState, sandboxID, user, summary string,
 	call func(*e2b.Envd) error) ([]byte, diag.Diagnostics) {
-	client, diags := r.data.Client()
+	client, diags := r.Data.Client()
 	if diags.HasError() {
 		return nil, diags
 	}
@@ -388,13 +398,7 @@ func (r *sandboxFileResource) withEnvd(ctx context.Context, private privateState
 
 func fileID(sandboxID, absPath string) string { return sandboxID + ":" + absPath }
 
-// privateState is the part of resp.Private the stamp helpers need.
-type privateState interface {
-	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
-	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
-}
-
-func setRemoteStamp(ctx context.Context, p privateState, s remoteFileStamp) diag.Diagnostics {
+func setRemoteStamp(ctx context.Context, p base.PrivateState, s remoteFileStamp) diag.Diagnostics {
 	b, err := json.Marshal(s)
 	if err != nil {
 		var diags diag.Diagnostics
@@ -409,7 +413,7 @@ func setRemoteStamp(ctx context.Context, p privateState, s remoteFileStamp) diag
 const sealedAccessKey = "envd_access"
 
 // sealedEnvd opens the sealed access in private; nil when there is none or it cannot be opened.
-func sealedEnvd(ctx context.Context, client *e2b.Client, p privateState, sandboxID, user string) *e2b.Envd {
+func sealedEnvd(ctx context.Context, client *e2b.Client, p base.PrivateState, sandboxID, user string) *e2b.Envd {
 	sealed, _ := getSealedAccess(ctx, p)
 	if len(sealed) == 0 {
 		return nil
@@ -421,7 +425,7 @@ func sealedEnvd(ctx context.Context, client *e2b.Client, p privateState, sandbox
 	return envd
 }
 
-func getSealedAccess(ctx context.Context, p privateState) ([]byte, diag.Diagnostics) {
+func getSealedAccess(ctx context.Context, p base.PrivateState) ([]byte, diag.Diagnostics) {
 	b, diags := p.GetKey(ctx, sealedAccessKey)
 	var sealed []byte
 	if len(b) == 0 || json.Unmarshal(b, &sealed) != nil {
@@ -431,7 +435,7 @@ func getSealedAccess(ctx context.Context, p privateState) ([]byte, diag.Diagnost
 }
 
 // setSealedAccess stores sealed, or removes the key when sealed is empty.
-func setSealedAccess(ctx context.Context, p privateState, sealed []byte) diag.Diagnostics {
+func setSealedAccess(ctx context.Context, p base.PrivateState, sealed []byte) diag.Diagnostics {
 	if len(sealed) == 0 {
 		return p.SetKey(ctx, sealedAccessKey, nil)
 	}
@@ -439,7 +443,7 @@ func setSealedAccess(ctx context.Context, p privateState, sealed []byte) diag.Di
 	return p.SetKey(ctx, sealedAccessKey, b)
 }
 
-func getRemoteStamp(ctx context.Context, p privateState) (*remoteFileStamp, diag.Diagnostics) {
+func getRemoteStamp(ctx context.Context, p base.PrivateState) (*remoteFileStamp, diag.Diagnostics) {
 	b, diags := p.GetKey(ctx, remoteFileKey)
 	if diags.HasError() || len(b) == 0 {
 		return nil, diags

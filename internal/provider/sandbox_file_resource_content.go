@@ -14,10 +14,14 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
 
 // fileContent is the one configured source of a file's bytes.
@@ -121,7 +125,7 @@ func (hr *hashingReader) sum() string { return hex.EncodeToString(hr.h.Sum(nil))
 // sourceFileValidator checks, at plan time, that source names a local regular file (after
 // symlinks): a directory, device, pipe or socket cannot be uploaded.
 func sourceFileValidator() validator.String {
-	return stringRule{desc: "must be a local regular file", summary: "Source file not usable", check: checkSourceFile}
+	return validators.StringRule{Desc: "must be a local regular file", Summary: "Source file not usable", Check: checkSourceFile}
 }
 
 func checkSourceFile(p string) string {
@@ -162,4 +166,35 @@ func fileKind(m fs.FileMode) string {
 		return "socket"
 	}
 	return "special file"
+}
+
+// seeLocalFile is what a refresh records of a file source while its content differs from what
+// E2B holds (stateSHA256); nil when they agree, there is no source, or it cannot be read.
+func seeLocalFile(ctx context.Context, source, stateSHA256 types.String) *base.LocalSeen {
+	if source.IsNull() || source.IsUnknown() {
+		return nil
+	}
+	sum, _, err := fileContent{source: source.ValueString(), attrName: "source"}.digest(ctx)
+	if err != nil || sum == stateSHA256.ValueString() {
+		return nil
+	}
+	return &base.LocalSeen{Source: source.ValueString(), Files: map[string]string{"": sum}}
+}
+
+// planFileSum decides the planned sha256 and size of a file resource from its content c
+// (hashed as sum and size): known, or, for a local source that no refresh has seen in this run
+// (a create or a replacement), known after apply. It fails when the source changed since the
+// refresh of this run (see localSeen).
+func planFileSum(ctx context.Context, c fileContent, sum string, size int64, creating bool, private base.PrivateState) (types.String, types.Int64, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	if c.source == "" {
+		return types.StringValue(sum), types.Int64Value(size), diags
+	}
+	if creating {
+		return types.StringUnknown(), types.Int64Unknown(), diags
+	}
+	if len(base.ChangedSinceSeen(base.GetLocalSeen(ctx, private), c.source, nil, nil, map[string]string{"": sum})) > 0 {
+		diags.Append(base.ChangedSincePlanDiagnostic(path.Root("source"), c.source, nil))
+	}
+	return types.StringValue(sum), types.Int64Value(size), diags
 }

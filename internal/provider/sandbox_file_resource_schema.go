@@ -14,6 +14,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
 
 // sandboxFileModel maps e2b_sandbox_file.
@@ -40,7 +43,7 @@ func (r *sandboxFileResource) Schema(_ context.Context, _ resource.SchemaRequest
 			MarkdownDescription: "ID of the sandbox the file lives in. Changing it writes the file in the new sandbox.",
 			Required:            true,
 			PlanModifiers:       replace,
-			Validators:          sandboxIDValidators(),
+			Validators:          validators.SandboxID(),
 		},
 		"path": schema.StringAttribute{
 			MarkdownDescription: "Where the file goes: absolute, `~/…`, or relative to the user's home directory. " +
@@ -50,7 +53,7 @@ func (r *sandboxFileResource) Schema(_ context.Context, _ resource.SchemaRequest
 			Required: true,
 			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(filePathMoved,
 				"Replaced when the path names another file.", "Replaced when the path names another file.")},
-			Validators: []validator.String{noControlCharsValidator(), filePathValidator()},
+			Validators: []validator.String{validators.NoControlChars(), validators.FilePath()},
 		},
 		"absolute_path": schema.StringAttribute{
 			MarkdownDescription: "The absolute path of the file, as the sandbox resolved `path`.",
@@ -62,7 +65,7 @@ func (r *sandboxFileResource) Schema(_ context.Context, _ resource.SchemaRequest
 				"Defaults to the template's user (`user`, home `/home/user`). Changing it replaces the file.",
 			Optional:      true,
 			PlanModifiers: replace,
-			Validators:    []validator.String{noControlCharsValidator()},
+			Validators:    []validator.String{validators.NoControlChars()},
 		},
 	})
 	resp.Schema = schema.Schema{
@@ -149,7 +152,7 @@ func (r *sandboxFileResource) ModifyPlan(ctx context.Context, req resource.Modif
 			resp.Diagnostics.AddAttributeError(path.Root(c.attrName), "Cannot read file content", err.Error())
 			return
 		}
-		creating := replacing(ctx, req.Plan, req.State, req.State.Raw.IsNull(), "sandbox_id", "path", "user")
+		creating := base.Replacing(ctx, req.Plan, req.State, req.State.Raw.IsNull(), "sandbox_id", "path", "user")
 		var diags diag.Diagnostics
 		plan.SHA256, plan.Size, diags = planFileSum(ctx, c, sum, size, creating, req.Private)
 		resp.Diagnostics.Append(diags...)

@@ -18,23 +18,32 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
+)
+
+var (
+	_ resource.ResourceWithConfigure   = &sandboxFolderResource{}
+	_ resource.ResourceWithImportState = &sandboxFolderResource{}
+	_ resource.ResourceWithIdentity    = &sandboxFolderResource{}
+	_ resource.ResourceWithModifyPlan  = &sandboxFolderResource{}
 )
 
 // NewSandboxFolderResource returns the e2b_sandbox_folder resource.
 func NewSandboxFolderResource() resource.Resource {
-	return &sandboxFolderResource{ownedPathResource{resourceConfig{typeName: "_sandbox_folder"}, sandboxFolderPath}}
+	return &sandboxFolderResource{base.OwnedPathResource{ResourceConfig: base.ResourceConfig{TypeName: "_sandbox_folder"}, Named: sandboxFolderPath}}
 }
 
 type sandboxFolderResource struct {
-	ownedPathResource
+	base.OwnedPathResource
 }
 
 // sandboxFolderPath names a sandbox folder: its import ID and identity.
-var sandboxFolderPath = ownedPath{
-	owner: "sandbox_id", ownerDesc: "ID of the sandbox the files live in.",
-	path: "destination", pathDesc: "Absolute path of the directory that holds the files.",
-	example: "i1a2b3c4:/home/user/app", checkOwner: checkSandboxID,
-	checkPath: []func(string) string{checkNoControlChars, checkFolderDestination}, id: fileID,
+var sandboxFolderPath = base.OwnedPath{
+	Owner: "sandbox_id", OwnerDesc: "ID of the sandbox the files live in.",
+	Path: "destination", PathDesc: "Absolute path of the directory that holds the files.",
+	Example: "i1a2b3c4:/home/user/app", CheckOwner: validators.CheckSandboxID,
+	CheckPath: []func(string) string{validators.CheckNoControlChars, checkFolderDestination}, ID: fileID,
 }
 
 // sandboxFolderIdentity is the resource identity: the sandbox and the destination directory.
@@ -72,7 +81,7 @@ type folderSync struct {
 // apply makes the sandbox hold the planned files. It records what it did also when it fails
 // halfway, so that nothing it wrote is forgotten.
 func (r *sandboxFolderResource) apply(ctx context.Context, plan tfsdk.Plan, prior *tfsdk.State, state *tfsdk.State,
-	identity *tfsdk.ResourceIdentity, private privateState) diag.Diagnostics {
+	identity *tfsdk.ResourceIdentity, private base.PrivateState) diag.Diagnostics {
 	var m, old sandboxFolderModel
 	diags := plan.Get(ctx, &m)
 	if prior != nil {
@@ -81,7 +90,7 @@ func (r *sandboxFolderResource) apply(ctx context.Context, plan tfsdk.Plan, prio
 	if diags.HasError() {
 		return diags
 	}
-	client, d := r.data.Client()
+	client, d := r.Data.Client()
 	diags.Append(d...)
 	if diags.HasError() {
 		return diags
@@ -139,7 +148,7 @@ func (r *sandboxFolderResource) apply(ctx context.Context, plan tfsdk.Plan, prio
 	diags.Append(identity.Set(ctx, m.identity())...)
 	diags.Append(setFolderStamps(ctx, private, s.stamps)...)
 	diags.Append(setFolderDirs(ctx, private, s.created)...)
-	diags.Append(setLocalSeen(ctx, private, nil)...)
+	diags.Append(base.SetLocalSeen(ctx, private, nil)...)
 	diags.Append(setSealedAccess(ctx, private, client.ResealEnvdAccess(sandboxID, sealedOf(ctx, private)))...)
 	if len(s.kept) > 0 {
 		diags.AddWarning("Some files were not removed",
@@ -307,7 +316,7 @@ func pathsOf(files []e2b.FolderFile) []string {
 // folderEnvd returns envd for the sandbox: through the sealed access in private when the
 // sandbox still answers through it (a Stat of dest tells), else through a lookup, whose error
 // it returns (IsNotFound: gone; e2b.ErrSandboxPaused: paused).
-func folderEnvd(ctx context.Context, client *e2b.Client, private privateState, sandboxID, user, dest string) (*e2b.Envd, error) {
+func folderEnvd(ctx context.Context, client *e2b.Client, private base.PrivateState, sandboxID, user, dest string) (*e2b.Envd, error) {
 	if envd := sealedEnvd(ctx, client, private, sandboxID, user); envd != nil {
 		_, err := envd.Stat(ctx, dest)
 		if err == nil || e2b.IsNotFound(err) {
@@ -321,14 +330,14 @@ func folderEnvd(ctx context.Context, client *e2b.Client, private privateState, s
 	return client.SandboxEnvd(ctx, sandboxID, user)
 }
 
-func sealedOf(ctx context.Context, p privateState) []byte {
+func sealedOf(ctx context.Context, p base.PrivateState) []byte {
 	sealed, _ := getSealedAccess(ctx, p)
 	return sealed
 }
 
 func (r *sandboxFolderResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var m sandboxFolderModel
-	client, ok := modelAndClient(ctx, req.State.Get, &m, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.State.Get, &m, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -402,7 +411,7 @@ func (r *sandboxFolderResource) Read(ctx context.Context, req resource.ReadReque
 	}
 	m.setFolderFiles(files)
 	m.ID = types.StringValue(fileID(sandboxID, dest))
-	resp.Diagnostics.Append(setLocalSeen(ctx, resp.Private, seeLocalFolder(ctx, m))...)
+	resp.Diagnostics.Append(base.SetLocalSeen(ctx, resp.Private, seeLocalFolder(ctx, m))...)
 	resp.Diagnostics.Append(setFolderStamps(ctx, resp.Private, stamps)...)
 	resp.Diagnostics.Append(setSealedAccess(ctx, resp.Private, client.ResealEnvdAccess(sandboxID, sealedOf(ctx, req.Private)))...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
@@ -410,7 +419,7 @@ func (r *sandboxFolderResource) Read(ctx context.Context, req resource.ReadReque
 
 func (r *sandboxFolderResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var m sandboxFolderModel
-	client, ok := modelAndClient(ctx, req.State.Get, &m, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.State.Get, &m, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -451,9 +460,9 @@ func (r *sandboxFolderResource) Delete(ctx context.Context, req resource.DeleteR
 }
 
 // seeLocalFolder is what the refresh records of the local folder while it differs from what the
-// sandbox holds (see shared_local_seen.go); nil when they agree or the folder cannot be read (the plan
+// sandbox holds (see base/local_seen.go); nil when they agree or the folder cannot be read (the plan
 // says why).
-func seeLocalFolder(ctx context.Context, m sandboxFolderModel) *localSeen {
+func seeLocalFolder(ctx context.Context, m sandboxFolderModel) *base.LocalSeen {
 	folder, known, diags := localFolderOf(ctx, m.Source, m.Include, m.Exclude)
 	if !known || diags.HasError() || m.Source.IsNull() {
 		return nil
@@ -462,5 +471,5 @@ func seeLocalFolder(ctx context.Context, m sandboxFolderModel) *localSeen {
 	if err != nil || e2b.FolderDigest(files) == m.SHA256.ValueString() {
 		return nil
 	}
-	return &localSeen{Source: folder.Dir, Include: folder.Include, Exclude: folder.Exclude, Files: seenFolderFiles(files)}
+	return &base.LocalSeen{Source: folder.Dir, Include: folder.Include, Exclude: folder.Exclude, Files: base.SeenFolderFiles(files)}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 )
 
 // ModifyPlan hashes the source folder, so the plan shows the files that change and the new
@@ -41,15 +42,15 @@ func (r *sandboxFolderResource) ModifyPlan(ctx context.Context, req resource.Mod
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if replacing(ctx, req.Plan, req.State, req.State.Raw.IsNull(), "sandbox_id", "destination", "user") {
-		// No refresh precedes a create: what is sent is known after apply (see shared_local_seen.go).
+	if base.Replacing(ctx, req.Plan, req.State, req.State.Raw.IsNull(), "sandbox_id", "destination", "user") {
+		// No refresh precedes a create: what is sent is known after apply (see base/local_seen.go).
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("sha256"), types.StringUnknown())...)
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("files"), types.MapUnknown(folderFileType))...)
 		return
 	}
-	if changed := changedSinceSeen(getLocalSeen(ctx, req.Private), folder.Dir, folder.Include, folder.Exclude,
-		seenFolderFiles(files)); len(changed) > 0 {
-		resp.Diagnostics.Append(changedSincePlanDiagnostic(path.Root("source"), folder.Dir, changed))
+	if changed := base.ChangedSinceSeen(base.GetLocalSeen(ctx, req.Private), folder.Dir, folder.Include, folder.Exclude,
+		base.SeenFolderFiles(files)); len(changed) > 0 {
+		resp.Diagnostics.Append(base.ChangedSincePlanDiagnostic(path.Root("source"), folder.Dir, changed))
 		return
 	}
 	m.setFolderFiles(files)

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 )
 
 // Private state of e2b_sandbox_folder.
@@ -77,7 +78,7 @@ type folderStamp struct {
 	Unread bool `json:"u,omitempty"`
 }
 
-func getFolderStamps(ctx context.Context, p privateState) map[string]folderStamp {
+func getFolderStamps(ctx context.Context, p base.PrivateState) map[string]folderStamp {
 	b, _ := p.GetKey(ctx, folderStampsKey)
 	var s map[string]folderStamp
 	if len(b) == 0 || json.Unmarshal(b, &s) != nil {
@@ -86,12 +87,12 @@ func getFolderStamps(ctx context.Context, p privateState) map[string]folderStamp
 	return s
 }
 
-func setFolderStamps(ctx context.Context, p privateState, s map[string]folderStamp) diag.Diagnostics {
+func setFolderStamps(ctx context.Context, p base.PrivateState, s map[string]folderStamp) diag.Diagnostics {
 	b, _ := json.Marshal(s) // strings, numbers and times only: cannot fail
 	return p.SetKey(ctx, folderStampsKey, b)
 }
 
-func getFolderDirs(ctx context.Context, p privateState) []string {
+func getFolderDirs(ctx context.Context, p base.PrivateState) []string {
 	b, _ := p.GetKey(ctx, folderDirsKey)
 	var dirs []string
 	if len(b) > 0 {
@@ -100,7 +101,7 @@ func getFolderDirs(ctx context.Context, p privateState) []string {
 	return dirs
 }
 
-func setFolderDirs(ctx context.Context, p privateState, dirs []string) diag.Diagnostics {
+func setFolderDirs(ctx context.Context, p base.PrivateState, dirs []string) diag.Diagnostics {
 	if len(dirs) == 0 {
 		return p.SetKey(ctx, folderDirsKey, nil)
 	}

@@ -15,6 +15,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
 
 // sandboxFolderModel maps e2b_sandbox_folder.
@@ -30,9 +32,9 @@ type sandboxFolderModel struct {
 	Files       types.Map    `tfsdk:"files"`
 }
 
-// folderDocs describe the inputs the folder resource and the ephemeral sandbox's upload block
+// descFolder describe the inputs the folder resource and the ephemeral sandbox's upload block
 // share.
-var folderDocs = struct {
+var descFolder = struct {
 	include, exclude, patterns, digest, skipped string
 }{
 	include: "Glob patterns, relative to the source folder; only the files one of them matches are uploaded. " +
@@ -62,7 +64,7 @@ func (r *sandboxFolderResource) Schema(_ context.Context, _ resource.SchemaReque
 		MarkdownDescription: "The files of a local folder, copied into a directory of a sandbox. The folder is " +
 			"hashed at plan time (each file streamed, never held in memory), so an edited, added or removed file " +
 			"plans an update that writes only the files that changed and removes those that left the folder. " +
-			"Files are sent many to a request (envd's multipart upload), as streams. " + localEditDocs + " " + folderDocs.skipped +
+			"Files are sent many to a request (envd's multipart upload), as streams. " + base.DescLocalEdit + " " + descFolder.skipped +
 			"\n\nRefresh lists the directories that hold the files and downloads only those whose size or " +
 			"modification time changed, so a file edited, re-moded or deleted inside the sandbox plans its " +
 			"rewrite. The resource manages only the files it wrote: other files in the destination are never " +
@@ -80,7 +82,7 @@ func (r *sandboxFolderResource) Schema(_ context.Context, _ resource.SchemaReque
 				MarkdownDescription: "ID of the sandbox to copy the files into. Changing it copies them into the new sandbox.",
 				Required:            true,
 				PlanModifiers:       replace,
-				Validators:          sandboxIDValidators(),
+				Validators:          validators.SandboxID(),
 			},
 			"source": schema.StringAttribute{
 				MarkdownDescription: "Local folder to upload, relative to the directory Terraform runs in (prefer " +
@@ -93,16 +95,16 @@ func (r *sandboxFolderResource) Schema(_ context.Context, _ resource.SchemaReque
 					"its parents when missing), such as `/home/user/app`. Changing it replaces the resource.",
 				Required:      true,
 				PlanModifiers: replace,
-				Validators:    []validator.String{noControlCharsValidator(), folderDestinationValidator()},
+				Validators:    []validator.String{validators.NoControlChars(), folderDestinationValidator()},
 			},
 			"include": schema.ListAttribute{
-				MarkdownDescription: folderDocs.include + " Patterns as in `exclude`.",
+				MarkdownDescription: descFolder.include + " Patterns as in `exclude`.",
 				Optional:            true,
 				ElementType:         types.StringType,
 				Validators:          folderPatternValidators(),
 			},
 			"exclude": schema.ListAttribute{
-				MarkdownDescription: folderDocs.exclude + " " + folderDocs.patterns,
+				MarkdownDescription: descFolder.exclude + " " + descFolder.patterns,
 				Optional:            true,
 				ElementType:         types.StringType,
 				Validators:          folderPatternValidators(),
@@ -112,10 +114,10 @@ func (r *sandboxFolderResource) Schema(_ context.Context, _ resource.SchemaReque
 					"Defaults to the template's user (`user`). Changing it replaces the resource.",
 				Optional:      true,
 				PlanModifiers: replace,
-				Validators:    []validator.String{noControlCharsValidator()},
+				Validators:    []validator.String{validators.NoControlChars()},
 			},
 			"sha256": schema.StringAttribute{
-				MarkdownDescription: folderDocs.digest + " Known at plan time when updating (with `files`; a new folder's are known after apply, " +
+				MarkdownDescription: descFolder.digest + " Known at plan time when updating (with `files`; a new folder's are known after apply, " +
 					"read as the files are sent); after a refresh it describes what the sandbox " +
 					"holds, so a difference means drift. Use it in `triggers` to re-run a command when the folder changes.",
 				Computed: true,
@@ -135,9 +137,9 @@ func (r *sandboxFolderResource) Schema(_ context.Context, _ resource.SchemaReque
 
 // folderPatternValidators check include and exclude patterns at plan time.
 func folderPatternValidators() []validator.List {
-	return []validator.List{listvalidator.ValueStringsAre(stringRule{
-		desc: "must be a glob pattern relative to the source folder", summary: "Invalid pattern",
-		check: func(p string) string {
+	return []validator.List{listvalidator.ValueStringsAre(validators.StringRule{
+		Desc: "must be a glob pattern relative to the source folder", Summary: "Invalid pattern",
+		Check: func(p string) string {
 			if err := e2b.ValidateFolderPattern(p); err != nil {
 				return "must be a glob pattern relative to the source folder (" + err.Error() + ")"
 			}
@@ -148,7 +150,7 @@ func folderPatternValidators() []validator.List {
 
 // folderDestinationValidator accepts a clean absolute path other than "/".
 func folderDestinationValidator() validator.String {
-	return stringRule{desc: "must be an absolute directory path", summary: "Invalid destination", check: checkFolderDestination}
+	return validators.StringRule{Desc: "must be an absolute directory path", Summary: "Invalid destination", Check: checkFolderDestination}
 }
 
 func checkFolderDestination(p string) string {
@@ -165,7 +167,7 @@ func checkFolderDestination(p string) string {
 
 // sourceFolderValidator checks, at plan time, that source names a local directory.
 func sourceFolderValidator() validator.String {
-	return stringRule{desc: "must be a local directory", summary: "Source folder not usable", check: checkSourceFolder}
+	return validators.StringRule{Desc: "must be a local directory", Summary: "Source folder not usable", Check: checkSourceFolder}
 }
 
 func checkSourceFolder(p string) string {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
@@ -13,18 +12,24 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+)
+
+var (
+	_ list.ListResourceWithConfigure = &sandboxListResource{}
 )
 
 // NewSandboxListResource returns the list resource for e2b_sandbox
 // (`terraform query`, Terraform 1.14 and later).
 func NewSandboxListResource() list.ListResource {
-	return &sandboxListResource{resourceConfig{typeName: "_sandbox"}}
+	return &sandboxListResource{base.ResourceConfig{TypeName: "_sandbox"}}
 }
 
 // sandboxListResource lists the team's sandboxes with the identity of
 // e2b_sandbox, so they can be imported.
 type sandboxListResource struct {
-	resourceConfig
+	base.ResourceConfig
 }
 
 // sandboxListConfigModel is the filter, as on the e2b_sandboxes data source.
@@ -41,16 +46,7 @@ func (l *sandboxListResource) ListResourceConfigSchema(_ context.Context, _ list
 			"(E2B does not report the timeout; a paused sandbox gets the default), and what E2B never returns (`env_vars`, " +
 			"`iam`, `mcp`, `auto_pause_memory`, the proxy password) is left out. Rule `headers` are sensitive and come out as " +
 			"`null`: write them in before planning.",
-		Attributes: map[string]schema.Attribute{
-			"states": schema.ListAttribute{MarkdownDescription: sandboxFilterDocs.states, Optional: true,
-				ElementType: types.StringType, Validators: sandboxStatesValidators()},
-			"metadata": schema.MapAttribute{MarkdownDescription: sandboxFilterDocs.metadata, Optional: true,
-				ElementType: types.StringType},
-			"template": schema.StringAttribute{MarkdownDescription: sandboxFilterDocs.template, Optional: true,
-				Validators: templateFilterValidators()},
-			"started_after": schema.StringAttribute{MarkdownDescription: sandboxFilterDocs.startedAfter, Optional: true,
-				CustomType: timetypes.RFC3339Type{}},
-		},
+		Attributes: base.ListConfigAttributes(sandboxFilterAttributes()),
 	}
 }
 
@@ -59,7 +55,7 @@ func (l *sandboxListResource) List(ctx context.Context, req list.ListRequest, st
 	diags := req.Config.Get(ctx, &cfg)
 	params, d := cfg.params(ctx)
 	diags.Append(d...)
-	client, d := l.data.Client()
+	client, d := l.Data.Client()
 	diags.Append(d...)
 	if diags.HasError() {
 		stream.Results = list.ListResultsStreamDiagnostics(diags)
@@ -73,7 +69,7 @@ func (l *sandboxListResource) List(ctx context.Context, req list.ListRequest, st
 			page, next, err := client.ListSandboxesPage(ctx, params, token)
 			if err != nil {
 				var errDiags diag.Diagnostics
-				addClientError(&errDiags, "Could not list sandboxes", err)
+				base.AddClientError(&errDiags, "Could not list sandboxes", err)
 				push(list.ListResult{Diagnostics: errDiags})
 				return
 			}
@@ -109,29 +105,18 @@ func (l *sandboxListResource) result(ctx context.Context, client *e2b.Client, re
 	if !req.IncludeResource {
 		return r
 	}
-	values := map[string]attr.Value{
-		"id":           types.StringValue(s.SandboxID),
-		"template":     types.StringValue(template),
-		"template_id":  types.StringValue(s.TemplateID),
-		"alias":        optionalString(s.Alias),
-		"envd_version": optionalString(s.EnvdVersion),
-		"state":        types.StringValue(s.State),
-		"paused":       types.BoolValue(s.State == e2b.SandboxStatePaused),
-		"started_at":   timeValue(s.StartedAt),
-		"end_at":       timeValue(s.EndAt),
-		"cpu_count":    types.Int32Value(s.CPUCount),
-		"memory_mb":    types.Int32Value(s.MemoryMB),
-		"disk_size_mb": types.Int32Value(s.DiskSizeMB),
-		"metadata_all": stringMapValue(s.Metadata),
-	}
-	if md := ownMetadata(s.Metadata, l.data.DefaultMetadata); len(md) > 0 {
-		values["metadata"] = stringMapValue(md)
+	values := convert.AttrValues(reportedSandbox(s))
+	values["template"] = types.StringValue(template)
+	values["paused"] = types.BoolValue(s.State == e2b.SandboxStatePaused)
+	values["metadata_all"] = convert.StringMapValue(s.Metadata)
+	if md := ownMetadata(s.Metadata, l.Data.DefaultMetadata); len(md) > 0 {
+		values["metadata"] = convert.StringMapValue(md)
 	}
 	if d, err := client.GetSandbox(ctx, s.SandboxID); err != nil {
 		r.Diagnostics.AddWarning("Sandbox listed but not read", fmt.Sprintf("Sandbox %s was listed, but reading its "+
 			"settings failed, so its entry lacks them (timeout, secure, lifecycle, network, volume_mounts): %v", s.SandboxID, err))
 	} else {
-		for name, v := range importedValues(d, l.data.DefaultMetadata) {
+		for name, v := range importedValues(d, l.Data.DefaultMetadata) {
 			values[name] = v
 		}
 	}

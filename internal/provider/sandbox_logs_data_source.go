@@ -14,16 +14,23 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
+)
+
+var (
+	_ datasource.DataSourceWithConfigure = &sandboxLogsDataSource{}
 )
 
 // NewSandboxLogsDataSource returns the e2b_sandbox_logs data source.
 func NewSandboxLogsDataSource() datasource.DataSource {
-	return &sandboxLogsDataSource{dataSourceConfig{typeName: "_sandbox_logs"}}
+	return &sandboxLogsDataSource{base.DataSourceConfig{TypeName: "_sandbox_logs"}}
 }
 
 // sandboxLogsDataSource reads one page of a sandbox's logs.
 type sandboxLogsDataSource struct {
-	dataSourceConfig
+	base.DataSourceConfig
 }
 
 type sandboxLogsDataSourceModel struct {
@@ -37,12 +44,12 @@ type sandboxLogsDataSourceModel struct {
 	NextCursor types.Int64  `tfsdk:"next_cursor"`
 }
 
-var sandboxLogAttrTypes = nestedAttrTypes(sandboxLogAttributes())
+var sandboxLogAttrTypes = convert.NestedAttrTypes(sandboxLogAttributes())
 
 // sandboxLogAttributes are the attributes of one entry of logs.
 func sandboxLogAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
-		"timestamp": computedTimeAttr("Time (RFC 3339)."),
+		"timestamp": base.ComputedDataSourceTime("Time (RFC 3339)."),
 		"level":     schema.StringAttribute{Computed: true, MarkdownDescription: "Level."},
 		"message":   schema.StringAttribute{Computed: true, MarkdownDescription: "Message."},
 		"fields":    schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Structured fields."},
@@ -53,7 +60,7 @@ func (d *sandboxLogsDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "One page of a sandbox's logs (E2B keeps 7 days). Page on with `next_cursor`.",
 		Attributes: map[string]schema.Attribute{
-			"sandbox_id": schema.StringAttribute{Required: true, MarkdownDescription: "Sandbox ID.", Validators: sandboxIDValidators()},
+			"sandbox_id": schema.StringAttribute{Required: true, MarkdownDescription: "Sandbox ID.", Validators: validators.SandboxID()},
 			"cursor": schema.Int64Attribute{
 				Optional: true, Validators: []validator.Int64{int64validator.AtLeast(0)},
 				MarkdownDescription: "Start from this time, in Unix milliseconds. Default: now (backward) or 7 days ago (forward).",
@@ -78,14 +85,14 @@ func (d *sandboxLogsDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 				Computed:            true,
 				MarkdownDescription: "Timestamp (Unix ms) of the last entry returned, to pass as `cursor` for the next page; null when no entries were returned.",
 			},
-			"logs": computedObjectList("The entries.", sandboxLogAttributes()),
+			"logs": base.ComputedDataSourceList("The entries.", sandboxLogAttributes()),
 		},
 	}
 }
 
 func (d *sandboxLogsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var model sandboxLogsDataSourceModel
-	client := d.configAndClient(ctx, req, resp, &model)
+	client := d.ConfigAndClient(ctx, req, resp, &model)
 	if client == nil {
 		return
 	}
@@ -102,15 +109,15 @@ func (d *sandboxLogsDataSource) Read(ctx context.Context, req datasource.ReadReq
 	id := model.SandboxID.ValueString()
 	entries, err := client.GetSandboxLogs(ctx, id, p)
 	if err != nil {
-		addSandboxReadError(&resp.Diagnostics, path.Root("sandbox_id"), id, "Could not read logs of sandbox "+id, err)
+		base.AddSandboxReadError(&resp.Diagnostics, path.Root("sandbox_id"), id, "Could not read logs of sandbox "+id, err)
 		return
 	}
-	model.Logs = objectList(sandboxLogAttrTypes, entries, func(e e2b.SandboxLogEntry) map[string]attr.Value {
+	model.Logs = base.ObjectList(sandboxLogAttrTypes, entries, func(e e2b.SandboxLogEntry) map[string]attr.Value {
 		return map[string]attr.Value{
-			"timestamp": timeValue(e.Timestamp),
+			"timestamp": convert.TimeValue(e.Timestamp),
 			"level":     types.StringValue(e.Level),
 			"message":   types.StringValue(e.Message),
-			"fields":    stringMapValue(e.Fields),
+			"fields":    convert.StringMapValue(e.Fields),
 		}
 	})
 	model.NextCursor = types.Int64Null()

@@ -11,12 +11,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 )
 
 // The current attribute of e2b_sandbox_metrics: what envd inside the sandbox measures at the
 // read, which carries what E2B's series does not (CPU hotplug, out-of-memory kills).
 
-var oomKillAttrTypes = nestedAttrTypes(oomKillAttributes())
+var oomKillAttrTypes = convert.NestedAttrTypes(oomKillAttributes())
 
 func oomKillAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
@@ -31,7 +33,7 @@ func currentMetricsAttributes() map[string]schema.Attribute {
 		return schema.Int64Attribute{Computed: true, MarkdownDescription: desc}
 	}
 	return map[string]schema.Attribute{
-		"timestamp":            computedTimeAttr("The sandbox's time of the reading (RFC 3339)."),
+		"timestamp":            base.ComputedDataSourceTime("The sandbox's time of the reading (RFC 3339)."),
 		"cpu_count":            i64("CPUs online."),
 		"cpu_possible":         i64("CPUs the sandbox can bring online."),
 		"cpu_target":           i64("CPUs online last asked for; 0 when none was."),
@@ -50,7 +52,7 @@ func currentMetricsAttributes() map[string]schema.Attribute {
 	}
 }
 
-var currentMetricsAttrTypes = nestedAttrTypes(currentMetricsAttributes())
+var currentMetricsAttrTypes = convert.NestedAttrTypes(currentMetricsAttributes())
 
 func currentMetricsAttribute() schema.SingleNestedAttribute {
 	return schema.SingleNestedAttribute{
@@ -73,17 +75,17 @@ func readCurrentMetrics(ctx context.Context, client *e2b.Client, id string, diag
 	case errors.Is(err, e2b.ErrSandboxPaused) || e2b.IsSandboxNotRunning(err):
 		return none
 	case err != nil:
-		addSandboxReadError(diags, path.Root("sandbox_id"), id, "Could not read the current metrics of sandbox "+id, err)
+		base.AddSandboxReadError(diags, path.Root("sandbox_id"), id, "Could not read the current metrics of sandbox "+id, err)
 		return none
 	}
 	kills := types.ListNull(types.ObjectType{AttrTypes: oomKillAttrTypes})
 	if m.OOMKills != nil {
-		kills = objectList(oomKillAttrTypes, m.OOMKills, func(k e2b.OOMKill) map[string]attr.Value {
+		kills = base.ObjectList(oomKillAttrTypes, m.OOMKills, func(k e2b.OOMKill) map[string]attr.Value {
 			return map[string]attr.Value{"seq": types.Int64Value(k.Seq), "process": types.StringValue(k.Process)}
 		})
 	}
 	return types.ObjectValueMust(currentMetricsAttrTypes, map[string]attr.Value{
-		"timestamp":            timeValue(m.At),
+		"timestamp":            convert.TimeValue(m.At),
 		"cpu_count":            types.Int64Value(int64(m.CPUCount)),
 		"cpu_possible":         types.Int64Value(int64(m.CPUPossible)),
 		"cpu_target":           types.Int64Value(int64(m.CPUTarget)),

@@ -7,6 +7,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+)
+
+var (
+	_ action.ActionWithConfigure        = &sandboxPauseAction{}
+	_ action.ActionWithConfigValidators = &sandboxPauseAction{}
 )
 
 // pauseActionTimeout bounds a pause: E2B snapshots the sandbox's memory and disk.
@@ -14,7 +21,7 @@ var pauseActionTimeout = sandboxActionTimeout{def: 10 * time.Minute, min: 10 * t
 
 // NewSandboxPauseAction returns the e2b_sandbox_pause action.
 func NewSandboxPauseAction() action.Action {
-	return &sandboxPauseAction{sandboxActionConfig{typeName: "_sandbox_pause"}}
+	return &sandboxPauseAction{sandboxActionConfig{base.ActionConfig{TypeName: "_sandbox_pause"}}}
 }
 
 // sandboxPauseAction pauses a sandbox out of band, as a schedule does.
@@ -27,8 +34,8 @@ type sandboxPauseActionModel struct {
 	Memory types.Bool `tfsdk:"memory"`
 }
 
-// outOfBandPausedDoc is the rule for an e2b_sandbox paused or resumed by an action.
-const outOfBandPausedDoc = "An `e2b_sandbox` reads `paused` from E2B, so after this action its next plan would " +
+// descOutOfBandPaused is the rule for an e2b_sandbox paused or resumed by an action.
+const descOutOfBandPaused = "An `e2b_sandbox` reads `paused` from E2B, so after this action its next plan would " +
 	"change `paused` back to what the configuration says. On a sandbox that actions pause and resume, put `paused` " +
 	"in `lifecycle { ignore_changes = [paused] }`: then plans show no changes whatever state the actions left it in."
 
@@ -43,7 +50,7 @@ func (a *sandboxPauseAction) Schema(_ context.Context, _ action.SchemaRequest, r
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Pauses a running sandbox, for a schedule run with `terraform apply -invoke` (stop paying " +
 			"at night) without changing the configuration. A sandbox that is already paused counts as paused. " +
-			outOfBandPausedDoc + " Needs Terraform 1.14 or later.",
+			descOutOfBandPaused + " Needs Terraform 1.14 or later.",
 		Attributes: attrs,
 	}
 }

@@ -9,13 +9,21 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
+)
+
+var (
+	_ action.ActionWithConfigure        = &sandboxRefreshAction{}
+	_ action.ActionWithConfigValidators = &sandboxRefreshAction{}
 )
 
 var refreshActionTimeout = sandboxActionTimeout{def: 2 * time.Minute, min: 10 * time.Second, max: time.Hour}
 
 // NewSandboxRefreshAction returns the e2b_sandbox_refresh action.
 func NewSandboxRefreshAction() action.Action {
-	return &sandboxRefreshAction{sandboxActionConfig{typeName: "_sandbox_refresh"}}
+	return &sandboxRefreshAction{sandboxActionConfig{base.ActionConfig{TypeName: "_sandbox_refresh"}}}
 }
 
 // sandboxRefreshAction extends a running sandbox's life with E2B's refresh.
@@ -25,7 +33,7 @@ type sandboxRefreshAction struct {
 
 type sandboxRefreshActionModel struct {
 	sandboxActionModel
-	Duration goDuration `tfsdk:"duration"`
+	Duration customtypes.GoDuration `tfsdk:"duration"`
 }
 
 func (a *sandboxRefreshAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
@@ -34,7 +42,7 @@ func (a *sandboxRefreshAction) Schema(_ context.Context, _ action.SchemaRequest,
 		MarkdownDescription: "How long the sandbox may live from now, as a Go duration such as `\"30m\"`: whole seconds " +
 			"from 15s to 1h (E2B's bounds). The sandbox's end moves to now + `duration` unless it was later already; " +
 			"it is never shortened.",
-		Required: true, CustomType: goDurationType{}, Validators: []validator.String{wholeSecondsBetween(e2b.MinRefresh, e2b.MaxRefresh)},
+		Required: true, CustomType: customtypes.GoDurationType{}, Validators: []validator.String{validators.WholeSecondsBetween(e2b.MinRefresh, e2b.MaxRefresh)},
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Extends a running sandbox's life (E2B's refresh) without changing its configured " +
@@ -51,7 +59,7 @@ func (a *sandboxRefreshAction) Invoke(ctx context.Context, req action.InvokeRequ
 	if client == nil {
 		return
 	}
-	id, d := m.sandboxID(), durationOr(m.Duration, e2b.MinRefresh)
+	id, d := m.sandboxID(), customtypes.DurationOr(m.Duration, e2b.MinRefresh)
 	if err := client.RefreshSandbox(ctx, id, d); err != nil {
 		resp.Diagnostics.Append(m.callError(ctx, "Could not refresh sandbox", refreshActionTimeout, err))
 		return

@@ -19,6 +19,18 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
+)
+
+var (
+	_ resource.ResourceWithConfigure      = &sandboxResource{}
+	_ resource.ResourceWithImportState    = &sandboxResource{}
+	_ resource.ResourceWithIdentity       = &sandboxResource{}
+	_ resource.ResourceWithModifyPlan     = &sandboxResource{}
+	_ resource.ResourceWithValidateConfig = &sandboxResource{}
 )
 
 // Default durations of the timeouts block.
@@ -43,12 +55,12 @@ var (
 
 // NewSandboxResource returns the e2b_sandbox resource.
 func NewSandboxResource() resource.Resource {
-	return &sandboxResource{resourceConfig{typeName: "_sandbox"}}
+	return &sandboxResource{base.ResourceConfig{TypeName: "_sandbox"}}
 }
 
 // sandboxResource implements e2b_sandbox.
 type sandboxResource struct {
-	resourceConfig
+	base.ResourceConfig
 }
 
 // sandboxIdentityModel is the resource identity.
@@ -58,17 +70,17 @@ type sandboxIdentityModel struct {
 
 func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan sandboxResourceModel
-	client, ok := modelAndClient(ctx, req.Plan.Get, &plan, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.Plan.Get, &plan, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	ctx, cancel, timeout := withTimeout(ctx, plan.Timeouts.Create, defaultSandboxCreateTimeout, &resp.Diagnostics)
+	ctx, cancel, timeout := base.WithTimeout(ctx, plan.Timeouts.Create, defaultSandboxCreateTimeout, &resp.Diagnostics)
 	defer cancel()
 	if resp.Diagnostics.HasError() {
 		return
 	}
 
-	createReq, diags := plan.createRequest(ctx, r.data)
+	createReq, diags := plan.createRequest(ctx, r.Data)
 	resp.Diagnostics.Append(diags...)
 	if createReq.Network != nil && createReq.Network.EgressProxy != nil {
 		createReq.Network.EgressProxy.Password = proxyPasswordFrom(ctx, req.Config, &resp.Diagnostics)
@@ -94,9 +106,9 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 
 	// From here on, any failure keeps the sandbox in state (tainted) with what is known, instead
 	// of orphaning a billed sandbox.
-	plan.applyCreated(created, r.data.Domain)
+	plan.applyCreated(created, r.Data.Domain)
 	if plan.ForkFrom.IsNull() { // a fork carries its source's metadata, read back below
-		plan.MetadataAll = stringMapValue(createReq.Metadata)
+		plan.MetadataAll = convert.StringMapValue(createReq.Metadata)
 	}
 	plan.Paused = types.BoolValue(false)
 	plan.State = types.StringValue(e2b.SandboxStateRunning)
@@ -106,12 +118,12 @@ func (r *sandboxResource) Create(ctx context.Context, req resource.CreateRequest
 	if !resp.Diagnostics.HasError() && !plan.MCP.IsNull() { // E2B's SDK starts the gateway; so does the provider
 		envd := client.Envd(e2b.EnvdTarget{SandboxID: created.SandboxID, AccessToken: created.EnvdAccessToken, Domain: created.Domain})
 		if err := envd.StartMCPGateway(ctx, json.RawMessage(plan.MCP.ValueString())); err != nil {
-			addClientAttributeError(&resp.Diagnostics, path.Root("mcp"), "Sandbox created but its MCP gateway did not start", err)
+			base.AddClientAttributeError(&resp.Diagnostics, path.Root("mcp"), "Sandbox created but its MCP gateway did not start", err)
 		}
 	}
 	if !resp.Diagnostics.HasError() && wantPaused {
 		if err := pauseSandbox(ctx, client, created.SandboxID, plan.PauseMemory); err != nil {
-			addClientError(&resp.Diagnostics, "Sandbox created but could not be paused", err)
+			base.AddClientError(&resp.Diagnostics, "Sandbox created but could not be paused", err)
 		}
 	}
 	// E2B's create answer has no startedAt, endAt, cpuCount, memoryMB or diskSizeMB: only a read
@@ -143,10 +155,10 @@ func (r *sandboxResource) refreshAfterWrite(ctx context.Context, client *e2b.Cli
 func (r *sandboxResource) readBack(ctx context.Context, client *e2b.Client, m *sandboxResourceModel, diags *diag.Diagnostics) bool {
 	detail, err := client.GetSandbox(ctx, m.ID.ValueString())
 	if err != nil {
-		addClientError(diags, "Could not read sandbox "+m.ID.ValueString()+" after the change", err)
+		base.AddClientError(diags, "Could not read sandbox "+m.ID.ValueString()+" after the change", err)
 		return false
 	}
-	m.applyDetail(detail, r.data.Domain)
+	m.applyDetail(detail, r.Data.Domain)
 	m.applyForkCopies(detail)
 	m.nullUnknownComputed()
 	return true
@@ -167,7 +179,7 @@ func (m *sandboxResourceModel) applyForkCopies(d *e2b.SandboxDetail) {
 
 func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state sandboxResourceModel
-	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.State.Get, &state, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -175,22 +187,22 @@ func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, re
 	detail, err := client.GetSandbox(ctx, id)
 	if err != nil {
 		if e2b.IsNotFound(err) {
-			removeGone(ctx, resp, "Sandbox no longer exists",
+			base.RemoveGone(ctx, resp, "Sandbox no longer exists",
 				fmt.Sprintf("Sandbox %s was not found: it expired (its timeout ran out without auto_pause) or was killed. "+
 					"It has been removed from state; the next apply creates a new sandbox.%s", id, goneWorkNote(state)),
 				sandboxIdentityModel{SandboxID: state.ID})
 			return
 		}
 		// Transient or unknown errors never drop the sandbox from state.
-		addClientError(&resp.Diagnostics, "Could not read sandbox "+id, err)
+		base.AddClientError(&resp.Diagnostics, "Could not read sandbox "+id, err)
 		return
 	}
 	importing := state.Template.IsNull() && state.ForkFrom.IsNull() // An import sets only the ID.
-	state.applyDetail(detail, r.data.Domain)
+	state.applyDetail(detail, r.Data.Domain)
 	state.applyForkCopies(detail)
 	state.applyReportedInputs(ctx, detail)
 	if importing {
-		state.applyImported(detail, r.data.DefaultMetadata)
+		state.applyImported(detail, r.Data.DefaultMetadata)
 	}
 	resp.Diagnostics.Append(ageEnvVarsMark(ctx, req.Private, resp.Private, importing)...)
 	state.nullUnknownComputed()
@@ -201,11 +213,11 @@ func (r *sandboxResource) Read(ctx context.Context, req resource.ReadRequest, re
 func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state sandboxResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.State.Get, &state, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	ctx, cancel, _ := withTimeout(ctx, plan.Timeouts.Update, defaultSandboxUpdateTimeout, &resp.Diagnostics)
+	ctx, cancel, _ := base.WithTimeout(ctx, plan.Timeouts.Update, defaultSandboxUpdateTimeout, &resp.Diagnostics)
 	defer cancel()
 	if resp.Diagnostics.HasError() {
 		return
@@ -223,13 +235,13 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 			Timeout: plan.timeoutSeconds(), FromDisk: fromDisk(plan.ResumeMemory)})
 		if err != nil {
 			summary := "Could not resume sandbox " + id
-			addResumeError(&resp.Diagnostics, path.Root("resume_memory"), summary, err, clientErrorDiagnostic(summary, err))
+			addResumeError(&resp.Diagnostics, path.Root("resume_memory"), summary, err, base.ClientErrorDiagnostic(summary, err))
 			return
 		}
-		plan.applyCreated(resumed, r.data.Domain)
-	} else if !wantPaused && !sameDuration(ctx, plan.Timeout, state.Timeout) {
+		plan.applyCreated(resumed, r.Data.Domain)
+	} else if !wantPaused && !customtypes.SameDuration(ctx, plan.Timeout, state.Timeout) {
 		if err := client.SetSandboxTimeout(ctx, id, plan.timeoutSeconds()); err != nil {
-			addClientAttributeError(&resp.Diagnostics, path.Root("timeout"), "Could not change the timeout of sandbox "+id, err)
+			base.AddClientAttributeError(&resp.Diagnostics, path.Root("timeout"), "Could not change the timeout of sandbox "+id, err)
 			return
 		}
 	}
@@ -238,10 +250,10 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 		// shortens a running sandbox's life nor extends it.
 		sb, _, err := client.ConnectSandbox(ctx, id, 0)
 		if err != nil {
-			addClientAttributeError(&resp.Diagnostics, path.Root("store_access_tokens"), "Could not read the access tokens of sandbox "+id, err)
+			base.AddClientAttributeError(&resp.Diagnostics, path.Root("store_access_tokens"), "Could not read the access tokens of sandbox "+id, err)
 			return
 		}
-		plan.applyCreated(sb, r.data.Domain)
+		plan.applyCreated(sb, r.Data.Domain)
 	}
 	if egressChanged {
 		u, diags := plan.networkUpdate(ctx, proxyPasswordFrom(ctx, req.Config, &resp.Diagnostics))
@@ -250,13 +262,13 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 			return
 		}
 		if err := client.UpdateSandboxNetwork(ctx, id, u); err != nil {
-			addClientAttributeError(&resp.Diagnostics, path.Root("network"), "Could not change the network rules of sandbox "+id, err)
+			base.AddClientAttributeError(&resp.Diagnostics, path.Root("network"), "Could not change the network rules of sandbox "+id, err)
 			return
 		}
 	}
 	if !wasPaused && wantPaused {
 		if err := pauseSandbox(ctx, client, id, plan.PauseMemory); err != nil {
-			addClientAttributeError(&resp.Diagnostics, path.Root("paused"), "Could not pause sandbox "+id, err)
+			base.AddClientAttributeError(&resp.Diagnostics, path.Root("paused"), "Could not pause sandbox "+id, err)
 			return
 		}
 	}
@@ -268,11 +280,11 @@ func (r *sandboxResource) Update(ctx context.Context, req resource.UpdateRequest
 
 func (r *sandboxResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state sandboxResourceModel
-	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.State.Get, &state, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	ctx, cancel, _ := withTimeout(ctx, state.Timeouts.Delete, defaultSandboxDeleteTimeout, &resp.Diagnostics)
+	ctx, cancel, _ := base.WithTimeout(ctx, state.Timeouts.Delete, defaultSandboxDeleteTimeout, &resp.Diagnostics)
 	defer cancel()
 	if resp.Diagnostics.HasError() {
 		return
@@ -283,13 +295,13 @@ func (r *sandboxResource) Delete(ctx context.Context, req resource.DeleteRequest
 	}
 	id := state.ID.ValueString()
 	if err := client.KillSandbox(ctx, id); err != nil && !e2b.IsNotFound(err) {
-		addClientError(&resp.Diagnostics, "Could not kill sandbox "+id, err)
+		base.AddClientError(&resp.Diagnostics, "Could not kill sandbox "+id, err)
 	}
 }
 
 func (r *sandboxResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id := importedID(ctx, req, "sandbox_id", &resp.Diagnostics)
-	if msg := checkSandboxID(id); msg != "" && !resp.Diagnostics.HasError() {
+	id := base.ImportedID(ctx, req, "sandbox_id", &resp.Diagnostics)
+	if msg := validators.CheckSandboxID(id); msg != "" && !resp.Diagnostics.HasError() {
 		resp.Diagnostics.AddError("Invalid import ID", msg)
 	}
 	if resp.Diagnostics.HasError() {
@@ -299,7 +311,7 @@ func (r *sandboxResource) ImportState(ctx context.Context, req resource.ImportSt
 }
 
 // ageEnvVarsMark moves the env_vars mark of an import on by one refresh (see envVarsUnreadKey).
-func ageEnvVarsMark(ctx context.Context, prior, next privateState, importing bool) diag.Diagnostics {
+func ageEnvVarsMark(ctx context.Context, prior, next base.PrivateState, importing bool) diag.Diagnostics {
 	if importing {
 		return next.SetKey(ctx, envVarsUnreadKey, envVarsImported)
 	}
@@ -315,7 +327,7 @@ func ageEnvVarsMark(ctx context.Context, prior, next privateState, importing boo
 
 // unreadChanged replaces the sandbox when an input E2B never returns changes, except right
 // after an import, where the state has none of them (see envVarsUnreadKey).
-func unreadChanged(ctx context.Context, private privateState) (replace bool, diags diag.Diagnostics) {
+func unreadChanged(ctx context.Context, private base.PrivateState) (replace bool, diags diag.Diagnostics) {
 	unread, diags := private.GetKey(ctx, envVarsUnreadKey)
 	return len(unread) == 0, diags
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"sort"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/boolvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
@@ -20,24 +22,22 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
 
 // sandboxCreateOptionAttributes are the create-only inputs of e2b_sandbox
 // beyond template, lifecycle and network: each replaces the sandbox.
 func sandboxCreateOptionAttributes() map[string]schema.Attribute {
-	forkConflicts := []path.Expression{
-		path.MatchRoot("metadata"), path.MatchRoot("env_vars"), path.MatchRoot("network"),
-		path.MatchRoot("volume_mounts"), path.MatchRoot("mcp"), path.MatchRoot("iam"),
-		path.MatchRoot("auto_pause_memory"), path.MatchRoot("secure"), path.MatchRoot("allow_internet_access"),
-		path.MatchRoot("template"), path.MatchRoot("auto_pause"), path.MatchRoot("auto_resume"),
-	}
 	return map[string]schema.Attribute{
 		"volume_mounts": schema.MapAttribute{
 			MarkdownDescription: descVolumeMounts + " Changing it replaces the sandbox.",
 			Optional:            true,
 			ElementType:         types.StringType,
 			PlanModifiers:       []planmodifier.Map{mapplanmodifier.RequiresReplace()},
-			Validators:          volumeMountsValidators(),
+			Validators:          validators.VolumeMounts(),
 		},
 		"auto_pause_memory": schema.BoolAttribute{
 			MarkdownDescription: "With `auto_pause = true`: whether the auto-pause keeps memory and processes (`true`, " +
@@ -59,7 +59,7 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 				importUnreadNote + " The provider then starts no gateway: the one the sandbox runs stays.",
 			Optional:   true,
 			Sensitive:  true,
-			CustomType: sensitiveJSONType{},
+			CustomType: customtypes.SensitiveJSONType{},
 			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(unreadStringChanged,
 				"Changing mcp replaces the sandbox, except right after an import.",
 				"Changing `mcp` replaces the sandbox, except right after an import.")},
@@ -71,8 +71,8 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 			PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplaceIf(envVarsChanged,
 				"Changing iam replaces the sandbox, except right after an import.",
 				"Changing `iam` replaces the sandbox, except right after an import.")},
-			Validators: []validator.Map{mapvalidator.KeysAre(stringRule{desc: "must be a usable token name",
-				summary: "Invalid iam token name", check: errText(e2b.ValidateIAMTokenName)})},
+			Validators: []validator.Map{mapvalidator.KeysAre(validators.StringRule{Desc: "must be a usable token name",
+				Summary: "Invalid iam token name", Check: validators.FromError(e2b.ValidateIAMTokenName)})},
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 				"audience": schema.StringAttribute{
 					MarkdownDescription: "Audience of the token, stored exactly as given.",
@@ -98,7 +98,7 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 				"another client forked the same source at the same moment. Changing it replaces the sandbox.",
 			Optional:      true,
 			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			Validators:    append(sandboxIDValidators(), stringvalidator.ConflictsWith(forkConflicts...)),
+			Validators:    validators.SandboxID(), // and conflicts with what a fork cannot set: withForkConflicts
 		},
 		"fork_memory": schema.BoolAttribute{
 			MarkdownDescription: "With `fork_from`: `false` forks the source's filesystem only (E2B's fork v2 with " +
@@ -112,6 +112,33 @@ func sandboxCreateOptionAttributes() map[string]schema.Attribute {
 			Validators:    []validator.Bool{boolvalidator.AlsoRequires(path.MatchRoot("fork_from"))},
 		},
 	}
+}
+
+// forkTakes are the inputs a fork accepts beside fork_from: how long it lives and what becomes of
+// it. A fork is its source's copy, so every other input of the schema conflicts with fork_from
+// (withForkConflicts): an input added to e2b_sandbox is refused with a fork until it is named here.
+var forkTakes = map[string]bool{
+	"fork_from": true, "fork_memory": true, "timeout": true, "paused": true, "pause_memory": true,
+	"resume_memory": true, "store_access_tokens": true, "snapshot_on_destroy": true,
+}
+
+// withForkConflicts makes fork_from conflict with every configurable attribute of attrs that
+// forkTakes does not name, in name order.
+func withForkConflicts(attrs map[string]schema.Attribute) {
+	var conflicts []string
+	for name, a := range attrs {
+		if (a.IsOptional() || a.IsRequired()) && !forkTakes[name] {
+			conflicts = append(conflicts, name)
+		}
+	}
+	sort.Strings(conflicts)
+	exprs := make([]path.Expression, 0, len(conflicts))
+	for _, name := range conflicts {
+		exprs = append(exprs, path.MatchRoot(name))
+	}
+	fork := attrs["fork_from"].(schema.StringAttribute)
+	fork.Validators = append(slices.Clone(fork.Validators), stringvalidator.ConflictsWith(exprs...))
+	attrs["fork_from"] = fork
 }
 
 // importUnreadNote says how an input E2B never returns behaves after an import.
@@ -139,7 +166,7 @@ type iamTokenModel struct {
 // addCreateOptions copies the create options into req.
 func (m *sandboxResourceModel) addCreateOptions(ctx context.Context, req *e2b.CreateSandboxRequest) diag.Diagnostics {
 	var diags diag.Diagnostics
-	req.AutoPauseMemory = boolPtr(m.AutoPauseMemory)
+	req.AutoPauseMemory = convert.BoolPtr(m.AutoPauseMemory)
 	if !m.MCP.IsNull() && !m.MCP.IsUnknown() {
 		req.MCP = json.RawMessage(m.MCP.ValueString())
 	}
@@ -162,7 +189,7 @@ func (m *sandboxResourceModel) validateCreateOptions(ctx context.Context, diags 
 	}
 	var req e2b.CreateSandboxRequest
 	diags.Append(m.addCreateOptions(ctx, &req)...)
-	req.AutoPause, req.AutoResume = boolPtr(m.AutoPause), boolPtr(m.AutoResume)
+	req.AutoPause, req.AutoResume = convert.BoolPtr(m.AutoPause), convert.BoolPtr(m.AutoResume)
 	if err := e2b.ValidateMCP(req.MCP); err != nil {
 		diags.AddAttributeError(path.Root("mcp"), "Invalid mcp", err.Error()+".")
 		return
@@ -188,7 +215,7 @@ func (m *sandboxResourceModel) applyCreateOptionsDetail(d *e2b.SandboxDetail) {
 	for _, v := range d.VolumeMounts {
 		mounts[v.Name] = v.Path
 	}
-	m.VolumeMounts = stringMapValue(mounts)
+	m.VolumeMounts = convert.StringMapValue(mounts)
 }
 
 // forkSandbox makes the sandbox as one fork of a running one. The client settles a lost answer
@@ -208,7 +235,7 @@ func forkSandbox(ctx context.Context, client *e2b.Client, sourceID string, opts 
 			"%v.\n\nE2B's answer was lost, and a fork carries nothing of its own to tell it apart. Import the one this "+
 				"configuration should manage (terraform import <address> <id>) and kill the others, or kill them all and apply again.", err))
 	case err != nil:
-		addClientAttributeError(diags, path.Root("fork_from"), "Could not fork sandbox "+sourceID, err)
+		base.AddClientAttributeError(diags, path.Root("fork_from"), "Could not fork sandbox "+sourceID, err)
 	}
 	return sb
 }

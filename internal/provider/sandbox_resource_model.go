@@ -5,51 +5,44 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 )
 
 // sandboxResourceModel maps the e2b_sandbox resource.
 type sandboxResourceModel struct {
 	sandboxCreateOptions
+	sandboxReported
 
-	ID                types.String   `tfsdk:"id"`
-	Timeout           goDuration     `tfsdk:"timeout"`
-	Paused            types.Bool     `tfsdk:"paused"`
-	PauseMemory       types.Bool     `tfsdk:"pause_memory"`
-	ResumeMemory      types.Bool     `tfsdk:"resume_memory"`
-	AutoPause         types.Bool     `tfsdk:"auto_pause"`
-	AutoResume        types.Bool     `tfsdk:"auto_resume"`
-	StoreAccessTokens types.Bool     `tfsdk:"store_access_tokens"`
-	Timeouts          timeouts.Value `tfsdk:"timeouts"`
+	Timeout           customtypes.GoDuration `tfsdk:"timeout"`
+	Paused            types.Bool             `tfsdk:"paused"`
+	PauseMemory       types.Bool             `tfsdk:"pause_memory"`
+	ResumeMemory      types.Bool             `tfsdk:"resume_memory"`
+	AutoPause         types.Bool             `tfsdk:"auto_pause"`
+	AutoResume        types.Bool             `tfsdk:"auto_resume"`
+	StoreAccessTokens types.Bool             `tfsdk:"store_access_tokens"`
+	Timeouts          timeouts.Value         `tfsdk:"timeouts"`
 
 	// Create options of the resource alone (sandbox_resource_create_options.go).
-	AutoPauseMemory types.Bool    `tfsdk:"auto_pause_memory"`
-	MCP             sensitiveJSON `tfsdk:"mcp"`
-	IAM             types.Map     `tfsdk:"iam"`
-	ForkFrom        types.String  `tfsdk:"fork_from"`
-	ForkMemory      types.Bool    `tfsdk:"fork_memory"`
+	AutoPauseMemory types.Bool                `tfsdk:"auto_pause_memory"`
+	MCP             customtypes.SensitiveJSON `tfsdk:"mcp"`
+	IAM             types.Map                 `tfsdk:"iam"`
+	ForkFrom        types.String              `tfsdk:"fork_from"`
+	ForkMemory      types.Bool                `tfsdk:"fork_memory"`
 	// Destroy-time option (sandbox_resource_snapshot_on_destroy.go).
 	SnapshotOnDestroy types.Object `tfsdk:"snapshot_on_destroy"`
 
-	TemplateID         types.String      `tfsdk:"template_id"`
-	Alias              types.String      `tfsdk:"alias"`
-	EnvdVersion        types.String      `tfsdk:"envd_version"`
-	EnvdAccessToken    types.String      `tfsdk:"envd_access_token"`
-	TrafficAccessToken types.String      `tfsdk:"traffic_access_token"`
-	Domain             types.String      `tfsdk:"domain"`
-	MCPURL             types.String      `tfsdk:"mcp_url"`
-	State              types.String      `tfsdk:"state"`
-	StartedAt          timetypes.RFC3339 `tfsdk:"started_at"`
-	EndAt              timetypes.RFC3339 `tfsdk:"end_at"`
-	CPUCount           types.Int32       `tfsdk:"cpu_count"`
-	MemoryMB           types.Int32       `tfsdk:"memory_mb"`
-	DiskSizeMB         types.Int32       `tfsdk:"disk_size_mb"`
-	MetadataAll        types.Map         `tfsdk:"metadata_all"`
+	EnvdAccessToken    types.String `tfsdk:"envd_access_token"`
+	TrafficAccessToken types.String `tfsdk:"traffic_access_token"`
+	Domain             types.String `tfsdk:"domain"`
+	MCPURL             types.String `tfsdk:"mcp_url"`
+	MetadataAll        types.Map    `tfsdk:"metadata_all"`
 }
 
 var sandboxNetworkAttrTypes = map[string]attr.Type{
@@ -63,10 +56,10 @@ var sandboxNetworkAttrTypes = map[string]attr.Type{
 }
 
 // createRequest builds the API request from a planned model.
-func (m *sandboxResourceModel) createRequest(ctx context.Context, data *ProviderData) (e2b.CreateSandboxRequest, diag.Diagnostics) {
-	req, diags := m.sandboxCreateOptions.createRequest(ctx, data, durationOr(m.Timeout, defaultSandboxTimeout))
-	req.AutoPause = boolPtr(m.AutoPause)
-	req.AutoResume = boolPtr(m.AutoResume)
+func (m *sandboxResourceModel) createRequest(ctx context.Context, data *base.ProviderData) (e2b.CreateSandboxRequest, diag.Diagnostics) {
+	req, diags := m.sandboxCreateOptions.createRequest(ctx, data, customtypes.DurationOr(m.Timeout, defaultSandboxTimeout))
+	req.AutoPause = convert.BoolPtr(m.AutoPause)
+	req.AutoResume = convert.BoolPtr(m.AutoResume)
 	diags.Append(m.addCreateOptions(ctx, &req)...)
 	return req, diags
 }
@@ -75,7 +68,7 @@ func (m *sandboxResourceModel) createRequest(ctx context.Context, data *Provider
 // password: E2B replaces the whole egress configuration, so it carries all of it.
 func (m *sandboxResourceModel) networkUpdate(ctx context.Context, proxyPassword string) (e2b.NetworkUpdate, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	u := e2b.NetworkUpdate{AllowInternetAccess: boolPtr(m.AllowInternetAccess), AllowOut: []string{}, DenyOut: []string{}}
+	u := e2b.NetworkUpdate{AllowInternetAccess: convert.BoolPtr(m.AllowInternetAccess), AllowOut: []string{}, DenyOut: []string{}}
 	n, d := m.network(ctx)
 	diags.Append(d...)
 	if n != nil {
@@ -84,11 +77,11 @@ func (m *sandboxResourceModel) networkUpdate(ctx context.Context, proxyPassword 
 		if u.EgressProxy = egressProxyFrom(n.EgressProxy); u.EgressProxy != nil {
 			u.EgressProxy.Password = proxyPassword
 		}
-		if v, d := stringSetFrom(ctx, n.AllowOut); v != nil {
+		if v, d := convert.StringSetFrom(ctx, n.AllowOut); v != nil {
 			diags.Append(d...)
 			u.AllowOut = v
 		}
-		if v, d := stringSetFrom(ctx, n.DenyOut); v != nil {
+		if v, d := convert.StringSetFrom(ctx, n.DenyOut); v != nil {
 			diags.Append(d...)
 			u.DenyOut = v
 		}
@@ -103,16 +96,16 @@ func (m *sandboxResourceModel) applyCreated(s *e2b.Sandbox, providerDomain strin
 		m.TemplateID = types.StringValue(s.TemplateID)
 	}
 	if s.Alias != "" || m.Alias.IsUnknown() {
-		m.Alias = optionalString(s.Alias)
+		m.Alias = convert.OptionalString(s.Alias)
 	}
 	if s.EnvdVersion != "" {
 		m.EnvdVersion = types.StringValue(s.EnvdVersion)
 	}
 	if s.EnvdAccessToken != "" || m.EnvdAccessToken.IsUnknown() {
-		m.EnvdAccessToken = optionalString(s.EnvdAccessToken)
+		m.EnvdAccessToken = convert.OptionalString(s.EnvdAccessToken)
 	}
 	if s.TrafficAccessToken != "" || m.TrafficAccessToken.IsUnknown() {
-		m.TrafficAccessToken = optionalString(s.TrafficAccessToken)
+		m.TrafficAccessToken = convert.OptionalString(s.TrafficAccessToken)
 	}
 	m.Domain = types.StringValue(sandboxDomain(s.Domain, m.Domain, providerDomain))
 	m.setMCPURL()
@@ -120,26 +113,17 @@ func (m *sandboxResourceModel) applyCreated(s *e2b.Sandbox, providerDomain strin
 
 // applyDetail copies what GET /sandboxes/{id} tells.
 func (m *sandboxResourceModel) applyDetail(d *e2b.SandboxDetail, providerDomain string) {
-	m.ID = types.StringValue(d.SandboxID)
-	m.TemplateID = types.StringValue(d.TemplateID)
-	m.Alias = optionalString(d.Alias)
-	m.EnvdVersion = types.StringValue(d.EnvdVersion)
+	m.sandboxReported = reportedDetail(d)
 	if d.EnvdAccessToken != "" || m.EnvdAccessToken.IsUnknown() {
-		m.EnvdAccessToken = optionalString(d.EnvdAccessToken)
+		m.EnvdAccessToken = convert.OptionalString(d.EnvdAccessToken)
 	}
 	if m.TrafficAccessToken.IsUnknown() {
 		m.TrafficAccessToken = types.StringNull() // Only create and connect responses carry it.
 	}
 	m.Domain = types.StringValue(sandboxDomain(d.Domain, m.Domain, providerDomain))
 	m.setMCPURL()
-	m.State = types.StringValue(d.State)
 	m.Paused = types.BoolValue(d.Paused())
-	m.StartedAt = timeValue(d.StartedAt)
-	m.EndAt = timeValue(d.EndAt)
-	m.CPUCount = types.Int32Value(d.CPUCount)
-	m.MemoryMB = types.Int32Value(d.MemoryMB)
-	m.DiskSizeMB = types.Int32Value(d.DiskSizeMB)
-	m.MetadataAll = stringMapValue(d.Metadata)
+	m.MetadataAll = convert.StringMapValue(d.Metadata)
 
 	if d.Lifecycle != nil {
 		m.AutoPause = types.BoolValue(d.Lifecycle.PausesOnTimeout())
@@ -160,7 +144,7 @@ func (m *sandboxResourceModel) applyImported(d *e2b.SandboxDetail, defaultMetada
 		m.Template = types.StringValue(d.Alias)
 	}
 	m.Secure = types.BoolValue(d.EnvdAccessToken != "")
-	m.Timeout = durationValue(importedTimeout(d))
+	m.Timeout = customtypes.DurationValue(importedTimeout(d))
 	if m.AllowInternetAccess.IsNull() || m.AllowInternetAccess.IsUnknown() {
 		m.AllowInternetAccess = types.BoolValue(true)
 	}
@@ -172,7 +156,7 @@ func (m *sandboxResourceModel) applyImported(d *e2b.SandboxDetail, defaultMetada
 	}
 	m.Metadata = types.MapNull(types.StringType)
 	if meta := ownMetadata(d.Metadata, defaultMetadata); len(meta) > 0 {
-		m.Metadata = stringMapValue(meta)
+		m.Metadata = convert.StringMapValue(meta)
 	}
 	m.EnvVars = types.MapNull(types.StringType)
 	m.Network = importedNetwork(d.Network, types.Int64Null())
@@ -206,7 +190,7 @@ func importedTimeout(d *e2b.SandboxDetail) time.Duration {
 
 // timeoutSeconds is the planned timeout as E2B takes it.
 func (m *sandboxResourceModel) timeoutSeconds() int32 {
-	return wholeSeconds(durationOr(m.Timeout, defaultSandboxTimeout))
+	return customtypes.WholeSeconds(customtypes.DurationOr(m.Timeout, defaultSandboxTimeout))
 }
 
 // importedNetwork converts the API's network config; nil or empty gives null. proxyVersion is
@@ -230,10 +214,10 @@ func importedNetwork(n *e2b.NetworkConfig, proxyVersion types.Int64) types.Objec
 		deny = n.DenyOut
 	}
 	return types.ObjectValueMust(sandboxNetworkAttrTypes, map[string]attr.Value{
-		"allow_out":            stringSetValue(allow),
-		"deny_out":             stringSetValue(deny),
+		"allow_out":            convert.StringSetValue(allow),
+		"deny_out":             convert.StringSetValue(deny),
 		"allow_public_traffic": public,
-		"mask_request_host":    optionalString(n.MaskRequestHost),
+		"mask_request_host":    convert.OptionalString(n.MaskRequestHost),
 		"rules":                networkRulesValue(n.Rules),
 		"egress_proxy":         egressProxyResourceValue(n.EgressProxy, proxyVersion),
 		"https_ports":          httpsPortsValue(n.HTTPSPorts),
@@ -271,29 +255,6 @@ func (m *sandboxResourceModel) nullUnknownComputed() {
 		m.EnvdAccessToken = types.StringNull()
 		m.TrafficAccessToken = types.StringNull()
 	}
-	for _, s := range []*types.String{&m.TemplateID, &m.Alias, &m.EnvdVersion, &m.EnvdAccessToken,
-		&m.TrafficAccessToken, &m.Domain, &m.State, &m.Template, &m.MCPURL} {
-		if s.IsUnknown() {
-			*s = types.StringNull()
-		}
-	}
-	// What a fork copies is unknown until read.
-	for _, b := range []*types.Bool{&m.Secure, &m.AutoPause, &m.AutoResume, &m.AllowInternetAccess} {
-		if b.IsUnknown() {
-			*b = types.BoolNull()
-		}
-	}
-	for _, t := range []*timetypes.RFC3339{&m.StartedAt, &m.EndAt} {
-		if t.IsUnknown() {
-			*t = timetypes.NewRFC3339Null()
-		}
-	}
-	for _, i := range []*types.Int32{&m.CPUCount, &m.MemoryMB, &m.DiskSizeMB} {
-		if i.IsUnknown() {
-			*i = types.Int32Null()
-		}
-	}
-	if m.MetadataAll.IsUnknown() {
-		m.MetadataAll = types.MapNull(types.StringType)
-	}
+	// What a fork copies, and what only a read tells, is unknown until read.
+	convert.NullUnknowns(m)
 }

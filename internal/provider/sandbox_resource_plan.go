@@ -18,6 +18,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 )
 
 // forkCopiedReplace plans a bool a fork copies (default def) whose change replaces the sandbox.
@@ -89,7 +91,7 @@ func (m forkCopiedString) PlanModifyString(ctx context.Context, req planmodifier
 		return
 	}
 	def := func() types.String {
-		var mcp sensitiveJSON
+		var mcp customtypes.SensitiveJSON
 		if req.Path.Equal(path.Root("template")) {
 			resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("mcp"), &mcp)...)
 		}
@@ -189,7 +191,7 @@ func (r *sandboxResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		pausedSame := plan.Paused.Equal(state.Paused)
 		if pausedSame {
 			plan.StartedAt = state.StartedAt
-			if sameDuration(ctx, plan.Timeout, state.Timeout) {
+			if customtypes.SameDuration(ctx, plan.Timeout, state.Timeout) {
 				plan.EndAt = state.EndAt
 			}
 		}
@@ -240,14 +242,14 @@ func (r *sandboxResource) sameMetadataAll(ctx context.Context, req resource.Modi
 
 // plannedMetadataAll merges default_metadata with the planned metadata; unknown when either is.
 func (r *sandboxResource) plannedMetadataAll(ctx context.Context, own types.Map) types.Map {
-	if !fullyKnown(ctx, own) || (r.data != nil && r.data.defaultMetadataUnknown) {
+	if !convert.FullyKnown(ctx, own) || (r.Data != nil && r.Data.DefaultMetadataUnknown) {
 		return types.MapUnknown(types.StringType)
 	}
-	m, diags := stringMapFrom(ctx, own)
+	m, diags := convert.StringMapFrom(ctx, own)
 	if diags.HasError() {
 		return types.MapUnknown(types.StringType)
 	}
-	return stringMapValue(r.data.MergedMetadata(m))
+	return convert.StringMapValue(r.Data.MergedMetadata(m))
 }
 
 // networkIngressChanged asks for replacement when allow_public_traffic, mask_request_host or
@@ -276,8 +278,8 @@ func networkEgressChanged(ctx context.Context, state, plan types.Object) bool {
 		if d := o.As(ctx, &n, basetypes.ObjectAsOptions{}); d.HasError() {
 			return e
 		}
-		e.allow, _ = stringSetFrom(ctx, n.AllowOut)
-		e.deny, _ = stringSetFrom(ctx, n.DenyOut)
+		e.allow, _ = convert.StringSetFrom(ctx, n.AllowOut)
+		e.deny, _ = convert.StringSetFrom(ctx, n.DenyOut)
 		if !n.Rules.IsNull() {
 			e.rules = n.Rules
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 )
 
 // applyReportedInputs reads back, on every refresh, the inputs GET /sandboxes/{id} reports
@@ -109,7 +110,7 @@ func ingressOf(ctx context.Context, o types.Object) (in ingress, known bool) {
 	if d := o.As(ctx, &n, basetypes.ObjectAsOptions{}); d.HasError() {
 		return in, true
 	}
-	if n.AllowPublicTraffic.IsUnknown() || n.MaskRequestHost.IsUnknown() || !fullyKnown(ctx, n.HTTPSPorts) {
+	if n.AllowPublicTraffic.IsUnknown() || n.MaskRequestHost.IsUnknown() || !convert.FullyKnown(ctx, n.HTTPSPorts) {
 		return in, false
 	}
 	in.public = n.AllowPublicTraffic.IsNull() || n.AllowPublicTraffic.ValueBool()

@@ -6,12 +6,10 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int32planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -19,6 +17,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
 
 // A sandbox's life span: E2B counts it in whole seconds, up to 24 h on the Pro plan.
@@ -30,7 +33,6 @@ const (
 
 func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	stable := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
-	stableInt := []planmodifier.Int32{int32planmodifier.UseStateForUnknown()}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "An E2B sandbox: an isolated VM started from a template. Sandboxes end by design " +
 			"when their `timeout` runs out: a sandbox that was killed is dropped from state with a warning and " +
@@ -39,11 +41,6 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 			"change in place; other inputs replace the sandbox.",
 		Attributes: map[string]schema.Attribute{
 			"snapshot_on_destroy": snapshotOnDestroyAttribute(),
-			"id": schema.StringAttribute{
-				MarkdownDescription: "Sandbox ID.",
-				Computed:            true,
-				PlanModifiers:       stable,
-			},
 			"template": schema.StringAttribute{
 				MarkdownDescription: descTemplate + " With `mcp` the default is `mcp-gateway`, as in E2B's SDK. A fork's is its " +
 					"source's (as E2B names it), known after the apply. " +
@@ -54,19 +51,19 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				PlanModifiers: []planmodifier.String{forkCopiedString{forkCopiedDefault[string]{defaultTemplate}},
 					stringplanmodifier.RequiresReplaceIf(templateChanged, "Changing it replaces the sandbox.",
 						"Changing it replaces the sandbox.")},
-				Validators: templateRefValidators(),
+				Validators: validators.TemplateRef(),
 			},
 			"timeout": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("How long the sandbox lives from creation, resume or the last change of this value, "+
 					"as a Go duration such as `\"15m\"` or `\"2h30m\"`: %s to %s in whole seconds (your E2B plan may allow less). "+
 					"Default `\"%s\"`. Changed in place: the sandbox then ends this long after the apply. E2B does not report it: "+
 					"an import (and the list resource) reads a running sandbox's `end_at - started_at`, a paused one's as the default.",
-					shortDuration(minSandboxTimeout), shortDuration(maxSandboxTimeout), shortDuration(defaultSandboxTimeout)),
+					convert.ShortDuration(minSandboxTimeout), convert.ShortDuration(maxSandboxTimeout), convert.ShortDuration(defaultSandboxTimeout)),
 				Optional:   true,
 				Computed:   true,
-				CustomType: goDurationType{},
-				Default:    stringdefault.StaticString(shortDuration(defaultSandboxTimeout)),
-				Validators: []validator.String{wholeSecondsBetween(minSandboxTimeout, maxSandboxTimeout)},
+				CustomType: customtypes.GoDurationType{},
+				Default:    stringdefault.StaticString(convert.ShortDuration(defaultSandboxTimeout)),
+				Validators: []validator.String{validators.WholeSecondsBetween(minSandboxTimeout, maxSandboxTimeout)},
 			},
 			"paused": schema.BoolAttribute{
 				MarkdownDescription: "Whether the sandbox is paused (memory and processes are kept). Changed in place: " +
@@ -121,18 +118,18 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 					"from E2B (all but the proxy's `password_wo`), so a change made outside Terraform shows in the plan.",
 				Optional:      true,
 				PlanModifiers: []planmodifier.Object{objectplanmodifier.RequiresReplaceIf(networkIngressChanged, "Changing allow_public_traffic, mask_request_host or https_ports replaces the sandbox.", "Changing `allow_public_traffic`, `mask_request_host` or `https_ports` replaces the sandbox.")},
-				Attributes: withAttributes(resourceNetworkEgressAttributes(), map[string]schema.Attribute{
+				Attributes: base.WithAttributes(resourceNetworkEgressAttributes(), map[string]schema.Attribute{
 					"allow_out": schema.SetAttribute{
 						MarkdownDescription: descAllowOut,
 						Optional:            true,
 						ElementType:         types.StringType,
-						Validators:          allowOutValidators(),
+						Validators:          validators.AllowOut(),
 					},
 					"deny_out": schema.SetAttribute{
 						MarkdownDescription: descDenyOut,
 						Optional:            true,
 						ElementType:         types.StringType,
-						Validators:          denyOutValidators(),
+						Validators:          validators.DenyOut(),
 					},
 					"allow_public_traffic": schema.BoolAttribute{
 						MarkdownDescription: descAllowPublicTraffic,
@@ -141,7 +138,7 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 					"mask_request_host": schema.StringAttribute{
 						MarkdownDescription: descMaskRequestHost,
 						Optional:            true,
-						Validators:          []validator.String{hostPortValidator()},
+						Validators:          []validator.String{validators.HostPort()},
 					},
 					"https_ports": schema.SetAttribute{
 						MarkdownDescription: descHTTPSPorts + " Changing them replaces the sandbox (E2B sets them at create only).",
@@ -157,7 +154,7 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 					"key to `default_metadata` with the same value, changes nothing.",
 				Optional:    true,
 				ElementType: types.StringType,
-				Validators:  metadataValidators(),
+				Validators:  validators.Metadata(),
 			},
 			"env_vars": schema.MapAttribute{
 				MarkdownDescription: descEnvVars + " Changing them replaces the sandbox; " + importUnreadNote,
@@ -167,12 +164,9 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplaceIf(envVarsChanged,
 					"Changing env_vars replaces the sandbox, except right after an import.",
 					"Changing `env_vars` replaces the sandbox, except right after an import.")},
-				Validators: envVarsValidators(),
+				Validators: validators.EnvVars(),
 			},
 
-			"template_id":  computedString("ID of the template the sandbox runs.", stable),
-			"alias":        computedString("Alias of the template, when it has one.", stable),
-			"envd_version": computedString("Version of envd, the daemon inside the sandbox.", stable),
 			"store_access_tokens": schema.BoolAttribute{
 				MarkdownDescription: "Keep `envd_access_token` and `traffic_access_token` in state. Default `true`. With `false` both " +
 					"read as null and never reach state or plan files readable (an `e2b_sandbox_file` keeps the envd access in its " +
@@ -205,13 +199,7 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 				Sensitive:     true,
 				PlanModifiers: stable,
 			},
-			"domain":       computedString("Domain of the sandbox's hosts (`<port>-<id>.<domain>`).", stable),
-			"state":        computedString("`running` or `paused`.", nil),
-			"started_at":   computedTime("When the sandbox was started or last resumed (RFC 3339)."),
-			"end_at":       computedTime("When the sandbox times out (RFC 3339); for a paused sandbox, when it was paused. Refreshed on every read."),
-			"cpu_count":    computedInt("Number of vCPUs.", stableInt),
-			"memory_mb":    computedInt("Memory in MiB.", stableInt),
-			"disk_size_mb": computedInt("Disk size in MiB.", stableInt),
+			"domain": base.ComputedString("Domain of the sandbox's hosts (`<port>-<id>.<domain>`).", stable),
 			"metadata_all": schema.MapAttribute{
 				MarkdownDescription: "`metadata` merged over the provider's `default_metadata`: what E2B stores.",
 				Computed:            true,
@@ -219,12 +207,16 @@ func (r *sandboxResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 			},
 		},
 		Blocks: map[string]schema.Block{
-			"timeouts": resourceTimeoutsBlock(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
+			"timeouts": base.ResourceTimeoutsBlock(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
 		},
 	}
 	for name, a := range sandboxCreateOptionAttributes() {
 		resp.Schema.Attributes[name] = a
 	}
+	for name, a := range reportedSandboxResourceAttributes() {
+		resp.Schema.Attributes[name] = a
+	}
+	withForkConflicts(resp.Schema.Attributes)
 }
 
 func (r *sandboxResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
@@ -236,16 +228,4 @@ func (r *sandboxResource) IdentitySchema(_ context.Context, _ resource.IdentityS
 			},
 		},
 	}
-}
-
-func computedString(desc string, mods []planmodifier.String) schema.StringAttribute {
-	return schema.StringAttribute{MarkdownDescription: desc, Computed: true, PlanModifiers: mods}
-}
-
-func computedInt(desc string, mods []planmodifier.Int32) schema.Int32Attribute {
-	return schema.Int32Attribute{MarkdownDescription: desc, Computed: true, PlanModifiers: mods}
-}
-
-func computedTime(desc string) schema.StringAttribute {
-	return schema.StringAttribute{MarkdownDescription: desc, Computed: true, CustomType: timetypes.RFC3339Type{}}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 )
 
 // snapshotOnDestroyAttribute is e2b_sandbox's snapshot_on_destroy: the resource-side twin of the
@@ -28,7 +29,7 @@ func snapshotOnDestroyAttribute() schema.SingleNestedAttribute {
 		Optional: true,
 		Attributes: map[string]schema.Attribute{
 			"name": schema.StringAttribute{
-				MarkdownDescription: "Name of the snapshot, such as `\"dev-workspace\"`. " + latestSnapshotNamingDoc,
+				MarkdownDescription: "Name of the snapshot, such as `\"dev-workspace\"`. " + descLatestSnapshotNaming,
 				Required:            true, Validators: latestSnapshotNameValidators(),
 			},
 		},
@@ -68,7 +69,7 @@ func snapshotBeforeKill(ctx context.Context, client *e2b.Client, state sandboxRe
 }
 
 func snapshotOnDestroyFailed(id, name string, err error) diag.Diagnostic {
-	d := clientErrorDiagnostic("", err)
+	d := base.ClientErrorDiagnostic("", err)
 	return diag.NewAttributeErrorDiagnostic(path.Root("snapshot_on_destroy"), "Snapshot before destroy failed: sandbox kept",
 		fmt.Sprintf("Sandbox %s was not killed because its snapshot %q could not be taken; it stays in state. Run the "+
 			"destroy again, or remove snapshot_on_destroy (and apply) to destroy it without a snapshot.\n\n%s", id, name, d.Detail()))

@@ -11,6 +11,15 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
+)
+
+var (
+	_ action.ActionWithConfigure        = &sandboxResumeAction{}
+	_ action.ActionWithConfigValidators = &sandboxResumeAction{}
 )
 
 // resumeActionTimeout bounds a resume, which may wait for a place at the team's sandbox limit.
@@ -21,7 +30,7 @@ const defaultResumeRunFor = 5 * time.Minute
 
 // NewSandboxResumeAction returns the e2b_sandbox_resume action.
 func NewSandboxResumeAction() action.Action {
-	return &sandboxResumeAction{sandboxActionConfig{typeName: "_sandbox_resume"}}
+	return &sandboxResumeAction{sandboxActionConfig{base.ActionConfig{TypeName: "_sandbox_resume"}}}
 }
 
 // sandboxResumeAction resumes a paused sandbox out of band.
@@ -31,18 +40,18 @@ type sandboxResumeAction struct {
 
 type sandboxResumeActionModel struct {
 	sandboxActionModel
-	RunFor goDuration `tfsdk:"run_for"`
-	Memory types.Bool `tfsdk:"memory"`
+	RunFor customtypes.GoDuration `tfsdk:"run_for"`
+	Memory types.Bool             `tfsdk:"memory"`
 }
 
 func (a *sandboxResumeAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
 	attrs := sandboxActionAttributes("resume", resumeActionTimeout)
 	attrs["run_for"] = schema.StringAttribute{
 		MarkdownDescription: "How long the sandbox runs after the resume before its timeout, as a Go duration such as " +
-			"`\"8h\"`: whole seconds from " + shortDuration(minSandboxTimeout) + " to " + shortDuration(maxSandboxTimeout) + " (E2B caps it at the team's longest sandbox life). Set it to the " +
+			"`\"8h\"`: whole seconds from " + convert.ShortDuration(minSandboxTimeout) + " to " + convert.ShortDuration(maxSandboxTimeout) + " (E2B caps it at the team's longest sandbox life). Set it to the " +
 			"`timeout` of the sandbox's `e2b_sandbox`. Defaults to `\"5m\"`, E2B's default. On a sandbox that is " +
 			"running already it extends the life to at least this long, never shortens it.",
-		Optional: true, CustomType: goDurationType{}, Validators: []validator.String{wholeSecondsBetween(minSandboxTimeout, maxSandboxTimeout)},
+		Optional: true, CustomType: customtypes.GoDurationType{}, Validators: []validator.String{validators.WholeSecondsBetween(minSandboxTimeout, maxSandboxTimeout)},
 	}
 	attrs["memory"] = schema.BoolAttribute{
 		MarkdownDescription: "Whether the resume restores the memory and processes a pause kept (`true`, E2B's default) or " +
@@ -52,7 +61,7 @@ func (a *sandboxResumeAction) Schema(_ context.Context, _ action.SchemaRequest, 
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Resumes a paused sandbox, whether it was paused with memory (processes carry on) or " +
 			"filesystem only (the sandbox reboots; files stay). For schedules run with `terraform apply -invoke` " +
-			"without changing the configuration. " + outOfBandPausedDoc + " Needs Terraform 1.14 or later.",
+			"without changing the configuration. " + descOutOfBandPaused + " Needs Terraform 1.14 or later.",
 		Attributes: attrs,
 	}
 }
@@ -64,12 +73,12 @@ func (a *sandboxResumeAction) Invoke(ctx context.Context, req action.InvokeReque
 	if client == nil {
 		return
 	}
-	id, runFor := m.sandboxID(), durationOr(m.RunFor, defaultResumeRunFor)
+	id, runFor := m.sandboxID(), customtypes.DurationOr(m.RunFor, defaultResumeRunFor)
 	how := ""
 	if fromDisk(m.Memory) {
 		how = " from its disk (a cold boot)"
 	}
-	sendProgress(resp, "Resuming sandbox %s%s for %s…", id, how, shortDuration(runFor))
+	sendProgress(resp, "Resuming sandbox %s%s for %s…", id, how, convert.ShortDuration(runFor))
 	_, resumed, err := client.ConnectSandboxWith(ctx, id, e2b.ConnectOptions{
 		Timeout: int32(runFor / time.Second), FromDisk: fromDisk(m.Memory)})
 	if err != nil {
@@ -78,8 +87,8 @@ func (a *sandboxResumeAction) Invoke(ctx context.Context, req action.InvokeReque
 		return
 	}
 	if resumed {
-		sendProgress(resp, "Sandbox %s is running again, for %s.", id, shortDuration(runFor))
+		sendProgress(resp, "Sandbox %s is running again, for %s.", id, convert.ShortDuration(runFor))
 	} else {
-		sendProgress(resp, "Sandbox %s was running already; it now runs for at least %s.", id, shortDuration(runFor))
+		sendProgress(resp, "Sandbox %s was running already; it now runs for at least %s.", id, convert.ShortDuration(runFor))
 	}
 }

@@ -13,6 +13,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+)
+
+var (
+	_ action.ActionWithConfigure        = &sandboxSnapshotAction{}
+	_ action.ActionWithConfigValidators = &sandboxSnapshotAction{}
 )
 
 // snapshotActionTimeout bounds a snapshot: E2B checkpoints the sandbox and stores its memory and disk.
@@ -20,7 +26,7 @@ var snapshotActionTimeout = sandboxActionTimeout{def: 10 * time.Minute, min: 10 
 
 // NewSandboxSnapshotAction returns the e2b_sandbox_snapshot action.
 func NewSandboxSnapshotAction() action.Action {
-	return &sandboxSnapshotAction{sandboxActionConfig{typeName: "_sandbox_snapshot"}}
+	return &sandboxSnapshotAction{sandboxActionConfig{base.ActionConfig{TypeName: "_sandbox_snapshot"}}}
 }
 
 // sandboxSnapshotAction snapshots a sandbox as the newest build of a named snapshot template.
@@ -45,8 +51,8 @@ func latestSnapshotNameValidators() []validator.String {
 	}
 }
 
-// latestSnapshotNamingDoc is the naming rule both snapshot-on-destroy paths follow.
-const latestSnapshotNamingDoc = "Every snapshot of a name is a new build of one snapshot template, `<namespace>/<name>`, " +
+// descLatestSnapshotNaming is the naming rule both snapshot-on-destroy paths follow.
+const descLatestSnapshotNaming = "Every snapshot of a name is a new build of one snapshot template, `<namespace>/<name>`, " +
 	"under a tag of its own (`snap-<random>`), and the template's default tag moves to it: a sandbox created with " +
 	"`template = \"<name>\"` starts from the newest snapshot, and `<namespace>/<name>:snap-<random>` from exactly " +
 	"that one. Earlier snapshots of the name are kept (list them with the `e2b_snapshots` data source or the " +
@@ -55,7 +61,7 @@ const latestSnapshotNamingDoc = "Every snapshot of a name is a new build of one 
 func (a *sandboxSnapshotAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
 	attrs := sandboxActionAttributes("snapshot", snapshotActionTimeout)
 	attrs["name"] = schema.StringAttribute{
-		MarkdownDescription: "Name of the snapshot, such as `\"dev-workspace\"`. " + latestSnapshotNamingDoc,
+		MarkdownDescription: "Name of the snapshot, such as `\"dev-workspace\"`. " + descLatestSnapshotNaming,
 		Required:            true, Validators: latestSnapshotNameValidators(),
 	}
 	resp.Schema = schema.Schema{

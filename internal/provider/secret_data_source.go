@@ -7,16 +7,17 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 )
 
 // NewSecretDataSource returns the e2b_secret data source: metadata only, never a value.
 func NewSecretDataSource() datasource.DataSource {
-	return &objectDataSource{
-		typeSuffix: "secret", kind: "secret", idAttr: "secret_id",
-		description: "One of the team's secrets, by ID or by name: metadata only, E2B never returns values.",
-		nameDesc:    "Name of the secret (E2B keeps names in lower case). Exactly one of `secret_id` and `name` is set.",
-		attributes:  secretAttributes,
-		lookup: func(ctx context.Context, c *e2b.Client, id, name string) (map[string]attr.Value, error) {
+	return &base.ObjectDataSource{
+		TypeSuffix: "secret", Kind: "secret", IDAttr: "secret_id",
+		Description: "One of the team's secrets, by ID or by name: metadata only, E2B never returns values.",
+		NameDesc:    "Name of the secret (E2B keeps names in lower case). Exactly one of `secret_id` and `name` is set.",
+		Attributes:  secretAttributes,
+		Lookup: func(ctx context.Context, c *e2b.Client, id, name string) (map[string]attr.Value, error) {
 			key := id
 			if key == "" {
 				key = name

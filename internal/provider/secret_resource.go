@@ -21,17 +21,26 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+)
+
+var (
+	_ resource.ResourceWithConfigure   = &secretResource{}
+	_ resource.ResourceWithImportState = &secretResource{}
+	_ resource.ResourceWithIdentity    = &secretResource{}
+	_ resource.ResourceWithModifyPlan  = &secretResource{}
 )
 
 // NewSecretResource returns the e2b_secret resource.
 func NewSecretResource() resource.Resource {
-	return &secretResource{resourceConfig{typeName: "_secret"}}
+	return &secretResource{base.ResourceConfig{TypeName: "_secret"}}
 }
 
 // secretResource is a team secret that E2B's egress substitutes into the
 // outgoing requests of sandboxes; its value never reaches the state.
 type secretResource struct {
-	resourceConfig
+	base.ResourceConfig
 }
 
 type secretModel struct {
@@ -75,8 +84,8 @@ func (r *secretResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			"is recorded only when it carries this create's token. A secret that already had the name is never taken " +
 			"over: the apply fails naming it and how to import it.",
 		Attributes: map[string]schema.Attribute{
-			"id":        computedString("Same as `secret_id`.", stable),
-			"secret_id": computedString("ID of the secret (`sec_…`).", stable),
+			"id":        base.ComputedString("Same as `secret_id`.", stable),
+			"secret_id": base.ComputedString("ID of the secret (`sec_…`).", stable),
 			"name": schema.StringAttribute{
 				MarkdownDescription: "Name of the secret, unique in the team: 1 to 128 lower-case letters, digits, `_` or `-` " +
 					"(E2B stores names in lower case), not starting with `sec_`. Changing it replaces the secret.",
@@ -254,7 +263,7 @@ func (r *secretResource) Create(ctx context.Context, req resource.CreateRequest,
 		return
 	}
 	s, err := client.CreateSecret(ctx, plan.Name.ValueString(), value, meta)
-	if !secretCreate.settled(&resp.Diagnostics, "Could not create secret "+plan.Name.ValueString(), err) {
+	if !secretCreate.Settled(&resp.Diagnostics, "Could not create secret "+plan.Name.ValueString(), err) {
 		return
 	}
 	plan.save(ctx, s, &resp.State, resp.Identity, &resp.Diagnostics)
@@ -264,7 +273,7 @@ func (r *secretResource) Create(ctx context.Context, req resource.CreateRequest,
 // metadata; ok is false when diags say why not. why comes before the error of a missing value.
 func (r *secretResource) planned(ctx context.Context, plan tfsdk.Plan, config tfsdk.Config, m *secretModel, why string,
 	diags *diag.Diagnostics) (client *e2b.Client, value string, meta map[string]string, ok bool) {
-	client, ok = modelAndClient(ctx, plan.Get, m, r.data, diags)
+	client, ok = base.ModelAndClient(ctx, plan.Get, m, r.Data, diags)
 	if !ok {
 		return nil, "", nil, false
 	}
@@ -273,7 +282,7 @@ func (r *secretResource) planned(ctx context.Context, plan tfsdk.Plan, config tf
 		diags.AddAttributeError(path.Root("value"), "Missing secret value", why+err.Error())
 		return nil, "", nil, false
 	}
-	meta, d := stringMapFrom(ctx, m.Metadata)
+	meta, d := convert.StringMapFrom(ctx, m.Metadata)
 	diags.Append(d...)
 	return client, value, meta, true
 }
@@ -288,7 +297,7 @@ func (m *secretModel) save(ctx context.Context, s *e2b.Secret, state *tfsdk.Stat
 
 func (r *secretResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state secretModel
-	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.State.Get, &state, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -298,13 +307,13 @@ func (r *secretResource) Read(ctx context.Context, req resource.ReadRequest, res
 	}
 	s, err := client.GetSecret(ctx, key)
 	if e2b.IsNotFound(err) {
-		removeGone(ctx, resp, "Secret no longer exists",
+		base.RemoveGone(ctx, resp, "Secret no longer exists",
 			fmt.Sprintf("Secret %q was not found; it was removed from state.", key),
 			secretIdentity{SecretID: types.StringValue(key)})
 		return
 	}
 	if err != nil {
-		addClientError(&resp.Diagnostics, "Could not read secret "+key, err)
+		base.AddClientError(&resp.Diagnostics, "Could not read secret "+key, err)
 		return
 	}
 	state.save(ctx, s, &resp.State, resp.Identity, &resp.Diagnostics)
@@ -319,7 +328,7 @@ func (r *secretResource) Update(ctx context.Context, req resource.UpdateRequest,
 	}
 	s, err := client.UpdateSecret(ctx, plan.SecretID.ValueString(), value, meta)
 	if err != nil {
-		addClientError(&resp.Diagnostics, "Could not update secret "+plan.Name.ValueString(), err)
+		base.AddClientError(&resp.Diagnostics, "Could not update secret "+plan.Name.ValueString(), err)
 		return
 	}
 	plan.save(ctx, s, &resp.State, resp.Identity, &resp.Diagnostics)
@@ -327,17 +336,17 @@ func (r *secretResource) Update(ctx context.Context, req resource.UpdateRequest,
 
 func (r *secretResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state secretModel
-	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.State.Get, &state, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
 	if err := client.DeleteSecret(ctx, state.SecretID.ValueString()); err != nil && !e2b.IsNotFound(err) {
-		addClientError(&resp.Diagnostics, "Could not delete secret "+state.Name.ValueString(), err)
+		base.AddClientError(&resp.Diagnostics, "Could not delete secret "+state.Name.ValueString(), err)
 	}
 }
 
 // secretCreate says how a secret is named and imported, for lost creates.
-var secretCreate = keptCreate{kind: "secret", attr: path.Root("name"), importID: func(id string) string { return id }}
+var secretCreate = base.KeptCreate{Kind: "secret", Attr: path.Root("name"), ImportID: func(id string) string { return id }}
 
 // ImportState accepts the secret's ID or its name, or the identity. The
 // value cannot be imported: the next apply with a value_version stores it as
@@ -356,6 +365,6 @@ func (m *secretModel) apply(s *e2b.Secret) {
 	m.CreatedAt = timetypes.NewRFC3339TimeValue(s.CreatedAt)
 	m.UpdatedAt = timetypes.NewRFC3339TimeValue(s.UpdatedAt)
 	if len(s.Metadata) > 0 || !m.Metadata.IsNull() {
-		m.Metadata = stringMapValue(s.Metadata)
+		m.Metadata = convert.StringMapValue(s.Metadata)
 	}
 }

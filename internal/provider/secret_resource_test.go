@@ -151,7 +151,8 @@ func checkSecretsNowhere(t *testing.T, work, logPath, typeName string, secrets .
 	}
 	leak := regexp.MustCompile(strings.Join(quoted, "|"))
 	err = filepath.WalkDir(work, func(p string, d fs.DirEntry, err error) error {
-		// A link is plugin-testing's to the package's own folders (testdata), not a working file.
+		// Links are the test harness's: it links each directory of this package's source (testdata,
+		// packages below this one) into every working directory. What the CLI writes is a file.
 		if err != nil || d.IsDir() || d.Type()&fs.ModeSymlink != 0 ||
 			strings.Contains(p, string(filepath.Separator)+"plugins"+string(filepath.Separator)) {
 			return err

@@ -10,17 +10,19 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 )
 
 // NewSecretsDataSource returns the e2b_secrets data source: the team's
 // secrets, metadata only, never values.
 func NewSecretsDataSource() datasource.DataSource {
-	return &listDataSource[e2b.Secret]{
-		typeSuffix:  "secrets",
-		description: "The team's secrets (all pages), sorted by name: metadata only, E2B never returns values.",
-		attributes:  secretAttributes,
-		fetch:       func(ctx context.Context, c *e2b.Client) ([]e2b.Secret, error) { return c.ListSecrets(ctx) },
-		attrs:       secretAttrs,
+	return &base.ListDataSource[e2b.Secret]{
+		TypeSuffix:  "secrets",
+		Description: "The team's secrets (all pages), sorted by name: metadata only, E2B never returns values.",
+		Attributes:  secretAttributes,
+		Fetch:       func(ctx context.Context, c *e2b.Client) ([]e2b.Secret, error) { return c.ListSecrets(ctx) },
+		Attrs:       secretAttrs,
 	}
 }
 
@@ -28,7 +30,7 @@ func NewSecretsDataSource() datasource.DataSource {
 func secretAttrs(s e2b.Secret) map[string]attr.Value {
 	return map[string]attr.Value{
 		"secret_id": types.StringValue(s.SecretID), "name": types.StringValue(s.Name),
-		"current_version": types.Int64Value(s.CurrentVersion), "metadata": stringMapValue(s.Metadata),
+		"current_version": types.Int64Value(s.CurrentVersion), "metadata": convert.StringMapValue(s.Metadata),
 		"created_at": timetypes.NewRFC3339TimeValue(s.CreatedAt), "updated_at": timetypes.NewRFC3339TimeValue(s.UpdatedAt),
 	}
 }

@@ -19,17 +19,27 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
+)
+
+var (
+	_ resource.ResourceWithConfigure   = &snapshotResource{}
+	_ resource.ResourceWithImportState = &snapshotResource{}
+	_ resource.ResourceWithIdentity    = &snapshotResource{}
+	_ resource.ResourceWithModifyPlan  = &snapshotResource{}
 )
 
 // NewSnapshotResource returns the e2b_snapshot resource.
 func NewSnapshotResource() resource.Resource {
-	return &snapshotResource{resourceConfig{typeName: "_snapshot"}}
+	return &snapshotResource{base.ResourceConfig{TypeName: "_snapshot"}}
 }
 
 // snapshotResource is a persistent snapshot of a running sandbox: a template
 // new sandboxes start from, with the files (and memory) it had.
 type snapshotResource struct {
-	resourceConfig
+	base.ResourceConfig
 }
 
 type snapshotModel struct {
@@ -75,7 +85,7 @@ func (r *snapshotResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 					"imported one deleted.",
 				Optional:      true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				Validators:    sandboxIDValidators(),
+				Validators:    validators.SandboxID(),
 			},
 			"name": schema.StringAttribute{
 				MarkdownDescription: "Optional name of the snapshot template, without a tag. Snapshots with the same name " +
@@ -152,7 +162,7 @@ func (r *snapshotResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 
 func (r *snapshotResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan snapshotModel
-	client, ok := modelAndClient(ctx, req.Plan.Get, &plan, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.Plan.Get, &plan, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -163,8 +173,8 @@ func (r *snapshotResource) Create(ctx context.Context, req resource.CreateReques
 			fmt.Sprintf("Sandbox %q was not found or is paused; only a running sandbox can be snapshotted.\n\n%s", sandboxID, err))
 		return
 	}
-	snapshotCreate := keptCreate{kind: "snapshot", attr: path.Empty(), importID: func(id string) string { return sandboxID + ":" + id }}
-	if !snapshotCreate.settled(&resp.Diagnostics, "Could not snapshot sandbox "+sandboxID, err) {
+	snapshotCreate := base.KeptCreate{Kind: "snapshot", Attr: path.Empty(), ImportID: func(id string) string { return sandboxID + ":" + id }}
+	if !snapshotCreate.Settled(&resp.Diagnostics, "Could not snapshot sandbox "+sandboxID, err) {
 		return
 	}
 	plan.apply(*snap)
@@ -174,17 +184,17 @@ func (r *snapshotResource) Create(ctx context.Context, req resource.CreateReques
 
 func (r *snapshotResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state snapshotModel
-	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.State.Get, &state, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
 	snap, err := client.FindSnapshot(ctx, state.SnapshotID.ValueString())
 	if err != nil {
-		addClientError(&resp.Diagnostics, "Could not list snapshots", err)
+		base.AddClientError(&resp.Diagnostics, "Could not list snapshots", err)
 		return
 	}
 	if snap == nil {
-		removeGone(ctx, resp, "Snapshot no longer exists",
+		base.RemoveGone(ctx, resp, "Snapshot no longer exists",
 			fmt.Sprintf("Snapshot %q was not found; it was removed from state.", state.SnapshotID.ValueString()),
 			snapshotIdentity{SnapshotID: state.SnapshotID})
 		return
@@ -208,7 +218,7 @@ func (r *snapshotResource) Update(ctx context.Context, req resource.UpdateReques
 
 func (r *snapshotResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state snapshotModel
-	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.State.Get, &state, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -221,7 +231,7 @@ func (r *snapshotResource) Delete(ctx context.Context, req resource.DeleteReques
 			"E2B refused: sandboxes started from this snapshot still exist (running or paused). "+
 				"Destroy them first.\n\n"+err.Error())
 	default:
-		addClientError(&resp.Diagnostics, "Could not delete snapshot "+id, err)
+		base.AddClientError(&resp.Diagnostics, "Could not delete snapshot "+id, err)
 	}
 }
 
@@ -232,10 +242,10 @@ func (r *snapshotResource) Delete(ctx context.Context, req resource.DeleteReques
 // sandbox of a snapshot made elsewhere is often gone, and E2B's listing
 // does not name it.
 func (r *snapshotResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	snapshotID := importedID(ctx, req, "snapshot_id", &resp.Diagnostics)
+	snapshotID := base.ImportedID(ctx, req, "snapshot_id", &resp.Diagnostics)
 	if strings.Count(req.ID, ":") >= 2 {
 		sandboxID, rest, _ := strings.Cut(req.ID, ":")
-		if msg := checkSandboxID(sandboxID); msg != "" {
+		if msg := validators.CheckSandboxID(sandboxID); msg != "" {
 			resp.Diagnostics.AddError("Invalid import ID", msg+
 				" An import ID is a snapshot ID (\"<name or id>:<tag>\"), optionally after its source sandbox's ID and a colon.")
 			return // Refused before any request.
@@ -267,5 +277,5 @@ func (m *snapshotModel) apply(s e2b.SnapshotInfo) {
 	m.ID = types.StringValue(s.SnapshotID)
 	m.SnapshotID = types.StringValue(s.SnapshotID)
 	m.TemplateID = types.StringValue(s.Template())
-	m.Names = stringListValue(s.Names)
+	m.Names = convert.StringListValue(s.Names)
 }

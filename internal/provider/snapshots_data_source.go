@@ -9,16 +9,23 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
+)
+
+var (
+	_ datasource.DataSourceWithConfigure = &snapshotsDataSource{}
 )
 
 // NewSnapshotsDataSource returns the e2b_snapshots data source.
 func NewSnapshotsDataSource() datasource.DataSource {
-	return &snapshotsDataSource{dataSourceConfig{typeName: "_snapshots"}}
+	return &snapshotsDataSource{base.DataSourceConfig{TypeName: "_snapshots"}}
 }
 
 // snapshotsDataSource lists persistent snapshots.
 type snapshotsDataSource struct {
-	dataSourceConfig
+	base.DataSourceConfig
 }
 
 type snapshotsDataSourceModel struct {
@@ -27,7 +34,7 @@ type snapshotsDataSourceModel struct {
 	Snapshots types.List   `tfsdk:"snapshots"`
 }
 
-var snapshotAttrTypes = nestedAttrTypes(snapshotAttributes())
+var snapshotAttrTypes = convert.NestedAttrTypes(snapshotAttributes())
 
 // snapshotAttributes are the attributes of one snapshot of snapshots.
 func snapshotAttributes() map[string]schema.Attribute {
@@ -43,9 +50,9 @@ func (d *snapshotsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"E2B lists each snapshot template once, as its newest snapshot: an older snapshot of a name is listed by its ID " +
 			"(`name = \"<namespace>/<name>:<tag>\"`).",
 		Attributes: map[string]schema.Attribute{
-			"sandbox_id": schema.StringAttribute{Optional: true, MarkdownDescription: "Only snapshot templates first taken from this sandbox.", Validators: sandboxIDValidators()},
+			"sandbox_id": schema.StringAttribute{Optional: true, MarkdownDescription: "Only snapshot templates first taken from this sandbox.", Validators: validators.SandboxID()},
 			"name":       schema.StringAttribute{Optional: true, MarkdownDescription: "Only the snapshot template with this name or ID (`name`, `namespace/name`), as its newest snapshot; with `:tag`, as its newest snapshot under that tag."},
-			"snapshots":  computedObjectList("The snapshots.", snapshotAttributes()),
+			"snapshots":  base.ComputedDataSourceList("The snapshots.", snapshotAttributes()),
 		},
 	}
 }
@@ -57,13 +64,13 @@ func (d *snapshotsDataSource) Read(ctx context.Context, req datasource.ReadReque
 		return
 	}
 	params := e2b.ListSnapshotsParams{SandboxID: model.SandboxID.ValueString(), Name: model.Name.ValueString()}
-	snapshots, ok := listed(d.data, &resp.Diagnostics, "Could not list snapshots",
+	snapshots, ok := base.Listed(d.Data, &resp.Diagnostics, "Could not list snapshots",
 		func(c *e2b.Client) ([]e2b.SnapshotInfo, error) { return c.ListSnapshots(ctx, params) })
 	if !ok {
 		return
 	}
-	model.Snapshots = objectList(snapshotAttrTypes, snapshots, func(s e2b.SnapshotInfo) map[string]attr.Value {
-		return map[string]attr.Value{"snapshot_id": types.StringValue(s.SnapshotID), "names": stringListValue(s.Names)}
+	model.Snapshots = base.ObjectList(snapshotAttrTypes, snapshots, func(s e2b.SnapshotInfo) map[string]attr.Value {
+		return map[string]attr.Value{"snapshot_id": types.StringValue(s.SnapshotID), "names": convert.StringListValue(s.Names)}
 	})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
 }

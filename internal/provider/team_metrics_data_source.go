@@ -15,17 +15,23 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+)
+
+var (
+	_ datasource.DataSourceWithConfigure      = &teamMetricsDataSource{}
+	_ datasource.DataSourceWithValidateConfig = &teamMetricsDataSource{}
 )
 
 // NewTeamMetricsDataSource returns the e2b_team_metrics data source.
 func NewTeamMetricsDataSource() datasource.DataSource {
-	return &teamMetricsDataSource{dataSourceConfig{typeName: "_team_metrics"}}
+	return &teamMetricsDataSource{base.DataSourceConfig{TypeName: "_team_metrics"}}
 }
 
 // teamMetricsDataSource reads a team's concurrency and start-rate samples
 // and their maxima over a range.
 type teamMetricsDataSource struct {
-	dataSourceConfig
+	base.DataSourceConfig
 }
 
 type teamMetricsModel struct {
@@ -110,7 +116,7 @@ func (d *teamMetricsDataSource) ValidateConfig(ctx context.Context, req datasour
 
 func (d *teamMetricsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m teamMetricsModel
-	client := d.configAndClient(ctx, req, resp, &m)
+	client := d.ConfigAndClient(ctx, req, resp, &m)
 	if client == nil {
 		return
 	}
@@ -130,10 +136,10 @@ func (d *teamMetricsDataSource) Read(ctx context.Context, req datasource.ReadReq
 	team := m.TeamID.ValueString()
 	samples, err := client.TeamMetrics(ctx, team, start, end)
 	if err != nil {
-		addClientAttributeError(&resp.Diagnostics, path.Root("team_id"), "Could not read team metrics", err)
+		base.AddClientAttributeError(&resp.Diagnostics, path.Root("team_id"), "Could not read team metrics", err)
 		return
 	}
-	m.Metrics = objectList(teamMetricAttrTypes, samples, func(s e2b.TeamMetric) map[string]attr.Value {
+	m.Metrics = base.ObjectList(teamMetricAttrTypes, samples, func(s e2b.TeamMetric) map[string]attr.Value {
 		return map[string]attr.Value{
 			"timestamp": timetypes.NewRFC3339TimeValue(s.Timestamp), "concurrent_sandboxes": types.Int64Value(int64(s.ConcurrentSandboxes)),
 			"sandbox_start_rate": types.Float64Value(s.SandboxStartRate),
@@ -145,7 +151,7 @@ func (d *teamMetricsDataSource) Read(ctx context.Context, req datasource.ReadReq
 	}{{e2b.MetricConcurrentSandboxes, &m.MaxConcurrentSandboxes}, {e2b.MetricSandboxStartRate, &m.MaxSandboxStartRate}} {
 		mx, err := client.TeamMetricMax(ctx, team, x.metric, start, end)
 		if err != nil {
-			addClientError(&resp.Diagnostics, "Could not read the team's maximum "+x.metric, err)
+			base.AddClientError(&resp.Diagnostics, "Could not read the team's maximum "+x.metric, err)
 			return
 		}
 		*x.dst = types.ObjectValueMust(teamMaxAttrTypes, map[string]attr.Value{

@@ -14,18 +14,25 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
+)
+
+var (
+	_ datasource.DataSourceWithConfigure = &templateBuildDataSource{}
 )
 
 const defaultBuildLogLimit = 100
 
 // NewTemplateBuildDataSource returns the e2b_template_build data source.
 func NewTemplateBuildDataSource() datasource.DataSource {
-	return &templateBuildDataSource{dataSourceConfig{typeName: "_template_build"}}
+	return &templateBuildDataSource{base.DataSourceConfig{TypeName: "_template_build"}}
 }
 
 // templateBuildDataSource reads one build: its status, why it failed, and its log.
 type templateBuildDataSource struct {
-	dataSourceConfig
+	base.DataSourceConfig
 }
 
 type templateBuildModel struct {
@@ -40,7 +47,7 @@ type templateBuildModel struct {
 	LogEntries types.List   `tfsdk:"log_entries"`
 }
 
-var buildLogAttrTypes = nestedAttrTypes(buildLogAttributes())
+var buildLogAttrTypes = convert.NestedAttrTypes(buildLogAttributes())
 
 // buildLogAttributes are the attributes of one entry of log_entries.
 func buildLogAttributes() map[string]schema.Attribute {
@@ -62,7 +69,7 @@ func (d *templateBuildDataSource) Schema(_ context.Context, _ datasource.SchemaR
 			"template": schema.StringAttribute{
 				MarkdownDescription: "Template ID or name.",
 				Required:            true,
-				Validators:          templateRefValidators(),
+				Validators:          validators.TemplateRef(),
 			},
 			"build_id": schema.StringAttribute{
 				MarkdownDescription: "Build ID, such as `e2b_template.app.build_id`.",
@@ -95,7 +102,7 @@ func (d *templateBuildDataSource) Schema(_ context.Context, _ datasource.SchemaR
 
 func (d *templateBuildDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m templateBuildModel
-	client := d.configAndClient(ctx, req, resp, &m)
+	client := d.ConfigAndClient(ctx, req, resp, &m)
 	if client == nil {
 		return
 	}
@@ -103,10 +110,10 @@ func (d *templateBuildDataSource) Read(ctx context.Context, req datasource.ReadR
 	if err != nil {
 		if e2b.IsNotFound(err) {
 			resp.Diagnostics.AddAttributeError(path.Root("template"), "Template not found",
-				"No template "+quote(m.Template.ValueString())+" is visible to this API key.")
+				"No template "+convert.Quote(m.Template.ValueString())+" is visible to this API key.")
 			return
 		}
-		addClientError(&resp.Diagnostics, "Could not read template "+m.Template.ValueString(), err)
+		base.AddClientError(&resp.Diagnostics, "Could not read template "+m.Template.ValueString(), err)
 		return
 	}
 	limit := int(defaultBuildLogLimit)
@@ -116,24 +123,24 @@ func (d *templateBuildDataSource) Read(ctx context.Context, req datasource.ReadR
 	st, entries, err := buildLogTail(ctx, client, t.TemplateID, m.BuildID.ValueString(), m.LogLevel.ValueString(), limit)
 	if err != nil {
 		if e2b.IsNotFound(err) || e2b.IsBadRequest(err) {
-			addClientAttributeError(&resp.Diagnostics, path.Root("build_id"), "Build not found", err)
+			base.AddClientAttributeError(&resp.Diagnostics, path.Root("build_id"), "Build not found", err)
 			return
 		}
-		addClientError(&resp.Diagnostics, "Could not read build "+m.BuildID.ValueString(), err)
+		base.AddClientError(&resp.Diagnostics, "Could not read build "+m.BuildID.ValueString(), err)
 		return
 	}
 	m.TemplateID = types.StringValue(t.TemplateID)
 	m.Status = types.StringValue(st.Status)
 	m.Reason, m.ReasonStep = types.StringNull(), types.StringNull()
 	if st.Reason != nil {
-		m.Reason, m.ReasonStep = types.StringValue(st.Reason.Message), optionalString(st.Reason.Step)
+		m.Reason, m.ReasonStep = types.StringValue(st.Reason.Message), convert.OptionalString(st.Reason.Step)
 	}
-	m.LogEntries = objectList(buildLogAttrTypes, entries, func(l e2b.BuildLogEntry) map[string]attr.Value {
+	m.LogEntries = base.ObjectList(buildLogAttrTypes, entries, func(l e2b.BuildLogEntry) map[string]attr.Value {
 		return map[string]attr.Value{
 			"timestamp": timetypes.NewRFC3339TimeValue(l.Timestamp),
 			"level":     types.StringValue(l.Level),
 			"message":   types.StringValue(l.Message),
-			"step":      optionalString(l.Step),
+			"step":      convert.OptionalString(l.Step),
 		}
 	})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)

@@ -12,16 +12,24 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
+)
+
+var (
+	_ datasource.DataSourceWithConfigure        = &templateDataSource{}
+	_ datasource.DataSourceWithConfigValidators = &templateDataSource{}
 )
 
 // NewTemplateDataSource returns the e2b_template data source.
 func NewTemplateDataSource() datasource.DataSource {
-	return &templateDataSource{dataSourceConfig{typeName: "_template"}}
+	return &templateDataSource{base.DataSourceConfig{TypeName: "_template"}}
 }
 
 // templateDataSource reads one template with its builds.
 type templateDataSource struct {
-	dataSourceConfig
+	base.DataSourceConfig
 }
 
 type templateDataSourceModel struct {
@@ -38,7 +46,7 @@ type templateDataSourceModel struct {
 	Tags          types.List        `tfsdk:"tags"`
 }
 
-var templateBuildAttrTypes = nestedAttrTypes(templateBuildAttributes())
+var templateBuildAttrTypes = convert.NestedAttrTypes(templateBuildAttributes())
 
 // templateBuildAttributes are the attributes of one build of builds.
 func templateBuildAttributes() map[string]schema.Attribute {
@@ -46,9 +54,9 @@ func templateBuildAttributes() map[string]schema.Attribute {
 		"build_id":     schema.StringAttribute{Computed: true, MarkdownDescription: "Build ID."},
 		"status":       schema.StringAttribute{Computed: true, MarkdownDescription: "`building`, `waiting`, `ready` or `error`."},
 		"envd_version": schema.StringAttribute{Computed: true, MarkdownDescription: "envd version of the build, if known."},
-		"created_at":   computedTimeAttr("Creation time (RFC 3339)."),
-		"updated_at":   computedTimeAttr("Last update (RFC 3339)."),
-		"finished_at":  computedTimeAttr("When the build finished (RFC 3339), if it did."),
+		"created_at":   base.ComputedDataSourceTime("Creation time (RFC 3339)."),
+		"updated_at":   base.ComputedDataSourceTime("Last update (RFC 3339)."),
+		"finished_at":  base.ComputedDataSourceTime("When the build finished (RFC 3339), if it did."),
 		"cpu_count":    schema.Int32Attribute{Computed: true, MarkdownDescription: "vCPUs."},
 		"memory_mb":    schema.Int32Attribute{Computed: true, MarkdownDescription: "Memory in MiB."},
 		"disk_size_mb": schema.Int32Attribute{Computed: true, MarkdownDescription: "Disk size in MiB, if known."},
@@ -61,16 +69,16 @@ func (d *templateDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			MarkdownDescription: "Template ID. Exactly one of `template_id` and `name` must be set; the other is filled in.",
 			Optional:            true,
 			Computed:            true,
-			Validators:          templateRefValidators(),
+			Validators:          validators.TemplateRef(),
 		},
 		"name": schema.StringAttribute{
 			MarkdownDescription: "Template name (`name`, `namespace/name` or `namespace/name:tag`). When looked up by ID, the first name, if any.",
 			Optional:            true,
 			Computed:            true,
-			Validators:          templateRefValidators(),
+			Validators:          validators.TemplateRef(),
 		},
 		"names":  schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "All names."},
-		"builds": computedObjectList("All builds (every page).", templateBuildAttributes()),
+		"builds": base.ComputedDataSourceList("All builds (every page).", templateBuildAttributes()),
 		"tags":   templateTagsSchema(),
 	}
 	// Described as one template of e2b_templates is.
@@ -92,7 +100,7 @@ func (d *templateDataSource) ConfigValidators(_ context.Context) []datasource.Co
 
 func (d *templateDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var model templateDataSourceModel
-	client := d.configAndClient(ctx, req, resp, &model)
+	client := d.ConfigAndClient(ctx, req, resp, &model)
 	if client == nil {
 		return
 	}
@@ -104,10 +112,10 @@ func (d *templateDataSource) Read(ctx context.Context, req datasource.ReadReques
 	if err != nil {
 		if e2b.IsNotFound(err) {
 			resp.Diagnostics.AddAttributeError(attrPath, "Template not found",
-				"No template "+quote(ref)+" is visible to this API key. Check the ID or name; e2b_templates lists your team's templates.")
+				"No template "+convert.Quote(ref)+" is visible to this API key. Check the ID or name; e2b_templates lists your team's templates.")
 			return
 		}
-		addClientError(&resp.Diagnostics, "Could not read template "+ref, err)
+		base.AddClientError(&resp.Diagnostics, "Could not read template "+ref, err)
 		return
 	}
 	model.TemplateID = types.StringValue(t.TemplateID)
@@ -118,11 +126,11 @@ func (d *templateDataSource) Read(ctx context.Context, req datasource.ReadReques
 		}
 	}
 	model.Public = types.BoolValue(t.Public)
-	model.Aliases = stringListValue(t.Aliases)
-	model.Names = stringListValue(t.Names)
-	model.CreatedAt = timeValue(t.CreatedAt)
-	model.UpdatedAt = timeValue(t.UpdatedAt)
-	model.LastSpawnedAt = timePtrValue(t.LastSpawnedAt)
+	model.Aliases = convert.StringListValue(t.Aliases)
+	model.Names = convert.StringListValue(t.Names)
+	model.CreatedAt = convert.TimeValue(t.CreatedAt)
+	model.UpdatedAt = convert.TimeValue(t.UpdatedAt)
+	model.LastSpawnedAt = convert.TimePtrValue(t.LastSpawnedAt)
 	model.SpawnCount = types.Int64Value(t.SpawnCount)
 	builds := make([]attr.Value, 0, len(t.Builds))
 	for _, b := range t.Builds {
@@ -131,7 +139,7 @@ func (d *templateDataSource) Read(ctx context.Context, req datasource.ReadReques
 	model.Builds = types.ListValueMust(types.ObjectType{AttrTypes: templateBuildAttrTypes}, builds)
 	tags, err := visibleTags(ctx, client, t.TemplateID)
 	if err != nil {
-		addClientError(&resp.Diagnostics, "Could not list the tags of template "+ref, err)
+		base.AddClientError(&resp.Diagnostics, "Could not list the tags of template "+ref, err)
 		return
 	}
 	model.Tags = templateTagsValue(tags)
@@ -143,10 +151,10 @@ func templateBuildObject(b e2b.TemplateBuild) types.Object {
 	return types.ObjectValueMust(templateBuildAttrTypes, map[string]attr.Value{
 		"build_id":     types.StringValue(b.BuildID),
 		"status":       types.StringValue(b.Status),
-		"envd_version": optionalString(b.EnvdVersion),
-		"created_at":   timeValue(b.CreatedAt),
-		"updated_at":   timeValue(b.UpdatedAt),
-		"finished_at":  timePtrValue(b.FinishedAt),
+		"envd_version": convert.OptionalString(b.EnvdVersion),
+		"created_at":   convert.TimeValue(b.CreatedAt),
+		"updated_at":   convert.TimeValue(b.UpdatedAt),
+		"finished_at":  convert.TimePtrValue(b.FinishedAt),
 		"cpu_count":    types.Int32Value(b.CPUCount),
 		"memory_mb":    types.Int32Value(b.MemoryMB),
 		"disk_size_mb": disk,

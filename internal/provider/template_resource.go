@@ -14,6 +14,16 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+)
+
+var (
+	_ resource.ResourceWithConfigure      = &templateResource{}
+	_ resource.ResourceWithImportState    = &templateResource{}
+	_ resource.ResourceWithIdentity       = &templateResource{}
+	_ resource.ResourceWithModifyPlan     = &templateResource{}
+	_ resource.ResourceWithValidateConfig = &templateResource{}
 )
 
 // Default durations of the timeouts block: builds take minutes.
@@ -25,12 +35,12 @@ const (
 
 // NewTemplateResource returns the e2b_template resource.
 func NewTemplateResource() resource.Resource {
-	return &templateResource{resourceConfig{typeName: "_template"}}
+	return &templateResource{base.ResourceConfig{TypeName: "_template"}}
 }
 
 // templateResource implements e2b_template.
 type templateResource struct {
-	resourceConfig
+	base.ResourceConfig
 }
 
 type templateIdentityModel struct {
@@ -40,11 +50,11 @@ type templateIdentityModel struct {
 func (r *templateResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan, config templateResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	client, ok := modelAndClient(ctx, req.Config.Get, &config, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.Config.Get, &config, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	ctx, cancel, _ := withTimeout(ctx, plan.Timeouts.Create, defaultTemplateCreateTimeout, &resp.Diagnostics)
+	ctx, cancel, _ := base.WithTimeout(ctx, plan.Timeouts.Create, defaultTemplateCreateTimeout, &resp.Diagnostics)
 	defer cancel()
 	if resp.Diagnostics.HasError() {
 		return
@@ -58,7 +68,7 @@ func (r *templateResource) Create(ctx context.Context, req resource.CreateReques
 	saveRequested := func(req e2b.TemplateRequested) {
 		plan.TemplateID, plan.ID = types.StringValue(req.TemplateID), types.StringValue(req.TemplateID)
 		plan.BuildID, plan.BuildStatus = types.StringValue(req.BuildID), types.StringValue(e2b.BuildStatusBuilding)
-		plan.Names = stringListValue(req.Names)
+		plan.Names = convert.StringListValue(req.Names)
 		saved := plan
 		saved.nullUnknowns()
 		resp.Diagnostics.Append(resp.State.Set(ctx, &saved)...)
@@ -77,7 +87,7 @@ func (r *templateResource) Create(ctx context.Context, req resource.CreateReques
 	resp.Diagnostics.Append(recordContextBuilt(ctx, &plan, resp.Private)...)
 	if plan.Public.ValueBool() {
 		if _, err := client.SetTemplatePublic(ctx, res.TemplateID, true); err != nil {
-			addClientError(&resp.Diagnostics, "Template built but could not be made public", err)
+			base.AddClientError(&resp.Diagnostics, "Template built but could not be made public", err)
 		}
 	}
 	r.refresh(ctx, client, &plan, &resp.Diagnostics)
@@ -102,7 +112,7 @@ func (r *templateResource) nameFree(ctx context.Context, client *e2b.Client, nam
 	case e2b.IsNotFound(err) || e2b.IsForbidden(err):
 		return true
 	}
-	addClientError(diags, "Could not check whether template "+name+" exists", err)
+	base.AddClientError(diags, "Could not check whether template "+name+" exists", err)
 	return false
 }
 
@@ -125,7 +135,7 @@ func (r *templateResource) build(ctx context.Context, client *e2b.Client, plan, 
 			"A file that a COPY step sends changed between plan and apply. Run plan again to build what is there now.")
 		return nil, buildFailed
 	}
-	plan.ContextSHA256 = optionalString(spec.digest)
+	plan.ContextSHA256 = convert.OptionalString(spec.digest)
 	// Values of env steps are sensitive; build logs may echo them.
 	secrets := envSecrets(spec.build.Steps, plan.Steps)
 	ctx = tflog.MaskAllFieldValuesStrings(tflog.MaskMessageStrings(ctx, secrets...), secrets...)
@@ -163,7 +173,7 @@ func (r *templateResource) build(ctx context.Context, client *e2b.Client, plan, 
 	if res != nil && mode != buildCarryOn {
 		plan.TemplateID, plan.ID = types.StringValue(res.TemplateID), types.StringValue(res.TemplateID)
 		plan.BuildID = types.StringValue(res.BuildID)
-		plan.Names = stringListValue(res.Names)
+		plan.Names = convert.StringListValue(res.Names)
 	}
 	if err != nil {
 		plan.BuildStatus = types.StringValue(statusAfterError(res, err))
@@ -213,7 +223,7 @@ func (r *templateResource) refresh(ctx context.Context, client *e2b.Client, m *t
 func (m *templateResourceModel) apply(t *e2b.TemplateWithBuilds) {
 	m.TemplateID, m.ID = types.StringValue(t.TemplateID), types.StringValue(t.TemplateID)
 	m.Public = types.BoolValue(t.Public)
-	m.Names = stringListValue(t.Names)
+	m.Names = convert.StringListValue(t.Names)
 	for _, b := range t.Builds {
 		if b.BuildID == m.BuildID.ValueString() {
 			m.BuildStatus = types.StringValue(b.Status)
@@ -242,19 +252,19 @@ func (m *templateResourceModel) nullUnknowns() {
 
 func (r *templateResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state templateResourceModel
-	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.State.Get, &state, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
 	t, err := client.GetTemplate(ctx, state.TemplateID.ValueString())
 	if e2b.IsNotFound(err) {
-		removeGone(ctx, resp, "Template no longer exists",
+		base.RemoveGone(ctx, resp, "Template no longer exists",
 			fmt.Sprintf("Template %s was deleted outside Terraform; it was removed from state and the next apply builds it again.", state.TemplateID.ValueString()),
 			templateIdentityModel{TemplateID: state.TemplateID})
 		return
 	}
 	if err != nil {
-		addClientError(&resp.Diagnostics, "Could not read template "+state.TemplateID.ValueString(), err)
+		base.AddClientError(&resp.Diagnostics, "Could not read template "+state.TemplateID.ValueString(), err)
 		return
 	}
 	state.apply(t)
@@ -267,11 +277,11 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 	var plan, state, config templateResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	client, ok := modelAndClient(ctx, req.Config.Get, &config, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.Config.Get, &config, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	ctx, cancel, _ := withTimeout(ctx, plan.Timeouts.Update, defaultTemplateUpdateTimeout, &resp.Diagnostics)
+	ctx, cancel, _ := base.WithTimeout(ctx, plan.Timeouts.Update, defaultTemplateUpdateTimeout, &resp.Diagnostics)
 	defer cancel()
 	if resp.Diagnostics.HasError() {
 		return
@@ -297,7 +307,7 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 	}
 	if !plan.Public.Equal(state.Public) || plan.BuildID.IsUnknown() && plan.Public.ValueBool() {
 		if _, err := client.SetTemplatePublic(ctx, plan.TemplateID.ValueString(), plan.Public.ValueBool()); err != nil {
-			addClientAttributeError(&resp.Diagnostics, path.Root("public"), "Could not change whether the template is public", err)
+			base.AddClientAttributeError(&resp.Diagnostics, path.Root("public"), "Could not change whether the template is public", err)
 			return
 		}
 	}
@@ -309,11 +319,11 @@ func (r *templateResource) Update(ctx context.Context, req resource.UpdateReques
 
 func (r *templateResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state templateResourceModel
-	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.State.Get, &state, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	ctx, cancel, _ := withTimeout(ctx, state.Timeouts.Delete, defaultTemplateDeleteTimeout, &resp.Diagnostics)
+	ctx, cancel, _ := base.WithTimeout(ctx, state.Timeouts.Delete, defaultTemplateDeleteTimeout, &resp.Diagnostics)
 	defer cancel()
 	if resp.Diagnostics.HasError() {
 		return
@@ -326,13 +336,13 @@ func (r *templateResource) Delete(ctx context.Context, req resource.DeleteReques
 			"E2B refuses to delete a template while sandboxes started from it are running or paused. "+
 				"Kill them (or destroy the e2b_sandbox resources first), then destroy again.\n\n"+err.Error())
 	default:
-		addClientError(&resp.Diagnostics, "Could not delete template "+state.TemplateID.ValueString(), err)
+		base.AddClientError(&resp.Diagnostics, "Could not delete template "+state.TemplateID.ValueString(), err)
 	}
 }
 
 func (r *templateResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	ref := importedID(ctx, req, "template_id", &resp.Diagnostics)
-	client, diags := r.data.Client()
+	ref := base.ImportedID(ctx, req, "template_id", &resp.Diagnostics)
+	client, diags := r.Data.Client()
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -343,7 +353,7 @@ func (r *templateResource) ImportState(ctx context.Context, req resource.ImportS
 			resp.Diagnostics.AddError("Template not found", fmt.Sprintf("No template %q is visible to this API key. Import by template ID or name.", ref))
 			return
 		}
-		addClientError(&resp.Diagnostics, "Could not read template "+ref, err)
+		base.AddClientError(&resp.Diagnostics, "Could not read template "+ref, err)
 		return
 	}
 	name := t.TemplateID
@@ -369,7 +379,7 @@ func (r *templateResource) ImportState(ctx context.Context, req resource.ImportS
 	set("name", name)
 	set("public", t.Public)
 	set("skip_cache", false)
-	set("names", stringListValue(t.Names))
+	set("names", convert.StringListValue(t.Names))
 	if latest != nil {
 		set("build_id", latest.BuildID)
 		set("build_status", latest.Status)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b/buildcontext"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
 )
 
 type templateResourceModel struct {
@@ -77,12 +78,12 @@ type copyModel struct {
 }
 
 type readyModel struct {
-	Port       types.Int32  `tfsdk:"port"`
-	URL        types.String `tfsdk:"url"`
-	StatusCode types.Int32  `tfsdk:"status_code"`
-	Process    types.String `tfsdk:"process"`
-	File       types.String `tfsdk:"file"`
-	After      goDuration   `tfsdk:"after"`
+	Port       types.Int32            `tfsdk:"port"`
+	URL        types.String           `tfsdk:"url"`
+	StatusCode types.Int32            `tfsdk:"status_code"`
+	Process    types.String           `tfsdk:"process"`
+	File       types.String           `tfsdk:"file"`
+	After      customtypes.GoDuration `tfsdk:"after"`
 }
 
 // templateSpec is what a build needs, derived from the configuration.

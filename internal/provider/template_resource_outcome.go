@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 )
 
 // What an apply of e2b_template builds, and how it ends.
@@ -120,6 +121,6 @@ func addCreateError(diags *diag.Diagnostics, name string, err error) {
 			"E2B refused min_free_disk_mb for template %s: it is more than the team may ask for. Lower min_free_disk_mb to at "+
 				"most the figure E2B names, or remove it to use the team's default.\n\n%v", name, err))
 	default:
-		addClientError(diags, "Could not build template "+name, err)
+		base.AddClientError(diags, "Could not build template "+name, err)
 	}
 }

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -17,12 +18,14 @@ import (
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b/buildcontext"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
 
 // copySourceValidator applies E2B's rule for COPY sources: relative, inside
 // the context.
 func copySourceValidator() validator.String {
-	return stringRule{desc: "must be a path inside the context directory", summary: "Invalid COPY source", check: func(s string) string {
+	return validators.StringRule{Desc: "must be a path inside the context directory", Summary: "Invalid COPY source", Check: func(s string) string {
 		if err := buildcontext.ValidateCopySource(s); err != nil {
 			return "must be a relative path inside the context directory (" + err.Error() + ")"
 		}
@@ -219,7 +222,7 @@ type contextRecord struct {
 	SHA256 string `json:"sha256"` // the digest then
 }
 
-func readContextRecord(ctx context.Context, p privateState) (*contextRecord, diag.Diagnostics) {
+func readContextRecord(ctx context.Context, p base.PrivateState) (*contextRecord, diag.Diagnostics) {
 	if p == nil {
 		return nil, nil
 	}
@@ -235,7 +238,7 @@ func readContextRecord(ctx context.Context, p privateState) (*contextRecord, dia
 }
 
 // writeContextRecord records rec, or removes the record when rec is nil.
-func writeContextRecord(ctx context.Context, p privateState, rec *contextRecord) diag.Diagnostics {
+func writeContextRecord(ctx context.Context, p base.PrivateState, rec *contextRecord) diag.Diagnostics {
 	if p == nil {
 		return nil
 	}
@@ -249,7 +252,7 @@ func writeContextRecord(ctx context.Context, p privateState, rec *contextRecord)
 // recordContextRead reads the context the state's COPY steps name and
 // records it; when it cannot be read the record is removed, and the plan
 // reports why. Never an error: a refresh must not fail on local files.
-func recordContextRead(ctx context.Context, m *templateResourceModel, p privateState) diag.Diagnostics {
+func recordContextRead(ctx context.Context, m *templateResourceModel, p base.PrivateState) diag.Diagnostics {
 	var rec *contextRecord
 	if m.buildInputsKnown() && !m.Context.IsNull() {
 		if spec, diags := m.spec(ctx); !diags.HasError() && spec.digest != "" {
@@ -260,7 +263,7 @@ func recordContextRead(ctx context.Context, m *templateResourceModel, p privateS
 }
 
 // recordContextBuilt records the context an apply just built from.
-func recordContextBuilt(ctx context.Context, m *templateResourceModel, p privateState) diag.Diagnostics {
+func recordContextBuilt(ctx context.Context, m *templateResourceModel, p base.PrivateState) diag.Diagnostics {
 	spec, diags := m.specWithoutFiles(ctx)
 	if diags.HasError() || spec.copyInputs == "" || m.ContextSHA256.IsNull() || m.ContextSHA256.IsUnknown() {
 		return writeContextRecord(ctx, p, nil)
@@ -283,4 +286,40 @@ func collectionsKnown(v tftypes.Value) bool {
 		return known, nil
 	})
 	return known
+}
+
+// checkFromTemplateAtPlan looks up e2b_template's from_template (one read, or two for an ID) when
+// the configuration sets it to a known value that differs from the state's: a template E2B does
+// not have is an error at plan, as for e2b_sandbox's template.
+func (r *templateResource) checkFromTemplateAtPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || r.Data == nil {
+		return
+	}
+	base.NotePlannedName(ctx, r.Data, req, false)
+	if resp.Diagnostics.HasError() {
+		return // The plan fails anyway: no read.
+	}
+	var from, prior types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("from_template"), &from)...)
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("from_template"), &prior)...)
+	}
+	if resp.Diagnostics.HasError() || from.IsNull() || from.IsUnknown() || from.Equal(prior) {
+		return
+	}
+	if planned := base.PlannedFor(r.Data); planned.Has(planned.Templates, templateName(from.ValueString())) {
+		return // this run builds it
+	}
+	client, diags := r.Data.Client()
+	if diags.HasError() {
+		return
+	}
+	ref := from.ValueString()
+	missing, err := client.TemplateMissing(ctx, ref)
+	switch {
+	case missing:
+		resp.Diagnostics.AddAttributeError(path.Root("from_template"), "Template not found", missingTemplateDetail("from_template", ref))
+	case err != nil:
+		warnLookupFailed(&resp.Diagnostics, path.Root("from_template"), fmt.Sprintf("template %q", ref), err)
+	}
 }

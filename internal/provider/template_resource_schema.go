@@ -24,19 +24,22 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
 
 // The template's own checks, each E2B's rule from internal/e2b.
 func templateNameValidator() validator.String {
-	return stringRule{desc: "must be a template name as E2B takes it", summary: "Invalid template name", check: errText(e2b.ValidateTemplateName)}
+	return validators.StringRule{Desc: "must be a template name as E2B takes it", Summary: "Invalid template name", Check: validators.FromError(e2b.ValidateTemplateName)}
 }
 
 func imageRefValidator() validator.String {
-	return stringRule{desc: "must be an image reference", summary: "Invalid image reference", check: errText(e2b.ValidateImageRef)}
+	return validators.StringRule{Desc: "must be an image reference", Summary: "Invalid image reference", Check: validators.FromError(e2b.ValidateImageRef)}
 }
 
 func workdirValidator() validator.String {
-	return stringRule{desc: "must be an absolute path", summary: "Invalid workdir", check: errText(e2b.ValidateWorkdir)}
+	return validators.StringRule{Desc: "must be an absolute path", Summary: "Invalid workdir", Check: validators.FromError(e2b.ValidateWorkdir)}
 }
 
 // int32Rule is stringRule for numbers: check returns "" when n is fine.
@@ -138,7 +141,7 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"from_template": schema.StringAttribute{
 				MarkdownDescription: "Base template (ID or name, such as `base`).",
 				Optional:            true,
-				Validators:          templateRefValidators(),
+				Validators:          validators.TemplateRef(),
 			},
 			"from_image_registry": registrySchema(),
 			"dockerfile": schema.StringAttribute{
@@ -217,7 +220,7 @@ func (r *templateResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				"differ from what the plan read.", nil),
 		},
 		Blocks: map[string]schema.Block{
-			"timeouts": resourceTimeoutsBlock(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
+			"timeouts": base.ResourceTimeoutsBlock(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
 		},
 	}
 }
@@ -342,7 +345,7 @@ func readySchema() schema.SingleNestedAttribute {
 			"url": schema.StringAttribute{
 				MarkdownDescription: "Ready once this URL answers with `status_code`.",
 				Optional:            true,
-				Validators:          []validator.String{httpURLValidator()},
+				Validators:          []validator.String{validators.HTTPURL()},
 			},
 			"status_code": schema.Int32Attribute{
 				MarkdownDescription: "Status `url` must answer with. Default `200`.",
@@ -354,8 +357,8 @@ func readySchema() schema.SingleNestedAttribute {
 			"after": schema.StringAttribute{
 				MarkdownDescription: "Ready after this long (a duration such as `20s`; whole seconds, at least `1s`).",
 				Optional:            true,
-				CustomType:          goDurationType{},
-				Validators:          []validator.String{goDurationSyntax()},
+				CustomType:          customtypes.GoDurationType{},
+				Validators:          []validator.String{validators.GoDurationSyntax()},
 			},
 		},
 	}

@@ -9,36 +9,39 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
 
 // NewTemplateTagListResource returns the list resource for e2b_template_tag:
 // the tags of the team's templates with the identity of e2b_template_tag.
 func NewTemplateTagListResource() list.ListResource {
-	return &teamListResource[listedTag, templateTagListConfigModel]{
-		resourceConfig: resourceConfig{typeName: "_template_tag"},
-		description: "Lists the tags of the team's templates for `terraform query`, each with the identity of " +
+	return &base.TeamListResource[listedTag, templateTagListConfigModel]{
+		ResourceConfig: base.ResourceConfig{TypeName: "_template_tag"},
+		Description: "Lists the tags of the team's templates for `terraform query`, each with the identity of " +
 			"`e2b_template_tag` (`template` and `tag`), so they can be imported into configuration. E2B's own tag " +
 			"`default`, which follows every build, is not listed (`e2b_template_tag` cannot manage it).",
-		filter: map[string]schema.Attribute{
+		Filter: map[string]schema.Attribute{
 			"template": schema.StringAttribute{
 				MarkdownDescription: "Only the tags of this template (name or ID). Default: every template of the team.",
 				Optional:            true,
-				Validators:          templateFilterValidators(),
+				Validators:          validators.TemplateFilter(),
 			},
 		},
-		what:    "template tags",
-		fetch:   listTagsOfTemplates,
-		display: func(t listedTag) string { return t.template + ":" + t.tag.Tag },
-		identity: func(t listedTag) map[string]string {
+		What:    "template tags",
+		Fetch:   listTagsOfTemplates,
+		Display: func(t listedTag) string { return t.template + ":" + t.tag.Tag },
+		Identity: func(t listedTag) map[string]string {
 			return map[string]string{"template": t.template, "tag": t.tag.Tag}
 		},
-		values: func(t listedTag) map[string]attr.Value {
+		Values: func(t listedTag) map[string]attr.Value {
 			return map[string]attr.Value{
 				"id":         types.StringValue(t.template + ":" + t.tag.Tag),
 				"template":   types.StringValue(t.template),
 				"tag":        types.StringValue(t.tag.Tag),
 				"build_id":   types.StringValue(t.tag.BuildID),
-				"created_at": timeValue(t.tag.CreatedAt),
+				"created_at": convert.TimeValue(t.tag.CreatedAt),
 			}
 		},
 	}

@@ -19,16 +19,24 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
+)
+
+var (
+	_ resource.ResourceWithConfigure   = &templateTagResource{}
+	_ resource.ResourceWithImportState = &templateTagResource{}
+	_ resource.ResourceWithIdentity    = &templateTagResource{}
 )
 
 // NewTemplateTagResource returns the e2b_template_tag resource.
 func NewTemplateTagResource() resource.Resource {
-	return &templateTagResource{resourceConfig{typeName: "_template_tag"}}
+	return &templateTagResource{base.ResourceConfig{TypeName: "_template_tag"}}
 }
 
 // templateTagResource points one tag of a template at one build.
 type templateTagResource struct {
-	resourceConfig
+	base.ResourceConfig
 }
 
 type templateTagModel struct {
@@ -46,21 +54,11 @@ type templateTagIdentity struct {
 
 // tagValidator and buildIDValidator apply E2B's rules at plan time.
 func tagValidator() validator.String {
-	return stringRule{desc: "must be a tag as E2B stores it", summary: "Invalid tag", check: errText(e2b.ValidateTemplateTag)}
+	return validators.StringRule{Desc: "must be a tag as E2B stores it", Summary: "Invalid tag", Check: validators.FromError(e2b.ValidateTemplateTag)}
 }
 
 func buildIDValidator() validator.String {
-	return stringRule{desc: "must be a build ID", summary: "Invalid build ID", check: errText(e2b.ValidateBuildID)}
-}
-
-// errText turns an error-returning check into a stringRule check.
-func errText(check func(string) error) func(string) string {
-	return func(s string) string {
-		if err := check(s); err != nil {
-			return err.Error()
-		}
-		return ""
-	}
+	return validators.StringRule{Desc: "must be a build ID", Summary: "Invalid build ID", Check: validators.FromError(e2b.ValidateBuildID)}
 }
 
 func (r *templateTagResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -79,7 +77,7 @@ func (r *templateTagResource) Schema(_ context.Context, _ resource.SchemaRequest
 				MarkdownDescription: "Template name (or ID), such as `e2b_template.app.name`. Changing it replaces the tag.",
 				Required:            true,
 				PlanModifiers:       replace,
-				Validators:          templateFilterValidators(),
+				Validators:          validators.TemplateFilter(),
 			},
 			"tag": schema.StringAttribute{
 				MarkdownDescription: "The tag, such as `prod`: lower-case letters, digits, `.`, `_` and `-`, not a UUID. `default` is E2B's own: it follows every new build and cannot be removed. Changing it replaces the tag.",
@@ -126,7 +124,7 @@ func (r *templateTagResource) Update(ctx context.Context, req resource.UpdateReq
 func (r *templateTagResource) applyPlan(ctx context.Context, plan tfsdk.Plan, state *tfsdk.State, identity *tfsdk.ResourceIdentity,
 	check func(context.Context, *e2b.Client, *templateTagModel, *diag.Diagnostics) bool, diags *diag.Diagnostics) {
 	var m templateTagModel
-	client, ok := modelAndClient(ctx, plan.Get, &m, r.data, diags)
+	client, ok := base.ModelAndClient(ctx, plan.Get, &m, r.Data, diags)
 	if !ok || check != nil && !check(ctx, client, &m, diags) {
 		return
 	}
@@ -163,7 +161,7 @@ func assignTag(ctx context.Context, client *e2b.Client, m *templateTagModel, dia
 				fmt.Sprintf("E2B has no finished build %s of template %s to tag: %v", m.BuildID.ValueString(), m.Template.ValueString(), err))
 			return
 		}
-		addClientError(diags, fmt.Sprintf("Could not point tag %s at build %s", m.Tag.ValueString(), m.BuildID.ValueString()), err)
+		base.AddClientError(diags, fmt.Sprintf("Could not point tag %s at build %s", m.Tag.ValueString(), m.BuildID.ValueString()), err)
 		return
 	}
 	m.ID = types.StringValue(m.Template.ValueString() + ":" + m.Tag.ValueString())
@@ -190,17 +188,17 @@ func findTag(ctx context.Context, client *e2b.Client, template, tag string) (*e2
 
 func (r *templateTagResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state templateTagModel
-	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.State.Get, &state, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
 	tag, err := findTag(ctx, client, state.Template.ValueString(), state.Tag.ValueString())
 	if err != nil && !e2b.IsNotFound(err) {
-		addClientError(&resp.Diagnostics, "Could not list the tags of template "+state.Template.ValueString(), err)
+		base.AddClientError(&resp.Diagnostics, "Could not list the tags of template "+state.Template.ValueString(), err)
 		return
 	}
 	if tag == nil {
-		removeGone(ctx, resp, "Template tag no longer exists",
+		base.RemoveGone(ctx, resp, "Template tag no longer exists",
 			fmt.Sprintf("Tag %s of template %s was removed outside Terraform (or its template was deleted); it was removed from state.",
 				state.Tag.ValueString(), state.Template.ValueString()),
 			templateTagIdentity{Template: state.Template, Tag: state.Tag})
@@ -215,13 +213,13 @@ func (r *templateTagResource) Read(ctx context.Context, req resource.ReadRequest
 
 func (r *templateTagResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state templateTagModel
-	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.State.Get, &state, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
 	err := client.RemoveTemplateTags(ctx, state.Template.ValueString(), []string{state.Tag.ValueString()})
 	if err != nil && !e2b.IsNotFound(err) {
-		addClientError(&resp.Diagnostics, fmt.Sprintf("Could not remove tag %s of template %s", state.Tag.ValueString(), state.Template.ValueString()), err)
+		base.AddClientError(&resp.Diagnostics, fmt.Sprintf("Could not remove tag %s of template %s", state.Tag.ValueString(), state.Template.ValueString()), err)
 	}
 }
 

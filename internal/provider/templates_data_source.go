@@ -9,17 +9,19 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 )
 
 // NewTemplatesDataSource returns the e2b_templates data source: the team's
 // templates, each with its tags.
 func NewTemplatesDataSource() datasource.DataSource {
-	return &listDataSource[listedTemplate]{
-		typeSuffix:  "templates",
-		description: "All templates of the team that owns the API key (every page). Public templates such as `base` are usable but not listed.",
-		attributes:  listedTemplateAttributes,
-		fetch:       listTemplatesWithTags,
-		attrs:       func(t listedTemplate) map[string]attr.Value { return templateAttrs(t.Template, t.tags) },
+	return &base.ListDataSource[listedTemplate]{
+		TypeSuffix:  "templates",
+		Description: "All templates of the team that owns the API key (every page). Public templates such as `base` are usable but not listed.",
+		Attributes:  listedTemplateAttributes,
+		Fetch:       listTemplatesWithTags,
+		Attrs:       func(t listedTemplate) map[string]attr.Value { return templateAttrs(t.Template, t.tags) },
 	}
 }
 
@@ -39,7 +41,7 @@ func listTemplatesWithTags(ctx context.Context, c *e2b.Client) ([]listedTemplate
 	for _, t := range templates {
 		tags, err := visibleTags(ctx, c, t.TemplateID)
 		if err != nil {
-			return nil, &listReadError{summary: "Could not list the tags of template " + t.TemplateID, err: err}
+			return nil, &base.ListReadError{Summary: "Could not list the tags of template " + t.TemplateID, Err: err}
 		}
 		out = append(out, listedTemplate{Template: t, tags: tags})
 	}
@@ -59,9 +61,9 @@ func listedTemplateAttributes() map[string]schema.Attribute {
 		"public":          schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether other teams can use it."},
 		"aliases":         schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Aliases (deprecated by E2B in favour of `names`)."},
 		"names":           schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Names (`namespace/name`)."},
-		"created_at":      computedTimeAttr("Creation time (RFC 3339)."),
-		"updated_at":      computedTimeAttr("Last update (RFC 3339)."),
-		"last_spawned_at": computedTimeAttr("Last time a sandbox started from it (RFC 3339), if ever."),
+		"created_at":      base.ComputedDataSourceTime("Creation time (RFC 3339)."),
+		"updated_at":      base.ComputedDataSourceTime("Last update (RFC 3339)."),
+		"last_spawned_at": base.ComputedDataSourceTime("Last time a sandbox started from it (RFC 3339), if ever."),
 		"spawn_count":     schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of sandboxes started from it."},
 		"build_count":     schema.Int32Attribute{Computed: true, MarkdownDescription: "Number of builds."},
 		"tags":            templateTagsSchema(),
@@ -79,11 +81,11 @@ func templateAttrs(t e2b.Template, tags []e2b.TemplateTag) map[string]attr.Value
 		"memory_mb":       types.Int32Value(t.MemoryMB),
 		"disk_size_mb":    types.Int32Value(t.DiskSizeMB),
 		"public":          types.BoolValue(t.Public),
-		"aliases":         stringListValue(t.Aliases),
-		"names":           stringListValue(t.Names),
-		"created_at":      timeValue(t.CreatedAt),
-		"updated_at":      timeValue(t.UpdatedAt),
-		"last_spawned_at": timePtrValue(t.LastSpawnedAt),
+		"aliases":         convert.StringListValue(t.Aliases),
+		"names":           convert.StringListValue(t.Names),
+		"created_at":      convert.TimeValue(t.CreatedAt),
+		"updated_at":      convert.TimeValue(t.UpdatedAt),
+		"last_spawned_at": convert.TimePtrValue(t.LastSpawnedAt),
 		"spawn_count":     types.Int64Value(t.SpawnCount),
 		"build_count":     types.Int32Value(t.BuildCount),
 		"tags":            templateTagsValue(tags),

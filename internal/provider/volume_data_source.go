@@ -7,17 +7,18 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 )
 
 // NewVolumeDataSource returns the e2b_volume data source: one volume, never its token.
 func NewVolumeDataSource() datasource.DataSource {
-	return &objectDataSource{
-		typeSuffix: "volume", kind: "volume", idAttr: "volume_id",
-		description: "One of the team's volumes, by ID or by name. Its content token is never read into state: " +
+	return &base.ObjectDataSource{
+		TypeSuffix: "volume", Kind: "volume", IDAttr: "volume_id",
+		Description: "One of the team's volumes, by ID or by name. Its content token is never read into state: " +
 			"`e2b_volume_file` and `e2b_volume_files` fetch it themselves.",
-		nameDesc:   "Name of the volume; the key of `e2b_sandbox.volume_mounts`. Exactly one of `volume_id` and `name` is set.",
-		attributes: volumeAttributes,
-		lookup: func(ctx context.Context, c *e2b.Client, id, name string) (map[string]attr.Value, error) {
+		NameDesc:   "Name of the volume; the key of `e2b_sandbox.volume_mounts`. Exactly one of `volume_id` and `name` is set.",
+		Attributes: volumeAttributes,
+		Lookup: func(ctx context.Context, c *e2b.Client, id, name string) (map[string]attr.Value, error) {
 			if id != "" {
 				v, err := c.GetVolume(ctx, id)
 				if e2b.IsNotFound(err) {

@@ -14,23 +14,33 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
+)
+
+var (
+	_ resource.ResourceWithConfigure        = &volumeFileResource{}
+	_ resource.ResourceWithImportState      = &volumeFileResource{}
+	_ resource.ResourceWithIdentity         = &volumeFileResource{}
+	_ resource.ResourceWithModifyPlan       = &volumeFileResource{}
+	_ resource.ResourceWithConfigValidators = &volumeFileResource{}
 )
 
 // NewVolumeFileResource returns the e2b_volume_file resource.
 func NewVolumeFileResource() resource.Resource {
-	return &volumeFileResource{ownedPathResource{resourceConfig{typeName: "_volume_file"}, volumeFilePath}}
+	return &volumeFileResource{base.OwnedPathResource{ResourceConfig: base.ResourceConfig{TypeName: "_volume_file"}, Named: volumeFilePath}}
 }
 
 type volumeFileResource struct {
-	ownedPathResource
+	base.OwnedPathResource
 }
 
 // volumeFilePath names a volume file: its import ID and identity.
-var volumeFilePath = ownedPath{
-	owner: "volume_id", ownerDesc: "ID of the volume the file lives in.",
-	path: "path", pathDesc: "Absolute path of the file in the volume.",
-	example:   "vol123:/data/config.json",
-	checkPath: []func(string) string{checkNoControlChars, e2b.CheckVolumePath}, id: volumeFileID,
+var volumeFilePath = base.OwnedPath{
+	Owner: "volume_id", OwnerDesc: "ID of the volume the file lives in.",
+	Path: "path", PathDesc: "Absolute path of the file in the volume.",
+	Example:   "vol123:/data/config.json",
+	CheckPath: []func(string) string{validators.CheckNoControlChars, e2b.CheckVolumePath}, ID: volumeFileID,
 }
 
 // volumeFileIdentity is the resource identity: the volume and the path.
@@ -84,14 +94,14 @@ func (r *volumeFileResource) Update(ctx context.Context, req resource.UpdateRequ
 		resp.Diagnostics.Append(r.save(ctx, &plan, s, &resp.State, resp.Identity, resp.Private)...)
 		return
 	}
-	client, diags := r.data.Client()
+	client, diags := r.Data.Client()
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	entry, err := client.VolumeFiles(plan.VolumeID.ValueString()).SetOwnership(ctx, plan.Path.ValueString(), ownershipOf(plan))
 	if err != nil {
-		addClientError(&resp.Diagnostics, "Could not change the mode or owner of "+plan.Path.ValueString(), err)
+		base.AddClientError(&resp.Diagnostics, "Could not change the mode or owner of "+plan.Path.ValueString(), err)
 		return
 	}
 	setEntryAttributes(&plan, entry)
@@ -101,12 +111,12 @@ func (r *volumeFileResource) Update(ctx context.Context, req resource.UpdateRequ
 }
 
 func (r *volumeFileResource) save(ctx context.Context, m *volumeFileModel, stamp remoteFileStamp, state *tfsdk.State,
-	identity *tfsdk.ResourceIdentity, private privateState) diag.Diagnostics {
+	identity *tfsdk.ResourceIdentity, private base.PrivateState) diag.Diagnostics {
 	var diags diag.Diagnostics
 	diags.Append(state.Set(ctx, m)...)
 	diags.Append(identity.Set(ctx, m.identity())...)
 	diags.Append(setRemoteStamp(ctx, private, stamp)...)
-	diags.Append(setLocalSeen(ctx, private, nil)...)
+	diags.Append(base.SetLocalSeen(ctx, private, nil)...)
 	return diags
 }
 
@@ -143,7 +153,7 @@ func setEntryAttributes(m *volumeFileModel, e *e2b.VolumeEntry) {
 // fills the computed attributes.
 func (r *volumeFileResource) write(ctx context.Context, m *volumeFileModel) (remoteFileStamp, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	client, diags := r.data.Client()
+	client, diags := r.Data.Client()
 	if diags.HasError() {
 		return remoteFileStamp{}, diags
 	}
@@ -164,7 +174,7 @@ func (r *volumeFileResource) write(ctx context.Context, m *volumeFileModel) (rem
 	target := m.Path.ValueString()
 	entry, err := client.VolumeFiles(m.VolumeID.ValueString()).WriteFile(ctx, target, open, ownershipOf(*m))
 	if err != nil {
-		addClientError(&diags, "Could not write "+target+" in volume "+m.VolumeID.ValueString(), err)
+		base.AddClientError(&diags, "Could not write "+target+" in volume "+m.VolumeID.ValueString(), err)
 		return remoteFileStamp{}, diags
 	}
 	sum := hr.sum()
@@ -182,7 +192,7 @@ func (r *volumeFileResource) write(ctx context.Context, m *volumeFileModel) (rem
 
 func (r *volumeFileResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state volumeFileModel
-	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.State.Get, &state, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -208,7 +218,7 @@ func (r *volumeFileResource) Read(ctx context.Context, req resource.ReadRequest,
 		resp.State.RemoveResource(ctx)
 		return
 	default:
-		addClientError(&resp.Diagnostics, "Could not check "+target+" in volume "+volumeID, err)
+		base.AddClientError(&resp.Diagnostics, "Could not check "+target+" in volume "+volumeID, err)
 		return
 	}
 	setEntryAttributes(&state, entry)
@@ -231,7 +241,7 @@ func (r *volumeFileResource) Read(ctx context.Context, req resource.ReadRequest,
 		state.applyHashed(newStamp, text)
 		resp.Diagnostics.Append(setRemoteStamp(ctx, resp.Private, newStamp)...)
 	}
-	resp.Diagnostics.Append(setLocalSeen(ctx, resp.Private, seeLocalFile(ctx, state.Source, state.SHA256))...)
+	resp.Diagnostics.Append(base.SetLocalSeen(ctx, resp.Private, seeLocalFile(ctx, state.Source, state.SHA256))...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -240,7 +250,7 @@ func hashVolumeFile(ctx context.Context, files *e2b.VolumeFiles, entry *e2b.Volu
 	body, err := files.ReadFile(ctx, entry.Path)
 	if err != nil {
 		var diags diag.Diagnostics
-		addClientError(&diags, "Could not read "+entry.Path, err)
+		base.AddClientError(&diags, "Could not read "+entry.Path, err)
 		return remoteFileStamp{}, nil, diags
 	}
 	return hashFile(ctx, body, entry.Size, entry.MTime, wantText, "Could not read "+entry.Path)
@@ -248,7 +258,7 @@ func hashVolumeFile(ctx context.Context, files *e2b.VolumeFiles, entry *e2b.Volu
 
 func (r *volumeFileResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state volumeFileModel
-	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.State.Get, &state, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -261,7 +271,7 @@ func (r *volumeFileResource) Delete(ctx context.Context, req resource.DeleteRequ
 			fmt.Sprintf("%s in volume %q is not the file this resource wrote any more: %v. It was left in place "+
 				"and removed from state; the provider deletes only files, never a directory.", target, volumeID, err))
 	default:
-		addClientError(&resp.Diagnostics, "Could not delete "+target+" in volume "+volumeID, err)
+		base.AddClientError(&resp.Diagnostics, "Could not delete "+target+" in volume "+volumeID, err)
 	}
 }
 

@@ -18,6 +18,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
 
 // volumeFileModel maps e2b_volume_file.
@@ -33,13 +35,13 @@ type volumeFileModel struct {
 
 // volumeModeValidator refuses, at plan, a mode spelled otherwise than E2B reports it.
 func volumeModeValidator() validator.String {
-	return stringRule{desc: "must be four octal digits of permission bits, such as \"0644\"", summary: "Invalid file mode",
-		check: e2b.CheckVolumeMode}
+	return validators.StringRule{Desc: "must be four octal digits of permission bits, such as \"0644\"", Summary: "Invalid file mode",
+		Check: e2b.CheckVolumeMode}
 }
 
 // volumePathValidator applies E2B's rules for a path in a volume at plan time.
 func volumePathValidator() validator.String {
-	return stringRule{desc: "must be a clean absolute path inside the volume", summary: "Invalid volume path", check: e2b.CheckVolumePath}
+	return validators.StringRule{Desc: "must be a clean absolute path inside the volume", Summary: "Invalid volume path", Check: e2b.CheckVolumePath}
 }
 
 func (r *volumeFileResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -58,14 +60,14 @@ func (r *volumeFileResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			MarkdownDescription: "ID of the volume (`e2b_volume.<name>.id`). Changing it writes the file in the new volume.",
 			Required:            true,
 			PlanModifiers:       replace,
-			Validators:          []validator.String{stringvalidator.LengthAtLeast(1), noControlCharsValidator()},
+			Validators:          []validator.String{stringvalidator.LengthAtLeast(1), validators.NoControlChars()},
 		},
 		"path": schema.StringAttribute{
 			MarkdownDescription: "Absolute path of the file inside the volume, such as `/data/config.json`: clean " +
 				"(no `//`, `.` or `..` parts) and not the root. Changing it replaces the resource (the old file is deleted).",
 			Required:      true,
 			PlanModifiers: replace,
-			Validators:    []validator.String{noControlCharsValidator(), volumePathValidator()},
+			Validators:    []validator.String{validators.NoControlChars(), volumePathValidator()},
 		},
 		"mode": schema.StringAttribute{
 			MarkdownDescription: "Permission bits as four octal digits, such as `0644` (the form E2B reports and " +
@@ -136,7 +138,7 @@ func (r *volumeFileResource) ModifyPlan(ctx context.Context, req resource.Modify
 			resp.Diagnostics.AddAttributeError(path.Root(c.attrName), "Cannot read file content", err.Error())
 			return
 		}
-		creating := replacing(ctx, req.Plan, req.State, req.State.Raw.IsNull(), "volume_id", "path")
+		creating := base.Replacing(ctx, req.Plan, req.State, req.State.Raw.IsNull(), "volume_id", "path")
 		var diags diag.Diagnostics
 		sum, size, diags = planFileSum(ctx, c, s, n, creating, req.Private)
 		resp.Diagnostics.Append(diags...)

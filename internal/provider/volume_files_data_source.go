@@ -15,16 +15,23 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
+)
+
+var (
+	_ datasource.DataSourceWithConfigure = &volumeFilesDataSource{}
 )
 
 // NewVolumeFilesDataSource returns the e2b_volume_files data source.
 func NewVolumeFilesDataSource() datasource.DataSource {
-	return &volumeFilesDataSource{dataSourceConfig{typeName: "_volume_files"}}
+	return &volumeFilesDataSource{base.DataSourceConfig{TypeName: "_volume_files"}}
 }
 
 // volumeFilesDataSource lists a folder of a volume through the volume-content API.
 type volumeFilesDataSource struct {
-	dataSourceConfig
+	base.DataSourceConfig
 }
 
 type volumeFilesModel struct {
@@ -34,7 +41,7 @@ type volumeFilesModel struct {
 	Entries  types.List   `tfsdk:"entries"`
 }
 
-var volumeEntryAttrTypes = nestedAttrTypes(volumeEntryAttributes())
+var volumeEntryAttrTypes = convert.NestedAttrTypes(volumeEntryAttributes())
 
 // volumeEntryAttributes are the attributes of one entry of entries.
 func volumeEntryAttributes() map[string]schema.Attribute {
@@ -50,9 +57,9 @@ func volumeEntryAttributes() map[string]schema.Attribute {
 		"uid":         schema.Int64Attribute{Computed: true, MarkdownDescription: "Owner's user ID."},
 		"gid":         schema.Int64Attribute{Computed: true, MarkdownDescription: "Owner's group ID."},
 		"target":      computed("Where a link points (empty for other entries)."),
-		"modified_at": computedTimeAttr("Last modification (RFC 3339)."),
-		"accessed_at": computedTimeAttr("Last access (RFC 3339)."),
-		"changed_at":  computedTimeAttr("Last status change (RFC 3339)."),
+		"modified_at": base.ComputedDataSourceTime("Last modification (RFC 3339)."),
+		"accessed_at": base.ComputedDataSourceTime("Last access (RFC 3339)."),
+		"changed_at":  base.ComputedDataSourceTime("Last status change (RFC 3339)."),
 	}
 }
 
@@ -64,20 +71,20 @@ func (d *volumeFilesDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 		Attributes: map[string]schema.Attribute{
 			"volume_id": schema.StringAttribute{
 				MarkdownDescription: "ID of the volume.", Required: true,
-				Validators: []validator.String{stringvalidator.LengthAtLeast(1), noControlCharsValidator()},
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1), validators.NoControlChars()},
 			},
 			"path": schema.StringAttribute{
 				MarkdownDescription: "Absolute path of the folder in the volume. Default `/`, the volume's root.",
 				Optional:            true, Computed: true,
-				Validators: []validator.String{noControlCharsValidator(), stringRule{desc: "must be a clean absolute path",
-					summary: "Invalid volume path", check: checkVolumeFolder}},
+				Validators: []validator.String{validators.NoControlChars(), validators.StringRule{Desc: "must be a clean absolute path",
+					Summary: "Invalid volume path", Check: checkVolumeFolder}},
 			},
 			"depth": schema.Int64Attribute{
 				MarkdownDescription: "How many levels to list: `1` (the default) lists the folder's own entries, `2` also those of its subfolders, and so on.",
 				Optional:            true, Computed: true,
 				Validators: []validator.Int64{int64validator.Between(1, 64)},
 			},
-			"entries": computedObjectList("The entries.", volumeEntryAttributes()),
+			"entries": base.ComputedDataSourceList("The entries.", volumeEntryAttributes()),
 		},
 	}
 }
@@ -92,7 +99,7 @@ func checkVolumeFolder(p string) string {
 
 func (d *volumeFilesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m volumeFilesModel
-	client := d.configAndClient(ctx, req, resp, &m)
+	client := d.ConfigAndClient(ctx, req, resp, &m)
 	if client == nil {
 		return
 	}
@@ -110,7 +117,7 @@ func (d *volumeFilesDataSource) Read(ctx context.Context, req datasource.ReadReq
 		return
 	}
 	if err != nil {
-		addClientError(&resp.Diagnostics, fmt.Sprintf("Could not list %s in volume %q", dir, volumeID), err)
+		base.AddClientError(&resp.Diagnostics, fmt.Sprintf("Could not list %s in volume %q", dir, volumeID), err)
 		return
 	}
 	elems := make([]attr.Value, 0, len(list))

@@ -16,16 +16,24 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+)
+
+var (
+	_ resource.ResourceWithConfigure   = &volumeResource{}
+	_ resource.ResourceWithImportState = &volumeResource{}
+	_ resource.ResourceWithIdentity    = &volumeResource{}
+	_ resource.ResourceWithModifyPlan  = &volumeResource{}
 )
 
 // NewVolumeResource returns the e2b_volume resource.
 func NewVolumeResource() resource.Resource {
-	return &volumeResource{resourceConfig{typeName: "_volume"}}
+	return &volumeResource{base.ResourceConfig{TypeName: "_volume"}}
 }
 
 // volumeResource is a team volume: persistent storage that sandboxes mount.
 type volumeResource struct {
-	resourceConfig
+	base.ResourceConfig
 }
 
 type volumeModel struct {
@@ -55,8 +63,8 @@ func (r *volumeResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			"mark of who made it, so a volume of the same name that someone else makes at the same moment as a lost " +
 			"create cannot be told apart from the provider's.",
 		Attributes: map[string]schema.Attribute{
-			"id":        computedString("Same as `volume_id`.", stable),
-			"volume_id": computedString("ID of the volume.", stable),
+			"id":        base.ComputedString("Same as `volume_id`.", stable),
+			"volume_id": base.ComputedString("ID of the volume.", stable),
 			"name": schema.StringAttribute{
 				MarkdownDescription: "Name of the volume, unique in the team: letters, digits, `_` and `-`. Changing it replaces the volume.",
 				Required:            true,
@@ -92,12 +100,12 @@ func (r *volumeResource) IdentitySchema(_ context.Context, _ resource.IdentitySc
 
 func (r *volumeResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan volumeModel
-	client, ok := modelAndClient(ctx, req.Plan.Get, &plan, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.Plan.Get, &plan, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
 	v, err := client.CreateVolume(ctx, plan.Name.ValueString())
-	if !volumeCreate.settled(&resp.Diagnostics, "Could not create volume "+plan.Name.ValueString(), err) {
+	if !volumeCreate.Settled(&resp.Diagnostics, "Could not create volume "+plan.Name.ValueString(), err) {
 		return
 	}
 	plan.apply(v)
@@ -107,7 +115,7 @@ func (r *volumeResource) Create(ctx context.Context, req resource.CreateRequest,
 
 func (r *volumeResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state volumeModel
-	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.State.Get, &state, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -118,11 +126,11 @@ func (r *volumeResource) Read(ctx context.Context, req resource.ReadRequest, res
 	}
 	v, err := client.FindVolume(ctx, key)
 	if err != nil {
-		addClientError(&resp.Diagnostics, "Could not read volume "+key, err)
+		base.AddClientError(&resp.Diagnostics, "Could not read volume "+key, err)
 		return
 	}
 	if v == nil {
-		removeGone(ctx, resp, "Volume no longer exists",
+		base.RemoveGone(ctx, resp, "Volume no longer exists",
 			fmt.Sprintf("Volume %q was not found; it was removed from state.", key),
 			volumeIdentity{VolumeID: types.StringValue(key)})
 		return
@@ -138,13 +146,13 @@ func (r *volumeResource) Read(ctx context.Context, req resource.ReadRequest, res
 // Update only changes expose_token: the token is read again or dropped.
 func (r *volumeResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan volumeModel
-	client, ok := modelAndClient(ctx, req.Plan.Get, &plan, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.Plan.Get, &plan, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
 	v, err := client.GetVolume(ctx, plan.VolumeID.ValueString())
 	if err != nil {
-		addClientError(&resp.Diagnostics, "Could not read volume "+plan.VolumeID.ValueString(), err)
+		base.AddClientError(&resp.Diagnostics, "Could not read volume "+plan.VolumeID.ValueString(), err)
 		return
 	}
 	plan.apply(v)
@@ -154,7 +162,7 @@ func (r *volumeResource) Update(ctx context.Context, req resource.UpdateRequest,
 
 func (r *volumeResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state volumeModel
-	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.State.Get, &state, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -167,12 +175,12 @@ func (r *volumeResource) Delete(ctx context.Context, req resource.DeleteRequest,
 			"E2B refuses to delete a volume while running or paused sandboxes mount it. Destroy those sandboxes "+
 				"(or remove the volume from their volume_mounts) first.\n\n"+err.Error())
 	default:
-		addClientError(&resp.Diagnostics, "Could not delete volume "+id, err)
+		base.AddClientError(&resp.Diagnostics, "Could not delete volume "+id, err)
 	}
 }
 
 // volumeCreate says how a volume is named and imported, for lost creates.
-var volumeCreate = keptCreate{kind: "volume", attr: path.Root("name"), importID: func(id string) string { return id }}
+var volumeCreate = base.KeptCreate{Kind: "volume", Attr: path.Root("name"), ImportID: func(id string) string { return id }}
 
 // ImportState accepts the volume's ID or its name, or the identity.
 func (r *volumeResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
@@ -188,4 +196,9 @@ func (m *volumeModel) apply(v *e2b.Volume) {
 	} else {
 		m.Token = types.StringNull()
 	}
+}
+
+// ModifyPlan records a volume this run creates, for the sandboxes that mount it.
+func (r *volumeResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse) {
+	base.NotePlannedName(ctx, r.Data, req, true)
 }

@@ -11,21 +11,22 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 )
 
 // NewVolumesDataSource returns the e2b_volumes data source: the team's
 // volumes (never their tokens), sorted by name.
 func NewVolumesDataSource() datasource.DataSource {
-	return &listDataSource[e2b.Volume]{
-		typeSuffix:  "volumes",
-		description: "The team's volumes, sorted by name. Tokens are not listed.",
-		attributes:  volumeAttributes,
-		fetch: func(ctx context.Context, c *e2b.Client) ([]e2b.Volume, error) {
+	return &base.ListDataSource[e2b.Volume]{
+		TypeSuffix:  "volumes",
+		Description: "The team's volumes, sorted by name. Tokens are not listed.",
+		Attributes:  volumeAttributes,
+		Fetch: func(ctx context.Context, c *e2b.Client) ([]e2b.Volume, error) {
 			list, err := c.ListVolumes(ctx)
 			slices.SortFunc(list, func(a, b e2b.Volume) int { return strings.Compare(a.Name, b.Name) })
 			return list, err
 		},
-		attrs: volumeAttrs,
+		Attrs: volumeAttrs,
 	}
 }
 

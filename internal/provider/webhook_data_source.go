@@ -8,17 +8,18 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 )
 
 // NewWebhookDataSource returns the e2b_webhook data source (never its signature secret).
 func NewWebhookDataSource() datasource.DataSource {
-	return &objectDataSource{
-		typeSuffix: "webhook", kind: "webhook", idAttr: "id",
-		description: "One of the team's sandbox lifecycle webhooks, by ID or by name. Its signature secret is never returned.",
-		nameDesc: "Display name of the webhook. E2B does not keep names unique: a name that several webhooks " +
+	return &base.ObjectDataSource{
+		TypeSuffix: "webhook", Kind: "webhook", IDAttr: "id",
+		Description: "One of the team's sandbox lifecycle webhooks, by ID or by name. Its signature secret is never returned.",
+		NameDesc: "Display name of the webhook. E2B does not keep names unique: a name that several webhooks " +
 			"have is an error (use `id`). Exactly one of `id` and `name` is set.",
-		attributes: webhookAttributes,
-		lookup: func(ctx context.Context, c *e2b.Client, id, name string) (map[string]attr.Value, error) {
+		Attributes: webhookAttributes,
+		Lookup: func(ctx context.Context, c *e2b.Client, id, name string) (map[string]attr.Value, error) {
 			if id != "" {
 				w, err := c.GetWebhook(ctx, id)
 				if e2b.IsNotFound(err) {

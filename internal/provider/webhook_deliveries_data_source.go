@@ -17,17 +17,26 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
+)
+
+var (
+	_ datasource.DataSourceWithConfigure      = &webhookDeliveriesDataSource{}
+	_ datasource.DataSourceWithValidateConfig = &webhookDeliveriesDataSource{}
 )
 
 // NewWebhookDeliveriesDataSource returns the e2b_webhook_deliveries data source.
 func NewWebhookDeliveriesDataSource() datasource.DataSource {
-	return &webhookDeliveriesDataSource{dataSourceConfig{typeName: "_webhook_deliveries"}}
+	return &webhookDeliveriesDataSource{base.DataSourceConfig{TypeName: "_webhook_deliveries"}}
 }
 
 // webhookDeliveriesDataSource reads a webhook's delivery history: the
 // events E2B delivered to it and every attempt, failed ones with why.
 type webhookDeliveriesDataSource struct {
-	dataSourceConfig
+	base.DataSourceConfig
 }
 
 type webhookDeliveriesModel struct {
@@ -48,8 +57,8 @@ type webhookDeliveriesModel struct {
 const defaultDeliveryEvents = 100
 
 var (
-	deliveryAttemptAttrTypes = nestedAttrTypes(deliveryAttemptAttributes())
-	deliveryEventAttrTypes   = nestedAttrTypes(deliveryEventAttributes())
+	deliveryAttemptAttrTypes = convert.NestedAttrTypes(deliveryAttemptAttributes())
+	deliveryEventAttrTypes   = convert.NestedAttrTypes(deliveryEventAttributes())
 )
 
 func deliveryAttemptAttributes() map[string]schema.Attribute {
@@ -68,9 +77,9 @@ func deliveryAttemptAttributes() map[string]schema.Attribute {
 		"request_headers": schema.StringAttribute{Computed: true,
 			MarkdownDescription: "Request headers as a JSON object; E2B redacts sensitive values such as `e2b-signature`."},
 		"request_body": schema.StringAttribute{Computed: true, MarkdownDescription: "The event JSON that was posted."},
-		"duration": schema.StringAttribute{Computed: true, CustomType: goDurationType{}, Validators: []validator.String{goDurationSyntax()},
+		"duration": schema.StringAttribute{Computed: true, CustomType: customtypes.GoDurationType{}, Validators: []validator.String{validators.GoDurationSyntax()},
 			MarkdownDescription: "How long the attempt took (Go duration, E2B counts whole milliseconds)."},
-		"timestamp": computedTimeAttr("When the attempt started (RFC 3339)."),
+		"timestamp": base.ComputedDataSourceTime("When the attempt started (RFC 3339)."),
 	}
 }
 
@@ -80,7 +89,7 @@ func deliveryEventAttributes() map[string]schema.Attribute {
 		"event_type": schema.StringAttribute{Computed: true, MarkdownDescription: "Event type, such as `sandbox.lifecycle.created`."},
 		"sandbox_id": schema.StringAttribute{Computed: true, MarkdownDescription: "The sandbox the event is about."},
 		"delivered":  schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether an attempt listed succeeded."},
-		"attempts":   computedObjectList("The attempts to deliver the event that match the filters, in the order made.", deliveryAttemptAttributes()),
+		"attempts":   base.ComputedDataSourceList("The attempts to deliver the event that match the filters, in the order made.", deliveryAttemptAttributes()),
 	}
 }
 
@@ -108,7 +117,7 @@ func (d *webhookDeliveriesDataSource) Schema(_ context.Context, _ datasource.Sch
 				Validators:          []validator.Int64{int64validator.Between(1, e2b.WebhookDeliveryPageMax)}},
 			"limit": schema.Int64Attribute{Optional: true, MarkdownDescription: "Most events to return, 1 to 10000. Default 100.",
 				Validators: []validator.Int64{int64validator.Between(1, 10000)}},
-			"events":          computedObjectList("The events, each with its attempts.", deliveryEventAttributes()),
+			"events":          base.ComputedDataSourceList("The events, each with its attempts.", deliveryEventAttributes()),
 			"attempts":        schema.Int64Attribute{Computed: true, MarkdownDescription: "Attempts listed in `events`."},
 			"failed_attempts": schema.Int64Attribute{Computed: true, MarkdownDescription: "Failed attempts listed in `events`."},
 		},
@@ -128,7 +137,7 @@ func (d *webhookDeliveriesDataSource) ValidateConfig(ctx context.Context, req da
 // validateTimeRange adds an error on end when both bounds are known and
 // end is not after start.
 func validateTimeRange(start, end timetypes.RFC3339, diags *diag.Diagnostics) {
-	s, e := optionalTime(start), optionalTime(end) // nil unless known and valid: the type reports the rest
+	s, e := convert.OptionalTime(start), convert.OptionalTime(end) // nil unless known and valid: the type reports the rest
 	if s != nil && e != nil && !s.Before(*e) {
 		diags.AddAttributeError(path.Root("end"), "Invalid time range",
 			"end ("+e.Format(time.RFC3339)+") must be after start ("+s.Format(time.RFC3339)+").")
@@ -137,7 +146,7 @@ func validateTimeRange(start, end timetypes.RFC3339, diags *diag.Diagnostics) {
 
 // timeOrZero is a known RFC 3339 value, or the zero time (no bound).
 func timeOrZero(v timetypes.RFC3339) time.Time {
-	if t := optionalTime(v); t != nil {
+	if t := convert.OptionalTime(v); t != nil {
 		return *t
 	}
 	return time.Time{}
@@ -145,13 +154,13 @@ func timeOrZero(v timetypes.RFC3339) time.Time {
 
 func (d *webhookDeliveriesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m webhookDeliveriesModel
-	client := d.configAndClient(ctx, req, resp, &m)
+	client := d.ConfigAndClient(ctx, req, resp, &m)
 	if client == nil {
 		return
 	}
-	statuses, diags := stringSetFrom(ctx, m.Statuses)
+	statuses, diags := convert.StringSetFrom(ctx, m.Statuses)
 	resp.Diagnostics.Append(diags...)
-	kinds, diags := stringSetFrom(ctx, m.EventTypes)
+	kinds, diags := convert.StringSetFrom(ctx, m.EventTypes)
 	resp.Diagnostics.Append(diags...)
 	q := e2b.WebhookDeliveryQuery{Statuses: statuses, EventTypes: kinds, Ascending: m.Ascending.ValueBool(),
 		Start: timeOrZero(m.Start), End: timeOrZero(m.End),
@@ -164,11 +173,11 @@ func (d *webhookDeliveriesDataSource) Read(ctx context.Context, req datasource.R
 	}
 	groups, err := client.ListWebhookDeliveries(ctx, m.WebhookID.ValueString(), q)
 	if err != nil {
-		addClientError(&resp.Diagnostics, "Could not list webhook deliveries", err)
+		base.AddClientError(&resp.Diagnostics, "Could not list webhook deliveries", err)
 		return
 	}
 	var total, failed int64
-	m.Events = objectList(deliveryEventAttrTypes, groups, func(g e2b.WebhookDeliveryGroup) map[string]attr.Value {
+	m.Events = base.ObjectList(deliveryEventAttrTypes, groups, func(g e2b.WebhookDeliveryGroup) map[string]attr.Value {
 		delivered := false
 		for _, a := range g.Attempts {
 			total++
@@ -181,7 +190,7 @@ func (d *webhookDeliveriesDataSource) Read(ctx context.Context, req datasource.R
 		return map[string]attr.Value{
 			"event_id": types.StringValue(g.EventID), "event_type": types.StringValue(g.EventType),
 			"sandbox_id": types.StringValue(g.SandboxID), "delivered": types.BoolValue(delivered),
-			"attempts": objectList(deliveryAttemptAttrTypes, g.Attempts, deliveryAttemptValues),
+			"attempts": base.ObjectList(deliveryAttemptAttrTypes, g.Attempts, deliveryAttemptValues),
 		}
 	})
 	m.Attempts, m.FailedAttempts = types.Int64Value(total), types.Int64Value(failed)
@@ -208,6 +217,6 @@ func deliveryAttemptValues(a e2b.WebhookDeliveryAttempt) map[string]attr.Value {
 		"response_status_code": code, "response_body": orNull(a.ResponseBody, answered),
 		"response_headers": orNull(a.ResponseHeaders, answered), "request_url": types.StringValue(a.RequestURL),
 		"request_headers": types.StringValue(a.RequestHeaders), "request_body": types.StringValue(a.RequestBody),
-		"duration": durationValue(a.Duration), "timestamp": timetypes.NewRFC3339TimeValue(a.Timestamp),
+		"duration": customtypes.DurationValue(a.Duration), "timestamp": timetypes.NewRFC3339TimeValue(a.Timestamp),
 	}
 }

@@ -6,27 +6,28 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 )
 
 // NewWebhookListResource returns the list resource for e2b_webhook: the
 // team's webhooks with the identity of e2b_webhook.
 func NewWebhookListResource() list.ListResource {
-	return &teamListResource[e2b.Webhook, noFilter]{
-		resourceConfig: resourceConfig{typeName: "_webhook"},
-		description: "Lists the team's lifecycle webhooks for `terraform query`, each with the identity of " +
+	return &base.TeamListResource[e2b.Webhook, base.NoFilter]{
+		ResourceConfig: base.ResourceConfig{TypeName: "_webhook"},
+		Description: "Lists the team's lifecycle webhooks for `terraform query`, each with the identity of " +
 			"`e2b_webhook` (`webhook_id`), so they can be imported into configuration. The configuration it generates " +
 			"shows the sensitive `url` and the write-only signature secret as `null # sensitive`: an imported webhook " +
 			"keeps the URL and secret E2B has until you set them. E2B's webhook list has no filter.",
-		what:  "webhooks",
-		fetch: unfiltered((*e2b.Client).ListWebhooks),
-		display: func(wh e2b.Webhook) string {
+		What:  "webhooks",
+		Fetch: base.Unfiltered((*e2b.Client).ListWebhooks),
+		Display: func(wh e2b.Webhook) string {
 			if wh.Name == "" {
 				return wh.WebhookID
 			}
 			return wh.Name + " (" + wh.WebhookID + ")"
 		},
-		identity: func(wh e2b.Webhook) map[string]string { return map[string]string{"webhook_id": wh.WebhookID} },
-		values: func(wh e2b.Webhook) map[string]attr.Value {
+		Identity: func(wh e2b.Webhook) map[string]string { return map[string]string{"webhook_id": wh.WebhookID} },
+		Values: func(wh e2b.Webhook) map[string]attr.Value {
 			m := webhookModel{Name: types.StringNull()}
 			m.apply(&wh)
 			return map[string]attr.Value{

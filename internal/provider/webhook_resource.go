@@ -19,16 +19,26 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
+)
+
+var (
+	_ resource.ResourceWithConfigure   = &webhookResource{}
+	_ resource.ResourceWithImportState = &webhookResource{}
+	_ resource.ResourceWithIdentity    = &webhookResource{}
+	_ resource.ResourceWithModifyPlan  = &webhookResource{}
 )
 
 // NewWebhookResource returns the e2b_webhook resource.
 func NewWebhookResource() resource.Resource {
-	return &webhookResource{resourceConfig{typeName: "_webhook"}}
+	return &webhookResource{base.ResourceConfig{TypeName: "_webhook"}}
 }
 
 // webhookResource is a lifecycle webhook: E2B posts signed sandbox events to it.
 type webhookResource struct {
-	resourceConfig
+	base.ResourceConfig
 }
 
 type webhookModel struct {
@@ -65,11 +75,11 @@ func (r *webhookResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			"made nothing and registers again. A webhook identical in all four that someone else registers at the " +
 			"same moment as a lost create cannot be told apart from the provider's.",
 		Attributes: map[string]schema.Attribute{
-			"id": computedString("ID of the webhook.", stable),
+			"id": base.ComputedString("ID of the webhook.", stable),
 			"name": schema.StringAttribute{
 				MarkdownDescription: "Display name, not empty.",
 				Optional:            true,
-				Validators:          webhookNameValidators(),
+				Validators:          validators.WebhookName(),
 			},
 			"url": schema.StringAttribute{
 				MarkdownDescription: "Where E2B posts the events: an absolute `http://` or `https://` URL, which may have " +
@@ -79,7 +89,7 @@ func (r *webhookResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 				Optional:      true,
 				Computed:      true,
 				Sensitive:     true,
-				Validators:    []validator.String{webhookURLValidator()},
+				Validators:    []validator.String{validators.WebhookURL()},
 				PlanModifiers: stable,
 			},
 			"events": schema.SetAttribute{
@@ -165,7 +175,7 @@ func (r *webhookResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 
 // input builds the webhook configuration; withSecret adds the secret.
 func (m *webhookModel) input(ctx context.Context, cfg secretGetter, withSecret bool) (e2b.WebhookInput, error) {
-	events, d := stringSetFrom(ctx, m.Events)
+	events, d := convert.StringSetFrom(ctx, m.Events)
 	if d.HasError() {
 		return e2b.WebhookInput{}, fmt.Errorf("events: %v", d)
 	}
@@ -193,7 +203,7 @@ func (m *webhookModel) input(ctx context.Context, cfg secretGetter, withSecret b
 
 func (r *webhookResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan webhookModel
-	client, ok := modelAndClient(ctx, req.Plan.Get, &plan, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.Plan.Get, &plan, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -203,7 +213,7 @@ func (r *webhookResource) Create(ctx context.Context, req resource.CreateRequest
 		return
 	}
 	wh, err := client.CreateWebhook(ctx, in)
-	if !webhookCreate.settled(&resp.Diagnostics, "Could not register webhook", err) {
+	if !webhookCreate.Settled(&resp.Diagnostics, "Could not register webhook", err) {
 		return
 	}
 	plan.apply(wh)
@@ -213,19 +223,19 @@ func (r *webhookResource) Create(ctx context.Context, req resource.CreateRequest
 
 func (r *webhookResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state webhookModel
-	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.State.Get, &state, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
 	wh, err := client.GetWebhook(ctx, state.ID.ValueString())
 	if e2b.IsNotFound(err) {
-		removeGone(ctx, resp, "Webhook no longer exists",
+		base.RemoveGone(ctx, resp, "Webhook no longer exists",
 			fmt.Sprintf("Webhook %q was not found; it was removed from state.", state.ID.ValueString()),
 			webhookIdentity{WebhookID: state.ID})
 		return
 	}
 	if err != nil {
-		addClientError(&resp.Diagnostics, "Could not read webhook "+state.ID.ValueString(), err)
+		base.AddClientError(&resp.Diagnostics, "Could not read webhook "+state.ID.ValueString(), err)
 		return
 	}
 	state.apply(wh)
@@ -236,7 +246,7 @@ func (r *webhookResource) Read(ctx context.Context, req resource.ReadRequest, re
 func (r *webhookResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state webhookModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.State.Get, &state, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -249,7 +259,7 @@ func (r *webhookResource) Update(ctx context.Context, req resource.UpdateRequest
 	}
 	wh, err := client.UpdateWebhook(ctx, state.ID.ValueString(), in)
 	if err != nil {
-		addClientError(&resp.Diagnostics, "Could not update webhook "+state.ID.ValueString(), err)
+		base.AddClientError(&resp.Diagnostics, "Could not update webhook "+state.ID.ValueString(), err)
 		return
 	}
 	plan.apply(wh)
@@ -259,17 +269,17 @@ func (r *webhookResource) Update(ctx context.Context, req resource.UpdateRequest
 
 func (r *webhookResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state webhookModel
-	client, ok := modelAndClient(ctx, req.State.Get, &state, r.data, &resp.Diagnostics)
+	client, ok := base.ModelAndClient(ctx, req.State.Get, &state, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
 	if err := client.DeleteWebhook(ctx, state.ID.ValueString()); err != nil && !e2b.IsNotFound(err) {
-		addClientError(&resp.Diagnostics, "Could not delete webhook "+state.ID.ValueString(), err)
+		base.AddClientError(&resp.Diagnostics, "Could not delete webhook "+state.ID.ValueString(), err)
 	}
 }
 
 // webhookCreate says how a webhook is imported, for lost creates.
-var webhookCreate = keptCreate{kind: "webhook", attr: path.Empty(), importID: func(id string) string { return id }}
+var webhookCreate = base.KeptCreate{Kind: "webhook", Attr: path.Empty(), ImportID: func(id string) string { return id }}
 
 // ImportState takes the webhook ID or the identity. The secret cannot be
 // read back: give it in the configuration; the next apply with a secret
@@ -285,7 +295,7 @@ func (m *webhookModel) apply(wh *e2b.Webhook) {
 	}
 	m.URL = types.StringValue(wh.URL)
 	m.Enabled = types.BoolValue(wh.Enabled)
-	m.Events = stringSetValue(wh.Events)
+	m.Events = convert.StringSetValue(wh.Events)
 	m.SignatureSecret = types.StringNull()
 	m.CreatedAt = timetypes.NewRFC3339TimeValue(wh.CreatedAt)
 }

@@ -12,34 +12,43 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/customtypes"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
+)
+
+var (
+	_ datasource.DataSourceWithConfigure      = &webhookStatsDataSource{}
+	_ datasource.DataSourceWithValidateConfig = &webhookStatsDataSource{}
 )
 
 // NewWebhookStatsDataSource returns the e2b_webhook_stats data source.
 func NewWebhookStatsDataSource() datasource.DataSource {
-	return &webhookStatsDataSource{dataSourceConfig{typeName: "_webhook_stats"}}
+	return &webhookStatsDataSource{base.DataSourceConfig{TypeName: "_webhook_stats"}}
 }
 
 // webhookStatsDataSource reads a webhook's delivery stats over a time range.
 type webhookStatsDataSource struct {
-	dataSourceConfig
+	base.DataSourceConfig
 }
 
 type webhookStatsModel struct {
-	WebhookID       types.String      `tfsdk:"webhook_id"`
-	Start           timetypes.RFC3339 `tfsdk:"start"`
-	End             timetypes.RFC3339 `tfsdk:"end"`
-	Total           types.Int64       `tfsdk:"total"`
-	Failed          types.Int64       `tfsdk:"failed"`
-	DurationMinimum goDuration        `tfsdk:"duration_minimum"`
-	DurationAverage goDuration        `tfsdk:"duration_average"`
-	DurationMaximum goDuration        `tfsdk:"duration_maximum"`
-	Buckets         types.List        `tfsdk:"buckets"`
+	WebhookID       types.String           `tfsdk:"webhook_id"`
+	Start           timetypes.RFC3339      `tfsdk:"start"`
+	End             timetypes.RFC3339      `tfsdk:"end"`
+	Total           types.Int64            `tfsdk:"total"`
+	Failed          types.Int64            `tfsdk:"failed"`
+	DurationMinimum customtypes.GoDuration `tfsdk:"duration_minimum"`
+	DurationAverage customtypes.GoDuration `tfsdk:"duration_average"`
+	DurationMaximum customtypes.GoDuration `tfsdk:"duration_maximum"`
+	Buckets         types.List             `tfsdk:"buckets"`
 }
 
 // deliveryDurationAttributes are the duration figures of a set of attempts.
 func deliveryDurationAttributes(of string) map[string]schema.Attribute {
 	attr := func(what string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, CustomType: goDurationType{}, Validators: []validator.String{goDurationSyntax()},
+		return schema.StringAttribute{Computed: true, CustomType: customtypes.GoDurationType{}, Validators: []validator.String{validators.GoDurationSyntax()},
 			MarkdownDescription: what + " duration of the attempts " + of + " (Go duration; 0s without attempts)."}
 	}
 	return map[string]schema.Attribute{
@@ -49,18 +58,18 @@ func deliveryDurationAttributes(of string) map[string]schema.Attribute {
 
 func webhookStatsBucketAttributes() map[string]schema.Attribute {
 	attrs := deliveryDurationAttributes("in the bucket")
-	attrs["start"] = computedTimeAttr("Start of the bucket (RFC 3339).")
+	attrs["start"] = base.ComputedDataSourceTime("Start of the bucket (RFC 3339).")
 	attrs["total"] = schema.Int64Attribute{Computed: true, MarkdownDescription: "Attempts in the bucket."}
 	attrs["failed"] = schema.Int64Attribute{Computed: true, MarkdownDescription: "Failed attempts in the bucket."}
 	return attrs
 }
 
-var webhookStatsBucketAttrTypes = nestedAttrTypes(webhookStatsBucketAttributes())
+var webhookStatsBucketAttrTypes = convert.NestedAttrTypes(webhookStatsBucketAttributes())
 
 func durationValues(d e2b.DeliveryDurations) map[string]attr.Value {
 	return map[string]attr.Value{
-		"duration_minimum": durationValue(d.Minimum), "duration_average": durationValue(d.Average),
-		"duration_maximum": durationValue(d.Maximum),
+		"duration_minimum": customtypes.DurationValue(d.Minimum), "duration_average": customtypes.DurationValue(d.Average),
+		"duration_maximum": customtypes.DurationValue(d.Maximum),
 	}
 }
 
@@ -74,7 +83,7 @@ func (d *webhookStatsDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 		MarkdownDescription: "End of the range, exclusive (RFC 3339). Default: now."}
 	attrs["total"] = schema.Int64Attribute{Computed: true, MarkdownDescription: "Delivery attempts in the range."}
 	attrs["failed"] = schema.Int64Attribute{Computed: true, MarkdownDescription: "Failed delivery attempts in the range."}
-	attrs["buckets"] = computedObjectList("The range in time buckets, oldest first, as E2B divides it.", webhookStatsBucketAttributes())
+	attrs["buckets"] = base.ComputedDataSourceList("The range in time buckets, oldest first, as E2B divides it.", webhookStatsBucketAttributes())
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A webhook's delivery stats over a time range: attempts, failed attempts and their durations, " +
 			"overall and per time bucket. `failed` above 0 says the endpoint is failing; `e2b_webhook_deliveries` says why.",
@@ -94,7 +103,7 @@ func (d *webhookStatsDataSource) ValidateConfig(ctx context.Context, req datasou
 
 func (d *webhookStatsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m webhookStatsModel
-	client := d.configAndClient(ctx, req, resp, &m)
+	client := d.ConfigAndClient(ctx, req, resp, &m)
 	if client == nil {
 		return
 	}
@@ -104,12 +113,12 @@ func (d *webhookStatsDataSource) Read(ctx context.Context, req datasource.ReadRe
 	}
 	st, err := client.GetWebhookStats(ctx, m.WebhookID.ValueString(), start, end)
 	if err != nil {
-		addClientError(&resp.Diagnostics, "Could not read webhook delivery stats", err)
+		base.AddClientError(&resp.Diagnostics, "Could not read webhook delivery stats", err)
 		return
 	}
 	m.Total, m.Failed = types.Int64Value(st.Total), types.Int64Value(st.Failed)
-	m.DurationMinimum, m.DurationAverage, m.DurationMaximum = durationValue(st.Durations.Minimum), durationValue(st.Durations.Average), durationValue(st.Durations.Maximum)
-	m.Buckets = objectList(webhookStatsBucketAttrTypes, st.Buckets, func(b e2b.WebhookStatsBucket) map[string]attr.Value {
+	m.DurationMinimum, m.DurationAverage, m.DurationMaximum = customtypes.DurationValue(st.Durations.Minimum), customtypes.DurationValue(st.Durations.Average), customtypes.DurationValue(st.Durations.Maximum)
+	m.Buckets = base.ObjectList(webhookStatsBucketAttrTypes, st.Buckets, func(b e2b.WebhookStatsBucket) map[string]attr.Value {
 		v := durationValues(b.Durations)
 		v["start"] = timetypes.NewRFC3339TimeValue(b.Start)
 		v["total"], v["failed"] = types.Int64Value(b.Total), types.Int64Value(b.Failed)

@@ -10,17 +10,19 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/convert"
 )
 
 // NewWebhooksDataSource returns the e2b_webhooks data source: the team's
 // lifecycle webhooks (never secrets).
 func NewWebhooksDataSource() datasource.DataSource {
-	return &listDataSource[e2b.Webhook]{
-		typeSuffix:  "webhooks",
-		description: "The team's sandbox lifecycle webhooks, oldest first. Signature secrets are never returned.",
-		attributes:  webhookAttributes,
-		fetch:       func(ctx context.Context, c *e2b.Client) ([]e2b.Webhook, error) { return c.ListWebhooks(ctx) },
-		attrs:       webhookAttrs,
+	return &base.ListDataSource[e2b.Webhook]{
+		TypeSuffix:  "webhooks",
+		Description: "The team's sandbox lifecycle webhooks, oldest first. Signature secrets are never returned.",
+		Attributes:  webhookAttributes,
+		Fetch:       func(ctx context.Context, c *e2b.Client) ([]e2b.Webhook, error) { return c.ListWebhooks(ctx) },
+		Attrs:       webhookAttrs,
 	}
 }
 
@@ -28,7 +30,7 @@ func NewWebhooksDataSource() datasource.DataSource {
 func webhookAttrs(w e2b.Webhook) map[string]attr.Value {
 	return map[string]attr.Value{
 		"id": types.StringValue(w.WebhookID), "name": types.StringValue(w.Name), "url": types.StringValue(w.URL),
-		"enabled": types.BoolValue(w.Enabled), "events": stringSetValue(w.Events),
+		"enabled": types.BoolValue(w.Enabled), "events": convert.StringSetValue(w.Events),
 		"created_at": timetypes.NewRFC3339TimeValue(w.CreatedAt),
 	}
 }
