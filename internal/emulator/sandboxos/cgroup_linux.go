@@ -122,8 +122,9 @@ func (c *Cgroups) New(name string, l Limits) (*Cgroup, error) {
 	for _, p := range c.parents {
 		dir := filepath.Join(p, name)
 		err := os.Mkdir(dir, 0o755)
-		if errors.Is(err, os.ErrNotExist) {
-			// Another emulator's sweep removed the parent while it was empty.
+		// Another emulator's sweep removes the parent while it is empty, and may
+		// do so again between remaking it and making the sandbox's dir in it.
+		for try := 0; errors.Is(err, os.ErrNotExist) && try < 20; try++ {
 			if err = c.makeParent(p); err == nil {
 				err = os.Mkdir(dir, 0o755)
 			}
