@@ -18,6 +18,7 @@ type tflogLogger struct {
 var _ e2b.Logger = tflogLogger{}
 
 func (l tflogLogger) Log(ctx context.Context, level, msg string, fields map[string]any) {
+	msg, fields = safeLogLine(msg, fields)
 	ctx = tflog.NewSubsystem(ctx, "e2b")
 	if l.apiKey != "" {
 		ctx = tflog.SubsystemMaskLogStrings(ctx, "e2b", l.apiKey)
@@ -34,4 +35,30 @@ func (l tflogLogger) Log(ctx context.Context, level, msg string, fields map[stri
 	default:
 		tflog.SubsystemDebug(ctx, "e2b", msg, fields)
 	}
+}
+
+// safeLogLine escapes terminal control sequences in a log line's message and string fields. What a
+// sandbox prints (command output, build logs, names of its files, an envd's error text) reaches
+// the CLI's log output, which a terminal shows: code in a sandbox must not be able to write there.
+func safeLogLine(msg string, fields map[string]any) (string, map[string]any) {
+	safe := make(map[string]any, len(fields))
+	for k, v := range fields {
+		if s, ok := v.(string); ok {
+			v = e2b.SafeText(s)
+		}
+		safe[k] = v
+	}
+	return e2b.SafeText(msg), safe
+}
+
+// logCommandOutput logs a batch of a command's output at debug level, escaped.
+func logCommandOutput(ctx context.Context, b e2b.OutputBatch) {
+	msg, fields := safeLogLine("command output", map[string]any{"stream": b.Stream.String(), "text": b.Text})
+	tflog.Debug(ctx, msg, fields)
+}
+
+// logBuildLine logs a line of a template build's log (what the build's commands printed), escaped.
+func logBuildLine(ctx context.Context, l e2b.BuildLogEntry, fields map[string]any) {
+	msg, safe := safeLogLine("template build: "+l.Message, fields)
+	tflog.Info(ctx, msg, safe)
 }

@@ -19,7 +19,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
@@ -184,9 +183,7 @@ func (r *sandboxCommandResource) Create(ctx context.Context, req resource.Create
 	run := plan.execModel
 	run.SandboxIDWO = cfg.SandboxIDWO
 	run.Env = mergedEnv(ctx, plan.Env, cfg.EnvWO, &resp.Diagnostics)
-	logOutput := func(b e2b.OutputBatch) {
-		tflog.Debug(ctx, "command output", map[string]any{"stream": b.Stream.String(), "text": b.Text})
-	}
+	logOutput := func(b e2b.OutputBatch) { logCommandOutput(ctx, b) }
 	res, diags := runExec(ctx, r.Data, run, int(plan.MaxOutputBytes.ValueInt32()), logOutput)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {

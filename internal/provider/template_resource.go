@@ -156,7 +156,7 @@ func (r *templateResource) build(ctx context.Context, client *e2b.Client, plan, 
 			tflog.Info(ctx, msg, map[string]any{"step": step, "src": src, "build_id": fields["build_id"]})
 		},
 		OnLog: func(l e2b.BuildLogEntry) {
-			tflog.Info(ctx, "template build: "+l.Message, map[string]any{
+			logBuildLine(ctx, l, map[string]any{
 				"template_id": fields["template_id"], "build_id": fields["build_id"], "step": l.Step, "level": l.Level,
 			})
 		},
