@@ -30,6 +30,9 @@ func (sb *Machine) boot() error {
 	if err := sb.writeRunInfo(); err != nil {
 		return err
 	}
+	if err := sb.setupHyperloop(); err != nil {
+		return err
+	}
 	return sb.makeRootHome()
 }
 

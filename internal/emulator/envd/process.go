@@ -123,6 +123,9 @@ func (pt *processTable) buildEnv(reqEnvs map[string]string, home, user string) [
 	for k, v := range pt.sb.identityEnv() {
 		env[k] = v
 	}
+	if ip := pt.sb.settings.HyperloopIP; ip != "" {
+		env["E2B_EVENTS_ADDRESS"] = "http://" + ip
+	}
 	for k, v := range pt.sb.envVars {
 		env[k] = v
 	}
