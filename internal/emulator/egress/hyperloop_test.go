@@ -73,4 +73,20 @@ func TestProxyAnswersHyperloopForTheSandboxItsCredentialsName(t *testing.T) {
 			t.Errorf("%s %s as %v: %d %s, want %d with %q", c.method, c.target, c.user, st, body, c.status, c.want)
 		}
 	}
+
+	// HTTPS (a CONNECT tunnel) finds no server there, at once: the proxy dials nothing.
+	req, _ := http.NewRequest(http.MethodConnect, srv.URL(), nil)
+	req.Host = "events.e2b.local:443"
+	req.SetBasicAuth("sbx-one", "tok-one")
+	req.Header.Set("Proxy-Authorization", req.Header.Get("Authorization"))
+	req.Header.Del("Authorization")
+	resp, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if resp.StatusCode != http.StatusBadGateway || !strings.Contains(string(data), "192.0.2.1:443: connect: connection refused") {
+		t.Errorf("CONNECT events.e2b.local:443: %d %s", resp.StatusCode, data)
+	}
 }
