@@ -31,7 +31,8 @@ func (sb *Machine) boot() error {
 		return err
 	}
 	if err := sb.setupHyperloop(); err != nil {
-		return err
+		// As E2B's envd: the sandbox's own /etc/hosts may be beyond repair, which fails no boot.
+		sb.settings.Logf("emulator: sandbox %s: %v", sb.id, err)
 	}
 	return sb.makeRootHome()
 }

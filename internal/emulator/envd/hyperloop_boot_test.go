@@ -25,8 +25,12 @@ func TestBootNamesHyperloopInSandboxHosts(t *testing.T) {
 		t.Fatalf("/etc/hosts names events.e2b.local as %q, want %q", got, line)
 	}
 	passwd := c.MustRun(sb, `cat /etc/passwd`)
+	// A directory there cannot be replaced: the boot goes on without the line, as E2B's does.
+	c.MustRun(sb, `sudo sh -c 'rm /etc/hosts && mkdir /etc/hosts'`)
+	c.PauseAndResume(sb, map[string]any{"memory": false})
+	c.MustRun(sb, `test -d /etc/hosts && sudo rmdir /etc/hosts`)
 	for _, hostile := range []string{
-		`rm /etc/hosts && mkfifo /etc/hosts`,
+		`rm -f /etc/hosts && mkfifo /etc/hosts`,
 		`ln -sf /etc/passwd /etc/hosts`,
 		`echo '10.9.9.9 events.e2b.local' > /etc/hosts`,
 	} {
