@@ -194,6 +194,7 @@ func Start(opts Options) (*Server, error) {
 			opts.Isolation, runtime.GOOS, os.Geteuid())
 	}
 	var proxyEnv func(string) map[string]string
+	hyperloopIP := "" // the proxy answers for E2B's hyperloop (egress/hyperloop.go)
 	// The proxy asks the control plane, made below, about sandboxes.
 	policy := func(id, token string) (*egress.Policy, bool) { return s.cp.EgressPolicy(id, token) }
 	if eg, err := egress.Start(policy, s.logf); err != nil {
@@ -201,8 +202,9 @@ func Start(opts Options) (*Server, error) {
 	} else {
 		s.egress = eg
 		proxyEnv = func(id string) map[string]string { return eg.Env(id, s.cp.EgressToken(id)) }
+		hyperloopIP = egress.HyperloopIP
 	}
-	machineSettings := &envd.Settings{Isolate: s.isolate, Logf: s.logf, ProxyEnv: proxyEnv}
+	machineSettings := &envd.Settings{Isolate: s.isolate, Logf: s.logf, ProxyEnv: proxyEnv, HyperloopIP: hyperloopIP}
 	s.setupUsers(machineSettings)
 	s.faults.reset(Faults{})
 	s.limits.set(opts.Limits)

@@ -1,9 +1,10 @@
 // Package egress is the emulator's stand-in for E2B's sandbox egress: the proxy every sandbox
 // process gets as HTTP_PROXY and HTTPS_PROXY (proxy.go), the rules it applies (rules.go: E2B's
 // limits, which rule applies to a host), admission by allowOut and denyOut (admit.go), the
-// header placeholders it fills (placeholders.go) and the SOCKS5 dialer for a sandbox's own
-// egress proxy (socks5.go). It keeps no state: a sandbox's settings come from the Policy the
-// control plane hands the proxy for the credentials a request carries.
+// header placeholders it fills (placeholders.go), the SOCKS5 dialer for a sandbox's own
+// egress proxy (socks5.go) and E2B's hyperloop server, which it answers itself (hyperloop.go).
+// It keeps no state: a sandbox's settings come from the Policy the control plane hands the
+// proxy for the credentials a request carries.
 //
 // What the proxy fills, and where: a request must carry a running sandbox's ID and egress token
 // as its proxy credentials (407 otherwise, so a process on the host gets nothing through it).

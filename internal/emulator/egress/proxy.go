@@ -68,18 +68,27 @@ func (p *Server) Env(sandboxID, token string) map[string]string {
 }
 
 func (p *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	pol, ok := p.sandboxPolicy(r)
+	sandboxID, pol, ok := p.sandboxPolicy(r)
 	if !ok {
 		w.Header().Set("Proxy-Authenticate", `Basic realm="e2b-egress"`)
 		http.Error(w, "egress: the proxy credentials name no sandbox", http.StatusProxyAuthRequired)
 		return
 	}
 	if r.Method == http.MethodConnect {
+		if host, port, _ := net.SplitHostPort(r.Host); isHyperloop(host) {
+			// Only plain HTTP on port 80 reaches the hyperloop (hyperloop.go).
+			http.Error(w, "egress: dial tcp "+net.JoinHostPort(HyperloopIP, port)+": connect: connection refused", http.StatusBadGateway)
+			return
+		}
 		p.tunnel(w, r, pol)
 		return
 	}
 	if r.URL.Host == "" || (r.URL.Scheme != "http" && r.URL.Scheme != "") {
 		http.Error(w, "the egress proxy forwards absolute http:// URLs only", http.StatusBadRequest)
+		return
+	}
+	if isHyperloop(r.URL.Hostname()) {
+		serveHyperloop(w, r, sandboxID)
 		return
 	}
 	if msg := admit(r.Context(), pol, r.URL.Hostname()); msg != "" {
@@ -119,17 +128,18 @@ func (p *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // sandboxPolicy reads the proxy credentials, which must name a running sandbox: the proxy
 // serves sandboxes only, never a process on the host that found its address.
-func (p *Server) sandboxPolicy(r *http.Request) (*Policy, bool) {
+func (p *Server) sandboxPolicy(r *http.Request) (string, *Policy, bool) {
 	raw, ok := strings.CutPrefix(r.Header.Get("Proxy-Authorization"), "Basic ")
 	if !ok {
-		return nil, false
+		return "", nil, false
 	}
 	b, err := base64.StdEncoding.DecodeString(raw)
 	if err != nil {
-		return nil, false
+		return "", nil, false
 	}
 	id, token, _ := strings.Cut(string(b), ":")
-	return p.policy(id, token)
+	pol, ok := p.policy(id, token)
+	return id, pol, ok
 }
 
 // admit says why a destination is refused ("" when it is admitted).

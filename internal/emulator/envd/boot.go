@@ -30,6 +30,10 @@ func (sb *Machine) boot() error {
 	if err := sb.writeRunInfo(); err != nil {
 		return err
 	}
+	if err := sb.setupHyperloop(); err != nil {
+		// As E2B's envd: the sandbox's own /etc/hosts may be beyond repair, which fails no boot.
+		sb.settings.Logf("emulator: sandbox %s: %v", sb.id, err)
+	}
 	return sb.makeRootHome()
 }
 

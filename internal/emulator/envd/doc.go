@@ -53,7 +53,10 @@
 //
 // Commands get E2B_SANDBOX=true, E2B_SANDBOX_ID, E2B_TEMPLATE_ID and
 // E2B_TEAM_ID, as envd gives them, and each boot writes the same values to
-// /run/e2b/.<NAME> (identity.go). Sandbox log lines (creation,
+// /run/e2b/.<NAME> (identity.go). With the egress proxy, which answers
+// for E2B's hyperloop server, they get E2B_EVENTS_ADDRESS too, and each
+// boot names events.e2b.local in a private root's /etc/hosts
+// (hyperloop.go). Sandbox log lines (creation,
 // lifecycle, processes) are kept as E2B keeps them: the legacy
 // GET /sandboxes/{id}/logs answers each "line" as a flat JSON object of
 // level, logger ("process" for process events, a guess from E2B's log

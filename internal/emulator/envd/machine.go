@@ -19,6 +19,8 @@ type Settings struct {
 	Isolate  bool // commands get mount namespaces
 	Logf     func(format string, args ...any)
 	ProxyEnv func(sandboxID string) map[string]string // the egress proxy variables; nil without a proxy
+	// HyperloopIP is where processes reach E2B's hyperloop server (hyperloop.go); "" without one.
+	HyperloopIP string
 	// StreamIdleTimeout bounds how long a stream waits on a peer that neither
 	// reads what is sent nor sends anything.
 	StreamIdleTimeout time.Duration

@@ -103,7 +103,8 @@ func newProcessTable(sb *Machine) *processTable {
 }
 
 // buildEnv is envd's order: PATH, HOME, USER, LOGNAME, the egress proxy,
-// the sandbox's identity (sandbox_identity.go), sandbox envs, request envs.
+// the sandbox's identity (sandbox_identity.go) and E2B_EVENTS_ADDRESS (hyperloop.go), sandbox
+// envs, request envs.
 func (pt *processTable) buildEnv(reqEnvs map[string]string, home, user string) []string {
 	env := map[string]string{"PATH": sandboxos.DefaultPath, "HOME": home, "USER": user, "LOGNAME": user}
 	if !pt.sb.settings.Isolate {
@@ -122,6 +123,9 @@ func (pt *processTable) buildEnv(reqEnvs map[string]string, home, user string) [
 	}
 	for k, v := range pt.sb.identityEnv() {
 		env[k] = v
+	}
+	if ip := pt.sb.settings.HyperloopIP; ip != "" {
+		env["E2B_EVENTS_ADDRESS"] = "http://" + ip
 	}
 	for k, v := range pt.sb.envVars {
 		env[k] = v

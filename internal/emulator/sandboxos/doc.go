@@ -120,7 +120,8 @@
 // listens there (ListeningSockets, HoldsSocket); the port of the host or of
 // another sandbox answers E2B's 502 "port is not open". Egress is the host's;
 // allowOut, denyOut and allowInternetAccess are enforced only for traffic
-// that goes through the egress proxy (package egress). A network namespace
+// that goes through the egress proxy (package egress), which also answers for
+// E2B's hyperloop server at 192.0.2.1, unroutable here. A network namespace
 // per sandbox would give each its own ports,
 // but internet access from it would need either changes to the host's
 // network (a veth pair, forwarding and NAT rules) or a user-space stack
