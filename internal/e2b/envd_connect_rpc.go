@@ -152,6 +152,21 @@ func (e *Envd) unaryAnswer(ctx context.Context, op, procedure string, class retr
 	req.Header.Set("Content-Type", contentTypeUnary)
 	req.Header.Set("Connect-Protocol-Version", connectProtocolVersion)
 	connectTimeoutHeader(req.Header, deadlineTimeout(ctx))
+	resp, err := e.send(ctx, op, req)
+	if err != nil {
+		return nil, err
+	}
+	if ce := resp.Header.Get("Content-Encoding"); ce != "" && ce != "identity" {
+		_ = resp.Body.Close()
+		return nil, &transportError{op: op, sandboxID: e.t.SandboxID,
+			err: fmt.Errorf("the answer is encoded as %q, which was not asked for; it was not decoded", ce)}
+	}
+	return resp.Body, nil
+}
+
+// send sends a Connect call and returns its 200 answer; any other answer
+// becomes the RPC error it carries, its body drained and closed.
+func (e *Envd) send(ctx context.Context, op string, req *retryablehttp.Request) (*http.Response, error) {
 	resp, err := e.c.envd.Do(req)
 	if err != nil {
 		return nil, requestError(ctx, op, e.t.SandboxID, err)
@@ -160,12 +175,7 @@ func (e *Envd) unaryAnswer(ctx context.Context, op, procedure string, class retr
 		defer drainClose(resp.Body)
 		return nil, rpcErrorFromResponse(op, e.t.SandboxID, resp)
 	}
-	if ce := resp.Header.Get("Content-Encoding"); ce != "" && ce != "identity" {
-		_ = resp.Body.Close()
-		return nil, &transportError{op: op, sandboxID: e.t.SandboxID,
-			err: fmt.Errorf("the answer is encoded as %q, which was not asked for; it was not decoded", ce)}
-	}
-	return resp.Body, nil
+	return resp, nil
 }
 
 // openStream starts a server-streaming call and returns the live response.
@@ -186,13 +196,9 @@ func (e *Envd) openStream(ctx context.Context, op, procedure string, class retry
 	req.Header.Set("Connect-Protocol-Version", connectProtocolVersion)
 	req.Header.Set("Keepalive-Ping-Interval", keepalivePingSeconds)
 	connectTimeoutHeader(req.Header, timeout)
-	resp, err := e.c.envd.Do(req)
+	resp, err := e.send(ctx, op, req)
 	if err != nil {
-		return nil, requestError(ctx, op, e.t.SandboxID, err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		defer drainClose(resp.Body)
-		return nil, rpcErrorFromResponse(op, e.t.SandboxID, resp)
+		return nil, err
 	}
 	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != contentTypeStream {
 		// Close without draining: the body may be a live stream that no

@@ -63,21 +63,8 @@ func (s *Server) serveSandbox(w http.ResponseWriter, r *http.Request) {
 	v := s.cp.Traffic(t.SandboxID, t.Port, controlplane.TrafficTokens{
 		Traffic: r.Header.Get(portproxy.HeaderTrafficToken), Envd: r.Header.Get(portproxy.HeaderEnvdToken),
 	})
-	switch v.Refusal {
-	case controlplane.TrafficSandboxNotFound:
-		portproxy.SandboxNotFound(t.SandboxID, r.Host).Write(w, r)
-		return
-	case controlplane.TrafficResumeDenied:
-		portproxy.ResumeDenied(t.SandboxID, r.Host).Write(w, r)
-		return
-	case controlplane.TrafficSandboxLimit:
-		portproxy.TeamSandboxLimit(t.SandboxID, r.Host, v.Message).Write(w, r)
-		return
-	case controlplane.TrafficTokenMissing:
-		portproxy.TrafficTokenMissing(t.SandboxID, r.Host).Write(w, r)
-		return
-	case controlplane.TrafficTokenInvalid:
-		portproxy.TrafficTokenInvalid(t.SandboxID, r.Host).Write(w, r)
+	if refused, ok := refusalAnswer(v, t.SandboxID, r.Host); ok {
+		refused.Write(w, r)
 		return
 	}
 	if v.Resumed {
@@ -94,4 +81,22 @@ func (s *Server) serveSandbox(w http.ResponseWriter, r *http.Request) {
 	default:
 		s.forwarder.Forward(w, r, t, v.MaskHost)
 	}
+}
+
+// refusalAnswer is the proxy's answer, in E2B's words, when the control plane refuses the
+// traffic; false when it lets it through.
+func refusalAnswer(v controlplane.Traffic, sandboxID, host string) (portproxy.Answer, bool) {
+	switch v.Refusal {
+	case controlplane.TrafficSandboxNotFound:
+		return portproxy.SandboxNotFound(sandboxID, host), true
+	case controlplane.TrafficResumeDenied:
+		return portproxy.ResumeDenied(sandboxID, host), true
+	case controlplane.TrafficSandboxLimit:
+		return portproxy.TeamSandboxLimit(sandboxID, host, v.Message), true
+	case controlplane.TrafficTokenMissing:
+		return portproxy.TrafficTokenMissing(sandboxID, host), true
+	case controlplane.TrafficTokenInvalid:
+		return portproxy.TrafficTokenInvalid(sandboxID, host), true
+	}
+	return portproxy.Answer{}, false
 }

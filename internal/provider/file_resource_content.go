@@ -87,10 +87,50 @@ func fileContentAttributes(holder string) map[string]schema.Attribute {
 	}
 }
 
-// fileContentValidators require exactly one source of the file's bytes.
-func fileContentValidators() []resource.ConfigValidator {
+// fileContentPlan is how both file resources check and plan their bytes: exactly one source
+// (ConfigValidators), and sha256 and size planned from it (ModifyPlan). placedBy are the
+// attributes whose change makes the file a new one (see base.Replacing).
+type fileContentPlan struct {
+	placedBy []string
+}
+
+// ConfigValidators require exactly one source of the file's bytes.
+func (fileContentPlan) ConfigValidators(context.Context) []resource.ConfigValidator {
 	return []resource.ConfigValidator{resourcevalidator.ExactlyOneOf(
 		path.MatchRoot("content"), path.MatchRoot("content_base64"), path.MatchRoot("source"))}
+}
+
+// ModifyPlan plans sha256 and size from the configured bytes (hashing a local source file), so
+// content changes and edited source files show in the plan, reading and writing only the
+// attributes involved.
+func (p fileContentPlan) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	var content, contentBase64, source types.String
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("content"), &content)...)
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("content_base64"), &contentBase64)...)
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("source"), &source)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	sum, size := types.StringUnknown(), types.Int64Unknown()
+	if c := contentFrom(content, contentBase64, source); !c.unknown && c.attrName != "" {
+		s, n, err := c.digest(ctx)
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root(c.attrName), "Cannot read file content", err.Error())
+			return
+		}
+		creating := base.Replacing(ctx, req.Plan, req.State, req.State.Raw.IsNull(), p.placedBy...)
+		var diags diag.Diagnostics
+		sum, size, diags = planFileSum(ctx, c, s, n, creating, req.Private)
+		resp.Diagnostics.Append(diags...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("sha256"), sum)...)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("size"), size)...)
 }
 
 // sizeDrift is the stamp of a file whose size differs from the one last written or hashed

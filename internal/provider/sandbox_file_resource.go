@@ -39,11 +39,13 @@ const contentTagKey = "terraform-sha256"
 
 // NewSandboxFileResource returns the e2b_sandbox_file resource.
 func NewSandboxFileResource() resource.Resource {
-	return &sandboxFileResource{base.OwnedPathResource{ResourceConfig: base.ResourceConfig{TypeName: "_sandbox_file"}, Named: sandboxFilePath}}
+	return &sandboxFileResource{base.OwnedPathResource{ResourceConfig: base.ResourceConfig{TypeName: "_sandbox_file"}, Named: sandboxFilePath},
+		fileContentPlan{placedBy: []string{"sandbox_id", "path", "user"}}}
 }
 
 type sandboxFileResource struct {
 	base.OwnedPathResource
+	fileContentPlan
 }
 
 // sandboxFilePath names a sandbox file: its import ID and identity.

@@ -6,7 +6,6 @@ import (
 	pathpkg "path"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -15,7 +14,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
 
@@ -88,11 +86,6 @@ func (r *sandboxFileResource) Schema(_ context.Context, _ resource.SchemaRequest
 	}
 }
 
-// ConfigValidators require exactly one source of the file's bytes.
-func (r *sandboxFileResource) ConfigValidators(_ context.Context) []resource.ConfigValidator {
-	return fileContentValidators()
-}
-
 // filePathMoved replaces the file unless the new path is another spelling of
 // the same absolute path (e.g. "~/a.txt" for "/home/user/a.txt").
 func filePathMoved(ctx context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
@@ -123,43 +116,4 @@ func resolveSandboxPath(p, user string) string {
 		p = home + "/" + p
 	}
 	return pathpkg.Clean(p)
-}
-
-// ModifyPlan computes sha256 and size from the configuration, hashing a local
-// source file, so content changes (and edited source files) show in the plan. It reads and
-// writes only the attributes involved.
-func (r *sandboxFileResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return
-	}
-	var plan sandboxFileModel
-	for _, a := range []struct {
-		name string
-		to   *types.String
-	}{{"content", &plan.Content}, {"content_base64", &plan.ContentBase64}, {"source", &plan.Source}} {
-		resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root(a.name), a.to)...)
-	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	c := contentFrom(plan.Content, plan.ContentBase64, plan.Source)
-	if c.unknown || c.attrName == "" {
-		plan.SHA256 = types.StringUnknown()
-		plan.Size = types.Int64Unknown()
-	} else {
-		sum, size, err := c.digest(ctx)
-		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root(c.attrName), "Cannot read file content", err.Error())
-			return
-		}
-		creating := base.Replacing(ctx, req.Plan, req.State, req.State.Raw.IsNull(), "sandbox_id", "path", "user")
-		var diags diag.Diagnostics
-		plan.SHA256, plan.Size, diags = planFileSum(ctx, c, sum, size, creating, req.Private)
-		resp.Diagnostics.Append(diags...)
-		if resp.Diagnostics.HasError() {
-			return
-		}
-	}
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("sha256"), plan.SHA256)...)
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("size"), plan.Size)...)
 }

@@ -28,11 +28,13 @@ var (
 
 // NewVolumeFileResource returns the e2b_volume_file resource.
 func NewVolumeFileResource() resource.Resource {
-	return &volumeFileResource{base.OwnedPathResource{ResourceConfig: base.ResourceConfig{TypeName: "_volume_file"}, Named: volumeFilePath}}
+	return &volumeFileResource{base.OwnedPathResource{ResourceConfig: base.ResourceConfig{TypeName: "_volume_file"}, Named: volumeFilePath},
+		fileContentPlan{placedBy: []string{"volume_id", "path"}}}
 }
 
 type volumeFileResource struct {
 	base.OwnedPathResource
+	fileContentPlan
 }
 
 // volumeFilePath names a volume file: its import ID and identity.

@@ -7,8 +7,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
@@ -18,7 +16,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
-	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/base"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/provider/validators"
 )
 
@@ -111,41 +108,4 @@ func (r *volumeFileResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"gets its `content` filled in.",
 		Attributes: attrs,
 	}
-}
-
-// ConfigValidators require exactly one source of the file's bytes.
-func (r *volumeFileResource) ConfigValidators(_ context.Context) []resource.ConfigValidator {
-	return fileContentValidators()
-}
-
-// ModifyPlan computes sha256 and size from the configuration, hashing a local
-// source file, so content changes (and edited source files) show in the plan.
-func (r *volumeFileResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return
-	}
-	var content, contentBase64, source types.String
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("content"), &content)...)
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("content_base64"), &contentBase64)...)
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("source"), &source)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	sum, size := types.StringUnknown(), types.Int64Unknown()
-	if c := contentFrom(content, contentBase64, source); !c.unknown && c.attrName != "" {
-		s, n, err := c.digest(ctx)
-		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root(c.attrName), "Cannot read file content", err.Error())
-			return
-		}
-		creating := base.Replacing(ctx, req.Plan, req.State, req.State.Raw.IsNull(), "volume_id", "path")
-		var diags diag.Diagnostics
-		sum, size, diags = planFileSum(ctx, c, s, n, creating, req.Private)
-		resp.Diagnostics.Append(diags...)
-		if resp.Diagnostics.HasError() {
-			return
-		}
-	}
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("sha256"), sum)...)
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("size"), size)...)
 }

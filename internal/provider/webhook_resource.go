@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
@@ -16,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/e2b"
@@ -173,13 +175,18 @@ func (r *webhookResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	}
 }
 
-// input builds the webhook configuration; withSecret adds the secret.
-func (m *webhookModel) input(ctx context.Context, cfg secretGetter, withSecret bool) (e2b.WebhookInput, error) {
+// input builds the webhook configuration; withSecret adds the secret. ok is false, with an error
+// on signature_secret in diags, when it cannot.
+func (m *webhookModel) input(ctx context.Context, cfg secretGetter, withSecret bool, diags *diag.Diagnostics) (in e2b.WebhookInput, ok bool) {
+	invalid := func(format string, a ...any) (e2b.WebhookInput, bool) {
+		diags.AddAttributeError(path.Root("signature_secret"), "Invalid webhook", fmt.Sprintf(format, a...))
+		return in, false
+	}
 	events, d := convert.StringSetFrom(ctx, m.Events)
 	if d.HasError() {
-		return e2b.WebhookInput{}, fmt.Errorf("events: %v", d)
+		return invalid("events: %v", d)
 	}
-	in := e2b.WebhookInput{Name: m.Name.ValueStringPointer(), URL: m.URL.ValueStringPointer(), Enabled: m.Enabled.ValueBoolPointer(), Events: events}
+	in = e2b.WebhookInput{Name: m.Name.ValueStringPointer(), URL: m.URL.ValueStringPointer(), Enabled: m.Enabled.ValueBoolPointer(), Events: events}
 	if in.Name == nil {
 		empty := ""
 		in.Name = &empty
@@ -187,18 +194,18 @@ func (m *webhookModel) input(ctx context.Context, cfg secretGetter, withSecret b
 	if withSecret {
 		var wo types.String
 		if d := cfg.GetAttribute(ctx, path.Root("signature_secret"), &wo); d.HasError() {
-			return in, fmt.Errorf("signature_secret: %v", d)
+			return invalid("signature_secret: %v", d)
 		}
 		secret := wo
 		if secret.IsNull() {
 			secret = m.SensitiveSignatureSecret
 		}
 		if secret.IsNull() || secret.IsUnknown() {
-			return in, fmt.Errorf("set signature_secret (with signature_secret_version) or sensitive_signature_secret")
+			return invalid("set signature_secret (with signature_secret_version) or sensitive_signature_secret")
 		}
 		in.SignatureSecret = secret.ValueStringPointer()
 	}
-	return in, nil
+	return in, true
 }
 
 func (r *webhookResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -207,18 +214,15 @@ func (r *webhookResource) Create(ctx context.Context, req resource.CreateRequest
 	if !ok {
 		return
 	}
-	in, err := plan.input(ctx, req.Config, true)
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("signature_secret"), "Invalid webhook", err.Error())
+	in, ok := plan.input(ctx, req.Config, true, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	wh, err := client.CreateWebhook(ctx, in)
 	if !webhookCreate.Settled(&resp.Diagnostics, "Could not register webhook", err) {
 		return
 	}
-	plan.apply(wh)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	resp.Diagnostics.Append(resp.Identity.Set(ctx, webhookIdentity{WebhookID: plan.ID})...)
+	plan.save(ctx, wh, &resp.State, resp.Identity, &resp.Diagnostics)
 }
 
 func (r *webhookResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -238,9 +242,7 @@ func (r *webhookResource) Read(ctx context.Context, req resource.ReadRequest, re
 		base.AddClientError(&resp.Diagnostics, "Could not read webhook "+state.ID.ValueString(), err)
 		return
 	}
-	state.apply(wh)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-	resp.Diagnostics.Append(resp.Identity.Set(ctx, webhookIdentity{WebhookID: state.ID})...)
+	state.save(ctx, wh, &resp.State, resp.Identity, &resp.Diagnostics)
 }
 
 func (r *webhookResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -252,9 +254,8 @@ func (r *webhookResource) Update(ctx context.Context, req resource.UpdateRequest
 	}
 	newSecret := !plan.SignatureSecretVersion.Equal(state.SignatureSecretVersion) ||
 		!plan.SensitiveSignatureSecret.Equal(state.SensitiveSignatureSecret)
-	in, err := plan.input(ctx, req.Config, newSecret)
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("signature_secret"), "Invalid webhook", err.Error())
+	in, ok := plan.input(ctx, req.Config, newSecret, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	wh, err := client.UpdateWebhook(ctx, state.ID.ValueString(), in)
@@ -262,9 +263,7 @@ func (r *webhookResource) Update(ctx context.Context, req resource.UpdateRequest
 		base.AddClientError(&resp.Diagnostics, "Could not update webhook "+state.ID.ValueString(), err)
 		return
 	}
-	plan.apply(wh)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	resp.Diagnostics.Append(resp.Identity.Set(ctx, webhookIdentity{WebhookID: plan.ID})...)
+	plan.save(ctx, wh, &resp.State, resp.Identity, &resp.Diagnostics)
 }
 
 func (r *webhookResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -286,6 +285,13 @@ var webhookCreate = base.KeptCreate{Kind: "webhook", Attr: path.Empty(), ImportI
 // version sends it.
 func (r *webhookResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resource.ImportStatePassthroughWithIdentity(ctx, path.Root("id"), path.Root("webhook_id"), req, resp)
+}
+
+// save records in m what E2B answered for the webhook, then m and its identity in state.
+func (m *webhookModel) save(ctx context.Context, wh *e2b.Webhook, state *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
+	m.apply(wh)
+	diags.Append(state.Set(ctx, m)...)
+	diags.Append(identity.Set(ctx, webhookIdentity{WebhookID: m.ID})...)
 }
 
 func (m *webhookModel) apply(wh *e2b.Webhook) {

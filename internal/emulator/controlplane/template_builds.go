@@ -151,15 +151,32 @@ func (s *API) handleStartBuild(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
-	t, b, found := s.opts.Store.BuildByID(templateID, buildID)
-	if !found || t.ID != templateID {
-		writeErrorf(w, http.StatusNotFound, "Error when getting template: build '%s' of template '%s' not found", buildID, templateID)
+	_, b, found := s.buildOf(w, templateID, buildID)
+	if !found {
 		return
 	}
 	if b.Status != buildWaiting {
 		writeError(w, http.StatusBadRequest, "build is not in waiting state")
 		return
 	}
+	s.startBuild(w, templateID, buildID, req)
+}
+
+// buildOf finds the build buildID of the template whose ID is templateID (a
+// name does not do on the start routes), answering 404 in E2B's words when
+// there is none.
+func (s *API) buildOf(w http.ResponseWriter, templateID, buildID string) (store.Template, store.Build, bool) {
+	t, b, found := s.opts.Store.BuildByID(templateID, buildID)
+	if !found || t.ID != templateID {
+		writeErrorf(w, http.StatusNotFound, "Error when getting template: build '%s' of template '%s' not found", buildID, templateID)
+		return store.Template{}, store.Build{}, false
+	}
+	return t, b, true
+}
+
+// startBuild runs the waiting build in the background and answers 202, as
+// both start routes (current and deprecated) do.
+func (s *API) startBuild(w http.ResponseWriter, templateID, buildID string, req builder.Request) {
 	var err error
 	// Started while the emulator is open, a build is one Close cancels.
 	if !s.sandboxes.IfOpen(func() { err = s.builder.Start(templateID, buildID, req) }) {

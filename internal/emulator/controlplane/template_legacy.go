@@ -161,9 +161,8 @@ func (s *API) handleLegacyStartBuild(w http.ResponseWriter, r *http.Request) {
 		writeErrorf(w, http.StatusBadRequest, "Invalid build ID: %s", buildID)
 		return
 	}
-	t, b, found := s.opts.Store.BuildByID(templateID, buildID)
-	if !found || t.ID != templateID {
-		writeErrorf(w, http.StatusNotFound, "Error when getting template: build '%s' of template '%s' not found", buildID, templateID)
+	t, b, found := s.buildOf(w, templateID, buildID)
+	if !found {
 		return
 	}
 	if !t.TeamOwned() {
@@ -177,16 +176,7 @@ func (s *API) handleLegacyStartBuild(w http.ResponseWriter, r *http.Request) {
 	lb := s.legacy.take(buildID)
 	image := legacyImageRegistry + templateID + ":" + buildID
 	req := builder.Request{FromImage: &image, StartCmd: lb.startCmd, ReadyCmd: lb.readyCmd, Force: true}
-	var err error
-	if !s.sandboxes.IfOpen(func() { err = s.builder.Start(templateID, buildID, req) }) {
-		writeError(w, http.StatusServiceUnavailable, "emulator is shutting down")
-		return
-	}
-	if err != nil {
-		writeError(w, http.StatusBadRequest, "build is not in waiting state")
-		return
-	}
-	w.WriteHeader(http.StatusAccepted)
+	s.startBuild(w, templateID, buildID, req)
 }
 
 // teamJSON is E2B's Team.

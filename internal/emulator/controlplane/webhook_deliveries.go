@@ -149,10 +149,8 @@ type deliveryGroup struct {
 }
 
 func (s *API) handleWebhookDeliveries(w http.ResponseWriter, r *http.Request) {
-	hookID := r.PathValue("id")
-	history, ok := s.opts.Store.WebhookDeliveries(hookID)
+	history, ok := s.webhookHistory(w, r)
 	if !ok {
-		writeErrorf(w, http.StatusNotFound, "webhook '%s' not found", hookID)
 		return
 	}
 	q := r.URL.Query()
@@ -211,4 +209,15 @@ func (s *API) handleWebhookDeliveries(w http.ResponseWriter, r *http.Request) {
 		out.Data = append(out.Data, g.WebhookDeliveryGroupJSON)
 	}
 	httpjson.Write(w, http.StatusOK, out)
+}
+
+// webhookHistory is the delivery history of the webhook {id}, oldest first;
+// false (answered 404, as E2B words it) when there is no such webhook.
+func (s *API) webhookHistory(w http.ResponseWriter, r *http.Request) ([]store.WebhookDelivery, bool) {
+	hookID := r.PathValue("id")
+	history, ok := s.opts.Store.WebhookDeliveries(hookID)
+	if !ok {
+		writeErrorf(w, http.StatusNotFound, "webhook '%s' not found", hookID)
+	}
+	return history, ok
 }

@@ -78,10 +78,8 @@ func statsBucketWidth(span time.Duration) time.Duration {
 }
 
 func (s *API) handleWebhookStats(w http.ResponseWriter, r *http.Request) {
-	hookID := r.PathValue("id")
-	history, ok := s.opts.Store.WebhookDeliveries(hookID)
+	history, ok := s.webhookHistory(w, r)
 	if !ok {
-		writeErrorf(w, http.StatusNotFound, "webhook '%s' not found", hookID)
 		return
 	}
 	q := r.URL.Query()

@@ -28,6 +28,14 @@ func (st *Store) RequestBuild(alias, templateID, buildID string, cpu, memoryMB *
 		}
 		st.templates[t.id] = t
 	}
+	st.addWaitingBuildLocked(t, buildID, cpu, memoryMB, tags, now)
+	return t.view(), nil
+}
+
+// addWaitingBuildLocked adds a waiting build carrying the tags to t, as every
+// build request does (current and deprecated routes alike); cpu and memoryMB,
+// when given, become the template's first, so the build records them.
+func (st *Store) addWaitingBuildLocked(t *template, buildID string, cpu, memoryMB *int32, tags []string, now time.Time) {
 	if cpu != nil {
 		t.cpuCount = *cpu
 	}
@@ -44,7 +52,6 @@ func (st *Store) RequestBuild(alias, templateID, buildID string, cpu, memoryMB *
 	}
 	t.updatedAt = now
 	st.saveTemplatesLocked()
-	return t.view(), nil
 }
 
 // BuildByID finds a build, with its log, of the template templateID (an

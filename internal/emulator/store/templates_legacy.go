@@ -45,21 +45,6 @@ func (st *Store) RequestLegacyBuild(templateID string, create bool, alias, build
 	if name != "" && !slices.Contains(t.names, name) {
 		t.names = append(t.names, name)
 	}
-	if cpu != nil {
-		t.cpuCount = *cpu
-	}
-	if memoryMB != nil {
-		t.memoryMB = *memoryMB
-	}
-	b := &build{Build: Build{
-		ID: buildID, Status: BuildWaiting, CreatedAt: now, UpdatedAt: now,
-		CPUCount: t.cpuCount, MemoryMB: t.memoryMB,
-	}}
-	t.builds = append(t.builds, b)
-	for _, tag := range tags {
-		t.tags = append(t.tags, assignment{tag: tag, build: b, at: now})
-	}
-	t.updatedAt = now
-	st.saveTemplatesLocked()
+	st.addWaitingBuildLocked(t, buildID, cpu, memoryMB, tags, now)
 	return t.view(), nil
 }
