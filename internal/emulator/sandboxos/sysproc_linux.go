@@ -106,6 +106,8 @@ func WaitUntilRunning(pids []int, limit time.Duration) {
 // InnermostPID is the pid a process has in the innermost PID namespace it is
 // in (the last NSpid field of /proc/<pid>/status), as its own code and every
 // other process of its sandbox see it; pid itself when that cannot be read.
+// A process that has just ended may show 0 there (its pid already left the
+// namespace): that is no pid, and envd never reports 0.
 func InnermostPID(pid int) int {
 	status, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "status"))
 	if err != nil {
@@ -114,7 +116,7 @@ func InnermostPID(pid int) int {
 	for _, line := range strings.Split(string(status), "\n") {
 		if rest, ok := strings.CutPrefix(line, "NSpid:"); ok {
 			if f := strings.Fields(rest); len(f) > 0 {
-				if n, err := strconv.Atoi(f[len(f)-1]); err == nil {
+				if n, err := strconv.Atoi(f[len(f)-1]); err == nil && n > 0 {
 					return n
 				}
 			}
