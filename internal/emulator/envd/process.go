@@ -206,7 +206,7 @@ func (pt *processTable) start(cfg processConfigJSON, user string, withStdin bool
 	var started *sandboxos.ExecSync // isolation: the wrapper tells when it execs the command
 	if pt.sb.root != nil {
 		cmd = pt.sb.root.Command(vcwd, cfg.Cmd, cfg.Args, id)
-		cmd.Env = pt.buildEnv(cfg.Envs, home, user)
+		pt.sb.root.SetEnv(cmd, pt.buildEnv(cfg.Envs, home, user))
 		if started, err = sandboxos.NewExecSync(cmd); err != nil {
 			return nil, nil, err
 		}

@@ -67,6 +67,12 @@ func FindRootfsTools(userns bool) (*Tools, error) {
 		return nil, err
 	}
 	t.umount = umount
+	if !userns && os.Geteuid() == 0 {
+		// Commands pass through it to drop the capabilities that count on the host (capdrop_linux.go).
+		if t.capDrop, err = os.Open("/proc/self/exe"); err != nil {
+			return nil, fmt.Errorf("the emulator's executable: %w", err)
+		}
+	}
 	return t, nil
 }
 
@@ -622,21 +628,68 @@ const cgroupWrapper = `while [ "$1" != -- ]; do echo $$ >"$1" || exit 125; shift
 // nsenter switches to id's user and group once inside the namespaces, so
 // the shell's cd and the command meet the kernel's permission checks as
 // that user; it drops every supplementary group as it does (util-linux
-// nsenter has no option to set them).
+// nsenter has no option to set them). Without a user namespace the
+// capability dropper (capdrop_linux.go) comes between, as root, and
+// switches users itself, the same way.
 func (r *Root) Command(cwd, name string, args []string, id *Identity) *exec.Cmd {
-	ns := r.nsenterArgs(r.InitPID(), true)
+	var ids []string
 	if id != nil && !id.Root() {
-		ns = append([]string{"--setuid", strconv.FormatUint(uint64(id.UID), 10), "--setgid", strconv.FormatUint(uint64(id.GID), 10)}, ns...)
+		ids = []string{strconv.FormatUint(uint64(id.UID), 10), strconv.FormatUint(uint64(id.GID), 10)}
 	}
-	full := append(ns, "/bin/sh", "-c", `cd "$1" || exit 1; shift; { printf x >&3; } 2>/dev/null; exec 3>&- "$@"`, "sh", cwd, name)
-	full = append([]string{r.Tools.nsenter}, append(full, args...)...)
+	full := []string{r.Tools.nsenter}
+	if r.Tools.capDrop != nil {
+		// nsenter runs the dropper from the host's root, in the init's cwd: the sandbox's root.
+		full = append(full, "--target", strconv.Itoa(r.InitPID()), "--mount", "--pid", "--root=/", "--wd", "--",
+			"/proc/self/fd/"+strconv.Itoa(capDropFD), capDropMarker)
+		if ids != nil {
+			full = append(full, "--uid", ids[0], "--gid", ids[1])
+		}
+		full = append(full, "--")
+	} else {
+		if ids != nil {
+			full = append(full, "--setuid", ids[0], "--setgid", ids[1])
+		}
+		full = append(full, r.nsenterArgs(r.InitPID(), true)...)
+	}
+	full = append(full, "/bin/sh", "-c", `cd "$1" || exit 1; shift; { printf x >&3; } 2>/dev/null; exec 3>&- "$@"`, "sh", cwd, name)
+	full = append(full, args...)
 	if files := r.cgroup.ProcsFiles(); len(files) > 0 {
 		full = append(append(append([]string{r.Tools.sh, "-c", cgroupWrapper, "sh"}, files...), "--"), full...)
 	}
 	cmd := exec.Command(full[0], full[1:]...)
 	cmd.Dir = "/"
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if r.Tools.capDrop != nil {
+		cmd.ExtraFiles = []*os.File{nil, r.Tools.capDrop} // fd 3 stays ExecSync's
+	}
 	return cmd
+}
+
+// SetEnv gives a Command its environment. Where commands pass through the
+// capability dropper, the dynamic loader's variables go to it as
+// arguments, set again only for the command: a dynamically linked
+// emulator must not load what they name while it still holds the
+// capabilities.
+func (r *Root) SetEnv(cmd *exec.Cmd, env []string) {
+	if r.Tools.capDrop == nil {
+		cmd.Env = env
+		return
+	}
+	cmd.Env = make([]string, 0, len(env))
+	var moved []string
+	for _, kv := range env {
+		if loaderVar(kv) {
+			moved = append(moved, "--env", kv)
+		} else {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	for i, a := range cmd.Args {
+		if a == capDropMarker {
+			cmd.Args = append(cmd.Args[:i+1], append(moved, cmd.Args[i+1:]...)...)
+			return
+		}
+	}
 }
 
 // commandShell starts the command line of Command's shell until it execs.

@@ -1,0 +1,217 @@
+package sandboxos
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// Without a user namespace, a sandbox's root shares the host's: every
+// capability it holds counts on the host (load a kernel module, mount over
+// the host's tree, ptrace, open_by_handle_at out of the root, the host's
+// network). So every command of such a sandbox passes, once inside the
+// sandbox's namespaces, through the emulator's own executable, which drops
+// from its bounding, inheritable, ambient, permitted and effective sets
+// every capability but sandboxKeptCaps, and then execs it. The bounding set
+// limits the set-user-ID sudo too, so sudo still gives root, that root.
+// no_new_privs is not set: it would stop sudo.
+//
+// The executable is handed to nsenter as an open file (fd capDropFD, so a
+// binary replaced on disk meanwhile is not what runs) and run from the
+// host's root (nsenter --root=/): a dynamically linked one then loads the
+// host's loader and libraries, not ones the sandbox wrote in its layer.
+// The loader's variables (LD_*, GLIBC_TUNABLES) do not reach it: the
+// command's are handed over as arguments and set again before the exec.
+// It then chroots into the sandbox's root (its cwd, the init's, which
+// nsenter --wd gives it).
+
+// capDropMarker, as the first argument of the emulator's executable, makes
+// it the dropper (capDropMain) before the emulator (or a test binary) starts.
+const capDropMarker = "--e2b-sandbox-drop-caps"
+
+// capDropFD is the emulator's executable in a command that drops
+// capabilities; fd 3 is ExecSync's.
+const capDropFD = 4
+
+// sandboxKeptCaps are what a sandbox's root keeps without a user namespace,
+// about Docker's default set: each acts on what the process may already
+// reach (its own files, processes and ports), none on the host as a whole.
+//
+//   - CHOWN, DAC_OVERRIDE, FOWNER, FSETID: root's power over the files in
+//     its root (apt, chown, chmod of other users' files).
+//   - KILL: signals to the sandbox's processes (its PID namespace hides others).
+//   - SETUID, SETGID: su, sudo -u, login shells switching users.
+//   - SETPCAP: only to drop more from the bounding set.
+//   - SETFCAP: file capabilities, which still stop at the bounding set.
+//   - NET_BIND_SERVICE: ports below 1024, as in E2B's VMs.
+//   - SYS_CHROOT: chroot inside the root (its mount namespace's root is the sandbox's).
+//   - AUDIT_WRITE: login tools write audit records.
+//
+// Dropped, among the rest: SYS_ADMIN (mounts, setns, open_by_handle_at's
+// kin), SYS_MODULE, SYS_RAWIO, SYS_BOOT, SYS_TIME, SYS_PTRACE,
+// DAC_READ_SEARCH (open_by_handle_at reaches files outside the root),
+// NET_ADMIN and NET_RAW (the network namespace is the host's: its routes,
+// firewall and every packet), MKNOD (a node of the host's disks),
+// SYSLOG, MAC_*, AUDIT_CONTROL, BPF, PERFMON, SYS_NICE (real-time
+// priorities starve the host), SYS_RESOURCE (past the limits), WAKE_ALARM,
+// BLOCK_SUSPEND, LINUX_IMMUTABLE, SYS_PACCT, LEASE, IPC_LOCK, IPC_OWNER,
+// SYS_TTY_CONFIG, CHECKPOINT_RESTORE.
+var sandboxKeptCaps = []int{
+	unix.CAP_CHOWN, unix.CAP_DAC_OVERRIDE, unix.CAP_FOWNER, unix.CAP_FSETID, unix.CAP_KILL,
+	unix.CAP_SETGID, unix.CAP_SETUID, unix.CAP_SETPCAP, unix.CAP_SETFCAP,
+	unix.CAP_NET_BIND_SERVICE, unix.CAP_SYS_CHROOT, unix.CAP_AUDIT_WRITE,
+}
+
+func init() {
+	if len(os.Args) < 2 || os.Args[1] != capDropMarker || filepath.Base(os.Args[0]) == "sudo" {
+		return
+	}
+	if err := capDropMain(os.Args[2:]); err != nil {
+		fmt.Fprintln(os.Stderr, "sandbox:", err)
+		os.Exit(126)
+	}
+}
+
+// capDropArgs are the dropper's words: [--uid N --gid N] [--env NAME=VALUE]... -- command...
+type capDropArgs struct {
+	uid, gid int
+	env      []string
+	command  []string
+}
+
+func parseCapDropArgs(args []string) (capDropArgs, error) {
+	a := capDropArgs{uid: -1, gid: -1}
+	for len(args) > 0 {
+		switch args[0] {
+		case "--":
+			a.command = args[1:]
+			if len(a.command) == 0 {
+				return a, fmt.Errorf("no command")
+			}
+			return a, nil
+		case "--uid", "--gid", "--env":
+			if len(args) < 2 {
+				return a, fmt.Errorf("%s needs a value", args[0])
+			}
+			switch args[0] {
+			case "--env":
+				a.env = append(a.env, args[1])
+			default:
+				n, err := strconv.Atoi(args[1])
+				if err != nil || n < 0 {
+					return a, fmt.Errorf("bad %s %q", args[0], args[1])
+				}
+				if args[0] == "--uid" {
+					a.uid = n
+				} else {
+					a.gid = n
+				}
+			}
+			args = args[2:]
+		default:
+			return a, fmt.Errorf("unknown argument %q", args[0])
+		}
+	}
+	return a, fmt.Errorf("no command")
+}
+
+// capDropMain drops the capabilities, enters the sandbox's root (the
+// working directory), becomes uid and gid if given, and execs the command.
+// Only root uses it: a set-user-ID copy (sudo's) run under another name by
+// another user refuses, whatever its effective user.
+func capDropMain(args []string) error {
+	if os.Getuid() != 0 || os.Geteuid() != 0 {
+		return fmt.Errorf("dropping capabilities is root's alone")
+	}
+	a, err := parseCapDropArgs(args)
+	if err != nil {
+		return err
+	}
+	// Capabilities are a thread's: the exec below runs on this thread.
+	runtime.LockOSThread()
+	if err := DropSandboxCaps(); err != nil {
+		return err
+	}
+	if err := syscall.Chroot("."); err != nil {
+		return fmt.Errorf("enter the sandbox's root: %w", err)
+	}
+	if err := syscall.Chdir("/"); err != nil {
+		return err
+	}
+	if a.gid >= 0 {
+		// As nsenter --setgid did: no supplementary group.
+		if err := syscall.Setgroups(nil); err != nil {
+			return err
+		}
+		if err := syscall.Setgid(a.gid); err != nil {
+			return err
+		}
+	}
+	if a.uid >= 0 {
+		if err := syscall.Setuid(a.uid); err != nil {
+			return err
+		}
+	}
+	syscall.CloseOnExec(capDropFD)
+	return syscall.Exec(a.command[0], a.command, append(os.Environ(), a.env...))
+}
+
+// DropSandboxCaps drops, from the calling thread, every capability but
+// sandboxKeptCaps: bounding set first (it needs SETPCAP), then ambient,
+// then inheritable, permitted and effective.
+func DropSandboxCaps() error {
+	kept := map[int]bool{}
+	for _, c := range sandboxKeptCaps {
+		kept[c] = true
+	}
+	for c := 0; c <= lastCap(); c++ {
+		if kept[c] {
+			continue
+		}
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && err != unix.EINVAL {
+			return fmt.Errorf("drop capability %d from the bounding set: %w", c, err)
+		}
+	}
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil && err != unix.EINVAL {
+		return fmt.Errorf("clear the ambient capabilities: %w", err)
+	}
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	if err := unix.Capget(&hdr, &data[0]); err != nil {
+		return err
+	}
+	var mask [2]uint32
+	for _, c := range sandboxKeptCaps {
+		mask[c/32] |= 1 << (c % 32)
+	}
+	for i := range data {
+		data[i].Effective &= mask[i]
+		data[i].Permitted &= mask[i]
+		data[i].Inheritable = 0
+	}
+	if err := unix.Capset(&hdr, &data[0]); err != nil {
+		return fmt.Errorf("set capabilities: %w", err)
+	}
+	return nil
+}
+
+// lastCap is the kernel's highest capability number.
+func lastCap() int {
+	if data, err := os.ReadFile("/proc/sys/kernel/cap_last_cap"); err == nil {
+		if n, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil {
+			return n
+		}
+	}
+	return 63
+}
+
+// loaderVar reports an environment variable the dynamic loader reads.
+func loaderVar(kv string) bool {
+	return strings.HasPrefix(kv, "LD_") || strings.HasPrefix(kv, "GLIBC_TUNABLES=")
+}
