@@ -125,6 +125,38 @@ func TestSandboxRootHoldsNoHostCapabilities(t *testing.T) {
 	}
 }
 
+// TestSharedLayoutRootHoldsNoHostCapabilities: in the shared layout
+// (isolation none), whose root is the host's, root's and user's commands
+// hold a container's capabilities only; root still chowns its files and
+// user's commands keep user's IDs.
+func TestSharedLayoutRootHoldsNoHostCapabilities(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("only root runs the shared layout's commands as root")
+	}
+	t.Parallel()
+	c := emulatortest.Start(t, emulator.Options{Isolation: "none"})
+	sb := c.Create(map[string]any{})
+	for _, user := range []string{"root", "user"} {
+		res := c.RunAs(sb, user, "cat /proc/self/status")
+		sets := capSets(t, res.Stdout)
+		for name, bit := range hostCaps {
+			if sets["CapBnd"]&(1<<bit) != 0 || sets["CapEff"]&(1<<bit) != 0 {
+				t.Errorf("%s holds CAP_%s: %016x %016x", user, name, sets["CapBnd"], sets["CapEff"])
+			}
+		}
+	}
+	if got := c.MustRunAs(sb, "root", "cd $HOME && touch f && chown 1000:1000 f && stat -c %u:%g f"); got != "1000:1000\n" {
+		t.Errorf("root chowns its file: %q", got)
+	}
+	if got := c.MustRun(sb, "id -u; id -g"); got != "1000\n1000\n" {
+		t.Errorf("user's IDs: %q", got)
+	}
+	envs := map[string]any{"envs": map[string]string{"LD_LIBRARY_PATH": "/nowhere", "PLAIN": "x"}}
+	if got := c.StartProcess(sb, `echo "$LD_LIBRARY_PATH $PLAIN"`, envs, nil).Collect().Stdout; got != "/nowhere x\n" {
+		t.Errorf("the command's environment: %q", got)
+	}
+}
+
 // TestCapDropperIsRootsAlone: the emulator's executable drops capabilities
 // only for root; a set-user-ID copy (sudo's) that another user runs so
 // refuses and runs nothing, though its effective user is root.

@@ -1,12 +1,16 @@
 package sandboxos
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -78,15 +82,18 @@ func init() {
 	}
 }
 
-// capDropArgs are the dropper's words: [--uid N --gid N] [--env NAME=VALUE]... -- command...
+// capDropArgs are the dropper's words: [--chroot] [--sync-fd N] [--uid N
+// --gid N [--groups N,N...]] [--env NAME=VALUE]... -- command...
 type capDropArgs struct {
-	uid, gid int
-	env      []string
-	command  []string
+	chroot       bool // the working directory is the sandbox's root: enter it
+	syncFD       int  // ExecSync's pipe, closed as the command is exec'd; -1 for none
+	uid, gid     int
+	groups       []int
+	env, command []string
 }
 
 func parseCapDropArgs(args []string) (capDropArgs, error) {
-	a := capDropArgs{uid: -1, gid: -1}
+	a := capDropArgs{uid: -1, gid: -1, syncFD: -1}
 	for len(args) > 0 {
 		switch args[0] {
 		case "--":
@@ -95,22 +102,37 @@ func parseCapDropArgs(args []string) (capDropArgs, error) {
 				return a, fmt.Errorf("no command")
 			}
 			return a, nil
-		case "--uid", "--gid", "--env":
+		case "--chroot":
+			a.chroot = true
+			args = args[1:]
+			continue
+		case "--uid", "--gid", "--env", "--groups", "--sync-fd":
 			if len(args) < 2 {
 				return a, fmt.Errorf("%s needs a value", args[0])
 			}
 			switch args[0] {
 			case "--env":
 				a.env = append(a.env, args[1])
+			case "--groups":
+				for _, g := range strings.Split(args[1], ",") {
+					n, err := strconv.Atoi(g)
+					if err != nil || n < 0 {
+						return a, fmt.Errorf("bad --groups %q", args[1])
+					}
+					a.groups = append(a.groups, n)
+				}
 			default:
 				n, err := strconv.Atoi(args[1])
 				if err != nil || n < 0 {
 					return a, fmt.Errorf("bad %s %q", args[0], args[1])
 				}
-				if args[0] == "--uid" {
+				switch args[0] {
+				case "--uid":
 					a.uid = n
-				} else {
+				case "--gid":
 					a.gid = n
+				default:
+					a.syncFD = n
 				}
 			}
 			args = args[2:]
@@ -138,15 +160,17 @@ func capDropMain(args []string) error {
 	if err := DropSandboxCaps(); err != nil {
 		return err
 	}
-	if err := syscall.Chroot("."); err != nil {
-		return fmt.Errorf("enter the sandbox's root: %w", err)
-	}
-	if err := syscall.Chdir("/"); err != nil {
-		return err
+	if a.chroot {
+		if err := syscall.Chroot("."); err != nil {
+			return fmt.Errorf("enter the sandbox's root: %w", err)
+		}
+		if err := syscall.Chdir("/"); err != nil {
+			return err
+		}
 	}
 	if a.gid >= 0 {
-		// As nsenter --setgid did: no supplementary group.
-		if err := syscall.Setgroups(nil); err != nil {
+		// Without --groups, as nsenter --setgid: no supplementary group.
+		if err := syscall.Setgroups(a.groups); err != nil {
 			return err
 		}
 		if err := syscall.Setgid(a.gid); err != nil {
@@ -159,7 +183,101 @@ func capDropMain(args []string) error {
 		}
 	}
 	syscall.CloseOnExec(capDropFD)
-	return syscall.Exec(a.command[0], a.command, append(os.Environ(), a.env...))
+	if a.syncFD >= 0 {
+		syscall.CloseOnExec(a.syncFD)
+	}
+	// The command's PATH finds it, as the shell's exec did.
+	path := a.command[0]
+	if !strings.Contains(path, "/") {
+		if p, err := exec.LookPath(path); err == nil {
+			path = p
+		}
+	}
+	err = syscall.Exec(path, a.command, append(os.Environ(), a.env...))
+	if errors.Is(err, syscall.ENOENT) {
+		fmt.Fprintf(os.Stderr, "%s: not found\n", a.command[0])
+		os.Exit(127)
+	}
+	return fmt.Errorf("%s: %w", a.command[0], err)
+}
+
+var emulatorExe struct {
+	once sync.Once
+	file *os.File
+}
+
+// emulatorExecutable is the emulator's executable, opened once (nil where it cannot be).
+func emulatorExecutable() *os.File {
+	emulatorExe.once.Do(func() {
+		emulatorExe.file, _ = os.Open("/proc/self/exe")
+	})
+	return emulatorExe.file
+}
+
+// DropCaps makes cmd, started by root, run the words from cmd.Args[at] on
+// (at 0: its own program) through the capability dropper, with id's IDs and
+// groups when id is set (not root), and the dropper's other options.
+// It reports false, leaving cmd as it is, where the emulator is not root
+// (nothing to drop), and where cmd's program was not found (Start says so).
+// Use SetCommandEnv for cmd's environment.
+func DropCaps(cmd *exec.Cmd, at int, id *Identity, options ...string) (bool, error) {
+	if os.Geteuid() != 0 || (at == 0 && cmd.Err != nil) {
+		return false, nil
+	}
+	exe := emulatorExecutable()
+	if exe == nil {
+		return false, fmt.Errorf("the emulator's executable cannot be opened to drop capabilities")
+	}
+	drop := append([]string{"/proc/self/fd/" + strconv.Itoa(capDropFD), capDropMarker}, options...)
+	if id != nil && !id.Root() {
+		groups := make([]string, len(id.Groups))
+		for i, g := range id.Groups {
+			groups[i] = strconv.FormatUint(uint64(g), 10)
+		}
+		drop = append(drop, "--uid", strconv.FormatUint(uint64(id.UID), 10), "--gid", strconv.FormatUint(uint64(id.GID), 10))
+		if len(groups) > 0 {
+			drop = append(drop, "--groups", strings.Join(groups, ","))
+		}
+	}
+	drop = append(drop, "--")
+	rest := cmd.Args[at:]
+	if at == 0 {
+		rest = append([]string{cmd.Path}, cmd.Args[1:]...)
+		cmd.Path = drop[0]
+	}
+	cmd.Args = append(append(cmd.Args[:at:at], drop...), rest...)
+	attachCapDrop(cmd, exe)
+	return true, nil
+}
+
+// attachCapDrop hands cmd the emulator's executable as capDropFD, keeping fd 3 for ExecSync.
+func attachCapDrop(cmd *exec.Cmd, exe *os.File) {
+	for len(cmd.ExtraFiles) < capDropFD-2 {
+		cmd.ExtraFiles = append(cmd.ExtraFiles, nil)
+	}
+	cmd.ExtraFiles[capDropFD-3] = exe
+}
+
+// SetCommandEnv gives cmd its environment; where cmd passes through the
+// capability dropper, the dynamic loader's variables go to it as
+// arguments, set again only for the command: a dynamically linked
+// emulator must not load what they name while it holds the capabilities.
+func SetCommandEnv(cmd *exec.Cmd, env []string) {
+	at := slices.Index(cmd.Args, capDropMarker)
+	if at < 0 {
+		cmd.Env = env
+		return
+	}
+	cmd.Env = make([]string, 0, len(env))
+	var moved []string
+	for _, kv := range env {
+		if loaderVar(kv) {
+			moved = append(moved, "--env", kv)
+		} else {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Args = append(cmd.Args[:at+1], append(moved, cmd.Args[at+1:]...)...)
 }
 
 // DropSandboxCaps drops, from the calling thread, every capability but

@@ -60,7 +60,8 @@
 //     Commands enter the init's
 //     namespaces with nsenter; mounts the emulator adds under the root later
 //     (volumes) reach them through mount propagation.
-//   - Capabilities, where the host refuses a user namespace to root. A
+//   - Capabilities, where the host refuses a user namespace to root (and in
+//     the shared layout as root, below). A
 //     sandbox's root then shares the host's user namespace, and with it
 //     every capability would count on the host. So each command, once
 //     inside the sandbox's namespaces and before it runs, passes through
@@ -121,6 +122,11 @@
 // other path; without namespaces HOME, TMPDIR and the default working
 // directory point at the sandbox's own directories instead of /home/user and
 // /tmp, and a cwd under /home/user or /tmp is rewritten the same way.
+// Run as root, the shared layout's commands (root's included) keep a
+// container's capabilities only, as a private root's do without a user
+// namespace: once its mounts are made, the wrapper execs the command
+// through the same dropper (DropCaps), and so does a command without a
+// mount namespace.
 //
 // # Network
 //

@@ -69,8 +69,8 @@ func FindRootfsTools(userns bool) (*Tools, error) {
 	t.umount = umount
 	if !userns && os.Geteuid() == 0 {
 		// Commands pass through it to drop the capabilities that count on the host (capdrop_linux.go).
-		if t.capDrop, err = os.Open("/proc/self/exe"); err != nil {
-			return nil, fmt.Errorf("the emulator's executable: %w", err)
+		if t.capDrop = emulatorExecutable(); t.capDrop == nil {
+			return nil, errors.New("the emulator's executable cannot be opened")
 		}
 	}
 	return t, nil
@@ -640,7 +640,7 @@ func (r *Root) Command(cwd, name string, args []string, id *Identity) *exec.Cmd 
 	if r.Tools.capDrop != nil {
 		// nsenter runs the dropper from the host's root, in the init's cwd: the sandbox's root.
 		full = append(full, "--target", strconv.Itoa(r.InitPID()), "--mount", "--pid", "--root=/", "--wd", "--",
-			"/proc/self/fd/"+strconv.Itoa(capDropFD), capDropMarker)
+			"/proc/self/fd/"+strconv.Itoa(capDropFD), capDropMarker, "--chroot")
 		if ids != nil {
 			full = append(full, "--uid", ids[0], "--gid", ids[1])
 		}
@@ -660,37 +660,13 @@ func (r *Root) Command(cwd, name string, args []string, id *Identity) *exec.Cmd 
 	cmd.Dir = "/"
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if r.Tools.capDrop != nil {
-		cmd.ExtraFiles = []*os.File{nil, r.Tools.capDrop} // fd 3 stays ExecSync's
+		attachCapDrop(cmd, r.Tools.capDrop)
 	}
 	return cmd
 }
 
-// SetEnv gives a Command its environment. Where commands pass through the
-// capability dropper, the dynamic loader's variables go to it as
-// arguments, set again only for the command: a dynamically linked
-// emulator must not load what they name while it still holds the
-// capabilities.
-func (r *Root) SetEnv(cmd *exec.Cmd, env []string) {
-	if r.Tools.capDrop == nil {
-		cmd.Env = env
-		return
-	}
-	cmd.Env = make([]string, 0, len(env))
-	var moved []string
-	for _, kv := range env {
-		if loaderVar(kv) {
-			moved = append(moved, "--env", kv)
-		} else {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	for i, a := range cmd.Args {
-		if a == capDropMarker {
-			cmd.Args = append(cmd.Args[:i+1], append(moved, cmd.Args[i+1:]...)...)
-			return
-		}
-	}
-}
+// SetEnv gives a Command its environment (SetCommandEnv).
+func (r *Root) SetEnv(cmd *exec.Cmd, env []string) { SetCommandEnv(cmd, env) }
 
 // commandShell starts the command line of Command's shell until it execs.
 const commandShell = "/bin/sh\x00-c\x00cd \"$1\""
