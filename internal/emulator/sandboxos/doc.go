@@ -161,10 +161,11 @@
 // the IDs, the groups and the home from the sandbox's /etc/passwd and
 // /etc/group; the host base's accounts are the host's, with E2B's user at
 // uid and gid 1000 in place of a host account holding them). With a
-// private root, nsenter switches to the user's uid and gid once inside the
-// sandbox's namespaces (it drops supplementary groups); the shared layout
-// sets them on the process (Credential), or, in its mount namespace
-// wrapper, with the host's setpriv. Only root can give a process another
+// private root, nsenter (without a user namespace, the capability
+// dropper) switches to the user's uid and gid once inside the sandbox's
+// namespaces (it drops supplementary groups); the shared layout sets them
+// with the dropper as root (Credential otherwise), or, in its mount
+// namespace wrapper, with the host's setpriv. Only root can give a process another
 // user's IDs: an emulator that is not root runs everything as itself (the
 // emulator package decides which user requests may then name). /home/user
 // of every base skeleton belongs to user.
