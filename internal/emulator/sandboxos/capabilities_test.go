@@ -123,6 +123,19 @@ func TestSandboxRootHoldsNoHostCapabilities(t *testing.T) {
 			t.Errorf("root in the sandbox ran %q: %q %q", cmd, res.Stdout, res.Stderr)
 		}
 	}
+
+	// The boot ID shown at every boot is the sandbox's, and showing it runs none of the
+	// sandbox's programs: a mount its root planted would hold the emulator's capabilities.
+	plant := `printf '#!/bin/sh\ngrep CapEff /proc/self/status >/root/planted-mount-ran\nexec /usr/bin/mount.real "$@"\n' >/tmp/m && chmod +x /tmp/m && ` +
+		`mv /usr/bin/mount /usr/bin/mount.real && for d in /usr/local/sbin /usr/local/bin /usr/sbin /usr/bin; do cp /tmp/m $d/mount; done`
+	c.MustRunAs(sb, "root", plant)
+	c.PauseAndResume(sb, map[string]any{"memory": false})
+	if res := c.RunAs(sb, "root", "cat /root/planted-mount-ran"); res.Stdout != "" {
+		t.Errorf("the emulator ran the sandbox's mount: %s", res.Stdout)
+	}
+	if host, err := os.ReadFile("/proc/sys/kernel/random/boot_id"); err == nil && c.BootID(sb) == strings.TrimSpace(string(host)) {
+		t.Error("commands see the host's boot ID")
+	}
 }
 
 // TestSharedLayoutRootHoldsNoHostCapabilities: in the shared layout

@@ -3,6 +3,7 @@ package sandboxos
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -72,14 +73,64 @@ var sandboxKeptCaps = []int{
 	unix.CAP_NET_BIND_SERVICE, unix.CAP_SYS_CHROOT, unix.CAP_AUDIT_WRITE,
 }
 
+// showLineMarker makes the emulator's executable ShowLine's host side
+// (showLineMain): root's mounts in the sandbox's namespace without running
+// any program of the sandbox's root.
+const showLineMarker = "--e2b-sandbox-show-line"
+
 func init() {
-	if len(os.Args) < 2 || os.Args[1] != capDropMarker || filepath.Base(os.Args[0]) == "sudo" {
+	if len(os.Args) < 2 || filepath.Base(os.Args[0]) == "sudo" {
 		return
 	}
-	if err := capDropMain(os.Args[2:]); err != nil {
-		fmt.Fprintln(os.Stderr, "sandbox:", err)
-		os.Exit(126)
+	var err error
+	switch os.Args[1] {
+	case capDropMarker:
+		err = capDropMain(os.Args[2:])
+	case showLineMarker:
+		err = showLineMain(os.Args[2:])
+		if err == nil {
+			os.Exit(0)
+		}
+	default:
+		return
 	}
+	fmt.Fprintln(os.Stderr, "sandbox:", err)
+	os.Exit(126)
+}
+
+// showLineMain, in the sandbox's mount namespace with its root as working
+// directory, writes stdin's line to file (a path in the root) and binds it
+// over target, as root's own code: the sandbox's sh, mount and libraries,
+// which it may have replaced, never run with the emulator's capabilities.
+func showLineMain(args []string) error {
+	if os.Getuid() != 0 || os.Geteuid() != 0 || len(args) != 2 {
+		return fmt.Errorf("usage: (as root) %s TARGET FILE", showLineMarker)
+	}
+	target, file := args[0], args[1]
+	line, err := io.ReadAll(io.LimitReader(os.Stdin, 4096))
+	if err != nil {
+		return err
+	}
+	if err := syscall.Chroot("."); err != nil {
+		return fmt.Errorf("enter the sandbox's root: %w", err)
+	}
+	if err := syscall.Chdir("/"); err != nil {
+		return err
+	}
+	_ = os.Remove(file) // a link the sandbox left there is not followed
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(line); err != nil {
+		_ = f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	_ = syscall.Unmount(target, 0) // an earlier boot's
+	return syscall.Mount(file, target, "", syscall.MS_BIND, "")
 }
 
 // capDropArgs are the dropper's words: [--chroot] [--sync-fd N] [--uid N

@@ -699,11 +699,21 @@ func (r *Root) HostCommand(name string, args ...string) *exec.Cmd {
 // (where the host's files are out of reach: a bind mount cannot come from
 // another namespace), read line: a file of that name under the sandbox's
 // /dev (a tmpfs of its own) holds it and is bound over target.
+//
+// Without a user namespace the emulator's executable does it (showLineMain):
+// the sandbox's programs would run with capabilities that count on the host.
 func (r *Root) ShowLine(line, target string) error {
 	file := "/dev/.e2b-" + filepath.Base(target)
 	args := append(r.nsenterArgs(r.InitPID(), true), "/bin/sh", "-c",
 		`read -r line; printf '%s\n' "$line" >"$2" && umount "$1" 2>/dev/null; mount --bind "$2" "$1"`, "sh", target, file)
+	if r.Tools.capDrop != nil {
+		args = []string{"--target", strconv.Itoa(r.InitPID()), "--mount", "--root=/", "--wd", "--",
+			"/proc/self/fd/" + strconv.Itoa(capDropFD), showLineMarker, target, file}
+	}
 	cmd := exec.Command(r.Tools.nsenter, args...)
+	if r.Tools.capDrop != nil {
+		attachCapDrop(cmd, r.Tools.capDrop)
+	}
 	cmd.Stdin = strings.NewReader(line + "\n")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("%v: %s", err, strings.TrimSpace(string(out)))
