@@ -2,6 +2,7 @@ package sandboxos_test
 
 import (
 	"errors"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -213,5 +214,35 @@ func TestCapDropperIsRootsAlone(t *testing.T) {
 	}
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 126 || strings.Contains(string(out), "ran") {
 		t.Fatalf("as uid 1000: %v %q", err, out)
+	}
+}
+
+// TestVolumeMountRunsNoneOfTheSandboxsPrograms: the mount points of a new
+// sandbox's volumes are made by the emulator, not by the mkdir of its root,
+// which a snapshot (or a template) may have replaced and which would run
+// with the emulator's powers in a namespace that holds the host's tree; a
+// link planted at the mount path does not lead the mount out of the root.
+func TestVolumeMountRunsNoneOfTheSandboxsPrograms(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("bind mounts into sandbox namespaces need root")
+	}
+	t.Parallel()
+	c := startRootfsServer(t, "auto")
+	sb := c.Create(map[string]any{})
+	c.MustRunAs(sb, "root", `printf '#!/bin/sh\nid >/root/planted-mkdir-ran\nexec /usr/bin/mkdir.real "$@"\n' >/tmp/m && chmod +x /tmp/m && `+
+		`mv /usr/bin/mkdir /usr/bin/mkdir.real && cp /tmp/m /usr/bin/mkdir && cp /tmp/m /usr/local/bin/mkdir && ln -s /etc /data-link`)
+	st, data, _ := c.API("POST", "/sandboxes/"+sb.SandboxID+"/snapshots", map[string]any{"name": "planted-mkdir"})
+	emulatortest.WantStatus(t, "snapshot", st, data, http.StatusCreated)
+	c.CreateVolume("planted-vol")
+	mounts := []map[string]string{{"name": "planted-vol", "path": "/mnt/vol/deep"}, {"name": "planted-vol", "path": "/data-link/vol"}}
+	from := c.Create(map[string]any{"templateID": "planted-mkdir", "volumeMounts": mounts})
+	if res := c.RunAs(from, "root", "cat /root/planted-mkdir-ran"); res.Stdout != "" {
+		t.Errorf("the emulator ran the sandbox's mkdir: %s", res.Stdout)
+	}
+	if got := c.MustRunAs(from, "root", "echo v >/mnt/vol/deep/f && cat /etc/vol/f"); got != "v\n" {
+		t.Errorf("the volume at its paths: %q", got)
+	}
+	if _, err := os.Stat("/etc/vol"); err == nil {
+		t.Error("a link in the sandbox led the mount point to the host's /etc")
 	}
 }
