@@ -217,32 +217,50 @@ func TestCapDropperIsRootsAlone(t *testing.T) {
 	}
 }
 
-// TestVolumeMountRunsNoneOfTheSandboxsPrograms: the mount points of a new
-// sandbox's volumes are made by the emulator, not by the mkdir of its root,
-// which a snapshot (or a template) may have replaced and which would run
-// with the emulator's powers in a namespace that holds the host's tree; a
-// link planted at the mount path does not lead the mount out of the root.
-func TestVolumeMountRunsNoneOfTheSandboxsPrograms(t *testing.T) {
+// TestStartingASandboxRunsNoneOfItsPrograms: a snapshot (or a template)
+// may have replaced any program of its root; starting a sandbox from it
+// (its init, its volumes' mount points) runs none of them, since they would
+// run with the emulator's powers (in the init, or in the holder's namespace,
+// which holds the host's tree). A link planted at a volume's path does not
+// lead the mount out of the root.
+func TestStartingASandboxRunsNoneOfItsPrograms(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("bind mounts into sandbox namespaces need root")
 	}
 	t.Parallel()
-	c := startRootfsServer(t, "auto")
-	sb := c.Create(map[string]any{})
-	c.MustRunAs(sb, "root", `printf '#!/bin/sh\nid >/root/planted-mkdir-ran\nexec /usr/bin/mkdir.real "$@"\n' >/tmp/m && chmod +x /tmp/m && `+
-		`mv /usr/bin/mkdir /usr/bin/mkdir.real && cp /tmp/m /usr/bin/mkdir && cp /tmp/m /usr/local/bin/mkdir && ln -s /etc /data-link`)
-	st, data, _ := c.API("POST", "/sandboxes/"+sb.SandboxID+"/snapshots", map[string]any{"name": "planted-mkdir"})
-	emulatortest.WantStatus(t, "snapshot", st, data, http.StatusCreated)
-	c.CreateVolume("planted-vol")
-	mounts := []map[string]string{{"name": "planted-vol", "path": "/mnt/vol/deep"}, {"name": "planted-vol", "path": "/data-link/vol"}}
-	from := c.Create(map[string]any{"templateID": "planted-mkdir", "volumeMounts": mounts})
-	if res := c.RunAs(from, "root", "cat /root/planted-mkdir-ran"); res.Stdout != "" {
-		t.Errorf("the emulator ran the sandbox's mkdir: %s", res.Stdout)
-	}
-	if got := c.MustRunAs(from, "root", "echo v >/mnt/vol/deep/f && cat /etc/vol/f"); got != "v\n" {
-		t.Errorf("the volume at its paths: %q", got)
-	}
-	if _, err := os.Stat("/etc/vol"); err == nil {
-		t.Error("a link in the sandbox led the mount point to the host's /etc")
+	// With a user namespace, showing the boot ID runs the root's sh, mount and umount in the
+	// sandbox's own namespaces, with no more powers than its root has.
+	for name, tc := range map[string]struct {
+		opts     emulator.Options
+		programs string
+	}{
+		"userns":         {emulator.Options{}, "mkdir rmdir"},
+		"without userns": {emulator.Options{WithoutUserns: true}, "mkdir rmdir mount umount"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			c := emulatortest.Start(t, tc.opts)
+			sb := c.Create(map[string]any{})
+			if !c.Srv.PrivateRoots() {
+				t.Skip("private root filesystems unavailable here (see the emulator's log line above)")
+			}
+			c.MustRunAs(sb, "root", `for p in `+tc.programs+`; do `+
+				`printf '#!/bin/sh\necho %s >>/root/planted-ran\nexec /usr/bin/%s.real "$@"\n' $p $p >/tmp/$p && chmod +x /tmp/$p && `+
+				`mv /usr/bin/$p /usr/bin/$p.real && cp /tmp/$p /usr/bin/$p && cp /tmp/$p /usr/local/bin/$p; done && ln -s /etc /data-link`)
+			st, data, _ := c.API("POST", "/sandboxes/"+sb.SandboxID+"/snapshots", map[string]any{"name": "planted"})
+			emulatortest.WantStatus(t, "snapshot", st, data, http.StatusCreated)
+			c.CreateVolume("planted-vol")
+			mounts := []map[string]string{{"name": "planted-vol", "path": "/mnt/vol/deep"}, {"name": "planted-vol", "path": "/data-link/vol"}}
+			from := c.Create(map[string]any{"templateID": "planted", "volumeMounts": mounts})
+			if res := c.RunAs(from, "root", "cat /root/planted-ran; ls -a /dev | grep -x .host"); res.Stdout != "" {
+				t.Errorf("the emulator ran the sandbox's programs (or left its mount point of the host): %s", res.Stdout)
+			}
+			if got := c.MustRunAs(from, "root", "echo v >/mnt/vol/deep/f && cat /etc/vol/f"); got != "v\n" {
+				t.Errorf("the volume at its paths: %q", got)
+			}
+			if _, err := os.Stat("/etc/vol"); err == nil {
+				t.Error("a link in the sandbox led the mount point to the host's /etc")
+			}
+		})
 	}
 }

@@ -434,7 +434,10 @@ func (r *Root) mountScript(dataDir string) (string, error) {
 // read-only /sys (the mounts under it too: no cgroup file can be written;
 // a user namespace may bind them only all together), then
 // pivot_root into the root, the host's tree put under /dev/.host and
-// unmounted there by the host's umount ($2, hostUmount). It stays as a
+// unmounted there by the host's umount ($2, hostUmount); the emulator
+// removes the empty /dev/.host (Start): after pivot_root a program the
+// shell runs by name is the root's own, which may be anyone's, and must not
+// run with the init's powers. It stays as a
 // shell (bash, which reaps the orphans it inherits) reading its stdin:
 // when the emulator goes away (even killed) the read ends, init exits and
 // the kernel kills every process of the namespace, whatever session,
@@ -458,7 +461,6 @@ mkdir "dev/.host"
 pivot_root . "dev/.host"
 cd /
 eval "$2 -l $host"
-rmdir "$host" 2>/dev/null || :
 echo ready
 while read -r _; do :; done
 `
@@ -535,6 +537,8 @@ func (r *Root) Start(dataDir string) error {
 			err = errors.New("the sandbox's init is not running")
 		}
 		r.initStart = ProcessStart(r.init)
+		// The init's mount point of the host's tree, empty now (initScript).
+		_ = os.Remove(filepath.Join("/proc", strconv.Itoa(r.init), "root", "dev", ".host"))
 	}
 	if err != nil {
 		r.Stop()
