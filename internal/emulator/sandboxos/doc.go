@@ -75,8 +75,11 @@
 //     administration. The bounding set holds for what
 //     sudo gives too, so sudo still makes root, that root; no_new_privs is
 //     not set, since sudo needs set-user-ID. The holder and the init do
-//     their mounts before, with the emulator's capabilities, and no code
-//     of the sandbox's runs in them. With a user namespace nothing is
+//     their mounts before, with the emulator's capabilities, and no
+//     program of the sandbox's root ever runs with them: the init runs
+//     none after pivot_root, the boot ID is bound by the emulator's own
+//     code (ShowLine) and the volumes' mount points are made by the
+//     emulator, inside the root, and bound by the host's mount. With a user namespace nothing is
 //     dropped: capabilities there count only in the sandbox's namespaces,
 //     and its root may mount (FUSE, tmpfs) as on E2B.
 //   - Limits. Each sandbox has a cgroup (v2, or v1 memory, pids, cpu and
