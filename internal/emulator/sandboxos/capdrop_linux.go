@@ -34,7 +34,8 @@ import (
 // The loader's variables (LD_*, GLIBC_TUNABLES) do not reach it: the
 // command's are handed over as arguments and set again before the exec.
 // It then chroots into the sandbox's root (its cwd, the init's, which
-// nsenter --wd gives it).
+// nsenter --wd gives it). The shared layout's commands as root, whose root
+// is the host's, pass through it too (DropCaps), without the chroot.
 
 // capDropMarker, as the first argument of the emulator's executable, makes
 // it the dropper (capDropMain) before the emulator (or a test binary) starts.
@@ -208,7 +209,7 @@ func capDropMain(args []string) error {
 	}
 	// Capabilities are a thread's: the exec below runs on this thread.
 	runtime.LockOSThread()
-	if err := DropSandboxCaps(); err != nil {
+	if err := dropSandboxCaps(); err != nil {
 		return err
 	}
 	if a.chroot {
@@ -331,10 +332,10 @@ func SetCommandEnv(cmd *exec.Cmd, env []string) {
 	cmd.Args = append(cmd.Args[:at+1], append(moved, cmd.Args[at+1:]...)...)
 }
 
-// DropSandboxCaps drops, from the calling thread, every capability but
+// dropSandboxCaps drops, from the calling thread, every capability but
 // sandboxKeptCaps: bounding set first (it needs SETPCAP), then ambient,
 // then inheritable, permitted and effective.
-func DropSandboxCaps() error {
+func dropSandboxCaps() error {
 	kept := map[int]bool{}
 	for _, c := range sandboxKeptCaps {
 		kept[c] = true
