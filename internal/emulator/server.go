@@ -48,6 +48,9 @@ type Options struct {
 	// "userns" does the same but never without a user namespace; "none"
 	// keeps the shared layout.
 	Isolation string
+	// WithoutUserns, for tests only, gives private roots no user namespace
+	// (as root, with Isolation "auto"), as on a host that refuses one to root.
+	WithoutUserns bool
 	// ImageStore is a directory of root filesystems (directories or tar
 	// archives) named after images, which fromImage builds start from.
 	ImageStore string

@@ -150,11 +150,16 @@ func (pt *processTable) buildEnv(reqEnvs map[string]string, home, user string) [
 // kernel's is, mounts the volumes (volumeMountScript), then execs the
 // command. The sources may live under /tmp, so they are bound before /tmp
 // is; the recursive binds of home and tmp carry the volumes mounted inside
-// them. Closing fd 3 at the exec tells start the command runs (sandboxos.ExecSync).
-func isolationWrapper(sb *Machine) string {
+// them. Closing fd 3 at the exec tells start the command runs (sandboxos.ExecSync);
+// as root the capability dropper comes first, with its mounts made, and closes it.
+func isolationWrapper(sb *Machine, dropping bool) string {
+	closeSync := "3>&- "
+	if dropping {
+		closeSync = ""
+	}
 	return `mount --make-rprivate / && { mount --bind "$4" /proc/sys/kernel/random/boot_id 2>/dev/null || :; }` +
 		volumeMountScript(sb) +
-		` && mount --rbind "$1" /home/user && mount --rbind "$2" /tmp && cd "$3" && shift 4 && exec 3>&- "$@"`
+		` && mount --rbind "$1" /home/user && mount --rbind "$2" /tmp && cd "$3" && shift 4 && exec ` + closeSync + `"$@"`
 }
 
 // asUser are the words before the command that make the shared layout's
@@ -208,28 +213,42 @@ func (pt *processTable) start(cfg processConfigJSON, user string, withStdin bool
 	}
 	var cmd *exec.Cmd
 	var started *sandboxos.ExecSync // isolation: the wrapper tells when it execs the command
+	setCredential := false          // the shared layout without mount namespaces: the process starts as id
 	if pt.sb.root != nil {
 		cmd = pt.sb.root.Command(vcwd, cfg.Cmd, cfg.Args, id)
-		cmd.Env = pt.buildEnv(cfg.Envs, home, user)
+		pt.sb.root.SetEnv(cmd, pt.buildEnv(cfg.Envs, home, user))
 		if started, err = sandboxos.NewExecSync(cmd); err != nil {
 			return nil, nil, err
 		}
 	} else if pt.sb.settings.Isolate {
-		args := append([]string{"-c", isolationWrapper(pt.sb), "sh", pt.sb.homeDir(), pt.sb.tmpDir(), vcwd, pt.sb.bootIDPath()}, pt.sb.asUser(id)...)
-		cmd = exec.Command("/bin/sh", append(append(args, cfg.Cmd), cfg.Args...)...)
+		// The shared layout's root is the host's: as root, the command drops the capabilities
+		// that reach beyond the sandbox once the wrapper's mounts are made (sandboxos.DropCaps).
+		args := []string{"/bin/sh", "-c", "", "sh", pt.sb.homeDir(), pt.sb.tmpDir(), vcwd, pt.sb.bootIDPath()}
+		wrapped := len(args)
+		cmd = exec.Command(args[0], append(append(append(args[1:], pt.sb.asUser(id)...), cfg.Cmd), cfg.Args...)...)
+		dropping, err := sandboxos.DropCaps(cmd, wrapped, nil, "--sync-fd", "3")
+		if err != nil {
+			return nil, nil, connectrpc.Errorf("internal", "error starting process: %v", err)
+		}
+		cmd.Args[2] = isolationWrapper(pt.sb, dropping)
 		cmd.Dir = "/"
-		cmd.Env = pt.buildEnv(cfg.Envs, home, user)
+		sandboxos.SetCommandEnv(cmd, pt.buildEnv(cfg.Envs, home, user))
 		if started, err = sandboxos.NewExecSync(cmd); err != nil {
 			return nil, nil, err
 		}
 	} else {
 		cmd = exec.Command(cfg.Cmd, cfg.Args...)
 		cmd.Dir = hostCwd
-		cmd.Env = pt.buildEnv(cfg.Envs, pt.sb.homeDir(), user)
+		dropping, err := sandboxos.DropCaps(cmd, 0, id)
+		if err != nil {
+			return nil, nil, connectrpc.Errorf("internal", "error starting process: %v", err)
+		}
+		setCredential = id != nil && !dropping // the dropper sets them as it drops
+		sandboxos.SetCommandEnv(cmd, pt.buildEnv(cfg.Envs, pt.sb.homeDir(), user))
 	}
 	if pt.sb.root == nil {
 		cmd.SysProcAttr = sandboxos.SysProcAttr(pt.sb.settings.Isolate)
-		if id != nil && !pt.sb.settings.Isolate {
+		if setCredential {
 			cmd.SysProcAttr = sandboxos.WithCredential(cmd.SysProcAttr, *id)
 		}
 	}

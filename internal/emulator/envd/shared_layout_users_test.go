@@ -5,10 +5,12 @@ package envd
 import (
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -16,7 +18,9 @@ import (
 // TestSharedLayoutWrapperRunsAsTheUser: without a private root but with
 // mount namespaces (as root, where overlayfs is unavailable), the wrapper
 // that makes /home/user and /tmp private switches to the request's user
-// with the host's setpriv, after its mounts.
+// with the host's setpriv, after its mounts. The sandbox's root, the
+// host's, holds a container's capabilities only (sandboxos.DropCaps) and
+// still owns its files.
 func TestSharedLayoutWrapperRunsAsTheUser(t *testing.T) {
 	setpriv, err := exec.LookPath("setpriv")
 	if err != nil || os.Geteuid() != 0 {
@@ -55,4 +59,35 @@ func TestSharedLayoutWrapperRunsAsTheUser(t *testing.T) {
 	if got := run("root", `id -u`); !strings.Contains(got, base64.StdEncoding.EncodeToString([]byte("0\n"))) {
 		t.Fatalf("root's command: %s", got)
 	}
+	// CHOWN, DAC_OVERRIDE, FOWNER, FSETID, KILL, SETGID, SETUID, SETPCAP, NET_BIND_SERVICE,
+	// SYS_CHROOT, AUDIT_WRITE, SETFCAP, as far as this process has them.
+	want := fmt.Sprintf("%016x %016x\n", hostCapBnd(t)&0xa00405fb, hostCapBnd(t)&0xa00405fb)
+	script := `echo "$(sed -n 's/^CapBnd:\t//p' /proc/self/status) $(sed -n 's/^CapEff:\t//p' /proc/self/status)"`
+	if got := run("root", script); !strings.Contains(got, base64.StdEncoding.EncodeToString([]byte(want))) {
+		t.Fatalf("root's capabilities (want bounding and effective %q): %s", want, got)
+	}
+	owned := base64.StdEncoding.EncodeToString([]byte("1000\n"))
+	if got := run("root", `touch /tmp/f && chown 1000 /tmp/f && stat -c %u /tmp/f`); !strings.Contains(got, owned) {
+		t.Fatalf("root chowns its file: %s", got)
+	}
+}
+
+// hostCapBnd is this process's capability bounding set.
+func hostCapBnd(t *testing.T) uint64 {
+	t.Helper()
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(l, "CapBnd:\t"); ok {
+			n, err := strconv.ParseUint(v, 16, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+	}
+	t.Fatal("no CapBnd in /proc/self/status")
+	return 0
 }

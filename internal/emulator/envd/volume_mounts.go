@@ -5,7 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+
+	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/sandboxos"
 )
 
 // VolumeMount is one volume seen by a sandbox at Path (clean, absolute).
@@ -85,11 +88,7 @@ func (sb *Machine) mountVolumes() error {
 	case len(sb.mounts) == 0:
 		return nil
 	case sb.root != nil:
-		out, err := sb.root.HostCommand("/bin/sh", "-c", rootMountScript(sb.root.Merged, sb.mounts)).CombinedOutput()
-		if err != nil {
-			return fmt.Errorf("mount volumes: %v: %s", err, strings.TrimSpace(string(out)))
-		}
-		return nil
+		return mountInRoot(sb.root, sb.mounts)
 	case sb.settings.Isolate:
 		return nil
 	default:
@@ -97,19 +96,27 @@ func (sb *Machine) mountVolumes() error {
 	}
 }
 
-// rootMountScript bind-mounts each volume at its path inside a private root
-// (merged), outer mounts first, in the root's mount namespace; a mount point
-// is made with the root's mkdir so that it exists inside the root, even
-// where the path crosses the root's own symlinks.
-func rootMountScript(merged string, mounts []VolumeMount) string {
+// mountInRoot bind-mounts each volume at its path inside a private root, outer
+// mounts first, in the root's mount namespace (the holder's, whose root is the
+// host's: only host programs run there). The mount point is made by the
+// emulator, its path resolved inside the root: the root's own programs (its
+// mkdir, which a template may have replaced) never run with the emulator's
+// powers, and no link of the root leads out of it.
+func mountInRoot(root *sandboxos.Root, mounts []VolumeMount) error {
 	ordered := append([]VolumeMount(nil), mounts...)
-	sort.Slice(ordered, func(i, j int) bool { return len(ordered[i].Path) < len(ordered[j].Path) })
-	lines := []string{"set -e"}
+	sort.SliceStable(ordered, func(i, j int) bool { return len(ordered[i].Path) < len(ordered[j].Path) })
+	seen := "/proc/" + strconv.Itoa(root.HolderPID()) + "/root" // the holder's view of its namespace
 	for _, m := range ordered {
-		at := quoteSh(merged + m.Path)
-		lines = append(lines, "chroot "+quoteSh(merged)+" mkdir -p "+quoteSh(m.Path), "mount --bind "+quoteSh(m.Dir)+" "+at)
+		at := root.Path(m.Path, true)
+		if err := os.MkdirAll(at, 0o755); err != nil {
+			return fmt.Errorf("mount volumes: %w", err)
+		}
+		out, err := root.HostCommand("mount", "--bind", m.Dir, strings.TrimPrefix(at, seen)).CombinedOutput()
+		if err != nil {
+			return fmt.Errorf("mount volumes: %v: %s", err, strings.TrimSpace(string(out)))
+		}
 	}
-	return strings.Join(lines, "\n")
+	return nil
 }
 
 // quoteSh quotes s for sh.

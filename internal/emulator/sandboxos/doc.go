@@ -60,6 +60,28 @@
 //     Commands enter the init's
 //     namespaces with nsenter; mounts the emulator adds under the root later
 //     (volumes) reach them through mount propagation.
+//   - Capabilities, where the host refuses a user namespace to root (and in
+//     the shared layout as root, below). A
+//     sandbox's root then shares the host's user namespace, and with it
+//     every capability would count on the host. So each command, once
+//     inside the sandbox's namespaces and before it runs, passes through
+//     the emulator's own executable (capdrop_linux.go), which keeps in its
+//     bounding, permitted, effective, inheritable and ambient sets about
+//     Docker's default set alone (CHOWN, DAC_OVERRIDE, FOWNER, FSETID,
+//     KILL, SETUID, SETGID, SETPCAP, SETFCAP, NET_BIND_SERVICE, SYS_CHROOT,
+//     AUDIT_WRITE; not MKNOD, whose node of the host's disk would open in
+//     the root, nor NET_RAW, since the network is the host's): no mount,
+//     module, ptrace, raw I/O, open_by_handle_at, clock or network
+//     administration. The bounding set holds for what
+//     sudo gives too, so sudo still makes root, that root; no_new_privs is
+//     not set, since sudo needs set-user-ID. The holder and the init do
+//     their mounts before, with the emulator's capabilities, and no
+//     program of the sandbox's root ever runs with them: the init runs
+//     none after pivot_root, the boot ID is bound by the emulator's own
+//     code (ShowLine) and the volumes' mount points are made by the
+//     emulator, inside the root, and bound by the host's mount. With a user namespace nothing is
+//     dropped: capabilities there count only in the sandbox's namespaces,
+//     and its root may mount (FUSE, tmpfs) as on E2B.
 //   - Limits. Each sandbox has a cgroup (v2, or v1 memory, pids, cpu and
 //     cpuacct) under e2b-emulator-<hash of DataDir>: memory up to the
 //     template's memoryMB, a process count of one per MiB of it (at least
@@ -84,9 +106,10 @@
 // -env-file, which holds the API key, elsewhere), and, as root, the owner of the
 // files a sandbox writes (host root: keep DataDir out of other users'
 // reach, since a set-user-ID file in a layer is root's). Where the host
-// refuses a user namespace to root, the emulator says so at start and
-// sandboxes keep the emulator's capabilities, and where it has no cgroup
-// they have no limits; -help of the command lists what this host lacks.
+// refuses a user namespace to root, the emulator says so at start and a
+// sandbox's root is the host's root, with a container's capabilities only
+// (below), and where it has no cgroup they have no limits; -help of the
+// command lists what this host lacks.
 //
 // Where private roots cannot work (not Linux, Isolation "none", no
 // overlayfs or namespaces, nsenter/unshare missing) the emulator logs one
@@ -102,6 +125,11 @@
 // other path; without namespaces HOME, TMPDIR and the default working
 // directory point at the sandbox's own directories instead of /home/user and
 // /tmp, and a cwd under /home/user or /tmp is rewritten the same way.
+// Run as root, the shared layout's commands (root's included) keep a
+// container's capabilities only, as a private root's do without a user
+// namespace: once its mounts are made, the wrapper execs the command
+// through the same dropper (DropCaps), and so does a command without a
+// mount namespace.
 //
 // # Network
 //
@@ -137,10 +165,11 @@
 // the IDs, the groups and the home from the sandbox's /etc/passwd and
 // /etc/group; the host base's accounts are the host's, with E2B's user at
 // uid and gid 1000 in place of a host account holding them). With a
-// private root, nsenter switches to the user's uid and gid once inside the
-// sandbox's namespaces (it drops supplementary groups); the shared layout
-// sets them on the process (Credential), or, in its mount namespace
-// wrapper, with the host's setpriv. Only root can give a process another
+// private root, nsenter (without a user namespace, the capability
+// dropper) switches to the user's uid and gid once inside the sandbox's
+// namespaces (it drops supplementary groups); the shared layout sets them
+// with the dropper as root (Credential otherwise), or, in its mount
+// namespace wrapper, with the host's setpriv. Only root can give a process another
 // user's IDs: an emulator that is not root runs everything as itself (the
 // emulator package decides which user requests may then name). /home/user
 // of every base skeleton belongs to user.

@@ -26,7 +26,11 @@ func NewExecSync(cmd *exec.Cmd) (*ExecSync, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd.ExtraFiles = append([]*os.File{w}, cmd.ExtraFiles...)
+	if len(cmd.ExtraFiles) > 0 && cmd.ExtraFiles[0] == nil {
+		cmd.ExtraFiles[0] = w // a place kept for it (Root.Command)
+	} else {
+		cmd.ExtraFiles = append([]*os.File{w}, cmd.ExtraFiles...)
+	}
 	return &ExecSync{r: r, w: w}, nil
 }
 

@@ -18,7 +18,7 @@ func HostGaps() []string {
 		gaps = append(gaps, "no python3 in /usr/bin or /usr/local/bin: the base template has neither python nor python3 (E2B's has both)")
 	}
 	if data, err := os.ReadFile("/proc/sys/user/max_user_namespaces"); err == nil && strings.TrimSpace(string(data)) == "0" {
-		gaps = append(gaps, "no user namespaces (user.max_user_namespaces is 0): a sandbox's root keeps the emulator's capabilities on the host")
+		gaps = append(gaps, "no user namespaces (user.max_user_namespaces is 0): a sandbox's root is the host's root, with a container's capabilities only (no mount, module, ptrace, raw I/O, device node, clock or network administration)")
 	}
 	if os.Geteuid() != 0 {
 		gaps = append(gaps, "not root: no sandbox cgroups, so sandboxes have no memory, process or CPU limit of their own",

@@ -32,9 +32,10 @@ func hostProcsWith(marker string) []string {
 }
 
 // escapes is what a sandbox runs to outlive it: a daemon in a session, a
-// process group and a mount namespace of its own, and a plain background one.
+// process group and a mount namespace of its own (where its root may make
+// one: not without a user namespace), and a plain background one.
 func escapes(seconds int) string {
-	return fmt.Sprintf(`setsid unshare -m sleep %d >/dev/null 2>&1 </dev/null & nohup setsid sleep %d >/dev/null 2>&1 </dev/null & sleep 0.3`, seconds, seconds+1)
+	return fmt.Sprintf(`setsid sh -c 'unshare -m sleep %d 2>/dev/null || exec sleep %d' >/dev/null 2>&1 </dev/null & nohup setsid sleep %d >/dev/null 2>&1 </dev/null & sleep 0.3`, seconds, seconds, seconds+1)
 }
 
 // TestSandboxProcessesEndWithTheSandbox: what a sandbox starts, however it

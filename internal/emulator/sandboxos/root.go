@@ -20,6 +20,9 @@ type Tools struct {
 	umount                       string // shell command: the host's umount, from the sandbox's init after pivot_root
 	fuse                         string // a 0666 node of the host's /dev/fuse, bound at the sandbox's; "" for none
 	Userns                       bool   // a user namespace maps the emulator's user to root
+	// capDrop is the emulator's executable, through which commands drop the capabilities that
+	// count on the host where there is no user namespace (capdrop_linux.go); nil otherwise.
+	capDrop *os.File
 }
 
 // BaseRoot is the bottom of a sandbox's root: the host's or an image's.
@@ -66,8 +69,12 @@ func (r *Root) CPUTime() (time.Duration, bool) {
 // SetupRootfs prepares private roots over the host's base root under
 // dataDir/base/host and proves them with a probe mount, in a user
 // namespace first; as root and unless needUserns, without one where the
-// host refuses user namespaces (Tools.Userns tells which).
-func SetupRootfs(dataDir string, needUserns bool) (*Rootfs, error) {
+// host refuses user namespaces (Tools.Userns tells which). withoutUserns
+// (tests of hosts that refuse them) goes straight to the latter.
+func SetupRootfs(dataDir string, needUserns, withoutUserns bool) (*Rootfs, error) {
+	if withoutUserns && !needUserns {
+		return setupRootfs(dataDir, false)
+	}
 	rf, err := setupRootfs(dataDir, true)
 	if err != nil && !needUserns && os.Geteuid() == 0 {
 		if rf, err2 := setupRootfs(dataDir, false); err2 == nil {

@@ -67,6 +67,12 @@ func FindRootfsTools(userns bool) (*Tools, error) {
 		return nil, err
 	}
 	t.umount = umount
+	if !userns && os.Geteuid() == 0 {
+		// Commands pass through it to drop the capabilities that count on the host (capdrop_linux.go).
+		if t.capDrop = emulatorExecutable(); t.capDrop == nil {
+			return nil, errors.New("the emulator's executable cannot be opened")
+		}
+	}
 	return t, nil
 }
 
@@ -428,7 +434,10 @@ func (r *Root) mountScript(dataDir string) (string, error) {
 // read-only /sys (the mounts under it too: no cgroup file can be written;
 // a user namespace may bind them only all together), then
 // pivot_root into the root, the host's tree put under /dev/.host and
-// unmounted there by the host's umount ($2, hostUmount). It stays as a
+// unmounted there by the host's umount ($2, hostUmount); the emulator
+// removes the empty /dev/.host (Start): after pivot_root a program the
+// shell runs by name is the root's own, which may be anyone's, and must not
+// run with the init's powers. It stays as a
 // shell (bash, which reaps the orphans it inherits) reading its stdin:
 // when the emulator goes away (even killed) the read ends, init exits and
 // the kernel kills every process of the namespace, whatever session,
@@ -452,7 +461,6 @@ mkdir "dev/.host"
 pivot_root . "dev/.host"
 cd /
 eval "$2 -l $host"
-rmdir "$host" 2>/dev/null || :
 echo ready
 while read -r _; do :; done
 `
@@ -529,6 +537,8 @@ func (r *Root) Start(dataDir string) error {
 			err = errors.New("the sandbox's init is not running")
 		}
 		r.initStart = ProcessStart(r.init)
+		// The init's mount point of the host's tree, empty now (initScript).
+		_ = os.Remove(filepath.Join("/proc", strconv.Itoa(r.init), "root", "dev", ".host"))
 	}
 	if err != nil {
 		r.Stop()
@@ -622,22 +632,45 @@ const cgroupWrapper = `while [ "$1" != -- ]; do echo $$ >"$1" || exit 125; shift
 // nsenter switches to id's user and group once inside the namespaces, so
 // the shell's cd and the command meet the kernel's permission checks as
 // that user; it drops every supplementary group as it does (util-linux
-// nsenter has no option to set them).
+// nsenter has no option to set them). Without a user namespace the
+// capability dropper (capdrop_linux.go) comes between, as root, and
+// switches users itself, the same way.
 func (r *Root) Command(cwd, name string, args []string, id *Identity) *exec.Cmd {
-	ns := r.nsenterArgs(r.InitPID(), true)
+	var ids []string
 	if id != nil && !id.Root() {
-		ns = append([]string{"--setuid", strconv.FormatUint(uint64(id.UID), 10), "--setgid", strconv.FormatUint(uint64(id.GID), 10)}, ns...)
+		ids = []string{strconv.FormatUint(uint64(id.UID), 10), strconv.FormatUint(uint64(id.GID), 10)}
 	}
-	full := append(ns, "/bin/sh", "-c", `cd "$1" || exit 1; shift; { printf x >&3; } 2>/dev/null; exec 3>&- "$@"`, "sh", cwd, name)
-	full = append([]string{r.Tools.nsenter}, append(full, args...)...)
+	full := []string{r.Tools.nsenter}
+	if r.Tools.capDrop != nil {
+		// nsenter runs the dropper from the host's root, in the init's cwd: the sandbox's root.
+		full = append(full, "--target", strconv.Itoa(r.InitPID()), "--mount", "--pid", "--root=/", "--wd", "--",
+			"/proc/self/fd/"+strconv.Itoa(capDropFD), capDropMarker, "--chroot")
+		if ids != nil {
+			full = append(full, "--uid", ids[0], "--gid", ids[1])
+		}
+		full = append(full, "--")
+	} else {
+		if ids != nil {
+			full = append(full, "--setuid", ids[0], "--setgid", ids[1])
+		}
+		full = append(full, r.nsenterArgs(r.InitPID(), true)...)
+	}
+	full = append(full, "/bin/sh", "-c", `cd "$1" || exit 1; shift; { printf x >&3; } 2>/dev/null; exec 3>&- "$@"`, "sh", cwd, name)
+	full = append(full, args...)
 	if files := r.cgroup.ProcsFiles(); len(files) > 0 {
 		full = append(append(append([]string{r.Tools.sh, "-c", cgroupWrapper, "sh"}, files...), "--"), full...)
 	}
 	cmd := exec.Command(full[0], full[1:]...)
 	cmd.Dir = "/"
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if r.Tools.capDrop != nil {
+		attachCapDrop(cmd, r.Tools.capDrop)
+	}
 	return cmd
 }
+
+// SetEnv gives a Command its environment (SetCommandEnv).
+func (r *Root) SetEnv(cmd *exec.Cmd, env []string) { SetCommandEnv(cmd, env) }
 
 // commandShell starts the command line of Command's shell until it execs.
 const commandShell = "/bin/sh\x00-c\x00cd \"$1\""
@@ -670,11 +703,21 @@ func (r *Root) HostCommand(name string, args ...string) *exec.Cmd {
 // (where the host's files are out of reach: a bind mount cannot come from
 // another namespace), read line: a file of that name under the sandbox's
 // /dev (a tmpfs of its own) holds it and is bound over target.
+//
+// Without a user namespace the emulator's executable does it (showLineMain):
+// the sandbox's programs would run with capabilities that count on the host.
 func (r *Root) ShowLine(line, target string) error {
 	file := "/dev/.e2b-" + filepath.Base(target)
 	args := append(r.nsenterArgs(r.InitPID(), true), "/bin/sh", "-c",
 		`read -r line; printf '%s\n' "$line" >"$2" && umount "$1" 2>/dev/null; mount --bind "$2" "$1"`, "sh", target, file)
+	if r.Tools.capDrop != nil {
+		args = []string{"--target", strconv.Itoa(r.InitPID()), "--mount", "--root=/", "--wd", "--",
+			"/proc/self/fd/" + strconv.Itoa(capDropFD), showLineMarker, target, file}
+	}
 	cmd := exec.Command(r.Tools.nsenter, args...)
+	if r.Tools.capDrop != nil {
+		attachCapDrop(cmd, r.Tools.capDrop)
+	}
 	cmd.Stdin = strings.NewReader(line + "\n")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("%v: %s", err, strings.TrimSpace(string(out)))

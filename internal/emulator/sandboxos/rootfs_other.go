@@ -23,5 +23,6 @@ func (r *Root) HostCommand(string, ...string) *exec.Cmd { return exec.Command("f
 func (r *Root) Command(string, string, []string, *Identity) *exec.Cmd {
 	return exec.Command("false")
 }
+func (r *Root) SetEnv(cmd *exec.Cmd, env []string) { cmd.Env = env }
 
 func fuseNode(string) string { return "" }

@@ -1,6 +1,7 @@
 package sandboxos_test
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator"
 	"github.com/e2b-terraform/terraform-provider-e2b/internal/emulator/emulatortest"
@@ -68,11 +70,18 @@ func TestNotRootKeepsUserAndRefusesRoot(t *testing.T) {
 	if err := hostfs.CopyFile(os.Args[0], bin, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	child := exec.Command(bin, "-test.run=^TestNotRootChild$", "-test.v", "-test.count=1")
-	child.Dir = dir
-	child.Env = append(os.Environ(), notRootChildEnv+"="+filepath.Join(dir, "data"), "HOME="+dir, "TMPDIR="+dir)
-	child.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
-	out, err := child.CombinedOutput()
+	var out []byte
+	// A fork elsewhere in this test binary may hold the copy open for writing a moment longer.
+	for try := 0; try < 100; try++ {
+		child := exec.Command(bin, "-test.run=^TestNotRootChild$", "-test.v", "-test.count=1")
+		child.Dir = dir
+		child.Env = append(os.Environ(), notRootChildEnv+"="+filepath.Join(dir, "data"), "HOME="+dir, "TMPDIR="+dir)
+		child.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+		if out, err = child.CombinedOutput(); !errors.Is(err, syscall.ETXTBSY) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	if err != nil || !strings.Contains(string(out), "--- PASS: TestNotRootChild") {
 		t.Fatalf("the emulator as nobody: %v\n%s", err, out)
 	}
