@@ -113,16 +113,25 @@ func InnermostPID(pid int) int {
 	if err != nil {
 		return pid
 	}
-	for _, line := range strings.Split(string(status), "\n") {
+	if n, ok := innermostNSpid(string(status)); ok {
+		return n
+	}
+	return pid
+}
+
+// innermostNSpid reads the last field of a /proc status file's NSpid line; a
+// pid of 0 is none.
+func innermostNSpid(status string) (int, bool) {
+	for _, line := range strings.Split(status, "\n") {
 		if rest, ok := strings.CutPrefix(line, "NSpid:"); ok {
 			if f := strings.Fields(rest); len(f) > 0 {
 				if n, err := strconv.Atoi(f[len(f)-1]); err == nil && n > 0 {
-					return n
+					return n, true
 				}
 			}
 		}
 	}
-	return pid
+	return 0, false
 }
 
 // ProcState is pid's state as /proc reports it (R, S, T...; 0 if gone).
